@@ -1,0 +1,110 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gauntlet-dev/gauntlet/config"
+	"github.com/gauntlet-dev/gauntlet/engine"
+	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/lock"
+)
+
+// The exit codes are frozen by the product contract; nothing else may choose one.
+const (
+	exitOK          = 0
+	exitFail        = 1
+	exitUsage       = 2
+	exitError       = 3
+	exitLocked      = 4
+	exitInterrupted = 130
+)
+
+// errInterrupted is the cancel cause of a run stopped by Ctrl-C or SIGTERM.
+var errInterrupted = errors.New("interrupted")
+
+// usageError is a bad command line: exit 2, with a pointer to the command's help.
+type usageError struct{ err error }
+
+func (e *usageError) Error() string { return e.err.Error() }
+func (e *usageError) Unwrap() error { return e.err }
+
+func usagef(format string, args ...any) error { return &usageError{fmt.Errorf(format, args...)} }
+
+// verdictExit ends a command with the exit code of its verdict; the report already said why.
+type verdictExit struct{ verdict gates.Verdict }
+
+func (e *verdictExit) Error() string { return "verdict " + string(e.verdict) }
+
+// commandError marks an error as coming from a command's own work rather than from cobra's
+// argument parsing, which reports unknown commands and flags with plain errors.
+type commandError struct{ err error }
+
+func (e *commandError) Error() string { return e.err.Error() }
+func (e *commandError) Unwrap() error { return e.err }
+
+// runE wraps a command body so that its errors are told apart from cobra's parse errors.
+func runE(fn func(cmd *cobra.Command, args []string) error) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, args []string) error {
+		if err := fn(cmd, args); err != nil {
+			return &commandError{err}
+		}
+		return nil
+	}
+}
+
+func verdictCode(v gates.Verdict) int {
+	switch v {
+	case gates.VerdictPass, gates.VerdictWarn:
+		return exitOK
+	case gates.VerdictFail:
+		return exitFail
+	default:
+		return exitError
+	}
+}
+
+// handleError prints err the way its kind deserves and returns the exit code.
+func handleError(stderr io.Writer, cmd *cobra.Command, err error) int {
+	if err == nil {
+		return exitOK
+	}
+	var (
+		verdict  *verdictExit
+		cfgErrs  *config.Errors
+		busy     *lock.BusyError
+		usage    *usageError
+		unknown  *engine.UnknownGateError
+		fromBody *commandError
+	)
+	switch {
+	case errors.As(err, &verdict):
+		return verdictCode(verdict.verdict)
+	case errors.Is(err, errInterrupted):
+		fmt.Fprintln(stderr, "gauntlet: interrupted")
+		return exitInterrupted
+	case errors.As(err, &cfgErrs):
+		// Config problems are printed bare, FILE:LINE:COL: message, so editors can jump to them.
+		fmt.Fprintln(stderr, strings.TrimRight(cfgErrs.Error(), "\n"))
+		return exitUsage
+	case errors.As(err, &busy):
+		fmt.Fprintf(stderr, "gauntlet: %s\n", busy.Error())
+		return exitLocked
+	case errors.Is(err, config.ErrNotFound), errors.As(err, &unknown):
+		fmt.Fprintf(stderr, "gauntlet: %s\n", err)
+		return exitUsage
+	case errors.As(err, &usage) || !errors.As(err, &fromBody):
+		fmt.Fprintf(stderr, "gauntlet: %s\n", err)
+		if cmd != nil {
+			fmt.Fprintf(stderr, "Usage: %s\nRun '%s --help' for all flags.\n", cmd.UseLine(), cmd.CommandPath())
+		}
+		return exitUsage
+	default:
+		fmt.Fprintf(stderr, "gauntlet: %s\n", err)
+		return exitError
+	}
+}

@@ -1,0 +1,49 @@
+// Command gauntlet runs a repository's quality gates and turns their outcome into one verdict.
+package main
+
+import (
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+)
+
+// streams is all the I/O a command may touch, so that commands are testable without a terminal.
+type streams struct {
+	In  io.Reader
+	Out io.Writer
+	Err io.Writer
+}
+
+func main() {
+	os.Exit(Main(os.Args[1:], streams{In: os.Stdin, Out: os.Stdout, Err: os.Stderr}))
+}
+
+// Main runs one command line and returns the process exit code. It is the only place that turns
+// errors into exit codes, so that deferred cleanups (lock release, process kills) always run.
+func Main(args []string, io streams) int {
+	root := newRootCmd(io)
+	root.SetArgs(args)
+	cmd, err := root.ExecuteC()
+	return handleError(io.Err, cmd, err)
+}
+
+func newRootCmd(io streams) *cobra.Command {
+	root := &cobra.Command{
+		Use:           "gauntlet",
+		Short:         "Run a repository's quality gates in parallel and report one verdict",
+		SilenceErrors: true,
+		SilenceUsage:  true,
+		// Without subcommand: show help rather than guessing what the user wanted.
+		Args: cobra.NoArgs,
+	}
+	root.SetIn(io.In)
+	root.SetOut(io.Out)
+	root.SetErr(io.Err)
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err} })
+	root.AddCommand(
+		newRunCmd(io),
+		newVersionCmd(io),
+	)
+	return root
+}

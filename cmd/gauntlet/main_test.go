@@ -1,0 +1,209 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/gauntlet-dev/gauntlet/internal/fakegate"
+)
+
+// TestMain makes this test binary double as the real gauntlet and as the fake gate program, so
+// the scripts in testdata/script drive exactly what users run.
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"gauntlet": func() { os.Exit(Main(os.Args[1:], streams{In: os.Stdin, Out: os.Stdout, Err: os.Stderr})) },
+		"fakegate": fakegate.Main,
+	})
+}
+
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir:                 "testdata/script",
+		RequireExplicitExec: true,
+		Setup: func(env *testscript.Env) error {
+			// A predictable git identity and no user config, for the scripts that make repositories.
+			env.Setenv("GIT_CONFIG_GLOBAL", "/dev/null")
+			env.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+			env.Setenv("GIT_AUTHOR_NAME", "t")
+			env.Setenv("GIT_AUTHOR_EMAIL", "t@example.com")
+			env.Setenv("GIT_COMMITTER_NAME", "t")
+			env.Setenv("GIT_COMMITTER_EMAIL", "t@example.com")
+			return nil
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"pidgone":   cmdPidGone,
+			"waitfile":  cmdWaitFile,
+			"lines":     cmdLines,
+			"exitcode":  cmdExitCode,
+			"interrupt": cmdInterrupt,
+		},
+	})
+}
+
+// cmdPidGone asserts that the process whose pid is in FILE no longer exists. Killed processes
+// are reaped asynchronously, so it polls for a while before failing; a zombie counts as gone.
+func cmdPidGone(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: pidgone PIDFILE")
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(ts.ReadFile(args[0])))
+	if err != nil {
+		ts.Fatalf("pidgone: %v", err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if !alive(pid) {
+			return
+		}
+		if time.Now().After(deadline) {
+			syscall.Kill(pid, syscall.SIGKILL) // leave nothing behind, even on failure
+			ts.Fatalf("process %d is still alive", pid)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func alive(pid int) bool {
+	if err := syscall.Kill(pid, 0); err != nil {
+		return false
+	}
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	// The state follows the parenthesised command name: Z is a zombie, dead but not yet reaped.
+	rest := string(stat[strings.LastIndexByte(string(stat), ')')+1:])
+	return !strings.HasPrefix(strings.TrimSpace(rest), "Z")
+}
+
+// cmdWaitFile waits until FILE exists: how a script knows a background gate has started.
+func cmdWaitFile(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: waitfile FILE")
+	}
+	path := ts.MkAbs(args[0])
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		if _, err := os.Stat(path); err == nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			ts.Fatalf("%s did not appear within 30s", args[0])
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// cmdLines asserts the number of lines in FILE ("lines FILE N").
+func cmdLines(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: lines FILE N")
+	}
+	want, err := strconv.Atoi(args[1])
+	if err != nil {
+		ts.Fatalf("lines: %v", err)
+	}
+	data, err := os.ReadFile(ts.MkAbs(args[0]))
+	if err != nil && !os.IsNotExist(err) {
+		ts.Fatalf("lines: %v", err)
+	}
+	got := strings.Count(string(data), "\n")
+	if (got == want) == neg {
+		ts.Fatalf("%s has %d lines, want %s%d", filepath.Base(args[0]), got, map[bool]string{true: "not ", false: ""}[neg], want)
+	}
+}
+
+// cmdExitCode runs a program like exec does, but asserts its exact exit code
+// ("exitcode 3 gauntlet run"): the product's exit codes are a contract, not just zero or not.
+func cmdExitCode(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: exitcode N PROGRAM [ARGS...]")
+	}
+	want, err := strconv.Atoi(args[0])
+	if err != nil {
+		ts.Fatalf("exitcode: %v", err)
+	}
+	got := 0
+	if err := ts.Exec(args[1], args[2:]...); err != nil {
+		var exitErr *exec.ExitError
+		if !errors.As(err, &exitErr) {
+			ts.Fatalf("exitcode: %v", err)
+		}
+		got = exitErr.ExitCode()
+	}
+	if got != want {
+		ts.Fatalf("%s exited %d, want %d", args[1], got, want)
+	}
+}
+
+// cmdInterrupt checks what Ctrl-C does to a run: "interrupt [-twice] MARKER CODE PROGRAM ARGS..."
+// starts the program, waits until MARKER exists (a gate is running), sends SIGINT (twice with
+// -twice), and asserts the exit code. Output goes to interrupt.stdout and interrupt.stderr.
+func cmdInterrupt(ts *testscript.TestScript, neg bool, args []string) {
+	twice := len(args) > 0 && args[0] == "-twice"
+	if twice {
+		args = args[1:]
+	}
+	if neg || len(args) < 3 {
+		ts.Fatalf("usage: interrupt [-twice] MARKER CODE PROGRAM [ARGS...]")
+	}
+	want, err := strconv.Atoi(args[1])
+	if err != nil {
+		ts.Fatalf("interrupt: %v", err)
+	}
+	path, err := exec.LookPath(args[2])
+	if err != nil {
+		ts.Fatalf("interrupt: %v", err)
+	}
+	cmd := exec.Command(path, args[3:]...)
+	cmd.Dir = ts.Getenv("WORK")
+	for _, k := range []string{"PATH", "HOME", "WORK", "TMPDIR", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_NOSYSTEM"} {
+		cmd.Env = append(cmd.Env, k+"="+ts.Getenv(k))
+	}
+	stdout, _ := os.Create(ts.MkAbs("interrupt.stdout"))
+	stderr, _ := os.Create(ts.MkAbs("interrupt.stderr"))
+	defer stdout.Close()
+	defer stderr.Close()
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	if err := cmd.Start(); err != nil {
+		ts.Fatalf("interrupt: %v", err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	marker := ts.MkAbs(args[0])
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if _, err := os.Stat(marker); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			<-done
+			ts.Fatalf("interrupt: %s did not appear within 30s", args[0])
+		}
+	}
+	cmd.Process.Signal(os.Interrupt)
+	if twice {
+		time.Sleep(200 * time.Millisecond)
+		cmd.Process.Signal(os.Interrupt)
+	}
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		cmd.Process.Kill()
+		<-done
+		ts.Fatalf("interrupt: %s still running 30s after SIGINT", args[2])
+	}
+	if got := cmd.ProcessState.ExitCode(); got != want {
+		ts.Fatalf("%s exited %d after SIGINT, want %d", args[2], got, want)
+	}
+}

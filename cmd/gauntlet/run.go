@@ -1,0 +1,322 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/gauntlet-dev/gauntlet/config"
+	"github.com/gauntlet-dev/gauntlet/engine"
+	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/report"
+)
+
+// defaultLockWait bounds a bare --wait: every wait has a deadline.
+const defaultLockWait = 10 * time.Minute
+
+var reportFormats = []string{"text", "json", "junit", "github"}
+
+type runOptions struct {
+	configFile string
+	jobs       int
+	failFast   bool
+	timeout    time.Duration
+	all        bool
+	base       string
+	format     string
+	output     string
+	wait       time.Duration
+	verbose    bool
+	color      string
+	shard      engine.Shard
+	names      []string
+}
+
+func newRunCmd(io streams) *cobra.Command {
+	var (
+		opts  runOptions
+		wait  string
+		shard string
+	)
+	cmd := &cobra.Command{
+		Use:   "run [GATE...]",
+		Short: "Run the gates (all, or the ones named) and report the verdict",
+		Long: `Run the gates of .gauntlet.yml in parallel under a lock and report one verdict.
+
+Exit codes: 0 pass or warn, 1 fail, 2 usage or config error, 3 error (a gate could not run),
+4 another run holds the lock, 130 interrupted.`,
+		RunE: runE(func(cmd *cobra.Command, args []string) error {
+			opts.names = args
+			flags := cmd.Flags()
+			if flags.Changed("jobs") && opts.jobs < 1 {
+				return usagef("--jobs must be at least 1, got %d", opts.jobs)
+			}
+			if flags.Changed("timeout") && opts.timeout <= 0 {
+				return usagef("--timeout must be a positive duration, got %s", opts.timeout)
+			}
+			if !slices.Contains(reportFormats, opts.format) {
+				return usagef("--format must be one of %s, got %q", strings.Join(reportFormats, ", "), opts.format)
+			}
+			if !slices.Contains([]string{"auto", "always", "never"}, opts.color) {
+				return usagef("--color must be auto, always or never, got %q", opts.color)
+			}
+			if flags.Changed("wait") {
+				d, err := time.ParseDuration(wait)
+				if err != nil || d < 0 {
+					return usagef("--wait takes a duration such as 30s or 5m, got %q", wait)
+				}
+				opts.wait = d
+			}
+			if flags.Changed("shard") {
+				s, err := parseShard(shard)
+				if err != nil {
+					return &usageError{err}
+				}
+				opts.shard = s
+			}
+			return runGates(cmd.Context(), io, cmd, opts)
+		}),
+	}
+	f := cmd.Flags()
+	f.StringVarP(&opts.configFile, "config", "c", "", "use this config file instead of searching for .gauntlet.yml")
+	f.IntVarP(&opts.jobs, "jobs", "j", 0, "run at most N gates at once (default: the config's jobs)")
+	f.BoolVar(&opts.failFast, "fail-fast", false, "on the first failure, cancel the other gates")
+	f.DurationVar(&opts.timeout, "timeout", 0, "default per-gate timeout (overrides the config's timeout)")
+	f.BoolVar(&opts.all, "all", false, "ignore paths scoping: run every enabled gate")
+	f.StringVar(&opts.base, "base", "", "base ref for change scoping (default: the config's base, else auto)")
+	f.StringVar(&opts.format, "format", "text", "report format: text, json, junit or github")
+	f.StringVarP(&opts.output, "output", "o", "", "write the --format report to FILE (the terminal keeps the text view)")
+	f.StringVar(&wait, "wait", "", "wait up to DURATION for another run's lock instead of failing at once (bare --wait: 10m)")
+	f.Lookup("wait").NoOptDefVal = defaultLockWait.String()
+	f.BoolVarP(&opts.verbose, "verbose", "v", false, "stream every gate's output live, each line prefixed with the gate name")
+	f.StringVar(&opts.color, "color", "auto", "colour the output: auto, always or never (NO_COLOR is honoured by auto)")
+	f.StringVar(&shard, "shard", "", "run only shard K of N of the selected gates, e.g. 2/4")
+	return cmd
+}
+
+func parseShard(s string) (engine.Shard, error) {
+	k, n, ok := strings.Cut(s, "/")
+	ki, errK := strconv.Atoi(k)
+	ni, errN := strconv.Atoi(n)
+	if !ok || errK != nil || errN != nil || ni < 1 || ki < 1 || ki > ni {
+		return engine.Shard{}, fmt.Errorf("--shard takes K/N with 1 <= K <= N, got %q", s)
+	}
+	return engine.Shard{K: ki, N: ni}, nil
+}
+
+func runGates(parent context.Context, io streams, cmd *cobra.Command, opts runOptions) error {
+	cfg, err := config.Load(config.Options{File: opts.configFile})
+	if err != nil {
+		return err
+	}
+	applyOverrides(cfg, cmd, opts)
+
+	// The terminal view goes to stdout unless stdout carries a machine report.
+	view := io.Out
+	reportToStdout := opts.output == "" && (opts.format == "json" || opts.format == "junit")
+	if reportToStdout {
+		view = io.Err
+	}
+	tty := isTerminal(view)
+	colored := useColor(opts.color, tty)
+
+	ctx, cancel := context.WithCancelCause(parent)
+	defer cancel(nil)
+	abort := make(chan struct{})
+	stopSignals := forwardSignals(cancel, abort, io.Err)
+	defer stopSignals()
+
+	progress := report.NewProgress(view, report.ProgressOptions{TTY: tty, Color: colored, Verbose: opts.verbose})
+	defer progress.Stop()
+
+	run, err := engine.Execute(ctx, engine.Request{
+		Config: cfg,
+		Scope: engine.Scope{
+			Names: opts.names,
+			All:   opts.all,
+			Base:  opts.base,
+			CI:    isCI(),
+			Shard: opts.shard,
+		},
+		LockWait: opts.wait,
+		Env:      os.Environ(),
+		Observer: progress,
+		Abort:    abort,
+		Starting: func(_ string, toRun []gates.Gate) { progress.Start(toRun) },
+	})
+	progress.Stop()
+	if errors.Is(context.Cause(ctx), errInterrupted) && run == nil {
+		return errInterrupted
+	}
+	if err != nil && run == nil {
+		return err
+	}
+
+	text := report.TextOptions{Color: colored}
+	if cfg.FailFast {
+		text.FirstFailure = run.FirstFailure
+	}
+	if werr := report.WriteText(view, run.Report, text); werr != nil {
+		return fmt.Errorf("write summary: %w", werr)
+	}
+	github := opts.format == "github" || os.Getenv("GITHUB_ACTIONS") == "true"
+	if github && !(opts.format == "github" && opts.output != "") {
+		if werr := report.WriteGitHub(view, run.Report); werr != nil {
+			return fmt.Errorf("write GitHub annotations: %w", werr)
+		}
+	}
+	if os.Getenv("GITHUB_ACTIONS") == "true" {
+		if werr := appendStepSummary(run.Report); werr != nil {
+			fmt.Fprintf(io.Err, "gauntlet: %s\n", werr)
+		}
+	}
+	if werr := writeReport(io.Out, opts, run.Report); werr != nil {
+		return werr
+	}
+	if err != nil { // the run happened but could not be recorded
+		return err
+	}
+	if errors.Is(context.Cause(ctx), errInterrupted) {
+		return errInterrupted
+	}
+	return &verdictExit{run.Verdict}
+}
+
+// applyOverrides lets flags win over the config. --timeout replaces the default timeout only for
+// gates that did not set their own.
+func applyOverrides(cfg *config.Config, cmd *cobra.Command, opts runOptions) {
+	flags := cmd.Flags()
+	if flags.Changed("jobs") {
+		cfg.Jobs = opts.jobs
+	}
+	if flags.Changed("fail-fast") {
+		cfg.FailFast = opts.failFast
+	}
+	if flags.Changed("timeout") {
+		for i := range cfg.Gates {
+			if cfg.Gates[i].Timeout == cfg.Timeout {
+				cfg.Gates[i].Timeout = opts.timeout
+			}
+		}
+		cfg.Timeout = opts.timeout
+	}
+}
+
+// writeReport writes the --format report where it belongs: -o FILE, or stdout for the machine
+// formats. The text format's report is the summary already shown.
+func writeReport(stdout io.Writer, opts runOptions, r report.Report) error {
+	var buf bytes.Buffer
+	var err error
+	switch opts.format {
+	case "json":
+		err = report.WriteJSON(&buf, r)
+	case "junit":
+		err = report.WriteJUnit(&buf, r)
+	case "github":
+		if opts.output == "" {
+			return nil // already printed with the view
+		}
+		err = report.WriteGitHub(&buf, r)
+	case "text":
+		if opts.output == "" {
+			return nil
+		}
+		err = report.WriteText(&buf, r, report.TextOptions{})
+	}
+	if err != nil {
+		return fmt.Errorf("render %s report: %w", opts.format, err)
+	}
+	if opts.output == "" {
+		_, err = stdout.Write(buf.Bytes())
+		return err
+	}
+	if err := os.WriteFile(opts.output, buf.Bytes(), 0o644); err != nil {
+		return fmt.Errorf("write report: %w", err)
+	}
+	return nil
+}
+
+func appendStepSummary(r report.Report) error {
+	path := os.Getenv("GITHUB_STEP_SUMMARY")
+	if path == "" {
+		return nil
+	}
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return fmt.Errorf("GitHub step summary: %w", err)
+	}
+	if err := report.StepSummary(f, r); err != nil {
+		f.Close()
+		return fmt.Errorf("GitHub step summary: %w", err)
+	}
+	return f.Close()
+}
+
+// forwardSignals turns the first Ctrl-C (or SIGTERM) into a graceful stop of every gate and the
+// second into an immediate kill. The returned func ends the watcher; nothing outlives the run.
+func forwardSignals(cancel context.CancelCauseFunc, abort chan<- struct{}, stderr io.Writer) func() {
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		select {
+		case <-sigs:
+			fmt.Fprintln(stderr, "gauntlet: interrupted; stopping gates (interrupt again to kill them now)")
+			cancel(errInterrupted)
+		case <-done:
+			return
+		}
+		select {
+		case <-sigs:
+			close(abort)
+		case <-done:
+		}
+	}()
+	return func() {
+		signal.Stop(sigs)
+		select {
+		case <-done:
+		default:
+			close(done)
+		}
+		<-finished
+	}
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+func useColor(when string, tty bool) bool {
+	switch when {
+	case "always":
+		return true
+	case "never":
+		return false
+	}
+	return tty && os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb"
+}
+
+// isCI follows the common convention: CI set to anything but an explicit no.
+func isCI() bool {
+	switch strings.ToLower(strings.TrimSpace(os.Getenv("CI"))) {
+	case "", "0", "false", "no", "off":
+		return false
+	}
+	return true
+}

@@ -1,0 +1,85 @@
+// Package config finds, strictly decodes, merges and validates .gauntlet.yml into typed values;
+// YAML details stay here, the rest of gauntlet sees gates.Gate.
+package config
+
+import (
+	"errors"
+	"time"
+
+	"github.com/gauntlet-dev/gauntlet/gates"
+)
+
+// File names, in the order Find looks for them.
+const (
+	FileName      = ".gauntlet.yml"
+	AltFileName   = ".gauntlet.yaml"
+	LocalFileName = ".gauntlet.local.yml"
+)
+
+// Defaults of SPEC §3, applied when a key is absent.
+const (
+	DefaultTimeout         = 10 * time.Minute
+	DefaultKeepRuns        = 10
+	DefaultMaxAttempts     = 3
+	DefaultStopHookTimeout = 9 * time.Minute
+	DefaultLockWait        = 30 * time.Second
+	DefaultMaxDiffBytes    = 256 << 10
+)
+
+// ErrNotFound means no config file exists between the starting directory and the repository
+// root; callers such as the stop hook treat it as "gauntlet is not set up here".
+var ErrNotFound = errors.New("no " + FileName + " or " + AltFileName + " found")
+
+// Config is a loaded, validated configuration with every default resolved.
+type Config struct {
+	Path      string // absolute path of the config file used
+	LocalPath string // absolute path of the merged local override; "" when there was none
+	Root      string // absolute directory of the config file: the project root
+	Jobs      int
+	Timeout   time.Duration // default per-gate timeout
+	FailFast  bool
+	Base      string // "" means auto
+	KeepRuns  int
+	Env       []string // "K=V", in file order
+	StopHook  StopHook
+	Gates     []gates.Gate // in file order, disabled gates included with Enabled=false
+
+	// ownTimeout names the gates whose timeout the config set, which a new default must not touch.
+	ownTimeout map[string]bool
+}
+
+// StopHook holds the stop_hook section.
+type StopHook struct {
+	MaxAttempts     int
+	Timeout         time.Duration
+	LockWait        time.Duration
+	Subagents       bool
+	HonorActiveFlag bool
+}
+
+// Options say where to look for the config.
+type Options struct {
+	Dir  string // where the upward search starts; default: the working directory
+	File string // an explicit config file (-c): no search then
+}
+
+// Gate returns the gate with that name.
+func (c *Config) Gate(name string) (gates.Gate, bool) {
+	for _, g := range c.Gates {
+		if g.Name == name {
+			return g, true
+		}
+	}
+	return gates.Gate{}, false
+}
+
+// SetDefaultTimeout replaces the default per-gate timeout, as --timeout does: gates that set
+// their own timeout keep it.
+func (c *Config) SetDefaultTimeout(d time.Duration) {
+	c.Timeout = d
+	for i := range c.Gates {
+		if !c.ownTimeout[c.Gates[i].Name] {
+			c.Gates[i].Timeout = d
+		}
+	}
+}

@@ -1,0 +1,46 @@
+package config
+
+import (
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+)
+
+// formatRules check the `format` struct tag of string fields; each returns what is wrong, or "".
+var formatRules = map[string]func(string) string{
+	"glob":   checkGlob,
+	"regexp": checkRegexp,
+	"reldir": checkRelDir,
+}
+
+func checkGlob(pattern string) string {
+	if !doublestar.ValidatePattern(pattern) {
+		return fmt.Sprintf("is not a valid glob pattern: %q", pattern)
+	}
+	// Globs match repository-relative paths such as "cmd/main.go"; these prefixes never match, and
+	// a gate whose paths never match would silently never run.
+	if strings.HasPrefix(pattern, "/") || strings.HasPrefix(pattern, "./") {
+		return fmt.Sprintf("must be relative to the project root without a leading \"/\" or \"./\", got %q", pattern)
+	}
+	return ""
+}
+
+func checkRegexp(pattern string) string {
+	if _, err := regexp.Compile(pattern); err != nil {
+		return "is not a valid regular expression: " + strings.TrimPrefix(err.Error(), "error parsing regexp: ")
+	}
+	return ""
+}
+
+func checkRelDir(dir string) string {
+	if filepath.IsAbs(dir) {
+		return fmt.Sprintf("must be relative to the project root, got %q", dir)
+	}
+	if clean := filepath.Clean(dir); clean == ".." || strings.HasPrefix(clean, ".."+string(filepath.Separator)) {
+		return fmt.Sprintf("must stay inside the project root, got %q", dir)
+	}
+	return ""
+}

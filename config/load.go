@@ -1,0 +1,117 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// Load finds the config (or takes opts.File), decodes it strictly, merges .gauntlet.local.yml
+// from the same directory when present, and validates the result. Problems in the files come
+// back as *Errors, listing all of them; a missing config wraps ErrNotFound.
+func Load(opts Options) (*Config, error) {
+	path := opts.File
+	if path == "" {
+		dir := opts.Dir
+		if dir == "" {
+			wd, err := os.Getwd()
+			if err != nil {
+				return nil, fmt.Errorf("find config: %w", err)
+			}
+			dir = wd
+		}
+		found, err := Find(dir)
+		if err != nil {
+			return nil, err
+		}
+		path = found
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, fmt.Errorf("config path %s: %w", path, err)
+	}
+	data, err := readConfig(abs)
+	if err != nil {
+		return nil, err
+	}
+	main := source{path: abs, data: data}
+
+	root := filepath.Dir(abs)
+	localPath := filepath.Join(root, LocalFileName)
+	localData, err := readConfig(localPath)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return assemble(root, main, nil)
+	case err != nil:
+		return nil, err
+	}
+	return assemble(root, main, &source{path: localPath, data: localData})
+}
+
+// Parse decodes and validates one config file's contents without looking for a local override.
+// root is the project root; "" means the directory of path.
+func Parse(path string, data []byte, root string) (*Config, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, fmt.Errorf("config path %s: %w", path, err)
+	}
+	if root == "" {
+		root = filepath.Dir(abs)
+	}
+	if root, err = filepath.Abs(root); err != nil {
+		return nil, fmt.Errorf("project root: %w", err)
+	}
+	return assemble(root, source{path: abs, data: data}, nil)
+}
+
+type source struct {
+	path string // absolute
+	data []byte
+}
+
+// assemble parses both files before giving up on either, so that one run reports every problem.
+func assemble(root string, main source, local *source) (*Config, error) {
+	raw, problems := parseFile(displayName(main.path), main.data, false)
+	var localRaw *rawFile
+	if local != nil {
+		var localProblems []Problem
+		localRaw, localProblems = parseFile(displayName(local.path), local.data, true)
+		problems = append(problems, localProblems...)
+	}
+	// Cross-key checks on a file that could not be read would only add noise.
+	if raw != nil && (local == nil || localRaw != nil) {
+		if localRaw != nil {
+			overlay(raw, localRaw)
+		}
+		problems = append(problems, validateGates(raw.Gates)...)
+	}
+	if len(problems) > 0 {
+		sortProblems(problems)
+		return nil, &Errors{Problems: problems}
+	}
+	c := resolve(raw)
+	c.Path = main.path
+	c.Root = root
+	if local != nil {
+		c.LocalPath = local.path
+	}
+	return c, nil
+}
+
+// readConfig reads at most one byte more than a config may hold, so that parseFile can report
+// an oversized file without the whole of it ever being in memory.
+func readConfig(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("read config: %w", err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxConfigBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("read config %s: %w", path, err)
+	}
+	return data, nil
+}

@@ -1,0 +1,70 @@
+package config
+
+import (
+	"fmt"
+	"reflect"
+	"slices"
+
+	"github.com/gauntlet-dev/gauntlet/gates"
+)
+
+var gateKinds = []string{string(gates.KindCheck), string(gates.KindReview), string(gates.KindTodos)}
+
+// validateGates checks what depends on several keys at once. It runs after the local override
+// is merged, because the local file may complete or change a gate.
+func validateGates(gs gateMap) []Problem {
+	var problems []Problem
+	for _, ng := range gs {
+		problems = append(problems, validateGate(ng)...)
+	}
+	return problems
+}
+
+func validateGate(ng namedGate) []Problem {
+	g := ng.Gate
+	kind := valueOr(g.Kind, string(gates.KindCheck))
+	if !slices.Contains(gateKinds, kind) {
+		return nil // already reported; the checks below would only guess
+	}
+	var problems []Problem
+	add := func(p pos, format string, args ...any) {
+		problems = append(problems, p.problem(fmt.Sprintf(format, args...)))
+	}
+	for _, f := range fieldsOf(reflect.TypeFor[rawGate]()) {
+		if only := f.tag.Get("only"); only != "" && only != kind && g.has(f.name) {
+			add(g.keyPos(f.name), "%q is only for %s gates; gate %q is a %s gate", f.name, only, ng.Name, kind)
+		}
+	}
+	switch gates.Kind(kind) {
+	case gates.KindCheck:
+		switch {
+		case g.has("run") && g.has("argv"):
+			add(later(g.keyPos("run"), g.keyPos("argv")), `"run" and "argv" are both set in gate %q; keep one`, ng.Name)
+		case !g.has("run") && !g.has("argv"):
+			add(ng.at, `gate %q needs "run" (a shell command) or "argv" (a command as a list)`, ng.Name)
+		}
+	case gates.KindReview:
+		if !g.has("cli") {
+			add(ng.at, `review gate %q needs "cli" (claude, codex, gemini or a command that reads the prompt on stdin)`, ng.Name)
+		}
+		if g.has("prompt") && g.has("prompt_file") {
+			add(later(g.keyPos("prompt"), g.keyPos("prompt_file")), `"prompt" and "prompt_file" are both set in gate %q; keep one`, ng.Name)
+		}
+	}
+	return problems
+}
+
+// later picks the key a user most likely added second, which is the one to point at.
+func later(a, b pos) pos {
+	if a.file == b.file && a.before(b) {
+		return b
+	}
+	return a
+}
+
+func valueOr[T any](p *T, fallback T) T {
+	if p == nil {
+		return fallback
+	}
+	return *p
+}

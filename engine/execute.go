@@ -1,0 +1,166 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/gauntlet-dev/gauntlet/config"
+	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/lock"
+	"github.com/gauntlet-dev/gauntlet/report"
+	"github.com/gauntlet-dev/gauntlet/runner"
+	"github.com/gauntlet-dev/gauntlet/statedir"
+)
+
+// LastRunFile is where every run's JSON report is kept, relative to the state dir.
+const LastRunFile = "last-run.json"
+
+// Request is one run of the pipeline.
+type Request struct {
+	Config   *config.Config
+	Scope    Scope
+	LockWait time.Duration // 0: fail at once when another run holds the lock
+	Env      []string      // base environment of every gate (normally os.Environ())
+	ExtraEnv []string      // added after the gate's own env (the stop hook's context)
+	Observer runner.Observer
+	Abort    <-chan struct{}
+	Grace    time.Duration
+	// Starting is called once the lock is held and the run id is known, before any gate starts.
+	Starting func(runID string, toRun []gates.Gate)
+}
+
+// Run is what one pipeline run produced.
+type Run struct {
+	ID        string
+	Started   time.Time
+	Duration  time.Duration
+	Results   []gates.Result // every reported gate in config order, skipped ones included
+	Verdict   gates.Verdict
+	Report    report.Report
+	Selection *Selection
+	// FirstFailure is the gate whose failure finished first: with fail-fast, the root cause.
+	FirstFailure string
+}
+
+// StateError means the state dir could not be used; the run could not even start.
+type StateError struct{ Err error }
+
+func (e *StateError) Error() string { return e.Err.Error() }
+func (e *StateError) Unwrap() error { return e.Err }
+
+// Execute selects, locks, runs and records. It returns an error only when the run could not
+// happen at all; gate failures are in the Run's verdict.
+func Execute(ctx context.Context, req Request) (*Run, error) {
+	cfg := req.Config
+	sel, err := Select(ctx, cfg, req.Scope)
+	if err != nil {
+		return nil, err
+	}
+
+	state, err := statedir.Open(cfg.Root)
+	if err != nil {
+		return nil, &StateError{err}
+	}
+	defer state.Close()
+
+	held, err := lock.Acquire(ctx, state.Path(), req.LockWait)
+	if err != nil {
+		return nil, err
+	}
+	defer held.Release()
+
+	started := time.Now()
+	runID := statedir.NewRunID(started)
+	logs, logPrefix, err := state.NewRunLogs(runID)
+	if err != nil {
+		return nil, &StateError{err}
+	}
+	defer logs.Close()
+	if err := state.PruneRuns(cfg.KeepRuns, runID); err != nil {
+		return nil, &StateError{err}
+	}
+
+	if req.Starting != nil {
+		req.Starting(runID, sel.Run)
+	}
+	ran := runner.Run(ctx, sel.Run, runner.Options{
+		RunID:     runID,
+		Root:      cfg.Root,
+		Logs:      logs,
+		LogPrefix: logPrefix,
+		Jobs:      cfg.Jobs,
+		FailFast:  cfg.FailFast,
+		Env:       req.Env,
+		ExtraEnv:  req.ExtraEnv,
+		Grace:     req.Grace,
+		Observer:  req.Observer,
+		Abort:     req.Abort,
+	})
+
+	run := &Run{
+		ID:        runID,
+		Started:   started,
+		Duration:  time.Since(started),
+		Results:   merge(cfg, sel, ran),
+		Selection: sel,
+	}
+	run.Verdict = gates.VerdictOf(run.Results)
+	run.FirstFailure = firstFailure(ran)
+	run.Report = report.New(runID, started, run.Duration, run.Results)
+
+	var buf bytes.Buffer
+	if err := report.WriteJSON(&buf, run.Report); err != nil {
+		return run, fmt.Errorf("encode %s: %w", LastRunFile, err)
+	}
+	if err := state.WriteFileAtomic(LastRunFile, buf.Bytes()); err != nil {
+		return run, &StateError{err}
+	}
+	return run, nil
+}
+
+// merge puts run and skipped gates back into config order, so every report reads the same way.
+func merge(cfg *config.Config, sel *Selection, ran []gates.Result) []gates.Result {
+	byName := make(map[string]gates.Result, len(ran))
+	for _, r := range ran {
+		byName[r.Name] = r
+	}
+	gateByName := make(map[string]gates.Gate, len(cfg.Gates))
+	for _, g := range cfg.Gates {
+		gateByName[g.Name] = g
+	}
+	out := make([]gates.Result, 0, len(sel.Order))
+	for _, name := range sel.Order {
+		if r, ok := byName[name]; ok {
+			out = append(out, r)
+			continue
+		}
+		g := gateByName[name]
+		out = append(out, gates.Result{
+			Name:     name,
+			Kind:     g.Kind,
+			Status:   gates.StatusSkipped,
+			ExitCode: -1,
+			Reason:   sel.Skipped[name],
+			Hint:     g.Hint,
+			Command:  g.Command(),
+		})
+	}
+	return out
+}
+
+func firstFailure(results []gates.Result) string {
+	var first string
+	var at time.Time
+	for _, r := range results {
+		if r.Status != gates.StatusFail {
+			continue
+		}
+		end := r.Started.Add(r.Duration)
+		if first == "" || end.Before(at) {
+			first, at = r.Name, end
+		}
+	}
+	return first
+}

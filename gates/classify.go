@@ -1,0 +1,107 @@
+package gates
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Classify turns a raw process outcome into a status and a one-line reason. The order of the
+// checks is the policy: gauntlet's own failures and outside cancellation first, because the gate's
+// exit code means nothing then; timeouts next, because the kill produced the exit code; then the
+// infrastructure signals, which only ever turn a failure into an error, never a pass.
+func Classify(g Gate, o Outcome) (Status, string) {
+	switch {
+	case o.Internal != nil:
+		return StatusError, "gauntlet error: " + o.Internal.Error()
+	case o.Cancelled:
+		return StatusCancelled, "cancelled"
+	case o.StartErr != nil:
+		return StatusError, "could not start: " + o.StartErr.Error()
+	case o.TimedOut:
+		reason := fmt.Sprintf("timed out after %s", g.Timeout)
+		if g.OnTimeout == StatusError {
+			return StatusError, reason
+		}
+		return failing(g), reason
+	case o.ExitCode == 0:
+		return StatusPass, "exit status 0"
+	case slices.Contains(infraCodes(g), o.ExitCode):
+		return StatusError, fmt.Sprintf("exit status %d: %s", o.ExitCode, infraCodeMeaning(o.ExitCode))
+	case o.InfraMatch != "":
+		return StatusError, fmt.Sprintf("exit status %d: infrastructure problem: %s", o.ExitCode, strings.TrimSpace(o.InfraMatch))
+	case o.ExitCode < 0:
+		return failing(g), "killed by a signal"
+	default:
+		return failing(g), fmt.Sprintf("exit status %d", o.ExitCode)
+	}
+}
+
+func failing(g Gate) Status {
+	if g.Severity == SeverityWarn {
+		return StatusWarn
+	}
+	return StatusFail
+}
+
+func infraCodes(g Gate) []int {
+	if g.InfraExitCodes == nil {
+		return DefaultInfraExitCodes
+	}
+	return g.InfraExitCodes
+}
+
+func infraCodeMeaning(code int) string {
+	switch code {
+	case 126:
+		return "command not executable"
+	case 127:
+		return "command not found"
+	default:
+		return "listed in infra_exit_codes"
+	}
+}
+
+// VerdictOf folds gate statuses into the run's verdict. A failure outranks an error: the agent
+// can fix a failure, and hiding it behind an environment problem would let it stop too early.
+// A cancelled gate only exists beside a failure or an interrupt, and alone counts as not run.
+func VerdictOf(results []Result) Verdict {
+	var failed, errored, warned bool
+	for _, r := range results {
+		switch r.Status {
+		case StatusFail:
+			failed = true
+		case StatusError, StatusCancelled:
+			errored = true
+		case StatusWarn:
+			warned = true
+		}
+	}
+	switch {
+	case failed:
+		return VerdictFail
+	case errored:
+		return VerdictError
+	case warned:
+		return VerdictWarn
+	default:
+		return VerdictPass
+	}
+}
+
+// shellJoin quotes argv for display so that a user can paste it into a shell.
+func shellJoin(argv []string) string {
+	parts := make([]string, len(argv))
+	for i, a := range argv {
+		if a != "" && !strings.ContainsFunc(a, needsQuote) {
+			parts[i] = a
+			continue
+		}
+		parts[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+	}
+	return strings.Join(parts, " ")
+}
+
+func needsQuote(r rune) bool {
+	return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./=:,+@%", r))
+}

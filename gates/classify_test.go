@@ -1,0 +1,96 @@
+package gates
+
+import (
+	"errors"
+	"testing"
+	"time"
+)
+
+func TestClassify(t *testing.T) {
+	check := Gate{Name: "t", Kind: KindCheck, Timeout: time.Minute, Severity: SeverityError, OnTimeout: StatusFail}
+	warnGate := check
+	warnGate.Severity = SeverityWarn
+	timeoutIsError := check
+	timeoutIsError.OnTimeout = StatusError
+	customInfra := check
+	customInfra.InfraExitCodes = []int{3}
+	noInfra := check
+	noInfra.InfraExitCodes = []int{}
+
+	tests := []struct {
+		name   string
+		gate   Gate
+		out    Outcome
+		status Status
+		reason string
+	}{
+		{"exit 0 passes", check, Outcome{ExitCode: 0}, StatusPass, "exit status 0"},
+		{"exit 1 fails", check, Outcome{ExitCode: 1}, StatusFail, "exit status 1"},
+		{"warn severity turns failure into warn", warnGate, Outcome{ExitCode: 2}, StatusWarn, "exit status 2"},
+		{"127 is infrastructure", check, Outcome{ExitCode: 127}, StatusError, "exit status 127: command not found"},
+		{"126 is infrastructure", check, Outcome{ExitCode: 126}, StatusError, "exit status 126: command not executable"},
+		{"127 on a warn gate is still an error", warnGate, Outcome{ExitCode: 127}, StatusError, "exit status 127: command not found"},
+		{"custom infra codes replace the defaults", customInfra, Outcome{ExitCode: 3}, StatusError, "exit status 3: listed in infra_exit_codes"},
+		{"custom infra codes drop 127", customInfra, Outcome{ExitCode: 127}, StatusFail, "exit status 127"},
+		{"empty infra codes list means none", noInfra, Outcome{ExitCode: 126}, StatusFail, "exit status 126"},
+		{"infra pattern on failure", check, Outcome{ExitCode: 1, InfraMatch: "  dial tcp: connection refused "}, StatusError, "exit status 1: infrastructure problem: dial tcp: connection refused"},
+		{"infra pattern never spoils a pass", check, Outcome{ExitCode: 0, InfraMatch: "connection refused"}, StatusPass, "exit status 0"},
+		{"start error", check, Outcome{StartErr: errors.New(`exec: "nope": executable file not found in $PATH`), ExitCode: -1}, StatusError, `could not start: exec: "nope": executable file not found in $PATH`},
+		{"timeout fails by default", check, Outcome{TimedOut: true, ExitCode: -1}, StatusFail, "timed out after 1m0s"},
+		{"timeout on a warn gate warns", warnGate, Outcome{TimedOut: true, ExitCode: -1}, StatusWarn, "timed out after 1m0s"},
+		{"on_timeout error", timeoutIsError, Outcome{TimedOut: true, ExitCode: -1}, StatusError, "timed out after 1m0s"},
+		{"cancel outranks the exit code", check, Outcome{Cancelled: true, ExitCode: 1}, StatusCancelled, "cancelled"},
+		{"internal error outranks everything", check, Outcome{Internal: errors.New("log: disk full"), ExitCode: 0}, StatusError, "gauntlet error: log: disk full"},
+		{"killed by a signal", check, Outcome{ExitCode: -1}, StatusFail, "killed by a signal"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			status, reason := Classify(tc.gate, tc.out)
+			if status != tc.status || reason != tc.reason {
+				t.Errorf("Classify = (%q, %q), want (%q, %q)", status, reason, tc.status, tc.reason)
+			}
+		})
+	}
+}
+
+func TestVerdictOf(t *testing.T) {
+	tests := []struct {
+		statuses []Status
+		want     Verdict
+	}{
+		{nil, VerdictPass},
+		{[]Status{StatusPass, StatusSkipped}, VerdictPass},
+		{[]Status{StatusSkipped}, VerdictPass},
+		{[]Status{StatusPass, StatusWarn}, VerdictWarn},
+		{[]Status{StatusWarn, StatusError}, VerdictError},
+		{[]Status{StatusError, StatusFail}, VerdictFail},
+		{[]Status{StatusFail, StatusError, StatusWarn, StatusPass}, VerdictFail},
+		{[]Status{StatusFail, StatusCancelled}, VerdictFail},
+		{[]Status{StatusPass, StatusCancelled}, VerdictError},
+	}
+	for _, tc := range tests {
+		results := make([]Result, len(tc.statuses))
+		for i, s := range tc.statuses {
+			results[i] = Result{Status: s}
+		}
+		if got := VerdictOf(results); got != tc.want {
+			t.Errorf("VerdictOf(%v) = %q, want %q", tc.statuses, got, tc.want)
+		}
+	}
+}
+
+func TestCommand(t *testing.T) {
+	tests := []struct {
+		gate Gate
+		want string
+	}{
+		{Gate{Run: "go vet ./..."}, "go vet ./..."},
+		{Gate{Argv: []string{"go", "test", "-race", "./..."}}, "go test -race ./..."},
+		{Gate{Argv: []string{"echo", "it's here", ""}}, `echo 'it'\''s here' ''`},
+	}
+	for _, tc := range tests {
+		if got := tc.gate.Command(); got != tc.want {
+			t.Errorf("Command() = %q, want %q", got, tc.want)
+		}
+	}
+}

@@ -1,0 +1,134 @@
+// Package gates holds the pure vocabulary of a run: what a gate is, what happened to it, and how
+// outcomes become a verdict. It does no I/O so that every rule here is table-testable.
+package gates
+
+import (
+	"regexp"
+	"time"
+)
+
+// Kind says how a gate is executed.
+type Kind string
+
+const (
+	KindCheck  Kind = "check"
+	KindReview Kind = "review"
+	KindTodos  Kind = "todos"
+)
+
+// Severity says whether a failing gate fails the run or only warns.
+type Severity string
+
+const (
+	SeverityError Severity = "error"
+	SeverityWarn  Severity = "warn"
+)
+
+// When restricts a gate to local runs, CI runs, or both.
+type When string
+
+const (
+	WhenAlways When = "always"
+	WhenLocal  When = "local"
+	WhenCI     When = "ci"
+)
+
+// Status is the classified outcome of one gate; the strings are part of the JSON report.
+type Status string
+
+const (
+	StatusPass      Status = "pass"
+	StatusFail      Status = "fail"
+	StatusWarn      Status = "warn"
+	StatusError     Status = "error"
+	StatusSkipped   Status = "skipped"
+	StatusCancelled Status = "cancelled"
+)
+
+// Verdict is the outcome of a whole run.
+type Verdict string
+
+const (
+	VerdictPass  Verdict = "pass"
+	VerdictWarn  Verdict = "warn"
+	VerdictFail  Verdict = "fail"
+	VerdictError Verdict = "error"
+)
+
+// DefaultInfraExitCodes are the shell's "found but not executable" and "not found" codes: the
+// environment is broken, not the code under test.
+var DefaultInfraExitCodes = []int{126, 127}
+
+// Gate is one validated gate, free of any YAML detail.
+type Gate struct {
+	Name string
+	Kind Kind
+	// Exactly one of Run (executed with `sh -c`) and Argv (executed directly) is set for checks.
+	Run  string
+	Argv []string
+	// Dir is relative to the repository root ("" is the root itself); config guarantees it stays inside.
+	Dir string
+	// Env holds "KEY=VALUE" entries: the config-wide env first, then the gate's own, so later wins.
+	Env            []string
+	Timeout        time.Duration
+	Paths          []string
+	Exclude        []string
+	Severity       Severity
+	OnTimeout      Status // StatusFail or StatusError
+	InfraExitCodes []int
+	InfraPatterns  []*regexp.Regexp
+	Hint           string
+	When           When
+	Enabled        bool
+	Review         *Review // set for kind review only
+}
+
+// Review holds the keys of a review gate.
+type Review struct {
+	CLI          string
+	Prompt       string
+	PromptFile   string
+	Model        string
+	MaxDiffBytes int64
+}
+
+// Command is the gate's command as a user would type it, for display and reports.
+func (g Gate) Command() string {
+	if g.Run != "" {
+		return g.Run
+	}
+	return shellJoin(g.Argv)
+}
+
+// Outcome is what happened to a gate's process, before any judgement.
+type Outcome struct {
+	// StartErr is set when the process could not be started at all.
+	StartErr error
+	// ExitCode is the process's exit code, or -1 when it did not exit normally.
+	ExitCode int
+	// TimedOut is set when the gate's own timeout stopped it.
+	TimedOut bool
+	// Cancelled is set when the gate was stopped from outside (fail-fast, interrupt) or never started.
+	Cancelled bool
+	// InfraMatch is the first output line that matched one of the gate's infra_patterns.
+	InfraMatch string
+	// Internal is set when gauntlet itself failed while running the gate (a recovered panic, a log
+	// file that could not be written).
+	Internal error
+}
+
+// Result is a classified gate outcome, as reports show it.
+type Result struct {
+	Name     string
+	Kind     Kind
+	Status   Status
+	ExitCode int // -1 when there is none (skipped, not started, killed by a signal)
+	Duration time.Duration
+	TimedOut bool
+	Log      string // path of the log file relative to the repository root; "" when none
+	Reason   string // one line: why the gate has this status
+	Tail     string // the last lines of the gate's output
+	Hint     string
+	Command  string
+	Started  time.Time
+}

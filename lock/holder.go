@@ -1,0 +1,107 @@
+package lock
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// infoName is the sidecar beside the lock file. The holder is kept out of the lock file itself
+// so that the lock file is never written, truncated or deleted while others hold it open.
+const infoName = "lock.info"
+
+// maxInfoBytes bounds what ReadHolder reads: the sidecar is tiny, and a planted huge file must
+// not cost memory.
+const maxInfoBytes = 4096
+
+// Holder says who holds the lock.
+type Holder struct {
+	PID     int
+	Started time.Time
+}
+
+type holderJSON struct {
+	PID     int    `json:"pid"`
+	Started string `json:"started"`
+}
+
+// BusyError reports that another run holds the lock.
+type BusyError struct {
+	Holder Holder
+	// Known is false when the holder's sidecar was missing or unreadable.
+	Known bool
+}
+
+func (e *BusyError) Error() string {
+	if !e.Known {
+		return "A gauntlet run is already in progress"
+	}
+	return fmt.Sprintf("A gauntlet run is already in progress (pid %d, started %s)",
+		e.Holder.PID, e.Holder.Started.Local().Format(time.RFC3339))
+}
+
+// ReadHolder returns the holder recorded in stateDir's sidecar, and false when there is none or
+// it cannot be parsed. The sidecar is advisory: it can lag behind the lock for a moment after a
+// new holder acquires it.
+func ReadHolder(stateDir string) (Holder, bool) {
+	root, err := os.OpenRoot(stateDir)
+	if err != nil {
+		return Holder{}, false
+	}
+	defer root.Close()
+	f, err := root.Open(infoName)
+	if err != nil {
+		return Holder{}, false
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxInfoBytes))
+	if err != nil {
+		return Holder{}, false
+	}
+	var raw holderJSON
+	if err := json.Unmarshal(data, &raw); err != nil || raw.PID <= 0 {
+		return Holder{}, false
+	}
+	started, err := time.Parse(time.RFC3339, raw.Started)
+	if err != nil {
+		return Holder{}, false
+	}
+	return Holder{PID: raw.PID, Started: started}, true
+}
+
+// writeHolder replaces the sidecar atomically through the Root, so that a symlink planted at its
+// name is replaced rather than followed.
+func writeHolder(root *os.Root, h Holder) error {
+	data, err := json.Marshal(holderJSON{PID: h.PID, Started: h.Started.Format(time.RFC3339)})
+	if err != nil {
+		return fmt.Errorf("encode lock holder: %w", err)
+	}
+	tmp := "." + infoName + ".tmp-" + randomHex()
+	f, err := root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return fmt.Errorf("write %s: %w", filepath.Join(root.Name(), infoName), err)
+	}
+	_, werr := f.Write(data)
+	cerr := f.Close()
+	if err := errors.Join(werr, cerr); err != nil {
+		_ = root.Remove(tmp)
+		return fmt.Errorf("write %s: %w", filepath.Join(root.Name(), infoName), err)
+	}
+	if err := root.Rename(tmp, infoName); err != nil {
+		_ = root.Remove(tmp)
+		return fmt.Errorf("write %s: %w", filepath.Join(root.Name(), infoName), err)
+	}
+	return nil
+}
+
+func randomHex() string {
+	b := make([]byte, 4)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}

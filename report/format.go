@@ -1,0 +1,50 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Format is a value of --format.
+type Format string
+
+const (
+	FormatText   Format = "text"
+	FormatJSON   Format = "json"
+	FormatJUnit  Format = "junit"
+	FormatGitHub Format = "github"
+)
+
+// Formats lists every format, in the order help text shows them.
+var Formats = []Format{FormatText, FormatJSON, FormatJUnit, FormatGitHub}
+
+// ParseFormat checks a --format value.
+func ParseFormat(s string) (Format, error) {
+	for _, f := range Formats {
+		if string(f) == s {
+			return f, nil
+		}
+	}
+	names := make([]string, len(Formats))
+	for i, f := range Formats {
+		names[i] = string(f)
+	}
+	return "", fmt.Errorf("unknown format %q (want %s)", s, strings.Join(names, ", "))
+}
+
+// Write renders the report in the given format; opts only matter for text.
+func Write(w io.Writer, f Format, r Report, opts TextOptions) error {
+	switch f {
+	case FormatText:
+		return WriteText(w, r, opts)
+	case FormatJSON:
+		return WriteJSON(w, r)
+	case FormatJUnit:
+		return WriteJUnit(w, r)
+	case FormatGitHub:
+		return WriteGitHub(w, r)
+	default:
+		return fmt.Errorf("unknown format %q", f)
+	}
+}

@@ -1,0 +1,67 @@
+package report
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/gauntlet-dev/gauntlet/gates"
+)
+
+// WriteGitHub writes GitHub Actions workflow commands for every gate a reader must look at: its
+// output folded in a group, then an error (or, for warn, a warning) annotation.
+func WriteGitHub(w io.Writer, r Report) error {
+	var b strings.Builder
+	for _, g := range r.Gates {
+		if !needsAttention(g.Status) {
+			continue
+		}
+		fmt.Fprintf(&b, "::group::%s\n", escapeData(fmt.Sprintf("gauntlet: %s (%s)", g.Name, g.Status)))
+		writeInert(&b, g)
+		fmt.Fprintf(&b, "rerun: gauntlet run %s\n", g.Name)
+		if g.Log != "" {
+			fmt.Fprintf(&b, "log: %s\n", cleanLine(g.Log))
+		}
+		b.WriteString("::endgroup::\n")
+		level := "error"
+		if g.Status == gates.StatusWarn {
+			level = "warning"
+		}
+		message := cleanLine(g.Reason)
+		if hint := cleanLine(g.Hint); hint != "" {
+			message += "\nhint: " + hint
+		}
+		fmt.Fprintf(&b, "::%s title=%s::%s\n", level, escapeProperty("gauntlet: "+g.Name), escapeData(message))
+	}
+	if _, err := io.WriteString(w, b.String()); err != nil {
+		return fmt.Errorf("write github report: %w", err)
+	}
+	return nil
+}
+
+// writeInert writes the gate's tail with workflow commands switched off around it: a line of gate
+// output starting with "::" would otherwise be obeyed (masking secrets, closing our group, setting
+// outputs). The resume token is derived from the tail itself, so the tail cannot contain it and
+// the output stays reproducible.
+func writeInert(b *strings.Builder, g GateReport) {
+	tail := strings.TrimRight(cleanText(g.Tail, true), "\n")
+	if strings.TrimSpace(tail) == "" {
+		b.WriteString("(no output)\n")
+		return
+	}
+	sum := sha256.Sum256([]byte(g.Name + "\x00" + tail))
+	token := "gauntlet-" + hex.EncodeToString(sum[:16])
+	fmt.Fprintf(b, "::stop-commands::%s\n%s\n::%s::\n", token, tail, token)
+}
+
+// escapeData and escapeProperty follow @actions/core: a message may not contain a raw % or line
+// break, and a property value additionally not the : and , that delimit properties.
+func escapeData(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+}
+
+func escapeProperty(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+}

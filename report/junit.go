@@ -1,0 +1,124 @@
+package report
+
+import (
+	"encoding/xml"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/gauntlet-dev/gauntlet/gates"
+)
+
+// The JUnit elements, in the subset every CI test reporter reads.
+type junitSuites struct {
+	XMLName  xml.Name     `xml:"testsuites"`
+	Name     string       `xml:"name,attr"`
+	Tests    int          `xml:"tests,attr"`
+	Failures int          `xml:"failures,attr"`
+	Errors   int          `xml:"errors,attr"`
+	Skipped  int          `xml:"skipped,attr"`
+	Time     string       `xml:"time,attr"`
+	Suites   []junitSuite `xml:"testsuite"`
+}
+
+type junitSuite struct {
+	Name      string      `xml:"name,attr"`
+	Tests     int         `xml:"tests,attr"`
+	Failures  int         `xml:"failures,attr"`
+	Errors    int         `xml:"errors,attr"`
+	Skipped   int         `xml:"skipped,attr"`
+	Time      string      `xml:"time,attr"`
+	Timestamp string      `xml:"timestamp,attr,omitempty"`
+	Cases     []junitCase `xml:"testcase"`
+}
+
+type junitCase struct {
+	ClassName string        `xml:"classname,attr"`
+	Name      string        `xml:"name,attr"`
+	Time      string        `xml:"time,attr"`
+	Failure   *junitProblem `xml:"failure"`
+	Error     *junitProblem `xml:"error"`
+	Skipped   *junitSkipped `xml:"skipped"`
+	SystemOut *junitText    `xml:"system-out"`
+}
+
+// junitText is element content written as CDATA, so that output reads as it was printed
+// instead of as a wall of character references.
+type junitText struct {
+	Body string `xml:",cdata"`
+}
+
+type junitProblem struct {
+	Message string `xml:"message,attr"`
+	Type    string `xml:"type,attr"`
+	Body    string `xml:",cdata"`
+}
+
+type junitSkipped struct {
+	Message string `xml:"message,attr"`
+}
+
+const junitName = "gauntlet"
+
+// WriteJUnit writes the report as JUnit XML: one suite, one test case per gate. A warning gate
+// passes (the run does not fail on it) but carries its output and a note in system-out.
+func WriteJUnit(w io.Writer, r Report) error {
+	suite := junitSuite{
+		Name:      junitName,
+		Time:      seconds(r.DurationMS),
+		Timestamp: r.StartedAt,
+	}
+	for _, g := range r.Gates {
+		c := junitCase{ClassName: junitName, Name: xmlText(g.Name), Time: seconds(g.DurationMS)}
+		reason := xmlText(cleanLine(g.Reason))
+		var out []string
+		switch g.Status {
+		case gates.StatusFail:
+			c.Failure = &junitProblem{Message: reason, Type: string(g.Status), Body: xmlText(g.Tail)}
+			suite.Failures++
+		case gates.StatusError:
+			c.Error = &junitProblem{Message: reason, Type: string(g.Status), Body: xmlText(g.Tail)}
+			suite.Errors++
+		case gates.StatusSkipped, gates.StatusCancelled:
+			c.Skipped = &junitSkipped{Message: string(g.Status)}
+			if reason := shownReason(g); reason != "" {
+				c.Skipped.Message += ": " + xmlText(reason)
+			}
+			suite.Skipped++
+		case gates.StatusWarn:
+			out = append(out, fmt.Sprintf("warning: %s (severity warn: does not fail the run)", reason))
+			if tail := strings.TrimRight(xmlText(g.Tail), "\n"); tail != "" {
+				out = append(out, tail)
+			}
+		}
+		if g.Log != "" && g.Status != gates.StatusPass {
+			out = append(out, "log: "+xmlText(g.Log))
+		}
+		if len(out) > 0 {
+			c.SystemOut = &junitText{Body: strings.Join(out, "\n") + "\n"}
+		}
+		suite.Cases = append(suite.Cases, c)
+		suite.Tests++
+	}
+	doc := junitSuites{
+		Name: junitName, Tests: suite.Tests, Failures: suite.Failures, Errors: suite.Errors,
+		Skipped: suite.Skipped, Time: suite.Time, Suites: []junitSuite{suite},
+	}
+	if _, err := io.WriteString(w, xml.Header); err != nil {
+		return fmt.Errorf("write junit report: %w", err)
+	}
+	enc := xml.NewEncoder(w)
+	enc.Indent("", "  ")
+	if err := enc.Encode(doc); err != nil {
+		return fmt.Errorf("write junit report: %w", err)
+	}
+	if _, err := io.WriteString(w, "\n"); err != nil {
+		return fmt.Errorf("write junit report: %w", err)
+	}
+	return nil
+}
+
+func seconds(ms int64) string {
+	ms = max(ms, 0)
+	return fmt.Sprintf("%d.%03d", ms/1000, ms%1000)
+}

@@ -1,0 +1,269 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/fatih/color"
+
+	"github.com/gauntlet-dev/gauntlet/gates"
+)
+
+const (
+	// DefaultHeartbeat is how often plain progress lists the gates still running, so that a CI
+	// log shows life (and CI does not kill a silent job) during a long gate.
+	DefaultHeartbeat = 30 * time.Second
+	// redrawInterval is fast enough for a ticking clock to look alive, slow enough to cost nothing.
+	redrawInterval = 100 * time.Millisecond
+	// stopWait bounds how long Stop waits for the ticker goroutine, which can only be slower
+	// than a tick when the writer itself is blocked.
+	stopWait = 5 * time.Second
+)
+
+// ProgressOptions tunes the live view.
+type ProgressOptions struct {
+	// TTY redraws a block of one line per gate in place; otherwise plain lines are printed.
+	TTY   bool
+	Color bool
+	// Verbose prints every output line of every gate, prefixed with its name. It replaces the
+	// redrawn block, which cannot share the screen with streaming output.
+	Verbose bool
+	// Heartbeat is the interval of the "still running" line in plain mode; 0 means
+	// DefaultHeartbeat.
+	Heartbeat time.Duration
+	// Now reads the clock; nil means time.Now.
+	Now func() time.Time
+}
+
+// Progress shows a run while it happens. It observes the runner (Started, Output, Finished are
+// safe for concurrent use) and writes every line whole under one mutex, so that gates running in
+// parallel never interleave mid-line.
+type Progress struct {
+	w    io.Writer
+	opts ProgressOptions
+
+	mu        sync.Mutex
+	redraw    bool // the block is redrawn in place
+	gates     []*gateState
+	byName    map[string]*gateState
+	nameWidth int
+	drawn     int // lines of the block on screen, to move the cursor back over
+	started   bool
+	stopped   bool
+
+	stop     chan struct{}
+	done     chan struct{}
+	stopOnce sync.Once
+}
+
+// gateState is what the live view knows about one gate.
+type gateState struct {
+	name     string
+	state    string // "queued", "running" or the final gates.Status
+	start    time.Time
+	duration time.Duration
+	reason   string
+}
+
+const (
+	stateQueued  = "queued"
+	stateRunning = "running"
+)
+
+// NewProgress returns a live view writing to w. Nothing is written before Start or an event.
+func NewProgress(w io.Writer, opts ProgressOptions) *Progress {
+	if opts.Heartbeat <= 0 {
+		opts.Heartbeat = DefaultHeartbeat
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	return &Progress{
+		w:      w,
+		opts:   opts,
+		redraw: opts.TTY && !opts.Verbose,
+		byName: map[string]*gateState{},
+		stop:   make(chan struct{}),
+		done:   make(chan struct{}),
+	}
+}
+
+// Start lists the gates of the run as queued and starts the redraw or heartbeat ticker. It must
+// be followed by Stop; a second Start does nothing.
+func (p *Progress) Start(gs []gates.Gate) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.started || p.stopped {
+		return
+	}
+	p.started = true
+	for _, g := range gs {
+		p.gate(g.Name)
+	}
+	// A block taller than the screen cannot be redrawn: the cursor stops at the top row.
+	if _, height := terminalSize(p.w); p.redraw && height > 0 && len(p.gates) >= height {
+		p.redraw = false
+	}
+	interval, tick := p.opts.Heartbeat, p.heartbeat
+	if p.redraw {
+		interval, tick = redrawInterval, p.draw
+		p.drawLocked()
+	}
+	go p.loop(interval, tick)
+}
+
+func (p *Progress) loop(interval time.Duration, tick func()) {
+	defer close(p.done)
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-p.stop:
+			return
+		case <-t.C:
+			tick()
+		}
+	}
+}
+
+// Stop ends the ticker, waits for it, and leaves the block showing every gate's final state.
+// Events after Stop are ignored, so nothing is written after the summary. Stop is idempotent.
+func (p *Progress) Stop() {
+	p.stopOnce.Do(func() {
+		// Marked stopped first, under the lock Start takes, so that a racing Start cannot launch a
+		// ticker nobody stops and the ticker's own draws end at once.
+		p.mu.Lock()
+		started, redraw := p.started, p.redraw
+		p.stopped = true
+		p.mu.Unlock()
+		if !started {
+			return
+		}
+		close(p.stop)
+		select {
+		case <-p.done:
+		case <-time.After(stopWait):
+		}
+		if redraw {
+			p.mu.Lock()
+			p.drawLocked()
+			p.mu.Unlock()
+		}
+	})
+}
+
+// Started implements runner.Observer.
+func (p *Progress) Started(g gates.Gate, at time.Time) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.stopped {
+		return
+	}
+	s := p.gate(g.Name)
+	s.state, s.start = stateRunning, at
+	if !p.redraw {
+		p.writeLocked(p.plainLine("start", nil, s.name, ""))
+	}
+}
+
+// Output implements runner.Observer; only the verbose view shows output. line is used before
+// returning, as the runner reuses it.
+func (p *Progress) Output(gate string, line []byte) {
+	if !p.opts.Verbose {
+		return
+	}
+	var b bytes.Buffer
+	b.Grow(len(gate) + len(line) + 4)
+	b.WriteString(paint("["+gate+"]", p.opts.Color, color.FgCyan))
+	b.WriteByte(' ')
+	b.Write(bytes.TrimSuffix(line, []byte("\r")))
+	b.WriteByte('\n')
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.stopped {
+		return
+	}
+	p.writeLocked(b.Bytes())
+}
+
+// Finished implements runner.Observer.
+func (p *Progress) Finished(r gates.Result) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.stopped {
+		return
+	}
+	s := p.gate(r.Name)
+	s.state, s.duration, s.reason = string(r.Status), r.Duration, visibleReason(r.Status, r.Reason)
+	if !p.redraw {
+		detail := durationText(r.Status, r.Duration)
+		if s.reason != "" {
+			detail += "  " + s.reason
+		}
+		p.writeLocked(p.plainLine(string(r.Status), statusAttrs[r.Status], s.name, detail))
+	}
+}
+
+// heartbeat lists the gates still running with their elapsed time.
+func (p *Progress) heartbeat() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.stopped {
+		return
+	}
+	now := p.opts.Now()
+	var running []string
+	for _, s := range p.gates {
+		if s.state == stateRunning {
+			running = append(running, fmt.Sprintf("%s (%s)", s.name, FormatDuration(now.Sub(s.start))))
+		}
+	}
+	if len(running) > 0 {
+		p.writeLocked([]byte("... still running: " + strings.Join(running, ", ") + "\n"))
+	}
+}
+
+func (p *Progress) draw() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.stopped {
+		p.drawLocked()
+	}
+}
+
+// gate returns the state of a gate, adding it when the runner reports one Start did not list.
+// Callers hold p.mu.
+func (p *Progress) gate(name string) *gateState {
+	if s, ok := p.byName[name]; ok {
+		return s
+	}
+	s := &gateState{name: name, state: stateQueued}
+	p.gates = append(p.gates, s)
+	p.byName[name] = s
+	p.nameWidth = max(p.nameWidth, len(name))
+	return s
+}
+
+// writeLocked ignores write errors: a broken terminal must not break the run, and the summary
+// and exit code still tell the result.
+func (p *Progress) writeLocked(b []byte) {
+	_, _ = p.w.Write(b)
+}
+
+// plainLine is one line of the non-redrawn view: "fail       lint  0.3s  exit status 1".
+func (p *Progress) plainLine(word string, attrs []color.Attribute, name, detail string) []byte {
+	line := fmt.Sprintf("%s  %-*s  %s", paint(fmt.Sprintf("%-9s", word), p.opts.Color, attrs...), p.nameWidth, name, detail)
+	return []byte(strings.TrimRight(line, " ") + "\n")
+}
+
+// durationText shows "-" for a gate that never ran, rather than a misleading 0ms.
+func durationText(s gates.Status, d time.Duration) string {
+	if s == gates.StatusSkipped || s == gates.StatusCancelled && d == 0 {
+		return "-"
+	}
+	return FormatDuration(d)
+}

@@ -1,0 +1,95 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/fatih/color"
+	"golang.org/x/term"
+
+	"github.com/gauntlet-dev/gauntlet/gates"
+)
+
+// defaultWidth is the width assumed when the writer is not a terminal that can tell.
+const defaultWidth = 80
+
+// drawLocked redraws the block: cursor up over the previous drawing, then each line cleared and
+// rewritten, all in one write so the terminal never shows half a frame. Callers hold p.mu.
+func (p *Progress) drawLocked() {
+	var b bytes.Buffer
+	if p.drawn > 0 {
+		fmt.Fprintf(&b, "\x1b[%dA", p.drawn)
+	}
+	width, _ := terminalSize(p.w)
+	if width <= 0 {
+		width = defaultWidth
+	}
+	now := p.opts.Now()
+	for _, s := range p.gates {
+		b.WriteString("\r\x1b[2K")
+		b.WriteString(p.blockLine(s, now, width))
+		b.WriteByte('\n')
+	}
+	p.drawn = len(p.gates)
+	p.writeLocked(b.Bytes())
+}
+
+// blockLine is one gate's line in the block, cut to width-1 columns: writing the last column
+// makes some terminals wrap, which would throw the cursor-up count off.
+func (p *Progress) blockLine(s *gateState, now time.Time, width int) string {
+	var detail string
+	switch s.state {
+	case stateQueued:
+	case stateRunning:
+		detail = FormatDuration(now.Sub(s.start))
+	default:
+		detail = durationText(gates.Status(s.state), s.duration)
+		if s.reason != "" {
+			detail += "  " + s.reason
+		}
+	}
+	word := []rune(fmt.Sprintf("%-9s", s.state))
+	rest := []rune(fmt.Sprintf("  %-*s  %s", p.nameWidth, s.name, detail))
+	limit := max(width-1, 1)
+	if len(word) > limit {
+		word, rest = word[:limit], nil
+	} else if len(word)+len(rest) > limit {
+		rest = rest[:limit-len(word)]
+	}
+	return paint(string(word), p.opts.Color, stateAttrs(s.state)...) + strings.TrimRight(string(rest), " ")
+}
+
+func stateAttrs(state string) []color.Attribute {
+	switch state {
+	case stateQueued:
+		return []color.Attribute{color.Faint}
+	case stateRunning:
+		return []color.Attribute{color.FgCyan}
+	default:
+		return statusAttrs[gates.Status(state)]
+	}
+}
+
+// terminalSize reports the size of w when it is a terminal, else zeros. It reaches the
+// descriptor through SyscallConn because File.Fd would switch it to blocking mode.
+func terminalSize(w io.Writer) (width, height int) {
+	f, ok := w.(*os.File)
+	if !ok {
+		return 0, 0
+	}
+	conn, err := f.SyscallConn()
+	if err != nil {
+		return 0, 0
+	}
+	_ = conn.Control(func(fd uintptr) {
+		width, height, err = term.GetSize(int(fd))
+	})
+	if err != nil {
+		return 0, 0
+	}
+	return width, height
+}

@@ -1,0 +1,262 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/gauntlet-dev/gauntlet/gates"
+)
+
+var base = time.Date(2026, 11, 21, 9, 30, 0, 0, time.UTC)
+
+// fakeClock is read by the ticker goroutine while the test moves it.
+type fakeClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *fakeClock) set(t time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = t
+}
+
+// syncBuffer lets a test read what the ticker goroutine is still writing.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+func gateList(names ...string) []gates.Gate {
+	var gs []gates.Gate
+	for _, n := range names {
+		gs = append(gs, gates.Gate{Name: n})
+	}
+	return gs
+}
+
+func TestProgressPlain(t *testing.T) {
+	clock := &fakeClock{now: base}
+	var out syncBuffer
+	p := NewProgress(&out, ProgressOptions{Now: clock.Now, Heartbeat: time.Hour})
+	p.Start(gateList("test", "lint", "docs"))
+	p.Started(gates.Gate{Name: "test"}, base)
+	p.Started(gates.Gate{Name: "lint"}, base.Add(45*time.Second))
+	p.Output("test", []byte("not shown without verbose"))
+	clock.set(base.Add(90 * time.Second))
+	p.heartbeat()
+	p.Finished(gates.Result{Name: "lint", Status: gates.StatusFail, ExitCode: 1, Duration: 300 * time.Millisecond, Reason: "exit status 1"})
+	p.Finished(gates.Result{Name: "docs", Status: gates.StatusSkipped, ExitCode: -1, Reason: "no changed file matches paths"})
+	p.Finished(gates.Result{Name: "test", Status: gates.StatusPass, ExitCode: 0, Duration: 1200 * time.Millisecond, Reason: "exit status 0"})
+	p.heartbeat() // nothing running: silent
+	p.Stop()
+
+	want := "" +
+		"start      test\n" +
+		"start      lint\n" +
+		"... still running: test (1m30s), lint (45s)\n" +
+		"fail       lint  300ms  exit status 1\n" +
+		"skipped    docs  -  no changed file matches paths\n" +
+		"pass       test  1.2s\n"
+	if got := out.String(); got != want {
+		t.Errorf("plain progress:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+func TestProgressHeartbeatTicks(t *testing.T) {
+	var out syncBuffer
+	p := NewProgress(&out, ProgressOptions{Heartbeat: time.Millisecond})
+	p.Start(gateList("slow"))
+	p.Started(gates.Gate{Name: "slow"}, time.Now())
+	deadline := time.Now().Add(20 * time.Second)
+	for !strings.Contains(out.String(), "... still running: slow (") {
+		if time.Now().After(deadline) {
+			p.Stop()
+			t.Fatalf("no heartbeat within 20s:\n%s", out.String())
+		}
+		time.Sleep(time.Millisecond)
+	}
+	p.Stop()
+}
+
+func TestProgressVerboseLinesStayWhole(t *testing.T) {
+	var out bytes.Buffer // Progress must serialise its own writes; -race checks it
+	p := NewProgress(&out, ProgressOptions{Verbose: true, TTY: true, Heartbeat: time.Hour})
+	const gatesN, linesN = 8, 200
+	var names []string
+	for g := range gatesN {
+		names = append(names, fmt.Sprintf("g%d", g))
+	}
+	p.Start(gateList(names...))
+	var wg sync.WaitGroup
+	for _, name := range names {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			line := make([]byte, 0, 64)
+			for i := range linesN {
+				line = fmt.Appendf(line[:0], "%s line %03d %s\r", name, i, strings.Repeat("x", i%40))
+				p.Output(name, line)
+				copy(line, "CLOBBERED") // the runner reuses its buffer after Output returns
+			}
+		}()
+	}
+	wg.Wait()
+	p.Stop()
+
+	if strings.Contains(out.String(), "\x1b[") {
+		t.Error("verbose mode on a TTY must not redraw a block")
+	}
+	wellFormed := regexp.MustCompile(`^\[(g\d)\] (g\d) line (\d{3}) x*$`)
+	next := map[string]int{}
+	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	for _, line := range lines {
+		m := wellFormed.FindStringSubmatch(line)
+		if m == nil || m[1] != m[2] {
+			t.Fatalf("malformed or interleaved line %q", line)
+		}
+		if want := fmt.Sprintf("%03d", next[m[1]]); m[3] != want {
+			t.Fatalf("gate %s: line %s out of order, want %s", m[1], m[3], want)
+		}
+		next[m[1]]++
+	}
+	if len(lines) != gatesN*linesN {
+		t.Errorf("got %d lines, want %d", len(lines), gatesN*linesN)
+	}
+}
+
+func TestProgressVerboseColourPrefix(t *testing.T) {
+	var out bytes.Buffer
+	p := NewProgress(&out, ProgressOptions{Verbose: true, Color: true})
+	p.Output("lint", []byte("hello"))
+	p.Stop()
+	if got := out.String(); !strings.HasPrefix(got, "\x1b[36m[lint]") || !strings.HasSuffix(got, " hello\n") {
+		t.Errorf("verbose line = %q", got)
+	}
+}
+
+// ansi matches the sequences the block uses, to read a frame as a user sees it.
+var ansi = regexp.MustCompile(`\x1b\[[0-9;]*[A-Za-z]`)
+
+func TestProgressTTYRedrawsBlock(t *testing.T) {
+	clock := &fakeClock{now: base}
+	var out syncBuffer
+	p := NewProgress(&out, ProgressOptions{TTY: true, Now: clock.Now})
+	p.Start(gateList("vet", "test", "lint"))
+	p.Started(gates.Gate{Name: "test"}, base)
+	clock.set(base.Add(12300 * time.Millisecond))
+	p.draw()
+	if !strings.Contains(out.String(), "running    test  12s") {
+		t.Errorf("running gate shows no elapsed time:\n%q", out.String())
+	}
+	p.Finished(gates.Result{Name: "test", Status: gates.StatusFail, ExitCode: 1, Duration: 4100 * time.Millisecond, Reason: "exit status 1: " + strings.Repeat("very long reason ", 10)})
+	p.Finished(gates.Result{Name: "vet", Status: gates.StatusPass, Duration: 300 * time.Millisecond})
+	p.Stop()
+
+	got := out.String()
+	if strings.Count(got, "\x1b[3A") < 2 {
+		t.Errorf("want at least two redraws moving up over 3 lines:\n%q", got)
+	}
+	frames := strings.Split(got, "\x1b[3A")
+	final := strings.Split(strings.TrimSuffix(frames[len(frames)-1], "\n"), "\n")
+	if len(final) != 3 {
+		t.Fatalf("final frame has %d lines, want 3: %q", len(final), final)
+	}
+	want := []string{"pass       vet   300ms", "fail       test  4.1s  exit status 1: very long reason", "queued     lint"}
+	for i, line := range final {
+		if !strings.HasPrefix(line, "\r\x1b[2K") {
+			t.Errorf("line %d does not clear before writing: %q", i, line)
+		}
+		visible := ansi.ReplaceAllString(strings.TrimPrefix(line, "\r"), "")
+		if !strings.HasPrefix(visible, want[i]) {
+			t.Errorf("final line %d = %q, want prefix %q", i, visible, want[i])
+		}
+		if n := utf8.RuneCountInString(visible); n > defaultWidth-1 {
+			t.Errorf("line %d is %d columns, wider than %d", i, n, defaultWidth-1)
+		}
+	}
+}
+
+func TestProgressStop(t *testing.T) {
+	for _, tty := range []bool{false, true} {
+		t.Run(fmt.Sprintf("tty=%v", tty), func(t *testing.T) {
+			var out syncBuffer
+			p := NewProgress(&out, ProgressOptions{TTY: tty, Heartbeat: time.Millisecond})
+			p.Start(gateList("a"))
+			p.Stop()
+			select {
+			case <-p.done:
+			default:
+				t.Fatal("ticker goroutine still running after Stop")
+			}
+			p.Stop() // idempotent
+			before := out.String()
+			p.Started(gates.Gate{Name: "a"}, time.Now())
+			p.Output("a", []byte("late"))
+			p.Finished(gates.Result{Name: "a", Status: gates.StatusPass})
+			p.Start(gateList("b"))
+			if after := out.String(); after != before {
+				t.Errorf("wrote after Stop: %q", strings.TrimPrefix(after, before))
+			}
+		})
+	}
+}
+
+func TestProgressStopWithoutStart(t *testing.T) {
+	var out bytes.Buffer
+	p := NewProgress(&out, ProgressOptions{TTY: true})
+	p.Stop()
+	if out.Len() != 0 {
+		t.Errorf("wrote %q without Start", out.String())
+	}
+}
+
+func TestProgressUnlistedGate(t *testing.T) {
+	var out bytes.Buffer
+	p := NewProgress(&out, ProgressOptions{Heartbeat: time.Hour})
+	p.Start(gateList("a"))
+	p.Started(gates.Gate{Name: "surprise"}, base)
+	p.Stop()
+	if !strings.Contains(out.String(), "start      surprise\n") {
+		t.Errorf("gate missing from Start was not shown: %q", out.String())
+	}
+}
+
+func TestTerminalSizeOfNonTerminals(t *testing.T) {
+	f, err := os.CreateTemp(t.TempDir(), "out")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for _, w := range []io.Writer{f, &bytes.Buffer{}} {
+		if width, height := terminalSize(w); width != 0 || height != 0 {
+			t.Errorf("terminalSize(%T) = %d, %d, want 0, 0", w, width, height)
+		}
+	}
+}

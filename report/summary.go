@@ -1,0 +1,64 @@
+package report
+
+import (
+	"fmt"
+	"html"
+	"io"
+	"strings"
+)
+
+// StepSummary writes the run as GitHub-flavoured Markdown for $GITHUB_STEP_SUMMARY: the verdict,
+// a table of every gate, and the output of each gate a reader must look at, folded.
+func StepSummary(w io.Writer, r Report) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "### gauntlet: %s\n\n", r.Verdict)
+	fmt.Fprintf(&b, "%s in %s (run %s)\n\n", tally(r.Gates), FormatDuration(r.Duration()), markdownCell(r.RunID))
+	if len(r.Gates) > 0 {
+		b.WriteString("| gate | status | duration | reason |\n| --- | --- | --- | --- |\n")
+		for _, g := range r.Gates {
+			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n",
+				markdownCell(g.Name), markdownCell(string(g.Status)), gateDuration(g), markdownCell(shownReason(g)))
+		}
+	}
+	for _, g := range r.Gates {
+		if !needsAttention(g.Status) {
+			continue
+		}
+		tail := strings.TrimRight(cleanText(g.Tail, false), "\n")
+		if strings.TrimSpace(tail) == "" {
+			tail = "(no output)"
+		}
+		fence := codeFence(tail)
+		fmt.Fprintf(&b, "\n<details><summary>%s (%s)</summary>\n\n%stext\n%s\n%s\n\n</details>\n",
+			html.EscapeString(g.Name), g.Status, fence, tail, fence)
+	}
+	if _, err := io.WriteString(w, b.String()); err != nil {
+		return fmt.Errorf("write step summary: %w", err)
+	}
+	return nil
+}
+
+// markdownCell keeps a value inside its table cell: one line, pipes and backslashes escaped, and
+// HTML neutralised because GitHub renders it in summaries.
+func markdownCell(s string) string {
+	s = html.EscapeString(cleanLine(s))
+	return strings.NewReplacer(`\`, `\\`, "|", `\|`).Replace(s)
+}
+
+// codeFence returns a backtick fence longer than any backtick run in s, so s cannot close it.
+func codeFence(s string) string {
+	longest, run := 0, 0
+	for _, r := range s {
+		if r == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	return strings.Repeat("`", max(3, longest+1))
+}
+
+func gateDuration(g GateReport) string {
+	return durationText(g.Status, g.Duration())
+}

@@ -1,0 +1,123 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/gauntlet-dev/gauntlet/gates"
+)
+
+// DefaultTailLines is how many lines of a gate's output the text summary shows by default.
+const DefaultTailLines = 20
+
+// TextOptions tunes the text summary.
+type TextOptions struct {
+	Color bool
+	// TailLines is how many output lines to show per gate needing attention: 0 means
+	// DefaultTailLines, a negative number none.
+	TailLines int
+	// FirstFailure names the gate whose failure triggered fail-fast; its block comes first,
+	// because the other gates' states are consequences of it.
+	FirstFailure string
+}
+
+// WriteText writes the human summary of a run: one line per gate, a block with hint, output and
+// rerun command for each gate needing attention, and the verdict last where the eye lands.
+func WriteText(w io.Writer, r Report, opts TextOptions) error {
+	if opts.TailLines == 0 {
+		opts.TailLines = DefaultTailLines
+	}
+	var b strings.Builder
+	writeGateLines(&b, r.Gates, opts.Color)
+	for _, g := range attentionOrder(r.Gates, opts.FirstFailure) {
+		b.WriteString("\n")
+		writeGateBlock(&b, g, g.Name == opts.FirstFailure, opts)
+	}
+	if len(r.Gates) > 0 {
+		b.WriteString("\n")
+	}
+	fmt.Fprintf(&b, "gauntlet: %s — %s (%s)\n",
+		paint(string(r.Verdict), opts.Color, verdictAttrs[r.Verdict]...), tally(r.Gates), FormatDuration(r.Duration()))
+	if _, err := io.WriteString(w, b.String()); err != nil {
+		return fmt.Errorf("write text report: %w", err)
+	}
+	return nil
+}
+
+func writeGateLines(b *strings.Builder, gs []GateReport, colour bool) {
+	var statusWidth, nameWidth, durationWidth int
+	for _, g := range gs {
+		statusWidth = max(statusWidth, len(g.Status))
+		nameWidth = max(nameWidth, len(g.Name))
+		durationWidth = max(durationWidth, len(gateDuration(g)))
+	}
+	for _, g := range gs {
+		status := fmt.Sprintf("%-*s", statusWidth, g.Status)
+		fmt.Fprintf(b, "%s  %-*s  %*s", paint(status, colour, statusAttrs[g.Status]...), nameWidth, g.Name, durationWidth, gateDuration(g))
+		if reason := shownReason(g); reason != "" {
+			b.WriteString("  " + reason)
+		}
+		if g.Log != "" {
+			fmt.Fprintf(b, "  (log: %s)", cleanLine(g.Log))
+		}
+		b.WriteString("\n")
+	}
+}
+
+// attentionOrder lists the gates that get a block, the root failure first.
+func attentionOrder(gs []GateReport, first string) []GateReport {
+	var root, rest []GateReport
+	for _, g := range gs {
+		switch {
+		case !needsAttention(g.Status):
+		case first != "" && g.Name == first:
+			root = append(root, g)
+		default:
+			rest = append(rest, g)
+		}
+	}
+	return append(root, rest...)
+}
+
+func writeGateBlock(b *strings.Builder, g GateReport, root bool, opts TextOptions) {
+	fmt.Fprintf(b, "=== %s: %s", g.Name, paint(string(g.Status), opts.Color, statusAttrs[g.Status]...))
+	if reason := shownReason(g); reason != "" {
+		fmt.Fprintf(b, " (%s)", reason)
+	}
+	if root {
+		b.WriteString(" — first failure, stopped the run (fail-fast)")
+	}
+	b.WriteString("\n")
+	if hint := cleanLine(g.Hint); hint != "" {
+		fmt.Fprintf(b, "hint: %s\n", hint)
+	}
+	if opts.TailLines > 0 {
+		writeTail(b, g, opts)
+	}
+	fmt.Fprintf(b, "rerun: gauntlet run %s\n", g.Name)
+}
+
+func writeTail(b *strings.Builder, g GateReport, opts TextOptions) {
+	tail := strings.TrimRight(cleanText(g.Tail, opts.Color), "\n")
+	if strings.TrimSpace(tail) == "" {
+		b.WriteString("    (no output)\n")
+		return
+	}
+	lines := strings.Split(tail, "\n")
+	if hidden := len(lines) - opts.TailLines; hidden > 0 {
+		lines = lines[hidden:]
+		note := fmt.Sprintf("    ... %d earlier lines not shown", hidden)
+		if g.Log != "" {
+			note += "; full output in " + cleanLine(g.Log)
+		}
+		b.WriteString(paint(note, opts.Color, statusAttrs[gates.StatusSkipped]...) + "\n")
+	}
+	for _, line := range lines {
+		// A colour left open by the gate must not bleed into the next line.
+		if strings.Contains(line, "\x1b[") {
+			line += "\x1b[0m"
+		}
+		b.WriteString("    " + line + "\n")
+	}
+}

@@ -1,0 +1,134 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gauntlet-dev/gauntlet/gates"
+)
+
+func writeText(t *testing.T, r Report, opts TextOptions) string {
+	t.Helper()
+	var b bytes.Buffer
+	if err := WriteText(&b, r, opts); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+func TestTextColour(t *testing.T) {
+	r := fixtureReport()
+	plain := writeText(t, r, TextOptions{})
+	if strings.Contains(plain, "\x1b") {
+		t.Errorf("colourless text contains escape sequences:\n%q", plain)
+	}
+	coloured := writeText(t, r, TextOptions{Color: true})
+	for _, want := range []string{"\x1b[32mpass", "\x1b[31mfail", "\x1b[33mwarn", "\x1b[35merror", "\x1b[2mskipped", "gauntlet: \x1b[31;1mfail\x1b[0"} {
+		if !strings.Contains(coloured, want) {
+			t.Errorf("coloured text lacks %q:\n%q", want, coloured)
+		}
+	}
+	// The gate's own colour survives in its tail and is closed before the next line.
+	if !strings.Contains(coloured, "\x1b[31mFAIL\x1b[0m\tgithub.com/x/pkg\t0.01s\x1b[0m\n") {
+		t.Errorf("coloured tail not kept and closed:\n%q", coloured)
+	}
+}
+
+func TestTextFirstFailureComesFirst(t *testing.T) {
+	r := fixtureReport()
+	tests := []struct {
+		first string
+		order []string
+	}{
+		{"", []string{"=== test:", "=== lint:", "=== typecheck:"}},
+		{"typecheck", []string{"=== typecheck:", "=== test:", "=== lint:"}},
+		{"vet", []string{"=== test:", "=== lint:", "=== typecheck:"}}, // a pass has no block to move
+	}
+	for _, tt := range tests {
+		out := writeText(t, r, TextOptions{FirstFailure: tt.first})
+		last := -1
+		for _, h := range tt.order {
+			i := strings.Index(out, h)
+			if i <= last {
+				t.Errorf("first=%q: %q out of order in:\n%s", tt.first, h, out)
+			}
+			last = i
+		}
+		if got := strings.Count(out, "first failure"); tt.first != "" && tt.first != "vet" && got != 1 {
+			t.Errorf("first=%q: %d first-failure notes, want 1", tt.first, got)
+		}
+	}
+}
+
+func TestTextTailLines(t *testing.T) {
+	var lines []string
+	for i := 1; i <= 30; i++ {
+		lines = append(lines, fmt.Sprintf("line %02d", i))
+	}
+	r := New("id", time.Now(), time.Second, []gates.Result{
+		{Name: "t", Status: gates.StatusFail, ExitCode: 1, Reason: "exit status 1", Log: "t.log", Tail: strings.Join(lines, "\n") + "\n"},
+	})
+	tests := []struct {
+		tailLines       int
+		first, notShown string
+	}{
+		{0, "line 11", "10 earlier lines not shown; full output in t.log"},
+		{3, "line 28", "27 earlier lines not shown"},
+		{50, "line 01", ""},
+		{-1, "", ""},
+	}
+	for _, tt := range tests {
+		out := writeText(t, r, TextOptions{TailLines: tt.tailLines})
+		shown := strings.Count(out, "    line ")
+		switch {
+		case tt.first == "" && shown != 0:
+			t.Errorf("TailLines=%d: %d tail lines shown, want none", tt.tailLines, shown)
+		case tt.first != "" && !strings.Contains(out, "    "+tt.first+"\n"):
+			t.Errorf("TailLines=%d: first shown line should be %q:\n%s", tt.tailLines, tt.first, out)
+		}
+		if tt.first != "" && !strings.Contains(out, "    line 30\n") {
+			t.Errorf("TailLines=%d: last line missing", tt.tailLines)
+		}
+		if tt.notShown != "" && !strings.Contains(out, tt.notShown) {
+			t.Errorf("TailLines=%d: lacks %q", tt.tailLines, tt.notShown)
+		}
+		if tt.notShown == "" && strings.Contains(out, "not shown") {
+			t.Errorf("TailLines=%d: nothing was cut but a note says so", tt.tailLines)
+		}
+	}
+}
+
+func TestTextVerdictLine(t *testing.T) {
+	tests := []struct {
+		results []gates.Result
+		want    string
+	}{
+		{nil, "gauntlet: pass — no gates ran (2.0s)\n"},
+		{[]gates.Result{{Name: "a", Status: gates.StatusPass}, {Name: "b", Status: gates.StatusWarn, Reason: "exit status 1"}},
+			"\ngauntlet: warn — 1 warning, 1 passed (2.0s)\n"},
+		{[]gates.Result{{Name: "a", Status: gates.StatusError, ExitCode: 127}, {Name: "b", Status: gates.StatusSkipped}},
+			"\ngauntlet: error — 1 error, 1 skipped (2.0s)\n"},
+	}
+	for _, tt := range tests {
+		out := writeText(t, New("id", time.Now(), 2*time.Second, tt.results), TextOptions{})
+		if !strings.HasSuffix(out, tt.want) {
+			t.Errorf("text ends %q, want suffix %q", out, tt.want)
+		}
+	}
+}
+
+func TestTextNeutralisesHostileOutput(t *testing.T) {
+	r := New("id", time.Now(), time.Second, []gates.Result{
+		{Name: "t", Status: gates.StatusFail, ExitCode: 1, Reason: "exit\x1b[2J status 1\nnext", Tail: "\x1b[2J\x1b[Hcleared\x07\n"},
+	})
+	out := writeText(t, r, TextOptions{Color: true})
+	if strings.Contains(out, "\x1b[2J") || strings.Contains(out, "\x1b[H") || strings.Contains(out, "\x07") {
+		t.Errorf("screen-clearing output reached the summary: %q", out)
+	}
+	if !strings.Contains(out, "exit status 1 next") || !strings.Contains(out, "    cleared\n") {
+		t.Errorf("text lost the readable part: %q", out)
+	}
+}

@@ -1,0 +1,95 @@
+package runner
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// maxInfraMatchBytes keeps a matched line short enough to serve as a one-line reason.
+const maxInfraMatchBytes = 200
+
+// capture is where a gate's output goes: its log file, the in-memory tail, the observer and the
+// infra patterns, each bounded in memory. Write never fails, so that a broken log file or a
+// panicking observer never stops the gate's pipe from being drained.
+type capture struct {
+	gate     string
+	log      *cappedLog // nil when the run keeps no logs
+	tail     *tailBuffer
+	lines    lineSplitter
+	observer Observer
+	patterns []*regexp.Regexp
+
+	infraMatch string
+	plain      []byte // scratch for a line without escape sequences
+	logErr     error
+	observeErr error
+}
+
+func newCapture(gate string, log *cappedLog, observer Observer, patterns []*regexp.Regexp) *capture {
+	c := &capture{gate: gate, log: log, tail: newTailBuffer(tailBufferBytes), observer: observer, patterns: patterns}
+	c.lines.emit = c.line
+	return c
+}
+
+func (c *capture) Write(p []byte) (int, error) {
+	if c.log != nil && c.logErr == nil {
+		if _, err := c.log.Write(p); err != nil {
+			c.logErr = err
+		}
+	}
+	c.tail.Write(p)
+	c.lines.Write(p)
+	return len(p), nil
+}
+
+func (c *capture) line(line []byte) {
+	if c.observer != nil && c.observeErr == nil {
+		c.observe(line)
+	}
+	if c.infraMatch != "" || len(c.patterns) == 0 {
+		return
+	}
+	c.plain = stripANSI(c.plain[:0], line)
+	for _, re := range c.patterns {
+		if re.Match(c.plain) {
+			c.infraMatch = truncate(strings.TrimSpace(string(c.plain)), maxInfraMatchBytes)
+			return
+		}
+	}
+}
+
+// observe isolates the observer: a panic there silences it for this gate and is reported as
+// gauntlet's own error instead of killing the process.
+func (c *capture) observe(line []byte) {
+	defer func() {
+		if p := recover(); p != nil {
+			c.observeErr = fmt.Errorf("observer panicked on output of gate %s: %v", c.gate, p)
+		}
+	}()
+	c.observer.Output(c.gate, line)
+}
+
+// Close flushes the last line and finishes the log file; it reports the first thing that went
+// wrong while capturing.
+func (c *capture) Close() error {
+	c.lines.Flush()
+	var closeErr error
+	if c.log != nil {
+		closeErr = c.log.Close()
+	}
+	return errors.Join(c.logErr, c.observeErr, closeErr)
+}
+
+func (c *capture) Tail() string { return c.tail.String() }
+
+func (c *capture) InfraMatch() string { return c.infraMatch }
+
+// truncate cuts s to at most n bytes without splitting a character.
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return strings.ToValidUTF8(s[:n], "")
+}

@@ -1,0 +1,27 @@
+package runner
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/gauntlet-dev/gauntlet/gates"
+)
+
+func TestGateEnvLayers(t *testing.T) {
+	g := gates.Gate{Name: "lint", Env: []string{"A=gate", "B=gate", "GAUNTLET=0"}}
+	got := gateEnv([]string{"A=base", "C=base", "NOVALUE"}, g, "run-7", []string{"B=extra"})
+	want := []string{"C=base", "NOVALUE", "A=gate", "GAUNTLET=1", "GAUNTLET_RUN_ID=run-7", "GAUNTLET_GATE=lint", "B=extra"}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+func TestEnvValue(t *testing.T) {
+	env := []string{"PATH=/a", "X=1", "PATH=/b"}
+	if v, ok := envValue(env, "PATH"); !ok || v != "/b" {
+		t.Errorf("PATH = %q %v, want the last one", v, ok)
+	}
+	if _, ok := envValue(env, "MISSING"); ok {
+		t.Error("found a missing key")
+	}
+}

@@ -1,0 +1,121 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"path"
+	"time"
+
+	"github.com/gauntlet-dev/gauntlet/gates"
+)
+
+// runGate takes one gate from start to result; nothing that goes wrong inside it stops the run.
+func (r *run) runGate(g gates.Gate) gates.Result {
+	start := time.Now()
+	ctx, cancel := r.gateContext(g)
+	defer cancel()
+	o, tail, logPath := r.execute(ctx, g, start)
+	res := r.result(ctx, g, o, start, tail, logPath)
+	res.Duration = time.Since(start)
+	if r.opts.FailFast && res.Status == gates.StatusFail {
+		r.cancel(&failFastError{gate: g.Name})
+	}
+	r.finished(&res)
+	return res
+}
+
+// gateContext gives the gate its own timeout, with a cause that tells it apart from the run's.
+func (r *run) gateContext(g gates.Gate) (context.Context, context.CancelFunc) {
+	if g.Timeout > 0 {
+		return context.WithTimeoutCause(r.ctx, g.Timeout, errGateTimeout)
+	}
+	return context.WithCancel(r.ctx)
+}
+
+// execute runs g with its output captured. A panic anywhere in it becomes the gate's internal
+// error, after the capture is closed.
+func (r *run) execute(ctx context.Context, g gates.Gate, start time.Time) (o gates.Outcome, tail, logPath string) {
+	defer func() {
+		if p := recover(); p != nil {
+			o = gates.Outcome{ExitCode: -1, Internal: fmt.Errorf("panic while running gate %s: %v", g.Name, p)}
+		}
+	}()
+	r.observer.Started(g, start)
+	out, logPath, err := r.openCapture(g)
+	if err != nil {
+		return gates.Outcome{ExitCode: -1, Internal: err}, "", ""
+	}
+	defer func() {
+		if err := out.Close(); err != nil && o.Internal == nil {
+			o.Internal = err
+		}
+		if o.InfraMatch == "" {
+			o.InfraMatch = out.InfraMatch()
+		}
+		tail = out.Tail()
+	}()
+	return r.dispatch(ctx, g, out), "", logPath
+}
+
+// dispatch runs g according to its kind: the place where review and todos gates plug in.
+func (r *run) dispatch(ctx context.Context, g gates.Gate, out io.Writer) gates.Outcome {
+	switch g.Kind {
+	case gates.KindCheck, "":
+		return r.runCheck(ctx, g, out)
+	default:
+		return gates.Outcome{ExitCode: -1, Internal: fmt.Errorf("kind %s is not supported by this build", g.Kind)}
+	}
+}
+
+// openCapture prepares the gate's output sinks and returns the log path for the report.
+func (r *run) openCapture(g gates.Gate) (*capture, string, error) {
+	if r.opts.Logs == nil {
+		return newCapture(g.Name, nil, r.observer, g.InfraPatterns), "", nil
+	}
+	name := g.Name + ".log"
+	log, err := createCappedLog(r.opts.Logs, name, r.opts.MaxLogBytes)
+	if err != nil {
+		return nil, "", fmt.Errorf("log of gate %s: %w", g.Name, err)
+	}
+	return newCapture(g.Name, log, r.observer, g.InfraPatterns), path.Join(r.opts.LogPrefix, name), nil
+}
+
+// notStarted is the result of a gate the run was cancelled before reaching.
+func (r *run) notStarted(g gates.Gate) gates.Result {
+	o := gates.Outcome{ExitCode: -1, Cancelled: true}
+	res := r.result(r.ctx, g, o, time.Time{}, "", "")
+	r.finished(&res)
+	return res
+}
+
+func (r *run) result(ctx context.Context, g gates.Gate, o gates.Outcome, start time.Time, tail, logPath string) gates.Result {
+	status, reason := gates.Classify(g, o)
+	if why := r.stopReason(ctx, o); why != "" {
+		reason = why
+	}
+	return gates.Result{
+		Name:     g.Name,
+		Kind:     g.Kind,
+		Status:   status,
+		ExitCode: o.ExitCode,
+		TimedOut: o.TimedOut,
+		Log:      logPath,
+		Reason:   reason,
+		Tail:     tail,
+		Hint:     g.Hint,
+		Command:  g.Command(),
+		Started:  start,
+	}
+}
+
+// finished tells the observer; a panic there turns the result into gauntlet's own error.
+func (r *run) finished(res *gates.Result) {
+	defer func() {
+		if p := recover(); p != nil {
+			res.Status = gates.StatusError
+			res.Reason = fmt.Sprintf("gauntlet error: observer panicked: %v", p)
+		}
+	}()
+	r.observer.Finished(*res)
+}

@@ -1,0 +1,180 @@
+// Package runner executes gates: each in its own process group, at most Jobs at once, with
+// output captured into capped log files and a bounded in-memory tail.
+package runner
+
+import (
+	"context"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/gauntlet-dev/gauntlet/gates"
+)
+
+const (
+	// DefaultGrace is how long a stopped gate gets between SIGTERM and SIGKILL.
+	DefaultGrace = 5 * time.Second
+	// DefaultMaxLogBytes caps each gate's log file.
+	DefaultMaxLogBytes = 16 << 20
+)
+
+// Observer follows a run as it happens, for live displays. Its methods are called from the
+// gates' goroutines, concurrently, and should return quickly: a slow Output slows the gate.
+type Observer interface {
+	// Started is called when a gate begins, before its process starts.
+	Started(g gates.Gate, at time.Time)
+	// Output receives one whole output line, without its newline; a line longer than 64 KiB is
+	// delivered in 64 KiB pieces. Calls for different gates may overlap; for a given gate lines
+	// arrive in order. The slice is only valid during the call.
+	Output(gate string, line []byte)
+	// Finished is called exactly once per gate, also for one that was cancelled before it started.
+	Finished(r gates.Result)
+}
+
+// Options configures one run.
+type Options struct {
+	RunID string
+	// Root is the absolute project root; gate.Dir is relative to it.
+	Root string
+	// Logs is the run's log directory, already created; the log of gate X is "X.log" inside it.
+	// nil keeps no log files.
+	Logs *os.Root
+	// LogPrefix is the repo-relative path of Logs; Result.Log = LogPrefix + "/X.log".
+	LogPrefix string
+	// Jobs is the most gates running at once; below 1 means 1.
+	Jobs     int
+	FailFast bool
+	// Env is the base environment; nil means os.Environ(). Then come gate.Env, GAUNTLET=1,
+	// GAUNTLET_RUN_ID, GAUNTLET_GATE, then ExtraEnv; later entries win.
+	Env      []string
+	ExtraEnv []string
+	// Grace is the time between SIGTERM and SIGKILL; 0 means DefaultGrace.
+	Grace time.Duration
+	// MaxLogBytes caps each log file; 0 means DefaultMaxLogBytes.
+	MaxLogBytes int64
+	// Observer may be nil.
+	Observer Observer
+	// Abort, when closed, SIGKILLs every running gate's process group at once (second Ctrl-C)
+	// and cancels the rest.
+	Abort <-chan struct{}
+	// Executor runs the processes of check gates; nil means process groups (Unix).
+	Executor Executor
+}
+
+// Run executes gs and returns their results in the same order. Gates start in input order.
+// Cancelling ctx stops every gate (SIGTERM, then SIGKILL after Grace) and reports them
+// cancelled; when ctx ends by its deadline, running gates are reported timed out instead.
+// Run returns only after every process it started is killed and every goroutine has ended.
+func Run(ctx context.Context, gs []gates.Gate, opts Options) []gates.Result {
+	r := newRun(ctx, opts)
+	defer r.stop()
+	return r.schedule(gs)
+}
+
+// run is the state shared by the gates of one Run.
+type run struct {
+	opts     Options
+	parent   context.Context
+	ctx      context.Context // ends on parent end, fail-fast or abort
+	cancel   context.CancelCauseFunc
+	executor Executor
+	observer Observer
+
+	stopWatch    chan struct{}
+	watchStopped chan struct{}
+}
+
+func newRun(parent context.Context, opts Options) *run {
+	opts.Jobs = max(opts.Jobs, 1)
+	if opts.Grace <= 0 {
+		opts.Grace = DefaultGrace
+	}
+	if opts.MaxLogBytes <= 0 {
+		opts.MaxLogBytes = DefaultMaxLogBytes
+	}
+	if opts.Env == nil {
+		opts.Env = os.Environ()
+	}
+	ctx, cancel := context.WithCancelCause(parent)
+	r := &run{
+		opts:         opts,
+		parent:       parent,
+		ctx:          ctx,
+		cancel:       cancel,
+		executor:     opts.Executor,
+		observer:     opts.Observer,
+		stopWatch:    make(chan struct{}),
+		watchStopped: make(chan struct{}),
+	}
+	if r.executor == nil {
+		r.executor = newGroupExecutor(opts.Grace, opts.Abort)
+	}
+	if r.observer == nil {
+		r.observer = silentObserver{}
+	}
+	select {
+	case <-opts.Abort:
+		// Already aborted: decide now rather than race the watcher against the first gate.
+		cancel(errAborted)
+	default:
+	}
+	go r.watchAbort()
+	return r
+}
+
+func (r *run) watchAbort() {
+	defer close(r.watchStopped)
+	select {
+	case <-r.opts.Abort:
+		r.cancel(errAborted)
+	case <-r.stopWatch:
+	}
+}
+
+func (r *run) stop() {
+	close(r.stopWatch)
+	<-r.watchStopped
+	r.cancel(nil)
+}
+
+// schedule starts the gates in order as slots free up; once the run is cancelled, the gates not
+// yet started are reported cancelled without running.
+func (r *run) schedule(gs []gates.Gate) []gates.Result {
+	results := make([]gates.Result, len(gs))
+	slots := make(chan struct{}, r.opts.Jobs)
+	var wg sync.WaitGroup
+	for i, g := range gs {
+		if !r.acquire(slots) {
+			for j := i; j < len(gs); j++ {
+				results[j] = r.notStarted(gs[j])
+			}
+			break
+		}
+		wg.Go(func() {
+			defer func() { <-slots }()
+			results[i] = r.runGate(g)
+		})
+	}
+	wg.Wait()
+	return results
+}
+
+// acquire takes a slot, or reports false when the run was cancelled first.
+func (r *run) acquire(slots chan struct{}) bool {
+	select {
+	case slots <- struct{}{}:
+		if r.ctx.Err() != nil {
+			<-slots
+			return false
+		}
+		return true
+	case <-r.ctx.Done():
+		return false
+	}
+}
+
+type silentObserver struct{}
+
+func (silentObserver) Started(gates.Gate, time.Time) {}
+func (silentObserver) Output(string, []byte)         {}
+func (silentObserver) Finished(gates.Result)         {}

@@ -1,0 +1,111 @@
+package runner
+
+import (
+	"bytes"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+const (
+	tailBufferBytes = 64 << 10
+	tailMaxLines    = 40
+	tailMaxBytes    = 8 << 10
+)
+
+// tailBuffer keeps the last bytes of a stream in a fixed ring, whatever the stream's size.
+type tailBuffer struct {
+	ring  []byte
+	next  int   // where the next byte goes
+	total int64 // bytes ever written
+}
+
+func newTailBuffer(size int) *tailBuffer {
+	return &tailBuffer{ring: make([]byte, size)}
+}
+
+func (t *tailBuffer) Write(p []byte) {
+	t.total += int64(len(p))
+	if len(p) >= len(t.ring) {
+		copy(t.ring, p[len(p)-len(t.ring):])
+		t.next = 0
+		return
+	}
+	for len(p) > 0 {
+		n := copy(t.ring[t.next:], p)
+		t.next = (t.next + n) % len(t.ring)
+		p = p[n:]
+	}
+}
+
+// Bytes returns the kept bytes, oldest first, and whether older ones were dropped.
+func (t *tailBuffer) Bytes() ([]byte, bool) {
+	if t.total <= int64(len(t.ring)) {
+		return t.ring[:t.total], false
+	}
+	out := make([]byte, 0, len(t.ring))
+	out = append(out, t.ring[t.next:]...)
+	return append(out, t.ring[:t.next]...), true
+}
+
+// String renders the tail for reports: the last lines as a terminal would show them.
+func (t *tailBuffer) String() string {
+	raw, truncated := t.Bytes()
+	return renderTail(raw, truncated, tailMaxLines, tailMaxBytes)
+}
+
+// renderTail returns the last maxLines lines of raw, at most maxBytes, with escape sequences
+// removed, each line reduced to what follows its last carriage return (progress bars redraw
+// that way), trailing whitespace trimmed and blank lines at either end dropped.
+func renderTail(raw []byte, truncated bool, maxLines, maxBytes int) string {
+	if truncated {
+		// The first line was cut by the ring.
+		if i := bytes.IndexByte(raw, '\n'); i >= 0 {
+			raw = raw[i+1:]
+		}
+	}
+	lines := strings.Split(string(stripANSI(nil, raw)), "\n")
+	for i, line := range lines {
+		line = strings.TrimRight(line, "\r")
+		if j := strings.LastIndexByte(line, '\r'); j >= 0 {
+			line = line[j+1:]
+		}
+		lines[i] = strings.TrimRightFunc(line, unicode.IsSpace)
+	}
+	for len(lines) > 0 && lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	if len(lines) > maxLines {
+		lines = lines[len(lines)-maxLines:]
+	}
+	for len(lines) > 0 && lines[0] == "" {
+		lines = lines[1:]
+	}
+	return lastBytes(lines, maxBytes)
+}
+
+// lastBytes joins the last whole lines that fit in maxBytes; when not even the last line fits,
+// it keeps that line's end, cut at a character boundary.
+func lastBytes(lines []string, maxBytes int) string {
+	size, first := 0, len(lines)
+	for first > 0 {
+		n := len(lines[first-1])
+		if first < len(lines) {
+			n++ // the newline joining it to the next line
+		}
+		if size+n > maxBytes {
+			break
+		}
+		size += n
+		first--
+	}
+	if first == len(lines) && first > 0 {
+		last := lines[first-1]
+		cut := len(last) - maxBytes
+		for cut < len(last) && !utf8.RuneStart(last[cut]) {
+			cut++
+		}
+		return last[cut:]
+	}
+	return strings.Join(lines[first:], "\n")
+}
