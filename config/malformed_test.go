@@ -20,6 +20,9 @@ func TestParseReportsEveryProblemWithPosition(t *testing.T) {
 		{"syntax error in a block mapping", "version: 1\ngates:\n  vet:\n    run: x\n   argv: [y]\n", []string{
 			".gauntlet.yml:5:1: invalid YAML: did not find expected key",
 		}},
+		{"syntax error after a multi-line list", "version: 1\ngates:\n  t:\n    argv: [a,\n      b]\n   run: x\n", []string{
+			".gauntlet.yml:6:1: invalid YAML: did not find expected key",
+		}},
 		{"scanner error with a line", "version: 1\njobs: 2\nbase: main: x\n", []string{
 			".gauntlet.yml:3:1: invalid YAML: mapping values are not allowed in this context",
 		}},

@@ -84,7 +84,7 @@ func resolveGate(name string, g *rawGate, c *Config) gates.Gate {
 }
 
 func (m envMap) entries() []string {
-	out := make([]string, 0, len(m))
+	var out []string
 	for _, v := range m {
 		out = append(out, v.Name+"="+v.Value)
 	}

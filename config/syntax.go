@@ -50,7 +50,17 @@ func syntaxProblem(file string, data []byte, err error) Problem {
 			}
 		}
 	}
+	// Errors found at the end of input are reported on the line after the last one.
+	p.line = min(p.line, max(lineCount(data), 1))
 	return p.problem("invalid YAML: " + msg)
+}
+
+func lineCount(data []byte) int {
+	n := bytes.Count(data, []byte("\n"))
+	if len(data) > 0 && data[len(data)-1] != '\n' {
+		n++
+	}
+	return n
 }
 
 // refineLine finds the line at fault from the line where the enclosing construct starts: the

@@ -43,7 +43,9 @@ func TestEscapedChildHoldingPipeDoesNotHang(t *testing.T) {
 	t.Parallel()
 	opts := testOptions(t)
 	pidFile := filepath.Join(opts.Root, "pid")
-	g := shellGate("escapes", `setsid sleep 60 & echo $! > `+pidFile+`; echo before`)
+	// The gate waits until its child has left the group, or the group kill could win the race.
+	g := shellGate("escapes", `setsid sh -c 'echo $$ > `+pidFile+`; exec sleep 60' & `+
+		`while [ ! -s `+pidFile+` ]; do sleep 0.05; done; echo before`)
 	res := runWithin(t, 30*time.Second, func() []gates.Result {
 		return Run(context.Background(), []gates.Gate{g}, opts)
 	})[0]

@@ -43,27 +43,37 @@ func (d *Dir) NewRunLogs(runID string) (*os.Root, string, error) {
 	return logs, path.Join(Name, rel), nil
 }
 
-// PruneRuns keeps the newest `keep` run directories under logs/ and removes the others, except
-// `current`, which is never removed (a run must not delete its own logs, whatever keep says).
-// Only entries that look like run ids are considered, so a file a user put there is left alone.
+// PruneRuns keeps the newest `keep` run directories under logs/, `current` among them, and
+// removes the others. `current` is never removed (a run must not delete its own logs, whatever
+// keep says). Only entries that look like run ids are considered, so a file a user put there is
+// left alone.
 func (d *Dir) PruneRuns(keep int, current string) error {
 	runs, err := d.listRuns()
 	if err != nil {
 		return err
 	}
-	slices.Sort(runs)
-	slices.Reverse(runs)
+	// Newest first. Ids of runs started in the same second differ only by a random suffix, so
+	// the directory's modification time breaks the tie.
+	slices.SortFunc(runs, func(a, b runDir) int {
+		if c := strings.Compare(b.name[:len(runIDLayout)], a.name[:len(runIDLayout)]); c != 0 {
+			return c
+		}
+		return b.modTime.Compare(a.modTime)
+	})
 	var errs []error
 	kept := 0
+	if slices.ContainsFunc(runs, func(r runDir) bool { return r.name == current }) {
+		kept = 1
+	}
 	for _, run := range runs {
-		if run == current {
+		if run.name == current {
 			continue
 		}
 		if kept < keep {
 			kept++
 			continue
 		}
-		rel := path.Join(logsDir, run)
+		rel := path.Join(logsDir, run.name)
 		if err := d.root.RemoveAll(rel); err != nil {
 			errs = append(errs, opErr(d.display(rel), "remove", err))
 		}
@@ -71,7 +81,12 @@ func (d *Dir) PruneRuns(keep int, current string) error {
 	return errors.Join(errs...)
 }
 
-func (d *Dir) listRuns() ([]string, error) {
+type runDir struct {
+	name    string
+	modTime time.Time
+}
+
+func (d *Dir) listRuns() ([]runDir, error) {
 	f, err := d.root.Open(logsDir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -85,11 +100,16 @@ func (d *Dir) listRuns() ([]string, error) {
 	if err != nil {
 		return nil, opErr(d.display(logsDir), "read", err)
 	}
-	var runs []string
+	var runs []runDir
 	for _, e := range entries {
-		if e.IsDir() && runIDPattern.MatchString(e.Name()) {
-			runs = append(runs, e.Name())
+		if !e.IsDir() || !runIDPattern.MatchString(e.Name()) {
+			continue
 		}
+		run := runDir{name: e.Name()}
+		if info, err := e.Info(); err == nil {
+			run.modTime = info.ModTime()
+		}
+		runs = append(runs, run)
 	}
 	return runs, nil
 }

@@ -91,7 +91,8 @@ func TestPruneRuns(t *testing.T) {
 	}{
 		{"keep more than exist", 10, "", runs},
 		{"keep the newest two", 2, "", runs[2:]},
-		{"current counts toward nothing and survives", 1, runs[0], []string{runs[0], runs[3]}},
+		{"current counts as one of the kept", 2, runs[0], []string{runs[0], runs[3]}},
+		{"current alone fills keep one", 1, runs[1], []string{runs[1]}},
 		{"keep zero keeps only the current", 0, runs[1], []string{runs[1]}},
 		{"keep zero without a current removes all", 0, "", nil},
 		{"negative keep behaves like zero", -3, runs[3], []string{runs[3]}},
@@ -133,6 +134,34 @@ func TestPruneRuns(t *testing.T) {
 				t.Errorf("remaining = %v, want %v", got, want)
 			}
 		})
+	}
+}
+
+// Runs started in the same second differ only by their random suffix: the newer directory must
+// win, not the larger suffix.
+func TestPruneRunsSameSecondKeepsNewest(t *testing.T) {
+	d := openTestDir(t)
+	logs := filepath.Join(d.Path(), "logs")
+	older, newer := "20261121T090000Z-ffff", "20261121T090000Z-0000"
+	base := time.Now().Add(-time.Hour)
+	for i, r := range []string{older, newer} {
+		dir := filepath.Join(logs, r)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		at := base.Add(time.Duration(i) * time.Minute)
+		if err := os.Chtimes(dir, at, at); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := d.PruneRuns(1, ""); err != nil {
+		t.Fatalf("PruneRuns: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(logs, newer)); err != nil {
+		t.Errorf("the newer run was removed: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(logs, older)); !os.IsNotExist(err) {
+		t.Errorf("the older run was kept (stat: %v)", err)
 	}
 }
 

@@ -34,8 +34,9 @@ func newRootCmd(io streams) *cobra.Command {
 		Short:         "Run a repository's quality gates in parallel and report one verdict",
 		SilenceErrors: true,
 		SilenceUsage:  true,
-		// Without subcommand: show help rather than guessing what the user wanted.
-		Args: cobra.NoArgs,
+		// Runnable so that cobra rejects an unknown subcommand (exit 2) instead of printing help
+		// and succeeding; without arguments it shows the help.
+		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
 	root.SetIn(io.In)
 	root.SetOut(io.Out)

@@ -205,12 +205,7 @@ func applyOverrides(cfg *config.Config, cmd *cobra.Command, opts runOptions) {
 		cfg.FailFast = opts.failFast
 	}
 	if flags.Changed("timeout") {
-		for i := range cfg.Gates {
-			if cfg.Gates[i].Timeout == cfg.Timeout {
-				cfg.Gates[i].Timeout = opts.timeout
-			}
-		}
-		cfg.Timeout = opts.timeout
+		cfg.SetDefaultTimeout(opts.timeout)
 	}
 }
 

@@ -1,0 +1,191 @@
+package config
+
+import (
+	"errors"
+	"io/fs"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+const mainWithTest = `version: 1
+gates:
+  test:
+    argv: [go, test, ./...]
+    timeout: 5m
+    paths: ["**/*.go"]
+  vet:
+    run: go vet ./...
+`
+
+func TestLoadFindsTheConfigFromASubdirectory(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{".git/": "", ".gauntlet.yml": mainWithTest, "pkg/sub/": ""})
+	c, err := Load(Options{Dir: filepath.Join(root, "pkg", "sub")})
+	if err != nil {
+		t.Fatalf("Load: %v", err)
+	}
+	if c.Root != root || c.Path != filepath.Join(root, ".gauntlet.yml") || c.LocalPath != "" {
+		t.Errorf("Root, Path, LocalPath = %q, %q, %q", c.Root, c.Path, c.LocalPath)
+	}
+}
+
+func TestLoadWithoutConfigWrapsErrNotFound(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{".git/": ""})
+	if _, err := Load(Options{Dir: root}); !errors.Is(err, ErrNotFound) {
+		t.Errorf("err = %v, want ErrNotFound", err)
+	}
+}
+
+func TestLoadExplicitFile(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{"ci/gates.yml": mainWithTest})
+	c, err := Load(Options{File: filepath.Join(root, "ci", "gates.yml")})
+	if err != nil {
+		t.Fatalf("Load: %v", err)
+	}
+	if c.Root != filepath.Join(root, "ci") || len(c.Gates) != 2 {
+		t.Errorf("Root = %q, gates = %d", c.Root, len(c.Gates))
+	}
+	// A missing -c file is a usage mistake, not "gauntlet is not set up here".
+	_, err = Load(Options{File: filepath.Join(root, "missing.yml")})
+	if !errors.Is(err, fs.ErrNotExist) || errors.Is(err, ErrNotFound) {
+		t.Errorf("err = %v, want fs.ErrNotExist and not ErrNotFound", err)
+	}
+}
+
+func TestLoadMergesTheLocalOverride(t *testing.T) {
+	tests := []struct {
+		name  string
+		main  string
+		local string
+		check func(t *testing.T, c *Config)
+	}{
+		{"empty local file changes nothing", mainWithTest, "# nothing\n", func(t *testing.T, c *Config) {
+			if len(c.Gates) != 2 || c.Gates[0].Timeout != 5*time.Minute {
+				t.Errorf("gates = %+v", c.Gates)
+			}
+		}},
+		{"enabled: false disables only that", mainWithTest, "gates:\n  test:\n    enabled: false\n", func(t *testing.T, c *Config) {
+			g := c.Gates[0]
+			if g.Enabled || !slices.Equal(g.Argv, []string{"go", "test", "./..."}) || g.Timeout != 5*time.Minute || !slices.Equal(g.Paths, []string{"**/*.go"}) {
+				t.Errorf("test = %+v", g)
+			}
+			if !c.Gates[1].Enabled {
+				t.Errorf("vet was disabled too")
+			}
+		}},
+		{"one field overrides one field", mainWithTest, "version: 1\ngates:\n  test:\n    timeout: 1m\n", func(t *testing.T, c *Config) {
+			g := c.Gates[0]
+			if g.Timeout != time.Minute || !g.Enabled || !slices.Equal(g.Argv, []string{"go", "test", "./..."}) || !slices.Equal(g.Paths, []string{"**/*.go"}) {
+				t.Errorf("test = %+v", g)
+			}
+		}},
+		{"a new gate is added after the others", mainWithTest, "gates:\n  fmt:\n    run: gofmt -l .\n", func(t *testing.T, c *Config) {
+			if len(c.Gates) != 3 || c.Gates[2].Name != "fmt" || c.Gates[2].Run != "gofmt -l ." {
+				t.Errorf("gates = %+v", c.Gates)
+			}
+		}},
+		{"run replaces argv", mainWithTest, "gates:\n  test:\n    run: go test -short ./...\n", func(t *testing.T, c *Config) {
+			if g := c.Gates[0]; g.Run != "go test -short ./..." || g.Argv != nil {
+				t.Errorf("test = %+v", g)
+			}
+		}},
+		{"argv replaces run", mainWithTest, "gates:\n  vet:\n    argv: [go, vet]\n", func(t *testing.T, c *Config) {
+			if g := c.Gates[1]; g.Run != "" || !slices.Equal(g.Argv, []string{"go", "vet"}) {
+				t.Errorf("vet = %+v", g)
+			}
+		}},
+		{"top-level scalars replace, env replaces the whole map",
+			"version: 1\njobs: 2\nfail_fast: true\nenv: {A: a, B: b}\ngates:\n  t: {run: x, env: {G: g}}\n",
+			"jobs: 8\nenv: {C: c}\n", func(t *testing.T, c *Config) {
+				if c.Jobs != 8 || !c.FailFast || !slices.Equal(c.Env, []string{"C=c"}) || !slices.Equal(c.Gates[0].Env, []string{"C=c", "G=g"}) {
+					t.Errorf("jobs %d fail_fast %v env %q gate env %q", c.Jobs, c.FailFast, c.Env, c.Gates[0].Env)
+				}
+			}},
+		{"stop_hook merges key by key",
+			"version: 1\nstop_hook:\n  max_attempts: 5\n  timeout: 4m\n",
+			"stop_hook:\n  timeout: 2m\n  subagents: true\n", func(t *testing.T, c *Config) {
+				want := StopHook{MaxAttempts: 5, Timeout: 2 * time.Minute, LockWait: DefaultLockWait, Subagents: true}
+				if c.StopHook != want {
+					t.Errorf("stop_hook = %+v, want %+v", c.StopHook, want)
+				}
+			}},
+		{"a gate's own timeout set locally survives a new default", mainWithTest, "gates:\n  vet:\n    timeout: 1m\n", func(t *testing.T, c *Config) {
+			c.SetDefaultTimeout(time.Hour)
+			if c.Gates[1].Timeout != time.Minute {
+				t.Errorf("vet timeout = %v", c.Gates[1].Timeout)
+			}
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root := t.TempDir()
+			writeTree(t, root, map[string]string{".gauntlet.yml": tt.main, ".gauntlet.local.yml": tt.local})
+			c, err := Load(Options{Dir: root})
+			if err != nil {
+				t.Fatalf("Load: %v", err)
+			}
+			if c.LocalPath != filepath.Join(root, ".gauntlet.local.yml") {
+				t.Errorf("LocalPath = %q", c.LocalPath)
+			}
+			tt.check(t, c)
+		})
+	}
+}
+
+func TestLoadReportsProblemsInTheFileThatSetThem(t *testing.T) {
+	tests := []struct {
+		name  string
+		main  string
+		local string
+		want  []string
+	}{
+		{"errors in the local file name it", mainWithTest, "jobs: 0\ngates:\n  test:\n    timout: 1m\n", []string{
+			`.gauntlet.local.yml:1:7: "jobs" must be at least 1, got 0`,
+			`.gauntlet.local.yml:4:5: unknown key "timout" in gate "test" (did you mean "timeout"?)`,
+		}},
+		{"a new local gate must be complete", mainWithTest, "gates:\n  fmt:\n    timeout: 1m\n", []string{
+			`.gauntlet.local.yml:2:3: gate "fmt" needs "run" (a shell command) or "argv" (a command as a list)`,
+		}},
+		{"run and argv both set locally", mainWithTest, "gates:\n  test:\n    run: x\n    argv: [y]\n", []string{
+			`.gauntlet.local.yml:4:5: "run" and "argv" are both set in gate "test"; keep one`,
+		}},
+		{"a merged key that does not fit points at the local file", mainWithTest, "gates:\n  vet:\n    cli: claude\n", []string{
+			`.gauntlet.local.yml:3:5: "cli" is only for review gates; gate "vet" is a check gate`,
+		}},
+		{"a merged kind makes the main file's key wrong there", mainWithTest, "gates:\n  vet:\n    kind: todos\n", []string{
+			`.gauntlet.yml:8:5: "run" is only for check gates; gate "vet" is a todos gate`,
+		}},
+		{"version, when given locally, must be 1", mainWithTest, "version: 2\n", []string{
+			`.gauntlet.local.yml:1:10: "version" must be 1, got 2`,
+		}},
+		{"both files' problems, sorted by file", "version: 1\njobs: x\n", "keep_runs: -1\nbogus: 1\n", []string{
+			`.gauntlet.local.yml:1:12: "keep_runs" must be at least 0, got -1`,
+			`.gauntlet.local.yml:2:1: unknown key "bogus"`,
+			`.gauntlet.yml:2:7: "jobs" must be an integer, got "x"`,
+		}},
+		{"a local syntax error still shows the main file's problems", "version: 1\njobs: x\n", "jobs: [\n", []string{
+			`.gauntlet.local.yml:1:1: invalid YAML: did not find expected node content`,
+			`.gauntlet.yml:2:7: "jobs" must be an integer, got "x"`,
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root := t.TempDir()
+			writeTree(t, root, map[string]string{".gauntlet.yml": tt.main, ".gauntlet.local.yml": tt.local})
+			t.Chdir(root)
+			c, err := Load(Options{})
+			var errs *Errors
+			if c != nil || !errors.As(err, &errs) {
+				t.Fatalf("Load = %v, %v; want *Errors", c, err)
+			}
+			if got, want := err.Error(), strings.Join(tt.want, "\n"); got != want {
+				t.Errorf("errors:\n%s\nwant:\n%s", got, want)
+			}
+		})
+	}
+}
