@@ -33,22 +33,22 @@ gates_of() { # gates_of N COMMAND -> a config with N gates running COMMAND
 	echo "version: 1"
 	echo "jobs: $1"
 	echo "gates:"
-	for i in $(seq 1 "$1"); do printf '  g%d:\n    run: %s\n' "$i" "$2"; done
+	for i in $(seq 1 "$1"); do printf "  g%d:\n    run: '%s'\n" "$i" "${2//\'/\'\'}"; done
 }
 
 # (a) 8 gates of true
 mkdir -p "$work/a" && gates_of 8 'true' >"$work/a/.gauntlet.yml"
 measure a_base sh -c 'for i in 1 2 3 4 5 6 7 8; do sh -c true & done; wait'
-(cd "$work/a" && measure a_gauntlet "$root/bin/gauntlet" run --color never)
+cd "$work/a" && measure a_gauntlet "$root/bin/gauntlet" run --color never && cd "$root"
 # (b) 8 gates of sleep 0.5
 mkdir -p "$work/b" && gates_of 8 'sleep 0.5' >"$work/b/.gauntlet.yml"
 measure b_base sh -c 'for i in 1 2 3 4 5 6 7 8; do sh -c "sleep 0.5" & done; wait'
-(cd "$work/b" && measure b_gauntlet "$root/bin/gauntlet" run --color never)
+cd "$work/b" && measure b_gauntlet "$root/bin/gauntlet" run --color never && cd "$root"
 # (c) one gate printing OUTPUT_MB megabytes in 64-byte lines
 gen="yes $(printf '%063d' 0) | head -c $((output_mb * 1000000))"
-mkdir -p "$work/c" && gates_of 1 "\"$gen\"" >"$work/c/.gauntlet.yml"
+mkdir -p "$work/c" && gates_of 1 "$gen" >"$work/c/.gauntlet.yml"
 measure c_base sh -c "$gen > $work/c.out"
-(cd "$work/c" && measure c_gauntlet "$root/bin/gauntlet" run --color never)
+cd "$work/c" && measure c_gauntlet "$root/bin/gauntlet" run --color never && cd "$root"
 log_size=$(stat -c %s "$work"/c/.gauntlet/logs/*/g1.log)
 
 printf '%-34s %10s %10s %7s\n' scenario "shell (s)" "gauntlet (s)" ratio
