@@ -29,6 +29,9 @@ type Request struct {
 	Grace    time.Duration
 	// Starting is called once the lock is held and the run id is known, before any gate starts.
 	Starting func(runID string, toRun []gates.Gate)
+	// Recorded is called after the run is recorded, still under the lock, so that what a caller
+	// keeps about runs (the stop hook's ledger) is updated by one process at a time.
+	Recorded func(run *Run) error
 }
 
 // Run is what one pipeline run produced.
@@ -116,6 +119,11 @@ func Execute(ctx context.Context, req Request) (*Run, error) {
 	}
 	if err := state.WriteFileAtomic(LastRunFile, buf.Bytes()); err != nil {
 		return run, &StateError{err}
+	}
+	if req.Recorded != nil {
+		if err := req.Recorded(run); err != nil {
+			return run, &StateError{err}
+		}
 	}
 	return run, nil
 }

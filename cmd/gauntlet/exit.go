@@ -74,6 +74,7 @@ func handleError(stderr io.Writer, cmd *cobra.Command, err error) int {
 		return exitOK
 	}
 	var (
+		hookCode *hookExit
 		verdict  *verdictExit
 		cfgErrs  *config.Errors
 		busy     *lock.BusyError
@@ -82,6 +83,8 @@ func handleError(stderr io.Writer, cmd *cobra.Command, err error) int {
 		fromBody *commandError
 	)
 	switch {
+	case errors.As(err, &hookCode):
+		return hookCode.code
 	case errors.As(err, &verdict):
 		return verdictCode(verdict.verdict)
 	case errors.Is(err, errInterrupted):

@@ -44,6 +44,7 @@ func newRootCmd(io streams) *cobra.Command {
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err} })
 	root.AddCommand(
 		newRunCmd(io),
+		newStopHookCmd(io),
 		newVersionCmd(io),
 	)
 	return root

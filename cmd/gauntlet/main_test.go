@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/gauntlet-dev/gauntlet/internal/fakegate"
 )
@@ -41,11 +42,14 @@ func TestScripts(t *testing.T) {
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"pidgone":   cmdPidGone,
-			"waitfile":  cmdWaitFile,
-			"lines":     cmdLines,
-			"exitcode":  cmdExitCode,
-			"interrupt": cmdInterrupt,
+			"pidgone":    cmdPidGone,
+			"waitfile":   cmdWaitFile,
+			"lines":      cmdLines,
+			"exitcode":   cmdExitCode,
+			"interrupt":  cmdInterrupt,
+			"hookcall":   cmdHookCall,
+			"jsonschema": cmdJSONSchema,
+			"maxbytes":   cmdMaxBytes,
 		},
 	})
 }
@@ -205,5 +209,109 @@ func cmdInterrupt(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	if got := cmd.ProcessState.ExitCode(); got != want {
 		ts.Fatalf("%s exited %d after SIGINT, want %d", args[2], got, want)
+	}
+}
+
+// cmdHookCall runs a program with a stdin pipe that stays open, as an agent host may leave it:
+// "hookcall [-payload FILE] CODE PROGRAM ARGS..." writes FILE (if any) and never closes stdin
+// while the program runs. It asserts the exit code and saves hook.stdout and hook.stderr. A
+// generous deadline turns a hang into a failure instead of a stuck test.
+func cmdHookCall(ts *testscript.TestScript, neg bool, args []string) {
+	var payload []byte
+	if len(args) > 1 && args[0] == "-payload" {
+		payload = []byte(ts.ReadFile(args[1]))
+		args = args[2:]
+	}
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: hookcall [-payload FILE] CODE PROGRAM [ARGS...]")
+	}
+	want, err := strconv.Atoi(args[0])
+	if err != nil {
+		ts.Fatalf("hookcall: %v", err)
+	}
+	path, err := exec.LookPath(args[1])
+	if err != nil {
+		ts.Fatalf("hookcall: %v", err)
+	}
+	cmd := exec.Command(path, args[2:]...)
+	cmd.Dir = ts.MkAbs(".")
+	for _, k := range []string{"PATH", "HOME", "WORK", "TMPDIR", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_NOSYSTEM"} {
+		cmd.Env = append(cmd.Env, k+"="+ts.Getenv(k))
+	}
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		ts.Fatalf("hookcall: %v", err)
+	}
+	defer stdin.Close()
+	stdout, _ := os.Create(ts.MkAbs("hook.stdout"))
+	stderr, _ := os.Create(ts.MkAbs("hook.stderr"))
+	defer stdout.Close()
+	defer stderr.Close()
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	if err := cmd.Start(); err != nil {
+		ts.Fatalf("hookcall: %v", err)
+	}
+	if len(payload) > 0 {
+		stdin.Write(payload)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		cmd.Process.Kill()
+		<-done
+		ts.Fatalf("hookcall: %s still running after 30s with stdin open", args[1])
+	}
+	if got := cmd.ProcessState.ExitCode(); got != want {
+		ts.Fatalf("%s exited %d, want %d", args[1], got, want)
+	}
+}
+
+// conformanceDir holds the JSON Schemas that Codex, the strictest host, validates replies with.
+const conformanceDir = "../../hook/testdata/conformance/codex"
+
+// cmdJSONSchema validates a stop-hook reply ("jsonschema [-subagent] FILE", FILE may be stdout)
+// against the Codex Stop (or SubagentStop) output schema. An empty reply is valid: it is the
+// "allow" of every host that accepts silence.
+func cmdJSONSchema(ts *testscript.TestScript, neg bool, args []string) {
+	schema := "stop.command.output.schema.json"
+	if len(args) > 0 && args[0] == "-subagent" {
+		schema = "subagent-stop.command.output.schema.json"
+		args = args[1:]
+	}
+	if len(args) != 1 {
+		ts.Fatalf("usage: jsonschema [-subagent] FILE")
+	}
+	reply := strings.TrimSpace(ts.ReadFile(args[0]))
+	if reply == "" {
+		return
+	}
+	c := jsonschema.NewCompiler()
+	sch, err := c.Compile(filepath.Join(conformanceDir, schema))
+	if err != nil {
+		ts.Fatalf("jsonschema: %v", err)
+	}
+	doc, err := jsonschema.UnmarshalJSON(strings.NewReader(reply))
+	if err != nil {
+		ts.Fatalf("jsonschema: reply is not JSON: %v", err)
+	}
+	err = sch.Validate(doc)
+	if (err == nil) == neg {
+		ts.Fatalf("jsonschema %s: %v", schema, err)
+	}
+}
+
+// cmdMaxBytes asserts that FILE is at most N bytes long ("maxbytes FILE N").
+func cmdMaxBytes(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: maxbytes FILE N")
+	}
+	limit, err := strconv.Atoi(args[1])
+	if err != nil {
+		ts.Fatalf("maxbytes: %v", err)
+	}
+	if n := len(ts.ReadFile(args[0])); n > limit {
+		ts.Fatalf("%s is %d bytes, more than %d", args[0], n, limit)
 	}
 }

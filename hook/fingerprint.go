@@ -1,0 +1,336 @@
+package hook
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// ErrNotGit is returned by Fingerprint outside a git work tree (or without git): there is no
+// state to recognise, so the caller runs the gates every time.
+var ErrNotGit = errors.New("not inside a git work tree")
+
+const (
+	// fingerprintVersion changes whenever what goes into the hash changes, so that a fingerprint
+	// stored by an older gauntlet never matches one computed by a newer one.
+	fingerprintVersion = "gauntlet-fp-1"
+	// noCommitMarker stands in for HEAD in a repository without commits; it cannot be a hash.
+	noCommitMarker = "(no commit yet)"
+
+	fingerprintGitTimeout = 30 * time.Second
+	// fingerprintGitWaitDelay bounds the wait for git's output pipes after git itself is gone.
+	fingerprintGitWaitDelay = 5 * time.Second
+	// fingerprintMaxNames bounds the list of untracked paths held in memory: past it the tree is
+	// not something worth caching on, and the caller runs the gates.
+	fingerprintMaxNames = 64 << 20
+	// fingerprintMaxStderr keeps the start of git's complaint, which is where the cause is.
+	fingerprintMaxStderr = 4 << 10
+	// fingerprintCopyBuffer is the chunk in which untracked files are read.
+	fingerprintCopyBuffer = 64 << 10
+)
+
+// fingerprintPathspec scopes every git call to the project root and keeps gauntlet's own state
+// directory out, whether or not .gitignore lists it: gauntlet writes there on every run.
+var fingerprintPathspec = []string{"--", ".", ":(exclude).gauntlet"}
+
+// Fingerprint identifies the state the gates would judge: HEAD, the index and the working tree
+// against it, the untracked (not ignored) files' contents, and the effective config. Same
+// fingerprint, same verdict.
+//
+// root is the project root; it may be a subdirectory of the work tree, and then nothing outside
+// it counts. config is hashed as given. Outside a git work tree the error is ErrNotGit.
+func Fingerprint(ctx context.Context, root string, config []byte) (string, error) {
+	fp := &fingerprinter{ctx: ctx, root: root}
+
+	// The four questions to git are independent: asking them at once makes the stop hook wait for
+	// the slowest instead of the sum, and it runs every time an agent stops. The staged and the
+	// unstaged diff together pin both the index and the working tree, and need no HEAD; staging
+	// alone therefore changes the fingerprint, as a gate may look at the index.
+	var (
+		wg                          sync.WaitGroup
+		head                        string
+		staged, unstaged, untracked []byte
+		headErr, stagedErr          error
+		unstagedErr, untrackedErr   error
+	)
+	wg.Go(func() { head, headErr = fp.head() })
+	wg.Go(func() { staged, stagedErr = fp.gitDigest(fingerprintDiff("--cached")...) })
+	wg.Go(func() { unstaged, unstagedErr = fp.gitDigest(fingerprintDiff()...) })
+	wg.Go(func() { untracked, untrackedErr = fp.untrackedDigest() })
+	wg.Wait()
+	// head's error goes first: outside git every call fails, and only head says ErrNotGit.
+	for _, err := range []error{headErr, stagedErr, unstagedErr, untrackedErr} {
+		if err != nil {
+			return "", fmt.Errorf("fingerprint %s: %w", root, err)
+		}
+	}
+
+	sum := sha256.New()
+	fingerprintField(sum, "version", []byte(fingerprintVersion))
+	fingerprintField(sum, "head", []byte(head))
+	fingerprintField(sum, "staged", staged)
+	fingerprintField(sum, "unstaged", unstaged)
+	fingerprintField(sum, "untracked", untracked)
+	fingerprintField(sum, "config", config)
+	return fmt.Sprintf("%x", sum.Sum(nil)), nil
+}
+
+// fingerprintDiff asks for a complete, byte-exact diff whatever the user's git configuration:
+// no colour, no external or text-converting drivers, no rename detection (costly, and the plain
+// diff already says everything).
+func fingerprintDiff(extra ...string) []string {
+	args := append([]string{"diff"}, extra...)
+	args = append(args, "--binary", "--no-color", "--no-ext-diff", "--no-textconv", "--no-renames")
+	return append(args, fingerprintPathspec...)
+}
+
+// fingerprintField writes one part as a labelled, length-prefixed field. Streamed parts go in as
+// their own digest, so that no two different states can produce the same sequence of bytes.
+func fingerprintField(h hash.Hash, label string, data []byte) {
+	var header []byte
+	header = append(header, label...)
+	header = append(header, 0)
+	header = binary.BigEndian.AppendUint64(header, uint64(len(data)))
+	h.Write(header)
+	h.Write(data)
+}
+
+// fingerprinter is what the parts of one fingerprint share; it is read-only, so the parts can
+// be computed concurrently.
+type fingerprinter struct {
+	ctx  context.Context
+	root string
+}
+
+// head returns HEAD's commit, or noCommitMarker before the first commit. One git call both
+// checks the work tree and reads HEAD, because this runs on every stop of an agent.
+func (fp *fingerprinter) head() (string, error) {
+	out := &fingerprintBuffer{limit: fingerprintMaxStderr, truncate: true}
+	err := fp.git(out, "rev-parse", "--is-inside-work-tree", "--verify", "--quiet", "HEAD")
+	lines := strings.Fields(out.String())
+	insideWorkTree := len(lines) > 0 && lines[0] == "true"
+	var gitErr *fingerprintGitError
+	switch {
+	case errors.Is(err, exec.ErrNotFound):
+		return "", fmt.Errorf("%w: git is not installed", ErrNotGit)
+	case errors.As(err, &gitErr) && strings.Contains(gitErr.stderr, "not a git repository"):
+		return "", ErrNotGit
+	case err == nil && len(lines) > 0 && !insideWorkTree:
+		// Inside .git itself: a repository, but no working tree to judge.
+		return "", ErrNotGit
+	case err == nil && insideWorkTree && len(lines) == 2:
+		return lines[1], nil
+	case errors.As(err, &gitErr) && gitErr.exitCode == 1 && insideWorkTree && len(lines) == 1:
+		// --verify --quiet fails silently with 1 when HEAD names no commit yet.
+		return noCommitMarker, nil
+	case err != nil:
+		return "", err
+	default:
+		return "", fmt.Errorf("unexpected git rev-parse output %q", out.String())
+	}
+}
+
+// gitDigest streams a git command's output through a hash, so that memory does not grow with the
+// size of a diff.
+func (fp *fingerprinter) gitDigest(args ...string) ([]byte, error) {
+	sum := sha256.New()
+	if err := fp.git(sum, args...); err != nil {
+		return nil, err
+	}
+	return sum.Sum(nil), nil
+}
+
+// untrackedDigest hashes the untracked, not ignored files under the root, sorted so that the
+// order of git's directory walk cannot matter.
+func (fp *fingerprinter) untrackedDigest() ([]byte, error) {
+	out := &fingerprintBuffer{limit: fingerprintMaxNames}
+	args := append([]string{"ls-files", "-z", "--others", "--exclude-standard"}, fingerprintPathspec...)
+	if err := fp.git(out, args...); err != nil {
+		if out.overflow {
+			// git died of the closed pipe; the size is the cause worth reporting.
+			err = fmt.Errorf("%w (limit %d bytes)", errFingerprintOutputTooLarge, out.limit)
+		}
+		return nil, fmt.Errorf("list untracked files: %w", err)
+	}
+	var names []string
+	for name := range bytes.SplitSeq(out.Bytes(), []byte{0}) {
+		if len(name) > 0 {
+			names = append(names, string(name))
+		}
+	}
+	slices.Sort(names)
+
+	sum := sha256.New()
+	fingerprintField(sum, "count", binary.BigEndian.AppendUint64(nil, uint64(len(names))))
+	buf := make([]byte, fingerprintCopyBuffer)
+	for _, name := range names {
+		if err := fp.untrackedFile(sum, buf, name); err != nil {
+			return nil, err
+		}
+	}
+	return sum.Sum(nil), nil
+}
+
+// untrackedFile hashes one untracked path: its name, its type and permissions, and a symlink's
+// target or a regular file's contents. A file that cannot be read is hashed by its error, so that
+// it neither stops the fingerprint nor looks like an empty file. Only the context's end is an
+// error: a partial read must never yield a fingerprint.
+func (fp *fingerprinter) untrackedFile(sum hash.Hash, buf []byte, name string) error {
+	fingerprintField(sum, "path", []byte(name))
+	path := filepath.Join(fp.root, filepath.FromSlash(name))
+	info, err := os.Lstat(path)
+	if err != nil {
+		fingerprintField(sum, "unreadable", []byte(err.Error()))
+		return nil
+	}
+	fingerprintField(sum, "mode", []byte(info.Mode().String()))
+	switch {
+	case info.Mode()&fs.ModeSymlink != 0:
+		target, err := os.Readlink(path)
+		if err != nil {
+			fingerprintField(sum, "unreadable", []byte(err.Error()))
+			return nil
+		}
+		fingerprintField(sum, "symlink", []byte(target))
+	case info.Mode().IsRegular():
+		digest, err := fp.contentDigest(path, buf)
+		if ctxErr := fp.ctx.Err(); ctxErr != nil {
+			return fmt.Errorf("hash %s: %w", name, ctxErr)
+		}
+		if err != nil {
+			fingerprintField(sum, "unreadable", []byte(err.Error()))
+			return nil
+		}
+		fingerprintField(sum, "content", digest)
+	}
+	// Directories (an untracked nested repository) and special files count by name and mode
+	// alone: reading a FIFO would block.
+	return nil
+}
+
+// contentDigest hashes a regular file chunk by chunk. O_NONBLOCK keeps open from blocking if the
+// path was swapped for a FIFO since it was listed; the check after open refuses anything that
+// is not a regular file by then.
+func (fp *fingerprinter) contentDigest(path string, buf []byte) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: no longer a regular file", path)
+	}
+	sub := sha256.New()
+	if _, err := io.CopyBuffer(sub, fingerprintReader{ctx: fp.ctx, r: f}, buf); err != nil {
+		return nil, err
+	}
+	return sub.Sum(nil), nil
+}
+
+// fingerprintReader stops a long read (a huge untracked file) when the context ends.
+type fingerprintReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (r fingerprintReader) Read(p []byte) (int, error) {
+	if err := r.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return r.r.Read(p)
+}
+
+// git runs one read-only git command in the root with stdout going to stdout. Optional locks are
+// off so that a fingerprint never takes the index lock from under the user's own git commands,
+// and the C locale keeps git's messages recognisable.
+func (fp *fingerprinter) git(stdout io.Writer, args ...string) error {
+	ctx, cancel := context.WithTimeout(fp.ctx, fingerprintGitTimeout)
+	defer cancel()
+
+	cmd := exec.CommandContext(ctx, "git", args...)
+	cmd.Dir = fp.root
+	cmd.Stdin = nil // the null device
+	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0", "GIT_TERMINAL_PROMPT=0", "LC_ALL=C", "LANGUAGE=C")
+	cmd.WaitDelay = fingerprintGitWaitDelay
+	stderr := &fingerprintBuffer{limit: fingerprintMaxStderr, truncate: true}
+	cmd.Stdout = stdout
+	cmd.Stderr = stderr
+
+	err := cmd.Run()
+	if err == nil {
+		return nil
+	}
+	if errors.Is(err, exec.ErrNotFound) {
+		return fmt.Errorf("run git: %w", err)
+	}
+	exitCode := -1
+	if cmd.ProcessState != nil {
+		exitCode = cmd.ProcessState.ExitCode()
+	}
+	if ctxErr := ctx.Err(); ctxErr != nil {
+		err = fmt.Errorf("%w (limit %s)", ctxErr, fingerprintGitTimeout)
+	}
+	return &fingerprintGitError{args: args, stderr: strings.TrimSpace(stderr.String()), exitCode: exitCode, err: err}
+}
+
+// fingerprintGitError is a failed git call with what git said about it.
+type fingerprintGitError struct {
+	args     []string
+	stderr   string
+	exitCode int
+	err      error
+}
+
+func (e *fingerprintGitError) Error() string {
+	msg := "git " + strings.Join(e.args, " ")
+	if e.stderr != "" {
+		msg += ": " + e.stderr
+	}
+	return msg + ": " + e.err.Error()
+}
+
+func (e *fingerprintGitError) Unwrap() error { return e.err }
+
+var errFingerprintOutputTooLarge = errors.New("output too large")
+
+// fingerprintBuffer holds at most limit bytes. Past the limit it either drops the rest (truncate,
+// for diagnostics) or fails the write, which stops the command.
+type fingerprintBuffer struct {
+	bytes.Buffer
+	limit    int
+	truncate bool
+	overflow bool
+}
+
+func (b *fingerprintBuffer) Write(p []byte) (int, error) {
+	room := b.limit - b.Len()
+	if len(p) <= room {
+		return b.Buffer.Write(p)
+	}
+	b.overflow = true
+	if room > 0 {
+		b.Buffer.Write(p[:room])
+	}
+	if b.truncate {
+		return len(p), nil
+	}
+	return 0, errFingerprintOutputTooLarge
+}

@@ -1,0 +1,381 @@
+package hook
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/gauntlet-dev/gauntlet/gates"
+)
+
+// MaxReasonBytes bounds a block reason, in bytes (so also in characters): hosts put it in the
+// agent's context, where a 100,000-line test log would crowd out the work itself.
+const MaxReasonBytes = 8000
+
+// Per-gate caps on the parts shown before any output, so that one huge hint cannot crowd out
+// the other gates, and on the output lines shown even when there is room for more: the end of
+// the output says what went wrong, the log has the rest.
+const (
+	maxNameBytes     = 100
+	maxHeadlineBytes = 300
+	maxHintBytes     = 600
+	maxLogPathBytes  = 300
+	maxTailLines     = 80
+	// A piece of a line shorter than this says nothing useful; the log path has to do.
+	minPartialLineBytes = 40
+	// Room kept for the "...and N more failed gates" line when not every gate fits.
+	footerReserve = 160
+)
+
+// Attempt says which block of how many allowed this is.
+type Attempt struct{ N, Max int }
+
+// BlockReason writes the agent's next instruction after failed gates: which gates failed, what
+// to do about each, and the end of their output, within MaxReasonBytes whatever the input. Only
+// results with status fail are listed (all of them, if none has). total is the number of gates
+// that ran. Secrets are redacted before anything is cut, so a cut cannot expose part of one.
+func BlockReason(failed []gates.Result, total int, at Attempt, redact *Redactor) string {
+	results := failingResults(failed)
+	total = max(total, len(results))
+
+	sections := make([]reasonSection, len(results))
+	for i, r := range results {
+		sections[i] = newReasonSection(r, redact)
+	}
+	header := reasonHeader(len(results), total, at)
+
+	var b strings.Builder
+	b.WriteString(header)
+	b.WriteString("\n")
+	left := MaxReasonBytes - b.Len()
+
+	// Fixed parts first, in order, while they fit with room for the footer naming the rest.
+	shown := 0
+	for i, s := range sections {
+		need := s.fixedCost()
+		if i < len(sections)-1 {
+			need += footerReserve
+		}
+		if need > left {
+			break
+		}
+		left -= s.fixedCost()
+		shown++
+	}
+	var footer string
+	if shown < len(sections) {
+		rest := make([]string, 0, len(sections)-shown)
+		for _, s := range sections[shown:] {
+			rest = append(rest, s.name)
+		}
+		footer = moreGatesLine(rest, left-2)
+		left -= len(footer) + 2
+	}
+
+	budgets := shareFairly(left, sections[:shown])
+	for i, s := range sections[:shown] {
+		b.WriteString("\n")
+		b.WriteString(s.fixed)
+		b.WriteString("\n")
+		if tail := cutTail(s.tail, budgets[i]-1); tail != "" {
+			b.WriteString(tail)
+			b.WriteString("\n")
+		}
+	}
+	if footer != "" {
+		b.WriteString("\n")
+		b.WriteString(footer)
+		b.WriteString("\n")
+	}
+	// A secret could still span two parts; redacting can lengthen the text, so cap it after.
+	return capBytes(redact.Redact(strings.TrimRight(b.String(), "\n")), MaxReasonBytes)
+}
+
+func failingResults(results []gates.Result) []gates.Result {
+	var out []gates.Result
+	for _, r := range results {
+		if r.Status == gates.StatusFail {
+			out = append(out, r)
+		}
+	}
+	if len(out) == 0 {
+		return results
+	}
+	return out
+}
+
+func reasonHeader(failed, total int, at Attempt) string {
+	attempt := ""
+	switch {
+	case at.N > 0 && at.Max > 0:
+		attempt = fmt.Sprintf(" (attempt %d of %d)", at.N, at.Max)
+	case at.N > 0:
+		attempt = fmt.Sprintf(" (attempt %d)", at.N)
+	}
+	them := "them"
+	if failed == 1 {
+		them = "it"
+	}
+	noun := "gates"
+	if total == 1 {
+		noun = "gate"
+	}
+	return fmt.Sprintf("gauntlet: %d of %d %s failed%s. Fix %s, then stop again.", failed, total, noun, attempt, them)
+}
+
+// reasonSection is one failed gate: the lines always shown, and its output lines, which get
+// whatever room is left.
+type reasonSection struct {
+	name  string
+	fixed string
+	tail  []string
+}
+
+func newReasonSection(r gates.Result, redact *Redactor) reasonSection {
+	name := capBytes(singleLine(r.Name), maxNameBytes)
+	if name == "" {
+		name = "(unnamed)"
+	}
+	lines := []string{"## " + name + ": " + capBytes(redact.Redact(singleLine(headline(r))), maxHeadlineBytes)}
+	if hint := strings.TrimSpace(cleanText(r.Hint)); hint != "" {
+		lines = append(lines, "hint: "+capBytes(redact.Redact(hint), maxHintBytes))
+	}
+	lines = append(lines, "rerun: gauntlet run "+name)
+	if log := singleLine(r.Log); log != "" {
+		lines = append(lines, "log: "+capBytes(redact.Redact(log), maxLogPathBytes))
+	}
+
+	var tail []string
+	if text := strings.TrimRight(redact.Redact(cleanText(r.Tail)), " \t\n"); text != "" {
+		tail = strings.Split(text, "\n")
+	}
+	return reasonSection{name: name, fixed: strings.Join(lines, "\n"), tail: tail}
+}
+
+// fixedCost is the bytes the section takes without output: its lines and the blank line and
+// newline around them.
+func (s reasonSection) fixedCost() int { return len(s.fixed) + 2 }
+
+// headline says how the gate failed: the exit code when there is one, else the runner's reason
+// (a timeout, a signal, a review's findings).
+func headline(r gates.Result) string {
+	switch {
+	case r.TimedOut && strings.HasPrefix(r.Reason, "timed out"):
+		return r.Reason
+	case r.TimedOut:
+		return "timed out"
+	case r.ExitCode > 0:
+		return fmt.Sprintf("exit code %d", r.ExitCode)
+	case strings.TrimSpace(r.Reason) != "":
+		return r.Reason
+	default:
+		return "failed"
+	}
+}
+
+// moreGatesLine names the gates that did not fit, as many as room allows.
+func moreGatesLine(names []string, room int) string {
+	noun := "gates"
+	if len(names) == 1 {
+		noun = "gate"
+	}
+	line := fmt.Sprintf("...and %s more failed %s: ", groupDigits(len(names)), noun)
+	const ellipsis = ", ..."
+	for i, n := range names {
+		sep := ", "
+		if i == 0 {
+			sep = ""
+		}
+		reserve := len(ellipsis)
+		if i == len(names)-1 {
+			reserve = 0
+		}
+		if len(line)+len(sep)+len(n)+reserve > room {
+			if i == 0 {
+				return capBytes(strings.TrimSuffix(line, ": "), room)
+			}
+			return line + ellipsis
+		}
+		line += sep + n
+	}
+	return line
+}
+
+// shareFairly splits room among the sections' tails by max-min fairness: short tails are shown
+// whole and what they leave goes to the longer ones. Each budget includes the tail's newline.
+func shareFairly(room int, sections []reasonSection) []int {
+	budgets := make([]int, len(sections))
+	need := make([]int, len(sections))
+	order := make([]int, 0, len(sections))
+	for i, s := range sections {
+		if len(s.tail) == 0 {
+			continue
+		}
+		need[i] = len(cutTail(s.tail, MaxReasonBytes)) + 1
+		order = append(order, i)
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return need[a] - need[b] })
+	for k, i := range order {
+		if room <= 0 {
+			break
+		}
+		share := room / (len(order) - k)
+		budgets[i] = min(need[i], share)
+		room -= budgets[i]
+	}
+	return budgets
+}
+
+// cutTail keeps the last output lines that fit in budget bytes, saying how many were cut. When
+// even the last line does not fit, it keeps that line's end, where the error usually is.
+func cutTail(lines []string, budget int) string {
+	if budget <= 0 || len(lines) == 0 {
+		return ""
+	}
+	n := len(lines)
+	if n <= maxTailLines && joinedLen(lines) <= budget {
+		return strings.Join(lines, "\n")
+	}
+	kept, size := 0, 0
+	for kept < n && kept < maxTailLines {
+		add := len(lines[n-1-kept])
+		if kept > 0 {
+			add++
+		}
+		total := size + add
+		if cut := n - kept - 1; cut > 0 {
+			total += len(cutMarker(cut, false)) + 1
+		}
+		if total > budget {
+			break
+		}
+		size += add
+		kept++
+	}
+	if kept > 0 {
+		return cutMarker(n-kept, false) + "\n" + strings.Join(lines[n-kept:], "\n")
+	}
+	marker := cutMarker(n-1, true)
+	room := budget - len(marker) - 1
+	if room < minPartialLineBytes {
+		return ""
+	}
+	return marker + "\n" + lastBytes(lines[n-1], room)
+}
+
+func joinedLen(lines []string) int {
+	n := len(lines) - 1
+	for _, l := range lines {
+		n += len(l)
+	}
+	return n
+}
+
+func cutMarker(lines int, partial bool) string {
+	switch {
+	case partial && lines == 0:
+		return "[... start of this line cut; see the log]"
+	case partial:
+		return fmt.Sprintf("[... %s earlier %s and the start of this line cut; see the log]", groupDigits(lines), lineWord(lines))
+	default:
+		return fmt.Sprintf("[... %s earlier %s cut; see the log]", groupDigits(lines), lineWord(lines))
+	}
+}
+
+func lineWord(n int) string {
+	if n == 1 {
+		return "line"
+	}
+	return "lines"
+}
+
+// groupDigits writes 9950 as "9,950".
+func groupDigits(n int) string {
+	s := strconv.Itoa(n)
+	if n < 0 {
+		return s
+	}
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// capBytes shortens s to at most n bytes on a rune boundary, ending it with "…" when cut.
+func capBytes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	const ellipsis = "…"
+	if n < len(ellipsis) {
+		return firstBytes(s, n)
+	}
+	return firstBytes(s, n-len(ellipsis)) + ellipsis
+}
+
+// firstBytes is the longest prefix of s of at most n bytes that ends on a rune boundary.
+func firstBytes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+// lastBytes is the longest suffix of s of at most n bytes that starts on a rune boundary.
+func lastBytes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	i := len(s) - n
+	for i < len(s) && !utf8.RuneStart(s[i]) {
+		i++
+	}
+	return s[i:]
+}
+
+// ansiEscape matches terminal escape sequences: CSI (colours, cursor movement), the string
+// sequences OSC, DCS, SOS, PM and APC (titles, hyperlinks; an unterminated one ends at the line)
+// and the short ESC forms.
+var ansiEscape = regexp.MustCompile(`\x1b(?:\[[0-?]*[ -/]*[@-~]|[\]PX^_][^\x07\x1b\n]*(?:\x07|\x1b\\)?|[ -/]*[0-~]?)`)
+
+// StripANSI removes terminal escape sequences, leaving the text a terminal would show.
+func StripANSI(s string) string {
+	if !strings.Contains(s, "\x1b") {
+		return s
+	}
+	return ansiEscape.ReplaceAllString(s, "")
+}
+
+// cleanText makes gate output fit for the agent's eyes: valid UTF-8, no escape sequences, no
+// control characters but tab and newline. Within a line, a carriage return is how progress bars
+// redraw themselves, so only the text after the last one is kept, as a terminal shows it.
+func cleanText(s string) string {
+	s = StripANSI(strings.ToValidUTF8(s, "\uFFFD"))
+	lines := strings.Split(s, "\n")
+	for i, line := range lines {
+		line = strings.TrimSuffix(line, "\r")
+		if cr := strings.LastIndexByte(line, '\r'); cr >= 0 {
+			line = line[cr+1:]
+		}
+		lines[i] = strings.Map(dropControl, line)
+	}
+	return strings.Join(lines, "\n")
+}
+
+func dropControl(r rune) rune {
+	if r == '\t' || r >= 0x20 && r != 0x7f && (r < 0x80 || r > 0x9f) {
+		return r
+	}
+	return -1
+}
+
+// singleLine is cleanText for values shown on one line.
+func singleLine(s string) string {
+	return strings.Join(strings.Fields(cleanText(s)), " ")
+}

@@ -1,0 +1,133 @@
+package hook
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+func TestEncodeExactBytes(t *testing.T) {
+	block := Reply{Verdict: Block, Reason: "fix <x> & \"y\"\nnow"}
+	notify := Reply{Verdict: Notify, Message: "gauntlet: passed with warnings"}
+	allow := Reply{Verdict: Allow}
+	const blockReason = `"fix <x> & \"y\"\nnow"`
+	tests := []struct {
+		host  Host
+		reply Reply
+		want  string // "" means an empty stdout
+	}{
+		{HostClaude, allow, ""},
+		{HostClaude, block, `{"decision":"block","reason":` + blockReason + "}\n"},
+		{HostClaude, notify, `{"systemMessage":"gauntlet: passed with warnings"}` + "\n"},
+		{HostCodex, allow, ""},
+		{HostCodex, block, `{"decision":"block","reason":` + blockReason + "}\n"},
+		{HostCodex, notify, `{"systemMessage":"gauntlet: passed with warnings"}` + "\n"},
+		{HostCopilot, allow, ""},
+		{HostCopilot, block, `{"decision":"block","reason":` + blockReason + "}\n"},
+		{HostCopilot, notify, ""},
+		{HostCursor, allow, "{}\n"},
+		{HostCursor, block, `{"followup_message":` + blockReason + "}\n"},
+		{HostCursor, notify, "{}\n"},
+		{HostGemini, allow, "{}\n"},
+		{HostGemini, block, `{"decision":"deny","reason":` + blockReason + "}\n"},
+		{HostGemini, notify, `{"systemMessage":"gauntlet: passed with warnings"}` + "\n"},
+		{"", block, `{"decision":"block","reason":` + blockReason + "}\n"},
+		{HostClaude, Reply{Verdict: Notify, Message: "  "}, ""},
+		{HostGemini, Reply{Verdict: Notify}, "{}\n"},
+		{HostClaude, Reply{Verdict: Verdict(42), Reason: "x", Message: "y"}, ""},
+	}
+	for _, tc := range tests {
+		got := Encode(tc.host, tc.reply)
+		if string(got) != tc.want {
+			t.Errorf("Encode(%q, %+v) = %q, want %q", tc.host, tc.reply, got, tc.want)
+		}
+		if tc.want == "" && got != nil {
+			t.Errorf("Encode(%q, %+v) = %q, want nil", tc.host, tc.reply, got)
+		}
+	}
+}
+
+func TestEncodeNeverBlocksWithoutAReason(t *testing.T) {
+	for _, h := range Hosts() {
+		for _, reason := range []string{"", " \n\t"} {
+			var reply map[string]string
+			if err := json.Unmarshal(Encode(h, Reply{Verdict: Block, Reason: reason}), &reply); err != nil {
+				t.Fatalf("%s: %v", h, err)
+			}
+			text := reply["reason"] + reply["followup_message"]
+			if strings.TrimSpace(text) == "" {
+				t.Errorf("%s: blank block reason in %v", h, reply)
+			}
+		}
+	}
+}
+
+func TestEncodeNeverContinueNorApprove(t *testing.T) {
+	for _, h := range Hosts() {
+		for _, v := range []Verdict{Allow, Block, Notify} {
+			out := Encode(h, Reply{Verdict: v, Reason: "r", Message: "m"})
+			var keys map[string]any
+			if out != nil {
+				if err := json.Unmarshal(out, &keys); err != nil {
+					t.Fatalf("%s/%d: %q is not JSON: %v", h, v, out, err)
+				}
+			}
+			for k, val := range keys {
+				if k == "continue" || val == "approve" {
+					t.Errorf("%s/%d: forbidden %q: %v in %s", h, v, k, val, out)
+				}
+			}
+		}
+	}
+}
+
+// TestClaudeAndCodexRepliesMatchCodexSchema checks every Claude Code and Codex reply against the
+// schemas Codex generates for its hooks: no extra key, "decision" only "block", a non-blank reason.
+func TestClaudeAndCodexRepliesMatchCodexSchema(t *testing.T) {
+	schemas := map[string]*jsonschema.Schema{}
+	for _, name := range []string{"stop", "subagent-stop"} {
+		sch, err := jsonschema.NewCompiler().Compile("testdata/conformance/codex/" + name + ".command.output.schema.json")
+		if err != nil {
+			t.Fatalf("compiling the %s schema: %v", name, err)
+		}
+		schemas[name] = sch
+	}
+	replies := []Reply{
+		{Verdict: Allow},
+		{Verdict: Block, Reason: BlockReason(sampleFailures(), 5, Attempt{N: 2, Max: 3}, nil)},
+		{Verdict: Block, Reason: ""},
+		{Verdict: Block, Reason: "\n"},
+		{Verdict: Notify, Message: "gauntlet: gates not run: lock held; stop allowed"},
+		{Verdict: Notify, Message: ""},
+	}
+	for name, sch := range schemas {
+		for _, h := range []Host{HostClaude, HostCodex} {
+			for _, r := range replies {
+				out := Encode(h, r)
+				if out == nil {
+					continue // an empty stdout means "no decision" to both hosts
+				}
+				if err := validate(sch, out); err != nil {
+					t.Errorf("%s schema rejects %s reply %s: %v", name, h, out, err)
+				}
+			}
+		}
+		// The validator must be able to say no, or the checks above prove nothing.
+		for _, bad := range []string{`{"decision":"block","reason":"  "}`, `{"decision":"approve"}`, `{"decision":"block"}`, `{"followup_message":"x"}`} {
+			if validate(sch, []byte(bad)) == nil {
+				t.Errorf("%s schema accepts %s", name, bad)
+			}
+		}
+	}
+}
+
+func validate(sch *jsonschema.Schema, doc []byte) error {
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(doc))
+	if err != nil {
+		return err
+	}
+	return sch.Validate(inst)
+}

@@ -1,0 +1,357 @@
+// Package hook is `gauntlet stop-hook`: the agent host's dialects in front of the engine (decode
+// the payload, remember attempts, skip work already judged) and behind it (encode the reply).
+package hook
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/gauntlet-dev/gauntlet/config"
+	"github.com/gauntlet-dev/gauntlet/engine"
+	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/lock"
+	"github.com/gauntlet-dev/gauntlet/report"
+	"github.com/gauntlet-dev/gauntlet/statedir"
+)
+
+// ReadTimeout is how long the hook waits for a complete payload on stdin.
+const ReadTimeout = 5 * time.Second
+
+// Options is everything one stop-hook call reads from its surroundings.
+type Options struct {
+	Stdin  io.Reader
+	Stderr io.Writer
+	Getenv func(string) string
+	// Environ is the base environment of the gates.
+	Environ []string
+	// Cwd is the process's working directory, the last resort for finding the project.
+	Cwd string
+	// Host is forced by --host; "" detects it from the payload.
+	Host        Host
+	ReadTimeout time.Duration
+}
+
+// Outcome is what the process prints on stdout and exits with.
+type Outcome struct {
+	Stdout   []byte
+	ExitCode int
+}
+
+// Run answers one stop request. It never panics and never returns an error: every problem that
+// is not the agent's to fix becomes a reply that lets the agent stop, with the cause.
+func Run(ctx context.Context, o Options) (out Outcome) {
+	call := &call{Options: o, host: o.Host}
+	if call.host == "" {
+		call.host = HostClaude
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			fmt.Fprintf(o.Stderr, "gauntlet: stop-hook: internal error: %v\n%s", p, debug.Stack())
+			out = call.notify(fmt.Sprintf("gauntlet: gates not run: internal error: %v; stop allowed", p))
+		}
+	}()
+	return call.run(ctx)
+}
+
+type call struct {
+	Options
+	host    Host
+	payload Payload
+}
+
+func (c *call) allow() Outcome { return Outcome{Stdout: Encode(c.host, Reply{Verdict: Allow})} }
+
+func (c *call) block(reason string) Outcome {
+	return Outcome{Stdout: Encode(c.host, Reply{Verdict: Block, Reason: reason})}
+}
+
+// notify lets the agent stop with a message; hosts without a place for it get it on stderr.
+func (c *call) notify(msg string) Outcome {
+	fmt.Fprintln(c.Stderr, msg)
+	return Outcome{Stdout: Encode(c.host, Reply{Verdict: Notify, Message: msg})}
+}
+
+func (c *call) run(ctx context.Context) Outcome {
+	// A gate's own agent is stopping (a review gate runs one): judging it would recurse.
+	if c.Getenv("GAUNTLET") != "" {
+		return c.allow()
+	}
+	timeout := c.ReadTimeout
+	if timeout <= 0 {
+		timeout = ReadTimeout
+	}
+	p, err := ReadPayload(c.Stdin, timeout)
+	if err != nil {
+		fmt.Fprintf(c.Stderr, "gauntlet: stop-hook: %v\n", err)
+		return Outcome{ExitCode: 1}
+	}
+	c.payload = p
+	if c.Host == "" {
+		c.host = DetectHost(p)
+	}
+	if p.PermissionMode == "plan" {
+		return c.allow()
+	}
+
+	cfg, err := config.Load(config.Options{Dir: p.Dir(c.Getenv, c.Cwd)})
+	switch {
+	case errors.Is(err, config.ErrNotFound):
+		return c.allow()
+	case err != nil:
+		return c.notify("gauntlet: gates not run: config error: " + oneLine(err.Error()) + "; stop allowed")
+	}
+	if p.IsSubagentStop() && !cfg.StopHook.Subagents {
+		return c.allow()
+	}
+	if cfg.StopHook.HonorActiveFlag && p.StopHookActive {
+		return c.allow()
+	}
+
+	// The whole call ends within stop_hook.timeout; the runner reports gates still running at
+	// the deadline as timed out.
+	ctx, cancel := context.WithTimeout(ctx, cfg.StopHook.Timeout)
+	defer cancel()
+	return c.judge(ctx, cfg)
+}
+
+// judge answers from the ledger when the state was already judged, else runs the gates.
+func (c *call) judge(ctx context.Context, cfg *config.Config) Outcome {
+	state, err := statedir.Open(cfg.Root)
+	if err != nil {
+		return c.notify("gauntlet: gates not run: " + oneLine(err.Error()) + "; stop allowed")
+	}
+	defer state.Close()
+
+	fingerprint, err := Fingerprint(ctx, cfg.Root, configBytes(cfg))
+	if err != nil && !errors.Is(err, ErrNotGit) {
+		fmt.Fprintf(c.Stderr, "gauntlet: stop-hook: no fingerprint, running the gates: %v\n", err)
+	}
+	led, err := loadLedger(state)
+	if err != nil {
+		fmt.Fprintf(c.Stderr, "gauntlet: stop-hook: %v\n", err)
+	}
+	key := sessionKey(c.host, c.payload.Session())
+	maxAttempts := cfg.StopHook.MaxAttempts
+
+	if fingerprint != "" {
+		// Another session's pass says nothing about gates this session still owes (sticky ones
+		// can be out of scope for everybody else).
+		if fingerprint == led.LastPass && len(stickyOf(led, key)) == 0 {
+			return c.allow()
+		}
+		if ps := led.Sessions[key]; ps != nil && ps.Prompts[c.payload.Prompt()] != nil &&
+			ps.Prompts[c.payload.Prompt()].BlockFingerprint == fingerprint {
+			return c.reblock(ctx, cfg, state)
+		}
+	}
+
+	var reply Outcome
+	progress := report.NewProgress(c.Stderr, report.ProgressOptions{})
+	defer progress.Stop()
+	run, err := engine.Execute(ctx, engine.Request{
+		Config:   cfg,
+		Scope:    engine.Scope{Sticky: stickyOf(led, key)},
+		LockWait: min(cfg.StopHook.LockWait, cfg.StopHook.Timeout),
+		Env:      c.Environ,
+		ExtraEnv: c.gateEnv(),
+		Observer: progress,
+		Starting: func(_ string, toRun []gates.Gate) { progress.Start(toRun) },
+		Recorded: func(run *engine.Run) error {
+			// Re-read under the lock: another session may have written since.
+			led, err := loadLedger(state)
+			if err != nil {
+				return err
+			}
+			reply = c.decide(led, key, fingerprint, maxAttempts, run)
+			return led.save(state, time.Now())
+		},
+	})
+	progress.Stop()
+	var busy *lock.BusyError
+	switch {
+	case errors.As(err, &busy):
+		return c.notify("gauntlet: gates not run: " + lowerFirst(busy.Error()) + "; stop allowed")
+	case err != nil && run == nil:
+		return c.notify("gauntlet: gates not run: " + oneLine(err.Error()) + "; stop allowed")
+	case err != nil:
+		// The verdict stands even when it could not be remembered.
+		fmt.Fprintf(c.Stderr, "gauntlet: stop-hook: %v\n", err)
+		if reply.Stdout == nil && reply.ExitCode == 0 {
+			reply = c.decide(led, key, fingerprint, maxAttempts, run)
+		}
+	}
+	return reply
+}
+
+// decide maps the verdict onto the reply and updates the ledger (which the caller saves).
+func (c *call) decide(led *ledger, key, fingerprint string, maxAttempts int, run *engine.Run) Outcome {
+	now := time.Now()
+	sess := led.session(key, now)
+	sess.StopHookActive = c.payload.StopHookActive
+	sess.settle(run.Results)
+	ps := sess.prompt(c.payload.Prompt())
+
+	switch run.Verdict {
+	case gates.VerdictPass:
+		led.LastPass = fingerprint
+		*ps = promptState{}
+		return c.allow()
+	case gates.VerdictWarn:
+		*ps = promptState{}
+		return c.notify("gauntlet: passed with warnings from " + describe(run.Results, gates.StatusWarn) + "; stop allowed")
+	case gates.VerdictError:
+		return c.notify("gauntlet: gates not run: " + describe(run.Results, gates.StatusError, gates.StatusCancelled) + "; stop allowed")
+	}
+
+	failed := only(run.Results, gates.StatusFail)
+	if ps.Blocks >= maxAttempts {
+		*ps = promptState{}
+		return c.notify(fmt.Sprintf("gauntlet: %s still failing after %d attempts (%s); stop allowed, see %s",
+			plural(len(failed), "gate"), maxAttempts, names(failed), ".gauntlet/"+engine.LastRunFile))
+	}
+	ps.Blocks++
+	ps.BlockFingerprint = fingerprint
+	ps.Failed = failed
+	ps.Total = ranCount(run.Results)
+	return c.block(BlockReason(failed, ps.Total, Attempt{N: ps.Blocks, Max: maxAttempts}, NewRedactor(c.Environ)))
+}
+
+// reblock answers a state this session was already blocked on, without rerunning any gate. It
+// still counts as an attempt, so an agent that stops again without changing anything reaches
+// the retry limit instead of looping forever.
+func (c *call) reblock(ctx context.Context, cfg *config.Config, state *statedir.Dir) Outcome {
+	held, err := lock.Acquire(ctx, state.Path(), min(cfg.StopHook.LockWait, cfg.StopHook.Timeout))
+	if err != nil {
+		return c.notify("gauntlet: gates not run: " + lowerFirst(oneLine(err.Error())) + "; stop allowed")
+	}
+	defer held.Release()
+	led, err := loadLedger(state)
+	if err != nil {
+		fmt.Fprintf(c.Stderr, "gauntlet: stop-hook: %v\n", err)
+	}
+	key := sessionKey(c.host, c.payload.Session())
+	sess := led.session(key, time.Now())
+	ps := sess.prompt(c.payload.Prompt())
+	var reply Outcome
+	if ps.Blocks >= cfg.StopHook.MaxAttempts {
+		failed := ps.Failed
+		*ps = promptState{}
+		reply = c.notify(fmt.Sprintf("gauntlet: %s still failing after %d attempts (%s); stop allowed, see %s",
+			plural(len(failed), "gate"), cfg.StopHook.MaxAttempts, names(failed), ".gauntlet/"+engine.LastRunFile))
+	} else {
+		ps.Blocks++
+		reply = c.block(BlockReason(ps.Failed, ps.Total, Attempt{N: ps.Blocks, Max: cfg.StopHook.MaxAttempts}, NewRedactor(c.Environ)))
+	}
+	if err := led.save(state, time.Now()); err != nil {
+		fmt.Fprintf(c.Stderr, "gauntlet: stop-hook: %v\n", err)
+	}
+	return reply
+}
+
+// gateEnv tells gates that an agent is stopping, so that a gate can check the agent's own work.
+func (c *call) gateEnv() []string {
+	return []string{
+		"GAUNTLET_HOOK_EVENT=" + c.payload.HookEventName,
+		"GAUNTLET_SESSION_ID=" + c.payload.Session(),
+		"GAUNTLET_TRANSCRIPT_PATH=" + c.payload.TranscriptPath,
+		"GAUNTLET_HOST=" + string(c.host),
+	}
+}
+
+func stickyOf(led *ledger, key string) []string {
+	if s := led.Sessions[key]; s != nil {
+		return s.Sticky
+	}
+	return nil
+}
+
+// configBytes is the effective config as far as the fingerprint is concerned: both files.
+func configBytes(cfg *config.Config) []byte {
+	var b []byte
+	for _, p := range []string{cfg.Path, cfg.LocalPath} {
+		if p == "" {
+			continue
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			data = []byte(err.Error())
+		}
+		b = append(b, p...)
+		b = append(b, 0)
+		b = append(b, data...)
+		b = append(b, 0)
+	}
+	return b
+}
+
+func only(results []gates.Result, statuses ...gates.Status) []gates.Result {
+	var out []gates.Result
+	for _, r := range results {
+		for _, s := range statuses {
+			if r.Status == s {
+				out = append(out, r)
+				break
+			}
+		}
+	}
+	return out
+}
+
+func ranCount(results []gates.Result) int {
+	n := 0
+	for _, r := range results {
+		if r.Status != gates.StatusSkipped {
+			n++
+		}
+	}
+	return n
+}
+
+// describe lists gates with their reasons: "lint (exit status 127: command not found)".
+func describe(results []gates.Result, statuses ...gates.Status) string {
+	var parts []string
+	for _, r := range only(results, statuses...) {
+		parts = append(parts, fmt.Sprintf("%s (%s)", r.Name, oneLine(r.Reason)))
+	}
+	if len(parts) == 0 {
+		return "no gate"
+	}
+	return strings.Join(parts, ", ")
+}
+
+func names(results []gates.Result) string {
+	n := make([]string, len(results))
+	for i, r := range results {
+		n[i] = r.Name
+	}
+	return strings.Join(n, ", ")
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// oneLine keeps a message to its first line: replies are single-line notices.
+func oneLine(s string) string {
+	first, rest, more := strings.Cut(strings.TrimSpace(s), "\n")
+	if more && strings.TrimSpace(rest) != "" {
+		return first + " (and more)"
+	}
+	return first
+}
+
+func lowerFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToLower(s[:1]) + s[1:]
+}
