@@ -45,6 +45,12 @@ func newRootCmd(io streams) *cobra.Command {
 	root.AddCommand(
 		newRunCmd(io),
 		newStopHookCmd(io),
+		newInitCmd(io),
+		newValidateCmd(io),
+		newListCmd(io),
+		newStatusCmd(io),
+		newCleanCmd(io),
+		newSchemaCmd(io),
 		newVersionCmd(io),
 	)
 	return root

@@ -27,6 +27,19 @@ func TestMain(m *testing.M) {
 	})
 }
 
+// scriptCmds are the commands the scripts have beyond testscript's own. Test files of other
+// commands add theirs from an init function.
+var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
+	"pidgone":    cmdPidGone,
+	"waitfile":   cmdWaitFile,
+	"lines":      cmdLines,
+	"exitcode":   cmdExitCode,
+	"interrupt":  cmdInterrupt,
+	"hookcall":   cmdHookCall,
+	"jsonschema": cmdJSONSchema,
+	"maxbytes":   cmdMaxBytes,
+}
+
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
@@ -41,16 +54,7 @@ func TestScripts(t *testing.T) {
 			env.Setenv("GIT_COMMITTER_EMAIL", "t@example.com")
 			return nil
 		},
-		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"pidgone":    cmdPidGone,
-			"waitfile":   cmdWaitFile,
-			"lines":      cmdLines,
-			"exitcode":   cmdExitCode,
-			"interrupt":  cmdInterrupt,
-			"hookcall":   cmdHookCall,
-			"jsonschema": cmdJSONSchema,
-			"maxbytes":   cmdMaxBytes,
-		},
+		Cmds: scriptCmds,
 	})
 }
 
