@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/gauntlet-dev/gauntlet/changes"
 	"github.com/gauntlet-dev/gauntlet/config"
 	"github.com/gauntlet-dev/gauntlet/engine"
 	"github.com/gauntlet-dev/gauntlet/gates"
@@ -97,7 +98,7 @@ func handleError(stderr io.Writer, cmd *cobra.Command, err error) int {
 	case errors.As(err, &busy):
 		fmt.Fprintf(stderr, "gauntlet: %s\n", busy.Error())
 		return exitLocked
-	case errors.Is(err, config.ErrNotFound), errors.As(err, &unknown):
+	case errors.Is(err, config.ErrNotFound), errors.As(err, &unknown), errors.Is(err, changes.ErrBaseNotFound):
 		fmt.Fprintf(stderr, "gauntlet: %s\n", err)
 		return exitUsage
 	case errors.As(err, &usage) || !errors.As(err, &fromBody):
