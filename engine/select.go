@@ -3,6 +3,7 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -17,6 +18,7 @@ import (
 type Selection struct {
 	Run     []gates.Gate
 	Skipped map[string]string // gate name -> why it is skipped
+	Reasons map[string]string // gate name -> why it runs, for `gauntlet list`
 	Order   []string          // every reported gate, in config order
 	Changes *changes.Set      // nil when no gate needed change scoping
 }
@@ -67,7 +69,7 @@ func Select(ctx context.Context, cfg *config.Config, scope Scope) (*Selection, e
 		return nil, &UnknownGateError{Unknown: unknown, Known: known}
 	}
 
-	sel := &Selection{Skipped: map[string]string{}}
+	sel := &Selection{Skipped: map[string]string{}, Reasons: map[string]string{}}
 	named := cfg.Gates
 	if len(scope.Names) > 0 {
 		named = slices.DeleteFunc(slices.Clone(cfg.Gates), func(g gates.Gate) bool { return !slices.Contains(scope.Names, g.Name) })
@@ -104,12 +106,27 @@ func Select(ctx context.Context, cfg *config.Config, scope Scope) (*Selection, e
 	}
 
 	for _, g := range candidates {
-		if sel.Changes != nil && len(g.Paths) > 0 && !sel.Changes.All && !slices.Contains(scope.Sticky, g.Name) {
-			if ok, why := changes.Match(g.Paths, g.Exclude, sel.Changes.Files); !ok {
-				sel.Skipped[g.Name] = why
+		var why string
+		switch {
+		case len(scope.Names) > 0:
+			why = "named on the command line"
+		case len(g.Paths) == 0:
+			why = "no paths: always runs"
+		case scope.All:
+			why = "--all: paths ignored"
+		case slices.Contains(scope.Sticky, g.Name):
+			why = "failed earlier in this session"
+		case sel.Changes.All:
+			why = "no change scoping: " + cmp.Or(sel.Changes.BaseErr, "nothing to compare against")
+		default:
+			ok, matched := changes.Match(g.Paths, g.Exclude, sel.Changes.Files)
+			if !ok {
+				sel.Skipped[g.Name] = matched
 				continue
 			}
+			why = matched
 		}
+		sel.Reasons[g.Name] = why
 		sel.Run = append(sel.Run, g)
 	}
 	return sel, nil

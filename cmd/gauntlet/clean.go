@@ -1,10 +1,114 @@
 package main
 
-import "github.com/spf13/cobra"
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
 
-// newCleanCmd is a placeholder until the command is implemented.
+	"github.com/spf13/cobra"
+
+	"github.com/gauntlet-dev/gauntlet/engine"
+	"github.com/gauntlet-dev/gauntlet/lock"
+	"github.com/gauntlet-dev/gauntlet/statedir"
+)
+
+// cleanable is what clean removes from .gauntlet/: every run's logs, the stop hook's ledger and
+// caches, and the last report. The lock file stays: deleting it would let a waiting run and a new
+// one lock two different files.
+var cleanable = []string{"logs", "state", engine.LastRunFile}
+
+type cleanOptions struct {
+	configFile string
+	wait       time.Duration
+}
+
 func newCleanCmd(io streams) *cobra.Command {
-	return &cobra.Command{Use: "clean", Hidden: true, RunE: runE(func(*cobra.Command, []string) error {
-		return usagef("gauntlet clean is not available in this build")
-	})}
+	var (
+		opts cleanOptions
+		wait string
+	)
+	cmd := &cobra.Command{
+		Use:   "clean",
+		Short: "Remove the logs, the stop hook's state and the last report from .gauntlet/",
+		Long: `Remove .gauntlet/logs, .gauntlet/state and .gauntlet/last-run.json, under the lock so that no run
+is writing them meanwhile. Another run holding the lock: exit 4, unless --wait.`,
+		Args: cobra.NoArgs,
+		RunE: runE(func(cmd *cobra.Command, _ []string) error {
+			if cmd.Flags().Changed("wait") {
+				d, err := time.ParseDuration(wait)
+				if err != nil || d < 0 {
+					return usagef("--wait takes a duration such as 30s or 5m, got %q", wait)
+				}
+				opts.wait = d
+			}
+			return clean(cmd, io, opts)
+		}),
+	}
+	f := cmd.Flags()
+	f.StringVarP(&opts.configFile, "config", "c", "", "the project of this config file instead of searching for .gauntlet.yml")
+	f.StringVar(&wait, "wait", "", "wait up to DURATION for another run's lock instead of failing at once (bare --wait: 10m)")
+	f.Lookup("wait").NoOptDefVal = defaultLockWait.String()
+	return cmd
+}
+
+func clean(cmd *cobra.Command, io streams, opts cleanOptions) error {
+	root, err := projectRoot(opts.configFile)
+	if err != nil {
+		return err
+	}
+	stateDir := filepath.Join(root, statedir.Name)
+	// Without a state dir there is nothing to clean, and no reason to create one to lock it.
+	if _, err := os.Lstat(stateDir); errors.Is(err, fs.ErrNotExist) {
+		_, err := fmt.Fprintf(io.Out, "nothing to clean in %s\n", displayPath(stateDir))
+		return err
+	}
+	state, err := statedir.Open(root)
+	if err != nil {
+		return err
+	}
+	defer state.Close()
+	held, err := lock.Acquire(cmd.Context(), state.Path(), opts.wait)
+	if err != nil {
+		return err
+	}
+	defer held.Release()
+
+	removed := 0
+	for _, name := range cleanable {
+		path := filepath.Join(state.Path(), name)
+		what, found := describeCleanable(path, name == "logs")
+		if !found {
+			continue
+		}
+		if err := state.RemoveAll(name); err != nil {
+			return err
+		}
+		fmt.Fprintf(io.Out, "removed %s%s\n", displayPath(path), what)
+		removed++
+	}
+	if removed == 0 {
+		_, err := fmt.Fprintf(io.Out, "nothing to clean in %s\n", displayPath(stateDir))
+		return err
+	}
+	return nil
+}
+
+// describeCleanable says whether path exists and, for the logs, how many runs it holds. It only
+// looks, without following a symlink; removal goes through the state dir's rooted handle.
+func describeCleanable(path string, countRuns bool) (string, bool) {
+	info, err := os.Lstat(path)
+	if err != nil {
+		return "", false
+	}
+	if !countRuns || !info.IsDir() {
+		return "", true
+	}
+	entries, err := os.ReadDir(path)
+	if err != nil {
+		return "", true
+	}
+	return fmt.Sprintf(" (%s)", plural(len(entries), "run")), true
 }

@@ -1,10 +1,177 @@
 package main
 
-import "github.com/spf13/cobra"
+import (
+	"cmp"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
 
-// newListCmd is a placeholder until the command is implemented.
+	"github.com/spf13/cobra"
+
+	"github.com/gauntlet-dev/gauntlet/changes"
+	"github.com/gauntlet-dev/gauntlet/config"
+	"github.com/gauntlet-dev/gauntlet/engine"
+	"github.com/gauntlet-dev/gauntlet/gates"
+)
+
+type listOptions struct {
+	configFile string
+	json       bool
+	base       string
+	all        bool
+}
+
+// listedGate is one element of `gauntlet list --json`. Fields are only ever added.
+type listedGate struct {
+	Name     string         `json:"name"`
+	Kind     gates.Kind     `json:"kind"`
+	Run      bool           `json:"run"`
+	Reason   string         `json:"reason"`
+	Command  string         `json:"command,omitempty"`
+	CLI      string         `json:"cli,omitempty"`
+	Paths    []string       `json:"paths"`
+	Exclude  []string       `json:"exclude"`
+	Severity gates.Severity `json:"severity"`
+	When     gates.When     `json:"when"`
+	Enabled  bool           `json:"enabled"`
+}
+
 func newListCmd(io streams) *cobra.Command {
-	return &cobra.Command{Use: "list", Hidden: true, RunE: runE(func(*cobra.Command, []string) error {
-		return usagef("gauntlet list is not available in this build")
-	})}
+	var opts listOptions
+	cmd := &cobra.Command{
+		Use:   "list",
+		Short: "List the gates and whether each would run for the current change",
+		Long: `List the gates of the config, in order, with their kind, whether ` + "`gauntlet run`" + ` would run
+each of them now, and why: scoping by paths against the current change, when, enabled.`,
+		Args: cobra.NoArgs,
+		RunE: runE(func(cmd *cobra.Command, _ []string) error {
+			return listGates(cmd, io, opts)
+		}),
+	}
+	f := cmd.Flags()
+	f.StringVarP(&opts.configFile, "config", "c", "", "use this config file instead of searching for .gauntlet.yml")
+	f.BoolVar(&opts.json, "json", false, "print a JSON array instead of a table")
+	f.StringVar(&opts.base, "base", "", "base ref for change scoping (default: the config's base, else auto)")
+	f.BoolVar(&opts.all, "all", false, "ignore paths scoping, as run --all does")
+	return cmd
+}
+
+func listGates(cmd *cobra.Command, io streams, opts listOptions) error {
+	cfg, err := loadConfig(opts.configFile)
+	if err != nil {
+		return err
+	}
+	sel, err := engine.Select(cmd.Context(), cfg, engine.Scope{All: opts.all, Base: opts.base, CI: isCI()})
+	if errors.Is(err, changes.ErrBaseNotFound) {
+		return &usageError{err}
+	}
+	if err != nil {
+		return err
+	}
+	listed := listedGates(cfg, sel)
+	if opts.json {
+		enc := json.NewEncoder(io.Out)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false) // commands are full of < > &
+		if err := enc.Encode(listed); err != nil {
+			return fmt.Errorf("write gate list: %w", err)
+		}
+		return nil
+	}
+	return writeGateTable(io.Out, cfg, sel, listed)
+}
+
+func listedGates(cfg *config.Config, sel *engine.Selection) []listedGate {
+	out := make([]listedGate, 0, len(cfg.Gates))
+	for _, g := range cfg.Gates {
+		why, runs := sel.Reasons[g.Name]
+		if !runs {
+			why = sel.Skipped[g.Name]
+		}
+		l := listedGate{
+			Name:     g.Name,
+			Kind:     g.Kind,
+			Run:      runs,
+			Reason:   why,
+			Command:  g.Command(),
+			Paths:    nonNil(g.Paths),
+			Exclude:  nonNil(g.Exclude),
+			Severity: g.Severity,
+			When:     g.When,
+			Enabled:  g.Enabled,
+		}
+		if g.Review != nil {
+			l.CLI = g.Review.CLI
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+func writeGateTable(w io.Writer, cfg *config.Config, sel *engine.Selection, listed []listedGate) error {
+	if len(listed) == 0 {
+		_, err := fmt.Fprintf(w, "no gates in %s\n", displayPath(cfg.Path))
+		return err
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "GATE\tKIND\tRUN\tREASON\tCOMMAND")
+	for _, l := range listed {
+		run := "no"
+		if l.Run {
+			run = "yes"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", l.Name, l.Kind, run, oneLine(l.Reason), oneLine(shownCommand(l)))
+	}
+	if err := tw.Flush(); err != nil {
+		return fmt.Errorf("write gate list: %w", err)
+	}
+	_, err := fmt.Fprintf(w, "\n%d of %s would run%s\n", len(sel.Run), plural(len(listed), "gate"), changeSummary(sel.Changes))
+	return err
+}
+
+// shownCommand is what a gate does, for the table: its command, or what a review or todos gate
+// looks at.
+func shownCommand(l listedGate) string {
+	switch {
+	case l.Command != "":
+		return l.Command
+	case l.Kind == gates.KindReview:
+		return "review of the diff by " + l.CLI
+	case l.Kind == gates.KindTodos:
+		return "the agent's todo list (stop-hook only)"
+	}
+	return ""
+}
+
+// changeSummary says what the scoping looked at; nothing when no gate needed it.
+func changeSummary(set *changes.Set) string {
+	switch {
+	case set == nil:
+		return ""
+	case set.All:
+		return "; no change scoping: " + cmp.Or(set.BaseErr, "nothing to compare against")
+	case set.Base != "":
+		return fmt.Sprintf("; %s changed against %s", plural(len(set.Files), "file"), set.Base)
+	default:
+		return fmt.Sprintf("; %s changed in the working tree (%s)", plural(len(set.Files), "file"), set.BaseErr)
+	}
+}
+
+// oneLine keeps a multi-line command or reason from breaking the table.
+func oneLine(s string) string {
+	first, _, more := strings.Cut(s, "\n")
+	if more {
+		return first + " ..."
+	}
+	return first
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
 }

@@ -117,7 +117,7 @@ func parseShard(s string) (engine.Shard, error) {
 }
 
 func runGates(parent context.Context, io streams, cmd *cobra.Command, opts runOptions) error {
-	cfg, err := config.Load(config.Options{File: opts.configFile})
+	cfg, err := loadConfig(opts.configFile)
 	if err != nil {
 		return err
 	}

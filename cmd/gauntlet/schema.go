@@ -1,10 +1,31 @@
 package main
 
-import "github.com/spf13/cobra"
+import (
+	"fmt"
 
-// newSchemaCmd is a placeholder until the command is implemented.
+	"github.com/spf13/cobra"
+
+	"github.com/gauntlet-dev/gauntlet/config"
+)
+
 func newSchemaCmd(io streams) *cobra.Command {
-	return &cobra.Command{Use: "schema", Hidden: true, RunE: runE(func(*cobra.Command, []string) error {
-		return usagef("gauntlet schema is not available in this build")
-	})}
+	return &cobra.Command{
+		Use:   "schema",
+		Short: "Print the JSON Schema of .gauntlet.yml, for editors",
+		Long: `Print the JSON Schema (draft 2020-12) of .gauntlet.yml on stdout.
+
+Editors with a YAML language server pick it up from a first line such as
+  # yaml-language-server: $schema=./gauntlet.schema.json`,
+		Args: cobra.NoArgs,
+		RunE: runE(func(*cobra.Command, []string) error {
+			data, err := config.JSONSchema()
+			if err != nil {
+				return err
+			}
+			if _, err := io.Out.Write(data); err != nil {
+				return fmt.Errorf("write schema: %w", err)
+			}
+			return nil
+		}),
+	}
 }

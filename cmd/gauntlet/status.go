@@ -1,10 +1,112 @@
 package main
 
-import "github.com/spf13/cobra"
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
 
-// newStatusCmd is a placeholder until the command is implemented.
+	"github.com/spf13/cobra"
+
+	"github.com/gauntlet-dev/gauntlet/engine"
+	"github.com/gauntlet-dev/gauntlet/report"
+	"github.com/gauntlet-dev/gauntlet/statedir"
+)
+
+type statusOptions struct {
+	configFile string
+	json       bool
+}
+
 func newStatusCmd(io streams) *cobra.Command {
-	return &cobra.Command{Use: "status", Hidden: true, RunE: runE(func(*cobra.Command, []string) error {
-		return usagef("gauntlet status is not available in this build")
-	})}
+	var opts statusOptions
+	cmd := &cobra.Command{
+		Use:   "status",
+		Short: "Show the last run: its verdict and each gate's status, duration and log",
+		Long: `Show the last run recorded in .gauntlet/last-run.json, as the summary of gauntlet run
+showed it. --json prints the stored report as it is.
+
+The exit code does not reflect the last verdict: it is 0 whenever the report could be read,
+and also when there is no run yet (a message on stderr says so).`,
+		Args: cobra.NoArgs,
+		RunE: runE(func(*cobra.Command, []string) error {
+			return showStatus(io, opts, time.Now())
+		}),
+	}
+	f := cmd.Flags()
+	f.StringVarP(&opts.configFile, "config", "c", "", "the project of this config file instead of searching for .gauntlet.yml")
+	f.BoolVar(&opts.json, "json", false, "print the stored JSON report")
+	return cmd
+}
+
+func showStatus(io streams, opts statusOptions, now time.Time) error {
+	root, err := projectRoot(opts.configFile)
+	if err != nil {
+		return err
+	}
+	data, err := readLastRun(root)
+	if errors.Is(err, fs.ErrNotExist) {
+		_, err := fmt.Fprintf(io.Err, "gauntlet: no run recorded yet in %s (gauntlet run records one)\n",
+			displayPath(filepath.Join(root, statedir.Name)))
+		return err
+	}
+	if err != nil {
+		return err
+	}
+	r, err := report.ReadJSON(bytes.NewReader(data))
+	if err != nil {
+		return fmt.Errorf("last run %s: %w", displayPath(filepath.Join(root, statedir.Name, engine.LastRunFile)), err)
+	}
+	if opts.json {
+		_, err := io.Out.Write(data)
+		return err
+	}
+	if err := writeRunHeader(io.Out, r, now); err != nil {
+		return err
+	}
+	return report.WriteText(io.Out, r, report.TextOptions{Color: useColor("auto", isTerminal(io.Out))})
+}
+
+// readLastRun reads the stored report without creating .gauntlet/ when there is none: looking
+// must not change the project.
+func readLastRun(root string) ([]byte, error) {
+	if _, err := os.Lstat(filepath.Join(root, statedir.Name)); err != nil {
+		return nil, fmt.Errorf("state dir: %w", err)
+	}
+	state, err := statedir.Open(root)
+	if err != nil {
+		return nil, err
+	}
+	defer state.Close()
+	return state.ReadFile(engine.LastRunFile)
+}
+
+func writeRunHeader(w io.Writer, r report.Report, now time.Time) error {
+	when := r.StartedAt
+	if started, err := time.Parse(time.RFC3339, r.StartedAt); err == nil {
+		when = fmt.Sprintf("%s (%s)", started.Local().Format("2006-01-02 15:04:05 MST"), ago(now.Sub(started)))
+	}
+	_, err := fmt.Fprintf(w, "last run %s, started %s, took %s\n\n", r.RunID, when, report.FormatDuration(r.Duration()))
+	return err
+}
+
+// ago phrases an age at the precision a reader wants: seconds for a run just finished, days for
+// one from last week.
+func ago(d time.Duration) string {
+	switch {
+	case d < 0:
+		return "in the future; is the clock right?"
+	case d < time.Minute:
+		return "just now"
+	case d < time.Hour:
+		return fmt.Sprintf("%s ago", plural(int(d/time.Minute), "minute"))
+	case d < 48*time.Hour:
+		return fmt.Sprintf("%s ago", plural(int(d/time.Hour), "hour"))
+	default:
+		return fmt.Sprintf("%s ago", plural(int(d/(24*time.Hour)), "day"))
+	}
 }

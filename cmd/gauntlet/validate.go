@@ -1,10 +1,34 @@
 package main
 
-import "github.com/spf13/cobra"
+import (
+	"fmt"
 
-// newValidateCmd is a placeholder until the command is implemented.
+	"github.com/spf13/cobra"
+)
+
 func newValidateCmd(io streams) *cobra.Command {
-	return &cobra.Command{Use: "validate", Hidden: true, RunE: runE(func(*cobra.Command, []string) error {
-		return usagef("gauntlet validate is not available in this build")
-	})}
+	var configFile string
+	cmd := &cobra.Command{
+		Use:   "validate",
+		Short: "Check .gauntlet.yml (and .gauntlet.local.yml) and report every problem",
+		Long: `Load the config strictly, as run does, without running anything.
+
+Every problem is printed as FILE:LINE:COL: message, exit code 2. A valid config prints one
+confirmation line and exits 0.`,
+		Args: cobra.NoArgs,
+		RunE: runE(func(*cobra.Command, []string) error {
+			cfg, err := loadConfig(configFile)
+			if err != nil {
+				return err
+			}
+			files := displayPath(cfg.Path)
+			if cfg.LocalPath != "" {
+				files += " + " + displayPath(cfg.LocalPath)
+			}
+			_, err = fmt.Fprintf(io.Out, "ok: %s, %s\n", files, plural(len(cfg.Gates), "gate"))
+			return err
+		}),
+	}
+	cmd.Flags().StringVarP(&configFile, "config", "c", "", "check this config file instead of searching for .gauntlet.yml")
+	return cmd
 }

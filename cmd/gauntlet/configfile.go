@@ -1,0 +1,68 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/gauntlet-dev/gauntlet/config"
+)
+
+// loadConfig loads the config as run does, but a -c FILE that does not exist is a usage mistake
+// (exit 2), not a failure of gauntlet.
+func loadConfig(file string) (*config.Config, error) {
+	cfg, err := config.Load(config.Options{File: file})
+	if file != "" && errors.Is(err, fs.ErrNotExist) {
+		return nil, usagef("--config %s: no such file", file)
+	}
+	return cfg, err
+}
+
+// projectRoot finds the project root (the config file's directory) without loading the config:
+// commands that only look after .gauntlet/ must keep working while the config is broken.
+func projectRoot(file string) (string, error) {
+	if file == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return "", fmt.Errorf("find config: %w", err)
+		}
+		found, err := config.Find(wd)
+		if err != nil {
+			return "", err
+		}
+		return filepath.Dir(found), nil
+	}
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		return "", fmt.Errorf("config path %s: %w", file, err)
+	}
+	if info, err := os.Stat(abs); err != nil || !info.Mode().IsRegular() {
+		return "", usagef("--config %s: no such file", file)
+	}
+	return filepath.Dir(abs), nil
+}
+
+// displayPath shows a path relative to the working directory when it is inside it, the way the
+// config errors do.
+func displayPath(abs string) string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return abs
+	}
+	rel, err := filepath.Rel(wd, abs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return abs
+	}
+	return rel
+}
+
+// plural phrases a count: "1 gate", "3 gates".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}

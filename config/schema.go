@@ -1,0 +1,287 @@
+package config
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strings"
+
+	"github.com/gauntlet-dev/gauntlet/gates"
+)
+
+// SchemaDraft is the JSON Schema dialect of JSONSchema's output.
+const SchemaDraft = "https://json-schema.org/draft/2020-12/schema"
+
+// JSONSchema returns the JSON Schema of .gauntlet.yml, for editors. It is generated from the raw
+// types and their tags, the same ones the loader reads, so that the two cannot disagree on which
+// keys exist or what their values look like. Rules the schema cannot express (a regexp or glob
+// that does not compile, a dir escaping the root through a symlink) are left to the loader.
+func JSONSchema() ([]byte, error) {
+	s, err := buildSchema()
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false) // descriptions quote commands with < > &
+	if err := enc.Encode(s); err != nil {
+		return nil, fmt.Errorf("encode config schema: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+type schema = map[string]any
+
+// Where a key lives, as prefixes of schemaDocs.
+const (
+	topSection      = ""
+	stopHookSection = "stop_hook."
+	gateSection     = "gates.*."
+)
+
+func buildSchema() (schema, error) {
+	top, err := objectSchema(reflect.TypeFor[rawFile](), topSection)
+	if err != nil {
+		return nil, err
+	}
+	gate, err := objectSchema(reflect.TypeFor[rawGate](), gateSection)
+	if err != nil {
+		return nil, err
+	}
+	gate["description"] = "A gate: a check (a command), a review (an AI reviewer) or a todos gate."
+	gate["allOf"] = kindRules()
+
+	// The loader checks version apart from the tags: it is required and must be 1.
+	top["properties"].(schema)["version"].(schema)["const"] = 1
+	top["required"] = []string{"version"}
+
+	top["$schema"] = SchemaDraft
+	top["title"] = "gauntlet config (.gauntlet.yml)"
+	top["description"] = "The quality gates of a repository and how gauntlet runs them."
+	top["$defs"] = schema{
+		"gate": gate,
+		"duration": schema{
+			"type":        "string",
+			"description": "A positive Go duration such as 90s, 10m or 1h30m.",
+			"pattern":     durationPattern,
+		},
+		"env": schema{
+			"type":          []string{"object", "null"},
+			"description":   "Environment variables; any scalar value is taken as written.",
+			"propertyNames": schema{"pattern": envNamePattern.String()},
+			"additionalProperties": schema{
+				"type": []string{"string", "number", "boolean"},
+			},
+		},
+	}
+	return top, nil
+}
+
+// durationPattern accepts what time.ParseDuration does, without a minus sign. "0s" still
+// passes; the loader says it must be positive.
+const durationPattern = `^\+?(([0-9]+\.?[0-9]*|\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))+$`
+
+// objectSchema describes a raw struct: its yaml keys and nothing else.
+func objectSchema(t reflect.Type, section string) (schema, error) {
+	props := schema{}
+	for _, f := range fieldsOf(t) {
+		key := section + f.name
+		s, err := valueSchema(t.Field(f.index).Type, f.tag, key)
+		if err != nil {
+			return nil, err
+		}
+		doc, ok := schemaDocs[key]
+		if !ok {
+			return nil, fmt.Errorf("config schema: key %q has no description in schemaDocs", key)
+		}
+		s["description"] = doc
+		props[f.name] = s
+	}
+	return schema{
+		"type":                 "object",
+		"additionalProperties": false,
+		"properties":           props,
+	}, nil
+}
+
+var (
+	durationType = reflect.TypeFor[duration]()
+	envMapType   = reflect.TypeFor[envMap]()
+	gateMapType  = reflect.TypeFor[gateMap]()
+)
+
+// valueSchema maps one raw field type and its tags. A type it does not know is an error rather
+// than a guess, so that a new kind of key cannot reach the schema undescribed.
+func valueSchema(t reflect.Type, tag reflect.StructTag, key string) (schema, error) {
+	switch t {
+	case durationType:
+		return ref("duration"), nil
+	case envMapType:
+		return ref("env"), nil
+	case gateMapType:
+		return schema{
+			"type":                 []string{"object", "null"},
+			"propertyNames":        schema{"pattern": gateNamePattern.String()},
+			"additionalProperties": ref("gate"),
+		}, nil
+	}
+	switch t.Kind() {
+	case reflect.Pointer:
+		if t.Elem().Kind() == reflect.Struct {
+			obj, err := objectSchema(t.Elem(), strings.TrimSuffix(key, ".")+".")
+			if err != nil {
+				return nil, err
+			}
+			obj["type"] = []string{"object", "null"} // `stop_hook:` with nothing under it is fine
+			return obj, nil
+		}
+		return valueSchema(t.Elem(), tag, key)
+	case reflect.Slice:
+		items, err := scalarSchema(t.Elem(), tag, key)
+		if err != nil {
+			return nil, err
+		}
+		s := schema{"type": []string{"array", "null"}, "items": items}
+		// A nonempty list may not be null either: the loader reads null as the empty list.
+		if tag.Get("nonempty") == "true" {
+			s["type"] = "array"
+			s["minItems"] = 1
+		}
+		return s, nil
+	default:
+		s, err := scalarSchema(t, tag, key)
+		if err != nil {
+			return nil, err
+		}
+		// nonempty is about the value as a whole; list items may be blank (an empty argv word).
+		if tag.Get("nonempty") == "true" {
+			if _, taken := s["pattern"]; taken {
+				return nil, fmt.Errorf("config schema: key %q is nonempty and has a format pattern; combine them with allOf", key)
+			}
+			s["pattern"] = `\S`
+		}
+		return s, nil
+	}
+}
+
+func scalarSchema(t reflect.Type, tag reflect.StructTag, key string) (schema, error) {
+	switch t.Kind() {
+	case reflect.String:
+		s := schema{"type": "string"}
+		if enum := tag.Get("enum"); enum != "" {
+			s["enum"] = strings.Split(enum, ",")
+		}
+		if format := tag.Get("format"); format != "" {
+			rule, ok := formatSchemas[format]
+			if !ok {
+				return nil, fmt.Errorf("config schema: key %q has format %q, which formatSchemas does not describe", key, format)
+			}
+			for k, v := range rule {
+				s[k] = v
+			}
+		}
+		return s, nil
+	case reflect.Int, reflect.Int64:
+		s := schema{"type": "integer"}
+		if lo, ok := tagInt(tag, "min"); ok {
+			s["minimum"] = lo
+		}
+		if hi, ok := tagInt(tag, "max"); ok {
+			s["maximum"] = hi
+		}
+		return s, nil
+	case reflect.Bool:
+		return schema{"type": "boolean"}, nil
+	}
+	return nil, fmt.Errorf("config schema: key %q has type %s, which the schema generator does not know", key, t)
+}
+
+func ref(def string) schema { return schema{"$ref": "#/$defs/" + def} }
+
+// formatSchemas is what the schema can say about each rule of formatRules.
+var formatSchemas = map[string]schema{
+	"regexp": {"format": "regex"},
+	// Not starting with "/" or "./": such globs never match a root-relative path.
+	"glob": {"pattern": `^([^./]|\.([^/]|$)|$)`},
+	// Relative, and not obviously climbing out; the loader has the last word.
+	"reldir": {"pattern": `^([^/]|$)`, "not": schema{"pattern": `^\.\.(/|$)`}},
+}
+
+// kindRules are the rules that depend on a gate's kind: the keys tagged `only` for another kind
+// are forbidden, and each kind's own requirements (validateGate) apply.
+func kindRules() []schema {
+	var rules []schema
+	for _, kind := range gateKinds {
+		cond := schema{"properties": schema{"kind": schema{"const": kind}}}
+		// A gate without kind is a check, so only the other kinds need the key present.
+		if kind != string(gates.KindCheck) {
+			cond["required"] = []string{"kind"}
+		}
+		then := schema{}
+		forbidden := schema{}
+		for _, f := range fieldsOf(reflect.TypeFor[rawGate]()) {
+			if only := f.tag.Get("only"); only != "" && only != kind {
+				forbidden[f.name] = false
+			}
+		}
+		if len(forbidden) > 0 {
+			then["properties"] = forbidden
+		}
+		for k, v := range kindRequirements[kind] {
+			then[k] = v
+		}
+		rules = append(rules, schema{"if": cond, "then": then})
+	}
+	return rules
+}
+
+// kindRequirements mirror validateGate's cross-key rules.
+var kindRequirements = map[string]schema{
+	"check": {"oneOf": []schema{{"required": []string{"run"}}, {"required": []string{"argv"}}}},
+	"review": {
+		"required": []string{"cli"},
+		"not":      schema{"required": []string{"prompt", "prompt_file"}},
+	},
+}
+
+// schemaDocs describe every key for editors' hover text; the generator refuses a key without one.
+var schemaDocs = map[string]string{
+	"version":   "Config format version. Required; 1 is the only version.",
+	"jobs":      "How many gates run at once. Default: the number of CPUs.",
+	"timeout":   "Per-gate timeout for gates that set none. Default: 10m.",
+	"fail_fast": "On the first failing gate, cancel the others; they report cancelled. Default: false.",
+	"base":      "Base ref for change scoping (paths/exclude). Default: auto (origin/HEAD, main, master).",
+	"keep_runs": "How many runs' logs to keep under .gauntlet/logs. Default: 10.",
+	"env":       "Environment added to every gate; a gate's own env wins. Default: none.",
+	"stop_hook": "How `gauntlet stop-hook` answers an agent host that asks whether the agent may stop.",
+	"gates":     "The gates, by name (lowercase letters, digits, - and _), reported in file order.",
+
+	"stop_hook.max_attempts":      "Blocks per session (and prompt) before the agent may stop anyway. Default: 3.",
+	"stop_hook.timeout":           "Deadline of the whole stop hook; gates still running then count as timed out. Default: 9m.",
+	"stop_hook.lock_wait":         "How long to wait for another run's lock before allowing the stop with a warning. Default: 30s.",
+	"stop_hook.subagents":         "Also gate SubagentStop events. Default: false.",
+	"stop_hook.honor_active_flag": "Allow the stop at once whenever the host says stop_hook_active. Default: false.",
+
+	"gates.*.kind":             "check (default): run a command | review: an AI reviewer judges the diff | todos: the agent's todo list must be done.",
+	"gates.*.run":              "Shell command, run with `sh -c`. Exactly one of run and argv for a check gate.",
+	"gates.*.argv":             "The command as a list, run without a shell. Exactly one of run and argv for a check gate.",
+	"gates.*.dir":              "Directory to run in, relative to the project root; it must stay inside. Default: the root.",
+	"gates.*.env":              "Environment for this gate only, after the top-level env. Default: none.",
+	"gates.*.timeout":          "This gate's timeout. Default: the top-level timeout.",
+	"gates.*.paths":            "Run only when a changed file matches one of these doublestar globs (root-relative). Default: always run.",
+	"gates.*.exclude":          "Changed files matching these globs do not count for paths. Default: none.",
+	"gates.*.severity":         "error (default): a failure fails the run | warn: a failure only warns.",
+	"gates.*.on_timeout":       "Outcome of a timeout: fail | error. Default: fail for checks and todos, error for reviews.",
+	"gates.*.infra_exit_codes": "Exit codes that mean \"could not run\": the outcome is error. Default: [126, 127].",
+	"gates.*.infra_patterns":   "Go regular expressions; an output line matching one turns a failure into error. Default: none.",
+	"gates.*.hint":             "Advice shown with a failure, in reports and to agents. Default: none.",
+	"gates.*.when":             "always (default) | local: only outside CI | ci: only when CI is set.",
+	"gates.*.enabled":          "false keeps the gate defined but never run. Default: true.",
+	"gates.*.cli":              "Review gates: claude | codex | gemini | a command that reads the prompt on stdin. Required.",
+	"gates.*.prompt":           "Review gates: the review instructions, inline. At most one of prompt and prompt_file.",
+	"gates.*.prompt_file":      "Review gates: the review instructions, from a file relative to the project root.",
+	"gates.*.model":            "Review gates: model name passed to the CLI. Default: the CLI's own.",
+	"gates.*.max_diff_bytes":   "Review gates: the diff is cut to this many bytes. Default: 262144.",
+}
