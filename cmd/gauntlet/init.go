@@ -1,10 +1,140 @@
 package main
 
-import "github.com/spf13/cobra"
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
 
-// newInitCmd is a placeholder until the command is implemented.
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/gauntlet-dev/gauntlet/install"
+)
+
+type initOptions struct {
+	host   string
+	shared bool
+	noHook bool
+	yes    bool
+	force  bool
+}
+
+// initEnv is what init takes from its surroundings, so that tests can stand in for a terminal
+// and for the program's place on PATH.
+type initEnv struct {
+	dir         string // the working directory
+	interactive bool   // stdin and stdout are terminals: ask before each write
+	prompter    prompter
+	resolver    install.Resolver
+	out         io.Writer
+}
+
 func newInitCmd(io streams) *cobra.Command {
-	return &cobra.Command{Use: "init", Hidden: true, RunE: runE(func(*cobra.Command, []string) error {
-		return usagef("gauntlet init is not available in this build")
-	})}
+	var opts initOptions
+	cmd := &cobra.Command{
+		Use:   "init",
+		Short: "Write a .gauntlet.yml for this project and install the agent stop hook",
+		Long: `Detect the project (go.mod, package.json scripts, pyproject.toml or requirements*.txt,
+Cargo.toml, Makefile targets; in the repository root and the folders directly under it) and write
+a commented .gauntlet.yml with gates that fit it, add .gauntlet/ and .gauntlet.local.yml to
+.gitignore, and install gauntlet stop-hook in the agent host's hook file, merged into what is
+there. Files go to the root of the git repository, or to the working directory outside git.
+
+On a terminal, init shows each change and asks before writing it; otherwise it needs --yes.
+An existing .gauntlet.yml is kept unless --force.`,
+		Args: cobra.NoArgs,
+		RunE: runE(func(cmd *cobra.Command, _ []string) error {
+			dir, err := os.Getwd()
+			if err != nil {
+				return fmt.Errorf("working directory: %w", err)
+			}
+			env := initEnv{
+				dir:         dir,
+				interactive: isTerminalStream(io.In) && isTerminalStream(io.Out),
+				prompter:    &linePrompter{in: bufio.NewReader(io.In), out: io.Out},
+				resolver:    install.SystemResolver(),
+				out:         io.Out,
+			}
+			return runInit(cmd.Context(), opts, env)
+		}),
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.host, "host", install.Claude, "the agent host to install the stop hook for: claude, codex, cursor, gemini or copilot")
+	f.BoolVar(&opts.shared, "shared", false, "Claude Code: install in .claude/settings.json (committed) instead of settings.local.json")
+	f.BoolVar(&opts.noHook, "no-hook", false, "do not install the stop hook")
+	f.BoolVarP(&opts.yes, "yes", "y", false, "write without asking (required when not on a terminal)")
+	f.BoolVar(&opts.force, "force", false, "replace an existing .gauntlet.yml")
+	return cmd
+}
+
+func runInit(ctx context.Context, opts initOptions, env initEnv) error {
+	host := strings.ToLower(strings.TrimSpace(opts.host))
+	if !slices.Contains(install.Hosts(), host) {
+		return usagef("--host must be one of %s, got %q", strings.Join(install.Hosts(), ", "), opts.host)
+	}
+	if !env.interactive && !opts.yes {
+		return usagef("not on a terminal, so init cannot ask before writing: pass --yes to write without asking")
+	}
+	p, err := planInit(ctx, opts, host, env)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(env.out, "gauntlet init in %s\n", p.root)
+	for _, note := range p.notes {
+		fmt.Fprintln(env.out, note)
+	}
+	ask := env.interactive && !opts.yes
+	for _, s := range p.steps {
+		if ask {
+			fmt.Fprintf(env.out, "\n%s\n", strings.TrimRight(s.preview, "\n"))
+			yes, err := env.prompter.Confirm(s.question)
+			if err != nil {
+				return fmt.Errorf("read answer: %w", err)
+			}
+			if !yes {
+				fmt.Fprintf(env.out, "skipped: %s\n", s.skipped)
+				continue
+			}
+		}
+		if err := s.apply(); err != nil {
+			return err
+		}
+		fmt.Fprintln(env.out, s.result)
+	}
+	printNextSteps(env.out, p, opts)
+	return nil
+}
+
+// isTerminalStream works for either direction; run.go's isTerminal only takes writers.
+func isTerminalStream(v any) bool {
+	f, ok := v.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// prompter asks a yes-or-no question; no is the answer to anything but yes.
+type prompter interface {
+	Confirm(question string) (bool, error)
+}
+
+type linePrompter struct {
+	in  *bufio.Reader
+	out io.Writer
+}
+
+func (p *linePrompter) Confirm(question string) (bool, error) {
+	fmt.Fprintf(p.out, "%s [y/N] ", question)
+	line, err := p.in.ReadString('\n')
+	if err != nil && !errors.Is(err, io.EOF) {
+		return false, err
+	}
+	if err != nil {
+		fmt.Fprintln(p.out) // end of input: finish the prompt's line
+	}
+	answer := strings.ToLower(strings.TrimSpace(line))
+	return answer == "y" || answer == "yes", nil
 }

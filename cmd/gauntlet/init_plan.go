@@ -1,0 +1,203 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/gauntlet-dev/gauntlet/config"
+	"github.com/gauntlet-dev/gauntlet/install"
+	"github.com/gauntlet-dev/gauntlet/internal/atomicfile"
+	"github.com/gauntlet-dev/gauntlet/scaffold"
+)
+
+// initPlan is everything init will do, worked out before anything is written: a hook file that
+// cannot be merged stops init before it has touched any file.
+type initPlan struct {
+	root       string
+	notes      []string // said before the steps
+	steps      []initStep
+	configName string // the config file, relative to root
+	hostName   string
+	hookDone   bool // the hook is in place, from this run or an earlier one
+}
+
+// initStep is one file write.
+type initStep struct {
+	preview  string // shown on a terminal before asking
+	question string
+	apply    func() error
+	result   string // said once written
+	skipped  string // said when the user declines
+}
+
+var hostNames = map[string]string{
+	install.Claude:  "Claude Code",
+	install.Codex:   "Codex",
+	install.Cursor:  "Cursor",
+	install.Gemini:  "Gemini CLI",
+	install.Copilot: "GitHub Copilot",
+}
+
+func planInit(ctx context.Context, opts initOptions, host string, env initEnv) (*initPlan, error) {
+	p := &initPlan{root: scaffold.RepoRoot(ctx, env.dir), hostName: hostNames[host]}
+	if err := p.planConfig(opts.force); err != nil {
+		return nil, err
+	}
+	if err := p.planGitignore(); err != nil {
+		return nil, err
+	}
+	if !opts.noHook {
+		if err := p.planHook(host, opts.shared, env.resolver); err != nil {
+			return nil, err
+		}
+	}
+	return p, nil
+}
+
+func (p *initPlan) planConfig(force bool) error {
+	p.configName = config.FileName
+	existing := ""
+	for _, name := range []string{config.FileName, config.AltFileName} {
+		if _, err := os.Lstat(filepath.Join(p.root, name)); err == nil {
+			existing = name
+			break
+		}
+	}
+	if existing != "" && !force {
+		p.configName = existing
+		p.notes = append(p.notes, fmt.Sprintf("kept %s as it is (pass --force to replace it)", existing))
+		return nil
+	}
+	if existing != "" {
+		p.configName = existing // replace the file gauntlet reads, not shadow it
+	}
+	projects, err := scaffold.Detect(p.root)
+	if err != nil {
+		return err
+	}
+	content := scaffold.Render(projects)
+	path := filepath.Join(p.root, p.configName)
+	// The file must be one that gauntlet accepts; finding out here beats writing a broken one.
+	cfg, err := config.Parse(path, content, p.root)
+	if err != nil {
+		return fmt.Errorf("the generated %s does not load (please report this): %w", p.configName, err)
+	}
+	verb, what := "write", "new"
+	if existing != "" {
+		verb, what = "replace", "replaces the existing file"
+	}
+	p.steps = append(p.steps, initStep{
+		preview:  fmt.Sprintf("%s (%s):\n\n%s", p.configName, what, content),
+		question: fmt.Sprintf("%s %s?", capitalize(verb), p.configName),
+		apply:    func() error { return atomicfile.Write(path, content, 0o644) },
+		result:   fmt.Sprintf("wrote %s: %s", p.configName, describeGates(cfg)),
+		skipped:  p.configName + " not written",
+	})
+	return nil
+}
+
+func describeGates(cfg *config.Config) string {
+	if len(cfg.Gates) == 0 {
+		return "no project detected, so no gates yet: the file has an example to start from"
+	}
+	names := make([]string, len(cfg.Gates))
+	for i, g := range cfg.Gates {
+		names[i] = g.Name
+	}
+	noun := " gates ("
+	if len(names) == 1 {
+		noun = " gate ("
+	}
+	return fmt.Sprint(len(names)) + noun + strings.Join(names, ", ") + ")"
+}
+
+func (p *initPlan) planGitignore() error {
+	path := filepath.Join(p.root, ".gitignore")
+	data, err := os.ReadFile(path)
+	missing := errors.Is(err, fs.ErrNotExist)
+	if err != nil && !missing {
+		return fmt.Errorf("read .gitignore: %w", err)
+	}
+	updated, added := scaffold.Gitignore(data)
+	if len(added) == 0 {
+		p.notes = append(p.notes, ".gitignore already lists "+strings.Join(scaffold.IgnoredEntries, " and "))
+		return nil
+	}
+	state, done := "exists", "added to"
+	if missing {
+		state, done = "new", "created"
+	}
+	p.steps = append(p.steps, initStep{
+		preview:  fmt.Sprintf(".gitignore (%s), lines to add:\n  %s", state, strings.Join(added, "\n  ")),
+		question: "Update .gitignore?",
+		apply:    func() error { return atomicfile.Write(path, updated, 0o644) },
+		result:   fmt.Sprintf("%s .gitignore: %s", done, strings.Join(added, ", ")),
+		skipped:  ".gitignore not changed",
+	})
+	return nil
+}
+
+func (p *initPlan) planHook(host string, shared bool, r install.Resolver) error {
+	command, byPath := install.StopHookCommand(r)
+	c, err := install.Plan(p.root, host, shared, command)
+	var invalid *install.InvalidFileError
+	if errors.As(err, &invalid) {
+		return &usageError{err}
+	}
+	if err != nil {
+		return err
+	}
+	if c.Installed {
+		p.hookDone = true
+		p.notes = append(p.notes, fmt.Sprintf("%s already runs gauntlet stop-hook for %s", c.Rel, p.hostName))
+		return nil
+	}
+	if byPath {
+		p.notes = append(p.notes, fmt.Sprintf("`gauntlet` on PATH is not this program, so the hook runs it by its full path: %s", command))
+	}
+	state := "new file"
+	if c.Exists {
+		state = "exists: every other key and hook is kept"
+	}
+	p.steps = append(p.steps, initStep{
+		preview:  fmt.Sprintf("%s (%s), add to %s:\n  %s", c.Rel, state, c.Where, c.Entry),
+		question: fmt.Sprintf("Install the %s stop hook in %s?", p.hostName, c.Rel),
+		apply: func() error {
+			if err := c.Apply(); err != nil {
+				return err
+			}
+			p.hookDone = true
+			return nil
+		},
+		result:  fmt.Sprintf("installed the %s stop hook in %s (%s)", p.hostName, c.Rel, c.Where),
+		skipped: "stop hook not installed",
+	})
+	return nil
+}
+
+func printNextSteps(w io.Writer, p *initPlan, opts initOptions) {
+	fmt.Fprintf(w, "\nNext steps:\n")
+	fmt.Fprintf(w, "  gauntlet run           run the gates now\n")
+	fmt.Fprintf(w, "  edit %-17s adjust commands, timeouts and paths; gauntlet validate checks it\n", p.configName)
+	switch {
+	case p.hookDone:
+		fmt.Fprintf(w, "  %s is now gated: when the agent stops, the gates run, and a failing gate sends it back to work.\n", p.hostName)
+	case opts.noHook:
+		fmt.Fprintf(w, "  gate an agent later with: gauntlet init --host %s\n", opts.host)
+	default:
+		fmt.Fprintf(w, "  install the stop hook later with: gauntlet init --host %s\n", opts.host)
+	}
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}

@@ -1,0 +1,198 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/gauntlet-dev/gauntlet/hook"
+	"github.com/gauntlet-dev/gauntlet/install"
+)
+
+// scriptedPrompter answers the questions in order and remembers them.
+type scriptedPrompter struct {
+	answers []bool
+	asked   []string
+}
+
+func (p *scriptedPrompter) Confirm(q string) (bool, error) {
+	p.asked = append(p.asked, q)
+	if len(p.asked) > len(p.answers) {
+		return false, errors.New("asked more questions than expected: " + q)
+	}
+	return p.answers[len(p.asked)-1], nil
+}
+
+// gauntletOnPath is a resolver for a gauntlet that is on PATH as itself.
+var gauntletOnPath = install.Resolver{
+	LookPath:     func(string) (string, error) { return "/bin/gauntlet", nil },
+	Executable:   func() (string, error) { return "/bin/gauntlet", nil },
+	EvalSymlinks: func(p string) (string, error) { return p, nil },
+	SameFile:     func(a, b string) bool { return a == b },
+}
+
+func newTestEnv(t *testing.T, interactive bool, answers ...bool) (initEnv, *scriptedPrompter, *bytes.Buffer) {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := &scriptedPrompter{answers: answers}
+	var out bytes.Buffer
+	return initEnv{dir: dir, interactive: interactive, prompter: p, resolver: gauntletOnPath, out: &out}, p, &out
+}
+
+func TestInitAsksBeforeEachWrite(t *testing.T) {
+	env, p, out := newTestEnv(t, true, true, false, true)
+	if err := runInit(context.Background(), initOptions{host: "codex"}, env); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"Write .gauntlet.yml?", "Update .gitignore?", "Install the Codex stop hook in .codex/hooks.json?"}
+	if !slices.Equal(p.asked, want) {
+		t.Errorf("asked %q, want %q", p.asked, want)
+	}
+	if !fileExists(env.dir, ".gauntlet.yml") || fileExists(env.dir, ".gitignore") || !fileExists(env.dir, ".codex/hooks.json") {
+		t.Errorf("written files do not follow the answers yes, no, yes:\n%s", out)
+	}
+	text := out.String()
+	for _, shown := range []string{
+		".gauntlet.yml (new):", "go vet ./...", // the config's content, before the question
+		".gitignore (new), lines to add:", "skipped: .gitignore not changed",
+		`.codex/hooks.json (new file), add to hooks.Stop:`, `"command":"gauntlet stop-hook"`,
+		"Codex is now gated",
+	} {
+		if !strings.Contains(text, shown) {
+			t.Errorf("output lacks %q:\n%s", shown, text)
+		}
+	}
+}
+
+func TestInitWithYesDoesNotAsk(t *testing.T) {
+	env, p, _ := newTestEnv(t, true)
+	if err := runInit(context.Background(), initOptions{host: "claude", yes: true}, env); err != nil {
+		t.Fatal(err)
+	}
+	if len(p.asked) != 0 {
+		t.Errorf("asked %q despite --yes", p.asked)
+	}
+	for _, f := range []string{".gauntlet.yml", ".gitignore", ".claude/settings.local.json"} {
+		if !fileExists(env.dir, f) {
+			t.Errorf("%s not written", f)
+		}
+	}
+}
+
+func TestInitRefusesBeforeWritingAnything(t *testing.T) {
+	tests := []struct {
+		name    string
+		opts    initOptions
+		tty     bool
+		prepare func(dir string)
+		message string
+	}{
+		{"no terminal and no --yes", initOptions{host: "claude"}, false, nil, "pass --yes"},
+		{"unknown host", initOptions{host: "vim", yes: true}, false, nil, "--host must be one of"},
+		{"auto is not a host to install for", initOptions{host: "auto", yes: true}, false, nil, "--host must be one of"},
+		{"invalid hook file", initOptions{host: "cursor", yes: true}, false, func(dir string) {
+			os.MkdirAll(filepath.Join(dir, ".cursor"), 0o755)
+			os.WriteFile(filepath.Join(dir, ".cursor", "hooks.json"), []byte("{,}"), 0o644)
+		}, ".cursor/hooks.json: not valid JSON"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			env, _, _ := newTestEnv(t, tt.tty)
+			if tt.prepare != nil {
+				tt.prepare(env.dir)
+			}
+			err := runInit(context.Background(), tt.opts, env)
+			var usage *usageError
+			if !errors.As(err, &usage) || !strings.Contains(err.Error(), tt.message) {
+				t.Fatalf("err = %v, want a usage error saying %q", err, tt.message)
+			}
+			if fileExists(env.dir, ".gauntlet.yml") || fileExists(env.dir, ".gitignore") {
+				t.Error("files were written before the refusal")
+			}
+		})
+	}
+}
+
+func TestInitKeepsOrReplacesTheConfig(t *testing.T) {
+	for _, tt := range []struct {
+		name, file string
+		force      bool
+		replaced   bool
+	}{
+		{"kept", ".gauntlet.yml", false, false},
+		{"kept yaml", ".gauntlet.yaml", false, false},
+		{"forced", ".gauntlet.yml", true, true},
+		{"forced yaml replaces that file", ".gauntlet.yaml", true, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			env, _, out := newTestEnv(t, false)
+			const mine = "version: 1\ngates:\n  mine:\n    run: true\n"
+			path := filepath.Join(env.dir, tt.file)
+			if err := os.WriteFile(path, []byte(mine), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if err := runInit(context.Background(), initOptions{host: "claude", yes: true, force: tt.force}, env); err != nil {
+				t.Fatal(err)
+			}
+			data, _ := os.ReadFile(path)
+			if replaced := string(data) != mine; replaced != tt.replaced {
+				t.Errorf("replaced = %v, want %v:\n%s", replaced, tt.replaced, out)
+			}
+			if tt.file != ".gauntlet.yml" && fileExists(env.dir, ".gauntlet.yml") {
+				t.Error("a .gauntlet.yml was written beside the existing .gauntlet.yaml")
+			}
+			if info, _ := os.Stat(path); info.Mode().Perm() != 0o600 {
+				t.Errorf("config mode = %v, want the file's own 0600", info.Mode().Perm())
+			}
+			if !fileExists(env.dir, ".claude/settings.local.json") || !fileExists(env.dir, ".gitignore") {
+				t.Error("the hook and .gitignore must be installed whatever happens to the config")
+			}
+		})
+	}
+}
+
+func TestInitHostsAreTheStopHookHosts(t *testing.T) {
+	var hosts []string
+	for _, h := range hook.Hosts() {
+		hosts = append(hosts, string(h))
+		if hostNames[string(h)] == "" {
+			t.Errorf("host %s has no display name", h)
+		}
+	}
+	if !slices.Equal(install.Hosts(), hosts) {
+		t.Errorf("init installs for %v, the stop hook speaks %v", install.Hosts(), hosts)
+	}
+}
+
+func TestLinePrompter(t *testing.T) {
+	for input, want := range map[string]bool{
+		"y\n": true, "YES\n": true, " yes \r\n": true, "y": true,
+		"\n": false, "n\n": false, "yep\n": false, "": false,
+	} {
+		var out bytes.Buffer
+		p := &linePrompter{in: bufioReader(input), out: &out}
+		got, err := p.Confirm("Go?")
+		if err != nil || got != want {
+			t.Errorf("answer %q: %v, %v; want %v", input, got, err, want)
+		}
+		if !strings.HasPrefix(out.String(), "Go? [y/N] ") {
+			t.Errorf("prompt = %q", out.String())
+		}
+	}
+}
+
+func bufioReader(s string) *bufio.Reader { return bufio.NewReader(strings.NewReader(s)) }
+
+func fileExists(dir, rel string) bool {
+	_, err := os.Stat(filepath.Join(dir, filepath.FromSlash(rel)))
+	return err == nil
+}

@@ -1,0 +1,131 @@
+package scaffold
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// DefaultTimeout is the per-gate timeout the written config sets for gates without their own.
+const DefaultTimeout = 10 * time.Minute
+
+// header tells whoever opens the file what it is for and how to use it.
+const header = `# gauntlet: this repository's quality gates. They run in parallel and end in one verdict.
+#
+#   gauntlet run            run the gates the current change touches
+#   gauntlet run --all      run every gate
+#   gauntlet run NAME       run one gate
+#   gauntlet validate       check this file
+#
+# A gate is a command that exits 0 when all is well. Per gate you can also set, among others,
+# paths (run only when a matching file changed), severity: warn (report without failing) and
+# hint (advice shown with a failure). Personal overrides go in .gauntlet.local.yml.
+`
+
+// stopHookSection shows the agent-facing knobs with their defaults, commented out.
+const stopHookSection = `# When a coding agent is gated (gauntlet stop-hook), this bounds how long it can be held:
+# stop_hook:
+#   max_attempts: 3   # blocks per session before the agent may stop anyway
+#   timeout: 9m       # the whole hook; keep it below the agent host's hook timeout (10m)
+`
+
+// skeleton is the gates section when nothing was detected: valid as it is, with an example.
+const skeleton = `# No project was detected (go.mod, package.json, pyproject.toml, requirements*.txt,
+# Cargo.toml or a Makefile with test, lint or check targets). Add a gate per check, e.g.:
+#
+#   test:
+#     run: make test          # or argv: [make, test] to run without a shell
+#     timeout: 5m
+#     paths: ["src/**"]       # run only when something under src/ changed
+#     hint: "Run make test and fix what fails."
+gates: {}
+`
+
+// Render writes the commented .gauntlet.yml for the detected projects; with no gates it is a
+// skeleton that is still a valid config.
+func Render(projects []Project) []byte {
+	var b strings.Builder
+	b.WriteString(header)
+	if labels := projectLabels(projects); labels != "" {
+		b.WriteString("#\n# Started by `gauntlet init` for: " + labels + ".\n")
+	}
+	b.WriteString("\nversion: 1\n\n")
+	b.WriteString("# Default per-gate timeout; a gate's own timeout wins.\n")
+	b.WriteString("timeout: " + formatDuration(DefaultTimeout) + "\n\n")
+	b.WriteString(stopHookSection + "\n")
+
+	gates := Layout(projects)
+	for _, p := range projects {
+		for _, n := range p.Notes {
+			writeComment(&b, "", p.Label()+": "+n)
+		}
+	}
+	if len(gates) == 0 {
+		b.WriteString(skeleton)
+		return []byte(b.String())
+	}
+	b.WriteString("gates:\n")
+	i := 0
+	for _, p := range projects {
+		for range p.Gates {
+			if i > 0 {
+				b.WriteByte('\n')
+			}
+			writeGate(&b, p, gates[i])
+			i++
+		}
+	}
+	return []byte(b.String())
+}
+
+func projectLabels(projects []Project) string {
+	var labels []string
+	for _, p := range projects {
+		if len(p.Gates) > 0 {
+			labels = append(labels, p.Label())
+		}
+	}
+	return strings.Join(labels, ", ")
+}
+
+func writeGate(b *strings.Builder, p Project, g Gate) {
+	writeComment(b, "  ", p.Label()+": "+g.Comment+".")
+	fmt.Fprintf(b, "  %s:\n", g.Name)
+	fmt.Fprintf(b, "    run: %s\n", yamlString(g.Run))
+	if g.Dir != "" {
+		fmt.Fprintf(b, "    dir: %s\n", yamlString(g.Dir))
+	}
+	if len(g.Paths) > 0 {
+		fmt.Fprintf(b, "    paths: %s\n", yamlFlowList(g.Paths))
+	}
+	if g.Timeout > 0 {
+		fmt.Fprintf(b, "    timeout: %s\n", formatDuration(g.Timeout))
+	}
+	if g.Hint != "" {
+		hint := g.Hint
+		if g.Dir != "" {
+			hint = "In " + g.Dir + "/: " + strings.ToLower(hint[:1]) + hint[1:]
+		}
+		fmt.Fprintf(b, "    hint: %s\n", yamlString(hint))
+	}
+}
+
+// writeComment writes text as comment lines; a line break in text (from a folder name or an
+// error message) must not end the comment and start YAML.
+func writeComment(b *strings.Builder, indent, text string) {
+	for _, line := range strings.Split(text, "\n") {
+		line = strings.TrimRight(strings.ReplaceAll(line, "\r", " "), " ")
+		b.WriteString(indent + "# " + line + "\n")
+	}
+}
+
+// formatDuration writes whole minutes as "5m" rather than Go's "5m0s".
+func formatDuration(d time.Duration) string {
+	if d%time.Minute == 0 {
+		return fmt.Sprintf("%dm", d/time.Minute)
+	}
+	if d%time.Second == 0 {
+		return fmt.Sprintf("%ds", d/time.Second)
+	}
+	return d.String()
+}
