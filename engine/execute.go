@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"time"
@@ -91,6 +92,7 @@ func Execute(ctx context.Context, req Request) (*Run, error) {
 	ran := runner.Run(ctx, sel.Run, runner.Options{
 		RunID:     runID,
 		Root:      cfg.Root,
+		Base:      cmp.Or(req.Scope.Base, cfg.Base),
 		Logs:      logs,
 		LogPrefix: logPrefix,
 		Jobs:      cfg.Jobs,

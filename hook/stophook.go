@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"time"
 
@@ -18,6 +19,7 @@ import (
 	"github.com/gauntlet-dev/gauntlet/lock"
 	"github.com/gauntlet-dev/gauntlet/report"
 	"github.com/gauntlet-dev/gauntlet/statedir"
+	"github.com/gauntlet-dev/gauntlet/todos"
 )
 
 // ReadTimeout is how long the hook waits for a complete payload on stdin.
@@ -128,7 +130,7 @@ func (c *call) judge(ctx context.Context, cfg *config.Config) Outcome {
 	}
 	defer state.Close()
 
-	fingerprint, err := Fingerprint(ctx, cfg.Root, configBytes(cfg))
+	fingerprint, err := Fingerprint(ctx, cfg.Root, judgedInputs(cfg, c.payload.Transcript()))
 	if err != nil && !errors.Is(err, ErrNotGit) {
 		fmt.Fprintf(c.Stderr, "gauntlet: stop-hook: no fingerprint, running the gates: %v\n", err)
 	}
@@ -269,6 +271,28 @@ func stickyOf(led *ledger, key string) []string {
 		return s.Sticky
 	}
 	return nil
+}
+
+// judgedInputs is what, besides the work tree, decides the verdict: the effective config (both
+// files) and, when a todos gate judges it, the agent's latest todo list. The list, not the whole
+// transcript: the transcript grows with every turn and would make every stop look new.
+func judgedInputs(cfg *config.Config, transcript string) []byte {
+	b := configBytes(cfg)
+	if !slices.ContainsFunc(cfg.Gates, func(g gates.Gate) bool { return g.Enabled && g.Kind == gates.KindTodos }) {
+		return b
+	}
+	b = append(b, "todos\x00"...)
+	if transcript == "" {
+		return append(b, "no transcript\x00"...)
+	}
+	list, err := todos.ReadTranscript(transcript)
+	if err != nil {
+		return append(b, err.Error()+"\x00"...)
+	}
+	for _, it := range list.Items {
+		b = fmt.Appendf(b, "%q %q\x00", it.Status, it.Content)
+	}
+	return b
 }
 
 // configBytes is the effective config as far as the fingerprint is concerned: both files.

@@ -14,6 +14,10 @@ type Process struct {
 	Dir string
 	// Env is the complete environment, "KEY=VALUE" entries without duplicates.
 	Env []string
+	// Stdin is what the process reads on its standard input; nil means /dev/null. It is written
+	// through a pipe of its own, and abandoned once the process group has ended, so a process
+	// that never reads it cannot hold the gate up.
+	Stdin io.Reader
 }
 
 // Exit is how a process ended.

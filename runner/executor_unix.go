@@ -74,15 +74,26 @@ func (e *groupExecutor) Execute(ctx context.Context, p Process, out io.Writer) (
 	// Backstop: kills the leader if it outlives the grace period; the group follows below.
 	cmd.WaitDelay = e.grace
 
+	stdin, err := newStdinFeed(p.Stdin)
+	if err != nil {
+		w.Close()
+		return noExit, err
+	}
+	if stdin != nil {
+		cmd.Stdin = stdin.r
+	}
+
 	startErr := cmd.Start()
 	w.Close()
 	if startErr != nil {
+		stdin.abandon()
 		if ctx.Err() != nil {
 			return Exit{Code: -1, Interrupted: true}, nil
 		}
 		return noExit, &StartError{Err: startErr}
 	}
 	pgid := cmd.Process.Pid
+	stdin.start(p.Stdin)
 
 	copied := make(chan struct{})
 	go func() {
@@ -113,6 +124,7 @@ func (e *groupExecutor) Execute(ctx context.Context, p Process, out io.Writer) (
 	}
 	// Always: a background child of a gate that exited must not outlive it.
 	signalGroup(pgid, syscall.SIGKILL)
+	stdin.abandon()
 
 	if err := r.SetReadDeadline(time.Now().Add(e.drain)); err != nil {
 		// Without a deadline the read could block forever on an escaped process; closing the

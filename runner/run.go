@@ -57,8 +57,10 @@ type Options struct {
 	// Abort, when closed, SIGKILLs every running gate's process group at once (second Ctrl-C)
 	// and cancels the rest.
 	Abort <-chan struct{}
-	// Executor runs the processes of check gates; nil means process groups (Unix).
+	// Executor runs the processes of check and review gates; nil means process groups (Unix).
 	Executor Executor
+	// Base is the base ref review gates diff against; "" means auto (origin/HEAD, main, master).
+	Base string
 }
 
 // Run executes gs and returns their results in the same order. Gates start in input order.

@@ -28,8 +28,8 @@ func TestRunClassifiesOutcomes(t *testing.T) {
 	infraOnPass.InfraPatterns = withInfra.InfraPatterns
 	warn := shellGate("warn", "exit 2")
 	warn.Severity = gates.SeverityWarn
-	review := shellGate("review", "")
-	review.Kind = gates.KindReview
+	unknownKind := shellGate("unknown-kind", "")
+	unknownKind.Kind = gates.Kind("future")
 	missingDir := shellGate("missing-dir", "true")
 	missingDir.Dir = "no/such/dir"
 
@@ -49,7 +49,7 @@ func TestRunClassifiesOutcomes(t *testing.T) {
 		{withInfra, gates.StatusError, 1, "infrastructure problem: dial tcp: connection refused", true},
 		{infraOnPass, gates.StatusPass, 0, "exit status 0", true},
 		{warn, gates.StatusWarn, 2, "exit status 2", true},
-		{review, gates.StatusError, -1, "kind review is not supported by this build", true},
+		{unknownKind, gates.StatusError, -1, "kind future is not supported by this build", true},
 		{missingDir, gates.StatusError, -1, "could not start", true},
 		{shellGate("signalled", "kill -9 $$"), gates.StatusFail, -1, "killed by a signal", true},
 	}

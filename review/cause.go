@@ -1,0 +1,75 @@
+package review
+
+import (
+	"regexp"
+	"strings"
+)
+
+// maxCauseBytes keeps a cause short enough for a one-line reason.
+const maxCauseBytes = 300
+
+// What the CLIs print when they cannot review, as seen in the wild. Claude Code: "Invalid API
+// key · Please run /login", "Not logged in · Please run /login", "OAuth token has expired",
+// "Claude AI usage limit reached|1767225600", "Credit balance is too low", "API Error: 529
+// Overloaded". Codex: "You've hit your usage limit", "exceeded retry limit, last status: 429 Too
+// Many Requests", "401 Unauthorized", "Not logged in". Gemini CLI: "Please set an Auth method
+// ...", "Quota exceeded for quota metric ...", "RESOURCE_EXHAUSTED".
+var (
+	notLoggedIn = regexp.MustCompile(`(?i)not logged in|/login|log ?in again|invalid api key|api key (is )?(missing|not (set|valid|found))|` +
+		`unauthori[sz]ed|\b401\b|\b403\b|oauth token|authenticat|auth method|credentials`)
+	overLimit = regexp.MustCompile(`(?i)usage limit|rate.?limit|quota|\b429\b|resource.?exhausted|too many requests|` +
+		`overloaded|\b529\b|credit balance|billing`)
+	// errorLine is a line that starts by saying it reports an error, maybe after a timestamp;
+	// a word "error" anywhere would also pick lines of the echoed prompt or diff.
+	errorLine = regexp.MustCompile(`(?i)^(\[[^\]]*\]\s*)?(error|fatal|failed)\b`)
+	ansi      = regexp.MustCompile(`\x1b\[[0-?]*[ -/]*[@-~]`)
+)
+
+// kindOf names the kind of infrastructure problem a message reports, or "".
+func kindOf(msg string) string {
+	switch {
+	case overLimit.MatchString(msg):
+		return "usage or rate limit"
+	case notLoggedIn.MatchString(msg):
+		return "not logged in"
+	}
+	return ""
+}
+
+// telltaleLine picks the output line that best says what went wrong: the last one naming a
+// login or limit problem, else the last one that starts as an error report, else the last non-empty one.
+func telltaleLine(output []byte) string {
+	lines := strings.Split(ansi.ReplaceAllString(string(output), ""), "\n")
+	var lastError, last string
+	for i := len(lines) - 1; i >= 0; i-- {
+		line := strings.TrimSpace(lines[i])
+		if line == "" {
+			continue
+		}
+		if kindOf(line) != "" {
+			return oneLine(line)
+		}
+		if lastError == "" && errorLine.MatchString(line) {
+			lastError = line
+		}
+		if last == "" {
+			last = line
+		}
+	}
+	if lastError != "" {
+		return oneLine(lastError)
+	}
+	return oneLine(last)
+}
+
+// oneLine collapses whitespace and caps the length, for a cause in a one-line reason.
+func oneLine(s string) string { return squash(s, maxCauseBytes) }
+
+// squash puts s on one line of at most max bytes (plus an ellipsis when cut).
+func squash(s string, max int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) <= max {
+		return s
+	}
+	return strings.ToValidUTF8(s[:max], "") + "…"
+}

@@ -1,0 +1,241 @@
+package review
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Built-in reviewers; any other cli value is a shell command.
+const (
+	CLIClaude = "claude"
+	CLICodex  = "codex"
+	CLIGemini = "gemini"
+)
+
+// shortInstruction is the only prompt text that goes into argv, for the CLIs that want one
+// there; the real instructions and the diff follow on stdin.
+const shortInstruction = "Review the code change given on stdin, following the instructions there, " +
+	"and answer with only the JSON verdict they describe."
+
+// reviewer knows how one CLI is asked for a review and how its answer is read.
+type reviewer interface {
+	// name is how messages refer to the reviewer.
+	name() string
+	argv() []string
+	// answer finds the verdict in what the CLI printed, or says in a few words why there is none.
+	answer(exitCode int, output []byte) (*Verdict, string)
+}
+
+// newReviewer picks the adapter for cli. Codex needs files for its schema and its last message;
+// they go into tempDir, which the caller creates and removes.
+func newReviewer(cli, model, tempDir string) (reviewer, error) {
+	switch cli {
+	case CLIClaude:
+		return claudeCLI{model: model}, nil
+	case CLICodex:
+		schema := filepath.Join(tempDir, "verdict.schema.json")
+		if err := os.WriteFile(schema, []byte(verdictSchema), 0o600); err != nil {
+			return nil, fmt.Errorf("write codex output schema: %w", err)
+		}
+		return codexCLI{model: model, schema: schema, lastMessage: filepath.Join(tempDir, "last-message.txt")}, nil
+	case CLIGemini:
+		return geminiCLI{model: model}, nil
+	default:
+		return customCLI{command: cli}, nil
+	}
+}
+
+// claudeCLI is Claude Code in print mode: JSON envelope, the verdict held to a schema, only the
+// read-only tools, no MCP servers and no hooks (the user's own stop hook would gate the
+// reviewer).
+type claudeCLI struct{ model string }
+
+func (claudeCLI) name() string { return CLIClaude }
+
+func (c claudeCLI) argv() []string {
+	argv := []string{"claude", "-p", "--output-format", "json", "--json-schema", verdictSchema,
+		"--tools", "Read,Grep,Glob", "--strict-mcp-config", "--settings", `{"disableAllHooks":true}`}
+	if c.model != "" {
+		argv = append(argv, "--model", c.model)
+	}
+	return argv
+}
+
+// claudeEnvelope is the single JSON object `claude -p --output-format json` prints last.
+type claudeEnvelope struct {
+	Type             string          `json:"type"`
+	Subtype          string          `json:"subtype"`
+	IsError          bool            `json:"is_error"`
+	Result           string          `json:"result"`
+	StructuredOutput json.RawMessage `json:"structured_output"`
+}
+
+func (claudeCLI) answer(exitCode int, output []byte) (*Verdict, string) {
+	env, ok := findClaudeEnvelope(output)
+	switch {
+	case !ok && exitCode != 0:
+		return nil, cliFailure(exitCode, output)
+	case !ok:
+		return nil, noResult(output, "no JSON result")
+	case env.IsError || !strings.HasPrefix(env.Subtype, "success"):
+		// Not logged in, usage limit, API errors: Claude Code still prints its envelope, with
+		// the message as the result and exit status 0 or 1.
+		if cause := strings.TrimSpace(env.Result); cause != "" {
+			return nil, cause
+		}
+		return nil, "claude reported " + env.Subtype
+	}
+	if v, ok := parseVerdict(env.StructuredOutput); ok {
+		return v, ""
+	}
+	if v, ok := ExtractVerdict(env.Result); ok {
+		return v, ""
+	}
+	return nil, "no parseable verdict in its answer"
+}
+
+func findClaudeEnvelope(output []byte) (claudeEnvelope, bool) {
+	lines := bytes.Split(output, []byte("\n"))
+	for i := len(lines) - 1; i >= 0; i-- {
+		line := bytes.TrimSpace(lines[i])
+		if !bytes.HasPrefix(line, []byte("{")) {
+			continue
+		}
+		var env claudeEnvelope
+		if json.Unmarshal(line, &env) == nil && env.Type == "result" {
+			return env, true
+		}
+	}
+	return claudeEnvelope{}, false
+}
+
+// codexCLI is `codex exec` in its read-only sandbox. Its progress, including the prompt, goes
+// to stderr, so the answer is read from the --output-last-message file instead of the output.
+type codexCLI struct{ model, schema, lastMessage string }
+
+func (codexCLI) name() string { return CLICodex }
+
+func (c codexCLI) argv() []string {
+	argv := []string{"codex", "exec", "--sandbox", "read-only", "--output-schema", c.schema,
+		"--output-last-message", c.lastMessage}
+	if c.model != "" {
+		argv = append(argv, "--model", c.model)
+	}
+	return append(argv, shortInstruction)
+}
+
+func (c codexCLI) answer(exitCode int, output []byte) (*Verdict, string) {
+	if exitCode != 0 {
+		return nil, cliFailure(exitCode, output)
+	}
+	last := readSmallFile(c.lastMessage)
+	if v, ok := ExtractVerdict(string(last)); ok {
+		return v, ""
+	}
+	if len(bytes.TrimSpace(last)) == 0 {
+		return nil, noResult(output, "no final message")
+	}
+	return nil, "no parseable verdict in its answer"
+}
+
+// geminiCLI is Gemini CLI headless with JSON output; it reads stdin before the -p prompt. Its
+// default approval mode keeps every tool that writes or runs commands out of a headless run.
+type geminiCLI struct{ model string }
+
+func (geminiCLI) name() string { return CLIGemini }
+
+func (c geminiCLI) argv() []string {
+	argv := []string{"gemini", "--output-format", "json", "--approval-mode", "default"}
+	if c.model != "" {
+		argv = append(argv, "--model", c.model)
+	}
+	return append(argv, "-p", shortInstruction)
+}
+
+func (geminiCLI) answer(exitCode int, output []byte) (*Verdict, string) {
+	obj := lastJSONObject(output, "response", "error")
+	if cause := geminiError(obj["error"]); cause != "" {
+		return nil, cause
+	}
+	if exitCode != 0 {
+		return nil, cliFailure(exitCode, output)
+	}
+	var response string
+	if obj == nil || json.Unmarshal(obj["response"], &response) != nil {
+		return nil, noResult(output, "no JSON result")
+	}
+	if v, ok := ExtractVerdict(response); ok {
+		return v, ""
+	}
+	return nil, "no parseable verdict in its answer"
+}
+
+// geminiError reads {"type":..., "message":..., "code":...}; "" when there is no error.
+func geminiError(raw json.RawMessage) string {
+	if len(raw) == 0 || string(raw) == "null" {
+		return ""
+	}
+	var e struct {
+		Type    string `json:"type"`
+		Message string `json:"message"`
+	}
+	if json.Unmarshal(raw, &e) != nil {
+		return oneLine(string(raw))
+	}
+	if e.Message != "" {
+		return oneLine(e.Message)
+	}
+	return "gemini reported " + e.Type
+}
+
+// customCLI is any other command, run with sh -c; it reads the whole prompt on stdin and prints
+// its verdict.
+type customCLI struct{ command string }
+
+func (customCLI) name() string { return "the custom reviewer" }
+
+func (c customCLI) argv() []string { return []string{"/bin/sh", "-c", c.command} }
+
+func (customCLI) answer(exitCode int, output []byte) (*Verdict, string) {
+	if v, ok := ExtractVerdict(string(output)); ok {
+		return v, ""
+	}
+	if exitCode != 0 {
+		return nil, cliFailure(exitCode, output)
+	}
+	return nil, noResult(output, "no parseable verdict")
+}
+
+func cliFailure(exitCode int, output []byte) string {
+	msg := fmt.Sprintf("exit status %d", exitCode)
+	if line := telltaleLine(output); line != "" {
+		msg += ": " + line
+	}
+	return msg
+}
+
+// noResult says what was missing, or that nothing at all was printed.
+func noResult(output []byte, missing string) string {
+	if len(bytes.TrimSpace(output)) == 0 {
+		return "it printed nothing"
+	}
+	if line := telltaleLine(output); line != "" {
+		return missing + " in its output: " + line
+	}
+	return missing + " in its output"
+}
+
+func readSmallFile(path string) []byte {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	data, _ := io.ReadAll(io.LimitReader(f, MaxOutputBytes))
+	return data
+}

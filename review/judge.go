@@ -1,0 +1,115 @@
+package review
+
+import (
+	"fmt"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/gauntlet-dev/gauntlet/changes"
+	"github.com/gauntlet-dev/gauntlet/gates"
+)
+
+// maxMessageBytes keeps one finding on one readable line.
+const maxMessageBytes = 1000
+
+// judgeVerdict keeps the findings on lines the change adds and decides the gate: it fails when
+// the reviewer failed the change and a finding remains. A failing verdict whose findings were
+// all outside the diff passes: the change is not to blame for code it did not add.
+func judgeVerdict(v *Verdict, added changes.AddedLines, root string) Judgement {
+	var kept, dropped []Finding
+	for _, f := range v.Findings {
+		if file, ok := onAddedLine(f, added, root); ok {
+			f.File = file
+			kept = append(kept, f)
+		} else {
+			dropped = append(dropped, f)
+		}
+	}
+	// Dropped findings are only counted: listing them would put code the change did not touch
+	// in front of the agent as if it had to be fixed.
+	var lines []string
+	for _, f := range kept {
+		lines = append(lines, formatFinding(f))
+	}
+
+	droppedNote := ""
+	if len(dropped) > 0 {
+		droppedNote = fmt.Sprintf(" (%d outside the diff dropped)", len(dropped))
+	}
+	switch {
+	case v.Status == "fail" && len(kept) > 0:
+		return Judgement{Status: gates.StatusFail, Reason: countOf(len(kept), "finding") + droppedNote, Lines: lines}
+	case v.Status == "fail" && len(dropped) > 0:
+		reason := fmt.Sprintf("passed: the reviewer failed the change, but its findings (%d) were all outside the diff and dropped",
+			len(dropped))
+		return Judgement{Status: gates.StatusPass, Reason: reason, Lines: append(lines, reason)}
+	case v.Status == "fail":
+		reason := "the reviewer failed the change without naming a finding"
+		return Judgement{Status: gates.StatusFail, Reason: reason, Lines: append(lines, reason)}
+	case len(kept) > 0:
+		reason := "passed with " + countOf(len(kept), "finding") + " noted" + droppedNote
+		return Judgement{Status: gates.StatusPass, Reason: reason, Lines: append(lines, reason)}
+	default:
+		reason := "passed: no findings" + droppedNote
+		return Judgement{Status: gates.StatusPass, Reason: reason, Lines: append(lines, reason)}
+	}
+}
+
+// onAddedLine finds the finding's file among the added lines, forgiving the usual ways a
+// reviewer spells a path: "./x.go", "b/x.go", or absolute under the project root.
+func onAddedLine(f Finding, added changes.AddedLines, root string) (string, bool) {
+	line := int(f.Line)
+	if line <= 0 {
+		return "", false
+	}
+	file := strings.TrimSpace(filepath.ToSlash(f.File))
+	if file == "" {
+		return "", false
+	}
+	if path.IsAbs(file) && root != "" {
+		if rel, err := filepath.Rel(root, filepath.FromSlash(file)); err == nil && !strings.HasPrefix(rel, "..") {
+			file = filepath.ToSlash(rel)
+		}
+	}
+	file = path.Clean(file)
+	candidates := []string{file}
+	if len(file) > 2 && (file[:2] == "a/" || file[:2] == "b/") {
+		candidates = append(candidates, file[2:])
+	}
+	for _, c := range candidates {
+		if added.Has(c, line) {
+			return c, true
+		}
+	}
+	return "", false
+}
+
+// formatFinding writes a finding as compilers write errors: "file:line: severity: message".
+func formatFinding(f Finding) string {
+	var b strings.Builder
+	b.WriteString(squash(f.File, 300))
+	if b.Len() == 0 {
+		b.WriteString("(no file)")
+	}
+	if f.Line > 0 {
+		fmt.Fprintf(&b, ":%d", f.Line)
+	}
+	b.WriteString(": ")
+	if sev := squash(f.Severity, 20); sev != "" {
+		b.WriteString(strings.ToLower(sev) + ": ")
+	}
+	msg := squash(f.Message, maxMessageBytes)
+	if msg == "" {
+		msg = "(no message)"
+	}
+	b.WriteString(msg)
+	return b.String()
+}
+
+func countOf(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}

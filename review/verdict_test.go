@@ -1,0 +1,58 @@
+package review
+
+import (
+	"reflect"
+	"testing"
+)
+
+func TestExtractVerdict(t *testing.T) {
+	finding := Finding{File: "a.go", Line: 3, Severity: "error", Message: "nil map"}
+	tests := []struct {
+		name string
+		text string
+		want *Verdict
+	}{
+		{"bare object", `{"status":"pass","findings":[]}`, &Verdict{Status: "pass", Findings: []Finding{}}},
+		{"surrounding whitespace and upper case status", "\n  {\"status\":\"FAIL\",\"findings\":[{\"file\":\"a.go\",\"line\":3,\"severity\":\"error\",\"message\":\"nil map\"}]}\n",
+			&Verdict{Status: "fail", Findings: []Finding{finding}}},
+		{"fenced block in prose", "Here is my review.\n```json\n{\"status\": \"fail\", \"findings\": [{\"file\": \"a.go\", \"line\": \"3\", \"severity\": \"error\", \"message\": \"nil map\"}]}\n```\nThanks!",
+			&Verdict{Status: "fail", Findings: []Finding{finding}}},
+		{"first fenced block that is a verdict", "```json\n{\"note\": 1}\n```\n```json\n{\"status\": \"pass\"}\n```\n```json\n{\"status\": \"fail\"}\n```",
+			&Verdict{Status: "pass"}},
+		{"last balanced object with a status", `I considered {"status":"fail"} at first, but {"x": {"y": 1}} and finally {"status":"pass","findings":[]} it is. {not json}`,
+			&Verdict{Status: "pass", Findings: []Finding{}}},
+		{"braces inside strings", `Verdict: {"status":"fail","findings":[{"file":"b.go","line":7,"severity":"warning","message":"use } carefully {"}]}`,
+			&Verdict{Status: "fail", Findings: []Finding{{File: "b.go", Line: 7, Severity: "warning", Message: "use } carefully {"}}}},
+		{"prose with an apostrophe before the object", `It's fine: {"status":"pass"}`, &Verdict{Status: "pass"}},
+		{"line that is not a number", `{"status":"fail","findings":[{"file":"c.go","line":"n/a","message":"m"}]}`,
+			&Verdict{Status: "fail", Findings: []Finding{{File: "c.go", Message: "m"}}}},
+		{"unknown status", `{"status":"maybe","findings":[]}`, nil},
+		{"no status", `{"findings":[]}`, nil},
+		{"no JSON", "Looks good to me!", nil},
+		{"empty", "", nil},
+		{"shape description is not a verdict", answerFormat, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, ok := ExtractVerdict(tt.text)
+			if ok != (tt.want != nil) {
+				t.Fatalf("ok = %v, verdict %+v", ok, got)
+			}
+			if tt.want != nil && !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("got %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestLooksSecret(t *testing.T) {
+	for p, want := range map[string]bool{
+		".env": true, "config/.env.local": true, ".envrc": true, "certs/server.pem": true, "tls/server.KEY": true,
+		"home/.ssh/id_rsa": true, "id_ed25519.pub": true,
+		"env.go": false, "keys.go": false, "monkey.go": false, "docs/identity.md": false, "src/environment.ts": false,
+	} {
+		if got := LooksSecret(p); got != want {
+			t.Errorf("LooksSecret(%q) = %v, want %v", p, got, want)
+		}
+	}
+}
