@@ -53,5 +53,17 @@ func newRootCmd(io streams) *cobra.Command {
 		newSchemaCmd(io),
 		newVersionCmd(io),
 	)
+	strictCompletion(root)
 	return root
+}
+
+// strictCompletion makes `gauntlet completion SHELL` reject a shell it has no script for (exit 2)
+// instead of printing help and succeeding: a runnable command gets cobra's argument check.
+func strictCompletion(root *cobra.Command) {
+	root.InitDefaultCompletionCmd()
+	completion, _, err := root.Find([]string{"completion"})
+	if err != nil || completion == root {
+		return
+	}
+	completion.RunE = func(cmd *cobra.Command, _ []string) error { return cmd.Help() }
 }
