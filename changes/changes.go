@@ -11,6 +11,8 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/gauntlet-dev/gauntlet/internal/gitcmd"
 )
 
 // stateDirName is gauntlet's own state directory, never part of a change.
@@ -117,7 +119,7 @@ func diffNames(ctx context.Context, dir, from, to string) ([]string, error) {
 // failure is an error.
 func insideWorkTree(ctx context.Context, dir string) (bool, string, error) {
 	out, err := git(ctx, dir, "rev-parse", "--is-inside-work-tree")
-	var gitErr *gitError
+	var gitErr *gitcmd.Error
 	switch {
 	case err == nil && strings.TrimSpace(string(out)) == "true":
 		return true, "", nil
@@ -125,7 +127,7 @@ func insideWorkTree(ctx context.Context, dir string) (bool, string, error) {
 		return false, "not inside a git work tree", nil
 	case errors.Is(err, exec.ErrNotFound):
 		return false, "git is not installed", nil
-	case errors.As(err, &gitErr) && strings.Contains(gitErr.stderr, "not a git repository"):
+	case errors.As(err, &gitErr) && strings.Contains(gitErr.Stderr, "not a git repository"):
 		return false, "not inside a git work tree", nil
 	default:
 		return false, "", fmt.Errorf("detect git work tree in %s: %w", dir, err)

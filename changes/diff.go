@@ -7,6 +7,8 @@ import (
 	"os"
 	"slices"
 	"strings"
+
+	"github.com/gauntlet-dev/gauntlet/internal/gitcmd"
 )
 
 // ErrNotInGit is returned by Diff when the project is not inside a git work tree (or git is not
@@ -57,7 +59,7 @@ func Diff(ctx context.Context, projectRoot string, opts DiffOptions) (*Patch, er
 
 	w := newPatchWriter(opts.MaxBytes, opts.Skip)
 	args := append(append(patchArgs(), from), scope...)
-	if err := streamGit(ctx, projectRoot, args, w.consume); err != nil {
+	if err := gitcmd.Stream(ctx, projectRoot, args, w.consume); err != nil {
 		return nil, fmt.Errorf("diff against %s: %w", against, err)
 	}
 	if err := addUntracked(ctx, projectRoot, w); err != nil {

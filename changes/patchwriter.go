@@ -5,6 +5,8 @@ import (
 	"bytes"
 	"errors"
 	"io"
+
+	"github.com/gauntlet-dev/gauntlet/internal/gitcmd"
 )
 
 // patchWriter builds a capped patch one file section at a time, dropping the sections of files
@@ -31,7 +33,7 @@ func (w *patchWriter) room() int64 {
 }
 
 // consume reads patch text. Lines longer than the reader's buffer arrive in pieces; only the
-// first piece of a line can be a section header. It returns errEnough once the cap is reached.
+// first piece of a line can be a section header. It returns gitcmd.ErrEnough once the cap is reached.
 func (w *patchWriter) consume(r io.Reader) error {
 	br := bufio.NewReaderSize(r, 64<<10)
 	atLineStart := true
@@ -47,7 +49,7 @@ func (w *patchWriter) consume(r io.Reader) error {
 				if int64(len(chunk)) > w.room() {
 					w.text = w.text[:lineStart] // never half a line
 					w.cut = true
-					return errEnough
+					return gitcmd.ErrEnough
 				}
 				w.text = append(w.text, chunk...)
 			}

@@ -17,7 +17,8 @@ import (
 	"strings"
 	"sync"
 	"syscall"
-	"time"
+
+	"github.com/gauntlet-dev/gauntlet/internal/gitcmd"
 )
 
 // ErrNotGit is returned by Fingerprint outside a git work tree (or without git): there is no
@@ -31,14 +32,11 @@ const (
 	// noCommitMarker stands in for HEAD in a repository without commits; it cannot be a hash.
 	noCommitMarker = "(no commit yet)"
 
-	fingerprintGitTimeout = 30 * time.Second
-	// fingerprintGitWaitDelay bounds the wait for git's output pipes after git itself is gone.
-	fingerprintGitWaitDelay = 5 * time.Second
+	// fingerprintMaxHeadOutput is far more than rev-parse's two short lines.
+	fingerprintMaxHeadOutput = 4 << 10
 	// fingerprintMaxNames bounds the list of untracked paths held in memory: past it the tree is
 	// not something worth caching on, and the caller runs the gates.
 	fingerprintMaxNames = 64 << 20
-	// fingerprintMaxStderr keeps the start of git's complaint, which is where the cause is.
-	fingerprintMaxStderr = 4 << 10
 	// fingerprintCopyBuffer is the chunk in which untracked files are read.
 	fingerprintCopyBuffer = 64 << 10
 )
@@ -119,22 +117,22 @@ type fingerprinter struct {
 // head returns HEAD's commit, or noCommitMarker before the first commit. One git call both
 // checks the work tree and reads HEAD, because this runs on every stop of an agent.
 func (fp *fingerprinter) head() (string, error) {
-	out := &fingerprintBuffer{limit: fingerprintMaxStderr, truncate: true}
-	err := fp.git(out, "rev-parse", "--is-inside-work-tree", "--verify", "--quiet", "HEAD")
+	out := &gitcmd.CappedBuffer{Limit: fingerprintMaxHeadOutput, Truncate: true}
+	err := gitcmd.Run(fp.ctx, fp.root, out, "rev-parse", "--is-inside-work-tree", "--verify", "--quiet", "HEAD")
 	lines := strings.Fields(out.String())
 	insideWorkTree := len(lines) > 0 && lines[0] == "true"
-	var gitErr *fingerprintGitError
+	var gitErr *gitcmd.Error
 	switch {
 	case errors.Is(err, exec.ErrNotFound):
 		return "", fmt.Errorf("%w: git is not installed", ErrNotGit)
-	case errors.As(err, &gitErr) && strings.Contains(gitErr.stderr, "not a git repository"):
+	case errors.As(err, &gitErr) && strings.Contains(gitErr.Stderr, "not a git repository"):
 		return "", ErrNotGit
 	case err == nil && len(lines) > 0 && !insideWorkTree:
 		// Inside .git itself: a repository, but no working tree to judge.
 		return "", ErrNotGit
 	case err == nil && insideWorkTree && len(lines) == 2:
 		return lines[1], nil
-	case errors.As(err, &gitErr) && gitErr.exitCode == 1 && insideWorkTree && len(lines) == 1:
+	case errors.As(err, &gitErr) && gitErr.ExitCode == 1 && insideWorkTree && len(lines) == 1:
 		// --verify --quiet fails silently with 1 when HEAD names no commit yet.
 		return noCommitMarker, nil
 	case err != nil:
@@ -148,7 +146,7 @@ func (fp *fingerprinter) head() (string, error) {
 // size of a diff.
 func (fp *fingerprinter) gitDigest(args ...string) ([]byte, error) {
 	sum := sha256.New()
-	if err := fp.git(sum, args...); err != nil {
+	if err := gitcmd.Run(fp.ctx, fp.root, sum, args...); err != nil {
 		return nil, err
 	}
 	return sum.Sum(nil), nil
@@ -157,17 +155,13 @@ func (fp *fingerprinter) gitDigest(args ...string) ([]byte, error) {
 // untrackedDigest hashes the untracked, not ignored files under the root, sorted so that the
 // order of git's directory walk cannot matter.
 func (fp *fingerprinter) untrackedDigest() ([]byte, error) {
-	out := &fingerprintBuffer{limit: fingerprintMaxNames}
 	args := append([]string{"ls-files", "-z", "--others", "--exclude-standard"}, fingerprintPathspec...)
-	if err := fp.git(out, args...); err != nil {
-		if out.overflow {
-			// git died of the closed pipe; the size is the cause worth reporting.
-			err = fmt.Errorf("%w (limit %d bytes)", errFingerprintOutputTooLarge, out.limit)
-		}
+	out, err := gitcmd.Output(fp.ctx, fp.root, fingerprintMaxNames, args...)
+	if err != nil {
 		return nil, fmt.Errorf("list untracked files: %w", err)
 	}
 	var names []string
-	for name := range bytes.SplitSeq(out.Bytes(), []byte{0}) {
+	for name := range bytes.SplitSeq(out, []byte{0}) {
 		if len(name) > 0 {
 			names = append(names, string(name))
 		}
@@ -256,81 +250,4 @@ func (r fingerprintReader) Read(p []byte) (int, error) {
 		return 0, err
 	}
 	return r.r.Read(p)
-}
-
-// git runs one read-only git command in the root with stdout going to stdout. Optional locks are
-// off so that a fingerprint never takes the index lock from under the user's own git commands,
-// and the C locale keeps git's messages recognisable.
-func (fp *fingerprinter) git(stdout io.Writer, args ...string) error {
-	ctx, cancel := context.WithTimeout(fp.ctx, fingerprintGitTimeout)
-	defer cancel()
-
-	cmd := exec.CommandContext(ctx, "git", args...)
-	cmd.Dir = fp.root
-	cmd.Stdin = nil // the null device
-	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0", "GIT_TERMINAL_PROMPT=0", "LC_ALL=C", "LANGUAGE=C")
-	cmd.WaitDelay = fingerprintGitWaitDelay
-	stderr := &fingerprintBuffer{limit: fingerprintMaxStderr, truncate: true}
-	cmd.Stdout = stdout
-	cmd.Stderr = stderr
-
-	err := cmd.Run()
-	if err == nil {
-		return nil
-	}
-	if errors.Is(err, exec.ErrNotFound) {
-		return fmt.Errorf("run git: %w", err)
-	}
-	exitCode := -1
-	if cmd.ProcessState != nil {
-		exitCode = cmd.ProcessState.ExitCode()
-	}
-	if ctxErr := ctx.Err(); ctxErr != nil {
-		err = fmt.Errorf("%w (limit %s)", ctxErr, fingerprintGitTimeout)
-	}
-	return &fingerprintGitError{args: args, stderr: strings.TrimSpace(stderr.String()), exitCode: exitCode, err: err}
-}
-
-// fingerprintGitError is a failed git call with what git said about it.
-type fingerprintGitError struct {
-	args     []string
-	stderr   string
-	exitCode int
-	err      error
-}
-
-func (e *fingerprintGitError) Error() string {
-	msg := "git " + strings.Join(e.args, " ")
-	if e.stderr != "" {
-		msg += ": " + e.stderr
-	}
-	return msg + ": " + e.err.Error()
-}
-
-func (e *fingerprintGitError) Unwrap() error { return e.err }
-
-var errFingerprintOutputTooLarge = errors.New("output too large")
-
-// fingerprintBuffer holds at most limit bytes. Past the limit it either drops the rest (truncate,
-// for diagnostics) or fails the write, which stops the command.
-type fingerprintBuffer struct {
-	bytes.Buffer
-	limit    int
-	truncate bool
-	overflow bool
-}
-
-func (b *fingerprintBuffer) Write(p []byte) (int, error) {
-	room := b.limit - b.Len()
-	if len(p) <= room {
-		return b.Buffer.Write(p)
-	}
-	b.overflow = true
-	if room > 0 {
-		b.Buffer.Write(p[:room])
-	}
-	if b.truncate {
-		return len(p), nil
-	}
-	return 0, errFingerprintOutputTooLarge
 }

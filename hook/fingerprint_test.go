@@ -348,37 +348,6 @@ func TestFingerprintUnreadableUntrackedFile(t *testing.T) {
 	}
 }
 
-func TestFingerprintBufferCaps(t *testing.T) {
-	tests := []struct {
-		name     string
-		truncate bool
-		writes   []string
-		want     string
-		wantErr  bool
-	}{
-		{"fits", false, []string{"ab", "cd"}, "abcd", false},
-		{"exactly full", false, []string{"abcdef"}, "abcdef", false},
-		{"overflow fails the write", false, []string{"abcd", "efgh"}, "abcdef", true},
-		{"overflow truncates silently", true, []string{"abcd", "efgh", "ij"}, "abcdef", false},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			b := &fingerprintBuffer{limit: 6, truncate: tt.truncate}
-			var err error
-			for _, w := range tt.writes {
-				if _, werr := b.Write([]byte(w)); werr != nil {
-					err = werr
-				}
-			}
-			wantOverflow := len(strings.Join(tt.writes, "")) > 6
-			if b.String() != tt.want || (err != nil) != tt.wantErr || b.overflow != wantOverflow {
-				t.Errorf("got %q, err %v, overflow %v; want %q, err %v, overflow %v",
-					b.String(), err, b.overflow, tt.want, tt.wantErr, wantOverflow)
-			}
-		})
-	}
-}
-
 // BenchmarkFingerprint5000 measures the fast path of the stop hook on a repository of 5,000
 // committed files with a few modified and untracked ones.
 func BenchmarkFingerprint5000(b *testing.B) {
