@@ -43,9 +43,9 @@ func sortProblems(ps []Problem) {
 	})
 }
 
-// displayName shows a file relative to the working directory when it is inside it, the way
+// DisplayPath shows a file relative to the working directory when it is inside it, the way
 // compilers do, so that `.gauntlet.yml:4:3` is clickable from the repository root.
-func displayName(abs string) string {
+func DisplayPath(abs string) string {
 	wd, err := os.Getwd()
 	if err != nil {
 		return abs

@@ -74,11 +74,11 @@ type source struct {
 
 // assemble parses both files before giving up on either, so that one run reports every problem.
 func assemble(root string, main source, local *source) (*Config, error) {
-	raw, problems := parseFile(displayName(main.path), main.data, false)
+	raw, problems := parseFile(DisplayPath(main.path), main.data, false)
 	var localRaw *rawFile
 	if local != nil {
 		var localProblems []Problem
-		localRaw, localProblems = parseFile(displayName(local.path), local.data, true)
+		localRaw, localProblems = parseFile(DisplayPath(local.path), local.data, true)
 		problems = append(problems, localProblems...)
 	}
 	// Cross-key checks on a file that could not be read would only add noise.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/gauntlet-dev/gauntlet/config"
 	"github.com/gauntlet-dev/gauntlet/engine"
 	"github.com/gauntlet-dev/gauntlet/lock"
 	"github.com/gauntlet-dev/gauntlet/statedir"
@@ -62,7 +63,7 @@ func clean(cmd *cobra.Command, io streams, opts cleanOptions) error {
 	stateDir := filepath.Join(root, statedir.Name)
 	// Without a state dir there is nothing to clean, and no reason to create one to lock it.
 	if _, err := os.Lstat(stateDir); errors.Is(err, fs.ErrNotExist) {
-		_, err := fmt.Fprintf(io.Out, "nothing to clean in %s\n", displayPath(stateDir))
+		_, err := fmt.Fprintf(io.Out, "nothing to clean in %s\n", config.DisplayPath(stateDir))
 		return err
 	}
 	state, err := statedir.Open(root)
@@ -86,11 +87,11 @@ func clean(cmd *cobra.Command, io streams, opts cleanOptions) error {
 		if err := state.RemoveAll(name); err != nil {
 			return err
 		}
-		fmt.Fprintf(io.Out, "removed %s%s\n", displayPath(path), what)
+		fmt.Fprintf(io.Out, "removed %s%s\n", config.DisplayPath(path), what)
 		removed++
 	}
 	if removed == 0 {
-		_, err := fmt.Fprintf(io.Out, "nothing to clean in %s\n", displayPath(stateDir))
+		_, err := fmt.Fprintf(io.Out, "nothing to clean in %s\n", config.DisplayPath(stateDir))
 		return err
 	}
 	return nil

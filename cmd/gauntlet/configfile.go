@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/gauntlet-dev/gauntlet/config"
 )
@@ -43,20 +42,6 @@ func projectRoot(file string) (string, error) {
 		return "", usagef("--config %s: no such file", file)
 	}
 	return filepath.Dir(abs), nil
-}
-
-// displayPath shows a path relative to the working directory when it is inside it, the way the
-// config errors do.
-func displayPath(abs string) string {
-	wd, err := os.Getwd()
-	if err != nil {
-		return abs
-	}
-	rel, err := filepath.Rel(wd, abs)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return abs
-	}
-	return rel
 }
 
 // plural phrases a count: "1 gate", "3 gates".

@@ -113,7 +113,7 @@ func listedGates(cfg *config.Config, sel *engine.Selection) []listedGate {
 
 func writeGateTable(w io.Writer, cfg *config.Config, sel *engine.Selection, listed []listedGate) error {
 	if len(listed) == 0 {
-		_, err := fmt.Fprintf(w, "no gates in %s\n", displayPath(cfg.Path))
+		_, err := fmt.Fprintf(w, "no gates in %s\n", config.DisplayPath(cfg.Path))
 		return err
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)

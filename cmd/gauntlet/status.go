@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/gauntlet-dev/gauntlet/config"
 	"github.com/gauntlet-dev/gauntlet/engine"
 	"github.com/gauntlet-dev/gauntlet/report"
 	"github.com/gauntlet-dev/gauntlet/statedir"
@@ -51,7 +52,7 @@ func showStatus(io streams, opts statusOptions, now time.Time) error {
 	data, err := readLastRun(root)
 	if errors.Is(err, fs.ErrNotExist) {
 		_, err := fmt.Fprintf(io.Err, "gauntlet: no run recorded yet in %s (gauntlet run records one)\n",
-			displayPath(filepath.Join(root, statedir.Name)))
+			config.DisplayPath(filepath.Join(root, statedir.Name)))
 		return err
 	}
 	if err != nil {
@@ -59,7 +60,7 @@ func showStatus(io streams, opts statusOptions, now time.Time) error {
 	}
 	r, err := report.ReadJSON(bytes.NewReader(data))
 	if err != nil {
-		return fmt.Errorf("last run %s: %w", displayPath(filepath.Join(root, statedir.Name, engine.LastRunFile)), err)
+		return fmt.Errorf("last run %s: %w", config.DisplayPath(filepath.Join(root, statedir.Name, engine.LastRunFile)), err)
 	}
 	if opts.json {
 		_, err := io.Out.Write(data)

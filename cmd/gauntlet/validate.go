@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/spf13/cobra"
+
+	"github.com/gauntlet-dev/gauntlet/config"
 )
 
 func newValidateCmd(io streams) *cobra.Command {
@@ -21,9 +23,9 @@ confirmation line and exits 0.`,
 			if err != nil {
 				return err
 			}
-			files := displayPath(cfg.Path)
+			files := config.DisplayPath(cfg.Path)
 			if cfg.LocalPath != "" {
-				files += " + " + displayPath(cfg.LocalPath)
+				files += " + " + config.DisplayPath(cfg.LocalPath)
 			}
 			_, err = fmt.Fprintf(io.Out, "ok: %s, %s\n", files, plural(len(cfg.Gates), "gate"))
 			return err
