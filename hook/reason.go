@@ -2,13 +2,13 @@ package hook
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/termtext"
 )
 
 // MaxReasonBytes bounds a block reason, in bytes (so also in characters): hosts put it in the
@@ -135,21 +135,21 @@ type reasonSection struct {
 }
 
 func newReasonSection(r gates.Result, redact *Redactor) reasonSection {
-	name := capBytes(singleLine(r.Name), maxNameBytes)
+	name := capBytes(termtext.Line(r.Name), maxNameBytes)
 	if name == "" {
 		name = "(unnamed)"
 	}
-	lines := []string{"## " + name + ": " + capBytes(redact.Redact(singleLine(headline(r))), maxHeadlineBytes)}
-	if hint := strings.TrimSpace(cleanText(r.Hint)); hint != "" {
+	lines := []string{"## " + name + ": " + capBytes(redact.Redact(termtext.Line(headline(r))), maxHeadlineBytes)}
+	if hint := strings.TrimSpace(termtext.Clean(r.Hint, false)); hint != "" {
 		lines = append(lines, "hint: "+capBytes(redact.Redact(hint), maxHintBytes))
 	}
 	lines = append(lines, "rerun: gauntlet run "+name)
-	if log := singleLine(r.Log); log != "" {
+	if log := termtext.Line(r.Log); log != "" {
 		lines = append(lines, "log: "+capBytes(redact.Redact(log), maxLogPathBytes))
 	}
 
 	var tail []string
-	if text := strings.TrimRight(redact.Redact(cleanText(r.Tail)), " \t\n"); text != "" {
+	if text := strings.TrimRight(redact.Redact(termtext.Clean(r.Tail, false)), " \t\n"); text != "" {
 		tail = strings.Split(text, "\n")
 	}
 	return reasonSection{name: name, fixed: strings.Join(lines, "\n"), tail: tail}
@@ -337,45 +337,4 @@ func lastBytes(s string, n int) string {
 		i++
 	}
 	return s[i:]
-}
-
-// ansiEscape matches terminal escape sequences: CSI (colours, cursor movement), the string
-// sequences OSC, DCS, SOS, PM and APC (titles, hyperlinks; an unterminated one ends at the line)
-// and the short ESC forms.
-var ansiEscape = regexp.MustCompile(`\x1b(?:\[[0-?]*[ -/]*[@-~]|[\]PX^_][^\x07\x1b\n]*(?:\x07|\x1b\\)?|[ -/]*[0-~]?)`)
-
-// StripANSI removes terminal escape sequences, leaving the text a terminal would show.
-func StripANSI(s string) string {
-	if !strings.Contains(s, "\x1b") {
-		return s
-	}
-	return ansiEscape.ReplaceAllString(s, "")
-}
-
-// cleanText makes gate output fit for the agent's eyes: valid UTF-8, no escape sequences, no
-// control characters but tab and newline. Within a line, a carriage return is how progress bars
-// redraw themselves, so only the text after the last one is kept, as a terminal shows it.
-func cleanText(s string) string {
-	s = StripANSI(strings.ToValidUTF8(s, "\uFFFD"))
-	lines := strings.Split(s, "\n")
-	for i, line := range lines {
-		line = strings.TrimSuffix(line, "\r")
-		if cr := strings.LastIndexByte(line, '\r'); cr >= 0 {
-			line = line[cr+1:]
-		}
-		lines[i] = strings.Map(dropControl, line)
-	}
-	return strings.Join(lines, "\n")
-}
-
-func dropControl(r rune) rune {
-	if r == '\t' || r >= 0x20 && r != 0x7f && (r < 0x80 || r > 0x9f) {
-		return r
-	}
-	return -1
-}
-
-// singleLine is cleanText for values shown on one line.
-func singleLine(s string) string {
-	return strings.Join(strings.Fields(cleanText(s)), " ")
 }

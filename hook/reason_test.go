@@ -229,23 +229,6 @@ func assertBounded(t *testing.T, reason string) {
 	}
 }
 
-func TestStripANSI(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{"plain", "plain"},
-		{"\x1b[1;31merror\x1b[0m: x", "error: x"},
-		{"\x1b[2K\x1b[1Gdone", "done"},
-		{"\x1b]8;;https://x.test\x07link\x1b]8;;\x07", "link"},
-		{"\x1b]0;title\x1b\\text", "text"},
-		{"\x1b(Bascii", "ascii"},
-		{"unterminated \x1b]0;title\nnext", "unterminated \nnext"},
-	}
-	for _, tc := range tests {
-		if got := StripANSI(tc.in); got != tc.want {
-			t.Errorf("StripANSI(%q) = %q, want %q", tc.in, got, tc.want)
-		}
-	}
-}
-
 func TestCutTail(t *testing.T) {
 	lines := []string{"alpha alpha alpha alpha", "bravo bravo bravo bravo", "charlie charlie charlie", "delta delta delta delta"}
 	whole := strings.Join(lines, "\n")

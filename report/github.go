@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/termtext"
 )
 
 // WriteGitHub writes GitHub Actions workflow commands for every gate a reader must look at: its
@@ -22,15 +23,15 @@ func WriteGitHub(w io.Writer, r Report) error {
 		writeInert(&b, g)
 		fmt.Fprintf(&b, "rerun: gauntlet run %s\n", g.Name)
 		if g.Log != "" {
-			fmt.Fprintf(&b, "log: %s\n", cleanLine(g.Log))
+			fmt.Fprintf(&b, "log: %s\n", termtext.Line(g.Log))
 		}
 		b.WriteString("::endgroup::\n")
 		level := "error"
 		if g.Status == gates.StatusWarn {
 			level = "warning"
 		}
-		message := cleanLine(g.Reason)
-		if hint := cleanLine(g.Hint); hint != "" {
+		message := termtext.Line(g.Reason)
+		if hint := termtext.Line(g.Hint); hint != "" {
 			message += "\nhint: " + hint
 		}
 		fmt.Fprintf(&b, "::%s title=%s::%s\n", level, escapeProperty("gauntlet: "+g.Name), escapeData(message))
@@ -46,7 +47,7 @@ func WriteGitHub(w io.Writer, r Report) error {
 // outputs). The resume token is derived from the tail itself, so the tail cannot contain it and
 // the output stays reproducible.
 func writeInert(b *strings.Builder, g GateReport) {
-	tail := strings.TrimRight(cleanText(g.Tail, true), "\n")
+	tail := strings.TrimRight(termtext.Clean(g.Tail, true), "\n")
 	if strings.TrimSpace(tail) == "" {
 		b.WriteString("(no output)\n")
 		return

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/termtext"
 )
 
 // The JUnit elements, in the subset every CI test reporter reads.
@@ -70,7 +71,7 @@ func WriteJUnit(w io.Writer, r Report) error {
 	}
 	for _, g := range r.Gates {
 		c := junitCase{ClassName: junitName, Name: xmlText(g.Name), Time: seconds(g.DurationMS)}
-		reason := xmlText(cleanLine(g.Reason))
+		reason := xmlText(termtext.Line(g.Reason))
 		var out []string
 		switch g.Status {
 		case gates.StatusFail:

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/termtext"
 )
 
 // SchemaVersion is the version of the JSON report. Fields are only ever added, so it stays 1.
@@ -97,7 +98,7 @@ func shownReason(g GateReport) string {
 // visibleReason drops the reason of a pass, and one that would only repeat the status
 // ("cancelled  review  cancelled").
 func visibleReason(s gates.Status, reason string) string {
-	reason = cleanLine(reason)
+	reason = termtext.Line(reason)
 	if s == gates.StatusPass || reason == string(s) {
 		return ""
 	}

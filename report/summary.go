@@ -5,6 +5,8 @@ import (
 	"html"
 	"io"
 	"strings"
+
+	"github.com/gauntlet-dev/gauntlet/internal/termtext"
 )
 
 // StepSummary writes the run as GitHub-flavoured Markdown for $GITHUB_STEP_SUMMARY: the verdict,
@@ -24,7 +26,7 @@ func StepSummary(w io.Writer, r Report) error {
 		if !needsAttention(g.Status) {
 			continue
 		}
-		tail := strings.TrimRight(cleanText(g.Tail, false), "\n")
+		tail := strings.TrimRight(termtext.Clean(g.Tail, false), "\n")
 		if strings.TrimSpace(tail) == "" {
 			tail = "(no output)"
 		}
@@ -41,7 +43,7 @@ func StepSummary(w io.Writer, r Report) error {
 // markdownCell keeps a value inside its table cell: one line, pipes and backslashes escaped, and
 // HTML neutralised because GitHub renders it in summaries.
 func markdownCell(s string) string {
-	s = html.EscapeString(cleanLine(s))
+	s = html.EscapeString(termtext.Line(s))
 	return strings.NewReplacer(`\`, `\\`, "|", `\|`).Replace(s)
 }
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/termtext"
 )
 
 // DefaultTailLines is how many lines of a gate's output the text summary shows by default.
@@ -59,7 +60,7 @@ func writeGateLines(b *strings.Builder, gs []GateReport, colour bool) {
 			b.WriteString("  " + reason)
 		}
 		if g.Log != "" {
-			fmt.Fprintf(b, "  (log: %s)", cleanLine(g.Log))
+			fmt.Fprintf(b, "  (log: %s)", termtext.Line(g.Log))
 		}
 		b.WriteString("\n")
 	}
@@ -89,7 +90,7 @@ func writeGateBlock(b *strings.Builder, g GateReport, root bool, opts TextOption
 		b.WriteString(" — first failure, stopped the run (fail-fast)")
 	}
 	b.WriteString("\n")
-	if hint := cleanLine(g.Hint); hint != "" {
+	if hint := termtext.Line(g.Hint); hint != "" {
 		fmt.Fprintf(b, "hint: %s\n", hint)
 	}
 	if opts.TailLines > 0 {
@@ -99,7 +100,7 @@ func writeGateBlock(b *strings.Builder, g GateReport, root bool, opts TextOption
 }
 
 func writeTail(b *strings.Builder, g GateReport, opts TextOptions) {
-	tail := strings.TrimRight(cleanText(g.Tail, opts.Color), "\n")
+	tail := strings.TrimRight(termtext.Clean(g.Tail, opts.Color), "\n")
 	if strings.TrimSpace(tail) == "" {
 		b.WriteString("    (no output)\n")
 		return
@@ -109,7 +110,7 @@ func writeTail(b *strings.Builder, g GateReport, opts TextOptions) {
 		lines = lines[hidden:]
 		note := fmt.Sprintf("    ... %d earlier lines not shown", hidden)
 		if g.Log != "" {
-			note += "; full output in " + cleanLine(g.Log)
+			note += "; full output in " + termtext.Line(g.Log)
 		}
 		b.WriteString(paint(note, opts.Color, statusAttrs[gates.StatusSkipped]...) + "\n")
 	}

@@ -3,6 +3,8 @@ package review
 import (
 	"regexp"
 	"strings"
+
+	"github.com/gauntlet-dev/gauntlet/internal/termtext"
 )
 
 // maxCauseBytes keeps a cause short enough for a one-line reason.
@@ -22,7 +24,6 @@ var (
 	// errorLine is a line that starts by saying it reports an error, maybe after a timestamp;
 	// a word "error" anywhere would also pick lines of the echoed prompt or diff.
 	errorLine = regexp.MustCompile(`(?i)^(\[[^\]]*\]\s*)?(error|fatal|failed)\b`)
-	ansi      = regexp.MustCompile(`\x1b\[[0-?]*[ -/]*[@-~]`)
 )
 
 // kindOf names the kind of infrastructure problem a message reports, or "".
@@ -39,7 +40,7 @@ func kindOf(msg string) string {
 // telltaleLine picks the output line that best says what went wrong: the last one naming a
 // login or limit problem, else the last one that starts as an error report, else the last non-empty one.
 func telltaleLine(output []byte) string {
-	lines := strings.Split(ansi.ReplaceAllString(string(output), ""), "\n")
+	lines := strings.Split(string(termtext.Strip(nil, output)), "\n")
 	var lastError, last string
 	for i := len(lines) - 1; i >= 0; i-- {
 		line := strings.TrimSpace(lines[i])

@@ -12,6 +12,7 @@ import (
 
 	"github.com/gauntlet-dev/gauntlet/changes"
 	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/termtext"
 )
 
 // DefaultMaxDiffBytes applies when a gate sets no max_diff_bytes.
@@ -141,7 +142,7 @@ func noVerdict(name, cause string, output []byte) Judgement {
 }
 
 func lastLines(output []byte, n int) []string {
-	text := strings.TrimRight(ansi.ReplaceAllString(string(output), ""), "\n\t ")
+	text := strings.TrimRight(string(termtext.Strip(nil, output)), "\n\t ")
 	if text == "" {
 		return nil
 	}

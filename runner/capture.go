@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"github.com/gauntlet-dev/gauntlet/internal/termtext"
 )
 
 // maxInfraMatchBytes keeps a matched line short enough to serve as a one-line reason.
@@ -51,7 +53,7 @@ func (c *capture) line(line []byte) {
 	if c.infraMatch != "" || len(c.patterns) == 0 {
 		return
 	}
-	c.plain = stripANSI(c.plain[:0], line)
+	c.plain = termtext.Strip(c.plain[:0], line)
 	for _, re := range c.patterns {
 		if re.Match(c.plain) {
 			c.infraMatch = truncate(strings.TrimSpace(string(c.plain)), maxInfraMatchBytes)

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/gauntlet-dev/gauntlet/internal/termtext"
 )
 
 const (
@@ -64,7 +66,7 @@ func renderTail(raw []byte, truncated bool, maxLines, maxBytes int) string {
 			raw = raw[i+1:]
 		}
 	}
-	lines := strings.Split(string(stripANSI(nil, raw)), "\n")
+	lines := strings.Split(string(termtext.Strip(nil, raw)), "\n")
 	for i, line := range lines {
 		line = strings.TrimRight(line, "\r")
 		if j := strings.LastIndexByte(line, '\r'); j >= 0 {

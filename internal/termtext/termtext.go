@@ -1,0 +1,117 @@
+// Package termtext turns what a gate printed for a terminal into plain text that reports, logs
+// and agents can show: escape sequences removed, control characters dropped, progress bars settled.
+package termtext
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+const esc = 0x1b
+
+// Strip appends s to dst without terminal escape sequences (colours, cursor moves, window
+// titles, hyperlinks). It works on bytes without allocating, because the runner calls it for
+// every line a gate prints.
+func Strip(dst, s []byte) []byte {
+	return strip(dst, s, false)
+}
+
+// StripString is Strip for a string.
+func StripString(s string) string {
+	if !strings.Contains(s, "\x1b") {
+		return s
+	}
+	return string(Strip(nil, []byte(s)))
+}
+
+// strip removes escape sequences, keeping colour (SGR: CSI ... m) when keepColour is set.
+func strip(dst, s []byte, keepColour bool) []byte {
+	for i := 0; i < len(s); {
+		if s[i] != esc {
+			dst = append(dst, s[i])
+			i++
+			continue
+		}
+		end := skipEscape(s, i)
+		if keepColour && end-i >= 3 && s[i+1] == '[' && s[end-1] == 'm' {
+			dst = append(dst, s[i:end]...)
+		}
+		i = end
+	}
+	return dst
+}
+
+// skipEscape returns the index just past the escape sequence starting at s[i] == ESC. A malformed
+// sequence never swallows a newline, so one stray ESC cannot hide the rest of the output.
+func skipEscape(s []byte, i int) int {
+	if i+1 >= len(s) {
+		return len(s)
+	}
+	switch s[i+1] {
+	case '[': // CSI: parameter and intermediate bytes, then one final byte
+		j := i + 2
+		for j < len(s) && s[j] >= 0x20 && s[j] <= 0x3f {
+			j++
+		}
+		if j < len(s) && s[j] >= 0x40 && s[j] <= 0x7e {
+			j++
+		}
+		return j
+	case ']', 'P', 'X', '^', '_': // OSC, DCS, SOS, PM, APC: a string ended by BEL or ESC \
+		for j := i + 2; j < len(s); j++ {
+			switch {
+			case s[j] == 0x07:
+				return j + 1
+			case s[j] == esc && j+1 < len(s) && s[j+1] == '\\':
+				return j + 2
+			case s[j] == '\n':
+				return j
+			}
+		}
+		return len(s)
+	case '(', ')', '*', '+', '-', '.', '/', '#', '%': // character set and line attribute selection
+		return min(i+3, len(s))
+	default: // two-byte sequences such as ESC 7, ESC =, ESC c
+		return i + 2
+	}
+}
+
+// Clean makes gate-provided text safe to print: valid UTF-8, no escape sequences (except colour,
+// when keepColour), no control characters but tab and newline. A carriage return inside a line is
+// how progress bars overwrite themselves, so only the text after the last one is kept, as a
+// terminal would show it.
+func Clean(s string, keepColour bool) string {
+	if !utf8.ValidString(s) {
+		s = strings.ToValidUTF8(s, "\uFFFD")
+	}
+	s = string(strip(nil, []byte(s), keepColour))
+	lines := strings.Split(s, "\n")
+	for i, line := range lines {
+		line = strings.TrimSuffix(line, "\r")
+		if cr := strings.LastIndexByte(line, '\r'); cr >= 0 {
+			line = line[cr+1:]
+		}
+		lines[i] = strings.Map(dropControl(keepColour), line)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// Line is Clean for values shown on one line, such as a reason or a hint.
+func Line(s string) string {
+	return strings.Join(strings.Fields(Clean(s, false)), " ")
+}
+
+func dropControl(keepEscape bool) func(rune) rune {
+	return func(r rune) rune {
+		switch {
+		case r == '\t':
+			return r
+		case r == esc && keepEscape:
+			return r // only kept colour sequences still contain one
+		case r < 0x20, r == 0x7f, r >= 0x80 && r <= 0x9f:
+			return -1
+		default:
+			return r
+		}
+	}
+}

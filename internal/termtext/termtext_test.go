@@ -1,0 +1,76 @@
+package termtext
+
+import "testing"
+
+func TestStrip(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		{"plain", "hello world", "hello world"},
+		{"colour", "\x1b[1;31mFAIL\x1b[0m: x", "FAIL: x"},
+		{"cursor and erase", "\x1b[2K\x1b[1Gdone", "done"},
+		{"private mode", "\x1b[?25lhidden cursor\x1b[?25h", "hidden cursor"},
+		{"title ended by BEL", "\x1b]0;title\x07text", "text"},
+		{"title ended by ST", "\x1b]0;title\x1b\\text", "text"},
+		{"hyperlink ended by ST", "\x1b]8;;http://x\x1b\\link\x1b]8;;\x1b\\", "link"},
+		{"hyperlink ended by BEL", "\x1b]8;;https://x.test\x07link\x1b]8;;\x07", "link"},
+		{"device control string", "a\x1bPq#0;2;0;0;0\x1b\\b", "ab"},
+		{"charset", "\x1b(Bascii", "ascii"},
+		{"two-byte", "\x1b7saved\x1b8", "saved"},
+		{"lone escape", "a\x1bb", "a"},
+		{"unterminated OSC keeps next line", "\x1b]0;title\nnext", "\nnext"},
+		{"malformed CSI keeps newline", "\x1b[12\nnext", "\nnext"},
+		{"ESC at end", "text\x1b", "text"},
+		{"utf-8 untouched", "héllo ✓", "héllo ✓"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := string(Strip(nil, []byte(tc.in))); got != tc.want {
+				t.Errorf("Strip(%q) = %q, want %q", tc.in, got, tc.want)
+			}
+			if got := StripString(tc.in); got != tc.want {
+				t.Errorf("StripString(%q) = %q, want %q", tc.in, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestClean(t *testing.T) {
+	tests := []struct {
+		name       string
+		in         string
+		keepColour bool
+		want       string
+	}{
+		{"plain", "a\tb\nc", false, "a\tb\nc"},
+		{"colour stripped", "\x1b[31;1mFAIL\x1b[0m ok", false, "FAIL ok"},
+		{"colour kept", "\x1b[31mFAIL\x1b[0m", true, "\x1b[31mFAIL\x1b[0m"},
+		{"cursor movement stripped even with colour", "a\x1b[2K\x1b[1Ab", true, "ab"},
+		{"title stripped even with colour", "\x1b]0;title\x07text", true, "text"},
+		{"unterminated osc ends at the line", "\x1b]8;;http://x\nnext", false, "\nnext"},
+		{"crlf", "one\r\ntwo\r\n", false, "one\ntwo\n"},
+		{"progress overwrite", "10%\r50%\r100%\ndone", false, "100%\ndone"},
+		{"control characters", "a\x00b\x07c\x7fd\u0085e", false, "abcde"},
+		{"invalid utf-8", "a\xffb", false, "a\uFFFDb"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := Clean(tt.in, tt.keepColour); got != tt.want {
+				t.Errorf("Clean(%q, %v) = %q, want %q", tt.in, tt.keepColour, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestLine(t *testing.T) {
+	if got, want := Line("exit status 1:\n  infra\tproblem\r\n"), "exit status 1: infra problem"; got != want {
+		t.Errorf("Line = %q, want %q", got, want)
+	}
+}
+
+func BenchmarkStripPlainLine(b *testing.B) {
+	line := []byte("ok  \tgithub.com/example/project/internal/pkg\t0.123s\tcoverage: 81.2% of statements")
+	dst := make([]byte, 0, len(line))
+	b.SetBytes(int64(len(line)))
+	for b.Loop() {
+		dst = Strip(dst[:0], line)
+	}
+}
