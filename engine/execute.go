@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -115,19 +116,24 @@ func Execute(ctx context.Context, req Request) (*Run, error) {
 	run.FirstFailure = firstFailure(ran)
 	run.Report = report.New(runID, started, run.Duration, run.Results)
 
-	var buf bytes.Buffer
-	if err := report.WriteJSON(&buf, run.Report); err != nil {
-		return run, fmt.Errorf("encode %s: %w", LastRunFile, err)
-	}
-	if err := state.WriteFileAtomic(LastRunFile, buf.Bytes()); err != nil {
-		return run, &StateError{err}
-	}
+	// The callback runs even when the report could not be written: what it records (the stop
+	// hook's attempt count) must not be lost with it.
+	recordErr := writeLastRun(state, run.Report)
 	if req.Recorded != nil {
-		if err := req.Recorded(run); err != nil {
-			return run, &StateError{err}
-		}
+		recordErr = errors.Join(recordErr, req.Recorded(run))
+	}
+	if recordErr != nil {
+		return run, &StateError{recordErr}
 	}
 	return run, nil
+}
+
+func writeLastRun(state *statedir.Dir, r report.Report) error {
+	var buf bytes.Buffer
+	if err := report.WriteJSON(&buf, r); err != nil {
+		return fmt.Errorf("encode %s: %w", LastRunFile, err)
+	}
+	return state.WriteFileAtomic(LastRunFile, buf.Bytes())
 }
 
 // merge puts run and skipped gates back into config order, so every report reads the same way.

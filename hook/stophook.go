@@ -22,9 +22,6 @@ import (
 	"github.com/gauntlet-dev/gauntlet/todos"
 )
 
-// ReadTimeout is how long the hook waits for a complete payload on stdin.
-const ReadTimeout = 5 * time.Second
-
 // Options is everything one stop-hook call reads from its surroundings.
 type Options struct {
 	Stdin  io.Reader
@@ -35,7 +32,8 @@ type Options struct {
 	// Cwd is the process's working directory, the last resort for finding the project.
 	Cwd string
 	// Host is forced by --host; "" detects it from the payload.
-	Host        Host
+	Host Host
+	// ReadTimeout bounds the wait for a complete payload; 0 means ReadPayload's default (5s).
 	ReadTimeout time.Duration
 }
 
@@ -43,6 +41,7 @@ type Options struct {
 type Outcome struct {
 	Stdout   []byte
 	ExitCode int
+	blocks   bool
 }
 
 // Run answers one stop request. It never panics and never returns an error: every problem that
@@ -70,7 +69,7 @@ type call struct {
 func (c *call) allow() Outcome { return Outcome{Stdout: Encode(c.host, Reply{Verdict: Allow})} }
 
 func (c *call) block(reason string) Outcome {
-	return Outcome{Stdout: Encode(c.host, Reply{Verdict: Block, Reason: reason})}
+	return Outcome{Stdout: Encode(c.host, Reply{Verdict: Block, Reason: reason}), blocks: true}
 }
 
 // notify lets the agent stop with a message; hosts without a place for it get it on stderr.
@@ -84,11 +83,7 @@ func (c *call) run(ctx context.Context) Outcome {
 	if c.Getenv("GAUNTLET") != "" {
 		return c.allow()
 	}
-	timeout := c.ReadTimeout
-	if timeout <= 0 {
-		timeout = ReadTimeout
-	}
-	p, err := ReadPayload(c.Stdin, timeout)
+	p, err := ReadPayload(c.Stdin, c.ReadTimeout)
 	if err != nil {
 		fmt.Fprintf(c.Stderr, "gauntlet: stop-hook: %v\n", err)
 		return Outcome{ExitCode: 1}
@@ -164,14 +159,10 @@ func (c *call) judge(ctx context.Context, cfg *config.Config) Outcome {
 		ExtraEnv: c.gateEnv(),
 		Observer: progress,
 		Starting: func(_ string, toRun []gates.Gate) { progress.Start(toRun) },
+		// Under the run lock, so that two hooks never count over each other.
 		Recorded: func(run *engine.Run) error {
-			// Re-read under the lock: another session may have written since.
-			led, err := loadLedger(state)
-			if err != nil {
-				return err
-			}
-			reply = c.decide(led, key, fingerprint, maxAttempts, run)
-			return led.save(state, time.Now())
+			reply = c.remember(state, func(led *ledger) Outcome { return c.decide(led, key, fingerprint, maxAttempts, run) })
+			return nil
 		},
 	})
 	progress.Stop()
@@ -179,22 +170,37 @@ func (c *call) judge(ctx context.Context, cfg *config.Config) Outcome {
 	switch {
 	case errors.As(err, &busy):
 		return c.notify("gauntlet: gates not run: " + lowerFirst(busy.Error()) + "; stop allowed")
-	case err != nil && run == nil:
+	case run == nil:
 		return c.notify("gauntlet: gates not run: " + oneLine(err.Error()) + "; stop allowed")
 	case err != nil:
-		// The verdict stands even when it could not be remembered.
+		// The verdict stands even when the run could not be recorded.
 		fmt.Fprintf(c.Stderr, "gauntlet: stop-hook: %v\n", err)
-		if reply.Stdout == nil && reply.ExitCode == 0 {
-			reply = c.decide(led, key, fingerprint, maxAttempts, run)
-		}
 	}
+	return reply
+}
+
+// remember applies fn to the ledger and saves it; the caller holds the run lock. A block that
+// cannot be counted would be the same block forever, so when the ledger cannot be read or written
+// the agent is let go with the cause instead.
+func (c *call) remember(state *statedir.Dir, fn func(*ledger) Outcome) Outcome {
+	led, err := loadLedger(state)
+	reply := fn(led)
+	if err == nil {
+		err = led.save(state, time.Now())
+	}
+	if err == nil {
+		return reply
+	}
+	if reply.blocks {
+		return c.notify("gauntlet: gates failed, but attempts cannot be counted (" + oneLine(err.Error()) + "); stop allowed")
+	}
+	fmt.Fprintf(c.Stderr, "gauntlet: stop-hook: %v\n", err)
 	return reply
 }
 
 // decide maps the verdict onto the reply and updates the ledger (which the caller saves).
 func (c *call) decide(led *ledger, key, fingerprint string, maxAttempts int, run *engine.Run) Outcome {
-	now := time.Now()
-	sess := led.session(key, now)
+	sess := led.session(key, time.Now())
 	sess.StopHookActive = c.payload.StopHookActive
 	sess.settle(run.Results)
 	ps := sess.prompt(c.payload.Prompt())
@@ -210,18 +216,7 @@ func (c *call) decide(led *ledger, key, fingerprint string, maxAttempts int, run
 	case gates.VerdictError:
 		return c.notify("gauntlet: gates not run: " + describe(run.Results, gates.StatusError, gates.StatusCancelled) + "; stop allowed")
 	}
-
-	failed := only(run.Results, gates.StatusFail)
-	if ps.Blocks >= maxAttempts {
-		*ps = promptState{}
-		return c.notify(fmt.Sprintf("gauntlet: %s still failing after %d attempts (%s); stop allowed, see %s",
-			plural(len(failed), "gate"), maxAttempts, names(failed), ".gauntlet/"+engine.LastRunFile))
-	}
-	ps.Blocks++
-	ps.BlockFingerprint = fingerprint
-	ps.Failed = failed
-	ps.Total = ranCount(run.Results)
-	return c.block(BlockReason(failed, ps.Total, Attempt{N: ps.Blocks, Max: maxAttempts}, NewRedactor(c.Environ)))
+	return c.nextAttempt(ps, only(run.Results, gates.StatusFail), ranCount(run.Results), fingerprint, maxAttempts)
 }
 
 // reblock answers a state this session was already blocked on, without rerunning any gate. It
@@ -233,27 +228,25 @@ func (c *call) reblock(ctx context.Context, cfg *config.Config, state *statedir.
 		return c.notify("gauntlet: gates not run: " + lowerFirst(oneLine(err.Error())) + "; stop allowed")
 	}
 	defer held.Release()
-	led, err := loadLedger(state)
-	if err != nil {
-		fmt.Fprintf(c.Stderr, "gauntlet: stop-hook: %v\n", err)
-	}
-	key := sessionKey(c.host, c.payload.Session())
-	sess := led.session(key, time.Now())
-	ps := sess.prompt(c.payload.Prompt())
-	var reply Outcome
-	if ps.Blocks >= cfg.StopHook.MaxAttempts {
-		failed := ps.Failed
+	return c.remember(state, func(led *ledger) Outcome {
+		ps := led.session(sessionKey(c.host, c.payload.Session()), time.Now()).prompt(c.payload.Prompt())
+		return c.nextAttempt(ps, ps.Failed, ps.Total, ps.BlockFingerprint, cfg.StopHook.MaxAttempts)
+	})
+}
+
+// nextAttempt blocks once more, or, after maxAttempts blocks, lets the agent stop with the
+// retry-limit message and starts the count again.
+func (c *call) nextAttempt(ps *promptState, failed []gates.Result, total int, fingerprint string, maxAttempts int) Outcome {
+	if ps.Blocks >= maxAttempts {
 		*ps = promptState{}
-		reply = c.notify(fmt.Sprintf("gauntlet: %s still failing after %d attempts (%s); stop allowed, see %s",
-			plural(len(failed), "gate"), cfg.StopHook.MaxAttempts, names(failed), ".gauntlet/"+engine.LastRunFile))
-	} else {
-		ps.Blocks++
-		reply = c.block(BlockReason(ps.Failed, ps.Total, Attempt{N: ps.Blocks, Max: cfg.StopHook.MaxAttempts}, NewRedactor(c.Environ)))
+		return c.notify(fmt.Sprintf("gauntlet: %s still failing after %d attempts (%s); stop allowed, see %s",
+			plural(len(failed), "gate"), maxAttempts, names(failed), ".gauntlet/"+engine.LastRunFile))
 	}
-	if err := led.save(state, time.Now()); err != nil {
-		fmt.Fprintf(c.Stderr, "gauntlet: stop-hook: %v\n", err)
-	}
-	return reply
+	ps.Blocks++
+	ps.BlockFingerprint = fingerprint
+	ps.Failed = failed
+	ps.Total = total
+	return c.block(BlockReason(failed, total, Attempt{N: ps.Blocks, Max: maxAttempts}, NewRedactor(c.Environ)))
 }
 
 // gateEnv tells gates that an agent is stopping, so that a gate can check the agent's own work.
