@@ -3,20 +3,16 @@
 package changes
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"os/exec"
-	"path"
 	"slices"
 	"strings"
 
 	"github.com/gauntlet-dev/gauntlet/internal/gitcmd"
+	"github.com/gauntlet-dev/gauntlet/statedir"
 )
-
-// stateDirName is gauntlet's own state directory, never part of a change.
-const stateDirName = ".gauntlet"
 
 // Set is the change a run is scoped to.
 type Set struct {
@@ -85,7 +81,7 @@ func Detect(ctx context.Context, projectRoot, base string) (Set, error) {
 		if err != nil {
 			return Set{}, fmt.Errorf("list changed files: %w", err)
 		}
-		lists = append(lists, splitNUL(out))
+		lists = append(lists, gitcmd.SplitNUL(out))
 	}
 
 	set.Files = merge(lists)
@@ -95,7 +91,7 @@ func Detect(ctx context.Context, projectRoot, base string) (Set, error) {
 
 // scope limits every listing to the project directory and keeps gauntlet's state directory out
 // at the source, so that thousands of log files are never even listed.
-var scope = []string{"--", ".", ":(exclude)" + stateDirName}
+var scope = []string{"--", ".", ":(exclude)" + statedir.Name}
 
 // diffArgs asks for changed names only, relative to the working directory. --no-renames makes a
 // rename count as both of its paths; the other flags keep user configuration from changing the
@@ -111,7 +107,7 @@ func diffNames(ctx context.Context, dir, from, to string) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("list committed changes: %w", err)
 	}
-	return splitNUL(out), nil
+	return gitcmd.SplitNUL(out), nil
 }
 
 // insideWorkTree reports whether dir is in a git work tree. Not being in one, or git not being
@@ -119,7 +115,6 @@ func diffNames(ctx context.Context, dir, from, to string) ([]string, error) {
 // failure is an error.
 func insideWorkTree(ctx context.Context, dir string) (bool, string, error) {
 	out, err := git(ctx, dir, "rev-parse", "--is-inside-work-tree")
-	var gitErr *gitcmd.Error
 	switch {
 	case err == nil && strings.TrimSpace(string(out)) == "true":
 		return true, "", nil
@@ -127,40 +122,16 @@ func insideWorkTree(ctx context.Context, dir string) (bool, string, error) {
 		return false, "not inside a git work tree", nil
 	case errors.Is(err, exec.ErrNotFound):
 		return false, "git is not installed", nil
-	case errors.As(err, &gitErr) && strings.Contains(gitErr.Stderr, "not a git repository"):
+	case gitcmd.IsNotRepo(err):
 		return false, "not inside a git work tree", nil
 	default:
 		return false, "", fmt.Errorf("detect git work tree in %s: %w", dir, err)
 	}
 }
 
-func splitNUL(out []byte) []string {
-	var names []string
-	for name := range bytes.SplitSeq(out, []byte{0}) {
-		if len(name) > 0 {
-			names = append(names, string(name))
-		}
-	}
-	return names
-}
-
-// merge unites the listings, dropping the state directory again in case a pathspec was not
-// honoured (GIT_LITERAL_PATHSPECS in the environment turns the exclusion off).
+// merge unites the listings, sorted and without repeats.
 func merge(lists [][]string) []string {
-	var files []string
-	for _, list := range lists {
-		for _, name := range list {
-			if isStatePath(name) {
-				continue
-			}
-			files = append(files, name)
-		}
-	}
+	files := slices.Concat(lists...)
 	slices.Sort(files)
 	return slices.Compact(files)
-}
-
-func isStatePath(name string) bool {
-	first, _, _ := strings.Cut(path.Clean(name), "/")
-	return first == stateDirName
 }

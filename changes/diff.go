@@ -2,7 +2,6 @@ package changes
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"slices"
@@ -13,7 +12,7 @@ import (
 
 // ErrNotInGit is returned by Diff when the project is not inside a git work tree (or git is not
 // installed): there is no change to show.
-var ErrNotInGit = errors.New("not inside a git work tree")
+var ErrNotInGit = gitcmd.ErrNotRepo
 
 // DiffOptions says how much of a change Diff shows, and what it must never show.
 type DiffOptions struct {

@@ -76,8 +76,6 @@ func (w *patchWriter) startLine(line []byte) {
 		// A header this code cannot read could name anything: better not shown than leaked.
 		w.dropping = true
 		w.leftOut = append(w.leftOut, "(unreadable file name)")
-	case isStatePath(path):
-		w.dropping = true
 	case w.skip != nil && w.skip(path):
 		w.dropping = true
 		w.leftOut = append(w.leftOut, path)

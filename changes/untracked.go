@@ -9,6 +9,8 @@ import (
 	"io/fs"
 	"os"
 	"strconv"
+
+	"github.com/gauntlet-dev/gauntlet/internal/gitcmd"
 )
 
 // binarySniffBytes is how much of a file git looks at to decide that it is binary.
@@ -29,9 +31,8 @@ func addUntracked(ctx context.Context, dir string, w *patchWriter) error {
 		return fmt.Errorf("open project root: %w", err)
 	}
 	defer root.Close()
-	for _, name := range splitNUL(out) {
+	for _, name := range gitcmd.SplitNUL(out) {
 		switch {
-		case isStatePath(name):
 		case w.skip != nil && w.skip(name):
 			// Listed even once the patch is full: the reader is told what was kept out.
 			w.leftOut = append(w.leftOut, name)

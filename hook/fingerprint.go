@@ -1,7 +1,6 @@
 package hook
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/binary"
@@ -19,11 +18,12 @@ import (
 	"syscall"
 
 	"github.com/gauntlet-dev/gauntlet/internal/gitcmd"
+	"github.com/gauntlet-dev/gauntlet/statedir"
 )
 
 // ErrNotGit is returned by Fingerprint outside a git work tree (or without git): there is no
 // state to recognise, so the caller runs the gates every time.
-var ErrNotGit = errors.New("not inside a git work tree")
+var ErrNotGit = gitcmd.ErrNotRepo
 
 const (
 	// fingerprintVersion changes whenever what goes into the hash changes, so that a fingerprint
@@ -43,7 +43,7 @@ const (
 
 // fingerprintPathspec scopes every git call to the project root and keeps gauntlet's own state
 // directory out, whether or not .gitignore lists it: gauntlet writes there on every run.
-var fingerprintPathspec = []string{"--", ".", ":(exclude).gauntlet"}
+var fingerprintPathspec = []string{"--", ".", ":(exclude)" + statedir.Name}
 
 // Fingerprint identifies the state the gates would judge: HEAD, the index and the working tree
 // against it, the untracked (not ignored) files' contents, and the effective config. Same
@@ -125,7 +125,7 @@ func (fp *fingerprinter) head() (string, error) {
 	switch {
 	case errors.Is(err, exec.ErrNotFound):
 		return "", fmt.Errorf("%w: git is not installed", ErrNotGit)
-	case errors.As(err, &gitErr) && strings.Contains(gitErr.Stderr, "not a git repository"):
+	case gitcmd.IsNotRepo(err):
 		return "", ErrNotGit
 	case err == nil && len(lines) > 0 && !insideWorkTree:
 		// Inside .git itself: a repository, but no working tree to judge.
@@ -160,12 +160,7 @@ func (fp *fingerprinter) untrackedDigest() ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("list untracked files: %w", err)
 	}
-	var names []string
-	for name := range bytes.SplitSeq(out, []byte{0}) {
-		if len(name) > 0 {
-			names = append(names, string(name))
-		}
-	}
+	names := gitcmd.SplitNUL(out)
 	slices.Sort(names)
 
 	sum := sha256.New()

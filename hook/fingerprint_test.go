@@ -208,6 +208,19 @@ func TestFingerprintTracksState(t *testing.T) {
 	}
 }
 
+// A user who sets GIT_LITERAL_PATHSPECS for their own git must not make gauntlet's writes under
+// .gauntlet/ look like a change: every stop would rerun the gates.
+func TestFingerprintIgnoresStateDirWithLiteralPathspecs(t *testing.T) {
+	t.Setenv("GIT_LITERAL_PATHSPECS", "1")
+	dir := fpBaseRepo(t)
+	config := []byte("version: 1\n")
+	before := fingerprintOf(t, dir, config)
+	fpWrite(t, dir, ".gauntlet/state/stop-hook.json", "{}\n")
+	if after := fingerprintOf(t, dir, config); after != before {
+		t.Errorf("a write under .gauntlet/ changed the fingerprint: %s then %s", before, after)
+	}
+}
+
 func TestFingerprintIsHexSHA256(t *testing.T) {
 	dir := fpBaseRepo(t)
 	if fp := fingerprintOf(t, dir, nil); !regexp.MustCompile(`^[0-9a-f]{64}$`).MatchString(fp) {

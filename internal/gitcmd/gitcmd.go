@@ -3,6 +3,7 @@
 package gitcmd
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -50,7 +51,7 @@ func (e *Error) Unwrap() error { return e.Err }
 // read-only query never takes the index lock from under the user's own git commands, and the C
 // locale keeps git's messages recognisable.
 func Run(ctx context.Context, dir string, stdout io.Writer, args ...string) error {
-	ctx, cancel := context.WithTimeout(ctx, Timeout)
+	ctx, cancel := withTimeout(ctx)
 	defer cancel()
 
 	cmd, stderr := command(ctx, dir, args)
@@ -81,7 +82,7 @@ func Output(ctx context.Context, dir string, limit int, args ...string) ([]byte,
 // output is never held in memory. consume returning ErrEnough stops git early without an error;
 // any other error from consume is returned as it is.
 func Stream(ctx context.Context, dir string, args []string, consume func(io.Reader) error) error {
-	ctx, cancel := context.WithTimeout(ctx, Timeout)
+	ctx, cancel := withTimeout(ctx)
 	defer cancel()
 
 	cmd, stderr := command(ctx, dir, args)
@@ -117,22 +118,56 @@ func Stream(ctx context.Context, dir string, args []string, consume func(io.Read
 func command(ctx context.Context, dir string, args []string) (*exec.Cmd, *CappedBuffer) {
 	cmd := exec.CommandContext(ctx, "git", args...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0", "GIT_TERMINAL_PROMPT=0", "LC_ALL=C", "LANGUAGE=C")
+	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0", "GIT_TERMINAL_PROMPT=0", "LC_ALL=C", "LANGUAGE=C",
+		// Pathspec magic such as :(exclude).gauntlet must mean what it says, whatever the user's
+		// environment asks of their own git commands.
+		"GIT_LITERAL_PATHSPECS=0", "GIT_GLOB_PATHSPECS=0", "GIT_NOGLOB_PATHSPECS=0", "GIT_ICASE_PATHSPECS=0")
 	cmd.WaitDelay = waitDelay
 	stderr := &CappedBuffer{Limit: maxStderr, Truncate: true}
 	cmd.Stderr = stderr
 	return cmd, stderr
 }
 
-// failure describes a failed call; ctx is the call's own, so that running out of time is named
-// as the cause rather than the signal that ended git.
+// errTimeout is the cause of a call's context when its own time limit ran out.
+var errTimeout = fmt.Errorf("git took longer than %s", Timeout)
+
+// withTimeout bounds one call, with a cause that tells its own limit apart from the caller's
+// cancel (Ctrl-C, the stop hook's deadline).
+func withTimeout(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeoutCause(ctx, Timeout, errTimeout)
+}
+
+// failure describes a failed call; ctx is the call's own, so that what ended git (its own time
+// limit, or the caller giving up) is named as the cause rather than the signal that killed it.
 func failure(ctx context.Context, cmd *exec.Cmd, args []string, stderr *CappedBuffer, err error) error {
 	exitCode := -1
 	if cmd.ProcessState != nil {
 		exitCode = cmd.ProcessState.ExitCode()
 	}
-	if ctxErr := ctx.Err(); ctxErr != nil {
-		err = fmt.Errorf("%w (limit %s)", ctxErr, Timeout)
+	if ctx.Err() != nil {
+		err = context.Cause(ctx)
 	}
 	return &Error{Args: args, Stderr: strings.TrimSpace(stderr.String()), ExitCode: exitCode, Err: err}
+}
+
+// ErrNotRepo means there is no git work tree to ask (or no git at all): a normal state for a
+// project, not a failure.
+var ErrNotRepo = errors.New("not inside a git work tree")
+
+// IsNotRepo reports whether err says dir is outside any repository or git is not installed.
+func IsNotRepo(err error) bool {
+	var gitErr *Error
+	return errors.Is(err, exec.ErrNotFound) ||
+		errors.As(err, &gitErr) && strings.Contains(gitErr.Stderr, "not a git repository")
+}
+
+// SplitNUL splits -z output into its names, dropping the empty one after the last NUL.
+func SplitNUL(out []byte) []string {
+	var names []string
+	for name := range bytes.SplitSeq(out, []byte{0}) {
+		if len(name) > 0 {
+			names = append(names, string(name))
+		}
+	}
+	return names
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -57,13 +58,45 @@ func TestRunErrorCarriesStderrAndExitCode(t *testing.T) {
 	}
 }
 
-func TestRunNamesTheTimeLimit(t *testing.T) {
+// A caller that gives up is not git running out of time: the error says which it was.
+func TestRunNamesWhatEndedGit(t *testing.T) {
 	requireGit(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	err := Run(ctx, t.TempDir(), io.Discard, "version")
-	if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "(limit 30s)") {
-		t.Errorf("err = %v, want context.Canceled with the limit", err)
+	if !errors.Is(err, context.Canceled) || strings.Contains(err.Error(), "longer than") {
+		t.Errorf("err = %v, want context.Canceled without blaming the time limit", err)
+	}
+
+	ctx, cancel = context.WithTimeoutCause(context.Background(), 0, errTimeout) // as if the limit ran out
+	defer cancel()
+	err = Run(ctx, t.TempDir(), io.Discard, "version")
+	if !errors.Is(err, errTimeout) || !strings.Contains(err.Error(), "git took longer than 30s") {
+		t.Errorf("err = %v, want the time limit named", err)
+	}
+}
+
+// Pathspec magic must work even when the user's environment turns it off for their own git.
+func TestPathspecMagicSurvivesTheEnvironment(t *testing.T) {
+	requireGit(t)
+	t.Setenv("GIT_LITERAL_PATHSPECS", "1")
+	dir := t.TempDir()
+	for _, args := range [][]string{{"init", "-q"}} {
+		if err := Run(context.Background(), dir, io.Discard, args...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range []string{"kept.txt", "skipped.txt"} {
+		if err := os.WriteFile(filepath.Join(dir, f), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, err := Output(context.Background(), dir, 1<<10, "ls-files", "--others", "--", ".", ":(exclude)skipped.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.TrimSpace(string(out)); got != "kept.txt" {
+		t.Errorf("ls-files with an exclude pathspec = %q, want only kept.txt", got)
 	}
 }
 
