@@ -169,6 +169,12 @@ func TestParseReportsEveryProblemWithPosition(t *testing.T) {
 			`.gauntlet.yml:6:5: "run" is only for check gates; gate "r" is a review gate`,
 			`.gauntlet.yml:9:5: "argv" is only for check gates; gate "td" is a todos gate`,
 		}},
+		// A self-judging gate's verdict is not read from an exit code or its output: these keys
+		// would silently do nothing there.
+		{"infra keys on a review and a todos gate", "version: 1\ngates:\n  r:\n    kind: review\n    cli: claude\n    infra_patterns: [quota]\n  td:\n    kind: todos\n    infra_exit_codes: [3]\n", []string{
+			`.gauntlet.yml:6:5: "infra_patterns" is only for check gates; gate "r" is a review gate`,
+			`.gauntlet.yml:9:5: "infra_exit_codes" is only for check gates; gate "td" is a todos gate`,
+		}},
 		{"prompt and prompt_file both set", "version: 1\ngates:\n  r:\n    kind: review\n    cli: claude\n    prompt_file: p.md\n    prompt: look\n", []string{
 			`.gauntlet.yml:7:5: "prompt" and "prompt_file" are both set in gate "r"; keep one`,
 		}},

@@ -46,8 +46,8 @@ type rawGate struct {
 	Exclude        []string  `yaml:"exclude" format:"glob"`
 	Severity       *string   `yaml:"severity" enum:"error,warn"`
 	OnTimeout      *string   `yaml:"on_timeout" enum:"fail,error"`
-	InfraExitCodes []int     `yaml:"infra_exit_codes" min:"0" max:"255"`
-	InfraPatterns  []string  `yaml:"infra_patterns" format:"regexp"`
+	InfraExitCodes []int     `yaml:"infra_exit_codes" min:"0" max:"255" only:"check"`
+	InfraPatterns  []string  `yaml:"infra_patterns" format:"regexp" only:"check"`
 	Hint           *string   `yaml:"hint"`
 	When           *string   `yaml:"when" enum:"always,local,ci"`
 	Enabled        *bool     `yaml:"enabled"`

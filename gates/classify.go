@@ -8,7 +8,8 @@ import (
 
 // Classify turns a raw process outcome into a status and a one-line reason. The order of the
 // checks is the policy: gauntlet's own failures and outside cancellation first, because the gate's
-// exit code means nothing then; timeouts next, because the kill produced the exit code; then the
+// exit code means nothing then; timeouts next, because the kill produced the exit code; then a
+// self-judging gate's own verdict, which its exit code and output must not second-guess; then the
 // infrastructure signals, which only ever turn a failure into an error, never a pass.
 func Classify(g Gate, o Outcome) (Status, string) {
 	switch {
@@ -24,6 +25,11 @@ func Classify(g Gate, o Outcome) (Status, string) {
 			return StatusError, reason
 		}
 		return failing(g), reason
+	case o.Judged != nil:
+		if o.Judged.Status == StatusFail {
+			return failing(g), o.Judged.Reason
+		}
+		return o.Judged.Status, o.Judged.Reason
 	case o.ExitCode == 0:
 		return StatusPass, "exit status 0"
 	case slices.Contains(infraCodes(g), o.ExitCode):

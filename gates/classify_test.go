@@ -42,6 +42,14 @@ func TestClassify(t *testing.T) {
 		{"cancel outranks the exit code", check, Outcome{Cancelled: true, ExitCode: 1}, StatusCancelled, "cancelled"},
 		{"internal error outranks everything", check, Outcome{Internal: errors.New("log: disk full"), ExitCode: 0}, StatusError, "gauntlet error: log: disk full"},
 		{"killed by a signal", check, Outcome{ExitCode: -1}, StatusFail, "killed by a signal"},
+		{"judged fail", check, Outcome{ExitCode: -1, Judged: &Judgement{Status: StatusFail, Reason: "2 findings"}}, StatusFail, "2 findings"},
+		{"judged fail of a warn gate warns", warnGate, Outcome{ExitCode: 0, Judged: &Judgement{Status: StatusFail, Reason: "2 findings"}}, StatusWarn, "2 findings"},
+		{"judged error stays error on a warn gate", warnGate, Outcome{Judged: &Judgement{Status: StatusError, Reason: "no verdict"}}, StatusError, "no verdict"},
+		{"judged pass despite a failing exit code", check, Outcome{ExitCode: 1, Judged: &Judgement{Status: StatusPass, Reason: "no findings"}}, StatusPass, "no findings"},
+		{"judged fail is not an infra error by exit code", check, Outcome{ExitCode: 127, Judged: &Judgement{Status: StatusFail, Reason: "1 finding"}}, StatusFail, "1 finding"},
+		{"judged fail ignores infra patterns", check, Outcome{InfraMatch: "quota exceeded", Judged: &Judgement{Status: StatusFail, Reason: "1 finding"}}, StatusFail, "1 finding"},
+		{"timeout outranks a judgement", check, Outcome{TimedOut: true, ExitCode: -1, Judged: &Judgement{Status: StatusPass}}, StatusFail, "timed out after 1m0s"},
+		{"cancel outranks a judgement", check, Outcome{Cancelled: true, Judged: &Judgement{Status: StatusFail}}, StatusCancelled, "cancelled"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -115,6 +115,17 @@ type Outcome struct {
 	// Internal is set when gauntlet itself failed while running the gate (a recovered panic, a log
 	// file that could not be written).
 	Internal error
+	// Judged is the verdict of a gate that judges itself (review, todos) instead of being judged
+	// by its exit code.
+	Judged *Judgement
+}
+
+// Judgement is what a self-judging gate concluded: pass, fail or error, why, and the lines it
+// prints as its output (findings, open todo items).
+type Judgement struct {
+	Status Status
+	Reason string
+	Lines  []string
 }
 
 // Result is a classified gate outcome, as reports show it.

@@ -254,7 +254,7 @@ func (c *call) gateEnv() []string {
 	return []string{
 		"GAUNTLET_HOOK_EVENT=" + c.payload.HookEventName,
 		"GAUNTLET_SESSION_ID=" + c.payload.Session(),
-		"GAUNTLET_TRANSCRIPT_PATH=" + c.payload.TranscriptPath,
+		"GAUNTLET_TRANSCRIPT_PATH=" + c.payload.Transcript(),
 		"GAUNTLET_HOST=" + string(c.host),
 	}
 }

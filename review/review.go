@@ -47,11 +47,7 @@ type Job struct {
 
 // Judgement is a review gate's own verdict: pass, fail or error, why, and the lines that
 // explain it (one per finding), for the gate's log and tail.
-type Judgement struct {
-	Status gates.Status
-	Reason string
-	Lines  []string
-}
+type Judgement = gates.Judgement
 
 // Prepare computes the diff and the prompt. Its error means the review cannot run at all (no
 // git, an unreadable prompt_file): the environment's problem, not the change's.

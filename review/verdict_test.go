@@ -48,7 +48,8 @@ func TestExtractVerdict(t *testing.T) {
 func TestLooksSecret(t *testing.T) {
 	for p, want := range map[string]bool{
 		".env": true, "config/.env.local": true, ".envrc": true, "certs/server.pem": true, "tls/server.KEY": true,
-		"home/.ssh/id_rsa": true, "id_ed25519.pub": true,
+		"home/.ssh/id_rsa": true, "id_ed25519.pub": true, "id_ecdsa_sk": true,
+		"pkg/id_gen.go": false, "id_test.go": false,
 		"env.go": false, "keys.go": false, "monkey.go": false, "docs/identity.md": false, "src/environment.ts": false,
 	} {
 		if got := LooksSecret(p); got != want {

@@ -15,9 +15,8 @@ func (r *run) runGate(g gates.Gate) gates.Result {
 	start := time.Now()
 	ctx, cancel := r.gateContext(g)
 	defer cancel()
-	o, own, tail, logPath := r.execute(ctx, g, start)
+	o, tail, logPath := r.execute(ctx, g, start)
 	res := r.result(ctx, g, o, start, tail, logPath)
-	own.apply(g, o, &res)
 	res.Duration = time.Since(start)
 	if r.opts.FailFast && res.Status == gates.StatusFail {
 		r.cancel(&failFastError{gate: g.Name})
@@ -36,7 +35,7 @@ func (r *run) gateContext(g gates.Gate) (context.Context, context.CancelFunc) {
 
 // execute runs g with its output captured. A panic anywhere in it becomes the gate's internal
 // error, after the capture is closed.
-func (r *run) execute(ctx context.Context, g gates.Gate, start time.Time) (o gates.Outcome, own *judgement, tail, logPath string) {
+func (r *run) execute(ctx context.Context, g gates.Gate, start time.Time) (o gates.Outcome, tail, logPath string) {
 	defer func() {
 		if p := recover(); p != nil {
 			o = gates.Outcome{ExitCode: -1, Internal: fmt.Errorf("panic while running gate %s: %v", g.Name, p)}
@@ -45,7 +44,7 @@ func (r *run) execute(ctx context.Context, g gates.Gate, start time.Time) (o gat
 	r.observer.Started(g, start)
 	out, logPath, err := r.openCapture(g)
 	if err != nil {
-		return gates.Outcome{ExitCode: -1, Internal: err}, nil, "", ""
+		return gates.Outcome{ExitCode: -1, Internal: err}, "", ""
 	}
 	defer func() {
 		if err := out.Close(); err != nil && o.Internal == nil {
@@ -56,22 +55,21 @@ func (r *run) execute(ctx context.Context, g gates.Gate, start time.Time) (o gat
 		}
 		tail = out.Tail()
 	}()
-	o, own = r.dispatch(ctx, g, out)
-	return o, own, "", logPath
+	return r.dispatch(ctx, g, out), "", logPath
 }
 
 // dispatch runs g according to its kind. Check gates are judged by their exit code; review and
-// todos gates judge themselves and say so in the judgement.
-func (r *run) dispatch(ctx context.Context, g gates.Gate, out io.Writer) (gates.Outcome, *judgement) {
+// todos gates judge themselves and say so in Outcome.Judged.
+func (r *run) dispatch(ctx context.Context, g gates.Gate, out io.Writer) gates.Outcome {
 	switch g.Kind {
 	case gates.KindCheck, "":
-		return r.runCheck(ctx, g, out), nil
+		return r.runCheck(ctx, g, out)
 	case gates.KindReview:
 		return r.runReview(ctx, g, out)
 	case gates.KindTodos:
 		return r.runTodos(g, out)
 	default:
-		return gates.Outcome{ExitCode: -1, Internal: fmt.Errorf("kind %s is not supported by this build", g.Kind)}, nil
+		return gates.Outcome{ExitCode: -1, Internal: fmt.Errorf("kind %s is not supported by this build", g.Kind)}
 	}
 }
 

@@ -16,23 +16,21 @@ import (
 // runReview runs a gate of kind review: the diff and prompt go to the reviewer CLI on stdin,
 // through the same executor as checks (own process group, gate timeout), and its answer is
 // judged into pass, fail or error.
-func (r *run) runReview(ctx context.Context, g gates.Gate, out io.Writer) (gates.Outcome, *judgement) {
+func (r *run) runReview(ctx context.Context, g gates.Gate, out io.Writer) gates.Outcome {
 	if g.Review == nil {
-		return gates.Outcome{ExitCode: -1, Internal: fmt.Errorf("review gate %s has no review settings", g.Name)}, nil
+		return gates.Outcome{ExitCode: -1, Internal: fmt.Errorf("review gate %s has no review settings", g.Name)}
 	}
 	job, err := review.Prepare(ctx, review.Request{Root: r.opts.Root, Base: r.opts.Base, Review: *g.Review})
 	if err != nil {
 		if ctx.Err() != nil {
-			return r.stoppedOutcome(ctx, -1), nil
+			return r.stoppedOutcome(ctx, -1)
 		}
 		reason := "review not run: " + err.Error()
-		fmt.Fprintln(out, reason)
-		return gates.Outcome{ExitCode: -1}, &judgement{status: gates.StatusError, reason: reason}
+		return judged(out, -1, gates.Judgement{Status: gates.StatusError, Reason: reason, Lines: []string{reason}})
 	}
 	defer job.Close()
 	if job.NothingToReview != "" {
-		fmt.Fprintln(out, job.NothingToReview)
-		return gates.Outcome{ExitCode: -1}, &judgement{status: gates.StatusPass, reason: job.NothingToReview}
+		return judged(out, -1, gates.Judgement{Status: gates.StatusPass, Reason: job.NothingToReview, Lines: []string{job.NothingToReview}})
 	}
 
 	env := gateEnv(r.opts.Env, g, r.opts.RunID, slices.Concat(r.opts.ExtraEnv, job.Env))
@@ -48,15 +46,12 @@ func (r *run) runReview(ctx context.Context, g gates.Gate, out io.Writer) (gates
 	case errors.As(err, &startErr):
 		j = job.StartFailed(startErr.Err)
 	case err != nil:
-		return gates.Outcome{ExitCode: exit.Code, Internal: fmt.Errorf("running gate %s: %w", g.Name, err)}, nil
+		return gates.Outcome{ExitCode: exit.Code, Internal: fmt.Errorf("running gate %s: %w", g.Name, err)}
 	case exit.Interrupted:
 		out.Write(answer.Bytes())
-		return r.stoppedOutcome(ctx, exit.Code), nil
+		return r.stoppedOutcome(ctx, exit.Code)
 	default:
 		j = job.Judge(exit.Code, answer.Bytes())
 	}
-	for _, line := range j.Lines {
-		fmt.Fprintln(out, line)
-	}
-	return gates.Outcome{ExitCode: exit.Code}, &judgement{status: j.Status, reason: j.Reason}
+	return judged(out, exit.Code, j)
 }

@@ -3,6 +3,7 @@ package runner
 import (
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
 	"github.com/gauntlet-dev/gauntlet/todos"
@@ -10,12 +11,16 @@ import (
 
 // runTodos runs a gate of kind todos: it reads the transcript the stop hook names in the gate's
 // environment and judges the agent's latest todo list. No process is started.
-func (r *run) runTodos(g gates.Gate, out io.Writer) (gates.Outcome, *judgement) {
-	env := gateEnv(r.opts.Env, g, r.opts.RunID, r.opts.ExtraEnv)
-	path, _ := envValue(env, "GAUNTLET_TRANSCRIPT_PATH")
-	j := todos.Check(path)
+func (r *run) runTodos(g gates.Gate, out io.Writer) gates.Outcome {
+	path, _ := envValue(slices.Concat(r.opts.Env, g.Env, r.opts.ExtraEnv), "GAUNTLET_TRANSCRIPT_PATH")
+	return judged(out, -1, todos.Check(path))
+}
+
+// judged prints a self-judging gate's lines as its output, so they land in its log and tail,
+// and hands its verdict to Classify.
+func judged(out io.Writer, exitCode int, j gates.Judgement) gates.Outcome {
 	for _, line := range j.Lines {
 		fmt.Fprintln(out, line)
 	}
-	return gates.Outcome{ExitCode: -1}, &judgement{status: j.Status, reason: j.Reason}
+	return gates.Outcome{ExitCode: exitCode, Judged: &j}
 }

@@ -22,11 +22,7 @@ const MaxTranscriptBytes = 32 << 20
 const maxReasonItems = 5
 
 // Judgement is a todos gate's verdict, why, and the lines that explain it.
-type Judgement struct {
-	Status gates.Status
-	Reason string
-	Lines  []string
-}
+type Judgement = gates.Judgement
 
 // Check judges the transcript at path (GAUNTLET_TRANSCRIPT_PATH): fail while the latest todo
 // list has items not completed, pass otherwise, with a note when there is nothing to check.
