@@ -24,6 +24,12 @@ func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"gauntlet": func() { os.Exit(Main(os.Args[1:], streams{In: os.Stdin, Out: os.Stdout, Err: os.Stderr})) },
 		"fakegate": fakegate.Main,
+		// gauntlet with an hour between SIGTERM and SIGKILL: only a second Ctrl-C can end a gate
+		// that ignores SIGTERM before the scripts' hang deadlines.
+		"gauntlet-patient": func() {
+			killGrace = time.Hour
+			os.Exit(Main(os.Args[1:], streams{In: os.Stdin, Out: os.Stdout, Err: os.Stderr}))
+		},
 	})
 }
 

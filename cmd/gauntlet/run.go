@@ -26,6 +26,10 @@ import (
 // defaultLockWait bounds a bare --wait: every wait has a deadline.
 const defaultLockWait = 10 * time.Minute
 
+// killGrace is the time between SIGTERM and SIGKILL for a stopped gate; 0 is the runner's
+// default. The end-to-end tests lengthen it to tell a second Ctrl-C apart from the grace running out.
+var killGrace time.Duration
+
 var reportFormats = []string{"text", "json", "junit", "github"}
 
 type runOptions struct {
@@ -154,6 +158,7 @@ func runGates(parent context.Context, io streams, cmd *cobra.Command, opts runOp
 		Env:      os.Environ(),
 		Observer: progress,
 		Abort:    abort,
+		Grace:    killGrace,
 		Starting: func(_ string, toRun []gates.Gate) { progress.Start(toRun) },
 	})
 	progress.Stop()

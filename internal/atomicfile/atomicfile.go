@@ -10,6 +10,9 @@ import (
 	"path/filepath"
 )
 
+// rename is os.Rename; tests replace it to make the last step fail.
+var rename = os.Rename
+
 // Write puts data at path. An existing file keeps its permission bits; a new one gets perm. When
 // path is a symlink the file it points to is replaced, so that the link itself survives.
 // Missing parent directories are created.
@@ -47,7 +50,7 @@ func Write(path string, data []byte, perm fs.FileMode) error {
 	if err := tmp.Close(); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	if err := os.Rename(tmp.Name(), target); err != nil {
+	if err := rename(tmp.Name(), target); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	committed = true

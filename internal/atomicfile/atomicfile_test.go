@@ -1,8 +1,10 @@
 package atomicfile
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -52,17 +54,18 @@ func TestWriteLeavesNoTemporaryFiles(t *testing.T) {
 	if err := Write(filepath.Join(dir, "f"), []byte("x"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	// A directory in the way cannot be replaced; the failed write must leave nothing behind.
-	if err := os.Mkdir(filepath.Join(dir, "d"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := Write(filepath.Join(dir, "d"), []byte("x"), 0o644); err == nil {
-		t.Fatal("writing over a directory succeeded")
+	// The temporary file exists by the time the rename fails: it must be removed, and the old
+	// contents kept.
+	rename = func(string, string) error { return errors.New("disk on fire") }
+	defer func() { rename = os.Rename }()
+	if err := Write(filepath.Join(dir, "f"), []byte("new"), 0o644); err == nil || !strings.Contains(err.Error(), "disk on fire") {
+		t.Fatalf("Write with a failing rename = %v, want its error", err)
 	}
 	entries, _ := os.ReadDir(dir)
-	if len(entries) != 2 {
-		t.Fatalf("directory holds %d entries, want f and d only: %v", len(entries), entries)
+	if len(entries) != 1 {
+		t.Fatalf("directory holds %d entries, want f only: %v", len(entries), entries)
 	}
+	assertFile(t, filepath.Join(dir, "f"), "x", 0o644)
 }
 
 func assertFile(t *testing.T, path, content string, mode os.FileMode) {
