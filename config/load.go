@@ -86,7 +86,7 @@ func assemble(root string, main source, local *source) (*Config, error) {
 		if localRaw != nil {
 			overlay(raw, localRaw)
 		}
-		problems = append(problems, validateGates(raw.Gates)...)
+		problems = append(problems, validateGates(raw.Gates, root)...)
 	}
 	if len(problems) > 0 {
 		sortProblems(problems)

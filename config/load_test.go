@@ -3,6 +3,7 @@ package config
 import (
 	"errors"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -187,5 +188,45 @@ func TestLoadReportsProblemsInTheFileThatSetThem(t *testing.T) {
 				t.Errorf("errors:\n%s\nwant:\n%s", got, want)
 			}
 		})
+	}
+}
+
+// A dir that stays inside the root by name but leaves it through a symlink would run the gate,
+// and let it write, outside the project.
+func TestLoadRejectsDirLeavingTheRootThroughASymlink(t *testing.T) {
+	root, outside := t.TempDir(), t.TempDir()
+	for link, target := range map[string]string{"out": outside, "in": filepath.Join(root, "sub")} {
+		if err := os.MkdirAll(target, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(target, filepath.Join(root, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	file := filepath.Join(root, FileName)
+	write := func(dir string) {
+		t.Helper()
+		if err := os.WriteFile(file, []byte("version: 1\ngates:\n  g:\n    run: x\n    dir: "+dir+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	write("out")
+	realOutside, err := filepath.EvalSymlinks(outside) // a temp dir may itself sit behind a link
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Load(Options{File: file})
+	var problems *Errors
+	if !errors.As(err, &problems) || len(problems.Problems) != 1 ||
+		!strings.HasSuffix(problems.Error(), `:5:10: "dir" in gate "g" must stay inside the project root, but it leads to `+realOutside+" through a symlink") {
+		t.Errorf("dir through a symlink to outside: err = %v", err)
+	}
+
+	for _, dir := range []string{"in", "sub", "missing"} {
+		write(dir)
+		if _, err := Load(Options{File: file}); err != nil {
+			t.Errorf("dir %q: %v", dir, err)
+		}
 	}
 }

@@ -16,7 +16,8 @@ const SchemaDraft = "https://json-schema.org/draft/2020-12/schema"
 // JSONSchema returns the JSON Schema of .gauntlet.yml, for editors. It is generated from the raw
 // types and their tags, the same ones the loader reads, so that the two cannot disagree on which
 // keys exist or what their values look like. Rules the schema cannot express (a regexp or glob
-// that does not compile, a dir escaping the root through a symlink) are left to the loader.
+// that does not compile, a dir escaping the root through a symlink) are left to the loader, which
+// checks them.
 func JSONSchema() ([]byte, error) {
 	s, err := buildSchema()
 	if err != nil {

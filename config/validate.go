@@ -2,6 +2,8 @@ package config
 
 import (
 	"fmt"
+	"path/filepath"
+	"strings"
 	"reflect"
 	"slices"
 
@@ -10,14 +12,39 @@ import (
 
 var gateKinds = []string{string(gates.KindCheck), string(gates.KindReview), string(gates.KindTodos)}
 
-// validateGates checks what depends on several keys at once. It runs after the local override
-// is merged, because the local file may complete or change a gate.
-func validateGates(gs gateMap) []Problem {
+// validateGates checks what depends on several keys at once, or on the project on disk. It runs
+// after the local override is merged, because the local file may complete or change a gate.
+func validateGates(gs gateMap, root string) []Problem {
 	var problems []Problem
 	for _, ng := range gs {
 		problems = append(problems, validateGate(ng)...)
+		if p, ok := dirEscapes(ng, root); ok {
+			problems = append(problems, p)
+		}
 	}
 	return problems
+}
+
+// dirEscapes catches a dir that stays inside the root by name but leaves it through a symlink:
+// the gate would run, and write, outside the project. A dir that does not exist yet is left to
+// the run, which reports it as a gate that cannot start.
+func dirEscapes(ng namedGate, root string) (Problem, bool) {
+	if ng.Gate.Dir == nil || root == "" || checkRelDir(*ng.Gate.Dir) != "" {
+		return Problem{}, false
+	}
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return Problem{}, false
+	}
+	realDir, err := filepath.EvalSymlinks(filepath.Join(root, *ng.Gate.Dir))
+	if err != nil {
+		return Problem{}, false
+	}
+	if rel, err := filepath.Rel(realRoot, realDir); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return Problem{}, false
+	}
+	return ng.Gate.at["dir"].value.problem(fmt.Sprintf("%q in gate %q must stay inside the project root, but it leads to %s through a symlink",
+		"dir", ng.Name, realDir)), true
 }
 
 func validateGate(ng namedGate) []Problem {
