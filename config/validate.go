@@ -3,9 +3,9 @@ package config
 import (
 	"fmt"
 	"path/filepath"
-	"strings"
 	"reflect"
 	"slices"
+	"strings"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
 )
