@@ -140,7 +140,7 @@ func newReasonSection(r gates.Result, redact *Redactor) reasonSection {
 		name = "(unnamed)"
 	}
 	lines := []string{"## " + name + ": " + capBytes(redact.Redact(termtext.Line(headline(r))), maxHeadlineBytes)}
-	if hint := strings.TrimSpace(termtext.Clean(r.Hint, false)); hint != "" {
+	if hint := strings.TrimSpace(termtext.Clean(r.Hint)); hint != "" {
 		lines = append(lines, "hint: "+capBytes(redact.Redact(hint), maxHintBytes))
 	}
 	lines = append(lines, "rerun: gauntlet run "+name)
@@ -149,7 +149,7 @@ func newReasonSection(r gates.Result, redact *Redactor) reasonSection {
 	}
 
 	var tail []string
-	if text := strings.TrimRight(redact.Redact(termtext.Clean(r.Tail, false)), " \t\n"); text != "" {
+	if text := strings.TrimRight(redact.Redact(termtext.Clean(r.Tail)), " \t\n"); text != "" {
 		tail = strings.Split(text, "\n")
 	}
 	return reasonSection{name: name, fixed: strings.Join(lines, "\n"), tail: tail}

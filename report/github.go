@@ -47,7 +47,7 @@ func WriteGitHub(w io.Writer, r Report) error {
 // outputs). The resume token is derived from the tail itself, so the tail cannot contain it and
 // the output stays reproducible.
 func writeInert(b *strings.Builder, g GateReport) {
-	tail := strings.TrimRight(termtext.Clean(g.Tail, true), "\n")
+	tail := strings.TrimRight(termtext.Clean(g.Tail), "\n")
 	if strings.TrimSpace(tail) == "" {
 		b.WriteString("(no output)\n")
 		return

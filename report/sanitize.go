@@ -14,5 +14,5 @@ func xmlText(s string) string {
 			return r
 		}
 		return -1
-	}, termtext.Clean(s, false))
+	}, termtext.Clean(s))
 }

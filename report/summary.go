@@ -26,7 +26,7 @@ func StepSummary(w io.Writer, r Report) error {
 		if !needsAttention(g.Status) {
 			continue
 		}
-		tail := strings.TrimRight(termtext.Clean(g.Tail, false), "\n")
+		tail := strings.TrimRight(termtext.Clean(g.Tail), "\n")
 		if strings.TrimSpace(tail) == "" {
 			tail = "(no output)"
 		}

@@ -100,7 +100,7 @@ func writeGateBlock(b *strings.Builder, g GateReport, root bool, opts TextOption
 }
 
 func writeTail(b *strings.Builder, g GateReport, opts TextOptions) {
-	tail := strings.TrimRight(termtext.Clean(g.Tail, opts.Color), "\n")
+	tail := strings.TrimRight(termtext.Clean(g.Tail), "\n")
 	if strings.TrimSpace(tail) == "" {
 		b.WriteString("    (no output)\n")
 		return
@@ -115,10 +115,6 @@ func writeTail(b *strings.Builder, g GateReport, opts TextOptions) {
 		b.WriteString(paint(note, opts.Color, statusAttrs[gates.StatusSkipped]...) + "\n")
 	}
 	for _, line := range lines {
-		// A colour left open by the gate must not bleed into the next line.
-		if strings.Contains(line, "\x1b[") {
-			line += "\x1b[0m"
-		}
 		b.WriteString("    " + line + "\n")
 	}
 }

@@ -56,9 +56,10 @@ func (t *tailBuffer) String() string {
 	return renderTail(raw, truncated, tailMaxLines, tailMaxBytes)
 }
 
-// renderTail returns the last maxLines lines of raw, at most maxBytes, with escape sequences
-// removed, each line reduced to what follows its last carriage return (progress bars redraw
-// that way), trailing whitespace trimmed and blank lines at either end dropped.
+// renderTail returns the last maxLines lines of raw, at most maxBytes, as clean text (see
+// termtext.Clean: no escape sequences or control characters, progress bars settled), trailing
+// whitespace trimmed and blank lines at either end dropped. The JSON report stores it clean; the
+// renderers clean again only because `gauntlet status` reads a report back from a file.
 func renderTail(raw []byte, truncated bool, maxLines, maxBytes int) string {
 	if truncated {
 		// The first line was cut by the ring.
@@ -66,12 +67,8 @@ func renderTail(raw []byte, truncated bool, maxLines, maxBytes int) string {
 			raw = raw[i+1:]
 		}
 	}
-	lines := strings.Split(string(termtext.Strip(nil, raw)), "\n")
+	lines := strings.Split(termtext.Clean(string(raw)), "\n")
 	for i, line := range lines {
-		line = strings.TrimRight(line, "\r")
-		if j := strings.LastIndexByte(line, '\r'); j >= 0 {
-			line = line[j+1:]
-		}
 		lines[i] = strings.TrimRightFunc(line, unicode.IsSpace)
 	}
 	for len(lines) > 0 && lines[len(lines)-1] == "" {

@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
 	"github.com/gauntlet-dev/gauntlet/install"
 )
@@ -55,7 +54,7 @@ An existing .gauntlet.yml is kept unless --force.`,
 			}
 			env := initEnv{
 				dir:         dir,
-				interactive: isTerminalStream(io.In) && isTerminalStream(io.Out),
+				interactive: isTerminal(io.In) && isTerminal(io.Out),
 				prompter:    &linePrompter{in: bufio.NewReader(io.In), out: io.Out},
 				resolver:    install.SystemResolver(),
 				out:         io.Out,
@@ -108,12 +107,6 @@ func runInit(ctx context.Context, opts initOptions, env initEnv) error {
 	}
 	printNextSteps(env.out, p, opts)
 	return nil
-}
-
-// isTerminalStream works for either direction; run.go's isTerminal only takes writers.
-func isTerminalStream(v any) bool {
-	f, ok := v.(*os.File)
-	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 // prompter asks a yes-or-no question; no is the answer to anything but yes.

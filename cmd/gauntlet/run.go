@@ -30,8 +30,6 @@ const defaultLockWait = 10 * time.Minute
 // default. The end-to-end tests lengthen it to tell a second Ctrl-C apart from the grace running out.
 var killGrace time.Duration
 
-var reportFormats = []string{"text", "json", "junit", "github"}
-
 type runOptions struct {
 	configFile string
 	jobs       int
@@ -39,7 +37,7 @@ type runOptions struct {
 	timeout    time.Duration
 	all        bool
 	base       string
-	format     string
+	format     report.Format
 	output     string
 	wait       time.Duration
 	verbose    bool
@@ -50,9 +48,10 @@ type runOptions struct {
 
 func newRunCmd(io streams) *cobra.Command {
 	var (
-		opts  runOptions
-		wait  string
-		shard string
+		opts   runOptions
+		wait   string
+		shard  string
+		format string
 	)
 	cmd := &cobra.Command{
 		Use:   "run [GATE...]",
@@ -70,9 +69,11 @@ Exit codes: 0 pass or warn, 1 fail, 2 usage or config error, 3 error (a gate cou
 			if flags.Changed("timeout") && opts.timeout <= 0 {
 				return usagef("--timeout must be a positive duration, got %s", opts.timeout)
 			}
-			if !slices.Contains(reportFormats, opts.format) {
-				return usagef("--format must be one of %s, got %q", strings.Join(reportFormats, ", "), opts.format)
+			f, err := report.ParseFormat(format)
+			if err != nil {
+				return usagef("--format: %v", err)
 			}
+			opts.format = f
 			if !slices.Contains([]string{"auto", "always", "never"}, opts.color) {
 				return usagef("--color must be auto, always or never, got %q", opts.color)
 			}
@@ -100,7 +101,7 @@ Exit codes: 0 pass or warn, 1 fail, 2 usage or config error, 3 error (a gate cou
 	f.DurationVar(&opts.timeout, "timeout", 0, "default per-gate timeout (overrides the config's timeout)")
 	f.BoolVar(&opts.all, "all", false, "ignore paths scoping: run every enabled gate")
 	f.StringVar(&opts.base, "base", "", "base ref for change scoping (default: the config's base, else auto)")
-	f.StringVar(&opts.format, "format", "text", "report format: text, json, junit or github")
+	f.StringVar(&format, "format", "text", "report format: text, json, junit or github")
 	f.StringVarP(&opts.output, "output", "o", "", "write the --format report to FILE (the terminal keeps the text view)")
 	f.StringVar(&wait, "wait", "", "wait up to DURATION for another run's lock instead of failing at once (bare --wait: 10m)")
 	f.Lookup("wait").NoOptDefVal = defaultLockWait.String()
@@ -129,7 +130,7 @@ func runGates(parent context.Context, io streams, cmd *cobra.Command, opts runOp
 
 	// The terminal view goes to stdout unless stdout carries a machine report.
 	view := io.Out
-	reportToStdout := opts.output == "" && (opts.format == "json" || opts.format == "junit")
+	reportToStdout := opts.output == "" && (opts.format == report.FormatJSON || opts.format == report.FormatJUnit)
 	if reportToStdout {
 		view = io.Err
 	}
@@ -176,13 +177,15 @@ func runGates(parent context.Context, io streams, cmd *cobra.Command, opts runOp
 	if werr := report.WriteText(view, run.Report, text); werr != nil {
 		return fmt.Errorf("write summary: %w", werr)
 	}
-	github := opts.format == "github" || os.Getenv("GITHUB_ACTIONS") == "true"
-	if github && !(opts.format == "github" && opts.output != "") {
+	// Annotations belong on the terminal under GitHub Actions (its log reads them), whatever
+	// the report format and wherever it goes; elsewhere only when asked for without -o.
+	onActions := os.Getenv("GITHUB_ACTIONS") == "true"
+	if onActions || opts.format == report.FormatGitHub && opts.output == "" {
 		if werr := report.WriteGitHub(view, run.Report); werr != nil {
 			return fmt.Errorf("write GitHub annotations: %w", werr)
 		}
 	}
-	if os.Getenv("GITHUB_ACTIONS") == "true" {
+	if onActions {
 		if werr := appendStepSummary(run.Report); werr != nil {
 			fmt.Fprintf(io.Err, "gauntlet: %s\n", werr)
 		}
@@ -215,31 +218,17 @@ func applyOverrides(cfg *config.Config, cmd *cobra.Command, opts runOptions) {
 }
 
 // writeReport writes the --format report where it belongs: -o FILE, or stdout for the machine
-// formats. The text format's report is the summary already shown.
+// formats. Without -o, the text and github formats are what the terminal already shows.
 func writeReport(stdout io.Writer, opts runOptions, r report.Report) error {
-	var buf bytes.Buffer
-	var err error
-	switch opts.format {
-	case "json":
-		err = report.WriteJSON(&buf, r)
-	case "junit":
-		err = report.WriteJUnit(&buf, r)
-	case "github":
-		if opts.output == "" {
-			return nil // already printed with the view
-		}
-		err = report.WriteGitHub(&buf, r)
-	case "text":
-		if opts.output == "" {
-			return nil
-		}
-		err = report.WriteText(&buf, r, report.TextOptions{})
+	if opts.output == "" && (opts.format == report.FormatText || opts.format == report.FormatGitHub) {
+		return nil
 	}
-	if err != nil {
+	var buf bytes.Buffer
+	if err := report.Write(&buf, opts.format, r, report.TextOptions{}); err != nil {
 		return fmt.Errorf("render %s report: %w", opts.format, err)
 	}
 	if opts.output == "" {
-		_, err = stdout.Write(buf.Bytes())
+		_, err := stdout.Write(buf.Bytes())
 		return err
 	}
 	if err := os.WriteFile(opts.output, buf.Bytes(), 0o644); err != nil {
@@ -297,11 +286,14 @@ func forwardSignals(cancel context.CancelCauseFunc, abort chan<- struct{}, stder
 	}
 }
 
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
+// isTerminal reports whether a stream (stdin or stdout) is a terminal.
+func isTerminal(stream any) bool {
+	f, ok := stream.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
+// useColor applies --color: always and never win; auto colours a terminal unless NO_COLOR is set
+// (to anything) or TERM is dumb.
 func useColor(when string, tty bool) bool {
 	switch when {
 	case "always":

@@ -13,7 +13,15 @@ const esc = 0x1b
 // titles, hyperlinks). It works on bytes without allocating, because the runner calls it for
 // every line a gate prints.
 func Strip(dst, s []byte) []byte {
-	return strip(dst, s, false)
+	for i := 0; i < len(s); {
+		if s[i] != esc {
+			dst = append(dst, s[i])
+			i++
+			continue
+		}
+		i = skipEscape(s, i)
+	}
+	return dst
 }
 
 // StripString is Strip for a string.
@@ -22,23 +30,6 @@ func StripString(s string) string {
 		return s
 	}
 	return string(Strip(nil, []byte(s)))
-}
-
-// strip removes escape sequences, keeping colour (SGR: CSI ... m) when keepColour is set.
-func strip(dst, s []byte, keepColour bool) []byte {
-	for i := 0; i < len(s); {
-		if s[i] != esc {
-			dst = append(dst, s[i])
-			i++
-			continue
-		}
-		end := skipEscape(s, i)
-		if keepColour && end-i >= 3 && s[i+1] == '[' && s[end-1] == 'm' {
-			dst = append(dst, s[i:end]...)
-		}
-		i = end
-	}
-	return dst
 }
 
 // skipEscape returns the index just past the escape sequence starting at s[i] == ESC. A malformed
@@ -76,42 +67,33 @@ func skipEscape(s []byte, i int) int {
 	}
 }
 
-// Clean makes gate-provided text safe to print: valid UTF-8, no escape sequences (except colour,
-// when keepColour), no control characters but tab and newline. A carriage return inside a line is
-// how progress bars overwrite themselves, so only the text after the last one is kept, as a
-// terminal would show it.
-func Clean(s string, keepColour bool) string {
+// Clean makes gate-provided text safe to print: valid UTF-8, no escape sequences, no control
+// characters but tab and newline. A carriage return inside a line is how progress bars overwrite
+// themselves, so only the text after the last one is kept, as a terminal would show it.
+func Clean(s string) string {
 	if !utf8.ValidString(s) {
 		s = strings.ToValidUTF8(s, "\uFFFD")
 	}
-	s = string(strip(nil, []byte(s), keepColour))
+	s = StripString(s)
 	lines := strings.Split(s, "\n")
 	for i, line := range lines {
 		line = strings.TrimSuffix(line, "\r")
 		if cr := strings.LastIndexByte(line, '\r'); cr >= 0 {
 			line = line[cr+1:]
 		}
-		lines[i] = strings.Map(dropControl(keepColour), line)
+		lines[i] = strings.Map(dropControl, line)
 	}
 	return strings.Join(lines, "\n")
 }
 
 // Line is Clean for values shown on one line, such as a reason or a hint.
 func Line(s string) string {
-	return strings.Join(strings.Fields(Clean(s, false)), " ")
+	return strings.Join(strings.Fields(Clean(s)), " ")
 }
 
-func dropControl(keepEscape bool) func(rune) rune {
-	return func(r rune) rune {
-		switch {
-		case r == '\t':
-			return r
-		case r == esc && keepEscape:
-			return r // only kept colour sequences still contain one
-		case r < 0x20, r == 0x7f, r >= 0x80 && r <= 0x9f:
-			return -1
-		default:
-			return r
-		}
+func dropControl(r rune) rune {
+	if r == '\t' || r >= 0x20 && r != 0x7f && (r < 0x80 || r > 0x9f) {
+		return r
 	}
+	return -1
 }

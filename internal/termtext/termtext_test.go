@@ -34,27 +34,20 @@ func TestStrip(t *testing.T) {
 }
 
 func TestClean(t *testing.T) {
-	tests := []struct {
-		name       string
-		in         string
-		keepColour bool
-		want       string
-	}{
-		{"plain", "a\tb\nc", false, "a\tb\nc"},
-		{"colour stripped", "\x1b[31;1mFAIL\x1b[0m ok", false, "FAIL ok"},
-		{"colour kept", "\x1b[31mFAIL\x1b[0m", true, "\x1b[31mFAIL\x1b[0m"},
-		{"cursor movement stripped even with colour", "a\x1b[2K\x1b[1Ab", true, "ab"},
-		{"title stripped even with colour", "\x1b]0;title\x07text", true, "text"},
-		{"unterminated osc ends at the line", "\x1b]8;;http://x\nnext", false, "\nnext"},
-		{"crlf", "one\r\ntwo\r\n", false, "one\ntwo\n"},
-		{"progress overwrite", "10%\r50%\r100%\ndone", false, "100%\ndone"},
-		{"control characters", "a\x00b\x07c\x7fd\u0085e", false, "abcde"},
-		{"invalid utf-8", "a\xffb", false, "a\uFFFDb"},
+	tests := []struct{ name, in, want string }{
+		{"plain", "a\tb\nc", "a\tb\nc"},
+		{"colour stripped", "\x1b[31;1mFAIL\x1b[0m ok", "FAIL ok"},
+		{"cursor movement", "a\x1b[2K\x1b[1Ab", "ab"},
+		{"unterminated osc ends at the line", "\x1b]8;;http://x\nnext", "\nnext"},
+		{"crlf", "one\r\ntwo\r\n", "one\ntwo\n"},
+		{"progress overwrite", "10%\r50%\r100%\ndone", "100%\ndone"},
+		{"control characters", "a\x00b\x07c\x7fd\u0085e", "abcde"},
+		{"invalid utf-8", "a\xffb", "a\uFFFDb"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := Clean(tt.in, tt.keepColour); got != tt.want {
-				t.Errorf("Clean(%q, %v) = %q, want %q", tt.in, tt.keepColour, got, tt.want)
+			if got := Clean(tt.in); got != tt.want {
+				t.Errorf("Clean(%q) = %q, want %q", tt.in, got, tt.want)
 			}
 		})
 	}
