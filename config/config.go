@@ -23,7 +23,7 @@ const (
 	DefaultMaxAttempts     = 3
 	DefaultStopHookTimeout = 9 * time.Minute
 	DefaultLockWait        = 30 * time.Second
-	DefaultMaxDiffBytes    = 256 << 10
+	DefaultMaxDiffBytes    = gates.DefaultMaxDiffBytes
 )
 
 // ErrNotFound means no config file exists between the starting directory and the repository
@@ -61,16 +61,6 @@ type StopHook struct {
 type Options struct {
 	Dir  string // where the upward search starts; default: the working directory
 	File string // an explicit config file (-c): no search then
-}
-
-// Gate returns the gate with that name.
-func (c *Config) Gate(name string) (gates.Gate, bool) {
-	for _, g := range c.Gates {
-		if g.Name == name {
-			return g, true
-		}
-	}
-	return gates.Gate{}, false
 }
 
 // SetDefaultTimeout replaces the default per-gate timeout, as --timeout does: gates that set

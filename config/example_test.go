@@ -6,8 +6,9 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/gauntlet-dev/gauntlet/gates"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/gauntlet-dev/gauntlet/gates"
 )
 
 const examplePath = "../.gauntlet.example"

@@ -99,13 +99,17 @@ func VerdictOf(results []Result) Verdict {
 func shellJoin(argv []string) string {
 	parts := make([]string, len(argv))
 	for i, a := range argv {
-		if a != "" && !strings.ContainsFunc(a, needsQuote) {
-			parts[i] = a
-			continue
-		}
-		parts[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		parts[i] = ShellQuote(a)
 	}
 	return strings.Join(parts, " ")
+}
+
+// ShellQuote leaves a word alone when sh would read it as it is, and single-quotes it otherwise.
+func ShellQuote(s string) string {
+	if s != "" && !strings.ContainsFunc(s, needsQuote) {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 func needsQuote(r rune) bool {

@@ -55,6 +55,9 @@ const (
 	VerdictError Verdict = "error"
 )
 
+// DefaultMaxDiffBytes caps the diff a review gate sends when it sets no max_diff_bytes.
+const DefaultMaxDiffBytes = 256 << 10
+
 // DefaultInfraExitCodes are the shell's "found but not executable" and "not found" codes: the
 // environment is broken, not the code under test.
 var DefaultInfraExitCodes = []int{126, 127}

@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
 	"github.com/gauntlet-dev/gauntlet/internal/termtext"
@@ -91,7 +90,7 @@ func BlockReason(failed []gates.Result, total int, at Attempt, redact *Redactor)
 		b.WriteString("\n")
 	}
 	// A secret could still span two parts; redacting can lengthen the text, so cap it after.
-	return capBytes(redact.Redact(strings.TrimRight(b.String(), "\n")), MaxReasonBytes)
+	return termtext.Cap(redact.Redact(strings.TrimRight(b.String(), "\n")), MaxReasonBytes)
 }
 
 func failingResults(results []gates.Result) []gates.Result {
@@ -135,17 +134,17 @@ type reasonSection struct {
 }
 
 func newReasonSection(r gates.Result, redact *Redactor) reasonSection {
-	name := capBytes(termtext.Line(r.Name), maxNameBytes)
+	name := termtext.Cap(termtext.Line(r.Name), maxNameBytes)
 	if name == "" {
 		name = "(unnamed)"
 	}
-	lines := []string{"## " + name + ": " + capBytes(redact.Redact(termtext.Line(headline(r))), maxHeadlineBytes)}
+	lines := []string{"## " + name + ": " + termtext.Cap(redact.Redact(termtext.Line(headline(r))), maxHeadlineBytes)}
 	if hint := strings.TrimSpace(termtext.Clean(r.Hint)); hint != "" {
-		lines = append(lines, "hint: "+capBytes(redact.Redact(hint), maxHintBytes))
+		lines = append(lines, "hint: "+termtext.Cap(redact.Redact(hint), maxHintBytes))
 	}
 	lines = append(lines, "rerun: gauntlet run "+name)
 	if log := termtext.Line(r.Log); log != "" {
-		lines = append(lines, "log: "+capBytes(redact.Redact(log), maxLogPathBytes))
+		lines = append(lines, "log: "+termtext.Cap(redact.Redact(log), maxLogPathBytes))
 	}
 
 	var tail []string
@@ -195,7 +194,7 @@ func moreGatesLine(names []string, room int) string {
 		}
 		if len(line)+len(sep)+len(n)+reserve > room {
 			if i == 0 {
-				return capBytes(strings.TrimSuffix(line, ": "), room)
+				return termtext.Cap(strings.TrimSuffix(line, ": "), room)
 			}
 			return line + ellipsis
 		}
@@ -263,7 +262,7 @@ func cutTail(lines []string, budget int) string {
 	if room < minPartialLineBytes {
 		return ""
 	}
-	return marker + "\n" + lastBytes(lines[n-1], room)
+	return marker + "\n" + termtext.LastBytes(lines[n-1], room)
 }
 
 func joinedLen(lines []string) int {
@@ -302,39 +301,4 @@ func groupDigits(n int) string {
 		s = s[:i] + "," + s[i:]
 	}
 	return s
-}
-
-// capBytes shortens s to at most n bytes on a rune boundary, ending it with "…" when cut.
-func capBytes(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	const ellipsis = "…"
-	if n < len(ellipsis) {
-		return firstBytes(s, n)
-	}
-	return firstBytes(s, n-len(ellipsis)) + ellipsis
-}
-
-// firstBytes is the longest prefix of s of at most n bytes that ends on a rune boundary.
-func firstBytes(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
-}
-
-// lastBytes is the longest suffix of s of at most n bytes that starts on a rune boundary.
-func lastBytes(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	i := len(s) - n
-	for i < len(s) && !utf8.RuneStart(s[i]) {
-		i++
-	}
-	return s[i:]
 }

@@ -5,6 +5,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/gauntlet-dev/gauntlet/gates"
 )
 
 // Resolver is how StopHookCommand finds programs; tests replace it.
@@ -41,7 +43,7 @@ func StopHookCommand(r Resolver) (command string, byPath bool) {
 	if found, err := r.LookPath("gauntlet"); err == nil && sameProgram(r, found, self) {
 		return bare, false
 	}
-	return shellQuote(self) + " stop-hook", true
+	return gates.ShellQuote(self) + " stop-hook", true
 }
 
 // sameProgram compares two paths after symlinks, then as files, so that a hard link found
@@ -115,12 +117,4 @@ func shellWords(s string) []string {
 		words = append(words, cur.String())
 	}
 	return words
-}
-
-// shellQuote leaves a word alone when sh would read it as it is, and single-quotes it otherwise.
-func shellQuote(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./-+:@%,=") == "" {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

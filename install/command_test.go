@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/gauntlet-dev/gauntlet/gates"
 )
 
 func TestIsStopHookCommand(t *testing.T) {
@@ -103,7 +105,7 @@ func TestStopHookCommandOnThisSystem(t *testing.T) {
 	// The test binary is not called gauntlet, so whatever PATH holds, it is named by its path.
 	got, byPath := StopHookCommand(SystemResolver())
 	self, _ := os.Executable()
-	if !byPath || got != shellQuote(self)+" stop-hook" {
+	if !byPath || got != gates.ShellQuote(self)+" stop-hook" {
 		t.Errorf("StopHookCommand = %q, %v; want this test binary %s by path", got, byPath, self)
 	}
 	if !filepath.IsAbs(self) {

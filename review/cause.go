@@ -64,13 +64,4 @@ func telltaleLine(output []byte) string {
 }
 
 // oneLine collapses whitespace and caps the length, for a cause in a one-line reason.
-func oneLine(s string) string { return squash(s, maxCauseBytes) }
-
-// squash puts s on one line of at most max bytes (plus an ellipsis when cut).
-func squash(s string, max int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if len(s) <= max {
-		return s
-	}
-	return strings.ToValidUTF8(s[:max], "") + "…"
-}
+func oneLine(s string) string { return termtext.Short(s, maxCauseBytes) }

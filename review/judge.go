@@ -8,6 +8,7 @@ import (
 
 	"github.com/gauntlet-dev/gauntlet/changes"
 	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/termtext"
 )
 
 // maxMessageBytes keeps one finding on one readable line.
@@ -88,7 +89,7 @@ func onAddedLine(f Finding, added changes.AddedLines, root string) (string, bool
 // formatFinding writes a finding as compilers write errors: "file:line: severity: message".
 func formatFinding(f Finding) string {
 	var b strings.Builder
-	b.WriteString(squash(f.File, 300))
+	b.WriteString(termtext.Short(f.File, 300))
 	if b.Len() == 0 {
 		b.WriteString("(no file)")
 	}
@@ -96,10 +97,10 @@ func formatFinding(f Finding) string {
 		fmt.Fprintf(&b, ":%d", f.Line)
 	}
 	b.WriteString(": ")
-	if sev := squash(f.Severity, 20); sev != "" {
+	if sev := termtext.Short(f.Severity, 20); sev != "" {
 		b.WriteString(strings.ToLower(sev) + ": ")
 	}
-	msg := squash(f.Message, maxMessageBytes)
+	msg := termtext.Short(f.Message, maxMessageBytes)
 	if msg == "" {
 		msg = "(no message)"
 	}

@@ -15,9 +15,6 @@ import (
 	"github.com/gauntlet-dev/gauntlet/internal/termtext"
 )
 
-// DefaultMaxDiffBytes applies when a gate sets no max_diff_bytes.
-const DefaultMaxDiffBytes = 256 << 10
-
 // Request is one review gate about to run.
 type Request struct {
 	// Root is the absolute project root: the diff and prompt_file are relative to it.
@@ -59,7 +56,7 @@ func Prepare(ctx context.Context, req Request) (*Job, error) {
 	}
 	maxBytes := r.MaxDiffBytes
 	if maxBytes <= 0 {
-		maxBytes = DefaultMaxDiffBytes
+		maxBytes = gates.DefaultMaxDiffBytes
 	}
 	patch, err := changes.Diff(ctx, req.Root, changes.DiffOptions{Base: req.Base, MaxBytes: maxBytes, Skip: LooksSecret})
 	if err != nil {
@@ -145,7 +142,7 @@ func lastLines(output []byte, n int) []string {
 	lines := strings.Split(text, "\n")
 	lines = lines[max(0, len(lines)-n):]
 	for i, l := range lines {
-		lines[i] = "  " + squash(l, 500)
+		lines[i] = "  " + termtext.Short(l, 500)
 	}
 	return lines
 }

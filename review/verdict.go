@@ -1,7 +1,6 @@
 package review
 
 import (
-	"bytes"
 	"encoding/json"
 	"regexp"
 	"strconv"
@@ -123,9 +122,6 @@ func balancedObjects(text []byte) [][]byte {
 func lastJSONObject(text []byte, keys ...string) map[string]json.RawMessage {
 	objects := balancedObjects(text)
 	for i := len(objects) - 1; i >= 0; i-- {
-		if !bytes.HasPrefix(bytes.TrimSpace(objects[i]), []byte("{")) {
-			continue
-		}
 		var m map[string]json.RawMessage
 		if json.Unmarshal(objects[i], &m) != nil {
 			continue

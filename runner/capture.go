@@ -56,7 +56,7 @@ func (c *capture) line(line []byte) {
 	c.plain = termtext.Strip(c.plain[:0], line)
 	for _, re := range c.patterns {
 		if re.Match(c.plain) {
-			c.infraMatch = truncate(strings.TrimSpace(string(c.plain)), maxInfraMatchBytes)
+			c.infraMatch = termtext.FirstBytes(strings.TrimSpace(string(c.plain)), maxInfraMatchBytes)
 			return
 		}
 	}
@@ -87,11 +87,3 @@ func (c *capture) Close() error {
 func (c *capture) Tail() string { return c.tail.String() }
 
 func (c *capture) InfraMatch() string { return c.infraMatch }
-
-// truncate cuts s to at most n bytes without splitting a character.
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return strings.ToValidUTF8(s[:n], "")
-}

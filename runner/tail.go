@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"strings"
 	"unicode"
-	"unicode/utf8"
 
 	"github.com/gauntlet-dev/gauntlet/internal/termtext"
 )
@@ -99,12 +98,7 @@ func lastBytes(lines []string, maxBytes int) string {
 		first--
 	}
 	if first == len(lines) && first > 0 {
-		last := lines[first-1]
-		cut := len(last) - maxBytes
-		for cut < len(last) && !utf8.RuneStart(last[cut]) {
-			cut++
-		}
-		return last[cut:]
+		return termtext.LastBytes(lines[first-1], maxBytes)
 	}
 	return strings.Join(lines[first:], "\n")
 }

@@ -4,10 +4,9 @@ import (
 	"fmt"
 	"strings"
 	"time"
-)
 
-// DefaultTimeout is the per-gate timeout the written config sets for gates without their own.
-const DefaultTimeout = 10 * time.Minute
+	"github.com/gauntlet-dev/gauntlet/config"
+)
 
 // header tells whoever opens the file what it is for and how to use it.
 const header = `# gauntlet: this repository's quality gates. They run in parallel and end in one verdict.
@@ -51,7 +50,7 @@ func Render(projects []Project) []byte {
 	}
 	b.WriteString("\nversion: 1\n\n")
 	b.WriteString("# Default per-gate timeout; a gate's own timeout wins.\n")
-	b.WriteString("timeout: " + formatDuration(DefaultTimeout) + "\n\n")
+	b.WriteString("timeout: " + formatDuration(config.DefaultTimeout) + "\n\n")
 	b.WriteString(stopHookSection + "\n")
 
 	gates := Layout(projects)

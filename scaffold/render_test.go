@@ -60,8 +60,8 @@ func TestRenderedConfigLoadsWithEveryGate(t *testing.T) {
 					}
 				}
 			}
-			if cfg.Timeout != DefaultTimeout {
-				t.Errorf("default timeout = %v, want %v", cfg.Timeout, DefaultTimeout)
+			if cfg.Timeout != config.DefaultTimeout {
+				t.Errorf("default timeout = %v, want %v", cfg.Timeout, config.DefaultTimeout)
 			}
 		})
 	}

@@ -30,8 +30,6 @@ type List struct {
 	// Found is false when the transcript never touched a todo list.
 	Found bool
 	Items []Item
-	// Source names what the list came from: TodoWrite, the task tools, or Codex's update_plan.
-	Source string
 }
 
 // Pending returns the items that are not completed, in list order.

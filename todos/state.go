@@ -37,9 +37,9 @@ func (s *state) list() List {
 		for i, t := range s.tasks {
 			items[i] = t.Item
 		}
-		return List{Found: true, Items: items, Source: sourceTasks}
+		return List{Found: true, Items: items}
 	default:
-		return List{Found: true, Items: slices.Clone(s.todoList), Source: s.latest}
+		return List{Found: true, Items: slices.Clone(s.todoList)}
 	}
 }
 

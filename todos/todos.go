@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/termtext"
 )
 
 // MaxTranscriptBytes is how much of the end of a transcript is read: the latest list is near
@@ -126,11 +127,7 @@ func orUnknown(s string) string {
 }
 
 func oneLine(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if len(s) > 200 {
-		s = strings.ToValidUTF8(s[:200], "") + "…"
-	}
-	if s == "" {
+	if s = termtext.Short(s, 200); s == "" {
 		return "(unnamed item)"
 	}
 	return s

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"runtime"
 	"syscall"
 	"time"
 )
@@ -24,7 +25,11 @@ func main() {
 		fmt.Fprintln(os.Stderr, "measure:", err)
 		os.Exit(2)
 	}
-	// Maxrss is the largest of the command and the descendants it waited for, in KiB on Linux.
+	// Maxrss is the largest of the command and the descendants it waited for: KiB on Linux,
+	// bytes on macOS.
 	rss := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss
+	if runtime.GOOS == "darwin" {
+		rss /= 1024
+	}
 	fmt.Printf("%.3f %d %d\n", wall.Seconds(), rss, cmd.ProcessState.ExitCode())
 }

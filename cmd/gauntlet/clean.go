@@ -27,10 +27,7 @@ type cleanOptions struct {
 }
 
 func newCleanCmd(io streams) *cobra.Command {
-	var (
-		opts cleanOptions
-		wait string
-	)
+	var opts cleanOptions
 	cmd := &cobra.Command{
 		Use:   "clean",
 		Short: "Remove the logs, the stop hook's state and the last report from .gauntlet/",
@@ -38,20 +35,12 @@ func newCleanCmd(io streams) *cobra.Command {
 is writing them meanwhile. Another run holding the lock: exit 4, unless --wait.`,
 		Args: cobra.NoArgs,
 		RunE: runE(func(cmd *cobra.Command, _ []string) error {
-			if cmd.Flags().Changed("wait") {
-				d, err := time.ParseDuration(wait)
-				if err != nil || d < 0 {
-					return usagef("--wait takes a duration such as 30s or 5m, got %q", wait)
-				}
-				opts.wait = d
-			}
 			return clean(cmd, io, opts)
 		}),
 	}
 	f := cmd.Flags()
 	f.StringVarP(&opts.configFile, "config", "c", "", "the project of this config file instead of searching for .gauntlet.yml")
-	f.StringVar(&wait, "wait", "", "wait up to DURATION for another run's lock instead of failing at once (bare --wait: 10m)")
-	f.Lookup("wait").NoOptDefVal = defaultLockWait.String()
+	addWaitFlag(f, &opts.wait)
 	return cmd
 }
 

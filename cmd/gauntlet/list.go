@@ -3,7 +3,6 @@ package main
 import (
 	"cmp"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -65,9 +64,6 @@ func listGates(cmd *cobra.Command, io streams, opts listOptions) error {
 		return err
 	}
 	sel, err := engine.Select(cmd.Context(), cfg, engine.Scope{All: opts.all, Base: opts.base, CI: isCI()})
-	if errors.Is(err, changes.ErrBaseNotFound) {
-		return &usageError{err}
-	}
 	if err != nil {
 		return err
 	}

@@ -23,9 +23,6 @@ import (
 	"github.com/gauntlet-dev/gauntlet/report"
 )
 
-// defaultLockWait bounds a bare --wait: every wait has a deadline.
-const defaultLockWait = 10 * time.Minute
-
 // killGrace is the time between SIGTERM and SIGKILL for a stopped gate; 0 is the runner's
 // default. The end-to-end tests lengthen it to tell a second Ctrl-C apart from the grace running out.
 var killGrace time.Duration
@@ -49,7 +46,6 @@ type runOptions struct {
 func newRunCmd(io streams) *cobra.Command {
 	var (
 		opts   runOptions
-		wait   string
 		shard  string
 		format string
 	)
@@ -77,13 +73,6 @@ Exit codes: 0 pass or warn, 1 fail, 2 usage or config error, 3 error (a gate cou
 			if !slices.Contains([]string{"auto", "always", "never"}, opts.color) {
 				return usagef("--color must be auto, always or never, got %q", opts.color)
 			}
-			if flags.Changed("wait") {
-				d, err := time.ParseDuration(wait)
-				if err != nil || d < 0 {
-					return usagef("--wait takes a duration such as 30s or 5m, got %q", wait)
-				}
-				opts.wait = d
-			}
 			if flags.Changed("shard") {
 				s, err := parseShard(shard)
 				if err != nil {
@@ -103,8 +92,7 @@ Exit codes: 0 pass or warn, 1 fail, 2 usage or config error, 3 error (a gate cou
 	f.StringVar(&opts.base, "base", "", "base ref for change scoping (default: the config's base, else auto)")
 	f.StringVar(&format, "format", "text", "report format: text, json, junit or github")
 	f.StringVarP(&opts.output, "output", "o", "", "write the --format report to FILE (the terminal keeps the text view)")
-	f.StringVar(&wait, "wait", "", "wait up to DURATION for another run's lock instead of failing at once (bare --wait: 10m)")
-	f.Lookup("wait").NoOptDefVal = defaultLockWait.String()
+	addWaitFlag(f, &opts.wait)
 	f.BoolVarP(&opts.verbose, "verbose", "v", false, "stream every gate's output live, each line prefixed with the gate name")
 	f.StringVar(&opts.color, "color", "auto", "colour the output: auto, always or never (NO_COLOR is honoured by auto)")
 	f.StringVar(&shard, "shard", "", "run only shard K of N of the selected gates, e.g. 2/4")

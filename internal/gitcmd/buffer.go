@@ -40,6 +40,3 @@ func (b *CappedBuffer) Write(p []byte) (int, error) {
 func (b *CappedBuffer) Bytes() []byte { return b.buf.Bytes() }
 
 func (b *CappedBuffer) String() string { return b.buf.String() }
-
-// Len is how many bytes the buffer holds.
-func (b *CappedBuffer) Len() int { return b.buf.Len() }

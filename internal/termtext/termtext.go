@@ -97,3 +97,43 @@ func dropControl(r rune) rune {
 	}
 	return -1
 }
+
+// FirstBytes is the longest prefix of s of at most n bytes that ends on a character boundary.
+func FirstBytes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+// LastBytes is the longest suffix of s of at most n bytes that starts on a character boundary.
+func LastBytes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	i := len(s) - n
+	for i < len(s) && !utf8.RuneStart(s[i]) {
+		i++
+	}
+	return s[i:]
+}
+
+// Cap shortens s to at most n bytes on a character boundary, ending it with "…" when cut.
+func Cap(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	const ellipsis = "…"
+	if n < len(ellipsis) {
+		return FirstBytes(s, n)
+	}
+	return FirstBytes(s, n-len(ellipsis)) + ellipsis
+}
+
+// Short is Line capped at n bytes: a value from a gate or a model, fit for a one-line reason.
+func Short(s string, n int) string {
+	return Cap(Line(s), n)
+}

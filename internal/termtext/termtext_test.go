@@ -67,3 +67,24 @@ func BenchmarkStripPlainLine(b *testing.B) {
 		dst = Strip(dst[:0], line)
 	}
 }
+
+func TestCutting(t *testing.T) {
+	const s = "héllo wörld" // é and ö are two bytes each
+	tests := []struct{ name, got, want string }{
+		{"first whole", FirstBytes(s, 100), s},
+		{"first inside é", FirstBytes(s, 2), "h"},
+		{"first after é", FirstBytes(s, 3), "hé"},
+		{"last whole", LastBytes(s, 100), s},
+		{"last inside ö", LastBytes(s, 4), "rld"},
+		{"last with ö", LastBytes(s, 5), "örld"},
+		{"cap fits", Cap(s, 13), s},
+		{"cap cut", Cap(s, 8), "héll…"},
+		{"cap tiny", Cap(s, 2), "h"},
+		{"short", Short("a\n  b\x1b[31m c\x07 d", 6), "a b…"},
+	}
+	for _, tt := range tests {
+		if tt.got != tt.want {
+			t.Errorf("%s: got %q, want %q", tt.name, tt.got, tt.want)
+		}
+	}
+}
