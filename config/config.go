@@ -34,6 +34,9 @@ var ErrNotFound = errors.New("no " + FileName + " or " + AltFileName + " found")
 type Config struct {
 	Path      string // absolute path of the config file used
 	LocalPath string // absolute path of the merged local override; "" when there was none
+	// Digest identifies the bytes this config was loaded from (both files), so that what is
+	// remembered about a config (the stop hook's fingerprint) is about exactly these bytes.
+	Digest string
 	Root      string // absolute directory of the config file: the project root
 	Jobs      int
 	Timeout   time.Duration // default per-gate timeout

@@ -1,6 +1,8 @@
 package config
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -95,10 +97,23 @@ func assemble(root string, main source, local *source) (*Config, error) {
 	c := resolve(raw)
 	c.Path = main.path
 	c.Root = root
+	c.Digest = digest(main, local)
 	if local != nil {
 		c.LocalPath = local.path
 	}
 	return c, nil
+}
+
+func digest(main source, local *source) string {
+	h := sha256.New()
+	for _, src := range []*source{&main, local} {
+		if src == nil {
+			continue
+		}
+		fmt.Fprintf(h, "%s\x00%d\x00", src.path, len(src.data))
+		h.Write(src.data)
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // readConfig reads at most one byte more than a config may hold, so that parseFile can report

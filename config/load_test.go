@@ -230,3 +230,37 @@ func TestLoadRejectsDirLeavingTheRootThroughASymlink(t *testing.T) {
 		}
 	}
 }
+
+// The digest follows both files' bytes: the stop hook's fingerprint relies on it.
+func TestLoadDigestFollowsBothFiles(t *testing.T) {
+	root := t.TempDir()
+	file, local := filepath.Join(root, FileName), filepath.Join(root, LocalFileName)
+	digestOf := func() string {
+		t.Helper()
+		cfg, err := Load(Options{File: file})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cfg.Digest
+	}
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(os.WriteFile(file, []byte("version: 1\n"), 0o644))
+	first := digestOf()
+	if digestOf() != first || len(first) != 64 {
+		t.Fatalf("digest %q is not a stable sha256", first)
+	}
+	must(os.WriteFile(file, []byte("version: 1\n# edited\n"), 0o644))
+	edited := digestOf()
+	if edited == first {
+		t.Error("editing the config did not change the digest")
+	}
+	must(os.WriteFile(local, []byte("jobs: 2\n"), 0o644))
+	if digestOf() == edited {
+		t.Error("adding a local override did not change the digest")
+	}
+}

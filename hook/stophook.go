@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -266,11 +265,11 @@ func stickyOf(led *ledger, key string) []string {
 	return nil
 }
 
-// judgedInputs is what, besides the work tree, decides the verdict: the effective config (both
-// files) and, when a todos gate judges it, the agent's latest todo list. The list, not the whole
+// judgedInputs is what, besides the work tree, decides the verdict: the config (the digest of the
+// bytes it was loaded from) and, when a todos gate judges it, the latest todo list. The list, not the whole
 // transcript: the transcript grows with every turn and would make every stop look new.
 func judgedInputs(cfg *config.Config, transcript string) []byte {
-	b := configBytes(cfg)
+	b := []byte(cfg.Digest)
 	if !slices.ContainsFunc(cfg.Gates, func(g gates.Gate) bool { return g.Enabled && g.Kind == gates.KindTodos }) {
 		return b
 	}
@@ -284,25 +283,6 @@ func judgedInputs(cfg *config.Config, transcript string) []byte {
 	}
 	for _, it := range list.Items {
 		b = fmt.Appendf(b, "%q %q\x00", it.Status, it.Content)
-	}
-	return b
-}
-
-// configBytes is the effective config as far as the fingerprint is concerned: both files.
-func configBytes(cfg *config.Config) []byte {
-	var b []byte
-	for _, p := range []string{cfg.Path, cfg.LocalPath} {
-		if p == "" {
-			continue
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			data = []byte(err.Error())
-		}
-		b = append(b, p...)
-		b = append(b, 0)
-		b = append(b, data...)
-		b = append(b, 0)
 	}
 	return b
 }
