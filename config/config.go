@@ -36,16 +36,16 @@ type Config struct {
 	LocalPath string // absolute path of the merged local override; "" when there was none
 	// Digest identifies the bytes this config was loaded from (both files), so that what is
 	// remembered about a config (the stop hook's fingerprint) is about exactly these bytes.
-	Digest string
-	Root      string // absolute directory of the config file: the project root
-	Jobs      int
-	Timeout   time.Duration // default per-gate timeout
-	FailFast  bool
-	Base      string // "" means auto
-	KeepRuns  int
-	Env       []string // "K=V", in file order
-	StopHook  StopHook
-	Gates     []gates.Gate // in file order, disabled gates included with Enabled=false
+	Digest   string
+	Root     string // absolute directory of the config file: the project root
+	Jobs     int
+	Timeout  time.Duration // default per-gate timeout
+	FailFast bool
+	Base     string // "" means auto
+	KeepRuns int
+	Env      []string // "K=V", in file order
+	StopHook StopHook
+	Gates    []gates.Gate // in file order, disabled gates included with Enabled=false
 
 	// ownTimeout names the gates whose timeout the config set, which a new default must not touch.
 	ownTimeout map[string]bool
