@@ -121,6 +121,10 @@ type Outcome struct {
 	// Judged is the verdict of a gate that judges itself (review, todos) instead of being judged
 	// by its exit code.
 	Judged *Judgement
+	// Findings are what the gate's output reader extracted (see runner.OutputReader).
+	Findings []Finding
+	// Cause is set when an output reader recognised an environment failure.
+	Cause *Cause
 }
 
 // Judgement is what a self-judging gate concluded: pass, fail or error, why, and the lines it
@@ -145,4 +149,10 @@ type Result struct {
 	Hint     string
 	Command  string
 	Started  time.Time
+	// Findings are the problems read from the gate's output, in the order they were printed.
+	Findings []Finding
+	// Cause is the environment failure recognised in the output, when there was one.
+	Cause *Cause
+	// Cached is set when the result was answered from the per-gate cache without running.
+	Cached bool
 }

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/gauntlet-dev/gauntlet/gates"
 	"github.com/gauntlet-dev/gauntlet/internal/termtext"
 )
 
@@ -22,6 +23,7 @@ type capture struct {
 	lines    lineSplitter
 	observer Observer
 	patterns []*regexp.Regexp
+	readers  []OutputReader
 
 	infraMatch string
 	plain      []byte // scratch for a line without escape sequences
@@ -50,10 +52,16 @@ func (c *capture) line(line []byte) {
 	if c.observer != nil && c.observeErr == nil {
 		c.observe(line)
 	}
-	if c.infraMatch != "" || len(c.patterns) == 0 {
+	if len(c.readers) == 0 && (c.infraMatch != "" || len(c.patterns) == 0) {
 		return
 	}
 	c.plain = termtext.Strip(c.plain[:0], line)
+	for _, r := range c.readers {
+		r.Line(c.plain)
+	}
+	if c.infraMatch != "" {
+		return
+	}
 	for _, re := range c.patterns {
 		if re.Match(c.plain) {
 			c.infraMatch = termtext.FirstBytes(strings.TrimSpace(string(c.plain)), maxInfraMatchBytes)
@@ -87,3 +95,10 @@ func (c *capture) Close() error {
 func (c *capture) Tail() string { return c.tail.String() }
 
 func (c *capture) InfraMatch() string { return c.infraMatch }
+
+// finish lets every output reader add what it learned to the outcome; call it after Close.
+func (c *capture) finish(o *gates.Outcome) {
+	for _, r := range c.readers {
+		r.Finish(o)
+	}
+}

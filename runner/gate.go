@@ -53,6 +53,7 @@ func (r *run) execute(ctx context.Context, g gates.Gate, start time.Time) (o gat
 		if o.InfraMatch == "" {
 			o.InfraMatch = out.InfraMatch()
 		}
+		out.finish(&o)
 		tail = out.Tail()
 	}()
 	return r.dispatch(ctx, g, out), "", logPath
@@ -75,15 +76,23 @@ func (r *run) dispatch(ctx context.Context, g gates.Gate, out io.Writer) gates.O
 
 // openCapture prepares the gate's output sinks and returns the log path for the report.
 func (r *run) openCapture(g gates.Gate) (*capture, string, error) {
+	var readers []OutputReader
+	if r.opts.Readers != nil {
+		readers = r.opts.Readers(g)
+	}
 	if r.opts.Logs == nil {
-		return newCapture(g.Name, nil, r.observer, g.InfraPatterns), "", nil
+		c := newCapture(g.Name, nil, r.observer, g.InfraPatterns)
+		c.readers = readers
+		return c, "", nil
 	}
 	name := g.Name + ".log"
 	log, err := createCappedLog(r.opts.Logs, name, r.opts.MaxLogBytes)
 	if err != nil {
 		return nil, "", fmt.Errorf("log of gate %s: %w", g.Name, err)
 	}
-	return newCapture(g.Name, log, r.observer, g.InfraPatterns), path.Join(r.opts.LogPrefix, name), nil
+	c := newCapture(g.Name, log, r.observer, g.InfraPatterns)
+	c.readers = readers
+	return c, path.Join(r.opts.LogPrefix, name), nil
 }
 
 // notStarted is the result of a gate the run was cancelled before reaching.
@@ -111,6 +120,8 @@ func (r *run) result(ctx context.Context, g gates.Gate, o gates.Outcome, start t
 		Hint:     g.Hint,
 		Command:  g.Command(),
 		Started:  start,
+		Findings: o.Findings,
+		Cause:    o.Cause,
 	}
 }
 

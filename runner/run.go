@@ -61,6 +61,8 @@ type Options struct {
 	Executor Executor
 	// Base is the base ref review gates diff against; "" means auto (origin/HEAD, main, master).
 	Base string
+	// Readers gives each gate the readers of its output (findings parsers, cause catalogue).
+	Readers ReadersFunc
 }
 
 // Run executes gs and returns their results in the same order. Gates start in input order.

@@ -1,0 +1,18 @@
+package runner
+
+import "github.com/gauntlet-dev/gauntlet/gates"
+
+// OutputReader reads one gate's output as it streams, line by line, and adds what it learned to
+// the gate's outcome once the gate has ended (findings, an environment cause). It sees every
+// line, not just the kept tail, so it must keep its own memory bounded. Line and Finish are
+// called from one goroutine.
+type OutputReader interface {
+	// Line receives one output line with escape sequences stripped and without its newline; the
+	// slice is only valid during the call.
+	Line(line []byte)
+	// Finish is called once, after the last line, to fill in the outcome.
+	Finish(o *gates.Outcome)
+}
+
+// ReadersFunc makes the output readers of one gate; nil, or a nil result, reads nothing.
+type ReadersFunc func(g gates.Gate) []OutputReader
