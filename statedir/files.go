@@ -12,6 +12,14 @@ import (
 // "state/ledger.json") so that a reader sees either the old or the new content, never a torn
 // write. A symlink already at name is replaced, not followed.
 func (d *Dir) WriteFileAtomic(name string, data []byte) error {
+	err := d.writeFileAtomic(name, data)
+	if err != nil && d.revive() {
+		err = d.writeFileAtomic(name, data)
+	}
+	return err
+}
+
+func (d *Dir) writeFileAtomic(name string, data []byte) error {
 	rel, err := d.localName(name)
 	if err != nil {
 		return err
