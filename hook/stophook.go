@@ -124,7 +124,7 @@ func (c *call) judge(ctx context.Context, cfg *config.Config) Outcome {
 	}
 	defer state.Close()
 
-	fingerprint, err := Fingerprint(ctx, cfg.Root, judgedInputs(cfg, c.payload.Transcript()))
+	fingerprint, err := Fingerprint(ctx, cfg.Root, judgedInputs(ctx, cfg, c.payload.Transcript()))
 	if err != nil && !errors.Is(err, ErrNotGit) {
 		fmt.Fprintf(c.Stderr, "gauntlet: stop-hook: no fingerprint, running the gates: %v\n", err)
 	}
@@ -243,7 +243,7 @@ func (c *call) nextAttempt(ps *promptState, failed []gates.Result, total int, fi
 	}
 	ps.Blocks++
 	ps.BlockFingerprint = fingerprint
-	ps.Failed = failed
+	ps.Failed = remembered(failed)
 	ps.Total = total
 	return c.block(BlockReason(failed, total, Attempt{N: ps.Blocks, Max: maxAttempts}, NewRedactor(c.Environ)))
 }
@@ -251,7 +251,7 @@ func (c *call) nextAttempt(ps *promptState, failed []gates.Result, total int, fi
 // gateEnv tells gates that an agent is stopping, so that a gate can check the agent's own work.
 func (c *call) gateEnv() []string {
 	return []string{
-		"GAUNTLET_HOOK_EVENT=" + c.payload.HookEventName,
+		"GAUNTLET_HOOK_EVENT=" + boundedID(c.payload.HookEventName),
 		"GAUNTLET_SESSION_ID=" + c.payload.Session(),
 		"GAUNTLET_TRANSCRIPT_PATH=" + c.payload.Transcript(),
 		"GAUNTLET_HOST=" + string(c.host),
@@ -268,7 +268,7 @@ func stickyOf(led *ledger, key string) []string {
 // judgedInputs is what, besides the work tree, decides the verdict: the config (the digest of the
 // bytes it was loaded from) and, when a todos gate judges it, the latest todo list. The list, not the whole
 // transcript: the transcript grows with every turn and would make every stop look new.
-func judgedInputs(cfg *config.Config, transcript string) []byte {
+func judgedInputs(ctx context.Context, cfg *config.Config, transcript string) []byte {
 	b := []byte(cfg.Digest)
 	if !slices.ContainsFunc(cfg.Gates, func(g gates.Gate) bool { return g.Enabled && g.Kind == gates.KindTodos }) {
 		return b
@@ -277,7 +277,7 @@ func judgedInputs(cfg *config.Config, transcript string) []byte {
 	if transcript == "" {
 		return append(b, "no transcript\x00"...)
 	}
-	list, err := todos.ReadTranscript(transcript)
+	list, err := todos.ReadTranscript(ctx, transcript)
 	if err != nil {
 		return append(b, err.Error()+"\x00"...)
 	}

@@ -68,7 +68,7 @@ func (r *run) dispatch(ctx context.Context, g gates.Gate, out io.Writer) gates.O
 	case gates.KindReview:
 		return r.runReview(ctx, g, out)
 	case gates.KindTodos:
-		return r.runTodos(g, out)
+		return r.runTodos(ctx, g, out)
 	default:
 		return gates.Outcome{ExitCode: -1, Internal: fmt.Errorf("kind %s is not supported by this build", g.Kind)}
 	}
