@@ -48,7 +48,7 @@ func (r *run) execute(ctx context.Context, g gates.Gate, start time.Time) (o gat
 	}
 	defer func() {
 		if err := out.Close(); err != nil && o.Internal == nil {
-			o.Internal = err
+			o.CaptureErr = err
 		}
 		if o.InfraMatch == "" {
 			o.InfraMatch = out.InfraMatch()
