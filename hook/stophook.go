@@ -17,6 +17,7 @@ import (
 	"github.com/gauntlet-dev/gauntlet/gates"
 	"github.com/gauntlet-dev/gauntlet/lock"
 	"github.com/gauntlet-dev/gauntlet/report"
+	"github.com/gauntlet-dev/gauntlet/runner"
 	"github.com/gauntlet-dev/gauntlet/statedir"
 	"github.com/gauntlet-dev/gauntlet/todos"
 )
@@ -63,6 +64,7 @@ type call struct {
 	Options
 	host    Host
 	payload Payload
+	started time.Time // when stop_hook.timeout started counting
 }
 
 func (c *call) allow() Outcome { return Outcome{Stdout: Encode(c.host, Reply{Verdict: Allow})} }
@@ -111,9 +113,20 @@ func (c *call) run(ctx context.Context) Outcome {
 
 	// The whole call ends within stop_hook.timeout; the runner reports gates still running at
 	// the deadline as timed out.
+	c.started = time.Now()
 	ctx, cancel := context.WithTimeout(ctx, cfg.StopHook.Timeout)
 	defer cancel()
 	return c.judge(ctx, cfg)
+}
+
+// stopBudget splits stop_hook.timeout between the gates and the stopping of them: gates still
+// running are signalled early enough that the grace between SIGTERM and SIGKILL, the draining
+// of their output and the reply all fit in the timeout. A gate that ignores SIGTERM must not
+// make the reply late.
+func stopBudget(timeout time.Duration) (gates, grace time.Duration) {
+	grace = min(runner.DefaultGrace, timeout/4)
+	margin := min(time.Second, timeout/10)
+	return timeout - grace - margin, grace
 }
 
 // judge answers from the ledger when the state was already judged, else runs the gates.
@@ -150,13 +163,17 @@ func (c *call) judge(ctx context.Context, cfg *config.Config) Outcome {
 	var reply Outcome
 	progress := report.NewProgress(c.Stderr, report.ProgressOptions{})
 	defer progress.Stop()
-	run, err := engine.Execute(ctx, engine.Request{
+	gatesTime, grace := stopBudget(cfg.StopHook.Timeout)
+	gatesCtx, cancelGates := context.WithDeadline(ctx, c.started.Add(gatesTime))
+	defer cancelGates()
+	run, err := engine.Execute(gatesCtx, engine.Request{
 		Config:   cfg,
 		Scope:    engine.Scope{Sticky: stickyOf(led, key)},
 		LockWait: min(cfg.StopHook.LockWait, cfg.StopHook.Timeout),
 		Env:      c.Environ,
 		ExtraEnv: c.gateEnv(),
 		Observer: progress,
+		Grace:    grace,
 		Starting: func(_ string, toRun []gates.Gate) { progress.Start(toRun) },
 		// Under the run lock, so that two hooks never count over each other.
 		Recorded: func(run *engine.Run) error {
