@@ -101,23 +101,27 @@ func owned(pid int) bool {
 // mark: what a run killed with SIGKILL left running. It returns how many it killed.
 func KillMarked(mark string) int {
 	self := os.Getpid()
-	killed := 0
+	killed := map[int]bool{}
 	env := make([]byte, maxEnviron)
 	deadline := time.Now().Add(settle)
 	for time.Now().Before(deadline) {
 		n := 0
 		for _, pid := range pids(0) {
-			if pid != self && environHas(pid, []string{mark}, env) && syscall.Kill(pid, syscall.SIGKILL) == nil {
+			// A process already killed may linger a moment before it is gone; it is counted once.
+			if pid == self || killed[pid] || !environHas(pid, []string{mark}, env) {
+				continue
+			}
+			if syscall.Kill(pid, syscall.SIGKILL) == nil {
+				killed[pid] = true
 				n++
 			}
 		}
 		if n == 0 {
 			break
 		}
-		killed += n
 		time.Sleep(20 * time.Millisecond) // let the killed go before looking for their children
 	}
-	return killed
+	return len(killed)
 }
 
 // pids lists the processes above after.
