@@ -210,7 +210,7 @@ func findHooks(spec Spec, rel string, data []byte) ([]Hook, error) {
 			}
 		case map[string]any:
 			for _, k := range []string{"command", "bash"} {
-				if s, ok := v[k].(string); ok && IsStopHookCommand(s) {
+				if s, ok := v[k].(string); ok && (IsStopHookCommand(s) || GauntletWord(s) != "") {
 					found = append(found, entryHook(spec, rel, s, v))
 					return
 				}
@@ -246,3 +246,23 @@ func Installed(root string) []Hook {
 	}
 	return out
 }
+
+// GauntletWord is the word of a hook command that names the gauntlet program ("gauntlet",
+// "/opt/bin/gauntlet"), else the program word before "stop-hook" (init names a gauntlet off
+// PATH by its own path, whatever its file name); "" when neither is there.
+func GauntletWord(command string) string {
+	words := shellWords(command)
+	for i, w := range words {
+		if base := filepath.Base(w); base == "gauntlet" || base == "gauntlet.exe" {
+			return w
+		}
+		if w == "stop-hook" && i > 0 {
+			return words[i-1]
+		}
+	}
+	return ""
+}
+
+// SameProgram reports whether two paths are one program: the same file after symlinks, or the
+// same file on disk.
+func SameProgram(r Resolver, a, b string) bool { return sameProgram(r, a, b) }
