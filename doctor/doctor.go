@@ -358,3 +358,16 @@ func plural(n int, noun string) string {
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
 }
+
+// CapWarnings compares stop_hook.max_attempts with the cap of every host whose hook file in the
+// project runs gauntlet, and returns the findings that are not ok.
+func CapWarnings(cfg *config.Config) []Check {
+	var out []Check
+	for _, h := range install.Installed(cfg.Root) {
+		spec, _ := install.SpecOf(h.Host)
+		if c, ok := capCheck(spec, h, cfg.StopHook.MaxAttempts); ok && c.Level != OK {
+			out = append(out, c)
+		}
+	}
+	return out
+}

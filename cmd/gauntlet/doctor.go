@@ -136,3 +136,16 @@ func writeChecks(w io.Writer, checks []doctor.Check) {
 		}
 	}
 }
+
+// printInitChecks ends init with doctor's checks for the host it installed, without the dry
+// run (which would run every gate): a hook the host will skip must not look installed.
+func printInitChecks(ctx context.Context, env initEnv, host string) {
+	denv := doctorEnv(env.dir)
+	denv.Resolver = env.resolver
+	r, _ := doctor.Diagnose(ctx, doctor.Options{Hosts: []string{host}}, denv)
+	fmt.Fprintf(env.out, "\nChecks (gauntlet doctor --host %s):\n", host)
+	writeChecks(env.out, r.Checks)
+	if r.Problems > 0 {
+		fmt.Fprintf(env.out, "%s: fix before relying on the hook\n", plural(r.Problems, "problem"))
+	}
+}

@@ -49,8 +49,19 @@ func showStatus(io streams, opts statusOptions, now time.Time) error {
 	if err != nil {
 		return err
 	}
+	history := readHookHistory(root, io.Err)
 	data, err := readLastRun(root)
 	if errors.Is(err, fs.ErrNotExist) {
+		if len(history) > 0 {
+			if opts.json {
+				err = writeHistoryJSON(io.Out, []byte("{}"), history)
+			} else {
+				err = writeHistory(io.Out, history, now)
+			}
+			if err != nil {
+				return err
+			}
+		}
 		_, err := fmt.Fprintf(io.Err, "gauntlet: no run recorded yet in %s (gauntlet run records one)\n",
 			config.DisplayPath(filepath.Join(root, statedir.Name)))
 		return err
@@ -63,8 +74,17 @@ func showStatus(io streams, opts statusOptions, now time.Time) error {
 		return fmt.Errorf("last run %s: %w", config.DisplayPath(filepath.Join(root, statedir.Name, engine.LastRunFile)), err)
 	}
 	if opts.json {
+		if len(history) > 0 {
+			return writeHistoryJSON(io.Out, data, history)
+		}
 		_, err := io.Out.Write(data)
 		return err
+	}
+	if len(history) > 0 {
+		if err := writeHistory(io.Out, history, now); err != nil {
+			return err
+		}
+		fmt.Fprintln(io.Out)
 	}
 	if err := writeRunHeader(io.Out, r, now); err != nil {
 		return err
