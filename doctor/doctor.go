@@ -295,7 +295,7 @@ func capCheck(spec install.Spec, h install.Hook, maxAttempts int) (Check, bool) 
 		return c, true
 	}
 	c.Level = Warn
-	c.Message = fmt.Sprintf("stop_hook.max_attempts %d is above the host's cap (%s): the host stops the agent first, and nobody hears of the failing gates", maxAttempts, what)
+	c.Message = fmt.Sprintf("stop_hook.max_attempts %d is above the host's cap (%s): the host ends the loop first, without gauntlet's retry-limit message", maxAttempts, what)
 	c.Fix = fmt.Sprintf("set stop_hook.max_attempts to %d or less", h.Cap)
 	if spec.CapKey != "" {
 		c.Fix += fmt.Sprintf(", or raise %s in %s", spec.CapKey, h.File)

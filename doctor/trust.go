@@ -81,10 +81,14 @@ func codexTrust(e Env, root string) Check {
 		c.Level, c.Message = Warn, fmt.Sprintf("%s is not valid TOML: %v", shown, oneLine(err.Error()))
 		return c
 	}
+	levels := make(map[string]string, len(cfg.Projects))
+	for dir, p := range cfg.Projects {
+		levels[filepath.Clean(dir)] = p.TrustLevel
+	}
 	level := ""
 	for dir := root; ; dir = filepath.Dir(dir) {
-		if p, ok := cfg.Projects[dir]; ok {
-			level = p.TrustLevel
+		if l, ok := levels[dir]; ok {
+			level = l
 			break
 		}
 		if filepath.Dir(dir) == dir {

@@ -115,7 +115,7 @@ func (c *call) run(ctx context.Context) Outcome {
 	case err != nil:
 		return c.because(WhyInfra, "").notify("gauntlet: gates not run: config error: " + oneLine(err.Error()) + "; stop allowed")
 	}
-	c.dec.root, c.dec.maxAttempts = cfg.Root, cfg.StopHook.MaxAttempts
+	c.dec.root = cfg.Root
 	if p.IsSubagentStop() && !cfg.StopHook.Subagents {
 		return c.because(WhyGuard, "subagent").allow()
 	}
@@ -257,7 +257,7 @@ func (c *call) reblock(ctx context.Context, cfg *config.Config, state *statedir.
 // retry-limit message and starts the count again.
 func (c *call) nextAttempt(ps *promptState, failed []gates.Result, total int, fingerprint string, maxAttempts int) Outcome {
 	c.failing(failed, gates.StatusFail)
-	c.dec.attempt, c.dec.maxAttempts = ps.Blocks, maxAttempts
+	c.dec.verdict, c.dec.attempt, c.dec.maxAttempts = gates.VerdictFail, ps.Blocks, maxAttempts
 	if ps.Blocks >= maxAttempts {
 		*ps = promptState{}
 		return c.because(WhyRetryLimit, "").notify(fmt.Sprintf("gauntlet: %s still failing after %s (%s); stop allowed, see %s",

@@ -73,7 +73,9 @@ func describeDecision(e hook.HistoryEntry) string {
 			what = "gates not run (lock held)"
 		}
 		if e.Message != "" {
-			return what + ": " + strings.TrimPrefix(e.Message, "gauntlet: ")
+			cause := strings.TrimPrefix(e.Message, "gauntlet: ")
+			cause = strings.TrimSuffix(strings.TrimPrefix(cause, "gates not run: "), "; stop allowed")
+			return what + ": " + cause
 		}
 		return what
 	case hook.WhyWarn:
