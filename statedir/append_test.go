@@ -1,0 +1,43 @@
+package statedir
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestAppendFileAndReadTail(t *testing.T) {
+	root := t.TempDir()
+	d, err := Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	for _, s := range []string{"one\n", "two\n", "three\n"} {
+		if err := d.AppendFile("state/h.jsonl", []byte(s)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	data, size, err := d.ReadFileTail("state/h.jsonl", 6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(data) != "three\n" || size != 14 {
+		t.Errorf("tail %q, size %d", data, size)
+	}
+
+	// A symlink planted at the name must not make the append land outside the state dir.
+	outside := filepath.Join(t.TempDir(), "victim")
+	if err := os.WriteFile(outside, []byte("keep"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(root, Name, "state", "evil")); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.AppendFile("state/evil", []byte("x")); err == nil {
+		t.Error("append through a symlink leaving the state dir succeeded")
+	}
+	if got, _ := os.ReadFile(outside); string(got) != "keep" {
+		t.Errorf("file outside changed: %q", got)
+	}
+}
