@@ -153,12 +153,16 @@ func AppendHistory(state *statedir.Dir, e HistoryEntry) error {
 	if err != nil {
 		return fmt.Errorf("encode stop-hook history: %w", err)
 	}
-	if err := state.AppendFile(HistoryFile, append(line, '\n')); err != nil {
+	size, err := state.AppendFile(HistoryFile, append(line, '\n'))
+	if err != nil {
 		return fmt.Errorf("stop-hook history: %w", err)
 	}
-	data, size, err := state.ReadFileTail(HistoryFile, historyReadBytes)
-	if err != nil || size <= historyMaxBytes {
+	if size <= historyMaxBytes {
 		return nil
+	}
+	data, _, err := state.ReadFileTail(HistoryFile, historyReadBytes)
+	if err != nil {
+		return nil // the next append tries again
 	}
 	keep := data[max(0, len(data)-historyMaxBytes/2):]
 	if i := bytes.IndexByte(keep, '\n'); i >= 0 && len(keep) < len(data) {

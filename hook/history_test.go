@@ -60,7 +60,7 @@ not json
 {"time":"2026-01-01T00:00:01Z","host":"cod
 {"time":"2026-01-01T00:00:02Z","host":"codex","decision":"block","why":"fail"}
 `
-	if err := state.AppendFile(HistoryFile, []byte(data)); err != nil {
+	if _, err := state.AppendFile(HistoryFile, []byte(data)); err != nil {
 		t.Fatal(err)
 	}
 	entries, err := ReadHistory(state)

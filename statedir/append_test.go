@@ -3,6 +3,7 @@ package statedir
 import (
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
 )
 
@@ -14,7 +15,7 @@ func TestAppendFileAndReadTail(t *testing.T) {
 	}
 	defer d.Close()
 	for _, s := range []string{"one\n", "two\n", "three\n"} {
-		if err := d.AppendFile("state/h.jsonl", []byte(s)); err != nil {
+		if _, err := d.AppendFile("state/h.jsonl", []byte(s)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -34,10 +35,22 @@ func TestAppendFileAndReadTail(t *testing.T) {
 	if err := os.Symlink(outside, filepath.Join(root, Name, "state", "evil")); err != nil {
 		t.Fatal(err)
 	}
-	if err := d.AppendFile("state/evil", []byte("x")); err == nil {
+	if _, err := d.AppendFile("state/evil", []byte("x")); err == nil {
 		t.Error("append through a symlink leaving the state dir succeeded")
 	}
 	if got, _ := os.ReadFile(outside); string(got) != "keep" {
 		t.Errorf("file outside changed: %q", got)
+	}
+
+	// A FIFO planted at the name is refused at once, for appending and for reading.
+	fifo := filepath.Join(root, Name, "state", "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.AppendFile("state/fifo", []byte("x")); err == nil {
+		t.Error("appended to a FIFO")
+	}
+	if _, _, err := d.ReadFileTail("state/fifo", 10); err == nil {
+		t.Error("read a FIFO")
 	}
 }
