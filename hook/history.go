@@ -117,8 +117,8 @@ func (c *call) record(out Outcome) {
 	e := HistoryEntry{
 		Time:        time.Now().UTC().Truncate(time.Millisecond),
 		Host:        string(c.host),
-		Session:     boundedID(c.payload.Session()),
-		Prompt:      boundedID(c.payload.Prompt()),
+		Session:     historyID(c.payload.Session()),
+		Prompt:      historyID(c.payload.Prompt()),
 		Decision:    "allow",
 		Why:         c.dec.why,
 		Guard:       c.dec.guard,
@@ -215,9 +215,9 @@ func Unresolved(entries []HistoryEntry) []HistoryEntry {
 	return out
 }
 
-// boundedID keeps an identifier readable when short and replaces a huge one by a digest, so that
+// historyID keeps an identifier readable when short and replaces a huge one by a digest, so that
 // a host sending a long session id cannot bloat the history.
-func boundedID(s string) string {
+func historyID(s string) string {
 	if len(s) <= maxHistorySession {
 		return s
 	}

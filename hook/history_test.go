@@ -91,16 +91,16 @@ func TestUnresolvedReleases(t *testing.T) {
 	}
 }
 
-func TestBoundedID(t *testing.T) {
-	if got := boundedID("abc"); got != "abc" {
+func TestHistoryID(t *testing.T) {
+	if got := historyID("abc"); got != "abc" {
 		t.Errorf("short id changed: %q", got)
 	}
 	long := strings.Repeat("s", 10000)
-	got := boundedID(long)
+	got := historyID(long)
 	if len(got) > maxHistorySession || !strings.HasPrefix(got, "ssss") {
 		t.Errorf("long id became %q (%d bytes)", got, len(got))
 	}
-	if boundedID(long+"x") == got {
+	if historyID(long+"x") == got {
 		t.Error("two long ids share a digest")
 	}
 }
