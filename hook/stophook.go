@@ -219,7 +219,7 @@ func (c *call) decide(led *ledger, key, fingerprint string, maxAttempts int, run
 	sess.StopHookActive = c.payload.StopHookActive
 	sess.settle(run.Results)
 	ps := sess.prompt(c.payload.Prompt())
-	sess.Turn = c.payload.PromptID
+	sess.Turn = c.payload.Prompt()
 	c.dec.verdict = run.Verdict
 
 	switch run.Verdict {
