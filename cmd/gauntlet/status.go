@@ -31,6 +31,11 @@ func newStatusCmd(io streams) *cobra.Command {
 		Long: `Show the last run recorded in .gauntlet/last-run.json, as the summary of gauntlet run
 showed it. --json prints the stored report as it is.
 
+When the stop hook has made decisions (.gauntlet/state/history.jsonl), status first names every
+agent it let go with gates still failing (retry limit, gates not run) that has not passed since,
+then its last decisions; --json adds them to the report as stop_hook_history and
+stop_hook_released.
+
 The exit code does not reflect the last verdict: it is 0 whenever the report could be read,
 and also when there is no run yet (a message on stderr says so).`,
 		Args: cobra.NoArgs,
