@@ -33,9 +33,6 @@ type Spec struct {
 	// it has none. CapKey names an entry key that sets it per hook (Cursor's loop_limit).
 	Cap    int
 	CapKey string
-	// PromptIDs: the host's payload says which user prompt a stop belongs to, so that attempts
-	// are counted per prompt without guessing from the transcript.
-	PromptIDs bool
 	// Trust says where the host keeps the trust a project hook needs and how to grant it, for
 	// when doctor cannot read it from a file.
 	Trust string
@@ -52,15 +49,15 @@ const cursorDefaultLoopLimit = 5
 
 var specs = map[string]Spec{
 	Claude: {Display: "Claude Code", TimeoutKey: "timeout", TimeoutUnit: time.Second,
-		DefaultTimeout: 600 * time.Second, PromptIDs: true,
-		Trust:    "Claude Code asks to trust the folder the first time it starts there; project hooks run only after that",
-		Messages: "systemMessage: shown in the interactive screen and in stream-json output only"},
+		DefaultTimeout: 600 * time.Second,
+		Trust:          "Claude Code asks to trust the folder the first time it starts there; project hooks run only after that",
+		Messages:       "systemMessage: shown in the interactive screen and in stream-json output only"},
 	Codex: {Display: "Codex", TimeoutKey: "timeout", TimeoutUnit: time.Second,
-		DefaultTimeout: 600 * time.Second, PromptIDs: true,
-		Trust:    `trust the project (answer yes when codex asks, run "codex exec --trust" once in it, or add [projects."ROOT"] trust_level = "trusted" to ~/.codex/config.toml), then review and trust the hook in codex's /hooks screen (again after every change to it)`,
-		Messages: `systemMessage: codex exec prints only "hook: Stop Completed"`},
+		DefaultTimeout: 600 * time.Second,
+		Trust:          `trust the project (answer yes when codex asks, run "codex exec --trust" once in it, or add [projects."ROOT"] trust_level = "trusted" to ~/.codex/config.toml), then review and trust the hook in codex's /hooks screen (again after every change to it)`,
+		Messages:       `systemMessage: codex exec prints only "hook: Stop Completed"`},
 	Cursor: {Display: "Cursor", TimeoutKey: "timeout", TimeoutUnit: time.Second,
-		Cap: cursorDefaultLoopLimit, CapKey: "loop_limit", PromptIDs: true,
+		Cap: cursorDefaultLoopLimit, CapKey: "loop_limit",
 		Trust:    "Cursor runs project hooks without a trust step",
 		Messages: "Cursor shows no message from a stop hook that allows; gauntlet writes it to stderr"},
 	Gemini: {Display: "Gemini CLI", TimeoutKey: "timeout", TimeoutUnit: time.Millisecond,
