@@ -58,6 +58,7 @@ func newRootCmd(io streams) *cobra.Command {
 		newCleanCmd(io),
 		newSchemaCmd(io),
 		newVersionCmd(io),
+		newDoctorCmd(io),
 	)
 	strictCompletion(root)
 	return root
