@@ -74,7 +74,7 @@ func classify(words []string) (check, bool) {
 			return check{}, false
 		}
 		return check{key: "golangci-lint", kind: "Go", name: "lint", comment: "golangci-lint's linters",
-			words: append([]string{"golangci-lint", "run"}, drop(args[1:], "-v", "--verbose", "--fix", "--out-format*", "--output.*", "--color*")...),
+			words:   append([]string{"golangci-lint", "run"}, drop(args[1:], "-v", "--verbose", "--fix", "--out-format*", "--output.*", "--color*")...),
 			timeout: 15 * time.Minute, hint: "Run `golangci-lint run --fix` first; it fixes what it can."}, true
 	case "staticcheck":
 		return check{key: "staticcheck", kind: "Go", name: "staticcheck", comment: "staticcheck's analyses",
@@ -93,7 +93,7 @@ func classify(words []string) (check, bool) {
 			return check{}, false // another subcommand: ruff rule, ruff server, ...
 		}
 		return check{key: "ruff", kind: "Python", name: "lint", comment: "ruff's lint rules",
-			words: append([]string{"ruff", "check"}, drop(args, "--fix", "--unsafe-fixes", "--show-fixes", "--exit-non-zero-on-fix", "--output-format*", "--diff")...),
+			words:   append([]string{"ruff", "check"}, drop(args, "--fix", "--unsafe-fixes", "--show-fixes", "--exit-non-zero-on-fix", "--output-format*", "--diff")...),
 			timeout: 5 * time.Minute, hint: "Run `ruff check --fix` first; it fixes what it can."}, true
 	case "black":
 		return check{key: "black", kind: "Python", name: "fmt", comment: "files that black would reformat",
@@ -165,7 +165,7 @@ func classifyCargo(args []string) (check, bool) {
 			words: w, timeout: quick, hint: "Run `cargo fmt --all`."}, true
 	case "clippy":
 		return check{key: "cargo-clippy", kind: "Rust", name: "lint", comment: "clippy's lints",
-			words: append([]string{"cargo", "clippy"}, drop(rest, "--fix", "--allow-dirty", "--allow-staged", "--allow-no-vcs")...),
+			words:   append([]string{"cargo", "clippy"}, drop(rest, "--fix", "--allow-dirty", "--allow-staged", "--allow-no-vcs")...),
 			timeout: rustTime, hint: "Run `cargo clippy --fix --allow-dirty` first; it fixes what it can."}, true
 	case "test":
 		return check{key: "cargo-test", kind: "Rust", name: "test", comment: "the tests",

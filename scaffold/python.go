@@ -40,7 +40,8 @@ func readPythonSettings(dir string) pythonSettings {
 		s.mypyFiles = mypy["files"] != nil
 	}
 	for _, name := range []string{"mypy.ini", ".mypy.ini", "setup.cfg"} {
-		if keys, ok := iniSection(readCapped(filepath.Join(dir, name)), "mypy"); ok {
+		keys, ok := iniSection(readCapped(filepath.Join(dir, name)), "mypy")
+		if ok || name != "setup.cfg" && exists(dir, name) {
 			s.mypy = true
 			s.mypyFiles = s.mypyFiles || keys["files"]
 		}

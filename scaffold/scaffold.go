@@ -56,7 +56,7 @@ type dirContext struct {
 	root, abs, rel string
 	found          []found
 	decls          []declared // every script declared to run in this folder
-	gofmtSimplify  string // the source of a gofmt -s the project runs, "" when none
+	gofmtSimplify  string     // the source of a gofmt -s the project runs, "" when none
 }
 
 // languages are tried in every directory; Make comes after them because a Makefile usually wraps
