@@ -89,8 +89,8 @@ func classify(words []string) (check, bool) {
 		}
 		if len(args) > 0 && args[0] == "check" {
 			args = args[1:]
-		} else if len(args) > 0 && !strings.HasPrefix(args[0], "-") && !strings.ContainsAny(args[0], "./") {
-			return check{}, false // another subcommand: ruff rule, ruff server, ...
+		} else if !slices.ContainsFunc(args, func(a string) bool { return !strings.HasPrefix(a, "-") && strings.ContainsAny(a, "./") }) {
+			return check{}, false // not the old `ruff PATH` form: ruff --version, ruff rule, ...
 		}
 		return check{key: "ruff", kind: "Python", name: "lint", comment: "ruff's lint rules",
 			words:   append([]string{"ruff", "check"}, drop(args, "--fix", "--unsafe-fixes", "--show-fixes", "--exit-non-zero-on-fix", "--output-format*", "--diff")...),

@@ -60,7 +60,7 @@ func splitCommands(script string) []simpleCommand {
 	}
 	endCommand := func() {
 		endWord()
-		words = dropAssignments(dropRedirections(words))
+		words = dropAssignments(dropRedirections(dropTemplates(words)))
 		if len(words) > 0 {
 			if words[0] == "cd" && len(words) == 2 {
 				cd = strings.Trim(strings.TrimPrefix(words[1], "./"), "/")
@@ -114,6 +114,18 @@ func splitCommands(script string) []simpleCommand {
 		}
 	}
 	endCommand()
+	return out
+}
+
+// dropTemplates removes a task runner's parameters ({{args}} in a justfile, {{.CLI_ARGS}} in a
+// Taskfile): outside the runner they have no value.
+func dropTemplates(words []string) []string {
+	var out []string
+	for _, w := range words {
+		if !strings.Contains(w, "{{") {
+			out = append(out, w)
+		}
+	}
 	return out
 }
 
