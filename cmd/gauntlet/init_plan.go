@@ -177,6 +177,11 @@ func (p *initPlan) planHook(host string, shared bool, r install.Resolver) error 
 	if c.Installed {
 		p.hookDone = true
 		p.notes = append(p.notes, fmt.Sprintf("%s already runs gauntlet stop-hook for %s", c.Rel, p.hostName))
+		if need := install.HookTimeoutFor(p.stopHookTimeout); need > install.HookTimeoutSeconds {
+			// The entry there is the user's: init leaves it, but its timeout may now be too short.
+			p.notes = append(p.notes, fmt.Sprintf("  stop_hook.timeout is %s: make sure that hook's timeout is at least %d seconds",
+				formatDuration(p.stopHookTimeout), need))
+		}
 		return nil
 	}
 	if byPath {
