@@ -136,6 +136,9 @@ func classifyGo(args []string) (check, bool) {
 		return check{key: "go-vet", kind: "Go", name: "vet", comment: "suspicious constructs, as go vet reports them",
 			words: append([]string{"go"}, args...), timeout: lintTime}, true
 	case len(args) > 0 && args[0] == "test":
+		if isFuzzOrBench(args[1:]) {
+			return check{}, false // a fuzz or benchmark run is not the test suite
+		}
 		return check{key: "go-test", kind: "Go", name: "test", comment: "the tests",
 			words: append([]string{"go", "test"}, dropGoTest(args[1:])...), timeout: testTime,
 			hint: "Rerun one test with `go test -run NAME ./PKG`."}, true
@@ -187,6 +190,8 @@ func dropGoTest(args []string) []string {
 		a := args[i]
 		switch {
 		case a == "-v" || a == "-cover" || a == "-json":
+		case goTestValueFlags[a] && i+1 < len(args) && args[i+1] == "":
+			i++ // -tags "$(TAGS)" with TAGS unset: no value, no flag
 		case a == "-coverprofile" || a == "-covermode" || a == "-coverpkg" || a == "-o":
 			i++
 		case strings.HasPrefix(a, "-coverprofile=") || strings.HasPrefix(a, "-covermode=") || strings.HasPrefix(a, "-coverpkg=") ||
@@ -195,10 +200,94 @@ func dropGoTest(args []string) []string {
 			out = append(out, a)
 		}
 	}
-	if !slices.ContainsFunc(out, func(a string) bool { return strings.HasPrefix(a, "./") || a == "." }) {
+	if len(goTestPackages(out)) == 0 {
 		out = append(out, "./...")
 	}
 	return out
+}
+
+// goTestValueFlags are go test's (and go build's) flags that take the next word as their value
+// when written without "=".
+var goTestValueFlags = map[string]bool{"-run": true, "-skip": true, "-tags": true, "-timeout": true, "-count": true,
+	"-p": true, "-parallel": true, "-bench": true, "-benchtime": true, "-cpu": true, "-exec": true, "-ldflags": true,
+	"-gcflags": true, "-mod": true, "-shuffle": true, "-fuzz": true, "-fuzztime": true, "-list": true, "-vet": true,
+	"-C": true, "-modfile": true, "-overlay": true, "-pgo": true, "-asmflags": true, "-buildmode": true, "-toolexec": true}
+
+// goTestPackages splits go test's arguments into its flags (with their values) and packages.
+func goTestPackages(args []string) []string {
+	_, pkgs := splitGoTest(args)
+	return pkgs
+}
+
+func splitGoTest(args []string) (flags, pkgs []string) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if strings.HasPrefix(a, "-") {
+			flags = append(flags, a)
+			if goTestValueFlags[strings.TrimPrefix(a, "-")] || goTestValueFlags[a] || goTestValueFlags["-"+strings.TrimLeft(a, "-")] {
+				if !strings.Contains(a, "=") && i+1 < len(args) {
+					i++
+					flags = append(flags, args[i])
+				}
+			}
+			continue
+		}
+		pkgs = append(pkgs, a)
+	}
+	return flags, pkgs
+}
+
+// isFuzzOrBench reports a go test that fuzzes, benchmarks or runs no test.
+func isFuzzOrBench(args []string) bool {
+	for i, a := range args {
+		name, value, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if value == "" && i+1 < len(args) {
+			value = args[i+1]
+		}
+		switch {
+		case name == "fuzz" || name == "bench":
+			return true
+		case name == "run" && (value == "^$" || value == "xxx" || value == "XXX" || value == "NONE"):
+			return true
+		}
+	}
+	return false
+}
+
+// mergeGoTests makes several go test commands of one source (a CI matrix split by package
+// group) one go test: their flags together (-race when any uses it) over their packages
+// together, so that no package is tested twice; ./... among them covers the rest.
+func mergeGoTests(cmds [][]string) []string {
+	var flags, pkgs []string
+	for _, c := range cmds {
+		f, p := splitGoTest(c[2:])
+		for i := 0; i < len(f); i++ {
+			if strings.HasPrefix(f[i], "-") && i+1 < len(f) && !strings.HasPrefix(f[i+1], "-") {
+				pair := f[i] + "\x00" + f[i+1]
+				if !contains(flags, pair) {
+					flags = append(flags, pair)
+				}
+				i++
+				continue
+			}
+			if !contains(flags, f[i]) {
+				flags = append(flags, f[i])
+			}
+		}
+		for _, pk := range p {
+			if !contains(pkgs, pk) {
+				pkgs = append(pkgs, pk)
+			}
+		}
+	}
+	if contains(pkgs, "./...") {
+		pkgs = []string{"./..."}
+	}
+	out := []string{"go", "test"}
+	for _, f := range flags {
+		out = append(out, strings.Split(f, "\x00")...)
+	}
+	return append(out, pkgs...)
 }
 
 // dropPytest removes tox substitutions ({posargs}, --basetemp={envtmpdir}) and report outputs.

@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/BurntSushi/toml"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -70,7 +71,7 @@ func readDeclared(root string, dirs []string) []declared {
 		for _, d := range taskfile(abs) {
 			out = append(out, declared{script: d.script, dir: dir, source: inDir(dir, d.source), rank: rankTaskRunner})
 		}
-		for _, d := range toxEnvs(abs) {
+		for _, d := range append(toxEnvs(abs), toxTOML(abs)...) {
 			out = append(out, declared{script: d.script, dir: dir, source: inDir(dir, d.source), rank: rankTox})
 		}
 		for _, d := range noxSessions(abs) {
@@ -97,10 +98,12 @@ var checkTargets = map[string]bool{
 // --- CI ---------------------------------------------------------------------------------------
 
 type ghWorkflow struct {
-	Jobs map[string]ghJob `yaml:"jobs"`
+	Env  map[string]string `yaml:"env"`
+	Jobs map[string]ghJob  `yaml:"jobs"`
 }
 
 type ghJob struct {
+	Env      map[string]string `yaml:"env"`
 	Defaults struct {
 		Run struct {
 			WorkingDirectory string `yaml:"working-directory"`
@@ -137,7 +140,17 @@ func githubWorkflows(root string) []declared {
 				dir := cleanDir(firstNonEmpty(s.WorkingDirectory, job.Defaults.Run.WorkingDirectory))
 				switch {
 				case s.Run != "":
-					out = append(out, declared{script: s.Run, dir: dir, source: src, rank: rankCI})
+					run := envExpression.ReplaceAllStringFunc(s.Run, func(e string) string {
+						k := envExpression.FindStringSubmatch(e)[1]
+						if v, ok := job.Env[k]; ok && !strings.Contains(v, "${{") {
+							return v
+						}
+						if v, ok := wf.Env[k]; ok && !strings.Contains(v, "${{") {
+							return v
+						}
+						return e
+					})
+					out = append(out, declared{script: run, dir: dir, source: src, rank: rankCI})
 				case strings.HasPrefix(s.Uses, "golangci/golangci-lint-action@"):
 					out = append(out, declared{script: "golangci-lint run " + s.With["args"],
 						dir: cleanDir(firstNonEmpty(s.With["working-directory"], dir)), source: src, rank: rankCI})
@@ -147,6 +160,10 @@ func githubWorkflows(root string) []declared {
 	}
 	return out
 }
+
+// envExpression is ${{ env.NAME }}: a workflow that runs `${{ env.CARGO }} test` with CARGO: cargo
+// in its env runs cargo test.
+var envExpression = regexp.MustCompile(`\$\{\{\s*env\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}`)
 
 // gitlabReserved are the top-level keys of .gitlab-ci.yml that are not jobs.
 var gitlabReserved = map[string]bool{"stages": true, "variables": true, "default": true, "include": true,
@@ -198,6 +215,24 @@ type preCommitConfig struct {
 			Args  []string `yaml:"args"`
 		} `yaml:"hooks"`
 	} `yaml:"repos"`
+}
+
+// preCommitUnmapped lists the hooks of .pre-commit-config.yaml that become no gate (most of them
+// fix files: trailing-whitespace, end-of-file-fixer), so that init can name them.
+func preCommitUnmapped(root string) []string {
+	var cfg preCommitConfig
+	if yaml.Unmarshal(readCapped(filepath.Join(root, ".pre-commit-config.yaml")), &cfg) != nil {
+		return nil
+	}
+	var out []string
+	for _, r := range cfg.Repos {
+		for _, h := range r.Hooks {
+			if preCommitHooks[h.ID] == "" && (r.Repo != "local" || h.Entry == "") && !contains(out, h.ID) {
+				out = append(out, h.ID)
+			}
+		}
+	}
+	return out
 }
 
 func preCommit(root string) []declared {
@@ -324,11 +359,8 @@ func makeRecipes(dir string, wanted map[string]bool) []declared {
 	expand := func(s string) string {
 		for range 3 {
 			s = makeRef.ReplaceAllStringFunc(s, func(ref string) string {
-				v, ok := vars[makeRef.FindStringSubmatch(ref)[1]]
-				if !ok {
-					return ref
-				}
-				return v
+				// An undefined variable is empty to make too (TAGS in `-tags "$(TAGS)"`).
+				return vars[makeRef.FindStringSubmatch(ref)[1]]
 			})
 		}
 		return strings.ReplaceAll(s, "$$", "$")
@@ -493,6 +525,52 @@ func toxEnvs(dir string) []declared {
 		}
 	}
 	flush()
+	return out
+}
+
+// toxTOML reads tox 4's TOML form: tox.toml, or [tool.tox] in pyproject.toml, where env_run_base
+// is every env's base and env.NAME one env; each command is a list of words.
+func toxTOML(dir string) []declared {
+	var doc map[string]any
+	file, label := "tox.toml", "tox.toml"
+	if _, err := toml.Decode(string(readCapped(filepath.Join(dir, file))), &doc); err != nil || len(doc) == 0 {
+		var py map[string]any
+		if _, err := toml.Decode(string(readCapped(filepath.Join(dir, "pyproject.toml"))), &py); err != nil {
+			return nil
+		}
+		tool, _ := py["tool"].(map[string]any)
+		doc, _ = tool["tox"].(map[string]any)
+		label = "pyproject.toml [tool.tox]"
+	}
+	if doc == nil {
+		return nil
+	}
+	var out []declared
+	add := func(env string, table any) {
+		t, _ := table.(map[string]any)
+		cmds, _ := t["commands"].([]any)
+		var lines []string
+		for _, c := range cmds {
+			words, _ := c.([]any)
+			var ws []string
+			for _, w := range words {
+				if s, ok := w.(string); ok { // {replace = "posargs"} and the like have no value here
+					ws = append(ws, quoteWord(s))
+				}
+			}
+			if len(ws) > 0 {
+				lines = append(lines, strings.Join(ws, " "))
+			}
+		}
+		if len(lines) > 0 {
+			out = append(out, declared{script: strings.Join(lines, "\n"), source: label + ", " + env})
+		}
+	}
+	add("env_run_base", doc["env_run_base"])
+	envs, _ := doc["env"].(map[string]any)
+	for _, name := range sortedKeys(envs) {
+		add("env "+name, envs[name])
+	}
 	return out
 }
 

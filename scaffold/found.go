@@ -2,6 +2,7 @@ package scaffold
 
 import (
 	"path"
+	"slices"
 	"regexp"
 	"sort"
 	"strings"
@@ -54,6 +55,7 @@ func recognise(decls []declared) ([]found, map[string]string) {
 func (c *dirContext) pick(key string) (Gate, bool) {
 	var first *found
 	var cmds, others []string
+	var goTests [][]string
 	for i := range c.found {
 		f := &c.found[i]
 		if f.key != key {
@@ -67,6 +69,7 @@ func (c *dirContext) pick(key string) (Gate, bool) {
 		case f.source == first.source:
 			if !contains(cmds, cmd) {
 				cmds = append(cmds, cmd)
+				goTests = append(goTests, f.words)
 			}
 		case !contains(others, f.source):
 			others = append(others, f.source)
@@ -74,6 +77,22 @@ func (c *dirContext) pick(key string) (Gate, bool) {
 	}
 	if first == nil {
 		return Gate{}, false
+	}
+	// A test runner several times in one source is a CI matrix or a list of special cases:
+	// one run of the suite is the gate. go test merges its package groups; cargo takes the first
+	// run over the whole workspace (features included), else the first.
+	switch {
+	case key == "go-test" && len(goTests) > 1:
+		cmds = []string{strings.Join(quoteAll(mergeGoTests(goTests)), " ")}
+	case (key == "cargo-test" || key == "pytest") && len(cmds) > 1:
+		best := cmds[0]
+		for i, w := range goTests {
+			if key == "cargo-test" && (slices.Contains(w, "--workspace") || slices.Contains(w, "--all")) {
+				best = cmds[i]
+				break
+			}
+		}
+		cmds = []string{best}
 	}
 	src := "from " + first.source
 	if len(others) > 0 {

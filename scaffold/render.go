@@ -135,8 +135,33 @@ func writeGate(b *strings.Builder, p Project, g Gate) {
 func writeComment(b *strings.Builder, indent, text string) {
 	for _, line := range strings.Split(text, "\n") {
 		line = strings.TrimRight(strings.ReplaceAll(line, "\r", " "), " ")
-		b.WriteString(indent + "# " + line + "\n")
+		for _, l := range wrap(line, commentWidth-len(indent)-2) {
+			b.WriteString(indent + "# " + l + "\n")
+		}
 	}
+}
+
+// commentWidth is where comments wrap, so that the file reads without side-scrolling.
+const commentWidth = 100
+
+// wrap breaks text at spaces into lines of at most width bytes; a longer word stays whole.
+func wrap(text string, width int) []string {
+	if len(text) <= width {
+		return []string{text}
+	}
+	var lines []string
+	line := ""
+	for _, w := range strings.Fields(text) {
+		if line != "" && len(line)+1+len(w) > width {
+			lines = append(lines, line)
+			line = ""
+		}
+		if line != "" {
+			line += " "
+		}
+		line += w
+	}
+	return append(lines, line)
 }
 
 // formatDuration writes whole minutes as "5m" rather than Go's "5m0s".

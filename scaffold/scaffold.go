@@ -96,6 +96,11 @@ func Detect(root string) ([]Project, error) {
 		projects = append(projects, detectDir(c)...)
 	}
 	scope(root, projects)
+	if hooks := preCommitUnmapped(root); len(hooks) > 0 && len(projects) > 0 {
+		p := &projects[0]
+		p.Notes = append(p.Notes, ".pre-commit-config.yaml also has hooks that are no gate here ("+strings.Join(hooks, ", ")+
+			"): most of them fix files rather than check them; `pre-commit run --all-files` runs them all.")
+	}
 	return projects, nil
 }
 

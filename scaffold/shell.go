@@ -35,7 +35,8 @@ func quoteWord(w string) string {
 var ciExpression = regexp.MustCompile(`\$\{\{[^}]*\}\}`)
 
 // splitCommands cuts a script (one or more shell lines) into its simple commands: at newlines,
-// `&&`, `||`, `;` and `|` (what a pipe feeds is a reporter, not a check), keeping quotes whole.
+// `&&`, `||`, `;`, `|` (what a pipe feeds is a reporter, not a check) and parentheses, keeping
+// quotes whole.
 // Redirections and leading VAR=value assignments are dropped; a `cd DIR` is remembered for the
 // commands after it. It is a reading aid, not a shell: anything it cannot follow (a subshell, a
 // loop) simply yields words no check matches.
@@ -97,6 +98,14 @@ func splitCommands(script string) []simpleCommand {
 			if i >= len(rs) {
 				break
 			}
+		case r == '(' || r == ')':
+			// A subshell, a case pattern (`a) go test`), a command substitution: what is
+			// inside or after is a command of its own.
+			if in && cur.String() == "$" {
+				cur.Reset()
+				in = false
+			}
+			endCommand()
 		case r == '\n' || r == ';' || r == '|' || r == '&':
 			if r == '&' && (i+1 >= len(rs) || rs[i+1] != '&') && cur.Len() > 0 && strings.HasSuffix(cur.String(), ">") {
 				cur.WriteRune(r) // 2>&1
