@@ -2,8 +2,8 @@ package scaffold
 
 import (
 	"path"
-	"slices"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 )
