@@ -194,6 +194,31 @@ func TestNodeScriptsThatWrapOthers(t *testing.T) {
 	}
 }
 
+func TestNodeLinterConfigWithoutAScript(t *testing.T) {
+	got := gateSources(t, map[string]string{
+		"package.json":     `{"scripts": {"test": "vitest run"}, "devDependencies": {"eslint": "^9", "@biomejs/biome": "^1"}}`,
+		"pnpm-lock.yaml":   "",
+		"eslint.config.js": "export default []",
+		"biome.json":       "{}",
+	})
+	want := map[string]string{
+		"test":  "pnpm run test <- from package.json, script test",
+		"lint":  "pnpm exec eslint . <- from eslint.config.js (no script runs eslint)",
+		"biome": "pnpm exec biome check . <- from biome.json (no script runs biome)",
+	}
+	if !maps.Equal(got, want) {
+		t.Errorf("gates = %v, want %v", got, want)
+	}
+	// A script that runs the linter already covers it.
+	got = gateSources(t, map[string]string{
+		"package.json":     `{"scripts": {"lint": "eslint --max-warnings 0 ."}, "devDependencies": {"eslint": "^9"}}`,
+		"eslint.config.js": "export default []",
+	})
+	if len(got) != 1 || got["lint"] != "npm run lint <- from package.json, script lint" {
+		t.Errorf("gates = %v, want the lint script alone", got)
+	}
+}
+
 func TestStopHookTimeout(t *testing.T) {
 	short := []Gate{{Name: "fmt", Timeout: 2 * time.Minute}, {Name: "vet", Timeout: 5 * time.Minute}}
 	if d := StopHookTimeout(short); d.Raised || d.Timeout != 9*time.Minute {

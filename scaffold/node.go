@@ -131,6 +131,35 @@ func detectNode(c *dirContext) *Project {
 		}
 		p.Gates = append(p.Gates, g)
 	}
+	// A linter configured in the project but run by none of its scripts is still the project's
+	// own check: run it as configured, without fixing.
+	for _, l := range nodeLinters {
+		cfg := ""
+		for _, name := range l.configs {
+			if exists(dir, name) {
+				cfg = name
+				break
+			}
+		}
+		if cfg == "" || (pkg.DevDependencies[l.dep] == nil && pkg.Dependencies[l.dep] == nil) {
+			continue
+		}
+		ran := false
+		for _, name := range kept {
+			for s := range runs[name] {
+				ran = ran || runsTool(scripts[s], l.tool)
+			}
+		}
+		if ran {
+			continue
+		}
+		name := "lint"
+		if contains(kept, "lint") || hasGate(p.Gates, "lint") {
+			name = l.tool
+		}
+		p.Gates = append(p.Gates, Gate{Name: name, Comment: l.comment, Run: pm.exec + " " + l.run, Timeout: lintTime,
+			Source: "from " + inDir(c.rel, cfg) + " (no script runs " + l.tool + ")"})
+	}
 	if !tscRun && !hasAny(kept, typecheckScripts) && exists(dir, "tsconfig.json") &&
 		(pkg.DevDependencies["typescript"] != nil || pkg.Dependencies["typescript"] != nil) {
 		p.Gates = append(p.Gates, Gate{Name: "typecheck", Comment: "type errors, as the TypeScript compiler reports them",
@@ -141,6 +170,25 @@ func detectNode(c *dirContext) *Project {
 		p.Notes = append(p.Notes, "package.json has none of the scripts lint, typecheck, tsc, check, test, build: add its checks by hand.")
 	}
 	return p
+}
+
+// nodeLinters are the linters whose config file alone makes a gate.
+var nodeLinters = []struct {
+	tool, dep, run, comment string
+	configs                 []string
+}{
+	{"eslint", "eslint", "eslint .", "eslint's rules", []string{"eslint.config.js", "eslint.config.mjs", "eslint.config.cjs",
+		"eslint.config.ts", ".eslintrc.js", ".eslintrc.cjs", ".eslintrc.json", ".eslintrc.yml", ".eslintrc.yaml", ".eslintrc"}},
+	{"biome", "@biomejs/biome", "biome check .", "biome's lint and format checks", []string{"biome.json", "biome.jsonc"}},
+}
+
+func hasGate(gs []Gate, name string) bool {
+	for _, g := range gs {
+		if g.Name == name {
+			return true
+		}
+	}
+	return false
 }
 
 func nodeGateName(script string) string {
