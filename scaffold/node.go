@@ -326,6 +326,20 @@ func runsTool(script string, tools ...string) bool {
 	return false
 }
 
+// rootScriptsCoverWorkspace reports whether root's package.json has a check script of its own.
+func rootScriptsCoverWorkspace(root string) bool {
+	var pkg packageJSON
+	if json.Unmarshal(readCapped(filepath.Join(root, "package.json")), &pkg) != nil {
+		return false
+	}
+	for _, name := range append([]string{"lint", "check", "test"}, typecheckScripts...) {
+		if s, ok := pkg.Scripts[name].(string); ok && strings.TrimSpace(s) != "" && strings.TrimSpace(s) != npmInitTest {
+			return true
+		}
+	}
+	return false
+}
+
 // nodeWorkspaces are the workspace patterns of root's pnpm-workspace.yaml or package.json.
 func nodeWorkspaces(root string) []string {
 	var pnpm struct {

@@ -66,7 +66,11 @@ func workspaceMembers(root string) map[string]bool {
 	if m, ok := readCargo(root); ok && m.Workspace != nil {
 		patterns = append(patterns, m.Workspace.Members...)
 	}
-	patterns = append(patterns, nodeWorkspaces(root)...)
+	if rootScriptsCoverWorkspace(root) {
+		// Only when the root's scripts check the workspace (pnpm -r test); otherwise each
+		// member's own scripts are the checks.
+		patterns = append(patterns, nodeWorkspaces(root)...)
+	}
 	out := map[string]bool{}
 	for _, pat := range patterns {
 		pat = strings.TrimPrefix(path.Clean(pat), "./")
