@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -60,9 +61,14 @@ func readDeclared(root string, dirs []string) []declared {
 	out = append(out, gitlabCI(root)...)
 	out = append(out, preCommit(root)...)
 	out = append(out, lefthook(root)...)
+	called := calledTargets(out)
 	for _, dir := range dirs {
 		abs := filepath.Join(root, filepath.FromSlash(dir))
-		for _, d := range makeRecipes(abs, checkTargets) {
+		wanted := maps.Clone(checkTargets)
+		for t := range called[dir] {
+			wanted[t] = true
+		}
+		for _, d := range makeRecipes(abs, wanted) {
 			out = append(out, declared{script: d.script, dir: dir, source: inDir(dir, d.source), rank: rankTaskRunner})
 		}
 		for _, d := range justRecipes(abs) {
@@ -76,6 +82,35 @@ func readDeclared(root string, dirs []string) []declared {
 		}
 		for _, d := range noxSessions(abs) {
 			out = append(out, declared{script: d.script, dir: dir, source: inDir(dir, d.source), rank: rankTox})
+		}
+	}
+	return out
+}
+
+// calledTargets are the Makefile targets that CI or a hook runs (`make lint-go`, `make -C api
+// test`), by folder: whatever their names, the project uses them as checks.
+func calledTargets(decls []declared) map[string]map[string]bool {
+	out := map[string]map[string]bool{}
+	for _, d := range decls {
+		for _, cmd := range splitCommands(d.script) {
+			w := cmd.words
+			if len(w) == 0 || (w[0] != "make" && w[0] != "gmake") {
+				continue
+			}
+			dir := cleanDir(path.Join(d.dir, cmd.cd))
+			for i := 1; i < len(w); i++ {
+				switch a := w[i]; {
+				case a == "-C" && i+1 < len(w):
+					i++
+					dir = cleanDir(path.Join(dir, w[i]))
+				case strings.HasPrefix(a, "-") || strings.Contains(a, "="):
+				default:
+					if out[dir] == nil {
+						out[dir] = map[string]bool{}
+					}
+					out[dir][a] = true
+				}
+			}
 		}
 	}
 	return out
