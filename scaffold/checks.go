@@ -118,6 +118,34 @@ func classify(words []string) (check, bool) {
 	case "pytest", "py.test":
 		return check{key: "pytest", kind: "Python", name: "test", comment: "the tests, with pytest",
 			words: dropPytest(words), timeout: testTime}, true
+	case "eslint":
+		return check{key: "eslint", kind: "Node", name: "lint", comment: "eslint's rules",
+			words: drop(words, "--fix", "--fix-dry-run", "--fix-type*"), timeout: lintTime}, true
+	case "prettier":
+		w := drop(words, "--write", "-w")
+		if !slices.Contains(w, "--check") && !slices.Contains(w, "-c") && !slices.Contains(w, "--list-different") && !slices.Contains(w, "-l") {
+			w = append(w[:1:1], append([]string{"--check"}, w[1:]...)...)
+		}
+		return check{key: "prettier", kind: "Node", name: "fmt", comment: "files that prettier would reformat",
+			words: w, timeout: 5 * time.Minute, hint: "Run `prettier --write .`."}, true
+	case "tsc", "vue-tsc":
+		return check{key: "tsc", kind: "Node", name: "typecheck", comment: "type errors, as the TypeScript compiler reports them",
+			words: drop(words, "--watch", "-w"), timeout: lintTime}, true
+	case "biome":
+		if len(args) == 0 || !contains([]string{"check", "ci", "lint", "format"}, args[0]) {
+			return check{}, false
+		}
+		return check{key: "biome", kind: "Node", name: "lint", comment: "biome's checks",
+			words: drop(words, "--write", "--apply", "--apply-unsafe", "--fix", "--unsafe"), timeout: lintTime}, true
+	case "vitest":
+		w := drop(words, "--watch", "-w")
+		if len(w) == 1 || strings.HasPrefix(w[1], "-") {
+			w = append(w[:1:1], append([]string{"run"}, w[1:]...)...) // plain vitest watches
+		}
+		return check{key: "vitest", kind: "Node", name: "test", comment: "the tests, with vitest", words: w, timeout: testTime}, true
+	case "jest":
+		return check{key: "jest", kind: "Node", name: "test", comment: "the tests, with jest",
+			words: drop(words, "--watch", "--watchAll"), timeout: testTime}, true
 	case "python", "python3":
 		if len(args) >= 2 && args[0] == "-m" {
 			c, ok := classify(args[1:])

@@ -239,6 +239,7 @@ var preCommitHooks = map[string]string{
 	"golangci-lint": "golangci-lint run", "golangci-lint-full": "golangci-lint run",
 	"go-fmt": "gofmt -l .", "go-vet": "go vet ./...", "go-vet-mod": "go vet ./...", "go-mod-tidy": "go mod tidy",
 	"go-unit-tests": "go test ./...", "fmt": "cargo fmt --check", "cargo-check": "", "clippy": "cargo clippy -- -D warnings",
+	"prettier": "prettier --check .", "eslint": "eslint .", "biome-check": "biome check .", "biome-ci": "biome ci .",
 }
 
 type preCommitConfig struct {

@@ -66,7 +66,12 @@ func TestClassify(t *testing.T) {
 		{"pytest -v --basetemp={envtmpdir} {posargs}", "pytest", "pytest -v"},
 		{"codespell -w", "codespell", "codespell"},
 		{"pip install -e .", "", ""},
-		{"npx tsc --noEmit", "", ""},
+		{"npx tsc --noEmit --watch", "tsc", "tsc --noEmit"},
+		{"pnpm exec eslint --fix .", "eslint", "eslint ."},
+		{"prettier --write .", "prettier", "prettier --check ."},
+		{"npx vitest --coverage", "vitest", "vitest run --coverage"},
+		{"biome check --write .", "biome", "biome check ."},
+		{"biome migrate", "", ""},
 	}
 	for _, tt := range tests {
 		c, ok := classify(splitCommands(tt.cmd)[0].words)
@@ -123,7 +128,7 @@ func TestDeclaredSources(t *testing.T) {
 			".github/workflows/ci.yml": "env:\n  CARGO: cargo\njobs:\n  t:\n    steps:\n      - run: ${{ env.CARGO }} test --verbose --all-features ${{ env.TARGET_FLAGS }}\n"},
 			map[string]string{"test": "cargo test --all-features <- from .github/workflows/ci.yml, job t"}},
 		{"a Makefile target that CI runs, whatever its name", map[string]string{"go.mod": "module x\n",
-			"Makefile": "lint-go:\n\tgolangci-lint run ./...\nrelease:\n\tgo test -run Release ./...\n",
+			"Makefile":                 "lint-go:\n\tgolangci-lint run ./...\nrelease:\n\tgo test -run Release ./...\n",
 			".github/workflows/ci.yml": "jobs:\n  l:\n    steps:\n      - run: make -j2 lint-go\n"},
 			map[string]string{"lint": "golangci-lint run ./... <- from Makefile, target lint-go",
 				"test": "go test ./... <- not declared by the project: gauntlet's default for a Go module"}},
@@ -221,6 +226,26 @@ func TestNodeLinterConfigWithoutAScript(t *testing.T) {
 	})
 	if len(got) != 1 || got["lint"] != "npm run lint <- from package.json, script lint" {
 		t.Errorf("gates = %v, want the lint script alone", got)
+	}
+}
+
+// CI that runs a Node tool directly, not through a script: a gate through the package manager,
+// unless a script already runs that tool.
+func TestNodeToolsRunByCI(t *testing.T) {
+	got := gateSources(t, map[string]string{
+		"package.json":   `{"scripts": {"lint": "eslint ."}, "devDependencies": {"typescript": "^5"}}`,
+		"tsconfig.json":  "{}",
+		"pnpm-lock.yaml": "",
+		".github/workflows/ci.yml": "jobs:\n  c:\n    steps:\n      - run: pnpm install\n      - run: pnpm exec eslint --max-warnings 0 .\n" +
+			"      - run: pnpm exec tsc -p tsconfig.app.json --noEmit\n      - run: npx prettier --check src\n",
+	})
+	want := map[string]string{
+		"lint":      "pnpm run lint <- from package.json, script lint",
+		"typecheck": "pnpm exec tsc -p tsconfig.app.json --noEmit <- from .github/workflows/ci.yml, job c",
+		"fmt":       "pnpm exec prettier --check src <- from .github/workflows/ci.yml, job c",
+	}
+	if !maps.Equal(got, want) {
+		t.Errorf("gates = %v\nwant %v", got, want)
 	}
 }
 

@@ -131,6 +131,36 @@ func detectNode(c *dirContext) *Project {
 		}
 		p.Gates = append(p.Gates, g)
 	}
+	// A tool CI (or a hook) runs directly rather than through a script, and that no kept script
+	// runs either: a gate of its own, through the package manager.
+	for _, key := range []string{"eslint", "biome", "prettier", "tsc", "vitest", "jest"} {
+		g, ok := c.pick(key)
+		if !ok {
+			continue
+		}
+		tool := strings.Fields(g.Run)[0]
+		ran := false
+		for _, name := range kept {
+			for s := range runs[name] {
+				ran = ran || runsTool(scripts[s], tool)
+			}
+		}
+		if ran {
+			continue
+		}
+		if key == "tsc" {
+			tscRun = true
+		}
+		parts := strings.Split(g.Run, " && ")
+		for i := range parts {
+			parts[i] = pm.exec + " " + parts[i]
+		}
+		g.Run = strings.Join(parts, " && ")
+		if hasGate(p.Gates, g.Name) {
+			g.Name = tool
+		}
+		p.Gates = append(p.Gates, g)
+	}
 	// A linter configured in the project but run by none of its scripts is still the project's
 	// own check: run it as configured, without fixing.
 	for _, l := range nodeLinters {
@@ -150,7 +180,7 @@ func detectNode(c *dirContext) *Project {
 				ran = ran || runsTool(scripts[s], l.tool)
 			}
 		}
-		if ran {
+		if ran || gateRuns(p.Gates, l.tool) {
 			continue
 		}
 		name := "lint"
@@ -180,6 +210,16 @@ var nodeLinters = []struct {
 	{"eslint", "eslint", "eslint .", "eslint's rules", []string{"eslint.config.js", "eslint.config.mjs", "eslint.config.cjs",
 		"eslint.config.ts", ".eslintrc.js", ".eslintrc.cjs", ".eslintrc.json", ".eslintrc.yml", ".eslintrc.yaml", ".eslintrc"}},
 	{"biome", "@biomejs/biome", "biome check .", "biome's lint and format checks", []string{"biome.json", "biome.jsonc"}},
+}
+
+// gateRuns reports whether a gate already runs tool (through the package manager or not).
+func gateRuns(gs []Gate, tool string) bool {
+	for _, g := range gs {
+		if runsTool(g.Run, tool) {
+			return true
+		}
+	}
+	return false
 }
 
 func hasGate(gs []Gate, name string) bool {
