@@ -3,6 +3,7 @@ package scaffold
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -164,7 +165,7 @@ func githubWorkflows(root string) []declared {
 	var out []declared
 	for _, f := range files {
 		var wf ghWorkflow
-		if yaml.Unmarshal(readCapped(f), &wf) != nil {
+		if !decodeYAML(readCapped(f), &wf) {
 			continue
 		}
 		rel := ".github/workflows/" + filepath.Base(f)
@@ -206,7 +207,7 @@ var gitlabReserved = map[string]bool{"stages": true, "variables": true, "default
 
 func gitlabCI(root string) []declared {
 	var doc map[string]yaml.Node
-	if yaml.Unmarshal(readCapped(filepath.Join(root, ".gitlab-ci.yml")), &doc) != nil {
+	if !decodeYAML(readCapped(filepath.Join(root, ".gitlab-ci.yml")), &doc) {
 		return nil
 	}
 	var out []declared
@@ -218,7 +219,7 @@ func gitlabCI(root string) []declared {
 			Script yaml.Node `yaml:"script"`
 		}
 		node := doc[name]
-		if node.Decode(&job) != nil {
+		if !decodeNode(&node, &job) {
 			continue
 		}
 		for _, line := range stringOrList(&job.Script) {
@@ -257,7 +258,7 @@ type preCommitConfig struct {
 // fix files: trailing-whitespace, end-of-file-fixer), so that init can name them.
 func preCommitUnmapped(root string) []string {
 	var cfg preCommitConfig
-	if yaml.Unmarshal(readCapped(filepath.Join(root, ".pre-commit-config.yaml")), &cfg) != nil {
+	if !decodeYAML(readCapped(filepath.Join(root, ".pre-commit-config.yaml")), &cfg) {
 		return nil
 	}
 	var out []string
@@ -273,7 +274,7 @@ func preCommitUnmapped(root string) []string {
 
 func preCommit(root string) []declared {
 	var cfg preCommitConfig
-	if yaml.Unmarshal(readCapped(filepath.Join(root, ".pre-commit-config.yaml")), &cfg) != nil {
+	if !decodeYAML(readCapped(filepath.Join(root, ".pre-commit-config.yaml")), &cfg) {
 		return nil
 	}
 	var out []declared
@@ -305,7 +306,7 @@ func lefthook(root string) []declared {
 	var doc map[string]yaml.Node
 	name := ""
 	for _, n := range []string{"lefthook.yml", "lefthook.yaml", ".lefthook.yml", ".lefthook.yaml"} {
-		if data := readCapped(filepath.Join(root, n)); data != nil && yaml.Unmarshal(data, &doc) == nil {
+		if data := readCapped(filepath.Join(root, n)); data != nil && decodeYAML(data, &doc) {
 			name = n
 			break
 		}
@@ -322,7 +323,7 @@ func lefthook(root string) []declared {
 			} `yaml:"commands"`
 		}
 		node := doc[hook]
-		if node.Decode(&h) != nil {
+		if !decodeNode(&node, &h) {
 			continue
 		}
 		for _, c := range sortedKeys(h.Commands) {
@@ -480,7 +481,7 @@ func taskfile(dir string) []declared {
 	}
 	name := ""
 	for _, n := range []string{"Taskfile.yml", "Taskfile.yaml", "taskfile.yml", "taskfile.yaml"} {
-		if data := readCapped(filepath.Join(dir, n)); data != nil && yaml.Unmarshal(data, &doc) == nil {
+		if data := readCapped(filepath.Join(dir, n)); data != nil && decodeYAML(data, &doc) {
 			name = n
 			break
 		}
@@ -499,7 +500,7 @@ func taskfile(dir string) []declared {
 			var m struct {
 				Cmd string `yaml:"cmd"`
 			}
-			if c.Decode(&m) == nil && m.Cmd != "" {
+			if decodeNode(&c, &m) && m.Cmd != "" {
 				lines = append(lines, m.Cmd)
 			}
 		}
@@ -658,6 +659,22 @@ func noxSessions(dir string) []declared {
 }
 
 // --- helpers ----------------------------------------------------------------------------------
+
+// decodeYAML decodes what it can: a value of an unexpected type somewhere (a list under a
+// step's `with:`) must not hide every other step of the file. Only a document that does not
+// parse at all counts as unreadable.
+func decodeYAML(data []byte, v any) bool {
+	return tolerable(yaml.Unmarshal(data, v))
+}
+
+func decodeNode(n *yaml.Node, v any) bool {
+	return tolerable(n.Decode(v))
+}
+
+func tolerable(err error) bool {
+	var te *yaml.TypeError
+	return err == nil || errors.As(err, &te)
+}
 
 func stringOrList(n *yaml.Node) []string {
 	switch n.Kind {

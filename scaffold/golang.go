@@ -3,8 +3,6 @@ package scaffold
 import (
 	"strings"
 	"time"
-
-	"go.yaml.in/yaml/v3"
 )
 
 // gofmtCheck lists the files gofmt would change and fails when there are any. gofmt -l alone
@@ -100,7 +98,7 @@ func golangciRunsVet(dir, config string) bool {
 			Disable    []string `yaml:"disable"`
 		} `yaml:"linters"`
 	}
-	if yaml.Unmarshal(readCapped(dir+"/"+config), &cfg) != nil {
+	if !decodeYAML(readCapped(dir+"/"+config), &cfg) {
 		return false
 	}
 	l := cfg.Linters

@@ -5,8 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
-
-	"go.yaml.in/yaml/v3"
 )
 
 // packageJSON is the part of package.json that says which checks exist and how to run them.
@@ -385,7 +383,7 @@ func nodeWorkspaces(root string) []string {
 	var pnpm struct {
 		Packages []string `yaml:"packages"`
 	}
-	if yaml.Unmarshal(readCapped(filepath.Join(root, "pnpm-workspace.yaml")), &pnpm) == nil && len(pnpm.Packages) > 0 {
+	if decodeYAML(readCapped(filepath.Join(root, "pnpm-workspace.yaml")), &pnpm) && len(pnpm.Packages) > 0 {
 		return pnpm.Packages
 	}
 	var pkg struct {
