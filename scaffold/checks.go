@@ -67,6 +67,19 @@ func classify(words []string) (check, bool) {
 	switch tool {
 	case "go":
 		return classifyGo(args)
+	case "gotestsum":
+		// gotestsum formats go test's output; the go test it runs is the check.
+		goArgs := []string{"test"}
+		if i := slices.Index(args, "--"); i >= 0 {
+			goArgs = append(goArgs, args[i+1:]...)
+		} else {
+			for _, a := range args {
+				if strings.HasPrefix(a, "./") || a == "." {
+					goArgs = append(goArgs, a)
+				}
+			}
+		}
+		return classifyGo(goArgs)
 	case "gofmt":
 		return check{key: "gofmt", kind: "Go", name: "fmt"}, true // shaped by goFmtGate
 	case "golangci-lint":

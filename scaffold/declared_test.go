@@ -47,6 +47,8 @@ func TestClassify(t *testing.T) {
 		{"go test -race -coverprofile=coverage.txt -covermode=atomic ./...", "go-test", "go test -race ./..."},
 		{"go test -v -coverprofile c.out", "go-test", "go test ./..."},
 		{"go vet ./...", "go-vet", "go vet ./..."},
+		{"gotestsum -f '{{.FORMAT}}' ./...", "go-test", "go test ./..."},
+		{"gotestsum --junitfile r.xml -- -race -tags x ./pkg/...", "go-test", "go test -race -tags x ./pkg/..."},
 		{"golangci-lint run -v --fix --timeout=5m", "golangci-lint", "golangci-lint run --timeout=5m"},
 		{"golangci-lint cache clean", "", ""},
 		{"go build ./...", "", ""},
