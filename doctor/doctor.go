@@ -16,6 +16,7 @@ import (
 	"github.com/gauntlet-dev/gauntlet/config"
 	"github.com/gauntlet-dev/gauntlet/install"
 	"github.com/gauntlet-dev/gauntlet/internal/gitcmd"
+	"github.com/gauntlet-dev/gauntlet/preflight"
 	"github.com/gauntlet-dev/gauntlet/scaffold"
 	"github.com/gauntlet-dev/gauntlet/statedir"
 )
@@ -113,6 +114,12 @@ func Diagnose(ctx context.Context, opts Options, env Env) (*Report, *config.Conf
 			Fix: "gauntlet validate lists every problem with its line"})
 	}
 	r.add(gitignoreCheck(ctx, r.Root))
+	if cfg != nil {
+		// The same preflight as init: a gate whose tool is missing here would only ever error.
+		for _, p := range preflight.Check(cfg.Root, cfg.Gates) {
+			r.add(Check{Name: "tool", Level: Warn, Message: p.Gate + ": " + p.Message, Fix: p.Fix})
+		}
+	}
 
 	hosts := opts.Hosts
 	explicit := len(hosts) > 0
@@ -276,7 +283,7 @@ func timeoutCheck(spec install.Spec, h install.Hook, stopTimeout time.Duration) 
 	}
 	c.Level = Problem
 	c.Message = fmt.Sprintf("stop_hook.timeout %s is not below the hook's %s (%s): %s kills gauntlet before it answers", stopTimeout, h.Timeout, whose, spec.Display)
-	want := install.HookTimeoutSeconds * int(time.Second/spec.TimeoutUnit)
+	want := install.HookTimeoutFor(stopTimeout) * int(time.Second/spec.TimeoutUnit)
 	c.Fix = fmt.Sprintf("set %q: %d in %s, or lower stop_hook.timeout", spec.TimeoutKey, want, h.File)
 	return c
 }
