@@ -115,6 +115,10 @@ func Execute(ctx context.Context, req Request) (*Run, error) {
 	run.Verdict = gates.VerdictOf(run.Results)
 	run.FirstFailure = firstFailure(ran)
 	run.Report = report.New(runID, started, run.Duration, run.Results)
+	run.Report.ConfigDigest = cfg.ContentDigest
+	if req.Scope.Shard.N > 0 {
+		run.Report.Shard = req.Scope.Shard.String()
+	}
 
 	// The callback runs even when the report could not be written: what it records (the stop
 	// hook's attempt count) must not be lost with it.

@@ -52,6 +52,8 @@ func newRootCmd(io streams) *cobra.Command {
 		newCleanCmd(io),
 		newSchemaCmd(io),
 		newVersionCmd(io),
+		newReportCmd(io),
+		newCICmd(io),
 	)
 	strictCompletion(root)
 	return root
