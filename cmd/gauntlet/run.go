@@ -135,9 +135,9 @@ func runGates(parent context.Context, io streams, cmd *cobra.Command, opts runOp
 	run, err := engine.Execute(ctx, engine.Request{
 		Config: cfg,
 		Scope: engine.Scope{
-			Names: opts.names,
-			All:   opts.all,
-			Base:  opts.base,
+			Names:   opts.names,
+			All:     opts.all,
+			Base:    opts.base,
 			CI:      isCI(),
 			Shard:   opts.shard,
 			Timings: timings,
