@@ -56,6 +56,8 @@ func newRootCmd(io streams) *cobra.Command {
 		newCICmd(io),
 	)
 	strictCompletion(root)
+	addVersionFlag(root)
+	registerCompletions(root)
 	return root
 }
 

@@ -41,9 +41,14 @@ func newVersionCmd(io streams) *cobra.Command {
 		Short: "Print gauntlet's version, commit and Go version",
 		Args:  cobra.NoArgs,
 		RunE: runE(func(*cobra.Command, []string) error {
-			v, c := versionInfo()
-			_, err := fmt.Fprintf(io.Out, "gauntlet %s (commit %s, %s %s/%s)\n", v, c, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+			_, err := fmt.Fprintln(io.Out, versionLine())
 			return err
 		}),
 	}
+}
+
+// versionLine is what `gauntlet version` and `gauntlet --version` print.
+func versionLine() string {
+	v, c := versionInfo()
+	return fmt.Sprintf("gauntlet %s (commit %s, %s %s/%s)", v, c, runtime.Version(), runtime.GOOS, runtime.GOARCH)
 }
