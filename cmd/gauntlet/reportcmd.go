@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"slices"
 
 	"github.com/spf13/cobra"
@@ -113,13 +112,15 @@ func mergeReports(io streams, opts mergeOptions) error {
 	if err := report.WriteText(view, merged, report.TextOptions{Color: useColor(opts.color, isTerminal(view))}); err != nil {
 		return fmt.Errorf("write summary: %w", err)
 	}
-	onActions := os.Getenv("GITHUB_ACTIONS") == "true"
-	if onActions || opts.format == report.FormatGitHub && opts.output == "" {
-		if err := report.WriteGitHub(view, merged); err != nil {
-			return fmt.Errorf("write GitHub annotations: %w", err)
+	// Unlike run, annotations and the step summary come only with --format github: a merge is
+	// always asked for explicitly, and a second merge in the same job (say, to keep the merged
+	// JSON as the next run's timings) must not annotate every failure twice.
+	if opts.format == report.FormatGitHub {
+		if opts.output == "" {
+			if err := report.WriteGitHub(view, merged); err != nil {
+				return fmt.Errorf("write GitHub annotations: %w", err)
+			}
 		}
-	}
-	if onActions || opts.format == report.FormatGitHub {
 		if err := appendStepSummary(merged); err != nil {
 			fmt.Fprintf(io.Err, "gauntlet: %s\n", err)
 		}
