@@ -123,6 +123,9 @@ func Execute(ctx context.Context, req Request) (*Run, error) {
 	// The callback runs even when the report could not be written: what it records (the stop
 	// hook's attempt count) must not be lost with it.
 	recordErr := writeLastRun(state, run.Report)
+	if req.Scope.Shard.N == 0 {
+		recordErr = errors.Join(recordErr, recordTimings(state, cfg, run.Results))
+	}
 	if req.Recorded != nil {
 		recordErr = errors.Join(recordErr, req.Recorded(run))
 	}

@@ -54,7 +54,7 @@ Each job runs: gauntlet run --shard ${{ matrix.shard }}
 
 --shards N splits into N shards. --max-minutes M picks the fewest shards whose longest one is
 planned to take at most M minutes, from the recorded gate durations (--timings FILE, else
-.gauntlet/last-run.json); at most 256 shards and one per gate that can run.`,
+those of the last unsharded run); at most 256 shards and one per gate that can run.`,
 		Args: cobra.NoArgs,
 		RunE: runE(func(cmd *cobra.Command, _ []string) error {
 			flags := cmd.Flags()
@@ -74,7 +74,7 @@ planned to take at most M minutes, from the recorded gate durations (--timings F
 	f.StringVarP(&opts.configFile, "config", "c", "", "use this config file instead of searching for .gauntlet.yml")
 	f.IntVar(&opts.shards, "shards", 0, "split into N shards")
 	f.Float64Var(&opts.maxMinutes, "max-minutes", 0, "use the fewest shards whose longest is planned to fit M minutes")
-	f.StringVar(&opts.timings, "timings", "", "gate durations: a JSON report or a {\"gate\": ms} object (default: .gauntlet/last-run.json)")
+	f.StringVar(&opts.timings, "timings", "", "gate durations: a JSON report or a {\"gate\": ms} object (default: the last unsharded run's)")
 	return cmd
 }
 
