@@ -8,7 +8,6 @@ import (
 
 	"github.com/gauntlet-dev/gauntlet/config"
 	"github.com/gauntlet-dev/gauntlet/gates"
-	"github.com/gauntlet-dev/gauntlet/internal/boundedfile"
 	"github.com/gauntlet-dev/gauntlet/shard"
 	"github.com/gauntlet-dev/gauntlet/statedir"
 )
@@ -28,7 +27,7 @@ func TimingsPath(root string) string {
 // drops gates the config no longer has.
 func recordTimings(state *statedir.Dir, cfg *config.Config, results []gates.Result) error {
 	known := shard.Timings{}
-	if data, err := boundedfile.Read(TimingsPath(cfg.Root), shard.MaxTimingsBytes); err == nil {
+	if data, err := state.ReadFile(TimingsFile); err == nil {
 		if t, err := shard.ParseTimings(data); err == nil {
 			known = t
 		}

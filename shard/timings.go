@@ -6,12 +6,22 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/gauntlet-dev/gauntlet/internal/boundedfile"
+	"github.com/gauntlet-dev/gauntlet/internal/safefile"
 )
 
 // MaxTimingsBytes bounds a timings file: a gauntlet JSON report holds bounded tails, so a larger
 // file is not one of ours.
 const MaxTimingsBytes = 64 << 20
+
+// ReadDeadline bounds reading a timings file or a report: a file restored from a cache or an
+// artifact is not gauntlet's own, and a FIFO or a blocking pseudo-file must not hang CI.
+const ReadDeadline = 10 * time.Second
+
+// ReadFile reads a timings file or a JSON report: a regular file only, at most max bytes, within
+// ReadDeadline.
+func ReadFile(path string, max int64) ([]byte, error) {
+	return safefile.ReadFile(path, max, time.Now().Add(ReadDeadline))
+}
 
 // Timings are the recorded durations of gates, by name.
 type Timings map[string]time.Duration
@@ -20,7 +30,7 @@ type Timings map[string]time.Duration
 // `gauntlet report merge`), or a plain {"gate": milliseconds} object. A missing file satisfies
 // errors.Is(err, fs.ErrNotExist).
 func ReadTimings(path string) (Timings, error) {
-	data, err := boundedfile.Read(path, MaxTimingsBytes)
+	data, err := ReadFile(path, MaxTimingsBytes)
 	if err != nil {
 		return nil, fmt.Errorf("timings: %w", err)
 	}

@@ -7,8 +7,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/gauntlet-dev/gauntlet/internal/boundedfile"
 	"github.com/gauntlet-dev/gauntlet/report"
+	"github.com/gauntlet-dev/gauntlet/shard"
 )
 
 // maxMergeInputBytes bounds each report read by `report merge`, as report.ReadJSON does.
@@ -85,7 +85,7 @@ func formatList() string {
 func mergeReports(io streams, opts mergeOptions) error {
 	inputs := make([]report.MergeInput, 0, len(opts.files))
 	for _, file := range opts.files {
-		data, err := boundedfile.Read(file, maxMergeInputBytes)
+		data, err := shard.ReadFile(file, maxMergeInputBytes)
 		if err != nil {
 			return usagef("report %s: %v", file, err)
 		}

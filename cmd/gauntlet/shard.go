@@ -10,7 +10,6 @@ import (
 
 	"github.com/gauntlet-dev/gauntlet/config"
 	"github.com/gauntlet-dev/gauntlet/engine"
-	"github.com/gauntlet-dev/gauntlet/internal/boundedfile"
 	"github.com/gauntlet-dev/gauntlet/shard"
 	"github.com/gauntlet-dev/gauntlet/statedir"
 )
@@ -55,7 +54,7 @@ func loadTimings(stderr io.Writer, path, root string) (shard.Timings, error) {
 
 func defaultTimings(stderr io.Writer, root string) shard.Timings {
 	for _, path := range []string{engine.TimingsPath(root), filepath.Join(root, statedir.Name, engine.LastRunFile)} {
-		data, err := boundedfile.Read(path, shard.MaxTimingsBytes)
+		data, err := shard.ReadFile(path, shard.MaxTimingsBytes)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"runtime"
 	"runtime/debug"
 
 	"github.com/spf13/cobra"
@@ -45,10 +44,4 @@ func newVersionCmd(io streams) *cobra.Command {
 			return err
 		}),
 	}
-}
-
-// versionLine is what `gauntlet version` and `gauntlet --version` print.
-func versionLine() string {
-	v, c := versionInfo()
-	return fmt.Sprintf("gauntlet %s (commit %s, %s %s/%s)", v, c, runtime.Version(), runtime.GOOS, runtime.GOARCH)
 }
