@@ -46,6 +46,10 @@ type Config struct {
 	Env      []string // "K=V", in file order
 	StopHook StopHook
 	Gates    []gates.Gate // in file order, disabled gates included with Enabled=false
+	// ContentDigest identifies the config by its bytes alone (both files), not by where they
+	// are: shards of one CI run check out the same files at different paths, and their reports
+	// must still be recognised as coming from the same config.
+	ContentDigest string
 
 	// ownTimeout names the gates whose timeout the config set, which a new default must not touch.
 	ownTimeout map[string]bool

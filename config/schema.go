@@ -13,6 +13,9 @@ import (
 // SchemaDraft is the JSON Schema dialect of JSONSchema's output.
 const SchemaDraft = "https://json-schema.org/draft/2020-12/schema"
 
+// SchemaID is where the committed gauntlet.schema.json is published, for editors to point at.
+const SchemaID = "https://raw.githubusercontent.com/gauntlet-dev/gauntlet/main/gauntlet.schema.json"
+
 // JSONSchema returns the JSON Schema of .gauntlet.yml, for editors. It is generated from the raw
 // types and their tags, the same ones the loader reads, so that the two cannot disagree on which
 // keys exist or what their values look like. Rules the schema cannot express (a regexp or glob
@@ -59,6 +62,7 @@ func buildSchema() (schema, error) {
 	top["required"] = []string{"version"}
 
 	top["$schema"] = SchemaDraft
+	top["$id"] = SchemaID
 	top["title"] = "gauntlet config (.gauntlet.yml)"
 	top["description"] = "The quality gates of a repository and how gauntlet runs them."
 	top["$defs"] = schema{

@@ -93,6 +93,9 @@ func TestSchemaMatchesRawTypes(t *testing.T) {
 	if root["$schema"] != SchemaDraft {
 		t.Errorf("$schema = %v, want %s", root["$schema"], SchemaDraft)
 	}
+	if root["$id"] != SchemaID || !strings.HasSuffix(SchemaID, "/gauntlet.schema.json") {
+		t.Errorf("$id = %v, want %s, the published gauntlet.schema.json", root["$id"], SchemaID)
+	}
 }
 
 func checkTags(t *testing.T, key string, tag reflect.StructTag, prop map[string]any) {

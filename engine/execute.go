@@ -130,10 +130,17 @@ func Execute(ctx context.Context, req Request) (*Run, error) {
 	run.Verdict = gates.VerdictOf(run.Results)
 	run.FirstFailure = firstFailure(ran)
 	run.Report = report.New(runID, started, run.Duration, run.Results)
+	run.Report.ConfigDigest = cfg.ContentDigest
+	if req.Scope.Shard.N > 0 {
+		run.Report.Shard = req.Scope.Shard.String()
+	}
 
 	// The callback runs even when the report could not be written: what it records (the stop
 	// hook's attempt count) must not be lost with it.
 	recordErr := writeLastRun(state, run.Report)
+	if req.Scope.Shard.N == 0 {
+		recordErr = errors.Join(recordErr, recordTimings(state, cfg, run.Results))
+	}
 	if req.Recorded != nil {
 		recordErr = errors.Join(recordErr, req.Recorded(run))
 	}

@@ -20,6 +20,14 @@ type Report struct {
 	StartedAt     string        `json:"started_at"` // UTC RFC 3339, whole seconds
 	DurationMS    int64         `json:"duration_ms"`
 	Gates         []GateReport  `json:"gates"`
+	// ConfigDigest is the sha256 of the config's bytes: reports of shards are merged only when
+	// they ran the same config.
+	ConfigDigest string `json:"config_digest,omitempty"`
+	// Shard is "K/N" when the run was one shard of a split.
+	Shard string `json:"shard,omitempty"`
+	// ShardsDurationMS, in a merged report, is the sum of the shards' run times (the machine
+	// time spent), while DurationMS is the wall time from the first start to the last end.
+	ShardsDurationMS int64 `json:"shards_duration_ms,omitempty"`
 }
 
 // GateReport is one gate's line in the report.

@@ -59,8 +59,12 @@ func newRootCmd(io streams) *cobra.Command {
 		newSchemaCmd(io),
 		newVersionCmd(io),
 		newDoctorCmd(io),
+		newReportCmd(io),
+		newCICmd(io),
 	)
 	strictCompletion(root)
+	addVersionFlag(root)
+	registerCompletions(root)
 	return root
 }
 

@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/signal"
 	"slices"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -21,6 +20,7 @@ import (
 	"github.com/gauntlet-dev/gauntlet/engine"
 	"github.com/gauntlet-dev/gauntlet/gates"
 	"github.com/gauntlet-dev/gauntlet/report"
+	"github.com/gauntlet-dev/gauntlet/shard"
 )
 
 // killGrace is the time between SIGTERM and SIGKILL for a stopped gate; 0 is the runner's
@@ -41,6 +41,7 @@ type runOptions struct {
 	color      string
 	shard      engine.Shard
 	names      []string
+	timings    string
 }
 
 func newRunCmd(io streams) *cobra.Command {
@@ -74,7 +75,7 @@ Exit codes: 0 pass or warn, 1 fail, 2 usage or config error, 3 error (a gate cou
 				return usagef("--color must be auto, always or never, got %q", opts.color)
 			}
 			if flags.Changed("shard") {
-				s, err := parseShard(shard)
+				s, err := parseShard(shard, os.Getenv)
 				if err != nil {
 					return &usageError{err}
 				}
@@ -95,18 +96,9 @@ Exit codes: 0 pass or warn, 1 fail, 2 usage or config error, 3 error (a gate cou
 	addWaitFlag(f, &opts.wait)
 	f.BoolVarP(&opts.verbose, "verbose", "v", false, "stream every gate's output live, each line prefixed with the gate name")
 	f.StringVar(&opts.color, "color", "auto", "colour the output: auto, always or never (NO_COLOR is honoured by auto)")
-	f.StringVar(&shard, "shard", "", "run only shard K of N of the selected gates, e.g. 2/4")
+	f.StringVar(&shard, "shard", "", "run only shard K of N of the selected gates, balanced by known durations, e.g. 2/4; auto: from the CI's variables")
+	f.StringVar(&opts.timings, "timings", "", "gate durations that balance --shard: a JSON report or a {\"gate\": ms} object (default: the last unsharded run's)")
 	return cmd
-}
-
-func parseShard(s string) (engine.Shard, error) {
-	k, n, ok := strings.Cut(s, "/")
-	ki, errK := strconv.Atoi(k)
-	ni, errN := strconv.Atoi(n)
-	if !ok || errK != nil || errN != nil || ni < 1 || ki < 1 || ki > ni {
-		return engine.Shard{}, fmt.Errorf("--shard takes K/N with 1 <= K <= N, got %q", s)
-	}
-	return engine.Shard{K: ki, N: ni}, nil
 }
 
 func runGates(parent context.Context, io streams, cmd *cobra.Command, opts runOptions) error {
@@ -115,6 +107,12 @@ func runGates(parent context.Context, io streams, cmd *cobra.Command, opts runOp
 		return err
 	}
 	applyOverrides(cfg, cmd, opts)
+	var timings shard.Timings
+	if opts.shard.N > 1 {
+		if timings, err = loadTimings(io.Err, opts.timings, cfg.Root); err != nil {
+			return err
+		}
+	}
 
 	// The terminal view goes to stdout unless stdout carries a machine report.
 	view := io.Out
@@ -145,11 +143,12 @@ func runGates(parent context.Context, io streams, cmd *cobra.Command, opts runOp
 	run, err := engine.Execute(ctx, engine.Request{
 		Config: cfg,
 		Scope: engine.Scope{
-			Names: opts.names,
-			All:   opts.all,
-			Base:  opts.base,
-			CI:    isCI(),
-			Shard: opts.shard,
+			Names:   opts.names,
+			All:     opts.all,
+			Base:    opts.base,
+			CI:      isCI(),
+			Shard:   opts.shard,
+			Timings: timings,
 		},
 		LockWait: opts.wait,
 		Env:      os.Environ(),

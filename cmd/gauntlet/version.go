@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"runtime"
 	"runtime/debug"
 
 	"github.com/spf13/cobra"
@@ -41,8 +40,7 @@ func newVersionCmd(io streams) *cobra.Command {
 		Short: "Print gauntlet's version, commit and Go version",
 		Args:  cobra.NoArgs,
 		RunE: runE(func(*cobra.Command, []string) error {
-			v, c := versionInfo()
-			_, err := fmt.Fprintf(io.Out, "gauntlet %s (commit %s, %s %s/%s)\n", v, c, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+			_, err := fmt.Fprintln(io.Out, versionLine())
 			return err
 		}),
 	}
