@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/redact"
 )
 
 // File names, in the order Find looks for them.
@@ -46,6 +47,7 @@ type Config struct {
 	Env      []string // "K=V", in file order
 	StopHook StopHook
 	Gates    []gates.Gate // in file order, disabled gates included with Enabled=false
+	Redact   redact.Rules // the redact section
 
 	// ownTimeout names the gates whose timeout the config set, which a new default must not touch.
 	ownTimeout map[string]bool
