@@ -140,6 +140,6 @@ func (r Reply) message() string {
 	}
 	// The note's length depends on the count it states; reserve room for the longest one.
 	const noteRoom = len(" [... 9,999,999,999 more characters cut]")
-	kept := termtext.FirstBytes(m, MaxMessageBytes-noteRoom)
+	kept := strings.TrimRight(termtext.FirstBytes(m, MaxMessageBytes-noteRoom), " ")
 	return kept + fmt.Sprintf(" [... %s more characters cut]", groupDigits(utf8.RuneCountInString(m[len(kept):])))
 }
