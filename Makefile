@@ -10,7 +10,7 @@ STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.7.0
 # The race detector needs cgo; without a C compiler the tests still run, and say so.
 RACE := $(shell [ "$$($(GO) env CGO_ENABLED)" = 1 ] && command -v "$$($(GO) env CC)" >/dev/null 2>&1 && echo -race)
 
-.PHONY: all build run test lint bench schema clean
+.PHONY: all build run test lint bench schema fuzz clean
 
 all: build
 
@@ -45,6 +45,22 @@ bench: build
 ## schema: regenerate gauntlet.schema.json, the config's JSON Schema, from the config types
 schema:
 	$(GO) run ./cmd/gauntlet schema > gauntlet.schema.json.tmp && mv gauntlet.schema.json.tmp gauntlet.schema.json
+
+## fuzz: run every fuzz target for FUZZTIME each; a failure leaves its input in testdata/fuzz,
+## where plain `go test` (and so `make test`) replays it from then on
+FUZZTIME ?= 30s
+FUZZ_TARGETS := \
+	FuzzLoadWithLocal:./config \
+	FuzzReadPayload:./hook \
+	FuzzBlockReason:./hook \
+	FuzzParse:./todos \
+	FuzzClean:./internal/termtext \
+	FuzzStrip:./internal/termtext
+fuzz:
+	@set -e; for t in $(FUZZ_TARGETS); do \
+	  echo "fuzz: $${t%%:*} in $${t#*:} for $(FUZZTIME)"; \
+	  $(GO) test -run '^$$' -fuzz "^$${t%%:*}$$" -fuzztime $(FUZZTIME) "$${t#*:}"; \
+	done
 
 clean:
 	rm -rf bin
