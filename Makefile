@@ -49,6 +49,8 @@ schema:
 ## fuzz: run every fuzz target for FUZZTIME each; a failure leaves its input in testdata/fuzz,
 ## where plain `go test` (and so `make test`) replays it from then on
 FUZZTIME ?= 30s
+# Time to shrink each new input; short, so that the time goes to finding new ones.
+FUZZMINIMIZETIME ?= 5s
 FUZZ_TARGETS := \
 	FuzzLoadWithLocal:./config \
 	FuzzReadPayload:./hook \
@@ -59,7 +61,7 @@ FUZZ_TARGETS := \
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \
 	  echo "fuzz: $${t%%:*} in $${t#*:} for $(FUZZTIME)"; \
-	  $(GO) test -run '^$$' -fuzz "^$${t%%:*}$$" -fuzztime $(FUZZTIME) "$${t#*:}"; \
+	  $(GO) test -run '^$$' -fuzz "^$${t%%:*}$$" -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMINIMIZETIME) "$${t#*:}"; \
 	done
 
 clean:
