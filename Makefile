@@ -56,6 +56,7 @@ FUZZ_TARGETS := \
 	FuzzReadPayload:./hook \
 	FuzzBlockReason:./hook \
 	FuzzParse:./todos \
+	FuzzRedact:./internal/redact \
 	FuzzClean:./internal/termtext \
 	FuzzStrip:./internal/termtext
 fuzz:
