@@ -261,7 +261,7 @@ var schemaDocs = map[string]string{
 	"gates":     "The gates, by name (lowercase letters, digits, - and _), reported in file order.",
 	"redact":    "Which variables' values are hidden from every text gauntlet composes, beside the built-in rule (names with TOKEN, KEY, SECRET, PASSWORD, ...).",
 
-	"redact.names":  "Variables whose values are always hidden (values under 6 bytes excepted). Default: none.",
+	"redact.names":  "Variables whose values are always hidden (except values under 6 bytes, numbers and flag words such as true). Default: none.",
 	"redact.exempt": "Variables never hidden, even when the built-in rule would. Default: none.",
 
 	"stop_hook.max_attempts":      "Blocks per session (and prompt) before the agent may stop anyway. Default: 3.",
