@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/redact"
 )
 
 // File names, in the order Find looks for them.
@@ -50,6 +51,7 @@ type Config struct {
 	// are: shards of one CI run check out the same files at different paths, and their reports
 	// must still be recognised as coming from the same config.
 	ContentDigest string
+	Redact        redact.Rules // the redact section
 
 	// ownTimeout names the gates whose timeout the config set, which a new default must not touch.
 	ownTimeout map[string]bool

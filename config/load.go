@@ -103,6 +103,7 @@ func assemble(root string, main source, local *source) (*Config, error) {
 			overlay(raw, localRaw)
 		}
 		problems = append(problems, validateGates(raw.Gates, root)...)
+		problems = append(problems, validateRedact(raw.Redact)...)
 	}
 	if len(problems) > 0 {
 		sortProblems(problems)

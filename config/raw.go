@@ -23,6 +23,15 @@ type rawFile struct {
 	Env      envMap       `yaml:"env"`
 	StopHook *rawStopHook `yaml:"stop_hook"`
 	Gates    gateMap      `yaml:"gates"`
+	Redact   *rawRedact   `yaml:"redact"`
+}
+
+// rawRedact is the redact section: variables to hide beside the built-in naming rule, and ones
+// it must leave alone.
+type rawRedact struct {
+	positions
+	Names  []string `yaml:"names" format:"envname"`
+	Exempt []string `yaml:"exempt" format:"envname"`
 }
 
 type rawStopHook struct {

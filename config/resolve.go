@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/redact"
 )
 
 // resolve turns a validated raw config into a Config with every default applied.
@@ -19,6 +20,7 @@ func resolve(raw *rawFile) *Config {
 		KeepRuns:   valueOr(raw.KeepRuns, DefaultKeepRuns),
 		Env:        raw.Env.entries(),
 		StopHook:   resolveStopHook(raw.StopHook),
+		Redact:     resolveRedact(raw.Redact),
 		ownTimeout: make(map[string]bool),
 	}
 	if c.Base == "auto" {
@@ -44,6 +46,13 @@ func resolveStopHook(raw *rawStopHook) StopHook {
 		Subagents:       valueOr(raw.Subagents, false),
 		HonorActiveFlag: valueOr(raw.HonorActiveFlag, false),
 	}
+}
+
+func resolveRedact(raw *rawRedact) redact.Rules {
+	if raw == nil {
+		return redact.Rules{}
+	}
+	return redact.Rules{Names: raw.Names, Exempt: raw.Exempt}
 }
 
 func resolveGate(name string, g *rawGate, c *Config) gates.Gate {

@@ -211,7 +211,8 @@ var formatSchemas = map[string]schema{
 	// Not starting with "/" or "./": such globs never match a root-relative path.
 	"glob": {"pattern": `^([^./]|\.([^/]|$)|$)`},
 	// Relative, and not obviously climbing out; the loader has the last word.
-	"reldir": {"pattern": `^([^/]|$)`, "not": schema{"pattern": `^\.\.(/|$)`}},
+	"reldir":  {"pattern": `^([^/]|$)`, "not": schema{"pattern": `^\.\.(/|$)`}},
+	"envname": {"pattern": envNamePattern.String()},
 }
 
 // kindRules are the rules that depend on a gate's kind: the keys tagged `only` for another kind
@@ -262,6 +263,10 @@ var schemaDocs = map[string]string{
 	"env":       "Environment added to every gate; a gate's own env wins. Default: none.",
 	"stop_hook": "How `gauntlet stop-hook` answers an agent host that asks whether the agent may stop.",
 	"gates":     "The gates, by name (lowercase letters, digits, - and _), reported in file order.",
+	"redact":    "Which variables' values are hidden from every text gauntlet composes, beside the built-in rule (names with TOKEN, KEY, SECRET, PASSWORD, ...).",
+
+	"redact.names":  "Variables whose values are always hidden (except values under 6 bytes, numbers and flag words such as true). Default: none.",
+	"redact.exempt": "Variables never hidden, even when the built-in rule would. Default: none.",
 
 	"stop_hook.max_attempts":      "Blocks per session (and prompt) before the agent may stop anyway. Default: 3.",
 	"stop_hook.timeout":           "Deadline of the whole stop hook; gates still running then count as timed out. Default: 9m.",

@@ -6,6 +6,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"slices"
 	"time"
 
 	"github.com/gauntlet-dev/gauntlet/config"
@@ -103,6 +105,15 @@ func Execute(ctx context.Context, req Request) (*Run, error) {
 	if req.Starting != nil {
 		req.Starting(runID, sel.Run)
 	}
+	env := req.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	secrets := cfg.Redactor(slices.Concat(env, req.ExtraEnv))
+	observer := req.Observer
+	if observer != nil {
+		observer = sanitizingObserver{observer, secrets}
+	}
 	ran := runner.Run(ctx, sel.Run, runner.Options{
 		RunID:     runID,
 		Root:      cfg.Root,
@@ -111,10 +122,10 @@ func Execute(ctx context.Context, req Request) (*Run, error) {
 		LogPrefix: logPrefix,
 		Jobs:      cfg.Jobs,
 		FailFast:  cfg.FailFast,
-		Env:       req.Env,
+		Env:       env,
 		ExtraEnv:  req.ExtraEnv,
 		Grace:     req.Grace,
-		Observer:  req.Observer,
+		Observer:  observer,
 		Abort:     req.Abort,
 	})
 
@@ -122,7 +133,7 @@ func Execute(ctx context.Context, req Request) (*Run, error) {
 		ID:          runID,
 		Started:     started,
 		Duration:    time.Since(started),
-		Results:     merge(cfg, sel, ran),
+		Results:     sanitize(merge(cfg, sel, ran), secrets),
 		Selection:   sel,
 		Leftovers:   leftovers,
 		LeftoversOf: deadRun,

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/redact"
 	"github.com/gauntlet-dev/gauntlet/internal/termtext"
 )
 
@@ -36,13 +37,13 @@ type Attempt struct{ N, Max int }
 // to do about each, and the end of their output, within MaxReasonBytes whatever the input. Only
 // results with status fail are listed (all of them, if none has). total is the number of gates
 // that ran. Secrets are redacted before anything is cut, so a cut cannot expose part of one.
-func BlockReason(failed []gates.Result, total int, at Attempt, redact *Redactor) string {
+func BlockReason(failed []gates.Result, total int, at Attempt, secrets *redact.Redactor) string {
 	results := failingResults(failed)
 	total = max(total, len(results))
 
 	sections := make([]reasonSection, len(results))
 	for i, r := range results {
-		sections[i] = newReasonSection(r, redact)
+		sections[i] = newReasonSection(r, secrets)
 	}
 	header := reasonHeader(len(results), total, at)
 
@@ -90,7 +91,7 @@ func BlockReason(failed []gates.Result, total int, at Attempt, redact *Redactor)
 		b.WriteString("\n")
 	}
 	// A secret could still span two parts; redacting can lengthen the text, so cap it after.
-	return termtext.Cap(redact.Redact(strings.TrimRight(b.String(), "\n")), MaxReasonBytes)
+	return termtext.Cap(secrets.Redact(strings.TrimRight(b.String(), "\n")), MaxReasonBytes)
 }
 
 func failingResults(results []gates.Result) []gates.Result {
@@ -133,22 +134,22 @@ type reasonSection struct {
 	tail  []string
 }
 
-func newReasonSection(r gates.Result, redact *Redactor) reasonSection {
-	name := termtext.Cap(termtext.Line(r.Name), maxNameBytes)
+func newReasonSection(r gates.Result, secrets *redact.Redactor) reasonSection {
+	name := termtext.Cap(secrets.Line(r.Name), maxNameBytes)
 	if name == "" {
 		name = "(unnamed)"
 	}
-	lines := []string{"## " + name + ": " + termtext.Cap(redact.Redact(termtext.Line(headline(r))), maxHeadlineBytes)}
-	if hint := strings.TrimSpace(termtext.Clean(r.Hint)); hint != "" {
-		lines = append(lines, "hint: "+termtext.Cap(redact.Redact(hint), maxHintBytes))
+	lines := []string{"## " + name + ": " + termtext.Cap(secrets.Line(headline(r)), maxHeadlineBytes)}
+	if hint := strings.TrimSpace(secrets.Text(r.Hint)); hint != "" {
+		lines = append(lines, "hint: "+termtext.Cap(hint, maxHintBytes))
 	}
 	lines = append(lines, "rerun: gauntlet run "+name)
-	if log := termtext.Line(r.Log); log != "" {
-		lines = append(lines, "log: "+termtext.Cap(redact.Redact(log), maxLogPathBytes))
+	if log := secrets.Line(r.Log); log != "" {
+		lines = append(lines, "log: "+termtext.Cap(log, maxLogPathBytes))
 	}
 
 	var tail []string
-	if text := strings.TrimRight(redact.Redact(termtext.Clean(r.Tail)), " \t\n"); text != "" {
+	if text := strings.TrimRight(secrets.Text(r.Tail), " \t\n"); text != "" {
 		tail = strings.Split(text, "\n")
 	}
 	return reasonSection{name: name, fixed: strings.Join(lines, "\n"), tail: tail}

@@ -15,6 +15,7 @@ import (
 	"github.com/gauntlet-dev/gauntlet/config"
 	"github.com/gauntlet-dev/gauntlet/engine"
 	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/redact"
 	"github.com/gauntlet-dev/gauntlet/lock"
 	"github.com/gauntlet-dev/gauntlet/report"
 	"github.com/gauntlet-dev/gauntlet/runner"
@@ -52,7 +53,7 @@ type Outcome struct {
 // Run answers one stop request. It never panics and never returns an error: every problem that
 // is not the agent's to fix becomes a reply that lets the agent stop, with the cause.
 func Run(ctx context.Context, o Options) (out Outcome) {
-	call := &call{Options: o, host: o.Host}
+	call := &call{Options: o, host: o.Host, secrets: redact.New(redact.Rules{}, o.Environ)}
 	if call.host == "" {
 		call.host = HostClaude
 	}
@@ -74,6 +75,9 @@ type call struct {
 	dec     decision
 	// turnUnknown: the host sends no prompt id and this stop's prompt could not be told.
 	turnUnknown bool
+	// secrets hides the values of secret variables in every reply: those of the process
+	// environment until the config is loaded, then also the config's and its gates'.
+	secrets *redact.Redactor
 }
 
 func (c *call) allow() Outcome {
@@ -81,14 +85,15 @@ func (c *call) allow() Outcome {
 }
 
 func (c *call) block(reason string) Outcome {
-	r := Reply{Verdict: Block, Reason: reason}
+	r := Reply{Verdict: Block, Reason: reason, Secrets: c.secrets}.Shown()
 	return Outcome{Stdout: Encode(c.host, r), Reply: r, blocks: true}
 }
 
-// notify lets the agent stop with a message; hosts without a place for it get it on stderr.
+// notify lets the agent stop with a message; hosts without a place for it get it on stderr,
+// cleaned and redacted the same way.
 func (c *call) notify(msg string) Outcome {
-	fmt.Fprintln(c.Stderr, msg)
-	r := Reply{Verdict: Notify, Message: msg}
+	r := Reply{Verdict: Notify, Message: msg, Secrets: c.secrets}.Shown()
+	fmt.Fprintln(c.Stderr, r.Message)
 	return Outcome{Stdout: Encode(c.host, r), Reply: r}
 }
 
@@ -118,6 +123,7 @@ func (c *call) run(ctx context.Context) Outcome {
 		return c.because(WhyInfra, "").notify("gauntlet: gates not run: config error: " + oneLine(err.Error()) + "; stop allowed")
 	}
 	c.dec.root = cfg.Root
+	c.secrets = cfg.Redactor(c.Environ)
 	if p.IsSubagentStop() && !cfg.StopHook.Subagents {
 		return c.because(WhyGuard, "subagent").allow()
 	}
@@ -286,7 +292,7 @@ func (c *call) nextAttempt(ps *promptState, failed []gates.Result, total int, fi
 	ps.BlockFingerprint = fingerprint
 	ps.Failed = remembered(failed)
 	ps.Total = total
-	return c.block(BlockReason(failed, total, Attempt{N: ps.Blocks, Max: maxAttempts}, NewRedactor(c.Environ)))
+	return c.block(BlockReason(failed, total, Attempt{N: ps.Blocks, Max: maxAttempts}, c.secrets))
 }
 
 // gateEnv tells gates that an agent is stopping, so that a gate can check the agent's own work.

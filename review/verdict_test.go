@@ -52,6 +52,15 @@ func TestLooksSecret(t *testing.T) {
 		".env": true, "config/.env.local": true, ".envrc": true, "certs/server.pem": true, "tls/server.KEY": true,
 		"home/.ssh/id_rsa": true, "id_ed25519.pub": true, "id_ecdsa_sk": true,
 		"pkg/id_gen.go": false, "id_test.go": false,
+		".npmrc": true, "web/.npmrc": true, ".netrc": true, "_netrc": true, ".pypirc": true, ".git-credentials": true,
+		"certs/client.p12": true, "certs/CLIENT.PFX": true, "android/release.jks": true, "app.keystore": true,
+		"home/.aws/credentials": true, ".aws/config": true, "home/.config/gcloud/application_default_credentials.json": true,
+		".config/gcloud/legacy_credentials/me@example.com/adc.json": true, ".azure/msal_token_cache.json": true,
+		".docker/config.json": true, "ops/.kube/config": true, "keys/my-project-service-account.json": true,
+		"gcp-credentials.json": true, "client_secret_1234.apps.googleusercontent.com.json": true,
+		"infra/terraform.tfstate": true, "putty.ppk": true, "vault.kdbx": true, ".pgpass": true,
+		"config.json": false, "kube/config.go": false, "docker/config.json": false, "aws/credentials.go": false,
+		"src/credentials.ts": false, "secret_test.go": false, "package.json": false, "tsconfig.json": false,
 		"env.go": false, "keys.go": false, "monkey.go": false, "docs/identity.md": false, "src/environment.ts": false,
 	} {
 		if got := LooksSecret(p); got != want {

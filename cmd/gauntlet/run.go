@@ -137,7 +137,7 @@ func runGates(parent context.Context, io streams, cmd *cobra.Command, opts runOp
 	stopSignals := forwardSignals(cancel, abort, io.Err)
 	defer stopSignals()
 
-	progress := report.NewProgress(view, report.ProgressOptions{TTY: tty, Color: colored, Verbose: opts.verbose})
+	progress := report.NewProgress(view, report.ProgressOptions{TTY: tty, Color: colored, Verbose: opts.verbose, Secrets: cfg.Redactor(os.Environ())})
 	defer progress.Stop()
 
 	run, err := engine.Execute(ctx, engine.Request{
