@@ -110,7 +110,7 @@ func Parse(format []string) (Spec, error) {
 			return Spec{parsers: []makeParser{mk}, names: []string{name}}, nil
 		}
 		if !strings.Contains(name, "%") {
-			return Spec{}, fmt.Errorf("unknown format %q: want a built-in name (%s), an errorformat such as %q, or none",
+			return Spec{}, fmt.Errorf("unknown format %q: want a built-in name (%s) or an errorformat such as %q",
 				name, strings.Join(Builtins(), ", "), "%f:%l:%c: %m")
 		}
 	}
