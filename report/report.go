@@ -35,6 +35,8 @@ type GateReport struct {
 	Tail       string       `json:"tail"`
 	Hint       string       `json:"hint,omitempty"`
 	Command    string       `json:"command,omitempty"`
+	// Findings are the problems read from the gate's output (or its review); never null.
+	Findings []gates.Finding `json:"findings"`
 }
 
 // New builds the report of a run from its classified results, keeping their order.
@@ -66,6 +68,10 @@ func gateReport(res gates.Result) GateReport {
 		Tail:       res.Tail,
 		Hint:       res.Hint,
 		Command:    res.Command,
+		Findings:   res.Findings,
+	}
+	if g.Findings == nil {
+		g.Findings = []gates.Finding{}
 	}
 	if res.ExitCode >= 0 {
 		code := res.ExitCode

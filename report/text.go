@@ -93,6 +93,7 @@ func writeGateBlock(b *strings.Builder, g GateReport, root bool, opts TextOption
 	if hint := termtext.Line(g.Hint); hint != "" {
 		fmt.Fprintf(b, "hint: %s\n", hint)
 	}
+	writeFindings(b, g)
 	if opts.TailLines > 0 {
 		writeTail(b, g, opts)
 	}
