@@ -24,7 +24,7 @@ func fixtureResults() []gates.Result {
 			}},
 		{Name: "lint", Kind: gates.KindCheck, Status: gates.StatusWarn, ExitCode: 1, Duration: 65 * time.Second,
 			Log: log("lint"), Reason: "exit status 1", Hint: "Run `golangci-lint run --fix` first.",
-			Tail: "main.go:3:1: exported func Foo should have comment\n",
+			Tail:     "main.go:3:1: exported func Foo should have comment\n",
 			Findings: []gates.Finding{{File: "dir with space/main.go", Line: 3, Column: 1, Severity: "warning", Message: "exported func Foo should have comment", Rule: "revive,%"}}},
 		{Name: "typecheck", Kind: gates.KindCheck, Status: gates.StatusError, ExitCode: 127, Duration: 5 * time.Millisecond,
 			Log: log("typecheck"), Reason: "exit status 127: command not found", Tail: "sh: 1: tsc: not found\n"},

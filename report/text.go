@@ -95,6 +95,9 @@ func writeGateBlock(b *strings.Builder, g GateReport, root bool, opts TextOption
 	}
 	writeFindings(b, g)
 	if opts.TailLines > 0 {
+		if len(g.Findings) > 0 {
+			b.WriteString("output:\n")
+		}
 		writeTail(b, g, opts)
 	}
 	fmt.Fprintf(b, "rerun: gauntlet run %s\n", g.Name)
