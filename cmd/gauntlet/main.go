@@ -52,6 +52,7 @@ func newRootCmd(io streams) *cobra.Command {
 		newCleanCmd(io),
 		newSchemaCmd(io),
 		newVersionCmd(io),
+		newExplainCmd(io),
 	)
 	strictCompletion(root)
 	return root
