@@ -63,6 +63,10 @@ func classify(g Gate, o Outcome) (Status, string) {
 	}
 }
 
+// NewOnlyMark ends the note of a gate that set pre-existing findings aside, so that reports can
+// show it even on a pass, whose reason they otherwise leave out.
+const NewOnlyMark = "(new_only)"
+
 // ignoredNote says how many findings new_only set aside, so that a pass is never silent about
 // problems it chose not to count.
 func ignoredNote(g Gate, o Outcome) string {
@@ -70,9 +74,9 @@ func ignoredNote(g Gate, o Outcome) string {
 	case !g.NewOnly || o.IgnoredFindings == 0:
 		return ""
 	case o.IgnoredFindings == 1:
-		return "; 1 pre-existing finding on lines the change did not touch ignored (new_only)"
+		return "; 1 pre-existing finding on lines the change did not touch ignored " + NewOnlyMark
 	default:
-		return fmt.Sprintf("; %d pre-existing findings on lines the change did not touch ignored (new_only)", o.IgnoredFindings)
+		return fmt.Sprintf("; %d pre-existing findings on lines the change did not touch ignored %s", o.IgnoredFindings, NewOnlyMark)
 	}
 }
 

@@ -105,6 +105,9 @@ func shownReason(g GateReport) string {
 // ("cancelled  review  cancelled").
 func visibleReason(s gates.Status, reason string) string {
 	reason = termtext.Line(reason)
+	if s == gates.StatusPass && strings.Contains(reason, gates.NewOnlyMark) {
+		return reason // a pass that set findings aside says so
+	}
 	if s == gates.StatusPass || reason == string(s) {
 		return ""
 	}
