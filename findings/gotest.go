@@ -59,6 +59,15 @@ func newGoTestParser(emit emitFunc, opts Options) parser {
 }
 
 func (p *goTestParser) line(s string) {
+	trimmed := strings.TrimLeft(s, " \t")
+	if !strings.HasPrefix(trimmed, "=== ") && !strings.HasPrefix(trimmed, "--- ") && !strings.Contains(s, ".go:") &&
+		!strings.HasPrefix(s, "FAIL") && !strings.HasPrefix(s, "ok ") && !strings.HasPrefix(s, "panic: ") &&
+		(p.last == nil || trimmed == s) {
+		// Most of a test run's output is the tests' own printing: none of it can be a finding,
+		// and a few prefix checks say so without running the regexps.
+		p.endMessage()
+		return
+	}
 	if m := goTestRun.FindStringSubmatch(s); m != nil {
 		p.endMessage()
 		p.current, p.failing = m[1], false

@@ -24,16 +24,7 @@ var (
 func newESLintParser(emit emitFunc, _ Options) parser { return &eslintParser{emit: emit} }
 
 func (p *eslintParser) line(s string) {
-	if m := eslintStylish.FindStringSubmatch(s); m != nil && p.file != "" {
-		p.emit(gates.Finding{File: p.file, Line: atoi(m[1]), Column: atoi(m[2]), Severity: wordSeverity(m[3]), Message: m[4], Rule: m[5]})
-		return
-	}
-	if m := eslintUnix.FindStringSubmatch(s); m != nil {
-		p.emit(gates.Finding{File: m[1], Line: atoi(m[2]), Column: atoi(m[3]), Severity: wordSeverity(m[5]), Message: m[4], Rule: m[6]})
-		return
-	}
-	if m := eslintCompact.FindStringSubmatch(s); m != nil {
-		p.emit(gates.Finding{File: m[1], Line: atoi(m[2]), Column: atoi(m[3]), Severity: wordSeverity(m[4]), Message: m[5], Rule: m[6]})
+	if hasPlace(s) && p.located(s) {
 		return
 	}
 	switch {
@@ -43,6 +34,23 @@ func (p *eslintParser) line(s string) {
 		// stylish names each file on a line of its own, unindented.
 		p.file = strings.TrimSpace(s)
 	}
+}
+
+// located reads a line holding a line number as a finding, reporting whether it was one.
+func (p *eslintParser) located(s string) bool {
+	if m := eslintStylish.FindStringSubmatch(s); m != nil && p.file != "" {
+		p.emit(gates.Finding{File: p.file, Line: atoi(m[1]), Column: atoi(m[2]), Severity: wordSeverity(m[3]), Message: m[4], Rule: m[5]})
+		return true
+	}
+	if m := eslintUnix.FindStringSubmatch(s); m != nil {
+		p.emit(gates.Finding{File: m[1], Line: atoi(m[2]), Column: atoi(m[3]), Severity: wordSeverity(m[5]), Message: m[4], Rule: m[6]})
+		return true
+	}
+	if m := eslintCompact.FindStringSubmatch(s); m != nil {
+		p.emit(gates.Finding{File: m[1], Line: atoi(m[2]), Column: atoi(m[3]), Severity: wordSeverity(m[4]), Message: m[5], Rule: m[6]})
+		return true
+	}
+	return false
 }
 
 func (p *eslintParser) flush() {}

@@ -11,9 +11,13 @@ import (
 type lineParser struct {
 	emit  emitFunc
 	parse func(s string) (gates.Finding, bool)
+	any   bool // the format has no line numbers (file lists): no hasPlace shortcut
 }
 
 func (p *lineParser) line(s string) {
+	if !p.any && !hasPlace(s) {
+		return
+	}
 	if f, ok := p.parse(s); ok {
 		p.emit(f)
 	}
@@ -49,14 +53,14 @@ func parseGoLine(s string) (gates.Finding, bool) {
 
 // newListParser reads lists of files (gofmt -l, goimports -l, prettier --list-different): each
 // line that looks like a source path is a file that is not formatted.
-func newListParser(emit emitFunc, opts Options) parser {
-	return lineFormat(func(s string) (gates.Finding, bool) {
+func newListParser(emit emitFunc, _ Options) parser {
+	return &lineParser{emit: emit, any: true, parse: func(s string) (gates.Finding, bool) {
 		s = strings.TrimSpace(s)
 		if s == "" || strings.ContainsAny(s, " \t:") || !strings.Contains(s, ".") {
 			return gates.Finding{}, false
 		}
 		return gates.Finding{File: s, Severity: SeverityError, Message: "not formatted", Rule: "format"}, true
-	})(emit, opts)
+	}}
 }
 
 // gccLine is the GNU format most compilers and linters can print: file:l:c: severity: msg [flag].
@@ -135,6 +139,9 @@ var (
 func newShellcheckParser(emit emitFunc, _ Options) parser { return &shellcheckParser{emit: emit} }
 
 func (p *shellcheckParser) line(s string) {
+	if !hasPlace(s) && !strings.Contains(s, "^") {
+		return
+	}
 	if f, ok := parseGCCLine(s); ok {
 		p.emit(f)
 		return
@@ -149,3 +156,18 @@ func (p *shellcheckParser) line(s string) {
 }
 
 func (p *shellcheckParser) flush() {}
+
+// hasPlace is a cheap test every one-line format needs to pass: a line number, written ":12",
+// "(12" or "line 12", somewhere in the line. Most output lines fail it, and a byte scan is far
+// cheaper than the regexps that would otherwise each look at them.
+func hasPlace(s string) bool {
+	for i := 0; i+1 < len(s); i++ {
+		switch s[i] {
+		case ':', '(', ' ':
+			if c := s[i+1]; c >= '0' && c <= '9' {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -27,6 +27,9 @@ var (
 func newRuffParser(emit emitFunc, _ Options) parser { return &ruffParser{emit: emit} }
 
 func (p *ruffParser) line(s string) {
+	if !hasPlace(s) && !strings.Contains(s, "-->") && (s == "" || s[0] < 'A' || s[0] > 'Z') {
+		return // neither a location nor a rule code starting a diagnostic
+	}
 	if m := ruffConcise.FindStringSubmatch(s); m != nil {
 		p.pending = nil
 		p.emit(gates.Finding{File: m[1], Line: atoi(m[2]), Column: atoi(m[3]), Severity: SeverityError, Message: m[5], Rule: m[4]})
@@ -97,6 +100,10 @@ func newPytestParser(emit emitFunc, _ Options) parser {
 }
 
 func (p *pytestParser) line(s string) {
+	if !strings.HasPrefix(s, "___") && !strings.HasPrefix(s, "===") && !strings.HasPrefix(s, "FAILED ") &&
+		!strings.HasPrefix(s, "ERROR ") && (p.test == "" || !strings.HasPrefix(s, "E ") && !strings.Contains(s, ".py:")) {
+		return
+	}
 	if m := pytestSection.FindStringSubmatch(s); m != nil {
 		p.endSection()
 		p.test = m[1]

@@ -46,6 +46,10 @@ func (p *rustParser) line(s string) {
 			return
 		}
 	}
+	if p.pending == nil && !strings.HasPrefix(s, "thread '") && !strings.HasPrefix(s, "error") &&
+		!strings.HasPrefix(s, "warning") && !strings.Contains(s, ": error") && !strings.Contains(s, ": warning") {
+		return // not a diagnostic, not inside one: the usual build and test chatter
+	}
 	if m := rustPanic.FindStringSubmatch(s); m != nil {
 		p.end()
 		p.panic = &gates.Finding{File: m[2], Line: atoi(m[3]), Column: atoi(m[4]), Severity: SeverityError, Rule: m[1]}
