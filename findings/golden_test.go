@@ -27,6 +27,7 @@ func TestGolden(t *testing.T) {
 		dir     string
 	}{
 		{name: "govet", command: "go vet ./..."},
+		{name: "gobuild", command: "go build ./..."},
 		{name: "gotest", command: "go test ./..."},
 		{name: "gotest-v", command: "go test -v ./..."},
 		{name: "gofmt", command: "test -z \"$(gofmt -l .)\" || { gofmt -l .; exit 1; }"},
