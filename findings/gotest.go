@@ -26,6 +26,7 @@ import (
 type goTestParser struct {
 	emit    emitFunc
 	module  string // module path of the gate's go.mod, "" when unknown
+	modDir  string // the module's directory relative to the gate's dir ("", or ".." for a gate in a subdirectory)
 	current string // test the indented lines belong to
 	failing bool   // current has printed --- FAIL (without -v the lines come after it)
 	last    *gates.Finding
@@ -55,7 +56,9 @@ var (
 )
 
 func newGoTestParser(emit emitFunc, opts Options) parser {
-	return &goTestParser{emit: emit, module: modulePath(filepath.Join(opts.Root, opts.Dir))}
+	p := &goTestParser{emit: emit}
+	p.module, p.modDir = findModule(opts.Root, opts.Dir)
+	return p
 }
 
 func (p *goTestParser) line(s string) {
@@ -164,7 +167,7 @@ func (p *goTestParser) endPackage(importPath string) {
 	}
 	for _, f := range p.pkg {
 		if !path.IsAbs(f.File) && !strings.Contains(f.File, "/") {
-			f.File = path.Join(dir, f.File)
+			f.File = path.Join(p.modDir, dir, f.File)
 		}
 		p.emit(f)
 	}
@@ -206,6 +209,29 @@ func dropRule(fs []gates.Finding, rule string) []gates.Finding {
 
 func indentOf(s string) int {
 	return len(s) - len(strings.TrimLeft(s, " \t"))
+}
+
+// findModule finds the go.mod that governs the gate's dir, looking up to the project root: its
+// module path, and its directory relative to the gate's dir. Package paths are relative to it.
+func findModule(root, dir string) (module, modDir string) {
+	rel := filepath.ToSlash(filepath.Clean(dir))
+	if rel == "." {
+		rel = ""
+	}
+	up := ""
+	for {
+		if m := modulePath(filepath.Join(root, filepath.FromSlash(rel))); m != "" {
+			return m, up
+		}
+		if rel == "" {
+			return "", ""
+		}
+		rel = path.Dir(rel)
+		if rel == "." {
+			rel = ""
+		}
+		up = path.Join(up, "..")
+	}
 }
 
 // modulePath reads the module line of dir's go.mod, boundedly; "" when there is none.

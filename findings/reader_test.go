@@ -2,6 +2,8 @@ package findings
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -166,5 +168,24 @@ func TestErrorformatMultiline(t *testing.T) {
 	_, o = feed(t, mustParse(t, "eslint-compact"), Options{}, "x.js: line 1, col 2, Warning - careful")
 	if len(o.Findings) != 1 || o.Findings[0].Severity != "warning" {
 		t.Errorf("catalogue format findings = %+v", o.Findings)
+	}
+}
+
+// go test prints a package's files by base name; the package's place in the module, and the
+// module's place relative to the gate's dir, make them root-relative.
+func TestGoTestPackageDirs(t *testing.T) {
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "go.mod"), []byte("module example.com/m\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(root, "cmd", "tool"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	out := []string{"--- FAIL: TestA (0.00s)", "    a_test.go:3: bad", "FAIL", "FAIL\texample.com/m/cmd/tool\t0.01s"}
+	for _, dir := range []string{"", "cmd", "cmd/tool"} {
+		_, o := feed(t, mustParse(t, "gotest"), Options{Root: root, Dir: dir}, out...)
+		if len(o.Findings) != 1 || o.Findings[0].File != "cmd/tool/a_test.go" {
+			t.Errorf("dir %q: findings %+v, want cmd/tool/a_test.go", dir, o.Findings)
+		}
 	}
 }
