@@ -107,7 +107,7 @@ func newGenericParser(emit emitFunc, opts Options) parser {
 
 func parseGenericLine(s string) (gates.Finding, bool) {
 	m := genericLine.FindStringSubmatch(s)
-	if m == nil || strings.HasPrefix(m[1], "http") {
+	if m == nil || strings.HasPrefix(m[1], "http") || !looksLikePath(m[1]) {
 		return gates.Finding{}, false
 	}
 	f := gates.Finding{File: m[1], Line: atoi(m[2]), Column: atoi(m[3]), Severity: SeverityError, Message: m[4]}
@@ -118,6 +118,14 @@ func parseGenericLine(s string) (gates.Finding, bool) {
 		f.Message, f.Rule = r[1], r[2]
 	}
 	return f, true
+}
+
+// looksLikePath tells a file name ("src/a.ts", "main.c") from a host or version ("10.0.0.1",
+// "v1.2"): a directory, or an extension that starts with a letter.
+var pathExtension = regexp.MustCompile(`\.[A-Za-z][A-Za-z0-9_+-]*$`)
+
+func looksLikePath(s string) bool {
+	return strings.Contains(s, "/") || pathExtension.MatchString(s)
 }
 
 // shellcheck prints gcc lines with -f gcc, and by default (tty format):

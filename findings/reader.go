@@ -4,6 +4,7 @@ package findings
 
 import (
 	"cmp"
+	"os"
 	"path"
 	"path/filepath"
 	"slices"
@@ -58,6 +59,8 @@ type Reader struct {
 	seen    map[string]bool
 	dropped int // over the cap
 	ignored int // set aside by new_only
+
+	existsCache map[string]bool
 }
 
 type ranked struct {
@@ -155,12 +158,40 @@ func (r *Reader) isNew(f gates.Finding) bool {
 	switch {
 	case f.File == "":
 		return true
+	case !r.exists(f.File):
+		// A "file" that is not in the project (a misread line, a path in a dependency) cannot
+		// be attributed to the change or excused by it: it counts, so the exit code decides.
+		return true
 	case f.Line <= 0:
 		return r.opts.Added.TouchesFile(f.File, r.opts.Root)
 	default:
 		_, ok := r.opts.Added.Locate(f.File, f.Line, r.opts.Root)
 		return ok
 	}
+}
+
+// maxExistsCache bounds the files whose existence a reader remembers.
+const maxExistsCache = 4096
+
+// exists reports whether a root-relative (or absolute) file is in the project, remembering the
+// answer for the files seen most, so that a thousand findings on one file cost one stat.
+func (r *Reader) exists(file string) bool {
+	if ok, seen := r.existsCache[file]; seen {
+		return ok
+	}
+	p := file
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(r.opts.Root, filepath.FromSlash(file))
+	}
+	info, err := os.Stat(p)
+	ok := err == nil && info.Mode().IsRegular()
+	if r.existsCache == nil {
+		r.existsCache = map[string]bool{}
+	}
+	if len(r.existsCache) < maxExistsCache {
+		r.existsCache[file] = ok
+	}
+	return ok
 }
 
 func (r *Reader) clean(f gates.Finding) gates.Finding {

@@ -89,20 +89,47 @@ func TestPathsRelativeToTheRoot(t *testing.T) {
 }
 
 func TestNewOnly(t *testing.T) {
+	root := t.TempDir()
+	for _, f := range []string{"web/a.go", "web/b.go"} {
+		if err := os.MkdirAll(filepath.Join(root, "web"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, f), []byte("package web\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	added := changes.ParseAdded([]byte("diff --git a/web/a.go b/web/a.go\n--- a/web/a.go\n+++ b/web/a.go\n@@ -4,0 +5,2 @@\n+x\n+y\n"))
-	_, o := feed(t, mustParse(t, "go"), Options{Root: "/repo", Dir: "web", Added: added},
+	opts := Options{Root: root, Dir: "web", Added: added}
+	_, o := feed(t, mustParse(t, "go"), opts,
 		"a.go:5:1: new problem", "a.go:9:1: old problem", "b.go:1:1: untouched file")
 	if len(o.Findings) != 1 || o.Findings[0].Line != 5 || o.IgnoredFindings != 2 {
 		t.Errorf("findings = %+v, ignored = %d; want only line 5 and 2 ignored", o.Findings, o.IgnoredFindings)
 	}
 	// A file-level finding counts when the change touches the file; one without a file always.
-	_, o = feed(t, Detect([]string{"gofmt", "-l", "."}), Options{Root: "/repo", Dir: "web", Added: added}, "a.go", "b.go")
+	_, o = feed(t, Detect([]string{"gofmt", "-l", "."}), opts, "a.go", "b.go")
 	if len(o.Findings) != 1 || o.Findings[0].File != "web/a.go" || o.IgnoredFindings != 1 {
 		t.Errorf("gofmt findings = %+v, ignored = %d", o.Findings, o.IgnoredFindings)
 	}
-	_, o = feed(t, mustParse(t, "gotest"), Options{Added: added}, "--- FAIL: TestX (0.00s)", "FAIL")
+	_, o = feed(t, mustParse(t, "gotest"), opts, "--- FAIL: TestX (0.00s)", "FAIL")
 	if len(o.Findings) != 1 || o.IgnoredFindings != 0 {
 		t.Errorf("a failing test without a location must stay: %+v", o.Findings)
+	}
+	// A "file" that is not in the project cannot excuse a failure: it counts.
+	_, o = feed(t, mustParse(t, "generic"), opts, "vendor/x.go:3: not ours", "b.go:1: old")
+	if len(o.Findings) != 1 || o.Findings[0].File != "web/vendor/x.go" || o.IgnoredFindings != 1 {
+		t.Errorf("findings = %+v, ignored = %d; want the missing file kept", o.Findings, o.IgnoredFindings)
+	}
+}
+
+func TestGenericTellsPathsFromHosts(t *testing.T) {
+	_, o := feed(t, mustParse(t, "generic"), Options{},
+		"10.0.0.1:8080: connection refused", "v1.2:3: nope", "Makefile.am:4: x", "src/x:5: y")
+	var got []string
+	for _, f := range o.Findings {
+		got = append(got, f.File)
+	}
+	if want := []string{"Makefile.am", "src/x"}; !slices.Equal(got, want) {
+		t.Errorf("files = %q, want %q", got, want)
 	}
 }
 
