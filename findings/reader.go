@@ -61,6 +61,7 @@ type Reader struct {
 	ignored int // set aside by new_only
 
 	existsCache map[string]bool
+	broken      bool // a parser panicked; it reads no more
 }
 
 type ranked struct {
@@ -88,8 +89,14 @@ func NewReader(spec Spec, opts Options) *Reader {
 	return r
 }
 
-// Line implements runner.OutputReader.
+// Line implements runner.OutputReader. It runs on the goroutine that drains the gate's pipe,
+// where a panic would end gauntlet itself: a parser that panics is switched off for the rest of
+// the gate, and the findings it had are kept.
 func (r *Reader) Line(line []byte) {
+	if r.broken {
+		return
+	}
+	defer r.recoverParser()
 	if len(line) > maxLineBytes {
 		line = line[:maxLineBytes]
 	}
@@ -98,9 +105,20 @@ func (r *Reader) Line(line []byte) {
 
 // Finish implements runner.OutputReader.
 func (r *Reader) Finish(o *gates.Outcome) {
-	r.parser.flush()
+	if !r.broken {
+		func() {
+			defer r.recoverParser()
+			r.parser.flush()
+		}()
+	}
 	o.Findings = r.Findings()
 	o.IgnoredFindings = r.ignored
+}
+
+func (r *Reader) recoverParser() {
+	if p := recover(); p != nil {
+		r.broken = true
+	}
 }
 
 // Findings are the kept findings in the order they were printed.

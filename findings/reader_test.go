@@ -216,3 +216,25 @@ func TestGoTestPackageDirs(t *testing.T) {
 		}
 	}
 }
+
+type panicky struct{ n int }
+
+func (p *panicky) line(s string) {
+	p.n++
+	if p.n == 2 {
+		panic("parser bug")
+	}
+}
+func (p *panicky) flush() { panic("flush bug") }
+
+// A parser bug must not take gauntlet down from the goroutine draining a gate's output.
+func TestParserPanicIsContained(t *testing.T) {
+	spec := Spec{parsers: []makeParser{
+		newGoParser,
+		func(emit emitFunc, _ Options) parser { return &panicky{} },
+	}}
+	_, o := feed(t, spec, Options{}, "a.go:1:1: kept", "a.go:2:1: panics here", "a.go:3:1: not read")
+	if len(o.Findings) != 2 || o.Findings[0].Line != 1 {
+		t.Errorf("findings = %+v, want the ones read before the panic", o.Findings)
+	}
+}
