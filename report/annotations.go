@@ -32,12 +32,13 @@ func planAnnotations(gs []GateReport) annotationPlan {
 	used := map[string]int{}
 	var queues [][]annotation
 	for _, g := range gs {
+		if !needsAttention(g.Status) {
+			continue // a passing gate's findings are in the reports, not on the pull request
+		}
 		if len(g.Findings) == 0 {
-			if needsAttention(g.Status) {
-				a := annotation{level: gateLevel(g.Status), gate: g}
-				used[a.level]++
-				plan.chosen = append(plan.chosen, a)
-			}
+			a := annotation{level: gateLevel(g.Status), gate: g}
+			used[a.level]++
+			plan.chosen = append(plan.chosen, a)
 			continue
 		}
 		var q []annotation

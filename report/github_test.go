@@ -175,3 +175,15 @@ func TestGitHubAnnotationLimits(t *testing.T) {
 		t.Errorf("step summary lacks the count:\n%s", sum.String())
 	}
 }
+
+func TestGitHubLeavesPassingGatesFindingsOut(t *testing.T) {
+	results := []gates.Result{{Name: "eslint", Status: gates.StatusPass,
+		Findings: []gates.Finding{{File: "a.js", Line: 1, Severity: "warning", Message: "console"}}}}
+	var b bytes.Buffer
+	if err := WriteGitHub(&b, New("id", time.Now(), 0, results)); err != nil {
+		t.Fatal(err)
+	}
+	if b.Len() != 0 {
+		t.Errorf("a passing gate is annotated:\n%s", b.String())
+	}
+}
