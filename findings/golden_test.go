@@ -30,6 +30,7 @@ func TestGolden(t *testing.T) {
 		{name: "gobuild", command: "go build ./..."},
 		{name: "gotest", command: "go test ./..."},
 		{name: "gotest-v", command: "go test -v ./..."},
+		{name: "gotestsum", command: "gotestsum -- ./..."},
 		{name: "gofmt", command: "test -z \"$(gofmt -l .)\" || { gofmt -l .; exit 1; }"},
 		{name: "staticcheck", command: "staticcheck ./..."},
 		{name: "golangci-lint", command: "golangci-lint run"},

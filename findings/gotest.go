@@ -35,6 +35,7 @@ type goTestParser struct {
 	pkg     []gates.Finding // findings of the package being tested
 	failed  []failedTest
 	panic   string // the panic being traced, "" when none
+	sumPkg  string // gotestsum: import path of the failures being read
 }
 
 type failedTest struct {
@@ -50,6 +51,9 @@ var (
 	goTestResult = regexp.MustCompile(`^(\s*)--- (FAIL|PASS|SKIP): (\S+)`)
 	goTestLoc    = regexp.MustCompile(`^(\s+)([^\s:]+\.go):(\d+): ?(.*)$`)
 	goTestPkg    = regexp.MustCompile(`^(?:FAIL|ok)\s+(\S+)(?:\s|$)`)
+	// gotestsum lists each failure as "=== FAIL: sub TestDiv (0.00s)", the package relative to
+	// the module ("." for its root), followed by the test's output.
+	goTestSumFail = regexp.MustCompile(`^=== FAIL: (\S+) (\S+)(?: \(|$)`)
 	// A panicking test names no line of its own; the first frame in a _test.go file of its stack
 	// trace is where it panicked.
 	goTestFrame = regexp.MustCompile(`^\s+(\S+_test\.go):(\d+)(?: \+0x[0-9a-f]+)?$`)
@@ -62,6 +66,11 @@ func newGoTestParser(emit emitFunc, opts Options) parser {
 }
 
 func (p *goTestParser) line(s string) {
+	if m := goTestSumFail.FindStringSubmatch(s); m != nil {
+		p.endMessage()
+		p.gotestsumFailure(m[1], m[2])
+		return
+	}
 	trimmed := strings.TrimLeft(s, " \t")
 	if !strings.HasPrefix(trimmed, "=== ") && !strings.HasPrefix(trimmed, "--- ") && !strings.Contains(s, ".go:") &&
 		!strings.HasPrefix(s, "FAIL") && !strings.HasPrefix(s, "ok ") && !strings.HasPrefix(s, "panic: ") &&
@@ -111,6 +120,24 @@ func (p *goTestParser) line(s string) {
 		// A build or vet failure of the package, relative to the working directory already.
 		p.emit(f)
 	}
+}
+
+// gotestsumFailure starts one failure block of gotestsum's summary. The package's findings wait
+// until the next package's block (or the end), so that a parent test listed after its located
+// subtest is still recognised as covered by it.
+func (p *goTestParser) gotestsumFailure(pkg, name string) {
+	importPath := pkg
+	switch {
+	case pkg == ".":
+		importPath = p.module
+	case p.module != "" && !strings.Contains(strings.SplitN(pkg, "/", 2)[0], "."):
+		importPath = p.module + "/" + pkg
+	}
+	if p.sumPkg != "" && importPath != p.sumPkg {
+		p.endPackage(p.sumPkg)
+	}
+	p.sumPkg = importPath
+	p.result("FAIL", name)
 }
 
 // result handles a test's verdict line.
@@ -193,7 +220,7 @@ func (p *goTestParser) hasLocatedSubtest(name string) bool {
 func (p *goTestParser) flush() {
 	p.endMessage()
 	if len(p.pkg) > 0 || len(p.failed) > 0 {
-		p.endPackage("")
+		p.endPackage(p.sumPkg)
 	}
 }
 

@@ -141,6 +141,7 @@ func TestDetect(t *testing.T) {
 		{"go vet ./...", []string{"go"}},
 		{"go test -race ./...", []string{"gotest"}},
 		{"go vet ./... && go test ./...", []string{"go", "gotest"}},
+		{"gotestsum --format pkgname -- ./...", []string{"gotest"}},
 		{"gofmt -l .", []string{"gofmt"}},
 		{"gofmt -d .", []string{"generic"}},
 		{"golangci-lint run", []string{"go"}},

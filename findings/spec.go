@@ -173,6 +173,8 @@ func Detect(words []string) Spec {
 			case "vet", "build", "run", "install":
 				add("go")
 			}
+		case "gotestsum":
+			add("gotest")
 		case "staticcheck", "golangci-lint", "revive", "errcheck", "gosec", "govulncheck":
 			add("go")
 		case "gofmt", "goimports", "gofumpt":
