@@ -65,6 +65,8 @@ type rawGate struct {
 	PromptFile     *string   `yaml:"prompt_file" nonempty:"true" only:"review"`
 	Model          *string   `yaml:"model" nonempty:"true" only:"review"`
 	MaxDiffBytes   *int64    `yaml:"max_diff_bytes" min:"1" only:"review"`
+	Format         formatKey `yaml:"format" only:"check"`
+	NewOnly        *bool     `yaml:"new_only" only:"check"`
 }
 
 // duration is a Go duration string ("90s", "10m") that must be positive.

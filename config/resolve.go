@@ -79,6 +79,8 @@ func resolveGate(name string, g *rawGate, c *Config) gates.Gate {
 		Hint:           valueOr(g.Hint, ""),
 		When:           gates.When(valueOr(g.When, string(gates.WhenAlways))),
 		Enabled:        valueOr(g.Enabled, true),
+		Format:         g.Format,
+		NewOnly:        valueOr(g.NewOnly, false),
 	}
 	if kind == gates.KindReview {
 		out.Review = &gates.Review{

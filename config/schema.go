@@ -115,6 +115,8 @@ var (
 	durationType = reflect.TypeFor[duration]()
 	envMapType   = reflect.TypeFor[envMap]()
 	gateMapType  = reflect.TypeFor[gateMap]()
+	// formatKeyType is a string or a list of strings.
+	formatKeyType = reflect.TypeFor[formatKey]()
 )
 
 // valueSchema maps one raw field type and its tags. A type it does not know is an error rather
@@ -125,6 +127,9 @@ func valueSchema(t reflect.Type, tag reflect.StructTag, key string) (schema, err
 		return ref("duration"), nil
 	case envMapType:
 		return ref("env"), nil
+	case formatKeyType:
+		// minLength applies to the string form only, minItems and items to the list form only.
+		return schema{"type": []string{"string", "array"}, "minLength": 1, "minItems": 1, "items": schema{"type": "string"}}, nil
 	case gateMapType:
 		return schema{
 			"type":                 []string{"object", "null"},
@@ -294,4 +299,6 @@ var schemaDocs = map[string]string{
 	"gates.*.prompt_file":      "Review gates: the review instructions, from a file relative to the project root.",
 	"gates.*.model":            "Review gates: model name passed to the CLI. Default: the CLI's own.",
 	"gates.*.max_diff_bytes":   "Review gates: the diff is cut to this many bytes. Default: 262144.",
+	"gates.*.format":           "How findings are read from the output: a parser name (go, gotest, gofmt, eslint, tsc, vitest, jest, ava, ruff, mypy, pytest, rust, shellcheck, gcc, generic), none, or Vim errorformat lines. Default: detected from the command.",
+	"gates.*.new_only":         "Findings on lines the change did not add or modify do not fail the gate. Default: false.",
 }

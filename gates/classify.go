@@ -47,15 +47,36 @@ func classify(g Gate, o Outcome) (Status, string) {
 		}
 		return o.Judged.Status, o.Judged.Reason
 	case o.ExitCode == 0:
-		return StatusPass, "exit status 0"
+		return StatusPass, "exit status 0" + ignoredNote(g, o)
 	case slices.Contains(infraCodes(g), o.ExitCode):
 		return StatusError, fmt.Sprintf("exit status %d: %s", o.ExitCode, infraCodeMeaning(o.ExitCode))
 	case o.InfraMatch != "":
 		return StatusError, fmt.Sprintf("exit status %d: infrastructure problem: %s", o.ExitCode, strings.TrimSpace(o.InfraMatch))
 	case o.ExitCode < 0:
 		return failing(g), "killed by a signal"
+	case g.NewOnly && len(o.Findings) == 0 && o.IgnoredFindings > 0:
+		// Everything the tool reported was there before the change: not this change's failure.
+		// A failure with nothing to attribute (no finding at all) falls through and fails.
+		return StatusPass, fmt.Sprintf("exit status %d, but only pre-existing findings%s", o.ExitCode, ignoredNote(g, o))
 	default:
-		return failing(g), fmt.Sprintf("exit status %d", o.ExitCode)
+		return failing(g), fmt.Sprintf("exit status %d", o.ExitCode) + ignoredNote(g, o)
+	}
+}
+
+// NewOnlyMark ends the note of a gate that set pre-existing findings aside, so that reports can
+// show it even on a pass, whose reason they otherwise leave out.
+const NewOnlyMark = "(new_only)"
+
+// ignoredNote says how many findings new_only set aside, so that a pass is never silent about
+// problems it chose not to count.
+func ignoredNote(g Gate, o Outcome) string {
+	switch {
+	case !g.NewOnly || o.IgnoredFindings == 0:
+		return ""
+	case o.IgnoredFindings == 1:
+		return "; 1 pre-existing finding on lines the change did not touch ignored " + NewOnlyMark
+	default:
+		return fmt.Sprintf("; %d pre-existing findings on lines the change did not touch ignored %s", o.IgnoredFindings, NewOnlyMark)
 	}
 }
 

@@ -84,6 +84,11 @@ type Gate struct {
 	When           When
 	Enabled        bool
 	Review         *Review // set for kind review only
+	// Format names how findings are read from the output: built-in parser names or errorformat
+	// lines; nil means detected from the command, ["none"] reads none.
+	Format []string
+	// NewOnly makes findings on lines the change did not add or modify not fail the gate.
+	NewOnly bool
 }
 
 // Review holds the keys of a review gate.
@@ -128,6 +133,9 @@ type Outcome struct {
 	Findings []Finding
 	// Cause is set when an output reader recognised an environment failure.
 	Cause *Cause
+	// IgnoredFindings counts the findings a new_only gate set aside because they are on lines the
+	// change did not add or modify; they are not in Findings.
+	IgnoredFindings int
 }
 
 // Judgement is what a self-judging gate concluded: pass, fail or error, why, and the lines it
@@ -136,6 +144,8 @@ type Judgement struct {
 	Status Status
 	Reason string
 	Lines  []string
+	// Findings are the problems the judgement is about (a review's findings on added lines).
+	Findings []Finding
 }
 
 // Result is a classified gate outcome, as reports show it.

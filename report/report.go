@@ -43,6 +43,8 @@ type GateReport struct {
 	Tail       string       `json:"tail"`
 	Hint       string       `json:"hint,omitempty"`
 	Command    string       `json:"command,omitempty"`
+	// Findings are the problems read from the gate's output (or its review); never null.
+	Findings []gates.Finding `json:"findings"`
 }
 
 // New builds the report of a run from its classified results, keeping their order.
@@ -74,6 +76,10 @@ func gateReport(res gates.Result) GateReport {
 		Tail:       res.Tail,
 		Hint:       res.Hint,
 		Command:    res.Command,
+		Findings:   res.Findings,
+	}
+	if g.Findings == nil {
+		g.Findings = []gates.Finding{}
 	}
 	if res.ExitCode >= 0 {
 		code := res.ExitCode
@@ -107,6 +113,9 @@ func shownReason(g GateReport) string {
 // ("cancelled  review  cancelled").
 func visibleReason(s gates.Status, reason string) string {
 	reason = termtext.Line(reason)
+	if s == gates.StatusPass && strings.Contains(reason, gates.NewOnlyMark) {
+		return reason // a pass that set findings aside says so
+	}
 	if s == gates.StatusPass || reason == string(s) {
 		return ""
 	}

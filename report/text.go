@@ -93,7 +93,11 @@ func writeGateBlock(b *strings.Builder, g GateReport, root bool, opts TextOption
 	if hint := termtext.Line(g.Hint); hint != "" {
 		fmt.Fprintf(b, "hint: %s\n", hint)
 	}
+	writeFindings(b, g)
 	if opts.TailLines > 0 {
+		if len(g.Findings) > 0 {
+			b.WriteString("output:\n")
+		}
 		writeTail(b, g, opts)
 	}
 	fmt.Fprintf(b, "rerun: gauntlet run %s\n", g.Name)

@@ -105,7 +105,8 @@ func handleError(stderr io.Writer, cmd *cobra.Command, err error) int {
 		fmt.Fprintf(stderr, "gauntlet: %s\n", busy.Error())
 		return exitLocked
 	case errors.Is(err, config.ErrNotFound), errors.As(err, &unknown), errors.Is(err, changes.ErrBaseNotFound),
-		errors.As(err, &planted):
+		errors.As(err, &planted), errors.Is(err, errNoLastRun),
+		errors.Is(err, errNotInLastRun):
 		fmt.Fprintf(stderr, "gauntlet: %s\n", err)
 		return exitUsage
 	case errors.As(err, &usage) || !errors.As(err, &fromBody):

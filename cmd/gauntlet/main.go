@@ -61,6 +61,7 @@ func newRootCmd(io streams) *cobra.Command {
 		newDoctorCmd(io),
 		newReportCmd(io),
 		newCICmd(io),
+		newExplainCmd(io),
 	)
 	strictCompletion(root)
 	addVersionFlag(root)

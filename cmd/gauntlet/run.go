@@ -91,7 +91,7 @@ Exit codes: 0 pass or warn, 1 fail, 2 usage or config error, 3 error (a gate cou
 	f.DurationVar(&opts.timeout, "timeout", 0, "default per-gate timeout (overrides the config's timeout)")
 	f.BoolVar(&opts.all, "all", false, "ignore paths scoping: run every enabled gate")
 	f.StringVar(&opts.base, "base", "", "base ref for change scoping (default: the config's base, else auto)")
-	f.StringVar(&format, "format", "text", "report format: text, json, junit or github")
+	f.StringVar(&format, "format", "text", "report format: text, json, junit, github or sarif")
 	f.StringVarP(&opts.output, "output", "o", "", "write the --format report to FILE (the terminal keeps the text view)")
 	addWaitFlag(f, &opts.wait)
 	f.BoolVarP(&opts.verbose, "verbose", "v", false, "stream every gate's output live, each line prefixed with the gate name")
@@ -116,7 +116,7 @@ func runGates(parent context.Context, io streams, cmd *cobra.Command, opts runOp
 
 	// The terminal view goes to stdout unless stdout carries a machine report.
 	view := io.Out
-	reportToStdout := opts.output == "" && (opts.format == report.FormatJSON || opts.format == report.FormatJUnit)
+	reportToStdout := opts.output == "" && (opts.format == report.FormatJSON || opts.format == report.FormatJUnit || opts.format == report.FormatSARIF)
 	if reportToStdout {
 		view = io.Err
 	}
@@ -169,17 +169,23 @@ func runGates(parent context.Context, io streams, cmd *cobra.Command, opts runOp
 		return err
 	}
 
+	// Annotations belong on the terminal under GitHub Actions (its log reads them), whatever
+	// the report format and wherever it goes; elsewhere only when asked for without -o.
+	onActions := os.Getenv("GITHUB_ACTIONS") == "true"
+	annotate := onActions || opts.format == report.FormatGitHub && opts.output == ""
 	text := report.TextOptions{Color: colored}
 	if cfg.FailFast {
 		text.FirstFailure = run.FirstFailure
 	}
+	if annotate {
+		// The annotations fold each gate's output into a group; printed here too, every output
+		// would appear twice in the log.
+		text.TailLines = -1
+	}
 	if werr := report.WriteText(view, run.Report, text); werr != nil {
 		return fmt.Errorf("write summary: %w", werr)
 	}
-	// Annotations belong on the terminal under GitHub Actions (its log reads them), whatever
-	// the report format and wherever it goes; elsewhere only when asked for without -o.
-	onActions := os.Getenv("GITHUB_ACTIONS") == "true"
-	if onActions || opts.format == report.FormatGitHub && opts.output == "" {
+	if annotate {
 		if werr := report.WriteGitHub(view, run.Report); werr != nil {
 			return fmt.Errorf("write GitHub annotations: %w", werr)
 		}
