@@ -46,6 +46,8 @@ type Config struct {
 	Env      []string // "K=V", in file order
 	StopHook StopHook
 	Gates    []gates.Gate // in file order, disabled gates included with Enabled=false
+	// Causes is the top-level default of every check gate's causes key.
+	Causes bool
 
 	// ownTimeout names the gates whose timeout the config set, which a new default must not touch.
 	ownTimeout map[string]bool

@@ -19,6 +19,7 @@ func resolve(raw *rawFile) *Config {
 		KeepRuns:   valueOr(raw.KeepRuns, DefaultKeepRuns),
 		Env:        raw.Env.entries(),
 		StopHook:   resolveStopHook(raw.StopHook),
+		Causes:     valueOr(raw.Causes, true),
 		ownTimeout: make(map[string]bool),
 	}
 	if c.Base == "auto" {
@@ -70,6 +71,8 @@ func resolveGate(name string, g *rawGate, c *Config) gates.Gate {
 		Hint:           valueOr(g.Hint, ""),
 		When:           gates.When(valueOr(g.When, string(gates.WhenAlways))),
 		Enabled:        valueOr(g.Enabled, true),
+		// Only check gates read their output for causes: a review or todos gate judges itself.
+		Causes: kind == gates.KindCheck && valueOr(g.Causes, c.Causes),
 	}
 	if kind == gates.KindReview {
 		out.Review = &gates.Review{

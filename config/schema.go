@@ -258,6 +258,7 @@ var schemaDocs = map[string]string{
 	"env":       "Environment added to every gate; a gate's own env wins. Default: none.",
 	"stop_hook": "How `gauntlet stop-hook` answers an agent host that asks whether the agent may stop.",
 	"gates":     "The gates, by name (lowercase letters, digits, - and _), reported in file order.",
+	"causes":    "Apply the built-in catalogue of environment-failure signatures to every check gate: a failing gate whose output matches one is an error naming the cause and its fix. Default: true.",
 
 	"stop_hook.max_attempts":      "Blocks per session (and prompt) before the agent may stop anyway. Default: 3.",
 	"stop_hook.timeout":           "Deadline of the whole stop hook; gates still running then count as timed out. Default: 9m.",
@@ -285,4 +286,5 @@ var schemaDocs = map[string]string{
 	"gates.*.prompt_file":      "Review gates: the review instructions, from a file relative to the project root.",
 	"gates.*.model":            "Review gates: model name passed to the CLI. Default: the CLI's own.",
 	"gates.*.max_diff_bytes":   "Review gates: the diff is cut to this many bytes. Default: 262144.",
+	"gates.*.causes":           "Check gates: apply the built-in catalogue of environment-failure signatures to this gate's output. Default: the top-level causes.",
 }

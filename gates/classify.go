@@ -20,7 +20,7 @@ func Classify(g Gate, o Outcome) (Status, string) {
 	case o.StartErr != nil:
 		return StatusError, "could not start: " + o.StartErr.Error()
 	case o.TimedOut:
-		reason := fmt.Sprintf("timed out after %s", g.Timeout)
+		reason := timeoutReason(g, o)
 		if g.OnTimeout == StatusError {
 			return StatusError, reason
 		}
@@ -32,6 +32,10 @@ func Classify(g Gate, o Outcome) (Status, string) {
 		return o.Judged.Status, o.Judged.Reason
 	case o.ExitCode == 0:
 		return StatusPass, "exit status 0"
+	case o.Cause != nil:
+		// Before the exit codes: "command not found" is true of a missing node_modules too, but
+		// only the cause says what to do about it.
+		return StatusError, CauseReason(*o.Cause)
 	case slices.Contains(infraCodes(g), o.ExitCode):
 		return StatusError, fmt.Sprintf("exit status %d: %s", o.ExitCode, infraCodeMeaning(o.ExitCode))
 	case o.InfraMatch != "":
@@ -41,6 +45,26 @@ func Classify(g Gate, o Outcome) (Status, string) {
 	default:
 		return failing(g), fmt.Sprintf("exit status %d", o.ExitCode)
 	}
+}
+
+// CauseReason is the one-line reason of a gate failed by its environment: what is wrong and how
+// to fix it.
+func CauseReason(c Cause) string {
+	return fmt.Sprintf("environment: %s (fix: %s)", c.Summary, c.Fix)
+}
+
+// timeoutReason says when a gate was stopped. One killed before it reported anything was most
+// likely still building, which the agent cannot fix and a longer timeout can; one killed with an
+// environment cause in its output names it. Either way on_timeout alone decides the status.
+func timeoutReason(g Gate, o Outcome) string {
+	reason := fmt.Sprintf("timed out after %s", g.Timeout)
+	if len(o.Findings) == 0 && o.Excerpt == nil {
+		reason += " before reporting any result; a cold first build may need a longer timeout"
+	}
+	if o.Cause != nil {
+		reason += "; " + CauseReason(*o.Cause)
+	}
+	return reason
 }
 
 func failing(g Gate) Status {

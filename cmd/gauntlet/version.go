@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"runtime/debug"
 
+	"github.com/gauntlet-dev/gauntlet/causes"
 	"github.com/spf13/cobra"
 )
 
@@ -43,6 +44,12 @@ func newVersionCmd(io streams) *cobra.Command {
 		RunE: runE(func(*cobra.Command, []string) error {
 			v, c := versionInfo()
 			_, err := fmt.Fprintf(io.Out, "gauntlet %s (commit %s, %s %s/%s)\n", v, c, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+			if err != nil {
+				return err
+			}
+			// The catalogue decides which failures are excused as environmental: a report is
+			// traced to the signatures that judged it by this version.
+			_, err = fmt.Fprintf(io.Out, "causes catalogue v%d (%d signatures)\n", causes.Version, len(causes.Catalogue()))
 			return err
 		}),
 	}
