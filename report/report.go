@@ -35,6 +35,9 @@ type GateReport struct {
 	Tail       string       `json:"tail"`
 	Hint       string       `json:"hint,omitempty"`
 	Command    string       `json:"command,omitempty"`
+	// OutputLines is how many lines the gate printed (blank lines at the end aside), so that a
+	// report read back can say how many it does not show; 0 when it printed none.
+	OutputLines int `json:"output_lines,omitempty"`
 }
 
 // New builds the report of a run from its classified results, keeping their order.
@@ -56,16 +59,17 @@ func New(runID string, started time.Time, d time.Duration, results []gates.Resul
 
 func gateReport(res gates.Result) GateReport {
 	g := GateReport{
-		Name:       res.Name,
-		Kind:       res.Kind,
-		Status:     res.Status,
-		DurationMS: res.Duration.Milliseconds(),
-		TimedOut:   res.TimedOut,
-		Log:        res.Log,
-		Reason:     res.Reason,
-		Tail:       res.Tail,
-		Hint:       res.Hint,
-		Command:    res.Command,
+		Name:        res.Name,
+		Kind:        res.Kind,
+		Status:      res.Status,
+		DurationMS:  res.Duration.Milliseconds(),
+		TimedOut:    res.TimedOut,
+		Log:         res.Log,
+		Reason:      res.Reason,
+		Tail:        res.Tail,
+		Hint:        res.Hint,
+		Command:     res.Command,
+		OutputLines: res.Lines,
 	}
 	if res.ExitCode >= 0 {
 		code := res.ExitCode

@@ -102,6 +102,30 @@ func TestTextTailLines(t *testing.T) {
 	}
 }
 
+// The note counts the lines the gate printed, not the lines the tail happened to keep: a 305-line
+// log whose tail kept 40 has 285 lines not shown under a 20-line summary.
+func TestTextHiddenLinesCountFromTheLog(t *testing.T) {
+	var lines []string
+	for i := 266; i <= 305; i++ {
+		lines = append(lines, fmt.Sprintf("line %d", i))
+	}
+	r := New("id", time.Now(), time.Second, []gates.Result{
+		{Name: "t", Status: gates.StatusFail, ExitCode: 1, Log: "t.log", Tail: strings.Join(lines, "\n"), Lines: 305},
+	})
+	out := writeText(t, r, TextOptions{})
+	if !strings.Contains(out, "    ... 285 earlier lines not shown; full output in t.log\n    line 286\n") {
+		t.Errorf("want 285 earlier lines not shown:\n%s", out)
+	}
+	// Read back from the JSON report, as `gauntlet status` does, the count is the same.
+	var buf strings.Builder
+	if err := WriteJSON(&buf, r); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), `"output_lines": 305`) {
+		t.Errorf("JSON report lacks output_lines:\n%s", buf.String())
+	}
+}
+
 func TestTextVerdictLine(t *testing.T) {
 	tests := []struct {
 		results []gates.Result
