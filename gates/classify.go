@@ -53,12 +53,13 @@ func CauseReason(c Cause) string {
 	return fmt.Sprintf("environment: %s (fix: %s)", c.Summary, c.Fix)
 }
 
-// timeoutReason says when a gate was stopped. One killed before it reported anything was most
-// likely still building, which the agent cannot fix and a longer timeout can; one killed with an
+// timeoutReason says when a gate was stopped. A check killed before it reported anything was
+// most likely still building, which the agent cannot fix and a longer timeout can; one killed with an
 // environment cause in its output names it. Either way on_timeout alone decides the status.
 func timeoutReason(g Gate, o Outcome) string {
 	reason := fmt.Sprintf("timed out after %s", g.Timeout)
-	if len(o.Findings) == 0 && o.Excerpt == nil {
+	isCheck := g.Kind == KindCheck || g.Kind == ""
+	if isCheck && len(o.Findings) == 0 && o.Excerpt == nil {
 		reason += " before reporting any result; a cold first build may need a longer timeout"
 	}
 	if o.Cause != nil {

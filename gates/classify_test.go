@@ -18,6 +18,8 @@ func TestClassify(t *testing.T) {
 	noInfra.InfraExitCodes = []int{}
 	cause := &Cause{ID: "cargo-registry-unreachable", Summary: "cargo cannot reach its registry", Fix: "check the network"}
 	const causeReason = "environment: cargo cannot reach its registry (fix: check the network)"
+	review := timeoutIsError
+	review.Kind = KindReview
 	errLine := &Excerpt{Start: 1, Match: 1, Lines: []string{"--- FAIL: TestX"}}
 
 	tests := []struct {
@@ -56,6 +58,7 @@ func TestClassify(t *testing.T) {
 		{"timeout after a finding does not say no result", check, Outcome{TimedOut: true, ExitCode: -1, Findings: []Finding{{File: "a.go", Line: 1}}}, StatusFail, "timed out after 1m0s"},
 		{"timeout names a cause but on_timeout decides", check, Outcome{TimedOut: true, ExitCode: -1, Excerpt: errLine, Cause: cause}, StatusFail, "timed out after 1m0s; " + causeReason},
 		{"timeout with a cause and on_timeout error", timeoutIsError, Outcome{TimedOut: true, ExitCode: -1, Excerpt: errLine, Cause: cause}, StatusError, "timed out after 1m0s; " + causeReason},
+		{"a review timing out is not a build", review, Outcome{TimedOut: true, ExitCode: -1}, StatusError, "timed out after 1m0s"},
 		{"a cause turns a failure into an error", check, Outcome{ExitCode: 101, Cause: cause}, StatusError, causeReason},
 		{"a cause on a warn gate is still an error", warnGate, Outcome{ExitCode: 1, Cause: cause}, StatusError, causeReason},
 		{"a cause explains exit 127 better than the code", check, Outcome{ExitCode: 127, Cause: cause}, StatusError, causeReason},
