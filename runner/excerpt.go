@@ -18,6 +18,8 @@ const (
 	excerptBefore    = 8
 	excerptAfter     = 40
 	excerptLineBytes = 512
+	// As much as the tail: the excerpt travels with the result into the stop hook's ledger.
+	excerptMaxBytes = 8 << 10
 )
 
 // A test failure or a panic is the surest sign of what went wrong; a line merely saying "error"
@@ -54,6 +56,7 @@ type errorWindow struct {
 type capturing struct {
 	start, match int
 	lines        []string
+	bytes        int
 	open         bool
 }
 
@@ -83,18 +86,23 @@ func (w *errorWindow) begin(line []byte) capturing {
 	before := min(w.n-1, excerptBefore)
 	c := capturing{start: w.n - before, match: w.n, open: true, lines: make([]string, 0, before+1)}
 	for i := w.n - before; i < w.n; i++ {
-		c.lines = append(c.lines, cleanExcerptLine(w.ring[i%excerptBefore]))
+		c.keep(cleanExcerptLine(w.ring[i%excerptBefore]))
 	}
-	c.lines = append(c.lines, cleanExcerptLine(line))
+	c.keep(cleanExcerptLine(line))
 	return c
 }
 
 func (c *capturing) add(line []byte, n int) {
-	if n-c.match > excerptAfter {
+	if n-c.match > excerptAfter || c.bytes+min(len(line), excerptLineBytes) > excerptMaxBytes {
 		c.open = false
 		return
 	}
-	c.lines = append(c.lines, cleanExcerptLine(line))
+	c.keep(cleanExcerptLine(line))
+}
+
+func (c *capturing) keep(line string) {
+	c.lines = append(c.lines, line)
+	c.bytes += len(line) + 1
 }
 
 // excerpt is the failure's window, else the error's, with blank lines at its end dropped; nil

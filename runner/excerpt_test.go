@@ -129,6 +129,15 @@ func TestErrorWindowBoundsLongLines(t *testing.T) {
 	if ex == nil || len(ex.Lines) != 3 {
 		t.Fatalf("excerpt %+v", ex)
 	}
+	// Many long lines after the failure: the excerpt stops at its byte cap.
+	ex = windowOf("--- FAIL: TestX\n" + strings.Repeat(long+"\n", 100))
+	size := 0
+	for _, l := range ex.Lines {
+		size += len(l) + 1
+	}
+	if size > excerptMaxBytes || len(ex.Lines) < 2 {
+		t.Errorf("excerpt of %d lines, %d bytes; cap %d", len(ex.Lines), size, excerptMaxBytes)
+	}
 	for _, l := range ex.Lines {
 		if len(l) > excerptLineBytes || !strings.HasSuffix(l, "…") {
 			t.Errorf("line of %d bytes, suffix %q", len(l), l[max(0, len(l)-5):])
