@@ -129,6 +129,11 @@ func TestErrorWindowBoundsLongLines(t *testing.T) {
 	if ex == nil || len(ex.Lines) != 3 {
 		t.Fatalf("excerpt %+v", ex)
 	}
+	for _, l := range ex.Lines {
+		if len(l) > excerptLineBytes || !strings.HasSuffix(l, "…") {
+			t.Errorf("line of %d bytes, suffix %q", len(l), l[max(0, len(l)-5):])
+		}
+	}
 	// Many long lines after the failure: the excerpt stops at its byte cap.
 	ex = windowOf("--- FAIL: TestX\n" + strings.Repeat(long+"\n", 100))
 	size := 0
@@ -137,11 +142,6 @@ func TestErrorWindowBoundsLongLines(t *testing.T) {
 	}
 	if size > excerptMaxBytes || len(ex.Lines) < 2 {
 		t.Errorf("excerpt of %d lines, %d bytes; cap %d", len(ex.Lines), size, excerptMaxBytes)
-	}
-	for _, l := range ex.Lines {
-		if len(l) > excerptLineBytes || !strings.HasSuffix(l, "…") {
-			t.Errorf("line of %d bytes, suffix %q", len(l), l[max(0, len(l)-5):])
-		}
 	}
 }
 
