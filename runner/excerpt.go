@@ -24,22 +24,101 @@ const (
 
 // A test failure or a panic is the surest sign of what went wrong; a line merely saying "error"
 // is often a test's expected output or a warning's neighbour, so it is kept only when no failure
-// follows.
+// follows. The tests look at the start of a line, after its indentation, and run a rule's regexp
+// only when the line starts so: an unanchored regexp over every line of a large output would cost
+// more than all the rest of capturing.
+type prefixRule struct {
+	prefix  string
+	pattern string // matched against the whole line, when set
+	re      *regexp.Regexp
+}
+
 var (
-	excerptOnce    sync.Once
-	failureLine    *regexp.Regexp
-	errorLine      *regexp.Regexp
-	excerptSignals [][]byte
+	excerptOnce sync.Once
+	// failureRules match the start of a line without its indentation.
+	failureRules = []prefixRule{
+		{prefix: "--- FAIL"},
+		{prefix: "FAIL", pattern: `^\s?(FAIL|FAILED)(\s|:|$)`},
+		{prefix: "ERROR", pattern: `^ERROR(\s|:|$)`},
+		{prefix: "panic: ", pattern: `^panic: `},
+		{prefix: "E   ", pattern: `^E {3}`},
+		{prefix: "___", pattern: `^_{3,} .+ _{3,}$`},
+		{prefix: "× "}, {prefix: "✗ "}, {prefix: "✕ "}, {prefix: "✖ "}, {prefix: "✘ "},
+		{prefix: "● "},
+		{prefix: "not ok ", pattern: `^not ok \d+`},
+		{prefix: "test ", pattern: `^test .* \.\.\. FAILED$`},
+		{prefix: "AssertionError"},
+		{prefix: "Traceback (most recent call last):"},
+	}
+	playwrightFailure = regexp.MustCompile(`^\s*\d+\) \[[^\]]+\] › `)
+	errorWord         = regexp.MustCompile(`^\w*(Error|ERROR|error)(\[\w+\])?:$`)
+	errorLocation     = regexp.MustCompile(`:\d+(:\d+)?:\s*(fatal )?error\b|\(\d+,\d+\): error |^\s*\d+:\d+\s+error\s`)
 )
 
-func excerptPatterns() {
+var (
+	panickedAt = []byte("panicked at ")
+	errorBytes = []byte("error")
+	goSuffix   = []byte(".go:")
+)
+
+func compileExcerptRules() {
 	excerptOnce.Do(func() {
-		failureLine = regexp.MustCompile(`^\s*--- FAIL|^(FAIL|FAILED|ERROR)(\s|:|$)|^panic: |panicked at |^E {3}|^_{3,} .+ _{3,}$|^\s*[×✗✕✖✘] |^\s*● |^not ok \d+|^test .* \.\.\. FAILED$|^\s*\d+\) \[[^\]]+\] › |^\s*AssertionError\b|^Traceback \(most recent call last\):`)
-		errorLine = regexp.MustCompile(`^\s*\w*(Error|ERROR|error)(\[\w+\])?: |:\d+(:\d+)?:\s*(fatal )?error\b|\(\d+,\d+\): error |(^|\s)\S+\.go:\d+:\d+: |^\s*\d+:\d+\s+error\s`)
-		for _, s := range []string{"FAIL", "ERROR", "panic", "E   ", "___", "×", "✗", "✕", "✖", "✘", "●", "not ok", "Traceback", "AssertionError", "rror", ".go:", "] › "} {
-			excerptSignals = append(excerptSignals, []byte(s))
+		for i := range failureRules {
+			if p := failureRules[i].pattern; p != "" {
+				failureRules[i].re = regexp.MustCompile(p)
+			}
 		}
 	})
+}
+
+// classifyLine says whether a line looks like a test failure or, failing that, like an error.
+func classifyLine(line []byte) (failure, err bool) {
+	compileExcerptRules()
+	trimmed := bytes.TrimLeft(line, " \t")
+	for _, r := range failureRules {
+		if bytes.HasPrefix(trimmed, []byte(r.prefix)) && (r.re == nil || r.re.Match(line)) {
+			return true, false
+		}
+	}
+	if len(trimmed) > 0 && trimmed[0] >= '0' && trimmed[0] <= '9' && playwrightFailure.Match(line) {
+		return true, false
+	}
+	if bytes.Contains(line, panickedAt) {
+		return true, false
+	}
+	word, _, _ := bytes.Cut(trimmed, []byte(" "))
+	return false, errorWord.Match(word) ||
+		bytes.Contains(line, errorBytes) && errorLocation.Match(line) ||
+		goLocation(line)
+}
+
+// goLocation reports a word of the form file.go:LINE:COL: (the Go compiler's and vet's errors;
+// test logs have no column), without a regexp: go test -v prints one such candidate per log line.
+func goLocation(line []byte) bool {
+	for {
+		i := bytes.Index(line, goSuffix)
+		if i < 0 {
+			return false
+		}
+		if i > 0 && line[i-1] != ' ' && line[i-1] != '\t' {
+			rest := line[i+len(goSuffix):]
+			if n := digits(rest); n > 0 && n < len(rest) && rest[n] == ':' {
+				rest = rest[n+1:]
+				if m := digits(rest); m > 0 && bytes.HasPrefix(rest[m:], []byte(": ")) {
+					return true
+				}
+			}
+		}
+		line = line[i+len(goSuffix):]
+	}
+}
+
+func digits(b []byte) int {
+	n := 0
+	for n < len(b) && b[n] >= '0' && b[n] <= '9' {
+		n++
+	}
+	return n
 }
 
 // errorWindow finds the first line of a gate's output that looks like a failure (else the first
@@ -68,12 +147,11 @@ func (w *errorWindow) line(line []byte) {
 	if w.err.open {
 		w.err.add(line, w.n)
 	}
-	if w.failure.match == 0 && looksLikeError(line) {
-		excerptPatterns()
-		switch {
-		case failureLine.Match(line):
+	if w.failure.match == 0 {
+		switch failure, err := classifyLine(line); {
+		case failure:
 			w.failure = w.begin(line)
-		case w.err.match == 0 && errorLine.Match(line):
+		case err && w.err.match == 0:
 			w.err = w.begin(line)
 		}
 	}
@@ -120,16 +198,6 @@ func (w *errorWindow) excerpt() *gates.Excerpt {
 		lines = lines[:len(lines)-1]
 	}
 	return &gates.Excerpt{Start: c.start, Match: c.match, Lines: lines}
-}
-
-func looksLikeError(line []byte) bool {
-	excerptPatterns()
-	for _, s := range excerptSignals {
-		if bytes.Contains(line, s) {
-			return true
-		}
-	}
-	return false
 }
 
 func cleanExcerptLine(line []byte) string {

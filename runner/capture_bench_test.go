@@ -1,0 +1,21 @@
+package runner
+
+import (
+	"bytes"
+	"fmt"
+	"testing"
+)
+
+// BenchmarkCaptureLines measures what capturing costs per line of typical test output, without a
+// log file or readers: splitting, stripping escapes, the tail, the line count and the excerpt.
+func BenchmarkCaptureLines(b *testing.B) {
+	var chunk bytes.Buffer
+	for i := range 1000 {
+		fmt.Fprintf(&chunk, "    \x1b[32mok\x1b[0m  gt_test.go:%d: ordinary test output line with some text %d\n", i, i)
+	}
+	b.SetBytes(int64(chunk.Len()))
+	c := newCapture("bench", nil, nil, nil)
+	for b.Loop() {
+		c.Write(chunk.Bytes())
+	}
+}
