@@ -20,7 +20,7 @@ var catalogue = []Signature{
 		ID: "cargo-registry-unreachable", Ecosystem: "cargo",
 		// curl's error code, on a "Caused by:" line of a fatal cargo error (a retry warning puts
 		// it after "spurious network error" instead), or the download that failed.
-		Patterns: []Pattern{re("^\\s+\\[(5|6|7|28|35|52|56)\\] \\S|failed to download from `https?://\\S*crates\\.io", "] ", "failed to download from")},
+		Patterns: []Pattern{re("^\\s+\\[(5|6|7|28|35|52|56)\\] (Could not resolve|Couldn't resolve|Could not connect|Couldn't connect|Failed to connect|Timeout was reached|Operation timed out|SSL connect error|Server returned nothing|Failure when receiving data|Recv failure|Send failure|Connection (refused|reset|timed out))|failed to download from `https?://\\S*crates\\.io", "] ", "failed to download from")},
 		Summary:  "cargo cannot reach its registry (crates.io)",
 		Fix:      "check the network or proxy; without one, fetch or vendor the dependencies beforehand and set CARGO_NET_OFFLINE=true",
 	},
@@ -39,7 +39,7 @@ var catalogue = []Signature{
 	{
 		ID: "go-proxy-unreachable", Ecosystem: "go",
 		// The module proxy's or checksum database's URLs, never a test's own client.
-		Patterns: []Pattern{re(`Get "https?://[^"]*/(@v/[^"]*|@latest|lookup/[^"]*)": |dial tcp: lookup (proxy|sum)\.golang\.org|(proxy|sum)\.golang\.org[^"]*": (dial tcp|net/http|read tcp|proxyconnect)`, `Get "http`, ".golang.org")},
+		Patterns: []Pattern{re(`Get "https?://[^"]*/(@v/[^"]*|@latest)": |Get "https?://sum\.golang\.(org|google\.cn)/[^"]*": |dial tcp: lookup (proxy|sum)\.golang\.org|(proxy|sum)\.golang\.org[^"]*": (dial tcp|net/http|read tcp|proxyconnect)`, `Get "http`, ".golang.org")},
 		Summary:  "go cannot reach the module proxy to download modules",
 		Fix:      "check the network or GOPROXY; without one, run `go mod download` (or `go mod vendor`) beforehand",
 	},
@@ -185,7 +185,8 @@ var catalogue = []Signature{
 	},
 	{
 		ID: "disk-full", Ecosystem: "system",
-		Patterns: []Pattern{re(`(?i)no space left on device|\bENOSPC\b`, "o space left on device", "O SPACE LEFT ON DEVICE", "ENOSPC")},
+		// The system's message, or npm naming the code; a bare ENOSPC may be a test's own subject.
+		Patterns: []Pattern{re(`(?i)no space left on device|^npm (error|ERR!) code ENOSPC$`, "o space left on device", "O SPACE LEFT ON DEVICE", "code ENOSPC")},
 		Summary:  "the disk is full",
 		Fix:      "free disk space (build caches, old logs, container images), then rerun",
 	},
