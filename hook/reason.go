@@ -311,7 +311,8 @@ func (s reasonSection) hiddenBefore(line int) int {
 func headline(r gates.Result) string {
 	if r.Cause != nil {
 		// The cause has a line of its own.
-		r.Reason = strings.TrimSuffix(r.Reason, "; "+gates.CauseReason(*r.Cause))
+		cause := gates.CauseReason(*r.Cause)
+		r.Reason = strings.TrimSuffix(strings.TrimSuffix(r.Reason, cause), "; ")
 	}
 	switch {
 	case r.TimedOut && strings.HasPrefix(r.Reason, "timed out"):

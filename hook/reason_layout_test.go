@@ -126,11 +126,14 @@ last output line`
 
 func TestBlockReasonCauseWithoutFindings(t *testing.T) {
 	r := gates.Result{
-		Name: "e2e", Status: gates.StatusError, ExitCode: 1, Reason: "environment: Playwright's browsers are not installed (fix: run npx playwright install)",
+		Name: "e2e", Status: gates.StatusError, ExitCode: -1, Reason: "environment: Playwright's browsers are not installed (fix: run npx playwright install)",
 		Cause: &gates.Cause{Summary: "Playwright's browsers are not installed", Fix: "run npx playwright install"},
 		Tail:  "Error: browserType.launch: Executable doesn't exist", Lines: 1,
 	}
 	got := BlockReason([]gates.Result{r}, 1, Attempt{}, nil)
+	if strings.Count(got, "Playwright's browsers are not installed") != 1 {
+		t.Errorf("the cause is repeated:\n%s", got)
+	}
 	if !strings.Contains(got, "rerun: gauntlet run e2e\nenvironment: Playwright's browsers are not installed (fix: run npx playwright install)\nError: browserType.launch") {
 		t.Errorf("cause not between the gate's lines and its output:\n%s", got)
 	}
