@@ -53,7 +53,28 @@ func Catalogue() []Signature { return slices.Clone(catalogue) }
 
 type compiledPattern struct {
 	literals [][]byte
+	masks    []byteSet // the bytes of each literal
 	re       *regexp.Regexp
+}
+
+// byteSet is a set of byte values. A line lacking any byte of a literal cannot contain it, which
+// four word operations tell, where a substring search per literal would scan the line each time:
+// most lines hold no literal of any signature, and every line of every gate passes here.
+type byteSet [4]uint64
+
+func (s *byteSet) add(b byte) { s[b>>6] |= 1 << (b & 63) }
+
+func setOf(p []byte) byteSet {
+	var s byteSet
+	for _, b := range p {
+		s.add(b)
+	}
+	return s
+}
+
+// within says whether every byte of s is in t.
+func (s byteSet) within(t byteSet) bool {
+	return s[0]&^t[0] == 0 && s[1]&^t[1] == 0 && s[2]&^t[2] == 0 && s[3]&^t[3] == 0
 }
 
 var (
@@ -71,6 +92,7 @@ func patterns() [][]compiledPattern {
 				var cp compiledPattern
 				for _, l := range p.Literals {
 					cp.literals = append(cp.literals, []byte(l))
+					cp.masks = append(cp.masks, setOf([]byte(l)))
 				}
 				if p.Regexp != "" {
 					cp.re = regexp.MustCompile(p.Regexp)
@@ -82,9 +104,9 @@ func patterns() [][]compiledPattern {
 	return compiled
 }
 
-func (p compiledPattern) match(line []byte) bool {
-	for _, l := range p.literals {
-		if bytes.Contains(line, l) {
+func (p compiledPattern) match(line []byte, present byteSet) bool {
+	for i, l := range p.literals {
+		if p.masks[i].within(present) && bytes.Contains(line, l) {
 			return p.re == nil || p.re.Match(line)
 		}
 	}
@@ -126,12 +148,13 @@ func (r *Reader) Line(line []byte) {
 	if len(line) > maxMatchBytes {
 		line = line[:maxMatchBytes]
 	}
+	present := setOf(line)
 	for i, ps := range r.pats {
 		if r.left[i] == 0 {
 			continue
 		}
 		for j, p := range ps {
-			if r.matched[i][j] || !p.match(line) {
+			if r.matched[i][j] || !p.match(line, present) {
 				continue
 			}
 			r.matched[i][j] = true

@@ -255,23 +255,17 @@ func signature(t *testing.T, id string) Signature {
 }
 
 func BenchmarkReader(b *testing.B) {
-	line := []byte("    gt_test.go:11: Add(1, 1) = 2, want 3 and some more ordinary output text")
-	b.SetBytes(int64(len(line)))
-	r := NewReader()
-	for b.Loop() {
-		r.Line(line)
-	}
-}
-
-// The README's table lists every entry, so that users can see what is excused and why.
-func TestREADMEListsTheCatalogue(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join("..", "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, s := range Catalogue() {
-		if !strings.Contains(string(b), "| `"+s.ID+"` |") {
-			t.Errorf("README.md has no table row for %s", s.ID)
-		}
+	for name, line := range map[string]string{
+		"go-test-log": "    gt_test.go:11: Add(1, 1) = 2, want 3 and some more ordinary output text",
+		"plain":       "a line of gate output 0123456789",
+	} {
+		b.Run(name, func(b *testing.B) {
+			l := []byte(line)
+			b.SetBytes(int64(len(l)))
+			r := NewReader()
+			for b.Loop() {
+				r.Line(l)
+			}
+		})
 	}
 }

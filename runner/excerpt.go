@@ -61,12 +61,18 @@ var (
 	goSuffix   = []byte(".go:")
 )
 
+// rulesByFirstByte indexes failureRules by the first byte of their prefix: most lines start with
+// a byte no rule does, and are done with after one lookup.
+var rulesByFirstByte [256][]*prefixRule
+
 func compileExcerptRules() {
 	excerptOnce.Do(func() {
 		for i := range failureRules {
-			if p := failureRules[i].pattern; p != "" {
-				failureRules[i].re = regexp.MustCompile(p)
+			r := &failureRules[i]
+			if r.pattern != "" {
+				r.re = regexp.MustCompile(r.pattern)
 			}
+			rulesByFirstByte[r.prefix[0]] = append(rulesByFirstByte[r.prefix[0]], r)
 		}
 	})
 }
@@ -75,19 +81,21 @@ func compileExcerptRules() {
 func classifyLine(line []byte) (failure, err bool) {
 	compileExcerptRules()
 	trimmed := bytes.TrimLeft(line, " \t")
-	for _, r := range failureRules {
-		if bytes.HasPrefix(trimmed, []byte(r.prefix)) && (r.re == nil || r.re.Match(line)) {
+	if len(trimmed) > 0 {
+		for _, r := range rulesByFirstByte[trimmed[0]] {
+			if bytes.HasPrefix(trimmed, []byte(r.prefix)) && (r.re == nil || r.re.Match(line)) {
+				return true, false
+			}
+		}
+		if trimmed[0] >= '0' && trimmed[0] <= '9' && playwrightFailure.Match(line) {
 			return true, false
 		}
-	}
-	if len(trimmed) > 0 && trimmed[0] >= '0' && trimmed[0] <= '9' && playwrightFailure.Match(line) {
-		return true, false
 	}
 	if bytes.Contains(line, panickedAt) {
 		return true, false
 	}
 	word, _, _ := bytes.Cut(trimmed, []byte(" "))
-	return false, errorWord.Match(word) ||
+	return false, bytes.HasSuffix(word, []byte(":")) && errorWord.Match(word) ||
 		bytes.Contains(line, errorBytes) && errorLocation.Match(line) ||
 		goLocation(line)
 }
