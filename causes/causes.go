@@ -51,10 +51,30 @@ type Pattern struct {
 // Catalogue returns the built-in signatures in the order they are tried.
 func Catalogue() []Signature { return slices.Clone(catalogue) }
 
+// compiledPattern is one pattern of one signature, its regexp compiled.
 type compiledPattern struct {
-	literals [][]byte
-	masks    []byteSet // the bytes of each literal
-	re       *regexp.Regexp
+	sig, index int // the signature and the pattern's place in it
+	re         *regexp.Regexp
+}
+
+// literal is one literal of one pattern, with the set of its bytes.
+type literal struct {
+	text    []byte
+	bytes   byteSet
+	pattern int // index into compiledCatalogue.patterns
+}
+
+// keyGroup holds the literals whose least common byte is key: a line without that byte skips the
+// whole group after one bit test.
+type keyGroup struct {
+	key      byte
+	literals []literal
+}
+
+type compiledCatalogue struct {
+	patterns []compiledPattern
+	groups   []keyGroup
+	perSig   []int // how many patterns each signature has
 }
 
 // byteSet is a set of byte values. A line lacking any byte of a literal cannot contain it, which
@@ -64,12 +84,22 @@ type byteSet [4]uint64
 
 func (s *byteSet) add(b byte) { s[b>>6] |= 1 << (b & 63) }
 
+func (s *byteSet) has(b byte) bool { return s[b>>6]&(1<<(b&63)) != 0 }
+
 func setOf(p []byte) byteSet {
-	var s byteSet
+	// In registers rather than an array: every byte of every line goes through here.
+	var lo, hi, ext uint64
 	for _, b := range p {
-		s.add(b)
+		switch bit := uint64(1) << (b & 63); {
+		case b < 64:
+			lo |= bit
+		case b < 128:
+			hi |= bit
+		default:
+			ext |= bit // bytes of UTF-8 sequences: rarely part of a literal, so kept coarse
+		}
 	}
-	return s
+	return byteSet{lo, hi, ext, ext}
 }
 
 // within says whether every byte of s is in t.
@@ -77,47 +107,75 @@ func (s byteSet) within(t byteSet) bool {
 	return s[0]&^t[0] == 0 && s[1]&^t[1] == 0 && s[2]&^t[2] == 0 && s[3]&^t[3] == 0
 }
 
+// commonness ranks bytes by how often they occur in ordinary output, roughly: a literal is keyed
+// by its least common byte.
+func commonness(b byte) int {
+	switch {
+	case b == ' ':
+		return 100
+	case strings.IndexByte("etaoinsrhl", b) >= 0:
+		return 50
+	case b >= 'a' && b <= 'z':
+		return 30
+	case b >= '0' && b <= '9', strings.IndexByte(".:/-_'\"", b) >= 0:
+		return 20
+	default:
+		return 5
+	}
+}
+
+func keyOf(text string) byte {
+	key := text[0]
+	for i := 1; i < len(text); i++ {
+		if commonness(text[i]) < commonness(key) {
+			key = text[i]
+		}
+	}
+	return key
+}
+
 var (
 	compileOnce sync.Once
-	compiled    [][]compiledPattern
+	compiled    *compiledCatalogue
 )
 
-// patterns compiles the catalogue on first use rather than at start-up: most gauntlet commands
-// never read gate output.
-func patterns() [][]compiledPattern {
+// compiledPatterns compiles the catalogue on first use rather than at start-up: most gauntlet
+// commands never read gate output.
+func compiledPatterns() *compiledCatalogue {
 	compileOnce.Do(func() {
-		compiled = make([][]compiledPattern, len(catalogue))
-		for i, s := range catalogue {
-			for _, p := range s.Patterns {
-				var cp compiledPattern
-				for _, l := range p.Literals {
-					cp.literals = append(cp.literals, []byte(l))
-					cp.masks = append(cp.masks, setOf([]byte(l)))
-				}
+		c := &compiledCatalogue{perSig: make([]int, len(catalogue))}
+		byKey := map[byte]int{}
+		for i, sig := range catalogue {
+			c.perSig[i] = len(sig.Patterns)
+			for j, p := range sig.Patterns {
+				cp := compiledPattern{sig: i, index: j}
 				if p.Regexp != "" {
 					cp.re = regexp.MustCompile(p.Regexp)
 				}
-				compiled[i] = append(compiled[i], cp)
+				c.patterns = append(c.patterns, cp)
+				for _, text := range p.Literals {
+					key := keyOf(text)
+					g, ok := byKey[key]
+					if !ok {
+						g = len(c.groups)
+						byKey[key] = g
+						c.groups = append(c.groups, keyGroup{key: key})
+					}
+					c.groups[g].literals = append(c.groups[g].literals,
+						literal{text: []byte(text), bytes: setOf([]byte(text)), pattern: len(c.patterns) - 1})
+				}
 			}
 		}
+		compiled = c
 	})
 	return compiled
-}
-
-func (p compiledPattern) match(line []byte, present byteSet) bool {
-	for i, l := range p.literals {
-		if p.masks[i].within(present) && bytes.Contains(line, l) {
-			return p.re == nil || p.re.Match(line)
-		}
-	}
-	return false
 }
 
 // Reader is a runner.OutputReader that looks for the catalogue's signatures in one gate's output.
 // Its memory is a few bits per signature and the first matched line of each.
 type Reader struct {
-	pats    [][]compiledPattern
-	matched [][]bool
+	c       *compiledCatalogue
+	matched []bool   // per pattern
 	left    []int    // patterns of each signature not yet matched
 	first   []string // the line that matched each signature's first pattern
 	pending int      // signatures not yet complete
@@ -125,22 +183,17 @@ type Reader struct {
 
 // NewReader returns a reader for one gate.
 func NewReader() *Reader {
-	pats := patterns()
-	r := &Reader{
-		pats:    pats,
-		matched: make([][]bool, len(pats)),
-		left:    make([]int, len(pats)),
-		first:   make([]string, len(pats)),
-		pending: len(pats),
+	c := compiledPatterns()
+	return &Reader{
+		c:       c,
+		matched: make([]bool, len(c.patterns)),
+		left:    slices.Clone(c.perSig),
+		first:   make([]string, len(c.perSig)),
+		pending: len(c.perSig),
 	}
-	for i, ps := range pats {
-		r.matched[i] = make([]bool, len(ps))
-		r.left[i] = len(ps)
-	}
-	return r
 }
 
-// Line checks one output line against every signature still incomplete.
+// Line checks one output line against every pattern not yet matched.
 func (r *Reader) Line(line []byte) {
 	if r.pending == 0 {
 		return
@@ -149,22 +202,30 @@ func (r *Reader) Line(line []byte) {
 		line = line[:maxMatchBytes]
 	}
 	present := setOf(line)
-	for i, ps := range r.pats {
-		if r.left[i] == 0 {
+	for gi := range r.c.groups {
+		g := &r.c.groups[gi]
+		if !present.has(g.key) {
 			continue
 		}
-		for j, p := range ps {
-			if r.matched[i][j] || !p.match(line, present) {
+		for li := range g.literals {
+			l := &g.literals[li]
+			if r.matched[l.pattern] || !l.bytes.within(present) || !bytes.Contains(line, l.text) {
 				continue
 			}
-			r.matched[i][j] = true
-			if j == 0 {
-				r.first[i] = cleanLine(line)
-			}
-			if r.left[i]--; r.left[i] == 0 {
-				r.pending--
+			if p := &r.c.patterns[l.pattern]; p.re == nil || p.re.Match(line) {
+				r.hit(p, l.pattern, line)
 			}
 		}
+	}
+}
+
+func (r *Reader) hit(p *compiledPattern, i int, line []byte) {
+	r.matched[i] = true
+	if p.index == 0 {
+		r.first[p.sig] = cleanLine(line)
+	}
+	if r.left[p.sig]--; r.left[p.sig] == 0 {
+		r.pending--
 	}
 }
 

@@ -258,6 +258,7 @@ func BenchmarkReader(b *testing.B) {
 	for name, line := range map[string]string{
 		"go-test-log": "    gt_test.go:11: Add(1, 1) = 2, want 3 and some more ordinary output text",
 		"plain":       "a line of gate output 0123456789",
+		"zeros":       "000000000000000000000000000000000000000000000000000000000000000",
 	} {
 		b.Run(name, func(b *testing.B) {
 			l := []byte(line)

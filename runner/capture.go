@@ -55,7 +55,11 @@ func (c *capture) line(line []byte) {
 	if c.observer != nil && c.observeErr == nil {
 		c.observe(line)
 	}
-	c.plain = termtext.Strip(c.plain[:0], line)
+	if bytes.IndexByte(line, 0x1b) >= 0 {
+		c.plain = termtext.Strip(c.plain[:0], line)
+	} else {
+		c.plain = line // nothing to strip: most lines, and no copy
+	}
 	c.window.line(c.plain)
 	if len(bytes.TrimSpace(c.plain)) > 0 {
 		c.lastText = c.window.n

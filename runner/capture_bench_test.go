@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"testing"
+
+	"github.com/gauntlet-dev/gauntlet/causes"
 )
 
 // BenchmarkCaptureLines measures what capturing costs per line of typical test output, without a
@@ -17,5 +19,22 @@ func BenchmarkCaptureLines(b *testing.B) {
 	c := newCapture("bench", nil, nil, nil)
 	for b.Loop() {
 		c.Write(chunk.Bytes())
+	}
+}
+
+// BenchmarkCaptureZeros is bench/run.sh's scenario (c): 64-byte lines of zeros.
+func BenchmarkCaptureZeros(b *testing.B) {
+	chunk := bytes.Repeat([]byte(fmt.Sprintf("%063d\n", 0)), 1000)
+	for _, withCauses := range []bool{false, true} {
+		b.Run(fmt.Sprintf("causes=%v", withCauses), func(b *testing.B) {
+			b.SetBytes(int64(len(chunk)))
+			c := newCapture("bench", nil, nil, nil)
+			if withCauses {
+				c.readers = []OutputReader{causes.NewReader()}
+			}
+			for b.Loop() {
+				c.Write(chunk)
+			}
+		})
 	}
 }

@@ -80,16 +80,24 @@ func compileExcerptRules() {
 // classifyLine says whether a line looks like a test failure or, failing that, like an error.
 func classifyLine(line []byte) (failure, err bool) {
 	compileExcerptRules()
-	trimmed := bytes.TrimLeft(line, " \t")
+	trimmed := line
+	for len(trimmed) > 0 && (trimmed[0] == ' ' || trimmed[0] == '\t') {
+		trimmed = trimmed[1:]
+	}
 	if len(trimmed) > 0 {
 		for _, r := range rulesByFirstByte[trimmed[0]] {
 			if bytes.HasPrefix(trimmed, []byte(r.prefix)) && (r.re == nil || r.re.Match(line)) {
 				return true, false
 			}
 		}
-		if trimmed[0] >= '0' && trimmed[0] <= '9' && playwrightFailure.Match(line) {
+		if n := digits(trimmed[:min(len(trimmed), 6)]); n > 0 && bytes.HasPrefix(trimmed[n:], []byte(") [")) && playwrightFailure.Match(line) {
 			return true, false
 		}
+	}
+	// Every other sign names a place or a kind followed by a colon; most lines have none, and one
+	// byte search tells.
+	if bytes.IndexByte(line, ':') < 0 {
+		return false, false
 	}
 	if bytes.Contains(line, panickedAt) {
 		return true, false
