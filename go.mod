@@ -3,6 +3,7 @@ module github.com/gauntlet-dev/gauntlet
 go 1.25.0
 
 require (
+	github.com/BurntSushi/toml v1.6.0
 	github.com/bmatcuk/doublestar/v4 v4.10.4
 	github.com/fatih/color v1.19.0
 	github.com/gofrs/flock v0.13.1

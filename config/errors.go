@@ -18,6 +18,9 @@ type Problem struct {
 }
 
 func (p Problem) String() string {
+	if p.Line == 0 {
+		return p.File + ": " + p.Msg // about the file as a whole
+	}
 	return fmt.Sprintf("%s:%d:%d: %s", p.File, p.Line, p.Col, p.Msg)
 }
 

@@ -21,7 +21,8 @@ func TestFindSearchesUpwardToTheRepositoryRoot(t *testing.T) {
 		{".yaml alone", map[string]string{"repo/.git/": "", "repo/.gauntlet.yaml": cfg, "repo/a/": ""}, "repo/a", "repo/.gauntlet.yaml"},
 		{"stops at the .git directory", map[string]string{".gauntlet.yml": cfg, "repo/.git/": "", "repo/a/": ""}, "repo/a", ""},
 		{"stops at a .git file (worktree)", map[string]string{".gauntlet.yml": cfg, "repo/.git": "gitdir: elsewhere\n", "repo/a/": ""}, "repo/a", ""},
-		{"skips a directory with the config's name", map[string]string{"repo/.git/": "", "repo/.gauntlet.yml": cfg, "repo/a/.gauntlet.yml/": ""}, "repo/a", "repo/.gauntlet.yml"},
+		// Found, so that loading it says what is wrong instead of running another config.
+		{"finds a directory with the config's name", map[string]string{"repo/.git/": "", "repo/.gauntlet.yml": cfg, "repo/a/.gauntlet.yml/": ""}, "repo/a", "repo/a/.gauntlet.yml"},
 		{"outside git, keeps going up", map[string]string{".gauntlet.yml": cfg, "a/b/c/": ""}, "a/b/c", ".gauntlet.yml"},
 	}
 	for _, tt := range tests {

@@ -9,6 +9,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"time"
+
+	"github.com/gauntlet-dev/gauntlet/internal/safefile"
 )
 
 // Load finds the config (or takes opts.File), decodes it strictly, merges .gauntlet.local.yml
@@ -16,6 +19,9 @@ import (
 // back as *Errors, listing all of them; a missing config wraps ErrNotFound.
 func Load(opts Options) (*Config, error) {
 	path := opts.File
+	// An explicit -c FILE is the user's own choice and is trusted as such; only the files the
+	// search turns up are checked for who owns them.
+	t := trust{euid: -1}
 	if path == "" {
 		dir := opts.Dir
 		if dir == "" {
@@ -25,17 +31,21 @@ func Load(opts Options) (*Config, error) {
 			}
 			dir = wd
 		}
-		found, err := Find(dir)
+		found, trusted, err := find(dir)
 		if err != nil {
 			return nil, err
 		}
-		path = found
+		if err := trusted.checkGit(found); err != nil {
+			return nil, err
+		}
+		path, t = found, trusted
 	}
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, fmt.Errorf("config path %s: %w", path, err)
 	}
-	data, err := readConfig(abs)
+	deadline := time.Now().Add(readDeadline)
+	data, err := readConfig(abs, t, deadline)
 	if err != nil {
 		return nil, err
 	}
@@ -43,15 +53,19 @@ func Load(opts Options) (*Config, error) {
 
 	root := filepath.Dir(abs)
 	localPath := filepath.Join(root, LocalFileName)
-	localData, err := readConfig(localPath)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
+	if _, err := os.Lstat(localPath); errors.Is(err, fs.ErrNotExist) {
 		return assemble(root, main, nil)
-	case err != nil:
+	}
+	localData, err := readConfig(localPath, t, deadline)
+	if err != nil {
 		return nil, err
 	}
 	return assemble(root, main, &source{path: localPath, data: localData})
 }
+
+// readDeadline bounds reading both config files: a file whose read blocks must not hang a stop
+// hook, whose own deadline is not known before the config is read.
+const readDeadline = 10 * time.Second
 
 // Parse decodes and validates one config file's contents without looking for a local override.
 // root is the project root; "" means the directory of path.
@@ -117,16 +131,33 @@ func digest(main source, local *source) string {
 }
 
 // readConfig reads at most one byte more than a config may hold, so that parseFile can report
-// an oversized file without the whole of it ever being in memory.
-func readConfig(path string) ([]byte, error) {
-	f, err := os.Open(path)
+// an oversized file without the whole of it ever being in memory. A file that is not a regular
+// file, or that someone else could have planted (see trust), is refused without being read.
+func readConfig(path string, t trust, deadline time.Time) ([]byte, error) {
+	f, info, err := safefile.Open(path, deadline)
 	if err != nil {
-		return nil, fmt.Errorf("read config: %w", err)
+		return nil, notRegular(path, err)
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxConfigBytes+1))
+	if err := t.checkFile(path, info); err != nil {
+		return nil, err
+	}
+	data, err := io.ReadAll(io.LimitReader(deadlineReader{f, deadline}, maxConfigBytes+1))
 	if err != nil {
-		return nil, fmt.Errorf("read config %s: %w", path, err)
+		return nil, notRegular(path, err)
 	}
 	return data, nil
+}
+
+// deadlineReader stops a read loop at the deadline even on files that do not support one.
+type deadlineReader struct {
+	r        io.Reader
+	deadline time.Time
+}
+
+func (d deadlineReader) Read(p []byte) (int, error) {
+	if time.Now().After(d.deadline) {
+		return 0, os.ErrDeadlineExceeded
+	}
+	return d.r.Read(p)
 }

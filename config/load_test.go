@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -262,5 +263,22 @@ func TestLoadDigestFollowsBothFiles(t *testing.T) {
 	must(os.WriteFile(local, []byte("jobs: 2\n"), 0o644))
 	if digestOf() == edited {
 		t.Error("adding a local override did not change the digest")
+	}
+}
+
+// A config name that is not a regular file is reported as such (a FIFO would block a read), not
+// skipped as if there were no config.
+func TestLoadRefusesANonRegularConfig(t *testing.T) {
+	root := t.TempDir()
+	if err := os.Mkdir(filepath.Join(root, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(filepath.Join(root, ".gauntlet.yml"), 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	_, err := Load(Options{Dir: root})
+	var errs *Errors
+	if !errors.As(err, &errs) || !strings.Contains(err.Error(), ".gauntlet.yml: not a regular file") {
+		t.Fatalf("err = %v, want a config error naming the file", err)
 	}
 }

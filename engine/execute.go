@@ -47,6 +47,10 @@ type Run struct {
 	Selection *Selection
 	// FirstFailure is the gate whose failure finished first: with fail-fast, the root cause.
 	FirstFailure string
+	// Leftovers is how many processes of a previous run, killed before it could stop its gates,
+	// this run found still running and killed; LeftoversOf names that run.
+	Leftovers   int
+	LeftoversOf string
 }
 
 // StateError means the state dir could not be used; the run could not even start.
@@ -87,6 +91,15 @@ func Execute(ctx context.Context, req Request) (*Run, error) {
 		return nil, &StateError{err}
 	}
 
+	deadRun, leftovers, err := KillLeftovers(state)
+	if err != nil {
+		return nil, &StateError{err}
+	}
+	if err := markRunning(state, runID); err != nil {
+		return nil, &StateError{err}
+	}
+	defer clearRunning(state)
+
 	if req.Starting != nil {
 		req.Starting(runID, sel.Run)
 	}
@@ -107,11 +120,13 @@ func Execute(ctx context.Context, req Request) (*Run, error) {
 	})
 
 	run := &Run{
-		ID:        runID,
-		Started:   started,
-		Duration:  time.Since(started),
-		Results:   merge(cfg, sel, ran),
-		Selection: sel,
+		ID:          runID,
+		Started:     started,
+		Duration:    time.Since(started),
+		Results:     merge(cfg, sel, ran),
+		Selection:   sel,
+		Leftovers:   leftovers,
+		LeftoversOf: deadRun,
 	}
 	run.Verdict = gates.VerdictOf(run.Results)
 	run.FirstFailure = firstFailure(ran)

@@ -11,7 +11,23 @@ import (
 // exit code means nothing then; timeouts next, because the kill produced the exit code; then a
 // self-judging gate's own verdict, which its exit code and output must not second-guess; then the
 // infrastructure signals, which only ever turn a failure into an error, never a pass.
+//
+// A problem capturing the output (CaptureErr) never hides a failure: fail wins over error, so a
+// failing gate stays failing with the problem named beside it; only a pass becomes an error,
+// because nobody has seen all of what it printed.
 func Classify(g Gate, o Outcome) (Status, string) {
+	status, reason := classify(g, o)
+	if o.CaptureErr == nil {
+		return status, reason
+	}
+	note := "its log is incomplete: " + o.CaptureErr.Error()
+	if status == StatusPass {
+		return StatusError, "gauntlet error: " + note
+	}
+	return status, reason + "; " + note
+}
+
+func classify(g Gate, o Outcome) (Status, string) {
 	switch {
 	case o.Internal != nil:
 		return StatusError, "gauntlet error: " + o.Internal.Error()

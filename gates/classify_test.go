@@ -2,6 +2,7 @@ package gates
 
 import (
 	"errors"
+	"strings"
 	"testing"
 	"time"
 )
@@ -116,6 +117,25 @@ func TestCommand(t *testing.T) {
 	for _, tc := range tests {
 		if got := tc.gate.Command(); got != tc.want {
 			t.Errorf("Command() = %q, want %q", got, tc.want)
+		}
+	}
+}
+
+func TestCaptureProblemNeverHidesAFailure(t *testing.T) {
+	g := Gate{Name: "x", Severity: SeverityError, OnTimeout: StatusFail}
+	enospc := errors.New("no space left on device")
+	for _, tt := range []struct {
+		o    Outcome
+		want Status
+	}{
+		{Outcome{ExitCode: 1, CaptureErr: enospc}, StatusFail},
+		{Outcome{ExitCode: 0, CaptureErr: enospc}, StatusError},
+		{Outcome{ExitCode: 127, CaptureErr: enospc}, StatusError},
+		{Outcome{ExitCode: -1, TimedOut: true, CaptureErr: enospc}, StatusFail},
+	} {
+		got, reason := Classify(g, tt.o)
+		if got != tt.want || !strings.Contains(reason, "its log is incomplete: no space left on device") {
+			t.Errorf("Classify(%+v) = %s, %q; want %s with the log problem named", tt.o, got, reason, tt.want)
 		}
 	}
 }

@@ -118,9 +118,12 @@ type Outcome struct {
 	Cancelled bool
 	// InfraMatch is the first output line that matched one of the gate's infra_patterns.
 	InfraMatch string
-	// Internal is set when gauntlet itself failed while running the gate (a recovered panic, a log
-	// file that could not be written).
+	// Internal is set when gauntlet itself failed while running the gate (a recovered panic): the
+	// gate's own outcome is unknown.
 	Internal error
+	// CaptureErr is set when the gate ran to its end but gauntlet could not keep all of its output
+	// (a full disk under the log): the outcome stands, and the problem is reported beside it.
+	CaptureErr error
 	// Judged is the verdict of a gate that judges itself (review, todos) instead of being judged
 	// by its exit code.
 	Judged *Judgement

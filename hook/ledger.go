@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/safefile"
+	"github.com/gauntlet-dev/gauntlet/internal/termtext"
 	"github.com/gauntlet-dev/gauntlet/statedir"
 )
 
@@ -20,6 +22,10 @@ const ledgerFile = "state/stop-hook.json"
 const (
 	sessionTTL  = 7 * 24 * time.Hour
 	maxSessions = 200
+	// maxLedgerBytes caps the file: a larger one is read no further and counts as corrupt (a
+	// planted 200 MB ledger must cost neither memory nor seconds), and save prunes the oldest
+	// sessions until it fits. Ids are bounded (boundedID), so only stored tails weigh much.
+	maxLedgerBytes = 4 << 20
 )
 
 // ledger remembers, per agent session, what the stop hook decided: how often it blocked (per
@@ -40,6 +46,9 @@ type sessionState struct {
 	// honor_active_flag is set.
 	StopHookActive bool      `json:"stop_hook_active"`
 	UpdatedAt      time.Time `json:"updated_at"`
+	// Turn is the user prompt the session's last judged stop belonged to, for hosts that send
+	// no prompt id: a stop whose own prompt cannot be told is counted with it.
+	Turn string `json:"turn,omitempty"`
 }
 
 type promptState struct {
@@ -57,11 +66,14 @@ func sessionKey(h Host, session string) string { return string(h) + "/" + sessio
 // memory must never keep an agent from stopping.
 func loadLedger(state *statedir.Dir) (*ledger, error) {
 	l := &ledger{Version: 1, Sessions: map[string]*sessionState{}}
-	data, err := state.ReadFile(ledgerFile)
-	if errors.Is(err, fs.ErrNotExist) {
+	data, err := state.ReadFileLimit(ledgerFile, maxLedgerBytes)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
 		return l, nil
-	}
-	if err != nil {
+	case errors.Is(err, safefile.ErrTooLarge):
+		// Like a corrupt ledger: starting afresh only forgets attempts, never traps the agent.
+		return l, nil
+	case err != nil:
 		return l, fmt.Errorf("read stop-hook ledger: %w", err)
 	}
 	if err := json.Unmarshal(data, l); err != nil || l.Version != 1 {
@@ -76,6 +88,10 @@ func loadLedger(state *statedir.Dir) (*ledger, error) {
 func (l *ledger) save(state *statedir.Dir, now time.Time) error {
 	l.prune(now)
 	data, err := json.MarshalIndent(l, "", "  ")
+	for err == nil && len(data) >= maxLedgerBytes && len(l.Sessions) > 0 {
+		l.dropOldest((len(l.Sessions) + 1) / 2)
+		data, err = json.MarshalIndent(l, "", "  ")
+	}
 	if err != nil {
 		return fmt.Errorf("encode stop-hook ledger: %w", err)
 	}
@@ -127,15 +143,37 @@ func (l *ledger) prune(now time.Time) {
 			delete(l.Sessions, k)
 		}
 	}
-	if len(l.Sessions) <= maxSessions {
-		return
+	if len(l.Sessions) > maxSessions {
+		l.dropOldest(len(l.Sessions) - maxSessions)
 	}
+}
+
+// dropOldest forgets the n sessions updated longest ago.
+func (l *ledger) dropOldest(n int) {
 	keys := make([]string, 0, len(l.Sessions))
 	for k := range l.Sessions {
 		keys = append(keys, k)
 	}
 	slices.SortFunc(keys, func(a, b string) int { return l.Sessions[a].UpdatedAt.Compare(l.Sessions[b].UpdatedAt) })
-	for _, k := range keys[:len(keys)-maxSessions] {
+	for _, k := range keys[:min(n, len(keys))] {
 		delete(l.Sessions, k)
 	}
+}
+
+// Bounds of what a block remembers to repeat itself: the reason shows at most 8,000 characters,
+// so longer tails and more gates would only weigh on the ledger.
+const (
+	maxRememberedGates = 100
+	maxRememberedTail  = 4 << 10
+)
+
+// remembered trims failed results to what a repeated block can show.
+func remembered(failed []gates.Result) []gates.Result {
+	out := slices.Clone(failed[:min(len(failed), maxRememberedGates)])
+	for i := range out {
+		if len(out[i].Tail) > maxRememberedTail {
+			out[i].Tail = termtext.LastBytes(out[i].Tail, maxRememberedTail)
+		}
+	}
+	return out
 }

@@ -2,6 +2,8 @@ package hook
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -181,6 +183,9 @@ type Payload struct {
 	StopReason        string `json:"stopReason"`
 	CopilotTranscript string `json:"transcriptPath"`
 
+	// UserPrompt is the user's prompt of the turn (Gemini's AfterAgent sends it).
+	UserPrompt string `json:"prompt"`
+
 	// seen records which host-identifying keys were present, whatever their values: presence is
 	// what tells the hosts apart.
 	seen seenKeys
@@ -246,28 +251,52 @@ func (p *Payload) UnmarshalJSON(data []byte) error {
 func (p Payload) Session() string {
 	switch {
 	case p.SessionID != "":
-		return p.SessionID
+		return boundedID(p.SessionID)
 	case p.CopilotSession != "":
-		return p.CopilotSession
+		return boundedID(p.CopilotSession)
 	default:
-		return p.ConversationID
+		return boundedID(p.ConversationID)
 	}
 }
 
 // Prompt identifies the user's request within the session, when the host says; "" otherwise.
 func (p Payload) Prompt() string {
 	if p.PromptID != "" {
-		return p.PromptID
+		return boundedID(p.PromptID)
 	}
-	return p.TurnID
+	return boundedID(p.TurnID)
 }
 
 // Transcript is the path of the session transcript, "" when the host sent none.
 func (p Payload) Transcript() string {
-	if p.TranscriptPath != "" {
-		return p.TranscriptPath
+	path := p.TranscriptPath
+	if path == "" {
+		path = p.CopilotTranscript
 	}
-	return p.CopilotTranscript
+	// No file has such a name: passing it on would only break the gates' environment.
+	if len(path) > maxPathBytes || strings.ContainsRune(path, 0) {
+		return ""
+	}
+	return path
+}
+
+// maxIDBytes bounds an id the host sends where it becomes a ledger key and an environment
+// value; maxPathBytes is Linux's PATH_MAX.
+const (
+	maxIDBytes   = 128
+	maxPathBytes = 4096
+)
+
+// boundedID keeps an ordinary id as it is, and replaces one that is too long or holds anything
+// but printable ASCII with a digest of it: the same id always gets the same digest, so attempts
+// are still counted, and no id can fill the ledger or break a gate's environment (a NUL, or
+// 128 KB that exceed the kernel's limit on one environment string).
+func boundedID(id string) string {
+	if len(id) <= maxIDBytes && !strings.ContainsFunc(id, func(r rune) bool { return r < 0x20 || r > 0x7e }) {
+		return id
+	}
+	sum := sha256.Sum256([]byte(id))
+	return "sha256-" + hex.EncodeToString(sum[:16])
 }
 
 // Dir is the directory the agent works in: where the config search starts.

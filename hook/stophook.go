@@ -17,6 +17,7 @@ import (
 	"github.com/gauntlet-dev/gauntlet/gates"
 	"github.com/gauntlet-dev/gauntlet/lock"
 	"github.com/gauntlet-dev/gauntlet/report"
+	"github.com/gauntlet-dev/gauntlet/runner"
 	"github.com/gauntlet-dev/gauntlet/statedir"
 	"github.com/gauntlet-dev/gauntlet/todos"
 )
@@ -34,13 +35,18 @@ type Options struct {
 	Host Host
 	// ReadTimeout bounds the wait for a complete payload; 0 means ReadPayload's default (5s).
 	ReadTimeout time.Duration
+	// DryRun judges without consequences (gauntlet doctor): no attempt is counted, nothing is
+	// written to the ledger or the history. The gates still run and write their logs.
+	DryRun bool
 }
 
 // Outcome is what the process prints on stdout and exits with.
 type Outcome struct {
 	Stdout   []byte
 	ExitCode int
-	blocks   bool
+	// Reply is the answer before the host's encoding, for showing it in another host's words.
+	Reply  Reply
+	blocks bool
 }
 
 // Run answers one stop request. It never panics and never returns an error: every problem that
@@ -53,8 +59,9 @@ func Run(ctx context.Context, o Options) (out Outcome) {
 	defer func() {
 		if p := recover(); p != nil {
 			fmt.Fprintf(o.Stderr, "gauntlet: stop-hook: internal error: %v\n%s", p, debug.Stack())
-			out = call.notify(fmt.Sprintf("gauntlet: gates not run: internal error: %v; stop allowed", p))
+			out = call.because(WhyInfra, "").notify(fmt.Sprintf("gauntlet: gates not run: internal error: %v; stop allowed", p))
 		}
+		call.record(out)
 	}()
 	return call.run(ctx)
 }
@@ -63,24 +70,32 @@ type call struct {
 	Options
 	host    Host
 	payload Payload
+	started time.Time // when stop_hook.timeout started counting
+	dec     decision
+	// turnUnknown: the host sends no prompt id and this stop's prompt could not be told.
+	turnUnknown bool
 }
 
-func (c *call) allow() Outcome { return Outcome{Stdout: Encode(c.host, Reply{Verdict: Allow})} }
+func (c *call) allow() Outcome {
+	return Outcome{Stdout: Encode(c.host, Reply{Verdict: Allow}), Reply: Reply{Verdict: Allow}}
+}
 
 func (c *call) block(reason string) Outcome {
-	return Outcome{Stdout: Encode(c.host, Reply{Verdict: Block, Reason: reason}), blocks: true}
+	r := Reply{Verdict: Block, Reason: reason}
+	return Outcome{Stdout: Encode(c.host, r), Reply: r, blocks: true}
 }
 
 // notify lets the agent stop with a message; hosts without a place for it get it on stderr.
 func (c *call) notify(msg string) Outcome {
 	fmt.Fprintln(c.Stderr, msg)
-	return Outcome{Stdout: Encode(c.host, Reply{Verdict: Notify, Message: msg})}
+	r := Reply{Verdict: Notify, Message: msg}
+	return Outcome{Stdout: Encode(c.host, r), Reply: r}
 }
 
 func (c *call) run(ctx context.Context) Outcome {
 	// A gate's own agent is stopping (a review gate runs one): judging it would recurse.
 	if c.Getenv("GAUNTLET") != "" {
-		return c.allow()
+		return c.because(WhyGuard, "GAUNTLET set").allow()
 	}
 	p, err := ReadPayload(c.Stdin, c.ReadTimeout)
 	if err != nil {
@@ -92,7 +107,7 @@ func (c *call) run(ctx context.Context) Outcome {
 		c.host = DetectHost(p)
 	}
 	if p.PermissionMode == "plan" {
-		return c.allow()
+		return c.because(WhyGuard, "plan mode").allow()
 	}
 
 	cfg, err := config.Load(config.Options{Dir: p.Dir(c.Getenv, c.Cwd)})
@@ -100,31 +115,44 @@ func (c *call) run(ctx context.Context) Outcome {
 	case errors.Is(err, config.ErrNotFound):
 		return c.allow()
 	case err != nil:
-		return c.notify("gauntlet: gates not run: config error: " + oneLine(err.Error()) + "; stop allowed")
+		return c.because(WhyInfra, "").notify("gauntlet: gates not run: config error: " + oneLine(err.Error()) + "; stop allowed")
 	}
+	c.dec.root = cfg.Root
 	if p.IsSubagentStop() && !cfg.StopHook.Subagents {
-		return c.allow()
+		return c.because(WhyGuard, "subagent").allow()
 	}
 	if cfg.StopHook.HonorActiveFlag && p.StopHookActive {
-		return c.allow()
+		return c.because(WhyGuard, "stop_hook_active").allow()
 	}
 
 	// The whole call ends within stop_hook.timeout; the runner reports gates still running at
 	// the deadline as timed out.
+	c.started = time.Now()
 	ctx, cancel := context.WithTimeout(ctx, cfg.StopHook.Timeout)
 	defer cancel()
+	c.countPerTurn(ctx)
 	return c.judge(ctx, cfg)
+}
+
+// stopBudget splits stop_hook.timeout between the gates and the stopping of them: gates still
+// running are signalled early enough that the grace between SIGTERM and SIGKILL, the draining
+// of their output and the reply all fit in the timeout. A gate that ignores SIGTERM must not
+// make the reply late.
+func stopBudget(timeout time.Duration) (gates, grace time.Duration) {
+	grace = min(runner.DefaultGrace, timeout/4)
+	margin := min(time.Second, timeout/10)
+	return timeout - grace - margin, grace
 }
 
 // judge answers from the ledger when the state was already judged, else runs the gates.
 func (c *call) judge(ctx context.Context, cfg *config.Config) Outcome {
 	state, err := statedir.Open(cfg.Root)
 	if err != nil {
-		return c.notify("gauntlet: gates not run: " + oneLine(err.Error()) + "; stop allowed")
+		return c.because(WhyInfra, "").notify("gauntlet: gates not run: " + oneLine(err.Error()) + "; stop allowed")
 	}
 	defer state.Close()
 
-	fingerprint, err := Fingerprint(ctx, cfg.Root, judgedInputs(cfg, c.payload.Transcript()))
+	fingerprint, err := Fingerprint(ctx, cfg.Root, judgedInputs(ctx, cfg, c.payload.Transcript()))
 	if err != nil && !errors.Is(err, ErrNotGit) {
 		fmt.Fprintf(c.Stderr, "gauntlet: stop-hook: no fingerprint, running the gates: %v\n", err)
 	}
@@ -134,12 +162,13 @@ func (c *call) judge(ctx context.Context, cfg *config.Config) Outcome {
 	}
 	key := sessionKey(c.host, c.payload.Session())
 	maxAttempts := cfg.StopHook.MaxAttempts
+	c.resumeTurn(led, key)
 
 	if fingerprint != "" {
 		// Another session's pass says nothing about gates this session still owes (sticky ones
 		// can be out of scope for everybody else).
 		if fingerprint == led.LastPass && len(stickyOf(led, key)) == 0 {
-			return c.allow()
+			return c.because(WhyCached, "").allow()
 		}
 		if ps := led.Sessions[key]; ps != nil && ps.Prompts[c.payload.Prompt()] != nil &&
 			ps.Prompts[c.payload.Prompt()].BlockFingerprint == fingerprint {
@@ -150,13 +179,17 @@ func (c *call) judge(ctx context.Context, cfg *config.Config) Outcome {
 	var reply Outcome
 	progress := report.NewProgress(c.Stderr, report.ProgressOptions{})
 	defer progress.Stop()
-	run, err := engine.Execute(ctx, engine.Request{
+	gatesTime, grace := stopBudget(cfg.StopHook.Timeout)
+	gatesCtx, cancelGates := context.WithDeadline(ctx, c.started.Add(gatesTime))
+	defer cancelGates()
+	run, err := engine.Execute(gatesCtx, engine.Request{
 		Config:   cfg,
 		Scope:    engine.Scope{Sticky: stickyOf(led, key)},
 		LockWait: min(cfg.StopHook.LockWait, cfg.StopHook.Timeout),
 		Env:      c.Environ,
 		ExtraEnv: c.gateEnv(),
 		Observer: progress,
+		Grace:    grace,
 		Starting: func(_ string, toRun []gates.Gate) { progress.Start(toRun) },
 		// Under the run lock, so that two hooks never count over each other.
 		Recorded: func(run *engine.Run) error {
@@ -168,9 +201,9 @@ func (c *call) judge(ctx context.Context, cfg *config.Config) Outcome {
 	var busy *lock.BusyError
 	switch {
 	case errors.As(err, &busy):
-		return c.notify("gauntlet: gates not run: " + lowerFirst(busy.Error()) + "; stop allowed")
+		return c.because(WhyLock, "").notify("gauntlet: gates not run: " + lowerFirst(busy.Error()) + "; stop allowed")
 	case run == nil:
-		return c.notify("gauntlet: gates not run: " + oneLine(err.Error()) + "; stop allowed")
+		return c.because(WhyInfra, "").notify("gauntlet: gates not run: " + oneLine(err.Error()) + "; stop allowed")
 	case err != nil:
 		// The verdict stands even when the run could not be recorded.
 		fmt.Fprintf(c.Stderr, "gauntlet: stop-hook: %v\n", err)
@@ -184,14 +217,14 @@ func (c *call) judge(ctx context.Context, cfg *config.Config) Outcome {
 func (c *call) remember(state *statedir.Dir, fn func(*ledger) Outcome) Outcome {
 	led, err := loadLedger(state)
 	reply := fn(led)
-	if err == nil {
+	if err == nil && !c.DryRun {
 		err = led.save(state, time.Now())
 	}
 	if err == nil {
 		return reply
 	}
 	if reply.blocks {
-		return c.notify("gauntlet: gates failed, but attempts cannot be counted (" + oneLine(err.Error()) + "); stop allowed")
+		return c.because(WhyInfra, "").notify("gauntlet: gates failed, but attempts cannot be counted (" + oneLine(err.Error()) + "); stop allowed")
 	}
 	fmt.Fprintf(c.Stderr, "gauntlet: stop-hook: %v\n", err)
 	return reply
@@ -203,17 +236,21 @@ func (c *call) decide(led *ledger, key, fingerprint string, maxAttempts int, run
 	sess.StopHookActive = c.payload.StopHookActive
 	sess.settle(run.Results)
 	ps := sess.prompt(c.payload.Prompt())
+	sess.Turn = c.payload.Prompt()
+	c.dec.verdict = run.Verdict
 
 	switch run.Verdict {
 	case gates.VerdictPass:
 		led.LastPass = fingerprint
 		*ps = promptState{}
-		return c.allow()
+		return c.because(WhyPass, "").allow()
 	case gates.VerdictWarn:
 		*ps = promptState{}
-		return c.notify("gauntlet: passed with warnings from " + describe(run.Results, gates.StatusWarn) + "; stop allowed")
+		c.failing(run.Results, gates.StatusWarn)
+		return c.because(WhyWarn, "").notify("gauntlet: passed with warnings from " + describe(run.Results, gates.StatusWarn) + "; stop allowed")
 	case gates.VerdictError:
-		return c.notify("gauntlet: gates not run: " + describe(run.Results, gates.StatusError, gates.StatusCancelled) + "; stop allowed")
+		c.failing(run.Results, gates.StatusError, gates.StatusCancelled)
+		return c.because(WhyInfra, "").notify("gauntlet: gates not run: " + describe(run.Results, gates.StatusError, gates.StatusCancelled) + "; stop allowed")
 	}
 	return c.nextAttempt(ps, only(run.Results, gates.StatusFail), ranCount(run.Results), fingerprint, maxAttempts)
 }
@@ -224,7 +261,7 @@ func (c *call) decide(led *ledger, key, fingerprint string, maxAttempts int, run
 func (c *call) reblock(ctx context.Context, cfg *config.Config, state *statedir.Dir) Outcome {
 	held, err := lock.Acquire(ctx, state.Path(), min(cfg.StopHook.LockWait, cfg.StopHook.Timeout))
 	if err != nil {
-		return c.notify("gauntlet: gates not run: " + lowerFirst(oneLine(err.Error())) + "; stop allowed")
+		return c.because(WhyLock, "").notify("gauntlet: gates not run: " + lowerFirst(oneLine(err.Error())) + "; stop allowed")
 	}
 	defer held.Release()
 	return c.remember(state, func(led *ledger) Outcome {
@@ -236,14 +273,18 @@ func (c *call) reblock(ctx context.Context, cfg *config.Config, state *statedir.
 // nextAttempt blocks once more, or, after maxAttempts blocks, lets the agent stop with the
 // retry-limit message and starts the count again.
 func (c *call) nextAttempt(ps *promptState, failed []gates.Result, total int, fingerprint string, maxAttempts int) Outcome {
+	c.failing(failed, gates.StatusFail)
+	c.dec.verdict, c.dec.attempt, c.dec.maxAttempts = gates.VerdictFail, ps.Blocks, maxAttempts
 	if ps.Blocks >= maxAttempts {
 		*ps = promptState{}
-		return c.notify(fmt.Sprintf("gauntlet: %s still failing after %d attempts (%s); stop allowed, see %s",
-			plural(len(failed), "gate"), maxAttempts, names(failed), ".gauntlet/"+engine.LastRunFile))
+		return c.because(WhyRetryLimit, "").notify(fmt.Sprintf("gauntlet: %s still failing after %s (%s); stop allowed, see %s",
+			plural(len(failed), "gate"), plural(maxAttempts, "attempt"), names(failed), ".gauntlet/"+engine.LastRunFile))
 	}
 	ps.Blocks++
+	c.dec.attempt = ps.Blocks
+	c.because(WhyFail, "")
 	ps.BlockFingerprint = fingerprint
-	ps.Failed = failed
+	ps.Failed = remembered(failed)
 	ps.Total = total
 	return c.block(BlockReason(failed, total, Attempt{N: ps.Blocks, Max: maxAttempts}, NewRedactor(c.Environ)))
 }
@@ -251,7 +292,7 @@ func (c *call) nextAttempt(ps *promptState, failed []gates.Result, total int, fi
 // gateEnv tells gates that an agent is stopping, so that a gate can check the agent's own work.
 func (c *call) gateEnv() []string {
 	return []string{
-		"GAUNTLET_HOOK_EVENT=" + c.payload.HookEventName,
+		"GAUNTLET_HOOK_EVENT=" + boundedID(c.payload.HookEventName),
 		"GAUNTLET_SESSION_ID=" + c.payload.Session(),
 		"GAUNTLET_TRANSCRIPT_PATH=" + c.payload.Transcript(),
 		"GAUNTLET_HOST=" + string(c.host),
@@ -268,7 +309,7 @@ func stickyOf(led *ledger, key string) []string {
 // judgedInputs is what, besides the work tree, decides the verdict: the config (the digest of the
 // bytes it was loaded from) and, when a todos gate judges it, the latest todo list. The list, not the whole
 // transcript: the transcript grows with every turn and would make every stop look new.
-func judgedInputs(cfg *config.Config, transcript string) []byte {
+func judgedInputs(ctx context.Context, cfg *config.Config, transcript string) []byte {
 	b := []byte(cfg.Digest)
 	if !slices.ContainsFunc(cfg.Gates, func(g gates.Gate) bool { return g.Enabled && g.Kind == gates.KindTodos }) {
 		return b
@@ -277,7 +318,7 @@ func judgedInputs(cfg *config.Config, transcript string) []byte {
 	if transcript == "" {
 		return append(b, "no transcript\x00"...)
 	}
-	list, err := todos.ReadTranscript(transcript)
+	list, err := todos.ReadTranscript(ctx, transcript)
 	if err != nil {
 		return append(b, err.Error()+"\x00"...)
 	}

@@ -24,21 +24,19 @@ const retryEvery = 100 * time.Millisecond
 
 // Lock is a held lock.
 type Lock struct {
-	fl   *flock.Flock
-	root *os.Root
+	fl      *flock.Flock
+	project *flock.Flock // the project directory's own lock; see pair
+	root    *os.Root
 }
 
 // Acquire takes the lock in stateDir (the `.gauntlet` directory, which must exist). With wait 0
-// it tries once; otherwise it retries until the lock is free or wait has elapsed. Either way a
-// lock held by another run gives a *BusyError. A ctx cancelled while waiting gives an error
-// wrapping the context's cause, so that an interrupt is not mistaken for a busy lock.
+// it tries once; otherwise it retries until the lock is free or wait has elapsed; a free lock is
+// always taken, however short the wait. Either way a lock held by another run gives a
+// *BusyError. A ctx cancelled while waiting gives an error wrapping the context's cause, so that
+// an interrupt is not mistaken for a busy lock.
 func Acquire(ctx context.Context, stateDir string, wait time.Duration) (*Lock, error) {
-	path := filepath.Join(stateDir, fileName)
-	// O_NOFOLLOW: a symlink planted at the lock path must not make gauntlet create or open a
-	// file elsewhere.
-	fl := flock.New(path, flock.SetFlag(os.O_CREATE|os.O_RDWR|syscall.O_NOFOLLOW), flock.SetPermissions(0o644))
-
-	locked, err := tryLock(ctx, fl, wait)
+	p := newPair(stateDir)
+	locked, err := p.acquire(ctx, wait)
 	if err != nil {
 		return nil, err
 	}
@@ -47,42 +45,85 @@ func Acquire(ctx context.Context, stateDir string, wait time.Duration) (*Lock, e
 		return nil, &BusyError{Holder: holder, Known: known}
 	}
 
-	l, err := claim(fl, stateDir)
+	l, err := claim(p.file, stateDir)
 	if err != nil {
-		_ = fl.Unlock()
+		p.unlock()
 		return nil, err
 	}
+	l.project = p.project
 	return l, nil
 }
 
-func tryLock(ctx context.Context, fl *flock.Flock, wait time.Duration) (bool, error) {
-	if err := ctx.Err(); err != nil {
-		return false, fmt.Errorf("lock %s: %w", fl.Path(), context.Cause(ctx))
-	}
-	if wait <= 0 {
-		locked, err := fl.TryLock()
-		if err != nil {
-			return false, lockErr(fl.Path(), err)
-		}
-		return locked, nil
-	}
+// pair is the two locks a run holds. The lock file is the one users and other tools see
+// (SPEC: `.gauntlet/lock`), but a gate can delete it (`git clean -xdf`, `rm -rf .gauntlet`), and
+// a newcomer would then lock a fresh file beside the running holder. The project directory
+// itself cannot be deleted from under a run, so a lock on it, taken second, keeps two runs
+// apart whatever happens to the file. Both are only ever tried, never waited on while the other
+// is held, so two processes can never deadlock over them.
+type pair struct {
+	file, project *flock.Flock
+}
 
-	waitCtx, cancel := context.WithTimeout(ctx, wait)
-	defer cancel()
-	locked, err := fl.TryLockContext(waitCtx, retryEvery)
-	switch {
-	case locked:
-		return true, nil
-	case ctx.Err() != nil:
-		return false, fmt.Errorf("waiting for lock %s: %w", fl.Path(), context.Cause(ctx))
-	case errors.Is(err, context.DeadlineExceeded):
+func newPair(stateDir string) *pair {
+	// O_NOFOLLOW: a symlink planted at the lock path must not make gauntlet create or open a
+	// file elsewhere.
+	file := flock.New(filepath.Join(stateDir, fileName), flock.SetFlag(os.O_CREATE|os.O_RDWR|syscall.O_NOFOLLOW), flock.SetPermissions(0o644))
+	project := flock.New(filepath.Dir(stateDir), flock.SetFlag(os.O_RDONLY|syscall.O_DIRECTORY))
+	return &pair{file: file, project: project}
+}
+
+// try takes both locks or neither.
+func (p *pair) try() (bool, error) {
+	locked, err := p.file.TryLock()
+	if err != nil || !locked {
+		return false, lockErr(p.file.Path(), err)
+	}
+	locked, err = p.project.TryLock()
+	if err != nil || !locked {
+		_ = p.file.Unlock()
+		if err != nil {
+			return false, fmt.Errorf("lock project directory %s: %w", p.project.Path(), err)
+		}
 		return false, nil
-	default:
-		return false, lockErr(fl.Path(), err)
+	}
+	return true, nil
+}
+
+func (p *pair) unlock() {
+	_ = p.project.Unlock()
+	_ = p.file.Unlock()
+}
+
+func (p *pair) acquire(ctx context.Context, wait time.Duration) (bool, error) {
+	if err := ctx.Err(); err != nil {
+		return false, fmt.Errorf("lock %s: %w", p.file.Path(), context.Cause(ctx))
+	}
+	// One try before any deadline is looked at: a free lock is taken even with --wait=1ns.
+	if locked, err := p.try(); locked || err != nil || wait <= 0 {
+		return locked, err
+	}
+	deadline := time.NewTimer(wait)
+	defer deadline.Stop()
+	tick := time.NewTicker(retryEvery)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return false, fmt.Errorf("waiting for lock %s: %w", p.file.Path(), context.Cause(ctx))
+		case <-deadline.C:
+			return false, nil
+		case <-tick.C:
+			if locked, err := p.try(); locked || err != nil {
+				return locked, err
+			}
+		}
 	}
 }
 
 func lockErr(path string, err error) error {
+	if err == nil {
+		return nil
+	}
 	if errors.Is(err, syscall.ELOOP) {
 		return fmt.Errorf("lock %s: is a symbolic link; refusing to follow it: %w", path, err)
 	}
@@ -112,6 +153,11 @@ func (l *Lock) Release() error {
 	var errs []error
 	if err := l.root.Remove(infoName); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		errs = append(errs, fmt.Errorf("remove lock holder: %w", err))
+	}
+	if l.project != nil {
+		if err := l.project.Unlock(); err != nil {
+			errs = append(errs, fmt.Errorf("unlock %s: %w", l.project.Path(), err))
+		}
 	}
 	if err := l.fl.Unlock(); err != nil {
 		errs = append(errs, fmt.Errorf("unlock %s: %w", l.fl.Path(), err))

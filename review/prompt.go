@@ -1,13 +1,14 @@
 package review
 
 import (
+	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"strings"
 
 	"github.com/gauntlet-dev/gauntlet/changes"
+	"github.com/gauntlet-dev/gauntlet/internal/safefile"
 )
 
 // DefaultPrompt is what a review gate asks when it sets neither prompt nor prompt_file.
@@ -74,24 +75,32 @@ func promptNotes(patch *changes.Patch, maxBytes int64) []string {
 
 // loadInstructions returns the gate's prompt, its prompt_file (read inside the project root
 // only), or the default.
-func loadInstructions(root string, prompt, promptFile string) (string, error) {
+func loadInstructions(ctx context.Context, root string, prompt, promptFile string) (string, error) {
 	switch {
 	case prompt != "":
 		return prompt, nil
 	case promptFile == "":
 		return DefaultPrompt, nil
 	}
-	f, err := os.OpenInRoot(root, promptFile)
+	// The gate's deadline bounds the read: a FIFO is refused without blocking, and a file whose
+	// read blocks gives up when the gate's time is up.
+	deadline, _ := ctx.Deadline()
+	projectRoot, err := os.OpenRoot(root)
+	if err != nil {
+		return "", fmt.Errorf("prompt_file: %w", err)
+	}
+	defer projectRoot.Close()
+	f, _, err := safefile.OpenInRoot(projectRoot, promptFile, deadline)
 	if err != nil {
 		return "", fmt.Errorf("prompt_file: %w", err)
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxPromptFileBytes+1))
-	if err != nil {
-		return "", fmt.Errorf("prompt_file %s: %w", promptFile, err)
-	}
-	if len(data) > maxPromptFileBytes {
+	data, err := safefile.ReadAll(f, maxPromptFileBytes, deadline)
+	switch {
+	case errors.Is(err, safefile.ErrTooLarge):
 		return "", fmt.Errorf("prompt_file %s: larger than %d bytes", promptFile, maxPromptFileBytes)
+	case err != nil:
+		return "", fmt.Errorf("prompt_file %s: %w", promptFile, err)
 	}
 	if strings.TrimSpace(string(data)) == "" {
 		return "", errors.New("prompt_file " + promptFile + " is empty")

@@ -1,6 +1,7 @@
 package review
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -58,7 +59,7 @@ func TestLoadInstructions(t *testing.T) {
 		{"", "link.md", "prompt_file", true},
 	}
 	for _, tt := range tests {
-		got, err := loadInstructions(root, tt.prompt, tt.file)
+		got, err := loadInstructions(context.Background(), root, tt.prompt, tt.file)
 		switch {
 		case tt.wantErr && (err == nil || !strings.Contains(err.Error(), tt.want)):
 			t.Errorf("(%q, %q): err %v, want one containing %q", tt.prompt, tt.file, err, tt.want)

@@ -50,7 +50,7 @@ type Judgement = gates.Judgement
 // git, an unreadable prompt_file): the environment's problem, not the change's.
 func Prepare(ctx context.Context, req Request) (*Job, error) {
 	r := req.Review
-	instructions, err := loadInstructions(req.Root, r.Prompt, r.PromptFile)
+	instructions, err := loadInstructions(ctx, req.Root, r.Prompt, r.PromptFile)
 	if err != nil {
 		return nil, err
 	}

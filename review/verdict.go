@@ -41,10 +41,13 @@ func (n *lineNumber) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
+// decode is json.Unmarshal; a test counts what it is given.
+var decode = json.Unmarshal
+
 // parseVerdict reads one JSON value as a verdict; only a status of pass or fail makes it one.
 func parseVerdict(data []byte) (*Verdict, bool) {
 	var v Verdict
-	if err := json.Unmarshal(data, &v); err != nil {
+	if err := decode(data, &v); err != nil {
 		return nil, false
 	}
 	v.Status = strings.ToLower(strings.TrimSpace(v.Status))
@@ -69,8 +72,9 @@ func ExtractVerdict(text string) (*Verdict, bool) {
 			return v, true
 		}
 	}
+	budget := searchBudget(len(text))
 	objects := balancedObjects([]byte(text))
-	for i := len(objects) - 1; i >= 0; i-- {
+	for i := len(objects) - 1; i >= 0 && budget.take(len(objects[i])); i-- {
 		if v, ok := parseVerdict(objects[i]); ok {
 			return v, true
 		}
@@ -78,9 +82,27 @@ func ExtractVerdict(text string) (*Verdict, bool) {
 	return nil, false
 }
 
+// parseBudget keeps the search for an answer linear in the output: nested objects overlap, and
+// decoding each of 50,000 nested spans (`{"a":` repeated) would cost the square of the output.
+// The answer is a small object near the end, found long before the budget runs out; a search
+// that exhausts it finds no verdict, which is the reviewer's error, not the agent's failure.
+type parseBudget struct{ left int }
+
+func searchBudget(outputBytes int) *parseBudget { return &parseBudget{left: 2*outputBytes + 64<<10} }
+
+func (b *parseBudget) take(n int) bool {
+	if n > b.left {
+		return false
+	}
+	b.left -= n
+	return true
+}
+
 // balancedObjects returns every {...} span whose braces balance, ordered by where it ends, so
 // that an enclosing object comes after the objects inside it. Quotes are only tracked inside
 // braces: prose around an object may have unbalanced quotes of its own.
+//
+// Only the last maxSpans are kept: the search looks from the end and is bounded anyway.
 func balancedObjects(text []byte) [][]byte {
 	var spans [][]byte
 	var open []int
@@ -111,19 +133,29 @@ func balancedObjects(text []byte) [][]byte {
 			if len(open) > 0 {
 				start := open[len(open)-1]
 				open = open[:len(open)-1]
+				if len(spans) == 2*maxSpans {
+					spans = append(spans[:0], spans[maxSpans:]...)
+				}
 				spans = append(spans, text[start:i+1])
 			}
 		}
 	}
+	if len(spans) > maxSpans {
+		spans = spans[len(spans)-maxSpans:]
+	}
 	return spans
 }
 
+// maxSpans bounds the candidate objects kept from one output.
+const maxSpans = 4096
+
 // lastJSONObject returns the last balanced object that decodes into a map having one of keys.
 func lastJSONObject(text []byte, keys ...string) map[string]json.RawMessage {
+	budget := searchBudget(len(text))
 	objects := balancedObjects(text)
-	for i := len(objects) - 1; i >= 0; i-- {
+	for i := len(objects) - 1; i >= 0 && budget.take(len(objects[i])); i-- {
 		var m map[string]json.RawMessage
-		if json.Unmarshal(objects[i], &m) != nil {
+		if decode(objects[i], &m) != nil {
 			continue
 		}
 		for _, k := range keys {

@@ -1,7 +1,9 @@
 package review
 
 import (
+	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -55,5 +57,34 @@ func TestLooksSecret(t *testing.T) {
 		if got := LooksSecret(p); got != want {
 			t.Errorf("LooksSecret(%q) = %v, want %v", p, got, want)
 		}
+	}
+}
+
+// The verdict search does work linear in the output: 300 KB of nested braces from a custom
+// reviewer used to cost 50,000 decodes of ever longer spans (29.5 s against a 5 s timeout).
+func TestExtractVerdictIsLinear(t *testing.T) {
+	parsed := 0
+	decode = func(data []byte, v any) error {
+		parsed += len(data)
+		return json.Unmarshal(data, v)
+	}
+	defer func() { decode = json.Unmarshal }()
+
+	nested := strings.Repeat(`{"a":`, 60_000) + "1" + strings.Repeat("}", 60_000)
+	text := "review:\n" + nested + "\n" + `{"status":"fail","findings":[]}` + "\n"
+	v, ok := ExtractVerdict(text)
+	if !ok || v.Status != "fail" {
+		t.Fatalf("verdict after nested braces: %v, %v", v, ok)
+	}
+	if limit := 4*len(text) + 1<<20; parsed > limit {
+		t.Fatalf("decoded %d bytes for %d of output, want at most %d", parsed, len(text), limit)
+	}
+
+	parsed = 0
+	if _, ok := ExtractVerdict(nested + "\n"); ok {
+		t.Fatal("found a verdict in braces alone")
+	}
+	if limit := 4*len(nested) + 1<<20; parsed > limit {
+		t.Fatalf("decoded %d bytes for %d of output without a verdict, want at most %d", parsed, len(nested), limit)
 	}
 }

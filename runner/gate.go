@@ -48,7 +48,7 @@ func (r *run) execute(ctx context.Context, g gates.Gate, start time.Time) (o gat
 	}
 	defer func() {
 		if err := out.Close(); err != nil && o.Internal == nil {
-			o.Internal = err
+			o.CaptureErr = err
 		}
 		if o.InfraMatch == "" {
 			o.InfraMatch = out.InfraMatch()
@@ -68,7 +68,7 @@ func (r *run) dispatch(ctx context.Context, g gates.Gate, out io.Writer) gates.O
 	case gates.KindReview:
 		return r.runReview(ctx, g, out)
 	case gates.KindTodos:
-		return r.runTodos(g, out)
+		return r.runTodos(ctx, g, out)
 	default:
 		return gates.Outcome{ExitCode: -1, Internal: fmt.Errorf("kind %s is not supported by this build", g.Kind)}
 	}

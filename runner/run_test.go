@@ -97,7 +97,7 @@ func TestRunEnvironment(t *testing.T) {
 	g := shellGate("env-gate", `echo "$GAUNTLET|$GAUNTLET_RUN_ID|$GAUNTLET_GATE|$FROM_BASE|$FROM_GATE|$FROM_EXTRA|$LAYER"`)
 	g.Env = []string{"FROM_GATE=gate", "LAYER=gate", "GAUNTLET_GATE=spoofed"}
 	res := Run(context.Background(), []gates.Gate{g}, opts)[0]
-	want := "1|test-run|env-gate|base|gate|extra|extra"
+	want := "1|" + opts.RunID + "|env-gate|base|gate|extra|extra"
 	if res.Status != gates.StatusPass || res.Tail != want {
 		t.Fatalf("status %s tail %q, want pass %q", res.Status, res.Tail, want)
 	}

@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"slices"
@@ -11,9 +12,13 @@ import (
 
 // runTodos runs a gate of kind todos: it reads the transcript the stop hook names in the gate's
 // environment and judges the agent's latest todo list. No process is started.
-func (r *run) runTodos(g gates.Gate, out io.Writer) gates.Outcome {
+func (r *run) runTodos(ctx context.Context, g gates.Gate, out io.Writer) gates.Outcome {
 	path, _ := envValue(slices.Concat(r.opts.Env, g.Env, r.opts.ExtraEnv), "GAUNTLET_TRANSCRIPT_PATH")
-	return judged(out, -1, todos.Check(path))
+	j := todos.Check(ctx, path)
+	if ctx.Err() != nil {
+		return r.stoppedOutcome(ctx, -1)
+	}
+	return judged(out, -1, j)
 }
 
 // judged prints a self-judging gate's lines as its output, so they land in its log and tail,

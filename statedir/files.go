@@ -4,14 +4,27 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/gauntlet-dev/gauntlet/internal/safefile"
 )
 
 // WriteFileAtomic replaces the file at name (relative to the state directory, e.g.
 // "state/ledger.json") so that a reader sees either the old or the new content, never a torn
 // write. A symlink already at name is replaced, not followed.
 func (d *Dir) WriteFileAtomic(name string, data []byte) error {
+	err := d.writeFileAtomic(name, data)
+	if err != nil && d.revive() {
+		err = d.writeFileAtomic(name, data)
+	}
+	return err
+}
+
+func (d *Dir) writeFileAtomic(name string, data []byte) error {
 	rel, err := d.localName(name)
 	if err != nil {
 		return err
@@ -50,7 +63,63 @@ func (d *Dir) WriteFileAtomic(name string, data []byte) error {
 	}
 	committed = true
 	d.syncDir(dir)
+	d.removeStaleTemps(dir, filepath.Base(rel), time.Now())
 	return nil
+}
+
+// StaleTempAge is how old a temp file of an atomic write must be before it counts as left by a
+// writer that was killed: no write takes that long.
+const StaleTempAge = time.Hour
+
+// isTemp tells the temp files of atomic writes, here and of the lock's sidecar.
+func isTemp(name string) bool {
+	return strings.HasPrefix(name, ".") && strings.Contains(name, ".tmp-")
+}
+
+// removeStaleTemps removes what killed writers of base left in dir, so that temp files cannot
+// pile up however often gauntlet is killed mid-write.
+func (d *Dir) removeStaleTemps(dir, base string, now time.Time) {
+	f, err := d.root.Open(dir)
+	if err != nil {
+		return
+	}
+	entries, err := f.ReadDir(-1)
+	f.Close()
+	if err != nil {
+		return
+	}
+	prefix := "." + base + ".tmp-"
+	for _, e := range entries {
+		if !strings.HasPrefix(e.Name(), prefix) {
+			continue
+		}
+		if info, err := e.Info(); err == nil && now.Sub(info.ModTime()) > StaleTempAge {
+			_ = d.root.Remove(filepath.Join(dir, e.Name()))
+		}
+	}
+}
+
+// RemoveTemps removes every temp file of an atomic write in the state directory (logs aside),
+// whatever its age: the caller (gauntlet clean) holds the lock, so no write is under way. It
+// returns how many it removed.
+func (d *Dir) RemoveTemps() (int, error) {
+	removed := 0
+	err := fs.WalkDir(d.root.FS(), ".", func(name string, e fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return nil // a directory that vanished or cannot be read holds nothing to remove
+		case e.IsDir() && name == "logs":
+			return fs.SkipDir
+		case e.IsDir() || !isTemp(e.Name()):
+			return nil
+		}
+		if err := d.root.Remove(name); err != nil {
+			return opErr(d.display(name), "remove", err)
+		}
+		removed++
+		return nil
+	})
+	return removed, err
 }
 
 // syncDir makes the rename durable. It is best effort: some filesystems refuse to fsync a
@@ -64,14 +133,33 @@ func (d *Dir) syncDir(dir string) {
 	_ = f.Close()
 }
 
-// ReadFile reads a file relative to the state directory. A missing file satisfies
-// errors.Is(err, fs.ErrNotExist).
+// DefaultMaxRead bounds ReadFile: gauntlet's own state files are small, and a planted huge one
+// must cost neither memory nor time.
+const DefaultMaxRead = 16 << 20
+
+// readDeadline bounds every read of a state file: a FIFO planted there is refused without
+// blocking, and nothing in .gauntlet/ can hold a stop hook up.
+const readDeadline = 10 * time.Second
+
+// ReadFile reads a file relative to the state directory, at most DefaultMaxRead bytes. A missing
+// file satisfies errors.Is(err, fs.ErrNotExist); a larger one safefile.ErrTooLarge.
 func (d *Dir) ReadFile(name string) ([]byte, error) {
+	return d.ReadFileLimit(name, DefaultMaxRead)
+}
+
+// ReadFileLimit is ReadFile with its own size limit. Only regular files are read.
+func (d *Dir) ReadFileLimit(name string, max int64) ([]byte, error) {
 	rel, err := d.localName(name)
 	if err != nil {
 		return nil, err
 	}
-	data, err := d.root.ReadFile(rel)
+	deadline := time.Now().Add(readDeadline)
+	f, _, err := safefile.OpenInRoot(d.root, rel, deadline)
+	if err != nil {
+		return nil, opErr(d.display(rel), "read", err)
+	}
+	defer f.Close()
+	data, err := safefile.ReadAll(f, max, deadline)
 	if err != nil {
 		return nil, opErr(d.display(rel), "read", err)
 	}

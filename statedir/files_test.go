@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 func TestWriteFileAtomicRoundTrip(t *testing.T) {
@@ -136,5 +137,52 @@ func TestNamesMustStayInside(t *testing.T) {
 	}
 	if _, err := os.Stat(d.Path()); err != nil {
 		t.Errorf("state dir itself must survive: %v", err)
+	}
+}
+
+// Temp files of writes that were killed do not pile up: a later write of the same file removes
+// the stale ones, a fresh one (a concurrent writer's) stays, and RemoveTemps takes the rest.
+func TestStaleTempFilesAreRemoved(t *testing.T) {
+	project := t.TempDir()
+	d, err := Open(project)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	stateDir := filepath.Join(project, Name, "state")
+	if err := os.MkdirAll(stateDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	stale := filepath.Join(stateDir, ".ledger.json.tmp-dead")
+	fresh := filepath.Join(stateDir, ".ledger.json.tmp-live")
+	other := filepath.Join(stateDir, ".other.json.tmp-dead")
+	for _, p := range []string{stale, fresh, other} {
+		if err := os.WriteFile(p, []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	old := time.Now().Add(-2 * StaleTempAge)
+	for _, p := range []string{stale, other} {
+		if err := os.Chtimes(p, old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := d.WriteFileAtomic("state/ledger.json", []byte("{}")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(stale); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("stale temp file of the written file is still there: %v", err)
+	}
+	for _, p := range []string{fresh, other} {
+		if _, err := os.Stat(p); err != nil {
+			t.Errorf("%s was removed by an unrelated write: %v", filepath.Base(p), err)
+		}
+	}
+	n, err := d.RemoveTemps()
+	if err != nil || n != 2 {
+		t.Fatalf("RemoveTemps = %d, %v; want 2", n, err)
+	}
+	if _, err := os.Stat(filepath.Join(stateDir, "ledger.json")); err != nil {
+		t.Errorf("the real file was removed: %v", err)
 	}
 }

@@ -22,6 +22,9 @@ var runIDPattern = regexp.MustCompile(`^[0-9]{8}T[0-9]{6}Z-[0-9a-f]{4}$`)
 
 // NewRunID returns an id such as "20261121T093000Z-4f2a": the UTC time to the second, then a
 // random suffix so that two runs started in the same second get different log directories.
+// ValidRunID reports whether id has the form NewRunID gives.
+func ValidRunID(id string) bool { return runIDPattern.MatchString(id) }
+
 func NewRunID(now time.Time) string {
 	return now.UTC().Format(runIDLayout) + "-" + randomHex(2)
 }

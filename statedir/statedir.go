@@ -15,8 +15,9 @@ const Name = ".gauntlet"
 
 // Dir is an open state directory.
 type Dir struct {
-	root *os.Root
-	path string
+	root    *os.Root
+	path    string
+	project string // absolute project root, to reopen the directory when a gate removed it
 }
 
 // Open opens <projectRoot>/.gauntlet, creating it when missing. A `.gauntlet` that is a symlink is
@@ -52,7 +53,27 @@ func Open(projectRoot string) (*Dir, error) {
 	if err != nil {
 		return nil, stateErr(path, "open", err)
 	}
-	return &Dir{root: root, path: path}, nil
+	return &Dir{root: root, path: path, project: absRoot}, nil
+}
+
+// revive reopens the state directory when the one this Dir holds is no longer at its path: a
+// gate ran `git clean -xdf` or `rm -rf .gauntlet`. The run still has its report to record, and
+// writing it into a deleted directory would lose it. It reports whether a new one was opened.
+func (d *Dir) revive() bool {
+	held, err := d.root.Stat(".")
+	if err != nil {
+		return false
+	}
+	if now, err := os.Lstat(d.path); err == nil && os.SameFile(held, now) {
+		return false
+	}
+	fresh, err := Open(d.project)
+	if err != nil {
+		return false
+	}
+	d.root.Close()
+	d.root = fresh.root
+	return true
 }
 
 // Path is the absolute path of the state directory.

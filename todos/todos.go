@@ -4,6 +4,7 @@ package todos
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -12,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/safefile"
 	"github.com/gauntlet-dev/gauntlet/internal/termtext"
 )
 
@@ -27,11 +29,11 @@ type Judgement = gates.Judgement
 
 // Check judges the transcript at path (GAUNTLET_TRANSCRIPT_PATH): fail while the latest todo
 // list has items not completed, pass otherwise, with a note when there is nothing to check.
-func Check(path string) Judgement {
+func Check(ctx context.Context, path string) Judgement {
 	if path == "" {
 		return note(gates.StatusPass, "no transcript to check (GAUNTLET_TRANSCRIPT_PATH is unset: not run from an agent's stop hook)")
 	}
-	list, err := ReadTranscript(path)
+	list, err := ReadTranscript(ctx, path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return note(gates.StatusPass, "no transcript to check: "+path+" does not exist")
@@ -65,8 +67,9 @@ func note(status gates.Status, reason string) Judgement {
 }
 
 // ReadTranscript parses the last MaxTranscriptBytes of the transcript at path. Only a regular
-// file is read: a symlink or a device planted at the path is refused.
-func ReadTranscript(path string) (List, error) {
+// file is read: a symlink or a device planted at the path is refused, and a file whose read
+// blocks (/proc/kmsg) gives up when ctx ends.
+func ReadTranscript(ctx context.Context, path string) (List, error) {
 	info, err := os.Lstat(path)
 	if err != nil {
 		return List{}, err
@@ -74,15 +77,13 @@ func ReadTranscript(path string) (List, error) {
 	if !info.Mode().IsRegular() {
 		return List{}, fmt.Errorf("%s is not a regular file (%s)", path, info.Mode().Type())
 	}
-	f, err := os.Open(path)
+	deadline, _ := ctx.Deadline()
+	f, opened, err := safefile.Open(path, deadline)
 	if err != nil {
 		return List{}, err
 	}
 	defer f.Close()
-	opened, err := f.Stat()
-	if err != nil {
-		return List{}, err
-	}
+	defer safefile.Bind(ctx, f)()
 	if !os.SameFile(info, opened) {
 		return List{}, fmt.Errorf("%s was replaced while being opened", path)
 	}

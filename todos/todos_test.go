@@ -1,6 +1,7 @@
 package todos
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -133,14 +134,14 @@ func TestCheck(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			j := Check(tt.path)
+			j := Check(context.Background(), tt.path)
 			if j.Status != tt.wantStatus || !strings.Contains(j.Reason, tt.wantReason) {
 				t.Errorf("got %s %q, want %s with %q", j.Status, j.Reason, tt.wantStatus, tt.wantReason)
 			}
 		})
 	}
 
-	j := Check(writeTranscript(t, todoWrite(twoOpen)))
+	j := Check(context.Background(), writeTranscript(t, todoWrite(twoOpen)))
 	for _, want := range []string{"not completed (in_progress): Add tests", "not completed (pending): Update the README"} {
 		if !strings.Contains(strings.Join(j.Lines, "\n"), want) {
 			t.Errorf("lines %q lack %q", j.Lines, want)
@@ -153,7 +154,7 @@ func TestCheckNamesAtMostAFewItemsInTheReason(t *testing.T) {
 	for i := range 8 {
 		todos = append(todos, fmt.Sprintf(`{"content":"item %d","status":"pending","activeForm":"x"}`, i))
 	}
-	j := Check(writeTranscript(t, todoWrite("["+strings.Join(todos, ",")+"]")))
+	j := Check(context.Background(), writeTranscript(t, todoWrite("["+strings.Join(todos, ",")+"]")))
 	if !strings.HasSuffix(j.Reason, "item 4; and 3 more") || strings.Contains(j.Reason, "item 5") || len(j.Lines) != 9 {
 		t.Errorf("reason %q, %d lines", j.Reason, len(j.Lines))
 	}
@@ -172,7 +173,7 @@ func TestReadTranscriptReadsOnlyTheEnd(t *testing.T) {
 		f.WriteString(filler)
 	}
 	f.Close()
-	if list, err := ReadTranscript(path); err != nil || list.Found {
+	if list, err := ReadTranscript(context.Background(), path); err != nil || list.Found {
 		t.Errorf("list %+v, err %v: a list before the window was read", list, err)
 	}
 
@@ -183,7 +184,7 @@ func TestReadTranscriptReadsOnlyTheEnd(t *testing.T) {
 	}
 	fmt.Fprintln(f, todoWrite(twoOpen))
 	f.Close()
-	if list, err := ReadTranscript(path); err != nil || len(list.Pending()) != 2 {
+	if list, err := ReadTranscript(context.Background(), path); err != nil || len(list.Pending()) != 2 {
 		t.Errorf("list %+v, err %v: want the list at the end", list, err)
 	}
 }

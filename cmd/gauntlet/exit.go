@@ -82,6 +82,7 @@ func handleError(stderr io.Writer, cmd *cobra.Command, err error) int {
 		usage    *usageError
 		unknown  *engine.UnknownGateError
 		fromBody *commandError
+		planted  *config.UntrustedError
 	)
 	switch {
 	case errors.As(err, &hookCode):
@@ -98,7 +99,8 @@ func handleError(stderr io.Writer, cmd *cobra.Command, err error) int {
 	case errors.As(err, &busy):
 		fmt.Fprintf(stderr, "gauntlet: %s\n", busy.Error())
 		return exitLocked
-	case errors.Is(err, config.ErrNotFound), errors.As(err, &unknown), errors.Is(err, changes.ErrBaseNotFound):
+	case errors.Is(err, config.ErrNotFound), errors.As(err, &unknown), errors.Is(err, changes.ErrBaseNotFound),
+		errors.As(err, &planted):
 		fmt.Fprintf(stderr, "gauntlet: %s\n", err)
 		return exitUsage
 	case errors.As(err, &usage) || !errors.As(err, &fromBody):

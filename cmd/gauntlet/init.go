@@ -106,6 +106,9 @@ func runInit(ctx context.Context, opts initOptions, env initEnv) error {
 		fmt.Fprintln(env.out, s.result)
 	}
 	printNextSteps(env.out, p, opts)
+	if p.hookDone {
+		printInitChecks(ctx, env, host)
+	}
 	return nil
 }
 

@@ -60,8 +60,18 @@ func TestScripts(t *testing.T) {
 			env.Setenv("GIT_COMMITTER_EMAIL", "t@example.com")
 			return nil
 		},
-		Cmds: scriptCmds,
+		Cmds:      scriptCmds,
+		Condition: scriptCondition,
 	})
+}
+
+// scriptCondition adds [root]: the scripts that hand files to another user need to be root.
+func scriptCondition(cond string) (bool, error) {
+	switch cond {
+	case "root":
+		return os.Geteuid() == 0, nil
+	}
+	return false, fmt.Errorf("unknown condition %q", cond)
 }
 
 // cmdPidGone asserts that the process whose pid is in FILE no longer exists. Killed processes

@@ -124,6 +124,14 @@ func runGates(parent context.Context, io streams, cmd *cobra.Command, opts runOp
 	}
 	tty := isTerminal(view)
 	colored := useColor(opts.color, tty)
+	// Once nobody reads the view, printing stops but the run goes on to its end and its record.
+	view = &stopOnBrokenPipe{w: view}
+	stdout := io.Out
+	if !reportToStdout {
+		stdout = view
+	} else {
+		stdout = &stopOnBrokenPipe{w: stdout}
+	}
 
 	ctx, cancel := context.WithCancelCause(parent)
 	defer cancel(nil)
@@ -151,6 +159,10 @@ func runGates(parent context.Context, io streams, cmd *cobra.Command, opts runOp
 		Starting: func(_ string, toRun []gates.Gate) { progress.Start(toRun) },
 	})
 	progress.Stop()
+	if run != nil && run.Leftovers > 0 {
+		fmt.Fprintf(io.Err, "gauntlet: killed %s left running by run %s, which was killed before it could stop its gates\n",
+			processes(run.Leftovers), run.LeftoversOf)
+	}
 	if errors.Is(context.Cause(ctx), errInterrupted) && run == nil {
 		return errInterrupted
 	}
@@ -178,7 +190,7 @@ func runGates(parent context.Context, io streams, cmd *cobra.Command, opts runOp
 			fmt.Fprintf(io.Err, "gauntlet: %s\n", werr)
 		}
 	}
-	if werr := writeReport(io.Out, opts, run.Report); werr != nil {
+	if werr := writeReport(stdout, opts, run.Report); werr != nil {
 		return werr
 	}
 	if err != nil { // the run happened but could not be recorded
@@ -245,7 +257,8 @@ func appendStepSummary(r report.Report) error {
 // second into an immediate kill. The returned func ends the watcher; nothing outlives the run.
 func forwardSignals(cancel context.CancelCauseFunc, abort chan<- struct{}, stderr io.Writer) func() {
 	sigs := make(chan os.Signal, 2)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	// SIGHUP: a closed terminal or SSH session stops the gates like Ctrl-C, not gauntlet alone.
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	done := make(chan struct{})
 	finished := make(chan struct{})
 	go func() {
@@ -299,4 +312,23 @@ func isCI() bool {
 		return false
 	}
 	return true
+}
+
+// stopOnBrokenPipe passes writes on until the reader has gone (EPIPE), then swallows them: the
+// run must still finish and be recorded when its output has nowhere to go.
+type stopOnBrokenPipe struct {
+	w      io.Writer
+	broken bool
+}
+
+func (s *stopOnBrokenPipe) Write(p []byte) (int, error) {
+	if s.broken {
+		return len(p), nil
+	}
+	n, err := s.w.Write(p)
+	if errors.Is(err, syscall.EPIPE) {
+		s.broken = true
+		return len(p), nil
+	}
+	return n, err
 }

@@ -1,0 +1,161 @@
+// Package safefile opens the files gauntlet reads for itself (config, local override, prompt
+// file, transcript, ledger) so that no read can hang it: a FIFO or a device planted at the path
+// is refused without blocking, and a "regular" file whose read blocks (/proc/kmsg) gives up at
+// the deadline in force.
+package safefile
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"syscall"
+	"time"
+)
+
+// ErrTooLarge is returned by ReadAll when the file holds more than the limit.
+var ErrTooLarge = errors.New("file too large")
+
+// NotRegularError is a path that exists but is not a regular file.
+type NotRegularError struct {
+	Path string
+	Mode fs.FileMode
+}
+
+func (e *NotRegularError) Error() string {
+	return fmt.Sprintf("%s is not a regular file (%s); refusing to read it", e.Path, describe(e.Mode))
+}
+
+func describe(m fs.FileMode) string {
+	switch t := m.Type(); {
+	case t&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case t&fs.ModeSocket != 0:
+		return "a socket"
+	case t&fs.ModeCharDevice != 0:
+		return "a character device"
+	case t&fs.ModeDevice != 0:
+		return "a device"
+	case t&fs.ModeDir != 0:
+		return "a directory"
+	case t&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	default:
+		return "mode " + t.String()
+	}
+}
+
+// flags: O_NONBLOCK so that opening a FIFO without a writer returns at once (and a pollable
+// file's reads can time out), O_NOCTTY so that a terminal planted at the path is never adopted.
+const flags = os.O_RDONLY | syscall.O_NONBLOCK | syscall.O_NOCTTY
+
+// Open opens path for reading and refuses anything but a regular file (a symlink to one is
+// followed). Reads on the returned file end at deadline when the file supports it; ReadAll
+// checks the deadline between reads as well. The zero deadline means none.
+func Open(path string, deadline time.Time) (*os.File, fs.FileInfo, error) {
+	f, err := os.OpenFile(path, flags, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	return checked(f, path, deadline)
+}
+
+// OpenInRoot is Open for a name inside root, which the name cannot leave.
+func OpenInRoot(root *os.Root, name string, deadline time.Time) (*os.File, fs.FileInfo, error) {
+	f, err := root.OpenFile(name, flags, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	return checked(f, name, deadline)
+}
+
+func checked(f *os.File, path string, deadline time.Time) (*os.File, fs.FileInfo, error) {
+	info, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	if !info.Mode().IsRegular() {
+		f.Close()
+		return nil, nil, &NotRegularError{Path: path, Mode: info.Mode()}
+	}
+	if !deadline.IsZero() {
+		// Regular files on disk do not support deadlines (and never block for long); pollable
+		// pseudo-files such as /proc/kmsg do, and are exactly the ones that can block forever.
+		_ = f.SetReadDeadline(deadline)
+	}
+	return f, info, nil
+}
+
+// ReadAll reads r to its end, at most max bytes, before deadline (zero: none). More than max
+// bytes gives ErrTooLarge without reading further.
+func ReadAll(r io.Reader, max int64, deadline time.Time) ([]byte, error) {
+	var out []byte
+	buf := make([]byte, 32<<10)
+	for {
+		if !deadline.IsZero() && time.Now().After(deadline) {
+			return nil, os.ErrDeadlineExceeded
+		}
+		n, err := r.Read(buf)
+		if int64(len(out)+n) > max {
+			return nil, fmt.Errorf("%w (more than %d bytes)", ErrTooLarge, max)
+		}
+		out = append(out, buf[:n]...)
+		switch {
+		case errors.Is(err, io.EOF):
+			return out, nil
+		case errors.Is(err, os.ErrDeadlineExceeded):
+			return nil, fmt.Errorf("read did not finish in time: %w", err)
+		case err != nil:
+			return nil, err
+		}
+	}
+}
+
+// ReadFile is Open then ReadAll.
+func ReadFile(path string, max int64, deadline time.Time) ([]byte, error) {
+	f, _, err := Open(path, deadline)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := ReadAll(f, max, deadline)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return data, nil
+}
+
+// Owner returns the uid owning the file described by info, and false where the platform does not
+// say.
+func Owner(info fs.FileInfo) (uint32, bool) {
+	st, ok := info.Sys().(*syscall.Stat_t)
+	if !ok {
+		return 0, false
+	}
+	return st.Uid, true
+}
+
+// Bind makes a pending or later read on f return at once when ctx ends (a signal, a deadline), on
+// files that support deadlines. Call the returned func when done reading.
+func Bind(ctx context.Context, f *os.File) (stop func()) {
+	if deadline, ok := ctx.Deadline(); ok {
+		_ = f.SetReadDeadline(deadline)
+	}
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		select {
+		case <-ctx.Done():
+			_ = f.SetReadDeadline(time.Unix(1, 0))
+		case <-done:
+		}
+	}()
+	return func() {
+		close(done)
+		<-finished
+	}
+}
