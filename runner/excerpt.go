@@ -50,9 +50,8 @@ var (
 		{prefix: "AssertionError"},
 		{prefix: "Traceback (most recent call last):"},
 	}
-	playwrightFailure = regexp.MustCompile(`^\s*\d+\) \[[^\]]+\] › `)
-	errorWord         = regexp.MustCompile(`^\w*(Error|ERROR|error)(\[\w+\])?:$`)
-	errorLocation     = regexp.MustCompile(`:\d+(:\d+)?:\s*(fatal )?error\b|\(\d+,\d+\): error |^\s*\d+:\d+\s+error\s`)
+	// Compiled with the rules, on first use: most gauntlet commands never read gate output.
+	playwrightFailure, errorWord, errorLocation *regexp.Regexp
 )
 
 var (
@@ -74,6 +73,9 @@ func compileExcerptRules() {
 			}
 			rulesByFirstByte[r.prefix[0]] = append(rulesByFirstByte[r.prefix[0]], r)
 		}
+		playwrightFailure = regexp.MustCompile(`^\s*\d+\) \[[^\]]+\] › `)
+		errorWord = regexp.MustCompile(`^\w*(Error|ERROR|error)(\[\w+\])?:$`)
+		errorLocation = regexp.MustCompile(`:\d+(:\d+)?:\s*(fatal )?error\b|\(\d+,\d+\): error |^\s*\d+:\d+\s+error\s`)
 	})
 }
 
