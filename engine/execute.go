@@ -116,7 +116,7 @@ func Execute(ctx context.Context, req Request) (*Run, error) {
 		Grace:     req.Grace,
 		Observer:  req.Observer,
 		Abort:     req.Abort,
-		Readers:   outputReaders,
+		Readers:   joinReaders(causeReaders),
 	})
 
 	run := &Run{

@@ -147,25 +147,25 @@ type reasonSection struct {
 	tailStart, total int
 }
 
-func newReasonSection(r gates.Result, redact *Redactor) reasonSection {
+func newReasonSection(r gates.Result, secrets *Redactor) reasonSection {
 	name := termtext.Cap(termtext.Line(r.Name), maxNameBytes)
 	if name == "" {
 		name = "(unnamed)"
 	}
-	lines := []string{"## " + name + ": " + termtext.Cap(redact.Redact(termtext.Line(headline(r))), maxHeadlineBytes)}
+	lines := []string{"## " + name + ": " + termtext.Cap(secrets.Redact(termtext.Line(headline(r))), maxHeadlineBytes)}
 	if hint := strings.TrimSpace(termtext.Clean(r.Hint)); hint != "" {
-		lines = append(lines, "hint: "+termtext.Cap(redact.Redact(hint), maxHintBytes))
+		lines = append(lines, "hint: "+termtext.Cap(secrets.Redact(hint), maxHintBytes))
 	}
 	lines = append(lines, "rerun: gauntlet run "+name)
 	if log := termtext.Line(r.Log); log != "" {
-		lines = append(lines, "log: "+termtext.Cap(redact.Redact(log), maxLogPathBytes))
+		lines = append(lines, "log: "+termtext.Cap(secrets.Redact(log), maxLogPathBytes))
 	}
-	s := reasonSection{name: name, fixed: strings.Join(lines, "\n"), findings: findingLines(r.Findings, redact)}
+	s := reasonSection{name: name, fixed: strings.Join(lines, "\n"), findings: findingLines(r.Findings, secrets)}
 	if r.Cause != nil {
-		s.cause = termtext.Cap(redact.Redact(termtext.Line(gates.CauseReason(*r.Cause))), maxCauseBytes)
+		s.cause = termtext.Cap(secrets.Redact(termtext.Line(gates.CauseReason(*r.Cause))), maxCauseBytes)
 	}
 
-	if text := strings.TrimRight(redact.Redact(termtext.Clean(r.Tail)), " \t\n"); text != "" {
+	if text := strings.TrimRight(secrets.Redact(termtext.Clean(r.Tail)), " \t\n"); text != "" {
 		s.tail = strings.Split(text, "\n")
 	}
 	if r.Lines >= len(s.tail) && r.Lines > 0 {
@@ -174,7 +174,7 @@ func newReasonSection(r gates.Result, redact *Redactor) reasonSection {
 		if ex := r.Excerpt; ex != nil && ex.Start >= 1 && len(ex.Lines) > 0 && ex.Start < s.tailStart {
 			s.exStart = ex.Start
 			for _, l := range ex.Lines {
-				s.excerpt = append(s.excerpt, redact.Redact(termtext.Clean(l)))
+				s.excerpt = append(s.excerpt, secrets.Redact(termtext.Clean(l)))
 			}
 			// The tail repeats what the excerpt already shows when they overlap.
 			if end := s.exStart + len(s.excerpt); end > s.tailStart {
@@ -505,7 +505,7 @@ func groupDigits(n int) string {
 
 // findingLines renders findings one per line, errors before warnings before the rest, each shown
 // once, in the order they were printed otherwise.
-func findingLines(fs []gates.Finding, redact *Redactor) []string {
+func findingLines(fs []gates.Finding, secrets *Redactor) []string {
 	rank := func(sev string) int {
 		switch strings.ToLower(sev) {
 		case "error":
@@ -521,7 +521,7 @@ func findingLines(fs []gates.Finding, redact *Redactor) []string {
 	seen := make(map[string]bool, len(sorted))
 	var out []string
 	for _, f := range sorted {
-		line := termtext.Cap(redact.Redact(findingLine(f)), maxFindingBytes)
+		line := termtext.Cap(secrets.Redact(findingLine(f)), maxFindingBytes)
 		if seen[line] {
 			continue
 		}

@@ -38,6 +38,9 @@ type GateReport struct {
 	// OutputLines is how many lines the gate printed (blank lines at the end aside), so that a
 	// report read back can say how many it does not show; 0 when it printed none.
 	OutputLines int `json:"output_lines,omitempty"`
+	// Cause is the environment failure recognised in the output, for `gauntlet explain` and tools
+	// that want it without parsing the reason; omitted when there was none.
+	Cause *gates.Cause `json:"cause,omitempty"`
 }
 
 // New builds the report of a run from its classified results, keeping their order.
@@ -70,6 +73,7 @@ func gateReport(res gates.Result) GateReport {
 		Hint:        res.Hint,
 		Command:     res.Command,
 		OutputLines: res.Lines,
+		Cause:       res.Cause,
 	}
 	if res.ExitCode >= 0 {
 		code := res.ExitCode

@@ -126,6 +126,27 @@ func TestTextHiddenLinesCountFromTheLog(t *testing.T) {
 	}
 }
 
+func TestJSONCarriesTheCause(t *testing.T) {
+	cause := &gates.Cause{ID: "disk-full", Summary: "the disk is full", Fix: "free disk space", Line: "write: no space left on device"}
+	r := New("id", time.Now(), time.Second, []gates.Result{
+		{Name: "build", Status: gates.StatusError, ExitCode: 1, Cause: cause},
+		{Name: "test", Status: gates.StatusPass, ExitCode: 0},
+	})
+	var buf strings.Builder
+	if err := WriteJSON(&buf, r); err != nil {
+		t.Fatal(err)
+	}
+	want := `"cause": {
+        "id": "disk-full",
+        "summary": "the disk is full",
+        "fix": "free disk space",
+        "line": "write: no space left on device"
+      }`
+	if !strings.Contains(buf.String(), want) || strings.Count(buf.String(), `"cause"`) != 1 {
+		t.Errorf("JSON report:\n%s", buf.String())
+	}
+}
+
 func TestTextVerdictLine(t *testing.T) {
 	tests := []struct {
 		results []gates.Result
