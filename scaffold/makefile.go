@@ -3,7 +3,6 @@ package scaffold
 import (
 	"bufio"
 	"bytes"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -28,7 +27,7 @@ func detectMake(dir string) *Project {
 	var data []byte
 	for _, name := range []string{"GNUmakefile", "makefile", "Makefile"} {
 		if exists(dir, name) {
-			data, _ = os.ReadFile(filepath.Join(dir, name))
+			data = readCapped(filepath.Join(dir, name))
 			break
 		}
 	}
