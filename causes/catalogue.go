@@ -103,7 +103,8 @@ var catalogue = []Signature{
 	// Toolchains too old or missing.
 	{
 		ID: "go-toolchain-too-old", Ecosystem: "go",
-		Patterns: []Pattern{re(`requires go >= \S+ \(running go \S+`, "requires go >= ")},
+		// Go 1.21 and later name both versions; older ones cannot parse a newer go.mod at all.
+		Patterns: []Pattern{re(`requires go >= \S+ \(running go \S+|go\.mod:\d+: (invalid go version '[^']+': must match format|unknown directive: toolchain)`, "requires go >= ", "invalid go version", "unknown directive: toolchain")},
 		Summary:  "the installed Go is older than go.mod requires",
 		Fix:      "install the Go version go.mod names, or allow GOTOOLCHAIN=auto to download it",
 	},
@@ -148,6 +149,15 @@ var catalogue = []Signature{
 		Patterns: []Pattern{re(`^\S*python[\d.]*: No module named (pytest|mypy|ruff|black|flake8|pylint|isort|coverage|tox|nox|pyright|bandit|pip)$|^(/bin/)?sh: \d+: (pytest|mypy|ruff|black|flake8|pylint|isort|tox|nox|pyright|bandit|poetry|pdm|hatch|uv|\S*/\.?venv/bin/\S+): not found$`, ": No module named ", ": not found")},
 		Summary:  "the Python environment is missing the project's tools (virtualenv not created or not active)",
 		Fix:      "create the virtualenv and install the dev dependencies (e.g. `uv sync`, or `python -m venv .venv && .venv/bin/pip install -e '.[dev]'`), then rerun",
+	},
+
+	{
+		ID: "toolchain-missing", Ecosystem: "system",
+		// The shell's own words for a language toolchain it cannot find; other commands not found
+		// stay the exit code's business (127: command not found).
+		Patterns: []Pattern{re(`^((/bin/)?sh: \d+: |(/bin/)?bash: (line \d+: )?)(go|gofmt|cargo|rustc|rustup|node|npm|npx|pnpm|yarn|bun|deno|python|python3|pip|pip3|java|javac|mvn|gradle|dotnet|ruby|bundle|php|composer|swift|zig): (not found|command not found)$`, ": not found", ": command not found")},
+		Summary:  "a toolchain the gate runs is not installed or not on PATH",
+		Fix:      "install it (the line names it) or put it on the PATH gauntlet's gates get, then rerun",
 	},
 
 	// Browsers and app servers for end-to-end tests.

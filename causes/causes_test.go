@@ -51,6 +51,9 @@ var positives = []struct {
 	{"node-modules-missing-pnpm-test.txt", 1, "node-modules-missing", "sh: 1: vitest: not found", false},
 	{"node-modules-missing-yarn.txt", 127, "node-modules-missing", "/bin/sh: 1: jest: not found", false},
 	{"python-env-missing.txt", 1, "python-env-missing", "/tmp/cap/venv/bin/python: No module named pytest", false},
+	{"go-toolchain-too-old-go120.txt", 1, "go-toolchain-too-old", "/work/app/go.mod:3: invalid go version '1.22.0': must match format 1.23", true},
+	{"toolchain-missing.txt", 127, "toolchain-missing", "sh: 1: go: not found", false},
+	{"toolchain-missing-bash.txt", 127, "toolchain-missing", "bash: line 1: cargo: command not found", false},
 	{"playwright-browsers-missing.txt", 1, "playwright-browsers-missing", "browserType.launch: Executable doesn't exist at /tmp/cap/pwhome/.cache/ms-playwright/chromium_headless_shell-1148/chrome-linux/headless_shell", false},
 	{"playwright-host-deps-missing.txt", 1, "playwright-host-deps-missing", "║ Host system is missing dependencies to run browsers. ║", true},
 	{"cypress-binary-missing.txt", 1, "cypress-binary-missing", "No version of Cypress is installed in: /tmp/cap/cyhome/.cache/Cypress/13.17.0/Cypress", false},
@@ -268,5 +271,18 @@ func BenchmarkReader(b *testing.B) {
 				r.Line(l)
 			}
 		})
+	}
+}
+
+// The README's table lists every entry, so that users can see what is excused and why.
+func TestREADMEListsTheCatalogue(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range Catalogue() {
+		if !strings.Contains(string(b), "| `"+s.ID+"` |") {
+			t.Errorf("README.md has no table row for %s", s.ID)
+		}
 	}
 }
