@@ -2,6 +2,7 @@ package hook
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -216,5 +217,44 @@ func TestBlockReasonMergesAnExcerptOverlappingTheTail(t *testing.T) {
 	want := "[... 11 earlier lines cut; see the log]\n" + strings.Join(all[11:], "\n")
 	if body != want {
 		t.Errorf("output:\n%s\nwant:\n%s", body, want)
+	}
+}
+
+// Whatever the results claim (line counts that disagree with the tail, excerpts past the end,
+// findings without places), the reason is bounded, valid UTF-8 and never panics.
+func TestBlockReasonInconsistentInputs(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	word := func() string {
+		return []string{"x", "--- FAIL: T", "é", "a long line of output text", "", "\x1b[31mred\x1b[0m", strings.Repeat("w", 700)}[rng.IntN(7)]
+	}
+	lines := func(n int) []string {
+		out := make([]string, n)
+		for i := range out {
+			out[i] = word()
+		}
+		return out
+	}
+	for range 2000 {
+		var results []gates.Result
+		for range 1 + rng.IntN(4) {
+			r := gates.Result{Name: "g", Status: gates.StatusFail, ExitCode: rng.IntN(3) - 1, TimedOut: rng.IntN(4) == 0}
+			r.Tail = strings.Join(lines(rng.IntN(100)), "\n")
+			r.Lines = rng.IntN(300) - 5
+			if rng.IntN(2) == 0 {
+				r.Excerpt = &gates.Excerpt{Start: rng.IntN(300) - 5, Match: rng.IntN(300), Lines: lines(rng.IntN(60))}
+			}
+			for range rng.IntN(80) {
+				r.Findings = append(r.Findings, gates.Finding{File: word(), Line: rng.IntN(5), Severity: []string{"error", "warning", ""}[rng.IntN(3)], Message: word()})
+			}
+			if rng.IntN(3) == 0 {
+				r.Cause = &gates.Cause{Summary: word(), Fix: word()}
+			}
+			results = append(results, r)
+		}
+		got := BlockReason(results, len(results), Attempt{N: 1, Max: 3}, nil)
+		assertBounded(t, got)
+		if strings.Contains(got, "\x1b") || strings.Contains(got, "[... -") || strings.Contains(got, "[... 0 ") {
+			t.Fatalf("escape or a marker hiding no lines in %q", got)
+		}
 	}
 }
