@@ -52,6 +52,8 @@ type Config struct {
 	// must still be recognised as coming from the same config.
 	ContentDigest string
 	Redact        redact.Rules // the redact section
+	// Causes is the top-level default of every check gate's causes key.
+	Causes bool
 
 	// ownTimeout names the gates whose timeout the config set, which a new default must not touch.
 	ownTimeout map[string]bool

@@ -24,6 +24,7 @@ type rawFile struct {
 	StopHook *rawStopHook `yaml:"stop_hook"`
 	Gates    gateMap      `yaml:"gates"`
 	Redact   *rawRedact   `yaml:"redact"`
+	Causes   *bool        `yaml:"causes"`
 }
 
 // rawRedact is the redact section: variables to hide beside the built-in naming rule, and ones
@@ -67,6 +68,7 @@ type rawGate struct {
 	MaxDiffBytes   *int64    `yaml:"max_diff_bytes" min:"1" only:"review"`
 	Format         formatKey `yaml:"format" only:"check"`
 	NewOnly        *bool     `yaml:"new_only" only:"check"`
+	Causes         *bool     `yaml:"causes" only:"check"`
 }
 
 // duration is a Go duration string ("90s", "10m") that must be positive.

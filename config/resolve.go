@@ -21,6 +21,7 @@ func resolve(raw *rawFile) *Config {
 		Env:        raw.Env.entries(),
 		StopHook:   resolveStopHook(raw.StopHook),
 		Redact:     resolveRedact(raw.Redact),
+		Causes:     valueOr(raw.Causes, true),
 		ownTimeout: make(map[string]bool),
 	}
 	if c.Base == "auto" {
@@ -81,6 +82,8 @@ func resolveGate(name string, g *rawGate, c *Config) gates.Gate {
 		Enabled:        valueOr(g.Enabled, true),
 		Format:         g.Format,
 		NewOnly:        valueOr(g.NewOnly, false),
+		// Only check gates read their output for causes: a review or todos gate judges itself.
+		Causes: kind == gates.KindCheck && valueOr(g.Causes, c.Causes),
 	}
 	if kind == gates.KindReview {
 		out.Review = &gates.Review{

@@ -272,6 +272,7 @@ var schemaDocs = map[string]string{
 
 	"redact.names":  "Variables whose values are always hidden (except values under 6 bytes, numbers and flag words such as true). Default: none.",
 	"redact.exempt": "Variables never hidden, even when the built-in rule would. Default: none.",
+	"causes":        "Apply the built-in catalogue of environment-failure signatures to every check gate: a failing gate whose output matches one is an error naming the cause and its fix. Default: true.",
 
 	"stop_hook.max_attempts":      "Blocks per session (and prompt) before the agent may stop anyway. Default: 3.",
 	"stop_hook.timeout":           "Deadline of the whole stop hook; gates still running then count as timed out. Default: 9m.",
@@ -301,4 +302,5 @@ var schemaDocs = map[string]string{
 	"gates.*.max_diff_bytes":   "Review gates: the diff is cut to this many bytes. Default: 262144.",
 	"gates.*.format":           "How findings are read from the output: a parser name (go, gotest, gofmt, eslint, tsc, vitest, jest, ava, ruff, mypy, pytest, rust, shellcheck, gcc, generic), none, or Vim errorformat lines. Default: detected from the command.",
 	"gates.*.new_only":         "Findings on lines the change did not add or modify do not fail the gate. Default: false.",
+	"gates.*.causes":           "Check gates: apply the built-in catalogue of environment-failure signatures to this gate's output. Default: the top-level causes.",
 }

@@ -127,7 +127,7 @@ func Execute(ctx context.Context, req Request) (*Run, error) {
 		Grace:     req.Grace,
 		Observer:  observer,
 		Abort:     req.Abort,
-		Readers:   findingReaders(ctx, cfg.Root, cmp.Or(req.Scope.Base, cfg.Base), sel.Run),
+		Readers:   joinReaders(findingReaders(ctx, cfg.Root, cmp.Or(req.Scope.Base, cfg.Base), sel.Run), causeReaders),
 	})
 
 	run := &Run{

@@ -38,6 +38,14 @@ func sanitizeResult(r gates.Result, s *redact.Redactor) gates.Result {
 		c.ID, c.Summary, c.Fix, c.Line = s.Line(c.ID), s.Line(c.Summary), s.Line(c.Fix), s.Line(c.Line)
 		r.Cause = &c
 	}
+	if r.Excerpt != nil {
+		ex := *r.Excerpt
+		ex.Lines = slices.Clone(ex.Lines)
+		for i, l := range ex.Lines {
+			ex.Lines[i] = s.Text(l) // Text, not Line: a line's indentation is part of what it says
+		}
+		r.Excerpt = &ex
+	}
 	return r
 }
 

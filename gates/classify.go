@@ -36,7 +36,7 @@ func classify(g Gate, o Outcome) (Status, string) {
 	case o.StartErr != nil:
 		return StatusError, "could not start: " + o.StartErr.Error()
 	case o.TimedOut:
-		reason := fmt.Sprintf("timed out after %s", g.Timeout)
+		reason := timeoutReason(g, o)
 		if g.OnTimeout == StatusError {
 			return StatusError, reason
 		}
@@ -48,6 +48,10 @@ func classify(g Gate, o Outcome) (Status, string) {
 		return o.Judged.Status, o.Judged.Reason
 	case o.ExitCode == 0:
 		return StatusPass, "exit status 0" + ignoredNote(g, o)
+	case o.Cause != nil:
+		// Before the exit codes: "command not found" is true of a missing node_modules too, but
+		// only the cause says what to do about it.
+		return StatusError, CauseReason(*o.Cause)
 	case slices.Contains(infraCodes(g), o.ExitCode):
 		return StatusError, fmt.Sprintf("exit status %d: %s", o.ExitCode, infraCodeMeaning(o.ExitCode))
 	case o.InfraMatch != "":
@@ -78,6 +82,27 @@ func ignoredNote(g Gate, o Outcome) string {
 	default:
 		return fmt.Sprintf("; %d pre-existing findings on lines the change did not touch ignored %s", o.IgnoredFindings, NewOnlyMark)
 	}
+}
+
+// CauseReason is the one-line reason of a gate failed by its environment: what is wrong and how
+// to fix it.
+func CauseReason(c Cause) string {
+	return fmt.Sprintf("environment: %s (fix: %s)", c.Summary, c.Fix)
+}
+
+// timeoutReason says when a gate was stopped. A check killed before it reported anything was
+// most likely still building, which the agent cannot fix and a longer timeout can; one killed with an
+// environment cause in its output names it. Either way on_timeout alone decides the status.
+func timeoutReason(g Gate, o Outcome) string {
+	reason := fmt.Sprintf("timed out after %s", g.Timeout)
+	isCheck := g.Kind == KindCheck || g.Kind == ""
+	if isCheck && len(o.Findings) == 0 && o.Excerpt == nil {
+		reason += " before reporting any result; a cold first build may need a longer timeout"
+	}
+	if o.Cause != nil {
+		reason += "; " + CauseReason(*o.Cause)
+	}
+	return reason
 }
 
 func failing(g Gate) Status {

@@ -89,6 +89,9 @@ type Gate struct {
 	Format []string
 	// NewOnly makes findings on lines the change did not add or modify not fail the gate.
 	NewOnly bool
+	// Causes applies the built-in catalogue of environment-failure signatures to the gate's
+	// output (config key causes, default true).
+	Causes bool
 }
 
 // Review holds the keys of a review gate.
@@ -136,6 +139,18 @@ type Outcome struct {
 	// IgnoredFindings counts the findings a new_only gate set aside because they are on lines the
 	// change did not add or modify; they are not in Findings.
 	IgnoredFindings int
+	// Lines is how many lines the gate printed, however many were kept.
+	Lines int
+	// Excerpt is the output around the first line that looked like an error; nil when none did.
+	Excerpt *Excerpt
+}
+
+// Excerpt is a stretch of a gate's output kept because it holds the first line that looked like
+// an error: the end of a long output is often noise printed after the failure.
+type Excerpt struct {
+	Start int      // 1-based number of the output line Lines[0] is
+	Match int      // 1-based number of the line that looked like an error
+	Lines []string // cleaned of escape sequences
 }
 
 // Judgement is what a self-judging gate concluded: pass, fail or error, why, and the lines it
@@ -168,4 +183,8 @@ type Result struct {
 	Cause *Cause
 	// Cached is set when the result was answered from the per-gate cache without running.
 	Cached bool
+	// Lines is how many lines the gate printed, so that what is cut can be counted from the log.
+	Lines int
+	// Excerpt is the output around the first line that looked like an error, when one did.
+	Excerpt *Excerpt
 }

@@ -45,6 +45,12 @@ type GateReport struct {
 	Command    string       `json:"command,omitempty"`
 	// Findings are the problems read from the gate's output (or its review); never null.
 	Findings []gates.Finding `json:"findings"`
+	// OutputLines is how many lines the gate printed (blank lines at the end aside), so that a
+	// report read back can say how many it does not show; 0 when it printed none.
+	OutputLines int `json:"output_lines,omitempty"`
+	// Cause is the environment failure recognised in the output, for `gauntlet explain` and tools
+	// that want it without parsing the reason; omitted when there was none.
+	Cause *gates.Cause `json:"cause,omitempty"`
 }
 
 // New builds the report of a run from its classified results, keeping their order.
@@ -66,17 +72,19 @@ func New(runID string, started time.Time, d time.Duration, results []gates.Resul
 
 func gateReport(res gates.Result) GateReport {
 	g := GateReport{
-		Name:       res.Name,
-		Kind:       res.Kind,
-		Status:     res.Status,
-		DurationMS: res.Duration.Milliseconds(),
-		TimedOut:   res.TimedOut,
-		Log:        res.Log,
-		Reason:     res.Reason,
-		Tail:       res.Tail,
-		Hint:       res.Hint,
-		Command:    res.Command,
-		Findings:   res.Findings,
+		Name:        res.Name,
+		Kind:        res.Kind,
+		Status:      res.Status,
+		DurationMS:  res.Duration.Milliseconds(),
+		TimedOut:    res.TimedOut,
+		Log:         res.Log,
+		Reason:      res.Reason,
+		Tail:        res.Tail,
+		Hint:        res.Hint,
+		Command:     res.Command,
+		Findings:    res.Findings,
+		OutputLines: res.Lines,
+		Cause:       res.Cause,
 	}
 	if g.Findings == nil {
 		g.Findings = []gates.Finding{}

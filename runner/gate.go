@@ -122,6 +122,8 @@ func (r *run) result(ctx context.Context, g gates.Gate, o gates.Outcome, start t
 		Started:  start,
 		Findings: o.Findings,
 		Cause:    o.Cause,
+		Lines:    o.Lines,
+		Excerpt:  o.Excerpt,
 	}
 }
 

@@ -149,7 +149,7 @@ func TestRunWritesLogAndTail(t *testing.T) {
 	var wantTail []string
 	for i := 1; i <= 100; i++ {
 		fmt.Fprintf(&wantLog, "\033[31mline %d\033[0m  \n", i)
-		if i > 62 {
+		if i > 100-tailMaxLines+2 {
 			wantTail = append(wantTail, fmt.Sprintf("line %d", i))
 		}
 	}
@@ -159,8 +159,11 @@ func TestRunWritesLogAndTail(t *testing.T) {
 	if got := readLog(t, opts, "out"); got != wantLog.String() {
 		t.Errorf("log differs from the output:\n%q", got)
 	}
+	if res.Lines != 102 {
+		t.Errorf("Lines = %d, want 102", res.Lines)
+	}
 	if res.Tail != strings.Join(wantTail, "\n") {
-		t.Errorf("tail:\n%s\nwant the last 40 lines without escapes:\n%s", res.Tail, strings.Join(wantTail, "\n"))
+		t.Errorf("tail:\n%s\nwant the last tailMaxLines lines without escapes:\n%s", res.Tail, strings.Join(wantTail, "\n"))
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"runtime/debug"
 
+	"github.com/gauntlet-dev/gauntlet/causes"
 	"github.com/spf13/cobra"
 )
 
@@ -40,8 +41,15 @@ func newVersionCmd(io streams) *cobra.Command {
 		Short: "Print gauntlet's version, commit and Go version",
 		Args:  cobra.NoArgs,
 		RunE: runE(func(*cobra.Command, []string) error {
-			_, err := fmt.Fprintln(io.Out, versionLine())
+			_, err := fmt.Fprintln(io.Out, versionText())
 			return err
 		}),
 	}
+}
+
+// versionText is what `gauntlet version` and `gauntlet --version` print: the build, then the
+// causes catalogue, which decides which failures are excused as environmental, so that a report
+// can be traced to the signatures that judged it.
+func versionText() string {
+	return fmt.Sprintf("%s\ncauses catalogue v%d (%d signatures)", versionLine(), causes.Version, len(causes.Catalogue()))
 }
