@@ -33,10 +33,19 @@ var secretNameParts = []string{"SECRET", "PASSWORD", "PASSWD", "PASSPHRASE", "CR
 // AUTH as a substring would catch GIT_AUTHOR_NAME, PAT would catch PYTHON_COMPAT.
 var secretLastWords = []string{"AUTH", "AUTHORIZATION", "PAT"}
 
-// secretLastEndings mark a variable as secret when its last word ends with them (GITHUB_TOKEN,
-// OPENAI_API_KEY, APIKEY), but not when they are only somewhere in the name: MAX_THINKING_TOKENS
-// holds a count, PIP_KEYRING_PROVIDER and KEY_FILE hold settings.
-var secretLastEndings = []string{"TOKEN", "KEY"}
+// secretWordEndings mark a variable as secret when one of its "_"-separated words ends with them
+// (GITHUB_TOKEN, OPENAI_API_KEY, APIKEY, API_KEY_PROD), but not when they only occur inside a
+// word: MAX_THINKING_TOKENS holds a count, PIP_KEYRING_PROVIDER a setting.
+var secretWordEndings = []string{"TOKEN", "KEY"}
+
+// settingWords, as the last word of a name, say that it holds something about a secret rather
+// than the secret itself: KEY_FILE is a path, AWS_ACCESS_KEY_ID an identifier, GH_TOKEN_ENABLED
+// a flag, SSH_AUTH_SOCK a socket.
+var settingWords = []string{
+	"ID", "IDS", "FILE", "FILES", "PATH", "DIR", "NAME", "TYPE", "PROVIDER", "SOCK", "SOCKET",
+	"MODE", "SIZE", "COUNT", "LIMIT", "LEN", "LENGTH", "ENABLED", "DISABLED", "ENABLE", "DISABLE",
+	"REGION", "FORMAT", "ALGORITHM", "HOST", "PORT", "VERSION", "URL", "TTL", "TIMEOUT", "HEADER",
+}
 
 // notSecretValues are flag-like values that secret-looking names often hold (GH_TOKEN_ENABLED=
 // true); redacting them would blank out every "true" in a compiler's output.
@@ -45,7 +54,8 @@ var notSecretValues = []string{"true", "false", "yes", "no", "on", "off", "none"
 // SecretName reports whether a variable's value is hidden. A name listed in rules.Exempt never is,
 // one in rules.Names always is; otherwise, ignoring case, a name is secret when it contains
 // SECRET, PASSWORD, PASSWD, PASSPHRASE or CREDENTIAL, or when its last "_"-separated word is AUTH,
-// AUTHORIZATION or PAT or ends in TOKEN or KEY.
+// AUTHORIZATION or PAT, or when one of its words ends in TOKEN or KEY and its last word is not a
+// setting word (ID, FILE, PATH, ENABLED, ...: see settingWords).
 func SecretName(name string, rules Rules) bool {
 	if slices.Contains(rules.Exempt, name) {
 		return false
@@ -59,13 +69,19 @@ func SecretName(name string, rules Rules) bool {
 			return true
 		}
 	}
-	last := upper[strings.LastIndexByte(upper, '_')+1:]
+	words := strings.Split(upper, "_")
+	last := words[len(words)-1]
 	if slices.Contains(secretLastWords, last) {
 		return true
 	}
-	for _, end := range secretLastEndings {
-		if strings.HasSuffix(last, end) {
-			return true
+	if slices.Contains(settingWords, last) {
+		return false
+	}
+	for _, w := range words {
+		for _, end := range secretWordEndings {
+			if strings.HasSuffix(w, end) {
+				return true
+			}
 		}
 	}
 	return false
