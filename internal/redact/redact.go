@@ -33,9 +33,10 @@ var secretNameParts = []string{"SECRET", "PASSWORD", "PASSWD", "PASSPHRASE", "CR
 // AUTH as a substring would catch GIT_AUTHOR_NAME, PAT would catch PYTHON_COMPAT.
 var secretLastWords = []string{"AUTH", "AUTHORIZATION", "PAT"}
 
-// secretWordEndings mark a variable as secret when one of its "_"-separated words ends with them
-// (GITHUB_TOKEN, OPENAI_API_KEY, APIKEY, API_KEY_PROD), but not when they only occur inside a
-// word: MAX_THINKING_TOKENS holds a count, PIP_KEYRING_PROVIDER a setting.
+// secretWordEndings mark a variable as secret when one of its "_"-separated words but the first
+// ends with them (GITHUB_TOKEN, OPENAI_API_KEY, API_KEY_PROD), or the whole name does (APIKEY),
+// but not when they only occur inside a word: MAX_THINKING_TOKENS holds a count,
+// PIP_KEYRING_PROVIDER a setting.
 var secretWordEndings = []string{"TOKEN", "KEY"}
 
 // settingWords, as the last word of a name, say that it holds something about a secret rather
@@ -45,6 +46,7 @@ var settingWords = []string{
 	"ID", "IDS", "FILE", "FILES", "PATH", "DIR", "NAME", "TYPE", "PROVIDER", "SOCK", "SOCKET",
 	"MODE", "SIZE", "COUNT", "LIMIT", "LEN", "LENGTH", "ENABLED", "DISABLED", "ENABLE", "DISABLE",
 	"REGION", "FORMAT", "ALGORITHM", "HOST", "PORT", "VERSION", "URL", "TTL", "TIMEOUT", "HEADER",
+	"RATE",
 }
 
 // notSecretValues are flag-like values that secret-looking names often hold (GH_TOKEN_ENABLED=
@@ -54,8 +56,8 @@ var notSecretValues = []string{"true", "false", "yes", "no", "on", "off", "none"
 // SecretName reports whether a variable's value is hidden. A name listed in rules.Exempt never is,
 // one in rules.Names always is; otherwise, ignoring case, a name is secret when it contains
 // SECRET, PASSWORD, PASSWD, PASSPHRASE or CREDENTIAL, or when its last "_"-separated word is AUTH,
-// AUTHORIZATION or PAT, or when one of its words ends in TOKEN or KEY and its last word is not a
-// setting word (ID, FILE, PATH, ENABLED, ...: see settingWords).
+// AUTHORIZATION or PAT, or when one of its words but the first (or the whole name) ends in TOKEN
+// or KEY and its last word is not a setting word (ID, FILE, PATH, ENABLED, ...: settingWords).
 func SecretName(name string, rules Rules) bool {
 	if slices.Contains(rules.Exempt, name) {
 		return false
@@ -77,7 +79,12 @@ func SecretName(name string, rules Rules) bool {
 	if slices.Contains(settingWords, last) {
 		return false
 	}
-	for _, w := range words {
+	// The first word of a longer name says what the rest is about (KEY_REPEAT_RATE, TOKEN_LIMIT):
+	// it marks a secret only when it is the whole name.
+	for i, w := range words {
+		if i == 0 && len(words) > 1 {
+			continue
+		}
 		for _, end := range secretWordEndings {
 			if strings.HasSuffix(w, end) {
 				return true
