@@ -82,8 +82,6 @@ type compiledCatalogue struct {
 // most lines hold no literal of any signature, and every line of every gate passes here.
 type byteSet [4]uint64
 
-func (s *byteSet) add(b byte) { s[b>>6] |= 1 << (b & 63) }
-
 func (s *byteSet) has(b byte) bool { return s[b>>6]&(1<<(b&63)) != 0 }
 
 func setOf(p []byte) byteSet {

@@ -27,7 +27,7 @@ type rustParser struct {
 var (
 	rustHeader   = regexp.MustCompile(`^(error|warning)(?:\[(\w+)\])?: (.+)$`)
 	rustArrow    = regexp.MustCompile(`^\s*--> (.+?):(\d+):(\d+)$`)
-	rustLint     = regexp.MustCompile("#\\[(?:warn|deny|forbid)\\(([\\w:]+)\\)\\]")
+	rustLint     = regexp.MustCompile(`#\[(?:warn|deny|forbid)\(([\w:]+)\)\]`)
 	rustShort    = regexp.MustCompile(`^(.+?):(\d+):(\d+): (error|warning)(?:\[(\w+)\])?: (.+)$`)
 	rustPanic    = regexp.MustCompile(`^thread '(.+?)'(?: \(\d+\))? panicked at (.+?):(\d+):(\d+):$`)
 	rustPanicOld = regexp.MustCompile(`^thread '(.+)' panicked at '(.*)', (.+?):(\d+):(\d+)$`)

@@ -94,10 +94,7 @@ func splitCommands(script string) []simpleCommand {
 			for i < len(rs) && rs[i] != '\n' {
 				i++
 			}
-			endCommand()
-			if i >= len(rs) {
-				break
-			}
+			endCommand() // the loop ends by itself when the comment ran to the end
 		case r == '(' || r == ')':
 			// A subshell, a case pattern (`a) go test`), a command substitution: what is
 			// inside or after is a command of its own.
