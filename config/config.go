@@ -46,6 +46,8 @@ type Config struct {
 	Env      []string // "K=V", in file order
 	StopHook StopHook
 	Gates    []gates.Gate // in file order, disabled gates included with Enabled=false
+	// Cache is the top-level cache key: the default of every gate's own.
+	Cache bool
 
 	// ownTimeout names the gates whose timeout the config set, which a new default must not touch.
 	ownTimeout map[string]bool

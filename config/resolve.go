@@ -20,6 +20,7 @@ func resolve(raw *rawFile) *Config {
 		Env:        raw.Env.entries(),
 		StopHook:   resolveStopHook(raw.StopHook),
 		ownTimeout: make(map[string]bool),
+		Cache:      valueOr(raw.Cache, false),
 	}
 	if c.Base == "auto" {
 		c.Base = ""
@@ -70,6 +71,9 @@ func resolveGate(name string, g *rawGate, c *Config) gates.Gate {
 		Hint:           valueOr(g.Hint, ""),
 		When:           gates.When(valueOr(g.When, string(gates.WhenAlways))),
 		Enabled:        valueOr(g.Enabled, true),
+		Cache:          valueOr(g.Cache, c.Cache),
+		Inputs:         g.Inputs,
+		Session:        valueOr(g.Session, false),
 	}
 	if kind == gates.KindReview {
 		out.Review = &gates.Review{

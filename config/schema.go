@@ -258,6 +258,7 @@ var schemaDocs = map[string]string{
 	"env":       "Environment added to every gate; a gate's own env wins. Default: none.",
 	"stop_hook": "How `gauntlet stop-hook` answers an agent host that asks whether the agent may stop.",
 	"gates":     "The gates, by name (lowercase letters, digits, - and _), reported in file order.",
+	"cache":     "Answer a gate's pass from the cache while its inputs are unchanged; the default of every gate's cache. Default: false.",
 
 	"stop_hook.max_attempts":      "Blocks per session (and prompt) before the agent may stop anyway. Default: 3.",
 	"stop_hook.timeout":           "Deadline of the whole stop hook; gates still running then count as timed out. Default: 9m.",
@@ -285,4 +286,7 @@ var schemaDocs = map[string]string{
 	"gates.*.prompt_file":      "Review gates: the review instructions, from a file relative to the project root.",
 	"gates.*.model":            "Review gates: model name passed to the CLI. Default: the CLI's own.",
 	"gates.*.max_diff_bytes":   "Review gates: the diff is cut to this many bytes. Default: 262144.",
+	"gates.*.cache":            "Answer this gate's pass from the cache while its inputs are unchanged. Default: the top-level cache.",
+	"gates.*.inputs":           "Doublestar globs (root-relative) of the files the gate's result depends on, for the cache. Default: paths, else the whole tree.",
+	"gates.*.session":          "The result depends on the agent's session (it reads GAUNTLET_TRANSCRIPT_PATH): never answered from another session. Default: false; always true for todos gates.",
 }
