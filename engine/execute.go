@@ -10,6 +10,7 @@ import (
 
 	"github.com/gauntlet-dev/gauntlet/config"
 	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/treestate"
 	"github.com/gauntlet-dev/gauntlet/lock"
 	"github.com/gauntlet-dev/gauntlet/report"
 	"github.com/gauntlet-dev/gauntlet/runner"
@@ -34,6 +35,16 @@ type Request struct {
 	// Recorded is called after the run is recorded, still under the lock, so that what a caller
 	// keeps about runs (the stop hook's ledger) is updated by one process at a time.
 	Recorded func(run *Run) error
+	// NoCache runs every gate even when the per-gate cache holds its pass (--no-cache).
+	NoCache bool
+	// Session is the agent's session id in the stop hook, "" in `run`: a gate whose result
+	// depends on the session is answered from the cache only within its own session.
+	Session string
+	// SessionInputs is what else of the session decides a todos gate (its todo list).
+	SessionInputs []byte
+	// Tree is the work tree as the caller already read it (the stop hook's fingerprint), so that
+	// the cache does not ask git again; nil reads it when a gate needs it.
+	Tree *treestate.State
 }
 
 // Run is what one pipeline run produced.
@@ -47,6 +58,9 @@ type Run struct {
 	Selection *Selection
 	// FirstFailure is the gate whose failure finished first: with fail-fast, the root cause.
 	FirstFailure string
+	// CacheErr is a problem with the per-gate cache; it never changes the verdict (the gates it
+	// could not answer ran), so callers only mention it.
+	CacheErr error
 }
 
 // StateError means the state dir could not be used; the run could not even start.
@@ -87,10 +101,11 @@ func Execute(ctx context.Context, req Request) (*Run, error) {
 		return nil, &StateError{err}
 	}
 
+	toRun, hits, cacheErr := consultCache(ctx, req, state, sel.Run)
 	if req.Starting != nil {
-		req.Starting(runID, sel.Run)
+		req.Starting(runID, toRun)
 	}
-	ran := runner.Run(ctx, sel.Run, runner.Options{
+	ran := runner.Run(ctx, toRun, runner.Options{
 		RunID:     runID,
 		Root:      cfg.Root,
 		Base:      cmp.Or(req.Scope.Base, cfg.Base),
@@ -105,11 +120,12 @@ func Execute(ctx context.Context, req Request) (*Run, error) {
 		Abort:     req.Abort,
 	})
 
+	cacheErr = errors.Join(cacheErr, hits.remember(runID, ran))
 	run := &Run{
 		ID:        runID,
 		Started:   started,
 		Duration:  time.Since(started),
-		Results:   merge(cfg, sel, ran),
+		Results:   merge(cfg, sel, append(ran, hits.results...)),
 		Selection: sel,
 	}
 	run.Verdict = gates.VerdictOf(run.Results)
@@ -118,6 +134,7 @@ func Execute(ctx context.Context, req Request) (*Run, error) {
 
 	// The callback runs even when the report could not be written: what it records (the stop
 	// hook's attempt count) must not be lost with it.
+	run.CacheErr = cacheErr
 	recordErr := writeLastRun(state, run.Report)
 	if req.Recorded != nil {
 		recordErr = errors.Join(recordErr, req.Recorded(run))

@@ -35,6 +35,8 @@ type GateReport struct {
 	Tail       string       `json:"tail"`
 	Hint       string       `json:"hint,omitempty"`
 	Command    string       `json:"command,omitempty"`
+	// Cached is set when the pass was answered from the per-gate cache without running the gate.
+	Cached bool `json:"cached,omitempty"`
 }
 
 // New builds the report of a run from its classified results, keeping their order.
@@ -66,6 +68,7 @@ func gateReport(res gates.Result) GateReport {
 		Tail:       res.Tail,
 		Hint:       res.Hint,
 		Command:    res.Command,
+		Cached:     res.Cached,
 	}
 	if res.ExitCode >= 0 {
 		code := res.ExitCode
@@ -92,6 +95,9 @@ func needsAttention(s gates.Status) bool {
 
 // shownReason is the reason worth printing next to a gate's status.
 func shownReason(g GateReport) string {
+	if g.Cached {
+		return "cached"
+	}
 	return visibleReason(g.Status, g.Reason)
 }
 

@@ -22,6 +22,7 @@ func main() {
 // Main runs one command line and returns the process exit code. It is the only place that turns
 // errors into exit codes, so that deferred cleanups (lock release, process kills) always run.
 func Main(args []string, io streams) int {
+	setCacheVersion()
 	root := newRootCmd(io)
 	root.SetArgs(args)
 	cmd, err := root.ExecuteC()

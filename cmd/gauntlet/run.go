@@ -41,6 +41,7 @@ type runOptions struct {
 	color      string
 	shard      engine.Shard
 	names      []string
+	noCache    bool
 }
 
 func newRunCmd(io streams) *cobra.Command {
@@ -96,6 +97,7 @@ Exit codes: 0 pass or warn, 1 fail, 2 usage or config error, 3 error (a gate cou
 	f.BoolVarP(&opts.verbose, "verbose", "v", false, "stream every gate's output live, each line prefixed with the gate name")
 	f.StringVar(&opts.color, "color", "auto", "colour the output: auto, always or never (NO_COLOR is honoured by auto)")
 	f.StringVar(&shard, "shard", "", "run only shard K of N of the selected gates, e.g. 2/4")
+	f.BoolVar(&opts.noCache, "no-cache", false, "run every gate, even those whose pass the cache holds")
 	return cmd
 }
 
@@ -149,6 +151,7 @@ func runGates(parent context.Context, io streams, cmd *cobra.Command, opts runOp
 		Abort:    abort,
 		Grace:    killGrace,
 		Starting: func(_ string, toRun []gates.Gate) { progress.Start(toRun) },
+		NoCache:  opts.noCache,
 	})
 	progress.Stop()
 	if errors.Is(context.Cause(ctx), errInterrupted) && run == nil {
@@ -156,6 +159,9 @@ func runGates(parent context.Context, io streams, cmd *cobra.Command, opts runOp
 	}
 	if err != nil && run == nil {
 		return err
+	}
+	if run.CacheErr != nil {
+		fmt.Fprintf(io.Err, "gauntlet: %v\n", run.CacheErr)
 	}
 
 	text := report.TextOptions{Color: colored}

@@ -7,6 +7,7 @@ package treestate
 import (
 	"bytes"
 	"context"
+	"crypto/sha1"
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
@@ -342,4 +343,83 @@ func Field(h hash.Hash, label string, data []byte) {
 	header = binary.BigEndian.AppendUint64(header, uint64(len(data)))
 	h.Write(header)
 	h.Write(data)
+}
+
+// BlobID names a work-tree file the way git would once it is added: its mode and its blob
+// object id (SHA-1, or SHA-256 when like is a 64-digit id of the repository), so that a file
+// has the same name whether git already holds it or not. ok is false for what git stores
+// otherwise (a directory: an untracked nested repository) or cannot read; the caller then
+// falls back to FileDigest. Each path is hashed once per State.
+func (s *State) BlobID(ctx context.Context, path string, like string) (mode, oid string, ok bool, err error) {
+	memo := "blob\x00" + path
+	s.mu.Lock()
+	d, seen := s.digests[memo]
+	s.mu.Unlock()
+	if seen {
+		if len(d) == 0 {
+			return "", "", false, nil
+		}
+		m, o, _ := strings.Cut(string(d), " ")
+		return m, o, true, nil
+	}
+	mode, oid, ok, err = blobID(ctx, filepath.Join(s.Root, filepath.FromSlash(path)), len(like) == 64)
+	if err != nil {
+		return "", "", false, fmt.Errorf("hash %s: %w", path, err)
+	}
+	val := []byte(nil)
+	if ok {
+		val = []byte(mode + " " + oid)
+	}
+	s.mu.Lock()
+	s.digests[memo] = val
+	s.mu.Unlock()
+	return mode, oid, ok, nil
+}
+
+func blobID(ctx context.Context, path string, sha256Repo bool) (string, string, bool, error) {
+	info, err := os.Lstat(path)
+	if err != nil {
+		return "", "", false, nil
+	}
+	newHash := sha1.New
+	if sha256Repo {
+		newHash = sha256.New
+	}
+	h := newHash()
+	switch {
+	case info.Mode()&fs.ModeSymlink != 0:
+		target, err := os.Readlink(path)
+		if err != nil {
+			return "", "", false, nil
+		}
+		fmt.Fprintf(h, "blob %d\x00%s", len(target), target)
+		return "120000", fmt.Sprintf("%x", h.Sum(nil)), true, nil
+	case info.Mode().IsRegular():
+		f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+		if err != nil {
+			return "", "", false, nil
+		}
+		defer f.Close()
+		st, err := f.Stat()
+		if err != nil || !st.Mode().IsRegular() {
+			return "", "", false, nil
+		}
+		fmt.Fprintf(h, "blob %d\x00", st.Size())
+		buf := bufPool.Get().(*[]byte)
+		defer bufPool.Put(buf)
+		n, err := io.CopyBuffer(h, ctxReader{ctx: ctx, r: io.LimitReader(f, st.Size())}, *buf)
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			return "", "", false, ctxErr
+		}
+		if err != nil || n != st.Size() {
+			// Changed while read: no stable name, the caller hashes it its own way.
+			return "", "", false, nil
+		}
+		mode := "100644"
+		if st.Mode()&0o100 != 0 {
+			mode = "100755"
+		}
+		return mode, fmt.Sprintf("%x", h.Sum(nil)), true, nil
+	}
+	return "", "", false, nil
 }
