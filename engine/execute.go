@@ -45,6 +45,9 @@ type Request struct {
 	// Tree is the work tree as the caller already read it (the stop hook's fingerprint), so that
 	// the cache does not ask git again; nil reads it when a gate needs it.
 	Tree *treestate.State
+	// Locked says the caller already holds the run lock (the stop hook, which decides how long
+	// to wait for it): Execute neither takes nor releases it.
+	Locked bool
 }
 
 // Run is what one pipeline run produced.
@@ -84,11 +87,13 @@ func Execute(ctx context.Context, req Request) (*Run, error) {
 	}
 	defer state.Close()
 
-	held, err := lock.Acquire(ctx, state.Path(), req.LockWait)
-	if err != nil {
-		return nil, err
+	if !req.Locked {
+		held, err := lock.Acquire(ctx, state.Path(), req.LockWait)
+		if err != nil {
+			return nil, err
+		}
+		defer held.Release()
 	}
-	defer held.Release()
 
 	started := time.Now()
 	runID := statedir.NewRunID(started)
