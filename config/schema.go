@@ -71,7 +71,7 @@ func buildSchema() (schema, error) {
 		"env": schema{
 			"type":          []string{"object", "null"},
 			"description":   "Environment variables; any scalar value is taken as written.",
-			"propertyNames": schema{"pattern": envNamePattern.String()},
+			"propertyNames": schema{"pattern": envNamePattern().String()},
 			"additionalProperties": schema{
 				"type": []string{"string", "number", "boolean"},
 			},
@@ -124,7 +124,7 @@ func valueSchema(t reflect.Type, tag reflect.StructTag, key string) (schema, err
 	case gateMapType:
 		return schema{
 			"type":                 []string{"object", "null"},
-			"propertyNames":        schema{"pattern": gateNamePattern.String()},
+			"propertyNames":        schema{"pattern": gateNamePattern().String()},
 			"additionalProperties": ref("gate"),
 		}, nil
 	}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -22,7 +23,7 @@ var makeTargets = []struct {
 }
 
 // ruleLine matches a rule's target list: "test lint: deps", but not "X := y" or "X ::= y".
-var ruleLine = regexp.MustCompile(`^([^\s:#=][^:#=]*?)\s*::?(?:[^:=]|$)`)
+var ruleLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([^\s:#=][^:#=]*?)\s*::?(?:[^:=]|$)`) })
 
 func detectMake(dir string) *Project {
 	var data []byte
@@ -39,7 +40,7 @@ func detectMake(dir string) *Project {
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
-		if m := ruleLine.FindStringSubmatch(sc.Text()); m != nil {
+		if m := ruleLine().FindStringSubmatch(sc.Text()); m != nil {
 			for _, t := range strings.Fields(m[1]) {
 				defined[t] = true
 			}

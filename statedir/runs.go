@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -18,7 +19,7 @@ const logsDir = "logs"
 // runIDLayout makes run ids sort by time as plain strings.
 const runIDLayout = "20060102T150405Z"
 
-var runIDPattern = regexp.MustCompile(`^[0-9]{8}T[0-9]{6}Z-[0-9a-f]{4}$`)
+var runIDPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9]{8}T[0-9]{6}Z-[0-9a-f]{4}$`) })
 
 // NewRunID returns an id such as "20261121T093000Z-4f2a": the UTC time to the second, then a
 // random suffix so that two runs started in the same second get different log directories.
@@ -102,7 +103,7 @@ func (d *Dir) listRuns() ([]runDir, error) {
 	}
 	var runs []runDir
 	for _, e := range entries {
-		if !e.IsDir() || !runIDPattern.MatchString(e.Name()) {
+		if !e.IsDir() || !runIDPattern().MatchString(e.Name()) {
 			continue
 		}
 		run := runDir{name: e.Name()}
