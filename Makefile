@@ -10,7 +10,7 @@ STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.7.0
 # The race detector needs cgo; without a C compiler the tests still run, and say so.
 RACE := $(shell [ "$$($(GO) env CGO_ENABLED)" = 1 ] && command -v "$$($(GO) env CC)" >/dev/null 2>&1 && echo -race)
 
-.PHONY: all build run test lint bench schema clean
+.PHONY: all build run test lint bench bench-hook schema clean
 
 all: build
 
@@ -43,6 +43,10 @@ lint:
 bench: build
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 	./bench/run.sh
+
+## bench-hook: the agent loop's costs (stop hook, cache, shared verdicts, start-up) against their floors
+bench-hook:
+	./bench/hook.sh
 
 ## schema: regenerate gauntlet.schema.json, the config's JSON Schema, from the config types
 schema:
