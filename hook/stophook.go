@@ -157,12 +157,16 @@ func (c *call) judge(ctx context.Context, cfg *config.Config) Outcome {
 		}
 	}
 
-	held, out, done := c.lockFor(ctx, cfg, state, fingerprint, key, perSession)
+	held, waited, out, done := c.lockFor(ctx, cfg, state, fingerprint, key, perSession)
 	if done {
 		return out
 	}
 	defer held.Release()
-	if in := readInflight(state); in.sameState(fingerprint, key, perSession) && in.Done {
+	// A verdict this call waited for answers it, whatever it is. One found already finished
+	// answers only when it is a failure (a pass is the ledger's LastPass): warnings and
+	// infrastructure errors are judged anew, as they always were.
+	if in := readInflight(state); in.sameState(fingerprint, key, perSession) && in.Done &&
+		(waited || in.Verdict == gates.VerdictFail) {
 		if out, ok := c.sharedAnswer(state, in, key, maxAttempts); ok {
 			return out
 		}
@@ -229,7 +233,7 @@ func passedBefore(led *ledger, key, fingerprint string, perSession bool) bool {
 // a hook already judging this very state is waited for until the deadline, so that its verdict
 // answers this call too rather than this agent stopping unverified. done is set when the reply
 // is already decided (the lock could not be had).
-func (c *call) lockFor(ctx context.Context, cfg *config.Config, state *statedir.Dir, fingerprint, key string, perSession bool) (*lock.Lock, Outcome, bool) {
+func (c *call) lockFor(ctx context.Context, cfg *config.Config, state *statedir.Dir, fingerprint, key string, perSession bool) (held *lock.Lock, waited bool, out Outcome, done bool) {
 	untilDeadline := func() time.Duration {
 		if dl, ok := ctx.Deadline(); ok {
 			return max(time.Until(dl), 0)
@@ -242,21 +246,22 @@ func (c *call) lockFor(ctx context.Context, cfg *config.Config, state *statedir.
 	}
 	wait := min(cfg.StopHook.LockWait, cfg.StopHook.Timeout)
 	if judgingThis() {
-		wait = untilDeadline()
+		wait, waited = untilDeadline(), true
 	}
 	held, err := lock.Acquire(ctx, state.Path(), wait)
 	var busy *lock.BusyError
 	if errors.As(err, &busy) && judgingThis() {
 		// It started judging this state while we waited.
+		waited = true
 		held, err = lock.Acquire(ctx, state.Path(), untilDeadline())
 	}
 	switch {
 	case errors.As(err, &busy):
-		return nil, c.notify("gauntlet: gates not run: " + lowerFirst(busy.Error()) + "; stop allowed"), true
+		return nil, false, c.notify("gauntlet: gates not run: " + lowerFirst(busy.Error()) + "; stop allowed"), true
 	case err != nil:
-		return nil, c.notify("gauntlet: gates not run: " + lowerFirst(oneLine(err.Error())) + "; stop allowed"), true
+		return nil, false, c.notify("gauntlet: gates not run: " + lowerFirst(oneLine(err.Error())) + "; stop allowed"), true
 	}
-	return held, Outcome{}, false
+	return held, waited, Outcome{}, false
 }
 
 // share records the verdict for the hooks that wait on the same state.
