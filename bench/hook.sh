@@ -167,7 +167,7 @@ mkdir -p "$work/eight"
 	echo "gates:"
 	for i in 1 2 3 4 5 6 7 8; do printf '  g%d:\n    run: "true"\n' "$i"; done
 } >"$work/eight/.gauntlet.yml"
-read -r a b r < <(compare "$n" '(cd $work/eight && $g run --color never >/dev/null)' "sh -c 'for i in 1 2 3 4 5 6 7 8; do sh -c true & done; wait'")
+read -r a b r < <(compare "$n" '$g run -c $work/eight/.gauntlet.yml --color never >/dev/null' "sh -c 'for i in 1 2 3 4 5 6 7 8; do sh -c true & done; wait'")
 printf '4. gauntlet run, 8 gates of true: %8.1f   plain shell %8.1f   ratio %.2f (goal <= 1.15)\n' "$a" "$b" "$r"
 
 # 5. Start-up: gauntlet version vs a Go program that does nothing.
