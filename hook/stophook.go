@@ -233,27 +233,26 @@ func passedBefore(led *ledger, key, fingerprint string, perSession bool) bool {
 // a hook already judging this very state is waited for until the deadline, so that its verdict
 // answers this call too rather than this agent stopping unverified. done is set when the reply
 // is already decided (the lock could not be had).
-func (c *call) lockFor(ctx context.Context, cfg *config.Config, state *statedir.Dir, fingerprint, key string, perSession bool) (held *lock.Lock, waited bool, out Outcome, done bool) {
-	untilDeadline := func() time.Duration {
-		if dl, ok := ctx.Deadline(); ok {
-			return max(time.Until(dl), 0)
-		}
-		return cfg.StopHook.Timeout
-	}
+func (c *call) lockFor(ctx context.Context, cfg *config.Config, state *statedir.Dir, fingerprint, key string, perSession bool) (_ *lock.Lock, waited bool, out Outcome, done bool) {
 	judgingThis := func() bool {
 		in := readInflight(state)
 		return in.sameState(fingerprint, key, perSession) && in.running()
 	}
-	wait := min(cfg.StopHook.LockWait, cfg.StopHook.Timeout)
+	var (
+		held *lock.Lock
+		err  error
+		busy *lock.BusyError
+	)
 	if judgingThis() {
-		wait, waited = untilDeadline(), true
-	}
-	held, err := lock.Acquire(ctx, state.Path(), wait)
-	var busy *lock.BusyError
-	if errors.As(err, &busy) && judgingThis() {
-		// It started judging this state while we waited.
 		waited = true
-		held, err = lock.Acquire(ctx, state.Path(), untilDeadline())
+		held, err = awaitVerdict(ctx, state.Path())
+	} else {
+		held, err = lock.Acquire(ctx, state.Path(), min(cfg.StopHook.LockWait, cfg.StopHook.Timeout))
+		if errors.As(err, &busy) && judgingThis() {
+			// It started judging this state while we waited.
+			waited = true
+			held, err = awaitVerdict(ctx, state.Path())
+		}
 	}
 	switch {
 	case errors.As(err, &busy):
@@ -262,6 +261,29 @@ func (c *call) lockFor(ctx context.Context, cfg *config.Config, state *statedir.
 		return nil, false, c.notify("gauntlet: gates not run: " + lowerFirst(oneLine(err.Error())) + "; stop allowed"), true
 	}
 	return held, waited, Outcome{}, false
+}
+
+// verdictPoll is how often a hook waiting for another's verdict tries the lock: the verdict is
+// written just before the lock is let go, and every waiter replies as soon as it can read it.
+const verdictPoll = 10 * time.Millisecond
+
+// awaitVerdict takes the lock once the hook judging this state lets it go, until the call's
+// deadline (ctx ends it).
+func awaitVerdict(ctx context.Context, stateDir string) (*lock.Lock, error) {
+	tick := time.NewTicker(verdictPoll)
+	defer tick.Stop()
+	for {
+		held, err := lock.Acquire(ctx, stateDir, 0)
+		var busy *lock.BusyError
+		if !errors.As(err, &busy) {
+			return held, err
+		}
+		select {
+		case <-ctx.Done():
+			return nil, fmt.Errorf("waiting for the verdict on this state: %w", context.Cause(ctx))
+		case <-tick.C:
+		}
+	}
 }
 
 // share records the verdict for the hooks that wait on the same state.
