@@ -92,6 +92,14 @@ func (s *Store) Put(key string, e Entry) {
 	s.dirty = true
 }
 
+// Delete forgets the pass stored under key, if any.
+func (s *Store) Delete(key string) {
+	if _, ok := s.f.Entries[key]; ok {
+		delete(s.f.Entries, key)
+		s.dirty = true
+	}
+}
+
 // Save writes the cache back when it changed, pruned to its bounds oldest first.
 func (s *Store) Save() error {
 	if !s.dirty {

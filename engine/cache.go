@@ -29,7 +29,7 @@ func consultCache(ctx context.Context, req Request, state *statedir.Dir, toRun [
 	for _, g := range toRun {
 		wanted = wanted || g.Cache
 	}
-	if !wanted || req.NoCache {
+	if !wanted {
 		return toRun, c, nil
 	}
 	tree := req.Tree
@@ -59,7 +59,8 @@ func consultCache(ctx context.Context, req Request, state *statedir.Dir, toRun [
 			rest = append(rest, g)
 			continue
 		}
-		if e, hit := store.Lookup(key); hit {
+		// --no-cache runs the gate anyway; its outcome still updates the cache.
+		if e, hit := store.Lookup(key); hit && !req.NoCache {
 			c.results = append(c.results, hitResult(g, e))
 			continue
 		}
@@ -83,7 +84,9 @@ func hitResult(g gates.Gate, e cache.Entry) gates.Result {
 	}
 }
 
-// remember stores the passes of gates that had a key; failures are never stored.
+// remember stores the passes of gates that had a key. Failures are never stored, and a gate
+// that did not pass (run with --no-cache, or reading something its key does not name) loses the
+// pass stored under the same key: the cache must not hide a failure it has seen.
 func (c *cached) remember(runID string, ran []gates.Result) error {
 	if c.store == nil || len(c.keys) == 0 {
 		return nil
@@ -91,8 +94,12 @@ func (c *cached) remember(runID string, ran []gates.Result) error {
 	now := time.Now()
 	for _, r := range ran {
 		key, ok := c.keys[r.Name]
-		if ok && r.Status == gates.StatusPass {
+		switch {
+		case !ok:
+		case r.Status == gates.StatusPass:
 			c.store.Put(key, cache.Entry{Gate: r.Name, Run: runID, At: now})
+		case r.Status == gates.StatusFail || r.Status == gates.StatusWarn:
+			c.store.Delete(key)
 		}
 	}
 	return c.store.Save()
