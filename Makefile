@@ -6,11 +6,12 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 COMMIT  ?= $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
 LDFLAGS := -s -w -X main.version=$(VERSION) -X main.commit=$(COMMIT)
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.7.0
+GORELEASER  := github.com/goreleaser/goreleaser/v2@v2.14.0
 
 # The race detector needs cgo; without a C compiler the tests still run, and say so.
 RACE := $(shell [ "$$($(GO) env CGO_ENABLED)" = 1 ] && command -v "$$($(GO) env CC)" >/dev/null 2>&1 && echo -race)
 
-.PHONY: all build run test lint bench bench-hook schema clean
+.PHONY: all build run test lint bench bench-hook schema fuzz release-check clean
 
 all: build
 
@@ -52,5 +53,32 @@ bench-hook:
 schema:
 	$(GO) run ./cmd/gauntlet schema > gauntlet.schema.json.tmp && mv gauntlet.schema.json.tmp gauntlet.schema.json
 
+## release-check: validate .goreleaser.yaml and build a snapshot release into dist/ (goreleaser
+## is fetched and built through the Go module proxy; skipped with a message when it cannot be)
+release-check:
+	@if $(GO) run $(GORELEASER) --version >/dev/null 2>&1; then \
+	  $(GO) run $(GORELEASER) check && \
+	  $(GO) run $(GORELEASER) release --snapshot --clean --skip=publish; \
+	else echo "release-check: goreleaser ($(GORELEASER)) could not be fetched or built, skipped"; fi
+
+## fuzz: run every fuzz target for FUZZTIME each; a failure leaves its input in testdata/fuzz,
+## where plain `go test` (and so `make test`) replays it from then on
+FUZZTIME ?= 30s
+# Time to shrink each new input; short, so that the time goes to finding new ones.
+FUZZMINIMIZETIME ?= 5s
+FUZZ_TARGETS := \
+	FuzzLoadWithLocal:./config \
+	FuzzReadPayload:./hook \
+	FuzzBlockReason:./hook \
+	FuzzParse:./todos \
+	FuzzRedact:./internal/redact \
+	FuzzClean:./internal/termtext \
+	FuzzStrip:./internal/termtext
+fuzz:
+	@set -e; for t in $(FUZZ_TARGETS); do \
+	  echo "fuzz: $${t%%:*} in $${t#*:} for $(FUZZTIME)"; \
+	  $(GO) test -run '^$$' -fuzz "^$${t%%:*}$$" -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMINIMIZETIME) "$${t#*:}"; \
+	done
+
 clean:
-	rm -rf bin
+	rm -rf bin dist

@@ -3,9 +3,11 @@ module github.com/gauntlet-dev/gauntlet
 go 1.25.0
 
 require (
+	github.com/BurntSushi/toml v1.6.0
 	github.com/bmatcuk/doublestar/v4 v4.10.4
 	github.com/fatih/color v1.19.0
 	github.com/gofrs/flock v0.13.1
+	github.com/reviewdog/errorformat v0.0.0-20260721110140-13bff69235f3
 	github.com/rogpeppe/go-internal v1.16.0
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	github.com/spf13/cobra v1.10.2

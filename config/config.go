@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/redact"
 )
 
 // File names, in the order Find looks for them.
@@ -48,6 +49,13 @@ type Config struct {
 	Gates    []gates.Gate // in file order, disabled gates included with Enabled=false
 	// Cache is the top-level cache key: the default of every gate's own.
 	Cache bool
+	// ContentDigest identifies the config by its bytes alone (both files), not by where they
+	// are: shards of one CI run check out the same files at different paths, and their reports
+	// must still be recognised as coming from the same config.
+	ContentDigest string
+	Redact        redact.Rules // the redact section
+	// Causes is the top-level default of every check gate's causes key.
+	Causes bool
 
 	// ownTimeout names the gates whose timeout the config set, which a new default must not touch.
 	ownTimeout map[string]bool

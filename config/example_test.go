@@ -60,6 +60,8 @@ func TestExampleShowsAndExplainsEveryKey(t *testing.T) {
 		switch k, v := root.Content[i], root.Content[i+1]; k.Value {
 		case "stop_hook":
 			note("stop_hook.", v)
+		case "redact":
+			note("redact.", v)
 		case "gates":
 			for j := 1; j < len(v.Content); j += 2 {
 				note("gates.*.", v.Content[j])
@@ -70,6 +72,7 @@ func TestExampleShowsAndExplainsEveryKey(t *testing.T) {
 		"":           reflect.TypeFor[rawFile](),
 		"stop_hook.": reflect.TypeFor[rawStopHook](),
 		"gates.*.":   reflect.TypeFor[rawGate](),
+		"redact.":    reflect.TypeFor[rawRedact](),
 	}
 	for prefix, typ := range sections {
 		for _, name := range fieldNames(fieldsOf(typ)) {

@@ -11,9 +11,17 @@ import (
 
 // formatRules check the `format` struct tag of string fields; each returns what is wrong, or "".
 var formatRules = map[string]func(string) string{
-	"glob":   checkGlob,
-	"regexp": checkRegexp,
-	"reldir": checkRelDir,
+	"glob":    checkGlob,
+	"regexp":  checkRegexp,
+	"reldir":  checkRelDir,
+	"envname": checkEnvName,
+}
+
+func checkEnvName(name string) string {
+	if !envNamePattern.MatchString(name) {
+		return fmt.Sprintf("must be an environment variable name (letters, digits and _, not starting with a digit), got %q", name)
+	}
+	return ""
 }
 
 func checkGlob(pattern string) string {

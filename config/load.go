@@ -103,6 +103,7 @@ func assemble(root string, main source, local *source) (*Config, error) {
 			overlay(raw, localRaw)
 		}
 		problems = append(problems, validateGates(raw.Gates, root)...)
+		problems = append(problems, validateRedact(raw.Redact)...)
 	}
 	if len(problems) > 0 {
 		sortProblems(problems)
@@ -112,6 +113,7 @@ func assemble(root string, main source, local *source) (*Config, error) {
 	c.Path = main.path
 	c.Root = root
 	c.Digest = digest(main, local)
+	c.ContentDigest = contentDigest(main, local)
 	if local != nil {
 		c.LocalPath = local.path
 	}
@@ -125,6 +127,19 @@ func digest(main source, local *source) string {
 			continue
 		}
 		fmt.Fprintf(h, "%s\x00%d\x00", src.path, len(src.data))
+		h.Write(src.data)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+func contentDigest(main source, local *source) string {
+	h := sha256.New()
+	for _, src := range []*source{&main, local} {
+		if src == nil {
+			fmt.Fprint(h, "-\x00")
+			continue
+		}
+		fmt.Fprintf(h, "%d\x00", len(src.data))
 		h.Write(src.data)
 	}
 	return hex.EncodeToString(h.Sum(nil))

@@ -101,6 +101,16 @@ func TestLoadMergesTheLocalOverride(t *testing.T) {
 				t.Errorf("vet = %+v", g)
 			}
 		}},
+		{"causes: false locally turns the catalogue off for every gate", mainWithTest, "causes: false\n", func(t *testing.T, c *Config) {
+			if c.Causes || c.Gates[0].Causes || c.Gates[1].Causes {
+				t.Errorf("causes = %v, gates %v %v", c.Causes, c.Gates[0].Causes, c.Gates[1].Causes)
+			}
+		}},
+		{"a gate's causes: false locally leaves the others on", mainWithTest, "gates:\n  test:\n    causes: false\n", func(t *testing.T, c *Config) {
+			if !c.Causes || c.Gates[0].Causes || !c.Gates[1].Causes {
+				t.Errorf("causes = %v, gates %v %v", c.Causes, c.Gates[0].Causes, c.Gates[1].Causes)
+			}
+		}},
 		{"top-level scalars replace, env replaces the whole map",
 			"version: 1\njobs: 2\nfail_fast: true\nenv: {A: a, B: b}\ngates:\n  t: {run: x, env: {G: g}}\n",
 			"jobs: 8\nenv: {C: c}\n", func(t *testing.T, c *Config) {

@@ -175,6 +175,10 @@ func TestParseReportsEveryProblemWithPosition(t *testing.T) {
 			`.gauntlet.yml:6:5: "infra_patterns" is only for check gates; gate "r" is a review gate`,
 			`.gauntlet.yml:9:5: "infra_exit_codes" is only for check gates; gate "td" is a todos gate`,
 		}},
+		{"causes on a review gate, and not a boolean", "version: 1\ncauses: maybe\ngates:\n  r:\n    kind: review\n    cli: claude\n    causes: false\n", []string{
+			`.gauntlet.yml:2:9: "causes" must be true or false, got "maybe"`,
+			`.gauntlet.yml:7:5: "causes" is only for check gates; gate "r" is a review gate`,
+		}},
 		{"prompt and prompt_file both set", "version: 1\ngates:\n  r:\n    kind: review\n    cli: claude\n    prompt_file: p.md\n    prompt: look\n", []string{
 			`.gauntlet.yml:7:5: "prompt" and "prompt_file" are both set in gate "r"; keep one`,
 		}},

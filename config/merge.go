@@ -49,6 +49,12 @@ func mergeGates(dst *gateMap, src gateMap) {
 			base.Gate.Run, base.Gate.Argv = nil, nil
 			base.Gate.clear("run")
 			base.Gate.clear("argv")
+			// The main file's hint was written for the command being replaced: advice about
+			// another command misleads more than no advice.
+			if !g.Gate.has("hint") {
+				base.Gate.Hint = nil
+				base.Gate.clear("hint")
+			}
 		}
 		overlayStruct(reflect.ValueOf(base.Gate).Elem(), reflect.ValueOf(g.Gate).Elem())
 	}

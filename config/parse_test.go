@@ -44,7 +44,7 @@ gates:
   todos:
     kind: todos
 `)
-	if c.Jobs != runtime.NumCPU() || c.Timeout != 10*time.Minute || c.FailFast || c.Base != "" || c.KeepRuns != 10 || c.Env != nil {
+	if c.Jobs != runtime.NumCPU() || c.Timeout != 10*time.Minute || c.FailFast || c.Base != "" || c.KeepRuns != 10 || c.Env != nil || !c.Causes {
 		t.Errorf("top-level defaults: %+v", c)
 	}
 	wantHook := StopHook{MaxAttempts: 3, Timeout: 9 * time.Minute, LockWait: 30 * time.Second}
@@ -58,6 +58,7 @@ gates:
 	base := gates.Gate{Timeout: 10 * time.Minute, Severity: gates.SeverityError, When: gates.WhenAlways, Enabled: true}
 	vet, review, todos := base, base, base
 	vet.Name, vet.Kind, vet.Run, vet.OnTimeout = "vet", gates.KindCheck, "go vet ./...", gates.StatusFail
+	vet.Causes = true // review and todos gates judge themselves: no catalogue
 	review.Name, review.Kind, review.OnTimeout = "review", gates.KindReview, gates.StatusError
 	review.Review = &gates.Review{CLI: "claude", MaxDiffBytes: DefaultMaxDiffBytes}
 	todos.Name, todos.Kind, todos.OnTimeout = "todos", gates.KindTodos, gates.StatusFail
@@ -78,6 +79,7 @@ fail_fast: true
 base: develop
 keep_runs: 0
 env: {A: "1", GOMAXPROCS: 4, DEBUG: true}
+causes: false
 stop_hook:
   max_attempts: 5
   timeout: 4m
@@ -99,6 +101,9 @@ gates:
     hint: try again
     when: ci
     enabled: false
+    causes: true
+  lint:
+    run: golangci-lint run
   review:
     kind: review
     cli: codex
@@ -120,6 +125,7 @@ gates:
 		Env: []string{"A=1", "GOMAXPROCS=4", "DEBUG=true", "A=2"}, Timeout: 90 * time.Second,
 		Paths: []string{"**/*.go"}, Exclude: []string{"vendor/**"}, Severity: gates.SeverityWarn,
 		OnTimeout: gates.StatusError, InfraExitCodes: []int{}, Hint: "try again", When: gates.WhenCI,
+		Causes: true,
 	}
 	if !reflect.DeepEqual(test, wantTest) || !slices.Equal(patterns, []string{"no such host"}) {
 		t.Errorf("test gate:\n got %+v %q\nwant %+v", test, patterns, wantTest)
@@ -127,7 +133,10 @@ gates:
 	if test.InfraExitCodes == nil {
 		t.Errorf("an explicit empty infra_exit_codes must stay non-nil: it turns the defaults off")
 	}
-	review := c.Gates[1]
+	if c.Causes || c.Gates[1].Causes {
+		t.Errorf("top-level causes: false must reach the gates that do not set their own")
+	}
+	review := c.Gates[2]
 	wantReview := &gates.Review{CLI: "codex", PromptFile: ".gauntlet/review.md", Model: "o3", MaxDiffBytes: 1000}
 	if review.OnTimeout != gates.StatusFail || review.Timeout != 2*time.Minute || !reflect.DeepEqual(review.Review, wantReview) {
 		t.Errorf("review gate: %+v %+v", review, review.Review)

@@ -24,6 +24,16 @@ type rawFile struct {
 	StopHook *rawStopHook `yaml:"stop_hook"`
 	Gates    gateMap      `yaml:"gates"`
 	Cache    *bool        `yaml:"cache"`
+	Redact   *rawRedact   `yaml:"redact"`
+	Causes   *bool        `yaml:"causes"`
+}
+
+// rawRedact is the redact section: variables to hide beside the built-in naming rule, and ones
+// it must leave alone.
+type rawRedact struct {
+	positions
+	Names  []string `yaml:"names" format:"envname"`
+	Exempt []string `yaml:"exempt" format:"envname"`
 }
 
 type rawStopHook struct {
@@ -60,6 +70,9 @@ type rawGate struct {
 	Cache          *bool     `yaml:"cache"`
 	Inputs         []string  `yaml:"inputs" format:"glob"`
 	Session        *bool     `yaml:"session"`
+	Format         formatKey `yaml:"format" only:"check"`
+	NewOnly        *bool     `yaml:"new_only" only:"check"`
+	Causes         *bool     `yaml:"causes" only:"check"`
 }
 
 // duration is a Go duration string ("90s", "10m") that must be positive.

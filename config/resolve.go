@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/redact"
 )
 
 // resolve turns a validated raw config into a Config with every default applied.
@@ -19,6 +20,8 @@ func resolve(raw *rawFile) *Config {
 		KeepRuns:   valueOr(raw.KeepRuns, DefaultKeepRuns),
 		Env:        raw.Env.entries(),
 		StopHook:   resolveStopHook(raw.StopHook),
+		Redact:     resolveRedact(raw.Redact),
+		Causes:     valueOr(raw.Causes, true),
 		ownTimeout: make(map[string]bool),
 		Cache:      valueOr(raw.Cache, false),
 	}
@@ -45,6 +48,13 @@ func resolveStopHook(raw *rawStopHook) StopHook {
 		Subagents:       valueOr(raw.Subagents, false),
 		HonorActiveFlag: valueOr(raw.HonorActiveFlag, false),
 	}
+}
+
+func resolveRedact(raw *rawRedact) redact.Rules {
+	if raw == nil {
+		return redact.Rules{}
+	}
+	return redact.Rules{Names: raw.Names, Exempt: raw.Exempt}
 }
 
 func resolveGate(name string, g *rawGate, c *Config) gates.Gate {
@@ -74,6 +84,10 @@ func resolveGate(name string, g *rawGate, c *Config) gates.Gate {
 		Cache:          valueOr(g.Cache, c.Cache),
 		Inputs:         g.Inputs,
 		Session:        valueOr(g.Session, false),
+		Format:         g.Format,
+		NewOnly:        valueOr(g.NewOnly, false),
+		// Only check gates read their output for causes: a review or todos gate judges itself.
+		Causes: kind == gates.KindCheck && valueOr(g.Causes, c.Causes),
 	}
 	if kind == gates.KindReview {
 		out.Review = &gates.Review{

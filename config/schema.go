@@ -13,6 +13,9 @@ import (
 // SchemaDraft is the JSON Schema dialect of JSONSchema's output.
 const SchemaDraft = "https://json-schema.org/draft/2020-12/schema"
 
+// SchemaID is where the committed gauntlet.schema.json is published, for editors to point at.
+const SchemaID = "https://raw.githubusercontent.com/gauntlet-dev/gauntlet/main/gauntlet.schema.json"
+
 // JSONSchema returns the JSON Schema of .gauntlet.yml, for editors. It is generated from the raw
 // types and their tags, the same ones the loader reads, so that the two cannot disagree on which
 // keys exist or what their values look like. Rules the schema cannot express (a regexp or glob
@@ -59,6 +62,7 @@ func buildSchema() (schema, error) {
 	top["required"] = []string{"version"}
 
 	top["$schema"] = SchemaDraft
+	top["$id"] = SchemaID
 	top["title"] = "gauntlet config (.gauntlet.yml)"
 	top["description"] = "The quality gates of a repository and how gauntlet runs them."
 	top["$defs"] = schema{
@@ -71,7 +75,7 @@ func buildSchema() (schema, error) {
 		"env": schema{
 			"type":          []string{"object", "null"},
 			"description":   "Environment variables; any scalar value is taken as written.",
-			"propertyNames": schema{"pattern": envNamePattern().String()},
+			"propertyNames": schema{"pattern": envNamePattern.String()},
 			"additionalProperties": schema{
 				"type": []string{"string", "number", "boolean"},
 			},
@@ -111,6 +115,8 @@ var (
 	durationType = reflect.TypeFor[duration]()
 	envMapType   = reflect.TypeFor[envMap]()
 	gateMapType  = reflect.TypeFor[gateMap]()
+	// formatKeyType is a string or a list of strings.
+	formatKeyType = reflect.TypeFor[formatKey]()
 )
 
 // valueSchema maps one raw field type and its tags. A type it does not know is an error rather
@@ -121,10 +127,13 @@ func valueSchema(t reflect.Type, tag reflect.StructTag, key string) (schema, err
 		return ref("duration"), nil
 	case envMapType:
 		return ref("env"), nil
+	case formatKeyType:
+		// minLength applies to the string form only, minItems and items to the list form only.
+		return schema{"type": []string{"string", "array"}, "minLength": 1, "minItems": 1, "items": schema{"type": "string"}}, nil
 	case gateMapType:
 		return schema{
 			"type":                 []string{"object", "null"},
-			"propertyNames":        schema{"pattern": gateNamePattern().String()},
+			"propertyNames":        schema{"pattern": gateNamePattern.String()},
 			"additionalProperties": ref("gate"),
 		}, nil
 	}
@@ -207,7 +216,8 @@ var formatSchemas = map[string]schema{
 	// Not starting with "/" or "./": such globs never match a root-relative path.
 	"glob": {"pattern": `^([^./]|\.([^/]|$)|$)`},
 	// Relative, and not obviously climbing out; the loader has the last word.
-	"reldir": {"pattern": `^([^/]|$)`, "not": schema{"pattern": `^\.\.(/|$)`}},
+	"reldir":  {"pattern": `^([^/]|$)`, "not": schema{"pattern": `^\.\.(/|$)`}},
+	"envname": {"pattern": envNamePattern.String()},
 }
 
 // kindRules are the rules that depend on a gate's kind: the keys tagged `only` for another kind
@@ -259,6 +269,11 @@ var schemaDocs = map[string]string{
 	"stop_hook": "How `gauntlet stop-hook` answers an agent host that asks whether the agent may stop.",
 	"gates":     "The gates, by name (lowercase letters, digits, - and _), reported in file order.",
 	"cache":     "Answer a gate's pass from the cache while its inputs are unchanged; the default of every gate's cache. Default: false.",
+	"redact":    "Which variables' values are hidden from every text gauntlet composes, beside the built-in rule (names with TOKEN, KEY, SECRET, PASSWORD, ...).",
+
+	"redact.names":  "Variables whose values are always hidden (except values under 6 bytes, numbers and flag words such as true). Default: none.",
+	"redact.exempt": "Variables never hidden, even when the built-in rule would. Default: none.",
+	"causes":        "Apply the built-in catalogue of environment-failure signatures to every check gate: a failing gate whose output matches one is an error naming the cause and its fix. Default: true.",
 
 	"stop_hook.max_attempts":      "Blocks per session (and prompt) before the agent may stop anyway. Default: 3.",
 	"stop_hook.timeout":           "Deadline of the whole stop hook; gates still running then count as timed out. Default: 9m.",
@@ -289,4 +304,7 @@ var schemaDocs = map[string]string{
 	"gates.*.cache":            "Answer this gate's pass from the cache while its inputs are unchanged. Default: the top-level cache.",
 	"gates.*.inputs":           "Doublestar globs (root-relative) of the files the gate's result depends on, for the cache. Default: paths, else the whole tree.",
 	"gates.*.session":          "The result depends on the agent's session (it reads GAUNTLET_TRANSCRIPT_PATH): never answered from another session. Default: false; always true for todos gates.",
+	"gates.*.format":           "How findings are read from the output: a parser name (go, gotest, gofmt, eslint, tsc, vitest, jest, ava, ruff, mypy, pytest, rust, shellcheck, gcc, generic), none, or Vim errorformat lines. Default: detected from the command.",
+	"gates.*.new_only":         "Findings on lines the change did not add or modify do not fail the gate. Default: false.",
+	"gates.*.causes":           "Check gates: apply the built-in catalogue of environment-failure signatures to this gate's output. Default: the top-level causes.",
 }

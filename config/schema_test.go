@@ -93,6 +93,9 @@ func TestSchemaMatchesRawTypes(t *testing.T) {
 	if root["$schema"] != SchemaDraft {
 		t.Errorf("$schema = %v, want %s", root["$schema"], SchemaDraft)
 	}
+	if root["$id"] != SchemaID || !strings.HasSuffix(SchemaID, "/gauntlet.schema.json") {
+		t.Errorf("$id = %v, want %s, the published gauntlet.schema.json", root["$id"], SchemaID)
+	}
 }
 
 func checkTags(t *testing.T, key string, tag reflect.StructTag, prop map[string]any) {
@@ -171,7 +174,7 @@ func TestSchemaCoversFormatsAndKinds(t *testing.T) {
 		if i := strings.LastIndex(key, "."); i >= 0 {
 			section, name = key[:i+1], key[i+1:]
 		}
-		typ := map[string]reflect.Type{topSection: reflect.TypeFor[rawFile](), stopHookSection: reflect.TypeFor[rawStopHook](), gateSection: reflect.TypeFor[rawGate]()}[section]
+		typ := map[string]reflect.Type{topSection: reflect.TypeFor[rawFile](), stopHookSection: reflect.TypeFor[rawStopHook](), gateSection: reflect.TypeFor[rawGate](), "redact.": reflect.TypeFor[rawRedact]()}[section]
 		if typ == nil || !slices.Contains(fieldNames(fieldsOf(typ)), name) {
 			t.Errorf("schemaDocs describes %q, which is not a config key", key)
 		}

@@ -6,6 +6,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"slices"
 	"time"
 
 	"github.com/gauntlet-dev/gauntlet/config"
@@ -64,6 +66,10 @@ type Run struct {
 	// CacheErr is a problem with the per-gate cache; it never changes the verdict (the gates it
 	// could not answer ran), so callers only mention it.
 	CacheErr error
+	// Leftovers is how many processes of a previous run, killed before it could stop its gates,
+	// this run found still running and killed; LeftoversOf names that run.
+	Leftovers   int
+	LeftoversOf string
 }
 
 // StateError means the state dir could not be used; the run could not even start.
@@ -106,9 +112,27 @@ func Execute(ctx context.Context, req Request) (*Run, error) {
 		return nil, &StateError{err}
 	}
 
+	deadRun, leftovers, err := KillLeftovers(state)
+	if err != nil {
+		return nil, &StateError{err}
+	}
+	if err := markRunning(state, runID); err != nil {
+		return nil, &StateError{err}
+	}
+	defer clearRunning(state)
+
 	toRun, hits, cacheErr := consultCache(ctx, req, state, sel.Run)
 	if req.Starting != nil {
 		req.Starting(runID, toRun)
+	}
+	env := req.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	secrets := cfg.Redactor(slices.Concat(env, req.ExtraEnv))
+	observer := req.Observer
+	if observer != nil {
+		observer = sanitizingObserver{observer, secrets}
 	}
 	ran := runner.Run(ctx, toRun, runner.Options{
 		RunID:     runID,
@@ -118,29 +142,39 @@ func Execute(ctx context.Context, req Request) (*Run, error) {
 		LogPrefix: logPrefix,
 		Jobs:      cfg.Jobs,
 		FailFast:  cfg.FailFast,
-		Env:       req.Env,
+		Env:       env,
 		ExtraEnv:  req.ExtraEnv,
 		Grace:     req.Grace,
-		Observer:  req.Observer,
+		Observer:  observer,
 		Abort:     req.Abort,
+		Readers:   joinReaders(findingReaders(ctx, cfg.Root, cmp.Or(req.Scope.Base, cfg.Base), sel.Run), causeReaders),
 	})
 
 	cacheErr = errors.Join(cacheErr, hits.remember(runID, ran))
 	run := &Run{
-		ID:        runID,
-		Started:   started,
-		Duration:  time.Since(started),
-		Results:   merge(cfg, sel, append(ran, hits.results...)),
-		Selection: sel,
+		ID:          runID,
+		Started:     started,
+		Duration:    time.Since(started),
+		Results:     sanitize(merge(cfg, sel, append(ran, hits.results...)), secrets),
+		Selection:   sel,
+		Leftovers:   leftovers,
+		LeftoversOf: deadRun,
 	}
 	run.Verdict = gates.VerdictOf(run.Results)
 	run.FirstFailure = firstFailure(ran)
 	run.Report = report.New(runID, started, run.Duration, run.Results)
+	run.Report.ConfigDigest = cfg.ContentDigest
+	if req.Scope.Shard.N > 0 {
+		run.Report.Shard = req.Scope.Shard.String()
+	}
 
 	// The callback runs even when the report could not be written: what it records (the stop
 	// hook's attempt count) must not be lost with it.
 	run.CacheErr = cacheErr
 	recordErr := writeLastRun(state, run.Report)
+	if req.Scope.Shard.N == 0 {
+		recordErr = errors.Join(recordErr, recordTimings(state, cfg, run.Results))
+	}
 	if req.Recorded != nil {
 		recordErr = errors.Join(recordErr, req.Recorded(run))
 	}

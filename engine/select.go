@@ -12,6 +12,7 @@ import (
 	"github.com/gauntlet-dev/gauntlet/changes"
 	"github.com/gauntlet-dev/gauntlet/config"
 	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/shard"
 )
 
 // Selection says which gates run and why the others do not.
@@ -31,10 +32,12 @@ type Scope struct {
 	CI     bool     // the run counts as CI for `when`
 	Shard  Shard
 	Sticky []string // gates kept in scope whatever the change says (the stop hook's unfixed failures)
+	// Timings are the gates' durations from earlier runs, which balance the shards.
+	Timings shard.Timings
 }
 
 // Shard is K of N; the zero value means no sharding.
-type Shard struct{ K, N int }
+type Shard = shard.Spec
 
 // UnknownGateError names gates asked for on the command line that the config does not have.
 type UnknownGateError struct {
@@ -75,19 +78,14 @@ func Select(ctx context.Context, cfg *config.Config, scope Scope) (*Selection, e
 		named = slices.DeleteFunc(slices.Clone(cfg.Gates), func(g gates.Gate) bool { return !slices.Contains(scope.Names, g.Name) })
 	}
 	if scope.Shard.N > 1 {
-		named = shard(named, scope.Shard)
+		named = shardOf(named, scope)
 	}
 	var candidates []gates.Gate
 	for _, g := range named {
 		sel.Order = append(sel.Order, g.Name)
-		switch {
-		case !g.Enabled:
-			sel.Skipped[g.Name] = "disabled (enabled: false)"
-		case g.When == gates.WhenCI && !scope.CI:
-			sel.Skipped[g.Name] = "runs only in CI (when: ci)"
-		case g.When == gates.WhenLocal && scope.CI:
-			sel.Skipped[g.Name] = "runs only outside CI (when: local)"
-		default:
+		if why := staticSkip(g, scope.CI); why != "" {
+			sel.Skipped[g.Name] = why
+		} else {
 			candidates = append(candidates, g)
 		}
 	}
@@ -130,17 +128,6 @@ func Select(ctx context.Context, cfg *config.Config, scope Scope) (*Selection, e
 		sel.Run = append(sel.Run, g)
 	}
 	return sel, nil
-}
-
-// shard deals gates round-robin in config order: stable across machines as long as the config is.
-func shard(gs []gates.Gate, s Shard) []gates.Gate {
-	var out []gates.Gate
-	for i, g := range gs {
-		if i%s.N == s.K-1 {
-			out = append(out, g)
-		}
-	}
-	return out
 }
 
 func quoteAll(names []string) string {

@@ -11,7 +11,23 @@ import (
 // exit code means nothing then; timeouts next, because the kill produced the exit code; then a
 // self-judging gate's own verdict, which its exit code and output must not second-guess; then the
 // infrastructure signals, which only ever turn a failure into an error, never a pass.
+//
+// A problem capturing the output (CaptureErr) never hides a failure: fail wins over error, so a
+// failing gate stays failing with the problem named beside it; only a pass becomes an error,
+// because nobody has seen all of what it printed.
 func Classify(g Gate, o Outcome) (Status, string) {
+	status, reason := classify(g, o)
+	if o.CaptureErr == nil {
+		return status, reason
+	}
+	note := "its log is incomplete: " + o.CaptureErr.Error()
+	if status == StatusPass {
+		return StatusError, "gauntlet error: " + note
+	}
+	return status, reason + "; " + note
+}
+
+func classify(g Gate, o Outcome) (Status, string) {
 	switch {
 	case o.Internal != nil:
 		return StatusError, "gauntlet error: " + o.Internal.Error()
@@ -20,7 +36,7 @@ func Classify(g Gate, o Outcome) (Status, string) {
 	case o.StartErr != nil:
 		return StatusError, "could not start: " + o.StartErr.Error()
 	case o.TimedOut:
-		reason := fmt.Sprintf("timed out after %s", g.Timeout)
+		reason := timeoutReason(g, o)
 		if g.OnTimeout == StatusError {
 			return StatusError, reason
 		}
@@ -31,16 +47,62 @@ func Classify(g Gate, o Outcome) (Status, string) {
 		}
 		return o.Judged.Status, o.Judged.Reason
 	case o.ExitCode == 0:
-		return StatusPass, "exit status 0"
+		return StatusPass, "exit status 0" + ignoredNote(g, o)
+	case o.Cause != nil:
+		// Before the exit codes: "command not found" is true of a missing node_modules too, but
+		// only the cause says what to do about it.
+		return StatusError, CauseReason(*o.Cause)
 	case slices.Contains(infraCodes(g), o.ExitCode):
 		return StatusError, fmt.Sprintf("exit status %d: %s", o.ExitCode, infraCodeMeaning(o.ExitCode))
 	case o.InfraMatch != "":
 		return StatusError, fmt.Sprintf("exit status %d: infrastructure problem: %s", o.ExitCode, strings.TrimSpace(o.InfraMatch))
 	case o.ExitCode < 0:
 		return failing(g), "killed by a signal"
+	case g.NewOnly && len(o.Findings) == 0 && o.IgnoredFindings > 0:
+		// Everything the tool reported was there before the change: not this change's failure.
+		// A failure with nothing to attribute (no finding at all) falls through and fails.
+		return StatusPass, fmt.Sprintf("exit status %d, but only pre-existing findings%s", o.ExitCode, ignoredNote(g, o))
 	default:
-		return failing(g), fmt.Sprintf("exit status %d", o.ExitCode)
+		return failing(g), fmt.Sprintf("exit status %d", o.ExitCode) + ignoredNote(g, o)
 	}
+}
+
+// NewOnlyMark ends the note of a gate that set pre-existing findings aside, so that reports can
+// show it even on a pass, whose reason they otherwise leave out.
+const NewOnlyMark = "(new_only)"
+
+// ignoredNote says how many findings new_only set aside, so that a pass is never silent about
+// problems it chose not to count.
+func ignoredNote(g Gate, o Outcome) string {
+	switch {
+	case !g.NewOnly || o.IgnoredFindings == 0:
+		return ""
+	case o.IgnoredFindings == 1:
+		return "; 1 pre-existing finding on lines the change did not touch ignored " + NewOnlyMark
+	default:
+		return fmt.Sprintf("; %d pre-existing findings on lines the change did not touch ignored %s", o.IgnoredFindings, NewOnlyMark)
+	}
+}
+
+// CauseReason is the one-line reason of a gate failed by its environment: what is wrong and how
+// to fix it.
+func CauseReason(c Cause) string {
+	return fmt.Sprintf("environment: %s (fix: %s)", c.Summary, c.Fix)
+}
+
+// timeoutReason says when a gate was stopped. A check killed before it reported anything was
+// most likely still building, which the agent cannot fix and a longer timeout can; one killed with an
+// environment cause in its output names it. Either way on_timeout alone decides the status.
+func timeoutReason(g Gate, o Outcome) string {
+	reason := fmt.Sprintf("timed out after %s", g.Timeout)
+	isCheck := g.Kind == KindCheck || g.Kind == ""
+	if isCheck && len(o.Findings) == 0 && o.Excerpt == nil {
+		reason += " before reporting any result; a cold first build may need a longer timeout"
+	}
+	if o.Cause != nil {
+		reason += "; " + CauseReason(*o.Cause)
+	}
+	return reason
 }
 
 func failing(g Gate) Status {

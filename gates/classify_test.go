@@ -2,6 +2,7 @@ package gates
 
 import (
 	"errors"
+	"strings"
 	"testing"
 	"time"
 )
@@ -16,6 +17,11 @@ func TestClassify(t *testing.T) {
 	customInfra.InfraExitCodes = []int{3}
 	noInfra := check
 	noInfra.InfraExitCodes = []int{}
+	cause := &Cause{ID: "cargo-registry-unreachable", Summary: "cargo cannot reach its registry", Fix: "check the network"}
+	const causeReason = "environment: cargo cannot reach its registry (fix: check the network)"
+	review := timeoutIsError
+	review.Kind = KindReview
+	errLine := &Excerpt{Start: 1, Match: 1, Lines: []string{"--- FAIL: TestX"}}
 
 	tests := []struct {
 		name   string
@@ -36,9 +42,9 @@ func TestClassify(t *testing.T) {
 		{"infra pattern on failure", check, Outcome{ExitCode: 1, InfraMatch: "  dial tcp: connection refused "}, StatusError, "exit status 1: infrastructure problem: dial tcp: connection refused"},
 		{"infra pattern never spoils a pass", check, Outcome{ExitCode: 0, InfraMatch: "connection refused"}, StatusPass, "exit status 0"},
 		{"start error", check, Outcome{StartErr: errors.New(`exec: "nope": executable file not found in $PATH`), ExitCode: -1}, StatusError, `could not start: exec: "nope": executable file not found in $PATH`},
-		{"timeout fails by default", check, Outcome{TimedOut: true, ExitCode: -1}, StatusFail, "timed out after 1m0s"},
-		{"timeout on a warn gate warns", warnGate, Outcome{TimedOut: true, ExitCode: -1}, StatusWarn, "timed out after 1m0s"},
-		{"on_timeout error", timeoutIsError, Outcome{TimedOut: true, ExitCode: -1}, StatusError, "timed out after 1m0s"},
+		{"timeout fails by default", check, Outcome{TimedOut: true, ExitCode: -1}, StatusFail, "timed out after 1m0s before reporting any result; a cold first build may need a longer timeout"},
+		{"timeout on a warn gate warns", warnGate, Outcome{TimedOut: true, ExitCode: -1}, StatusWarn, "timed out after 1m0s before reporting any result; a cold first build may need a longer timeout"},
+		{"on_timeout error", timeoutIsError, Outcome{TimedOut: true, ExitCode: -1}, StatusError, "timed out after 1m0s before reporting any result; a cold first build may need a longer timeout"},
 		{"cancel outranks the exit code", check, Outcome{Cancelled: true, ExitCode: 1}, StatusCancelled, "cancelled"},
 		{"internal error outranks everything", check, Outcome{Internal: errors.New("log: disk full"), ExitCode: 0}, StatusError, "gauntlet error: log: disk full"},
 		{"killed by a signal", check, Outcome{ExitCode: -1}, StatusFail, "killed by a signal"},
@@ -48,7 +54,19 @@ func TestClassify(t *testing.T) {
 		{"judged pass despite a failing exit code", check, Outcome{ExitCode: 1, Judged: &Judgement{Status: StatusPass, Reason: "no findings"}}, StatusPass, "no findings"},
 		{"judged fail is not an infra error by exit code", check, Outcome{ExitCode: 127, Judged: &Judgement{Status: StatusFail, Reason: "1 finding"}}, StatusFail, "1 finding"},
 		{"judged fail ignores infra patterns", check, Outcome{InfraMatch: "quota exceeded", Judged: &Judgement{Status: StatusFail, Reason: "1 finding"}}, StatusFail, "1 finding"},
-		{"timeout outranks a judgement", check, Outcome{TimedOut: true, ExitCode: -1, Judged: &Judgement{Status: StatusPass}}, StatusFail, "timed out after 1m0s"},
+		{"timeout outranks a judgement", check, Outcome{TimedOut: true, ExitCode: -1, Judged: &Judgement{Status: StatusPass}}, StatusFail, "timed out after 1m0s before reporting any result; a cold first build may need a longer timeout"},
+		{"timeout after an error line does not say no result", check, Outcome{TimedOut: true, ExitCode: -1, Excerpt: errLine}, StatusFail, "timed out after 1m0s"},
+		{"timeout after a finding does not say no result", check, Outcome{TimedOut: true, ExitCode: -1, Findings: []Finding{{File: "a.go", Line: 1}}}, StatusFail, "timed out after 1m0s"},
+		{"timeout names a cause but on_timeout decides", check, Outcome{TimedOut: true, ExitCode: -1, Excerpt: errLine, Cause: cause}, StatusFail, "timed out after 1m0s; " + causeReason},
+		{"timeout with a cause and on_timeout error", timeoutIsError, Outcome{TimedOut: true, ExitCode: -1, Excerpt: errLine, Cause: cause}, StatusError, "timed out after 1m0s; " + causeReason},
+		{"a review timing out is not a build", review, Outcome{TimedOut: true, ExitCode: -1}, StatusError, "timed out after 1m0s"},
+		{"a cause turns a failure into an error", check, Outcome{ExitCode: 101, Cause: cause}, StatusError, causeReason},
+		{"a cause on a warn gate is still an error", warnGate, Outcome{ExitCode: 1, Cause: cause}, StatusError, causeReason},
+		{"a cause explains exit 127 better than the code", check, Outcome{ExitCode: 127, Cause: cause}, StatusError, causeReason},
+		{"a cause never spoils a pass", check, Outcome{ExitCode: 0, Cause: cause}, StatusPass, "exit status 0"},
+		{"a cause outranks an infra pattern", check, Outcome{ExitCode: 1, Cause: cause, InfraMatch: "x"}, StatusError, causeReason},
+		{"a cause with a kill by signal", check, Outcome{ExitCode: -1, Cause: cause}, StatusError, causeReason},
+		{"a cause does not override a judgement", check, Outcome{ExitCode: 1, Cause: cause, Judged: &Judgement{Status: StatusFail, Reason: "1 finding"}}, StatusFail, "1 finding"},
 		{"cancel outranks a judgement", check, Outcome{Cancelled: true, Judged: &Judgement{Status: StatusFail}}, StatusCancelled, "cancelled"},
 	}
 	for _, tc := range tests {
@@ -99,6 +117,25 @@ func TestCommand(t *testing.T) {
 	for _, tc := range tests {
 		if got := tc.gate.Command(); got != tc.want {
 			t.Errorf("Command() = %q, want %q", got, tc.want)
+		}
+	}
+}
+
+func TestCaptureProblemNeverHidesAFailure(t *testing.T) {
+	g := Gate{Name: "x", Severity: SeverityError, OnTimeout: StatusFail}
+	enospc := errors.New("no space left on device")
+	for _, tt := range []struct {
+		o    Outcome
+		want Status
+	}{
+		{Outcome{ExitCode: 1, CaptureErr: enospc}, StatusFail},
+		{Outcome{ExitCode: 0, CaptureErr: enospc}, StatusError},
+		{Outcome{ExitCode: 127, CaptureErr: enospc}, StatusError},
+		{Outcome{ExitCode: -1, TimedOut: true, CaptureErr: enospc}, StatusFail},
+	} {
+		got, reason := Classify(g, tt.o)
+		if got != tt.want || !strings.Contains(reason, "its log is incomplete: no space left on device") {
+			t.Errorf("Classify(%+v) = %s, %q; want %s with the log problem named", tt.o, got, reason, tt.want)
 		}
 	}
 }

@@ -92,6 +92,14 @@ type Gate struct {
 	// Session says the result depends on the agent's session (it reads the transcript, say): it
 	// is never answered from another session's pass. See SessionDependent.
 	Session bool
+	// Format names how findings are read from the output: built-in parser names or errorformat
+	// lines; nil means detected from the command, ["none"] reads none.
+	Format []string
+	// NewOnly makes findings on lines the change did not add or modify not fail the gate.
+	NewOnly bool
+	// Causes applies the built-in catalogue of environment-failure signatures to the gate's
+	// output (config key causes, default true).
+	Causes bool
 }
 
 // SessionDependent says whether the gate's result depends on the agent's session: it said so,
@@ -127,9 +135,12 @@ type Outcome struct {
 	Cancelled bool
 	// InfraMatch is the first output line that matched one of the gate's infra_patterns.
 	InfraMatch string
-	// Internal is set when gauntlet itself failed while running the gate (a recovered panic, a log
-	// file that could not be written).
+	// Internal is set when gauntlet itself failed while running the gate (a recovered panic): the
+	// gate's own outcome is unknown.
 	Internal error
+	// CaptureErr is set when the gate ran to its end but gauntlet could not keep all of its output
+	// (a full disk under the log): the outcome stands, and the problem is reported beside it.
+	CaptureErr error
 	// Judged is the verdict of a gate that judges itself (review, todos) instead of being judged
 	// by its exit code.
 	Judged *Judgement
@@ -137,6 +148,21 @@ type Outcome struct {
 	Findings []Finding
 	// Cause is set when an output reader recognised an environment failure.
 	Cause *Cause
+	// IgnoredFindings counts the findings a new_only gate set aside because they are on lines the
+	// change did not add or modify; they are not in Findings.
+	IgnoredFindings int
+	// Lines is how many lines the gate printed, however many were kept.
+	Lines int
+	// Excerpt is the output around the first line that looked like an error; nil when none did.
+	Excerpt *Excerpt
+}
+
+// Excerpt is a stretch of a gate's output kept because it holds the first line that looked like
+// an error: the end of a long output is often noise printed after the failure.
+type Excerpt struct {
+	Start int      // 1-based number of the output line Lines[0] is
+	Match int      // 1-based number of the line that looked like an error
+	Lines []string // cleaned of escape sequences
 }
 
 // Judgement is what a self-judging gate concluded: pass, fail or error, why, and the lines it
@@ -145,6 +171,8 @@ type Judgement struct {
 	Status Status
 	Reason string
 	Lines  []string
+	// Findings are the problems the judgement is about (a review's findings on added lines).
+	Findings []Finding
 }
 
 // Result is a classified gate outcome, as reports show it.
@@ -167,4 +195,8 @@ type Result struct {
 	Cause *Cause
 	// Cached is set when the result was answered from the per-gate cache without running.
 	Cached bool
+	// Lines is how many lines the gate printed, so that what is cut can be counted from the log.
+	Lines int
+	// Excerpt is the output around the first line that looked like an error, when one did.
+	Excerpt *Excerpt
 }

@@ -183,6 +183,9 @@ type Payload struct {
 	StopReason        string `json:"stopReason"`
 	CopilotTranscript string `json:"transcriptPath"`
 
+	// UserPrompt is the user's prompt of the turn (Gemini's AfterAgent sends it).
+	UserPrompt string `json:"prompt"`
+
 	// seen records which host-identifying keys were present, whatever their values: presence is
 	// what tells the hosts apart.
 	seen seenKeys

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/redact"
 )
 
 var updateReasonGolden = flag.Bool("update-reason-golden", false, "rewrite testdata/*.golden from BlockReason")
@@ -159,7 +160,7 @@ func TestBlockReasonSharesRoomFairly(t *testing.T) {
 
 func TestBlockReasonRedactsAndStrips(t *testing.T) {
 	const secret = "s3cr3t-v4lue-xyz"
-	redact := NewRedactor([]string{"API_TOKEN=" + secret})
+	secrets := redact.New(redact.Rules{}, []string{"API_TOKEN=" + secret})
 	var tail strings.Builder
 	for i := range 3000 {
 		fmt.Fprintf(&tail, "line %d token=%s \x1b[31mred\x1b[0m \x1b]0;title\x07done\n", i, secret)
@@ -173,7 +174,7 @@ func TestBlockReasonRedactsAndStrips(t *testing.T) {
 		Name: "upload", Status: gates.StatusFail, ExitCode: 1,
 		Tail: strings.Repeat("auth "+secret+"; ", 5000),
 	}}
-	got := BlockReason(results, 2, Attempt{N: 1, Max: 3}, redact)
+	got := BlockReason(results, 2, Attempt{N: 1, Max: 3}, secrets)
 	assertBounded(t, got)
 	// No piece of the secret may survive, not even one left at the point where output was cut.
 	for _, piece := range []string{secret[:5], secret[5:11], secret[len(secret)-5:]} {

@@ -3,8 +3,17 @@ package hook
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
+	"unicode/utf8"
+
+	"github.com/gauntlet-dev/gauntlet/internal/redact"
+	"github.com/gauntlet-dev/gauntlet/internal/termtext"
 )
+
+// MaxMessageBytes bounds a systemMessage: the user reads it in one glance, and a host may cut
+// (or refuse) a longer one. 300 gates that could not run name themselves in far more.
+const MaxMessageBytes = 2000
 
 // Verdict is what the stop hook decided about the agent's stop.
 type Verdict int
@@ -24,6 +33,9 @@ type Reply struct {
 	Verdict Verdict
 	Reason  string // for Block: what the agent must fix
 	Message string // for Notify: what the user should know
+	// Secrets are hidden from Reason and Message; nil hides nothing. Encode is the one place
+	// every reply passes, so it is where text is cleaned, redacted and capped.
+	Secrets *redact.Redactor
 }
 
 // genericBlockReason stands in for a blank reason: hosts reject a block without one (Codex's
@@ -49,13 +61,15 @@ type (
 // Encode renders a reply as the exact bytes the host expects on stdout: one JSON object and a
 // newline, or nil where the host wants an empty stdout. An unknown host is answered as Claude
 // Code, the dialect the others borrow from; an unknown verdict, or a Notify without a message,
-// as Allow.
+// as Allow. Whatever the texts hold, what is sent is clean (no escape sequences or control
+// characters), redacted, and within MaxReasonBytes and MaxMessageBytes.
 func Encode(h Host, r Reply) []byte {
-	reason := r.Reason
-	if strings.TrimSpace(reason) == "" {
+	r = r.Shown()
+	reason, message := r.Reason, r.Message
+	if reason == "" {
 		reason = genericBlockReason
 	}
-	notify := r.Verdict == Notify && strings.TrimSpace(r.Message) != ""
+	notify := r.Verdict == Notify && message != ""
 
 	var v any
 	switch h {
@@ -69,7 +83,7 @@ func Encode(h Host, r Reply) []byte {
 		case r.Verdict == Block:
 			v = blockReply{Decision: "deny", Reason: reason}
 		case notify:
-			v = messageReply{SystemMessage: r.Message}
+			v = messageReply{SystemMessage: message}
 		default:
 			v = emptyReply{}
 		}
@@ -83,7 +97,7 @@ func Encode(h Host, r Reply) []byte {
 		case r.Verdict == Block:
 			v = blockReply{Decision: "block", Reason: reason}
 		case notify:
-			v = messageReply{SystemMessage: r.Message}
+			v = messageReply{SystemMessage: message}
 		}
 	}
 	if v == nil {
@@ -103,4 +117,29 @@ func encodeJSONLine(v any) []byte {
 		return nil
 	}
 	return buf.Bytes()
+}
+
+// Shown returns the reply with its texts as they are sent: cleaned, redacted and capped. What is
+// kept of a reply (the stop-hook history, doctor's dry run) is this, never the raw texts.
+func (r Reply) Shown() Reply {
+	r.Reason, r.Message = r.text(), r.message()
+	return r
+}
+
+// text is the block reason as sent: cleaned, redacted, capped; "" when nothing is left.
+func (r Reply) text() string {
+	return termtext.Cap(strings.TrimSpace(r.Secrets.Text(r.Reason)), MaxReasonBytes)
+}
+
+// message is the notice as sent: one clean, redacted line of at most MaxMessageBytes, ending
+// with a note of what was cut; "" when nothing is left.
+func (r Reply) message() string {
+	m := r.Secrets.Line(r.Message)
+	if len(m) <= MaxMessageBytes {
+		return m
+	}
+	// The note's length depends on the count it states; reserve room for the longest one.
+	const noteRoom = len(" [... 9,999,999,999 more characters cut]")
+	kept := strings.TrimRight(termtext.FirstBytes(m, MaxMessageBytes-noteRoom), " ")
+	return kept + fmt.Sprintf(" [... %s more characters cut]", groupDigits(utf8.RuneCountInString(m[len(kept):])))
 }

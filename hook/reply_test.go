@@ -3,8 +3,11 @@ package hook
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/gauntlet-dev/gauntlet/internal/redact"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
@@ -130,4 +133,58 @@ func validate(sch *jsonschema.Schema, doc []byte) error {
 		return err
 	}
 	return sch.Validate(inst)
+}
+
+func TestEncodeCleansRedactsAndCaps(t *testing.T) {
+	secrets := redact.New(redact.Rules{}, []string{"NPM_TOKEN=npm_secret_value"})
+	dirty := "token npm_secret_value \x1b[31mred\x1b[0m bell\a nul\x00 c1\u009b cr\r\n"
+	for _, h := range Hosts() {
+		for _, r := range []Reply{
+			{Verdict: Block, Reason: dirty, Secrets: secrets},
+			{Verdict: Notify, Message: dirty, Secrets: secrets},
+		} {
+			out := Encode(h, r)
+			if len(out) == 0 {
+				continue
+			}
+			var reply map[string]string
+			if err := json.Unmarshal(out, &reply); err != nil {
+				t.Fatalf("%s: %v", h, err)
+			}
+			for k, v := range reply {
+				if k == "decision" {
+					continue
+				}
+				if strings.Contains(v, "npm_secret_value") || strings.ContainsAny(v, "\x1b\a\x00\r\u009b") {
+					t.Errorf("%s %s = %q: not clean or not redacted", h, k, v)
+				}
+				if !strings.Contains(v, "token [REDACTED] red bell nul c1") {
+					t.Errorf("%s %s = %q: text lost", h, k, v)
+				}
+			}
+		}
+	}
+}
+
+func TestEncodeCapsTheMessage(t *testing.T) {
+	long := "gauntlet: gates not run: " + strings.Repeat("tool (exit status 127: command not found), ", 300)
+	var reply messageReply
+	if err := json.Unmarshal(Encode(HostClaude, Reply{Verdict: Notify, Message: long}), &reply); err != nil {
+		t.Fatal(err)
+	}
+	m := reply.SystemMessage
+	if len(m) > MaxMessageBytes {
+		t.Errorf("message is %d bytes, more than %d", len(m), MaxMessageBytes)
+	}
+	cut := len(strings.TrimSpace(long)) - len(m[:strings.LastIndex(m, " [...")])
+	if want := fmt.Sprintf(" [... %s more characters cut]", groupDigits(cut)); !strings.HasSuffix(m, want) {
+		t.Errorf("message ends %q, want the suffix %q", m[len(m)-60:], want)
+	}
+	if !strings.HasPrefix(m, "gauntlet: gates not run: tool (exit status 127") {
+		t.Errorf("message starts %q", m[:60])
+	}
+	short := "gauntlet: passed with warnings"
+	if got := Encode(HostClaude, Reply{Verdict: Notify, Message: short}); string(got) != `{"systemMessage":"gauntlet: passed with warnings"}`+"\n" {
+		t.Errorf("short message changed: %s", got)
+	}
 }

@@ -101,15 +101,16 @@ func (c *call) sharedAnswer(state *statedir.Dir, in *inflight, key string, maxAt
 		sess.StopHookActive = c.payload.StopHookActive
 		sess.settle(in.Failed)
 		ps := sess.prompt(c.payload.Prompt())
+		c.dec.verdict = in.Verdict
 		switch in.Verdict {
 		case gates.VerdictPass:
 			*ps = promptState{}
-			return c.allow()
+			return c.because(WhyPass, "").allow()
 		case gates.VerdictWarn:
 			*ps = promptState{}
-			return c.notify(in.Notice)
+			return c.because(WhyWarn, "").notify(in.Notice)
 		case gates.VerdictError:
-			return c.notify(in.Notice)
+			return c.because(WhyInfra, "").notify(in.Notice)
 		}
 		return c.nextAttempt(ps, in.Failed, in.Total, in.Fingerprint, maxAttempts)
 	}), true

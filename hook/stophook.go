@@ -16,9 +16,11 @@ import (
 	"github.com/gauntlet-dev/gauntlet/config"
 	"github.com/gauntlet-dev/gauntlet/engine"
 	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/redact"
 	"github.com/gauntlet-dev/gauntlet/internal/treestate"
 	"github.com/gauntlet-dev/gauntlet/lock"
 	"github.com/gauntlet-dev/gauntlet/report"
+	"github.com/gauntlet-dev/gauntlet/runner"
 	"github.com/gauntlet-dev/gauntlet/statedir"
 	"github.com/gauntlet-dev/gauntlet/todos"
 )
@@ -36,27 +38,33 @@ type Options struct {
 	Host Host
 	// ReadTimeout bounds the wait for a complete payload; 0 means ReadPayload's default (5s).
 	ReadTimeout time.Duration
+	// DryRun judges without consequences (gauntlet doctor): no attempt is counted, nothing is
+	// written to the ledger or the history. The gates still run and write their logs.
+	DryRun bool
 }
 
 // Outcome is what the process prints on stdout and exits with.
 type Outcome struct {
 	Stdout   []byte
 	ExitCode int
-	blocks   bool
+	// Reply is the answer before the host's encoding, for showing it in another host's words.
+	Reply  Reply
+	blocks bool
 }
 
 // Run answers one stop request. It never panics and never returns an error: every problem that
 // is not the agent's to fix becomes a reply that lets the agent stop, with the cause.
 func Run(ctx context.Context, o Options) (out Outcome) {
-	call := &call{Options: o, host: o.Host}
+	call := &call{Options: o, host: o.Host, secrets: redact.New(redact.Rules{}, o.Environ)}
 	if call.host == "" {
 		call.host = HostClaude
 	}
 	defer func() {
 		if p := recover(); p != nil {
 			fmt.Fprintf(o.Stderr, "gauntlet: stop-hook: internal error: %v\n%s", p, debug.Stack())
-			out = call.notify(fmt.Sprintf("gauntlet: gates not run: internal error: %v; stop allowed", p))
+			out = call.because(WhyInfra, "").notify(fmt.Sprintf("gauntlet: gates not run: internal error: %v; stop allowed", p))
 		}
+		call.record(out)
 	}()
 	return call.run(ctx)
 }
@@ -65,24 +73,36 @@ type call struct {
 	Options
 	host    Host
 	payload Payload
+	started time.Time // when stop_hook.timeout started counting
+	dec     decision
+	// turnUnknown: the host sends no prompt id and this stop's prompt could not be told.
+	turnUnknown bool
+	// secrets hides the values of secret variables in every reply: those of the process
+	// environment until the config is loaded, then also the config's and its gates'.
+	secrets *redact.Redactor
 }
 
-func (c *call) allow() Outcome { return Outcome{Stdout: Encode(c.host, Reply{Verdict: Allow})} }
+func (c *call) allow() Outcome {
+	return Outcome{Stdout: Encode(c.host, Reply{Verdict: Allow}), Reply: Reply{Verdict: Allow}}
+}
 
 func (c *call) block(reason string) Outcome {
-	return Outcome{Stdout: Encode(c.host, Reply{Verdict: Block, Reason: reason}), blocks: true}
+	r := Reply{Verdict: Block, Reason: reason, Secrets: c.secrets}.Shown()
+	return Outcome{Stdout: Encode(c.host, r), Reply: r, blocks: true}
 }
 
-// notify lets the agent stop with a message; hosts without a place for it get it on stderr.
+// notify lets the agent stop with a message; hosts without a place for it get it on stderr,
+// cleaned and redacted the same way.
 func (c *call) notify(msg string) Outcome {
-	fmt.Fprintln(c.Stderr, msg)
-	return Outcome{Stdout: Encode(c.host, Reply{Verdict: Notify, Message: msg})}
+	r := Reply{Verdict: Notify, Message: msg, Secrets: c.secrets}.Shown()
+	fmt.Fprintln(c.Stderr, r.Message)
+	return Outcome{Stdout: Encode(c.host, r), Reply: r}
 }
 
 func (c *call) run(ctx context.Context) Outcome {
 	// A gate's own agent is stopping (a review gate runs one): judging it would recurse.
 	if c.Getenv("GAUNTLET") != "" {
-		return c.allow()
+		return c.because(WhyGuard, "GAUNTLET set").allow()
 	}
 	p, err := ReadPayload(c.Stdin, c.ReadTimeout)
 	if err != nil {
@@ -94,7 +114,7 @@ func (c *call) run(ctx context.Context) Outcome {
 		c.host = DetectHost(p)
 	}
 	if p.PermissionMode == "plan" {
-		return c.allow()
+		return c.because(WhyGuard, "plan mode").allow()
 	}
 
 	cfg, err := config.Load(config.Options{Dir: p.Dir(c.Getenv, c.Cwd)})
@@ -102,20 +122,34 @@ func (c *call) run(ctx context.Context) Outcome {
 	case errors.Is(err, config.ErrNotFound):
 		return c.allow()
 	case err != nil:
-		return c.notify("gauntlet: gates not run: config error: " + oneLine(err.Error()) + "; stop allowed")
+		return c.because(WhyInfra, "").notify("gauntlet: gates not run: config error: " + oneLine(err.Error()) + "; stop allowed")
 	}
+	c.dec.root = cfg.Root
+	c.secrets = cfg.Redactor(c.Environ)
 	if p.IsSubagentStop() && !cfg.StopHook.Subagents {
-		return c.allow()
+		return c.because(WhyGuard, "subagent").allow()
 	}
 	if cfg.StopHook.HonorActiveFlag && p.StopHookActive {
-		return c.allow()
+		return c.because(WhyGuard, "stop_hook_active").allow()
 	}
 
 	// The whole call ends within stop_hook.timeout; the runner reports gates still running at
 	// the deadline as timed out.
+	c.started = time.Now()
 	ctx, cancel := context.WithTimeout(ctx, cfg.StopHook.Timeout)
 	defer cancel()
+	c.countPerTurn(ctx)
 	return c.judge(ctx, cfg)
+}
+
+// stopBudget splits stop_hook.timeout between the gates and the stopping of them: gates still
+// running are signalled early enough that the grace between SIGTERM and SIGKILL, the draining
+// of their output and the reply all fit in the timeout. A gate that ignores SIGTERM must not
+// make the reply late.
+func stopBudget(timeout time.Duration) (gates, grace time.Duration) {
+	grace = min(runner.DefaultGrace, timeout/4)
+	margin := min(time.Second, timeout/10)
+	return timeout - grace - margin, grace
 }
 
 // judge answers from the ledger when the state was already judged, from the verdict of another
@@ -123,7 +157,7 @@ func (c *call) run(ctx context.Context) Outcome {
 func (c *call) judge(ctx context.Context, cfg *config.Config) Outcome {
 	state, err := statedir.Open(cfg.Root)
 	if err != nil {
-		return c.notify("gauntlet: gates not run: " + oneLine(err.Error()) + "; stop allowed")
+		return c.because(WhyInfra, "").notify("gauntlet: gates not run: " + oneLine(err.Error()) + "; stop allowed")
 	}
 	defer state.Close()
 
@@ -144,12 +178,13 @@ func (c *call) judge(ctx context.Context, cfg *config.Config) Outcome {
 	key := sessionKey(c.host, c.payload.Session())
 	maxAttempts := cfg.StopHook.MaxAttempts
 	perSession := sessionDependent(cfg)
+	c.resumeTurn(led, key)
 
 	if fingerprint != "" {
 		// Another session's pass says nothing about gates this session still owes (sticky ones
 		// can be out of scope for everybody else), nor about gates that read the session.
 		if passedBefore(led, key, fingerprint, perSession) && len(stickyOf(led, key)) == 0 {
-			return c.allow()
+			return c.because(WhyCached, "").allow()
 		}
 		if ps := led.Sessions[key]; ps != nil && ps.Prompts[c.payload.Prompt()] != nil &&
 			ps.Prompts[c.payload.Prompt()].BlockFingerprint == fingerprint {
@@ -180,13 +215,17 @@ func (c *call) judge(ctx context.Context, cfg *config.Config) Outcome {
 	var reply Outcome
 	progress := report.NewProgress(c.Stderr, report.ProgressOptions{})
 	defer progress.Stop()
-	run, err := engine.Execute(ctx, engine.Request{
+	gatesTime, grace := stopBudget(cfg.StopHook.Timeout)
+	gatesCtx, cancelGates := context.WithDeadline(ctx, c.started.Add(gatesTime))
+	defer cancelGates()
+	run, err := engine.Execute(gatesCtx, engine.Request{
 		Config:   cfg,
 		Scope:    engine.Scope{Sticky: stickyOf(led, key)},
 		Locked:   true,
 		Env:      c.Environ,
 		ExtraEnv: c.gateEnv(),
 		Observer: progress,
+		Grace:    grace,
 		Starting: func(_ string, toRun []gates.Gate) { progress.Start(toRun) },
 		// Under the run lock, so that two hooks never count over each other.
 		Recorded: func(run *engine.Run) error {
@@ -206,9 +245,9 @@ func (c *call) judge(ctx context.Context, cfg *config.Config) Outcome {
 	var busy *lock.BusyError
 	switch {
 	case errors.As(err, &busy):
-		return c.notify("gauntlet: gates not run: " + lowerFirst(busy.Error()) + "; stop allowed")
+		return c.because(WhyLock, "").notify("gauntlet: gates not run: " + lowerFirst(busy.Error()) + "; stop allowed")
 	case run == nil:
-		return c.notify("gauntlet: gates not run: " + oneLine(err.Error()) + "; stop allowed")
+		return c.because(WhyInfra, "").notify("gauntlet: gates not run: " + oneLine(err.Error()) + "; stop allowed")
 	case err != nil:
 		// The verdict stands even when the run could not be recorded.
 		fmt.Fprintf(c.Stderr, "gauntlet: stop-hook: %v\n", err)
@@ -256,9 +295,9 @@ func (c *call) lockFor(ctx context.Context, cfg *config.Config, state *statedir.
 	}
 	switch {
 	case errors.As(err, &busy):
-		return nil, false, c.notify("gauntlet: gates not run: " + lowerFirst(busy.Error()) + "; stop allowed"), true
+		return nil, false, c.because(WhyLock, "").notify("gauntlet: gates not run: " + lowerFirst(busy.Error()) + "; stop allowed"), true
 	case err != nil:
-		return nil, false, c.notify("gauntlet: gates not run: " + lowerFirst(oneLine(err.Error())) + "; stop allowed"), true
+		return nil, false, c.because(WhyLock, "").notify("gauntlet: gates not run: " + lowerFirst(oneLine(err.Error())) + "; stop allowed"), true
 	}
 	return held, waited, Outcome{}, false
 }
@@ -318,14 +357,14 @@ func errorNotice(results []gates.Result) string {
 func (c *call) remember(state *statedir.Dir, fn func(*ledger) Outcome) Outcome {
 	led, err := loadLedger(state)
 	reply := fn(led)
-	if err == nil {
+	if err == nil && !c.DryRun {
 		err = led.save(state, time.Now())
 	}
 	if err == nil {
 		return reply
 	}
 	if reply.blocks {
-		return c.notify("gauntlet: gates failed, but attempts cannot be counted (" + oneLine(err.Error()) + "); stop allowed")
+		return c.because(WhyInfra, "").notify("gauntlet: gates failed, but attempts cannot be counted (" + oneLine(err.Error()) + "); stop allowed")
 	}
 	fmt.Fprintf(c.Stderr, "gauntlet: stop-hook: %v\n", err)
 	return reply
@@ -337,6 +376,8 @@ func (c *call) decide(led *ledger, key, fingerprint string, maxAttempts int, run
 	sess.StopHookActive = c.payload.StopHookActive
 	sess.settle(run.Results)
 	ps := sess.prompt(c.payload.Prompt())
+	sess.Turn = c.payload.Prompt()
+	c.dec.verdict = run.Verdict
 
 	switch run.Verdict {
 	case gates.VerdictPass:
@@ -346,12 +387,14 @@ func (c *call) decide(led *ledger, key, fingerprint string, maxAttempts int, run
 			led.LastPass = fingerprint
 		}
 		*ps = promptState{}
-		return c.allow()
+		return c.because(WhyPass, "").allow()
 	case gates.VerdictWarn:
 		*ps = promptState{}
-		return c.notify(warnNotice(run.Results))
+		c.failing(run.Results, gates.StatusWarn)
+		return c.because(WhyWarn, "").notify(warnNotice(run.Results))
 	case gates.VerdictError:
-		return c.notify(errorNotice(run.Results))
+		c.failing(run.Results, gates.StatusError, gates.StatusCancelled)
+		return c.because(WhyInfra, "").notify(errorNotice(run.Results))
 	}
 	return c.nextAttempt(ps, only(run.Results, gates.StatusFail), ranCount(run.Results), fingerprint, maxAttempts)
 }
@@ -362,7 +405,7 @@ func (c *call) decide(led *ledger, key, fingerprint string, maxAttempts int, run
 func (c *call) reblock(ctx context.Context, cfg *config.Config, state *statedir.Dir) Outcome {
 	held, err := lock.Acquire(ctx, state.Path(), min(cfg.StopHook.LockWait, cfg.StopHook.Timeout))
 	if err != nil {
-		return c.notify("gauntlet: gates not run: " + lowerFirst(oneLine(err.Error())) + "; stop allowed")
+		return c.because(WhyLock, "").notify("gauntlet: gates not run: " + lowerFirst(oneLine(err.Error())) + "; stop allowed")
 	}
 	defer held.Release()
 	return c.remember(state, func(led *ledger) Outcome {
@@ -374,16 +417,20 @@ func (c *call) reblock(ctx context.Context, cfg *config.Config, state *statedir.
 // nextAttempt blocks once more, or, after maxAttempts blocks, lets the agent stop with the
 // retry-limit message and starts the count again.
 func (c *call) nextAttempt(ps *promptState, failed []gates.Result, total int, fingerprint string, maxAttempts int) Outcome {
+	c.failing(failed, gates.StatusFail)
+	c.dec.verdict, c.dec.attempt, c.dec.maxAttempts = gates.VerdictFail, ps.Blocks, maxAttempts
 	if ps.Blocks >= maxAttempts {
 		*ps = promptState{}
-		return c.notify(fmt.Sprintf("gauntlet: %s still failing after %d attempts (%s); stop allowed, see %s",
-			plural(len(failed), "gate"), maxAttempts, names(failed), ".gauntlet/"+engine.LastRunFile))
+		return c.because(WhyRetryLimit, "").notify(fmt.Sprintf("gauntlet: %s still failing after %s (%s); stop allowed, see %s",
+			plural(len(failed), "gate"), plural(maxAttempts, "attempt"), names(failed), ".gauntlet/"+engine.LastRunFile))
 	}
 	ps.Blocks++
+	c.dec.attempt = ps.Blocks
+	c.because(WhyFail, "")
 	ps.BlockFingerprint = fingerprint
 	ps.Failed = remembered(failed)
 	ps.Total = total
-	return c.block(BlockReason(failed, total, Attempt{N: ps.Blocks, Max: maxAttempts}, NewRedactor(c.Environ)))
+	return c.block(BlockReason(failed, total, Attempt{N: ps.Blocks, Max: maxAttempts}, c.secrets))
 }
 
 // gateEnv tells gates that an agent is stopping, so that a gate can check the agent's own work.

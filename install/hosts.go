@@ -2,7 +2,10 @@
 // already there.
 package install
 
-import "fmt"
+import (
+	"fmt"
+	"time"
+)
 
 // The hosts by the names `--host` uses. They are spelled out here rather than taken from the
 // hook package so that writing a settings file does not depend on the stop-hook machinery.
@@ -21,6 +24,17 @@ func Hosts() []string { return []string{Claude, Codex, Cursor, Gemini, Copilot} 
 // default), so that gauntlet ends its own gates and answers before the host gives up on it.
 const HookTimeoutSeconds = 600
 
+// hookTimeoutMargin is how much longer than stop_hook.timeout the host waits: gauntlet needs
+// the time to stop its gates and answer after its own deadline.
+const hookTimeoutMargin = time.Minute
+
+// HookTimeoutFor is the host hook timeout, in seconds, for a stop_hook.timeout: the default 600
+// unless the stop hook's own deadline needs more.
+func HookTimeoutFor(stopHook time.Duration) int {
+	need := int((stopHook + hookTimeoutMargin + time.Second - 1) / time.Second)
+	return max(HookTimeoutSeconds, need)
+}
+
 // cursorLoopLimit is Cursor's own cap on follow-ups, matching stop_hook.max_attempts' default.
 const cursorLoopLimit = 3
 
@@ -30,33 +44,33 @@ type hostFile struct {
 	sharedPath string // with --shared, when the host has a separate shared file
 	event      string // the key under "hooks"
 	version    bool   // the file needs a top-level "version": 1
-	entry      func(command string) *object
+	entry      func(command string, seconds int) *object
 }
 
 // commandGroup is the Claude Code shape, which Codex and Gemini share: a matcher group holding a
 // list of command hooks.
-func commandGroup(timeout int) func(string) *object {
-	return func(command string) *object {
-		h := newObject().set("type", "command").set("command", command).set("timeout", timeout)
+func commandGroup(unit int) func(string, int) *object {
+	return func(command string, seconds int) *object {
+		h := newObject().set("type", "command").set("command", command).set("timeout", seconds*unit)
 		return newObject().set("hooks", []any{h})
 	}
 }
 
 var hostFiles = map[string]hostFile{
 	Claude: {path: ".claude/settings.local.json", sharedPath: ".claude/settings.json", event: "Stop",
-		entry: commandGroup(HookTimeoutSeconds)},
+		entry: commandGroup(1)},
 	Codex: {path: ".codex/hooks.json", event: "Stop",
-		entry: commandGroup(HookTimeoutSeconds)},
+		entry: commandGroup(1)},
 	Cursor: {path: ".cursor/hooks.json", event: "stop", version: true,
-		entry: func(command string) *object {
+		entry: func(command string, _ int) *object {
 			return newObject().set("command", command).set("loop_limit", cursorLoopLimit)
 		}},
 	// Gemini counts hook timeouts in milliseconds.
 	Gemini: {path: ".gemini/settings.json", event: "AfterAgent",
-		entry: commandGroup(HookTimeoutSeconds * 1000)},
+		entry: commandGroup(1000)},
 	Copilot: {path: ".github/hooks/gauntlet.json", event: "agentStop", version: true,
-		entry: func(command string) *object {
-			return newObject().set("type", "command").set("bash", command).set("timeoutSec", HookTimeoutSeconds)
+		entry: func(command string, seconds int) *object {
+			return newObject().set("type", "command").set("bash", command).set("timeoutSec", seconds)
 		}},
 }
 

@@ -38,6 +38,12 @@ func (e *InvalidFileError) Error() string {
 // A file that is not a JSON object, or whose hooks are not where the host keeps them, gives
 // *InvalidFileError. An empty file counts as {}.
 func Plan(root, host string, shared bool, command string) (*Change, error) {
+	return PlanTimeout(root, host, shared, command, HookTimeoutSeconds)
+}
+
+// PlanTimeout is Plan with the host's hook timeout in seconds (see HookTimeoutFor), for a
+// config whose stop_hook.timeout is above the default.
+func PlanTimeout(root, host string, shared bool, command string, seconds int) (*Change, error) {
 	rel, err := FilePath(host, shared)
 	if err != nil {
 		return nil, err
@@ -75,7 +81,7 @@ func Plan(root, host string, shared bool, command string) (*Change, error) {
 		}
 	}
 
-	entry := spec.entry(command)
+	entry := spec.entry(command, seconds)
 	c.Entry, err = entry.MarshalJSON()
 	if err != nil {
 		return nil, fmt.Errorf("encode hook entry: %w", err)

@@ -14,10 +14,11 @@ const (
 	FormatJSON   Format = "json"
 	FormatJUnit  Format = "junit"
 	FormatGitHub Format = "github"
+	FormatSARIF  Format = "sarif"
 )
 
 // Formats lists every format, in the order help text shows them.
-var Formats = []Format{FormatText, FormatJSON, FormatJUnit, FormatGitHub}
+var Formats = []Format{FormatText, FormatJSON, FormatJUnit, FormatGitHub, FormatSARIF}
 
 // ParseFormat checks a --format value.
 func ParseFormat(s string) (Format, error) {
@@ -44,6 +45,8 @@ func Write(w io.Writer, f Format, r Report, opts TextOptions) error {
 		return WriteJUnit(w, r)
 	case FormatGitHub:
 		return WriteGitHub(w, r)
+	case FormatSARIF:
+		return WriteSARIF(w, r)
 	default:
 		return fmt.Errorf("unknown format %q", f)
 	}

@@ -7,12 +7,13 @@ import (
 	"io"
 	"strings"
 
-	"github.com/gauntlet-dev/gauntlet/gates"
 	"github.com/gauntlet-dev/gauntlet/internal/termtext"
 )
 
 // WriteGitHub writes GitHub Actions workflow commands for every gate a reader must look at: its
-// output folded in a group, then an error (or, for warn, a warning) annotation.
+// output folded in a group, once, then annotations: each finding on its file and line, within
+// GitHub's limit per step (the rest are counted here and listed in the step summary), and a
+// gate-level error (or, for warn, warning) for a gate without findings.
 func WriteGitHub(w io.Writer, r Report) error {
 	var b strings.Builder
 	for _, g := range r.Gates {
@@ -24,20 +25,25 @@ func WriteGitHub(w io.Writer, r Report) error {
 		}
 		fmt.Fprintf(&b, "::group::%s\n", escapeData(fmt.Sprintf("gauntlet: %s (%s)", g.Name, g.Status)))
 		writeInert(&b, g)
+		if hint := termtext.Line(g.Hint); hint != "" && len(g.Findings) > 0 {
+			// Its findings are annotated instead of the gate: the hint would be lost with it.
+			fmt.Fprintf(&b, "hint: %s\n", hint)
+		}
 		fmt.Fprintf(&b, "rerun: gauntlet run %s\n", g.Name)
 		if g.Log != "" {
 			fmt.Fprintf(&b, "log: %s\n", termtext.Line(g.Log))
 		}
 		b.WriteString("::endgroup::\n")
-		level := "error"
-		if g.Status == gates.StatusWarn {
-			level = "warning"
+	}
+	plan := planAnnotations(r.Gates)
+	for _, a := range plan.chosen {
+		a.write(&b)
+	}
+	for _, g := range r.Gates {
+		if n := plan.omitted[g.Name]; n > 0 {
+			fmt.Fprintf(&b, "gauntlet: %s: %d more findings not annotated (GitHub shows %d errors and %d warnings per step); see the step summary or `gauntlet explain %s`\n",
+				g.Name, n, maxAnnotationsPerLevel, maxAnnotationsPerLevel, g.Name)
 		}
-		message := termtext.Line(g.Reason)
-		if hint := termtext.Line(g.Hint); hint != "" {
-			message += "\nhint: " + hint
-		}
-		fmt.Fprintf(&b, "::%s title=%s::%s\n", level, escapeProperty("gauntlet: "+g.Name), escapeData(message))
 	}
 	if _, err := io.WriteString(w, b.String()); err != nil {
 		return fmt.Errorf("write github report: %w", err)

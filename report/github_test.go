@@ -38,8 +38,10 @@ func TestGitHubAnnotatesOnlyGatesNeedingAttention(t *testing.T) {
 	out := b.String()
 	for _, want := range []string{
 		"::group::gauntlet: test (fail)\n",
-		"::error title=gauntlet%3A test::exit status 1%0Ahint: ",
-		"::warning title=gauntlet%3A lint::exit status 1",
+		// Gates with findings are annotated on their findings' lines, their hint kept in the group.
+		"::error file=pkg/x_test.go,line=12,title=gauntlet%3A test (TestX)::got <nil> & want \"a|b\"%0Asecond line\n",
+		"::warning file=dir with space/main.go,line=3,col=1,title=gauntlet%3A lint (revive%2C%25)::exported func Foo should have comment\n",
+		"hint: Run `go test -run TestX ./pkg` to iterate.\nrerun: gauntlet run test\n",
 		"::error title=gauntlet%3A typecheck::exit status 127: command not found\n",
 	} {
 		if !strings.Contains(out, want) {
@@ -125,5 +127,63 @@ func TestCodeFence(t *testing.T) {
 		if got := codeFence(in); got != want {
 			t.Errorf("codeFence(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// GitHub keeps 10 error and 10 warning annotations per step: every failing gate gets one before
+// any gets a second, errors come before warnings, and what is left out is counted.
+func TestGitHubAnnotationLimits(t *testing.T) {
+	many := func(n int, sev, file string) []gates.Finding {
+		var fs []gates.Finding
+		for i := 1; i <= n; i++ {
+			fs = append(fs, gates.Finding{File: file, Line: i, Severity: sev, Message: "m"})
+		}
+		return fs
+	}
+	results := []gates.Result{
+		{Name: "big", Status: gates.StatusFail, Findings: append(many(30, "warning", "w.go"), many(15, "error", "e.go")...)},
+		{Name: "small", Status: gates.StatusFail, Findings: many(1, "error", "s.go")},
+		{Name: "bare", Status: gates.StatusFail, Reason: "exit status 1"},
+	}
+	var b bytes.Buffer
+	if err := WriteGitHub(&b, New("id", time.Now(), 0, results)); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	if n := strings.Count(out, "::error "); n != 10 {
+		t.Errorf("%d error annotations, want 10:\n%s", n, out)
+	}
+	if n := strings.Count(out, "::warning "); n != 10 {
+		t.Errorf("%d warning annotations, want 10", n)
+	}
+	for _, want := range []string{
+		"::error title=gauntlet%3A bare::exit status 1\n",
+		"::error file=s.go,line=1,title=gauntlet%3A small::m\n",
+		"::error file=e.go,line=1,title=gauntlet%3A big::m\n",
+		// 15 errors and 30 warnings, of which 8 errors and 10 warnings are annotated.
+		"gauntlet: big: 27 more findings not annotated",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	var sum bytes.Buffer
+	if err := StepSummary(&sum, New("id", time.Now(), 0, results)); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(sum.String(), "**big**: 15 errors, 30 warnings (27 not annotated") {
+		t.Errorf("step summary lacks the count:\n%s", sum.String())
+	}
+}
+
+func TestGitHubLeavesPassingGatesFindingsOut(t *testing.T) {
+	results := []gates.Result{{Name: "eslint", Status: gates.StatusPass,
+		Findings: []gates.Finding{{File: "a.js", Line: 1, Severity: "warning", Message: "console"}}}}
+	var b bytes.Buffer
+	if err := WriteGitHub(&b, New("id", time.Now(), 0, results)); err != nil {
+		t.Fatal(err)
+	}
+	if b.Len() != 0 {
+		t.Errorf("a passing gate is annotated:\n%s", b.String())
 	}
 }

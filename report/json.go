@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+
+	"github.com/gauntlet-dev/gauntlet/gates"
 )
 
 // maxReportBytes bounds what ReadJSON accepts: a report holds bounded tails, so anything larger is
@@ -41,6 +43,11 @@ func ReadJSON(rd io.Reader) (Report, error) {
 	}
 	if r.Gates == nil {
 		r.Gates = []GateReport{}
+	}
+	for i := range r.Gates {
+		if r.Gates[i].Findings == nil {
+			r.Gates[i].Findings = []gates.Finding{} // a report from before findings existed
+		}
 	}
 	return r, nil
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/fatih/color"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/redact"
 )
 
 const (
@@ -37,6 +38,8 @@ type ProgressOptions struct {
 	Heartbeat time.Duration
 	// Now reads the clock; nil means time.Now.
 	Now func() time.Time
+	// Secrets are hidden from the output lines the verbose view shows; nil hides nothing.
+	Secrets *redact.Redactor
 }
 
 // Progress shows a run while it happens. It observes the runner (Started, Output, Finished are
@@ -180,7 +183,12 @@ func (p *Progress) Output(gate string, line []byte) {
 	b.Grow(len(gate) + len(line) + 4)
 	b.WriteString(paint("["+gate+"]", p.opts.Color, color.FgCyan))
 	b.WriteByte(' ')
-	b.Write(bytes.TrimSuffix(line, []byte("\r")))
+	line = bytes.TrimSuffix(line, []byte("\r"))
+	if p.opts.Secrets.Empty() {
+		b.Write(line)
+	} else {
+		b.WriteString(p.opts.Secrets.Redact(string(line)))
+	}
 	b.WriteByte('\n')
 	p.mu.Lock()
 	defer p.mu.Unlock()

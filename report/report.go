@@ -20,6 +20,14 @@ type Report struct {
 	StartedAt     string        `json:"started_at"` // UTC RFC 3339, whole seconds
 	DurationMS    int64         `json:"duration_ms"`
 	Gates         []GateReport  `json:"gates"`
+	// ConfigDigest is the sha256 of the config's bytes: reports of shards are merged only when
+	// they ran the same config.
+	ConfigDigest string `json:"config_digest,omitempty"`
+	// Shard is "K/N" when the run was one shard of a split.
+	Shard string `json:"shard,omitempty"`
+	// ShardsDurationMS, in a merged report, is the sum of the shards' run times (the machine
+	// time spent), while DurationMS is the wall time from the first start to the last end.
+	ShardsDurationMS int64 `json:"shards_duration_ms,omitempty"`
 }
 
 // GateReport is one gate's line in the report.
@@ -37,6 +45,14 @@ type GateReport struct {
 	Command    string       `json:"command,omitempty"`
 	// Cached is set when the pass was answered from the per-gate cache without running the gate.
 	Cached bool `json:"cached,omitempty"`
+	// Findings are the problems read from the gate's output (or its review); never null.
+	Findings []gates.Finding `json:"findings"`
+	// OutputLines is how many lines the gate printed (blank lines at the end aside), so that a
+	// report read back can say how many it does not show; 0 when it printed none.
+	OutputLines int `json:"output_lines,omitempty"`
+	// Cause is the environment failure recognised in the output, for `gauntlet explain` and tools
+	// that want it without parsing the reason; omitted when there was none.
+	Cause *gates.Cause `json:"cause,omitempty"`
 }
 
 // New builds the report of a run from its classified results, keeping their order.
@@ -58,17 +74,23 @@ func New(runID string, started time.Time, d time.Duration, results []gates.Resul
 
 func gateReport(res gates.Result) GateReport {
 	g := GateReport{
-		Name:       res.Name,
-		Kind:       res.Kind,
-		Status:     res.Status,
-		DurationMS: res.Duration.Milliseconds(),
-		TimedOut:   res.TimedOut,
-		Log:        res.Log,
-		Reason:     res.Reason,
-		Tail:       res.Tail,
-		Hint:       res.Hint,
-		Command:    res.Command,
-		Cached:     res.Cached,
+		Name:        res.Name,
+		Kind:        res.Kind,
+		Status:      res.Status,
+		DurationMS:  res.Duration.Milliseconds(),
+		TimedOut:    res.TimedOut,
+		Log:         res.Log,
+		Reason:      res.Reason,
+		Tail:        res.Tail,
+		Hint:        res.Hint,
+		Command:     res.Command,
+		Findings:    res.Findings,
+		OutputLines: res.Lines,
+		Cause:       res.Cause,
+		Cached:      res.Cached,
+	}
+	if g.Findings == nil {
+		g.Findings = []gates.Finding{}
 	}
 	if res.ExitCode >= 0 {
 		code := res.ExitCode
@@ -105,6 +127,9 @@ func shownReason(g GateReport) string {
 // ("cancelled  review  cancelled").
 func visibleReason(s gates.Status, reason string) string {
 	reason = termtext.Line(reason)
+	if s == gates.StatusPass && strings.Contains(reason, gates.NewOnlyMark) {
+		return reason // a pass that set findings aside says so
+	}
 	if s == gates.StatusPass || reason == string(s) {
 		return ""
 	}

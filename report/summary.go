@@ -22,10 +22,12 @@ func StepSummary(w io.Writer, r Report) error {
 				markdownCell(g.Name), markdownCell(string(g.Status)), gateDuration(g), markdownCell(shownReason(g)))
 		}
 	}
+	plan := planAnnotations(r.Gates)
 	for _, g := range r.Gates {
 		if !needsAttention(g.Status) {
 			continue
 		}
+		writeSummaryFindings(&b, g, plan.omitted[g.Name])
 		tail := strings.TrimRight(termtext.Clean(g.Tail), "\n")
 		if strings.TrimSpace(tail) == "" {
 			tail = "(no output)"
@@ -63,4 +65,30 @@ func codeFence(s string) string {
 
 func gateDuration(g GateReport) string {
 	return durationText(g.Status, g.Duration())
+}
+
+// maxSummaryFindings bounds the findings listed per gate in the step summary.
+const maxSummaryFindings = 50
+
+// writeSummaryFindings lists a gate's findings outside its folded output, so that the ones
+// GitHub's annotation limit left out are still one click away.
+func writeSummaryFindings(b *strings.Builder, g GateReport, notAnnotated int) {
+	if len(g.Findings) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "\n**%s**: %s", html.EscapeString(g.Name), findingCounts(g.Findings))
+	if notAnnotated > 0 {
+		fmt.Fprintf(b, " (%d not annotated: GitHub shows %d errors and %d warnings per step)", notAnnotated, maxAnnotationsPerLevel, maxAnnotationsPerLevel)
+	}
+	b.WriteString("\n\n")
+	shown := byImportance(g.Findings)
+	if len(shown) > maxSummaryFindings {
+		shown = shown[:maxSummaryFindings]
+	}
+	for _, f := range shown {
+		b.WriteString("- " + markdownCell(FindingLine(f)) + "\n")
+	}
+	if more := len(g.Findings) - len(shown); more > 0 {
+		fmt.Fprintf(b, "- ... %d more in the JSON report\n", more)
+	}
 }

@@ -93,7 +93,11 @@ func writeGateBlock(b *strings.Builder, g GateReport, root bool, opts TextOption
 	if hint := termtext.Line(g.Hint); hint != "" {
 		fmt.Fprintf(b, "hint: %s\n", hint)
 	}
+	writeFindings(b, g)
 	if opts.TailLines > 0 {
+		if len(g.Findings) > 0 {
+			b.WriteString("output:\n")
+		}
 		writeTail(b, g, opts)
 	}
 	fmt.Fprintf(b, "rerun: gauntlet run %s\n", g.Name)
@@ -105,9 +109,10 @@ func writeTail(b *strings.Builder, g GateReport, opts TextOptions) {
 		b.WriteString("    (no output)\n")
 		return
 	}
-	lines := strings.Split(tail, "\n")
-	if hidden := len(lines) - opts.TailLines; hidden > 0 {
-		lines = lines[hidden:]
+	kept := strings.Split(tail, "\n")
+	lines := kept[max(0, len(kept)-opts.TailLines):]
+	// Counted from everything the gate printed when the report says, not from the kept tail.
+	if hidden := max(g.OutputLines, len(kept)) - len(lines); hidden > 0 {
 		note := fmt.Sprintf("    ... %d earlier lines not shown", hidden)
 		if g.Log != "" {
 			note += "; full output in " + termtext.Line(g.Log)

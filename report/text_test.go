@@ -102,6 +102,51 @@ func TestTextTailLines(t *testing.T) {
 	}
 }
 
+// The note counts the lines the gate printed, not the lines the tail happened to keep: a 305-line
+// log whose tail kept 40 has 285 lines not shown under a 20-line summary.
+func TestTextHiddenLinesCountFromTheLog(t *testing.T) {
+	var lines []string
+	for i := 266; i <= 305; i++ {
+		lines = append(lines, fmt.Sprintf("line %d", i))
+	}
+	r := New("id", time.Now(), time.Second, []gates.Result{
+		{Name: "t", Status: gates.StatusFail, ExitCode: 1, Log: "t.log", Tail: strings.Join(lines, "\n"), Lines: 305},
+	})
+	out := writeText(t, r, TextOptions{})
+	if !strings.Contains(out, "    ... 285 earlier lines not shown; full output in t.log\n    line 286\n") {
+		t.Errorf("want 285 earlier lines not shown:\n%s", out)
+	}
+	// Read back from the JSON report, as `gauntlet status` does, the count is the same.
+	var buf strings.Builder
+	if err := WriteJSON(&buf, r); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), `"output_lines": 305`) {
+		t.Errorf("JSON report lacks output_lines:\n%s", buf.String())
+	}
+}
+
+func TestJSONCarriesTheCause(t *testing.T) {
+	cause := &gates.Cause{ID: "disk-full", Summary: "the disk is full", Fix: "free disk space", Line: "write: no space left on device"}
+	r := New("id", time.Now(), time.Second, []gates.Result{
+		{Name: "build", Status: gates.StatusError, ExitCode: 1, Cause: cause},
+		{Name: "test", Status: gates.StatusPass, ExitCode: 0},
+	})
+	var buf strings.Builder
+	if err := WriteJSON(&buf, r); err != nil {
+		t.Fatal(err)
+	}
+	want := `"cause": {
+        "id": "disk-full",
+        "summary": "the disk is full",
+        "fix": "free disk space",
+        "line": "write: no space left on device"
+      }`
+	if !strings.Contains(buf.String(), want) || strings.Count(buf.String(), `"cause"`) != 1 {
+		t.Errorf("JSON report:\n%s", buf.String())
+	}
+}
+
 func TestTextVerdictLine(t *testing.T) {
 	tests := []struct {
 		results []gates.Result

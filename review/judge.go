@@ -2,8 +2,6 @@ package review
 
 import (
 	"fmt"
-	"path"
-	"path/filepath"
 	"strings"
 
 	"github.com/gauntlet-dev/gauntlet/changes"
@@ -30,8 +28,10 @@ func judgeVerdict(v *Verdict, added changes.AddedLines, root string) Judgement {
 	// Dropped findings are only counted: listing them would put code the change did not touch
 	// in front of the agent as if it had to be fixed.
 	var lines []string
+	var found []gates.Finding
 	for _, f := range kept {
 		lines = append(lines, formatFinding(f))
+		found = append(found, asFinding(f))
 	}
 
 	droppedNote := ""
@@ -40,7 +40,7 @@ func judgeVerdict(v *Verdict, added changes.AddedLines, root string) Judgement {
 	}
 	switch {
 	case v.Status == "fail" && len(kept) > 0:
-		return Judgement{Status: gates.StatusFail, Reason: countOf(len(kept), "finding") + droppedNote, Lines: lines}
+		return Judgement{Status: gates.StatusFail, Reason: countOf(len(kept), "finding") + droppedNote, Lines: lines, Findings: found}
 	case v.Status == "fail" && len(dropped) > 0:
 		reason := fmt.Sprintf("passed: the reviewer failed the change, but its findings (%d) were all outside the diff and dropped",
 			len(dropped))
@@ -50,40 +50,16 @@ func judgeVerdict(v *Verdict, added changes.AddedLines, root string) Judgement {
 		return Judgement{Status: gates.StatusFail, Reason: reason, Lines: append(lines, reason)}
 	case len(kept) > 0:
 		reason := "passed with " + countOf(len(kept), "finding") + " noted" + droppedNote
-		return Judgement{Status: gates.StatusPass, Reason: reason, Lines: append(lines, reason)}
+		return Judgement{Status: gates.StatusPass, Reason: reason, Lines: append(lines, reason), Findings: found}
 	default:
 		reason := "passed: no findings" + droppedNote
 		return Judgement{Status: gates.StatusPass, Reason: reason, Lines: append(lines, reason)}
 	}
 }
 
-// onAddedLine finds the finding's file among the added lines, forgiving the usual ways a
-// reviewer spells a path: "./x.go", "b/x.go", or absolute under the project root.
+// onAddedLine finds the finding's file among the added lines (see changes.AddedLines.Locate).
 func onAddedLine(f Finding, added changes.AddedLines, root string) (string, bool) {
-	line := int(f.Line)
-	if line <= 0 {
-		return "", false
-	}
-	file := strings.TrimSpace(filepath.ToSlash(f.File))
-	if file == "" {
-		return "", false
-	}
-	if path.IsAbs(file) && root != "" {
-		if rel, err := filepath.Rel(root, filepath.FromSlash(file)); err == nil && !strings.HasPrefix(rel, "..") {
-			file = filepath.ToSlash(rel)
-		}
-	}
-	file = path.Clean(file)
-	candidates := []string{file}
-	if len(file) > 2 && (file[:2] == "a/" || file[:2] == "b/") {
-		candidates = append(candidates, file[2:])
-	}
-	for _, c := range candidates {
-		if added.Has(c, line) {
-			return c, true
-		}
-	}
-	return "", false
+	return added.Locate(f.File, int(f.Line), root)
 }
 
 // formatFinding writes a finding as compilers write errors: "file:line: severity: message".
@@ -113,4 +89,27 @@ func countOf(n int, noun string) string {
 		return "1 " + noun
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// asFinding puts a reviewer's finding into the shape every report shows. Reviewers name
+// severities freely ("high", "nit"); they are folded into error, warning and info.
+func asFinding(f Finding) gates.Finding {
+	return gates.Finding{
+		File:     f.File,
+		Line:     int(f.Line),
+		Severity: reviewSeverity(f.Severity),
+		Message:  termtext.Short(f.Message, maxMessageBytes),
+		Rule:     "review",
+	}
+}
+
+func reviewSeverity(s string) string {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "warning", "warn", "medium", "moderate", "minor":
+		return "warning"
+	case "info", "note", "low", "nit", "suggestion", "style":
+		return "info"
+	default:
+		return "error"
+	}
 }

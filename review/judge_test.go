@@ -81,3 +81,18 @@ func TestJudgeVerdictKeepsOnlyFindingsOnAddedLines(t *testing.T) {
 		})
 	}
 }
+
+// A review's findings on added lines reach the reports as gates.Finding, the same path a check
+// gate's parsed findings take; the ones outside the diff do not.
+func TestJudgeVerdictFindings(t *testing.T) {
+	added := changes.ParseAdded([]byte("diff --git a/pkg/a.go b/pkg/a.go\n--- a/pkg/a.go\n+++ b/pkg/a.go\n@@ -9,0 +10,1 @@\n+x\n"))
+	v := Verdict{Status: "fail", Findings: []Finding{
+		{File: "./pkg/a.go", Line: 10, Severity: "High", Message: "nil map write"},
+		{File: "pkg/a.go", Line: 3, Severity: "warning", Message: "old code"},
+	}}
+	j := judgeVerdict(&v, added, "/repo")
+	want := []gates.Finding{{File: "pkg/a.go", Line: 10, Severity: "error", Message: "nil map write", Rule: "review"}}
+	if !slices.Equal(j.Findings, want) {
+		t.Errorf("findings = %+v, want %+v", j.Findings, want)
+	}
+}

@@ -2,17 +2,75 @@ package review
 
 import (
 	"path"
+	"slices"
 	"strings"
 )
 
+// secretFileNames are files that hold credentials whatever directory they are in: package
+// registry and git logins, database passwords, keystores' usual names.
+var secretFileNames = []string{
+	".npmrc", ".yarnrc.yml", ".netrc", "_netrc", ".pypirc", ".git-credentials", ".pgpass", ".my.cnf",
+	".htpasswd", ".dockercfg", ".vault-token", "credentials.json", "client_secret.json",
+	"service-account.json", "service_account.json", "terraform.tfstate", "terraform.tfstate.backup",
+}
+
+// secretExtensions are key stores and certificates bundled with their keys, private keys in
+// other tools' formats, password databases and Terraform state (which holds every secret it set).
+var secretExtensions = []string{
+	".pem", ".key", ".p12", ".pfx", ".jks", ".keystore", ".ppk", ".kdbx", ".tfstate", ".gpg", ".pgp",
+}
+
+// secretPaths are cloud and cluster credential files, known by their directory as well as their
+// name ("config" alone is everywhere): a suffix of the root-relative path.
+var secretPaths = []string{
+	".aws/credentials", ".aws/config", ".docker/config.json", ".kube/config",
+	".config/gh/hosts.yml", ".config/hub", ".m2/settings.xml", ".gradle/gradle.properties",
+}
+
+// secretDirs are directories whose every file is a credential or a token cache.
+var secretDirs = []string{".azure", ".gnupg", ".ssh", ".config/gcloud"}
+
 // LooksSecret reports whether a root-relative path names a file that is never sent to a
-// reviewer: environment files (.env, .env.local), keys and certificates (*.pem, *.key) and SSH
-// keys (id_rsa, id_ed25519.pub, id_ecdsa_sk). The test is on the file name alone, in any
-// directory. An id_ name with another extension is source code (id_gen.go), not a key.
+// reviewer: environment files (.env, .env.local), keys, certificates and key stores (*.pem,
+// *.key, *.p12, *.pfx, *.jks, ...), SSH keys (id_rsa, id_ed25519.pub, id_ecdsa_sk), login files
+// of package registries and git (.npmrc, .netrc, .pypirc, .git-credentials, ...), cloud and cluster
+// credentials (.aws/credentials, .config/gcloud/..., .azure/..., .docker/config.json, .kube/config),
+// service-account and OAuth client JSON keys (*credentials*.json, client_secret*.json,
+// *service-account*.json, *service_account*.json) and Terraform state. The test is on the path
+// alone: a file is never opened to decide. An id_ name with another extension is source code
+// (id_gen.go), not a key.
 func LooksSecret(p string) bool {
-	name := strings.ToLower(path.Base(p))
-	return strings.HasPrefix(name, ".env") ||
-		strings.HasSuffix(name, ".pem") ||
-		strings.HasSuffix(name, ".key") ||
-		strings.HasPrefix(name, "id_") && (path.Ext(name) == "" || path.Ext(name) == ".pub")
+	lower := strings.ToLower(path.Clean("/" + p))
+	name := path.Base(lower)
+	ext := path.Ext(name)
+	switch {
+	case strings.HasPrefix(name, ".env"),
+		strings.HasPrefix(name, "id_") && (ext == "" || ext == ".pub"),
+		slices.Contains(secretFileNames, name),
+		slices.Contains(secretExtensions, ext),
+		ext == ".json" && jsonKeyName(strings.TrimSuffix(name, ext)):
+		return true
+	}
+	for _, s := range secretPaths {
+		if strings.HasSuffix(lower, "/"+s) {
+			return true
+		}
+	}
+	for _, d := range secretDirs {
+		if strings.Contains(lower, "/"+d+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// jsonKeyName recognises the names JSON key files get: Google service-account keys
+// (my-project-sa.json, service-account-key.json), OAuth client secrets, credentials exports.
+func jsonKeyName(stem string) bool {
+	for _, part := range []string{"credential", "client_secret", "service-account", "service_account", "serviceaccount", "secret"} {
+		if strings.Contains(stem, part) {
+			return true
+		}
+	}
+	return false
 }

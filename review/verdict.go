@@ -2,10 +2,10 @@ package review
 
 import (
 	"encoding/json"
-	"regexp"
 	"strconv"
 	"strings"
-	"sync"
+
+	"github.com/gauntlet-dev/gauntlet/internal/lazyre"
 )
 
 // Verdict is a reviewer's answer: {"status":"pass"|"fail","findings":[...]}.
@@ -42,10 +42,13 @@ func (n *lineNumber) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
+// decode is json.Unmarshal; a test counts what it is given.
+var decode = json.Unmarshal
+
 // parseVerdict reads one JSON value as a verdict; only a status of pass or fail makes it one.
 func parseVerdict(data []byte) (*Verdict, bool) {
 	var v Verdict
-	if err := json.Unmarshal(data, &v); err != nil {
+	if err := decode(data, &v); err != nil {
 		return nil, false
 	}
 	v.Status = strings.ToLower(strings.TrimSpace(v.Status))
@@ -56,7 +59,7 @@ func parseVerdict(data []byte) (*Verdict, bool) {
 }
 
 // fencedJSON matches a ```json fenced block, the way models most often wrap an answer.
-var fencedJSON = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("(?s)```json[ \t]*\r?\n(.*?)\r?\n[ \t]*```") })
+var fencedJSON = lazyre.New("(?s)```json[ \t]*\r?\n(.*?)\r?\n[ \t]*```")
 
 // ExtractVerdict finds the verdict in free text: the whole text when it is one, else the first
 // ```json block that is one, else the last balanced {...} object that has a status.
@@ -65,13 +68,14 @@ func ExtractVerdict(text string) (*Verdict, bool) {
 	if v, ok := parseVerdict([]byte(trimmed)); ok {
 		return v, true
 	}
-	for _, m := range fencedJSON().FindAllStringSubmatch(text, -1) {
+	for _, m := range fencedJSON.FindAllStringSubmatch(text, -1) {
 		if v, ok := parseVerdict([]byte(m[1])); ok {
 			return v, true
 		}
 	}
+	budget := searchBudget(len(text))
 	objects := balancedObjects([]byte(text))
-	for i := len(objects) - 1; i >= 0; i-- {
+	for i := len(objects) - 1; i >= 0 && budget.take(len(objects[i])); i-- {
 		if v, ok := parseVerdict(objects[i]); ok {
 			return v, true
 		}
@@ -79,9 +83,27 @@ func ExtractVerdict(text string) (*Verdict, bool) {
 	return nil, false
 }
 
+// parseBudget keeps the search for an answer linear in the output: nested objects overlap, and
+// decoding each of 50,000 nested spans (`{"a":` repeated) would cost the square of the output.
+// The answer is a small object near the end, found long before the budget runs out; a search
+// that exhausts it finds no verdict, which is the reviewer's error, not the agent's failure.
+type parseBudget struct{ left int }
+
+func searchBudget(outputBytes int) *parseBudget { return &parseBudget{left: 2*outputBytes + 64<<10} }
+
+func (b *parseBudget) take(n int) bool {
+	if n > b.left {
+		return false
+	}
+	b.left -= n
+	return true
+}
+
 // balancedObjects returns every {...} span whose braces balance, ordered by where it ends, so
 // that an enclosing object comes after the objects inside it. Quotes are only tracked inside
 // braces: prose around an object may have unbalanced quotes of its own.
+//
+// Only the last maxSpans are kept: the search looks from the end and is bounded anyway.
 func balancedObjects(text []byte) [][]byte {
 	var spans [][]byte
 	var open []int
@@ -112,19 +134,29 @@ func balancedObjects(text []byte) [][]byte {
 			if len(open) > 0 {
 				start := open[len(open)-1]
 				open = open[:len(open)-1]
+				if len(spans) == 2*maxSpans {
+					spans = append(spans[:0], spans[maxSpans:]...)
+				}
 				spans = append(spans, text[start:i+1])
 			}
 		}
 	}
+	if len(spans) > maxSpans {
+		spans = spans[len(spans)-maxSpans:]
+	}
 	return spans
 }
 
+// maxSpans bounds the candidate objects kept from one output.
+const maxSpans = 4096
+
 // lastJSONObject returns the last balanced object that decodes into a map having one of keys.
 func lastJSONObject(text []byte, keys ...string) map[string]json.RawMessage {
+	budget := searchBudget(len(text))
 	objects := balancedObjects(text)
-	for i := len(objects) - 1; i >= 0; i-- {
+	for i := len(objects) - 1; i >= 0 && budget.take(len(objects[i])); i-- {
 		var m map[string]json.RawMessage
-		if json.Unmarshal(objects[i], &m) != nil {
+		if decode(objects[i], &m) != nil {
 			continue
 		}
 		for _, k := range keys {

@@ -1,7 +1,9 @@
 package review
 
 import (
+	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -50,10 +52,48 @@ func TestLooksSecret(t *testing.T) {
 		".env": true, "config/.env.local": true, ".envrc": true, "certs/server.pem": true, "tls/server.KEY": true,
 		"home/.ssh/id_rsa": true, "id_ed25519.pub": true, "id_ecdsa_sk": true,
 		"pkg/id_gen.go": false, "id_test.go": false,
+		".npmrc": true, "web/.npmrc": true, ".netrc": true, "_netrc": true, ".pypirc": true, ".git-credentials": true,
+		"certs/client.p12": true, "certs/CLIENT.PFX": true, "android/release.jks": true, "app.keystore": true,
+		"home/.aws/credentials": true, ".aws/config": true, "home/.config/gcloud/application_default_credentials.json": true,
+		".config/gcloud/legacy_credentials/me@example.com/adc.json": true, ".azure/msal_token_cache.json": true,
+		".docker/config.json": true, "ops/.kube/config": true, "keys/my-project-service-account.json": true,
+		"gcp-credentials.json": true, "client_secret_1234.apps.googleusercontent.com.json": true,
+		"infra/terraform.tfstate": true, "putty.ppk": true, "vault.kdbx": true, ".pgpass": true,
+		"config.json": false, "kube/config.go": false, "docker/config.json": false, "aws/credentials.go": false,
+		"src/credentials.ts": false, "secret_test.go": false, "package.json": false, "tsconfig.json": false,
 		"env.go": false, "keys.go": false, "monkey.go": false, "docs/identity.md": false, "src/environment.ts": false,
 	} {
 		if got := LooksSecret(p); got != want {
 			t.Errorf("LooksSecret(%q) = %v, want %v", p, got, want)
 		}
+	}
+}
+
+// The verdict search does work linear in the output: 300 KB of nested braces from a custom
+// reviewer used to cost 50,000 decodes of ever longer spans (29.5 s against a 5 s timeout).
+func TestExtractVerdictIsLinear(t *testing.T) {
+	parsed := 0
+	decode = func(data []byte, v any) error {
+		parsed += len(data)
+		return json.Unmarshal(data, v)
+	}
+	defer func() { decode = json.Unmarshal }()
+
+	nested := strings.Repeat(`{"a":`, 60_000) + "1" + strings.Repeat("}", 60_000)
+	text := "review:\n" + nested + "\n" + `{"status":"fail","findings":[]}` + "\n"
+	v, ok := ExtractVerdict(text)
+	if !ok || v.Status != "fail" {
+		t.Fatalf("verdict after nested braces: %v, %v", v, ok)
+	}
+	if limit := 4*len(text) + 1<<20; parsed > limit {
+		t.Fatalf("decoded %d bytes for %d of output, want at most %d", parsed, len(text), limit)
+	}
+
+	parsed = 0
+	if _, ok := ExtractVerdict(nested + "\n"); ok {
+		t.Fatal("found a verdict in braces alone")
+	}
+	if limit := 4*len(nested) + 1<<20; parsed > limit {
+		t.Fatalf("decoded %d bytes for %d of output without a verdict, want at most %d", parsed, len(nested), limit)
 	}
 }

@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"regexp"
@@ -30,6 +31,8 @@ type capture struct {
 
 	infraMatch string
 	plain      []byte // scratch for a line without escape sequences
+	window     errorWindow
+	lastText   int // number of the last line that was not blank
 	logErr     error
 	observeErr error
 }
@@ -59,10 +62,15 @@ func (c *capture) line(line []byte) {
 	if c.observer != nil && c.observeErr == nil {
 		c.observe(line)
 	}
-	if len(c.readers) == 0 && (c.infraMatch != "" || len(c.patterns) == 0) {
-		return
+	if bytes.IndexByte(line, 0x1b) >= 0 {
+		c.plain = termtext.Strip(c.plain[:0], line)
+	} else {
+		c.plain = line // nothing to strip: most lines, and no copy
 	}
-	c.plain = termtext.Strip(c.plain[:0], line)
+	c.window.line(c.plain)
+	if len(bytes.TrimSpace(c.plain)) > 0 {
+		c.lastText = c.window.n
+	}
 	for _, r := range c.readers {
 		r.Line(c.plain)
 	}
@@ -106,8 +114,13 @@ func (c *capture) logged() bool { return c.log != nil }
 
 func (c *capture) InfraMatch() string { return c.infraMatch }
 
-// finish lets every output reader add what it learned to the outcome; call it after Close.
+// finish adds what the capture itself learned, the line count and the excerpt, then lets every
+// output reader add what it learned to the outcome; call it after Close.
 func (c *capture) finish(o *gates.Outcome) {
+	// Blank lines at the end are not counted: reports drop them from the tail too, so that a
+	// count of lines not shown agrees with what is shown.
+	o.Lines = c.lastText
+	o.Excerpt = c.window.excerpt()
 	for _, r := range c.readers {
 		r.Finish(o)
 	}

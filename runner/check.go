@@ -18,9 +18,10 @@ func (r *run) runCheck(ctx context.Context, g gates.Gate, out io.Writer) gates.O
 		return gates.Outcome{ExitCode: -1, StartErr: err}
 	}
 	p := Process{
-		Argv: argv,
-		Dir:  filepath.Join(r.opts.Root, g.Dir),
-		Env:  gateEnv(r.opts.Env, g, r.opts.RunID, r.opts.ExtraEnv),
+		Argv:  argv,
+		Dir:   filepath.Join(r.opts.Root, g.Dir),
+		Env:   gateEnv(r.opts.Env, g, r.opts.RunID, r.opts.ExtraEnv),
+		Marks: gateMarks(g, r.opts.RunID),
 	}
 	exit, err := r.executor.Execute(ctx, p, out)
 	var startErr *StartError

@@ -9,6 +9,11 @@ import (
 
 // gateEnv layers a gate's environment: the base, the gate's own entries, gauntlet's markers,
 // then the caller's extras; for a key set twice the later entry wins.
+// gateMarks are the entries of gateEnv that tell the gate's processes from everybody else's.
+func gateMarks(g gates.Gate, runID string) []string {
+	return []string{"GAUNTLET_RUN_ID=" + runID, "GAUNTLET_GATE=" + g.Name}
+}
+
 func gateEnv(base []string, g gates.Gate, runID string, extra []string) []string {
 	env := make([]string, 0, len(base)+len(g.Env)+3+len(extra))
 	env = append(env, base...)

@@ -18,6 +18,9 @@ type Process struct {
 	// through a pipe of its own, and abandoned once the process group has ended, so a process
 	// that never reads it cannot hold the gate up.
 	Stdin io.Reader
+	// Marks are "KEY=VALUE" entries of Env that every descendant inherits and that name this
+	// process's run and gate: a descendant that left the process group is recognised by them.
+	Marks []string
 }
 
 // Exit is how a process ended.

@@ -12,6 +12,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/gauntlet-dev/gauntlet/internal/reaper"
 )
 
 // drainTimeout bounds how long output is still read after a gate's process group was killed:
@@ -31,7 +33,12 @@ type groupExecutor struct {
 }
 
 func newGroupExecutor(grace time.Duration, abort <-chan struct{}) Executor {
-	return &groupExecutor{grace: grace, abort: abort, drain: drainTimeout}
+	// Orphans of the gates are reparented to gauntlet rather than init, where KillOrphans finds
+	// them. Process-wide, and harmless to set again.
+	reaper.Enable()
+	// A short grace (a stop hook near its deadline) shortens the drain too: both come out of the
+	// same budget.
+	return &groupExecutor{grace: grace, abort: abort, drain: min(drainTimeout, grace)}
 }
 
 func (e *groupExecutor) Execute(ctx context.Context, p Process, out io.Writer) (Exit, error) {
@@ -93,6 +100,7 @@ func (e *groupExecutor) Execute(ctx context.Context, p Process, out io.Writer) (
 		return noExit, &StartError{Err: startErr}
 	}
 	pgid := cmd.Process.Pid
+	disown := reaper.Own(pgid)
 	stdin.start(p.Stdin)
 
 	copied := make(chan struct{})
@@ -114,6 +122,7 @@ func (e *groupExecutor) Execute(ctx context.Context, p Process, out io.Writer) (
 	}()
 
 	waitErr := cmd.Wait()
+	disown()
 	close(waited)
 	<-watched
 
@@ -122,8 +131,12 @@ func (e *groupExecutor) Execute(ctx context.Context, p Process, out io.Writer) (
 		// Children that trap SIGTERM get the rest of the grace period to clean up.
 		e.awaitGroupExit(pgid, time.Unix(0, termAt.Load()).Add(e.grace))
 	}
-	// Always: a background child of a gate that exited must not outlive it.
+	// Always: a background child of a gate that exited must not outlive it, nor one that left
+	// the group (setsid) and was reparented to gauntlet when its parent died. Once the group is
+	// gone, every such escapee has been handed over to gauntlet, the subreaper.
 	signalGroup(pgid, syscall.SIGKILL)
+	e.awaitGroupExit(pgid, time.Now().Add(e.drain))
+	reaper.KillOrphans(p.Marks, pgid, e.drain)
 	stdin.abandon()
 
 	if err := r.SetReadDeadline(time.Now().Add(e.drain)); err != nil {
@@ -147,7 +160,13 @@ func (e *groupExecutor) awaitGroupExit(pgid int, deadline time.Time) {
 	defer timer.Stop()
 	tick := time.NewTicker(groupPollInterval)
 	defer tick.Stop()
-	for groupAlive(pgid) {
+	for {
+		// Members whose parent died were reparented to gauntlet (the subreaper) and stay zombies,
+		// "alive" to kill(2), until reaped here.
+		reapGroup(pgid)
+		if !groupAlive(pgid) {
+			return
+		}
 		select {
 		case <-tick.C:
 		case <-timer.C:
@@ -179,6 +198,18 @@ func signalGroup(pgid int, sig syscall.Signal) error {
 		return fmt.Errorf("signalling process group %d: %w", pgid, err)
 	}
 	return nil
+}
+
+// reapGroup collects the exit status of every dead member of the group that is gauntlet's child.
+// Only called after the group's leader was waited for, so it never takes exec's own wait.
+func reapGroup(pgid int) {
+	for {
+		var ws syscall.WaitStatus
+		pid, err := syscall.Wait4(-pgid, &ws, syscall.WNOHANG, nil)
+		if pid <= 0 || err != nil {
+			return
+		}
+	}
 }
 
 func groupAlive(pgid int) bool {

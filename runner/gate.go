@@ -48,7 +48,7 @@ func (r *run) execute(ctx context.Context, g gates.Gate, start time.Time) (o gat
 	}
 	defer func() {
 		if err := out.Close(); err != nil && o.Internal == nil {
-			o.Internal = err
+			o.CaptureErr = err
 		}
 		if o.InfraMatch == "" {
 			o.InfraMatch = out.InfraMatch()
@@ -128,6 +128,8 @@ func (r *run) result(ctx context.Context, g gates.Gate, o gates.Outcome, start t
 		Started:  start,
 		Findings: o.Findings,
 		Cause:    o.Cause,
+		Lines:    o.Lines,
+		Excerpt:  o.Excerpt,
 	}
 }
 

@@ -36,7 +36,7 @@ func testOptions(t *testing.T) Options {
 	}
 	t.Cleanup(func() { logs.Close() })
 	return Options{
-		RunID:     "test-run",
+		RunID:     "test-run-" + strings.ReplaceAll(t.Name(), "/", "-"),
 		Root:      root,
 		Logs:      logs,
 		LogPrefix: testLogPrefix,

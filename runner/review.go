@@ -36,7 +36,7 @@ func (r *run) runReview(ctx context.Context, g gates.Gate, out io.Writer) gates.
 	env := gateEnv(r.opts.Env, g, r.opts.RunID, slices.Concat(r.opts.ExtraEnv, job.Env))
 	// A reviewer started from inside a Claude Code session must not believe it is nested in one.
 	env = withoutEnv(env, "CLAUDECODE")
-	p := Process{Argv: job.Argv, Dir: filepath.Join(r.opts.Root, g.Dir), Env: env, Stdin: bytes.NewReader(job.Stdin)}
+	p := Process{Argv: job.Argv, Dir: filepath.Join(r.opts.Root, g.Dir), Env: env, Stdin: bytes.NewReader(job.Stdin), Marks: gateMarks(g, r.opts.RunID)}
 	var answer review.Output
 	exit, err := r.executor.Execute(ctx, p, &answer)
 

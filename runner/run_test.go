@@ -101,7 +101,7 @@ func TestRunEnvironment(t *testing.T) {
 	g := shellGate("env-gate", `echo "$GAUNTLET|$GAUNTLET_RUN_ID|$GAUNTLET_GATE|$FROM_BASE|$FROM_GATE|$FROM_EXTRA|$LAYER"`)
 	g.Env = []string{"FROM_GATE=gate", "LAYER=gate", "GAUNTLET_GATE=spoofed"}
 	res := Run(context.Background(), []gates.Gate{g}, opts)[0]
-	want := "1|test-run|env-gate|base|gate|extra|extra"
+	want := "1|" + opts.RunID + "|env-gate|base|gate|extra|extra"
 	if res.Status != gates.StatusPass || res.Tail != want {
 		t.Fatalf("status %s tail %q, want pass %q", res.Status, res.Tail, want)
 	}
@@ -153,7 +153,7 @@ func TestRunWritesLogAndTail(t *testing.T) {
 	var wantTail []string
 	for i := 1; i <= 100; i++ {
 		fmt.Fprintf(&wantLog, "\033[31mline %d\033[0m  \n", i)
-		if i > 62 {
+		if i > 100-tailMaxLines+2 {
 			wantTail = append(wantTail, fmt.Sprintf("line %d", i))
 		}
 	}
@@ -163,8 +163,11 @@ func TestRunWritesLogAndTail(t *testing.T) {
 	if got := readLog(t, opts, "out"); got != wantLog.String() {
 		t.Errorf("log differs from the output:\n%q", got)
 	}
+	if res.Lines != 102 {
+		t.Errorf("Lines = %d, want 102", res.Lines)
+	}
 	if res.Tail != strings.Join(wantTail, "\n") {
-		t.Errorf("tail:\n%s\nwant the last 40 lines without escapes:\n%s", res.Tail, strings.Join(wantTail, "\n"))
+		t.Errorf("tail:\n%s\nwant the last tailMaxLines lines without escapes:\n%s", res.Tail, strings.Join(wantTail, "\n"))
 	}
 }
 

@@ -8,9 +8,11 @@ import (
 	"github.com/gauntlet-dev/gauntlet/internal/termtext"
 )
 
+// The tail is kept as long as the block reason can show for one failed gate (which may have most
+// of its 8,000 characters), so that one gate failing alone is not cut short by what was kept.
 const (
 	tailBufferBytes = 64 << 10
-	tailMaxLines    = 40
+	tailMaxLines    = 80
 	tailMaxBytes    = 8 << 10
 )
 

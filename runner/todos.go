@@ -27,5 +27,5 @@ func judged(out io.Writer, exitCode int, j gates.Judgement) gates.Outcome {
 	for _, line := range j.Lines {
 		fmt.Fprintln(out, line)
 	}
-	return gates.Outcome{ExitCode: exitCode, Judged: &j}
+	return gates.Outcome{ExitCode: exitCode, Judged: &j, Findings: j.Findings}
 }

@@ -1,21 +1,112 @@
 package scaffold
 
-import "time"
+import (
+	"strings"
+	"time"
+)
 
 // gofmtCheck lists the files gofmt would change and fails when there are any. gofmt -l alone
-// always exits 0, and testdata and vendor hold code that is not the project's to format.
-const gofmtCheck = `files=$(find . -name "*.go" -not -path "*/testdata/*" -not -path "./vendor/*" -exec gofmt -l {} +) && [ -z "$files" ] || { echo "$files"; exit 1; }`
+// always exits 0; testdata and vendor hold code that is not the project's to format, and hidden
+// folders (.git) and node_modules are pruned rather than walked: a web app's node_modules alone
+// can hold a hundred thousand files.
+const gofmtCheck = `files=$(find . \( -name "testdata" -o -name "node_modules" -o -name ".?*" -o -path "./vendor" \) -prune -o -name "*.go" -type f -exec gofmt -l {} +) && [ -z "$files" ] || { echo "$files"; exit 1; }`
 
-func detectGo(dir string) *Project {
-	if !exists(dir, "go.mod") {
+// gofmtSimplifyCheck is gofmtCheck with -s, for projects whose own lint simplifies code.
+var gofmtSimplifyCheck = strings.Replace(gofmtCheck, "gofmt -l", "gofmt -s -l", 1)
+
+// goTidyCheck fails when go.mod or go.sum differ from what go mod tidy would write, and prints
+// the difference, without changing them (Go 1.23 and later).
+const goTidyCheck = "go mod tidy -diff"
+
+// golangciConfigs are the names golangci-lint looks for its config under.
+var golangciConfigs = []string{".golangci.yml", ".golangci.yaml", ".golangci.toml", ".golangci.json"}
+
+// gauntletDefault is the source comment of a gate the project does not declare.
+const gauntletDefault = "not declared by the project: gauntlet's default for %s"
+
+func detectGo(c *dirContext) *Project {
+	if !exists(c.abs, "go.mod") {
 		return nil
 	}
-	return &Project{Kind: "Go", Gates: []Gate{
-		{Name: "fmt", Comment: "files that gofmt would reformat", Run: gofmtCheck,
-			Timeout: 2 * time.Minute, Hint: "Run `go fmt ./...`."},
-		{Name: "vet", Comment: "suspicious constructs, as go vet reports them", Run: "go vet ./...",
-			Timeout: 5 * time.Minute},
-		{Name: "test", Comment: "the tests", Run: "go test ./...",
-			Timeout: 10 * time.Minute, Hint: "Rerun one test with `go test -run NAME ./PKG`."},
-	}}
+	p := &Project{Kind: "Go"}
+	def := strings.Replace(gauntletDefault, "%s", "a Go module", 1)
+
+	fmtGate := Gate{Name: "fmt", Comment: "files that gofmt would reformat", Run: gofmtCheck,
+		Timeout: quick, Hint: "Run `gofmt -w .` (or `go fmt ./...`).", Source: firstNonEmpty(c.sourceOf("gofmt"), def)}
+	if c.gofmtSimplify != "" {
+		fmtGate.Comment = "files that gofmt -s would reformat or simplify"
+		fmtGate.Run = gofmtSimplifyCheck
+		fmtGate.Hint = "Run `gofmt -s -w .`."
+		fmtGate.Source = "from " + c.gofmtSimplify
+	}
+	p.Gates = append(p.Gates, fmtGate)
+
+	lint, hasLint := c.pick("golangci-lint")
+	config := ""
+	for _, name := range golangciConfigs {
+		if exists(c.abs, name) {
+			config = name
+			break
+		}
+	}
+	if !hasLint && config != "" {
+		lint = Gate{Name: "lint", Comment: "golangci-lint's linters", Run: "golangci-lint run", Timeout: 15 * time.Minute,
+			Hint: "Run `golangci-lint run --fix` first; it fixes what it can.", Source: "from " + inDir(c.rel, config)}
+		hasLint = true
+	}
+	if vet, ok := c.pick("go-vet"); ok {
+		p.Gates = append(p.Gates, vet)
+	} else if !hasLint || !golangciRunsVet(c.abs, config) {
+		p.Gates = append(p.Gates, Gate{Name: "vet", Comment: "suspicious constructs, as go vet reports them",
+			Run: "go vet ./...", Timeout: lintTime, Source: def})
+	}
+	if hasLint {
+		if golangciRunsVet(c.abs, config) {
+			lint.Comment += ", go vet's among them"
+		}
+		p.Gates = append(p.Gates, lint)
+	}
+	if g, ok := c.pick("staticcheck"); ok {
+		p.Gates = append(p.Gates, g)
+	}
+	p.Gates = append(p.Gates, Gate{Name: "tidy", Comment: "go.mod and go.sum as go mod tidy would write them",
+		Run: goTidyCheck, Timeout: 5 * time.Minute, Hint: "Run `go mod tidy`.",
+		Source: firstNonEmpty(c.sourceOf("go-mod-tidy"), def)})
+	if g, ok := c.pick("go-test"); ok {
+		p.Gates = append(p.Gates, g)
+	} else {
+		p.Gates = append(p.Gates, Gate{Name: "test", Comment: "the tests", Run: "go test ./...",
+			Timeout: testTime, Hint: "Rerun one test with `go test -run NAME ./PKG`.", Source: def})
+	}
+	return p
+}
+
+// golangciRunsVet reports whether golangci-lint's config keeps govet, which it enables by
+// default: then a separate go vet gate would do the same work again.
+func golangciRunsVet(dir, config string) bool {
+	if config == "" {
+		return false
+	}
+	if !strings.HasSuffix(config, ".yml") && !strings.HasSuffix(config, ".yaml") {
+		return true // TOML or JSON: assume the defaults
+	}
+	var cfg struct {
+		Linters struct {
+			DisableAll bool     `yaml:"disable-all"`
+			Default    string   `yaml:"default"`
+			Enable     []string `yaml:"enable"`
+			Disable    []string `yaml:"disable"`
+		} `yaml:"linters"`
+	}
+	if !decodeYAML(readCapped(dir+"/"+config), &cfg) {
+		return false
+	}
+	l := cfg.Linters
+	if contains(l.Disable, "govet") {
+		return false
+	}
+	if l.DisableAll || l.Default == "none" {
+		return contains(l.Enable, "govet")
+	}
+	return true
 }

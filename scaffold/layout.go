@@ -24,7 +24,9 @@ func Layout(projects []Project) []Gate {
 			g.Name = uniqueName(taken, prefix, slug(p.Kind), g.Name)
 			if p.Dir != "" {
 				g.Dir = p.Dir
-				g.Paths = []string{escapeGlob(p.Dir) + "/**"}
+				if len(g.Paths) == 0 {
+					g.Paths = []string{escapeGlob(p.Dir) + "/**"}
+				}
 			}
 			out = append(out, g)
 		}

@@ -3,12 +3,11 @@ package scaffold
 import (
 	"bufio"
 	"bytes"
-	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
-	"sync"
 	"time"
+
+	"github.com/gauntlet-dev/gauntlet/internal/lazyre"
 )
 
 // makeTargets are the targets that conventionally check a project, in the order gates list them.
@@ -23,13 +22,13 @@ var makeTargets = []struct {
 }
 
 // ruleLine matches a rule's target list: "test lint: deps", but not "X := y" or "X ::= y".
-var ruleLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([^\s:#=][^:#=]*?)\s*::?(?:[^:=]|$)`) })
+var ruleLine = lazyre.New(`^([^\s:#=][^:#=]*?)\s*::?(?:[^:=]|$)`)
 
 func detectMake(dir string) *Project {
 	var data []byte
 	for _, name := range []string{"GNUmakefile", "makefile", "Makefile"} {
 		if exists(dir, name) {
-			data, _ = os.ReadFile(filepath.Join(dir, name))
+			data = readCapped(filepath.Join(dir, name))
 			break
 		}
 	}
@@ -40,7 +39,7 @@ func detectMake(dir string) *Project {
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
-		if m := ruleLine().FindStringSubmatch(sc.Text()); m != nil {
+		if m := ruleLine.FindStringSubmatch(sc.Text()); m != nil {
 			for _, t := range strings.Fields(m[1]) {
 				defined[t] = true
 			}

@@ -2,7 +2,6 @@ package scaffold
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -36,54 +35,372 @@ var packageManagers = []packageManager{
 	{name: "npm", lockFile: []string{"package-lock.json", "npm-shrinkwrap.json"}, run: "npm run", exec: "npx"},
 }
 
-func detectNode(dir string) *Project {
+// typecheckScripts are the script names that conventionally type-check, most usual first.
+var typecheckScripts = []string{"typecheck", "type-check", "tsc", "types", "check-types"}
+
+func detectNode(c *dirContext) *Project {
+	dir := c.abs
 	if !exists(dir, "package.json") {
 		return nil
 	}
-	data, err := os.ReadFile(filepath.Join(dir, "package.json"))
+	data := readCapped(filepath.Join(dir, "package.json"))
 	var pkg packageJSON
-	if err == nil {
-		err = json.Unmarshal(data, &pkg)
-	}
+	err := json.Unmarshal(data, &pkg)
 	pm := choosePackageManager(dir, pkg.PackageManager)
+	if pm.name == "npm" && c.rel != "" {
+		// A folder without a lock file of its own may belong to the root's workspace.
+		pm = choosePackageManager(c.root, pkg.PackageManager)
+	}
 	p := &Project{Kind: "Node", Tool: pm.name}
 	if err != nil {
 		p.Notes = append(p.Notes, "package.json could not be read ("+err.Error()+"): add its checks by hand.")
 		return p
 	}
-	script := func(name string) bool {
-		s, ok := pkg.Scripts[name].(string)
-		return ok && strings.TrimSpace(s) != "" && strings.TrimSpace(s) != npmInitTest
+	scripts := map[string]string{}
+	for name, v := range pkg.Scripts {
+		if s, ok := v.(string); ok && strings.TrimSpace(s) != "" && strings.TrimSpace(s) != npmInitTest {
+			scripts[name] = s
+		}
 	}
 	runScript := func(name string) string { return pm.run + " " + name }
+	src := inDir(c.rel, "package.json")
 
-	if script("lint") {
-		p.Gates = append(p.Gates, Gate{Name: "lint", Comment: "the lint script", Run: runScript("lint"),
-			Timeout: 5 * time.Minute, Hint: "Run `" + runScript("lint") + "`; many linters fix what they can with --fix."})
+	var wanted []string
+	if scripts["lint"] != "" {
+		wanted = append(wanted, "lint")
 	}
-	switch {
-	case script("typecheck"):
-		p.Gates = append(p.Gates, Gate{Name: "typecheck", Comment: "the typecheck script",
-			Run: runScript("typecheck"), Timeout: 5 * time.Minute})
-	case script("tsc"):
-		p.Gates = append(p.Gates, Gate{Name: "typecheck", Comment: "the tsc script",
-			Run: runScript("tsc"), Timeout: 5 * time.Minute})
-	case exists(dir, "tsconfig.json") && (pkg.DevDependencies["typescript"] != nil || pkg.Dependencies["typescript"] != nil):
+	for _, name := range typecheckScripts {
+		if scripts[name] != "" {
+			wanted = append(wanted, name)
+			break
+		}
+	}
+	for _, name := range []string{"check", "test", "build"} {
+		if scripts[name] != "" {
+			wanted = append(wanted, name)
+		}
+	}
+	// A script that another wanted script already runs is the same work twice: ky's test runs
+	// its lint and its build, so one test gate checks all three, and each error shows once.
+	runs := map[string]map[string]bool{}
+	for _, name := range wanted {
+		runs[name] = scriptClosure(scripts, name)
+	}
+	var kept []string
+	for _, name := range wanted {
+		covered := false
+		for _, other := range wanted {
+			if other != name && runs[other][name] && !(runs[name][other] && other > name) {
+				covered = true
+			}
+		}
+		if !covered {
+			kept = append(kept, name)
+		}
+	}
+	tscRun := false
+	for _, name := range kept {
+		for s := range runs[name] {
+			if runsTool(scripts[s], "tsc", "vue-tsc", "tsgo") {
+				tscRun = true
+			}
+		}
+	}
+	for _, name := range kept {
+		g := Gate{Name: nodeGateName(name), Comment: "the " + name + " script", Run: runScript(name),
+			Timeout: nodeTimeout(name), Source: "from " + src + ", script " + name}
+		var also []string
+		for _, w := range wanted {
+			if w != name && runs[name][w] {
+				also = append(also, w)
+			}
+		}
+		if len(also) > 0 {
+			g.Comment += ", which also runs " + joinAnd(also)
+		}
+		for _, d := range c.decls {
+			if contains(scriptRefs(scripts, d.script), name) {
+				g.Source += "; run by " + d.source
+				break
+			}
+		}
+		if name == "lint" {
+			g.Hint = "Run `" + runScript("lint") + "`; many linters fix what they can with --fix."
+		}
+		p.Gates = append(p.Gates, g)
+	}
+	// A tool CI (or a hook) runs directly rather than through a script, and that no kept script
+	// runs either: a gate of its own, through the package manager.
+	for _, key := range []string{"eslint", "biome", "prettier", "tsc", "vitest", "jest"} {
+		g, ok := c.pick(key)
+		if !ok {
+			continue
+		}
+		tool := strings.Fields(g.Run)[0]
+		ran := false
+		for _, name := range kept {
+			for s := range runs[name] {
+				ran = ran || runsTool(scripts[s], tool)
+			}
+		}
+		if ran {
+			continue
+		}
+		if key == "tsc" {
+			tscRun = true
+		}
+		parts := strings.Split(g.Run, " && ")
+		for i := range parts {
+			parts[i] = pm.exec + " " + parts[i]
+		}
+		g.Run = strings.Join(parts, " && ")
+		if hasGate(p.Gates, g.Name) {
+			g.Name = tool
+		}
+		p.Gates = append(p.Gates, g)
+	}
+	// A linter configured in the project but run by none of its scripts is still the project's
+	// own check: run it as configured, without fixing.
+	for _, l := range nodeLinters {
+		cfg := ""
+		for _, name := range l.configs {
+			if exists(dir, name) {
+				cfg = name
+				break
+			}
+		}
+		if cfg == "" || (pkg.DevDependencies[l.dep] == nil && pkg.Dependencies[l.dep] == nil) {
+			continue
+		}
+		ran := false
+		for _, name := range kept {
+			for s := range runs[name] {
+				ran = ran || runsTool(scripts[s], l.tool)
+			}
+		}
+		if ran || gateRuns(p.Gates, l.tool) {
+			continue
+		}
+		name := "lint"
+		if contains(kept, "lint") || hasGate(p.Gates, "lint") {
+			name = l.tool
+		}
+		p.Gates = append(p.Gates, Gate{Name: name, Comment: l.comment, Run: pm.exec + " " + l.run, Timeout: lintTime,
+			Source: "from " + inDir(c.rel, cfg) + " (no script runs " + l.tool + ")"})
+	}
+	if !tscRun && !hasAny(kept, typecheckScripts) && exists(dir, "tsconfig.json") &&
+		(pkg.DevDependencies["typescript"] != nil || pkg.Dependencies["typescript"] != nil) {
 		p.Gates = append(p.Gates, Gate{Name: "typecheck", Comment: "type errors, as the TypeScript compiler reports them",
-			Run: pm.exec + " tsc --noEmit", Timeout: 5 * time.Minute})
-	}
-	if script("test") {
-		p.Gates = append(p.Gates, Gate{Name: "test", Comment: "the test script", Run: runScript("test"),
-			Timeout: 10 * time.Minute})
-	}
-	if script("build") {
-		p.Gates = append(p.Gates, Gate{Name: "build", Comment: "the build script", Run: runScript("build"),
-			Timeout: 10 * time.Minute})
+			Run: pm.exec + " tsc --noEmit", Timeout: lintTime,
+			Source: "not declared by the project: gauntlet's default for tsconfig.json with a typescript dependency"})
 	}
 	if len(p.Gates) == 0 {
-		p.Notes = append(p.Notes, "package.json has none of the scripts lint, typecheck, tsc, test, build: add its checks by hand.")
+		p.Notes = append(p.Notes, "package.json has none of the scripts lint, typecheck, tsc, check, test, build: add its checks by hand.")
 	}
 	return p
+}
+
+// nodeLinters are the linters whose config file alone makes a gate.
+var nodeLinters = []struct {
+	tool, dep, run, comment string
+	configs                 []string
+}{
+	{"eslint", "eslint", "eslint .", "eslint's rules", []string{"eslint.config.js", "eslint.config.mjs", "eslint.config.cjs",
+		"eslint.config.ts", ".eslintrc.js", ".eslintrc.cjs", ".eslintrc.json", ".eslintrc.yml", ".eslintrc.yaml", ".eslintrc"}},
+	{"biome", "@biomejs/biome", "biome check .", "biome's lint and format checks", []string{"biome.json", "biome.jsonc"}},
+}
+
+// gateRuns reports whether a gate already runs tool (through the package manager or not).
+func gateRuns(gs []Gate, tool string) bool {
+	for _, g := range gs {
+		if runsTool(g.Run, tool) {
+			return true
+		}
+	}
+	return false
+}
+
+func hasGate(gs []Gate, name string) bool {
+	for _, g := range gs {
+		if g.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+func nodeGateName(script string) string {
+	for _, t := range typecheckScripts {
+		if script == t {
+			return "typecheck"
+		}
+	}
+	return script
+}
+
+func nodeTimeout(script string) time.Duration {
+	switch script {
+	case "test", "check":
+		return testTime
+	case "build":
+		return 15 * time.Minute
+	}
+	return lintTime
+}
+
+func hasAny(list, names []string) bool {
+	for _, n := range names {
+		if contains(list, n) {
+			return true
+		}
+	}
+	return false
+}
+
+func joinAnd(items []string) string {
+	if len(items) == 1 {
+		return items[0]
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
+}
+
+// scriptClosure is name and every script it runs, directly or through another script.
+func scriptClosure(scripts map[string]string, name string) map[string]bool {
+	seen := map[string]bool{}
+	var walk func(string)
+	walk = func(n string) {
+		if seen[n] || scripts[n] == "" {
+			return
+		}
+		seen[n] = true
+		for _, ref := range scriptRefs(scripts, scripts[n]) {
+			walk(ref)
+		}
+		// npm runs pre<name> and post<name> around a script.
+		walk("pre" + n)
+		walk("post" + n)
+	}
+	walk(name)
+	return seen
+}
+
+// scriptRefs lists the scripts a script runs: `npm run X`, `pnpm X`, `yarn X`, `npm test`,
+// `run-s X Y`, `npm-run-all X 'lint:*'`.
+func scriptRefs(scripts map[string]string, script string) []string {
+	var out []string
+	add := func(name string) {
+		if strings.HasSuffix(name, "*") {
+			prefix := strings.TrimSuffix(name, "*")
+			for s := range scripts {
+				if strings.HasPrefix(s, prefix) {
+					out = append(out, s)
+				}
+			}
+			return
+		}
+		out = append(out, name)
+	}
+	for _, cmd := range splitCommands(script) {
+		w := cmd.words
+		if len(w) == 0 {
+			continue
+		}
+		args := nonFlags(w[1:])
+		switch w[0] {
+		case "npm", "pnpm", "yarn", "bun":
+			if len(args) == 0 {
+				continue
+			}
+			switch args[0] {
+			case "run", "run-script":
+				if len(args) > 1 {
+					add(args[1])
+				}
+			case "test", "t":
+				add("test")
+			default:
+				if w[0] != "npm" && scripts[args[0]] != "" {
+					add(args[0]) // pnpm lint, yarn lint
+				}
+			}
+		case "run-s", "run-p", "npm-run-all", "npm-run-all2":
+			for _, a := range args {
+				add(a)
+			}
+		}
+	}
+	return out
+}
+
+func nonFlags(words []string) []string {
+	var out []string
+	for i := 0; i < len(words); i++ {
+		w := words[i]
+		if strings.HasPrefix(w, "-") {
+			if w == "--filter" || w == "-F" || w == "-C" || w == "--dir" {
+				i++
+			}
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+// runsTool reports whether a script runs one of tools itself.
+func runsTool(script string, tools ...string) bool {
+	for _, cmd := range splitCommands(script) {
+		w := cmd.words
+		for _, p := range [][]string{{"npx"}, {"pnpm", "exec"}, {"yarn", "exec"}, {"bunx"}, {"yarn"}} {
+			if hasPrefix(w, p...) && len(w) > len(p) {
+				w = w[len(p):]
+				break
+			}
+		}
+		if len(w) > 0 && contains(tools, w[0]) {
+			return true
+		}
+	}
+	return false
+}
+
+// rootScriptsCoverWorkspace reports whether root's package.json has a check script of its own.
+func rootScriptsCoverWorkspace(root string) bool {
+	var pkg packageJSON
+	if json.Unmarshal(readCapped(filepath.Join(root, "package.json")), &pkg) != nil {
+		return false
+	}
+	for _, name := range append([]string{"lint", "check", "test"}, typecheckScripts...) {
+		if s, ok := pkg.Scripts[name].(string); ok && strings.TrimSpace(s) != "" && strings.TrimSpace(s) != npmInitTest {
+			return true
+		}
+	}
+	return false
+}
+
+// nodeWorkspaces are the workspace patterns of root's pnpm-workspace.yaml or package.json.
+func nodeWorkspaces(root string) []string {
+	var pnpm struct {
+		Packages []string `yaml:"packages"`
+	}
+	if decodeYAML(readCapped(filepath.Join(root, "pnpm-workspace.yaml")), &pnpm) && len(pnpm.Packages) > 0 {
+		return pnpm.Packages
+	}
+	var pkg struct {
+		Workspaces json.RawMessage `json:"workspaces"`
+	}
+	if json.Unmarshal(readCapped(filepath.Join(root, "package.json")), &pkg) != nil || len(pkg.Workspaces) == 0 {
+		return nil
+	}
+	var list []string
+	if json.Unmarshal(pkg.Workspaces, &list) == nil {
+		return list
+	}
+	var obj struct {
+		Packages []string `json:"packages"`
+	}
+	_ = json.Unmarshal(pkg.Workspaces, &obj)
+	return obj.Packages
 }
 
 // choosePackageManager goes by the lock file, then by the packageManager field of package.json

@@ -28,6 +28,15 @@ const stopHookSection = `# When a coding agent is gated (gauntlet stop-hook), th
 #   timeout: 9m       # the whole hook; keep it below the agent host's hook timeout (10m)
 `
 
+// stopHookRaised is the stop_hook section when the slowest gate would not fit in the default.
+const stopHookRaised = `# When a coding agent is gated (gauntlet stop-hook), this bounds how long it can be held. The
+# slowest gate (%s, timeout %s) would not fit in the default %s, so the hook waits longer;
+# gauntlet init installs the agent host's hook with a timeout above it. Lower both together.
+stop_hook:
+  timeout: %s
+#   max_attempts: 3   # blocks per session before the agent may stop anyway
+`
+
 // skeleton is the gates section when nothing was detected: valid as it is, with an example.
 const skeleton = `# No project was detected (go.mod, package.json, pyproject.toml, requirements*.txt,
 # Cargo.toml or a Makefile with test, lint or check targets). Add a gate per check, e.g.:
@@ -51,9 +60,15 @@ func Render(projects []Project) []byte {
 	b.WriteString("\nversion: 1\n\n")
 	b.WriteString("# Default per-gate timeout; a gate's own timeout wins.\n")
 	b.WriteString("timeout: " + formatDuration(config.DefaultTimeout) + "\n\n")
-	b.WriteString(stopHookSection + "\n")
-
 	gates := Layout(projects)
+	if hook := StopHookTimeout(gates); hook.Raised {
+		fmt.Fprintf(&b, stopHookRaised, hook.Slowest.Name, formatDuration(hook.Slowest.Timeout),
+			formatDuration(config.DefaultStopHookTimeout), formatDuration(hook.Timeout))
+	} else {
+		b.WriteString(stopHookSection)
+	}
+	b.WriteString("\n")
+
 	for _, p := range projects {
 		for _, n := range p.Notes {
 			writeComment(&b, "", p.Label()+": "+n)
@@ -89,6 +104,9 @@ func projectLabels(projects []Project) string {
 
 func writeGate(b *strings.Builder, p Project, g Gate) {
 	writeComment(b, "  ", p.Label()+": "+g.Comment+".")
+	if g.Source != "" {
+		writeComment(b, "  ", g.Source)
+	}
 	fmt.Fprintf(b, "  %s:\n", g.Name)
 	fmt.Fprintf(b, "    run: %s\n", yamlString(g.Run))
 	if g.Dir != "" {
@@ -96,6 +114,9 @@ func writeGate(b *strings.Builder, p Project, g Gate) {
 	}
 	if len(g.Paths) > 0 {
 		fmt.Fprintf(b, "    paths: %s\n", yamlFlowList(g.Paths))
+	}
+	if len(g.Exclude) > 0 {
+		fmt.Fprintf(b, "    exclude: %s\n", yamlFlowList(g.Exclude))
 	}
 	if g.Timeout > 0 {
 		fmt.Fprintf(b, "    timeout: %s\n", formatDuration(g.Timeout))
@@ -114,8 +135,33 @@ func writeGate(b *strings.Builder, p Project, g Gate) {
 func writeComment(b *strings.Builder, indent, text string) {
 	for _, line := range strings.Split(text, "\n") {
 		line = strings.TrimRight(strings.ReplaceAll(line, "\r", " "), " ")
-		b.WriteString(indent + "# " + line + "\n")
+		for _, l := range wrap(line, commentWidth-len(indent)-2) {
+			b.WriteString(indent + "# " + l + "\n")
+		}
 	}
+}
+
+// commentWidth is where comments wrap, so that the file reads without side-scrolling.
+const commentWidth = 100
+
+// wrap breaks text at spaces into lines of at most width bytes; a longer word stays whole.
+func wrap(text string, width int) []string {
+	if len(text) <= width {
+		return []string{text}
+	}
+	var lines []string
+	line := ""
+	for _, w := range strings.Fields(text) {
+		if line != "" && len(line)+1+len(w) > width {
+			lines = append(lines, line)
+			line = ""
+		}
+		if line != "" {
+			line += " "
+		}
+		line += w
+	}
+	return append(lines, line)
 }
 
 // formatDuration writes whole minutes as "5m" rather than Go's "5m0s".

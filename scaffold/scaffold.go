@@ -21,6 +21,8 @@ type Gate struct {
 	Paths   []string
 	Timeout time.Duration
 	Hint    string
+	Exclude []string
+	Source  string // where the project declares this check: "from .github/workflows/ci.yml, job test"
 }
 
 // Project is one detected project: a directory and the tool chain found in it.
@@ -35,7 +37,9 @@ type Project struct {
 // Label names the project for people: "Node with pnpm (web)".
 func (p Project) Label() string {
 	s := p.Kind
-	if p.Tool != "" {
+	if p.Tool == "workspace" {
+		s += " workspace"
+	} else if p.Tool != "" {
 		s += " with " + p.Tool
 	}
 	if p.Dir != "" {
@@ -45,7 +49,15 @@ func (p Project) Label() string {
 }
 
 // detector inspects one directory for one ecosystem and returns nil when it is not there.
-type detector func(dir string) *Project
+type detector func(c *dirContext) *Project
+
+// dirContext is one folder being looked at, with the checks the repository declares for it.
+type dirContext struct {
+	root, abs, rel string
+	found          []found
+	decls          []declared // every script declared to run in this folder
+	gofmtSimplify  string     // the source of a gofmt -s the project runs, "" when none
+}
 
 // languages are tried in every directory; Make comes after them because a Makefile usually wraps
 // the same tools.
@@ -58,20 +70,45 @@ func Detect(root string) ([]Project, error) {
 	if err != nil {
 		return nil, fmt.Errorf("detect projects: %w", err)
 	}
-	projects := detectDir(root, "")
+	members := workspaceMembers(root)
+	dirs := []string{""}
 	for _, e := range entries {
-		if !e.IsDir() || skipDir(e.Name()) {
+		if !e.IsDir() || skipDir(e.Name()) || members[e.Name()] {
 			continue
 		}
-		projects = append(projects, detectDir(filepath.Join(root, e.Name()), e.Name())...)
+		dirs = append(dirs, e.Name())
+	}
+	decls := readDeclared(root, dirs)
+	checks, simplify := recognise(decls)
+	var projects []Project
+	for _, d := range dirs {
+		c := &dirContext{root: root, abs: filepath.Join(root, filepath.FromSlash(d)), rel: d, gofmtSimplify: simplify[d]}
+		for _, f := range checks {
+			if f.dir == d {
+				c.found = append(c.found, f)
+			}
+		}
+		for _, dc := range decls {
+			if dc.dir == d {
+				c.decls = append(c.decls, dc)
+			}
+		}
+		projects = append(projects, detectDir(c)...)
+	}
+	scope(root, projects)
+	if hooks := preCommitUnmapped(root); len(hooks) > 0 && len(projects) > 0 {
+		p := &projects[0]
+		p.Notes = append(p.Notes, ".pre-commit-config.yaml also has hooks that are no gate here ("+strings.Join(hooks, ", ")+
+			"): most of them fix files rather than check them; `pre-commit run --all-files` runs them all.")
 	}
 	return projects, nil
 }
 
-func detectDir(abs, rel string) []Project {
+func detectDir(c *dirContext) []Project {
+	abs, rel := c.abs, c.rel
 	var found []Project
 	for _, detect := range languages {
-		if p := detect(abs); p != nil {
+		if p := detect(c); p != nil {
 			p.Dir = rel
 			found = append(found, *p)
 		}
@@ -83,16 +120,31 @@ func detectDir(abs, rel string) []Project {
 		mk.Dir = rel
 		found = append(found, *mk)
 	default:
-		// Running both would most likely do the same work twice: mention the targets instead.
-		targets := make([]string, len(mk.Gates))
-		for i, g := range mk.Gates {
-			targets[i] = "`" + g.Run + "`"
+		// The checks the targets run became gates above; a target none of whose commands was
+		// recognised may check something more, so it is named rather than dropped or doubled.
+		var targets []string
+		for _, g := range mk.Gates {
+			if !c.usedTarget(strings.TrimPrefix(g.Run, "make ")) {
+				targets = append(targets, "`"+g.Run+"`")
+			}
 		}
-		found[len(found)-1].Notes = append(found[len(found)-1].Notes,
-			"The Makefile here also has "+strings.Join(targets, ", ")+
-				": if that checks more than the gates below, add it as a gate.")
+		if len(targets) > 0 {
+			found[len(found)-1].Notes = append(found[len(found)-1].Notes,
+				"The Makefile here also has "+strings.Join(targets, ", ")+
+					": if that checks more than the gates below, add it as a gate.")
+		}
 	}
 	return found
+}
+
+// usedTarget reports whether a check declared in a Makefile target became one of the gates.
+func (c *dirContext) usedTarget(target string) bool {
+	for _, f := range c.found {
+		if strings.HasSuffix(f.source, "file, target "+target) {
+			return true
+		}
+	}
+	return false
 }
 
 func countGates(projects []Project) int {

@@ -67,6 +67,12 @@ func clean(cmd *cobra.Command, io streams, opts cleanOptions) error {
 	defer held.Release()
 
 	removed := 0
+	if deadRun, n, err := engine.KillLeftovers(state); err != nil {
+		return err
+	} else if n > 0 {
+		fmt.Fprintf(io.Out, "killed %s left running by run %s\n", processes(n), deadRun)
+		removed++
+	}
 	// Before the state directories go, so that the count names the strays outside them too.
 	if n, err := state.RemoveTemps(); err != nil {
 		return err

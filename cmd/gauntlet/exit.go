@@ -13,6 +13,7 @@ import (
 	"github.com/gauntlet-dev/gauntlet/engine"
 	"github.com/gauntlet-dev/gauntlet/gates"
 	"github.com/gauntlet-dev/gauntlet/lock"
+	"github.com/gauntlet-dev/gauntlet/report"
 )
 
 // The exit codes are frozen by the product contract; nothing else may choose one.
@@ -83,6 +84,7 @@ func handleError(stderr io.Writer, cmd *cobra.Command, err error) int {
 		unknown  *engine.UnknownGateError
 		fromBody *commandError
 		planted  *config.UntrustedError
+		merge    *report.MergeError
 	)
 	switch {
 	case errors.As(err, &hookCode):
@@ -96,11 +98,15 @@ func handleError(stderr io.Writer, cmd *cobra.Command, err error) int {
 		// Config problems are printed bare, FILE:LINE:COL: message, so editors can jump to them.
 		fmt.Fprintln(stderr, strings.TrimRight(cfgErrs.Error(), "\n"))
 		return exitUsage
+	case errors.As(err, &merge):
+		fmt.Fprintf(stderr, "gauntlet: %s\n", merge.Error())
+		return exitUsage
 	case errors.As(err, &busy):
 		fmt.Fprintf(stderr, "gauntlet: %s\n", busy.Error())
 		return exitLocked
 	case errors.Is(err, config.ErrNotFound), errors.As(err, &unknown), errors.Is(err, changes.ErrBaseNotFound),
-		errors.As(err, &planted):
+		errors.As(err, &planted), errors.Is(err, errNoLastRun),
+		errors.Is(err, errNotInLastRun):
 		fmt.Fprintf(stderr, "gauntlet: %s\n", err)
 		return exitUsage
 	case errors.As(err, &usage) || !errors.As(err, &fromBody):

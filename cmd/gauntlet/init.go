@@ -38,9 +38,12 @@ func newInitCmd(io streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "init",
 		Short: "Write a .gauntlet.yml for this project and install the agent stop hook",
-		Long: `Detect the project (go.mod, package.json scripts, pyproject.toml or requirements*.txt,
-Cargo.toml, Makefile targets; in the repository root and the folders directly under it) and write
-a commented .gauntlet.yml with gates that fit it, add .gauntlet/ and .gauntlet.local.yml to
+		Long: `Detect the projects (go.mod, package.json, pyproject.toml, Cargo.toml, Makefile; in the
+repository root and the folders directly under it) and write a commented .gauntlet.yml whose
+gates run the checks the project already declares (CI workflows, pre-commit, lefthook, Makefile,
+justfile and Taskfile targets, package.json scripts, tox and nox envs, linter configs), each
+commented with its source, scoped by paths when the repository holds several projects. Say which
+tools the gates need that are missing here. Add .gauntlet/ and .gauntlet.local.yml to
 .gitignore, and install gauntlet stop-hook in the agent host's hook file, merged into what is
 there. Files go to the root of the git repository, or to the working directory outside git.
 
@@ -106,6 +109,9 @@ func runInit(ctx context.Context, opts initOptions, env initEnv) error {
 		fmt.Fprintln(env.out, s.result)
 	}
 	printNextSteps(env.out, p, opts)
+	if p.hookDone {
+		printInitChecks(ctx, env, host)
+	}
 	return nil
 }
 

@@ -9,10 +9,12 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/gauntlet-dev/gauntlet/config"
 	"github.com/gauntlet-dev/gauntlet/install"
 	"github.com/gauntlet-dev/gauntlet/internal/atomicfile"
+	"github.com/gauntlet-dev/gauntlet/preflight"
 	"github.com/gauntlet-dev/gauntlet/scaffold"
 )
 
@@ -25,6 +27,8 @@ type initPlan struct {
 	configName string // the config file, relative to root
 	hostName   string
 	hookDone   bool // the hook is in place, from this run or an earlier one
+	// stopHookTimeout is the config's stop_hook.timeout, which the host's hook timeout must exceed.
+	stopHookTimeout time.Duration
 }
 
 // initStep is one file write.
@@ -72,6 +76,14 @@ func (p *initPlan) planConfig(force bool) error {
 	if existing != "" && !force {
 		p.configName = existing
 		p.notes = append(p.notes, fmt.Sprintf("kept %s as it is (pass --force to replace it)", existing))
+		// The hook and the preflight still follow the config that stays, when it loads.
+		path := filepath.Join(p.root, existing)
+		if data, err := readBounded(path); err == nil {
+			if cfg, err := config.Parse(path, data, p.root); err == nil {
+				p.stopHookTimeout = cfg.StopHook.Timeout
+				p.notePreflight(cfg)
+			}
+		}
 		return nil
 	}
 	if existing != "" {
@@ -88,6 +100,15 @@ func (p *initPlan) planConfig(force bool) error {
 	if err != nil {
 		return fmt.Errorf("the generated %s does not load (please report this): %w", p.configName, err)
 	}
+	p.stopHookTimeout = cfg.StopHook.Timeout
+	if d := scaffold.StopHookTimeout(scaffold.Layout(projects)); d.Raised {
+		p.notes = append(p.notes, fmt.Sprintf(
+			"the slowest gate, %s, may take up to %s on a first (cold) run, more than the stop hook's default %s: "+
+				"%s sets stop_hook.timeout: %s, and the host's hook timeout goes above it",
+			d.Slowest.Name, formatDuration(d.Slowest.Timeout), formatDuration(config.DefaultStopHookTimeout),
+			p.configName, formatDuration(d.Timeout)))
+	}
+	p.notePreflight(cfg)
 	verb, what := "write", "new"
 	if existing != "" {
 		verb, what = "replace", "replaces the existing file"
@@ -145,7 +166,7 @@ func (p *initPlan) planGitignore() error {
 
 func (p *initPlan) planHook(host string, shared bool, r install.Resolver) error {
 	command, byPath := install.StopHookCommand(r)
-	c, err := install.Plan(p.root, host, shared, command)
+	c, err := install.PlanTimeout(p.root, host, shared, command, install.HookTimeoutFor(p.stopHookTimeout))
 	var invalid *install.InvalidFileError
 	if errors.As(err, &invalid) {
 		return &usageError{err}
@@ -156,6 +177,11 @@ func (p *initPlan) planHook(host string, shared bool, r install.Resolver) error 
 	if c.Installed {
 		p.hookDone = true
 		p.notes = append(p.notes, fmt.Sprintf("%s already runs gauntlet stop-hook for %s", c.Rel, p.hostName))
+		if need := install.HookTimeoutFor(p.stopHookTimeout); need > install.HookTimeoutSeconds {
+			// The entry there is the user's: init leaves it, but its timeout may now be too short.
+			p.notes = append(p.notes, fmt.Sprintf("  stop_hook.timeout is %s: make sure that hook's timeout is at least %d seconds",
+				formatDuration(p.stopHookTimeout), need))
+		}
 		return nil
 	}
 	if byPath {
@@ -193,6 +219,40 @@ func printNextSteps(w io.Writer, p *initPlan, opts initOptions) {
 	default:
 		fmt.Fprintf(w, "  install the stop hook later with: gauntlet init --host %s\n", opts.host)
 	}
+}
+
+// notePreflight says which tools the gates need that this machine lacks. The gates are written
+// all the same: the config is for the project, not for this machine, and a gate whose tool is
+// missing reports `error` (the environment), never `fail`.
+func (p *initPlan) notePreflight(cfg *config.Config) {
+	problems := preflight.Grouped(preflight.Check(p.root, cfg.Gates))
+	if len(problems) == 0 {
+		return
+	}
+	var b strings.Builder
+	b.WriteString("preflight: the gates need what this machine lacks (they are written anyway, and report error until it is installed):")
+	for _, pr := range problems {
+		fmt.Fprintf(&b, "\n  %s", pr)
+	}
+	p.notes = append(p.notes, b.String())
+}
+
+// formatDuration writes whole minutes as "9m" rather than Go's "9m0s".
+func formatDuration(d time.Duration) string {
+	if d%time.Minute == 0 {
+		return fmt.Sprintf("%dm", d/time.Minute)
+	}
+	return d.String()
+}
+
+// readBounded reads a config file kept by init, which is never large.
+func readBounded(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, 4<<20))
 }
 
 func capitalize(s string) string {

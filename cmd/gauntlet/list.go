@@ -13,6 +13,7 @@ import (
 	"github.com/gauntlet-dev/gauntlet/changes"
 	"github.com/gauntlet-dev/gauntlet/config"
 	"github.com/gauntlet-dev/gauntlet/engine"
+	"github.com/gauntlet-dev/gauntlet/findings"
 	"github.com/gauntlet-dev/gauntlet/gates"
 )
 
@@ -36,6 +37,9 @@ type listedGate struct {
 	Severity gates.Severity `json:"severity"`
 	When     gates.When     `json:"when"`
 	Enabled  bool           `json:"enabled"`
+	// Format names the parsers that read the gate's findings, as set or detected from the command.
+	Format  []string `json:"format,omitempty"`
+	NewOnly bool     `json:"new_only,omitempty"`
 }
 
 func newListCmd(io streams) *cobra.Command {
@@ -101,6 +105,13 @@ func listedGates(cfg *config.Config, sel *engine.Selection) []listedGate {
 		}
 		if g.Review != nil {
 			l.CLI = g.Review.CLI
+		}
+		if g.Kind == gates.KindCheck {
+			l.Format = findings.For(g).Names()
+			if len(g.Format) > 0 && len(l.Format) == 1 && l.Format[0] == "errorformat" {
+				l.Format = g.Format
+			}
+			l.NewOnly = g.NewOnly
 		}
 		out = append(out, l)
 	}

@@ -4,6 +4,8 @@ package main
 import (
 	"io"
 	"os"
+	"os/signal"
+	"syscall"
 
 	"github.com/spf13/cobra"
 )
@@ -23,6 +25,10 @@ func main() {
 // errors into exit codes, so that deferred cleanups (lock release, process kills) always run.
 func Main(args []string, io streams) int {
 	setCacheVersion()
+	// A reader that went away (`gauntlet run | head -1`, a host that closed stderr) must make
+	// writes fail with EPIPE, not kill gauntlet by SIGPIPE while its gates run on unsupervised.
+	// Notify rather than Ignore: an ignored signal would stay ignored in every gate's process.
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 	root := newRootCmd(io)
 	root.SetArgs(args)
 	cmd, err := root.ExecuteC()
@@ -53,8 +59,14 @@ func newRootCmd(io streams) *cobra.Command {
 		newCleanCmd(io),
 		newSchemaCmd(io),
 		newVersionCmd(io),
+		newDoctorCmd(io),
+		newReportCmd(io),
+		newCICmd(io),
+		newExplainCmd(io),
 	)
 	strictCompletion(root)
+	addVersionFlag(root)
+	registerCompletions(root)
 	return root
 }
 

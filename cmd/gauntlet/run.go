@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/signal"
 	"slices"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -21,6 +20,7 @@ import (
 	"github.com/gauntlet-dev/gauntlet/engine"
 	"github.com/gauntlet-dev/gauntlet/gates"
 	"github.com/gauntlet-dev/gauntlet/report"
+	"github.com/gauntlet-dev/gauntlet/shard"
 )
 
 // killGrace is the time between SIGTERM and SIGKILL for a stopped gate; 0 is the runner's
@@ -42,6 +42,7 @@ type runOptions struct {
 	shard      engine.Shard
 	names      []string
 	noCache    bool
+	timings    string
 }
 
 func newRunCmd(io streams) *cobra.Command {
@@ -75,7 +76,7 @@ Exit codes: 0 pass or warn, 1 fail, 2 usage or config error, 3 error (a gate cou
 				return usagef("--color must be auto, always or never, got %q", opts.color)
 			}
 			if flags.Changed("shard") {
-				s, err := parseShard(shard)
+				s, err := parseShard(shard, os.Getenv)
 				if err != nil {
 					return &usageError{err}
 				}
@@ -91,24 +92,15 @@ Exit codes: 0 pass or warn, 1 fail, 2 usage or config error, 3 error (a gate cou
 	f.DurationVar(&opts.timeout, "timeout", 0, "default per-gate timeout (overrides the config's timeout)")
 	f.BoolVar(&opts.all, "all", false, "ignore paths scoping: run every enabled gate")
 	f.StringVar(&opts.base, "base", "", "base ref for change scoping (default: the config's base, else auto)")
-	f.StringVar(&format, "format", "text", "report format: text, json, junit or github")
+	f.StringVar(&format, "format", "text", "report format: text, json, junit, github or sarif")
 	f.StringVarP(&opts.output, "output", "o", "", "write the --format report to FILE (the terminal keeps the text view)")
 	addWaitFlag(f, &opts.wait)
 	f.BoolVarP(&opts.verbose, "verbose", "v", false, "stream every gate's output live, each line prefixed with the gate name")
 	f.StringVar(&opts.color, "color", "auto", "colour the output: auto, always or never (NO_COLOR is honoured by auto)")
-	f.StringVar(&shard, "shard", "", "run only shard K of N of the selected gates, e.g. 2/4")
 	f.BoolVar(&opts.noCache, "no-cache", false, "run every gate, even those whose pass the cache holds")
+	f.StringVar(&shard, "shard", "", "run only shard K of N of the selected gates, balanced by known durations, e.g. 2/4; auto: from the CI's variables")
+	f.StringVar(&opts.timings, "timings", "", "gate durations that balance --shard: a JSON report or a {\"gate\": ms} object (default: the last unsharded run's)")
 	return cmd
-}
-
-func parseShard(s string) (engine.Shard, error) {
-	k, n, ok := strings.Cut(s, "/")
-	ki, errK := strconv.Atoi(k)
-	ni, errN := strconv.Atoi(n)
-	if !ok || errK != nil || errN != nil || ni < 1 || ki < 1 || ki > ni {
-		return engine.Shard{}, fmt.Errorf("--shard takes K/N with 1 <= K <= N, got %q", s)
-	}
-	return engine.Shard{K: ki, N: ni}, nil
 }
 
 func runGates(parent context.Context, io streams, cmd *cobra.Command, opts runOptions) error {
@@ -117,15 +109,29 @@ func runGates(parent context.Context, io streams, cmd *cobra.Command, opts runOp
 		return err
 	}
 	applyOverrides(cfg, cmd, opts)
+	var timings shard.Timings
+	if opts.shard.N > 1 {
+		if timings, err = loadTimings(io.Err, opts.timings, cfg.Root); err != nil {
+			return err
+		}
+	}
 
 	// The terminal view goes to stdout unless stdout carries a machine report.
 	view := io.Out
-	reportToStdout := opts.output == "" && (opts.format == report.FormatJSON || opts.format == report.FormatJUnit)
+	reportToStdout := opts.output == "" && (opts.format == report.FormatJSON || opts.format == report.FormatJUnit || opts.format == report.FormatSARIF)
 	if reportToStdout {
 		view = io.Err
 	}
 	tty := isTerminal(view)
 	colored := useColor(opts.color, tty)
+	// Once nobody reads the view, printing stops but the run goes on to its end and its record.
+	view = &stopOnBrokenPipe{w: view}
+	stdout := io.Out
+	if !reportToStdout {
+		stdout = view
+	} else {
+		stdout = &stopOnBrokenPipe{w: stdout}
+	}
 
 	ctx, cancel := context.WithCancelCause(parent)
 	defer cancel(nil)
@@ -133,17 +139,18 @@ func runGates(parent context.Context, io streams, cmd *cobra.Command, opts runOp
 	stopSignals := forwardSignals(cancel, abort, io.Err)
 	defer stopSignals()
 
-	progress := report.NewProgress(view, report.ProgressOptions{TTY: tty, Color: colored, Verbose: opts.verbose})
+	progress := report.NewProgress(view, report.ProgressOptions{TTY: tty, Color: colored, Verbose: opts.verbose, Secrets: cfg.Redactor(os.Environ())})
 	defer progress.Stop()
 
 	run, err := engine.Execute(ctx, engine.Request{
 		Config: cfg,
 		Scope: engine.Scope{
-			Names: opts.names,
-			All:   opts.all,
-			Base:  opts.base,
-			CI:    isCI(),
-			Shard: opts.shard,
+			Names:   opts.names,
+			All:     opts.all,
+			Base:    opts.base,
+			CI:      isCI(),
+			Shard:   opts.shard,
+			Timings: timings,
 		},
 		LockWait: opts.wait,
 		Env:      os.Environ(),
@@ -154,6 +161,10 @@ func runGates(parent context.Context, io streams, cmd *cobra.Command, opts runOp
 		NoCache:  opts.noCache,
 	})
 	progress.Stop()
+	if run != nil && run.Leftovers > 0 {
+		fmt.Fprintf(io.Err, "gauntlet: killed %s left running by run %s, which was killed before it could stop its gates\n",
+			processes(run.Leftovers), run.LeftoversOf)
+	}
 	if errors.Is(context.Cause(ctx), errInterrupted) && run == nil {
 		return errInterrupted
 	}
@@ -164,17 +175,23 @@ func runGates(parent context.Context, io streams, cmd *cobra.Command, opts runOp
 		fmt.Fprintf(io.Err, "gauntlet: %v\n", run.CacheErr)
 	}
 
+	// Annotations belong on the terminal under GitHub Actions (its log reads them), whatever
+	// the report format and wherever it goes; elsewhere only when asked for without -o.
+	onActions := os.Getenv("GITHUB_ACTIONS") == "true"
+	annotate := onActions || opts.format == report.FormatGitHub && opts.output == ""
 	text := report.TextOptions{Color: colored}
 	if cfg.FailFast {
 		text.FirstFailure = run.FirstFailure
 	}
+	if annotate {
+		// The annotations fold each gate's output into a group; printed here too, every output
+		// would appear twice in the log.
+		text.TailLines = -1
+	}
 	if werr := report.WriteText(view, run.Report, text); werr != nil {
 		return fmt.Errorf("write summary: %w", werr)
 	}
-	// Annotations belong on the terminal under GitHub Actions (its log reads them), whatever
-	// the report format and wherever it goes; elsewhere only when asked for without -o.
-	onActions := os.Getenv("GITHUB_ACTIONS") == "true"
-	if onActions || opts.format == report.FormatGitHub && opts.output == "" {
+	if annotate {
 		if werr := report.WriteGitHub(view, run.Report); werr != nil {
 			return fmt.Errorf("write GitHub annotations: %w", werr)
 		}
@@ -184,7 +201,7 @@ func runGates(parent context.Context, io streams, cmd *cobra.Command, opts runOp
 			fmt.Fprintf(io.Err, "gauntlet: %s\n", werr)
 		}
 	}
-	if werr := writeReport(io.Out, opts, run.Report); werr != nil {
+	if werr := writeReport(stdout, opts, run.Report); werr != nil {
 		return werr
 	}
 	if err != nil { // the run happened but could not be recorded
@@ -251,7 +268,8 @@ func appendStepSummary(r report.Report) error {
 // second into an immediate kill. The returned func ends the watcher; nothing outlives the run.
 func forwardSignals(cancel context.CancelCauseFunc, abort chan<- struct{}, stderr io.Writer) func() {
 	sigs := make(chan os.Signal, 2)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	// SIGHUP: a closed terminal or SSH session stops the gates like Ctrl-C, not gauntlet alone.
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	done := make(chan struct{})
 	finished := make(chan struct{})
 	go func() {
@@ -305,4 +323,23 @@ func isCI() bool {
 		return false
 	}
 	return true
+}
+
+// stopOnBrokenPipe passes writes on until the reader has gone (EPIPE), then swallows them: the
+// run must still finish and be recorded when its output has nowhere to go.
+type stopOnBrokenPipe struct {
+	w      io.Writer
+	broken bool
+}
+
+func (s *stopOnBrokenPipe) Write(p []byte) (int, error) {
+	if s.broken {
+		return len(p), nil
+	}
+	n, err := s.w.Write(p)
+	if errors.Is(err, syscall.EPIPE) {
+		s.broken = true
+		return len(p), nil
+	}
+	return n, err
 }

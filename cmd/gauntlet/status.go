@@ -31,6 +31,11 @@ func newStatusCmd(io streams) *cobra.Command {
 		Long: `Show the last run recorded in .gauntlet/last-run.json, as the summary of gauntlet run
 showed it. --json prints the stored report as it is.
 
+When the stop hook has made decisions (.gauntlet/state/history.jsonl), status first names every
+agent it let go with gates still failing (retry limit, gates not run) that has not passed since,
+then its last decisions; --json adds them to the report as stop_hook_history and
+stop_hook_released.
+
 The exit code does not reflect the last verdict: it is 0 whenever the report could be read,
 and also when there is no run yet (a message on stderr says so).`,
 		Args: cobra.NoArgs,
@@ -49,8 +54,19 @@ func showStatus(io streams, opts statusOptions, now time.Time) error {
 	if err != nil {
 		return err
 	}
+	history := readHookHistory(root, io.Err)
 	data, err := readLastRun(root)
 	if errors.Is(err, fs.ErrNotExist) {
+		if len(history) > 0 {
+			if opts.json {
+				err = writeHistoryJSON(io.Out, []byte("{}"), history)
+			} else {
+				err = writeHistory(io.Out, history, now)
+			}
+			if err != nil {
+				return err
+			}
+		}
 		_, err := fmt.Fprintf(io.Err, "gauntlet: no run recorded yet in %s (gauntlet run records one)\n",
 			config.DisplayPath(filepath.Join(root, statedir.Name)))
 		return err
@@ -63,8 +79,17 @@ func showStatus(io streams, opts statusOptions, now time.Time) error {
 		return fmt.Errorf("last run %s: %w", config.DisplayPath(filepath.Join(root, statedir.Name, engine.LastRunFile)), err)
 	}
 	if opts.json {
+		if len(history) > 0 {
+			return writeHistoryJSON(io.Out, data, history)
+		}
 		_, err := io.Out.Write(data)
 		return err
+	}
+	if len(history) > 0 {
+		if err := writeHistory(io.Out, history, now); err != nil {
+			return err
+		}
+		fmt.Fprintln(io.Out)
 	}
 	if err := writeRunHeader(io.Out, r, now); err != nil {
 		return err

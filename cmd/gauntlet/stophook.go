@@ -32,7 +32,7 @@ errors let it stop. stdout carries only the reply; diagnostics go to stderr.`,
 				return usagef("--host must be auto, claude, codex, cursor, gemini or copilot, got %q", host)
 			}
 			// The host may end the hook with a signal at its own timeout: stop the gates first.
-			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 			defer stop()
 			stdin, restore := deadlineCapable(io.In)
 			defer restore()

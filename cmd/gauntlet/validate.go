@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gauntlet-dev/gauntlet/config"
+	"github.com/gauntlet-dev/gauntlet/doctor"
 )
 
 func newValidateCmd(io streams) *cobra.Command {
@@ -16,7 +17,9 @@ func newValidateCmd(io streams) *cobra.Command {
 		Long: `Load the config strictly, as run does, without running anything.
 
 Every problem is printed as FILE:LINE:COL: message, exit code 2. A valid config prints one
-confirmation line and exits 0.`,
+confirmation line and exits 0; when stop_hook.max_attempts is above the own cap of a host whose
+hook file runs gauntlet (Copilot: 8 blocks; Cursor: the entry's loop_limit), a warning on
+stderr says so, still exit 0.`,
 		Args: cobra.NoArgs,
 		RunE: runE(func(*cobra.Command, []string) error {
 			cfg, err := loadConfig(configFile)
@@ -27,8 +30,13 @@ confirmation line and exits 0.`,
 			if cfg.LocalPath != "" {
 				files += " + " + config.DisplayPath(cfg.LocalPath)
 			}
-			_, err = fmt.Fprintf(io.Out, "ok: %s, %s\n", files, plural(len(cfg.Gates), "gate"))
-			return err
+			if _, err = fmt.Fprintf(io.Out, "ok: %s, %s\n", files, plural(len(cfg.Gates), "gate")); err != nil {
+				return err
+			}
+			for _, w := range doctor.CapWarnings(cfg) {
+				fmt.Fprintf(io.Err, "gauntlet: warning: %s; fix: %s\n", w.Message, w.Fix)
+			}
+			return nil
 		}),
 	}
 	cmd.Flags().StringVarP(&configFile, "config", "c", "", "check this config file instead of searching for .gauntlet.yml")

@@ -2,9 +2,9 @@ package main
 
 import (
 	"fmt"
-	"runtime"
 	"runtime/debug"
 
+	"github.com/gauntlet-dev/gauntlet/causes"
 	"github.com/spf13/cobra"
 )
 
@@ -41,9 +41,15 @@ func newVersionCmd(io streams) *cobra.Command {
 		Short: "Print gauntlet's version, commit and Go version",
 		Args:  cobra.NoArgs,
 		RunE: runE(func(*cobra.Command, []string) error {
-			v, c := versionInfo()
-			_, err := fmt.Fprintf(io.Out, "gauntlet %s (commit %s, %s %s/%s)\n", v, c, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+			_, err := fmt.Fprintln(io.Out, versionText())
 			return err
 		}),
 	}
+}
+
+// versionText is what `gauntlet version` and `gauntlet --version` print: the build, then the
+// causes catalogue, which decides which failures are excused as environmental, so that a report
+// can be traced to the signatures that judged it.
+func versionText() string {
+	return fmt.Sprintf("%s\ncauses catalogue v%d (%d signatures)", versionLine(), causes.Version, len(causes.Catalogue()))
 }

@@ -1,0 +1,265 @@
+// Package causes recognises environment failures in a gate's output: a registry that cannot be
+// reached, a toolchain too old, dependencies or browsers not installed, a full disk, a process
+// killed for memory. An agent cannot fix those, so a gate failing with one is an error, not a
+// failure, and the reason says what to do instead.
+package causes
+
+import (
+	"bytes"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/termtext"
+)
+
+// Version identifies the catalogue's contents; it changes whenever an entry is added, removed or
+// made to match differently, so that a report can be traced to the signatures that judged it.
+const Version = 1
+
+// maxLineBytes keeps the matched line short enough for a one-line report, and bounds the text a
+// pattern is run over: the signatures sit near the start of a line.
+const (
+	maxLineBytes  = 200
+	maxMatchBytes = 4 << 10
+)
+
+// Signature is one catalogue entry.
+type Signature struct {
+	ID        string
+	Ecosystem string
+	// Patterns must all match, each on some line of the output (in any order). A pattern is
+	// literals of which a line must contain one, then optionally a regexp the line must also
+	// match: the literals make the common case, a line that is nothing of the kind, a cheap byte
+	// search.
+	Patterns []Pattern
+	// ExitCodes, when set, restrict the entry to these exit codes.
+	ExitCodes []int
+	Summary   string // one line naming the cause
+	Fix       string // one line saying what to do
+}
+
+// Pattern is one condition of a signature: a line containing one of Literals and, when Regexp is
+// set, matching it too.
+type Pattern struct {
+	Literals []string
+	Regexp   string
+}
+
+// Catalogue returns the built-in signatures in the order they are tried.
+func Catalogue() []Signature { return slices.Clone(catalogue) }
+
+// compiledPattern is one pattern of one signature, its regexp compiled.
+type compiledPattern struct {
+	sig, index int // the signature and the pattern's place in it
+	re         *regexp.Regexp
+}
+
+// literal is one literal of one pattern, with the set of its bytes.
+type literal struct {
+	text    []byte
+	bytes   byteSet
+	pattern int // index into compiledCatalogue.patterns
+}
+
+// keyGroup holds the literals whose least common byte is key: a line without that byte skips the
+// whole group after one bit test.
+type keyGroup struct {
+	key      byte
+	literals []literal
+}
+
+type compiledCatalogue struct {
+	patterns []compiledPattern
+	groups   []keyGroup
+	perSig   []int // how many patterns each signature has
+}
+
+// byteSet is a set of byte values. A line lacking any byte of a literal cannot contain it, which
+// four word operations tell, where a substring search per literal would scan the line each time:
+// most lines hold no literal of any signature, and every line of every gate passes here.
+type byteSet [4]uint64
+
+func (s *byteSet) has(b byte) bool { return s[b>>6]&(1<<(b&63)) != 0 }
+
+func setOf(p []byte) byteSet {
+	// In registers rather than an array: every byte of every line goes through here.
+	var lo, hi, ext uint64
+	for _, b := range p {
+		switch bit := uint64(1) << (b & 63); {
+		case b < 64:
+			lo |= bit
+		case b < 128:
+			hi |= bit
+		default:
+			ext |= bit // bytes of UTF-8 sequences: rarely part of a literal, so kept coarse
+		}
+	}
+	return byteSet{lo, hi, ext, ext}
+}
+
+// within says whether every byte of s is in t.
+func (s byteSet) within(t byteSet) bool {
+	return s[0]&^t[0] == 0 && s[1]&^t[1] == 0 && s[2]&^t[2] == 0 && s[3]&^t[3] == 0
+}
+
+// commonness ranks bytes by how often they occur in ordinary output, roughly: a literal is keyed
+// by its least common byte.
+func commonness(b byte) int {
+	switch {
+	case b == ' ':
+		return 100
+	case strings.IndexByte("etaoinsrhl", b) >= 0:
+		return 50
+	case b >= 'a' && b <= 'z':
+		return 30
+	case b >= '0' && b <= '9', strings.IndexByte(".:/-_'\"", b) >= 0:
+		return 20
+	default:
+		return 5
+	}
+}
+
+func keyOf(text string) byte {
+	key := text[0]
+	for i := 1; i < len(text); i++ {
+		if commonness(text[i]) < commonness(key) {
+			key = text[i]
+		}
+	}
+	return key
+}
+
+var (
+	compileOnce sync.Once
+	compiled    *compiledCatalogue
+)
+
+// compiledPatterns compiles the catalogue on first use rather than at start-up: most gauntlet
+// commands never read gate output.
+func compiledPatterns() *compiledCatalogue {
+	compileOnce.Do(func() {
+		c := &compiledCatalogue{perSig: make([]int, len(catalogue))}
+		byKey := map[byte]int{}
+		for i, sig := range catalogue {
+			c.perSig[i] = len(sig.Patterns)
+			for j, p := range sig.Patterns {
+				cp := compiledPattern{sig: i, index: j}
+				if p.Regexp != "" {
+					cp.re = regexp.MustCompile(p.Regexp)
+				}
+				c.patterns = append(c.patterns, cp)
+				for _, text := range p.Literals {
+					key := keyOf(text)
+					g, ok := byKey[key]
+					if !ok {
+						g = len(c.groups)
+						byKey[key] = g
+						c.groups = append(c.groups, keyGroup{key: key})
+					}
+					c.groups[g].literals = append(c.groups[g].literals,
+						literal{text: []byte(text), bytes: setOf([]byte(text)), pattern: len(c.patterns) - 1})
+				}
+			}
+		}
+		compiled = c
+	})
+	return compiled
+}
+
+// Reader is a runner.OutputReader that looks for the catalogue's signatures in one gate's output.
+// Its memory is a few bits per signature and the first matched line of each.
+type Reader struct {
+	c       *compiledCatalogue
+	matched []bool   // per pattern
+	left    []int    // patterns of each signature not yet matched
+	first   []string // the line that matched each signature's first pattern
+	pending int      // signatures not yet complete
+}
+
+// NewReader returns a reader for one gate.
+func NewReader() *Reader {
+	c := compiledPatterns()
+	return &Reader{
+		c:       c,
+		matched: make([]bool, len(c.patterns)),
+		left:    slices.Clone(c.perSig),
+		first:   make([]string, len(c.perSig)),
+		pending: len(c.perSig),
+	}
+}
+
+// Line checks one output line against every pattern not yet matched.
+func (r *Reader) Line(line []byte) {
+	if r.pending == 0 {
+		return
+	}
+	if len(line) > maxMatchBytes {
+		line = line[:maxMatchBytes]
+	}
+	present := setOf(line)
+	for gi := range r.c.groups {
+		g := &r.c.groups[gi]
+		if !present.has(g.key) {
+			continue
+		}
+		for li := range g.literals {
+			l := &g.literals[li]
+			if r.matched[l.pattern] || !l.bytes.within(present) || !bytes.Contains(line, l.text) {
+				continue
+			}
+			if p := &r.c.patterns[l.pattern]; p.re == nil || p.re.Match(line) {
+				r.hit(p, l.pattern, line)
+			}
+		}
+	}
+}
+
+func (r *Reader) hit(p *compiledPattern, i int, line []byte) {
+	r.matched[i] = true
+	if p.index == 0 {
+		r.first[p.sig] = cleanLine(line)
+	}
+	if r.left[p.sig]--; r.left[p.sig] == 0 {
+		r.pending--
+	}
+}
+
+// Finish names the first complete signature, in catalogue order, as the outcome's cause, unless
+// another reader already did.
+func (r *Reader) Finish(o *gates.Outcome) {
+	if o.Cause != nil {
+		return
+	}
+	if c := r.cause(o.ExitCode); c != nil {
+		o.Cause = c
+	}
+}
+
+func (r *Reader) cause(exitCode int) *gates.Cause {
+	for i, s := range catalogue {
+		if r.left[i] != 0 || len(s.ExitCodes) > 0 && !slices.Contains(s.ExitCodes, exitCode) {
+			continue
+		}
+		return &gates.Cause{ID: s.ID, Summary: s.Summary, Fix: s.Fix, Line: r.first[i]}
+	}
+	return nil
+}
+
+// Match runs the catalogue over a whole output, as the runner would line by line; for tests and
+// tools that hold an output in memory.
+func Match(output string, exitCode int) *gates.Cause {
+	r := NewReader()
+	for line := range strings.SplitSeq(output, "\n") {
+		r.Line([]byte(termtext.StripString(strings.TrimSuffix(line, "\r"))))
+	}
+	o := gates.Outcome{ExitCode: exitCode}
+	r.Finish(&o)
+	return o.Cause
+}
+
+func cleanLine(line []byte) string {
+	return termtext.FirstBytes(strings.TrimSpace(termtext.Line(string(line))), maxLineBytes)
+}

@@ -1,0 +1,80 @@
+package main
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gauntlet-dev/gauntlet/install"
+	"github.com/gauntlet-dev/gauntlet/report"
+)
+
+// registerCompletions teaches shell completion gate names and flag values. It goes by command
+// and flag names over the whole tree, so that a command added later (explain, doctor) gets the
+// same completion as soon as it has the argument or flag.
+func registerCompletions(root *cobra.Command) {
+	var walk func(*cobra.Command)
+	walk = func(cmd *cobra.Command) {
+		switch cmd.Name() {
+		case "run", "list", "explain":
+			if cmd.ValidArgsFunction == nil && takesArgs(cmd) {
+				cmd.ValidArgsFunction = completeGateNames
+			}
+		}
+		flags := cmd.Flags()
+		if flags.Lookup("format") != nil && (cmd.Name() == "run" || cmd.Name() == "merge") {
+			formats := make([]string, len(report.Formats))
+			for i, f := range report.Formats {
+				formats[i] = string(f)
+			}
+			_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(formats, cobra.ShellCompDirectiveNoFileComp))
+		}
+		if flags.Lookup("color") != nil {
+			_ = cmd.RegisterFlagCompletionFunc("color", cobra.FixedCompletions([]string{"auto", "always", "never"}, cobra.ShellCompDirectiveNoFileComp))
+		}
+		if f := flags.Lookup("host"); f != nil {
+			hosts := install.Hosts()
+			if f.DefValue == "auto" {
+				hosts = append([]string{"auto"}, hosts...)
+			}
+			_ = cmd.RegisterFlagCompletionFunc("host", cobra.FixedCompletions(hosts, cobra.ShellCompDirectiveNoFileComp))
+		}
+		for _, c := range cmd.Commands() {
+			walk(c)
+		}
+	}
+	walk(root)
+}
+
+// takesArgs says whether a command accepts a positional argument at all: `list` takes none
+// today, and completing gate names there would only suggest an error.
+func takesArgs(cmd *cobra.Command) bool {
+	return cmd.Args == nil || cmd.Args(cmd, []string{"x"}) == nil
+}
+
+// completeGateNames offers the config's gates not already on the command line, each with its
+// command as the description. Any problem (no config, a broken one) quietly offers nothing:
+// completion is no place for error messages.
+func completeGateNames(cmd *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
+	file, _ := cmd.Flags().GetString("config")
+	cfg, err := loadConfig(file)
+	if err != nil {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	var out []string
+	for _, g := range cfg.Gates {
+		if slices.Contains(args, g.Name) {
+			continue
+		}
+		desc := strings.Join(strings.Fields(g.Command()), " ")
+		if len(desc) > 60 {
+			desc = desc[:57] + "..."
+		}
+		if desc == "" {
+			desc = string(g.Kind)
+		}
+		out = append(out, g.Name+"\t"+desc)
+	}
+	return out, cobra.ShellCompDirectiveNoFileComp
+}

@@ -1,0 +1,151 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gauntlet-dev/gauntlet/doctor"
+	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/install"
+	"github.com/gauntlet-dev/gauntlet/internal/termtext"
+)
+
+type doctorOptions struct {
+	configFile string
+	hosts      []string
+	json       bool
+	noRun      bool
+}
+
+func newDoctorCmd(io streams) *cobra.Command {
+	var opts doctorOptions
+	cmd := &cobra.Command{
+		Use:   "doctor",
+		Short: "Check that the agent hosts really run gauntlet's stop hook, and show what an agent would be told",
+		Long: `Check, for each host whose hook file is in the project (or each --host): the config loads,
+.gauntlet/ is ignored by git, the host's file has gauntlet's stop hook, its command resolves to
+this gauntlet, stop_hook.timeout is below the host's hook timeout, stop_hook.max_attempts is
+within the host's own cap, and the host trusts the project (read from the host's own files where
+it keeps that; otherwise the step that grants it). Each finding is ok, warn or problem, with the
+fix in one line.
+
+Then a dry run: the stop hook judges the project as now, once, with a synthetic payload, and
+shows what each host's agent would be told. It counts no attempt and records nothing in the
+stop hook's ledger or history; the gates run and write their logs and last-run.json as in any
+run. --no-run skips it.
+
+Exit 0 when no finding is a problem, 1 otherwise.`,
+		Args: cobra.NoArgs,
+		RunE: runE(func(cmd *cobra.Command, _ []string) error {
+			return runDoctor(cmd.Context(), io, opts)
+		}),
+	}
+	f := cmd.Flags()
+	f.StringVarP(&opts.configFile, "config", "c", "", "use this config file instead of searching for .gauntlet.yml")
+	f.StringSliceVar(&opts.hosts, "host", nil, "check only this host (repeatable): claude, codex, cursor, gemini or copilot")
+	f.BoolVar(&opts.json, "json", false, "print the findings as JSON")
+	f.BoolVar(&opts.noRun, "no-run", false, "skip the dry run of the stop hook (which runs the gates)")
+	return cmd
+}
+
+func runDoctor(ctx context.Context, io streams, opts doctorOptions) error {
+	for i, h := range opts.hosts {
+		opts.hosts[i] = strings.ToLower(strings.TrimSpace(h))
+		if !slices.Contains(install.Hosts(), opts.hosts[i]) {
+			return usagef("--host must be one of %s, got %q", strings.Join(install.Hosts(), ", "), h)
+		}
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return fmt.Errorf("working directory: %w", err)
+	}
+	env := doctorEnv(wd)
+	report, cfg := doctor.Diagnose(ctx, doctor.Options{ConfigFile: opts.configFile, Hosts: opts.hosts}, env)
+	if !opts.noRun {
+		report.DryRuns = doctor.DryRuns(ctx, cfg, report.Hosts, doctor.DryEnv{Getenv: os.Getenv, Environ: os.Environ(), Stderr: io.Err})
+	}
+	if opts.json {
+		enc := json.NewEncoder(io.Out)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(report); err != nil {
+			return err
+		}
+	} else {
+		writeDoctor(io.Out, report)
+	}
+	if report.Problems > 0 {
+		return &verdictExit{gates.VerdictFail}
+	}
+	return nil
+}
+
+func doctorEnv(wd string) doctor.Env {
+	home := os.Getenv("HOME")
+	if home == "" {
+		home, _ = os.UserHomeDir()
+	}
+	return doctor.Env{Dir: wd, Home: home, Getenv: os.Getenv, Resolver: install.SystemResolver(), Version: versionLine()}
+}
+
+func versionLine() string {
+	v, c := versionInfo()
+	return fmt.Sprintf("gauntlet %s (commit %s, %s %s/%s)", v, c, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+}
+
+func writeDoctor(w io.Writer, r *doctor.Report) {
+	fmt.Fprintf(w, "gauntlet doctor in %s\n\n", r.Root)
+	writeChecks(w, r.Checks)
+	for i, d := range r.DryRuns {
+		if i == 0 {
+			fmt.Fprintf(w, "\nDry run: what the agent is told on stopping now (no attempt counted, nothing recorded)\n")
+		}
+		reply := strings.TrimSpace(d.Stdout)
+		if reply == "" {
+			reply = "(empty reply)"
+		}
+		fmt.Fprintf(w, "  %-8s %s: %s\n", d.Host, d.Decision, termtext.Short(reply, 100))
+	}
+	if n := len(r.DryRuns); n > 0 && r.DryRuns[0].Told != "" {
+		fmt.Fprintf(w, "\n")
+		for line := range strings.SplitSeq(strings.TrimRight(r.DryRuns[0].Told, "\n"), "\n") {
+			fmt.Fprintf(w, "  | %s\n", line)
+		}
+	}
+	fmt.Fprintf(w, "\n%s, %s\n", plural(r.Problems, "problem"), plural(r.Warnings, "warning"))
+}
+
+// writeChecks prints one line per check, its fix on the next.
+func writeChecks(w io.Writer, checks []doctor.Check) {
+	for _, c := range checks {
+		subject := c.Name
+		if c.Host != "" {
+			subject = c.Host + " " + c.Name
+		}
+		fmt.Fprintf(w, "%-8s %-16s %s\n", c.Level, subject, c.Message)
+		if c.Fix != "" {
+			fmt.Fprintf(w, "%-8s %-16s fix: %s\n", "", "", c.Fix)
+		}
+	}
+}
+
+// printInitChecks ends init with doctor's checks for the host it installed, without the dry
+// run (which would run every gate): a hook the host will skip must not look installed.
+func printInitChecks(ctx context.Context, env initEnv, host string) {
+	denv := doctorEnv(env.dir)
+	denv.Resolver = env.resolver
+	r, _ := doctor.Diagnose(ctx, doctor.Options{Hosts: []string{host}}, denv)
+	fmt.Fprintf(env.out, "\nChecks (gauntlet doctor --host %s):\n", host)
+	writeChecks(env.out, r.Checks)
+	if r.Problems > 0 {
+		fmt.Fprintf(env.out, "%s: fix before relying on the hook\n", plural(r.Problems, "problem"))
+	}
+}

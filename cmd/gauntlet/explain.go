@@ -1,0 +1,215 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gauntlet-dev/gauntlet/config"
+	"github.com/gauntlet-dev/gauntlet/engine"
+	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/termtext"
+	"github.com/gauntlet-dev/gauntlet/report"
+	"github.com/gauntlet-dev/gauntlet/statedir"
+)
+
+// errNoLastRun means there is nothing to explain: no run was recorded yet. errNotInLastRun
+// means the gate asked about did not take part in it.
+var (
+	errNoLastRun    = errors.New("no run recorded yet")
+	errNotInLastRun = errors.New("not in the last run")
+)
+
+type explainOptions struct {
+	configFile string
+	json       bool
+	gate       string
+}
+
+func newExplainCmd(io streams) *cobra.Command {
+	var opts explainOptions
+	cmd := &cobra.Command{
+		Use:   "explain [GATE]",
+		Short: "Show the findings and causes of the last run's failed gates, without running them again",
+		Long: `Show what the last run (.gauntlet/last-run.json) found in each gate that failed, warned or
+could not run: every finding (file, line, severity, message, rule), the environment cause when
+one was recognised, the reason and the log. With GATE, that gate whatever its status. --json
+prints the same as JSON, for tools and agents.
+
+Exit codes: 0 when the last run could be read, 2 when there is none or GATE is not in it.`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: runE(func(_ *cobra.Command, args []string) error {
+			if len(args) == 1 {
+				opts.gate = args[0]
+			}
+			return explain(io, opts)
+		}),
+	}
+	f := cmd.Flags()
+	f.StringVarP(&opts.configFile, "config", "c", "", "the project of this config file instead of searching for .gauntlet.yml")
+	f.BoolVar(&opts.json, "json", false, "print the explanation as JSON")
+	return cmd
+}
+
+// explained is one gate as explain shows it; the JSON output is a list of these.
+type explained struct {
+	Name     string          `json:"name"`
+	Status   gates.Status    `json:"status"`
+	Reason   string          `json:"reason"`
+	Cause    *gates.Cause    `json:"cause"`
+	Findings []gates.Finding `json:"findings"`
+	Hint     string          `json:"hint,omitempty"`
+	Log      string          `json:"log"`
+	Tail     string          `json:"tail,omitempty"`
+}
+
+type explanation struct {
+	RunID   string        `json:"run_id"`
+	Verdict gates.Verdict `json:"verdict"`
+	Gates   []explained   `json:"gates"`
+}
+
+func explain(io streams, opts explainOptions) error {
+	root, err := projectRoot(opts.configFile)
+	if err != nil {
+		return err
+	}
+	where := config.DisplayPath(filepath.Join(root, statedir.Name, engine.LastRunFile))
+	data, err := readLastRun(root)
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("%w in %s (gauntlet run records one)", errNoLastRun, config.DisplayPath(filepath.Join(root, statedir.Name)))
+	}
+	if err != nil {
+		return err
+	}
+	r, err := report.ReadJSON(bytes.NewReader(data))
+	if err != nil {
+		return fmt.Errorf("last run %s: %w", where, err)
+	}
+	causes := storedCauses(data)
+
+	ex := explanation{RunID: r.RunID, Verdict: r.Verdict, Gates: []explained{}}
+	var names []string
+	for _, g := range r.Gates {
+		names = append(names, g.Name)
+		wanted := g.Name == opts.gate || opts.gate == "" && slices.Contains([]gates.Status{gates.StatusFail, gates.StatusError, gates.StatusWarn}, g.Status)
+		if !wanted {
+			continue
+		}
+		e := explained{Name: g.Name, Status: g.Status, Reason: g.Reason, Cause: causes[g.Name], Findings: g.Findings, Hint: g.Hint, Log: g.Log}
+		if len(g.Findings) == 0 && e.Cause == nil {
+			// Nothing was recognised in the output: its last lines are all there is to go on.
+			e.Tail = lastLines(termtext.Clean(g.Tail), report.DefaultTailLines)
+		}
+		ex.Gates = append(ex.Gates, e)
+	}
+	if opts.gate != "" && len(ex.Gates) == 0 {
+		known := "none"
+		if len(names) > 0 {
+			known = strings.Join(names, ", ")
+		}
+		return fmt.Errorf("gate %q is %w %s (its gates: %s)", opts.gate, errNotInLastRun, r.RunID, known)
+	}
+	if opts.json {
+		enc := json.NewEncoder(io.Out)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		return enc.Encode(ex)
+	}
+	return writeExplanation(io.Out, ex)
+}
+
+// storedCauses reads each gate's environment cause from the stored report, where a run that
+// recognised one keeps it beside the findings.
+func storedCauses(data []byte) map[string]*gates.Cause {
+	var stored struct {
+		Gates []struct {
+			Name  string       `json:"name"`
+			Cause *gates.Cause `json:"cause"`
+		} `json:"gates"`
+	}
+	out := map[string]*gates.Cause{}
+	if json.Unmarshal(data, &stored) != nil {
+		return out
+	}
+	for _, g := range stored.Gates {
+		if g.Cause != nil {
+			out[g.Name] = g.Cause
+		}
+	}
+	return out
+}
+
+func writeExplanation(w io.Writer, ex explanation) error {
+	var b strings.Builder
+	if len(ex.Gates) == 0 {
+		fmt.Fprintf(&b, "last run %s: %s, no gate failed\n", ex.RunID, ex.Verdict)
+	}
+	for i, g := range ex.Gates {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		fmt.Fprintf(&b, "%s: %s", g.Name, g.Status)
+		if reason := termtext.Line(g.Reason); reason != "" && reason != string(g.Status) {
+			fmt.Fprintf(&b, " (%s)", reason)
+		}
+		b.WriteString("\n")
+		if c := g.Cause; c != nil {
+			fmt.Fprintf(&b, "  cause: %s\n", termtext.Line(c.Summary))
+			if fix := termtext.Line(c.Fix); fix != "" {
+				fmt.Fprintf(&b, "  fix: %s\n", fix)
+			}
+		}
+		if hint := termtext.Line(g.Hint); hint != "" {
+			fmt.Fprintf(&b, "  hint: %s\n", hint)
+		}
+		if len(g.Findings) > 0 {
+			fmt.Fprintf(&b, "  findings (%d):\n", len(g.Findings))
+		}
+		for _, f := range g.Findings {
+			b.WriteString("    " + report.FindingLine(f) + "\n")
+			// The whole message: a failing assertion's detail is often on its later lines.
+			if _, rest, ok := strings.Cut(termtext.Clean(f.Message), "\n"); ok {
+				for _, l := range strings.Split(strings.TrimRight(rest, "\n"), "\n") {
+					b.WriteString("        " + l + "\n")
+				}
+			}
+		}
+		if len(g.Findings) == 0 && g.Cause == nil && g.Status != gates.StatusPass {
+			b.WriteString("  no findings were recognised in its output")
+			if g.Tail != "" {
+				b.WriteString("; its last lines:\n")
+				for _, l := range strings.Split(g.Tail, "\n") {
+					b.WriteString("    " + l + "\n")
+				}
+			} else {
+				b.WriteString("\n")
+			}
+		}
+		if g.Log != "" {
+			fmt.Fprintf(&b, "  log: %s\n", termtext.Line(g.Log))
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	out := strings.Join(lines, "\n")
+	if strings.TrimSpace(out) == "" {
+		return ""
+	}
+	return out
+}

@@ -1,0 +1,62 @@
+package engine
+
+import (
+	"slices"
+
+	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/redact"
+	"github.com/gauntlet-dev/gauntlet/runner"
+)
+
+// sanitize returns the results with every text cleaned and every secret value hidden. It is
+// applied once, where results leave the runner, so that everything made from them (reports,
+// last-run.json, the stop hook's reason and ledger) shows the same safe text; the logs stay raw.
+func sanitize(results []gates.Result, secrets *redact.Redactor) []gates.Result {
+	out := make([]gates.Result, len(results))
+	for i, r := range results {
+		out[i] = sanitizeResult(r, secrets)
+	}
+	return out
+}
+
+func sanitizeResult(r gates.Result, s *redact.Redactor) gates.Result {
+	r.Reason = s.Line(r.Reason)
+	r.Tail = s.Text(r.Tail)
+	r.Hint = s.Text(r.Hint)
+	// A command can span lines (a `run: |` script); Text keeps it runnable.
+	r.Command = s.Text(r.Command)
+	r.Log = s.Line(r.Log)
+	if r.Findings != nil {
+		r.Findings = slices.Clone(r.Findings)
+		for i := range r.Findings {
+			f := &r.Findings[i]
+			f.File, f.Severity, f.Message, f.Rule = s.Line(f.File), s.Line(f.Severity), s.Text(f.Message), s.Line(f.Rule)
+		}
+	}
+	if r.Cause != nil {
+		c := *r.Cause
+		c.ID, c.Summary, c.Fix, c.Line = s.Line(c.ID), s.Line(c.Summary), s.Line(c.Fix), s.Line(c.Line)
+		r.Cause = &c
+	}
+	if r.Excerpt != nil {
+		ex := *r.Excerpt
+		ex.Lines = slices.Clone(ex.Lines)
+		for i, l := range ex.Lines {
+			ex.Lines[i] = s.Text(l) // Text, not Line: a line's indentation is part of what it says
+		}
+		r.Excerpt = &ex
+	}
+	return r
+}
+
+// sanitizingObserver shows live displays the same safe text as the reports. Output lines pass
+// through untouched: redacting every line of every gate would cost on output nobody looks at;
+// the verbose view redacts the lines it shows (report.ProgressOptions.Secrets).
+type sanitizingObserver struct {
+	runner.Observer
+	secrets *redact.Redactor
+}
+
+func (o sanitizingObserver) Finished(r gates.Result) {
+	o.Observer.Finished(sanitizeResult(r, o.secrets))
+}

@@ -1,0 +1,279 @@
+package findings
+
+import (
+	"bufio"
+	"io"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/lazyre"
+)
+
+// go test prints failures as
+//
+//	--- FAIL: TestArgs (0.00s)
+//	    args_test.go:95: got 1 args, want 2
+//	        (a continuation, indented deeper)
+//	FAIL
+//	FAIL	example.com/m/sub	0.01s
+//
+// with -v the test's lines come before its --- FAIL, after === RUN (or === CONT / === NAME).
+// Files are named relative to the package, which is only known at the package's last line, so a
+// package's findings wait there (boundedly) to be put under its directory.
+type goTestParser struct {
+	emit    emitFunc
+	module  string // module path of the gate's go.mod, "" when unknown
+	modDir  string // the module's directory relative to the gate's dir ("", or ".." for a gate in a subdirectory)
+	current string // test the indented lines belong to
+	failing bool   // current has printed --- FAIL (without -v the lines come after it)
+	last    *gates.Finding
+	indent  int
+	early   []gates.Finding // -v: lines of the running test, before it is known to fail
+	pkg     []gates.Finding // findings of the package being tested
+	failed  []failedTest
+	panic   string // the panic being traced, "" when none
+	sumPkg  string // gotestsum: import path of the failures being read
+}
+
+type failedTest struct {
+	name    string
+	located bool
+}
+
+// maxPending bounds what waits for a package's end or a test's verdict.
+const maxPending = 500
+
+var (
+	goTestRun    = lazyre.New(`^=== (?:RUN|CONT|NAME|PAUSE)\s+(\S+)`)
+	goTestResult = lazyre.New(`^(\s*)--- (FAIL|PASS|SKIP): (\S+)`)
+	goTestLoc    = lazyre.New(`^(\s+)([^\s:]+\.go):(\d+): ?(.*)$`)
+	goTestPkg    = lazyre.New(`^(?:FAIL|ok)\s+(\S+)(?:\s|$)`)
+	// gotestsum lists each failure as "=== FAIL: sub TestDiv (0.00s)", the package relative to
+	// the module ("." for its root), followed by the test's output.
+	goTestSumFail = lazyre.New(`^=== FAIL: (\S+) (\S+)(?: \(|$)`)
+	// A panicking test names no line of its own; the first frame in a _test.go file of its stack
+	// trace is where it panicked.
+	goTestFrame = lazyre.New(`^\s+(\S+_test\.go):(\d+)(?: \+0x[0-9a-f]+)?$`)
+)
+
+func newGoTestParser(emit emitFunc, opts Options) parser {
+	p := &goTestParser{emit: emit}
+	p.module, p.modDir = findModule(opts.Root, opts.Dir)
+	return p
+}
+
+func (p *goTestParser) line(s string) {
+	if m := goTestSumFail.FindStringSubmatch(s); m != nil {
+		p.endMessage()
+		p.gotestsumFailure(m[1], m[2])
+		return
+	}
+	trimmed := strings.TrimLeft(s, " \t")
+	if !strings.HasPrefix(trimmed, "=== ") && !strings.HasPrefix(trimmed, "--- ") && !strings.Contains(s, ".go:") &&
+		!strings.HasPrefix(s, "FAIL") && !strings.HasPrefix(s, "ok ") && !strings.HasPrefix(s, "panic: ") &&
+		(p.last == nil || trimmed == s) {
+		// Most of a test run's output is the tests' own printing: none of it can be a finding,
+		// and a few prefix checks say so without running the regexps.
+		p.endMessage()
+		return
+	}
+	if m := goTestRun.FindStringSubmatch(s); m != nil {
+		p.endMessage()
+		p.current, p.failing = m[1], false
+		return
+	}
+	if m := goTestResult.FindStringSubmatch(s); m != nil {
+		p.endMessage()
+		p.result(m[2], m[3])
+		return
+	}
+	if m := goTestLoc.FindStringSubmatch(s); m != nil && p.current != "" {
+		p.endMessage()
+		f := gates.Finding{File: m[2], Line: atoi(m[3]), Severity: SeverityError, Message: m[4], Rule: p.current}
+		p.last, p.indent = &f, len(m[1])
+		return
+	}
+	if p.last != nil && indentOf(s) > p.indent && strings.TrimSpace(s) != "" {
+		if len(p.last.Message) < MaxMessageBytes {
+			p.last.Message += "\n" + strings.TrimSpace(s)
+		}
+		return
+	}
+	p.endMessage()
+	if rest, ok := strings.CutPrefix(s, "panic: "); ok && p.failing {
+		p.panic = "panic: " + rest
+		return
+	}
+	if m := goTestFrame.FindStringSubmatch(s); m != nil && p.panic != "" {
+		p.keep(gates.Finding{File: m[1], Line: atoi(m[2]), Severity: SeverityError, Message: p.panic, Rule: p.current})
+		p.panic = ""
+		return
+	}
+	if m := goTestPkg.FindStringSubmatch(s); m != nil {
+		p.endPackage(m[1])
+		return
+	}
+	if f, ok := parseGoLine(s); ok && indentOf(s) == 0 {
+		// A build or vet failure of the package, relative to the working directory already.
+		p.emit(f)
+	}
+}
+
+// gotestsumFailure starts one failure block of gotestsum's summary. The package's findings wait
+// until the next package's block (or the end), so that a parent test listed after its located
+// subtest is still recognised as covered by it.
+func (p *goTestParser) gotestsumFailure(pkg, name string) {
+	importPath := pkg
+	switch {
+	case pkg == ".":
+		importPath = p.module
+	case p.module != "" && !strings.Contains(strings.SplitN(pkg, "/", 2)[0], "."):
+		importPath = p.module + "/" + pkg
+	}
+	if p.sumPkg != "" && importPath != p.sumPkg {
+		p.endPackage(p.sumPkg)
+	}
+	p.sumPkg = importPath
+	p.result("FAIL", name)
+}
+
+// result handles a test's verdict line.
+func (p *goTestParser) result(verdict, name string) {
+	switch verdict {
+	case "FAIL":
+		if len(p.failed) < maxPending {
+			p.failed = append(p.failed, failedTest{name: name})
+		}
+		for _, f := range p.early {
+			if f.Rule == name {
+				p.keep(f)
+			}
+		}
+		p.early = dropRule(p.early, name)
+		p.current, p.failing = name, true
+	default:
+		p.early = dropRule(p.early, name)
+		p.current, p.failing = "", false
+	}
+}
+
+// endMessage files the finding whose message was being read.
+func (p *goTestParser) endMessage() {
+	if p.last == nil {
+		return
+	}
+	f := *p.last
+	p.last = nil
+	if p.failing && f.Rule == p.current {
+		p.keep(f)
+	} else if len(p.early) < maxPending {
+		p.early = append(p.early, f)
+	}
+}
+
+func (p *goTestParser) keep(f gates.Finding) {
+	for i := range p.failed {
+		if p.failed[i].name == f.Rule || strings.HasPrefix(f.Rule, p.failed[i].name+"/") {
+			p.failed[i].located = true
+		}
+	}
+	if len(p.pkg) < maxPending {
+		p.pkg = append(p.pkg, f)
+	}
+}
+
+// endPackage puts the package's findings under its directory and emits them, then one finding
+// per failing test that printed no location (a panic, a timeout), naming the test.
+func (p *goTestParser) endPackage(importPath string) {
+	dir := ""
+	if p.module != "" && (importPath == p.module || strings.HasPrefix(importPath, p.module+"/")) {
+		dir = strings.TrimPrefix(strings.TrimPrefix(importPath, p.module), "/")
+	}
+	for _, f := range p.pkg {
+		if !path.IsAbs(f.File) && !strings.Contains(f.File, "/") {
+			f.File = path.Join(p.modDir, dir, f.File)
+		}
+		p.emit(f)
+	}
+	for _, t := range p.failed {
+		if t.located || p.hasLocatedSubtest(t.name) {
+			continue
+		}
+		p.emit(gates.Finding{Severity: SeverityError, Message: "--- FAIL: " + t.name, Rule: t.name})
+	}
+	p.pkg, p.failed, p.early = p.pkg[:0], p.failed[:0], p.early[:0]
+	p.current, p.failing, p.panic = "", false, ""
+}
+
+func (p *goTestParser) hasLocatedSubtest(name string) bool {
+	for _, t := range p.failed {
+		if t.located && strings.HasPrefix(t.name, name+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+func (p *goTestParser) flush() {
+	p.endMessage()
+	if len(p.pkg) > 0 || len(p.failed) > 0 {
+		p.endPackage(p.sumPkg)
+	}
+}
+
+func dropRule(fs []gates.Finding, rule string) []gates.Finding {
+	out := fs[:0]
+	for _, f := range fs {
+		if f.Rule != rule {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func indentOf(s string) int {
+	return len(s) - len(strings.TrimLeft(s, " \t"))
+}
+
+// findModule finds the go.mod that governs the gate's dir, looking up to the project root: its
+// module path, and its directory relative to the gate's dir. Package paths are relative to it.
+func findModule(root, dir string) (module, modDir string) {
+	rel := filepath.ToSlash(filepath.Clean(dir))
+	if rel == "." {
+		rel = ""
+	}
+	up := ""
+	for {
+		if m := modulePath(filepath.Join(root, filepath.FromSlash(rel))); m != "" {
+			return m, up
+		}
+		if rel == "" {
+			return "", ""
+		}
+		rel = path.Dir(rel)
+		if rel == "." {
+			rel = ""
+		}
+		up = path.Join(up, "..")
+	}
+}
+
+// modulePath reads the module line of dir's go.mod, boundedly; "" when there is none.
+func modulePath(dir string) string {
+	f, err := os.Open(filepath.Join(dir, "go.mod"))
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(io.LimitReader(f, 64<<10))
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if rest, ok := strings.CutPrefix(line, "module"); ok && (rest == "" || rest[0] == ' ' || rest[0] == '\t') {
+			return strings.Trim(strings.TrimSpace(rest), `"`)
+		}
+	}
+	return ""
+}

@@ -1,0 +1,305 @@
+// Package preflight tells which tools a config's gates need that are not installed here, with
+// the command that gets each, so that a gate is not first seen failing with "command not found".
+package preflight
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+
+	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/lazyre"
+)
+
+// Problem is one thing a gate needs that is missing here.
+type Problem struct {
+	Gate    string // the gate's name
+	Tool    string // "golangci-lint", "node_modules", "Playwright browsers"
+	Message string // what is wrong: "golangci-lint is not on PATH"
+	Fix     string // the command (or step) that puts it right
+}
+
+func (p Problem) String() string {
+	return fmt.Sprintf("%s: %s; get it with: %s", p.Gate, p.Message, p.Fix)
+}
+
+// Env is what Check looks at; System() is the real machine, tests stand in for it.
+type Env struct {
+	LookPath func(file string) (string, error)
+	Exists   func(path string) bool // a file or directory is there
+	Getenv   func(key string) string
+	Home     string
+}
+
+// System looks at the real PATH and file system.
+func System() Env {
+	home, _ := os.UserHomeDir()
+	return Env{
+		LookPath: exec.LookPath,
+		Exists:   func(p string) bool { _, err := os.Stat(p); return err == nil },
+		Getenv:   os.Getenv,
+		Home:     home,
+	}
+}
+
+// Check looks at every enabled check gate's command on this machine.
+func Check(root string, gs []gates.Gate) []Problem {
+	return CheckEnv(root, gs, System())
+}
+
+// tool is what gauntlet knows about one program a gate may run.
+type tool struct {
+	fix  string
+	kind string // "python": also look in the project's .venv
+}
+
+// tools are the programs gates commonly run. Others (a project's own scripts, sh built-ins) are
+// not judged: a false alarm would teach people to ignore the warnings.
+var tools = map[string]tool{
+	"go":            {fix: "install Go from https://go.dev/dl/"},
+	"gofmt":         {fix: "install Go from https://go.dev/dl/ (gofmt comes with it)"},
+	"golangci-lint": {fix: "go install github.com/golangci/golangci-lint/v2/cmd/golangci-lint@latest"},
+	"staticcheck":   {fix: "go install honnef.co/go/tools/cmd/staticcheck@latest"},
+	"cargo":         {fix: "install Rust with rustup: https://rustup.rs"},
+	"uv":            {fix: "pipx install uv"},
+	"poetry":        {fix: "pipx install poetry"},
+	"tox":           {fix: "pipx install tox"},
+	"nox":           {fix: "pipx install nox"},
+	"pre-commit":    {fix: "pipx install pre-commit"},
+	"ruff":          {fix: "uv tool install ruff (or: pipx install ruff)", kind: "python"},
+	"black":         {fix: "pipx install black", kind: "python"},
+	"isort":         {fix: "pipx install isort", kind: "python"},
+	"flake8":        {fix: "pipx install flake8", kind: "python"},
+	"pylint":        {fix: "pip install pylint", kind: "python"},
+	"mypy":          {fix: "pip install mypy (in the project's environment)", kind: "python"},
+	"pyright":       {fix: "npm install -g pyright (or: pip install pyright)", kind: "python"},
+	"basedpyright":  {fix: "pip install basedpyright", kind: "python"},
+	"codespell":     {fix: "pipx install codespell", kind: "python"},
+	"pytest":        {fix: "pip install pytest (in the project's environment)", kind: "python"},
+	"python3":       {fix: "install Python 3"},
+	"python":        {fix: "install Python 3"},
+	"node":          {fix: "install Node.js from https://nodejs.org"},
+	"npm":           {fix: "install Node.js from https://nodejs.org (npm comes with it)"},
+	"npx":           {fix: "install Node.js from https://nodejs.org (npx comes with it)"},
+	"pnpm":          {fix: "corepack enable pnpm (or: npm install -g pnpm)"},
+	"yarn":          {fix: "corepack enable yarn (or: npm install -g yarn)"},
+	"bun":           {fix: "npm install -g bun"},
+	"bunx":          {fix: "npm install -g bun"},
+	"make":          {fix: "install make (apt-get install make)"},
+}
+
+// cargoSubcommands are cargo's tools that are installed apart from it.
+var cargoSubcommands = map[string]tool{
+	"clippy":  {fix: "rustup component add clippy"},
+	"fmt":     {fix: "rustup component add rustfmt"},
+	"nextest": {fix: "cargo install cargo-nextest --locked"},
+}
+
+// nodeRunners run a package.json script or a dependency's binary: both need node_modules.
+var nodeRunners = map[string]string{"npm": "npm install", "pnpm": "pnpm install", "yarn": "yarn install", "bun": "bun install",
+	"npx": "npm install", "bunx": "bun install"}
+
+// CheckEnv is Check on env.
+func CheckEnv(root string, gs []gates.Gate, env Env) []Problem {
+	var out []Problem
+	for _, g := range gs {
+		if !g.Enabled || g.Kind != gates.KindCheck {
+			continue
+		}
+		dir := filepath.Join(root, filepath.FromSlash(g.Dir))
+		seen := map[string]bool{}
+		add := func(p Problem) {
+			if !seen[p.Tool] {
+				seen[p.Tool] = true
+				p.Gate = g.Name
+				out = append(out, p)
+			}
+		}
+		for _, words := range commands(g) {
+			checkCommand(words, root, dir, env, add)
+		}
+	}
+	return out
+}
+
+func checkCommand(words []string, root, dir string, env Env, add func(Problem)) {
+	if len(words) == 0 {
+		return
+	}
+	prog := words[0]
+	t, known := tools[prog]
+	if !known {
+		return
+	}
+	if _, err := env.LookPath(prog); err != nil {
+		if t.kind == "python" {
+			for _, venv := range []string{filepath.Join(dir, ".venv"), filepath.Join(root, ".venv")} {
+				if env.Exists(filepath.Join(venv, "bin", prog)) {
+					add(Problem{Tool: prog, Message: prog + " is in " + venv + " but not on PATH",
+						Fix: "activate the environment (. .venv/bin/activate) before running gauntlet, or run the tool through uv run"})
+					return
+				}
+			}
+		}
+		add(Problem{Tool: prog, Message: prog + " is not on PATH", Fix: t.fix})
+		return
+	}
+	args := words[1:]
+	switch {
+	case prog == "cargo" && len(args) > 0:
+		if sub, ok := cargoSubcommands[args[0]]; ok && !cargoHas(env, "cargo-"+args[0]) {
+			add(Problem{Tool: "cargo-" + args[0], Message: "cargo " + args[0] + " is not installed", Fix: sub.fix})
+		}
+	case (prog == "uv" || prog == "poetry") && len(args) > 1 && args[0] == "run":
+		return // the tool comes from the project's environment, which the runner builds
+	case nodeRunners[prog] != "" && runsNodeCode(prog, args):
+		checkNode(prog, root, dir, env, add)
+	}
+}
+
+// runsNodeCode tells a script or a dependency's binary (which need node_modules) from the
+// package manager's own commands (install, --version).
+func runsNodeCode(prog string, args []string) bool {
+	if prog == "npx" || prog == "bunx" {
+		return true
+	}
+	if len(args) == 0 {
+		return false
+	}
+	switch args[0] {
+	case "install", "i", "ci", "add", "--version", "-v", "version", "init", "create", "dlx":
+		return false
+	}
+	return true
+}
+
+func checkNode(prog, root, dir string, env Env, add func(Problem)) {
+	if !env.Exists(filepath.Join(dir, "node_modules")) && !env.Exists(filepath.Join(root, "node_modules")) {
+		where := ""
+		if dir != root {
+			where = " in " + relTo(root, dir)
+		}
+		add(Problem{Tool: "node_modules", Message: "node_modules is missing" + where + ": the dependencies are not installed",
+			Fix: inDir(root, dir, nodeRunners[prog])})
+		return
+	}
+	if usesPlaywright(dir) && !playwrightBrowsers(env) {
+		exec := map[string]string{"npm": "npx", "npx": "npx", "pnpm": "pnpm exec", "yarn": "yarn", "bun": "bunx", "bunx": "bunx"}[prog]
+		add(Problem{Tool: "Playwright browsers", Message: "the project uses Playwright, but its browsers are not installed",
+			Fix: inDir(root, dir, exec+" playwright install --with-deps")})
+	}
+}
+
+func inDir(root, dir, cmd string) string {
+	if dir == root {
+		return cmd
+	}
+	return "cd " + relTo(root, dir) + " && " + cmd
+}
+
+func relTo(root, dir string) string {
+	if rel, err := filepath.Rel(root, dir); err == nil {
+		return filepath.ToSlash(rel)
+	}
+	return dir
+}
+
+func usesPlaywright(dir string) bool {
+	f, err := os.Open(filepath.Join(dir, "package.json"))
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	data, _ := io.ReadAll(io.LimitReader(f, 1<<20))
+	var pkg struct {
+		Dependencies    map[string]any `json:"dependencies"`
+		DevDependencies map[string]any `json:"devDependencies"`
+	}
+	if json.Unmarshal(data, &pkg) != nil {
+		return false
+	}
+	for _, name := range []string{"@playwright/test", "playwright"} {
+		if pkg.Dependencies[name] != nil || pkg.DevDependencies[name] != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// playwrightBrowsers looks where Playwright keeps its browsers by default.
+func playwrightBrowsers(env Env) bool {
+	if p := env.Getenv("PLAYWRIGHT_BROWSERS_PATH"); p != "" && p != "0" {
+		return env.Exists(p)
+	}
+	cache := filepath.Join(env.Home, ".cache", "ms-playwright")
+	if runtime.GOOS == "darwin" {
+		cache = filepath.Join(env.Home, "Library", "Caches", "ms-playwright")
+	}
+	return env.Exists(cache)
+}
+
+// cargoHas finds a cargo subcommand on PATH or where rustup puts it.
+func cargoHas(env Env, bin string) bool {
+	if _, err := env.LookPath(bin); err == nil {
+		return true
+	}
+	cargoHome := env.Getenv("CARGO_HOME")
+	if cargoHome == "" {
+		cargoHome = filepath.Join(env.Home, ".cargo")
+	}
+	return env.Exists(filepath.Join(cargoHome, "bin", bin))
+}
+
+// separators cut a shell line into simple commands; good enough to find the programs it runs.
+var separators = lazyre.New(`&&|\|\||[;|\n]|\$\(|\(|\)|\{|\}|\bthen\b|\bdo\b`)
+
+var assignment = lazyre.New(`^[A-Za-z_][A-Za-z0-9_]*=`)
+
+// commands lists the simple commands of a gate, as words, without leading VAR=value.
+func commands(g gates.Gate) [][]string {
+	if len(g.Argv) > 0 {
+		return [][]string{g.Argv}
+	}
+	var out [][]string
+	for _, part := range separators.Split(g.Run, -1) {
+		words := strings.Fields(part)
+		for len(words) > 0 && assignment.MatchString(words[0]) {
+			words = words[1:]
+		}
+		for i, w := range words {
+			words[i] = strings.Trim(w, `'"`)
+		}
+		if len(words) > 0 && words[0] == "env" {
+			words = words[1:]
+			for len(words) > 0 && assignment.MatchString(words[0]) {
+				words = words[1:]
+			}
+		}
+		if len(words) > 0 {
+			out = append(out, words)
+		}
+	}
+	return out
+}
+
+// Grouped merges the problems that are the same missing thing for several gates into one whose
+// Gate lists them ("lint, test"), in the order they first appear.
+func Grouped(ps []Problem) []Problem {
+	var out []Problem
+	index := map[string]int{}
+	for _, p := range ps {
+		key := p.Tool + "\x00" + p.Message + "\x00" + p.Fix
+		if i, ok := index[key]; ok {
+			out[i].Gate += ", " + p.Gate
+			continue
+		}
+		index[key] = len(out)
+		out = append(out, p)
+	}
+	return out
+}

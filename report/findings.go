@@ -1,0 +1,98 @@
+package report
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/termtext"
+)
+
+// maxTextFindings is how many findings a gate's block in the text summary lists; the rest are
+// counted, and `gauntlet explain` lists them all.
+const maxTextFindings = 10
+
+// byImportance orders findings errors first, then warnings, then infos, keeping the printed
+// order within each: what fails the gate is what a reader must see first.
+func byImportance(fs []gates.Finding) []gates.Finding {
+	out := slices.Clone(fs)
+	slices.SortStableFunc(out, func(a, b gates.Finding) int { return cmp.Compare(severityRank(a.Severity), severityRank(b.Severity)) })
+	return out
+}
+
+func severityRank(s string) int {
+	switch s {
+	case "error":
+		return 0
+	case "warning":
+		return 1
+	default:
+		return 2
+	}
+}
+
+// FindingLine writes a finding the way compilers do, on one line: "file:line:col: severity:
+// message [rule]". Only the message's first line is shown; the rest is in the JSON report.
+func FindingLine(f gates.Finding) string {
+	var b strings.Builder
+	if f.File != "" {
+		b.WriteString(termtext.Line(f.File))
+		if f.Line > 0 {
+			fmt.Fprintf(&b, ":%d", f.Line)
+			if f.Column > 0 {
+				fmt.Fprintf(&b, ":%d", f.Column)
+			}
+		}
+		b.WriteString(": ")
+	}
+	b.WriteString(f.Severity + ": ")
+	first, rest, _ := strings.Cut(f.Message, "\n")
+	b.WriteString(termtext.Line(first))
+	if strings.TrimSpace(rest) != "" {
+		b.WriteString(" …")
+	}
+	if f.Rule != "" {
+		b.WriteString(" [" + termtext.Line(f.Rule) + "]")
+	}
+	return b.String()
+}
+
+// findingCounts phrases how many findings of each severity: "2 errors, 1 warning".
+func findingCounts(fs []gates.Finding) string {
+	counts := map[string]int{}
+	for _, f := range fs {
+		counts[f.Severity]++
+	}
+	var parts []string
+	for _, s := range []struct{ sev, one, many string }{
+		{"error", "error", "errors"}, {"warning", "warning", "warnings"}, {"info", "info", "infos"},
+	} {
+		switch n := counts[s.sev]; n {
+		case 0:
+		case 1:
+			parts = append(parts, "1 "+s.one)
+		default:
+			parts = append(parts, fmt.Sprintf("%d %s", n, s.many))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+func writeFindings(b *strings.Builder, g GateReport) {
+	if len(g.Findings) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "findings (%s):\n", findingCounts(g.Findings))
+	shown := byImportance(g.Findings)
+	if len(shown) > maxTextFindings {
+		shown = shown[:maxTextFindings]
+	}
+	for _, f := range shown {
+		b.WriteString("    " + FindingLine(f) + "\n")
+	}
+	if more := len(g.Findings) - len(shown); more > 0 {
+		fmt.Fprintf(b, "    ... %d more: gauntlet explain %s\n", more, g.Name)
+	}
+}

@@ -1,0 +1,201 @@
+package report
+
+import (
+	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gauntlet-dev/gauntlet/gates"
+)
+
+// MergeInput is one report to merge and where it came from, for messages.
+type MergeInput struct {
+	Source string
+	Report Report
+}
+
+// MergeError means the reports cannot honestly be combined into one verdict.
+type MergeError struct{ Problems []string }
+
+func (e *MergeError) Error() string {
+	return "cannot merge the reports: " + strings.Join(e.Problems, "; ")
+}
+
+// Merge combines the reports of the shards of one run into the report of the whole: every gate
+// once, the verdict by the same rule as a single run, the wall time from the first start to the
+// last end. It refuses reports of different configs, a gate that ran in two of them, and a split
+// with a shard missing or given twice, since each would make the verdict describe something that
+// did not happen. order (the config's gate order, when known) decides where gates go; gates it
+// does not name follow by name.
+func Merge(inputs []MergeInput, order []string) (Report, error) {
+	if len(inputs) == 0 {
+		return Report{}, &MergeError{[]string{"no reports given"}}
+	}
+	var problems []string
+	problems = append(problems, checkConfigs(inputs)...)
+	problems = append(problems, checkShards(inputs)...)
+
+	type placed struct {
+		gate   GateReport
+		source string
+	}
+	byName := map[string]placed{}
+	for _, in := range inputs {
+		for _, g := range in.Report.Gates {
+			prev, seen := byName[g.Name]
+			switch {
+			case !seen, prev.gate.Status == gates.StatusSkipped && g.Status != gates.StatusSkipped:
+				byName[g.Name] = placed{g, in.Source}
+			case g.Status != gates.StatusSkipped:
+				problems = append(problems, fmt.Sprintf("gate %q ran in both %s and %s (overlapping shards)", g.Name, prev.source, in.Source))
+			}
+		}
+	}
+
+	var start, end time.Time
+	var runIDs []string
+	var machine int64
+	for i, in := range inputs {
+		s, err := time.Parse(time.RFC3339, in.Report.StartedAt)
+		if err != nil {
+			problems = append(problems, fmt.Sprintf("%s: started_at %q is not a time", in.Source, in.Report.StartedAt))
+			continue
+		}
+		e := s.Add(in.Report.Duration())
+		if i == 0 || s.Before(start) {
+			start = s
+		}
+		if e.After(end) {
+			end = e
+		}
+		runIDs = append(runIDs, in.Report.RunID)
+		machine += in.Report.DurationMS
+	}
+	if len(problems) > 0 {
+		return Report{}, &MergeError{problems}
+	}
+
+	rank := make(map[string]int, len(order))
+	for i, n := range order {
+		rank[n] = i
+	}
+	names := make([]string, 0, len(byName))
+	for n := range byName {
+		names = append(names, n)
+	}
+	slices.SortFunc(names, func(a, b string) int {
+		ra, okA := rank[a]
+		rb, okB := rank[b]
+		switch {
+		case okA && okB:
+			return cmp.Compare(ra, rb)
+		case okA != okB: // known gates first
+			if okA {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(a, b)
+	})
+
+	out := Report{
+		SchemaVersion:    SchemaVersion,
+		RunID:            mergedRunID(start, runIDs),
+		StartedAt:        start.UTC().Format(time.RFC3339),
+		DurationMS:       end.Sub(start).Milliseconds(),
+		Gates:            make([]GateReport, 0, len(names)),
+		ConfigDigest:     inputs[0].Report.ConfigDigest,
+		ShardsDurationMS: machine,
+	}
+	results := make([]gates.Result, 0, len(names))
+	for _, n := range names {
+		g := byName[n].gate
+		out.Gates = append(out.Gates, g)
+		results = append(results, gates.Result{Name: g.Name, Status: g.Status})
+	}
+	out.Verdict = gates.VerdictOf(results)
+	return out, nil
+}
+
+// checkConfigs names the reports whose config differs from the first report's.
+func checkConfigs(inputs []MergeInput) []string {
+	groups := map[string][]string{}
+	var digests []string
+	for _, in := range inputs {
+		d := in.Report.ConfigDigest
+		if _, ok := groups[d]; !ok {
+			digests = append(digests, d)
+		}
+		groups[d] = append(groups[d], in.Source)
+	}
+	if len(digests) < 2 {
+		return nil
+	}
+	parts := make([]string, len(digests))
+	for i, d := range digests {
+		label := "no config digest"
+		if d != "" {
+			label = "config " + d[:min(12, len(d))]
+		}
+		parts[i] = fmt.Sprintf("%s (%s)", strings.Join(groups[d], ", "), label)
+	}
+	return []string{"reports of different configs: " + strings.Join(parts, " vs ")}
+}
+
+// checkShards makes sure that sharded reports make up one whole split: same N, each K once.
+func checkShards(inputs []MergeInput) []string {
+	var problems []string
+	byK := map[int][]string{}
+	total := 0
+	sharded := 0
+	for _, in := range inputs {
+		if in.Report.Shard == "" {
+			continue
+		}
+		sharded++
+		k, n, ok := parseShard(in.Report.Shard)
+		if !ok {
+			problems = append(problems, fmt.Sprintf("%s: shard %q is not K/N", in.Source, in.Report.Shard))
+			continue
+		}
+		if total != 0 && n != total {
+			problems = append(problems, fmt.Sprintf("%s is shard %s, of another split than %d shards", in.Source, in.Report.Shard, total))
+			continue
+		}
+		total = n
+		byK[k] = append(byK[k], in.Source)
+	}
+	if sharded == 0 || len(problems) > 0 {
+		return problems
+	}
+	for k := 1; k <= total; k++ {
+		switch srcs := byK[k]; {
+		case len(srcs) == 0 && sharded == len(inputs):
+			problems = append(problems, fmt.Sprintf("shard %d/%d missing (its gates would go unreported)", k, total))
+		case len(srcs) > 1:
+			problems = append(problems, fmt.Sprintf("shard %d/%d given twice: %s", k, total, strings.Join(srcs, ", ")))
+		}
+	}
+	return problems
+}
+
+func parseShard(s string) (k, n int, ok bool) {
+	ks, ns, found := strings.Cut(s, "/")
+	k, errK := strconv.Atoi(ks)
+	n, errN := strconv.Atoi(ns)
+	return k, n, found && errK == nil && errN == nil && k >= 1 && k <= n
+}
+
+// mergedRunID looks like a run id (the start time and four hex digits) and is derived from the
+// shards' ids, so that merging the same reports twice gives the same report.
+func mergedRunID(start time.Time, ids []string) string {
+	sorted := slices.Clone(ids)
+	slices.Sort(sorted)
+	sum := sha256.Sum256([]byte(strings.Join(sorted, "\x00")))
+	return start.UTC().Format("20060102T150405Z") + "-" + hex.EncodeToString(sum[:2])
+}

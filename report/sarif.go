@@ -1,0 +1,159 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/url"
+	"path"
+	"strings"
+
+	"github.com/gauntlet-dev/gauntlet/internal/termtext"
+)
+
+// SARIF 2.1.0, the shape GitHub code scanning accepts (github/codeql-action/upload-sarif). Only
+// findings with a file are results: code scanning shows results on files, and a gate's failure
+// without one is in every other report.
+const (
+	sarifVersion = "2.1.0"
+	sarifSchema  = "https://json.schemastore.org/sarif-2.1.0.json"
+	// srcRoot is the base every relative path is resolved against; code scanning maps it to the
+	// repository checkout.
+	srcRoot = "%SRCROOT%"
+)
+
+type sarifLog struct {
+	Schema  string     `json:"$schema"`
+	Version string     `json:"version"`
+	Runs    []sarifRun `json:"runs"`
+}
+
+type sarifRun struct {
+	Tool    sarifTool     `json:"tool"`
+	Results []sarifResult `json:"results"`
+}
+
+type sarifTool struct {
+	Driver sarifDriver `json:"driver"`
+}
+
+type sarifDriver struct {
+	Name           string      `json:"name"`
+	InformationURI string      `json:"informationUri"`
+	Rules          []sarifRule `json:"rules"`
+}
+
+type sarifRule struct {
+	ID               string       `json:"id"`
+	ShortDescription sarifMessage `json:"shortDescription"`
+}
+
+type sarifMessage struct {
+	Text string `json:"text"`
+}
+
+type sarifResult struct {
+	RuleID    string          `json:"ruleId"`
+	RuleIndex int             `json:"ruleIndex"`
+	Level     string          `json:"level"`
+	Message   sarifMessage    `json:"message"`
+	Locations []sarifLocation `json:"locations"`
+}
+
+type sarifLocation struct {
+	PhysicalLocation sarifPhysical `json:"physicalLocation"`
+}
+
+type sarifPhysical struct {
+	ArtifactLocation sarifArtifact `json:"artifactLocation"`
+	Region           sarifRegion   `json:"region"`
+}
+
+type sarifArtifact struct {
+	URI       string `json:"uri"`
+	URIBaseID string `json:"uriBaseId,omitempty"`
+}
+
+type sarifRegion struct {
+	StartLine   int `json:"startLine"`
+	StartColumn int `json:"startColumn,omitempty"`
+}
+
+// WriteSARIF writes the findings of every gate as one SARIF run of the tool "gauntlet". A rule
+// is the gate and the tool's rule ("lint/errcheck"), or the gate alone when the tool named none.
+func WriteSARIF(w io.Writer, r Report) error {
+	run := sarifRun{
+		Tool:    sarifTool{Driver: sarifDriver{Name: "gauntlet", InformationURI: "https://github.com/gauntlet-dev/gauntlet", Rules: []sarifRule{}}},
+		Results: []sarifResult{},
+	}
+	ruleIndex := map[string]int{}
+	for _, g := range r.Gates {
+		for _, f := range g.Findings {
+			if f.File == "" {
+				continue
+			}
+			id := g.Name
+			if rule := termtext.Line(f.Rule); rule != "" {
+				id += "/" + rule
+			}
+			idx, ok := ruleIndex[id]
+			if !ok {
+				idx = len(run.Tool.Driver.Rules)
+				ruleIndex[id] = idx
+				desc := fmt.Sprintf("Reported by gate %s", g.Name)
+				if f.Rule != "" {
+					desc += " (" + termtext.Line(f.Rule) + ")"
+				}
+				run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sarifRule{ID: id, ShortDescription: sarifMessage{Text: desc}})
+			}
+			message := strings.TrimSpace(termtext.Clean(f.Message))
+			if message == "" {
+				message = id
+			}
+			run.Results = append(run.Results, sarifResult{
+				RuleID:    id,
+				RuleIndex: idx,
+				Level:     sarifLevel(f.Severity),
+				Message:   sarifMessage{Text: message},
+				Locations: []sarifLocation{{PhysicalLocation: sarifPhysical{
+					ArtifactLocation: sarifArtifactOf(f.File),
+					// A finding about a whole file (an unformatted file) is shown on its first line.
+					Region: sarifRegion{StartLine: max(f.Line, 1), StartColumn: f.Column},
+				}}},
+			})
+		}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(sarifLog{Schema: sarifSchema, Version: sarifVersion, Runs: []sarifRun{run}}); err != nil {
+		return fmt.Errorf("write sarif report: %w", err)
+	}
+	return nil
+}
+
+func sarifLevel(severity string) string {
+	switch severity {
+	case "error":
+		return "error"
+	case "warning":
+		return "warning"
+	default:
+		return "note"
+	}
+}
+
+// sarifArtifactOf makes a URI of a report path: relative to %SRCROOT% for a path in the
+// project, a file: URI for one outside it; each segment escaped.
+func sarifArtifactOf(file string) sarifArtifact {
+	file = termtext.Line(file)
+	segments := strings.Split(strings.TrimPrefix(file, "/"), "/")
+	for i, s := range segments {
+		segments[i] = url.PathEscape(s)
+	}
+	escaped := strings.Join(segments, "/")
+	if path.IsAbs(file) {
+		return sarifArtifact{URI: "file:///" + escaped}
+	}
+	return sarifArtifact{URI: escaped, URIBaseID: srcRoot}
+}

@@ -1,0 +1,395 @@
+package scaffold
+
+import (
+	"slices"
+	"strings"
+	"time"
+)
+
+// check is a command recognised as one of the checks a gate can run: which tool (key, unique per
+// tool and job), for which kind of project, under which gate name, and the command as a gate
+// should run it: without the flags that rewrite files, write reports or only add noise.
+type check struct {
+	key     string
+	kind    string // Go, Rust, Python or Node
+	name    string // the gate name it prefers
+	comment string // what it checks, for the gate's comment
+	words   []string
+	timeout time.Duration
+	hint    string
+}
+
+// Timeouts are sized for a cold first run on a fresh clone (empty build and module caches), where
+// compiling dominates: a warm run takes a fraction of them.
+const (
+	quick    = 2 * time.Minute
+	lintTime = 10 * time.Minute
+	typeTime = 15 * time.Minute
+	testTime = 20 * time.Minute
+	rustTime = 30 * time.Minute
+)
+
+// pythonRunners run a tool in the project's environment; the project's own runner is put back in
+// front of the tool when the gate is written.
+var pythonRunners = [][]string{{"uv", "run"}, {"poetry", "run"}, {"pipenv", "run"}, {"pdm", "run"}, {"hatch", "run"}, {"rye", "run"}}
+
+// classify recognises a check among a command's words; install, build, deploy and upload steps,
+// and anything unknown, are not checks.
+func classify(words []string) (check, bool) {
+	if len(words) == 0 {
+		return check{}, false
+	}
+	for _, r := range pythonRunners {
+		if hasPrefix(words, r...) {
+			words = words[len(r):]
+			if len(words) > 0 && strings.HasPrefix(words[0], "-") { // uv run --frozen ruff
+				for len(words) > 0 && strings.HasPrefix(words[0], "-") {
+					words = words[1:]
+				}
+			}
+			break
+		}
+	}
+	for _, p := range [][]string{{"npx"}, {"pnpm", "exec"}, {"yarn", "exec"}, {"bunx"}, {"npm", "exec", "--"}} {
+		if hasPrefix(words, p...) && len(words) > len(p) {
+			words = words[len(p):]
+			break
+		}
+	}
+	if len(words) == 0 {
+		return check{}, false
+	}
+	tool := words[0]
+	if i := strings.LastIndexByte(tool, '/'); i >= 0 {
+		tool = tool[i+1:] // ./bin/golangci-lint, $(go env GOPATH)/bin/golangci-lint
+	}
+	args := words[1:]
+	switch tool {
+	case "go":
+		return classifyGo(args)
+	case "gotestsum":
+		// gotestsum formats go test's output; the go test it runs is the check.
+		goArgs := []string{"test"}
+		if i := slices.Index(args, "--"); i >= 0 {
+			goArgs = append(goArgs, args[i+1:]...)
+		} else {
+			for _, a := range args {
+				if strings.HasPrefix(a, "./") || a == "." {
+					goArgs = append(goArgs, a)
+				}
+			}
+		}
+		return classifyGo(goArgs)
+	case "gofmt":
+		return check{key: "gofmt", kind: "Go", name: "fmt"}, true // shaped by goFmtGate
+	case "golangci-lint":
+		if len(args) == 0 || args[0] != "run" {
+			return check{}, false
+		}
+		return check{key: "golangci-lint", kind: "Go", name: "lint", comment: "golangci-lint's linters",
+			words:   append([]string{"golangci-lint", "run"}, drop(args[1:], "-v", "--verbose", "--fix", "--out-format*", "--output.*", "--color*")...),
+			timeout: 15 * time.Minute, hint: "Run `golangci-lint run --fix` first; it fixes what it can."}, true
+	case "staticcheck":
+		return check{key: "staticcheck", kind: "Go", name: "staticcheck", comment: "staticcheck's analyses",
+			words: words, timeout: lintTime}, true
+	case "cargo":
+		return classifyCargo(args)
+	case "ruff":
+		if len(args) > 0 && args[0] == "format" {
+			return check{key: "ruff-format", kind: "Python", name: "fmt", comment: "files that ruff format would reformat",
+				words: ensure(append([]string{"ruff", "format"}, drop(args[1:], "--diff")...), "--check"), timeout: quick,
+				hint: "Run `ruff format`."}, true
+		}
+		if len(args) > 0 && args[0] == "check" {
+			args = args[1:]
+		} else if !slices.ContainsFunc(args, func(a string) bool { return !strings.HasPrefix(a, "-") && strings.ContainsAny(a, "./") }) {
+			return check{}, false // not the old `ruff PATH` form: ruff --version, ruff rule, ...
+		}
+		return check{key: "ruff", kind: "Python", name: "lint", comment: "ruff's lint rules",
+			words:   append([]string{"ruff", "check"}, drop(args, "--fix", "--unsafe-fixes", "--show-fixes", "--exit-non-zero-on-fix", "--output-format*", "--diff")...),
+			timeout: 5 * time.Minute, hint: "Run `ruff check --fix` first; it fixes what it can."}, true
+	case "black":
+		return check{key: "black", kind: "Python", name: "fmt", comment: "files that black would reformat",
+			words: ensure(withDefaultPath(words), "--check"), timeout: quick, hint: "Run `black .`."}, true
+	case "isort":
+		return check{key: "isort", kind: "Python", name: "isort", comment: "imports that isort would reorder",
+			words: ensure(withDefaultPath(words), "--check-only"), timeout: quick, hint: "Run `isort .`."}, true
+	case "flake8":
+		return check{key: "flake8", kind: "Python", name: "flake8", comment: "flake8's lint rules", words: words, timeout: 5 * time.Minute}, true
+	case "pylint":
+		return check{key: "pylint", kind: "Python", name: "pylint", comment: "pylint's lint rules", words: words, timeout: lintTime}, true
+	case "mypy":
+		return check{key: "mypy", kind: "Python", name: "typecheck", comment: "type errors, as mypy reports them",
+			words: words, timeout: typeTime}, true
+	case "pyright", "basedpyright":
+		return check{key: "pyright", kind: "Python", name: "pyright", comment: "type errors, as pyright reports them",
+			words: words, timeout: lintTime}, true
+	case "codespell":
+		return check{key: "codespell", kind: "Python", name: "spelling", comment: "misspelt words, as codespell finds them",
+			words: drop(words, "-w", "--write-changes", "-i*", "--interactive*"), timeout: quick,
+			hint: "Run `codespell -w` to fix them, or add a word to its ignore list."}, true
+	case "pytest", "py.test":
+		return check{key: "pytest", kind: "Python", name: "test", comment: "the tests, with pytest",
+			words: dropPytest(words), timeout: testTime}, true
+	case "eslint":
+		return check{key: "eslint", kind: "Node", name: "lint", comment: "eslint's rules",
+			words: drop(words, "--fix", "--fix-dry-run", "--fix-type*"), timeout: lintTime}, true
+	case "prettier":
+		w := drop(words, "--write", "-w")
+		if !slices.Contains(w, "--check") && !slices.Contains(w, "-c") && !slices.Contains(w, "--list-different") && !slices.Contains(w, "-l") {
+			w = append(w[:1:1], append([]string{"--check"}, w[1:]...)...)
+		}
+		return check{key: "prettier", kind: "Node", name: "fmt", comment: "files that prettier would reformat",
+			words: w, timeout: 5 * time.Minute, hint: "Run `prettier --write .`."}, true
+	case "tsc", "vue-tsc":
+		return check{key: "tsc", kind: "Node", name: "typecheck", comment: "type errors, as the TypeScript compiler reports them",
+			words: drop(words, "--watch", "-w"), timeout: lintTime}, true
+	case "biome":
+		if len(args) == 0 || !contains([]string{"check", "ci", "lint", "format"}, args[0]) {
+			return check{}, false
+		}
+		return check{key: "biome", kind: "Node", name: "lint", comment: "biome's checks",
+			words: drop(words, "--write", "--apply", "--apply-unsafe", "--fix", "--unsafe"), timeout: lintTime}, true
+	case "vitest":
+		w := drop(words, "--watch", "-w")
+		if len(w) == 1 || strings.HasPrefix(w[1], "-") {
+			w = append(w[:1:1], append([]string{"run"}, w[1:]...)...) // plain vitest watches
+		}
+		return check{key: "vitest", kind: "Node", name: "test", comment: "the tests, with vitest", words: w, timeout: testTime}, true
+	case "jest":
+		return check{key: "jest", kind: "Node", name: "test", comment: "the tests, with jest",
+			words: drop(words, "--watch", "--watchAll"), timeout: testTime}, true
+	case "python", "python3":
+		if len(args) >= 2 && args[0] == "-m" {
+			c, ok := classify(args[1:])
+			if ok && c.kind == "Python" {
+				c.words = append([]string{tool, "-m"}, c.words...)
+			}
+			return c, ok
+		}
+	}
+	return check{}, false
+}
+
+func classifyGo(args []string) (check, bool) {
+	switch {
+	case len(args) > 0 && args[0] == "vet":
+		return check{key: "go-vet", kind: "Go", name: "vet", comment: "suspicious constructs, as go vet reports them",
+			words: append([]string{"go"}, args...), timeout: lintTime}, true
+	case len(args) > 0 && args[0] == "test":
+		if isFuzzOrBench(args[1:]) {
+			return check{}, false // a fuzz or benchmark run is not the test suite
+		}
+		return check{key: "go-test", kind: "Go", name: "test", comment: "the tests",
+			words: append([]string{"go", "test"}, dropGoTest(args[1:])...), timeout: testTime,
+			hint: "Rerun one test with `go test -run NAME ./PKG`."}, true
+	case hasPrefix(args, "mod", "tidy"):
+		return check{key: "go-mod-tidy", kind: "Go", name: "tidy"}, true // shaped by goTidyGate
+	case len(args) > 0 && args[0] == "fmt":
+		return check{key: "gofmt", kind: "Go", name: "fmt"}, true
+	}
+	return check{}, false
+}
+
+func classifyCargo(args []string) (check, bool) {
+	for len(args) > 0 && strings.HasPrefix(args[0], "+") { // cargo +nightly fmt
+		args = args[1:]
+	}
+	if len(args) == 0 {
+		return check{}, false
+	}
+	rest := args[1:]
+	switch args[0] {
+	case "fmt":
+		w := append([]string{"cargo", "fmt"}, rest...)
+		if !slices.Contains(w, "--check") {
+			w = append(w, "--check")
+		}
+		return check{key: "cargo-fmt", kind: "Rust", name: "fmt", comment: "files that rustfmt would reformat",
+			words: w, timeout: quick, hint: "Run `cargo fmt --all`."}, true
+	case "clippy":
+		return check{key: "cargo-clippy", kind: "Rust", name: "lint", comment: "clippy's lints",
+			words:   append([]string{"cargo", "clippy"}, drop(rest, "--fix", "--allow-dirty", "--allow-staged", "--allow-no-vcs")...),
+			timeout: rustTime, hint: "Run `cargo clippy --fix --allow-dirty` first; it fixes what it can."}, true
+	case "test":
+		return check{key: "cargo-test", kind: "Rust", name: "test", comment: "the tests",
+			words: append([]string{"cargo", "test"}, drop(rest, "--verbose")...), timeout: rustTime}, true
+	case "nextest":
+		if len(rest) > 0 && rest[0] == "run" {
+			return check{key: "cargo-test", kind: "Rust", name: "test", comment: "the tests, with nextest",
+				words: append([]string{"cargo", "nextest"}, rest...), timeout: rustTime}, true
+		}
+	}
+	return check{}, false
+}
+
+// dropGoTest removes what only writes coverage or machine output, or floods the log: the gate
+// checks that the tests pass.
+func dropGoTest(args []string) []string {
+	var out []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "-v" || a == "-cover" || a == "-json":
+		case goTestValueFlags[a] && i+1 < len(args) && args[i+1] == "":
+			i++ // -tags "$(TAGS)" with TAGS unset: no value, no flag
+		case a == "-coverprofile" || a == "-covermode" || a == "-coverpkg" || a == "-o":
+			i++
+		case strings.HasPrefix(a, "-coverprofile=") || strings.HasPrefix(a, "-covermode=") || strings.HasPrefix(a, "-coverpkg=") ||
+			strings.HasPrefix(a, "--coverprofile=") || strings.HasPrefix(a, "-o="):
+		default:
+			out = append(out, a)
+		}
+	}
+	if len(goTestPackages(out)) == 0 {
+		out = append(out, "./...")
+	}
+	return out
+}
+
+// goTestValueFlags are go test's (and go build's) flags that take the next word as their value
+// when written without "=".
+var goTestValueFlags = map[string]bool{"-run": true, "-skip": true, "-tags": true, "-timeout": true, "-count": true,
+	"-p": true, "-parallel": true, "-bench": true, "-benchtime": true, "-cpu": true, "-exec": true, "-ldflags": true,
+	"-gcflags": true, "-mod": true, "-shuffle": true, "-fuzz": true, "-fuzztime": true, "-list": true, "-vet": true,
+	"-C": true, "-modfile": true, "-overlay": true, "-pgo": true, "-asmflags": true, "-buildmode": true, "-toolexec": true}
+
+// goTestPackages splits go test's arguments into its flags (with their values) and packages.
+func goTestPackages(args []string) []string {
+	_, pkgs := splitGoTest(args)
+	return pkgs
+}
+
+func splitGoTest(args []string) (flags, pkgs []string) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if strings.HasPrefix(a, "-") {
+			flags = append(flags, a)
+			if goTestValueFlags[strings.TrimPrefix(a, "-")] || goTestValueFlags[a] || goTestValueFlags["-"+strings.TrimLeft(a, "-")] {
+				if !strings.Contains(a, "=") && i+1 < len(args) {
+					i++
+					flags = append(flags, args[i])
+				}
+			}
+			continue
+		}
+		pkgs = append(pkgs, a)
+	}
+	return flags, pkgs
+}
+
+// isFuzzOrBench reports a go test that fuzzes, benchmarks or runs no test.
+func isFuzzOrBench(args []string) bool {
+	for i, a := range args {
+		name, value, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if value == "" && i+1 < len(args) {
+			value = args[i+1]
+		}
+		switch {
+		case name == "fuzz" || name == "bench":
+			return true
+		case name == "run" && (value == "^$" || value == "xxx" || value == "XXX" || value == "NONE"):
+			return true
+		}
+	}
+	return false
+}
+
+// mergeGoTests makes several go test commands of one source (a CI matrix split by package
+// group) one go test: their flags together (-race when any uses it) over their packages
+// together, so that no package is tested twice; ./... among them covers the rest.
+func mergeGoTests(cmds [][]string) []string {
+	var flags, pkgs []string
+	for _, c := range cmds {
+		f, p := splitGoTest(c[2:])
+		for i := 0; i < len(f); i++ {
+			if strings.HasPrefix(f[i], "-") && i+1 < len(f) && !strings.HasPrefix(f[i+1], "-") {
+				pair := f[i] + "\x00" + f[i+1]
+				if !contains(flags, pair) {
+					flags = append(flags, pair)
+				}
+				i++
+				continue
+			}
+			if !contains(flags, f[i]) {
+				flags = append(flags, f[i])
+			}
+		}
+		for _, pk := range p {
+			if !contains(pkgs, pk) {
+				pkgs = append(pkgs, pk)
+			}
+		}
+	}
+	if contains(pkgs, "./...") {
+		pkgs = []string{"./..."}
+	}
+	out := []string{"go", "test"}
+	for _, f := range flags {
+		out = append(out, strings.Split(f, "\x00")...)
+	}
+	return append(out, pkgs...)
+}
+
+// dropPytest removes tox substitutions ({posargs}, --basetemp={envtmpdir}) and report outputs.
+func dropPytest(words []string) []string {
+	var out []string
+	for _, w := range words {
+		if strings.Contains(w, "{") || strings.HasPrefix(w, "--junit") || strings.HasPrefix(w, "--cov") {
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+// drop removes the flags named; a trailing * matches any flag with that prefix.
+func drop(args []string, flags ...string) []string {
+	var out []string
+	for _, a := range args {
+		skip := false
+		for _, f := range flags {
+			if a == f || strings.HasSuffix(f, "*") && strings.HasPrefix(a, strings.TrimSuffix(f, "*")) {
+				skip = true
+			}
+		}
+		if !skip {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// ensure adds flag after the tool's words when it is missing.
+func ensure(words []string, flag string) []string {
+	if slices.Contains(words, flag) {
+		return words
+	}
+	n := 1
+	if len(words) > 1 && words[1] == "format" {
+		n = 2
+	}
+	return append(append(slices.Clone(words[:n]), flag), words[n:]...)
+}
+
+// withDefaultPath gives black and isort the "." that pre-commit would have replaced by files.
+func withDefaultPath(words []string) []string {
+	for _, w := range words[1:] {
+		if !strings.HasPrefix(w, "-") {
+			return words
+		}
+	}
+	return append(slices.Clone(words), ".")
+}
+
+func hasPrefix(words []string, prefix ...string) bool {
+	if len(words) < len(prefix) {
+		return false
+	}
+	for i, p := range prefix {
+		if words[i] != p {
+			return false
+		}
+	}
+	return true
+}

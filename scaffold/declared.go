@@ -1,0 +1,724 @@
+package scaffold
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+	"go.yaml.in/yaml/v3"
+
+	"github.com/gauntlet-dev/gauntlet/internal/lazyre"
+)
+
+// declared is a script the project itself runs somewhere: a CI step, a pre-commit hook, a task
+// runner's recipe, a tox env. Gates prefer these over gauntlet's own guesses.
+type declared struct {
+	script string // shell text as written
+	dir    string // where it runs, slash-separated and relative to the root ("" the root)
+	source string // for the gate's comment: ".github/workflows/ci.yml, job test"
+	rank   int    // lower is preferred, in the order the sources are read
+}
+
+const (
+	rankCI = iota
+	rankPreCommit
+	rankLefthook
+	rankTaskRunner
+	rankTox
+)
+
+// maxDeclFile bounds every file init reads: a project's config files are small, and a huge one
+// is not worth reading whole.
+const maxDeclFile = 1 << 20
+
+// readCapped reads at most maxDeclFile bytes of a regular file; anything else reads as nothing.
+func readCapped(name string) []byte {
+	info, err := os.Stat(name)
+	if err != nil || !info.Mode().IsRegular() {
+		return nil
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	data, _ := io.ReadAll(io.LimitReader(f, maxDeclFile))
+	return data
+}
+
+// readDeclared gathers what root declares for the whole repository (CI, pre-commit, lefthook)
+// and, for root and each folder given, its task runners and tox/nox envs.
+func readDeclared(root string, dirs []string) []declared {
+	var out []declared
+	out = append(out, githubWorkflows(root)...)
+	out = append(out, gitlabCI(root)...)
+	out = append(out, preCommit(root)...)
+	out = append(out, lefthook(root)...)
+	called := calledTargets(out)
+	for _, dir := range dirs {
+		abs := filepath.Join(root, filepath.FromSlash(dir))
+		wanted := maps.Clone(checkTargets)
+		for t := range called[dir] {
+			wanted[t] = true
+		}
+		for _, d := range makeRecipes(abs, wanted) {
+			out = append(out, declared{script: d.script, dir: dir, source: inDir(dir, d.source), rank: rankTaskRunner})
+		}
+		for _, d := range justRecipes(abs) {
+			out = append(out, declared{script: d.script, dir: dir, source: inDir(dir, d.source), rank: rankTaskRunner})
+		}
+		for _, d := range taskfile(abs) {
+			out = append(out, declared{script: d.script, dir: dir, source: inDir(dir, d.source), rank: rankTaskRunner})
+		}
+		for _, d := range append(toxEnvs(abs), toxTOML(abs)...) {
+			out = append(out, declared{script: d.script, dir: dir, source: inDir(dir, d.source), rank: rankTox})
+		}
+		for _, d := range noxSessions(abs) {
+			out = append(out, declared{script: d.script, dir: dir, source: inDir(dir, d.source), rank: rankTox})
+		}
+	}
+	return out
+}
+
+// calledTargets are the Makefile targets that CI or a hook runs (`make lint-go`, `make -C api
+// test`), by folder: whatever their names, the project uses them as checks.
+func calledTargets(decls []declared) map[string]map[string]bool {
+	out := map[string]map[string]bool{}
+	for _, d := range decls {
+		for _, cmd := range splitCommands(d.script) {
+			w := cmd.words
+			if len(w) == 0 || (w[0] != "make" && w[0] != "gmake") {
+				continue
+			}
+			dir := cleanDir(path.Join(d.dir, cmd.cd))
+			for i := 1; i < len(w); i++ {
+				switch a := w[i]; {
+				case a == "-C" && i+1 < len(w):
+					i++
+					dir = cleanDir(path.Join(dir, w[i]))
+				case strings.HasPrefix(a, "-") || strings.Contains(a, "="):
+				default:
+					if out[dir] == nil {
+						out[dir] = map[string]bool{}
+					}
+					out[dir][a] = true
+				}
+			}
+		}
+	}
+	return out
+}
+
+func inDir(dir, source string) string {
+	if dir == "" {
+		return source
+	}
+	return dir + "/" + source
+}
+
+// checkTargets are the task names that conventionally check a project.
+var checkTargets = map[string]bool{
+	"lint": true, "check": true, "test": true, "tests": true, "vet": true, "fmt-check": true, "fmtcheck": true,
+	"check-fmt": true, "format-check": true, "check-format": true, "typecheck": true, "type-check": true,
+	"mypy": true, "tidy-check": true, "ci": true, "verify": true, "style": true, "static": true,
+}
+
+// --- CI ---------------------------------------------------------------------------------------
+
+type ghWorkflow struct {
+	Env  map[string]string `yaml:"env"`
+	Jobs map[string]ghJob  `yaml:"jobs"`
+}
+
+type ghJob struct {
+	Env      map[string]string `yaml:"env"`
+	Defaults struct {
+		Run struct {
+			WorkingDirectory string `yaml:"working-directory"`
+		} `yaml:"run"`
+	} `yaml:"defaults"`
+	Steps []ghStep `yaml:"steps"`
+}
+
+type ghStep struct {
+	Run              string            `yaml:"run"`
+	Uses             string            `yaml:"uses"`
+	With             map[string]string `yaml:"with"`
+	WorkingDirectory string            `yaml:"working-directory"`
+}
+
+func githubWorkflows(root string) []declared {
+	var files []string
+	for _, pat := range []string{"*.yml", "*.yaml"} {
+		m, _ := filepath.Glob(filepath.Join(root, ".github", "workflows", pat))
+		files = append(files, m...)
+	}
+	sort.Strings(files)
+	var out []declared
+	for _, f := range files {
+		var wf ghWorkflow
+		if !decodeYAML(readCapped(f), &wf) {
+			continue
+		}
+		rel := ".github/workflows/" + filepath.Base(f)
+		for _, name := range sortedKeys(wf.Jobs) {
+			job := wf.Jobs[name]
+			src := fmt.Sprintf("%s, job %s", rel, name)
+			for _, s := range job.Steps {
+				dir := cleanDir(firstNonEmpty(s.WorkingDirectory, job.Defaults.Run.WorkingDirectory))
+				switch {
+				case s.Run != "":
+					run := envExpression.ReplaceAllStringFunc(s.Run, func(e string) string {
+						k := envExpression.FindStringSubmatch(e)[1]
+						if v, ok := job.Env[k]; ok && !strings.Contains(v, "${{") {
+							return v
+						}
+						if v, ok := wf.Env[k]; ok && !strings.Contains(v, "${{") {
+							return v
+						}
+						return e
+					})
+					out = append(out, declared{script: run, dir: dir, source: src, rank: rankCI})
+				case strings.HasPrefix(s.Uses, "golangci/golangci-lint-action@"):
+					out = append(out, declared{script: "golangci-lint run " + s.With["args"],
+						dir: cleanDir(firstNonEmpty(s.With["working-directory"], dir)), source: src, rank: rankCI})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// envExpression is ${{ env.NAME }}: a workflow that runs `${{ env.CARGO }} test` with CARGO: cargo
+// in its env runs cargo test.
+var envExpression = lazyre.New(`\$\{\{\s*env\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}`)
+
+// gitlabReserved are the top-level keys of .gitlab-ci.yml that are not jobs.
+var gitlabReserved = map[string]bool{"stages": true, "variables": true, "default": true, "include": true,
+	"workflow": true, "image": true, "services": true, "before_script": true, "after_script": true, "cache": true}
+
+func gitlabCI(root string) []declared {
+	var doc map[string]yaml.Node
+	if !decodeYAML(readCapped(filepath.Join(root, ".gitlab-ci.yml")), &doc) {
+		return nil
+	}
+	var out []declared
+	for _, name := range sortedKeys(doc) {
+		if gitlabReserved[name] || strings.HasPrefix(name, ".") {
+			continue
+		}
+		var job struct {
+			Script yaml.Node `yaml:"script"`
+		}
+		node := doc[name]
+		if !decodeNode(&node, &job) {
+			continue
+		}
+		for _, line := range stringOrList(&job.Script) {
+			out = append(out, declared{script: line, source: ".gitlab-ci.yml, job " + name, rank: rankCI})
+		}
+	}
+	return out
+}
+
+// --- hooks ------------------------------------------------------------------------------------
+
+// preCommitHooks maps well-known hook ids to the command that checks what the hook checks, on the
+// whole project (pre-commit passes only the staged files) and without fixing anything.
+var preCommitHooks = map[string]string{
+	"ruff": "ruff check", "ruff-check": "ruff check", "ruff-format": "ruff format --check",
+	"black": "black --check .", "isort": "isort --check-only .", "flake8": "flake8", "pylint": "pylint",
+	"mypy": "mypy", "pyright": "pyright", "basedpyright": "basedpyright", "codespell": "codespell",
+	"golangci-lint": "golangci-lint run", "golangci-lint-full": "golangci-lint run",
+	"go-fmt": "gofmt -l .", "go-vet": "go vet ./...", "go-vet-mod": "go vet ./...", "go-mod-tidy": "go mod tidy",
+	"go-unit-tests": "go test ./...", "fmt": "cargo fmt --check", "cargo-check": "", "clippy": "cargo clippy -- -D warnings",
+	"prettier": "prettier --check .", "eslint": "eslint .", "biome-check": "biome check .", "biome-ci": "biome ci .",
+}
+
+type preCommitConfig struct {
+	Repos []struct {
+		Repo  string `yaml:"repo"`
+		Hooks []struct {
+			ID    string   `yaml:"id"`
+			Entry string   `yaml:"entry"`
+			Args  []string `yaml:"args"`
+		} `yaml:"hooks"`
+	} `yaml:"repos"`
+}
+
+// preCommitUnmapped lists the hooks of .pre-commit-config.yaml that become no gate (most of them
+// fix files: trailing-whitespace, end-of-file-fixer), so that init can name them.
+func preCommitUnmapped(root string) []string {
+	var cfg preCommitConfig
+	if !decodeYAML(readCapped(filepath.Join(root, ".pre-commit-config.yaml")), &cfg) {
+		return nil
+	}
+	var out []string
+	for _, r := range cfg.Repos {
+		for _, h := range r.Hooks {
+			if preCommitHooks[h.ID] == "" && (r.Repo != "local" || h.Entry == "") && !contains(out, h.ID) {
+				out = append(out, h.ID)
+			}
+		}
+	}
+	return out
+}
+
+func preCommit(root string) []declared {
+	var cfg preCommitConfig
+	if !decodeYAML(readCapped(filepath.Join(root, ".pre-commit-config.yaml")), &cfg) {
+		return nil
+	}
+	var out []declared
+	for _, r := range cfg.Repos {
+		for _, h := range r.Hooks {
+			cmd := preCommitHooks[h.ID]
+			if r.Repo == "local" && h.Entry != "" {
+				cmd = h.Entry
+			}
+			if cmd == "" {
+				continue
+			}
+			// The hook's own args stay when they configure the check (--config, --ignore-words);
+			// classify drops those that would fix files.
+			if len(h.Args) > 0 && r.Repo != "local" && !strings.HasPrefix(cmd, "gofmt") {
+				for _, a := range h.Args {
+					cmd += " " + quoteWord(a)
+				}
+			}
+			out = append(out, declared{script: cmd, source: ".pre-commit-config.yaml, hook " + h.ID, rank: rankPreCommit})
+		}
+	}
+	return out
+}
+
+var lefthookTemplate = lazyre.New(`\{[a-z_]+\}`)
+
+func lefthook(root string) []declared {
+	var doc map[string]yaml.Node
+	name := ""
+	for _, n := range []string{"lefthook.yml", "lefthook.yaml", ".lefthook.yml", ".lefthook.yaml"} {
+		if data := readCapped(filepath.Join(root, n)); data != nil && decodeYAML(data, &doc) {
+			name = n
+			break
+		}
+	}
+	if name == "" {
+		return nil
+	}
+	var out []declared
+	for _, hook := range sortedKeys(doc) {
+		var h struct {
+			Commands map[string]struct {
+				Run  string `yaml:"run"`
+				Root string `yaml:"root"`
+			} `yaml:"commands"`
+		}
+		node := doc[hook]
+		if !decodeNode(&node, &h) {
+			continue
+		}
+		for _, c := range sortedKeys(h.Commands) {
+			cmd := h.Commands[c]
+			// {staged_files} and friends are lefthook's: the gate checks the whole project.
+			run := lefthookTemplate.ReplaceAllString(cmd.Run, "")
+			out = append(out, declared{script: run, dir: cleanDir(cmd.Root),
+				source: fmt.Sprintf("%s, %s command %s", name, hook, c), rank: rankLefthook})
+		}
+	}
+	return out
+}
+
+// --- task runners -----------------------------------------------------------------------------
+
+// makeVar is a simple Makefile variable definition: NAME = value, :=, ?=, ::=.
+var makeVar = lazyre.New(`^([A-Za-z_][A-Za-z0-9_]*)\s*(?:\?|:|::)?=\s*(.*)$`)
+
+var makeRef = lazyre.New(`\$[({]([A-Za-z_][A-Za-z0-9_]*)[)}]`)
+
+// makeRecipes returns the recipe of each wanted target (and of the targets it depends on, one
+// level deep), with the Makefile's simple variables expanded.
+func makeRecipes(dir string, wanted map[string]bool) []declared {
+	var data []byte
+	name := ""
+	for _, n := range []string{"GNUmakefile", "makefile", "Makefile"} {
+		if data = readCapped(filepath.Join(dir, n)); data != nil {
+			name = n
+			break
+		}
+	}
+	if name == "" {
+		return nil
+	}
+	vars := map[string]string{}
+	recipes := map[string][]string{}
+	deps := map[string][]string{}
+	var order, current []string
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.HasPrefix(line, "\t") {
+			for _, t := range current {
+				recipes[t] = append(recipes[t], line[1:])
+			}
+			continue
+		}
+		if m := makeVar.FindStringSubmatch(line); m != nil {
+			vars[m[1]] = strings.TrimSpace(m[2])
+			current = nil
+			continue
+		}
+		if m := ruleLine.FindStringSubmatch(line); m != nil {
+			current = strings.Fields(m[1])
+			rest := line[len(m[0])-1:]
+			if i := strings.IndexByte(rest, ':'); i >= 0 {
+				rest = rest[i+1:]
+			}
+			for _, t := range current {
+				order = append(order, t)
+				deps[t] = append(deps[t], strings.Fields(strings.SplitN(rest, "#", 2)[0])...)
+			}
+			continue
+		}
+		if strings.TrimSpace(line) != "" && !strings.HasPrefix(strings.TrimSpace(line), "#") {
+			current = nil
+		}
+	}
+	expand := func(s string) string {
+		for range 3 {
+			s = makeRef.ReplaceAllStringFunc(s, func(ref string) string {
+				// An undefined variable is empty to make too (TAGS in `-tags "$(TAGS)"`).
+				return vars[makeRef.FindStringSubmatch(ref)[1]]
+			})
+		}
+		return strings.ReplaceAll(s, "$$", "$")
+	}
+	var out []declared
+	seen := map[string]bool{}
+	for _, t := range order {
+		if !wanted[t] || seen[t] {
+			continue
+		}
+		for _, target := range append([]string{t}, deps[t]...) {
+			if seen[target] {
+				continue
+			}
+			seen[target] = true
+			var lines []string
+			for _, l := range recipes[target] {
+				l = strings.TrimLeft(strings.TrimSpace(l), "@-+")
+				if strings.HasPrefix(l, "$(info") || strings.HasPrefix(l, "$(warning") {
+					continue
+				}
+				lines = append(lines, expand(l))
+			}
+			if len(lines) > 0 {
+				out = append(out, declared{script: strings.Join(lines, "\n"), source: name + ", target " + target})
+			}
+		}
+	}
+	return out
+}
+
+// justRecipe is a justfile recipe line: name, optional parameters, a colon, dependencies.
+var justRecipe = lazyre.New(`^@?([A-Za-z_][A-Za-z0-9_-]*)[^:=]*:(?:[^=]|$)`)
+
+func justRecipes(dir string) []declared {
+	var data []byte
+	name := ""
+	for _, n := range []string{"justfile", "Justfile", ".justfile"} {
+		if data = readCapped(filepath.Join(dir, n)); data != nil {
+			name = n
+			break
+		}
+	}
+	if name == "" {
+		return nil
+	}
+	var out []declared
+	current := ""
+	var lines []string
+	flush := func() {
+		if current != "" && checkTargets[current] && len(lines) > 0 {
+			out = append(out, declared{script: strings.Join(lines, "\n"), source: name + ", recipe " + current})
+		}
+		current, lines = "", nil
+	}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.HasPrefix(line, " ") || strings.HasPrefix(line, "\t") {
+			if current != "" {
+				lines = append(lines, strings.TrimLeft(strings.TrimSpace(line), "@-"))
+			}
+			continue
+		}
+		flush()
+		if m := justRecipe.FindStringSubmatch(line); m != nil {
+			current = m[1]
+		}
+	}
+	flush()
+	return out
+}
+
+func taskfile(dir string) []declared {
+	var doc struct {
+		Tasks map[string]struct {
+			Cmds []yaml.Node `yaml:"cmds"`
+			Dir  string      `yaml:"dir"`
+		} `yaml:"tasks"`
+	}
+	name := ""
+	for _, n := range []string{"Taskfile.yml", "Taskfile.yaml", "taskfile.yml", "taskfile.yaml"} {
+		if data := readCapped(filepath.Join(dir, n)); data != nil && decodeYAML(data, &doc) {
+			name = n
+			break
+		}
+	}
+	var out []declared
+	for _, t := range sortedKeys(doc.Tasks) {
+		if !checkTargets[t] {
+			continue
+		}
+		var lines []string
+		for _, c := range doc.Tasks[t].Cmds {
+			if c.Kind == yaml.ScalarNode {
+				lines = append(lines, c.Value)
+				continue
+			}
+			var m struct {
+				Cmd string `yaml:"cmd"`
+			}
+			if decodeNode(&c, &m) && m.Cmd != "" {
+				lines = append(lines, m.Cmd)
+			}
+		}
+		if len(lines) > 0 {
+			out = append(out, declared{script: strings.Join(lines, "\n"), source: name + ", task " + t})
+		}
+	}
+	return out
+}
+
+// --- tox and nox ------------------------------------------------------------------------------
+
+// toxEnvs reads the commands of tox.ini's [testenv] and [testenv:NAME] sections. Each command is
+// run as it is, in the current environment, rather than through tox, which would build a fresh
+// virtualenv per env on every run.
+func toxEnvs(dir string) []declared {
+	data := readCapped(filepath.Join(dir, "tox.ini"))
+	if data == nil {
+		return nil
+	}
+	var out []declared
+	section, key := "", ""
+	var lines []string
+	flush := func() {
+		if key == "commands" && len(lines) > 0 {
+			env := "testenv"
+			if strings.HasPrefix(section, "testenv:") {
+				env = strings.TrimPrefix(section, "testenv:")
+			}
+			out = append(out, declared{script: strings.Join(lines, "\n"), source: "tox.ini, env " + env})
+		}
+		key, lines = "", nil
+	}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		raw := sc.Text()
+		line := strings.TrimSpace(raw)
+		switch {
+		case line == "" || strings.HasPrefix(line, "#") || strings.HasPrefix(line, ";"):
+			continue
+		case strings.HasPrefix(line, "["):
+			flush()
+			section = strings.TrimSpace(strings.Trim(line, "[]"))
+		case raw[0] == ' ' || raw[0] == '\t':
+			if key != "" {
+				lines = append(lines, strings.TrimLeft(line, "-!"))
+			}
+		default:
+			flush()
+			k, v, ok := strings.Cut(line, "=")
+			if !ok || (section != "testenv" && !strings.HasPrefix(section, "testenv:")) {
+				continue
+			}
+			key = strings.TrimSpace(k)
+			if v = strings.TrimSpace(v); v != "" {
+				lines = append(lines, strings.TrimLeft(v, "-!"))
+			}
+		}
+	}
+	flush()
+	return out
+}
+
+// toxTOML reads tox 4's TOML form: tox.toml, or [tool.tox] in pyproject.toml, where env_run_base
+// is every env's base and env.NAME one env; each command is a list of words.
+func toxTOML(dir string) []declared {
+	var doc map[string]any
+	file, label := "tox.toml", "tox.toml"
+	if _, err := toml.Decode(string(readCapped(filepath.Join(dir, file))), &doc); err != nil || len(doc) == 0 {
+		var py map[string]any
+		if _, err := toml.Decode(string(readCapped(filepath.Join(dir, "pyproject.toml"))), &py); err != nil {
+			return nil
+		}
+		tool, _ := py["tool"].(map[string]any)
+		doc, _ = tool["tox"].(map[string]any)
+		label = "pyproject.toml [tool.tox]"
+	}
+	if doc == nil {
+		return nil
+	}
+	var out []declared
+	add := func(env string, table any) {
+		t, _ := table.(map[string]any)
+		cmds, _ := t["commands"].([]any)
+		var lines []string
+		for _, c := range cmds {
+			words, _ := c.([]any)
+			var ws []string
+			for _, w := range words {
+				if s, ok := w.(string); ok { // {replace = "posargs"} and the like have no value here
+					ws = append(ws, quoteWord(s))
+				}
+			}
+			if len(ws) > 0 {
+				lines = append(lines, strings.Join(ws, " "))
+			}
+		}
+		if len(lines) > 0 {
+			out = append(out, declared{script: strings.Join(lines, "\n"), source: label + ", " + env})
+		}
+	}
+	add("env_run_base", doc["env_run_base"])
+	envs, _ := doc["env"].(map[string]any)
+	for _, name := range sortedKeys(envs) {
+		add("env "+name, envs[name])
+	}
+	return out
+}
+
+var (
+	noxSession = lazyre.New(`(?m)^def\s+([A-Za-z_][A-Za-z0-9_]*)\s*\(\s*session`)
+	noxRun     = lazyre.New(`session\.run\(([^)]*)\)`)
+	pyString   = lazyre.New(`^\s*["']([^"']*)["']\s*$`)
+)
+
+// noxSessions reads session.run("tool", "arg", ...) calls whose arguments are all string
+// literals; anything computed is left out.
+func noxSessions(dir string) []declared {
+	data := string(readCapped(filepath.Join(dir, "noxfile.py")))
+	if data == "" {
+		return nil
+	}
+	var out []declared
+	defs := noxSession.FindAllStringSubmatchIndex(data, -1)
+	for i, d := range defs {
+		end := len(data)
+		if i+1 < len(defs) {
+			end = defs[i+1][0]
+		}
+		name := data[d[2]:d[3]]
+		var lines []string
+		for _, m := range noxRun.FindAllStringSubmatch(data[d[1]:end], -1) {
+			var words []string
+			ok := true
+			for _, a := range strings.Split(m[1], ",") {
+				if strings.TrimSpace(a) == "" {
+					continue
+				}
+				s := pyString.FindStringSubmatch(a)
+				if s == nil {
+					ok = false
+					break
+				}
+				words = append(words, quoteWord(s[1]))
+			}
+			if ok && len(words) > 0 {
+				lines = append(lines, strings.Join(words, " "))
+			}
+		}
+		if len(lines) > 0 {
+			out = append(out, declared{script: strings.Join(lines, "\n"), source: "noxfile.py, session " + name})
+		}
+	}
+	return out
+}
+
+// --- helpers ----------------------------------------------------------------------------------
+
+// decodeYAML decodes what it can: a value of an unexpected type somewhere (a list under a
+// step's `with:`) must not hide every other step of the file. Only a document that does not
+// parse at all counts as unreadable.
+func decodeYAML(data []byte, v any) bool {
+	return tolerable(yaml.Unmarshal(data, v))
+}
+
+func decodeNode(n *yaml.Node, v any) bool {
+	return tolerable(n.Decode(v))
+}
+
+func tolerable(err error) bool {
+	var te *yaml.TypeError
+	return err == nil || errors.As(err, &te)
+}
+
+func stringOrList(n *yaml.Node) []string {
+	switch n.Kind {
+	case yaml.ScalarNode:
+		return []string{n.Value}
+	case yaml.SequenceNode:
+		var out []string
+		for _, c := range n.Content {
+			out = append(out, stringOrList(c)...)
+		}
+		return out
+	}
+	return nil
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func firstNonEmpty(s ...string) string {
+	for _, v := range s {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// cleanDir turns a working directory as CI writes it (./web, web/) into a folder relative to
+// the root; one that climbs out or is absolute is the root's business no more.
+func cleanDir(d string) string {
+	d = strings.TrimSpace(d)
+	if d == "" || strings.Contains(d, "${{") || strings.HasPrefix(d, "$") {
+		return ""
+	}
+	d = path.Clean(strings.ReplaceAll(d, "\\", "/"))
+	if d == "." || strings.HasPrefix(d, "/") || strings.HasPrefix(d, "..") {
+		return ""
+	}
+	return d
+}

@@ -1,0 +1,95 @@
+package scaffold
+
+import (
+	"path/filepath"
+	"slices"
+)
+
+// rootPaths are the files a root project's gates depend on, by kind, when the repository also
+// holds other projects: a change elsewhere must not rerun them. Config files count only when
+// they exist, so that the written paths name nothing imaginary.
+var rootPaths = map[string]struct{ globs, configs []string }{
+	"Go": {globs: []string{"**/*.go", "go.mod", "go.sum", "**/testdata/**"},
+		configs: append([]string{"go.work", "go.work.sum"}, golangciConfigs...)},
+	"Rust": {globs: []string{"**/*.rs", "**/Cargo.toml", "Cargo.lock"},
+		configs: []string{"clippy.toml", ".clippy.toml", "rustfmt.toml", ".rustfmt.toml", "rust-toolchain.toml", ".cargo/config.toml"}},
+	"Python": {globs: []string{"**/*.py", "**/*.pyi", "pyproject.toml"},
+		configs: []string{"setup.cfg", "setup.py", "tox.ini", "noxfile.py", "mypy.ini", ".mypy.ini", "ruff.toml", ".ruff.toml",
+			"pyrightconfig.json", "uv.lock", "poetry.lock", ".pre-commit-config.yaml"}},
+}
+
+// nodeShared are a Node workspace's root files that its folders' gates depend on when the folder
+// has no lock file of its own: the lock file and the workspace's own manifest and configs.
+var nodeShared = []string{"package.json", "pnpm-lock.yaml", "pnpm-workspace.yaml", "yarn.lock", "package-lock.json",
+	"bun.lock", "bun.lockb", ".npmrc", "tsconfig.json", "tsconfig.base.json"}
+
+// scope gives every gate paths when the repository holds more than one project, so that a change
+// in one reruns only its own gates: a folder's project gets its folder (and the root files it
+// shares), the root project gets the files of its kind and excludes the folders. A Cargo
+// workspace's gates get its Rust files even alone, since its members are sub-projects too.
+func scope(root string, projects []Project) {
+	var subdirs []string
+	dirs := map[string]bool{}
+	for _, p := range projects {
+		if len(p.Gates) == 0 {
+			continue
+		}
+		dirs[p.Dir] = true
+		if p.Dir != "" && !slices.Contains(subdirs, p.Dir) {
+			subdirs = append(subdirs, p.Dir)
+		}
+	}
+	multi := len(dirs) > 1
+	for i := range projects {
+		p := &projects[i]
+		workspace := p.Kind == "Rust" && p.Tool == "workspace"
+		if !multi && !workspace {
+			continue
+		}
+		var paths, exclude []string
+		if p.Dir != "" {
+			paths = []string{escapeGlob(p.Dir) + "/**"}
+			if p.Kind == "Node" && !hasLockFile(filepath.Join(root, filepath.FromSlash(p.Dir))) {
+				paths = append(paths, existing(root, nodeShared)...)
+			}
+			if p.Kind == "Go" {
+				paths = append(paths, existing(root, []string{"go.work", "go.work.sum"})...)
+			}
+		} else {
+			rp, ok := rootPaths[p.Kind]
+			if ok {
+				paths = append(slices.Clone(rp.globs), existing(root, rp.configs)...)
+			} else {
+				paths = []string{"**"}
+			}
+			for _, d := range subdirs {
+				exclude = append(exclude, escapeGlob(d)+"/**")
+			}
+		}
+		for j := range p.Gates {
+			p.Gates[j].Paths = paths
+			p.Gates[j].Exclude = exclude
+		}
+	}
+}
+
+func hasLockFile(dir string) bool {
+	for _, pm := range packageManagers {
+		for _, l := range pm.lockFile {
+			if exists(dir, l) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func existing(root string, names []string) []string {
+	var out []string
+	for _, n := range names {
+		if exists(root, filepath.FromSlash(n)) {
+			out = append(out, n)
+		}
+	}
+	return out
+}

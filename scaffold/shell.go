@@ -1,0 +1,165 @@
+package scaffold
+
+import (
+	"strings"
+
+	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/lazyre"
+)
+
+// simpleCommand is one command of a shell line, as words, with the folder it runs in when a
+// `cd DIR &&` before it says so.
+type simpleCommand struct {
+	words []string
+	cd    string // slash-separated, relative to where the line runs; "" when no cd came first
+}
+
+// String writes the words back as one shell command.
+func (c simpleCommand) String() string {
+	quoted := make([]string, len(c.words))
+	for i, w := range c.words {
+		quoted[i] = quoteWord(w)
+	}
+	return strings.Join(quoted, " ")
+}
+
+// quoteWord keeps shell variables readable ($GOFLAGS) and quotes only what needs it.
+func quoteWord(w string) string {
+	if strings.HasPrefix(w, "$") && !strings.ContainsAny(w, " \t'\"") {
+		return w
+	}
+	return gates.ShellQuote(w)
+}
+
+// ciExpression is a GitHub Actions or GitLab expression: it has no value before the CI runs.
+var ciExpression = lazyre.New(`\$\{\{[^}]*\}\}`)
+
+// splitCommands cuts a script (one or more shell lines) into its simple commands: at newlines,
+// `&&`, `||`, `;`, `|` (what a pipe feeds is a reporter, not a check) and parentheses, keeping
+// quotes whole.
+// Redirections and leading VAR=value assignments are dropped; a `cd DIR` is remembered for the
+// commands after it. It is a reading aid, not a shell: anything it cannot follow (a subshell, a
+// loop) simply yields words no check matches.
+func splitCommands(script string) []simpleCommand {
+	script = strings.ReplaceAll(script, "\\\r\n", " ")
+	script = strings.ReplaceAll(script, "\\\n", " ")
+	script = ciExpression.ReplaceAllString(script, "")
+	var (
+		out   []simpleCommand
+		words []string
+		cur   strings.Builder
+		in    bool
+		quote rune
+		cd    string
+	)
+	endWord := func() {
+		if in {
+			words = append(words, cur.String())
+			cur.Reset()
+			in = false
+		}
+	}
+	endCommand := func() {
+		endWord()
+		words = dropAssignments(dropRedirections(dropTemplates(words)))
+		if len(words) > 0 {
+			if words[0] == "cd" && len(words) == 2 {
+				cd = strings.Trim(strings.TrimPrefix(words[1], "./"), "/")
+			} else {
+				out = append(out, simpleCommand{words: words, cd: cd})
+			}
+		}
+		words = nil
+	}
+	rs := []rune(script)
+	for i := 0; i < len(rs); i++ {
+		r := rs[i]
+		switch {
+		case quote != 0:
+			if r == quote {
+				quote = 0
+			} else if r == '\\' && quote == '"' && i+1 < len(rs) {
+				i++
+				cur.WriteRune(rs[i])
+			} else {
+				cur.WriteRune(r)
+			}
+		case r == '\'' || r == '"':
+			quote, in = r, true
+		case r == '\\' && i+1 < len(rs):
+			i++
+			cur.WriteRune(rs[i])
+			in = true
+		case r == '#' && !in:
+			for i < len(rs) && rs[i] != '\n' {
+				i++
+			}
+			endCommand() // the loop ends by itself when the comment ran to the end
+		case r == '(' || r == ')':
+			// A subshell, a case pattern (`a) go test`), a command substitution: what is
+			// inside or after is a command of its own.
+			if in && cur.String() == "$" {
+				cur.Reset()
+				in = false
+			}
+			endCommand()
+		case r == '\n' || r == ';' || r == '|' || r == '&':
+			if r == '&' && (i+1 >= len(rs) || rs[i+1] != '&') && cur.Len() > 0 && strings.HasSuffix(cur.String(), ">") {
+				cur.WriteRune(r) // 2>&1
+				continue
+			}
+			endCommand()
+			if r == '\n' {
+				cd = ""
+			}
+		case r == ' ' || r == '\t' || r == '\r':
+			endWord()
+		default:
+			cur.WriteRune(r)
+			in = true
+		}
+	}
+	endCommand()
+	return out
+}
+
+// dropTemplates removes a task runner's parameters ({{args}} in a justfile, {{.CLI_ARGS}} in a
+// Taskfile): outside the runner they have no value.
+func dropTemplates(words []string) []string {
+	var out []string
+	for _, w := range words {
+		if !strings.Contains(w, "{{") {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+var redirection = lazyre.New(`^[0-9]*(>>?|<)(&[0-9-])?`)
+
+func dropRedirections(words []string) []string {
+	var out []string
+	for i := 0; i < len(words); i++ {
+		w := words[i]
+		if m := redirection.FindString(w); m != "" {
+			if m == w && !strings.Contains(m, "&") && i+1 < len(words) {
+				i++ // the target is the next word
+			}
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+var assignment = lazyre.New(`^[A-Za-z_][A-Za-z0-9_]*=`)
+
+func dropAssignments(words []string) []string {
+	for len(words) > 0 && assignment.MatchString(words[0]) {
+		words = words[1:]
+	}
+	if len(words) > 0 && words[0] == "env" {
+		words = dropAssignments(words[1:])
+	}
+	return words
+}
