@@ -198,10 +198,11 @@ func (c *call) judge(ctx context.Context, cfg *config.Config) Outcome {
 	}
 	defer held.Release()
 	// A verdict this call waited for answers it, whatever it is. One found already finished
-	// answers only when it is a failure (a pass is the ledger's LastPass): warnings and
-	// infrastructure errors are judged anew, as they always were.
+	// answers when it is a pass or a failure (a hook that raced another for the lock and lost
+	// must not judge the same state again); warnings and infrastructure errors are judged anew,
+	// as they always were.
 	if in := readInflight(state); in.sameState(fingerprint, key, perSession) && in.Done &&
-		(waited || in.Verdict == gates.VerdictFail) {
+		(waited || in.Verdict == gates.VerdictFail || in.Verdict == gates.VerdictPass) {
 		if out, ok := c.sharedAnswer(state, in, key, maxAttempts); ok {
 			return out
 		}
