@@ -11,12 +11,14 @@ GORELEASER  := github.com/goreleaser/goreleaser/v2@v2.14.0
 # The race detector needs cgo; without a C compiler the tests still run, and say so.
 RACE := $(shell [ "$$($(GO) env CGO_ENABLED)" = 1 ] && command -v "$$($(GO) env CC)" >/dev/null 2>&1 && echo -race)
 
-.PHONY: all build run test lint bench schema fuzz release-check clean
+.PHONY: all build run test lint bench bench-hook schema fuzz release-check clean
 
 all: build
 
+# CGO_ENABLED=0: a static binary, with no dynamic loader to start on every call (pflag pulls in
+# net, which links libc otherwise). Only the build: -race tests need cgo.
 build:
-	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/gauntlet
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/gauntlet
 
 ## run: build gauntlet and run it on this repository's own .gauntlet.yml
 run: build
@@ -42,6 +44,10 @@ lint:
 bench: build
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 	./bench/run.sh
+
+## bench-hook: the agent loop's costs (stop hook, cache, shared verdicts, start-up) against their floors
+bench-hook:
+	./bench/hook.sh
 
 ## schema: regenerate gauntlet.schema.json, the config's JSON Schema, from the config types
 schema:

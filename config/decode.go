@@ -3,12 +3,13 @@ package config
 import (
 	"fmt"
 	"reflect"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/gauntlet-dev/gauntlet/internal/lazyre"
 )
 
 // decoder walks a yaml.Node tree into the raw structs. yaml.v3's own decoding stops at the first
@@ -245,7 +246,7 @@ func (d *decoder) checkBounds(n *yaml.Node, i int64, tag reflect.StructTag, s su
 	}
 }
 
-var integerLiteral = regexp.MustCompile(`^[-+]?[0-9]+$`)
+var integerLiteral = lazyre.New(`^[-+]?[0-9]+$`)
 
 func tagInt(tag reflect.StructTag, key string) (int64, bool) {
 	raw, ok := tag.Lookup(key)

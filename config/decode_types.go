@@ -3,15 +3,16 @@ package config
 import (
 	"fmt"
 	"reflect"
-	"regexp"
 	"time"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/gauntlet-dev/gauntlet/internal/lazyre"
 )
 
 var (
-	gateNamePattern = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,63}$`)
-	envNamePattern  = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+	gateNamePattern = lazyre.New(`^[a-z0-9][a-z0-9_-]{0,63}$`)
+	envNamePattern  = lazyre.New(`^[A-Za-z_][A-Za-z0-9_]*$`)
 )
 
 func (x *duration) decodeNode(d *decoder, n *yaml.Node, s subject) bool {

@@ -23,6 +23,7 @@ type rawFile struct {
 	Env      envMap       `yaml:"env"`
 	StopHook *rawStopHook `yaml:"stop_hook"`
 	Gates    gateMap      `yaml:"gates"`
+	Cache    *bool        `yaml:"cache"`
 	Redact   *rawRedact   `yaml:"redact"`
 	Causes   *bool        `yaml:"causes"`
 }
@@ -66,6 +67,9 @@ type rawGate struct {
 	PromptFile     *string   `yaml:"prompt_file" nonempty:"true" only:"review"`
 	Model          *string   `yaml:"model" nonempty:"true" only:"review"`
 	MaxDiffBytes   *int64    `yaml:"max_diff_bytes" min:"1" only:"review"`
+	Cache          *bool     `yaml:"cache"`
+	Inputs         []string  `yaml:"inputs" format:"glob"`
+	Session        *bool     `yaml:"session"`
 	Format         formatKey `yaml:"format" only:"check"`
 	NewOnly        *bool     `yaml:"new_only" only:"check"`
 	Causes         *bool     `yaml:"causes" only:"check"`

@@ -23,6 +23,7 @@ func resolve(raw *rawFile) *Config {
 		Redact:     resolveRedact(raw.Redact),
 		Causes:     valueOr(raw.Causes, true),
 		ownTimeout: make(map[string]bool),
+		Cache:      valueOr(raw.Cache, false),
 	}
 	if c.Base == "auto" {
 		c.Base = ""
@@ -80,6 +81,9 @@ func resolveGate(name string, g *rawGate, c *Config) gates.Gate {
 		Hint:           valueOr(g.Hint, ""),
 		When:           gates.When(valueOr(g.When, string(gates.WhenAlways))),
 		Enabled:        valueOr(g.Enabled, true),
+		Cache:          valueOr(g.Cache, c.Cache),
+		Inputs:         g.Inputs,
+		Session:        valueOr(g.Session, false),
 		Format:         g.Format,
 		NewOnly:        valueOr(g.NewOnly, false),
 		// Only check gates read their output for causes: a review or todos gate judges itself.

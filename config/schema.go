@@ -268,6 +268,7 @@ var schemaDocs = map[string]string{
 	"env":       "Environment added to every gate; a gate's own env wins. Default: none.",
 	"stop_hook": "How `gauntlet stop-hook` answers an agent host that asks whether the agent may stop.",
 	"gates":     "The gates, by name (lowercase letters, digits, - and _), reported in file order.",
+	"cache":     "Answer a gate's pass from the cache while its inputs are unchanged; the default of every gate's cache. Default: false.",
 	"redact":    "Which variables' values are hidden from every text gauntlet composes, beside the built-in rule (names with TOKEN, KEY, SECRET, PASSWORD, ...).",
 
 	"redact.names":  "Variables whose values are always hidden (except values under 6 bytes, numbers and flag words such as true). Default: none.",
@@ -300,6 +301,9 @@ var schemaDocs = map[string]string{
 	"gates.*.prompt_file":      "Review gates: the review instructions, from a file relative to the project root.",
 	"gates.*.model":            "Review gates: model name passed to the CLI. Default: the CLI's own.",
 	"gates.*.max_diff_bytes":   "Review gates: the diff is cut to this many bytes. Default: 262144.",
+	"gates.*.cache":            "Answer this gate's pass from the cache while its inputs are unchanged. Default: the top-level cache.",
+	"gates.*.inputs":           "Doublestar globs (root-relative) of the files the gate's result depends on, for the cache. Default: paths, else the whole tree.",
+	"gates.*.session":          "The result depends on the agent's session (it reads GAUNTLET_TRANSCRIPT_PATH): never answered from another session. Default: false; always true for todos gates.",
 	"gates.*.format":           "How findings are read from the output: a parser name (go, gotest, gofmt, eslint, tsc, vitest, jest, ava, ruff, mypy, pytest, rust, shellcheck, gcc, generic), none, or Vim errorformat lines. Default: detected from the command.",
 	"gates.*.new_only":         "Findings on lines the change did not add or modify do not fail the gate. Default: false.",
 	"gates.*.causes":           "Check gates: apply the built-in catalogue of environment-failure signatures to this gate's output. Default: the top-level causes.",

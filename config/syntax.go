@@ -4,15 +4,16 @@ import (
 	"bytes"
 	"errors"
 	"io"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/gauntlet-dev/gauntlet/internal/lazyre"
 )
 
-var yamlErrorLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+var yamlErrorLine = lazyre.New(`^yaml: line (\d+): (.*)$`)
 
 // parserProblems are the messages of yaml's parser stage. Unlike its scanner stage, the parser
 // reports 0-based lines, and the line where the enclosing block or flow starts rather than the

@@ -12,6 +12,7 @@ import (
 
 	"github.com/gauntlet-dev/gauntlet/config"
 	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/treestate"
 	"github.com/gauntlet-dev/gauntlet/lock"
 	"github.com/gauntlet-dev/gauntlet/report"
 	"github.com/gauntlet-dev/gauntlet/runner"
@@ -36,6 +37,19 @@ type Request struct {
 	// Recorded is called after the run is recorded, still under the lock, so that what a caller
 	// keeps about runs (the stop hook's ledger) is updated by one process at a time.
 	Recorded func(run *Run) error
+	// NoCache runs every gate even when the per-gate cache holds its pass (--no-cache).
+	NoCache bool
+	// Session is the agent's session id in the stop hook, "" in `run`: a gate whose result
+	// depends on the session is answered from the cache only within its own session.
+	Session string
+	// SessionInputs is what else of the session decides a todos gate (its todo list).
+	SessionInputs []byte
+	// Tree is the work tree as the caller already read it (the stop hook's fingerprint), so that
+	// the cache does not ask git again; nil reads it when a gate needs it.
+	Tree *treestate.State
+	// Locked says the caller already holds the run lock (the stop hook, which decides how long
+	// to wait for it): Execute neither takes nor releases it.
+	Locked bool
 }
 
 // Run is what one pipeline run produced.
@@ -49,6 +63,9 @@ type Run struct {
 	Selection *Selection
 	// FirstFailure is the gate whose failure finished first: with fail-fast, the root cause.
 	FirstFailure string
+	// CacheErr is a problem with the per-gate cache; it never changes the verdict (the gates it
+	// could not answer ran), so callers only mention it.
+	CacheErr error
 	// Leftovers is how many processes of a previous run, killed before it could stop its gates,
 	// this run found still running and killed; LeftoversOf names that run.
 	Leftovers   int
@@ -76,11 +93,13 @@ func Execute(ctx context.Context, req Request) (*Run, error) {
 	}
 	defer state.Close()
 
-	held, err := lock.Acquire(ctx, state.Path(), req.LockWait)
-	if err != nil {
-		return nil, err
+	if !req.Locked {
+		held, err := lock.Acquire(ctx, state.Path(), req.LockWait)
+		if err != nil {
+			return nil, err
+		}
+		defer held.Release()
 	}
-	defer held.Release()
 
 	started := time.Now()
 	runID := statedir.NewRunID(started)
@@ -102,8 +121,9 @@ func Execute(ctx context.Context, req Request) (*Run, error) {
 	}
 	defer clearRunning(state)
 
+	toRun, hits, cacheErr := consultCache(ctx, req, state, sel.Run)
 	if req.Starting != nil {
-		req.Starting(runID, sel.Run)
+		req.Starting(runID, toRun)
 	}
 	env := req.Env
 	if env == nil {
@@ -114,7 +134,7 @@ func Execute(ctx context.Context, req Request) (*Run, error) {
 	if observer != nil {
 		observer = sanitizingObserver{observer, secrets}
 	}
-	ran := runner.Run(ctx, sel.Run, runner.Options{
+	ran := runner.Run(ctx, toRun, runner.Options{
 		RunID:     runID,
 		Root:      cfg.Root,
 		Base:      cmp.Or(req.Scope.Base, cfg.Base),
@@ -130,11 +150,12 @@ func Execute(ctx context.Context, req Request) (*Run, error) {
 		Readers:   joinReaders(findingReaders(ctx, cfg.Root, cmp.Or(req.Scope.Base, cfg.Base), sel.Run), causeReaders),
 	})
 
+	cacheErr = errors.Join(cacheErr, hits.remember(runID, ran))
 	run := &Run{
 		ID:          runID,
 		Started:     started,
 		Duration:    time.Since(started),
-		Results:     sanitize(merge(cfg, sel, ran), secrets),
+		Results:     sanitize(merge(cfg, sel, append(ran, hits.results...)), secrets),
 		Selection:   sel,
 		Leftovers:   leftovers,
 		LeftoversOf: deadRun,
@@ -149,6 +170,7 @@ func Execute(ctx context.Context, req Request) (*Run, error) {
 
 	// The callback runs even when the report could not be written: what it records (the stop
 	// hook's attempt count) must not be lost with it.
+	run.CacheErr = cacheErr
 	recordErr := writeLastRun(state, run.Report)
 	if req.Scope.Shard.N == 0 {
 		recordErr = errors.Join(recordErr, recordTimings(state, cfg, run.Results))

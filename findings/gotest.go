@@ -6,10 +6,10 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/lazyre"
 )
 
 // go test prints failures as
@@ -47,16 +47,16 @@ type failedTest struct {
 const maxPending = 500
 
 var (
-	goTestRun    = regexp.MustCompile(`^=== (?:RUN|CONT|NAME|PAUSE)\s+(\S+)`)
-	goTestResult = regexp.MustCompile(`^(\s*)--- (FAIL|PASS|SKIP): (\S+)`)
-	goTestLoc    = regexp.MustCompile(`^(\s+)([^\s:]+\.go):(\d+): ?(.*)$`)
-	goTestPkg    = regexp.MustCompile(`^(?:FAIL|ok)\s+(\S+)(?:\s|$)`)
+	goTestRun    = lazyre.New(`^=== (?:RUN|CONT|NAME|PAUSE)\s+(\S+)`)
+	goTestResult = lazyre.New(`^(\s*)--- (FAIL|PASS|SKIP): (\S+)`)
+	goTestLoc    = lazyre.New(`^(\s+)([^\s:]+\.go):(\d+): ?(.*)$`)
+	goTestPkg    = lazyre.New(`^(?:FAIL|ok)\s+(\S+)(?:\s|$)`)
 	// gotestsum lists each failure as "=== FAIL: sub TestDiv (0.00s)", the package relative to
 	// the module ("." for its root), followed by the test's output.
-	goTestSumFail = regexp.MustCompile(`^=== FAIL: (\S+) (\S+)(?: \(|$)`)
+	goTestSumFail = lazyre.New(`^=== FAIL: (\S+) (\S+)(?: \(|$)`)
 	// A panicking test names no line of its own; the first frame in a _test.go file of its stack
 	// trace is where it panicked.
-	goTestFrame = regexp.MustCompile(`^\s+(\S+_test\.go):(\d+)(?: \+0x[0-9a-f]+)?$`)
+	goTestFrame = lazyre.New(`^\s+(\S+_test\.go):(\d+)(?: \+0x[0-9a-f]+)?$`)
 )
 
 func newGoTestParser(emit emitFunc, opts Options) parser {

@@ -1,10 +1,10 @@
 package findings
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/lazyre"
 )
 
 // eslint prints stylish (the default: a file line, then "  3:7  error  message  rule"), unix
@@ -15,10 +15,10 @@ type eslintParser struct {
 }
 
 var (
-	eslintStylish = regexp.MustCompile(`^\s+(\d+):(\d+)\s+(error|warning)\s+(.+?)(?:\s{2,}(\S+))?\s*$`)
-	eslintUnix    = regexp.MustCompile(`^(.+?):(\d+):(\d+): (.*) \[(Error|Warning)(?:/(\S+))?\]$`)
-	eslintCompact = regexp.MustCompile(`^(.+?): line (\d+), col (\d+), (Error|Warning) - (.*?)(?: \(([^()\s]+)\))?$`)
-	eslintSummary = regexp.MustCompile(`^[✖✔]|^\d+ problems?`)
+	eslintStylish = lazyre.New(`^\s+(\d+):(\d+)\s+(error|warning)\s+(.+?)(?:\s{2,}(\S+))?\s*$`)
+	eslintUnix    = lazyre.New(`^(.+?):(\d+):(\d+): (.*) \[(Error|Warning)(?:/(\S+))?\]$`)
+	eslintCompact = lazyre.New(`^(.+?): line (\d+), col (\d+), (Error|Warning) - (.*?)(?: \(([^()\s]+)\))?$`)
+	eslintSummary = lazyre.New(`^[✖✔]|^\d+ problems?`)
 )
 
 func newESLintParser(emit emitFunc, _ Options) parser { return &eslintParser{emit: emit} }
@@ -58,8 +58,8 @@ func (p *eslintParser) flush() {}
 // tsc prints "src/a.ts(3,7): error TS2322: msg" when not on a terminal, and with --pretty
 // "src/a.ts:3:7 - error TS2322: msg".
 var (
-	tscPlain  = regexp.MustCompile(`^(.+?)\((\d+),(\d+)\): (error|warning|message) (TS\d+): (.*)$`)
-	tscPretty = regexp.MustCompile(`^(.+?):(\d+):(\d+) - (error|warning|message) (TS\d+): (.*)$`)
+	tscPlain  = lazyre.New(`^(.+?)\((\d+),(\d+)\): (error|warning|message) (TS\d+): (.*)$`)
+	tscPretty = lazyre.New(`^(.+?):(\d+):(\d+) - (error|warning|message) (TS\d+): (.*)$`)
 )
 
 func newTSCParser(emit emitFunc, opts Options) parser {
@@ -122,9 +122,9 @@ type vitestParser struct {
 }
 
 var (
-	vitestFail = regexp.MustCompile(`^\s*FAIL\s+(\S+?) > (.+)$`)
-	vitestLoc  = regexp.MustCompile(`^\s*❯ (.+?):(\d+):(\d+)$`)
-	vitestEnd  = regexp.MustCompile(`^\s*(⎯{3,}|Test Files |Tests |\s*Start at )`)
+	vitestFail = lazyre.New(`^\s*FAIL\s+(\S+?) > (.+)$`)
+	vitestLoc  = lazyre.New(`^\s*❯ (.+?):(\d+):(\d+)$`)
+	vitestEnd  = lazyre.New(`^\s*(⎯{3,}|Test Files |Tests |\s*Start at )`)
 )
 
 func newVitestParser(emit emitFunc, _ Options) parser {
@@ -182,11 +182,11 @@ type jestParser struct {
 }
 
 var (
-	jestFile   = regexp.MustCompile(`^\s*FAIL\s+(\S+)\s*(?:\(.*\))?$`)
-	jestTest   = regexp.MustCompile(`^\s*● (.+)$`)
-	jestAt     = regexp.MustCompile(`^\s+at (?:.*\()?([^()\s]+?):(\d+):(\d+)\)?$`)
-	jestFrame  = regexp.MustCompile(`^\s*(>\s*)?\d+ \|`)
-	jestReport = regexp.MustCompile(`^(Test Suites:|Tests:|Summary of all failing tests)`)
+	jestFile   = lazyre.New(`^\s*FAIL\s+(\S+)\s*(?:\(.*\))?$`)
+	jestTest   = lazyre.New(`^\s*● (.+)$`)
+	jestAt     = lazyre.New(`^\s+at (?:.*\()?([^()\s]+?):(\d+):(\d+)\)?$`)
+	jestFrame  = lazyre.New(`^\s*(>\s*)?\d+ \|`)
+	jestReport = lazyre.New(`^(Test Suites:|Tests:|Summary of all failing tests)`)
 )
 
 func newJestParser(emit emitFunc, _ Options) parser { return &jestParser{emit: emit} }
@@ -240,8 +240,8 @@ type avaParser struct {
 }
 
 var (
-	avaFail = regexp.MustCompile(`^\s*✘ \[fail\]: (.+)$`)
-	avaLoc  = regexp.MustCompile(`^\s+([^\s:]+\.[cm]?[jt]sx?):(\d+)$`)
+	avaFail = lazyre.New(`^\s*✘ \[fail\]: (.+)$`)
+	avaLoc  = lazyre.New(`^\s+([^\s:]+\.[cm]?[jt]sx?):(\d+)$`)
 )
 
 func newAvaParser(emit emitFunc, _ Options) parser { return &avaParser{emit: emit, current: -1} }

@@ -1,10 +1,10 @@
 package findings
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/lazyre"
 )
 
 // lineParser reads formats where one line is one finding.
@@ -32,9 +32,9 @@ func lineFormat(parse func(string) (gates.Finding, bool)) makeParser {
 // goLine is what the Go compiler, vet, staticcheck and golangci-lint print: file.go:l:c: msg,
 // with vet's "vet: " prefix on some errors.
 var (
-	goLine = regexp.MustCompile(`^(?:vet: )?((?:[A-Za-z]:)?[^\s:]+\.go):(\d+)(?::(\d+))?: (.+)$`)
+	goLine = lazyre.New(`^(?:vet: )?((?:[A-Za-z]:)?[^\s:]+\.go):(\d+)(?::(\d+))?: (.+)$`)
 	// A trailing "(SA4006)" (staticcheck) or "(errcheck)" (golangci-lint) names the rule.
-	goRule = regexp.MustCompile(`^(.*\S)\s+\(([A-Z]+[0-9]+|[a-z][a-z0-9]+)\)$`)
+	goRule = lazyre.New(`^(.*\S)\s+\(([A-Z]+[0-9]+|[a-z][a-z0-9]+)\)$`)
 )
 
 func newGoParser(emit emitFunc, opts Options) parser { return lineFormat(parseGoLine)(emit, opts) }
@@ -65,8 +65,8 @@ func newListParser(emit emitFunc, _ Options) parser {
 
 // gccLine is the GNU format most compilers and linters can print: file:l:c: severity: msg [flag].
 var (
-	gccLine = regexp.MustCompile(`^([^\s:][^:]*):(\d+):(?:(\d+):)? (?:(fatal error|error|warning|note|info|style): )(.+)$`)
-	gccRule = regexp.MustCompile(`^(.*\S)\s+\[(-W[^\]]+|SC\d+)\]$`)
+	gccLine = lazyre.New(`^([^\s:][^:]*):(\d+):(?:(\d+):)? (?:(fatal error|error|warning|note|info|style): )(.+)$`)
+	gccRule = lazyre.New(`^(.*\S)\s+\[(-W[^\]]+|SC\d+)\]$`)
 )
 
 func newGCCParser(emit emitFunc, opts Options) parser { return lineFormat(parseGCCLine)(emit, opts) }
@@ -97,8 +97,8 @@ func wordSeverity(w string) string {
 // genericLine is file:line[:col]: message, the shape nearly every tool can print. The file must
 // look like a path (an extension or a slash, no spaces) so that "Note: 3 things" is not one.
 var (
-	genericLine  = regexp.MustCompile(`^((?:[A-Za-z]:)?[^\s:]*[./][^\s:]*):(\d+)(?::(\d+))?:? +(.+)$`)
-	severityWord = regexp.MustCompile(`^(?i)(fatal error|error|warning|warn|note|info|hint)(?:\[([^\]]+)\])?:\s*(.+)$`)
+	genericLine  = lazyre.New(`^((?:[A-Za-z]:)?[^\s:]*[./][^\s:]*):(\d+)(?::(\d+))?:? +(.+)$`)
+	severityWord = lazyre.New(`^(?i)(fatal error|error|warning|warn|note|info|hint)(?:\[([^\]]+)\])?:\s*(.+)$`)
 )
 
 func newGenericParser(emit emitFunc, opts Options) parser {
@@ -122,7 +122,7 @@ func parseGenericLine(s string) (gates.Finding, bool) {
 
 // looksLikePath tells a file name ("src/a.ts", "main.c") from a host or version ("10.0.0.1",
 // "v1.2"): a directory, or an extension that starts with a letter.
-var pathExtension = regexp.MustCompile(`\.[A-Za-z][A-Za-z0-9_+-]*$`)
+var pathExtension = lazyre.New(`\.[A-Za-z][A-Za-z0-9_+-]*$`)
 
 func looksLikePath(s string) bool {
 	return strings.Contains(s, "/") || pathExtension.MatchString(s)
@@ -140,8 +140,8 @@ type shellcheckParser struct {
 }
 
 var (
-	shellcheckIn    = regexp.MustCompile(`^In (.+) line (\d+):$`)
-	shellcheckCaret = regexp.MustCompile(`^(\s*)\^-*\^?\s*(SC\d+)(?: \((\w+)\))?: (.+)$`)
+	shellcheckIn    = lazyre.New(`^In (.+) line (\d+):$`)
+	shellcheckCaret = lazyre.New(`^(\s*)\^-*\^?\s*(SC\d+)(?: \((\w+)\))?: (.+)$`)
 )
 
 func newShellcheckParser(emit emitFunc, _ Options) parser { return &shellcheckParser{emit: emit} }

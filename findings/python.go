@@ -1,10 +1,10 @@
 package findings
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/lazyre"
 )
 
 // ruff prints "x.py:1:8: F401 [*] `os` imported but unused" (concise, and the first line of the
@@ -18,10 +18,10 @@ type ruffParser struct {
 }
 
 var (
-	ruffConcise = regexp.MustCompile(`^(.+?):(\d+):(\d+): ([A-Z]+[0-9]+) (?:\[\*\] )?(.+)$`)
-	ruffHeader  = regexp.MustCompile(`^([A-Z]+[0-9]+) (?:\[\*\] )?(.+)$`)
-	ruffArrow   = regexp.MustCompile(`^\s*--> (.+?):(\d+):(\d+)$`)
-	ruffSyntax  = regexp.MustCompile(`^(.+?):(\d+):(\d+): (SyntaxError: .+)$`)
+	ruffConcise = lazyre.New(`^(.+?):(\d+):(\d+): ([A-Z]+[0-9]+) (?:\[\*\] )?(.+)$`)
+	ruffHeader  = lazyre.New(`^([A-Z]+[0-9]+) (?:\[\*\] )?(.+)$`)
+	ruffArrow   = lazyre.New(`^\s*--> (.+?):(\d+):(\d+)$`)
+	ruffSyntax  = lazyre.New(`^(.+?):(\d+):(\d+): (SyntaxError: .+)$`)
 )
 
 func newRuffParser(emit emitFunc, _ Options) parser { return &ruffParser{emit: emit} }
@@ -56,7 +56,7 @@ func (p *ruffParser) flush() {}
 
 // mypy: "x.py:3: error: Incompatible types in assignment  [assignment]", with a column when
 // --show-column-numbers is set; notes are infos.
-var mypyLine = regexp.MustCompile(`^(.+?\.pyi?):(\d+):(?:(\d+):)? (error|warning|note): (.*?)(?:  \[([\w-]+)\])?$`)
+var mypyLine = lazyre.New(`^(.+?\.pyi?):(\d+):(?:(\d+):)? (error|warning|note): (.*?)(?:  \[([\w-]+)\])?$`)
 
 func newMypyParser(emit emitFunc, opts Options) parser {
 	return lineFormat(func(s string) (gates.Finding, bool) {
@@ -88,11 +88,11 @@ type pytestParser struct {
 }
 
 var (
-	pytestSection = regexp.MustCompile(`^_{3,} (?:ERROR at \w+ of )?(.+?) _{3,}$`)
-	pytestE       = regexp.MustCompile(`^E\s+(.*)$`)
-	pytestLoc     = regexp.MustCompile(`^([^\s:]+\.py):(\d+):(?: (\w+))? *$`)
-	pytestSummary = regexp.MustCompile(`^(FAILED|ERROR) ([^\s:]+\.py)(?:::(\S+))?(?: - (.*))?$`)
-	pytestBanner  = regexp.MustCompile(`^={3,} .* ={3,}$|^={5,}$`)
+	pytestSection = lazyre.New(`^_{3,} (?:ERROR at \w+ of )?(.+?) _{3,}$`)
+	pytestE       = lazyre.New(`^E\s+(.*)$`)
+	pytestLoc     = lazyre.New(`^([^\s:]+\.py):(\d+):(?: (\w+))? *$`)
+	pytestSummary = lazyre.New(`^(FAILED|ERROR) ([^\s:]+\.py)(?:::(\S+))?(?: - (.*))?$`)
+	pytestBanner  = lazyre.New(`^={3,} .* ={3,}$|^={5,}$`)
 )
 
 func newPytestParser(emit emitFunc, _ Options) parser {

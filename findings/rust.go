@@ -1,10 +1,10 @@
 package findings
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/lazyre"
 )
 
 // rustc, cargo and clippy print each diagnostic as a header, a location arrow and notes, ended
@@ -25,12 +25,12 @@ type rustParser struct {
 }
 
 var (
-	rustHeader   = regexp.MustCompile(`^(error|warning)(?:\[(\w+)\])?: (.+)$`)
-	rustArrow    = regexp.MustCompile(`^\s*--> (.+?):(\d+):(\d+)$`)
-	rustLint     = regexp.MustCompile(`#\[(?:warn|deny|forbid)\(([\w:]+)\)\]`)
-	rustShort    = regexp.MustCompile(`^(.+?):(\d+):(\d+): (error|warning)(?:\[(\w+)\])?: (.+)$`)
-	rustPanic    = regexp.MustCompile(`^thread '(.+?)'(?: \(\d+\))? panicked at (.+?):(\d+):(\d+):$`)
-	rustPanicOld = regexp.MustCompile(`^thread '(.+)' panicked at '(.*)', (.+?):(\d+):(\d+)$`)
+	rustHeader   = lazyre.New(`^(error|warning)(?:\[(\w+)\])?: (.+)$`)
+	rustArrow    = lazyre.New(`^\s*--> (.+?):(\d+):(\d+)$`)
+	rustLint     = lazyre.New(`#\[(?:warn|deny|forbid)\(([\w:]+)\)\]`)
+	rustShort    = lazyre.New(`^(.+?):(\d+):(\d+): (error|warning)(?:\[(\w+)\])?: (.+)$`)
+	rustPanic    = lazyre.New(`^thread '(.+?)'(?: \(\d+\))? panicked at (.+?):(\d+):(\d+):$`)
+	rustPanicOld = lazyre.New(`^thread '(.+)' panicked at '(.*)', (.+?):(\d+):(\d+)$`)
 )
 
 func newRustParser(emit emitFunc, _ Options) parser { return &rustParser{emit: emit} }

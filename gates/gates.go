@@ -84,6 +84,14 @@ type Gate struct {
 	When           When
 	Enabled        bool
 	Review         *Review // set for kind review only
+	// Cache lets a pass be answered from the per-gate cache while the gate's inputs are unchanged.
+	Cache bool
+	// Inputs are the globs of the files the gate's result depends on; none means its Paths, and
+	// neither means the whole tree.
+	Inputs []string
+	// Session says the result depends on the agent's session (it reads the transcript, say): it
+	// is never answered from another session's pass. See SessionDependent.
+	Session bool
 	// Format names how findings are read from the output: built-in parser names or errorformat
 	// lines; nil means detected from the command, ["none"] reads none.
 	Format []string
@@ -93,6 +101,10 @@ type Gate struct {
 	// output (config key causes, default true).
 	Causes bool
 }
+
+// SessionDependent says whether the gate's result depends on the agent's session: it said so,
+// or it is a todos gate, which judges the session's todo list.
+func (g Gate) SessionDependent() bool { return g.Session || g.Kind == KindTodos }
 
 // Review holds the keys of a review gate.
 type Review struct {

@@ -46,6 +46,9 @@ type sessionState struct {
 	// honor_active_flag is set.
 	StopHookActive bool      `json:"stop_hook_active"`
 	UpdatedAt      time.Time `json:"updated_at"`
+	// LastPass is the ledger's LastPass for this session alone, kept instead of it when a gate's
+	// result depends on the session: another session's pass says nothing about this one.
+	LastPass string `json:"last_pass,omitempty"`
 	// Turn is the user prompt the session's last judged stop belonged to, for hosts that send
 	// no prompt id: a stop whose own prompt cannot be told is counted with it.
 	Turn string `json:"turn,omitempty"`

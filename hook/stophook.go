@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -16,6 +17,7 @@ import (
 	"github.com/gauntlet-dev/gauntlet/engine"
 	"github.com/gauntlet-dev/gauntlet/gates"
 	"github.com/gauntlet-dev/gauntlet/internal/redact"
+	"github.com/gauntlet-dev/gauntlet/internal/treestate"
 	"github.com/gauntlet-dev/gauntlet/lock"
 	"github.com/gauntlet-dev/gauntlet/report"
 	"github.com/gauntlet-dev/gauntlet/runner"
@@ -150,7 +152,8 @@ func stopBudget(timeout time.Duration) (gates, grace time.Duration) {
 	return timeout - grace - margin, grace
 }
 
-// judge answers from the ledger when the state was already judged, else runs the gates.
+// judge answers from the ledger when the state was already judged, from the verdict of another
+// hook judging the same state, else runs the gates.
 func (c *call) judge(ctx context.Context, cfg *config.Config) Outcome {
 	state, err := statedir.Open(cfg.Root)
 	if err != nil {
@@ -158,7 +161,13 @@ func (c *call) judge(ctx context.Context, cfg *config.Config) Outcome {
 	}
 	defer state.Close()
 
-	fingerprint, err := Fingerprint(ctx, cfg.Root, judgedInputs(ctx, cfg, c.payload.Transcript()))
+	// The tree is read once: the fingerprint and the per-gate cache share the reading.
+	inputs := judgedInputs(ctx, cfg, c.payload.Transcript())
+	var fingerprint string
+	tree, err := treestate.Read(ctx, cfg.Root)
+	if err == nil {
+		fingerprint, err = fingerprintTree(ctx, tree, inputs)
+	}
 	if err != nil && !errors.Is(err, ErrNotGit) {
 		fmt.Fprintf(c.Stderr, "gauntlet: stop-hook: no fingerprint, running the gates: %v\n", err)
 	}
@@ -168,17 +177,39 @@ func (c *call) judge(ctx context.Context, cfg *config.Config) Outcome {
 	}
 	key := sessionKey(c.host, c.payload.Session())
 	maxAttempts := cfg.StopHook.MaxAttempts
+	perSession := sessionDependent(cfg)
 	c.resumeTurn(led, key)
 
 	if fingerprint != "" {
 		// Another session's pass says nothing about gates this session still owes (sticky ones
-		// can be out of scope for everybody else).
-		if fingerprint == led.LastPass && len(stickyOf(led, key)) == 0 {
+		// can be out of scope for everybody else), nor about gates that read the session.
+		if passedBefore(led, key, fingerprint, perSession) && len(stickyOf(led, key)) == 0 {
 			return c.because(WhyCached, "").allow()
 		}
 		if ps := led.Sessions[key]; ps != nil && ps.Prompts[c.payload.Prompt()] != nil &&
 			ps.Prompts[c.payload.Prompt()].BlockFingerprint == fingerprint {
 			return c.reblock(ctx, cfg, state)
+		}
+	}
+
+	held, waited, out, done := c.lockFor(ctx, cfg, state, fingerprint, key, perSession)
+	if done {
+		return out
+	}
+	defer held.Release()
+	// A verdict this call waited for answers it, whatever it is. One found already finished
+	// answers when it is a pass or a failure (a hook that raced another for the lock and lost
+	// must not judge the same state again); warnings and infrastructure errors are judged anew,
+	// as they always were.
+	if in := readInflight(state); in.sameState(fingerprint, key, perSession) && in.Done &&
+		(waited || in.Verdict == gates.VerdictFail || in.Verdict == gates.VerdictPass) {
+		if out, ok := c.sharedAnswer(state, in, key, maxAttempts); ok {
+			return out
+		}
+	}
+	if fingerprint != "" {
+		if err := writeInflight(state, inflight{Fingerprint: fingerprint, Session: key, PID: os.Getpid()}); err != nil {
+			fmt.Fprintf(c.Stderr, "gauntlet: stop-hook: %v\n", err)
 		}
 	}
 
@@ -191,7 +222,7 @@ func (c *call) judge(ctx context.Context, cfg *config.Config) Outcome {
 	run, err := engine.Execute(gatesCtx, engine.Request{
 		Config:   cfg,
 		Scope:    engine.Scope{Sticky: stickyOf(led, key)},
-		LockWait: min(cfg.StopHook.LockWait, cfg.StopHook.Timeout),
+		Locked:   true,
 		Env:      c.Environ,
 		ExtraEnv: c.gateEnv(),
 		Observer: progress,
@@ -199,9 +230,17 @@ func (c *call) judge(ctx context.Context, cfg *config.Config) Outcome {
 		Starting: func(_ string, toRun []gates.Gate) { progress.Start(toRun) },
 		// Under the run lock, so that two hooks never count over each other.
 		Recorded: func(run *engine.Run) error {
-			reply = c.remember(state, func(led *ledger) Outcome { return c.decide(led, key, fingerprint, maxAttempts, run) })
+			reply = c.remember(state, func(led *ledger) Outcome {
+				return c.decide(led, key, fingerprint, maxAttempts, run, perSession)
+			})
+			if fingerprint != "" {
+				c.share(state, fingerprint, key, stickyOf(led, key), run)
+			}
 			return nil
 		},
+		Tree:          tree,
+		Session:       key,
+		SessionInputs: inputs,
 	})
 	progress.Stop()
 	var busy *lock.BusyError
@@ -214,7 +253,103 @@ func (c *call) judge(ctx context.Context, cfg *config.Config) Outcome {
 		// The verdict stands even when the run could not be recorded.
 		fmt.Fprintf(c.Stderr, "gauntlet: stop-hook: %v\n", err)
 	}
+	if run.CacheErr != nil {
+		fmt.Fprintf(c.Stderr, "gauntlet: stop-hook: %v\n", run.CacheErr)
+	}
 	return reply
+}
+
+// passedBefore says whether every gate in scope already passed on this state, for this session
+// when a gate's result depends on the session.
+func passedBefore(led *ledger, key, fingerprint string, perSession bool) bool {
+	if !perSession {
+		return led.LastPass == fingerprint
+	}
+	s := led.Sessions[key]
+	return s != nil && s.LastPass == fingerprint
+}
+
+// lockFor takes the run lock. Another run holding it is waited for lock_wait, as any run is; but
+// a hook already judging this very state is waited for until the deadline, so that its verdict
+// answers this call too rather than this agent stopping unverified. done is set when the reply
+// is already decided (the lock could not be had).
+func (c *call) lockFor(ctx context.Context, cfg *config.Config, state *statedir.Dir, fingerprint, key string, perSession bool) (_ *lock.Lock, waited bool, out Outcome, done bool) {
+	judgingThis := func() bool {
+		in := readInflight(state)
+		return in.sameState(fingerprint, key, perSession) && in.running()
+	}
+	var (
+		held *lock.Lock
+		err  error
+		busy *lock.BusyError
+	)
+	if judgingThis() {
+		waited = true
+		held, err = awaitVerdict(ctx, state.Path())
+	} else {
+		held, err = lock.Acquire(ctx, state.Path(), min(cfg.StopHook.LockWait, cfg.StopHook.Timeout))
+		if errors.As(err, &busy) && judgingThis() {
+			// It started judging this state while we waited.
+			waited = true
+			held, err = awaitVerdict(ctx, state.Path())
+		}
+	}
+	switch {
+	case errors.As(err, &busy):
+		return nil, false, c.because(WhyLock, "").notify("gauntlet: gates not run: " + lowerFirst(busy.Error()) + "; stop allowed"), true
+	case err != nil:
+		return nil, false, c.because(WhyLock, "").notify("gauntlet: gates not run: " + lowerFirst(oneLine(err.Error())) + "; stop allowed"), true
+	}
+	return held, waited, Outcome{}, false
+}
+
+// verdictPoll is how often a hook waiting for another's verdict tries the lock: the verdict is
+// written just before the lock is let go, and every waiter replies as soon as it can read it.
+const verdictPoll = 10 * time.Millisecond
+
+// awaitVerdict takes the lock once the hook judging this state lets it go, until the call's
+// deadline (ctx ends it).
+func awaitVerdict(ctx context.Context, stateDir string) (*lock.Lock, error) {
+	tick := time.NewTicker(verdictPoll)
+	defer tick.Stop()
+	for {
+		held, err := lock.Acquire(ctx, stateDir, 0)
+		var busy *lock.BusyError
+		if !errors.As(err, &busy) {
+			return held, err
+		}
+		select {
+		case <-ctx.Done():
+			return nil, fmt.Errorf("waiting for the verdict on this state: %w", context.Cause(ctx))
+		case <-tick.C:
+		}
+	}
+}
+
+// share records the verdict for the hooks that wait on the same state.
+func (c *call) share(state *statedir.Dir, fingerprint, key string, sticky []string, run *engine.Run) {
+	in := inflight{
+		Fingerprint: fingerprint, Session: key, PID: os.Getpid(), RunID: run.ID, Done: true,
+		Verdict: run.Verdict, Failed: remembered(only(run.Results, gates.StatusFail)), Total: ranCount(run.Results),
+		Sticky: sticky,
+	}
+	switch run.Verdict {
+	case gates.VerdictWarn:
+		in.Notice = warnNotice(run.Results)
+	case gates.VerdictError:
+		in.Notice = errorNotice(run.Results)
+	}
+	if err := writeInflight(state, in); err != nil {
+		fmt.Fprintf(c.Stderr, "gauntlet: stop-hook: %v\n", err)
+	}
+}
+
+func warnNotice(results []gates.Result) string {
+	return "gauntlet: passed with warnings from " + describe(results, gates.StatusWarn) + "; stop allowed"
+}
+
+func errorNotice(results []gates.Result) string {
+	return "gauntlet: gates not run: " + describe(results, gates.StatusError, gates.StatusCancelled) + "; stop allowed"
 }
 
 // remember applies fn to the ledger and saves it; the caller holds the run lock. A block that
@@ -237,7 +372,7 @@ func (c *call) remember(state *statedir.Dir, fn func(*ledger) Outcome) Outcome {
 }
 
 // decide maps the verdict onto the reply and updates the ledger (which the caller saves).
-func (c *call) decide(led *ledger, key, fingerprint string, maxAttempts int, run *engine.Run) Outcome {
+func (c *call) decide(led *ledger, key, fingerprint string, maxAttempts int, run *engine.Run, perSession bool) Outcome {
 	sess := led.session(key, time.Now())
 	sess.StopHookActive = c.payload.StopHookActive
 	sess.settle(run.Results)
@@ -247,16 +382,20 @@ func (c *call) decide(led *ledger, key, fingerprint string, maxAttempts int, run
 
 	switch run.Verdict {
 	case gates.VerdictPass:
-		led.LastPass = fingerprint
+		if perSession {
+			sess.LastPass = fingerprint
+		} else {
+			led.LastPass = fingerprint
+		}
 		*ps = promptState{}
 		return c.because(WhyPass, "").allow()
 	case gates.VerdictWarn:
 		*ps = promptState{}
 		c.failing(run.Results, gates.StatusWarn)
-		return c.because(WhyWarn, "").notify("gauntlet: passed with warnings from " + describe(run.Results, gates.StatusWarn) + "; stop allowed")
+		return c.because(WhyWarn, "").notify(warnNotice(run.Results))
 	case gates.VerdictError:
 		c.failing(run.Results, gates.StatusError, gates.StatusCancelled)
-		return c.because(WhyInfra, "").notify("gauntlet: gates not run: " + describe(run.Results, gates.StatusError, gates.StatusCancelled) + "; stop allowed")
+		return c.because(WhyInfra, "").notify(errorNotice(run.Results))
 	}
 	return c.nextAttempt(ps, only(run.Results, gates.StatusFail), ranCount(run.Results), fingerprint, maxAttempts)
 }

@@ -10,8 +10,9 @@ import (
 	"errors"
 	"io"
 	"os"
-	"regexp"
 	"strings"
+
+	"github.com/gauntlet-dev/gauntlet/internal/lazyre"
 )
 
 // maxTurnTailBytes bounds how much of a transcript's end is read to find the last user prompt.
@@ -19,7 +20,7 @@ const maxTurnTailBytes = 1 << 20
 
 // ownReason matches a block reason gauntlet wrote, wherever a host puts it: a host may feed it
 // back as the next user message, and counting it as a new prompt would reset the count forever.
-var ownReason = regexp.MustCompile(`gauntlet: (\d+ of \d+ gates? failed|quality gates failed)`)
+var ownReason = lazyre.New(`gauntlet: (\d+ of \d+ gates? failed|quality gates failed)`)
 
 // countPerTurn gives a stop from a host that sends no prompt id (Copilot, Gemini) the user's
 // prompt as one: a digest of the payload's prompt, else of the last user message in the

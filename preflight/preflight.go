@@ -9,11 +9,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"strings"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/lazyre"
 )
 
 // Problem is one thing a gate needs that is missing here.
@@ -256,9 +256,9 @@ func cargoHas(env Env, bin string) bool {
 }
 
 // separators cut a shell line into simple commands; good enough to find the programs it runs.
-var separators = regexp.MustCompile(`&&|\|\||[;|\n]|\$\(|\(|\)|\{|\}|\bthen\b|\bdo\b`)
+var separators = lazyre.New(`&&|\|\||[;|\n]|\$\(|\(|\)|\{|\}|\bthen\b|\bdo\b`)
 
-var assignment = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*=`)
+var assignment = lazyre.New(`^[A-Za-z_][A-Za-z0-9_]*=`)
 
 // commands lists the simple commands of a gate, as words, without leading VAR=value.
 func commands(g gates.Gate) [][]string {

@@ -17,6 +17,9 @@ import (
 func WriteGitHub(w io.Writer, r Report) error {
 	var b strings.Builder
 	for _, g := range r.Gates {
+		if g.Cached {
+			fmt.Fprintf(&b, "::notice title=%s::%s\n", escapeProperty("gauntlet: "+g.Name), escapeData("cached pass: "+termtext.Line(g.Reason)))
+		}
 		if !needsAttention(g.Status) {
 			continue
 		}

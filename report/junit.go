@@ -92,6 +92,9 @@ func WriteJUnit(w io.Writer, r Report) error {
 				out = append(out, tail)
 			}
 		}
+		if g.Cached {
+			out = append(out, "cached: "+reason)
+		}
 		if g.Log != "" && g.Status != gates.StatusPass {
 			out = append(out, "log: "+xmlText(g.Log))
 		}

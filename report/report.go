@@ -43,6 +43,8 @@ type GateReport struct {
 	Tail       string       `json:"tail"`
 	Hint       string       `json:"hint,omitempty"`
 	Command    string       `json:"command,omitempty"`
+	// Cached is set when the pass was answered from the per-gate cache without running the gate.
+	Cached bool `json:"cached,omitempty"`
 	// Findings are the problems read from the gate's output (or its review); never null.
 	Findings []gates.Finding `json:"findings"`
 	// OutputLines is how many lines the gate printed (blank lines at the end aside), so that a
@@ -85,6 +87,7 @@ func gateReport(res gates.Result) GateReport {
 		Findings:    res.Findings,
 		OutputLines: res.Lines,
 		Cause:       res.Cause,
+		Cached:      res.Cached,
 	}
 	if g.Findings == nil {
 		g.Findings = []gates.Finding{}
@@ -114,6 +117,9 @@ func needsAttention(s gates.Status) bool {
 
 // shownReason is the reason worth printing next to a gate's status.
 func shownReason(g GateReport) string {
+	if g.Cached {
+		return "cached"
+	}
 	return visibleReason(g.Status, g.Reason)
 }
 

@@ -2,9 +2,10 @@ package review
 
 import (
 	"encoding/json"
-	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/gauntlet-dev/gauntlet/internal/lazyre"
 )
 
 // Verdict is a reviewer's answer: {"status":"pass"|"fail","findings":[...]}.
@@ -58,7 +59,7 @@ func parseVerdict(data []byte) (*Verdict, bool) {
 }
 
 // fencedJSON matches a ```json fenced block, the way models most often wrap an answer.
-var fencedJSON = regexp.MustCompile("(?s)```json[ \t]*\r?\n(.*?)\r?\n[ \t]*```")
+var fencedJSON = lazyre.New("(?s)```json[ \t]*\r?\n(.*?)\r?\n[ \t]*```")
 
 // ExtractVerdict finds the verdict in free text: the whole text when it is one, else the first
 // ```json block that is one, else the last balanced {...} object that has a status.

@@ -18,8 +18,11 @@ const maxInfraMatchBytes = 200
 // infra patterns, each bounded in memory. Write never fails, so that a broken log file or a
 // panicking observer never stops the gate's pipe from being drained.
 type capture struct {
-	gate     string
-	log      *cappedLog // nil when the run keeps no logs
+	gate string
+	log  *cappedLog // nil when the run keeps no logs, or until the gate prints
+	// openLog creates the log file on the first output: a gate that prints nothing costs no
+	// file (creating one is most of a silent gate's cost on a busy filesystem).
+	openLog  func() (*cappedLog, error)
 	tail     *tailBuffer
 	lines    lineSplitter
 	observer Observer
@@ -41,6 +44,10 @@ func newCapture(gate string, log *cappedLog, observer Observer, patterns []*rege
 }
 
 func (c *capture) Write(p []byte) (int, error) {
+	if c.openLog != nil && len(p) > 0 {
+		c.log, c.logErr = c.openLog()
+		c.openLog = nil
+	}
 	if c.log != nil && c.logErr == nil {
 		if _, err := c.log.Write(p); err != nil {
 			c.logErr = err
@@ -101,6 +108,9 @@ func (c *capture) Close() error {
 }
 
 func (c *capture) Tail() string { return c.tail.String() }
+
+// logged says whether a log file was written (the gate printed something).
+func (c *capture) logged() bool { return c.log != nil }
 
 func (c *capture) InfraMatch() string { return c.infraMatch }
 

@@ -179,7 +179,9 @@ func (e *groupExecutor) awaitGroupExit(pgid int, deadline time.Time) {
 
 // pump copies r to out until EOF or the read deadline; out must not fail.
 func pump(r *os.File, out io.Writer) {
-	buf := make([]byte, 32<<10)
+	bp := pumpBuffers.Get().(*[]byte)
+	defer pumpBuffers.Put(bp)
+	buf := *bp
 	for {
 		n, err := r.Read(buf)
 		if n > 0 {

@@ -55,6 +55,9 @@ func (r *run) execute(ctx context.Context, g gates.Gate, start time.Time) (o gat
 		}
 		out.finish(&o)
 		tail = out.Tail()
+		if !out.logged() {
+			logPath = "" // it printed nothing: no log file to point to
+		}
 	}()
 	return r.dispatch(ctx, g, out), "", logPath
 }
@@ -86,11 +89,14 @@ func (r *run) openCapture(g gates.Gate) (*capture, string, error) {
 		return c, "", nil
 	}
 	name := g.Name + ".log"
-	log, err := createCappedLog(r.opts.Logs, name, r.opts.MaxLogBytes)
-	if err != nil {
-		return nil, "", fmt.Errorf("log of gate %s: %w", g.Name, err)
+	c := newCapture(g.Name, nil, r.observer, g.InfraPatterns)
+	c.openLog = func() (*cappedLog, error) {
+		log, err := createCappedLog(r.opts.Logs, name, r.opts.MaxLogBytes)
+		if err != nil {
+			return nil, fmt.Errorf("log of gate %s: %w", g.Name, err)
+		}
+		return log, nil
 	}
-	c := newCapture(g.Name, log, r.observer, g.InfraPatterns)
 	c.readers = readers
 	return c, path.Join(r.opts.LogPrefix, name), nil
 }

@@ -75,7 +75,11 @@ func TestRunClassifiesOutcomes(t *testing.T) {
 			if !strings.Contains(res.Reason, tc.reason) {
 				t.Errorf("reason %q does not contain %q", res.Reason, tc.reason)
 			}
+			// A gate that printed nothing has no log file to point to.
 			wantLog := testLogPrefix + "/" + tc.gate.Name + ".log"
+			if res.Tail == "" {
+				wantLog = ""
+			}
 			if res.Log != wantLog {
 				t.Errorf("log %q, want %q", res.Log, wantLog)
 			}
@@ -181,6 +185,19 @@ func TestRunCapsLogFile(t *testing.T) {
 	}
 }
 
+// A gate that prints nothing gets no log file: creating it would be most of its cost.
+func TestSilentGateHasNoLogFile(t *testing.T) {
+	t.Parallel()
+	opts := testOptions(t)
+	res := Run(context.Background(), []gates.Gate{shellGate("silent", "true")}, opts)[0]
+	if res.Status != gates.StatusPass || res.Log != "" {
+		t.Errorf("got %+v, want pass without a log", res)
+	}
+	if _, err := opts.Logs.Stat("silent.log"); err == nil {
+		t.Error("a silent gate left a log file")
+	}
+}
+
 func TestRunWithoutLogs(t *testing.T) {
 	t.Parallel()
 	opts := testOptions(t)
@@ -198,7 +215,8 @@ func TestRunUnwritableLogIsError(t *testing.T) {
 	if err := opts.Logs.Mkdir("blocked.log", 0o755); err != nil {
 		t.Fatal(err)
 	}
-	res := Run(context.Background(), []gates.Gate{shellGate("blocked", "true")}, opts)[0]
+	// The file is created when the gate first prints.
+	res := Run(context.Background(), []gates.Gate{shellGate("blocked", "echo hi")}, opts)[0]
 	if res.Status != gates.StatusError || !strings.Contains(res.Reason, "log of gate blocked") {
 		t.Errorf("status %s reason %q, want error about the log", res.Status, res.Reason)
 	}

@@ -16,19 +16,34 @@ const (
 	tailMaxBytes    = 8 << 10
 )
 
-// tailBuffer keeps the last bytes of a stream in a fixed ring, whatever the stream's size.
+// tailBuffer keeps the last bytes of a stream in a fixed ring, whatever the stream's size. The
+// ring grows with the output up to its size, so that a gate that prints little costs little.
 type tailBuffer struct {
 	ring  []byte
-	next  int   // where the next byte goes
+	size  int
+	next  int   // where the next byte goes, once the ring is full
 	total int64 // bytes ever written
 }
 
 func newTailBuffer(size int) *tailBuffer {
-	return &tailBuffer{ring: make([]byte, size)}
+	return &tailBuffer{size: size}
 }
 
 func (t *tailBuffer) Write(p []byte) {
 	t.total += int64(len(p))
+	if len(t.ring) < t.size {
+		n := min(len(p), t.size-len(t.ring))
+		if len(t.ring)+n > cap(t.ring) {
+			grown := make([]byte, len(t.ring), min(max(2*cap(t.ring), len(t.ring)+n, 512), t.size))
+			copy(grown, t.ring)
+			t.ring = grown
+		}
+		t.ring = append(t.ring, p[:n]...)
+		p = p[n:]
+		if len(p) == 0 {
+			return
+		}
+	}
 	if len(p) >= len(t.ring) {
 		copy(t.ring, p[len(p)-len(t.ring):])
 		t.next = 0
@@ -43,8 +58,8 @@ func (t *tailBuffer) Write(p []byte) {
 
 // Bytes returns the kept bytes, oldest first, and whether older ones were dropped.
 func (t *tailBuffer) Bytes() ([]byte, bool) {
-	if t.total <= int64(len(t.ring)) {
-		return t.ring[:t.total], false
+	if t.total <= int64(t.size) {
+		return t.ring, false
 	}
 	out := make([]byte, 0, len(t.ring))
 	out = append(out, t.ring[t.next:]...)

@@ -81,3 +81,28 @@ func TestTailStringIsBounded(t *testing.T) {
 		t.Errorf("tail does not hold the last whole lines that fit: %d lines", strings.Count(got, "\n")+1)
 	}
 }
+
+// A gate that prints little must not cost the whole ring; one that prints much keeps the last
+// bytes exactly, across the switch from growing to wrapping.
+func TestTailBufferGrowsWithOutput(t *testing.T) {
+	tb := newTailBuffer(1000)
+	if cap(tb.ring) != 0 {
+		t.Fatalf("an unused tail holds %d bytes", cap(tb.ring))
+	}
+	tb.Write([]byte("hello\n"))
+	if c := cap(tb.ring); c >= 1000 {
+		t.Errorf("6 bytes of output hold a %d-byte ring", c)
+	}
+	var all []byte
+	for i := range 300 {
+		line := []byte(fmt.Sprintf("line %d\n", i))
+		all = append(all, line...)
+		tb.Write(line)
+	}
+	got, truncated := tb.Bytes()
+	want := append([]byte("hello\n"), all...)
+	want = want[len(want)-1000:]
+	if !truncated || string(got) != string(want) || cap(tb.ring) != 1000 {
+		t.Errorf("tail = %q (truncated %v, cap %d), want the last 1000 bytes", got, truncated, cap(tb.ring))
+	}
+}

@@ -10,12 +10,13 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 
 	"github.com/BurntSushi/toml"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/gauntlet-dev/gauntlet/internal/lazyre"
 )
 
 // declared is a script the project itself runs somewhere: a CI step, a pre-commit hook, a task
@@ -199,7 +200,7 @@ func githubWorkflows(root string) []declared {
 
 // envExpression is ${{ env.NAME }}: a workflow that runs `${{ env.CARGO }} test` with CARGO: cargo
 // in its env runs cargo test.
-var envExpression = regexp.MustCompile(`\$\{\{\s*env\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}`)
+var envExpression = lazyre.New(`\$\{\{\s*env\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}`)
 
 // gitlabReserved are the top-level keys of .gitlab-ci.yml that are not jobs.
 var gitlabReserved = map[string]bool{"stages": true, "variables": true, "default": true, "include": true,
@@ -300,7 +301,7 @@ func preCommit(root string) []declared {
 	return out
 }
 
-var lefthookTemplate = regexp.MustCompile(`\{[a-z_]+\}`)
+var lefthookTemplate = lazyre.New(`\{[a-z_]+\}`)
 
 func lefthook(root string) []declared {
 	var doc map[string]yaml.Node
@@ -340,9 +341,9 @@ func lefthook(root string) []declared {
 // --- task runners -----------------------------------------------------------------------------
 
 // makeVar is a simple Makefile variable definition: NAME = value, :=, ?=, ::=.
-var makeVar = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*)\s*(?:\?|:|::)?=\s*(.*)$`)
+var makeVar = lazyre.New(`^([A-Za-z_][A-Za-z0-9_]*)\s*(?:\?|:|::)?=\s*(.*)$`)
 
-var makeRef = regexp.MustCompile(`\$[({]([A-Za-z_][A-Za-z0-9_]*)[)}]`)
+var makeRef = lazyre.New(`\$[({]([A-Za-z_][A-Za-z0-9_]*)[)}]`)
 
 // makeRecipes returns the recipe of each wanted target (and of the targets it depends on, one
 // level deep), with the Makefile's simple variables expanded.
@@ -430,7 +431,7 @@ func makeRecipes(dir string, wanted map[string]bool) []declared {
 }
 
 // justRecipe is a justfile recipe line: name, optional parameters, a colon, dependencies.
-var justRecipe = regexp.MustCompile(`^@?([A-Za-z_][A-Za-z0-9_-]*)[^:=]*:(?:[^=]|$)`)
+var justRecipe = lazyre.New(`^@?([A-Za-z_][A-Za-z0-9_-]*)[^:=]*:(?:[^=]|$)`)
 
 func justRecipes(dir string) []declared {
 	var data []byte
@@ -612,9 +613,9 @@ func toxTOML(dir string) []declared {
 }
 
 var (
-	noxSession = regexp.MustCompile(`(?m)^def\s+([A-Za-z_][A-Za-z0-9_]*)\s*\(\s*session`)
-	noxRun     = regexp.MustCompile(`session\.run\(([^)]*)\)`)
-	pyString   = regexp.MustCompile(`^\s*["']([^"']*)["']\s*$`)
+	noxSession = lazyre.New(`(?m)^def\s+([A-Za-z_][A-Za-z0-9_]*)\s*\(\s*session`)
+	noxRun     = lazyre.New(`session\.run\(([^)]*)\)`)
+	pyString   = lazyre.New(`^\s*["']([^"']*)["']\s*$`)
 )
 
 // noxSessions reads session.run("tool", "arg", ...) calls whose arguments are all string

@@ -2,10 +2,11 @@ package scaffold
 
 import (
 	"path"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/gauntlet-dev/gauntlet/internal/lazyre"
 )
 
 // found is a check the project declares, with where it runs and where it is written.
@@ -18,7 +19,7 @@ type found struct {
 
 // gofmtFlags finds gofmt wherever it is written, even inside $(...) or quotes, which the command
 // splitter does not look into: `[ -z "$(gofmt -s -l .)" ]` is the usual way to check.
-var gofmtFlags = regexp.MustCompile(`\bgofmt((?:\s+-[a-z]+)*)`)
+var gofmtFlags = lazyre.New(`\bgofmt((?:\s+-[a-z]+)*)`)
 
 // recognise turns every declared script into the checks it runs, most preferred source first,
 // and says per folder where a gofmt -s is run.

@@ -4,9 +4,10 @@ import (
 	"bufio"
 	"bytes"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"time"
+
+	"github.com/gauntlet-dev/gauntlet/internal/lazyre"
 )
 
 // makeTargets are the targets that conventionally check a project, in the order gates list them.
@@ -21,7 +22,7 @@ var makeTargets = []struct {
 }
 
 // ruleLine matches a rule's target list: "test lint: deps", but not "X := y" or "X ::= y".
-var ruleLine = regexp.MustCompile(`^([^\s:#=][^:#=]*?)\s*::?(?:[^:=]|$)`)
+var ruleLine = lazyre.New(`^([^\s:#=][^:#=]*?)\s*::?(?:[^:=]|$)`)
 
 func detectMake(dir string) *Project {
 	var data []byte

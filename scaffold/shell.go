@@ -1,10 +1,10 @@
 package scaffold
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/lazyre"
 )
 
 // simpleCommand is one command of a shell line, as words, with the folder it runs in when a
@@ -32,7 +32,7 @@ func quoteWord(w string) string {
 }
 
 // ciExpression is a GitHub Actions or GitLab expression: it has no value before the CI runs.
-var ciExpression = regexp.MustCompile(`\$\{\{[^}]*\}\}`)
+var ciExpression = lazyre.New(`\$\{\{[^}]*\}\}`)
 
 // splitCommands cuts a script (one or more shell lines) into its simple commands: at newlines,
 // `&&`, `||`, `;`, `|` (what a pipe feeds is a reporter, not a check) and parentheses, keeping
@@ -135,7 +135,7 @@ func dropTemplates(words []string) []string {
 	return out
 }
 
-var redirection = regexp.MustCompile(`^[0-9]*(>>?|<)(&[0-9-])?`)
+var redirection = lazyre.New(`^[0-9]*(>>?|<)(&[0-9-])?`)
 
 func dropRedirections(words []string) []string {
 	var out []string
@@ -152,7 +152,7 @@ func dropRedirections(words []string) []string {
 	return out
 }
 
-var assignment = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*=`)
+var assignment = lazyre.New(`^[A-Za-z_][A-Za-z0-9_]*=`)
 
 func dropAssignments(words []string) []string {
 	for len(words) > 0 && assignment.MatchString(words[0]) {

@@ -52,9 +52,6 @@ func (d *Dir) writeFileAtomic(name string, data []byte) error {
 	if _, err := f.Write(data); err != nil {
 		return opErr(target, "write", err)
 	}
-	if err := f.Sync(); err != nil {
-		return opErr(target, "fsync", err)
-	}
 	if err := f.Close(); err != nil {
 		return opErr(target, "close", err)
 	}
@@ -62,7 +59,9 @@ func (d *Dir) writeFileAtomic(name string, data []byte) error {
 		return opErr(target, "rename", err)
 	}
 	committed = true
-	d.syncDir(dir)
+	// No fsync: the rename alone makes a reader see the old content or the new, never a torn
+	// write, which is all the state dir promises; after a power loss a lost or empty file is read
+	// as absent or corrupt, and starts afresh. Syncing cost milliseconds on every stop.
 	d.removeStaleTemps(dir, filepath.Base(rel), time.Now())
 	return nil
 }
@@ -120,17 +119,6 @@ func (d *Dir) RemoveTemps() (int, error) {
 		return nil
 	})
 	return removed, err
-}
-
-// syncDir makes the rename durable. It is best effort: some filesystems refuse to fsync a
-// directory, and the file's content is already safe.
-func (d *Dir) syncDir(dir string) {
-	f, err := d.root.Open(dir)
-	if err != nil {
-		return
-	}
-	_ = f.Sync()
-	_ = f.Close()
 }
 
 // DefaultMaxRead bounds ReadFile: gauntlet's own state files are small, and a planted huge one

@@ -6,10 +6,11 @@ import (
 	"io/fs"
 	"os"
 	"path"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/gauntlet-dev/gauntlet/internal/lazyre"
 )
 
 // logsDir holds one directory per run, named by its run id.
@@ -18,7 +19,7 @@ const logsDir = "logs"
 // runIDLayout makes run ids sort by time as plain strings.
 const runIDLayout = "20060102T150405Z"
 
-var runIDPattern = regexp.MustCompile(`^[0-9]{8}T[0-9]{6}Z-[0-9a-f]{4}$`)
+var runIDPattern = lazyre.New(`^[0-9]{8}T[0-9]{6}Z-[0-9a-f]{4}$`)
 
 // NewRunID returns an id such as "20261121T093000Z-4f2a": the UTC time to the second, then a
 // random suffix so that two runs started in the same second get different log directories.

@@ -24,6 +24,7 @@ func main() {
 // Main runs one command line and returns the process exit code. It is the only place that turns
 // errors into exit codes, so that deferred cleanups (lock release, process kills) always run.
 func Main(args []string, io streams) int {
+	setCacheVersion()
 	// A reader that went away (`gauntlet run | head -1`, a host that closed stderr) must make
 	// writes fail with EPIPE, not kill gauntlet by SIGPIPE while its gates run on unsupervised.
 	// Notify rather than Ignore: an ignored signal would stay ignored in every gate's process.

@@ -22,7 +22,14 @@ import (
 // the scripts in testdata/script drive exactly what users run.
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"gauntlet": func() { os.Exit(Main(os.Args[1:], streams{In: os.Stdin, Out: os.Stdout, Err: os.Stderr})) },
+		"gauntlet": func() {
+			// Only this test binary lets the environment pose as another gauntlet version: the
+			// cache must not answer across versions.
+			if v := os.Getenv("GAUNTLET_TEST_VERSION"); v != "" {
+				version = v
+			}
+			os.Exit(Main(os.Args[1:], streams{In: os.Stdin, Out: os.Stdout, Err: os.Stderr}))
+		},
 		"fakegate": fakegate.Main,
 		// gauntlet with an hour between SIGTERM and SIGKILL: only a second Ctrl-C can end a gate
 		// that ignores SIGTERM before the scripts' hang deadlines.

@@ -41,6 +41,7 @@ type runOptions struct {
 	color      string
 	shard      engine.Shard
 	names      []string
+	noCache    bool
 	timings    string
 }
 
@@ -96,6 +97,7 @@ Exit codes: 0 pass or warn, 1 fail, 2 usage or config error, 3 error (a gate cou
 	addWaitFlag(f, &opts.wait)
 	f.BoolVarP(&opts.verbose, "verbose", "v", false, "stream every gate's output live, each line prefixed with the gate name")
 	f.StringVar(&opts.color, "color", "auto", "colour the output: auto, always or never (NO_COLOR is honoured by auto)")
+	f.BoolVar(&opts.noCache, "no-cache", false, "run every gate, even those whose pass the cache holds")
 	f.StringVar(&shard, "shard", "", "run only shard K of N of the selected gates, balanced by known durations, e.g. 2/4; auto: from the CI's variables")
 	f.StringVar(&opts.timings, "timings", "", "gate durations that balance --shard: a JSON report or a {\"gate\": ms} object (default: the last unsharded run's)")
 	return cmd
@@ -156,6 +158,7 @@ func runGates(parent context.Context, io streams, cmd *cobra.Command, opts runOp
 		Abort:    abort,
 		Grace:    killGrace,
 		Starting: func(_ string, toRun []gates.Gate) { progress.Start(toRun) },
+		NoCache:  opts.noCache,
 	})
 	progress.Stop()
 	if run != nil && run.Leftovers > 0 {
@@ -167,6 +170,9 @@ func runGates(parent context.Context, io streams, cmd *cobra.Command, opts runOp
 	}
 	if err != nil && run == nil {
 		return err
+	}
+	if run.CacheErr != nil {
+		fmt.Fprintf(io.Err, "gauntlet: %v\n", run.CacheErr)
 	}
 
 	// Annotations belong on the terminal under GitHub Actions (its log reads them), whatever

@@ -1,0 +1,4 @@
+// Command empty does nothing: the floor of starting any Go program, for bench/hook.sh.
+package main
+
+func main() {}

@@ -1,0 +1,425 @@
+// Package treestate reads the state of a git work tree in one pass: HEAD, and every path that
+// differs from it (staged, unstaged, untracked), from a single `git status` call. The stop
+// hook's fingerprint and the per-gate cache both read it, so a run asks git once and hashes
+// each changed file at most once.
+package treestate
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha1"
+	"crypto/sha256"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+
+	"github.com/gauntlet-dev/gauntlet/internal/gitcmd"
+	"github.com/gauntlet-dev/gauntlet/statedir"
+)
+
+// ErrNotGit is returned outside a git work tree (or without git).
+var ErrNotGit = gitcmd.ErrNotRepo
+
+// NoCommit stands in for HEAD in a repository without commits; it cannot be a hash.
+const NoCommit = "(no commit yet)"
+
+const (
+	// maxStatusOutput bounds what git status may print: past it the tree is not something worth
+	// caching on, and the caller runs the gates.
+	maxStatusOutput = 64 << 20
+	// maxIndexOutput bounds `git ls-files -s`: about 100 bytes a file, so some 600,000 files.
+	maxIndexOutput = 64 << 20
+	copyBuffer     = 64 << 10
+)
+
+// pathspec scopes every git call to the project root and keeps gauntlet's own state directory
+// out, whether or not .gitignore lists it: gauntlet writes there on every run.
+var pathspec = []string{"--", ".", ":(exclude)" + statedir.Name}
+
+// Entry is one path git status reports.
+type Entry struct {
+	// Path is relative to the project root, with forward slashes.
+	Path string
+	// Meta is what git says of the path besides its name: the kind of line, the XY status, the
+	// modes and the HEAD and index object ids. It pins the index.
+	Meta string
+	// Untracked is set for a path git does not track (and does not ignore).
+	Untracked bool
+	// Worktree is set when the file in the work tree differs from the index (or is untracked, or
+	// unmerged): its content must be read, git has no object id for it.
+	Worktree bool
+}
+
+// State is one reading of the work tree under a project root.
+type State struct {
+	Root    string
+	Head    string
+	Entries []Entry // sorted by path
+	byPath  map[string]int
+
+	mu      sync.Mutex
+	digests map[string][]byte
+
+	indexOnce sync.Once
+	index     []IndexEntry
+	indexErr  error
+}
+
+// IndexEntry is one file of the index: its root-relative path, mode and object id.
+type IndexEntry struct {
+	Path string
+	Mode string
+	OID  string
+}
+
+// Read asks git once for the state of the tree under root. Outside a work tree the error is
+// ErrNotGit.
+func Read(ctx context.Context, root string) (*State, error) {
+	args := append([]string{"status", "--porcelain=v2", "-z", "-uall", "--branch", "--no-renames"}, pathspec...)
+	var (
+		wg        sync.WaitGroup
+		prefix    string
+		prefixErr error
+	)
+	// git status names paths from the top of the work tree. When the root is that top (a .git
+	// is there) the prefix is empty and no second git call is needed.
+	if !atTopLevel(root) {
+		wg.Go(func() { prefix, prefixErr = showPrefix(ctx, root) })
+	}
+	out, err := gitcmd.Output(ctx, root, maxStatusOutput, args...)
+	wg.Wait()
+	if err != nil {
+		return nil, classify(err)
+	}
+	if prefixErr != nil {
+		return nil, classify(prefixErr)
+	}
+	s, err := parse(out, prefix)
+	if err != nil {
+		return nil, err
+	}
+	s.Root = root
+	return s, nil
+}
+
+func atTopLevel(root string) bool {
+	if os.Getenv("GIT_DIR") != "" || os.Getenv("GIT_WORK_TREE") != "" {
+		return false
+	}
+	_, err := os.Lstat(filepath.Join(root, ".git"))
+	return err == nil
+}
+
+func showPrefix(ctx context.Context, root string) (string, error) {
+	out, err := gitcmd.Output(ctx, root, 64<<10, "rev-parse", "--show-prefix")
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimRight(string(out), "\n"), nil
+}
+
+func classify(err error) error {
+	var gitErr *gitcmd.Error
+	switch {
+	case errors.Is(err, exec.ErrNotFound):
+		return fmt.Errorf("%w: git is not installed", ErrNotGit)
+	case gitcmd.IsNotRepo(err):
+		return ErrNotGit
+	case errors.As(err, &gitErr) && strings.Contains(gitErr.Stderr, "must be run in a work tree"):
+		// Inside .git itself: a repository, but no working tree to judge.
+		return ErrNotGit
+	}
+	return err
+}
+
+// parse reads porcelain v2 -z output; see git-status(1).
+func parse(out []byte, prefix string) (*State, error) {
+	s := &State{Head: NoCommit, byPath: map[string]int{}, digests: map[string][]byte{}}
+	recs := bytes.Split(out, []byte{0})
+	for i := 0; i < len(recs); i++ {
+		rec := string(recs[i])
+		if rec == "" {
+			continue
+		}
+		var e Entry
+		switch rec[0] {
+		case '#':
+			if oid, ok := strings.CutPrefix(rec, "# branch.oid "); ok && oid != "(initial)" {
+				s.Head = oid
+			}
+			continue
+		case '?':
+			e = Entry{Path: rec[2:], Meta: "?", Untracked: true, Worktree: true}
+		case '!':
+			continue
+		case '1', '2', 'u':
+			fields := map[byte]int{'1': 8, '2': 9, 'u': 10}[rec[0]]
+			parts := strings.SplitN(rec, " ", fields+1)
+			if len(parts) != fields+1 {
+				return nil, fmt.Errorf("unexpected git status line %q", rec)
+			}
+			e = Entry{Path: parts[fields], Meta: strings.Join(parts[:fields], " ")}
+			xy := parts[1]
+			e.Worktree = rec[0] == 'u' || len(xy) == 2 && xy[1] != '.'
+			if rec[0] == '2' {
+				i++ // the rename's original path follows in its own record
+				if i < len(recs) {
+					e.Meta += "\x00" + string(recs[i])
+				}
+			}
+		default:
+			return nil, fmt.Errorf("unexpected git status line %q", rec)
+		}
+		rel, ok := strings.CutPrefix(e.Path, prefix)
+		if !ok {
+			continue
+		}
+		e.Path = rel
+		s.Entries = append(s.Entries, e)
+	}
+	slices.SortFunc(s.Entries, func(a, b Entry) int { return strings.Compare(a.Path, b.Path) })
+	for i, e := range s.Entries {
+		s.byPath[e.Path] = i
+	}
+	return s, nil
+}
+
+// Lookup returns what git status said of path, if anything.
+func (s *State) Lookup(path string) (Entry, bool) {
+	i, ok := s.byPath[path]
+	if !ok {
+		return Entry{}, false
+	}
+	return s.Entries[i], true
+}
+
+// FileDigest hashes one path of the work tree: its type and permissions, and a symlink's target
+// or a regular file's content. A file that cannot be read is hashed by its error, so that it
+// neither stops the caller nor looks like an empty file. Each path is hashed once per State.
+// Only the context's end is an error: a partial read must never yield a digest.
+func (s *State) FileDigest(ctx context.Context, path string) ([]byte, error) {
+	s.mu.Lock()
+	d, ok := s.digests[path]
+	s.mu.Unlock()
+	if ok {
+		return d, nil
+	}
+	sum := sha256.New()
+	if err := fileDigest(ctx, sum, filepath.Join(s.Root, filepath.FromSlash(path))); err != nil {
+		return nil, fmt.Errorf("hash %s: %w", path, err)
+	}
+	d = sum.Sum(nil)
+	s.mu.Lock()
+	s.digests[path] = d
+	s.mu.Unlock()
+	return d, nil
+}
+
+func fileDigest(ctx context.Context, sum hash.Hash, path string) error {
+	info, err := os.Lstat(path)
+	if err != nil {
+		Field(sum, "unreadable", []byte(unreadable(err)))
+		return nil
+	}
+	Field(sum, "mode", []byte(info.Mode().String()))
+	switch {
+	case info.Mode()&fs.ModeSymlink != 0:
+		target, err := os.Readlink(path)
+		if err != nil {
+			Field(sum, "unreadable", []byte(unreadable(err)))
+			return nil
+		}
+		Field(sum, "symlink", []byte(target))
+	case info.Mode().IsRegular():
+		digest, err := contentDigest(ctx, path)
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			return ctxErr
+		}
+		if err != nil {
+			Field(sum, "unreadable", []byte(unreadable(err)))
+			return nil
+		}
+		Field(sum, "content", digest)
+	}
+	// Directories (an untracked nested repository) and special files count by name and mode
+	// alone: reading a FIFO would block.
+	return nil
+}
+
+// unreadable keeps an error's cause without the absolute path, so that the same state under
+// another checkout hashes the same.
+func unreadable(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Op + ": " + pe.Err.Error()
+	}
+	return err.Error()
+}
+
+// contentDigest hashes a regular file chunk by chunk. O_NONBLOCK keeps open from blocking if the
+// path was swapped for a FIFO since it was listed; the check after open refuses anything that
+// is not a regular file by then.
+func contentDigest(ctx context.Context, path string) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, errors.New("no longer a regular file")
+	}
+	sub := sha256.New()
+	buf := bufPool.Get().(*[]byte)
+	defer bufPool.Put(buf)
+	if _, err := io.CopyBuffer(sub, ctxReader{ctx: ctx, r: f}, *buf); err != nil {
+		return nil, err
+	}
+	return sub.Sum(nil), nil
+}
+
+var bufPool = sync.Pool{New: func() any { b := make([]byte, copyBuffer); return &b }}
+
+// ctxReader stops a long read (a huge file) when the context ends.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (r ctxReader) Read(p []byte) (int, error) {
+	if err := r.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return r.r.Read(p)
+}
+
+// Index lists the files of the index under the root (one git call, made at most once per
+// State): what the cache needs to name unchanged files by git's own object ids.
+func (s *State) Index(ctx context.Context) ([]IndexEntry, error) {
+	s.indexOnce.Do(func() {
+		args := append([]string{"ls-files", "-s", "-z"}, pathspec...)
+		out, err := gitcmd.Output(ctx, s.Root, maxIndexOutput, args...)
+		if err != nil {
+			s.indexErr = fmt.Errorf("list the index: %w", classify(err))
+			return
+		}
+		for rec := range bytes.SplitSeq(out, []byte{0}) {
+			meta, path, ok := bytes.Cut(rec, []byte{'\t'})
+			if !ok {
+				continue
+			}
+			f := strings.Fields(string(meta))
+			if len(f) != 3 {
+				continue
+			}
+			if n := len(s.index); n > 0 && s.index[n-1].Path == string(path) {
+				continue // an unmerged path has several stages; status marks it as changed anyway
+			}
+			s.index = append(s.index, IndexEntry{Path: string(path), Mode: f[0], OID: f[1]})
+		}
+	})
+	return s.index, s.indexErr
+}
+
+// Field writes one part of a digest as a labelled, length-prefixed field, so that no two
+// different sequences of parts can produce the same bytes.
+func Field(h hash.Hash, label string, data []byte) {
+	var header []byte
+	header = append(header, label...)
+	header = append(header, 0)
+	header = binary.BigEndian.AppendUint64(header, uint64(len(data)))
+	h.Write(header)
+	h.Write(data)
+}
+
+// BlobID names a work-tree file the way git would once it is added: its mode and its blob
+// object id (SHA-1, or SHA-256 when like is a 64-digit id of the repository), so that a file
+// has the same name whether git already holds it or not. ok is false for what git stores
+// otherwise (a directory: an untracked nested repository) or cannot read; the caller then
+// falls back to FileDigest. Each path is hashed once per State.
+func (s *State) BlobID(ctx context.Context, path string, like string) (mode, oid string, ok bool, err error) {
+	memo := "blob\x00" + path
+	s.mu.Lock()
+	d, seen := s.digests[memo]
+	s.mu.Unlock()
+	if seen {
+		if len(d) == 0 {
+			return "", "", false, nil
+		}
+		m, o, _ := strings.Cut(string(d), " ")
+		return m, o, true, nil
+	}
+	mode, oid, ok, err = blobID(ctx, filepath.Join(s.Root, filepath.FromSlash(path)), len(like) == 64)
+	if err != nil {
+		return "", "", false, fmt.Errorf("hash %s: %w", path, err)
+	}
+	val := []byte(nil)
+	if ok {
+		val = []byte(mode + " " + oid)
+	}
+	s.mu.Lock()
+	s.digests[memo] = val
+	s.mu.Unlock()
+	return mode, oid, ok, nil
+}
+
+func blobID(ctx context.Context, path string, sha256Repo bool) (string, string, bool, error) {
+	info, err := os.Lstat(path)
+	if err != nil {
+		return "", "", false, nil
+	}
+	newHash := sha1.New
+	if sha256Repo {
+		newHash = sha256.New
+	}
+	h := newHash()
+	switch {
+	case info.Mode()&fs.ModeSymlink != 0:
+		target, err := os.Readlink(path)
+		if err != nil {
+			return "", "", false, nil
+		}
+		fmt.Fprintf(h, "blob %d\x00%s", len(target), target)
+		return "120000", fmt.Sprintf("%x", h.Sum(nil)), true, nil
+	case info.Mode().IsRegular():
+		f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+		if err != nil {
+			return "", "", false, nil
+		}
+		defer f.Close()
+		st, err := f.Stat()
+		if err != nil || !st.Mode().IsRegular() {
+			return "", "", false, nil
+		}
+		fmt.Fprintf(h, "blob %d\x00", st.Size())
+		buf := bufPool.Get().(*[]byte)
+		defer bufPool.Put(buf)
+		n, err := io.CopyBuffer(h, ctxReader{ctx: ctx, r: io.LimitReader(f, st.Size())}, *buf)
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			return "", "", false, ctxErr
+		}
+		if err != nil || n != st.Size() {
+			// Changed while read: no stable name, the caller hashes it its own way.
+			return "", "", false, nil
+		}
+		mode := "100644"
+		if st.Mode()&0o100 != 0 {
+			mode = "100755"
+		}
+		return mode, fmt.Sprintf("%x", h.Sum(nil)), true, nil
+	}
+	return "", "", false, nil
+}
