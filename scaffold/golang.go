@@ -78,7 +78,40 @@ func detectGo(c *dirContext) *Project {
 		p.Gates = append(p.Gates, Gate{Name: "test", Comment: "the tests", Run: "go test ./...",
 			Timeout: testTime, Hint: "Rerun one test with `go test -run NAME ./PKG`.", Source: def})
 	}
+	for i := range p.Gates {
+		p.Gates[i].Inputs = goInputs(c.rel, p.Gates[i], config)
+	}
 	return p
+}
+
+// goInputs are the files a Go tool's verdict depends on, when the gate runs nothing but Go's own
+// tools: the Go files, test data and the module files (and golangci-lint's config). A command
+// that runs anything else (make, a script) has inputs gauntlet cannot know, and is not cached.
+func goInputs(dir string, g Gate, lintConfig string) []string {
+	var in []string
+	switch {
+	case g.Run == gofmtCheck || g.Run == gofmtSimplifyCheck:
+		in = []string{"**/*.go"}
+	case onlyGoTools(g.Run, "go "):
+		in = []string{"**/*.go", "**/testdata/**", "go.mod", "go.sum"}
+	case onlyGoTools(g.Run, "golangci-lint "):
+		in = []string{"**/*.go", "go.mod", "go.sum"}
+		if lintConfig != "" {
+			in = append(in, lintConfig)
+		}
+	default:
+		return nil
+	}
+	for i, glob := range in {
+		in[i] = inDir(dir, glob)
+	}
+	return in
+}
+
+// onlyGoTools reports whether run is one command starting with prefix: no shell operators that
+// would chain another program in.
+func onlyGoTools(run, prefix string) bool {
+	return strings.HasPrefix(run+" ", prefix) && !strings.ContainsAny(run, "|&;<>`$()")
 }
 
 // golangciRunsVet reports whether golangci-lint's config keeps govet, which it enables by

@@ -118,6 +118,10 @@ func writeGate(b *strings.Builder, p Project, g Gate) {
 	if len(g.Exclude) > 0 {
 		fmt.Fprintf(b, "    exclude: %s\n", yamlFlowList(g.Exclude))
 	}
+	if len(g.Inputs) > 0 {
+		fmt.Fprintf(b, "    cache: true\n")
+		fmt.Fprintf(b, "    inputs: %s\n", yamlFlowList(g.Inputs))
+	}
 	if g.Timeout > 0 {
 		fmt.Fprintf(b, "    timeout: %s\n", formatDuration(g.Timeout))
 	}

@@ -23,6 +23,9 @@ type Gate struct {
 	Hint    string
 	Exclude []string
 	Source  string // where the project declares this check: "from .github/workflows/ci.yml, job test"
+	// Inputs, when set, are every file the gate's result depends on (root-relative globs): the
+	// gate is written with `cache: true`, so that a pass is reused until one of them changes.
+	Inputs []string
 }
 
 // Project is one detected project: a directory and the tool chain found in it.
