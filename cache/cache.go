@@ -37,7 +37,7 @@ const (
 )
 
 // keyVersion changes whenever what goes into a key changes.
-const keyVersion = "gauntlet-cache-1"
+const keyVersion = "gauntlet-cache-2"
 
 // Entry is one remembered pass.
 type Entry struct {
@@ -146,6 +146,9 @@ type Context struct {
 	SessionInputs []byte
 	// Base is the ref a review gate diffs against.
 	Base string
+	// MergeBase gives the commit a review or new_only gate's change is measured from; called
+	// only for such gates (it costs git calls), and nil means unknown.
+	MergeBase func() string
 }
 
 // Key returns the cache key of a gate in this state; ok is false when the gate may not be
@@ -166,10 +169,15 @@ func Key(ctx context.Context, g gates.Gate, c Context) (key string, ok bool, err
 		treestate.Field(sum, "session", []byte(c.Session))
 		treestate.Field(sum, "session-inputs", c.SessionInputs)
 	}
-	if g.Kind == gates.KindReview {
-		// A review reads the diff against the base, which HEAD and the base ref decide.
+	if g.Kind == gates.KindReview || g.NewOnly {
+		// A review reads the diff against the base, and new_only excuses findings by it: HEAD,
+		// the base ref and the commit it resolves to decide that diff (a fetch that moves the
+		// base changes it without touching the tree).
 		treestate.Field(sum, "head", []byte(c.Tree.Head))
 		treestate.Field(sum, "base", []byte(c.Base))
+		if c.MergeBase != nil {
+			treestate.Field(sum, "merge-base", []byte(c.MergeBase()))
+		}
 	}
 	if err := inputsDigest(ctx, sum, g, c.Tree); err != nil {
 		return "", false, fmt.Errorf("cache key of %s: %w", g.Name, err)
@@ -193,13 +201,17 @@ type gateDefinition struct {
 	Exclude        []string
 	Session        bool
 	Review         *gates.Review
+	// new_only turns a failure with only pre-existing findings into a pass, and the format
+	// decides which findings there are.
+	NewOnly bool
+	Format  []string
 }
 
 func definition(g gates.Gate) gateDefinition {
 	d := gateDefinition{
 		Kind: g.Kind, Run: g.Run, Argv: g.Argv, Dir: g.Dir, Env: g.Env, Severity: g.Severity,
 		InfraExitCodes: g.InfraExitCodes, Inputs: g.Inputs, Paths: g.Paths, Exclude: g.Exclude,
-		Session: g.Session, Review: g.Review,
+		Session: g.Session, Review: g.Review, NewOnly: g.NewOnly, Format: g.Format,
 	}
 	for _, re := range g.InfraPatterns {
 		d.InfraPatterns = append(d.InfraPatterns, re.String())

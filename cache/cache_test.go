@@ -186,3 +186,36 @@ func TestStoreIsBounded(t *testing.T) {
 		t.Errorf("corrupt cache: %v entries, err %v", len(c.f.Entries), err)
 	}
 }
+
+// new_only turns a failure into a pass by the findings' lines against the base: its setting,
+// the format that finds the findings, and the base the change is measured from are all part of
+// the key, or a pass would outlive the rule that granted it.
+func TestKeyCoversNewOnlyAndItsBase(t *testing.T) {
+	tree := &treestate.State{Head: "h1"}
+	base := func(commit string) Context {
+		return Context{Tree: tree, MergeBase: func() string { return commit }}
+	}
+	g := gates.Gate{Name: "lint", Kind: gates.KindCheck, Run: "lint", Cache: true, NewOnly: true}
+	key := func(g gates.Gate, c Context) string {
+		t.Helper()
+		k, ok, err := Key(context.Background(), g, c)
+		if err != nil || !ok {
+			t.Fatalf("Key: %v %v", ok, err)
+		}
+		return k
+	}
+	k := key(g, base("b1"))
+	if key(g, base("b2")) == k {
+		t.Error("a new merge-base kept the key")
+	}
+	off := g
+	off.NewOnly = false
+	if key(off, base("b1")) == k {
+		t.Error("turning new_only off kept the key")
+	}
+	other := g
+	other.Format = []string{"generic"}
+	if key(other, base("b1")) == k {
+		t.Error("another format kept the key")
+	}
+}

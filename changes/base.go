@@ -46,3 +46,18 @@ func isCommit(ctx context.Context, dir, ref string) bool {
 	_, err := git(ctx, dir, "rev-parse", "--verify", "--quiet", ref+"^{commit}")
 	return err == nil
 }
+
+// MergeBase returns the commit the change is measured from: the merge-base of HEAD and the base
+// ref (base, or auto-detected when ""). It is "" when there is none, so that callers keying on it
+// (the gate cache) see "no base" as a state of its own.
+func MergeBase(ctx context.Context, dir, base string) string {
+	ref, _, err := resolveBase(ctx, dir, base)
+	if err != nil || ref == "" {
+		return ""
+	}
+	out, err := git(ctx, dir, "merge-base", "HEAD", ref)
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+}

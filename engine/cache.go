@@ -5,9 +5,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/gauntlet-dev/gauntlet/cache"
+	"github.com/gauntlet-dev/gauntlet/changes"
 	"github.com/gauntlet-dev/gauntlet/gates"
 	"github.com/gauntlet-dev/gauntlet/internal/treestate"
 	"github.com/gauntlet-dev/gauntlet/statedir"
@@ -50,6 +52,9 @@ func consultCache(ctx context.Context, req Request, state *statedir.Dir, toRun [
 		Session:       req.Session,
 		SessionInputs: req.SessionInputs,
 		Base:          cmp.Or(req.Scope.Base, req.Config.Base),
+		MergeBase: sync.OnceValue(func() string {
+			return changes.MergeBase(ctx, req.Config.Root, cmp.Or(req.Scope.Base, req.Config.Base))
+		}),
 	}
 	var rest []gates.Gate
 	for _, g := range toRun {

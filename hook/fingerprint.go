@@ -15,7 +15,7 @@ var ErrNotGit = treestate.ErrNotGit
 
 // fingerprintVersion changes whenever what goes into the hash changes, so that a fingerprint
 // stored by an older gauntlet never matches one computed by a newer one.
-const fingerprintVersion = "gauntlet-fp-2"
+const fingerprintVersion = "gauntlet-fp-3"
 
 // Fingerprint identifies the state the gates would judge: HEAD, the index and the working tree
 // against it, the untracked (not ignored) files' contents, and the effective config. Same

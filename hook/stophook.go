@@ -197,6 +197,11 @@ func (c *call) judge(ctx context.Context, cfg *config.Config) Outcome {
 		return out
 	}
 	defer held.Release()
+	// Read again under the lock: a hook of the same session that held it meanwhile may have made
+	// a gate sticky, and running without it could let a laundered failure through.
+	if fresh, err := loadLedger(state); err == nil {
+		led = fresh
+	}
 	// A verdict this call waited for answers it, whatever it is. One found already finished
 	// answers when it is a pass or a failure (a hook that raced another for the lock and lost
 	// must not judge the same state again); warnings and infrastructure errors are judged anew,

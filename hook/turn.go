@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/gauntlet-dev/gauntlet/internal/lazyre"
+	"github.com/gauntlet-dev/gauntlet/internal/safefile"
 )
 
 // maxTurnTailBytes bounds how much of a transcript's end is read to find the last user prompt.
@@ -65,12 +66,16 @@ func lastUserMessage(ctx context.Context, path string) string {
 	if err != nil || !info.Mode().IsRegular() {
 		return ""
 	}
-	f, err := os.Open(path)
+	// Without blocking, and bound to ctx: a "regular" file whose read blocks (/proc/kmsg) must
+	// not hold the hook past its deadline.
+	deadline, _ := ctx.Deadline()
+	f, opened, err := safefile.Open(path, deadline)
 	if err != nil {
 		return ""
 	}
 	defer f.Close()
-	if opened, err := f.Stat(); err != nil || !os.SameFile(info, opened) {
+	defer safefile.Bind(ctx, f)()
+	if !os.SameFile(info, opened) {
 		return ""
 	}
 	var r io.Reader = f

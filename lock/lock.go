@@ -78,19 +78,28 @@ func (p *pair) try() (bool, error) {
 	if err != nil || !locked {
 		return false, lockErr(p.file.Path(), err)
 	}
+	if p.project == nil {
+		return true, nil
+	}
 	locked, err = p.project.TryLock()
-	if err != nil || !locked {
+	switch {
+	case err != nil:
+		// Some filesystems cannot lock a directory (NFS emulates flock with fcntl locks, which
+		// need a file open for writing): the lock file alone still keeps runs apart there,
+		// unless a gate deletes it.
+		p.project = nil
+		return true, nil
+	case !locked:
 		_ = p.file.Unlock()
-		if err != nil {
-			return false, fmt.Errorf("lock project directory %s: %w", p.project.Path(), err)
-		}
 		return false, nil
 	}
 	return true, nil
 }
 
 func (p *pair) unlock() {
-	_ = p.project.Unlock()
+	if p.project != nil {
+		_ = p.project.Unlock()
+	}
 	_ = p.file.Unlock()
 }
 

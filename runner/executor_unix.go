@@ -90,7 +90,7 @@ func (e *groupExecutor) Execute(ctx context.Context, p Process, out io.Writer) (
 		cmd.Stdin = stdin.r
 	}
 
-	startErr := cmd.Start()
+	disown, startErr := reaper.Start(cmd)
 	w.Close()
 	if startErr != nil {
 		stdin.abandon()
@@ -100,7 +100,6 @@ func (e *groupExecutor) Execute(ctx context.Context, p Process, out io.Writer) (
 		return noExit, &StartError{Err: startErr}
 	}
 	pgid := cmd.Process.Pid
-	disown := reaper.Own(pgid)
 	stdin.start(p.Stdin)
 
 	copied := make(chan struct{})

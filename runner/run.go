@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/reaper"
 )
 
 const (
@@ -86,7 +87,11 @@ type run struct {
 
 	stopWatch    chan struct{}
 	watchStopped chan struct{}
+	sweepStopped chan struct{}
 }
+
+// strayReapInterval is how often the zombies of a gate's orphans are collected while gates run.
+const strayReapInterval = 500 * time.Millisecond
 
 func newRun(parent context.Context, opts Options) *run {
 	opts.Jobs = max(opts.Jobs, 1)
@@ -123,7 +128,28 @@ func newRun(parent context.Context, opts Options) *run {
 	default:
 	}
 	go r.watchAbort()
+	r.sweepStopped = make(chan struct{})
+	go r.reapStrays()
 	return r
+}
+
+// reapStrays collects, while the gates run, the zombies of processes they orphaned: gauntlet is
+// their subreaper, and nobody else will. No-op where gauntlet is no subreaper.
+func (r *run) reapStrays() {
+	defer close(r.sweepStopped)
+	if !reaper.Enabled() {
+		return
+	}
+	tick := time.NewTicker(strayReapInterval)
+	defer tick.Stop()
+	for {
+		select {
+		case <-tick.C:
+			reaper.ReapStrays()
+		case <-r.stopWatch:
+			return
+		}
+	}
 }
 
 func (r *run) watchAbort() {
@@ -138,6 +164,7 @@ func (r *run) watchAbort() {
 func (r *run) stop() {
 	close(r.stopWatch)
 	<-r.watchStopped
+	<-r.sweepStopped
 	r.cancel(nil)
 }
 

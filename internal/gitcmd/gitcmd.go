@@ -12,6 +12,8 @@ import (
 	"os/exec"
 	"strings"
 	"time"
+
+	"github.com/gauntlet-dev/gauntlet/internal/reaper"
 )
 
 const (
@@ -56,7 +58,12 @@ func Run(ctx context.Context, dir string, stdout io.Writer, args ...string) erro
 
 	cmd, stderr := command(ctx, dir, args)
 	cmd.Stdout = stdout
-	if err := cmd.Run(); err != nil {
+	release, err := reaper.Start(cmd)
+	if err == nil {
+		err = cmd.Wait()
+		release()
+	}
+	if err != nil {
 		return failure(ctx, cmd, args, stderr, err)
 	}
 	return nil
@@ -90,9 +97,11 @@ func Stream(ctx context.Context, dir string, args []string, consume func(io.Read
 	if err != nil {
 		return fmt.Errorf("git %s: %w", strings.Join(args, " "), err)
 	}
-	if err := cmd.Start(); err != nil {
+	release, err := reaper.Start(cmd)
+	if err != nil {
 		return &Error{Args: args, ExitCode: -1, Err: err}
 	}
+	defer release()
 
 	consumeErr := consume(stdout)
 	enough := errors.Is(consumeErr, ErrEnough)

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"errors"
 	"os"
+	"os/exec"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -76,7 +77,59 @@ func KillOrphans(marks []string, after int, within time.Duration) int {
 var (
 	ownMu sync.Mutex
 	own   = map[int]bool{}
+	// starting is held (shared) while a child is started and recorded as owned, and exclusively
+	// by ReapStrays: a child that exits at once must never be reaped as a stray before its own
+	// code has recorded it, or that code's Wait would find no child.
+	starting sync.RWMutex
 )
+
+// Start starts cmd and records its process as this process's own (see Own). Every child
+// gauntlet starts while gates run goes through here. release is to be called once cmd was
+// waited for.
+func Start(cmd *exec.Cmd) (release func(), err error) {
+	starting.RLock()
+	defer starting.RUnlock()
+	if err := cmd.Start(); err != nil {
+		return func() {}, err
+	}
+	return Own(cmd.Process.Pid), nil
+}
+
+// ReapStrays collects the exit status of this process's zombie children that it did not start
+// itself: orphans of a gate, reparented here, that exited while the gate still runs. Without it
+// they would stay zombies until the gate ends, and a gate that orphans many short processes could
+// run a container out of pids. It returns how many it reaped.
+func ReapStrays() int {
+	if !Enabled() {
+		return 0
+	}
+	starting.Lock()
+	defer starting.Unlock()
+	self := os.Getpid()
+	n := 0
+	for _, pid := range pids(0) {
+		if owned(pid) || !zombieChild(pid, self) {
+			continue
+		}
+		var ws unix.WaitStatus
+		if got, _ := unix.Wait4(pid, &ws, unix.WNOHANG, nil); got == pid {
+			n++
+		}
+	}
+	return n
+}
+
+// zombieChild reports whether pid is a zombie whose parent is self.
+func zombieChild(pid, self int) bool {
+	var buf [512]byte
+	b := readProc(pid, "stat", buf[:])
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return false
+	}
+	fields := bytes.Fields(b[i+1:])
+	return len(fields) >= 2 && string(fields[0]) == "Z" && string(fields[1]) == strconv.Itoa(self)
+}
 
 // Own records a process this process started (a gate's leader): it is waited for by its own
 // code and is never an orphan. Call the returned func once it has been waited for.

@@ -2,7 +2,10 @@
 
 package reaper
 
-import "time"
+import (
+	"os/exec"
+	"time"
+)
 
 // Enable reports false: only Linux reparents orphans to a process that asks for it.
 func Enable() bool { return false }
@@ -18,3 +21,9 @@ func KillMarked(mark string) int { return 0 }
 
 // Own does nothing where there are no orphans to tell apart.
 func Own(pid int) (release func()) { return func() {} }
+
+// Start starts cmd.
+func Start(cmd *exec.Cmd) (release func(), err error) { return func() {}, cmd.Start() }
+
+// ReapStrays does nothing: without a subreaper, orphans are init's to reap.
+func ReapStrays() int { return 0 }

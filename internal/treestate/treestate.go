@@ -250,9 +250,24 @@ func fileDigest(ctx context.Context, sum hash.Hash, path string) error {
 			return nil
 		}
 		Field(sum, "content", digest)
+	case info.IsDir():
+		// A submodule (or a nested repository) is a directory to git status, which prints the
+		// same line for it whichever commit it has checked out: that commit is what says whether
+		// it changed.
+		if _, err := os.Lstat(filepath.Join(path, ".git")); err == nil {
+			head, err := gitcmd.Output(ctx, path, 1<<10, "rev-parse", "HEAD")
+			if ctxErr := ctx.Err(); ctxErr != nil {
+				return ctxErr
+			}
+			if err != nil {
+				Field(sum, "unreadable", []byte("submodule HEAD"))
+				return nil
+			}
+			Field(sum, "commit", bytes.TrimSpace(head))
+		}
 	}
-	// Directories (an untracked nested repository) and special files count by name and mode
-	// alone: reading a FIFO would block.
+	// Other directories and special files count by name and mode alone: reading a FIFO would
+	// block.
 	return nil
 }
 
