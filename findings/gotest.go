@@ -2,14 +2,16 @@ package findings
 
 import (
 	"bufio"
+	"bytes"
 	"io"
-	"os"
 	"path"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
 	"github.com/gauntlet-dev/gauntlet/internal/lazyre"
+	"github.com/gauntlet-dev/gauntlet/internal/safefile"
 )
 
 // go test prints failures as
@@ -262,13 +264,22 @@ func findModule(root, dir string) (module, modDir string) {
 }
 
 // modulePath reads the module line of dir's go.mod, boundedly; "" when there is none.
+//
+// It runs as a gate starts, before any deadline of the gate's: a go.mod planted as a FIFO, or one
+// whose read blocks, must not hold the run up, so it is opened without blocking, refused unless
+// it is a regular file, and read for a second at most.
 func modulePath(dir string) string {
-	f, err := os.Open(filepath.Join(dir, "go.mod"))
+	deadline := time.Now().Add(time.Second)
+	f, _, err := safefile.Open(filepath.Join(dir, "go.mod"), deadline)
 	if err != nil {
 		return ""
 	}
 	defer f.Close()
-	sc := bufio.NewScanner(io.LimitReader(f, 64<<10))
+	data, err := safefile.ReadAll(io.LimitReader(f, 64<<10), 64<<10, deadline)
+	if err != nil {
+		return ""
+	}
+	sc := bufio.NewScanner(bytes.NewReader(data))
 	for sc.Scan() {
 		line := strings.TrimSpace(sc.Text())
 		if rest, ok := strings.CutPrefix(line, "module"); ok && (rest == "" || rest[0] == ' ' || rest[0] == '\t') {

@@ -5,11 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/gauntlet-dev/gauntlet/internal/atomicfile"
+	"github.com/gauntlet-dev/gauntlet/internal/safefile"
 )
 
 // Change is the hook file as it will be once gauntlet's stop hook is in it.
@@ -52,7 +53,7 @@ func PlanTimeout(root, host string, shared bool, command string, seconds int) (*
 	c := &Change{Host: host, Rel: rel, Path: filepath.Join(root, filepath.FromSlash(rel)),
 		Where: "hooks." + spec.event}
 
-	data, err := os.ReadFile(c.Path)
+	data, err := safefile.ReadFile(c.Path, maxHookFileBytes, time.Now().Add(10*time.Second))
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		data = nil

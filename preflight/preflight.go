@@ -5,15 +5,16 @@ package preflight
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
+	"time"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
 	"github.com/gauntlet-dev/gauntlet/internal/lazyre"
+	"github.com/gauntlet-dev/gauntlet/internal/safefile"
 )
 
 // Problem is one thing a gate needs that is missing here.
@@ -210,12 +211,10 @@ func relTo(root, dir string) string {
 }
 
 func usesPlaywright(dir string) bool {
-	f, err := os.Open(filepath.Join(dir, "package.json"))
+	data, err := safefile.ReadFile(filepath.Join(dir, "package.json"), 1<<20, time.Now().Add(5*time.Second))
 	if err != nil {
 		return false
 	}
-	defer f.Close()
-	data, _ := io.ReadAll(io.LimitReader(f, 1<<20))
 	var pkg struct {
 		Dependencies    map[string]any `json:"dependencies"`
 		DevDependencies map[string]any `json:"devDependencies"`

@@ -44,10 +44,28 @@ func ReadJSON(rd io.Reader) (Report, error) {
 	if r.Gates == nil {
 		r.Gates = []GateReport{}
 	}
+	results := make([]gates.Result, len(r.Gates))
 	for i := range r.Gates {
 		if r.Gates[i].Findings == nil {
 			r.Gates[i].Findings = []gates.Finding{} // a report from before findings existed
 		}
+		if !knownStatus(r.Gates[i].Status) {
+			return Report{}, fmt.Errorf("read json report: gate %q has status %q, not one gauntlet writes", r.Gates[i].Name, r.Gates[i].Status)
+		}
+		results[i] = gates.Result{Status: r.Gates[i].Status}
+	}
+	// A report is one verdict of its gates; one that says otherwise was not written by gauntlet,
+	// and believing either half could turn a failure into a pass.
+	if want := gates.VerdictOf(results); r.Verdict != want {
+		return Report{}, fmt.Errorf("read json report: verdict %q, but its gates make it %q", r.Verdict, want)
 	}
 	return r, nil
+}
+
+func knownStatus(s gates.Status) bool {
+	switch s {
+	case gates.StatusPass, gates.StatusFail, gates.StatusWarn, gates.StatusError, gates.StatusSkipped, gates.StatusCancelled:
+		return true
+	}
+	return false
 }

@@ -173,22 +173,33 @@ func checkShards(inputs []MergeInput) []string {
 	if sharded == 0 || len(problems) > 0 {
 		return problems
 	}
+	var missing []string
 	for k := 1; k <= total; k++ {
 		switch srcs := byK[k]; {
 		case len(srcs) == 0 && sharded == len(inputs):
-			problems = append(problems, fmt.Sprintf("shard %d/%d missing (its gates would go unreported)", k, total))
+			missing = append(missing, strconv.Itoa(k))
 		case len(srcs) > 1:
 			problems = append(problems, fmt.Sprintf("shard %d/%d given twice: %s", k, total, strings.Join(srcs, ", ")))
 		}
 	}
+	switch {
+	case len(missing) == 1:
+		problems = append(problems, fmt.Sprintf("shard %s/%d missing (its gates would go unreported)", missing[0], total))
+	case len(missing) > 1:
+		problems = append(problems, fmt.Sprintf("shards %s of %d missing (their gates would go unreported)", strings.Join(missing, ", "), total))
+	}
 	return problems
 }
+
+// maxShards is shard.MaxShards (which imports this package): a report naming more shards was not
+// written by gauntlet, and would cost a line per missing shard.
+const maxShards = 256
 
 func parseShard(s string) (k, n int, ok bool) {
 	ks, ns, found := strings.Cut(s, "/")
 	k, errK := strconv.Atoi(ks)
 	n, errN := strconv.Atoi(ns)
-	return k, n, found && errK == nil && errN == nil && k >= 1 && k <= n
+	return k, n, found && errK == nil && errN == nil && k >= 1 && k <= n && n <= maxShards
 }
 
 // mergedRunID looks like a run id (the start time and four hex digits) and is derived from the

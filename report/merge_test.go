@@ -111,6 +111,10 @@ func TestMergeRefuses(t *testing.T) {
 			{"t2.json", shardReport("2/3", "2026-11-21T09:30:00Z", 1)},
 		}, "t2.json is shard 2/3, of another split than 2 shards"},
 		{"none", nil, "no reports given"},
+		// A planted N would cost a line per missing shard (or never end, near MaxInt).
+		{"huge split", []MergeInput{
+			{"h.json", shardReport("1/50000000", "2026-11-21T09:30:00Z", 1)},
+		}, `h.json: shard "1/50000000" is not K/N`},
 	}
 	for _, c := range cases {
 		_, err := Merge(c.in, nil)

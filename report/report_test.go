@@ -105,6 +105,8 @@ func TestReadJSONErrors(t *testing.T) {
 		{"no version", `{"run_id": "x"}`, "schema_version 0"},
 		{"newer version", `{"schema_version": 2}`, "schema_version 2"},
 		{"trailing garbage", `{"schema_version": 1} x`, "invalid character"},
+		{"unknown status", `{"schema_version": 1, "verdict": "pass", "gates": [{"name": "a", "status": "bogus"}]}`, `status "bogus"`},
+		{"verdict not of its gates", `{"schema_version": 1, "verdict": "pass", "gates": [{"name": "a", "status": "fail"}]}`, `its gates make it "fail"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -117,7 +119,7 @@ func TestReadJSONErrors(t *testing.T) {
 }
 
 func TestReadJSONIgnoresUnknownFields(t *testing.T) {
-	r, err := ReadJSON(strings.NewReader(`{"schema_version": 1, "verdict": "pass", "future": true, "gates": [{"name": "a", "new": 1}]}`))
+	r, err := ReadJSON(strings.NewReader(`{"schema_version": 1, "verdict": "pass", "future": true, "gates": [{"name": "a", "status": "pass", "new": 1}]}`))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -149,7 +149,9 @@ func sarifArtifactOf(file string) sarifArtifact {
 	file = termtext.Line(file)
 	segments := strings.Split(strings.TrimPrefix(file, "/"), "/")
 	for i, s := range segments {
-		segments[i] = url.PathEscape(s)
+		// PathEscape keeps ':'; in a relative reference's first segment it would read as a
+		// scheme (c:foo.go), making the URI absolute and its uriBaseId wrong.
+		segments[i] = strings.ReplaceAll(url.PathEscape(s), ":", "%3A")
 	}
 	escaped := strings.Join(segments, "/")
 	if path.IsAbs(file) {

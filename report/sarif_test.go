@@ -129,3 +129,11 @@ func TestSARIFEdgeCasesValidate(t *testing.T) {
 	}
 	validateSARIF(t, empty.Bytes())
 }
+
+// A relative path whose first segment holds a colon must not read as a URI with a scheme.
+func TestSarifArtifactEscapesColons(t *testing.T) {
+	a := sarifArtifactOf("c:foo.go")
+	if a.URI != "c%3Afoo.go" || a.URIBaseID == "" {
+		t.Errorf("got %+v, want c%%3Afoo.go relative to the source root", a)
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"github.com/gauntlet-dev/gauntlet/config"
 	"github.com/gauntlet-dev/gauntlet/install"
 	"github.com/gauntlet-dev/gauntlet/internal/atomicfile"
+	"github.com/gauntlet-dev/gauntlet/internal/safefile"
 	"github.com/gauntlet-dev/gauntlet/preflight"
 	"github.com/gauntlet-dev/gauntlet/scaffold"
 )
@@ -140,7 +141,7 @@ func describeGates(cfg *config.Config) string {
 
 func (p *initPlan) planGitignore() error {
 	path := filepath.Join(p.root, ".gitignore")
-	data, err := os.ReadFile(path)
+	data, err := safefile.ReadFile(path, 4<<20, time.Now().Add(10*time.Second))
 	missing := errors.Is(err, fs.ErrNotExist)
 	if err != nil && !missing {
 		return fmt.Errorf("read .gitignore: %w", err)
@@ -247,12 +248,7 @@ func formatDuration(d time.Duration) string {
 
 // readBounded reads a config file kept by init, which is never large.
 func readBounded(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return io.ReadAll(io.LimitReader(f, 4<<20))
+	return safefile.ReadFile(path, 4<<20, time.Now().Add(10*time.Second))
 }
 
 func capitalize(s string) string {

@@ -122,6 +122,7 @@ func numeric(v string) bool {
 // with them. A nil *Redactor hides nothing but still cleans.
 type Redactor struct {
 	replacer *strings.Replacer // nil when there is nothing to hide
+	secrets  []string          // longest first
 }
 
 // New collects the secrets among environments of "NAME=VALUE" entries (the process's, the
@@ -163,15 +164,45 @@ func New(rules Rules, envs ...[]string) *Redactor {
 	for _, s := range secrets {
 		pairs = append(pairs, s, Mark)
 	}
-	return &Redactor{replacer: strings.NewReplacer(pairs...)}
+	return &Redactor{replacer: strings.NewReplacer(pairs...), secrets: secrets}
 }
 
-// Redact replaces every occurrence of every secret value with Mark.
+// Redact replaces every occurrence of every secret value with Mark, and a fragment of one at the
+// start or end of a line: texts are cut before they are shown (a tail keeps the end of a long
+// line, a message is capped), and a cut through a secret would leave its end or its beginning.
+// A fragment shorter than MinSecretBytes is left, like a short value: it is ordinary text.
 func (r *Redactor) Redact(s string) string {
 	if r == nil || r.replacer == nil {
 		return s
 	}
-	return r.replacer.Replace(s)
+	s = r.replacer.Replace(s)
+	if !strings.Contains(s, "\n") {
+		return r.edges(s)
+	}
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = r.edges(l)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// edges hides a secret's end at the start of line and a secret's beginning at its end.
+func (r *Redactor) edges(line string) string {
+	for _, sec := range r.secrets {
+		for k := len(sec) - 1; k >= MinSecretBytes; k-- {
+			if strings.HasPrefix(line, sec[len(sec)-k:]) {
+				line = Mark + line[k:]
+				break
+			}
+		}
+		for k := len(sec) - 1; k >= MinSecretBytes; k-- {
+			if strings.HasSuffix(line, sec[:k]) {
+				line = line[:len(line)-k] + Mark
+				break
+			}
+		}
+	}
+	return line
 }
 
 // Text is termtext.Clean then Redact: multi-line text (output tails) fit to show anyone.

@@ -129,3 +129,24 @@ func TestRedactorWithoutSecrets(t *testing.T) {
 		}
 	}
 }
+
+// A text cut before it was redacted (a tail that keeps the end of a long line, a message capped
+// at its start) can hold the secret's end at its start or its beginning at its end: those
+// fragments are hidden too, when they are at least MinSecretBytes long.
+func TestRedactHidesFragmentsCutAtTheEdges(t *testing.T) {
+	const secret = "SUPERSECRETVALUE0123456789abcdefXYZ"
+	r := New(Rules{}, []string{"MY_API_TOKEN=" + secret})
+	for in, want := range map[string]string{
+		"9abcdefXYZqqqq":            Mark + "qqqq",
+		"line one\n9abcdefXYZ tail": "line one\n" + Mark + " tail",
+		"head SUPERSECRE":           "head " + Mark,
+		"head SUPERSECRE\nnext":     "head " + Mark + "\nnext",
+		"XYZ and SUPER":             "XYZ and SUPER", // under MinSecretBytes: ordinary text
+		"ordinary text":             "ordinary text",
+		"a " + secret + " b":        "a " + Mark + " b",
+	} {
+		if got := r.Redact(in); got != want {
+			t.Errorf("Redact(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
