@@ -4,15 +4,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/BurntSushi/toml"
 
 	"github.com/gauntlet-dev/gauntlet/install"
+	"github.com/gauntlet-dev/gauntlet/internal/safefile"
 )
 
 // maxTrustFileBytes bounds the read of a host's own settings file: a config.toml or a list of
@@ -223,27 +223,15 @@ func within(path, dir string) bool {
 }
 
 func readBounded(path string) ([]byte, error) {
-	info, err := os.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	if !info.Mode().IsRegular() {
-		return nil, fmt.Errorf("not a regular file")
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxTrustFileBytes+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > maxTrustFileBytes {
+	data, err := safefile.ReadFile(path, maxTrustFileBytes, time.Now().Add(readDeadline))
+	if errors.Is(err, safefile.ErrTooLarge) {
 		return nil, fmt.Errorf("over %d MiB", maxTrustFileBytes>>20)
 	}
-	return data, nil
+	return data, err
 }
+
+// readDeadline bounds reading a host's file, which is small: one whose read blocks is given up.
+const readDeadline = 5 * time.Second
 
 func orNone(s, none string) string {
 	if s == "" {

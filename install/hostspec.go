@@ -4,13 +4,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/gauntlet-dev/gauntlet/internal/safefile"
 )
 
 // Spec is everything gauntlet knows about one host besides its reply dialect: where its project
@@ -164,27 +164,15 @@ func Inspect(root, host string) []HookFile {
 }
 
 func readHookFile(path string) ([]byte, error) {
-	info, err := os.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	if !info.Mode().IsRegular() {
-		return nil, fmt.Errorf("not a regular file")
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxHookFileBytes+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > maxHookFileBytes {
+	data, err := safefile.ReadFile(path, maxHookFileBytes, time.Now().Add(hookReadDeadline))
+	if errors.Is(err, safefile.ErrTooLarge) {
 		return nil, fmt.Errorf("over %d KiB, more than a hook file holds", maxHookFileBytes>>10)
 	}
-	return data, nil
+	return data, err
 }
+
+// hookReadDeadline bounds reading a hook file: one whose read blocks is given up.
+const hookReadDeadline = 5 * time.Second
 
 // findHooks walks the event's entries for commands running gauntlet stop-hook, whatever the
 // nesting (Claude Code's matcher groups, Cursor's flat list).

@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/gauntlet-dev/gauntlet/internal/safefile"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 )
 
 // Built-in reviewers; any other cli value is a shell command.
@@ -230,8 +232,10 @@ func noResult(output []byte, missing string) string {
 	return missing + " in its output"
 }
 
+// readSmallFile reads the start of a file the reviewer wrote, without blocking on a FIFO swapped
+// in for it and for a few seconds at most.
 func readSmallFile(path string) []byte {
-	f, err := os.Open(path)
+	f, _, err := safefile.Open(path, time.Now().Add(5*time.Second))
 	if err != nil {
 		return nil
 	}

@@ -7,16 +7,17 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"os"
 	"path"
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/BurntSushi/toml"
 	"go.yaml.in/yaml/v3"
 
 	"github.com/gauntlet-dev/gauntlet/internal/lazyre"
+	"github.com/gauntlet-dev/gauntlet/internal/safefile"
 )
 
 // declared is a script the project itself runs somewhere: a CI step, a pre-commit hook, a task
@@ -42,11 +43,7 @@ const maxDeclFile = 1 << 20
 
 // readCapped reads at most maxDeclFile bytes of a regular file; anything else reads as nothing.
 func readCapped(name string) []byte {
-	info, err := os.Stat(name)
-	if err != nil || !info.Mode().IsRegular() {
-		return nil
-	}
-	f, err := os.Open(name)
+	f, _, err := safefile.Open(name, time.Now().Add(declReadDeadline))
 	if err != nil {
 		return nil
 	}
@@ -54,6 +51,9 @@ func readCapped(name string) []byte {
 	data, _ := io.ReadAll(io.LimitReader(f, maxDeclFile))
 	return data
 }
+
+// declReadDeadline bounds reading one file a project declares its checks in.
+const declReadDeadline = 5 * time.Second
 
 // readDeclared gathers what root declares for the whole repository (CI, pre-commit, lefthook)
 // and, for root and each folder given, its task runners and tox/nox envs.
