@@ -1,5 +1,11 @@
 package gates
 
+import (
+	"cmp"
+	"slices"
+	"strings"
+)
+
 // Finding is one problem a tool reported at a place in the code: read from a gate's output by a
 // parser, or from a review's verdict. File is relative to the project root; Line and Column are
 // 1-based, 0 when the tool gave none.
@@ -20,4 +26,23 @@ type Cause struct {
 	Summary string `json:"summary"` // one line naming the cause
 	Fix     string `json:"fix"`     // one line saying what to do, e.g. "run npx playwright install"
 	Line    string `json:"line"`    // the output line that matched, cleaned
+}
+
+// ByImportance orders findings errors first, then warnings, then the rest, keeping the printed
+// order within each: what fails the gate is what a reader must see first. fs is not changed.
+func ByImportance(fs []Finding) []Finding {
+	out := slices.Clone(fs)
+	slices.SortStableFunc(out, func(a, b Finding) int { return cmp.Compare(severityRank(a.Severity), severityRank(b.Severity)) })
+	return out
+}
+
+func severityRank(s string) int {
+	switch strings.ToLower(s) {
+	case "error":
+		return 0
+	case "warning":
+		return 1
+	default:
+		return 2
+	}
 }

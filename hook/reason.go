@@ -507,18 +507,7 @@ func groupDigits(n int) string {
 // findingLines renders findings one per line, errors before warnings before the rest, each shown
 // once, in the order they were printed otherwise.
 func findingLines(fs []gates.Finding, secrets *redact.Redactor) []string {
-	rank := func(sev string) int {
-		switch strings.ToLower(sev) {
-		case "error":
-			return 0
-		case "warning":
-			return 1
-		default:
-			return 2
-		}
-	}
-	sorted := slices.Clone(fs)
-	slices.SortStableFunc(sorted, func(a, b gates.Finding) int { return rank(a.Severity) - rank(b.Severity) })
+	sorted := gates.ByImportance(fs)
 	seen := make(map[string]bool, len(sorted))
 	var out []string
 	for _, f := range sorted {

@@ -42,7 +42,7 @@ func planAnnotations(gs []GateReport) annotationPlan {
 			continue
 		}
 		var q []annotation
-		for _, f := range byImportance(g.Findings) {
+		for _, f := range gates.ByImportance(g.Findings) {
 			q = append(q, annotation{level: findingLevel(g.Status, f.Severity), finding: &f, gate: g})
 		}
 		queues = append(queues, q)

@@ -1,9 +1,7 @@
 package report
 
 import (
-	"cmp"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
@@ -13,25 +11,6 @@ import (
 // maxTextFindings is how many findings a gate's block in the text summary lists; the rest are
 // counted, and `gauntlet explain` lists them all.
 const maxTextFindings = 10
-
-// byImportance orders findings errors first, then warnings, then infos, keeping the printed
-// order within each: what fails the gate is what a reader must see first.
-func byImportance(fs []gates.Finding) []gates.Finding {
-	out := slices.Clone(fs)
-	slices.SortStableFunc(out, func(a, b gates.Finding) int { return cmp.Compare(severityRank(a.Severity), severityRank(b.Severity)) })
-	return out
-}
-
-func severityRank(s string) int {
-	switch s {
-	case "error":
-		return 0
-	case "warning":
-		return 1
-	default:
-		return 2
-	}
-}
 
 // FindingLine writes a finding the way compilers do, on one line: "file:line:col: severity:
 // message [rule]". Only the message's first line is shown; the rest is in the JSON report.
@@ -85,7 +64,7 @@ func writeFindings(b *strings.Builder, g GateReport) {
 		return
 	}
 	fmt.Fprintf(b, "findings (%s):\n", findingCounts(g.Findings))
-	shown := byImportance(g.Findings)
+	shown := gates.ByImportance(g.Findings)
 	if len(shown) > maxTextFindings {
 		shown = shown[:maxTextFindings]
 	}

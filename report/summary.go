@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/gauntlet-dev/gauntlet/internal/termtext"
+
+	"github.com/gauntlet-dev/gauntlet/gates"
 )
 
 // StepSummary writes the run as GitHub-flavoured Markdown for $GITHUB_STEP_SUMMARY: the verdict,
@@ -81,7 +83,7 @@ func writeSummaryFindings(b *strings.Builder, g GateReport, notAnnotated int) {
 		fmt.Fprintf(b, " (%d not annotated: GitHub shows %d errors and %d warnings per step)", notAnnotated, maxAnnotationsPerLevel, maxAnnotationsPerLevel)
 	}
 	b.WriteString("\n\n")
-	shown := byImportance(g.Findings)
+	shown := gates.ByImportance(g.Findings)
 	if len(shown) > maxSummaryFindings {
 		shown = shown[:maxSummaryFindings]
 	}
