@@ -459,12 +459,26 @@ func stickyOf(led *ledger, key string) []string {
 // judgedInputs is what, besides the work tree, decides the verdict: the config (the digest of the
 // bytes it was loaded from) and, when a todos gate judges it, the latest todo list. The list, not the whole
 // transcript: the transcript grows with every turn and would make every stop look new.
+// transcriptReadBudget is a quarter of the time left, at most 5 s: reading 32 MiB of a local
+// transcript takes well under that.
+func transcriptReadBudget(ctx context.Context) time.Duration {
+	budget := 5 * time.Second
+	if deadline, ok := ctx.Deadline(); ok {
+		budget = min(budget, time.Until(deadline)/4)
+	}
+	return budget
+}
+
 func judgedInputs(ctx context.Context, cfg *config.Config, transcript string) []byte {
 	b := []byte(cfg.Digest)
 	if !slices.ContainsFunc(cfg.Gates, func(g gates.Gate) bool { return g.Enabled && g.Kind == gates.KindTodos }) {
 		return b
 	}
 	b = append(b, "todos\x00"...)
+	// The fingerprint must not spend the whole budget on a transcript whose read blocks: the
+	// todos gate reads it again and is the one to report it.
+	ctx, cancel := context.WithTimeout(ctx, transcriptReadBudget(ctx))
+	defer cancel()
 	if transcript == "" {
 		return append(b, "no transcript\x00"...)
 	}

@@ -15,7 +15,9 @@ import (
 func (r *run) runTodos(ctx context.Context, g gates.Gate, out io.Writer) gates.Outcome {
 	path, _ := envValue(slices.Concat(r.opts.Env, g.Env, r.opts.ExtraEnv), "GAUNTLET_TRANSCRIPT_PATH")
 	j := todos.Check(ctx, path)
-	if ctx.Err() != nil {
+	// A transcript that could not be read before the deadline is that error, the environment's,
+	// not a todo list that took too long to judge; fail-fast and interrupts stop the gate as usual.
+	if ctx.Err() != nil && !(j.Status == gates.StatusError && r.timedOut(ctx)) {
 		return r.stoppedOutcome(ctx, -1)
 	}
 	return judged(out, -1, j)
