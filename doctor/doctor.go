@@ -16,6 +16,7 @@ import (
 	"github.com/gauntlet-dev/gauntlet/config"
 	"github.com/gauntlet-dev/gauntlet/install"
 	"github.com/gauntlet-dev/gauntlet/internal/gitcmd"
+	"github.com/gauntlet-dev/gauntlet/internal/termtext"
 	"github.com/gauntlet-dev/gauntlet/preflight"
 	"github.com/gauntlet-dev/gauntlet/scaffold"
 	"github.com/gauntlet-dev/gauntlet/statedir"
@@ -103,7 +104,7 @@ func Diagnose(ctx context.Context, opts Options, env Env) (*Report, *config.Conf
 	switch {
 	case err == nil:
 		r.Root = cfg.Root
-		r.add(Check{Name: "config", Level: OK, Message: fmt.Sprintf("%s loads: %s", config.DisplayPath(cfg.Path), plural(len(cfg.Gates), "gate"))})
+		r.add(Check{Name: "config", Level: OK, Message: fmt.Sprintf("%s loads: %s", config.DisplayPath(cfg.Path), termtext.Count(len(cfg.Gates), "gate"))})
 	case errors.Is(err, config.ErrNotFound):
 		r.Root = scaffold.RepoRoot(ctx, env.Dir)
 		r.add(Check{Name: "config", Level: Problem, Message: "no .gauntlet.yml found: the stop hook lets every agent stop unchecked",
@@ -359,13 +360,6 @@ func conciseErr(err error) string {
 func oneLine(s string) string {
 	first, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
 	return first
-}
-
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // CapWarnings compares stop_hook.max_attempts with the cap of every host whose hook file in the

@@ -17,6 +17,7 @@ import (
 	"github.com/gauntlet-dev/gauntlet/engine"
 	"github.com/gauntlet-dev/gauntlet/gates"
 	"github.com/gauntlet-dev/gauntlet/internal/redact"
+	"github.com/gauntlet-dev/gauntlet/internal/termtext"
 	"github.com/gauntlet-dev/gauntlet/internal/treestate"
 	"github.com/gauntlet-dev/gauntlet/lock"
 	"github.com/gauntlet-dev/gauntlet/report"
@@ -428,7 +429,7 @@ func (c *call) nextAttempt(ps *promptState, failed []gates.Result, total int, fi
 	if ps.Blocks >= maxAttempts {
 		*ps = promptState{}
 		return c.because(WhyRetryLimit, "").notify(fmt.Sprintf("gauntlet: %s still failing after %s (%s); stop allowed, see %s",
-			plural(len(failed), "gate"), plural(maxAttempts, "attempt"), names(failed), ".gauntlet/"+engine.LastRunFile))
+			termtext.Count(len(failed), "gate"), termtext.Count(maxAttempts, "attempt"), names(failed), ".gauntlet/"+engine.LastRunFile))
 	}
 	ps.Blocks++
 	c.dec.attempt = ps.Blocks
@@ -533,13 +534,6 @@ func names(results []gates.Result) string {
 		n[i] = r.Name
 	}
 	return strings.Join(n, ", ")
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
 }
 
 // oneLine keeps a message to its first line: replies are single-line notices.

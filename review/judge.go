@@ -40,7 +40,7 @@ func judgeVerdict(v *Verdict, added changes.AddedLines, root string) Judgement {
 	}
 	switch {
 	case v.Status == "fail" && len(kept) > 0:
-		return Judgement{Status: gates.StatusFail, Reason: countOf(len(kept), "finding") + droppedNote, Lines: lines, Findings: found}
+		return Judgement{Status: gates.StatusFail, Reason: termtext.Count(len(kept), "finding") + droppedNote, Lines: lines, Findings: found}
 	case v.Status == "fail" && len(dropped) > 0:
 		reason := fmt.Sprintf("passed: the reviewer failed the change, but its findings (%d) were all outside the diff and dropped",
 			len(dropped))
@@ -49,7 +49,7 @@ func judgeVerdict(v *Verdict, added changes.AddedLines, root string) Judgement {
 		reason := "the reviewer failed the change without naming a finding"
 		return Judgement{Status: gates.StatusFail, Reason: reason, Lines: append(lines, reason)}
 	case len(kept) > 0:
-		reason := "passed with " + countOf(len(kept), "finding") + " noted" + droppedNote
+		reason := "passed with " + termtext.Count(len(kept), "finding") + " noted" + droppedNote
 		return Judgement{Status: gates.StatusPass, Reason: reason, Lines: append(lines, reason), Findings: found}
 	default:
 		reason := "passed: no findings" + droppedNote
@@ -82,13 +82,6 @@ func formatFinding(f Finding) string {
 	}
 	b.WriteString(msg)
 	return b.String()
-}
-
-func countOf(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // asFinding puts a reviewer's finding into the shape every report shows. Reviewers name

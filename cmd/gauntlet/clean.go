@@ -12,6 +12,7 @@ import (
 
 	"github.com/gauntlet-dev/gauntlet/config"
 	"github.com/gauntlet-dev/gauntlet/engine"
+	"github.com/gauntlet-dev/gauntlet/internal/termtext"
 	"github.com/gauntlet-dev/gauntlet/lock"
 	"github.com/gauntlet-dev/gauntlet/statedir"
 )
@@ -70,14 +71,14 @@ func clean(cmd *cobra.Command, io streams, opts cleanOptions) error {
 	if deadRun, n, err := engine.KillLeftovers(state); err != nil {
 		return err
 	} else if n > 0 {
-		fmt.Fprintf(io.Out, "killed %s left running by run %s\n", processes(n), deadRun)
+		fmt.Fprintf(io.Out, "killed %s left running by run %s\n", termtext.Count(n, "process"), deadRun)
 		removed++
 	}
 	// Before the state directories go, so that the count names the strays outside them too.
 	if n, err := state.RemoveTemps(); err != nil {
 		return err
 	} else if n > 0 {
-		fmt.Fprintf(io.Out, "removed %s left by interrupted writes\n", plural(n, "temp file"))
+		fmt.Fprintf(io.Out, "removed %s left by interrupted writes\n", termtext.Count(n, "temp file"))
 		removed++
 	}
 	for _, name := range cleanable {
@@ -113,5 +114,5 @@ func describeCleanable(path string, countRuns bool) (string, bool) {
 	if err != nil {
 		return "", true
 	}
-	return fmt.Sprintf(" (%s)", plural(len(entries), "run")), true
+	return fmt.Sprintf(" (%s)", termtext.Count(len(entries), "run")), true
 }

@@ -43,19 +43,3 @@ func projectRoot(file string) (string, error) {
 	}
 	return filepath.Dir(abs), nil
 }
-
-// plural phrases a count: "1 gate", "3 gates".
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
-}
-
-// processes phrases a count of processes, whose plural plural cannot form.
-func processes(n int) string {
-	if n == 1 {
-		return "1 process"
-	}
-	return fmt.Sprintf("%d processes", n)
-}

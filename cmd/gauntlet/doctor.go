@@ -120,7 +120,7 @@ func writeDoctor(w io.Writer, r *doctor.Report) {
 			fmt.Fprintf(w, "  | %s\n", line)
 		}
 	}
-	fmt.Fprintf(w, "\n%s, %s\n", plural(r.Problems, "problem"), plural(r.Warnings, "warning"))
+	fmt.Fprintf(w, "\n%s, %s\n", termtext.Count(r.Problems, "problem"), termtext.Count(r.Warnings, "warning"))
 }
 
 // writeChecks prints one line per check, its fix on the next.
@@ -146,6 +146,6 @@ func printInitChecks(ctx context.Context, env initEnv, host string) {
 	fmt.Fprintf(env.out, "\nChecks (gauntlet doctor --host %s):\n", host)
 	writeChecks(env.out, r.Checks)
 	if r.Problems > 0 {
-		fmt.Fprintf(env.out, "%s: fix before relying on the hook\n", plural(r.Problems, "problem"))
+		fmt.Fprintf(env.out, "%s: fix before relying on the hook\n", termtext.Count(r.Problems, "problem"))
 	}
 }

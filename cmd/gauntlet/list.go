@@ -15,6 +15,7 @@ import (
 	"github.com/gauntlet-dev/gauntlet/engine"
 	"github.com/gauntlet-dev/gauntlet/findings"
 	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/termtext"
 )
 
 type listOptions struct {
@@ -135,7 +136,7 @@ func writeGateTable(w io.Writer, cfg *config.Config, sel *engine.Selection, list
 	if err := tw.Flush(); err != nil {
 		return fmt.Errorf("write gate list: %w", err)
 	}
-	_, err := fmt.Fprintf(w, "\n%d of %s would run%s\n", len(sel.Run), plural(len(listed), "gate"), changeSummary(sel.Changes))
+	_, err := fmt.Fprintf(w, "\n%d of %s would run%s\n", len(sel.Run), termtext.Count(len(listed), "gate"), changeSummary(sel.Changes))
 	return err
 }
 
@@ -161,9 +162,9 @@ func changeSummary(set *changes.Set) string {
 	case set.All:
 		return "; no change scoping: " + cmp.Or(set.BaseErr, "nothing to compare against")
 	case set.Base != "":
-		return fmt.Sprintf("; %s changed against %s", plural(len(set.Files), "file"), set.Base)
+		return fmt.Sprintf("; %s changed against %s", termtext.Count(len(set.Files), "file"), set.Base)
 	default:
-		return fmt.Sprintf("; %s changed in the working tree (%s)", plural(len(set.Files), "file"), set.BaseErr)
+		return fmt.Sprintf("; %s changed in the working tree (%s)", termtext.Count(len(set.Files), "file"), set.BaseErr)
 	}
 }
 

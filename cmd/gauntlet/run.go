@@ -19,6 +19,7 @@ import (
 	"github.com/gauntlet-dev/gauntlet/config"
 	"github.com/gauntlet-dev/gauntlet/engine"
 	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/termtext"
 	"github.com/gauntlet-dev/gauntlet/report"
 	"github.com/gauntlet-dev/gauntlet/shard"
 )
@@ -163,7 +164,7 @@ func runGates(parent context.Context, io streams, cmd *cobra.Command, opts runOp
 	progress.Stop()
 	if run != nil && run.Leftovers > 0 {
 		fmt.Fprintf(io.Err, "gauntlet: killed %s left running by run %s, which was killed before it could stop its gates\n",
-			processes(run.Leftovers), run.LeftoversOf)
+			termtext.Count(run.Leftovers, "process"), run.LeftoversOf)
 	}
 	if errors.Is(context.Cause(ctx), errInterrupted) && run == nil {
 		return errInterrupted

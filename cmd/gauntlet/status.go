@@ -14,6 +14,7 @@ import (
 
 	"github.com/gauntlet-dev/gauntlet/config"
 	"github.com/gauntlet-dev/gauntlet/engine"
+	"github.com/gauntlet-dev/gauntlet/internal/termtext"
 	"github.com/gauntlet-dev/gauntlet/report"
 	"github.com/gauntlet-dev/gauntlet/statedir"
 )
@@ -129,10 +130,10 @@ func ago(d time.Duration) string {
 	case d < time.Minute:
 		return "just now"
 	case d < time.Hour:
-		return fmt.Sprintf("%s ago", plural(int(d/time.Minute), "minute"))
+		return fmt.Sprintf("%s ago", termtext.Count(int(d/time.Minute), "minute"))
 	case d < 48*time.Hour:
-		return fmt.Sprintf("%s ago", plural(int(d/time.Hour), "hour"))
+		return fmt.Sprintf("%s ago", termtext.Count(int(d/time.Hour), "hour"))
 	default:
-		return fmt.Sprintf("%s ago", plural(int(d/(24*time.Hour)), "day"))
+		return fmt.Sprintf("%s ago", termtext.Count(int(d/(24*time.Hour)), "day"))
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gauntlet-dev/gauntlet/hook"
+	"github.com/gauntlet-dev/gauntlet/internal/termtext"
 	"github.com/gauntlet-dev/gauntlet/statedir"
 )
 
@@ -52,7 +53,7 @@ func writeHistory(w io.Writer, entries []hook.HistoryEntry, now time.Time) error
 		fmt.Fprintln(w)
 	}
 	latest := entries[max(0, len(entries)-statusDecisions):]
-	fmt.Fprintf(w, "stop hook, last %s:\n", plural(len(latest), "decision"))
+	fmt.Fprintf(w, "stop hook, last %s:\n", termtext.Count(len(latest), "decision"))
 	for _, e := range latest {
 		fmt.Fprintf(w, "  %s  %-7s %-12s %-5s %s\n", stamp(e.Time, now), e.Host, orDash(shortID(e.Session)), e.Decision, describeDecision(e))
 	}
@@ -66,7 +67,7 @@ func describeDecision(e hook.HistoryEntry) string {
 	case hook.WhyFail:
 		return fmt.Sprintf("blocked, attempt %d of %d: %s", e.Attempt, e.MaxAttempts, gates)
 	case hook.WhyRetryLimit:
-		return fmt.Sprintf("retry limit after %s, still failing: %s", plural(e.Attempt, "attempt"), gates)
+		return fmt.Sprintf("retry limit after %s, still failing: %s", termtext.Count(e.Attempt, "attempt"), gates)
 	case hook.WhyInfra, hook.WhyLock:
 		what := "gates not run"
 		if e.Why == hook.WhyLock {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gauntlet-dev/gauntlet/config"
 	"github.com/gauntlet-dev/gauntlet/doctor"
+	"github.com/gauntlet-dev/gauntlet/internal/termtext"
 )
 
 func newValidateCmd(io streams) *cobra.Command {
@@ -30,7 +31,7 @@ stderr says so, still exit 0.`,
 			if cfg.LocalPath != "" {
 				files += " + " + config.DisplayPath(cfg.LocalPath)
 			}
-			if _, err = fmt.Fprintf(io.Out, "ok: %s, %s\n", files, plural(len(cfg.Gates), "gate")); err != nil {
+			if _, err = fmt.Fprintf(io.Out, "ok: %s, %s\n", files, termtext.Count(len(cfg.Gates), "gate")); err != nil {
 				return err
 			}
 			for _, w := range doctor.CapWarnings(cfg) {

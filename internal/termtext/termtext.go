@@ -3,6 +3,7 @@
 package termtext
 
 import (
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -136,4 +137,18 @@ func Cap(s string, n int) string {
 // Short is Line capped at n bytes: a value from a gate or a model, fit for a one-line reason.
 func Short(s string, n int) string {
 	return Cap(Line(s), n)
+}
+
+// Count phrases a count of a noun for people: "1 gate", "3 gates", "2 processes" (a noun ending
+// in s, x, z, ch or sh takes -es).
+func Count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	for _, end := range []string{"s", "x", "z", "ch", "sh"} {
+		if strings.HasSuffix(noun, end) {
+			return strconv.Itoa(n) + " " + noun + "es"
+		}
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
 }

@@ -88,3 +88,14 @@ func TestCutting(t *testing.T) {
 		}
 	}
 }
+
+func TestCount(t *testing.T) {
+	for want, got := range map[string]string{
+		"1 gate": Count(1, "gate"), "0 gates": Count(0, "gate"), "3 gates": Count(3, "gate"),
+		"1 process": Count(1, "process"), "2 processes": Count(2, "process"), "4 matches": Count(4, "match"),
+	} {
+		if got != want {
+			t.Errorf("got %q, want %q", got, want)
+		}
+	}
+}
