@@ -68,9 +68,9 @@ FUZZTIME ?= 30s
 FUZZMINIMIZETIME ?= 5s
 FUZZ_TARGETS := \
 	FuzzLoadWithLocal:./config \
-	FuzzReadPayload:./hook \
-	FuzzBlockReason:./hook \
-	FuzzParse:./todos \
+	FuzzReadPayload:./internal/stophook \
+	FuzzBlockReason:./internal/stophook \
+	FuzzParse:./internal/todos \
 	FuzzRedact:./internal/redact \
 	FuzzClean:./internal/termtext \
 	FuzzStrip:./internal/termtext

@@ -19,7 +19,7 @@ sizes=${SIZES:-"5000 50000"}
 
 # As `make build` builds it: static, so no dynamic loader on every call.
 CGO_ENABLED=0 go build -trimpath -ldflags '-s -w' -o bin/gauntlet ./cmd/gauntlet
-CGO_ENABLED=0 go build -trimpath -ldflags '-s -w' -o bin/empty ./bench/empty
+CGO_ENABLED=0 go build -tags bench -trimpath -ldflags '-s -w' -o bin/empty ./bench/empty
 g=$root/bin/gauntlet
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -10,7 +10,7 @@ root=$PWD
 output_mb=${OUTPUT_MB:-500}
 
 go build -o bin/gauntlet ./cmd/gauntlet
-go build -o bin/measure ./bench/measure
+go build -tags bench -o bin/measure ./bench/measure
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 

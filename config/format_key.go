@@ -3,7 +3,7 @@ package config
 import (
 	"go.yaml.in/yaml/v3"
 
-	"github.com/gauntlet-dev/gauntlet/findings"
+	"github.com/gauntlet-dev/gauntlet/internal/findings"
 )
 
 // formatKey is a gate's `format`: one string (a built-in parser name, "none", or one

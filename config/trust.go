@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gauntlet-dev/gauntlet/internal/gitcmd"
+	"github.com/gauntlet-dev/gauntlet/internal/git"
 	"github.com/gauntlet-dev/gauntlet/internal/safefile"
 )
 
@@ -87,8 +87,8 @@ func (t trust) checkGit(configPath string) error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	_, err = gitcmd.Output(ctx, t.gitRoot, 1<<10, "rev-parse", "--git-dir")
-	var gitErr *gitcmd.Error
+	_, err = git.Output(ctx, t.gitRoot, 1<<10, "rev-parse", "--git-dir")
+	var gitErr *git.Error
 	if errors.As(err, &gitErr) && strings.Contains(gitErr.Stderr, "dubious ownership") {
 		uid, _ := safefile.Owner(info)
 		return &UntrustedError{Path: configPath, Reason: fmt.Sprintf(

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/gauntlet-dev/gauntlet/causes"
+	"github.com/gauntlet-dev/gauntlet/internal/causes"
 )
 
 // BenchmarkCaptureLines measures what capturing costs per line of typical test output, without a

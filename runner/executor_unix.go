@@ -13,7 +13,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/gauntlet-dev/gauntlet/internal/reaper"
+	"github.com/gauntlet-dev/gauntlet/internal/proc"
 )
 
 // drainTimeout bounds how long output is still read after a gate's process group was killed:
@@ -35,7 +35,7 @@ type groupExecutor struct {
 func newGroupExecutor(grace time.Duration, abort <-chan struct{}) Executor {
 	// Orphans of the gates are reparented to gauntlet rather than init, where KillOrphans finds
 	// them. Process-wide, and harmless to set again.
-	reaper.Enable()
+	proc.Enable()
 	// A short grace (a stop hook near its deadline) shortens the drain too: both come out of the
 	// same budget.
 	return &groupExecutor{grace: grace, abort: abort, drain: min(drainTimeout, grace)}
@@ -90,7 +90,7 @@ func (e *groupExecutor) Execute(ctx context.Context, p Process, out io.Writer) (
 		cmd.Stdin = stdin.r
 	}
 
-	disown, startErr := reaper.Start(cmd)
+	disown, startErr := proc.Start(cmd)
 	w.Close()
 	if startErr != nil {
 		stdin.abandon()
@@ -135,7 +135,7 @@ func (e *groupExecutor) Execute(ctx context.Context, p Process, out io.Writer) (
 	// gone, every such escapee has been handed over to gauntlet, the subreaper.
 	signalGroup(pgid, syscall.SIGKILL)
 	e.awaitGroupExit(pgid, time.Now().Add(e.drain))
-	reaper.KillOrphans(p.Marks, pgid, e.drain)
+	proc.KillOrphans(p.Marks, pgid, e.drain)
 	stdin.abandon()
 
 	if err := r.SetReadDeadline(time.Now().Add(e.drain)); err != nil {

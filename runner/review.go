@@ -10,7 +10,7 @@ import (
 	"slices"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
-	"github.com/gauntlet-dev/gauntlet/review"
+	"github.com/gauntlet-dev/gauntlet/internal/review"
 )
 
 // runReview runs a gate of kind review: the diff and prompt go to the reviewer CLI on stdin,

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
-	"github.com/gauntlet-dev/gauntlet/internal/reaper"
+	"github.com/gauntlet-dev/gauntlet/internal/proc"
 )
 
 const (
@@ -137,7 +137,7 @@ func newRun(parent context.Context, opts Options) *run {
 // their subreaper, and nobody else will. No-op where gauntlet is no subreaper.
 func (r *run) reapStrays() {
 	defer close(r.sweepStopped)
-	if !reaper.Enabled() {
+	if !proc.Enabled() {
 		return
 	}
 	tick := time.NewTicker(strayReapInterval)
@@ -145,7 +145,7 @@ func (r *run) reapStrays() {
 	for {
 		select {
 		case <-tick.C:
-			reaper.ReapStrays()
+			proc.ReapStrays()
 		case <-r.stopWatch:
 			return
 		}

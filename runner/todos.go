@@ -7,7 +7,7 @@ import (
 	"slices"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
-	"github.com/gauntlet-dev/gauntlet/todos"
+	"github.com/gauntlet-dev/gauntlet/internal/todos"
 )
 
 // runTodos runs a gate of kind todos: it reads the transcript the stop hook names in the gate's

@@ -1,3 +1,5 @@
+//go:build bench
+
 // Command empty does nothing: the floor of starting any Go program, for bench/hook.sh.
 package main
 

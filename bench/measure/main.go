@@ -1,3 +1,5 @@
+//go:build bench
+
 // Command measure runs a command and prints its wall time and peak resident memory, so the bench
 // script needs nothing beyond Go (no GNU time).
 package main

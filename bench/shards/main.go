@@ -1,9 +1,11 @@
+//go:build bench
+
 // Command shards shows how well `gauntlet ci matrix --shards N` balances a config: for each N,
 // the planned longest shard against the ideal (total / N), next to the round-robin split that
 // knows no durations. It drives the real binary, so it measures what CI gets.
 //
-//	go run ./bench/shards -gauntlet bin/gauntlet -config .gauntlet.yml -timings report.json
-//	go run ./bench/shards -gauntlet bin/gauntlet -synthetic 40
+//	go run -tags bench ./bench/shards -gauntlet bin/gauntlet -config .gauntlet.yml -timings report.json
+//	go run -tags bench ./bench/shards -gauntlet bin/gauntlet -synthetic 40
 package main
 
 import (
@@ -18,7 +20,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gauntlet-dev/gauntlet/shard"
+	"github.com/gauntlet-dev/gauntlet/internal/shard"
 )
 
 func main() {

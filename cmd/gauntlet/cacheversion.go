@@ -1,6 +1,6 @@
 package main
 
-import "github.com/gauntlet-dev/gauntlet/cache"
+import "github.com/gauntlet-dev/gauntlet/internal/cache"
 
 // setCacheVersion puts gauntlet's version and commit into every cache key: another build may
 // judge the same gate differently.

@@ -9,8 +9,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gauntlet-dev/gauntlet/config"
-	"github.com/gauntlet-dev/gauntlet/engine"
-	"github.com/gauntlet-dev/gauntlet/shard"
+	"github.com/gauntlet-dev/gauntlet/internal/engine"
+	"github.com/gauntlet-dev/gauntlet/internal/shard"
 )
 
 func newCICmd(io streams) *cobra.Command {

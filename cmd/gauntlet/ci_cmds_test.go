@@ -8,7 +8,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/gauntlet-dev/gauntlet/report"
+	"github.com/gauntlet-dev/gauntlet/internal/report"
 )
 
 func init() {

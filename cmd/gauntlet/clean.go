@@ -11,10 +11,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gauntlet-dev/gauntlet/config"
-	"github.com/gauntlet-dev/gauntlet/engine"
+	"github.com/gauntlet-dev/gauntlet/internal/engine"
+	"github.com/gauntlet-dev/gauntlet/internal/state"
 	"github.com/gauntlet-dev/gauntlet/internal/termtext"
 	"github.com/gauntlet-dev/gauntlet/lock"
-	"github.com/gauntlet-dev/gauntlet/statedir"
 )
 
 // cleanable is what clean removes from .gauntlet/: every run's logs, the stop hook's ledger and
@@ -50,44 +50,44 @@ func clean(cmd *cobra.Command, io streams, opts cleanOptions) error {
 	if err != nil {
 		return err
 	}
-	stateDir := filepath.Join(root, statedir.Name)
+	stateDir := filepath.Join(root, state.Name)
 	// Without a state dir there is nothing to clean, and no reason to create one to lock it.
 	if _, err := os.Lstat(stateDir); errors.Is(err, fs.ErrNotExist) {
 		_, err := fmt.Fprintf(io.Out, "nothing to clean in %s\n", config.DisplayPath(stateDir))
 		return err
 	}
-	state, err := statedir.Open(root)
+	sd, err := state.Open(root)
 	if err != nil {
 		return err
 	}
-	defer state.Close()
-	held, err := lock.Acquire(cmd.Context(), state.Path(), opts.wait)
+	defer sd.Close()
+	held, err := lock.Acquire(cmd.Context(), sd.Path(), opts.wait)
 	if err != nil {
 		return err
 	}
 	defer held.Release()
 
 	removed := 0
-	if deadRun, n, err := engine.KillLeftovers(state); err != nil {
+	if deadRun, n, err := engine.KillLeftovers(sd); err != nil {
 		return err
 	} else if n > 0 {
 		fmt.Fprintf(io.Out, "killed %s left running by run %s\n", termtext.Count(n, "process"), deadRun)
 		removed++
 	}
 	// Before the state directories go, so that the count names the strays outside them too.
-	if n, err := state.RemoveTemps(); err != nil {
+	if n, err := sd.RemoveTemps(); err != nil {
 		return err
 	} else if n > 0 {
 		fmt.Fprintf(io.Out, "removed %s left by interrupted writes\n", termtext.Count(n, "temp file"))
 		removed++
 	}
 	for _, name := range cleanable {
-		path := filepath.Join(state.Path(), name)
+		path := filepath.Join(sd.Path(), name)
 		what, found := describeCleanable(path, name == "logs")
 		if !found {
 			continue
 		}
-		if err := state.RemoveAll(name); err != nil {
+		if err := sd.RemoveAll(name); err != nil {
 			return err
 		}
 		fmt.Fprintf(io.Out, "removed %s%s\n", config.DisplayPath(path), what)

@@ -6,8 +6,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/gauntlet-dev/gauntlet/install"
-	"github.com/gauntlet-dev/gauntlet/report"
+	"github.com/gauntlet-dev/gauntlet/internal/hookfile"
+	"github.com/gauntlet-dev/gauntlet/internal/report"
 )
 
 // registerCompletions teaches shell completion gate names and flag values. It goes by command
@@ -34,7 +34,7 @@ func registerCompletions(root *cobra.Command) {
 			_ = cmd.RegisterFlagCompletionFunc("color", cobra.FixedCompletions([]string{"auto", "always", "never"}, cobra.ShellCompDirectiveNoFileComp))
 		}
 		if f := flags.Lookup("host"); f != nil {
-			hosts := install.Hosts()
+			hosts := hookfile.Hosts()
 			if f.DefValue == "auto" {
 				hosts = append([]string{"auto"}, hosts...)
 			}

@@ -12,9 +12,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/gauntlet-dev/gauntlet/doctor"
 	"github.com/gauntlet-dev/gauntlet/gates"
-	"github.com/gauntlet-dev/gauntlet/install"
+	"github.com/gauntlet-dev/gauntlet/internal/doctor"
+	"github.com/gauntlet-dev/gauntlet/internal/hookfile"
 	"github.com/gauntlet-dev/gauntlet/internal/termtext"
 )
 
@@ -59,8 +59,8 @@ Exit 0 when no finding is a problem, 1 otherwise.`,
 func runDoctor(ctx context.Context, io streams, opts doctorOptions) error {
 	for i, h := range opts.hosts {
 		opts.hosts[i] = strings.ToLower(strings.TrimSpace(h))
-		if !slices.Contains(install.Hosts(), opts.hosts[i]) {
-			return usagef("--host must be one of %s, got %q", strings.Join(install.Hosts(), ", "), h)
+		if !slices.Contains(hookfile.Hosts(), opts.hosts[i]) {
+			return usagef("--host must be one of %s, got %q", strings.Join(hookfile.Hosts(), ", "), h)
 		}
 	}
 	wd, err := os.Getwd()
@@ -93,7 +93,7 @@ func doctorEnv(wd string) doctor.Env {
 	if home == "" {
 		home, _ = os.UserHomeDir()
 	}
-	return doctor.Env{Dir: wd, Home: home, Getenv: os.Getenv, Resolver: install.SystemResolver(), Version: versionLine()}
+	return doctor.Env{Dir: wd, Home: home, Getenv: os.Getenv, Resolver: hookfile.SystemResolver(), Version: versionLine()}
 }
 
 func versionLine() string {

@@ -14,11 +14,11 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gauntlet-dev/gauntlet/config"
-	"github.com/gauntlet-dev/gauntlet/engine"
 	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/engine"
+	"github.com/gauntlet-dev/gauntlet/internal/report"
+	"github.com/gauntlet-dev/gauntlet/internal/state"
 	"github.com/gauntlet-dev/gauntlet/internal/termtext"
-	"github.com/gauntlet-dev/gauntlet/report"
-	"github.com/gauntlet-dev/gauntlet/statedir"
 )
 
 // errNoLastRun means there is nothing to explain: no run was recorded yet. errNotInLastRun
@@ -82,10 +82,10 @@ func explain(io streams, opts explainOptions) error {
 	if err != nil {
 		return err
 	}
-	where := config.DisplayPath(filepath.Join(root, statedir.Name, engine.LastRunFile))
+	where := config.DisplayPath(filepath.Join(root, state.Name, engine.LastRunFile))
 	data, err := readLastRun(root)
 	if errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("%w in %s (gauntlet run records one)", errNoLastRun, config.DisplayPath(filepath.Join(root, statedir.Name)))
+		return fmt.Errorf("%w in %s (gauntlet run records one)", errNoLastRun, config.DisplayPath(filepath.Join(root, state.Name)))
 	}
 	if err != nil {
 		return err

@@ -13,7 +13,7 @@ func init() {
 }
 
 // sarifSchemaFile is the SARIF 2.1.0 JSON Schema vendored beside the report golden files.
-const sarifSchemaFile = "../../report/testdata/sarif-schema-2.1.0.json"
+const sarifSchemaFile = "../../internal/report/testdata/sarif-schema-2.1.0.json"
 
 // cmdSARIFSchema validates a SARIF log ("sarifschema FILE", FILE may be stdout) against the
 // SARIF 2.1.0 JSON Schema.

@@ -12,7 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/gauntlet-dev/gauntlet/install"
+	"github.com/gauntlet-dev/gauntlet/internal/hookfile"
 )
 
 type initOptions struct {
@@ -29,7 +29,7 @@ type initEnv struct {
 	dir         string // the working directory
 	interactive bool   // stdin and stdout are terminals: ask before each write
 	prompter    prompter
-	resolver    install.Resolver
+	resolver    hookfile.Resolver
 	out         io.Writer
 }
 
@@ -59,14 +59,14 @@ An existing .gauntlet.yml is kept unless --force.`,
 				dir:         dir,
 				interactive: isTerminal(io.In) && isTerminal(io.Out),
 				prompter:    &linePrompter{in: bufio.NewReader(io.In), out: io.Out},
-				resolver:    install.SystemResolver(),
+				resolver:    hookfile.SystemResolver(),
 				out:         io.Out,
 			}
 			return runInit(cmd.Context(), opts, env)
 		}),
 	}
 	f := cmd.Flags()
-	f.StringVar(&opts.host, "host", install.Claude, "the agent host to install the stop hook for: claude, codex, cursor, gemini or copilot")
+	f.StringVar(&opts.host, "host", hookfile.Claude, "the agent host to install the stop hook for: claude, codex, cursor, gemini or copilot")
 	f.BoolVar(&opts.shared, "shared", false, "Claude Code: install in .claude/settings.json (committed) instead of settings.local.json")
 	f.BoolVar(&opts.noHook, "no-hook", false, "do not install the stop hook")
 	f.BoolVarP(&opts.yes, "yes", "y", false, "write without asking (required when not on a terminal)")
@@ -76,8 +76,8 @@ An existing .gauntlet.yml is kept unless --force.`,
 
 func runInit(ctx context.Context, opts initOptions, env initEnv) error {
 	host := strings.ToLower(strings.TrimSpace(opts.host))
-	if !slices.Contains(install.Hosts(), host) {
-		return usagef("--host must be one of %s, got %q", strings.Join(install.Hosts(), ", "), opts.host)
+	if !slices.Contains(hookfile.Hosts(), host) {
+		return usagef("--host must be one of %s, got %q", strings.Join(hookfile.Hosts(), ", "), opts.host)
 	}
 	if !env.interactive && !opts.yes {
 		return usagef("not on a terminal, so init cannot ask before writing: pass --yes to write without asking")

@@ -12,11 +12,11 @@ import (
 	"time"
 
 	"github.com/gauntlet-dev/gauntlet/config"
-	"github.com/gauntlet-dev/gauntlet/install"
 	"github.com/gauntlet-dev/gauntlet/internal/atomicfile"
+	"github.com/gauntlet-dev/gauntlet/internal/hookfile"
+	"github.com/gauntlet-dev/gauntlet/internal/preflight"
 	"github.com/gauntlet-dev/gauntlet/internal/safefile"
-	"github.com/gauntlet-dev/gauntlet/preflight"
-	"github.com/gauntlet-dev/gauntlet/scaffold"
+	"github.com/gauntlet-dev/gauntlet/internal/scaffold"
 )
 
 // initPlan is everything init will do, worked out before anything is written: a hook file that
@@ -42,11 +42,11 @@ type initStep struct {
 }
 
 var hostNames = map[string]string{
-	install.Claude:  "Claude Code",
-	install.Codex:   "Codex",
-	install.Cursor:  "Cursor",
-	install.Gemini:  "Gemini CLI",
-	install.Copilot: "GitHub Copilot",
+	hookfile.Claude:  "Claude Code",
+	hookfile.Codex:   "Codex",
+	hookfile.Cursor:  "Cursor",
+	hookfile.Gemini:  "Gemini CLI",
+	hookfile.Copilot: "GitHub Copilot",
 }
 
 func planInit(ctx context.Context, opts initOptions, host string, env initEnv) (*initPlan, error) {
@@ -165,10 +165,10 @@ func (p *initPlan) planGitignore() error {
 	return nil
 }
 
-func (p *initPlan) planHook(host string, shared bool, r install.Resolver) error {
-	command, byPath := install.StopHookCommand(r)
-	c, err := install.PlanTimeout(p.root, host, shared, command, install.HookTimeoutFor(p.stopHookTimeout))
-	var invalid *install.InvalidFileError
+func (p *initPlan) planHook(host string, shared bool, r hookfile.Resolver) error {
+	command, byPath := hookfile.StopHookCommand(r)
+	c, err := hookfile.PlanTimeout(p.root, host, shared, command, hookfile.HookTimeoutFor(p.stopHookTimeout))
+	var invalid *hookfile.InvalidFileError
 	if errors.As(err, &invalid) {
 		return &usageError{err}
 	}
@@ -178,7 +178,7 @@ func (p *initPlan) planHook(host string, shared bool, r install.Resolver) error 
 	if c.Installed {
 		p.hookDone = true
 		p.notes = append(p.notes, fmt.Sprintf("%s already runs gauntlet stop-hook for %s", c.Rel, p.hostName))
-		if need := install.HookTimeoutFor(p.stopHookTimeout); need > install.HookTimeoutSeconds {
+		if need := hookfile.HookTimeoutFor(p.stopHookTimeout); need > hookfile.HookTimeoutSeconds {
 			// The entry there is the user's: init leaves it, but its timeout may now be too short.
 			p.notes = append(p.notes, fmt.Sprintf("  stop_hook.timeout is %s: make sure that hook's timeout is at least %d seconds",
 				formatDuration(p.stopHookTimeout), need))

@@ -11,8 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gauntlet-dev/gauntlet/hook"
-	"github.com/gauntlet-dev/gauntlet/install"
+	"github.com/gauntlet-dev/gauntlet/internal/hookfile"
+	"github.com/gauntlet-dev/gauntlet/internal/stophook"
 )
 
 // scriptedPrompter answers the questions in order and remembers them.
@@ -30,7 +30,7 @@ func (p *scriptedPrompter) Confirm(q string) (bool, error) {
 }
 
 // gauntletOnPath is a resolver for a gauntlet that is on PATH as itself.
-var gauntletOnPath = install.Resolver{
+var gauntletOnPath = hookfile.Resolver{
 	LookPath:     func(string) (string, error) { return "/bin/gauntlet", nil },
 	Executable:   func() (string, error) { return "/bin/gauntlet", nil },
 	EvalSymlinks: func(p string) (string, error) { return p, nil },
@@ -162,14 +162,14 @@ func TestInitKeepsOrReplacesTheConfig(t *testing.T) {
 
 func TestInitHostsAreTheStopHookHosts(t *testing.T) {
 	var hosts []string
-	for _, h := range hook.Hosts() {
+	for _, h := range stophook.Hosts() {
 		hosts = append(hosts, string(h))
 		if hostNames[string(h)] == "" {
 			t.Errorf("host %s has no display name", h)
 		}
 	}
-	if !slices.Equal(install.Hosts(), hosts) {
-		t.Errorf("init installs for %v, the stop hook speaks %v", install.Hosts(), hosts)
+	if !slices.Equal(hookfile.Hosts(), hosts) {
+		t.Errorf("init installs for %v, the stop hook speaks %v", hookfile.Hosts(), hosts)
 	}
 }
 

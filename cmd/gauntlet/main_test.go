@@ -296,7 +296,7 @@ func cmdHookCall(ts *testscript.TestScript, neg bool, args []string) {
 }
 
 // conformanceDir holds the JSON Schemas that Codex, the strictest host, validates replies with.
-const conformanceDir = "../../hook/testdata/conformance/codex"
+const conformanceDir = "../../internal/stophook/testdata/conformance/codex"
 
 // cmdJSONSchema validates a stop-hook reply ("jsonschema [-subagent] FILE", FILE may be stdout)
 // against the Codex Stop (or SubagentStop) output schema. An empty reply is valid: it is the

@@ -7,8 +7,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/gauntlet-dev/gauntlet/report"
-	"github.com/gauntlet-dev/gauntlet/shard"
+	"github.com/gauntlet-dev/gauntlet/internal/report"
+	"github.com/gauntlet-dev/gauntlet/internal/shard"
 )
 
 // maxMergeInputBytes bounds each report read by `report merge`, as report.ReadJSON does.

@@ -17,11 +17,11 @@ import (
 	"golang.org/x/term"
 
 	"github.com/gauntlet-dev/gauntlet/config"
-	"github.com/gauntlet-dev/gauntlet/engine"
 	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/engine"
+	"github.com/gauntlet-dev/gauntlet/internal/report"
+	"github.com/gauntlet-dev/gauntlet/internal/shard"
 	"github.com/gauntlet-dev/gauntlet/internal/termtext"
-	"github.com/gauntlet-dev/gauntlet/report"
-	"github.com/gauntlet-dev/gauntlet/shard"
 )
 
 // killGrace is the time between SIGTERM and SIGKILL for a stopped gate; 0 is the runner's

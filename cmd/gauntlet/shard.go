@@ -9,9 +9,9 @@ import (
 	"path/filepath"
 
 	"github.com/gauntlet-dev/gauntlet/config"
-	"github.com/gauntlet-dev/gauntlet/engine"
-	"github.com/gauntlet-dev/gauntlet/shard"
-	"github.com/gauntlet-dev/gauntlet/statedir"
+	"github.com/gauntlet-dev/gauntlet/internal/engine"
+	"github.com/gauntlet-dev/gauntlet/internal/shard"
+	"github.com/gauntlet-dev/gauntlet/internal/state"
 )
 
 // parseShard reads --shard: K/N, or auto for the CI's own variables.
@@ -53,7 +53,7 @@ func loadTimings(stderr io.Writer, path, root string) (shard.Timings, error) {
 }
 
 func defaultTimings(stderr io.Writer, root string) shard.Timings {
-	for _, path := range []string{engine.TimingsPath(root), filepath.Join(root, statedir.Name, engine.LastRunFile)} {
+	for _, path := range []string{engine.TimingsPath(root), filepath.Join(root, state.Name, engine.LastRunFile)} {
 		data, err := shard.ReadFile(path, shard.MaxTimingsBytes)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue

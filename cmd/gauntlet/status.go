@@ -13,10 +13,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gauntlet-dev/gauntlet/config"
-	"github.com/gauntlet-dev/gauntlet/engine"
+	"github.com/gauntlet-dev/gauntlet/internal/engine"
+	"github.com/gauntlet-dev/gauntlet/internal/report"
+	"github.com/gauntlet-dev/gauntlet/internal/state"
 	"github.com/gauntlet-dev/gauntlet/internal/termtext"
-	"github.com/gauntlet-dev/gauntlet/report"
-	"github.com/gauntlet-dev/gauntlet/statedir"
 )
 
 type statusOptions struct {
@@ -69,7 +69,7 @@ func showStatus(io streams, opts statusOptions, now time.Time) error {
 			}
 		}
 		_, err := fmt.Fprintf(io.Err, "gauntlet: no run recorded yet in %s (gauntlet run records one)\n",
-			config.DisplayPath(filepath.Join(root, statedir.Name)))
+			config.DisplayPath(filepath.Join(root, state.Name)))
 		return err
 	}
 	if err != nil {
@@ -77,7 +77,7 @@ func showStatus(io streams, opts statusOptions, now time.Time) error {
 	}
 	r, err := report.ReadJSON(bytes.NewReader(data))
 	if err != nil {
-		return fmt.Errorf("last run %s: %w", config.DisplayPath(filepath.Join(root, statedir.Name, engine.LastRunFile)), err)
+		return fmt.Errorf("last run %s: %w", config.DisplayPath(filepath.Join(root, state.Name, engine.LastRunFile)), err)
 	}
 	if opts.json {
 		if len(history) > 0 {
@@ -101,15 +101,15 @@ func showStatus(io streams, opts statusOptions, now time.Time) error {
 // readLastRun reads the stored report without creating .gauntlet/ when there is none: looking
 // must not change the project.
 func readLastRun(root string) ([]byte, error) {
-	if _, err := os.Lstat(filepath.Join(root, statedir.Name)); err != nil {
+	if _, err := os.Lstat(filepath.Join(root, state.Name)); err != nil {
 		return nil, fmt.Errorf("state dir: %w", err)
 	}
-	state, err := statedir.Open(root)
+	sd, err := state.Open(root)
 	if err != nil {
 		return nil, err
 	}
-	defer state.Close()
-	return state.ReadFile(engine.LastRunFile)
+	defer sd.Close()
+	return sd.ReadFile(engine.LastRunFile)
 }
 
 func writeRunHeader(w io.Writer, r report.Report, now time.Time) error {

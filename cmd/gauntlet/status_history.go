@@ -10,9 +10,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gauntlet-dev/gauntlet/hook"
+	"github.com/gauntlet-dev/gauntlet/internal/state"
+	"github.com/gauntlet-dev/gauntlet/internal/stophook"
 	"github.com/gauntlet-dev/gauntlet/internal/termtext"
-	"github.com/gauntlet-dev/gauntlet/statedir"
 )
 
 // statusDecisions is how many of the stop hook's latest decisions status lists.
@@ -20,17 +20,17 @@ const statusDecisions = 10
 
 // readHookHistory reads the stop hook's decisions without creating .gauntlet/; a history that
 // cannot be read is mentioned and otherwise left out, since the last run is still worth showing.
-func readHookHistory(root string, stderr io.Writer) []hook.HistoryEntry {
-	if _, err := os.Lstat(filepath.Join(root, statedir.Name, filepath.FromSlash(hook.HistoryFile))); err != nil {
+func readHookHistory(root string, stderr io.Writer) []stophook.HistoryEntry {
+	if _, err := os.Lstat(filepath.Join(root, state.Name, filepath.FromSlash(stophook.HistoryFile))); err != nil {
 		return nil
 	}
-	state, err := statedir.Open(root)
+	sd, err := state.Open(root)
 	if err != nil {
 		fmt.Fprintf(stderr, "gauntlet: stop-hook history: %v\n", err)
 		return nil
 	}
-	defer state.Close()
-	entries, err := hook.ReadHistory(state)
+	defer sd.Close()
+	entries, err := stophook.ReadHistory(sd)
 	if err != nil {
 		fmt.Fprintf(stderr, "gauntlet: %v\n", err)
 	}
@@ -39,9 +39,9 @@ func readHookHistory(root string, stderr io.Writer) []hook.HistoryEntry {
 
 // writeHistory shows first, loudly, every agent let go with gates failing that has not passed
 // since (the host may have shown the user nothing), then the latest decisions.
-func writeHistory(w io.Writer, entries []hook.HistoryEntry, now time.Time) error {
+func writeHistory(w io.Writer, entries []stophook.HistoryEntry, now time.Time) error {
 	color := useColor("auto", isTerminal(w))
-	if released := hook.Unresolved(entries); len(released) > 0 {
+	if released := stophook.Unresolved(entries); len(released) > 0 {
 		head := fmt.Sprintf("!! agents let go by the stop hook with gates still failing (%d):", len(released))
 		if color {
 			head = "\x1b[1;31m" + head + "\x1b[0m"
@@ -61,16 +61,16 @@ func writeHistory(w io.Writer, entries []hook.HistoryEntry, now time.Time) error
 }
 
 // describeDecision says why, in words: "retry limit after 3 attempts: test, lint".
-func describeDecision(e hook.HistoryEntry) string {
+func describeDecision(e stophook.HistoryEntry) string {
 	gates := strings.Join(e.Failed, ", ")
 	switch e.Why {
-	case hook.WhyFail:
+	case stophook.WhyFail:
 		return fmt.Sprintf("blocked, attempt %d of %d: %s", e.Attempt, e.MaxAttempts, gates)
-	case hook.WhyRetryLimit:
+	case stophook.WhyRetryLimit:
 		return fmt.Sprintf("retry limit after %s, still failing: %s", termtext.Count(e.Attempt, "attempt"), gates)
-	case hook.WhyInfra, hook.WhyLock:
+	case stophook.WhyInfra, stophook.WhyLock:
 		what := "gates not run"
-		if e.Why == hook.WhyLock {
+		if e.Why == stophook.WhyLock {
 			what = "gates not run (lock held)"
 		}
 		if e.Message != "" {
@@ -79,11 +79,11 @@ func describeDecision(e hook.HistoryEntry) string {
 			return what + ": " + cause
 		}
 		return what
-	case hook.WhyWarn:
+	case stophook.WhyWarn:
 		return "passed with warnings: " + gates
-	case hook.WhyCached:
+	case stophook.WhyCached:
 		return "pass (this state passed before)"
-	case hook.WhyGuard:
+	case stophook.WhyGuard:
 		return "not judged: " + e.Guard
 	default:
 		return e.Why
@@ -114,14 +114,14 @@ func orDash(s string) string {
 
 // writeHistoryJSON adds the history to the stored report's object: fields are only ever added,
 // and the report's own bytes stay as they were.
-func writeHistoryJSON(w io.Writer, report []byte, entries []hook.HistoryEntry) error {
-	released := hook.Unresolved(entries)
+func writeHistoryJSON(w io.Writer, report []byte, entries []stophook.HistoryEntry) error {
+	released := stophook.Unresolved(entries)
 	if released == nil {
-		released = []hook.HistoryEntry{}
+		released = []stophook.HistoryEntry{}
 	}
 	extra, err := json.Marshal(struct {
-		History  []hook.HistoryEntry `json:"stop_hook_history"`
-		Released []hook.HistoryEntry `json:"stop_hook_released"`
+		History  []stophook.HistoryEntry `json:"stop_hook_history"`
+		Released []stophook.HistoryEntry `json:"stop_hook_released"`
 	}{entries, released})
 	if err != nil {
 		return fmt.Errorf("encode stop-hook history: %w", err)

@@ -8,7 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/gauntlet-dev/gauntlet/hook"
+	"github.com/gauntlet-dev/gauntlet/internal/stophook"
 )
 
 // hookExit carries the stop hook's own exit code (0, or 1 for bad input): the host protocol
@@ -27,7 +27,7 @@ stop with a reason the agent can act on; a pass, warnings, the retry limit and i
 errors let it stop. stdout carries only the reply; diagnostics go to stderr.`,
 		Args: cobra.NoArgs,
 		RunE: runE(func(cmd *cobra.Command, _ []string) error {
-			h, ok := hook.ParseHost(host)
+			h, ok := stophook.ParseHost(host)
 			if !ok {
 				return usagef("--host must be auto, claude, codex, cursor, gemini or copilot, got %q", host)
 			}
@@ -37,7 +37,7 @@ errors let it stop. stdout carries only the reply; diagnostics go to stderr.`,
 			stdin, restore := deadlineCapable(io.In)
 			defer restore()
 			cwd, _ := os.Getwd()
-			out := hook.Run(ctx, hook.Options{
+			out := stophook.Run(ctx, stophook.Options{
 				Stdin:   stdin,
 				Stderr:  io.Err,
 				Getenv:  os.Getenv,

@@ -6,7 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gauntlet-dev/gauntlet/config"
-	"github.com/gauntlet-dev/gauntlet/doctor"
+	"github.com/gauntlet-dev/gauntlet/internal/doctor"
 	"github.com/gauntlet-dev/gauntlet/internal/termtext"
 )
 

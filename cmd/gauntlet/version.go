@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"runtime/debug"
 
-	"github.com/gauntlet-dev/gauntlet/causes"
+	"github.com/gauntlet-dev/gauntlet/internal/causes"
 	"github.com/spf13/cobra"
 )
 

@@ -23,12 +23,11 @@ import (
 	"sync"
 	"syscall"
 
-	"github.com/gauntlet-dev/gauntlet/internal/gitcmd"
-	"github.com/gauntlet-dev/gauntlet/statedir"
+	"github.com/gauntlet-dev/gauntlet/internal/git"
 )
 
 // ErrNotGit is returned outside a git work tree (or without git).
-var ErrNotGit = gitcmd.ErrNotRepo
+var ErrNotGit = git.ErrNotRepo
 
 // NoCommit stands in for HEAD in a repository without commits; it cannot be a hash.
 const NoCommit = "(no commit yet)"
@@ -44,7 +43,11 @@ const (
 
 // pathspec scopes every git call to the project root and keeps gauntlet's own state directory
 // out, whether or not .gitignore lists it: gauntlet writes there on every run.
-var pathspec = []string{"--", ".", ":(exclude)" + statedir.Name}
+var pathspec = []string{"--", ".", ":(exclude)" + StateDirName}
+
+// StateDirName is gauntlet's own state directory (internal/state.Name, which a test keeps equal):
+// a constant here, so that this reader of the tree imports nothing above it.
+const StateDirName = ".gauntlet"
 
 // Entry is one path git status reports.
 type Entry struct {
@@ -96,7 +99,7 @@ func Read(ctx context.Context, root string) (*State, error) {
 	if !atTopLevel(root) {
 		wg.Go(func() { prefix, prefixErr = showPrefix(ctx, root) })
 	}
-	out, err := gitcmd.Output(ctx, root, maxStatusOutput, args...)
+	out, err := git.Output(ctx, root, maxStatusOutput, args...)
 	wg.Wait()
 	if err != nil {
 		return nil, classify(err)
@@ -121,7 +124,7 @@ func atTopLevel(root string) bool {
 }
 
 func showPrefix(ctx context.Context, root string) (string, error) {
-	out, err := gitcmd.Output(ctx, root, 64<<10, "rev-parse", "--show-prefix")
+	out, err := git.Output(ctx, root, 64<<10, "rev-parse", "--show-prefix")
 	if err != nil {
 		return "", err
 	}
@@ -129,11 +132,11 @@ func showPrefix(ctx context.Context, root string) (string, error) {
 }
 
 func classify(err error) error {
-	var gitErr *gitcmd.Error
+	var gitErr *git.Error
 	switch {
 	case errors.Is(err, exec.ErrNotFound):
 		return fmt.Errorf("%w: git is not installed", ErrNotGit)
-	case gitcmd.IsNotRepo(err):
+	case git.IsNotRepo(err):
 		return ErrNotGit
 	case errors.As(err, &gitErr) && strings.Contains(gitErr.Stderr, "must be run in a work tree"):
 		// Inside .git itself: a repository, but no working tree to judge.
@@ -255,7 +258,7 @@ func fileDigest(ctx context.Context, sum hash.Hash, path string) error {
 		// same line for it whichever commit it has checked out: that commit is what says whether
 		// it changed.
 		if _, err := os.Lstat(filepath.Join(path, ".git")); err == nil {
-			head, err := gitcmd.Output(ctx, path, 1<<10, "rev-parse", "HEAD")
+			head, err := git.Output(ctx, path, 1<<10, "rev-parse", "HEAD")
 			if ctxErr := ctx.Err(); ctxErr != nil {
 				return ctxErr
 			}
@@ -326,7 +329,7 @@ func (r ctxReader) Read(p []byte) (int, error) {
 func (s *State) Index(ctx context.Context) ([]IndexEntry, error) {
 	s.indexOnce.Do(func() {
 		args := append([]string{"ls-files", "-s", "-z"}, pathspec...)
-		out, err := gitcmd.Output(ctx, s.Root, maxIndexOutput, args...)
+		out, err := git.Output(ctx, s.Root, maxIndexOutput, args...)
 		if err != nil {
 			s.indexErr = fmt.Errorf("list the index: %w", classify(err))
 			return

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gauntlet-dev/gauntlet/internal/state"
 )
 
 func TestParsePorcelainV2(t *testing.T) {
@@ -60,5 +62,11 @@ func TestParseRejectsWhatItDoesNotKnow(t *testing.T) {
 	}
 	if _, err := parse([]byte("X what\x00"), ""); err == nil {
 		t.Error("an unknown line parsed")
+	}
+}
+
+func TestStateDirNameMatchesTheStateDirectory(t *testing.T) {
+	if StateDirName != state.Name {
+		t.Fatalf("treestate excludes %q, but the state directory is %q", StateDirName, state.Name)
 	}
 }

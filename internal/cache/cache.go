@@ -1,0 +1,301 @@
+// Package cache answers a gate's pass without running it while nothing that decides the result
+// has changed: the gate's definition, gauntlet's version and the content of the gate's inputs.
+// Only passes are stored; the engine asks before scheduling a gate and records passes after.
+package cache
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash"
+	"io/fs"
+	"slices"
+	"time"
+
+	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/safefile"
+	"github.com/gauntlet-dev/gauntlet/internal/state"
+	"github.com/gauntlet-dev/gauntlet/internal/treestate"
+)
+
+// ToolVersion is gauntlet's own version (and commit), part of every key: another gauntlet may
+// judge differently. The command sets it at start-up.
+var ToolVersion = "dev"
+
+// File is where the cache lives, relative to the state dir; `gauntlet clean` removes its folder.
+const File = "cache/gates.json"
+
+// The cache keeps at most MaxEntries passes and MaxBytes on disk; the oldest go first.
+const (
+	MaxEntries = 1000
+	MaxBytes   = 1 << 20
+)
+
+// keyVersion changes whenever what goes into a key changes.
+const keyVersion = "gauntlet-cache-2"
+
+// Entry is one remembered pass.
+type Entry struct {
+	Gate string    `json:"gate"`
+	Run  string    `json:"run"`
+	At   time.Time `json:"at"`
+}
+
+type file struct {
+	Version int               `json:"version"`
+	Entries map[string]*Entry `json:"entries"`
+}
+
+// Store is the cache of one state dir, read once and saved once per run; the caller holds the
+// run lock in between.
+type Store struct {
+	sd    *state.Dir
+	f     file
+	dirty bool
+}
+
+// Open reads the cache. A missing, oversized or corrupt file is an empty cache: forgetting a
+// pass only costs a rerun.
+func Open(sd *state.Dir) (*Store, error) {
+	s := &Store{sd: sd, f: file{Version: 1, Entries: map[string]*Entry{}}}
+	data, err := sd.ReadFileLimit(File, MaxBytes)
+	switch {
+	case errors.Is(err, fs.ErrNotExist), errors.Is(err, safefile.ErrTooLarge):
+		return s, nil
+	case err != nil:
+		return s, fmt.Errorf("read the gate cache: %w", err)
+	}
+	var f file
+	if json.Unmarshal(data, &f) == nil && f.Version == 1 && f.Entries != nil {
+		s.f = f
+	}
+	return s, nil
+}
+
+// Lookup returns the pass stored under key.
+func (s *Store) Lookup(key string) (Entry, bool) {
+	e := s.f.Entries[key]
+	if e == nil {
+		return Entry{}, false
+	}
+	return *e, true
+}
+
+// Put remembers a pass.
+func (s *Store) Put(key string, e Entry) {
+	s.f.Entries[key] = &e
+	s.dirty = true
+}
+
+// Delete forgets the pass stored under key, if any.
+func (s *Store) Delete(key string) {
+	if _, ok := s.f.Entries[key]; ok {
+		delete(s.f.Entries, key)
+		s.dirty = true
+	}
+}
+
+// Save writes the cache back when it changed, pruned to its bounds oldest first.
+func (s *Store) Save() error {
+	if !s.dirty {
+		return nil
+	}
+	s.prune(len(s.f.Entries) - MaxEntries)
+	data, err := json.Marshal(s.f)
+	for err == nil && len(data) >= MaxBytes && len(s.f.Entries) > 0 {
+		s.prune((len(s.f.Entries) + 1) / 2)
+		data, err = json.Marshal(s.f)
+	}
+	if err != nil {
+		return fmt.Errorf("encode the gate cache: %w", err)
+	}
+	if err := s.sd.WriteFileAtomic(File, data); err != nil {
+		return fmt.Errorf("write the gate cache: %w", err)
+	}
+	s.dirty = false
+	return nil
+}
+
+// prune forgets the n oldest passes.
+func (s *Store) prune(n int) {
+	if n <= 0 {
+		return
+	}
+	keys := make([]string, 0, len(s.f.Entries))
+	for k := range s.f.Entries {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b string) int { return s.f.Entries[a].At.Compare(s.f.Entries[b].At) })
+	for _, k := range keys[:min(n, len(keys))] {
+		delete(s.f.Entries, k)
+	}
+}
+
+// Context is what a key needs besides the gate.
+type Context struct {
+	Tree *treestate.State
+	// Session is the agent's session id; "" outside the stop hook, where no gate that depends on
+	// the session is ever answered from the cache.
+	Session string
+	// SessionInputs is what else of the session decides a todos gate (its todo list).
+	SessionInputs []byte
+	// Base is the ref a review gate diffs against.
+	Base string
+	// MergeBase gives the commit a review or new_only gate's change is measured from; called
+	// only for such gates (it costs git calls), and nil means unknown.
+	MergeBase func() string
+}
+
+// Key returns the cache key of a gate in this state; ok is false when the gate may not be
+// answered from the cache here at all.
+func Key(ctx context.Context, g gates.Gate, c Context) (key string, ok bool, err error) {
+	if !g.Cache || c.Tree == nil || g.SessionDependent() && c.Session == "" {
+		return "", false, nil
+	}
+	sum := sha256.New()
+	treestate.Field(sum, "version", []byte(keyVersion))
+	treestate.Field(sum, "gauntlet", []byte(ToolVersion))
+	def, err := json.Marshal(definition(g))
+	if err != nil {
+		return "", false, fmt.Errorf("cache key of %s: %w", g.Name, err)
+	}
+	treestate.Field(sum, "gate", def)
+	if g.SessionDependent() {
+		treestate.Field(sum, "session", []byte(c.Session))
+		treestate.Field(sum, "session-inputs", c.SessionInputs)
+	}
+	if g.Kind == gates.KindReview || g.NewOnly {
+		// A review reads the diff against the base, and new_only excuses findings by it: HEAD,
+		// the base ref and the commit it resolves to decide that diff (a fetch that moves the
+		// base changes it without touching the tree).
+		treestate.Field(sum, "head", []byte(c.Tree.Head))
+		treestate.Field(sum, "base", []byte(c.Base))
+		if c.MergeBase != nil {
+			treestate.Field(sum, "merge-base", []byte(c.MergeBase()))
+		}
+	}
+	if err := inputsDigest(ctx, sum, g, c.Tree); err != nil {
+		return "", false, fmt.Errorf("cache key of %s: %w", g.Name, err)
+	}
+	return fmt.Sprintf("%x", sum.Sum(nil)), true, nil
+}
+
+// gateDefinition is everything of a gate that decides its result; the timeout is not in it (a
+// pass within one timeout is a pass), nor the hint or name.
+type gateDefinition struct {
+	Kind           gates.Kind
+	Run            string
+	Argv           []string
+	Dir            string
+	Env            []string
+	Severity       gates.Severity
+	InfraExitCodes []int
+	InfraPatterns  []string
+	Inputs         []string
+	Paths          []string
+	Exclude        []string
+	Session        bool
+	Review         *gates.Review
+	// new_only turns a failure with only pre-existing findings into a pass, and the format
+	// decides which findings there are.
+	NewOnly bool
+	Format  []string
+}
+
+func definition(g gates.Gate) gateDefinition {
+	d := gateDefinition{
+		Kind: g.Kind, Run: g.Run, Argv: g.Argv, Dir: g.Dir, Env: g.Env, Severity: g.Severity,
+		InfraExitCodes: g.InfraExitCodes, Inputs: g.Inputs, Paths: g.Paths, Exclude: g.Exclude,
+		Session: g.Session, Review: g.Review, NewOnly: g.NewOnly, Format: g.Format,
+	}
+	for _, re := range g.InfraPatterns {
+		d.InfraPatterns = append(d.InfraPatterns, re.String())
+	}
+	return d
+}
+
+// inputsDigest hashes the gate's input files: unchanged tracked files by git's object id, files
+// that differ from the index and untracked files by their content (each hashed once per run,
+// whichever gates read it).
+func inputsDigest(ctx context.Context, sum hash.Hash, g gates.Gate, tree *treestate.State) error {
+	patterns, exclude := g.Inputs, []string(nil)
+	if len(patterns) == 0 {
+		patterns, exclude = g.Paths, g.Exclude
+	}
+	if g.Kind == gates.KindReview && g.Review != nil && g.Review.PromptFile != "" && len(patterns) > 0 {
+		patterns = append(slices.Clip(patterns), g.Review.PromptFile)
+	}
+	wanted := func(path string) bool {
+		if len(patterns) == 0 {
+			return true
+		}
+		for _, p := range exclude {
+			if ok, _ := doublestar.Match(p, path); ok {
+				return false
+			}
+		}
+		for _, p := range patterns {
+			if ok, _ := doublestar.Match(p, path); ok {
+				return true
+			}
+		}
+		return false
+	}
+	index, err := tree.Index(ctx)
+	if err != nil {
+		return err
+	}
+	var n uint64
+	field := func(label string, data []byte) { treestate.Field(sum, label, data) }
+	like := ""
+	if len(index) > 0 {
+		like = index[0].OID
+	}
+	file := func(path string, worktree bool, mode, oid string) error {
+		if !wanted(path) {
+			return nil
+		}
+		n++
+		field("path", []byte(path))
+		if worktree {
+			// Named like git would name it once added, so that committing a file as it is does
+			// not look like a change.
+			m, o, ok, err := tree.BlobID(ctx, path, like)
+			if err != nil {
+				return err
+			}
+			if !ok {
+				d, err := tree.FileDigest(ctx, path)
+				if err != nil {
+					return err
+				}
+				field("content", d)
+				return nil
+			}
+			mode, oid = m, o
+		}
+		field("object", []byte(mode+" "+oid))
+		return nil
+	}
+	for _, ie := range index {
+		e, listed := tree.Lookup(ie.Path)
+		if err := file(ie.Path, listed && e.Worktree, ie.Mode, ie.OID); err != nil {
+			return err
+		}
+	}
+	for _, e := range tree.Entries {
+		if !e.Untracked {
+			continue
+		}
+		if err := file(e.Path, true, "", ""); err != nil {
+			return err
+		}
+	}
+	field("count", binary.BigEndian.AppendUint64(nil, n))
+	return nil
+}

@@ -1,0 +1,135 @@
+package changes
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strconv"
+
+	"github.com/gauntlet-dev/gauntlet/internal/git"
+)
+
+// binarySniffBytes is how much of a file git looks at to decide that it is binary.
+const binarySniffBytes = 8000
+
+// errTooBig means a file's section cannot fit in the room left.
+var errTooBig = errors.New("file does not fit")
+
+// addUntracked appends untracked, not ignored files as new-file sections, reading each only
+// when it is to be shown and fits; once the patch is full it only notes the files kept out.
+func addUntracked(ctx context.Context, dir string, w *patchWriter) error {
+	out, err := runGit(ctx, dir, append([]string{"ls-files", "--others", "--exclude-standard", "-z"}, scope...)...)
+	if err != nil {
+		return fmt.Errorf("list untracked files: %w", err)
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return fmt.Errorf("open project root: %w", err)
+	}
+	defer root.Close()
+	for _, name := range git.SplitNUL(out) {
+		switch {
+		case w.skip != nil && w.skip(name):
+			// Listed even once the patch is full: the reader is told what was kept out.
+			w.leftOut = append(w.leftOut, name)
+		case !w.cut:
+			section, err := newFileSection(root, name, w.room())
+			switch {
+			case errors.Is(err, errTooBig):
+				w.cut = true
+			case err != nil:
+				// Gone or unreadable since it was listed: the agent may be editing; show the rest.
+			default:
+				w.consume(bytes.NewReader(section))
+			}
+		}
+	}
+	return nil
+}
+
+// newFileSection renders an untracked file as git would show it once added: a regular file's
+// lines, a symlink's target, nothing for anything else (a nested repository, a socket).
+func newFileSection(root *os.Root, name string, room int64) ([]byte, error) {
+	info, err := root.Lstat(name)
+	if err != nil {
+		return nil, err
+	}
+	var mode string
+	var content []byte
+	switch {
+	case info.Mode()&fs.ModeSymlink != 0:
+		target, err := root.Readlink(name)
+		if err != nil {
+			return nil, err
+		}
+		mode, content = "120000", []byte(target)
+	case info.Mode().IsRegular():
+		if info.Size() > room {
+			return nil, errTooBig
+		}
+		mode = "100644"
+		if info.Mode().Perm()&0o111 != 0 {
+			mode = "100755"
+		}
+		if content, err = readAtMost(root, name, room); err != nil {
+			return nil, err
+		}
+	default:
+		return nil, fs.ErrInvalid
+	}
+
+	var b bytes.Buffer
+	q := func(prefix string) string { return quotePath(prefix + name) }
+	fmt.Fprintf(&b, "diff --git %s %s\nnew file mode %s\n", q("a/"), q("b/"), mode)
+	switch {
+	case len(content) == 0:
+	case bytes.IndexByte(content[:min(len(content), binarySniffBytes)], 0) >= 0:
+		fmt.Fprintf(&b, "Binary files /dev/null and %s differ\n", q("b/"))
+	default:
+		lines := bytes.SplitAfter(content, []byte("\n"))
+		if len(lines[len(lines)-1]) == 0 {
+			lines = lines[:len(lines)-1]
+		}
+		fmt.Fprintf(&b, "--- /dev/null\n+++ %s\n@@ -0,0 +%s @@\n", q("b/"), hunkRange(len(lines)))
+		for _, l := range lines {
+			b.WriteByte('+')
+			b.Write(l)
+		}
+		if content[len(content)-1] != '\n' {
+			b.WriteString("\n\\ No newline at end of file\n")
+		}
+	}
+	if int64(b.Len()) > room {
+		return nil, errTooBig
+	}
+	return b.Bytes(), nil
+}
+
+// readAtMost reads a file, failing with errTooBig when it has grown past limit since its Lstat.
+func readAtMost(root *os.Root, name string, limit int64) ([]byte, error) {
+	f, err := root.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	content, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(content)) > limit {
+		return nil, errTooBig
+	}
+	return content, nil
+}
+
+// hunkRange is the "+start,count" part of a new file's hunk header.
+func hunkRange(lines int) string {
+	if lines == 1 {
+		return "1"
+	}
+	return "1," + strconv.Itoa(lines)
+}

@@ -1,0 +1,376 @@
+// Package doctor checks that an agent host really runs gauntlet's stop hook: the config loads,
+// the hook is in the host's file and runs this gauntlet, its limits fit, the host trusts the
+// project; then it shows what the agent would be told.
+package doctor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/gauntlet-dev/gauntlet/config"
+	"github.com/gauntlet-dev/gauntlet/internal/git"
+	"github.com/gauntlet-dev/gauntlet/internal/hookfile"
+	"github.com/gauntlet-dev/gauntlet/internal/preflight"
+	"github.com/gauntlet-dev/gauntlet/internal/scaffold"
+	"github.com/gauntlet-dev/gauntlet/internal/state"
+	"github.com/gauntlet-dev/gauntlet/internal/termtext"
+)
+
+// Level is how bad a check's finding is.
+type Level string
+
+const (
+	OK      Level = "ok"
+	Warn    Level = "warn"
+	Problem Level = "problem"
+)
+
+// Check is one finding, with the fix in one line when there is something to do.
+type Check struct {
+	Host    string `json:"host,omitempty"`
+	Name    string `json:"name"`
+	Level   Level  `json:"level"`
+	Message string `json:"message"`
+	Fix     string `json:"fix,omitempty"`
+}
+
+// Report is everything doctor found.
+type Report struct {
+	Root   string   `json:"root"`
+	Hosts  []string `json:"hosts"` // the hosts checked
+	Checks []Check  `json:"checks"`
+	// DryRuns is what each host's agent would be told on stopping now.
+	DryRuns  []DryRun `json:"dry_runs,omitempty"`
+	Problems int      `json:"problems"`
+	Warnings int      `json:"warnings"`
+}
+
+func (r *Report) add(c Check) {
+	r.Checks = append(r.Checks, c)
+	switch c.Level {
+	case Problem:
+		r.Problems++
+	case Warn:
+		r.Warnings++
+	}
+}
+
+// Env is what doctor reads from its surroundings; tests fake the home directory and PATH.
+type Env struct {
+	Dir    string // the working directory
+	Home   string
+	Getenv func(string) string
+	// Resolver finds programs on PATH and this program itself.
+	Resolver hookfile.Resolver
+	// Version is this program's `gauntlet version` line.
+	Version string
+	// VersionOf runs `PATH version` and returns its first line; nil uses runVersion.
+	VersionOf func(ctx context.Context, path string) (string, error)
+}
+
+func (e Env) getenv(k string) string {
+	if e.Getenv == nil {
+		return ""
+	}
+	return e.Getenv(k)
+}
+
+// display shortens a path under the home directory to ~/...
+func (e Env) display(path string) string {
+	if e.Home != "" {
+		if rel, err := filepath.Rel(e.Home, path); err == nil && filepath.IsLocal(rel) {
+			return "~/" + filepath.ToSlash(rel)
+		}
+	}
+	return path
+}
+
+// Options select what to check.
+type Options struct {
+	ConfigFile string   // -c: this config instead of searching
+	Hosts      []string // only these hosts; none: every host with a hook file
+}
+
+// Diagnose runs every check. The config is returned when it loads, for the dry run.
+func Diagnose(ctx context.Context, opts Options, env Env) (*Report, *config.Config) {
+	r := &Report{}
+	cfg, err := config.Load(config.Options{Dir: env.Dir, File: opts.ConfigFile})
+	switch {
+	case err == nil:
+		r.Root = cfg.Root
+		r.add(Check{Name: "config", Level: OK, Message: fmt.Sprintf("%s loads: %s", config.DisplayPath(cfg.Path), termtext.Count(len(cfg.Gates), "gate"))})
+	case errors.Is(err, config.ErrNotFound):
+		r.Root = scaffold.RepoRoot(ctx, env.Dir)
+		r.add(Check{Name: "config", Level: Problem, Message: "no .gauntlet.yml found: the stop hook lets every agent stop unchecked",
+			Fix: "gauntlet init writes one for this project"})
+	default:
+		r.Root = rootOfBrokenConfig(opts.ConfigFile, env.Dir)
+		r.add(Check{Name: "config", Level: Problem, Message: "the config does not load: " + oneLine(err.Error()),
+			Fix: "gauntlet validate lists every problem with its line"})
+	}
+	r.add(gitignoreCheck(ctx, r.Root))
+	if cfg != nil {
+		// The same preflight as init: a gate whose tool is missing here would only ever error.
+		for _, p := range preflight.Check(cfg.Root, cfg.Gates) {
+			r.add(Check{Name: "tool", Level: Warn, Message: p.Gate + ": " + p.Message, Fix: p.Fix})
+		}
+	}
+
+	hosts := opts.Hosts
+	explicit := len(hosts) > 0
+	if !explicit {
+		for _, h := range hookfile.Hosts() {
+			if len(hookfile.Inspect(r.Root, h)) > 0 {
+				hosts = append(hosts, h)
+			}
+		}
+	}
+	if len(hosts) == 0 {
+		r.add(Check{Name: "hook", Level: Warn, Message: "no agent host's hook file is in this project: no agent is gated",
+			Fix: "gauntlet init --host claude|codex|cursor|gemini|copilot installs the stop hook"})
+	}
+	for _, h := range hosts {
+		if checkHost(ctx, r, env, cfg, h, explicit) {
+			r.Hosts = append(r.Hosts, h)
+		}
+	}
+	return r, cfg
+}
+
+// checkHost checks one host's hook; it reports whether the hook is installed.
+func checkHost(ctx context.Context, r *Report, env Env, cfg *config.Config, host string, explicit bool) bool {
+	spec, _ := hookfile.SpecOf(host)
+	files := hookfile.Inspect(r.Root, host)
+	var hooks []hookfile.Hook
+	var names []string
+	for _, f := range files {
+		names = append(names, f.File)
+		if f.Err != nil {
+			r.add(Check{Host: host, Name: "hook", Level: Problem, Message: fmt.Sprintf("%s cannot be read: %v", f.File, f.Err),
+				Fix: "fix the file, then run gauntlet init --host " + host})
+			continue
+		}
+		hooks = append(hooks, f.Hooks...)
+	}
+	if len(hooks) == 0 {
+		level, where := Warn, strings.Join(names, ", ")
+		if explicit {
+			level = Problem
+		}
+		if where == "" {
+			where = "no " + spec.Files[0]
+		}
+		r.add(Check{Host: host, Name: "hook", Level: level,
+			Message: fmt.Sprintf("%s: no gauntlet stop hook under hooks.%s, so %s is not gated", where, spec.Event, spec.Display),
+			Fix:     "gauntlet init --host " + host})
+		return false
+	}
+	for _, h := range hooks {
+		r.add(Check{Host: host, Name: "hook", Level: OK, Message: fmt.Sprintf("%s runs %q on hooks.%s", h.File, h.Command, spec.Event)})
+		r.add(commandCheck(ctx, env, h))
+		if cfg != nil {
+			r.add(timeoutCheck(spec, h, cfg.StopHook.Timeout))
+			if c, ok := capCheck(spec, h, cfg.StopHook.MaxAttempts); ok {
+				r.add(c)
+			}
+		}
+	}
+	r.add(trustCheck(env, host, r.Root))
+	r.add(Check{Host: host, Name: "messages", Level: OK,
+		Message: spec.Messages + "; gauntlet status names every agent let go with gates failing"})
+	return true
+}
+
+// commandCheck resolves the program a hook command names as the host would (on PATH, or by its
+// path) and compares it with this gauntlet.
+func commandCheck(ctx context.Context, env Env, h hookfile.Hook) Check {
+	c := Check{Host: h.Host, Name: "command"}
+	prog := hookfile.GauntletWord(h.Command)
+	fix := "put gauntlet on the PATH the host runs with, or run gauntlet init --host " + h.Host + " again (it writes this program's full path when it is not on PATH)"
+	var path string
+	var err error
+	if strings.ContainsRune(prog, '/') {
+		path = prog
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(env.Dir, path)
+		}
+		var info os.FileInfo
+		if info, err = os.Stat(path); err == nil && (info.IsDir() || info.Mode().Perm()&0o111 == 0) {
+			err = errors.New("not an executable file")
+		}
+	} else {
+		path, err = env.Resolver.LookPath(prog)
+	}
+	if err != nil {
+		c.Level, c.Fix = Problem, fix
+		c.Message = fmt.Sprintf("%q does not resolve: %s (%v); the host cannot run the hook", h.Command, prog, conciseErr(err))
+		return c
+	}
+	self, selfErr := env.Resolver.Executable()
+	if selfErr == nil && hookfile.SameProgram(env.Resolver, path, self) {
+		c.Level, c.Message = OK, fmt.Sprintf("%s is this gauntlet (%s)", prog, path)
+		return c
+	}
+	versionOf := env.VersionOf
+	if versionOf == nil {
+		versionOf = runVersion
+	}
+	got, err := versionOf(ctx, path)
+	switch {
+	case err != nil:
+		c.Level = Problem
+		c.Message = fmt.Sprintf("%s (%s) does not answer `version`: %v", prog, path, conciseErr(err))
+		c.Fix = fix
+	case versionWord(got) != versionWord(env.Version):
+		c.Level = Warn
+		c.Message = fmt.Sprintf("%s (%s) is %s; this is %s", prog, path, strings.TrimSpace(got), strings.TrimSpace(env.Version))
+		c.Fix = "install the same gauntlet on PATH, or run gauntlet init --host " + h.Host + " again"
+	default:
+		c.Level, c.Message = OK, fmt.Sprintf("%s (%s) is the same version as this one", prog, path)
+	}
+	return c
+}
+
+// versionWord is the version in a `gauntlet version` line: "gauntlet v1.2.0 (commit ...)".
+func versionWord(line string) string {
+	fields := strings.Fields(line)
+	if len(fields) >= 2 {
+		return fields[1]
+	}
+	return strings.TrimSpace(line)
+}
+
+// versionTimeout bounds `gauntlet version` of another program: it answers at once or not at all.
+const versionTimeout = 5 * time.Second
+
+func runVersion(ctx context.Context, path string) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, versionTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, path, "version")
+	out := &git.CappedBuffer{Limit: 4 << 10, Truncate: true}
+	cmd.Stdout = out
+	cmd.WaitDelay = time.Second
+	if err := cmd.Run(); err != nil {
+		if ctx.Err() != nil {
+			return "", fmt.Errorf("no answer within %s", versionTimeout)
+		}
+		return "", err
+	}
+	line, _, _ := strings.Cut(out.String(), "\n")
+	return line, nil
+}
+
+func timeoutCheck(spec hookfile.Spec, h hookfile.Hook, stopTimeout time.Duration) Check {
+	c := Check{Host: h.Host, Name: "timeout"}
+	if h.Timeout <= 0 {
+		c.Level = OK
+		c.Message = fmt.Sprintf("%s sets no timeout for the hook and %s's default is not known; stop_hook.timeout is %s", h.File, spec.Display, stopTimeout)
+		return c
+	}
+	whose := "set in " + h.File
+	if !h.TimeoutSet {
+		whose = spec.Display + "'s default"
+	}
+	if stopTimeout < h.Timeout {
+		c.Level = OK
+		c.Message = fmt.Sprintf("stop_hook.timeout %s is below the hook's %s (%s)", stopTimeout, h.Timeout, whose)
+		return c
+	}
+	c.Level = Problem
+	c.Message = fmt.Sprintf("stop_hook.timeout %s is not below the hook's %s (%s): %s kills gauntlet before it answers", stopTimeout, h.Timeout, whose, spec.Display)
+	want := hookfile.HookTimeoutFor(stopTimeout) * int(time.Second/spec.TimeoutUnit)
+	c.Fix = fmt.Sprintf("set %q: %d in %s, or lower stop_hook.timeout", spec.TimeoutKey, want, h.File)
+	return c
+}
+
+// capCheck compares max_attempts with the host's own cap on consecutive blocks: past it the
+// host ends the loop itself, without the retry-limit message.
+func capCheck(spec hookfile.Spec, h hookfile.Hook, maxAttempts int) (Check, bool) {
+	if h.Cap <= 0 {
+		return Check{}, false
+	}
+	c := Check{Host: h.Host, Name: "cap"}
+	what := fmt.Sprintf("%s ends the turn after %d consecutive blocks", spec.Display, h.Cap)
+	if spec.CapKey != "" {
+		what = fmt.Sprintf("%s's %s is %d", spec.Display, spec.CapKey, h.Cap)
+	}
+	if maxAttempts <= h.Cap {
+		c.Level, c.Message = OK, fmt.Sprintf("stop_hook.max_attempts %d is within the host's cap (%s)", maxAttempts, what)
+		return c, true
+	}
+	c.Level = Warn
+	c.Message = fmt.Sprintf("stop_hook.max_attempts %d is above the host's cap (%s): the host ends the loop first, without gauntlet's retry-limit message", maxAttempts, what)
+	c.Fix = fmt.Sprintf("set stop_hook.max_attempts to %d or less", h.Cap)
+	if spec.CapKey != "" {
+		c.Fix += fmt.Sprintf(", or raise %s in %s", spec.CapKey, h.File)
+	}
+	return c, true
+}
+
+// gitignoreCheck: .gauntlet/ holds logs and state that must not be committed.
+func gitignoreCheck(ctx context.Context, root string) Check {
+	c := Check{Name: "gitignore"}
+	err := git.Run(ctx, root, nil, "check-ignore", "-q", "--no-index", state.Name+"/")
+	var gerr *git.Error
+	switch {
+	case err == nil:
+		c.Level, c.Message = OK, ".gauntlet/ is ignored by git"
+	case errors.As(err, &gerr) && gerr.ExitCode == 1:
+		c.Level = Warn
+		c.Message = ".gauntlet/ is not ignored by git: its logs and state would show up as changes"
+		c.Fix = "add .gauntlet/ to .gitignore (gauntlet init does)"
+	case errors.As(err, &gerr) && strings.Contains(gerr.Stderr, "not a git repository"):
+		c.Level, c.Message = OK, "not a git repository: nothing to ignore"
+	default:
+		c.Level, c.Message = Warn, "cannot tell whether git ignores .gauntlet/: "+oneLine(err.Error())
+	}
+	return c
+}
+
+func rootOfBrokenConfig(file, dir string) string {
+	if file != "" {
+		if abs, err := filepath.Abs(file); err == nil {
+			return filepath.Dir(abs)
+		}
+	}
+	if found, err := config.Find(dir); err == nil {
+		return filepath.Dir(found)
+	}
+	return dir
+}
+
+func conciseErr(err error) string {
+	var pathErr *os.PathError
+	if errors.As(err, &pathErr) {
+		return pathErr.Err.Error()
+	}
+	var execErr *exec.Error
+	if errors.As(err, &execErr) {
+		return execErr.Err.Error()
+	}
+	return oneLine(err.Error())
+}
+
+func oneLine(s string) string {
+	first, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
+	return first
+}
+
+// CapWarnings compares stop_hook.max_attempts with the cap of every host whose hook file in the
+// project runs gauntlet, and returns the findings that are not ok.
+func CapWarnings(cfg *config.Config) []Check {
+	var out []Check
+	for _, h := range hookfile.Installed(cfg.Root) {
+		spec, _ := hookfile.SpecOf(h.Host)
+		if c, ok := capCheck(spec, h, cfg.StopHook.MaxAttempts); ok && c.Level != OK {
+			out = append(out, c)
+		}
+	}
+	return out
+}

@@ -1,0 +1,238 @@
+package engine
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"time"
+
+	"github.com/gauntlet-dev/gauntlet/config"
+	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/report"
+	"github.com/gauntlet-dev/gauntlet/internal/state"
+	"github.com/gauntlet-dev/gauntlet/internal/treestate"
+	"github.com/gauntlet-dev/gauntlet/lock"
+	"github.com/gauntlet-dev/gauntlet/runner"
+)
+
+// LastRunFile is where every run's JSON report is kept, relative to the state dir.
+const LastRunFile = "last-run.json"
+
+// Request is one run of the pipeline.
+type Request struct {
+	Config   *config.Config
+	Scope    Scope
+	LockWait time.Duration // 0: fail at once when another run holds the lock
+	Env      []string      // base environment of every gate (normally os.Environ())
+	ExtraEnv []string      // added after the gate's own env (the stop hook's context)
+	Observer runner.Observer
+	Abort    <-chan struct{}
+	Grace    time.Duration
+	// Starting is called once the lock is held and the run id is known, before any gate starts.
+	Starting func(runID string, toRun []gates.Gate)
+	// Recorded is called after the run is recorded, still under the lock, so that what a caller
+	// keeps about runs (the stop hook's ledger) is updated by one process at a time.
+	Recorded func(run *Run) error
+	// NoCache runs every gate even when the per-gate cache holds its pass (--no-cache).
+	NoCache bool
+	// Session is the agent's session id in the stop hook, "" in `run`: a gate whose result
+	// depends on the session is answered from the cache only within its own session.
+	Session string
+	// SessionInputs is what else of the session decides a todos gate (its todo list).
+	SessionInputs []byte
+	// Tree is the work tree as the caller already read it (the stop hook's fingerprint), so that
+	// the cache does not ask git again; nil reads it when a gate needs it.
+	Tree *treestate.State
+	// Locked says the caller already holds the run lock (the stop hook, which decides how long
+	// to wait for it): Execute neither takes nor releases it.
+	Locked bool
+}
+
+// Run is what one pipeline run produced.
+type Run struct {
+	ID        string
+	Started   time.Time
+	Duration  time.Duration
+	Results   []gates.Result // every reported gate in config order, skipped ones included
+	Verdict   gates.Verdict
+	Report    report.Report
+	Selection *Selection
+	// FirstFailure is the gate whose failure finished first: with fail-fast, the root cause.
+	FirstFailure string
+	// CacheErr is a problem with the per-gate cache; it never changes the verdict (the gates it
+	// could not answer ran), so callers only mention it.
+	CacheErr error
+	// Leftovers is how many processes of a previous run, killed before it could stop its gates,
+	// this run found still running and killed; LeftoversOf names that run.
+	Leftovers   int
+	LeftoversOf string
+}
+
+// StateError means the state dir could not be used; the run could not even start.
+type StateError struct{ Err error }
+
+func (e *StateError) Error() string { return e.Err.Error() }
+func (e *StateError) Unwrap() error { return e.Err }
+
+// Execute selects, locks, runs and records. It returns an error only when the run could not
+// happen at all; gate failures are in the Run's verdict.
+func Execute(ctx context.Context, req Request) (*Run, error) {
+	cfg := req.Config
+	sel, err := Select(ctx, cfg, req.Scope)
+	if err != nil {
+		return nil, err
+	}
+
+	sd, err := state.Open(cfg.Root)
+	if err != nil {
+		return nil, &StateError{err}
+	}
+	defer sd.Close()
+
+	if !req.Locked {
+		held, err := lock.Acquire(ctx, sd.Path(), req.LockWait)
+		if err != nil {
+			return nil, err
+		}
+		defer held.Release()
+	}
+
+	started := time.Now()
+	runID := state.NewRunID(started)
+	logs, logPrefix, err := sd.NewRunLogs(runID)
+	if err != nil {
+		return nil, &StateError{err}
+	}
+	defer logs.Close()
+	if err := sd.PruneRuns(cfg.KeepRuns, runID); err != nil {
+		return nil, &StateError{err}
+	}
+
+	deadRun, leftovers, err := KillLeftovers(sd)
+	if err != nil {
+		return nil, &StateError{err}
+	}
+	if err := markRunning(sd, runID); err != nil {
+		return nil, &StateError{err}
+	}
+	defer clearRunning(sd)
+
+	toRun, hits, cacheErr := consultCache(ctx, req, sd, sel.Run)
+	if req.Starting != nil {
+		req.Starting(runID, toRun)
+	}
+	env := req.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	secrets := cfg.Redactor(slices.Concat(env, req.ExtraEnv))
+	observer := req.Observer
+	if observer != nil {
+		observer = sanitizingObserver{observer, secrets}
+	}
+	ran := runner.Run(ctx, toRun, runner.Options{
+		RunID:     runID,
+		Root:      cfg.Root,
+		Base:      cmp.Or(req.Scope.Base, cfg.Base),
+		Logs:      logs,
+		LogPrefix: logPrefix,
+		Jobs:      cfg.Jobs,
+		FailFast:  cfg.FailFast,
+		Env:       env,
+		ExtraEnv:  req.ExtraEnv,
+		Grace:     req.Grace,
+		Observer:  observer,
+		Abort:     req.Abort,
+		Readers:   joinReaders(findingReaders(ctx, cfg.Root, cmp.Or(req.Scope.Base, cfg.Base), sel.Run), causeReaders),
+	})
+
+	cacheErr = errors.Join(cacheErr, hits.remember(runID, ran))
+	run := &Run{
+		ID:          runID,
+		Started:     started,
+		Duration:    time.Since(started),
+		Results:     sanitize(merge(cfg, sel, append(ran, hits.results...)), secrets),
+		Selection:   sel,
+		Leftovers:   leftovers,
+		LeftoversOf: deadRun,
+	}
+	run.Verdict = gates.VerdictOf(run.Results)
+	run.FirstFailure = firstFailure(ran)
+	run.Report = report.New(runID, started, run.Duration, run.Results)
+	run.Report.ConfigDigest = cfg.ContentDigest
+	if req.Scope.Shard.N > 0 {
+		run.Report.Shard = req.Scope.Shard.String()
+	}
+
+	// The callback runs even when the report could not be written: what it records (the stop
+	// hook's attempt count) must not be lost with it.
+	run.CacheErr = cacheErr
+	recordErr := writeLastRun(sd, run.Report)
+	if req.Scope.Shard.N == 0 {
+		recordErr = errors.Join(recordErr, recordTimings(sd, cfg, run.Results))
+	}
+	if req.Recorded != nil {
+		recordErr = errors.Join(recordErr, req.Recorded(run))
+	}
+	if recordErr != nil {
+		return run, &StateError{recordErr}
+	}
+	return run, nil
+}
+
+func writeLastRun(sd *state.Dir, r report.Report) error {
+	var buf bytes.Buffer
+	if err := report.WriteJSON(&buf, r); err != nil {
+		return fmt.Errorf("encode %s: %w", LastRunFile, err)
+	}
+	return sd.WriteFileAtomic(LastRunFile, buf.Bytes())
+}
+
+// merge puts run and skipped gates back into config order, so every report reads the same way.
+func merge(cfg *config.Config, sel *Selection, ran []gates.Result) []gates.Result {
+	byName := make(map[string]gates.Result, len(ran))
+	for _, r := range ran {
+		byName[r.Name] = r
+	}
+	gateByName := make(map[string]gates.Gate, len(cfg.Gates))
+	for _, g := range cfg.Gates {
+		gateByName[g.Name] = g
+	}
+	out := make([]gates.Result, 0, len(sel.Order))
+	for _, name := range sel.Order {
+		if r, ok := byName[name]; ok {
+			out = append(out, r)
+			continue
+		}
+		g := gateByName[name]
+		out = append(out, gates.Result{
+			Name:     name,
+			Kind:     g.Kind,
+			Status:   gates.StatusSkipped,
+			ExitCode: -1,
+			Reason:   sel.Skipped[name],
+			Hint:     g.Hint,
+			Command:  g.Command(),
+		})
+	}
+	return out
+}
+
+func firstFailure(results []gates.Result) string {
+	var first string
+	var at time.Time
+	for _, r := range results {
+		if r.Status != gates.StatusFail {
+			continue
+		}
+		end := r.Started.Add(r.Duration)
+		if first == "" || end.Before(at) {
+			first, at = r.Name, end
+		}
+	}
+	return first
+}

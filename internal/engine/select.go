@@ -1,0 +1,139 @@
+// Package engine is the one pipeline behind every entry point: select the gates for this change,
+// take the lock, run them, record the result. `run` and `stop-hook` differ only around it.
+package engine
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/gauntlet-dev/gauntlet/config"
+	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/changes"
+	"github.com/gauntlet-dev/gauntlet/internal/shard"
+)
+
+// Selection says which gates run and why the others do not.
+type Selection struct {
+	Run     []gates.Gate
+	Skipped map[string]string // gate name -> why it is skipped
+	Reasons map[string]string // gate name -> why it runs, for `gauntlet list`
+	Order   []string          // every reported gate, in config order
+	Changes *changes.Set      // nil when no gate needed change scoping
+}
+
+// Scope is what narrows a run down from the whole config.
+type Scope struct {
+	Names  []string // run only these gates; change scoping does not apply to them
+	All    bool     // ignore `paths`
+	Base   string   // overrides the config's base ref
+	CI     bool     // the run counts as CI for `when`
+	Shard  Shard
+	Sticky []string // gates kept in scope whatever the change says (the stop hook's unfixed failures)
+	// Timings are the gates' durations from earlier runs, which balance the shards.
+	Timings shard.Timings
+}
+
+// Shard is K of N; the zero value means no sharding.
+type Shard = shard.Spec
+
+// UnknownGateError names gates asked for on the command line that the config does not have.
+type UnknownGateError struct {
+	Unknown []string
+	Known   []string
+}
+
+func (e *UnknownGateError) Error() string {
+	known := "none"
+	if len(e.Known) > 0 {
+		known = strings.Join(e.Known, ", ")
+	}
+	return fmt.Sprintf("unknown gate %s (gates in the config: %s)", quoteAll(e.Unknown), known)
+}
+
+// Select applies names and shard (which gates this run is about), then `enabled`, `when` and
+// change scoping (which of those are skipped, with the most fundamental reason first).
+func Select(ctx context.Context, cfg *config.Config, scope Scope) (*Selection, error) {
+	byName := make(map[string]bool, len(cfg.Gates))
+	var known []string
+	for _, g := range cfg.Gates {
+		byName[g.Name] = true
+		known = append(known, g.Name)
+	}
+	var unknown []string
+	for _, n := range scope.Names {
+		if !byName[n] {
+			unknown = append(unknown, n)
+		}
+	}
+	if len(unknown) > 0 {
+		return nil, &UnknownGateError{Unknown: unknown, Known: known}
+	}
+
+	sel := &Selection{Skipped: map[string]string{}, Reasons: map[string]string{}}
+	named := cfg.Gates
+	if len(scope.Names) > 0 {
+		named = slices.DeleteFunc(slices.Clone(cfg.Gates), func(g gates.Gate) bool { return !slices.Contains(scope.Names, g.Name) })
+	}
+	if scope.Shard.N > 1 {
+		named = shardOf(named, scope)
+	}
+	var candidates []gates.Gate
+	for _, g := range named {
+		sel.Order = append(sel.Order, g.Name)
+		if why := staticSkip(g, scope.CI); why != "" {
+			sel.Skipped[g.Name] = why
+		} else {
+			candidates = append(candidates, g)
+		}
+	}
+
+	needsChanges := !scope.All && len(scope.Names) == 0 && slices.ContainsFunc(candidates, func(g gates.Gate) bool { return len(g.Paths) > 0 })
+	if needsChanges {
+		base := scope.Base
+		if base == "" {
+			base = cfg.Base
+		}
+		set, err := changes.Detect(ctx, cfg.Root, base)
+		if err != nil {
+			return nil, fmt.Errorf("change scoping: %w", err)
+		}
+		sel.Changes = &set
+	}
+
+	for _, g := range candidates {
+		var why string
+		switch {
+		case len(scope.Names) > 0:
+			why = "named on the command line"
+		case len(g.Paths) == 0:
+			why = "no paths: always runs"
+		case scope.All:
+			why = "--all: paths ignored"
+		case slices.Contains(scope.Sticky, g.Name):
+			why = "failed earlier in this session"
+		case sel.Changes.All:
+			why = "no change scoping: " + cmp.Or(sel.Changes.BaseErr, "nothing to compare against")
+		default:
+			ok, matched := changes.Match(g.Paths, g.Exclude, sel.Changes.Files)
+			if !ok {
+				sel.Skipped[g.Name] = matched
+				continue
+			}
+			why = matched
+		}
+		sel.Reasons[g.Name] = why
+		sel.Run = append(sel.Run, g)
+	}
+	return sel, nil
+}
+
+func quoteAll(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = fmt.Sprintf("%q", n)
+	}
+	return strings.Join(q, ", ")
+}

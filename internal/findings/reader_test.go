@@ -1,0 +1,241 @@
+package findings
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/changes"
+)
+
+func feed(t *testing.T, spec Spec, opts Options, lines ...string) (*Reader, gates.Outcome) {
+	t.Helper()
+	r := NewReader(spec, opts)
+	for _, l := range lines {
+		r.Line([]byte(l))
+	}
+	var o gates.Outcome
+	r.Finish(&o)
+	return r, o
+}
+
+func mustParse(t *testing.T, format ...string) Spec {
+	t.Helper()
+	s, err := Parse(format)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// Past the cap, an error still displaces a warning, and the findings stay in printed order.
+func TestCapKeepsErrorsOverWarnings(t *testing.T) {
+	var lines []string
+	for i := 1; i <= 50; i++ {
+		lines = append(lines, fmt.Sprintf("a.c:%d:1: warning: w%d", i, i))
+	}
+	lines = append(lines, "a.c:99:1: error: the one that matters")
+	r, o := feed(t, mustParse(t, "gcc"), Options{Max: 10}, lines...)
+	if len(o.Findings) != 10 {
+		t.Fatalf("kept %d findings, want 10", len(o.Findings))
+	}
+	last := o.Findings[9]
+	if last.Severity != "error" || last.Line != 99 {
+		t.Errorf("last kept = %+v, want the error on line 99", last)
+	}
+	if o.Findings[0].Line != 1 || r.Dropped() != 41 {
+		t.Errorf("first = %+v, dropped = %d; want line 1 first and 41 dropped", o.Findings[0], r.Dropped())
+	}
+}
+
+func TestMessagesAndLinesAreBounded(t *testing.T) {
+	long := strings.Repeat("x", 100<<10)
+	_, o := feed(t, mustParse(t, "generic"), Options{}, "a.txt:1: "+long, "b.txt:2: "+strings.Repeat("y", 5000))
+	if len(o.Findings) != 1 {
+		// The first line is cut to maxLineBytes before parsing, which still leaves a finding;
+		// both must be present and capped.
+		t.Logf("findings: %d", len(o.Findings))
+	}
+	for _, f := range o.Findings {
+		if len(f.Message) > MaxMessageBytes {
+			t.Errorf("message of %d bytes, want at most %d", len(f.Message), MaxMessageBytes)
+		}
+	}
+}
+
+func TestRepeatsAreKeptOnce(t *testing.T) {
+	// go vet inside go test, read by both the go and gotest parsers.
+	_, o := feed(t, Detect([]string{"go", "vet", "&&", "go", "test"}), Options{}, "x.go:3:2: undefined: y")
+	if len(o.Findings) != 1 {
+		t.Errorf("findings = %+v, want one", o.Findings)
+	}
+}
+
+func TestPathsRelativeToTheRoot(t *testing.T) {
+	_, o := feed(t, mustParse(t, "generic"), Options{Root: "/repo", Dir: "web"},
+		"src/a.ts:1:2: e1", "/repo/web/src/b.ts:3:4: e2", "/elsewhere/c.ts:5: e3", "./d.ts:6: e4", "../up.ts:7: e5")
+	var got []string
+	for _, f := range o.Findings {
+		got = append(got, f.File)
+	}
+	want := []string{"web/src/a.ts", "web/src/b.ts", "/elsewhere/c.ts", "web/d.ts", "up.ts"}
+	if !slices.Equal(got, want) {
+		t.Errorf("files = %q, want %q", got, want)
+	}
+}
+
+func TestNewOnly(t *testing.T) {
+	root := t.TempDir()
+	for _, f := range []string{"web/a.go", "web/b.go"} {
+		if err := os.MkdirAll(filepath.Join(root, "web"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, f), []byte("package web\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	added := changes.ParseAdded([]byte("diff --git a/web/a.go b/web/a.go\n--- a/web/a.go\n+++ b/web/a.go\n@@ -4,0 +5,2 @@\n+x\n+y\n"))
+	opts := Options{Root: root, Dir: "web", Added: added}
+	_, o := feed(t, mustParse(t, "go"), opts,
+		"a.go:5:1: new problem", "a.go:9:1: old problem", "b.go:1:1: untouched file")
+	if len(o.Findings) != 1 || o.Findings[0].Line != 5 || o.IgnoredFindings != 2 {
+		t.Errorf("findings = %+v, ignored = %d; want only line 5 and 2 ignored", o.Findings, o.IgnoredFindings)
+	}
+	// A file-level finding counts when the change touches the file; one without a file always.
+	_, o = feed(t, Detect([]string{"gofmt", "-l", "."}), opts, "a.go", "b.go")
+	if len(o.Findings) != 1 || o.Findings[0].File != "web/a.go" || o.IgnoredFindings != 1 {
+		t.Errorf("gofmt findings = %+v, ignored = %d", o.Findings, o.IgnoredFindings)
+	}
+	_, o = feed(t, mustParse(t, "gotest"), opts, "--- FAIL: TestX (0.00s)", "FAIL")
+	if len(o.Findings) != 1 || o.IgnoredFindings != 0 {
+		t.Errorf("a failing test without a location must stay: %+v", o.Findings)
+	}
+	// A "file" that is not in the project cannot excuse a failure: it counts.
+	_, o = feed(t, mustParse(t, "generic"), opts, "vendor/x.go:3: not ours", "b.go:1: old")
+	if len(o.Findings) != 1 || o.Findings[0].File != "web/vendor/x.go" || o.IgnoredFindings != 1 {
+		t.Errorf("findings = %+v, ignored = %d; want the missing file kept", o.Findings, o.IgnoredFindings)
+	}
+}
+
+func TestGenericTellsPathsFromHosts(t *testing.T) {
+	_, o := feed(t, mustParse(t, "generic"), Options{},
+		"10.0.0.1:8080: connection refused", "v1.2:3: nope", "Makefile.am:4: x", "src/x:5: y")
+	var got []string
+	for _, f := range o.Findings {
+		got = append(got, f.File)
+	}
+	if want := []string{"Makefile.am", "src/x"}; !slices.Equal(got, want) {
+		t.Errorf("files = %q, want %q", got, want)
+	}
+}
+
+func TestDetect(t *testing.T) {
+	tests := []struct {
+		command string
+		want    []string
+	}{
+		{"go vet ./...", []string{"go"}},
+		{"go test -race ./...", []string{"gotest"}},
+		{"go vet ./... && go test ./...", []string{"go", "gotest"}},
+		{"gotestsum --format pkgname -- ./...", []string{"gotest"}},
+		{"gofmt -l .", []string{"gofmt"}},
+		{"gofmt -d .", []string{"generic"}},
+		{"golangci-lint run", []string{"go"}},
+		{"npx eslint .", []string{"eslint"}},
+		{"pnpm exec tsc --noEmit", []string{"tsc"}},
+		{"npx vitest run", []string{"vitest"}},
+		{"./node_modules/.bin/jest", []string{"jest"}},
+		{"ruff check . && mypy src", []string{"ruff", "mypy"}},
+		{"python -m pytest -q", []string{"pytest"}},
+		{"cargo clippy -- -D warnings", []string{"rust"}},
+		{"shellcheck -f gcc *.sh", []string{"shellcheck"}},
+		{"make lint", []string{"generic"}},
+	}
+	for _, tt := range tests {
+		got := Detect(commandWords(gates.Gate{Run: tt.command})).Names()
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("Detect(%q) = %q, want %q", tt.command, got, tt.want)
+		}
+	}
+	if got := For(gates.Gate{Argv: []string{"/usr/bin/pytest", "-x"}}).Names(); !slices.Equal(got, []string{"pytest"}) {
+		t.Errorf("argv detection = %q", got)
+	}
+	if r := NewReader(For(gates.Gate{Run: "go test", Format: []string{"none"}}), Options{}); r != nil {
+		t.Errorf("format none must read nothing")
+	}
+}
+
+func TestParse(t *testing.T) {
+	for _, ok := range [][]string{{"go"}, {"clippy"}, {"flake8"}, {"%f:%l: %m"}, {"%E%f:%l: %m", "%C%m", "%Z"}} {
+		if _, err := Parse(ok); err != nil {
+			t.Errorf("Parse(%q): %v", ok, err)
+		}
+	}
+	for _, bad := range [][]string{{"nosuchtool"}, {"%f:%l:%[: %m"}, {}} {
+		if _, err := Parse(bad); err == nil {
+			t.Errorf("Parse(%q) succeeded", bad)
+		}
+	}
+}
+
+// A multi-line errorformat: %E starts, %C continues, %Z ends; %P/%Q push and pop the file.
+func TestErrorformatMultiline(t *testing.T) {
+	_, o := feed(t, mustParse(t, `%E%f:%l: error: %m`, `%C  %m`, `%Z--`, `%-G%.%#`), Options{},
+		"a.py:3: error: first line", "  second line", "--", "noise", "b.py:4: error: alone")
+	want := []gates.Finding{
+		{File: "a.py", Line: 3, Severity: "error", Message: "first line\nsecond line"},
+		{File: "b.py", Line: 4, Severity: "error", Message: "alone"},
+	}
+	if !slices.Equal(o.Findings, want) {
+		t.Errorf("findings = %+v\nwant %+v", o.Findings, want)
+	}
+	_, o = feed(t, mustParse(t, "eslint-compact"), Options{}, "x.js: line 1, col 2, Warning - careful")
+	if len(o.Findings) != 1 || o.Findings[0].Severity != "warning" {
+		t.Errorf("catalogue format findings = %+v", o.Findings)
+	}
+}
+
+// go test prints a package's files by base name; the package's place in the module, and the
+// module's place relative to the gate's dir, make them root-relative.
+func TestGoTestPackageDirs(t *testing.T) {
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "go.mod"), []byte("module example.com/m\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(root, "cmd", "tool"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	out := []string{"--- FAIL: TestA (0.00s)", "    a_test.go:3: bad", "FAIL", "FAIL\texample.com/m/cmd/tool\t0.01s"}
+	for _, dir := range []string{"", "cmd", "cmd/tool"} {
+		_, o := feed(t, mustParse(t, "gotest"), Options{Root: root, Dir: dir}, out...)
+		if len(o.Findings) != 1 || o.Findings[0].File != "cmd/tool/a_test.go" {
+			t.Errorf("dir %q: findings %+v, want cmd/tool/a_test.go", dir, o.Findings)
+		}
+	}
+}
+
+type panicky struct{ n int }
+
+func (p *panicky) line(s string) {
+	p.n++
+	if p.n == 2 {
+		panic("parser bug")
+	}
+}
+func (p *panicky) flush() { panic("flush bug") }
+
+// A parser bug must not take gauntlet down from the goroutine draining a gate's output.
+func TestParserPanicIsContained(t *testing.T) {
+	spec := Spec{parsers: []makeParser{
+		newGoParser,
+		func(emit emitFunc, _ Options) parser { return &panicky{} },
+	}}
+	_, o := feed(t, spec, Options{}, "a.go:1:1: kept", "a.go:2:1: panics here", "a.go:3:1: not read")
+	if len(o.Findings) != 2 || o.Findings[0].Line != 1 {
+		t.Errorf("findings = %+v, want the ones read before the panic", o.Findings)
+	}
+}

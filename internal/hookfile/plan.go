@@ -1,0 +1,177 @@
+package hookfile
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/gauntlet-dev/gauntlet/internal/atomicfile"
+	"github.com/gauntlet-dev/gauntlet/internal/safefile"
+)
+
+// Change is the hook file as it will be once gauntlet's stop hook is in it.
+type Change struct {
+	Host      string
+	Path      string // absolute
+	Rel       string // relative to the repository root, slash-separated, for messages
+	Exists    bool   // the file is there already and is merged into
+	Installed bool   // it already runs gauntlet stop-hook: nothing to write
+	Where     string // where the entry goes, for people: "hooks.Stop"
+	Entry     []byte // the added entry as one line of JSON
+	Content   []byte // the whole new file
+}
+
+// InvalidFileError is a hook file that cannot be merged into safely; it is left as it was.
+type InvalidFileError struct {
+	Path   string // as given to the user
+	Reason string
+}
+
+func (e *InvalidFileError) Error() string {
+	return fmt.Sprintf("%s: %s; left it unchanged: fix or move it, then run gauntlet init again", e.Path, e.Reason)
+}
+
+// Plan works out the hook file for host under root with command added, without writing it.
+// A file that is not a JSON object, or whose hooks are not where the host keeps them, gives
+// *InvalidFileError. An empty file counts as {}.
+func Plan(root, host string, shared bool, command string) (*Change, error) {
+	return PlanTimeout(root, host, shared, command, HookTimeoutSeconds)
+}
+
+// PlanTimeout is Plan with the host's hook timeout in seconds (see HookTimeoutFor), for a
+// config whose stop_hook.timeout is above the default.
+func PlanTimeout(root, host string, shared bool, command string, seconds int) (*Change, error) {
+	rel, err := FilePath(host, shared)
+	if err != nil {
+		return nil, err
+	}
+	spec := hostFiles[host]
+	c := &Change{Host: host, Rel: rel, Path: filepath.Join(root, filepath.FromSlash(rel)),
+		Where: "hooks." + spec.event}
+
+	data, err := safefile.ReadFile(c.Path, maxHookFileBytes, time.Now().Add(10*time.Second))
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		data = nil
+	case err != nil:
+		return nil, fmt.Errorf("read hook file: %w", err)
+	default:
+		c.Exists = true
+	}
+
+	doc := newObject()
+	if spec.version {
+		doc.set("version", 1) // first in a new file, where the host's documentation puts it
+	}
+	if len(bytes.TrimSpace(data)) > 0 {
+		v, err := decodeJSON(data)
+		if err != nil {
+			return nil, &InvalidFileError{Path: rel, Reason: "not valid JSON (" + err.Error() + ")"}
+		}
+		existing, ok := v.(*object)
+		if !ok {
+			return nil, &InvalidFileError{Path: rel, Reason: "not a JSON object"}
+		}
+		doc = existing
+		if _, ok := doc.get("version"); spec.version && !ok {
+			doc.set("version", 1)
+		}
+	}
+
+	entry := spec.entry(command, seconds)
+	c.Entry, err = entry.MarshalJSON()
+	if err != nil {
+		return nil, fmt.Errorf("encode hook entry: %w", err)
+	}
+	added, err := addEntry(doc, spec.event, entry, command)
+	if err != nil {
+		return nil, &InvalidFileError{Path: rel, Reason: err.Error()}
+	}
+	if !added {
+		c.Installed = true
+		c.Content = data
+		return c, nil
+	}
+	if c.Content, err = encodeJSON(doc); err != nil {
+		return nil, fmt.Errorf("encode %s: %w", rel, err)
+	}
+	return c, nil
+}
+
+// Apply writes the file atomically, keeping its mode; an installed hook writes nothing.
+func (c *Change) Apply() error {
+	if c.Installed {
+		return nil
+	}
+	return atomicfile.Write(c.Path, c.Content, 0o644)
+}
+
+// addEntry appends entry to hooks.<event> unless a stop hook running gauntlet is there already.
+func addEntry(doc *object, event string, entry *object, command string) (bool, error) {
+	hooks := newObject()
+	switch v, _ := doc.get("hooks"); v := v.(type) {
+	case nil:
+	case *object:
+		hooks = v
+	default:
+		return false, fmt.Errorf(`"hooks" is %s, not an object`, kindOf(v))
+	}
+	var list []any
+	switch v, _ := hooks.get(event); v := v.(type) {
+	case nil:
+	case []any:
+		list = v
+	default:
+		return false, fmt.Errorf(`"hooks.%s" is %s, not a list`, event, kindOf(v))
+	}
+	if runsStopHook(list, command) {
+		return false, nil
+	}
+	hooks.set(event, append(list, entry))
+	doc.set("hooks", hooks)
+	return true, nil
+}
+
+// runsStopHook looks for a command (Copilot: bash) anywhere in an event's entries that runs
+// gauntlet stop-hook, whatever shape the entry has. Besides any gauntlet, that is the command
+// being installed, which names this program by its path (and file name) when it is not on PATH.
+func runsStopHook(v any, command string) bool {
+	switch v := v.(type) {
+	case []any:
+		for _, item := range v {
+			if runsStopHook(item, command) {
+				return true
+			}
+		}
+	case *object:
+		for _, k := range v.keys {
+			if s, ok := v.vals[k].(string); ok && (k == "command" || k == "bash") &&
+				(IsStopHookCommand(s) || strings.TrimSpace(s) == command) {
+				return true
+			}
+			if runsStopHook(v.vals[k], command) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func kindOf(v any) string {
+	switch v.(type) {
+	case string:
+		return "a string"
+	case bool:
+		return "a boolean"
+	case []any:
+		return "a list"
+	case *object:
+		return "an object"
+	default:
+		return "a number"
+	}
+}

@@ -1,0 +1,270 @@
+//go:build linux
+
+package proc
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+var enabled atomic.Bool
+
+// Enable makes this process the subreaper of its descendants. It reports whether orphans will be
+// reparented here.
+func Enable() bool {
+	if enabled.Load() {
+		return true
+	}
+	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
+		return false
+	}
+	enabled.Store(true)
+	return true
+}
+
+// Enabled reports whether Enable succeeded.
+func Enabled() bool { return enabled.Load() }
+
+// KillOrphans kills the processes this process adopted whose environment holds every one of
+// marks ("KEY=VALUE"), looking only at pids above after (the pid of the gate's first process: a
+// descendant is younger), and reaps them. The caller has waited for the gate's process group to
+// be gone, so every escaped descendant has been reparented here by then; killing an orphan hands
+// its own children over in turn, so it goes on until a round finds none, or within is up. A
+// process is only killed after its environment was read and matched, and never one this process
+// started itself (Own), so neither a pid reused by someone else nor another gate is touched. It
+// returns how many it killed.
+func KillOrphans(marks []string, after int, within time.Duration) int {
+	if !Enabled() || len(marks) == 0 {
+		return 0
+	}
+	self := os.Getpid()
+	killed := 0
+	var env []byte
+	deadline := time.Now().Add(min(settle, within))
+	for time.Now().Before(deadline) {
+		var round []int
+		for _, pid := range pids(after) {
+			if parent(pid) != self || owned(pid) {
+				continue
+			}
+			if env == nil {
+				env = make([]byte, maxEnviron)
+			}
+			if environHas(pid, marks, env) && syscall.Kill(pid, syscall.SIGKILL) == nil {
+				round = append(round, pid)
+			}
+		}
+		if len(round) == 0 {
+			break
+		}
+		killed += len(round)
+		for _, pid := range round {
+			reap(pid, deadline)
+		}
+	}
+	return killed
+}
+
+var (
+	ownMu sync.Mutex
+	own   = map[int]bool{}
+	// starting is held (shared) while a child is started and recorded as owned, and exclusively
+	// by ReapStrays: a child that exits at once must never be reaped as a stray before its own
+	// code has recorded it, or that code's Wait would find no child.
+	starting sync.RWMutex
+)
+
+// Start starts cmd and records its process as this process's own (see Own). Every child
+// gauntlet starts while gates run goes through here. release is to be called once cmd was
+// waited for.
+func Start(cmd *exec.Cmd) (release func(), err error) {
+	starting.RLock()
+	defer starting.RUnlock()
+	if err := cmd.Start(); err != nil {
+		return func() {}, err
+	}
+	return Own(cmd.Process.Pid), nil
+}
+
+// ReapStrays collects the exit status of this process's zombie children that it did not start
+// itself: orphans of a gate, reparented here, that exited while the gate still runs. Without it
+// they would stay zombies until the gate ends, and a gate that orphans many short processes could
+// run a container out of pids. It returns how many it reaped.
+func ReapStrays() int {
+	if !Enabled() {
+		return 0
+	}
+	starting.Lock()
+	defer starting.Unlock()
+	self := os.Getpid()
+	n := 0
+	for _, pid := range pids(0) {
+		if owned(pid) || !zombieChild(pid, self) {
+			continue
+		}
+		var ws unix.WaitStatus
+		if got, _ := unix.Wait4(pid, &ws, unix.WNOHANG, nil); got == pid {
+			n++
+		}
+	}
+	return n
+}
+
+// zombieChild reports whether pid is a zombie whose parent is self.
+func zombieChild(pid, self int) bool {
+	var buf [512]byte
+	b := readProc(pid, "stat", buf[:])
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return false
+	}
+	fields := bytes.Fields(b[i+1:])
+	return len(fields) >= 2 && string(fields[0]) == "Z" && string(fields[1]) == strconv.Itoa(self)
+}
+
+// Own records a process this process started (a gate's leader): it is waited for by its own
+// code and is never an orphan. Call the returned func once it has been waited for.
+func Own(pid int) (release func()) {
+	ownMu.Lock()
+	own[pid] = true
+	ownMu.Unlock()
+	return func() {
+		ownMu.Lock()
+		delete(own, pid)
+		ownMu.Unlock()
+	}
+}
+
+func owned(pid int) bool {
+	ownMu.Lock()
+	defer ownMu.Unlock()
+	return own[pid]
+}
+
+// KillMarked kills every process, wherever it is in the process tree, whose environment holds
+// mark: what a run killed with SIGKILL left running. It returns how many it killed.
+func KillMarked(mark string) int {
+	self := os.Getpid()
+	killed := map[int]bool{}
+	env := make([]byte, maxEnviron)
+	deadline := time.Now().Add(settle)
+	for time.Now().Before(deadline) {
+		n := 0
+		for _, pid := range pids(0) {
+			// A process already killed may linger a moment before it is gone; it is counted once.
+			if pid == self || killed[pid] || !environHas(pid, []string{mark}, env) {
+				continue
+			}
+			if syscall.Kill(pid, syscall.SIGKILL) == nil {
+				killed[pid] = true
+				n++
+			}
+		}
+		if n == 0 {
+			break
+		}
+		time.Sleep(20 * time.Millisecond) // let the killed go before looking for their children
+	}
+	return len(killed)
+}
+
+// pids lists the processes above after.
+func pids(after int) []int {
+	d, err := os.Open("/proc")
+	if err != nil {
+		return nil
+	}
+	defer d.Close()
+	names, _ := d.Readdirnames(-1)
+	var out []int
+	for _, name := range names {
+		if pid, err := strconv.Atoi(name); err == nil && pid > after {
+			out = append(out, pid)
+		}
+	}
+	return out
+}
+
+// parent reads the parent pid from /proc/PID/stat; the command name may hold spaces and
+// parentheses, so the fields are counted from the last ')'.
+func parent(pid int) int {
+	var buf [512]byte
+	b := readProc(pid, "stat", buf[:])
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return -1
+	}
+	fields := bytes.Fields(b[i+1:])
+	if len(fields) < 2 || string(fields[0]) == "Z" {
+		return -1 // a zombie has no environment to tell whose it is
+	}
+	ppid, err := strconv.Atoi(string(fields[1]))
+	if err != nil {
+		return -1
+	}
+	return ppid
+}
+
+// maxEnviron bounds what is read of one process's environment.
+const maxEnviron = 1 << 20
+
+// environHas reads pid's environment into buf (reused between calls, so that looking at many
+// processes costs no memory) and reports whether it holds every mark as a whole entry.
+func environHas(pid int, marks []string, buf []byte) bool {
+	buf[0] = 0 // so that the first entry, too, is preceded by a NUL
+	env := readProc(pid, "environ", buf[1:len(buf)-1])
+	if len(env) == 0 {
+		return false
+	}
+	env = buf[:len(env)+1]
+	if env[len(env)-1] != 0 {
+		env = append(env, 0) // cut at the buffer's end: the room left for it was kept
+	}
+	for _, m := range marks {
+		if !bytes.Contains(env, []byte("\x00"+m+"\x00")) {
+			return false
+		}
+	}
+	return true
+}
+
+func readProc(pid int, name string, buf []byte) []byte {
+	f, err := os.Open("/proc/" + strconv.Itoa(pid) + "/" + name)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	n := 0
+	for n < len(buf) {
+		k, err := f.Read(buf[n:])
+		n += k
+		if err != nil || k == 0 {
+			break
+		}
+	}
+	return buf[:n]
+}
+
+// reap collects a killed orphan's exit status, so that no zombie of it stays behind.
+func reap(pid int, deadline time.Time) {
+	for {
+		var ws unix.WaitStatus
+		got, err := unix.Wait4(pid, &ws, unix.WNOHANG, nil)
+		if got == pid || errors.Is(err, unix.ECHILD) || (err != nil && !errors.Is(err, unix.EINTR)) {
+			return
+		}
+		if time.Now().After(deadline) {
+			return
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}

@@ -1,0 +1,148 @@
+// Package review prepares an AI review gate (the change against the base, with a prompt, for a
+// reviewer CLI on stdin) and judges the reviewer's answer; running the CLI is the runner's job.
+package review
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+
+	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/changes"
+	"github.com/gauntlet-dev/gauntlet/internal/termtext"
+)
+
+// Request is one review gate about to run.
+type Request struct {
+	// Root is the absolute project root: the diff and prompt_file are relative to it.
+	Root string
+	// Base is the base ref; "" means auto, as for change scoping.
+	Base   string
+	Review gates.Review
+}
+
+// Job is a prepared review: what to run, what to feed it, and how to judge its answer.
+type Job struct {
+	// Argv is the reviewer's command line; it never holds the diff.
+	Argv []string
+	// Stdin is the prompt: instructions, answer format, notes and the diff.
+	Stdin []byte
+	// Env holds extra KEY=VALUE entries for the reviewer.
+	Env []string
+	// NothingToReview is set, with a note saying so, when the change is empty: no reviewer
+	// needs to run and the gate passes.
+	NothingToReview string
+
+	rev     reviewer
+	added   changes.AddedLines
+	root    string
+	tempDir string
+}
+
+// Judgement is a review gate's own verdict: pass, fail or error, why, and the lines that
+// explain it (one per finding), for the gate's log and tail.
+type Judgement = gates.Judgement
+
+// Prepare computes the diff and the prompt. Its error means the review cannot run at all (no
+// git, an unreadable prompt_file): the environment's problem, not the change's.
+func Prepare(ctx context.Context, req Request) (*Job, error) {
+	r := req.Review
+	instructions, err := loadInstructions(ctx, req.Root, r.Prompt, r.PromptFile)
+	if err != nil {
+		return nil, err
+	}
+	maxBytes := r.MaxDiffBytes
+	if maxBytes <= 0 {
+		maxBytes = gates.DefaultMaxDiffBytes
+	}
+	patch, err := changes.Diff(ctx, req.Root, changes.DiffOptions{Base: req.Base, MaxBytes: maxBytes, Skip: LooksSecret})
+	if err != nil {
+		return nil, fmt.Errorf("no diff to review: %w", err)
+	}
+
+	j := &Job{root: req.Root, added: changes.ParseAdded(patch.Text)}
+	if len(patch.Text) == 0 && !patch.Cut {
+		j.NothingToReview = "nothing to review: no change against " + patch.Against
+		if len(patch.LeftOut) > 0 {
+			j.NothingToReview += " but files that are never sent (" + strings.Join(patch.LeftOut, ", ") + ")"
+		}
+		return j, nil
+	}
+	if r.CLI == CLICodex {
+		if j.tempDir, err = os.MkdirTemp("", "gauntlet-review-"); err != nil {
+			return nil, fmt.Errorf("temporary directory for codex: %w", err)
+		}
+	}
+	if j.rev, err = newReviewer(r.CLI, r.Model, j.tempDir); err != nil {
+		j.Close()
+		return nil, err
+	}
+	j.Argv = j.rev.argv()
+	j.Stdin = buildPrompt(instructions, patch, maxBytes)
+	if _, custom := j.rev.(customCLI); custom && r.Model != "" {
+		j.Env = append(j.Env, "GAUNTLET_REVIEW_MODEL="+r.Model)
+	}
+	return j, nil
+}
+
+// Close removes the job's temporary files.
+func (j *Job) Close() error {
+	if j.tempDir == "" {
+		return nil
+	}
+	err := os.RemoveAll(j.tempDir)
+	j.tempDir = ""
+	return err
+}
+
+// Judge reads the reviewer's answer (exit code and output) into the gate's judgement. No
+// verdict, for whatever reason, is an error and never a failure.
+func (j *Job) Judge(exitCode int, output []byte) Judgement {
+	v, cause := j.rev.answer(exitCode, output)
+	if v == nil {
+		return noVerdict(j.rev.name(), cause, output)
+	}
+	return judgeVerdict(v, j.added, j.root)
+}
+
+// StartFailed is the judgement when the reviewer could not be started at all.
+func (j *Job) StartFailed(err error) Judgement {
+	cause := "could not start: " + err.Error()
+	if errors.Is(err, exec.ErrNotFound) {
+		cause = j.Argv[0] + " is not installed (not found on PATH)"
+	}
+	return noVerdict(j.rev.name(), cause, nil)
+}
+
+// maxOutputLines is how much of a reviewer's output an error shows, to help tell why.
+const maxOutputLines = 20
+
+func noVerdict(name, cause string, output []byte) Judgement {
+	reason := "no verdict from " + name
+	if kind := kindOf(cause); kind != "" {
+		reason += " (" + kind + ")"
+	}
+	reason += ": " + cause
+	var lines []string
+	if tail := lastLines(output, maxOutputLines); len(tail) > 0 {
+		lines = append(lines, "reviewer output (last lines):")
+		lines = append(lines, tail...)
+	}
+	return Judgement{Status: gates.StatusError, Reason: reason, Lines: append(lines, reason)}
+}
+
+func lastLines(output []byte, n int) []string {
+	text := strings.TrimRight(string(termtext.Strip(nil, output)), "\n\t ")
+	if text == "" {
+		return nil
+	}
+	lines := strings.Split(text, "\n")
+	lines = lines[max(0, len(lines)-n):]
+	for i, l := range lines {
+		lines[i] = "  " + termtext.Short(l, 500)
+	}
+	return lines
+}

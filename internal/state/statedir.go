@@ -1,0 +1,108 @@
+// Package statedir owns gauntlet's `.gauntlet/` state directory at the project root. Every access
+// goes through an os.Root so that a symlink planted inside can never redirect a write outside.
+package state
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// Name is the state directory's name inside the project root.
+const Name = ".gauntlet"
+
+// Dir is an open state directory.
+type Dir struct {
+	root    *os.Root
+	path    string
+	project string // absolute project root, to reopen the directory when a gate removed it
+}
+
+// Open opens <projectRoot>/.gauntlet, creating it when missing. A `.gauntlet` that is a symlink is
+// refused even when it points inside the project: other packages (the lock) open files by path,
+// and a link would make their view differ from this Root's.
+func Open(projectRoot string) (*Dir, error) {
+	absRoot, err := filepath.Abs(projectRoot)
+	if err != nil {
+		return nil, fmt.Errorf("state dir in %s: %w", projectRoot, err)
+	}
+	path := filepath.Join(absRoot, Name)
+
+	project, err := os.OpenRoot(absRoot)
+	if err != nil {
+		return nil, stateErr(path, "open project root", err)
+	}
+	defer project.Close()
+
+	if err := project.Mkdir(Name, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+		return nil, stateErr(path, "mkdir", err)
+	}
+	info, err := project.Lstat(Name)
+	if err != nil {
+		return nil, stateErr(path, "stat", err)
+	}
+	if info.Mode()&fs.ModeSymlink != 0 {
+		return nil, fmt.Errorf("state dir %s: is a symbolic link; refusing to follow it", path)
+	}
+	if !info.IsDir() {
+		return nil, fmt.Errorf("state dir %s: not a directory", path)
+	}
+	root, err := project.OpenRoot(Name)
+	if err != nil {
+		return nil, stateErr(path, "open", err)
+	}
+	return &Dir{root: root, path: path, project: absRoot}, nil
+}
+
+// revive reopens the state directory when the one this Dir holds is no longer at its path: a
+// gate ran `git clean -xdf` or `rm -rf .gauntlet`. The run still has its report to record, and
+// writing it into a deleted directory would lose it. It reports whether a new one was opened.
+func (d *Dir) revive() bool {
+	held, err := d.root.Stat(".")
+	if err != nil {
+		return false
+	}
+	if now, err := os.Lstat(d.path); err == nil && os.SameFile(held, now) {
+		return false
+	}
+	fresh, err := Open(d.project)
+	if err != nil {
+		return false
+	}
+	d.root.Close()
+	d.root = fresh.root
+	return true
+}
+
+// Path is the absolute path of the state directory.
+func (d *Dir) Path() string { return d.path }
+
+// Close releases the directory handle.
+func (d *Dir) Close() error {
+	if err := d.root.Close(); err != nil {
+		return stateErr(d.path, "close", err)
+	}
+	return nil
+}
+
+// stateErr names the state directory and the operation: "state dir /x/.gauntlet: mkdir:
+// permission denied". The CLI prints it as is.
+func stateErr(path, op string, err error) error {
+	return opErr("state dir "+path, op, err)
+}
+
+// opErr drops the os error's own op and relative path, which would only repeat the subject less
+// clearly. The underlying errno stays in the chain for errors.Is.
+func opErr(subject, op string, err error) error {
+	var pathErr *fs.PathError
+	var linkErr *os.LinkError
+	switch {
+	case errors.As(err, &pathErr):
+		err = pathErr.Err
+	case errors.As(err, &linkErr):
+		err = linkErr.Err
+	}
+	return fmt.Errorf("%s: %s: %w", subject, op, err)
+}

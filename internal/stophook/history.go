@@ -1,0 +1,226 @@
+package stophook
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/gauntlet-dev/gauntlet/config"
+	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/state"
+	"github.com/gauntlet-dev/gauntlet/internal/termtext"
+)
+
+// HistoryFile is the stop hook's log of decisions, relative to the state dir: one JSON object a
+// line, newest last. A host may show none of the hook's messages, so this is where a user learns
+// afterwards that an agent was let go with gates still failing.
+const HistoryFile = "state/history.jsonl"
+
+// The history is rotated when it grows past historyMaxBytes: its newest half is kept. Readers
+// take at most historyReadBytes from its end, which holds every entry the cap lets stand.
+const (
+	historyMaxBytes  = 256 << 10
+	historyReadBytes = 2 * historyMaxBytes
+	// Entries are kept small whatever the host sends, so that the cap holds many of them.
+	maxHistorySession = 64
+	maxHistoryMessage = 300
+	maxHistoryGates   = 20
+)
+
+// Why a stop was allowed or blocked, as the history records it.
+const (
+	WhyPass       = "pass"        // every gate in scope passed
+	WhyCached     = "cached"      // the same state passed before: nothing ran
+	WhyWarn       = "warn"        // only warn-severity gates failed
+	WhyFail       = "fail"        // a block: gates failed, attempts left
+	WhyRetryLimit = "retry_limit" // max_attempts blocks reached: let go with gates failing
+	WhyInfra      = "infra"       // gates could not run or be judged: let go unverified
+	WhyLock       = "lock"        // another run held the lock past lock_wait: let go unverified
+	WhyGuard      = "guard"       // not judged at all: see Guard
+)
+
+// HistoryEntry is one stop-hook decision.
+type HistoryEntry struct {
+	Time     time.Time `json:"time"`
+	Host     string    `json:"host"`
+	Session  string    `json:"session,omitempty"`
+	Prompt   string    `json:"prompt,omitempty"`
+	Decision string    `json:"decision"` // block | allow
+	Why      string    `json:"why"`
+	// Guard says which guard allowed the stop unjudged: "GAUNTLET set", "plan mode", "subagent",
+	// "stop_hook_active".
+	Guard string `json:"guard,omitempty"`
+	// Verdict is the gates' verdict when they were judged.
+	Verdict string `json:"verdict,omitempty"`
+	// Attempt is the block's number (of MaxAttempts); for the retry limit, the blocks before it.
+	Attempt     int      `json:"attempt,omitempty"`
+	MaxAttempts int      `json:"max_attempts,omitempty"`
+	Failed      []string `json:"failed,omitempty"` // gates failing (or not run, for infra)
+	Message     string   `json:"message,omitempty"`
+}
+
+// Released reports a stop let go while gates were failing or not run: what a user must hear
+// about even when the host showed them nothing.
+func (e HistoryEntry) Released() bool {
+	return e.Decision == "allow" && (e.Why == WhyRetryLimit || e.Why == WhyInfra || e.Why == WhyLock)
+}
+
+// decision is what one call decided, filled in along the way and written once at the end.
+type decision struct {
+	why, guard  string
+	verdict     gates.Verdict
+	attempt     int
+	maxAttempts int
+	failed      []string
+	root        string // the project, once known
+}
+
+// because notes why the stop is answered the way the next call on c says; it returns c so that
+// a return site stays one line.
+func (c *call) because(why, guard string) *call {
+	c.dec.why, c.dec.guard = why, guard
+	return c
+}
+
+func (c *call) failing(results []gates.Result, statuses ...gates.Status) {
+	c.dec.failed = c.dec.failed[:0]
+	for _, r := range only(results, statuses...) {
+		c.dec.failed = append(c.dec.failed, r.Name)
+	}
+}
+
+// record appends the decision to the project's history. Nothing is recorded without a project
+// (no config found), for a dry run, or for bad input (no decision was made).
+func (c *call) record(out Outcome) {
+	if c.DryRun || out.ExitCode != 0 {
+		return
+	}
+	// The history is a record, never a reason to fail the reply already made.
+	defer func() {
+		if p := recover(); p != nil {
+			fmt.Fprintf(c.Stderr, "gauntlet: stop-hook: history: internal error: %v\n", p)
+		}
+	}()
+	root := c.dec.root
+	if root == "" {
+		found, err := config.Find(c.payload.Dir(c.Getenv, c.Cwd))
+		if err != nil {
+			return
+		}
+		root = filepath.Dir(found)
+	}
+	e := HistoryEntry{
+		Time:        time.Now().UTC().Truncate(time.Millisecond),
+		Host:        string(c.host),
+		Session:     historyID(c.payload.Session()),
+		Prompt:      historyID(c.payload.Prompt()),
+		Decision:    "allow",
+		Why:         c.dec.why,
+		Guard:       c.dec.guard,
+		Verdict:     string(c.dec.verdict),
+		Attempt:     c.dec.attempt,
+		MaxAttempts: c.dec.maxAttempts,
+		Failed:      c.dec.failed[:min(len(c.dec.failed), maxHistoryGates)],
+		Message:     termtext.Short(out.Reply.Message, maxHistoryMessage),
+	}
+	if out.blocks {
+		e.Decision = "block"
+	}
+	if e.Why == "" {
+		e.Why = WhyPass
+	}
+	sd, err := state.Open(root)
+	if err != nil {
+		fmt.Fprintf(c.Stderr, "gauntlet: stop-hook: history: %v\n", err)
+		return
+	}
+	defer sd.Close()
+	if err := AppendHistory(sd, e); err != nil {
+		fmt.Fprintf(c.Stderr, "gauntlet: stop-hook: %v\n", err)
+	}
+}
+
+// AppendHistory adds e to the history, rotating it when it has grown past its cap. Appends are
+// single writes and need no lock; a rotation racing another hook's append can lose that one
+// entry, which the bound is worth.
+func AppendHistory(sd *state.Dir, e HistoryEntry) error {
+	line, err := json.Marshal(e)
+	if err != nil {
+		return fmt.Errorf("encode stop-hook history: %w", err)
+	}
+	size, err := sd.AppendFile(HistoryFile, append(line, '\n'))
+	if err != nil {
+		return fmt.Errorf("stop-hook history: %w", err)
+	}
+	if size <= historyMaxBytes {
+		return nil
+	}
+	data, _, err := sd.ReadFileTail(HistoryFile, historyReadBytes)
+	if err != nil {
+		return nil // the next append tries again
+	}
+	keep := data[max(0, len(data)-historyMaxBytes/2):]
+	if i := bytes.IndexByte(keep, '\n'); i >= 0 && len(keep) < len(data) {
+		keep = keep[i+1:] // the first line was cut
+	}
+	if err := sd.WriteFileAtomic(HistoryFile, keep); err != nil {
+		return fmt.Errorf("rotate stop-hook history: %w", err)
+	}
+	return nil
+}
+
+// ReadHistory returns the recorded decisions, oldest first. Lines that do not decode (a torn
+// write, another version's format) are skipped.
+func ReadHistory(sd *state.Dir) ([]HistoryEntry, error) {
+	data, size, err := sd.ReadFileTail(HistoryFile, historyReadBytes)
+	if err != nil {
+		return nil, err
+	}
+	if size > int64(len(data)) {
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			data = data[i+1:]
+		}
+	}
+	var out []HistoryEntry
+	for line := range bytes.SplitSeq(data, []byte("\n")) {
+		var e HistoryEntry
+		if len(bytes.TrimSpace(line)) == 0 || json.Unmarshal(line, &e) != nil || e.Decision == "" {
+			continue
+		}
+		out = append(out, e)
+	}
+	return out, nil
+}
+
+// Unresolved picks, from a history in order, the releases not followed by a pass in the same
+// session: agents let go with gates failing whose work nobody has seen pass since.
+func Unresolved(entries []HistoryEntry) []HistoryEntry {
+	var out []HistoryEntry
+	for i, e := range entries {
+		if !e.Released() {
+			continue
+		}
+		passedLater := slices.ContainsFunc(entries[i+1:], func(l HistoryEntry) bool {
+			return l.Host == e.Host && l.Session == e.Session && (l.Why == WhyPass || l.Why == WhyCached || l.Why == WhyWarn)
+		})
+		if !passedLater {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// historyID keeps an identifier readable when short and replaces a huge one by a digest, so that
+// a host sending a long session id cannot bloat the history.
+func historyID(s string) string {
+	if len(s) <= maxHistorySession {
+		return s
+	}
+	sum := sha256.Sum256([]byte(s))
+	return s[:16] + "…" + hex.EncodeToString(sum[:8])
+}

@@ -1,0 +1,64 @@
+package stophook
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestParseHost(t *testing.T) {
+	tests := []struct {
+		in   string
+		want Host
+		ok   bool
+	}{
+		{"auto", "", true},
+		{"", "", true},
+		{"claude", HostClaude, true},
+		{"codex", HostCodex, true},
+		{"cursor", HostCursor, true},
+		{"gemini", HostGemini, true},
+		{"copilot", HostCopilot, true},
+		{" Codex ", HostCodex, true},
+		{"vscode", "", false},
+		{"claude-code", "", false},
+	}
+	for _, tc := range tests {
+		got, ok := ParseHost(tc.in)
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("ParseHost(%q) = (%q, %v), want (%q, %v)", tc.in, got, ok, tc.want, tc.ok)
+		}
+	}
+}
+
+func TestDetectHost(t *testing.T) {
+	tests := []struct {
+		name    string
+		payload string
+		want    Host
+	}{
+		{"claude stop", `{"session_id":"s","transcript_path":"/t","cwd":"/r","permission_mode":"default","hook_event_name":"Stop","stop_hook_active":false}`, HostClaude},
+		{"claude subagent", `{"session_id":"s","hook_event_name":"SubagentStop","agent_id":"a","agent_type":"general"}`, HostClaude},
+		{"empty object", `{}`, HostClaude},
+		{"codex", `{"session_id":"s","turn_id":"t","transcript_path":null,"cwd":"/r","hook_event_name":"Stop","model":"gpt-5","permission_mode":"default","stop_hook_active":false,"last_assistant_message":null}`, HostCodex},
+		{"codex with empty turn id", `{"turn_id":"","model":""}`, HostCodex},
+		{"turn_id alone is not codex", `{"session_id":"s","turn_id":"t"}`, HostClaude},
+		{"cursor by event", `{"conversation_id":"c","hook_event_name":"stop","model":"claude-4","workspace_roots":["/w"]}`, HostCursor},
+		{"cursor by loop_count", `{"conversation_id":"c","loop_count":0}`, HostCursor},
+		{"gemini", `{"session_id":"s","hook_event_name":"AfterAgent","prompt":"p","prompt_response":"r","stop_hook_active":false}`, HostGemini},
+		{"copilot fields", `{"sessionId":"s","stopReason":"end_turn","timestamp":"1","cwd":"/r"}`, HostCopilot},
+		{"copilot stopReason alone", `{"stopReason":"end_turn"}`, HostCopilot},
+		{"copilot event", `{"hook_event_name":"agentStop"}`, HostCopilot},
+		{"copilot subagent event", `{"hook_event_name":"subagentStop"}`, HostCopilot},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := ReadPayload(strings.NewReader(tc.payload), hangGuard)
+			if err != nil {
+				t.Fatalf("ReadPayload: %v", err)
+			}
+			if got := DetectHost(p); got != tc.want {
+				t.Errorf("DetectHost = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,182 @@
+package stophook
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"slices"
+	"time"
+
+	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/safefile"
+	"github.com/gauntlet-dev/gauntlet/internal/state"
+	"github.com/gauntlet-dev/gauntlet/internal/termtext"
+)
+
+// ledgerFile is the stop hook's memory between calls, relative to the state dir.
+const ledgerFile = "state/stop-hook.json"
+
+// The ledger forgets sessions untouched for this long, and keeps at most this many, so that the
+// file stays small however many agents have stopped in the repository.
+const (
+	sessionTTL  = 7 * 24 * time.Hour
+	maxSessions = 200
+	// maxLedgerBytes caps the file: a larger one is read no further and counts as corrupt (a
+	// planted 200 MB ledger must cost neither memory nor seconds), and save prunes the oldest
+	// sessions until it fits. Ids are bounded (boundedID), so only stored tails weigh much.
+	maxLedgerBytes = 4 << 20
+)
+
+// ledger remembers, per agent session, what the stop hook decided: how often it blocked (per
+// prompt), on which state, why, and which gates failed and have not passed since.
+type ledger struct {
+	Version int `json:"version"`
+	// LastPass is the fingerprint of the last state on which every gate in scope passed.
+	LastPass string                   `json:"last_pass,omitempty"`
+	Sessions map[string]*sessionState `json:"sessions"`
+}
+
+type sessionState struct {
+	// Sticky gates failed in this session and stay in scope until they pass, so that committing
+	// the work (which empties the diff) cannot launder a failure.
+	Sticky  []string                `json:"sticky,omitempty"`
+	Prompts map[string]*promptState `json:"prompts,omitempty"`
+	// StopHookActive is what the host last said; recorded, but it decides only when
+	// honor_active_flag is set.
+	StopHookActive bool      `json:"stop_hook_active"`
+	UpdatedAt      time.Time `json:"updated_at"`
+	// LastPass is the ledger's LastPass for this session alone, kept instead of it when a gate's
+	// result depends on the session: another session's pass says nothing about this one.
+	LastPass string `json:"last_pass,omitempty"`
+	// Turn is the user prompt the session's last judged stop belonged to, for hosts that send
+	// no prompt id: a stop whose own prompt cannot be told is counted with it.
+	Turn string `json:"turn,omitempty"`
+}
+
+type promptState struct {
+	Blocks int `json:"blocks"`
+	// BlockFingerprint is the state the last block judged; the same state gets the same block
+	// without rerunning the gates.
+	BlockFingerprint string         `json:"block_fingerprint,omitempty"`
+	Failed           []gates.Result `json:"failed,omitempty"`
+	Total            int            `json:"total,omitempty"`
+}
+
+func sessionKey(h Host, session string) string { return string(h) + "/" + session }
+
+// loadLedger reads the ledger; a missing or unreadable one starts afresh, because a corrupt
+// memory must never keep an agent from stopping.
+func loadLedger(sd *state.Dir) (*ledger, error) {
+	l := &ledger{Version: 1, Sessions: map[string]*sessionState{}}
+	data, err := sd.ReadFileLimit(ledgerFile, maxLedgerBytes)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return l, nil
+	case errors.Is(err, safefile.ErrTooLarge):
+		// Like a corrupt ledger: starting afresh only forgets attempts, never traps the agent.
+		return l, nil
+	case err != nil:
+		return l, fmt.Errorf("read stop-hook ledger: %w", err)
+	}
+	if err := json.Unmarshal(data, l); err != nil || l.Version != 1 {
+		return &ledger{Version: 1, Sessions: map[string]*sessionState{}}, nil
+	}
+	if l.Sessions == nil {
+		l.Sessions = map[string]*sessionState{}
+	}
+	return l, nil
+}
+
+func (l *ledger) save(sd *state.Dir, now time.Time) error {
+	l.prune(now)
+	data, err := json.MarshalIndent(l, "", "  ")
+	for err == nil && len(data) >= maxLedgerBytes && len(l.Sessions) > 0 {
+		l.dropOldest((len(l.Sessions) + 1) / 2)
+		data, err = json.MarshalIndent(l, "", "  ")
+	}
+	if err != nil {
+		return fmt.Errorf("encode stop-hook ledger: %w", err)
+	}
+	if err := sd.WriteFileAtomic(ledgerFile, append(data, '\n')); err != nil {
+		return fmt.Errorf("write stop-hook ledger: %w", err)
+	}
+	return nil
+}
+
+func (l *ledger) session(key string, now time.Time) *sessionState {
+	s := l.Sessions[key]
+	if s == nil {
+		s = &sessionState{}
+		l.Sessions[key] = s
+	}
+	if s.Prompts == nil {
+		s.Prompts = map[string]*promptState{}
+	}
+	s.UpdatedAt = now
+	return s
+}
+
+func (s *sessionState) prompt(id string) *promptState {
+	p := s.Prompts[id]
+	if p == nil {
+		p = &promptState{}
+		s.Prompts[id] = p
+	}
+	return p
+}
+
+// settle records which gates ran and how: failures become sticky, passes clear them.
+func (s *sessionState) settle(results []gates.Result) {
+	for _, r := range results {
+		switch r.Status {
+		case gates.StatusFail:
+			if !slices.Contains(s.Sticky, r.Name) {
+				s.Sticky = append(s.Sticky, r.Name)
+			}
+		case gates.StatusPass, gates.StatusWarn:
+			s.Sticky = slices.DeleteFunc(s.Sticky, func(n string) bool { return n == r.Name })
+		}
+	}
+}
+
+func (l *ledger) prune(now time.Time) {
+	for k, s := range l.Sessions {
+		if now.Sub(s.UpdatedAt) > sessionTTL {
+			delete(l.Sessions, k)
+		}
+	}
+	if len(l.Sessions) > maxSessions {
+		l.dropOldest(len(l.Sessions) - maxSessions)
+	}
+}
+
+// dropOldest forgets the n sessions updated longest ago.
+func (l *ledger) dropOldest(n int) {
+	keys := make([]string, 0, len(l.Sessions))
+	for k := range l.Sessions {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b string) int { return l.Sessions[a].UpdatedAt.Compare(l.Sessions[b].UpdatedAt) })
+	for _, k := range keys[:min(n, len(keys))] {
+		delete(l.Sessions, k)
+	}
+}
+
+// Bounds of what a block remembers to repeat itself: the reason shows at most 8,000 characters,
+// so longer tails and more gates would only weigh on the ledger.
+const (
+	maxRememberedGates = 100
+	maxRememberedTail  = 4 << 10
+)
+
+// remembered trims failed results to what a repeated block can show.
+func remembered(failed []gates.Result) []gates.Result {
+	out := slices.Clone(failed[:min(len(failed), maxRememberedGates)])
+	for i := range out {
+		if len(out[i].Tail) > maxRememberedTail {
+			out[i].Tail = termtext.LastBytes(out[i].Tail, maxRememberedTail)
+		}
+	}
+	return out
+}

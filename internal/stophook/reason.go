@@ -1,0 +1,546 @@
+package stophook
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/redact"
+	"github.com/gauntlet-dev/gauntlet/internal/termtext"
+)
+
+// MaxReasonBytes bounds a block reason, in bytes (so also in characters): hosts put it in the
+// agent's context, where a 100,000-line test log would crowd out the work itself.
+const MaxReasonBytes = 8000
+
+// Per-gate caps on the parts shown before any output, so that one huge hint cannot crowd out
+// the other gates, and on the output lines shown even when there is room for more: the end of
+// the output says what went wrong, the log has the rest.
+const (
+	maxNameBytes     = 100
+	maxHeadlineBytes = 300
+	maxHintBytes     = 600
+	maxLogPathBytes  = 300
+	maxTailLines     = 80
+	maxCauseBytes    = 500
+	maxFindings      = 50
+	maxFindingBytes  = 400
+	// A piece of a line shorter than this says nothing useful; the log path has to do.
+	minPartialLineBytes = 40
+	// Room kept for the "...and N more failed gates" line when not every gate fits.
+	footerReserve = 160
+)
+
+// Attempt says which block of how many allowed this is.
+type Attempt struct{ N, Max int }
+
+// BlockReason writes the agent's next instruction after failed gates: which gates failed, what
+// to do about each, and the end of their output, within MaxReasonBytes whatever the input. Only
+// results with status fail are listed (all of them, if none has). total is the number of gates
+// that ran. Secrets are redacted before anything is cut, so a cut cannot expose part of one.
+func BlockReason(failed []gates.Result, total int, at Attempt, secrets *redact.Redactor) string {
+	results := failingResults(failed)
+	total = max(total, len(results))
+
+	sections := make([]reasonSection, len(results))
+	for i, r := range results {
+		sections[i] = newReasonSection(r, secrets)
+	}
+	header := reasonHeader(len(results), total, at)
+
+	var b strings.Builder
+	b.WriteString(header)
+	b.WriteString("\n")
+	left := MaxReasonBytes - b.Len()
+
+	// Fixed parts first, in order, while they fit with room for the footer naming the rest.
+	shown := 0
+	for i, s := range sections {
+		need := s.fixedCost()
+		if i < len(sections)-1 {
+			need += footerReserve
+		}
+		if need > left {
+			break
+		}
+		left -= s.fixedCost()
+		shown++
+	}
+	var footer string
+	if shown < len(sections) {
+		rest := make([]string, 0, len(sections)-shown)
+		for _, s := range sections[shown:] {
+			rest = append(rest, s.name)
+		}
+		footer = moreGatesLine(rest, left-2)
+		left -= len(footer) + 2
+	}
+
+	budgets := shareFairly(left, sections[:shown])
+	for i, s := range sections[:shown] {
+		b.WriteString("\n")
+		b.WriteString(s.fixed)
+		b.WriteString("\n")
+		if s.cause != "" && len(s.findings) == 0 {
+			b.WriteString(s.cause)
+			b.WriteString("\n")
+		}
+		if body := s.body(budgets[i] - 1); body != "" {
+			b.WriteString(body)
+			b.WriteString("\n")
+		}
+	}
+	if footer != "" {
+		b.WriteString("\n")
+		b.WriteString(footer)
+		b.WriteString("\n")
+	}
+	// A secret could still span two parts; redacting can lengthen the text, so cap it after.
+	return termtext.Cap(secrets.Redact(strings.TrimRight(b.String(), "\n")), MaxReasonBytes)
+}
+
+func failingResults(results []gates.Result) []gates.Result {
+	var out []gates.Result
+	for _, r := range results {
+		if r.Status == gates.StatusFail {
+			out = append(out, r)
+		}
+	}
+	if len(out) == 0 {
+		return results
+	}
+	return out
+}
+
+func reasonHeader(failed, total int, at Attempt) string {
+	attempt := ""
+	switch {
+	case at.N > 0 && at.Max > 0:
+		attempt = fmt.Sprintf(" (attempt %d of %d)", at.N, at.Max)
+	case at.N > 0:
+		attempt = fmt.Sprintf(" (attempt %d)", at.N)
+	}
+	them := "them"
+	if failed == 1 {
+		them = "it"
+	}
+	noun := "gates"
+	if total == 1 {
+		noun = "gate"
+	}
+	return fmt.Sprintf("gauntlet: %d of %d %s failed%s. Fix %s, then stop again.", failed, total, noun, attempt, them)
+}
+
+// reasonSection is one failed gate: the lines always shown, then what gets whatever room is
+// left: its findings, and its output around the first error and at the end.
+type reasonSection struct {
+	name     string
+	fixed    string
+	cause    string   // "environment: ... (fix: ...)", always shown when set
+	findings []string // rendered, errors first, without duplicates
+	excerpt  []string // the output around the first line that looked like an error
+	exStart  int      // line number of excerpt[0]
+	tail     []string
+	// tailStart is the line number of tail[0] and total the lines the gate printed, both 0 when
+	// the result does not say (a result recorded before gauntlet counted lines).
+	tailStart, total int
+}
+
+func newReasonSection(r gates.Result, secrets *redact.Redactor) reasonSection {
+	name := termtext.Cap(termtext.Line(r.Name), maxNameBytes)
+	if name == "" {
+		name = "(unnamed)"
+	}
+	lines := []string{"## " + name + ": " + termtext.Cap(secrets.Redact(termtext.Line(headline(r))), maxHeadlineBytes)}
+	if hint := strings.TrimSpace(termtext.Clean(r.Hint)); hint != "" {
+		lines = append(lines, "hint: "+termtext.Cap(secrets.Redact(hint), maxHintBytes))
+	}
+	lines = append(lines, "rerun: gauntlet run "+name)
+	if log := termtext.Line(r.Log); log != "" {
+		lines = append(lines, "log: "+termtext.Cap(secrets.Redact(log), maxLogPathBytes))
+	}
+	s := reasonSection{name: name, fixed: strings.Join(lines, "\n"), findings: findingLines(r.Findings, secrets)}
+	if r.Cause != nil {
+		s.cause = termtext.Cap(secrets.Redact(termtext.Line(gates.CauseReason(*r.Cause))), maxCauseBytes)
+	}
+
+	if text := strings.TrimRight(secrets.Redact(termtext.Clean(r.Tail)), " \t\n"); text != "" {
+		s.tail = strings.Split(text, "\n")
+	}
+	if r.Lines >= len(s.tail) && r.Lines > 0 {
+		s.total = r.Lines
+		s.tailStart = r.Lines - len(s.tail) + 1
+		if ex := r.Excerpt; ex != nil && ex.Start >= 1 && len(ex.Lines) > 0 && ex.Start < s.tailStart {
+			s.exStart = ex.Start
+			for _, l := range ex.Lines {
+				s.excerpt = append(s.excerpt, secrets.Redact(termtext.Clean(l)))
+			}
+			// The tail repeats what the excerpt already shows when they overlap.
+			if end := s.exStart + len(s.excerpt); end > s.tailStart {
+				s.tail = s.tail[min(end-s.tailStart, len(s.tail)):]
+				s.tailStart = end
+			}
+		}
+	}
+	return s
+}
+
+// fixedCost is the bytes the section takes without findings or output: its lines, the cause when
+// there are no findings to put it after, and the blank line and newline around them.
+func (s reasonSection) fixedCost() int {
+	n := len(s.fixed) + 2
+	if s.cause != "" {
+		n += len(s.cause) + 1
+	}
+	return n
+}
+
+// need is the room the section's findings and output take when nothing is cut (the output is
+// still held to maxTailLines), including the newline after them.
+func (s reasonSection) need() int {
+	body := s.body(MaxReasonBytes)
+	if body == "" {
+		return 0
+	}
+	return len(body) + 1
+}
+
+// body renders the findings, the cause after them, and the output within budget bytes. Findings
+// come first but leave the output at least 40% of the room it needs, because the output is the
+// only place a failure without findings shows at all.
+func (s reasonSection) body(budget int) string {
+	if budget <= 0 {
+		return ""
+	}
+	output := s.output(MaxReasonBytes)
+	findingsRoom := budget
+	if output != "" {
+		findingsRoom = budget - min(len(output)+1, budget*4/10)
+	}
+	var parts []string
+	if found := s.findingsBlock(findingsRoom); found != "" {
+		parts = append(parts, found)
+	}
+	if s.cause != "" && len(s.findings) > 0 {
+		// Room for it is in fixedCost: it is shown even when no finding fits.
+		parts = append(parts, s.cause)
+	}
+	used := 0
+	for _, p := range parts {
+		used += len(p) + 1
+	}
+	if out := s.output(budget - used); out != "" {
+		parts = append(parts, out)
+	}
+	return strings.Join(parts, "\n")
+}
+
+// findingsBlock lists as many findings as fit in budget bytes, saying how many did not.
+func (s reasonSection) findingsBlock(budget int) string {
+	if len(s.findings) == 0 {
+		return ""
+	}
+	head := fmt.Sprintf("findings (%s):", groupDigits(len(s.findings)))
+	var b strings.Builder
+	b.WriteString(head)
+	shown := 0
+	for i, f := range s.findings {
+		more := ""
+		if rest := len(s.findings) - i - 1; rest > 0 {
+			more = fmt.Sprintf("\n[... %s more %s]", groupDigits(rest), findingWord(rest))
+		}
+		if shown == maxFindings || b.Len()+1+len(f)+len(more) > budget {
+			break
+		}
+		b.WriteString("\n" + f)
+		shown++
+	}
+	if shown == 0 {
+		return ""
+	}
+	if rest := len(s.findings) - shown; rest > 0 {
+		fmt.Fprintf(&b, "\n[... %s more %s]", groupDigits(rest), findingWord(rest))
+	}
+	return b.String()
+}
+
+func findingWord(n int) string {
+	if n == 1 {
+		return "finding"
+	}
+	return "findings"
+}
+
+// output renders the gate's output within budget bytes: the lines around the first error, then
+// the last lines, each cut that falls between them marked with the number of lines it hides,
+// counted from everything the gate printed.
+func (s reasonSection) output(budget int) string {
+	if len(s.excerpt) == 0 {
+		return cutTailAfter(s.tail, budget, s.hiddenBefore(s.tailStart))
+	}
+	if len(s.tail) == 0 {
+		head, _ := cutHead(s.excerpt, budget, s.exStart-1, s.total-(s.exStart+len(s.excerpt)-1), true)
+		return head
+	}
+	// The excerpt gets half the room unless the tail needs less.
+	tailNeed := len(cutTailAfter(s.tail, MaxReasonBytes, 0)) + 1
+	headRoom := max(budget/2, budget-tailNeed)
+	head, shown := cutHead(s.excerpt, headRoom, s.exStart-1, 0, false)
+	if head == "" {
+		return cutTailAfter(s.tail, budget, s.hiddenBefore(s.tailStart))
+	}
+	// The tail's marker counts everything between the two, excerpt lines cut included.
+	gap := s.tailStart - (s.exStart + shown)
+	tail := cutTailAfter(s.tail, budget-len(head)-1, gap)
+	if tail == "" {
+		return head
+	}
+	return head + "\n" + tail
+}
+
+func (s reasonSection) hiddenBefore(line int) int {
+	if line <= 1 {
+		return 0
+	}
+	return line - 1
+}
+
+// headline says how the gate failed: the exit code when there is one, else the runner's reason
+// (a timeout, a signal, a review's findings).
+func headline(r gates.Result) string {
+	if r.Cause != nil {
+		// The cause has a line of its own.
+		cause := gates.CauseReason(*r.Cause)
+		r.Reason = strings.TrimSuffix(strings.TrimSuffix(r.Reason, cause), "; ")
+	}
+	switch {
+	case r.TimedOut && strings.HasPrefix(r.Reason, "timed out"):
+		return r.Reason
+	case r.TimedOut:
+		return "timed out"
+	case r.ExitCode > 0:
+		return fmt.Sprintf("exit code %d", r.ExitCode)
+	case strings.TrimSpace(r.Reason) != "":
+		return r.Reason
+	default:
+		return "failed"
+	}
+}
+
+// moreGatesLine names the gates that did not fit, as many as room allows.
+func moreGatesLine(names []string, room int) string {
+	noun := "gates"
+	if len(names) == 1 {
+		noun = "gate"
+	}
+	line := fmt.Sprintf("...and %s more failed %s: ", groupDigits(len(names)), noun)
+	const ellipsis = ", ..."
+	for i, n := range names {
+		sep := ", "
+		if i == 0 {
+			sep = ""
+		}
+		reserve := len(ellipsis)
+		if i == len(names)-1 {
+			reserve = 0
+		}
+		if len(line)+len(sep)+len(n)+reserve > room {
+			if i == 0 {
+				return termtext.Cap(strings.TrimSuffix(line, ": "), room)
+			}
+			return line + ellipsis
+		}
+		line += sep + n
+	}
+	return line
+}
+
+// shareFairly splits room among the sections' findings and output by max-min fairness: short
+// ones are shown whole and what they leave goes to the longer ones, so a single failed gate may
+// use nearly all of it. Each budget includes the newline after the section.
+func shareFairly(room int, sections []reasonSection) []int {
+	budgets := make([]int, len(sections))
+	need := make([]int, len(sections))
+	order := make([]int, 0, len(sections))
+	for i, s := range sections {
+		if need[i] = s.need(); need[i] == 0 {
+			continue
+		}
+		order = append(order, i)
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return need[a] - need[b] })
+	for k, i := range order {
+		if room <= 0 {
+			break
+		}
+		share := room / (len(order) - k)
+		budgets[i] = min(need[i], share)
+		room -= budgets[i]
+	}
+	return budgets
+}
+
+// cutTail keeps the last output lines that fit in budget bytes, saying how many were cut. When
+// even the last line does not fit, it keeps that line's end, where the error usually is.
+func cutTail(lines []string, budget int) string { return cutTailAfter(lines, budget, 0) }
+
+// cutTailAfter is cutTail for lines that follow hidden lines of output not shown at all, which
+// its marker counts too.
+func cutTailAfter(lines []string, budget, hidden int) string {
+	if budget <= 0 || len(lines) == 0 {
+		return ""
+	}
+	n := len(lines)
+	hidden = max(hidden, 0)
+	if n <= maxTailLines && joinedLen(lines) <= budget && hidden == 0 {
+		return strings.Join(lines, "\n")
+	}
+	kept, size := 0, 0
+	for kept < n && kept < maxTailLines {
+		add := len(lines[n-1-kept])
+		if kept > 0 {
+			add++
+		}
+		total := size + add
+		if cut := hidden + n - kept - 1; cut > 0 {
+			total += len(cutMarker(cut, false)) + 1
+		}
+		if total > budget {
+			break
+		}
+		size += add
+		kept++
+	}
+	if kept > 0 {
+		if hidden+n-kept == 0 {
+			return strings.Join(lines, "\n")
+		}
+		return cutMarker(hidden+n-kept, false) + "\n" + strings.Join(lines[n-kept:], "\n")
+	}
+	marker := cutMarker(hidden+n-1, true)
+	room := budget - len(marker) - 1
+	if room < minPartialLineBytes {
+		return ""
+	}
+	return marker + "\n" + termtext.LastBytes(lines[n-1], room)
+}
+
+// cutHead keeps the first lines that fit in budget bytes, after a marker counting the before
+// lines not shown and, when mark is set, with a marker counting the cut ones and the after lines
+// not shown. The lines are an excerpt whose point is its start; "" when not even its first line
+// fits. It also returns how many of the lines it kept.
+func cutHead(lines []string, budget, before, after int, mark bool) (string, int) {
+	var lead string
+	if before > 0 {
+		lead = cutMarker(before, false) + "\n"
+	}
+	size, kept := len(lead), 0
+	for kept < len(lines) {
+		add := len(lines[kept])
+		if kept > 0 {
+			add++
+		}
+		trailing := 0
+		if rest := len(lines) - kept - 1 + max(after, 0); rest > 0 && mark {
+			trailing = len(laterMarker(rest)) + 1
+		}
+		if size+add+trailing > budget {
+			break
+		}
+		size += add
+		kept++
+	}
+	if kept == 0 {
+		return "", 0
+	}
+	out := lead + strings.Join(lines[:kept], "\n")
+	if rest := len(lines) - kept + max(after, 0); rest > 0 && mark {
+		out += "\n" + laterMarker(rest)
+	}
+	return out, kept
+}
+
+func laterMarker(lines int) string {
+	return fmt.Sprintf("[... %s more %s cut; see the log]", groupDigits(lines), lineWord(lines))
+}
+
+func joinedLen(lines []string) int {
+	n := len(lines) - 1
+	for _, l := range lines {
+		n += len(l)
+	}
+	return n
+}
+
+func cutMarker(lines int, partial bool) string {
+	switch {
+	case partial && lines == 0:
+		return "[... start of this line cut; see the log]"
+	case partial:
+		return fmt.Sprintf("[... %s earlier %s and the start of this line cut; see the log]", groupDigits(lines), lineWord(lines))
+	default:
+		return fmt.Sprintf("[... %s earlier %s cut; see the log]", groupDigits(lines), lineWord(lines))
+	}
+}
+
+func lineWord(n int) string {
+	if n == 1 {
+		return "line"
+	}
+	return "lines"
+}
+
+// groupDigits writes 9950 as "9,950".
+func groupDigits(n int) string {
+	s := strconv.Itoa(n)
+	if n < 0 {
+		return s
+	}
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// findingLines renders findings one per line, errors before warnings before the rest, each shown
+// once, in the order they were printed otherwise.
+func findingLines(fs []gates.Finding, secrets *redact.Redactor) []string {
+	sorted := gates.ByImportance(fs)
+	seen := make(map[string]bool, len(sorted))
+	var out []string
+	for _, f := range sorted {
+		line := termtext.Cap(secrets.Redact(findingLine(f)), maxFindingBytes)
+		if seen[line] {
+			continue
+		}
+		seen[line] = true
+		out = append(out, line)
+	}
+	return out
+}
+
+// findingLine is "file:line:col: severity: message [rule]", leaving out what the tool did not say.
+func findingLine(f gates.Finding) string {
+	var b strings.Builder
+	b.WriteString("- ")
+	if file := termtext.Line(f.File); file != "" {
+		b.WriteString(file)
+		if f.Line > 0 {
+			fmt.Fprintf(&b, ":%d", f.Line)
+			if f.Column > 0 {
+				fmt.Fprintf(&b, ":%d", f.Column)
+			}
+		}
+		b.WriteString(": ")
+	}
+	if sev := termtext.Line(f.Severity); sev != "" {
+		b.WriteString(sev + ": ")
+	}
+	b.WriteString(termtext.Line(f.Message))
+	if rule := termtext.Line(f.Rule); rule != "" {
+		b.WriteString(" [" + rule + "]")
+	}
+	return b.String()
+}

@@ -1,0 +1,553 @@
+// Package hook is `gauntlet stop-hook`: the agent host's dialects in front of the engine (decode
+// the payload, remember attempts, skip work already judged) and behind it (encode the reply).
+package stophook
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/gauntlet-dev/gauntlet/config"
+	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/engine"
+	"github.com/gauntlet-dev/gauntlet/internal/redact"
+	"github.com/gauntlet-dev/gauntlet/internal/report"
+	"github.com/gauntlet-dev/gauntlet/internal/state"
+	"github.com/gauntlet-dev/gauntlet/internal/termtext"
+	"github.com/gauntlet-dev/gauntlet/internal/todos"
+	"github.com/gauntlet-dev/gauntlet/internal/treestate"
+	"github.com/gauntlet-dev/gauntlet/lock"
+	"github.com/gauntlet-dev/gauntlet/runner"
+)
+
+// Options is everything one stop-hook call reads from its surroundings.
+type Options struct {
+	Stdin  io.Reader
+	Stderr io.Writer
+	Getenv func(string) string
+	// Environ is the base environment of the gates.
+	Environ []string
+	// Cwd is the process's working directory, the last resort for finding the project.
+	Cwd string
+	// Host is forced by --host; "" detects it from the payload.
+	Host Host
+	// ReadTimeout bounds the wait for a complete payload; 0 means ReadPayload's default (5s).
+	ReadTimeout time.Duration
+	// DryRun judges without consequences (gauntlet doctor): no attempt is counted, nothing is
+	// written to the ledger or the history. The gates still run and write their logs.
+	DryRun bool
+}
+
+// Outcome is what the process prints on stdout and exits with.
+type Outcome struct {
+	Stdout   []byte
+	ExitCode int
+	// Reply is the answer before the host's encoding, for showing it in another host's words.
+	Reply  Reply
+	blocks bool
+}
+
+// Run answers one stop request. It never panics and never returns an error: every problem that
+// is not the agent's to fix becomes a reply that lets the agent stop, with the cause.
+func Run(ctx context.Context, o Options) (out Outcome) {
+	call := &call{Options: o, host: o.Host, secrets: redact.New(redact.Rules{}, o.Environ)}
+	if call.host == "" {
+		call.host = HostClaude
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			fmt.Fprintf(o.Stderr, "gauntlet: stop-hook: internal error: %v\n%s", p, debug.Stack())
+			out = call.because(WhyInfra, "").notify(fmt.Sprintf("gauntlet: gates not run: internal error: %v; stop allowed", p))
+		}
+		call.record(out)
+	}()
+	return call.run(ctx)
+}
+
+type call struct {
+	Options
+	host    Host
+	payload Payload
+	started time.Time // when stop_hook.timeout started counting
+	dec     decision
+	// turnUnknown: the host sends no prompt id and this stop's prompt could not be told.
+	turnUnknown bool
+	// secrets hides the values of secret variables in every reply: those of the process
+	// environment until the config is loaded, then also the config's and its gates'.
+	secrets *redact.Redactor
+}
+
+func (c *call) allow() Outcome {
+	return Outcome{Stdout: Encode(c.host, Reply{Verdict: Allow}), Reply: Reply{Verdict: Allow}}
+}
+
+func (c *call) block(reason string) Outcome {
+	r := Reply{Verdict: Block, Reason: reason, Secrets: c.secrets}.Shown()
+	return Outcome{Stdout: Encode(c.host, r), Reply: r, blocks: true}
+}
+
+// notify lets the agent stop with a message; hosts without a place for it get it on stderr,
+// cleaned and redacted the same way.
+func (c *call) notify(msg string) Outcome {
+	r := Reply{Verdict: Notify, Message: msg, Secrets: c.secrets}.Shown()
+	fmt.Fprintln(c.Stderr, r.Message)
+	return Outcome{Stdout: Encode(c.host, r), Reply: r}
+}
+
+func (c *call) run(ctx context.Context) Outcome {
+	// A gate's own agent is stopping (a review gate runs one): judging it would recurse.
+	if c.Getenv("GAUNTLET") != "" {
+		return c.because(WhyGuard, "GAUNTLET set").allow()
+	}
+	p, err := ReadPayload(c.Stdin, c.ReadTimeout)
+	if err != nil {
+		fmt.Fprintf(c.Stderr, "gauntlet: stop-hook: %v\n", err)
+		return Outcome{ExitCode: 1}
+	}
+	c.payload = p
+	if c.Host == "" {
+		c.host = DetectHost(p)
+	}
+	if p.PermissionMode == "plan" {
+		return c.because(WhyGuard, "plan mode").allow()
+	}
+
+	cfg, err := config.Load(config.Options{Dir: p.Dir(c.Getenv, c.Cwd)})
+	switch {
+	case errors.Is(err, config.ErrNotFound):
+		return c.allow()
+	case err != nil:
+		return c.because(WhyInfra, "").notify("gauntlet: gates not run: config error: " + oneLine(err.Error()) + "; stop allowed")
+	}
+	c.dec.root = cfg.Root
+	c.secrets = cfg.Redactor(c.Environ)
+	if p.IsSubagentStop() && !cfg.StopHook.Subagents {
+		return c.because(WhyGuard, "subagent").allow()
+	}
+	if cfg.StopHook.HonorActiveFlag && p.StopHookActive {
+		return c.because(WhyGuard, "stop_hook_active").allow()
+	}
+
+	// The whole call ends within stop_hook.timeout; the runner reports gates still running at
+	// the deadline as timed out.
+	c.started = time.Now()
+	ctx, cancel := context.WithTimeout(ctx, cfg.StopHook.Timeout)
+	defer cancel()
+	c.countPerTurn(ctx)
+	return c.judge(ctx, cfg)
+}
+
+// stopBudget splits stop_hook.timeout between the gates and the stopping of them: gates still
+// running are signalled early enough that the grace between SIGTERM and SIGKILL, the draining
+// of their output and the reply all fit in the timeout. A gate that ignores SIGTERM must not
+// make the reply late.
+func stopBudget(timeout time.Duration) (gates, grace time.Duration) {
+	grace = min(runner.DefaultGrace, timeout/4)
+	margin := min(time.Second, timeout/10)
+	return timeout - grace - margin, grace
+}
+
+// judge answers from the ledger when the state was already judged, from the verdict of another
+// hook judging the same state, else runs the gates.
+func (c *call) judge(ctx context.Context, cfg *config.Config) Outcome {
+	sd, err := state.Open(cfg.Root)
+	if err != nil {
+		return c.because(WhyInfra, "").notify("gauntlet: gates not run: " + oneLine(err.Error()) + "; stop allowed")
+	}
+	defer sd.Close()
+
+	// The tree is read once: the fingerprint and the per-gate cache share the reading.
+	inputs := judgedInputs(ctx, cfg, c.payload.Transcript())
+	var fingerprint string
+	tree, err := treestate.Read(ctx, cfg.Root)
+	if err == nil {
+		fingerprint, err = fingerprintTree(ctx, tree, inputs)
+	}
+	if err != nil && !errors.Is(err, ErrNotGit) {
+		fmt.Fprintf(c.Stderr, "gauntlet: stop-hook: no fingerprint, running the gates: %v\n", err)
+	}
+	led, err := loadLedger(sd)
+	if err != nil {
+		fmt.Fprintf(c.Stderr, "gauntlet: stop-hook: %v\n", err)
+	}
+	key := sessionKey(c.host, c.payload.Session())
+	maxAttempts := cfg.StopHook.MaxAttempts
+	perSession := sessionDependent(cfg)
+	c.resumeTurn(led, key)
+
+	if fingerprint != "" {
+		// Another session's pass says nothing about gates this session still owes (sticky ones
+		// can be out of scope for everybody else), nor about gates that read the session.
+		if passedBefore(led, key, fingerprint, perSession) && len(stickyOf(led, key)) == 0 {
+			return c.because(WhyCached, "").allow()
+		}
+		if ps := led.Sessions[key]; ps != nil && ps.Prompts[c.payload.Prompt()] != nil &&
+			ps.Prompts[c.payload.Prompt()].BlockFingerprint == fingerprint {
+			return c.reblock(ctx, cfg, sd)
+		}
+	}
+
+	held, waited, out, done := c.lockFor(ctx, cfg, sd, fingerprint, key, perSession)
+	if done {
+		return out
+	}
+	defer held.Release()
+	// Read again under the lock: a hook of the same session that held it meanwhile may have made
+	// a gate sticky, and running without it could let a laundered failure through.
+	if fresh, err := loadLedger(sd); err == nil {
+		led = fresh
+	}
+	// A verdict this call waited for answers it, whatever it is. One found already finished
+	// answers when it is a pass or a failure (a hook that raced another for the lock and lost
+	// must not judge the same state again); warnings and infrastructure errors are judged anew,
+	// as they always were.
+	if in := readInflight(sd); in.sameState(fingerprint, key, perSession) && in.Done &&
+		(waited || in.Verdict == gates.VerdictFail || in.Verdict == gates.VerdictPass) {
+		if out, ok := c.sharedAnswer(sd, in, key, maxAttempts); ok {
+			return out
+		}
+	}
+	if fingerprint != "" {
+		if err := writeInflight(sd, inflight{Fingerprint: fingerprint, Session: key, PID: os.Getpid()}); err != nil {
+			fmt.Fprintf(c.Stderr, "gauntlet: stop-hook: %v\n", err)
+		}
+	}
+
+	var reply Outcome
+	progress := report.NewProgress(c.Stderr, report.ProgressOptions{})
+	defer progress.Stop()
+	gatesTime, grace := stopBudget(cfg.StopHook.Timeout)
+	gatesCtx, cancelGates := context.WithDeadline(ctx, c.started.Add(gatesTime))
+	defer cancelGates()
+	run, err := engine.Execute(gatesCtx, engine.Request{
+		Config:   cfg,
+		Scope:    engine.Scope{Sticky: stickyOf(led, key)},
+		Locked:   true,
+		Env:      c.Environ,
+		ExtraEnv: c.gateEnv(),
+		Observer: progress,
+		Grace:    grace,
+		Starting: func(_ string, toRun []gates.Gate) { progress.Start(toRun) },
+		// Under the run lock, so that two hooks never count over each other.
+		Recorded: func(run *engine.Run) error {
+			reply = c.remember(sd, func(led *ledger) Outcome {
+				return c.decide(led, key, fingerprint, maxAttempts, run, perSession)
+			})
+			if fingerprint != "" {
+				c.share(sd, fingerprint, key, stickyOf(led, key), run)
+			}
+			return nil
+		},
+		Tree:          tree,
+		Session:       key,
+		SessionInputs: inputs,
+	})
+	progress.Stop()
+	var busy *lock.BusyError
+	switch {
+	case errors.As(err, &busy):
+		return c.because(WhyLock, "").notify("gauntlet: gates not run: " + lowerFirst(busy.Error()) + "; stop allowed")
+	case run == nil:
+		return c.because(WhyInfra, "").notify("gauntlet: gates not run: " + oneLine(err.Error()) + "; stop allowed")
+	case err != nil:
+		// The verdict stands even when the run could not be recorded.
+		fmt.Fprintf(c.Stderr, "gauntlet: stop-hook: %v\n", err)
+	}
+	if run.CacheErr != nil {
+		fmt.Fprintf(c.Stderr, "gauntlet: stop-hook: %v\n", run.CacheErr)
+	}
+	return reply
+}
+
+// passedBefore says whether every gate in scope already passed on this state, for this session
+// when a gate's result depends on the session.
+func passedBefore(led *ledger, key, fingerprint string, perSession bool) bool {
+	if !perSession {
+		return led.LastPass == fingerprint
+	}
+	s := led.Sessions[key]
+	return s != nil && s.LastPass == fingerprint
+}
+
+// lockFor takes the run lock. Another run holding it is waited for lock_wait, as any run is; but
+// a hook already judging this very state is waited for until the deadline, so that its verdict
+// answers this call too rather than this agent stopping unverified. done is set when the reply
+// is already decided (the lock could not be had).
+func (c *call) lockFor(ctx context.Context, cfg *config.Config, sd *state.Dir, fingerprint, key string, perSession bool) (_ *lock.Lock, waited bool, out Outcome, done bool) {
+	judgingThis := func() bool {
+		in := readInflight(sd)
+		return in.sameState(fingerprint, key, perSession) && in.running()
+	}
+	var (
+		held *lock.Lock
+		err  error
+		busy *lock.BusyError
+	)
+	if judgingThis() {
+		waited = true
+		held, err = awaitVerdict(ctx, sd.Path())
+	} else {
+		held, err = lock.Acquire(ctx, sd.Path(), min(cfg.StopHook.LockWait, cfg.StopHook.Timeout))
+		if errors.As(err, &busy) && judgingThis() {
+			// It started judging this state while we waited.
+			waited = true
+			held, err = awaitVerdict(ctx, sd.Path())
+		}
+	}
+	switch {
+	case errors.As(err, &busy):
+		return nil, false, c.because(WhyLock, "").notify("gauntlet: gates not run: " + lowerFirst(busy.Error()) + "; stop allowed"), true
+	case err != nil:
+		return nil, false, c.because(WhyLock, "").notify("gauntlet: gates not run: " + lowerFirst(oneLine(err.Error())) + "; stop allowed"), true
+	}
+	return held, waited, Outcome{}, false
+}
+
+// verdictPoll is how often a hook waiting for another's verdict tries the lock: the verdict is
+// written just before the lock is let go, and every waiter replies as soon as it can read it.
+const verdictPoll = 10 * time.Millisecond
+
+// awaitVerdict takes the lock once the hook judging this state lets it go, until the call's
+// deadline (ctx ends it).
+func awaitVerdict(ctx context.Context, stateDir string) (*lock.Lock, error) {
+	tick := time.NewTicker(verdictPoll)
+	defer tick.Stop()
+	for {
+		held, err := lock.Acquire(ctx, stateDir, 0)
+		var busy *lock.BusyError
+		if !errors.As(err, &busy) {
+			return held, err
+		}
+		select {
+		case <-ctx.Done():
+			return nil, fmt.Errorf("waiting for the verdict on this state: %w", context.Cause(ctx))
+		case <-tick.C:
+		}
+	}
+}
+
+// share records the verdict for the hooks that wait on the same state.
+func (c *call) share(sd *state.Dir, fingerprint, key string, sticky []string, run *engine.Run) {
+	in := inflight{
+		Fingerprint: fingerprint, Session: key, PID: os.Getpid(), RunID: run.ID, Done: true,
+		Verdict: run.Verdict, Failed: remembered(only(run.Results, gates.StatusFail)), Total: ranCount(run.Results),
+		Sticky: sticky,
+	}
+	switch run.Verdict {
+	case gates.VerdictWarn:
+		in.Notice = warnNotice(run.Results)
+	case gates.VerdictError:
+		in.Notice = errorNotice(run.Results)
+	}
+	if err := writeInflight(sd, in); err != nil {
+		fmt.Fprintf(c.Stderr, "gauntlet: stop-hook: %v\n", err)
+	}
+}
+
+func warnNotice(results []gates.Result) string {
+	return "gauntlet: passed with warnings from " + describe(results, gates.StatusWarn) + "; stop allowed"
+}
+
+func errorNotice(results []gates.Result) string {
+	return "gauntlet: gates not run: " + describe(results, gates.StatusError, gates.StatusCancelled) + "; stop allowed"
+}
+
+// remember applies fn to the ledger and saves it; the caller holds the run lock. A block that
+// cannot be counted would be the same block forever, so when the ledger cannot be read or written
+// the agent is let go with the cause instead.
+func (c *call) remember(sd *state.Dir, fn func(*ledger) Outcome) Outcome {
+	led, err := loadLedger(sd)
+	reply := fn(led)
+	if err == nil && !c.DryRun {
+		err = led.save(sd, time.Now())
+	}
+	if err == nil {
+		return reply
+	}
+	if reply.blocks {
+		return c.because(WhyInfra, "").notify("gauntlet: gates failed, but attempts cannot be counted (" + oneLine(err.Error()) + "); stop allowed")
+	}
+	fmt.Fprintf(c.Stderr, "gauntlet: stop-hook: %v\n", err)
+	return reply
+}
+
+// decide maps the verdict onto the reply and updates the ledger (which the caller saves).
+func (c *call) decide(led *ledger, key, fingerprint string, maxAttempts int, run *engine.Run, perSession bool) Outcome {
+	sess := led.session(key, time.Now())
+	sess.StopHookActive = c.payload.StopHookActive
+	sess.settle(run.Results)
+	ps := sess.prompt(c.payload.Prompt())
+	sess.Turn = c.payload.Prompt()
+	c.dec.verdict = run.Verdict
+
+	switch run.Verdict {
+	case gates.VerdictPass:
+		if perSession {
+			sess.LastPass = fingerprint
+		} else {
+			led.LastPass = fingerprint
+		}
+		*ps = promptState{}
+		return c.because(WhyPass, "").allow()
+	case gates.VerdictWarn:
+		*ps = promptState{}
+		c.failing(run.Results, gates.StatusWarn)
+		return c.because(WhyWarn, "").notify(warnNotice(run.Results))
+	case gates.VerdictError:
+		c.failing(run.Results, gates.StatusError, gates.StatusCancelled)
+		return c.because(WhyInfra, "").notify(errorNotice(run.Results))
+	}
+	return c.nextAttempt(ps, only(run.Results, gates.StatusFail), ranCount(run.Results), fingerprint, maxAttempts)
+}
+
+// reblock answers a state this session was already blocked on, without rerunning any gate. It
+// still counts as an attempt, so an agent that stops again without changing anything reaches
+// the retry limit instead of looping forever.
+func (c *call) reblock(ctx context.Context, cfg *config.Config, sd *state.Dir) Outcome {
+	held, err := lock.Acquire(ctx, sd.Path(), min(cfg.StopHook.LockWait, cfg.StopHook.Timeout))
+	if err != nil {
+		return c.because(WhyLock, "").notify("gauntlet: gates not run: " + lowerFirst(oneLine(err.Error())) + "; stop allowed")
+	}
+	defer held.Release()
+	return c.remember(sd, func(led *ledger) Outcome {
+		ps := led.session(sessionKey(c.host, c.payload.Session()), time.Now()).prompt(c.payload.Prompt())
+		return c.nextAttempt(ps, ps.Failed, ps.Total, ps.BlockFingerprint, cfg.StopHook.MaxAttempts)
+	})
+}
+
+// nextAttempt blocks once more, or, after maxAttempts blocks, lets the agent stop with the
+// retry-limit message and starts the count again.
+func (c *call) nextAttempt(ps *promptState, failed []gates.Result, total int, fingerprint string, maxAttempts int) Outcome {
+	c.failing(failed, gates.StatusFail)
+	c.dec.verdict, c.dec.attempt, c.dec.maxAttempts = gates.VerdictFail, ps.Blocks, maxAttempts
+	if ps.Blocks >= maxAttempts {
+		*ps = promptState{}
+		return c.because(WhyRetryLimit, "").notify(fmt.Sprintf("gauntlet: %s still failing after %s (%s); stop allowed, see %s",
+			termtext.Count(len(failed), "gate"), termtext.Count(maxAttempts, "attempt"), names(failed), ".gauntlet/"+engine.LastRunFile))
+	}
+	ps.Blocks++
+	c.dec.attempt = ps.Blocks
+	c.because(WhyFail, "")
+	ps.BlockFingerprint = fingerprint
+	ps.Failed = remembered(failed)
+	ps.Total = total
+	return c.block(BlockReason(failed, total, Attempt{N: ps.Blocks, Max: maxAttempts}, c.secrets))
+}
+
+// gateEnv tells gates that an agent is stopping, so that a gate can check the agent's own work.
+func (c *call) gateEnv() []string {
+	return []string{
+		"GAUNTLET_HOOK_EVENT=" + boundedID(c.payload.HookEventName),
+		"GAUNTLET_SESSION_ID=" + c.payload.Session(),
+		"GAUNTLET_TRANSCRIPT_PATH=" + c.payload.Transcript(),
+		"GAUNTLET_HOST=" + string(c.host),
+	}
+}
+
+func stickyOf(led *ledger, key string) []string {
+	if s := led.Sessions[key]; s != nil {
+		return s.Sticky
+	}
+	return nil
+}
+
+// judgedInputs is what, besides the work tree, decides the verdict: the config (the digest of the
+// bytes it was loaded from) and, when a todos gate judges it, the latest todo list. The list, not the whole
+// transcript: the transcript grows with every turn and would make every stop look new.
+// transcriptReadBudget is a quarter of the time left, at most 5 s: reading 32 MiB of a local
+// transcript takes well under that.
+func transcriptReadBudget(ctx context.Context) time.Duration {
+	budget := 5 * time.Second
+	if deadline, ok := ctx.Deadline(); ok {
+		budget = min(budget, time.Until(deadline)/4)
+	}
+	return budget
+}
+
+func judgedInputs(ctx context.Context, cfg *config.Config, transcript string) []byte {
+	b := []byte(cfg.Digest)
+	if !slices.ContainsFunc(cfg.Gates, func(g gates.Gate) bool { return g.Enabled && g.Kind == gates.KindTodos }) {
+		return b
+	}
+	b = append(b, "todos\x00"...)
+	// The fingerprint must not spend the whole budget on a transcript whose read blocks: the
+	// todos gate reads it again and is the one to report it.
+	ctx, cancel := context.WithTimeout(ctx, transcriptReadBudget(ctx))
+	defer cancel()
+	if transcript == "" {
+		return append(b, "no transcript\x00"...)
+	}
+	list, err := todos.ReadTranscript(ctx, transcript)
+	if err != nil {
+		return append(b, err.Error()+"\x00"...)
+	}
+	for _, it := range list.Items {
+		b = fmt.Appendf(b, "%q %q\x00", it.Status, it.Content)
+	}
+	return b
+}
+
+func only(results []gates.Result, statuses ...gates.Status) []gates.Result {
+	var out []gates.Result
+	for _, r := range results {
+		for _, s := range statuses {
+			if r.Status == s {
+				out = append(out, r)
+				break
+			}
+		}
+	}
+	return out
+}
+
+func ranCount(results []gates.Result) int {
+	n := 0
+	for _, r := range results {
+		if r.Status != gates.StatusSkipped {
+			n++
+		}
+	}
+	return n
+}
+
+// describe lists gates with their reasons: "lint (exit status 127: command not found)".
+func describe(results []gates.Result, statuses ...gates.Status) string {
+	var parts []string
+	for _, r := range only(results, statuses...) {
+		parts = append(parts, fmt.Sprintf("%s (%s)", r.Name, oneLine(r.Reason)))
+	}
+	if len(parts) == 0 {
+		return "no gate"
+	}
+	return strings.Join(parts, ", ")
+}
+
+func names(results []gates.Result) string {
+	n := make([]string, len(results))
+	for i, r := range results {
+		n[i] = r.Name
+	}
+	return strings.Join(n, ", ")
+}
+
+// oneLine keeps a message to its first line: replies are single-line notices.
+func oneLine(s string) string {
+	first, rest, more := strings.Cut(strings.TrimSpace(s), "\n")
+	if more && strings.TrimSpace(rest) != "" {
+		return first + " (and more)"
+	}
+	return first
+}
+
+func lowerFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToLower(s[:1]) + s[1:]
+}
