@@ -1,4 +1,4 @@
-// Package gitcmd runs read-only git commands bounded in time and output, without optional locks
+// Package git runs read-only git commands bounded in time and output, without optional locks
 // and in the C locale, so that a failure comes back with git's own complaint in the error.
 package git
 

@@ -1,4 +1,4 @@
-// Package install puts gauntlet's stop hook into an agent host's hook file, merged into what is
+// Package hookfile puts gauntlet's stop hook into an agent host's hook file, merged into what is
 // already there.
 package hookfile
 

@@ -1,4 +1,4 @@
-// Package statedir owns gauntlet's `.gauntlet/` state directory at the project root. Every access
+// Package state owns gauntlet's `.gauntlet/` state directory at the project root. Every access
 // goes through an os.Root so that a symlink planted inside can never redirect a write outside.
 package state
 

@@ -1,4 +1,4 @@
-// Package hook is `gauntlet stop-hook`: the agent host's dialects in front of the engine (decode
+// Package stophook is `gauntlet stop-hook`: the agent host's dialects in front of the engine (decode
 // the payload, remember attempts, skip work already judged) and behind it (encode the reply).
 package stophook
 
