@@ -189,12 +189,15 @@ func runGates(parent context.Context, io streams, cmd *cobra.Command, opts runOp
 		// would appear twice in the log.
 		text.TailLines = -1
 	}
+	// What could not be written (the summary, the report, the run's record) is gauntlet's own
+	// problem; it makes the exit code an error only when no gate failed: fail wins over error.
+	var ioErr error
 	if werr := report.WriteText(view, run.Report, text); werr != nil {
-		return fmt.Errorf("write summary: %w", werr)
+		ioErr = errors.Join(ioErr, fmt.Errorf("write summary: %w", werr))
 	}
 	if annotate {
 		if werr := report.WriteGitHub(view, run.Report); werr != nil {
-			return fmt.Errorf("write GitHub annotations: %w", werr)
+			ioErr = errors.Join(ioErr, fmt.Errorf("write GitHub annotations: %w", werr))
 		}
 	}
 	if onActions {
@@ -203,10 +206,14 @@ func runGates(parent context.Context, io streams, cmd *cobra.Command, opts runOp
 		}
 	}
 	if werr := writeReport(stdout, opts, run.Report); werr != nil {
-		return werr
+		ioErr = errors.Join(ioErr, werr)
 	}
-	if err != nil { // the run happened but could not be recorded
-		return err
+	ioErr = errors.Join(ioErr, err) // the run happened but could not be recorded
+	if ioErr != nil && run.Verdict != gates.VerdictFail {
+		return ioErr
+	}
+	if ioErr != nil {
+		fmt.Fprintf(io.Err, "gauntlet: %v\n", ioErr)
 	}
 	if errors.Is(context.Cause(ctx), errInterrupted) {
 		return errInterrupted

@@ -185,6 +185,7 @@ func (c *call) judge(ctx context.Context, cfg *config.Config) Outcome {
 		// Another session's pass says nothing about gates this session still owes (sticky ones
 		// can be out of scope for everybody else), nor about gates that read the session.
 		if passedBefore(led, key, fingerprint, perSession) && len(stickyOf(led, key)) == 0 {
+			c.reapLeftovers(ctx, sd)
 			return c.because(WhyCached, "").allow()
 		}
 		if ps := led.Sessions[key]; ps != nil && ps.Prompts[c.payload.Prompt()] != nil &&
@@ -415,10 +416,35 @@ func (c *call) reblock(ctx context.Context, cfg *config.Config, sd *state.Dir) O
 		return c.because(WhyLock, "").notify("gauntlet: gates not run: " + lowerFirst(oneLine(err.Error())) + "; stop allowed")
 	}
 	defer held.Release()
+	c.killLeftovers(sd)
 	return c.remember(sd, func(led *ledger) Outcome {
 		ps := led.session(sessionKey(c.host, c.payload.Session()), time.Now()).prompt(c.payload.Prompt())
 		return c.nextAttempt(ps, ps.Failed, ps.Total, ps.BlockFingerprint, cfg.StopHook.MaxAttempts)
 	})
+}
+
+// reapLeftovers kills what a run killed with SIGKILL left running, for a stop answered without
+// running any gate (which would have done it): only a holder of the run lock knows that run is
+// dead, so it tries the lock once, and a live run holding it is left to do its own cleaning.
+func (c *call) reapLeftovers(ctx context.Context, sd *state.Dir) {
+	held, err := lock.Acquire(ctx, sd.Path(), 0)
+	if err != nil {
+		return
+	}
+	defer held.Release()
+	c.killLeftovers(sd)
+}
+
+// killLeftovers is reapLeftovers for a caller that holds the run lock.
+func (c *call) killLeftovers(sd *state.Dir) {
+	deadRun, n, err := engine.KillLeftovers(sd)
+	switch {
+	case err != nil:
+		fmt.Fprintf(c.Stderr, "gauntlet: stop-hook: %v\n", err)
+	case n > 0:
+		fmt.Fprintf(c.Stderr, "gauntlet: stop-hook: killed %s left running by run %s, which was killed before it could stop its gates\n",
+			termtext.Count(n, "process"), deadRun)
+	}
 }
 
 // nextAttempt blocks once more, or, after maxAttempts blocks, lets the agent stop with the
