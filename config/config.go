@@ -68,6 +68,7 @@ type StopHook struct {
 	LockWait        time.Duration
 	Subagents       bool
 	HonorActiveFlag bool
+	FirstFailure    FirstFailure
 }
 
 // Options say where to look for the config.

@@ -38,11 +38,12 @@ type rawRedact struct {
 
 type rawStopHook struct {
 	positions
-	MaxAttempts     *int      `yaml:"max_attempts" min:"1"`
-	Timeout         *duration `yaml:"timeout"`
-	LockWait        *duration `yaml:"lock_wait"`
-	Subagents       *bool     `yaml:"subagents"`
-	HonorActiveFlag *bool     `yaml:"honor_active_flag"`
+	MaxAttempts     *int          `yaml:"max_attempts" min:"1"`
+	Timeout         *duration     `yaml:"timeout"`
+	LockWait        *duration     `yaml:"lock_wait"`
+	Subagents       *bool         `yaml:"subagents"`
+	HonorActiveFlag *bool         `yaml:"honor_active_flag"`
+	FirstFailure    *firstFailure `yaml:"first_failure"`
 }
 
 type rawGate struct {

@@ -47,6 +47,7 @@ func resolveStopHook(raw *rawStopHook) StopHook {
 		LockWait:        time.Duration(valueOr(raw.LockWait, duration(DefaultLockWait))),
 		Subagents:       valueOr(raw.Subagents, false),
 		HonorActiveFlag: valueOr(raw.HonorActiveFlag, false),
+		FirstFailure:    valueOr(raw.FirstFailure, firstFailure(DefaultFirstFailureGrace.String())).resolve(),
 	}
 }
 

@@ -114,7 +114,9 @@ func objectSchema(t reflect.Type, section string) (schema, error) {
 var (
 	durationType = reflect.TypeFor[duration]()
 	envMapType   = reflect.TypeFor[envMap]()
-	gateMapType  = reflect.TypeFor[gateMap]()
+	// firstFailureType is "wait" or a duration, 0s included.
+	firstFailureType = reflect.TypeFor[firstFailure]()
+	gateMapType      = reflect.TypeFor[gateMap]()
 	// formatKeyType is a string or a list of strings.
 	formatKeyType = reflect.TypeFor[formatKey]()
 )
@@ -127,6 +129,8 @@ func valueSchema(t reflect.Type, tag reflect.StructTag, key string) (schema, err
 		return ref("duration"), nil
 	case envMapType:
 		return ref("env"), nil
+	case firstFailureType:
+		return schema{"type": "string", "pattern": `^(wait|` + durationPattern[1:len(durationPattern)-1] + `)$`}, nil
 	case formatKeyType:
 		// minLength applies to the string form only, minItems and items to the list form only.
 		return schema{"type": []string{"string", "array"}, "minLength": 1, "minItems": 1, "items": schema{"type": "string"}}, nil
@@ -277,6 +281,7 @@ var schemaDocs = map[string]string{
 
 	"stop_hook.max_attempts":      "Blocks per session (and prompt) before the agent may stop anyway. Default: 3.",
 	"stop_hook.timeout":           "Deadline of the whole stop hook; gates still running then count as timed out. Default: 9m.",
+	"stop_hook.first_failure":     "Once a required gate fails, how long the stop hook waits for the other gates before it replies and stops them (the agent's fix changes the code, so their results would be stale); passes already finished stay cached. \"wait\" runs every gate to its end. Default: 5s.",
 	"stop_hook.lock_wait":         "How long to wait for another run's lock before allowing the stop with a warning. Default: 30s.",
 	"stop_hook.subagents":         "Also gate SubagentStop events. Default: false.",
 	"stop_hook.honor_active_flag": "Allow the stop at once whenever the host says stop_hook_active. Default: false.",

@@ -19,10 +19,22 @@ func (r *run) runGate(g gates.Gate) gates.Result {
 	res := r.result(ctx, g, o, start, tail, logPath)
 	res.Duration = time.Since(start)
 	if r.opts.FailFast && res.Status == gates.StatusFail {
-		r.cancel(&failFastError{gate: g.Name})
+		r.failFast(g.Name)
 	}
 	r.finished(&res)
 	return res
+}
+
+// failFast stops the other gates after the first failure, at once or after FailGrace.
+func (r *run) failFast(gate string) {
+	r.failOnce.Do(func() {
+		stop := func() { r.cancel(&failFastError{gate: gate}) }
+		if r.opts.FailGrace <= 0 {
+			stop()
+			return
+		}
+		r.failTimer = time.AfterFunc(r.opts.FailGrace, stop)
+	})
 }
 
 // gateContext gives the gate its own timeout, with a cause that tells it apart from the run's.

@@ -45,6 +45,9 @@ type Options struct {
 	// Jobs is the most gates running at once; below 1 means 1.
 	Jobs     int
 	FailFast bool
+	// FailGrace, with FailFast, is how long the other gates may still finish after the first
+	// failure before they are stopped; 0 stops them at once.
+	FailGrace time.Duration
 	// Env is the base environment; nil means os.Environ(). Then come gate.Env, GAUNTLET=1,
 	// GAUNTLET_RUN_ID, GAUNTLET_GATE, then ExtraEnv; later entries win.
 	Env      []string
@@ -88,6 +91,10 @@ type run struct {
 	stopWatch    chan struct{}
 	watchStopped chan struct{}
 	sweepStopped chan struct{}
+
+	// failOnce arms fail-fast once; failTimer is its grace, stopped with the run.
+	failOnce  sync.Once
+	failTimer *time.Timer
 }
 
 // strayReapInterval is how often the zombies of a gate's orphans are collected while gates run.
@@ -162,6 +169,10 @@ func (r *run) watchAbort() {
 }
 
 func (r *run) stop() {
+	r.failOnce.Do(func() {}) // no timer may be armed from here on
+	if r.failTimer != nil {
+		r.failTimer.Stop()
+	}
 	close(r.stopWatch)
 	<-r.watchStopped
 	<-r.sweepStopped

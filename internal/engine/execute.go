@@ -37,6 +37,10 @@ type Request struct {
 	// Recorded is called after the run is recorded, still under the lock, so that what a caller
 	// keeps about runs (the stop hook's ledger) is updated by one process at a time.
 	Recorded func(run *Run) error
+	// FailFast stops the other gates after the first required failure, FailGrace later (the stop
+	// hook's first_failure); the config's fail_fast still applies without it, at once.
+	FailFast  bool
+	FailGrace time.Duration
 	// NoCache runs every gate even when the per-gate cache holds its pass (--no-cache).
 	NoCache bool
 	// Session is the agent's session id in the stop hook, "" in `run`: a gate whose result
@@ -141,7 +145,8 @@ func Execute(ctx context.Context, req Request) (*Run, error) {
 		Logs:      logs,
 		LogPrefix: logPrefix,
 		Jobs:      cfg.Jobs,
-		FailFast:  cfg.FailFast,
+		FailFast:  cfg.FailFast || req.FailFast,
+		FailGrace: failGrace(cfg, req),
 		Env:       env,
 		ExtraEnv:  req.ExtraEnv,
 		Grace:     req.Grace,
@@ -182,6 +187,14 @@ func Execute(ctx context.Context, req Request) (*Run, error) {
 		return run, &StateError{recordErr}
 	}
 	return run, nil
+}
+
+// failGrace is the grace of the stop hook's first_failure; a config's own fail_fast means at once.
+func failGrace(cfg *config.Config, req Request) time.Duration {
+	if cfg.FailFast || !req.FailFast {
+		return 0
+	}
+	return req.FailGrace
 }
 
 func writeLastRun(sd *state.Dir, r report.Report) error {

@@ -81,6 +81,8 @@ type call struct {
 	// secrets hides the values of secret variables in every reply: those of the process
 	// environment until the config is loaded, then also the config's and its gates'.
 	secrets *redact.Redactor
+	// stopped are the gates first_failure stopped before they were judged.
+	stopped []gates.Result
 }
 
 func (c *call) allow() Outcome {
@@ -234,7 +236,11 @@ func (c *call) judge(ctx context.Context, cfg *config.Config) Outcome {
 		ExtraEnv: c.gateEnv(),
 		Observer: progress,
 		Grace:    grace,
-		Starting: func(_ string, toRun []gates.Gate) { progress.Start(toRun) },
+		// The agent's fix for the first failure changes the code: gates still running after a
+		// short grace would judge a state that is about to go, so they are stopped.
+		FailFast:  !cfg.StopHook.FirstFailure.Wait,
+		FailGrace: cfg.StopHook.FirstFailure.Grace,
+		Starting:  func(_ string, toRun []gates.Gate) { progress.Start(toRun) },
 		// Under the run lock, so that two hooks never count over each other.
 		Recorded: func(run *engine.Run) error {
 			reply = c.remember(sd, func(led *ledger) Outcome {
@@ -404,6 +410,7 @@ func (c *call) decide(led *ledger, key, fingerprint string, maxAttempts int, run
 		c.failing(run.Results, gates.StatusError, gates.StatusCancelled)
 		return c.because(WhyInfra, "").notify(errorNotice(run.Results))
 	}
+	c.stopped = only(run.Results, gates.StatusCancelled)
 	return c.nextAttempt(ps, only(run.Results, gates.StatusFail), ranCount(run.Results), fingerprint, maxAttempts)
 }
 
@@ -463,7 +470,18 @@ func (c *call) nextAttempt(ps *promptState, failed []gates.Result, total int, fi
 	ps.BlockFingerprint = fingerprint
 	ps.Failed = remembered(failed)
 	ps.Total = total
-	return c.block(BlockReason(failed, total, Attempt{N: ps.Blocks, Max: maxAttempts}, c.secrets))
+	return c.block(withNotJudged(BlockReason(failed, total, Attempt{N: ps.Blocks, Max: maxAttempts}, c.secrets), c.stopped))
+}
+
+// withNotJudged names, under the reason's first line, the gates first_failure stopped: the agent
+// must not read their silence as a pass. They run again at the next stop.
+func withNotJudged(reason string, stopped []gates.Result) string {
+	if len(stopped) == 0 {
+		return reason
+	}
+	note := "not judged: " + names(stopped) + " (stopped after the first failure; judged at the next stop)"
+	header, rest, _ := strings.Cut(reason, "\n")
+	return termtext.Cap(header+"\n"+note+"\n"+rest, MaxReasonBytes)
 }
 
 // gateEnv tells gates that an agent is stopping, so that a gate can check the agent's own work.
