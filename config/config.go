@@ -49,6 +49,8 @@ type Config struct {
 	Gates    []gates.Gate // in file order, disabled gates included with Enabled=false
 	// Cache is the top-level cache key: the default of every gate's own.
 	Cache bool
+	// RemoteCache is cache.remote; nil without one.
+	RemoteCache *RemoteCache
 	// ContentDigest identifies the config by its bytes alone (both files), not by where they
 	// are: shards of one CI run check out the same files at different paths, and their reports
 	// must still be recognised as coming from the same config.

@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"net/url"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -15,6 +16,16 @@ var formatRules = map[string]func(string) string{
 	"regexp":  checkRegexp,
 	"reldir":  checkRelDir,
 	"envname": checkEnvName,
+	"httpurl": checkHTTPURL,
+}
+
+// checkHTTPURL accepts an absolute http or https URL with a host: the remote cache's server.
+func checkHTTPURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return fmt.Sprintf("must be an http:// or https:// URL with a host, got %q", raw)
+	}
+	return ""
 }
 
 func checkEnvName(name string) string {

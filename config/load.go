@@ -104,6 +104,7 @@ func assemble(root string, main source, local *source) (*Config, error) {
 		}
 		problems = append(problems, validateGates(raw.Gates, root)...)
 		problems = append(problems, validateRedact(raw.Redact)...)
+		problems = append(problems, validateCache(raw.Cache)...)
 	}
 	if len(problems) > 0 {
 		sortProblems(problems)

@@ -292,3 +292,38 @@ func TestLoadRefusesANonRegularConfig(t *testing.T) {
 		t.Fatalf("err = %v, want a config error naming the file", err)
 	}
 }
+
+func TestRemoteCacheMergesKeyByKeyAndNeedsAURL(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(".gauntlet.yml", "version: 1\ncache:\n  enabled: true\n  remote:\n    url: http://127.0.0.1:9/c\ngates:\n  t:\n    run: x\n")
+	write(LocalFileName, "cache:\n  remote:\n    write: true\n")
+	c, err := Load(Options{File: filepath.Join(dir, ".gauntlet.yml")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := RemoteCache{URL: "http://127.0.0.1:9/c", Write: true, KeyEnv: DefaultRemoteCacheKeyEnv, Timeout: DefaultRemoteCacheTimeout}
+	if !c.Cache || c.RemoteCache == nil || *c.RemoteCache != want {
+		t.Fatalf("cache = %v, remote = %+v, want %+v", c.Cache, c.RemoteCache, want)
+	}
+	// cache: true keeps its meaning.
+	c, err = Parse(filepath.Join(dir, "x.yml"), []byte("version: 1\ncache: true\n"), dir)
+	if err != nil || !c.Cache || c.RemoteCache != nil {
+		t.Fatalf("cache: true = %v, %+v, %v", c.Cache, c.RemoteCache, err)
+	}
+	for body, want := range map[string]string{
+		"version: 1\ncache:\n  remote:\n    write: true\n":     `x.yml:3:3: "remote" in cache needs a url`,
+		"version: 1\ncache:\n  remote:\n    url: ftp://x\n":    `must be an http:// or https:// URL with a host, got "ftp://x"`,
+		"version: 1\ncache: yes please\n":                      `"cache" must be true, false or a mapping`,
+		"version: 1\ncache:\n  enabled: true\n  remotes: {}\n": `unknown key "remotes" in cache`,
+	} {
+		_, err := Parse(filepath.Join(dir, "x.yml"), []byte(body), dir)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: error %v, want %q", body, err, want)
+		}
+	}
+}

@@ -23,7 +23,7 @@ type rawFile struct {
 	Env      envMap       `yaml:"env"`
 	StopHook *rawStopHook `yaml:"stop_hook"`
 	Gates    gateMap      `yaml:"gates"`
-	Cache    *bool        `yaml:"cache"`
+	Cache    *rawCache    `yaml:"cache"`
 	Redact   *rawRedact   `yaml:"redact"`
 	Causes   *bool        `yaml:"causes"`
 }

@@ -114,6 +114,7 @@ func objectSchema(t reflect.Type, section string) (schema, error) {
 var (
 	durationType = reflect.TypeFor[duration]()
 	envMapType   = reflect.TypeFor[envMap]()
+	rawCacheType = reflect.TypeFor[rawCache]()
 	// firstFailureType is "wait" or a duration, 0s included.
 	firstFailureType = reflect.TypeFor[firstFailure]()
 	gateMapType      = reflect.TypeFor[gateMap]()
@@ -149,6 +150,9 @@ func valueSchema(t reflect.Type, tag reflect.StructTag, key string) (schema, err
 				return nil, err
 			}
 			obj["type"] = []string{"object", "null"} // `stop_hook:` with nothing under it is fine
+			if t.Elem() == rawCacheType {
+				obj["type"] = []string{"object", "boolean", "null"} // `cache: true` is short for enabled
+			}
 			return obj, nil
 		}
 		return valueSchema(t.Elem(), tag, key)
@@ -222,6 +226,7 @@ var formatSchemas = map[string]schema{
 	// Relative, and not obviously climbing out; the loader has the last word.
 	"reldir":  {"pattern": `^([^/]|$)`, "not": schema{"pattern": `^\.\.(/|$)`}},
 	"envname": {"pattern": envNamePattern.String()},
+	"httpurl": {"pattern": `^https?://[^/?#]+`},
 }
 
 // kindRules are the rules that depend on a gate's kind: the keys tagged `only` for another kind
@@ -263,17 +268,24 @@ var kindRequirements = map[string]schema{
 
 // schemaDocs describe every key for editors' hover text; the generator refuses a key without one.
 var schemaDocs = map[string]string{
-	"version":   "Config format version. Required; 1 is the only version.",
-	"jobs":      "How many gates run at once. Default: the number of CPUs.",
-	"timeout":   "Per-gate timeout for gates that set none. Default: 10m.",
-	"fail_fast": "On the first failing gate, cancel the others; they report cancelled. Default: false.",
-	"base":      "Base ref for change scoping (paths/exclude). Default: auto (origin/HEAD, main, master).",
-	"keep_runs": "How many runs' logs to keep under .gauntlet/logs. Default: 10.",
-	"env":       "Environment added to every gate; a gate's own env wins. Default: none.",
-	"stop_hook": "How `gauntlet stop-hook` answers an agent host that asks whether the agent may stop.",
-	"gates":     "The gates, by name (lowercase letters, digits, - and _), reported in file order.",
-	"cache":     "Answer a gate's pass from the cache while its inputs are unchanged; the default of every gate's cache. Default: false.",
-	"redact":    "Which variables' values are hidden from every text gauntlet composes, beside the built-in rule (names with TOKEN, KEY, SECRET, PASSWORD, ...).",
+	"version":                "Config format version. Required; 1 is the only version.",
+	"jobs":                   "How many gates run at once. Default: the number of CPUs.",
+	"timeout":                "Per-gate timeout for gates that set none. Default: 10m.",
+	"fail_fast":              "On the first failing gate, cancel the others; they report cancelled. Default: false.",
+	"base":                   "Base ref for change scoping (paths/exclude). Default: auto (origin/HEAD, main, master).",
+	"keep_runs":              "How many runs' logs to keep under .gauntlet/logs. Default: 10.",
+	"env":                    "Environment added to every gate; a gate's own env wins. Default: none.",
+	"stop_hook":              "How `gauntlet stop-hook` answers an agent host that asks whether the agent may stop.",
+	"gates":                  "The gates, by name (lowercase letters, digits, - and _), reported in file order.",
+	"cache":                  "Answer a gate's pass from the cache while its inputs are unchanged; the default of every gate's cache. true or false, or a mapping with enabled and remote. Default: false.",
+	"cache.enabled":          "The default of every gate's cache. Default: false.",
+	"cache.remote":           "A remote cache shared between machines over the HTTP protocol of existing cache servers (GET and PUT under /ac/): bazel-remote, nginx with WebDAV, S3-compatible gateways. Read-only unless write is true.",
+	"cache.remote.url":       "The server's base URL; entries live under URL/ac/KEY.",
+	"cache.remote.write":     "Store passes on the server too (meant for CI). Default: false.",
+	"cache.remote.key_env":   "The environment variable holding the secret that signs and checks entries; without it the remote cache is not used. Default: GAUNTLET_CACHE_KEY.",
+	"cache.remote.token_env": "An environment variable holding a bearer token sent to the server. Default: none.",
+	"cache.remote.timeout":   "The most the remote cache may cost a run, all its calls together; past it the gates just run. Default: 2s.",
+	"redact":                 "Which variables' values are hidden from every text gauntlet composes, beside the built-in rule (names with TOKEN, KEY, SECRET, PASSWORD, ...).",
 
 	"redact.names":  "Variables whose values are always hidden (except values under 6 bytes, numbers and flag words such as true). Default: none.",
 	"redact.exempt": "Variables never hidden, even when the built-in rule would. Default: none.",

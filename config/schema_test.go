@@ -174,7 +174,7 @@ func TestSchemaCoversFormatsAndKinds(t *testing.T) {
 		if i := strings.LastIndex(key, "."); i >= 0 {
 			section, name = key[:i+1], key[i+1:]
 		}
-		typ := map[string]reflect.Type{topSection: reflect.TypeFor[rawFile](), stopHookSection: reflect.TypeFor[rawStopHook](), gateSection: reflect.TypeFor[rawGate](), "redact.": reflect.TypeFor[rawRedact]()}[section]
+		typ := map[string]reflect.Type{topSection: reflect.TypeFor[rawFile](), stopHookSection: reflect.TypeFor[rawStopHook](), gateSection: reflect.TypeFor[rawGate](), "redact.": reflect.TypeFor[rawRedact](), "cache.": reflect.TypeFor[rawCache](), "cache.remote.": reflect.TypeFor[rawRemoteCache]()}[section]
 		if typ == nil || !slices.Contains(fieldNames(fieldsOf(typ)), name) {
 			t.Errorf("schemaDocs describes %q, which is not a config key", key)
 		}

@@ -72,11 +72,14 @@ func TestScripts(t *testing.T) {
 	})
 }
 
-// scriptCondition adds [root]: the scripts that hand files to another user need to be root.
+// scriptCondition adds [root] (the scripts that hand files to another user need to be root) and
+// [nginx] (the remote cache is tested against a real nginx).
 func scriptCondition(cond string) (bool, error) {
 	switch cond {
 	case "root":
 		return os.Geteuid() == 0, nil
+	case "nginx":
+		return nginxPath() != "", nil
 	}
 	return false, fmt.Errorf("unknown condition %q", cond)
 }

@@ -5,12 +5,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
 	"github.com/gauntlet-dev/gauntlet/internal/cache"
 	"github.com/gauntlet-dev/gauntlet/internal/changes"
+	"github.com/gauntlet-dev/gauntlet/internal/remotecache"
 	"github.com/gauntlet-dev/gauntlet/internal/state"
 	"github.com/gauntlet-dev/gauntlet/internal/treestate"
 )
@@ -19,6 +22,7 @@ import (
 // which the gates it did not answer will be remembered if they pass.
 type cached struct {
 	store   *cache.Store
+	remote  *remotecache.Client // nil without a usable remote cache
 	results []gates.Result
 	keys    map[string]string // gate name -> key
 }
@@ -47,6 +51,9 @@ func consultCache(ctx context.Context, req Request, sd *state.Dir, toRun []gates
 	}
 	store, err := cache.Open(sd)
 	c.store = store
+	remote, rerr := openRemote(req)
+	c.remote = remote
+	err = errors.Join(err, rerr)
 	kc := cache.Context{
 		Tree:          tree,
 		Session:       req.Session,
@@ -68,6 +75,16 @@ func consultCache(ctx context.Context, req Request, sd *state.Dir, toRun []gates
 		if e, hit := store.Lookup(key); hit && !req.NoCache {
 			c.results = append(c.results, hitResult(g, e))
 			continue
+		}
+		if e, hit, rerr := c.lookupRemote(ctx, key, req.NoCache); hit {
+			// Kept locally too: the next run on this machine needs no server.
+			store.Put(key, cache.Entry{Gate: e.Gate, Run: e.Run, At: e.At})
+			res := hitResult(g, cache.Entry{Gate: e.Gate, Run: e.Run, At: e.At})
+			res.Reason += " (remote cache)"
+			c.results = append(c.results, res)
+			continue
+		} else if rerr != nil && !errors.Is(rerr, remotecache.ErrDown) {
+			err = errors.Join(err, rerr)
 		}
 		c.keys[g.Name] = key
 		rest = append(rest, g)
@@ -92,20 +109,81 @@ func hitResult(g gates.Gate, e cache.Entry) gates.Result {
 // remember stores the passes of gates that had a key. Failures are never stored, and a gate
 // that did not pass (run with --no-cache, or reading something its key does not name) loses the
 // pass stored under the same key: the cache must not hide a failure it has seen.
-func (c *cached) remember(runID string, ran []gates.Result) error {
+func (c *cached) remember(ctx context.Context, runID string, ran []gates.Result) error {
 	if c.store == nil || len(c.keys) == 0 {
 		return nil
 	}
 	now := time.Now()
+	var remoteErr error
 	for _, r := range ran {
 		key, ok := c.keys[r.Name]
 		switch {
 		case !ok:
 		case r.Status == gates.StatusPass:
 			c.store.Put(key, cache.Entry{Gate: r.Name, Run: runID, At: now})
+			if c.remote != nil && remoteErr == nil {
+				remoteErr = c.remote.Put(ctx, key, remotecache.Entry{Gate: r.Name, Run: runID, At: now})
+			}
 		case r.Status == gates.StatusFail || r.Status == gates.StatusWarn:
 			c.store.Delete(key)
 		}
 	}
-	return c.store.Save()
+	if errors.Is(remoteErr, remotecache.ErrDown) {
+		remoteErr = nil // said once already
+	}
+	return errors.Join(c.store.Save(), remoteErr, c.forgedNote())
+}
+
+// openRemote makes the run's remote cache client, or nil when there is none to use.
+func openRemote(req Request) (*remotecache.Client, error) {
+	rc := req.Config.RemoteCache
+	if rc == nil {
+		return nil, nil
+	}
+	env := req.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	c, err := remotecache.New(remotecache.Options{
+		URL: rc.URL, Write: rc.Write, Secret: []byte(lookupEnv(env, rc.KeyEnv)),
+		Token: lookupEnv(env, rc.TokenEnv), Budget: rc.Timeout,
+	})
+	if errors.Is(err, remotecache.ErrNoSecret) {
+		return nil, fmt.Errorf("remote cache not used: $%s, the secret that checks its entries, is not set", rc.KeyEnv)
+	}
+	return c, err
+}
+
+// lookupRemote asks the remote cache after a local miss; --no-cache asks nothing.
+func (c *cached) lookupRemote(ctx context.Context, key string, noCache bool) (remotecache.Entry, bool, error) {
+	if c.remote == nil || noCache {
+		return remotecache.Entry{}, false, nil
+	}
+	return c.remote.Get(ctx, key)
+}
+
+// forgedNote says how many remote entries were ignored for a signature that did not hold.
+func (c *cached) forgedNote() error {
+	if c.remote == nil || c.remote.Forged() == 0 {
+		return nil
+	}
+	entries := fmt.Sprintf("%d entries", c.remote.Forged())
+	if c.remote.Forged() == 1 {
+		entries = "1 entry"
+	}
+	return fmt.Errorf("remote cache: ignored %s whose signature did not hold (signed with another secret, or forged)", entries)
+}
+
+// lookupEnv is the last value of name in env, as exec does; "" for an empty name.
+func lookupEnv(env []string, name string) string {
+	if name == "" {
+		return ""
+	}
+	value := ""
+	for _, kv := range env {
+		if k, v, ok := strings.Cut(kv, "="); ok && k == name {
+			value = v
+		}
+	}
+	return value
 }

@@ -155,7 +155,7 @@ func Execute(ctx context.Context, req Request) (*Run, error) {
 		Readers:   joinReaders(findingReaders(ctx, cfg.Root, cmp.Or(req.Scope.Base, cfg.Base), sel.Run), causeReaders),
 	})
 
-	cacheErr = errors.Join(cacheErr, hits.remember(runID, ran))
+	cacheErr = errors.Join(cacheErr, hits.remember(ctx, runID, ran))
 	run := &Run{
 		ID:          runID,
 		Started:     started,
