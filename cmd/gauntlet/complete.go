@@ -6,7 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/gauntlet-dev/gauntlet/internal/hookfile"
+	"github.com/gauntlet-dev/gauntlet/internal/hosts"
 	"github.com/gauntlet-dev/gauntlet/internal/report"
 )
 
@@ -34,11 +34,11 @@ func registerCompletions(root *cobra.Command) {
 			_ = cmd.RegisterFlagCompletionFunc("color", cobra.FixedCompletions([]string{"auto", "always", "never"}, cobra.ShellCompDirectiveNoFileComp))
 		}
 		if f := flags.Lookup("host"); f != nil {
-			hosts := hookfile.Hosts()
+			names := strings.Split(hosts.NameList(","), ",")
 			if f.DefValue == "auto" {
-				hosts = append([]string{"auto"}, hosts...)
+				names = append([]string{"auto"}, names...)
 			}
-			_ = cmd.RegisterFlagCompletionFunc("host", cobra.FixedCompletions(hosts, cobra.ShellCompDirectiveNoFileComp))
+			_ = cmd.RegisterFlagCompletionFunc("host", cobra.FixedCompletions(names, cobra.ShellCompDirectiveNoFileComp))
 		}
 		for _, c := range cmd.Commands() {
 			walk(c)

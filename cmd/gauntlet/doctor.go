@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"runtime"
-	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -15,6 +14,7 @@ import (
 	"github.com/gauntlet-dev/gauntlet/gates"
 	"github.com/gauntlet-dev/gauntlet/internal/doctor"
 	"github.com/gauntlet-dev/gauntlet/internal/hookfile"
+	"github.com/gauntlet-dev/gauntlet/internal/hosts"
 	"github.com/gauntlet-dev/gauntlet/internal/termtext"
 )
 
@@ -57,18 +57,20 @@ Exit 0 when no finding is a problem, 1 otherwise.`,
 }
 
 func runDoctor(ctx context.Context, io streams, opts doctorOptions) error {
-	for i, h := range opts.hosts {
-		opts.hosts[i] = strings.ToLower(strings.TrimSpace(h))
-		if !slices.Contains(hookfile.Hosts(), opts.hosts[i]) {
-			return usagef("--host must be one of %s, got %q", strings.Join(hookfile.Hosts(), ", "), h)
+	var names []hosts.Name
+	for _, h := range opts.hosts {
+		name, ok := hosts.Parse(h)
+		if !ok {
+			return usagef("--host must be one of %s, got %q", hosts.NameList(", "), h)
 		}
+		names = append(names, name)
 	}
 	wd, err := os.Getwd()
 	if err != nil {
 		return fmt.Errorf("working directory: %w", err)
 	}
 	env := doctorEnv(wd)
-	report, cfg := doctor.Diagnose(ctx, doctor.Options{ConfigFile: opts.configFile, Hosts: opts.hosts}, env)
+	report, cfg := doctor.Diagnose(ctx, doctor.Options{ConfigFile: opts.configFile, Hosts: names}, env)
 	if !opts.noRun {
 		report.DryRuns = doctor.DryRuns(ctx, cfg, report.Hosts, doctor.DryEnv{Getenv: os.Getenv, Environ: os.Environ(), Stderr: io.Err})
 	}
@@ -128,7 +130,7 @@ func writeChecks(w io.Writer, checks []doctor.Check) {
 	for _, c := range checks {
 		subject := c.Name
 		if c.Host != "" {
-			subject = c.Host + " " + c.Name
+			subject = string(c.Host) + " " + c.Name
 		}
 		fmt.Fprintf(w, "%-8s %-16s %s\n", c.Level, subject, c.Message)
 		if c.Fix != "" {
@@ -139,10 +141,10 @@ func writeChecks(w io.Writer, checks []doctor.Check) {
 
 // printInitChecks ends init with doctor's checks for the host it installed, without the dry
 // run (which would run every gate): a hook the host will skip must not look installed.
-func printInitChecks(ctx context.Context, env initEnv, host string) {
+func printInitChecks(ctx context.Context, env initEnv, host hosts.Name) {
 	denv := doctorEnv(env.dir)
 	denv.Resolver = env.resolver
-	r, _ := doctor.Diagnose(ctx, doctor.Options{Hosts: []string{host}}, denv)
+	r, _ := doctor.Diagnose(ctx, doctor.Options{Hosts: []hosts.Name{host}}, denv)
 	fmt.Fprintf(env.out, "\nChecks (gauntlet doctor --host %s):\n", host)
 	writeChecks(env.out, r.Checks)
 	if r.Problems > 0 {

@@ -7,12 +7,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/gauntlet-dev/gauntlet/internal/hookfile"
+	"github.com/gauntlet-dev/gauntlet/internal/hosts"
 )
 
 type initOptions struct {
@@ -66,7 +66,7 @@ An existing .gauntlet.yml is kept unless --force.`,
 		}),
 	}
 	f := cmd.Flags()
-	f.StringVar(&opts.host, "host", hookfile.Claude, "the agent host to install the stop hook for: claude, codex, cursor, gemini or copilot")
+	f.StringVar(&opts.host, "host", string(hosts.Claude), "the agent host to install the stop hook for: claude, codex, cursor, gemini or copilot")
 	f.BoolVar(&opts.shared, "shared", false, "Claude Code: install in .claude/settings.json (committed) instead of settings.local.json")
 	f.BoolVar(&opts.noHook, "no-hook", false, "do not install the stop hook")
 	f.BoolVarP(&opts.yes, "yes", "y", false, "write without asking (required when not on a terminal)")
@@ -75,9 +75,9 @@ An existing .gauntlet.yml is kept unless --force.`,
 }
 
 func runInit(ctx context.Context, opts initOptions, env initEnv) error {
-	host := strings.ToLower(strings.TrimSpace(opts.host))
-	if !slices.Contains(hookfile.Hosts(), host) {
-		return usagef("--host must be one of %s, got %q", strings.Join(hookfile.Hosts(), ", "), opts.host)
+	host, ok := hosts.Parse(opts.host)
+	if !ok {
+		return usagef("--host must be one of %s, got %q", hosts.NameList(", "), opts.host)
 	}
 	if !env.interactive && !opts.yes {
 		return usagef("not on a terminal, so init cannot ask before writing: pass --yes to write without asking")

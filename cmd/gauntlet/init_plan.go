@@ -14,6 +14,7 @@ import (
 	"github.com/gauntlet-dev/gauntlet/config"
 	"github.com/gauntlet-dev/gauntlet/internal/atomicfile"
 	"github.com/gauntlet-dev/gauntlet/internal/hookfile"
+	"github.com/gauntlet-dev/gauntlet/internal/hosts"
 	"github.com/gauntlet-dev/gauntlet/internal/preflight"
 	"github.com/gauntlet-dev/gauntlet/internal/safefile"
 	"github.com/gauntlet-dev/gauntlet/internal/scaffold"
@@ -41,16 +42,8 @@ type initStep struct {
 	skipped  string // said when the user declines
 }
 
-var hostNames = map[string]string{
-	hookfile.Claude:  "Claude Code",
-	hookfile.Codex:   "Codex",
-	hookfile.Cursor:  "Cursor",
-	hookfile.Gemini:  "Gemini CLI",
-	hookfile.Copilot: "GitHub Copilot",
-}
-
-func planInit(ctx context.Context, opts initOptions, host string, env initEnv) (*initPlan, error) {
-	p := &initPlan{root: scaffold.RepoRoot(ctx, env.dir), hostName: hostNames[host]}
+func planInit(ctx context.Context, opts initOptions, host hosts.Name, env initEnv) (*initPlan, error) {
+	p := &initPlan{root: scaffold.RepoRoot(ctx, env.dir), hostName: hosts.MustGet(host).Display}
 	if err := p.planConfig(opts.force); err != nil {
 		return nil, err
 	}
@@ -165,7 +158,7 @@ func (p *initPlan) planGitignore() error {
 	return nil
 }
 
-func (p *initPlan) planHook(host string, shared bool, r hookfile.Resolver) error {
+func (p *initPlan) planHook(host hosts.Name, shared bool, r hookfile.Resolver) error {
 	command, byPath := hookfile.StopHookCommand(r)
 	c, err := hookfile.PlanTimeout(p.root, host, shared, command, hookfile.HookTimeoutFor(p.stopHookTimeout))
 	var invalid *hookfile.InvalidFileError

@@ -12,7 +12,6 @@ import (
 	"testing"
 
 	"github.com/gauntlet-dev/gauntlet/internal/hookfile"
-	"github.com/gauntlet-dev/gauntlet/internal/stophook"
 )
 
 // scriptedPrompter answers the questions in order and remembers them.
@@ -157,19 +156,6 @@ func TestInitKeepsOrReplacesTheConfig(t *testing.T) {
 				t.Error("the hook and .gitignore must be installed whatever happens to the config")
 			}
 		})
-	}
-}
-
-func TestInitHostsAreTheStopHookHosts(t *testing.T) {
-	var hosts []string
-	for _, h := range stophook.Hosts() {
-		hosts = append(hosts, string(h))
-		if hostNames[string(h)] == "" {
-			t.Errorf("host %s has no display name", h)
-		}
-	}
-	if !slices.Equal(hookfile.Hosts(), hosts) {
-		t.Errorf("init installs for %v, the stop hook speaks %v", hookfile.Hosts(), hosts)
 	}
 }
 

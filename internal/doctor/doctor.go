@@ -16,6 +16,7 @@ import (
 	"github.com/gauntlet-dev/gauntlet/config"
 	"github.com/gauntlet-dev/gauntlet/internal/git"
 	"github.com/gauntlet-dev/gauntlet/internal/hookfile"
+	"github.com/gauntlet-dev/gauntlet/internal/hosts"
 	"github.com/gauntlet-dev/gauntlet/internal/preflight"
 	"github.com/gauntlet-dev/gauntlet/internal/scaffold"
 	"github.com/gauntlet-dev/gauntlet/internal/state"
@@ -33,18 +34,18 @@ const (
 
 // Check is one finding, with the fix in one line when there is something to do.
 type Check struct {
-	Host    string `json:"host,omitempty"`
-	Name    string `json:"name"`
-	Level   Level  `json:"level"`
-	Message string `json:"message"`
-	Fix     string `json:"fix,omitempty"`
+	Host    hosts.Name `json:"host,omitempty"`
+	Name    string     `json:"name"`
+	Level   Level      `json:"level"`
+	Message string     `json:"message"`
+	Fix     string     `json:"fix,omitempty"`
 }
 
 // Report is everything doctor found.
 type Report struct {
-	Root   string   `json:"root"`
-	Hosts  []string `json:"hosts"` // the hosts checked
-	Checks []Check  `json:"checks"`
+	Root   string       `json:"root"`
+	Hosts  []hosts.Name `json:"hosts"` // the hosts checked
+	Checks []Check      `json:"checks"`
 	// DryRuns is what each host's agent would be told on stopping now.
 	DryRuns  []DryRun `json:"dry_runs,omitempty"`
 	Problems int      `json:"problems"`
@@ -93,8 +94,8 @@ func (e Env) display(path string) string {
 
 // Options select what to check.
 type Options struct {
-	ConfigFile string   // -c: this config instead of searching
-	Hosts      []string // only these hosts; none: every host with a hook file
+	ConfigFile string       // -c: this config instead of searching
+	Hosts      []hosts.Name // only these hosts; none: every host with a hook file
 }
 
 // Diagnose runs every check. The config is returned when it loads, for the dry run.
@@ -122,20 +123,20 @@ func Diagnose(ctx context.Context, opts Options, env Env) (*Report, *config.Conf
 		}
 	}
 
-	hosts := opts.Hosts
-	explicit := len(hosts) > 0
+	names := opts.Hosts
+	explicit := len(names) > 0
 	if !explicit {
-		for _, h := range hookfile.Hosts() {
+		for _, h := range hosts.Names() {
 			if len(hookfile.Inspect(r.Root, h)) > 0 {
-				hosts = append(hosts, h)
+				names = append(names, h)
 			}
 		}
 	}
-	if len(hosts) == 0 {
+	if len(names) == 0 {
 		r.add(Check{Name: "hook", Level: Warn, Message: "no agent host's hook file is in this project: no agent is gated",
-			Fix: "gauntlet init --host claude|codex|cursor|gemini|copilot installs the stop hook"})
+			Fix: "gauntlet init --host " + hosts.NameList("|") + " installs the stop hook"})
 	}
-	for _, h := range hosts {
+	for _, h := range names {
 		if checkHost(ctx, r, env, cfg, h, explicit) {
 			r.Hosts = append(r.Hosts, h)
 		}
@@ -144,8 +145,8 @@ func Diagnose(ctx context.Context, opts Options, env Env) (*Report, *config.Conf
 }
 
 // checkHost checks one host's hook; it reports whether the hook is installed.
-func checkHost(ctx context.Context, r *Report, env Env, cfg *config.Config, host string, explicit bool) bool {
-	spec, _ := hookfile.SpecOf(host)
+func checkHost(ctx context.Context, r *Report, env Env, cfg *config.Config, host hosts.Name, explicit bool) bool {
+	spec := hosts.MustGet(host)
 	files := hookfile.Inspect(r.Root, host)
 	var hooks []hookfile.Hook
 	var names []string
@@ -153,7 +154,7 @@ func checkHost(ctx context.Context, r *Report, env Env, cfg *config.Config, host
 		names = append(names, f.File)
 		if f.Err != nil {
 			r.add(Check{Host: host, Name: "hook", Level: Problem, Message: fmt.Sprintf("%s cannot be read: %v", f.File, f.Err),
-				Fix: "fix the file, then run gauntlet init --host " + host})
+				Fix: "fix the file, then run gauntlet init --host " + string(host)})
 			continue
 		}
 		hooks = append(hooks, f.Hooks...)
@@ -164,15 +165,15 @@ func checkHost(ctx context.Context, r *Report, env Env, cfg *config.Config, host
 			level = Problem
 		}
 		if where == "" {
-			where = "no " + spec.Files[0]
+			where = "no " + spec.Hook.Files[0]
 		}
 		r.add(Check{Host: host, Name: "hook", Level: level,
-			Message: fmt.Sprintf("%s: no gauntlet stop hook under hooks.%s, so %s is not gated", where, spec.Event, spec.Display),
-			Fix:     "gauntlet init --host " + host})
+			Message: fmt.Sprintf("%s: no gauntlet stop hook under hooks.%s, so %s is not gated", where, spec.StopEvent, spec.Display),
+			Fix:     "gauntlet init --host " + string(host)})
 		return false
 	}
 	for _, h := range hooks {
-		r.add(Check{Host: host, Name: "hook", Level: OK, Message: fmt.Sprintf("%s runs %q on hooks.%s", h.File, h.Command, spec.Event)})
+		r.add(Check{Host: host, Name: "hook", Level: OK, Message: fmt.Sprintf("%s runs %q on hooks.%s", h.File, h.Command, spec.StopEvent)})
 		r.add(commandCheck(ctx, env, h))
 		if cfg != nil {
 			r.add(timeoutCheck(spec, h, cfg.StopHook.Timeout))
@@ -192,7 +193,7 @@ func checkHost(ctx context.Context, r *Report, env Env, cfg *config.Config, host
 func commandCheck(ctx context.Context, env Env, h hookfile.Hook) Check {
 	c := Check{Host: h.Host, Name: "command"}
 	prog := hookfile.GauntletWord(h.Command)
-	fix := "put gauntlet on the PATH the host runs with, or run gauntlet init --host " + h.Host + " again (it writes this program's full path when it is not on PATH)"
+	fix := "put gauntlet on the PATH the host runs with, or run gauntlet init --host " + string(h.Host) + " again (it writes this program's full path when it is not on PATH)"
 	var path string
 	var err error
 	if strings.ContainsRune(prog, '/') {
@@ -230,7 +231,7 @@ func commandCheck(ctx context.Context, env Env, h hookfile.Hook) Check {
 	case versionWord(got) != versionWord(env.Version):
 		c.Level = Warn
 		c.Message = fmt.Sprintf("%s (%s) is %s; this is %s", prog, path, strings.TrimSpace(got), strings.TrimSpace(env.Version))
-		c.Fix = "install the same gauntlet on PATH, or run gauntlet init --host " + h.Host + " again"
+		c.Fix = "install the same gauntlet on PATH, or run gauntlet init --host " + string(h.Host) + " again"
 	default:
 		c.Level, c.Message = OK, fmt.Sprintf("%s (%s) is the same version as this one", prog, path)
 	}
@@ -266,7 +267,7 @@ func runVersion(ctx context.Context, path string) (string, error) {
 	return line, nil
 }
 
-func timeoutCheck(spec hookfile.Spec, h hookfile.Hook, stopTimeout time.Duration) Check {
+func timeoutCheck(spec hosts.Host, h hookfile.Hook, stopTimeout time.Duration) Check {
 	c := Check{Host: h.Host, Name: "timeout"}
 	if h.Timeout <= 0 {
 		c.Level = OK
@@ -285,20 +286,20 @@ func timeoutCheck(spec hookfile.Spec, h hookfile.Hook, stopTimeout time.Duration
 	c.Level = Problem
 	c.Message = fmt.Sprintf("stop_hook.timeout %s is not below the hook's %s (%s): %s kills gauntlet before it answers", stopTimeout, h.Timeout, whose, spec.Display)
 	want := hookfile.HookTimeoutFor(stopTimeout) * int(time.Second/spec.TimeoutUnit)
-	c.Fix = fmt.Sprintf("set %q: %d in %s, or lower stop_hook.timeout", spec.TimeoutKey, want, h.File)
+	c.Fix = fmt.Sprintf("set %q: %d in %s, or lower stop_hook.timeout", orDefault(h.TimeoutKey, spec.TimeoutKey), want, h.File)
 	return c
 }
 
 // capCheck compares max_attempts with the host's own cap on consecutive blocks: past it the
 // host ends the loop itself, without the retry-limit message.
-func capCheck(spec hookfile.Spec, h hookfile.Hook, maxAttempts int) (Check, bool) {
+func capCheck(spec hosts.Host, h hookfile.Hook, maxAttempts int) (Check, bool) {
 	if h.Cap <= 0 {
 		return Check{}, false
 	}
 	c := Check{Host: h.Host, Name: "cap"}
 	what := fmt.Sprintf("%s ends the turn after %d consecutive blocks", spec.Display, h.Cap)
-	if spec.CapKey != "" {
-		what = fmt.Sprintf("%s's %s is %d", spec.Display, spec.CapKey, h.Cap)
+	if spec.Cap.Key != "" {
+		what = fmt.Sprintf("%s's %s is %d", spec.Display, spec.Cap.Key, h.Cap)
 	}
 	if maxAttempts <= h.Cap {
 		c.Level, c.Message = OK, fmt.Sprintf("stop_hook.max_attempts %d is within the host's cap (%s)", maxAttempts, what)
@@ -307,8 +308,8 @@ func capCheck(spec hookfile.Spec, h hookfile.Hook, maxAttempts int) (Check, bool
 	c.Level = Warn
 	c.Message = fmt.Sprintf("stop_hook.max_attempts %d is above the host's cap (%s): the host ends the loop first, without gauntlet's retry-limit message", maxAttempts, what)
 	c.Fix = fmt.Sprintf("set stop_hook.max_attempts to %d or less", h.Cap)
-	if spec.CapKey != "" {
-		c.Fix += fmt.Sprintf(", or raise %s in %s", spec.CapKey, h.File)
+	if spec.Cap.Key != "" {
+		c.Fix += fmt.Sprintf(", or raise %s in %s", spec.Cap.Key, h.File)
 	}
 	return c, true
 }
@@ -367,10 +368,17 @@ func oneLine(s string) string {
 func CapWarnings(cfg *config.Config) []Check {
 	var out []Check
 	for _, h := range hookfile.Installed(cfg.Root) {
-		spec, _ := hookfile.SpecOf(h.Host)
+		spec := hosts.MustGet(h.Host)
 		if c, ok := capCheck(spec, h, cfg.StopHook.MaxAttempts); ok && c.Level != OK {
 			out = append(out, c)
 		}
 	}
 	return out
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
 }

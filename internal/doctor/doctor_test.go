@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gauntlet-dev/gauntlet/internal/hookfile"
+	"github.com/gauntlet-dev/gauntlet/internal/hosts"
 )
 
 func TestWithin(t *testing.T) {
@@ -30,8 +31,8 @@ func TestWithin(t *testing.T) {
 }
 
 func TestTimeoutAndCapChecks(t *testing.T) {
-	gemini, _ := hookfile.SpecOf(hookfile.Gemini)
-	h := hookfile.Hook{Host: hookfile.Gemini, File: ".gemini/settings.json", Timeout: 60 * time.Second}
+	gemini := hosts.MustGet(hosts.Gemini)
+	h := hookfile.Hook{Host: hosts.Gemini, File: ".gemini/settings.json", Timeout: 60 * time.Second}
 	if c := timeoutCheck(gemini, h, 9*time.Minute); c.Level != Problem || !strings.Contains(c.Message, "Gemini CLI's default") || !strings.Contains(c.Fix, `"timeout": 600000`) {
 		t.Errorf("default timeout: %+v", c)
 	}
@@ -44,17 +45,18 @@ func TestTimeoutAndCapChecks(t *testing.T) {
 		t.Errorf("equal timeout: %+v", c)
 	}
 
-	copilot, _ := hookfile.SpecOf(hookfile.Copilot)
-	ch := hookfile.Hook{Host: hookfile.Copilot, File: ".github/hooks/gauntlet.json", Cap: hookfile.CopilotBlockCap}
+	copilot := hosts.MustGet(hosts.Copilot)
+	ch := hookfile.Hook{Host: hosts.Copilot, File: ".github/hooks/gauntlet.json", Cap: copilot.Cap.Blocks}
 	if c, ok := capCheck(copilot, ch, 8); !ok || c.Level != OK {
 		t.Errorf("at the cap: %+v", c)
 	}
 	if c, ok := capCheck(copilot, ch, 9); !ok || c.Level != Warn || !strings.Contains(c.Fix, "8 or less") {
 		t.Errorf("past the cap: %+v", c)
 	}
-	claude, _ := hookfile.SpecOf(hookfile.Claude)
-	if _, ok := capCheck(claude, hookfile.Hook{Host: hookfile.Claude}, 100); ok {
-		t.Error("Claude Code has no cap to check")
+	// Claude Code ends the turn after 8 consecutive blocks.
+	claude := hosts.MustGet(hosts.Claude)
+	if c, ok := capCheck(claude, hookfile.Hook{Host: hosts.Claude, Cap: claude.Cap.Blocks}, 9); !ok || c.Level != Warn || !strings.Contains(c.Message, "after 8 consecutive blocks") {
+		t.Errorf("Claude Code past its cap: %+v", c)
 	}
 }
 
@@ -75,7 +77,7 @@ func TestCommandCheckVersions(t *testing.T) {
 			SameFile:     func(a, b string) bool { return false },
 		},
 	}
-	hook := hookfile.Hook{Host: hookfile.Claude, Command: "gauntlet stop-hook"}
+	hook := hookfile.Hook{Host: hosts.Claude, Command: "gauntlet stop-hook"}
 	for _, tt := range []struct {
 		answer string
 		err    error

@@ -7,14 +7,14 @@ import (
 	"strings"
 
 	"github.com/gauntlet-dev/gauntlet/config"
-	"github.com/gauntlet-dev/gauntlet/internal/hookfile"
+	"github.com/gauntlet-dev/gauntlet/internal/hosts"
 	"github.com/gauntlet-dev/gauntlet/internal/stophook"
 )
 
 // DryRun is what one host's agent would be told on stopping now.
 type DryRun struct {
-	Host     string `json:"host"`
-	Decision string `json:"decision"` // block | allow
+	Host     hosts.Name `json:"host"`
+	Decision string     `json:"decision"` // block | allow
 	// Stdout is the reply exactly as the host would read it.
 	Stdout string `json:"stdout"`
 	// Told is the block reason (the agent's next instruction) or the message for the user.
@@ -35,14 +35,14 @@ const dryRunSession = "gauntlet-doctor"
 // payload and DryRun set (no attempt counted, no ledger or history written; the gates run and
 // log as in any run), and puts the answer in each host's words: the verdict is the same for
 // every host, so the gates run once.
-func DryRuns(ctx context.Context, cfg *config.Config, hosts []string, env DryEnv) []DryRun {
-	if cfg == nil || len(hosts) == 0 {
+func DryRuns(ctx context.Context, cfg *config.Config, names []hosts.Name, env DryEnv) []DryRun {
+	if cfg == nil || len(names) == 0 {
 		return nil
 	}
-	first, _ := stophook.ParseHost(hosts[0])
-	spec, _ := hookfile.SpecOf(hosts[0])
+	first := names[0]
+	spec := hosts.MustGet(first)
 	payload, _ := json.Marshal(map[string]any{
-		"session_id": dryRunSession, "hook_event_name": spec.Event, "cwd": cfg.Root,
+		"session_id": dryRunSession, "hook_event_name": spec.StopEvent, "cwd": cfg.Root,
 	})
 	getenv := func(k string) string {
 		if k == "GAUNTLET" { // doctor run from a gate still judges as a host would
@@ -60,9 +60,8 @@ func DryRuns(ctx context.Context, cfg *config.Config, hosts []string, env DryEnv
 		DryRun:  true,
 	})
 	var runs []DryRun
-	for _, h := range hosts {
-		host, _ := stophook.ParseHost(h)
-		d := DryRun{Host: h, Decision: "allow", Stdout: string(stophook.Encode(host, out.Reply))}
+	for _, h := range names {
+		d := DryRun{Host: h, Decision: "allow", Stdout: string(stophook.Encode(h, out.Reply))}
 		switch out.Reply.Verdict {
 		case stophook.Block:
 			d.Decision, d.Told = "block", out.Reply.Reason

@@ -11,7 +11,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
-	"github.com/gauntlet-dev/gauntlet/internal/hookfile"
+	"github.com/gauntlet-dev/gauntlet/internal/hosts"
 	"github.com/gauntlet-dev/gauntlet/internal/safefile"
 )
 
@@ -21,18 +21,18 @@ const maxTrustFileBytes = 4 << 20
 
 // trustCheck reads where host keeps the trust a project hook needs, for the project at root.
 // Nothing is written: granting trust stays the user's act in the host.
-func trustCheck(e Env, host, root string) Check {
+func trustCheck(e Env, host hosts.Name, root string) Check {
 	c := Check{Host: host, Name: "trust"}
-	spec, _ := hookfile.SpecOf(host)
+	spec := hosts.MustGet(host)
 	switch host {
-	case hookfile.Codex:
+	case hosts.Codex:
 		return codexTrust(e, root)
-	case hookfile.Gemini:
+	case hosts.Gemini:
 		return geminiTrust(e, root)
-	case hookfile.Copilot:
+	case hosts.Copilot:
 		return copilotTrust(e, root)
 	default:
-		c.Level, c.Message = OK, spec.Trust
+		c.Level, c.Message = OK, spec.Trust.How
 	}
 	return c
 }
@@ -64,7 +64,7 @@ type codexConfig struct {
 func codexTrust(e Env, root string) Check {
 	path := filepath.Join(codexHome(e), "config.toml")
 	shown := e.display(path)
-	c := Check{Host: hookfile.Codex, Name: "trust"}
+	c := Check{Host: hosts.Codex, Name: "trust"}
 	data, err := readBounded(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		c.Level = Warn
@@ -136,7 +136,7 @@ func codexTrust(e Env, root string) Check {
 func geminiTrust(e Env, root string) Check {
 	path := filepath.Join(e.Home, ".gemini", "trustedFolders.json")
 	shown := e.display(path)
-	c := Check{Host: hookfile.Gemini, Name: "trust"}
+	c := Check{Host: hosts.Gemini, Name: "trust"}
 	fix := "start gemini in " + root + " and choose \"Trust folder\" (or \"Trust parent folder\")"
 	data, err := readBounded(path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -186,7 +186,7 @@ func copilotTrust(e Env, root string) Check {
 	}
 	path := filepath.Join(dir, "config.json")
 	shown := e.display(path)
-	c := Check{Host: hookfile.Copilot, Name: "trust"}
+	c := Check{Host: hosts.Copilot, Name: "trust"}
 	fix := "start copilot in " + root + " and choose to trust the folder"
 	data, err := readBounded(path)
 	if errors.Is(err, fs.ErrNotExist) {

@@ -1,24 +1,14 @@
 // Package hookfile puts gauntlet's stop hook into an agent host's hook file, merged into what is
-// already there.
+// already there, and finds it there again. Where each host keeps the file and what the entry
+// looks like come from the hosts table.
 package hookfile
 
 import (
 	"fmt"
 	"time"
-)
 
-// The hosts by the names `--host` uses. They are spelled out here rather than taken from the
-// hook package so that writing a settings file does not depend on the stop-hook machinery.
-const (
-	Claude  = "claude"
-	Codex   = "codex"
-	Cursor  = "cursor"
-	Gemini  = "gemini"
-	Copilot = "copilot"
+	"github.com/gauntlet-dev/gauntlet/internal/hosts"
 )
-
-// Hosts lists every host a hook can be installed for.
-func Hosts() []string { return []string{Claude, Codex, Cursor, Gemini, Copilot} }
 
 // HookTimeoutSeconds is how long a host lets the hook run: above stop_hook.timeout (9m by
 // default), so that gauntlet ends its own gates and answers before the host gives up on it.
@@ -35,55 +25,35 @@ func HookTimeoutFor(stopHook time.Duration) int {
 	return max(HookTimeoutSeconds, need)
 }
 
-// cursorLoopLimit is Cursor's own cap on follow-ups, matching stop_hook.max_attempts' default.
+// cursorLoopLimit is the loop_limit init writes for Cursor: stop_hook.max_attempts' default, so
+// that gauntlet's retry-limit message comes before Cursor's own cap.
 const cursorLoopLimit = 3
 
-// hostFile says where one host keeps its hooks and what gauntlet's entry looks like there.
-type hostFile struct {
-	path       string // relative to the repository root
-	sharedPath string // with --shared, when the host has a separate shared file
-	event      string // the key under "hooks"
-	version    bool   // the file needs a top-level "version": 1
-	entry      func(command string, seconds int) *object
-}
-
-// commandGroup is the Claude Code shape, which Codex and Gemini share: a matcher group holding a
-// list of command hooks.
-func commandGroup(unit int) func(string, int) *object {
-	return func(command string, seconds int) *object {
-		h := newObject().set("type", "command").set("command", command).set("timeout", seconds*unit)
-		return newObject().set("hooks", []any{h})
+// entry is gauntlet's entry in host's hook file, in the host's shape.
+func entry(h hosts.Host, command string, seconds int) *object {
+	switch h.Hook.Entry {
+	case hosts.FlatCommand:
+		return newObject().set(h.Hook.CommandKey, command).set(h.Cap.Key, cursorLoopLimit)
+	case hosts.BashCommand:
+		return newObject().set("type", "command").set(h.Hook.CommandKey, command).
+			set(h.TimeoutKey, seconds*int(time.Second/h.TimeoutUnit))
+	default:
+		c := newObject().set("type", "command").set(h.Hook.CommandKey, command).
+			set(h.TimeoutKey, seconds*int(time.Second/h.TimeoutUnit))
+		return newObject().set("hooks", []any{c})
 	}
-}
-
-var hostFiles = map[string]hostFile{
-	Claude: {path: ".claude/settings.local.json", sharedPath: ".claude/settings.json", event: "Stop",
-		entry: commandGroup(1)},
-	Codex: {path: ".codex/hooks.json", event: "Stop",
-		entry: commandGroup(1)},
-	Cursor: {path: ".cursor/hooks.json", event: "stop", version: true,
-		entry: func(command string, _ int) *object {
-			return newObject().set("command", command).set("loop_limit", cursorLoopLimit)
-		}},
-	// Gemini counts hook timeouts in milliseconds.
-	Gemini: {path: ".gemini/settings.json", event: "AfterAgent",
-		entry: commandGroup(1000)},
-	Copilot: {path: ".github/hooks/gauntlet.json", event: "agentStop", version: true,
-		entry: func(command string, seconds int) *object {
-			return newObject().set("type", "command").set("bash", command).set("timeoutSec", seconds)
-		}},
 }
 
 // FilePath is where host keeps its project hooks, relative to the repository root and
 // slash-separated. shared picks Claude Code's committed settings.json over its personal
 // settings.local.json; the other hosts have one project file, which is shared already.
-func FilePath(host string, shared bool) (string, error) {
-	f, ok := hostFiles[host]
+func FilePath(host hosts.Name, shared bool) (string, error) {
+	h, ok := hosts.Get(host)
 	if !ok {
 		return "", fmt.Errorf("no hook file known for host %q", host)
 	}
-	if shared && f.sharedPath != "" {
-		return f.sharedPath, nil
+	if shared && h.Hook.Shared != "" {
+		return h.Hook.Shared, nil
 	}
-	return f.path, nil
+	return h.Hook.Files[0], nil
 }

@@ -1,6 +1,7 @@
 package hookfile
 
 import (
+	"github.com/gauntlet-dev/gauntlet/internal/hosts"
 	"os"
 	"path/filepath"
 	"testing"
@@ -19,9 +20,9 @@ func TestInspectFindsWhatPlanWrites(t *testing.T) {
 		if err := c.Apply(); err != nil {
 			t.Fatal(err)
 		}
-		spec, ok := SpecOf(h)
-		if !ok || spec.Files[0] != c.Rel {
-			t.Errorf("%s: spec file %v, init writes %s", h, spec.Files, c.Rel)
+		spec, ok := hosts.Get(h)
+		if !ok || spec.Hook.Files[0] != c.Rel {
+			t.Errorf("%s: spec file %v, init writes %s", h, spec.Hook.Files, c.Rel)
 		}
 		files := Inspect(root, h)
 		if len(files) != 1 || len(files[0].Hooks) != 1 {
@@ -31,7 +32,10 @@ func TestInspectFindsWhatPlanWrites(t *testing.T) {
 		if h != Cursor && (hook.Timeout != HookTimeoutSeconds*time.Second || !hook.TimeoutSet) {
 			t.Errorf("%s: timeout %s (set %v), want %ds", h, hook.Timeout, hook.TimeoutSet, HookTimeoutSeconds)
 		}
-		wantCap := map[string]int{Cursor: cursorLoopLimit, Copilot: CopilotBlockCap}[h]
+		wantCap := hosts.MustGet(h).Cap.Blocks // the host's own cap, unless the entry sets one
+		if h == Cursor {
+			wantCap = cursorLoopLimit
+		}
 		if hook.Cap != wantCap {
 			t.Errorf("%s: cap %d, want %d", h, hook.Cap, wantCap)
 		}

@@ -2,6 +2,7 @@ package hookfile
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -10,12 +11,13 @@ import (
 	"time"
 
 	"github.com/gauntlet-dev/gauntlet/internal/atomicfile"
+	"github.com/gauntlet-dev/gauntlet/internal/hosts"
 	"github.com/gauntlet-dev/gauntlet/internal/safefile"
 )
 
 // Change is the hook file as it will be once gauntlet's stop hook is in it.
 type Change struct {
-	Host      string
+	Host      hosts.Name
 	Path      string // absolute
 	Rel       string // relative to the repository root, slash-separated, for messages
 	Exists    bool   // the file is there already and is merged into
@@ -38,20 +40,20 @@ func (e *InvalidFileError) Error() string {
 // Plan works out the hook file for host under root with command added, without writing it.
 // A file that is not a JSON object, or whose hooks are not where the host keeps them, gives
 // *InvalidFileError. An empty file counts as {}.
-func Plan(root, host string, shared bool, command string) (*Change, error) {
+func Plan(root string, host hosts.Name, shared bool, command string) (*Change, error) {
 	return PlanTimeout(root, host, shared, command, HookTimeoutSeconds)
 }
 
 // PlanTimeout is Plan with the host's hook timeout in seconds (see HookTimeoutFor), for a
 // config whose stop_hook.timeout is above the default.
-func PlanTimeout(root, host string, shared bool, command string, seconds int) (*Change, error) {
+func PlanTimeout(root string, host hosts.Name, shared bool, command string, seconds int) (*Change, error) {
 	rel, err := FilePath(host, shared)
 	if err != nil {
 		return nil, err
 	}
-	spec := hostFiles[host]
+	spec := hosts.MustGet(host)
 	c := &Change{Host: host, Rel: rel, Path: filepath.Join(root, filepath.FromSlash(rel)),
-		Where: "hooks." + spec.event}
+		Where: "hooks." + spec.StopEvent}
 
 	data, err := safefile.ReadFile(c.Path, maxHookFileBytes, time.Now().Add(10*time.Second))
 	switch {
@@ -63,8 +65,19 @@ func PlanTimeout(root, host string, shared bool, command string, seconds int) (*
 		c.Exists = true
 	}
 
+	entry := entry(spec, command, seconds)
+	c.Entry, err = entry.MarshalJSON()
+	if err != nil {
+		return nil, fmt.Errorf("encode hook entry: %w", err)
+	}
+	if spec.Hook.JSONC && len(bytes.TrimSpace(data)) > 0 && !json.Valid(data) {
+		// Comments or trailing commas, which the host reads: patch the file in place so that
+		// they stay, rather than refusing it or dropping them.
+		return planJSONC(c, data, spec, entry, command)
+	}
+
 	doc := newObject()
-	if spec.version {
+	if spec.Hook.Version {
 		doc.set("version", 1) // first in a new file, where the host's documentation puts it
 	}
 	if len(bytes.TrimSpace(data)) > 0 {
@@ -77,17 +90,12 @@ func PlanTimeout(root, host string, shared bool, command string, seconds int) (*
 			return nil, &InvalidFileError{Path: rel, Reason: "not a JSON object"}
 		}
 		doc = existing
-		if _, ok := doc.get("version"); spec.version && !ok {
+		if _, ok := doc.get("version"); spec.Hook.Version && !ok {
 			doc.set("version", 1)
 		}
 	}
 
-	entry := spec.entry(command, seconds)
-	c.Entry, err = entry.MarshalJSON()
-	if err != nil {
-		return nil, fmt.Errorf("encode hook entry: %w", err)
-	}
-	added, err := addEntry(doc, spec.event, entry, command)
+	added, err := addEntry(doc, spec.StopEvent, entry, command)
 	if err != nil {
 		return nil, &InvalidFileError{Path: rel, Reason: err.Error()}
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"github.com/gauntlet-dev/gauntlet/internal/hosts"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -14,7 +15,7 @@ import (
 const cmd = "gauntlet stop-hook"
 
 // The documented hook of each host (README, "Gating a coding agent"), as a fresh file holds it.
-var documented = map[string]string{
+var documented = map[hosts.Name]string{
 	Claude:  `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"gauntlet stop-hook","timeout":600}]}]}}`,
 	Codex:   `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"gauntlet stop-hook","timeout":600}]}]}}`,
 	Cursor:  `{"version":1,"hooks":{"stop":[{"command":"gauntlet stop-hook","loop_limit":3}]}}`,
@@ -23,13 +24,13 @@ var documented = map[string]string{
 }
 
 func TestPlanFreshFileIsTheDocumentedHook(t *testing.T) {
-	wantPath := map[string]string{
+	wantPath := map[hosts.Name]string{
 		Claude: ".claude/settings.local.json", Codex: ".codex/hooks.json",
 		Cursor: ".cursor/hooks.json", Gemini: ".gemini/settings.json",
 		Copilot: ".github/hooks/gauntlet.json",
 	}
 	for _, host := range Hosts() {
-		t.Run(host, func(t *testing.T) {
+		t.Run(string(host), func(t *testing.T) {
 			root := t.TempDir()
 			c, err := Plan(root, host, false, cmd)
 			if err != nil {
@@ -62,7 +63,7 @@ func TestPlanFreshFileIsTheDocumentedHook(t *testing.T) {
 }
 
 func TestSharedPicksClaudesCommittedSettings(t *testing.T) {
-	for host, want := range map[string]string{
+	for host, want := range map[hosts.Name]string{
 		Claude: ".claude/settings.json",
 		Cursor: ".cursor/hooks.json", // already shared
 	} {
@@ -151,7 +152,7 @@ func TestPlanAddsVersionWhereTheHostNeedsIt(t *testing.T) {
 
 func TestPlanFindsAnInstalledHookAnywhere(t *testing.T) {
 	for name, tt := range map[string]struct {
-		host    string
+		host    hosts.Name
 		content string
 	}{
 		"claude, by absolute path": {Claude, `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"/opt/bin/gauntlet stop-hook --host claude","timeout":60}]}]}}`},

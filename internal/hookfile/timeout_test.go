@@ -2,6 +2,7 @@ package hookfile
 
 import (
 	"encoding/json"
+	"github.com/gauntlet-dev/gauntlet/internal/hosts"
 	"reflect"
 	"testing"
 	"time"
@@ -26,7 +27,7 @@ func TestHookTimeoutFor(t *testing.T) {
 // A raised timeout reaches every host in its own unit (Gemini counts milliseconds); Cursor's
 // entry has no timeout.
 func TestPlanTimeoutInEachHostsUnit(t *testing.T) {
-	want := map[string]string{
+	want := map[hosts.Name]string{
 		Claude:  `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"gauntlet stop-hook","timeout":1320}]}]}}`,
 		Codex:   `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"gauntlet stop-hook","timeout":1320}]}]}}`,
 		Cursor:  `{"version":1,"hooks":{"stop":[{"command":"gauntlet stop-hook","loop_limit":3}]}}`,

@@ -1,49 +1,47 @@
 package stophook
 
-import "strings"
+import (
+	"strings"
 
-// Host is an agent host whose stop-hook dialect gauntlet speaks.
-type Host string
+	"github.com/gauntlet-dev/gauntlet/internal/hosts"
+)
 
+// Host is an agent host whose stop-hook dialect gauntlet speaks; the hosts table describes it.
+type Host = hosts.Name
+
+// The hosts by their stop-hook names, for this package's switches.
 const (
-	HostClaude  Host = "claude"
-	HostCodex   Host = "codex"
-	HostCursor  Host = "cursor"
-	HostGemini  Host = "gemini"
-	HostCopilot Host = "copilot"
+	HostClaude  = hosts.Claude
+	HostCodex   = hosts.Codex
+	HostCursor  = hosts.Cursor
+	HostGemini  = hosts.Gemini
+	HostCopilot = hosts.Copilot
 )
 
 // Hosts lists every host, in the order help texts show them.
-func Hosts() []Host {
-	return []Host{HostClaude, HostCodex, HostCursor, HostGemini, HostCopilot}
-}
+func Hosts() []Host { return hosts.Names() }
 
 // ParseHost reads a --host value. "auto" (and an empty value) gives ("", true): detect the host
 // from the payload.
 func ParseHost(s string) (Host, bool) {
-	s = strings.ToLower(strings.TrimSpace(s))
-	if s == "auto" || s == "" {
+	if t := strings.ToLower(strings.TrimSpace(s)); t == "auto" || t == "" {
 		return "", true
 	}
-	for _, h := range Hosts() {
-		if string(h) == s {
-			return h, true
-		}
-	}
-	return "", false
+	return hosts.Parse(s)
 }
 
 // DetectHost tells the host from the shape of its payload. The checks go from the most specific
 // marker to the least: Cursor also sends "model", so Codex is only recognised by turn_id and
 // model together once Cursor and the others are ruled out. Claude Code is the default because it
-// sends nothing the others lack.
+// sends nothing the others lack. The event names are the hosts table's.
 func DetectHost(p Payload) Host {
+	gemini, cursor, copilot := hosts.MustGet(hosts.Gemini), hosts.MustGet(hosts.Cursor), hosts.MustGet(hosts.Copilot)
 	switch {
-	case p.HookEventName == "AfterAgent":
+	case p.HookEventName == gemini.StopEvent:
 		return HostGemini
-	case p.HookEventName == "stop" || p.seen&seenLoopCount != 0:
+	case p.HookEventName == cursor.StopEvent || p.seen&seenLoopCount != 0:
 		return HostCursor
-	case p.HookEventName == "agentStop" || p.HookEventName == "subagentStop" ||
+	case p.HookEventName == copilot.StopEvent || p.HookEventName == copilot.SubagentEvent ||
 		p.seen&(seenCopilotSession|seenStopReason) != 0:
 		return HostCopilot
 	case p.seen&seenTurnID != 0 && p.seen&seenModel != 0:

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/gauntlet-dev/gauntlet/internal/hosts"
 	"github.com/gauntlet-dev/gauntlet/internal/redact"
 	"github.com/gauntlet-dev/gauntlet/internal/termtext"
 )
@@ -52,9 +53,6 @@ type (
 	messageReply struct {
 		SystemMessage string `json:"systemMessage"`
 	}
-	cursorFollowup struct {
-		FollowupMessage string `json:"followup_message"`
-	}
 	emptyReply struct{}
 )
 
@@ -71,35 +69,22 @@ func Encode(h Host, r Reply) []byte {
 	}
 	notify := r.Verdict == Notify && message != ""
 
-	var v any
-	switch h {
-	case HostCursor:
-		v = emptyReply{}
-		if r.Verdict == Block {
-			v = cursorFollowup{FollowupMessage: reason}
-		}
-	case HostGemini:
-		switch {
-		case r.Verdict == Block:
-			v = blockReply{Decision: "deny", Reason: reason}
-		case notify:
-			v = messageReply{SystemMessage: message}
-		default:
-			v = emptyReply{}
-		}
-	case HostCopilot:
-		// Copilot shows no message from a stop hook's stdout; the caller writes it to stderr.
-		if r.Verdict == Block {
-			v = blockReply{Decision: "block", Reason: reason}
-		}
-	default: // Claude Code, Codex
-		switch {
-		case r.Verdict == Block:
-			v = blockReply{Decision: "block", Reason: reason}
-		case notify:
-			v = messageReply{SystemMessage: message}
-		}
+	host, ok := hosts.Get(h)
+	if !ok {
+		host = hosts.MustGet(hosts.Claude)
 	}
+	var v any
+	switch {
+	case r.Verdict == Block && host.Reply.BlockDecision != "":
+		v = blockReply{Decision: host.Reply.BlockDecision, Reason: reason}
+	case r.Verdict == Block:
+		v = map[string]string{host.Reply.FollowupKey: reason}
+	case notify && host.Reply.SystemMessage:
+		v = messageReply{SystemMessage: message}
+	case host.Reply.EmptyAllow != "":
+		v = emptyReply{}
+	}
+	// A host that shows no message (Copilot, Cursor) gets it on stderr from the caller.
 	if v == nil {
 		return nil
 	}

@@ -1,0 +1,346 @@
+// Package hosts is the one table of the agent hosts gauntlet gates: how each calls the stop hook
+// and reads its reply, where its hook entry lives, its limits, and how it records the trust a
+// project hook needs. Every fact names the source it was read from, so that a host's next
+// release is checked against the same place. The stop hook, init, doctor and validate all read
+// it; nothing else keeps host facts.
+package hosts
+
+import (
+	"strings"
+	"time"
+)
+
+// Name is a host as `--host` spells it.
+type Name string
+
+const (
+	Claude  Name = "claude"
+	Codex   Name = "codex"
+	Cursor  Name = "cursor"
+	Gemini  Name = "gemini"
+	Copilot Name = "copilot"
+)
+
+// Host is everything gauntlet knows about one agent host.
+type Host struct {
+	Name    Name
+	Display string // for people: "Claude Code"
+
+	// The payload dialect.
+	StopEvent     string // hook_event_name of a stop, and the key under "hooks" in the hook file
+	SubagentEvent string // hook_event_name of a subagent's stop; "" when the host sends none
+	// PromptID names the payload field that identifies the user's prompt; "" when the host
+	// sends none, and gauntlet tells the turn from the prompt's text instead.
+	PromptID string
+
+	Reply Reply
+
+	// The hook entry.
+	Hook HookFile
+
+	// Limits.
+	TimeoutKey string // the entry's key for its timeout, counted in TimeoutUnit
+	// TimeoutAliases are other keys the host reads for the same timeout.
+	TimeoutAliases []string
+	TimeoutUnit    time.Duration
+	// DefaultTimeout is what the host gives a hook whose entry sets none; 0 when unknown.
+	DefaultTimeout time.Duration
+	Cap            Cap
+
+	Trust Trust
+	// DisableKey is a settings key that turns every hook off; "" when the host has none.
+	DisableKey string
+	// DisableFiles are the settings files where DisableKey is read: "~/" for the home directory,
+	// else relative to the project root.
+	DisableFiles []string
+
+	// Messages says where a user sees the hook's messages (retry limit, gates not run).
+	Messages string
+
+	// Sources says where each fact above was read, by fact.
+	Sources []Source
+}
+
+// Reply is how the host reads the stop hook's stdout.
+type Reply struct {
+	// BlockDecision is the "decision" of a block ("block", Gemini's "deny"); "" when the host
+	// takes a follow-up message instead.
+	BlockDecision string
+	// FollowupKey holds the block reason when BlockDecision is "" (Cursor's followup_message).
+	FollowupKey string
+	// EmptyAllow is what an allow prints: nothing, or "{}" for a host that wants an object.
+	EmptyAllow string
+	// SystemMessage: the host shows {"systemMessage": ...} to the user when the stop is
+	// allowed; without it, gauntlet writes the message to stderr only.
+	SystemMessage bool
+	// BlockOnly: the host reads stdout only when it blocks; every other reply is empty.
+	BlockOnly bool
+}
+
+// Entry is the shape of gauntlet's entry in the host's hook file.
+type Entry int
+
+const (
+	// CommandGroup is Claude Code's shape, which Codex and Gemini share: a matcher group holding
+	// a list of {"type":"command","command":...,"timeout":...}.
+	CommandGroup Entry = iota
+	// FlatCommand is Cursor's: {"command":...,"loop_limit":...} directly in the event's list.
+	FlatCommand
+	// BashCommand is Copilot's: {"type":"command","bash":...,"timeoutSec":...}.
+	BashCommand
+)
+
+// HookFile says where the host keeps its project hooks and how it reads the file.
+type HookFile struct {
+	// Files are relative to the repository root and slash-separated: the one init writes first,
+	// then any other the host also reads. A "*" is a glob (Copilot reads .github/hooks/*.json).
+	Files []string
+	// Shared is the committed file init writes with --shared, when the host has a separate one.
+	Shared string
+	// Version: the file needs a top-level "version": 1.
+	Version bool
+	Entry   Entry
+	// CommandKey is the entry's key for the command ("command", Copilot's "bash").
+	CommandKey string
+	// JSONC: the host reads the file with comments and trailing commas allowed.
+	JSONC bool
+}
+
+// Cap is the host's own limit on consecutive blocks: past it the host ends the turn itself.
+type Cap struct {
+	Blocks int    // 0: no cap
+	Key    string // an entry key that sets it per hook (Cursor's loop_limit)
+	Env    string // an environment variable that overrides it (CLAUDE_CODE_STOP_HOOK_BLOCK_CAP)
+	// Resets says what starts the count again.
+	Resets string
+}
+
+// TrustScope is which folders a trust record covers.
+type TrustScope int
+
+const (
+	// NoTrust: the host runs project hooks without a trust step.
+	NoTrust TrustScope = iota
+	// ExactRoot: only a record for the project's own root counts; a parent folder's does not.
+	ExactRoot
+	// FolderAndBelow: a trusted folder trusts everything below it.
+	FolderAndBelow
+	// LongestRule: rules per folder (trust, trust the parent, do not trust); the longest rule
+	// whose folder holds the project decides, matched on real paths (symlinks resolved).
+	LongestRule
+)
+
+// Trust says how the host records the trust without which it runs no project hook.
+type Trust struct {
+	Scope TrustScope
+	// Dir is the host's own directory ("~/.codex"), DirEnv the variable that moves it.
+	Dir    string
+	DirEnv string
+	// File is the trust file, relative to Dir; FileEnv a variable naming the file itself.
+	File    string
+	FileEnv string
+	// Format of File: "toml", "json" or "jsonc" (JSON with comments).
+	Format string
+	// Key is where in File the record is; OldKeys are older spellings still read.
+	Key     string
+	OldKeys []string
+	// Values that grant trust, and those that refuse it, as written in File.
+	Grants  []string
+	Refuses []string
+	// Env is a variable that decides trust over File ("true" trusts, "false" refuses).
+	Env string
+	// Setting turns trust checking on or off, in the host's user settings (SettingFile, under
+	// Dir); DefaultOn is its value when unset.
+	Setting     string
+	SettingFile string
+	DefaultOn   bool
+	// HookTrust: each hook must also be trusted on its own, again after every change to it.
+	HookTrust bool
+	// How tells the user how to grant it.
+	How string
+}
+
+// Source is where one fact was read.
+type Source struct {
+	Fact string
+	From string
+}
+
+var table = []Host{
+	{
+		Name: Claude, Display: "Claude Code",
+		StopEvent: "Stop", SubagentEvent: "SubagentStop",
+		Reply: Reply{BlockDecision: "block", SystemMessage: true},
+		Hook: HookFile{Files: []string{".claude/settings.local.json", ".claude/settings.json"},
+			Shared: ".claude/settings.json", Entry: CommandGroup, CommandKey: "command"},
+		TimeoutKey: "timeout", TimeoutUnit: time.Second, DefaultTimeout: 600 * time.Second,
+		Cap: Cap{Blocks: 8, Env: "CLAUDE_CODE_STOP_HOOK_BLOCK_CAP",
+			Resets: "the agent uses a tool"},
+		Trust: Trust{Scope: NoTrust,
+			How: "Claude Code asks to trust the folder the first time it starts there; project hooks run only after that"},
+		DisableKey:   "disableAllHooks",
+		DisableFiles: []string{"~/.claude/settings.json", ".claude/settings.json", ".claude/settings.local.json"},
+		Messages:     "systemMessage: shown in the interactive screen and in stream-json output only",
+		Sources: []Source{
+			{"reply", "SPEC §5.2; Claude Code hooks reference (Stop: decision block, reason, systemMessage)"},
+			{"cap", `Claude Code 2.1.330 (npm @anthropic-ai/claude-code): "let cap = env.CLAUDE_CODE_STOP_HOOK_BLOCK_CAP ?? 8; if (cap > 0 && count > cap)" ends the turn with "A hook blocked the turn from ending N consecutive times"`},
+			{"cap reset", "issue 19, observed in Claude Code: the count of consecutive blocks starts again when the agent uses a tool"},
+			{"disableAllHooks", "Claude Code 2.1.330 settings schema: disableAllHooks (user, project and local settings)"},
+			{"timeout", "Claude Code hooks reference: timeout in seconds, 600 by default"},
+		},
+	},
+	{
+		Name: Codex, Display: "Codex",
+		StopEvent: "Stop", PromptID: "turn_id",
+		Reply:      Reply{BlockDecision: "block", SystemMessage: true},
+		Hook:       HookFile{Files: []string{".codex/hooks.json"}, Entry: CommandGroup, CommandKey: "command"},
+		TimeoutKey: "timeout", TimeoutUnit: time.Second, DefaultTimeout: 600 * time.Second,
+		Trust: Trust{Scope: ExactRoot, Dir: "~/.codex", DirEnv: "CODEX_HOME", File: "config.toml", Format: "toml",
+			Key: `projects."ROOT".trust_level`, Grants: []string{"trusted"}, Refuses: []string{"untrusted"},
+			HookTrust: true,
+			How:       `trust the project (answer yes when codex asks, run "codex exec --trust" once in it, or add [projects."ROOT"] trust_level = "trusted" to ~/.codex/config.toml), then review and trust the hook in codex's /hooks screen (again after every change to it)`},
+		Messages: `systemMessage: codex exec prints only "hook: Stop Completed"`,
+		Sources: []Source{
+			{"reply", "../shared/conformance/codex/stop.command.output.schema.json"},
+			{"trust", "issue 19, observed in Codex: a trust_level recorded on a parent folder is not accepted; the hook needs [hooks.state.\"FILE:stop:GROUP:INDEX\"] trusted_hash"},
+			{"hook trust status", `Codex 0.169.0 (npm @openai/codex): "codex app-server" answers "hooks/list" with trustStatus managed|untrusted|trusted|modified per hook (app-server generate-json-schema, HooksListResponse)`},
+		},
+	},
+	{
+		Name: Cursor, Display: "Cursor",
+		StopEvent: "stop",
+		Reply:     Reply{FollowupKey: "followup_message", EmptyAllow: "{}"},
+		Hook: HookFile{Files: []string{".cursor/hooks.json"}, Version: true, Entry: FlatCommand,
+			CommandKey: "command"},
+		TimeoutKey: "timeout", TimeoutUnit: time.Second,
+		Cap:      Cap{Blocks: 5, Key: "loop_limit"},
+		Trust:    Trust{Scope: NoTrust, How: "Cursor runs project hooks without a trust step"},
+		Messages: "Cursor shows no message from a stop hook that allows; gauntlet writes it to stderr",
+		Sources: []Source{
+			{"reply", "Cursor hooks documentation: stop returns {\"followup_message\"}, loop_limit caps follow-ups (5 by default)"},
+		},
+	},
+	{
+		Name: Gemini, Display: "Gemini CLI",
+		StopEvent: "AfterAgent",
+		Reply:     Reply{BlockDecision: "deny", EmptyAllow: "{}", SystemMessage: true},
+		Hook: HookFile{Files: []string{".gemini/settings.json"}, Entry: CommandGroup, CommandKey: "command",
+			JSONC: true},
+		TimeoutKey: "timeout", TimeoutUnit: time.Millisecond, DefaultTimeout: 60 * time.Second,
+		Trust: Trust{Scope: LongestRule, Dir: "~/.gemini", File: "trustedFolders.json",
+			FileEnv: "GEMINI_CLI_TRUSTED_FOLDERS_PATH", Format: "jsonc",
+			Grants: []string{"TRUST_FOLDER", "TRUST_PARENT"}, Refuses: []string{"DO_NOT_TRUST"},
+			Env:     "GEMINI_CLI_TRUST_WORKSPACE",
+			Setting: "security.folderTrust.enabled", SettingFile: "settings.json", DefaultOn: true,
+			How: `start gemini in the project and choose "Trust folder" (kept in ~/.gemini/trustedFolders.json); an untrusted folder runs no project hook`},
+		Messages: "systemMessage: Gemini CLI logs it at debug level only",
+		Sources: []Source{
+			{"settings with comments", "Gemini CLI 0.61.0 (npm @google/gemini-cli): settings and trustedFolders.json are read through strip-json-comments"},
+			{"folder trust on by default", "Gemini CLI 0.61.0 packages/cli/src/config/trustedFolders.ts: isFolderTrustEnabled = settings.security.folderTrust.enabled ?? true"},
+			{"trust rules", "Gemini CLI 0.61.0 packages/core/src/utils/trust.ts: isPathTrusted resolves real paths, TRUST_PARENT applies to the rule's parent, the longest rule path wins; GEMINI_CLI_TRUST_WORKSPACE=true|false decides first; GEMINI_CLI_TRUSTED_FOLDERS_PATH moves the file"},
+			{"untrusted", "issue 19, observed in Gemini CLI 0.61: with no trustedFolders.json it refuses to run headless in the project (exit 55)"},
+			{"timeout", "Gemini CLI hooks documentation: timeout in milliseconds, 60000 by default"},
+		},
+	},
+	{
+		Name: Copilot, Display: "GitHub Copilot",
+		StopEvent: "agentStop", SubagentEvent: "subagentStop",
+		Reply: Reply{BlockDecision: "block", BlockOnly: true},
+		Hook: HookFile{Files: []string{".github/hooks/gauntlet.json", ".github/hooks/*.json"}, Version: true,
+			Entry: BashCommand, CommandKey: "bash"},
+		TimeoutKey: "timeoutSec", TimeoutAliases: []string{"timeout"}, TimeoutUnit: time.Second,
+		DefaultTimeout: 30 * time.Second,
+		Cap:            Cap{Blocks: 8, Resets: "the user's next prompt"},
+		Trust: Trust{Scope: FolderAndBelow, Dir: "~/.copilot", DirEnv: "COPILOT_HOME", File: "config.json",
+			Format: "jsonc", Key: "trustedFolders", OldKeys: []string{"trusted_folders"},
+			How: "start copilot in the folder and choose to trust it (kept in ~/.copilot/config.json, trustedFolders); repository hooks load only in a trusted folder"},
+		Messages: "Copilot drops a stop hook's messages; gauntlet writes them to stderr",
+		Sources: []Source{
+			{"cap", "Copilot CLI changelog 1.0.72: a stop hook's consecutive blocks are capped at 8"},
+			{"trust file", "issue 19, observed in Copilot CLI 1.0.x: ~/.copilot/config.json starts with a // comment header and records trustedFolders"},
+			{"timeout alias", "issue 19, observed in Copilot CLI: a hook's \"timeout\" is read as \"timeoutSec\""},
+		},
+	},
+}
+
+// All lists every host, in the order help texts show them.
+func All() []Host { return append([]Host(nil), table...) }
+
+// Names lists every host's name, in the order of All.
+func Names() []Name {
+	out := make([]Name, len(table))
+	for i, h := range table {
+		out[i] = h.Name
+	}
+	return out
+}
+
+// NameList is every host's name joined with sep, for help texts and errors.
+func NameList(sep string) string {
+	var b strings.Builder
+	for i, h := range table {
+		if i > 0 {
+			b.WriteString(sep)
+		}
+		b.WriteString(string(h.Name))
+	}
+	return b.String()
+}
+
+// Get describes host; ok is false for a host gauntlet does not know.
+func Get(name Name) (Host, bool) {
+	for _, h := range table {
+		if h.Name == name {
+			return h, true
+		}
+	}
+	return Host{}, false
+}
+
+// MustGet is Get for a name from this package's constants.
+func MustGet(name Name) Host {
+	h, ok := Get(name)
+	if !ok {
+		panic("hosts: unknown host " + string(name))
+	}
+	return h
+}
+
+// Parse reads a --host value, case and spaces aside; ok is false for an unknown host.
+func Parse(s string) (Name, bool) {
+	s = strings.ToLower(strings.TrimSpace(s))
+	for _, h := range table {
+		if string(h.Name) == s {
+			return h.Name, true
+		}
+	}
+	return "", false
+}
+
+// ByStopEvent is the host whose stop (or subagent stop) carries this hook_event_name.
+func ByStopEvent(event string) (Name, bool) {
+	if event == "" {
+		return "", false
+	}
+	for _, h := range table {
+		if h.StopEvent == event || h.SubagentEvent == event {
+			return h.Name, true
+		}
+	}
+	return "", false
+}
+
+// Source is where fact was read; "" when the table names none.
+func (h Host) Source(fact string) string {
+	for _, s := range h.Sources {
+		if s.Fact == fact {
+			return s.From
+		}
+	}
+	return ""
+}
+
+// TimeoutKeys are every key the host reads for the hook's timeout, the canonical one first.
+func (h Host) TimeoutKeys() []string {
+	return append([]string{h.TimeoutKey}, h.TimeoutAliases...)
+}

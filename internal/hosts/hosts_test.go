@@ -1,0 +1,63 @@
+package hosts
+
+import (
+	"testing"
+	"time"
+)
+
+// Every host is complete enough for each reader of the table: the stop hook (events, reply),
+// init (the file and entry), doctor (limits, trust) and validate (caps); and every host says
+// where its facts were read.
+func TestTableIsComplete(t *testing.T) {
+	seen := map[Name]bool{}
+	for _, h := range All() {
+		if seen[h.Name] {
+			t.Errorf("%s listed twice", h.Name)
+		}
+		seen[h.Name] = true
+		if got, ok := Parse(" " + string(h.Name) + " "); !ok || got != h.Name {
+			t.Errorf("Parse(%q) = %q, %v", h.Name, got, ok)
+		}
+		switch {
+		case h.Display == "", h.StopEvent == "", len(h.Hook.Files) == 0, h.Hook.CommandKey == "":
+			t.Errorf("%s: incomplete: %+v", h.Name, h)
+		case h.Reply.BlockDecision == "" && h.Reply.FollowupKey == "":
+			t.Errorf("%s: no way to block", h.Name)
+		case h.TimeoutKey == "" || h.TimeoutUnit <= 0 || h.TimeoutUnit > time.Second:
+			t.Errorf("%s: timeout key %q unit %s", h.Name, h.TimeoutKey, h.TimeoutUnit)
+		case h.Trust.How == "":
+			t.Errorf("%s: no way to grant trust", h.Name)
+		case len(h.Sources) == 0:
+			t.Errorf("%s: no source for any fact", h.Name)
+		}
+		if h.Trust.Scope != NoTrust && (h.Trust.File == "" || h.Trust.Dir == "" || h.Trust.Format == "") {
+			t.Errorf("%s: trust recorded in a file, but which: %+v", h.Name, h.Trust)
+		}
+		if h.Cap.Blocks > 0 && h.Source("cap") == "" && h.Name != Cursor {
+			t.Errorf("%s: a cap of %d without a source", h.Name, h.Cap.Blocks)
+		}
+	}
+	if _, ok := Parse("claude-code"); ok {
+		t.Error("an unknown host parsed")
+	}
+}
+
+// The facts issue reports and the hosts' own code established, pinned so that a change to
+// them is deliberate.
+func TestDocumentedFacts(t *testing.T) {
+	c := MustGet(Claude)
+	if c.Cap.Blocks != 8 || c.Cap.Env != "CLAUDE_CODE_STOP_HOOK_BLOCK_CAP" || c.DisableKey != "disableAllHooks" {
+		t.Errorf("Claude Code: cap %+v, disable key %q", c.Cap, c.DisableKey)
+	}
+	g := MustGet(Gemini)
+	if !g.Trust.DefaultOn || g.Trust.Scope != LongestRule || !g.Hook.JSONC {
+		t.Errorf("Gemini CLI: trust %+v, JSONC %v", g.Trust, g.Hook.JSONC)
+	}
+	p := MustGet(Copilot)
+	if p.Trust.Key != "trustedFolders" || p.Trust.Format != "jsonc" || len(p.TimeoutKeys()) != 2 || p.TimeoutKeys()[1] != "timeout" {
+		t.Errorf("Copilot: trust %+v, timeout keys %v", p.Trust, p.TimeoutKeys())
+	}
+	if x := MustGet(Codex); x.Trust.Scope != ExactRoot || !x.Trust.HookTrust {
+		t.Errorf("Codex: trust %+v", x.Trust)
+	}
+}
