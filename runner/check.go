@@ -4,34 +4,26 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"path/filepath"
 	"slices"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
 )
 
 // runCheck runs a gate of kind check: one command, judged by its exit code and output.
-func (r *run) runCheck(ctx context.Context, g gates.Gate, out io.Writer) gates.Outcome {
-	argv, err := checkArgv(g)
+func runCheck(ctx context.Context, g *GateRun) gates.Outcome {
+	argv, err := checkArgv(g.Gate)
 	if err != nil {
 		return gates.Outcome{ExitCode: -1, StartErr: err}
 	}
-	p := Process{
-		Argv:  argv,
-		Dir:   filepath.Join(r.opts.Root, g.Dir),
-		Env:   gateEnv(r.opts.Env, g, r.opts.RunID, r.opts.ExtraEnv),
-		Marks: gateMarks(g, r.opts.RunID),
-	}
-	exit, err := r.executor.Execute(ctx, p, out)
+	exit, err := g.Execute(ctx, Process{Argv: argv, Dir: g.Dir(), Env: g.Env()}, g.Out)
 	var startErr *StartError
 	switch {
 	case errors.As(err, &startErr):
 		return gates.Outcome{ExitCode: -1, StartErr: startErr.Err}
 	case err != nil:
-		return gates.Outcome{ExitCode: exit.Code, Internal: fmt.Errorf("running gate %s: %w", g.Name, err)}
+		return gates.Outcome{ExitCode: exit.Code, Internal: fmt.Errorf("running gate %s: %w", g.Gate.Name, err)}
 	case exit.Interrupted:
-		return r.stoppedOutcome(ctx, exit.Code)
+		return g.Stopped(ctx, exit.Code)
 	}
 	return gates.Outcome{ExitCode: exit.Code}
 }

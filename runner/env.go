@@ -49,11 +49,3 @@ func envValue(env []string, key string) (string, bool) {
 	}
 	return "", false
 }
-
-// withoutEnv drops every entry of key.
-func withoutEnv(env []string, key string) []string {
-	return slices.DeleteFunc(slices.Clone(env), func(kv string) bool {
-		k, _, _ := strings.Cut(kv, "=")
-		return k == key
-	})
-}

@@ -74,19 +74,18 @@ func (r *run) execute(ctx context.Context, g gates.Gate, start time.Time) (o gat
 	return r.dispatch(ctx, g, out), "", logPath
 }
 
-// dispatch runs g according to its kind. Check gates are judged by their exit code; review and
-// todos gates judge themselves and say so in Outcome.Judged.
+// dispatch runs g by its kind: check is the runner's own; every other kind is the one the
+// caller registered in Options.Kinds.
 func (r *run) dispatch(ctx context.Context, g gates.Gate, out io.Writer) gates.Outcome {
-	switch g.Kind {
-	case gates.KindCheck, "":
-		return r.runCheck(ctx, g, out)
-	case gates.KindReview:
-		return r.runReview(ctx, g, out)
-	case gates.KindTodos:
-		return r.runTodos(ctx, g, out)
-	default:
-		return gates.Outcome{ExitCode: -1, Internal: fmt.Errorf("kind %s is not supported by this build", g.Kind)}
+	gr := &GateRun{Gate: g, Out: out, Root: r.opts.Root, r: r}
+	if g.Kind == gates.KindCheck || g.Kind == "" {
+		return runCheck(ctx, gr)
 	}
+	k := r.opts.Kinds[g.Kind]
+	if k == nil {
+		return unsupported(g.Kind)
+	}
+	return k.Run(ctx, gr)
 }
 
 // openCapture prepares the gate's output sinks and returns the log path for the report.

@@ -61,10 +61,11 @@ type Options struct {
 	// Abort, when closed, SIGKILLs every running gate's process group at once (second Ctrl-C)
 	// and cancels the rest.
 	Abort <-chan struct{}
-	// Executor runs the processes of check and review gates; nil means process groups (Unix).
+	// Executor runs the processes of every gate; nil means process groups (Unix).
 	Executor Executor
-	// Base is the base ref review gates diff against; "" means auto (origin/HEAD, main, master).
-	Base string
+	// Kinds executes the gates of kinds other than check, which the runner runs itself; a gate
+	// of a kind missing here is gauntlet's own error ("not supported by this build").
+	Kinds map[gates.Kind]Kind
 	// Readers gives each gate the readers of its output (findings parsers, cause catalogue).
 	Readers ReadersFunc
 }

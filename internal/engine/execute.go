@@ -141,7 +141,6 @@ func Execute(ctx context.Context, req Request) (*Run, error) {
 	ran := runner.Run(ctx, toRun, runner.Options{
 		RunID:     runID,
 		Root:      cfg.Root,
-		Base:      cmp.Or(req.Scope.Base, cfg.Base),
 		Logs:      logs,
 		LogPrefix: logPrefix,
 		Jobs:      cfg.Jobs,
@@ -152,6 +151,7 @@ func Execute(ctx context.Context, req Request) (*Run, error) {
 		Grace:     req.Grace,
 		Observer:  observer,
 		Abort:     req.Abort,
+		Kinds:     kinds(cmp.Or(req.Scope.Base, cfg.Base)),
 		Readers:   joinReaders(findingReaders(ctx, cfg.Root, cmp.Or(req.Scope.Base, cfg.Base), sel.Run), causeReaders),
 	})
 

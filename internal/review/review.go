@@ -1,5 +1,6 @@
-// Package review prepares an AI review gate (the change against the base, with a prompt, for a
-// reviewer CLI on stdin) and judges the reviewer's answer; running the CLI is the runner's job.
+// Package review is the review gate kind: it prepares the change against the base, with a prompt,
+// for a reviewer CLI on stdin, runs the CLI through the runner's executor (Kind), and judges the
+// reviewer's answer.
 package review
 
 import (

@@ -1,0 +1,71 @@
+package review
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/runner"
+)
+
+// Kind runs gates of kind review for the runner: the diff and prompt go to the reviewer CLI on
+// stdin, through the runner's executor like a check (own process group, gate timeout), and its
+// answer is judged into pass, fail or error.
+type Kind struct {
+	// Base is the base ref the review diffs against; "" means auto (origin/HEAD, main, master).
+	Base string
+}
+
+var _ runner.Kind = Kind{}
+
+// Run runs one review gate.
+func (k Kind) Run(ctx context.Context, gr *runner.GateRun) gates.Outcome {
+	g := gr.Gate
+	if g.Review == nil {
+		return gates.Outcome{ExitCode: -1, Internal: fmt.Errorf("review gate %s has no review settings", g.Name)}
+	}
+	job, err := Prepare(ctx, Request{Root: gr.Root, Base: k.Base, Review: *g.Review})
+	if err != nil {
+		if ctx.Err() != nil {
+			return gr.Stopped(ctx, -1)
+		}
+		reason := "review not run: " + err.Error()
+		return gr.Judged(-1, gates.Judgement{Status: gates.StatusError, Reason: reason, Lines: []string{reason}})
+	}
+	defer job.Close()
+	if job.NothingToReview != "" {
+		return gr.Judged(-1, gates.Judgement{Status: gates.StatusPass, Reason: job.NothingToReview, Lines: []string{job.NothingToReview}})
+	}
+
+	// A reviewer started from inside a Claude Code session must not believe it is nested in one.
+	env := withoutEnv(gr.Env(job.Env...), "CLAUDECODE")
+	var answer Output
+	exit, err := gr.Execute(ctx, runner.Process{Argv: job.Argv, Dir: gr.Dir(), Env: env, Stdin: bytes.NewReader(job.Stdin)}, &answer)
+
+	var startErr *runner.StartError
+	var j Judgement
+	switch {
+	case errors.As(err, &startErr):
+		j = job.StartFailed(startErr.Err)
+	case err != nil:
+		return gates.Outcome{ExitCode: exit.Code, Internal: fmt.Errorf("running gate %s: %w", g.Name, err)}
+	case exit.Interrupted:
+		gr.Out.Write(answer.Bytes())
+		return gr.Stopped(ctx, exit.Code)
+	default:
+		j = job.Judge(exit.Code, answer.Bytes())
+	}
+	return gr.Judged(exit.Code, j)
+}
+
+// withoutEnv drops every entry of key.
+func withoutEnv(env []string, key string) []string {
+	return slices.DeleteFunc(slices.Clone(env), func(kv string) bool {
+		k, _, _ := strings.Cut(kv, "=")
+		return k == key
+	})
+}
