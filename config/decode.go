@@ -3,13 +3,13 @@ package config
 import (
 	"fmt"
 	"reflect"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
-
-	"github.com/gauntlet-dev/gauntlet/internal/lazyre"
 )
 
 // decoder walks a yaml.Node tree into the raw structs. yaml.v3's own decoding stops at the first
@@ -189,7 +189,7 @@ func (d *decoder) decodeScalar(n *yaml.Node, v reflect.Value, tag reflect.Struct
 		d.checkString(n, n.Value, tag, s)
 	case reflect.Int, reflect.Int64:
 		var i int64
-		tooLarge := n.ShortTag() == "!!float" && integerLiteral.MatchString(n.Value)
+		tooLarge := n.ShortTag() == "!!float" && integerLiteral().MatchString(n.Value)
 		if n.ShortTag() != "!!int" && !tooLarge {
 			d.report(n, "%s must be an integer, got %s", s, describe(n))
 			return false
@@ -246,7 +246,7 @@ func (d *decoder) checkBounds(n *yaml.Node, i int64, tag reflect.StructTag, s su
 	}
 }
 
-var integerLiteral = lazyre.New(`^[-+]?[0-9]+$`)
+var integerLiteral = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[-+]?[0-9]+$`) })
 
 func tagInt(tag reflect.StructTag, key string) (int64, bool) {
 	raw, ok := tag.Lookup(key)

@@ -3,16 +3,16 @@ package config
 import (
 	"fmt"
 	"reflect"
+	"regexp"
+	"sync"
 	"time"
 
 	"go.yaml.in/yaml/v3"
-
-	"github.com/gauntlet-dev/gauntlet/internal/lazyre"
 )
 
 var (
-	gateNamePattern = lazyre.New(`^[a-z0-9][a-z0-9_-]{0,63}$`)
-	envNamePattern  = lazyre.New(`^[A-Za-z_][A-Za-z0-9_]*$`)
+	gateNamePattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,63}$`) })
+	envNamePattern  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
 )
 
 func (x *duration) decodeNode(d *decoder, n *yaml.Node, s subject) bool {
@@ -56,7 +56,7 @@ func (m *envMap) decodeNode(d *decoder, n *yaml.Node, s subject) bool {
 			}
 			seen[name] = p.key
 		}
-		if !envNamePattern.MatchString(name) {
+		if !envNamePattern().MatchString(name) {
 			d.report(p.key, "invalid env variable name %q%s: use letters, digits and _, not starting with a digit", name, s.in())
 			continue
 		}
@@ -95,7 +95,7 @@ func (m *gateMap) decodeNode(d *decoder, n *yaml.Node, s subject) bool {
 				seen[name] = p.key
 			}
 		}
-		if !gateNamePattern.MatchString(name) {
+		if !gateNamePattern().MatchString(name) {
 			d.report(p.key, "invalid gate name %q: use 1 to 64 lowercase letters, digits, - and _, starting with a letter or digit", name)
 		}
 		// The body of a duplicate is still read, so that its own mistakes are reported too.

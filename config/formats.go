@@ -29,7 +29,7 @@ func checkHTTPURL(raw string) string {
 }
 
 func checkEnvName(name string) string {
-	if !envNamePattern.MatchString(name) {
+	if !envNamePattern().MatchString(name) {
 		return fmt.Sprintf("must be an environment variable name (letters, digits and _, not starting with a digit), got %q", name)
 	}
 	return ""

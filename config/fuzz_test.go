@@ -45,7 +45,7 @@ func FuzzLoadWithLocal(f *testing.F) {
 		}
 		names := map[string]bool{}
 		for _, g := range c.Gates {
-			if !gateNamePattern.MatchString(g.Name) || names[g.Name] {
+			if !gateNamePattern().MatchString(g.Name) || names[g.Name] {
 				t.Fatalf("gate name %q is invalid or repeated", g.Name)
 			}
 			names[g.Name] = true
@@ -57,7 +57,7 @@ func FuzzLoadWithLocal(f *testing.F) {
 			}
 		}
 		for _, n := range slices.Concat(c.Redact.Names, c.Redact.Exempt) {
-			if !envNamePattern.MatchString(n) {
+			if !envNamePattern().MatchString(n) {
 				t.Fatalf("redact holds the invalid name %q", n)
 			}
 		}

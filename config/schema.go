@@ -75,7 +75,7 @@ func buildSchema() (schema, error) {
 		"env": schema{
 			"type":          []string{"object", "null"},
 			"description":   "Environment variables; any scalar value is taken as written.",
-			"propertyNames": schema{"pattern": envNamePattern.String()},
+			"propertyNames": schema{"pattern": envNamePattern().String()},
 			"additionalProperties": schema{
 				"type": []string{"string", "number", "boolean"},
 			},
@@ -138,7 +138,7 @@ func valueSchema(t reflect.Type, tag reflect.StructTag, key string) (schema, err
 	case gateMapType:
 		return schema{
 			"type":                 []string{"object", "null"},
-			"propertyNames":        schema{"pattern": gateNamePattern.String()},
+			"propertyNames":        schema{"pattern": gateNamePattern().String()},
 			"additionalProperties": ref("gate"),
 		}, nil
 	}
@@ -225,7 +225,7 @@ var formatSchemas = map[string]schema{
 	"glob": {"pattern": `^([^./]|\.([^/]|$)|$)`},
 	// Relative, and not obviously climbing out; the loader has the last word.
 	"reldir":  {"pattern": `^([^/]|$)`, "not": schema{"pattern": `^\.\.(/|$)`}},
-	"envname": {"pattern": envNamePattern.String()},
+	"envname": {"pattern": envNamePattern().String()},
 	"httpurl": {"pattern": `^https?://[^/?#]+`},
 }
 

@@ -4,16 +4,16 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
-
-	"github.com/gauntlet-dev/gauntlet/internal/lazyre"
 )
 
-var yamlErrorLine = lazyre.New(`^yaml: line (\d+): (.*)$`)
+var yamlErrorLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: line (\d+): (.*)$`) })
 
 // parserProblems are the messages of yaml's parser stage. Unlike its scanner stage, the parser
 // reports 0-based lines, and the line where the enclosing block or flow starts rather than the
@@ -43,7 +43,7 @@ const (
 func syntaxProblem(file string, data []byte, err error) Problem {
 	p := pos{file: file, line: 1, col: 1}
 	msg := yamlMessage(err)
-	if m := yamlErrorLine.FindStringSubmatch(err.Error()); m != nil {
+	if m := yamlErrorLine().FindStringSubmatch(err.Error()); m != nil {
 		if line, convErr := strconv.Atoi(m[1]); convErr == nil && line > 0 {
 			p.line = line
 			if slices.Contains(parserProblems, msg) {
@@ -80,7 +80,7 @@ func refineLine(data []byte, from int, msg string) int {
 }
 
 func yamlMessage(err error) string {
-	if m := yamlErrorLine.FindStringSubmatch(err.Error()); m != nil {
+	if m := yamlErrorLine().FindStringSubmatch(err.Error()); m != nil {
 		return m[2]
 	}
 	return strings.TrimPrefix(err.Error(), "yaml: ")

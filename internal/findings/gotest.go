@@ -6,11 +6,12 @@ import (
 	"io"
 	"path"
 	"path/filepath"
+	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
-	"github.com/gauntlet-dev/gauntlet/internal/lazyre"
 	"github.com/gauntlet-dev/gauntlet/internal/safefile"
 )
 
@@ -49,16 +50,16 @@ type failedTest struct {
 const maxPending = 500
 
 var (
-	goTestRun    = lazyre.New(`^=== (?:RUN|CONT|NAME|PAUSE)\s+(\S+)`)
-	goTestResult = lazyre.New(`^(\s*)--- (FAIL|PASS|SKIP): (\S+)`)
-	goTestLoc    = lazyre.New(`^(\s+)([^\s:]+\.go):(\d+): ?(.*)$`)
-	goTestPkg    = lazyre.New(`^(?:FAIL|ok)\s+(\S+)(?:\s|$)`)
+	goTestRun    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^=== (?:RUN|CONT|NAME|PAUSE)\s+(\S+)`) })
+	goTestResult = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\s*)--- (FAIL|PASS|SKIP): (\S+)`) })
+	goTestLoc    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\s+)([^\s:]+\.go):(\d+): ?(.*)$`) })
+	goTestPkg    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:FAIL|ok)\s+(\S+)(?:\s|$)`) })
 	// gotestsum lists each failure as "=== FAIL: sub TestDiv (0.00s)", the package relative to
 	// the module ("." for its root), followed by the test's output.
-	goTestSumFail = lazyre.New(`^=== FAIL: (\S+) (\S+)(?: \(|$)`)
+	goTestSumFail = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^=== FAIL: (\S+) (\S+)(?: \(|$)`) })
 	// A panicking test names no line of its own; the first frame in a _test.go file of its stack
 	// trace is where it panicked.
-	goTestFrame = lazyre.New(`^\s+(\S+_test\.go):(\d+)(?: \+0x[0-9a-f]+)?$`)
+	goTestFrame = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s+(\S+_test\.go):(\d+)(?: \+0x[0-9a-f]+)?$`) })
 )
 
 func newGoTestParser(emit emitFunc, opts Options) parser {
@@ -68,7 +69,7 @@ func newGoTestParser(emit emitFunc, opts Options) parser {
 }
 
 func (p *goTestParser) line(s string) {
-	if m := goTestSumFail.FindStringSubmatch(s); m != nil {
+	if m := goTestSumFail().FindStringSubmatch(s); m != nil {
 		p.endMessage()
 		p.gotestsumFailure(m[1], m[2])
 		return
@@ -82,17 +83,17 @@ func (p *goTestParser) line(s string) {
 		p.endMessage()
 		return
 	}
-	if m := goTestRun.FindStringSubmatch(s); m != nil {
+	if m := goTestRun().FindStringSubmatch(s); m != nil {
 		p.endMessage()
 		p.current, p.failing = m[1], false
 		return
 	}
-	if m := goTestResult.FindStringSubmatch(s); m != nil {
+	if m := goTestResult().FindStringSubmatch(s); m != nil {
 		p.endMessage()
 		p.result(m[2], m[3])
 		return
 	}
-	if m := goTestLoc.FindStringSubmatch(s); m != nil && p.current != "" {
+	if m := goTestLoc().FindStringSubmatch(s); m != nil && p.current != "" {
 		p.endMessage()
 		f := gates.Finding{File: m[2], Line: atoi(m[3]), Severity: SeverityError, Message: m[4], Rule: p.current}
 		p.last, p.indent = &f, len(m[1])
@@ -109,12 +110,12 @@ func (p *goTestParser) line(s string) {
 		p.panic = "panic: " + rest
 		return
 	}
-	if m := goTestFrame.FindStringSubmatch(s); m != nil && p.panic != "" {
+	if m := goTestFrame().FindStringSubmatch(s); m != nil && p.panic != "" {
 		p.keep(gates.Finding{File: m[1], Line: atoi(m[2]), Severity: SeverityError, Message: p.panic, Rule: p.current})
 		p.panic = ""
 		return
 	}
-	if m := goTestPkg.FindStringSubmatch(s); m != nil {
+	if m := goTestPkg().FindStringSubmatch(s); m != nil {
 		p.endPackage(m[1])
 		return
 	}

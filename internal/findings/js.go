@@ -1,10 +1,11 @@
 package findings
 
 import (
+	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
-	"github.com/gauntlet-dev/gauntlet/internal/lazyre"
 )
 
 // eslint prints stylish (the default: a file line, then "  3:7  error  message  rule"), unix
@@ -15,10 +16,16 @@ type eslintParser struct {
 }
 
 var (
-	eslintStylish = lazyre.New(`^\s+(\d+):(\d+)\s+(error|warning)\s+(.+?)(?:\s{2,}(\S+))?\s*$`)
-	eslintUnix    = lazyre.New(`^(.+?):(\d+):(\d+): (.*) \[(Error|Warning)(?:/(\S+))?\]$`)
-	eslintCompact = lazyre.New(`^(.+?): line (\d+), col (\d+), (Error|Warning) - (.*?)(?: \(([^()\s]+)\))?$`)
-	eslintSummary = lazyre.New(`^[✖✔]|^\d+ problems?`)
+	eslintStylish = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^\s+(\d+):(\d+)\s+(error|warning)\s+(.+?)(?:\s{2,}(\S+))?\s*$`)
+	})
+	eslintUnix = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(.+?):(\d+):(\d+): (.*) \[(Error|Warning)(?:/(\S+))?\]$`)
+	})
+	eslintCompact = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(.+?): line (\d+), col (\d+), (Error|Warning) - (.*?)(?: \(([^()\s]+)\))?$`)
+	})
+	eslintSummary = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[✖✔]|^\d+ problems?`) })
 )
 
 func newESLintParser(emit emitFunc, _ Options) parser { return &eslintParser{emit: emit} }
@@ -30,7 +37,7 @@ func (p *eslintParser) line(s string) {
 	switch {
 	case strings.TrimSpace(s) == "":
 		p.file = ""
-	case s[0] != ' ' && s[0] != '\t' && !eslintSummary.MatchString(s) && !strings.HasPrefix(s, ">"):
+	case s[0] != ' ' && s[0] != '\t' && !eslintSummary().MatchString(s) && !strings.HasPrefix(s, ">"):
 		// stylish names each file on a line of its own, unindented.
 		p.file = strings.TrimSpace(s)
 	}
@@ -38,15 +45,15 @@ func (p *eslintParser) line(s string) {
 
 // located reads a line holding a line number as a finding, reporting whether it was one.
 func (p *eslintParser) located(s string) bool {
-	if m := eslintStylish.FindStringSubmatch(s); m != nil && p.file != "" {
+	if m := eslintStylish().FindStringSubmatch(s); m != nil && p.file != "" {
 		p.emit(gates.Finding{File: p.file, Line: atoi(m[1]), Column: atoi(m[2]), Severity: wordSeverity(m[3]), Message: m[4], Rule: m[5]})
 		return true
 	}
-	if m := eslintUnix.FindStringSubmatch(s); m != nil {
+	if m := eslintUnix().FindStringSubmatch(s); m != nil {
 		p.emit(gates.Finding{File: m[1], Line: atoi(m[2]), Column: atoi(m[3]), Severity: wordSeverity(m[5]), Message: m[4], Rule: m[6]})
 		return true
 	}
-	if m := eslintCompact.FindStringSubmatch(s); m != nil {
+	if m := eslintCompact().FindStringSubmatch(s); m != nil {
 		p.emit(gates.Finding{File: m[1], Line: atoi(m[2]), Column: atoi(m[3]), Severity: wordSeverity(m[4]), Message: m[5], Rule: m[6]})
 		return true
 	}
@@ -58,15 +65,19 @@ func (p *eslintParser) flush() {}
 // tsc prints "src/a.ts(3,7): error TS2322: msg" when not on a terminal, and with --pretty
 // "src/a.ts:3:7 - error TS2322: msg".
 var (
-	tscPlain  = lazyre.New(`^(.+?)\((\d+),(\d+)\): (error|warning|message) (TS\d+): (.*)$`)
-	tscPretty = lazyre.New(`^(.+?):(\d+):(\d+) - (error|warning|message) (TS\d+): (.*)$`)
+	tscPlain = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(.+?)\((\d+),(\d+)\): (error|warning|message) (TS\d+): (.*)$`)
+	})
+	tscPretty = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(.+?):(\d+):(\d+) - (error|warning|message) (TS\d+): (.*)$`)
+	})
 )
 
 func newTSCParser(emit emitFunc, opts Options) parser {
 	return lineFormat(func(s string) (gates.Finding, bool) {
-		m := tscPlain.FindStringSubmatch(s)
+		m := tscPlain().FindStringSubmatch(s)
 		if m == nil {
-			m = tscPretty.FindStringSubmatch(s)
+			m = tscPretty().FindStringSubmatch(s)
 		}
 		if m == nil {
 			return gates.Finding{}, false
@@ -122,9 +133,9 @@ type vitestParser struct {
 }
 
 var (
-	vitestFail = lazyre.New(`^\s*FAIL\s+(\S+?) > (.+)$`)
-	vitestLoc  = lazyre.New(`^\s*❯ (.+?):(\d+):(\d+)$`)
-	vitestEnd  = lazyre.New(`^\s*(⎯{3,}|Test Files |Tests |\s*Start at )`)
+	vitestFail = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*FAIL\s+(\S+?) > (.+)$`) })
+	vitestLoc  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*❯ (.+?):(\d+):(\d+)$`) })
+	vitestEnd  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*(⎯{3,}|Test Files |Tests |\s*Start at )`) })
 )
 
 func newVitestParser(emit emitFunc, _ Options) parser {
@@ -132,7 +143,7 @@ func newVitestParser(emit emitFunc, _ Options) parser {
 }
 
 func (p *vitestParser) line(s string) {
-	if m := vitestFail.FindStringSubmatch(s); m != nil {
+	if m := vitestFail().FindStringSubmatch(s); m != nil {
 		p.flush()
 		p.cur = &testCase{name: strings.TrimSpace(m[2]), file: m[1]}
 		return
@@ -140,11 +151,11 @@ func (p *vitestParser) line(s string) {
 	if p.cur == nil {
 		return
 	}
-	if vitestEnd.MatchString(s) {
+	if vitestEnd().MatchString(s) {
 		p.flush()
 		return
 	}
-	if m := vitestLoc.FindStringSubmatch(s); m != nil {
+	if m := vitestLoc().FindStringSubmatch(s); m != nil {
 		if p.cur.f == nil && !strings.Contains(m[1], "node_modules") {
 			p.cur.f = &gates.Finding{File: m[1], Line: atoi(m[2]), Column: atoi(m[3])}
 		}
@@ -182,22 +193,24 @@ type jestParser struct {
 }
 
 var (
-	jestFile   = lazyre.New(`^\s*FAIL\s+(\S+)\s*(?:\(.*\))?$`)
-	jestTest   = lazyre.New(`^\s*● (.+)$`)
-	jestAt     = lazyre.New(`^\s+at (?:.*\()?([^()\s]+?):(\d+):(\d+)\)?$`)
-	jestFrame  = lazyre.New(`^\s*(>\s*)?\d+ \|`)
-	jestReport = lazyre.New(`^(Test Suites:|Tests:|Summary of all failing tests)`)
+	jestFile   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*FAIL\s+(\S+)\s*(?:\(.*\))?$`) })
+	jestTest   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*● (.+)$`) })
+	jestAt     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s+at (?:.*\()?([^()\s]+?):(\d+):(\d+)\)?$`) })
+	jestFrame  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*(>\s*)?\d+ \|`) })
+	jestReport = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(Test Suites:|Tests:|Summary of all failing tests)`)
+	})
 )
 
 func newJestParser(emit emitFunc, _ Options) parser { return &jestParser{emit: emit} }
 
 func (p *jestParser) line(s string) {
-	if m := jestFile.FindStringSubmatch(s); m != nil {
+	if m := jestFile().FindStringSubmatch(s); m != nil {
 		p.flush()
 		p.file = m[1]
 		return
 	}
-	if m := jestTest.FindStringSubmatch(s); m != nil {
+	if m := jestTest().FindStringSubmatch(s); m != nil {
 		p.flush()
 		name := strings.TrimSpace(m[1])
 		if strings.HasPrefix(name, "Console") {
@@ -209,17 +222,17 @@ func (p *jestParser) line(s string) {
 	if p.cur == nil {
 		return
 	}
-	if jestReport.MatchString(s) {
+	if jestReport().MatchString(s) {
 		p.flush()
 		return
 	}
-	if m := jestAt.FindStringSubmatch(s); m != nil {
+	if m := jestAt().FindStringSubmatch(s); m != nil {
 		if p.cur.f == nil && !strings.Contains(m[1], "node_modules") && !strings.HasPrefix(m[1], "node:") {
 			p.cur.f = &gates.Finding{File: m[1], Line: atoi(m[2]), Column: atoi(m[3])}
 		}
 		return
 	}
-	if p.cur.f == nil && !jestFrame.MatchString(s) && !strings.Contains(s, "|") {
+	if p.cur.f == nil && !jestFrame().MatchString(s) && !strings.Contains(s, "|") {
 		p.cur.addMessage(s)
 	}
 }
@@ -240,14 +253,14 @@ type avaParser struct {
 }
 
 var (
-	avaFail = lazyre.New(`^\s*✘ \[fail\]: (.+)$`)
-	avaLoc  = lazyre.New(`^\s+([^\s:]+\.[cm]?[jt]sx?):(\d+)$`)
+	avaFail = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*✘ \[fail\]: (.+)$`) })
+	avaLoc  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s+([^\s:]+\.[cm]?[jt]sx?):(\d+)$`) })
 )
 
 func newAvaParser(emit emitFunc, _ Options) parser { return &avaParser{emit: emit, current: -1} }
 
 func (p *avaParser) line(s string) {
-	if m := avaFail.FindStringSubmatch(s); m != nil {
+	if m := avaFail().FindStringSubmatch(s); m != nil {
 		if len(p.failed) < maxPending {
 			p.failed = append(p.failed, testCase{name: strings.TrimSpace(m[1])})
 		}
@@ -267,7 +280,7 @@ func (p *avaParser) line(s string) {
 			return
 		}
 	}
-	if m := avaLoc.FindStringSubmatch(s); m != nil && p.current >= 0 && p.failed[p.current].f == nil {
+	if m := avaLoc().FindStringSubmatch(s); m != nil && p.current >= 0 && p.failed[p.current].f == nil {
 		p.failed[p.current].f = &gates.Finding{File: m[1], Line: atoi(m[2])}
 	}
 }

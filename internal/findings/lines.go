@@ -1,10 +1,11 @@
 package findings
 
 import (
+	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
-	"github.com/gauntlet-dev/gauntlet/internal/lazyre"
 )
 
 // lineParser reads formats where one line is one finding.
@@ -32,20 +33,22 @@ func lineFormat(parse func(string) (gates.Finding, bool)) makeParser {
 // goLine is what the Go compiler, vet, staticcheck and golangci-lint print: file.go:l:c: msg,
 // with vet's "vet: " prefix on some errors.
 var (
-	goLine = lazyre.New(`^(?:vet: )?((?:[A-Za-z]:)?[^\s:]+\.go):(\d+)(?::(\d+))?: (.+)$`)
+	goLine = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(?:vet: )?((?:[A-Za-z]:)?[^\s:]+\.go):(\d+)(?::(\d+))?: (.+)$`)
+	})
 	// A trailing "(SA4006)" (staticcheck) or "(errcheck)" (golangci-lint) names the rule.
-	goRule = lazyre.New(`^(.*\S)\s+\(([A-Z]+[0-9]+|[a-z][a-z0-9]+)\)$`)
+	goRule = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(.*\S)\s+\(([A-Z]+[0-9]+|[a-z][a-z0-9]+)\)$`) })
 )
 
 func newGoParser(emit emitFunc, opts Options) parser { return lineFormat(parseGoLine)(emit, opts) }
 
 func parseGoLine(s string) (gates.Finding, bool) {
-	m := goLine.FindStringSubmatch(s)
+	m := goLine().FindStringSubmatch(s)
 	if m == nil {
 		return gates.Finding{}, false
 	}
 	f := gates.Finding{File: m[1], Line: atoi(m[2]), Column: atoi(m[3]), Severity: SeverityError, Message: m[4]}
-	if r := goRule.FindStringSubmatch(f.Message); r != nil {
+	if r := goRule().FindStringSubmatch(f.Message); r != nil {
 		f.Message, f.Rule = r[1], r[2]
 	}
 	return f, true
@@ -65,19 +68,21 @@ func newListParser(emit emitFunc, _ Options) parser {
 
 // gccLine is the GNU format most compilers and linters can print: file:l:c: severity: msg [flag].
 var (
-	gccLine = lazyre.New(`^([^\s:][^:]*):(\d+):(?:(\d+):)? (?:(fatal error|error|warning|note|info|style): )(.+)$`)
-	gccRule = lazyre.New(`^(.*\S)\s+\[(-W[^\]]+|SC\d+)\]$`)
+	gccLine = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^([^\s:][^:]*):(\d+):(?:(\d+):)? (?:(fatal error|error|warning|note|info|style): )(.+)$`)
+	})
+	gccRule = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(.*\S)\s+\[(-W[^\]]+|SC\d+)\]$`) })
 )
 
 func newGCCParser(emit emitFunc, opts Options) parser { return lineFormat(parseGCCLine)(emit, opts) }
 
 func parseGCCLine(s string) (gates.Finding, bool) {
-	m := gccLine.FindStringSubmatch(s)
+	m := gccLine().FindStringSubmatch(s)
 	if m == nil {
 		return gates.Finding{}, false
 	}
 	f := gates.Finding{File: m[1], Line: atoi(m[2]), Column: atoi(m[3]), Severity: wordSeverity(m[4]), Message: m[5]}
-	if r := gccRule.FindStringSubmatch(f.Message); r != nil {
+	if r := gccRule().FindStringSubmatch(f.Message); r != nil {
 		f.Message, f.Rule = r[1], r[2]
 	}
 	return f, true
@@ -97,8 +102,12 @@ func wordSeverity(w string) string {
 // genericLine is file:line[:col]: message, the shape nearly every tool can print. The file must
 // look like a path (an extension or a slash, no spaces) so that "Note: 3 things" is not one.
 var (
-	genericLine  = lazyre.New(`^((?:[A-Za-z]:)?[^\s:]*[./][^\s:]*):(\d+)(?::(\d+))?:? +(.+)$`)
-	severityWord = lazyre.New(`^(?i)(fatal error|error|warning|warn|note|info|hint)(?:\[([^\]]+)\])?:\s*(.+)$`)
+	genericLine = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^((?:[A-Za-z]:)?[^\s:]*[./][^\s:]*):(\d+)(?::(\d+))?:? +(.+)$`)
+	})
+	severityWord = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(?i)(fatal error|error|warning|warn|note|info|hint)(?:\[([^\]]+)\])?:\s*(.+)$`)
+	})
 )
 
 func newGenericParser(emit emitFunc, opts Options) parser {
@@ -106,15 +115,15 @@ func newGenericParser(emit emitFunc, opts Options) parser {
 }
 
 func parseGenericLine(s string) (gates.Finding, bool) {
-	m := genericLine.FindStringSubmatch(s)
+	m := genericLine().FindStringSubmatch(s)
 	if m == nil || strings.HasPrefix(m[1], "http") || !looksLikePath(m[1]) {
 		return gates.Finding{}, false
 	}
 	f := gates.Finding{File: m[1], Line: atoi(m[2]), Column: atoi(m[3]), Severity: SeverityError, Message: m[4]}
-	if w := severityWord.FindStringSubmatch(f.Message); w != nil {
+	if w := severityWord().FindStringSubmatch(f.Message); w != nil {
 		f.Severity, f.Rule, f.Message = wordSeverity(w[1]), w[2], w[3]
 	}
-	if r := gccRule.FindStringSubmatch(f.Message); r != nil {
+	if r := gccRule().FindStringSubmatch(f.Message); r != nil {
 		f.Message, f.Rule = r[1], r[2]
 	}
 	return f, true
@@ -122,10 +131,10 @@ func parseGenericLine(s string) (gates.Finding, bool) {
 
 // looksLikePath tells a file name ("src/a.ts", "main.c") from a host or version ("10.0.0.1",
 // "v1.2"): a directory, or an extension that starts with a letter.
-var pathExtension = lazyre.New(`\.[A-Za-z][A-Za-z0-9_+-]*$`)
+var pathExtension = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\.[A-Za-z][A-Za-z0-9_+-]*$`) })
 
 func looksLikePath(s string) bool {
-	return strings.Contains(s, "/") || pathExtension.MatchString(s)
+	return strings.Contains(s, "/") || pathExtension().MatchString(s)
 }
 
 // shellcheck prints gcc lines with -f gcc, and by default (tty format):
@@ -140,8 +149,8 @@ type shellcheckParser struct {
 }
 
 var (
-	shellcheckIn    = lazyre.New(`^In (.+) line (\d+):$`)
-	shellcheckCaret = lazyre.New(`^(\s*)\^-*\^?\s*(SC\d+)(?: \((\w+)\))?: (.+)$`)
+	shellcheckIn    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^In (.+) line (\d+):$`) })
+	shellcheckCaret = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\s*)\^-*\^?\s*(SC\d+)(?: \((\w+)\))?: (.+)$`) })
 )
 
 func newShellcheckParser(emit emitFunc, _ Options) parser { return &shellcheckParser{emit: emit} }
@@ -154,11 +163,11 @@ func (p *shellcheckParser) line(s string) {
 		p.emit(f)
 		return
 	}
-	if m := shellcheckIn.FindStringSubmatch(s); m != nil {
+	if m := shellcheckIn().FindStringSubmatch(s); m != nil {
 		p.file, p.lnum = m[1], atoi(m[2])
 		return
 	}
-	if m := shellcheckCaret.FindStringSubmatch(s); m != nil && p.file != "" {
+	if m := shellcheckCaret().FindStringSubmatch(s); m != nil && p.file != "" {
 		p.emit(gates.Finding{File: p.file, Line: p.lnum, Column: len(m[1]) + 1, Severity: wordSeverity(m[3]), Message: m[4], Rule: m[2]})
 	}
 }

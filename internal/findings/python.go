@@ -1,10 +1,11 @@
 package findings
 
 import (
+	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
-	"github.com/gauntlet-dev/gauntlet/internal/lazyre"
 )
 
 // ruff prints "x.py:1:8: F401 [*] `os` imported but unused" (concise, and the first line of the
@@ -18,10 +19,12 @@ type ruffParser struct {
 }
 
 var (
-	ruffConcise = lazyre.New(`^(.+?):(\d+):(\d+): ([A-Z]+[0-9]+) (?:\[\*\] )?(.+)$`)
-	ruffHeader  = lazyre.New(`^([A-Z]+[0-9]+) (?:\[\*\] )?(.+)$`)
-	ruffArrow   = lazyre.New(`^\s*--> (.+?):(\d+):(\d+)$`)
-	ruffSyntax  = lazyre.New(`^(.+?):(\d+):(\d+): (SyntaxError: .+)$`)
+	ruffConcise = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(.+?):(\d+):(\d+): ([A-Z]+[0-9]+) (?:\[\*\] )?(.+)$`)
+	})
+	ruffHeader = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([A-Z]+[0-9]+) (?:\[\*\] )?(.+)$`) })
+	ruffArrow  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*--> (.+?):(\d+):(\d+)$`) })
+	ruffSyntax = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(.+?):(\d+):(\d+): (SyntaxError: .+)$`) })
 )
 
 func newRuffParser(emit emitFunc, _ Options) parser { return &ruffParser{emit: emit} }
@@ -30,21 +33,21 @@ func (p *ruffParser) line(s string) {
 	if !hasPlace(s) && !strings.Contains(s, "-->") && (s == "" || s[0] < 'A' || s[0] > 'Z') {
 		return // neither a location nor a rule code starting a diagnostic
 	}
-	if m := ruffConcise.FindStringSubmatch(s); m != nil {
+	if m := ruffConcise().FindStringSubmatch(s); m != nil {
 		p.pending = nil
 		p.emit(gates.Finding{File: m[1], Line: atoi(m[2]), Column: atoi(m[3]), Severity: SeverityError, Message: m[5], Rule: m[4]})
 		return
 	}
-	if m := ruffSyntax.FindStringSubmatch(s); m != nil {
+	if m := ruffSyntax().FindStringSubmatch(s); m != nil {
 		p.pending = nil
 		p.emit(gates.Finding{File: m[1], Line: atoi(m[2]), Column: atoi(m[3]), Severity: SeverityError, Message: m[4]})
 		return
 	}
-	if m := ruffHeader.FindStringSubmatch(s); m != nil {
+	if m := ruffHeader().FindStringSubmatch(s); m != nil {
 		p.pending = &gates.Finding{Severity: SeverityError, Message: m[2], Rule: m[1]}
 		return
 	}
-	if m := ruffArrow.FindStringSubmatch(s); m != nil && p.pending != nil {
+	if m := ruffArrow().FindStringSubmatch(s); m != nil && p.pending != nil {
 		f := *p.pending
 		p.pending = nil
 		f.File, f.Line, f.Column = m[1], atoi(m[2]), atoi(m[3])
@@ -56,11 +59,13 @@ func (p *ruffParser) flush() {}
 
 // mypy: "x.py:3: error: Incompatible types in assignment  [assignment]", with a column when
 // --show-column-numbers is set; notes are infos.
-var mypyLine = lazyre.New(`^(.+?\.pyi?):(\d+):(?:(\d+):)? (error|warning|note): (.*?)(?:  \[([\w-]+)\])?$`)
+var mypyLine = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(.+?\.pyi?):(\d+):(?:(\d+):)? (error|warning|note): (.*?)(?:  \[([\w-]+)\])?$`)
+})
 
 func newMypyParser(emit emitFunc, opts Options) parser {
 	return lineFormat(func(s string) (gates.Finding, bool) {
-		m := mypyLine.FindStringSubmatch(s)
+		m := mypyLine().FindStringSubmatch(s)
 		if m == nil {
 			return gates.Finding{}, false
 		}
@@ -88,11 +93,13 @@ type pytestParser struct {
 }
 
 var (
-	pytestSection = lazyre.New(`^_{3,} (?:ERROR at \w+ of )?(.+?) _{3,}$`)
-	pytestE       = lazyre.New(`^E\s+(.*)$`)
-	pytestLoc     = lazyre.New(`^([^\s:]+\.py):(\d+):(?: (\w+))? *$`)
-	pytestSummary = lazyre.New(`^(FAILED|ERROR) ([^\s:]+\.py)(?:::(\S+))?(?: - (.*))?$`)
-	pytestBanner  = lazyre.New(`^={3,} .* ={3,}$|^={5,}$`)
+	pytestSection = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^_{3,} (?:ERROR at \w+ of )?(.+?) _{3,}$`) })
+	pytestE       = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^E\s+(.*)$`) })
+	pytestLoc     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([^\s:]+\.py):(\d+):(?: (\w+))? *$`) })
+	pytestSummary = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(FAILED|ERROR) ([^\s:]+\.py)(?:::(\S+))?(?: - (.*))?$`)
+	})
+	pytestBanner = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^={3,} .* ={3,}$|^={5,}$`) })
 )
 
 func newPytestParser(emit emitFunc, _ Options) parser {
@@ -104,16 +111,16 @@ func (p *pytestParser) line(s string) {
 		!strings.HasPrefix(s, "ERROR ") && (p.test == "" || !strings.HasPrefix(s, "E ") && !strings.Contains(s, ".py:")) {
 		return
 	}
-	if m := pytestSection.FindStringSubmatch(s); m != nil {
+	if m := pytestSection().FindStringSubmatch(s); m != nil {
 		p.endSection()
 		p.test = m[1]
 		return
 	}
-	if pytestBanner.MatchString(s) {
+	if pytestBanner().MatchString(s) {
 		p.endSection()
 		return
 	}
-	if m := pytestSummary.FindStringSubmatch(s); m != nil {
+	if m := pytestSummary().FindStringSubmatch(s); m != nil {
 		name := m[3]
 		if name == "" {
 			name = m[2]
@@ -127,13 +134,13 @@ func (p *pytestParser) line(s string) {
 	if p.test == "" {
 		return
 	}
-	if m := pytestE.FindStringSubmatch(s); m != nil {
+	if m := pytestE().FindStringSubmatch(s); m != nil {
 		if len(p.elines) < maxMessageLines {
 			p.elines = append(p.elines, strings.TrimRight(m[1], " "))
 		}
 		return
 	}
-	if m := pytestLoc.FindStringSubmatch(s); m != nil {
+	if m := pytestLoc().FindStringSubmatch(s); m != nil {
 		// The last location of a traceback is where it was raised; a test file's is the one a
 		// person looks at, so a location inside a test file wins over one in a library.
 		f := &gates.Finding{File: m[1], Line: atoi(m[2]), Rule: m[3]}

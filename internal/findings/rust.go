@@ -1,10 +1,11 @@
 package findings
 
 import (
+	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
-	"github.com/gauntlet-dev/gauntlet/internal/lazyre"
 )
 
 // rustc, cargo and clippy print each diagnostic as a header, a location arrow and notes, ended
@@ -25,12 +26,18 @@ type rustParser struct {
 }
 
 var (
-	rustHeader   = lazyre.New(`^(error|warning)(?:\[(\w+)\])?: (.+)$`)
-	rustArrow    = lazyre.New(`^\s*--> (.+?):(\d+):(\d+)$`)
-	rustLint     = lazyre.New(`#\[(?:warn|deny|forbid)\(([\w:]+)\)\]`)
-	rustShort    = lazyre.New(`^(.+?):(\d+):(\d+): (error|warning)(?:\[(\w+)\])?: (.+)$`)
-	rustPanic    = lazyre.New(`^thread '(.+?)'(?: \(\d+\))? panicked at (.+?):(\d+):(\d+):$`)
-	rustPanicOld = lazyre.New(`^thread '(.+)' panicked at '(.*)', (.+?):(\d+):(\d+)$`)
+	rustHeader = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(error|warning)(?:\[(\w+)\])?: (.+)$`) })
+	rustArrow  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*--> (.+?):(\d+):(\d+)$`) })
+	rustLint   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`#\[(?:warn|deny|forbid)\(([\w:]+)\)\]`) })
+	rustShort  = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(.+?):(\d+):(\d+): (error|warning)(?:\[(\w+)\])?: (.+)$`)
+	})
+	rustPanic = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^thread '(.+?)'(?: \(\d+\))? panicked at (.+?):(\d+):(\d+):$`)
+	})
+	rustPanicOld = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^thread '(.+)' panicked at '(.*)', (.+?):(\d+):(\d+)$`)
+	})
 )
 
 func newRustParser(emit emitFunc, _ Options) parser { return &rustParser{emit: emit} }
@@ -50,22 +57,22 @@ func (p *rustParser) line(s string) {
 		!strings.HasPrefix(s, "warning") && !strings.Contains(s, ": error") && !strings.Contains(s, ": warning") {
 		return // not a diagnostic, not inside one: the usual build and test chatter
 	}
-	if m := rustPanic.FindStringSubmatch(s); m != nil {
+	if m := rustPanic().FindStringSubmatch(s); m != nil {
 		p.end()
 		p.panic = &gates.Finding{File: m[2], Line: atoi(m[3]), Column: atoi(m[4]), Severity: SeverityError, Rule: m[1]}
 		return
 	}
-	if m := rustPanicOld.FindStringSubmatch(s); m != nil {
+	if m := rustPanicOld().FindStringSubmatch(s); m != nil {
 		p.end()
 		p.emit(gates.Finding{File: m[3], Line: atoi(m[4]), Column: atoi(m[5]), Severity: SeverityError, Message: m[2], Rule: m[1]})
 		return
 	}
-	if m := rustShort.FindStringSubmatch(s); m != nil {
+	if m := rustShort().FindStringSubmatch(s); m != nil {
 		p.end()
 		p.emit(gates.Finding{File: m[1], Line: atoi(m[2]), Column: atoi(m[3]), Severity: wordSeverity(m[4]), Message: m[6], Rule: m[5]})
 		return
 	}
-	if m := rustHeader.FindStringSubmatch(s); m != nil {
+	if m := rustHeader().FindStringSubmatch(s); m != nil {
 		p.end()
 		p.pending = &gates.Finding{Severity: wordSeverity(m[1]), Rule: m[2], Message: m[3]}
 		return
@@ -77,12 +84,12 @@ func (p *rustParser) line(s string) {
 		p.end()
 		return
 	}
-	if m := rustArrow.FindStringSubmatch(s); m != nil && !p.located {
+	if m := rustArrow().FindStringSubmatch(s); m != nil && !p.located {
 		p.pending.File, p.pending.Line, p.pending.Column = m[1], atoi(m[2]), atoi(m[3])
 		p.located = true
 		return
 	}
-	if m := rustLint.FindStringSubmatch(s); m != nil && p.pending.Rule == "" {
+	if m := rustLint().FindStringSubmatch(s); m != nil && p.pending.Rule == "" {
 		p.pending.Rule = m[1]
 	}
 }

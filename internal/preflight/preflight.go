@@ -8,12 +8,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
-	"github.com/gauntlet-dev/gauntlet/internal/lazyre"
 	"github.com/gauntlet-dev/gauntlet/internal/safefile"
 )
 
@@ -255,9 +256,9 @@ func cargoHas(env Env, bin string) bool {
 }
 
 // separators cut a shell line into simple commands; good enough to find the programs it runs.
-var separators = lazyre.New(`&&|\|\||[;|\n]|\$\(|\(|\)|\{|\}|\bthen\b|\bdo\b`)
+var separators = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`&&|\|\||[;|\n]|\$\(|\(|\)|\{|\}|\bthen\b|\bdo\b`) })
 
-var assignment = lazyre.New(`^[A-Za-z_][A-Za-z0-9_]*=`)
+var assignment = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*=`) })
 
 // commands lists the simple commands of a gate, as words, without leading VAR=value.
 func commands(g gates.Gate) [][]string {
@@ -265,9 +266,9 @@ func commands(g gates.Gate) [][]string {
 		return [][]string{g.Argv}
 	}
 	var out [][]string
-	for _, part := range separators.Split(g.Run, -1) {
+	for _, part := range separators().Split(g.Run, -1) {
 		words := strings.Fields(part)
-		for len(words) > 0 && assignment.MatchString(words[0]) {
+		for len(words) > 0 && assignment().MatchString(words[0]) {
 			words = words[1:]
 		}
 		for i, w := range words {
@@ -275,7 +276,7 @@ func commands(g gates.Gate) [][]string {
 		}
 		if len(words) > 0 && words[0] == "env" {
 			words = words[1:]
-			for len(words) > 0 && assignment.MatchString(words[0]) {
+			for len(words) > 0 && assignment().MatchString(words[0]) {
 				words = words[1:]
 			}
 		}

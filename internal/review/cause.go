@@ -1,9 +1,10 @@
 package review
 
 import (
+	"regexp"
 	"strings"
+	"sync"
 
-	"github.com/gauntlet-dev/gauntlet/internal/lazyre"
 	"github.com/gauntlet-dev/gauntlet/internal/termtext"
 )
 
@@ -17,21 +18,25 @@ const maxCauseBytes = 300
 // Many Requests", "401 Unauthorized", "Not logged in". Gemini CLI: "Please set an Auth method
 // ...", "Quota exceeded for quota metric ...", "RESOURCE_EXHAUSTED".
 var (
-	notLoggedIn = lazyre.New(`(?i)not logged in|/login|log ?in again|invalid api key|api key (is )?(missing|not (set|valid|found))|` +
-		`unauthori[sz]ed|\b401\b|\b403\b|oauth token|authenticat|auth method|credentials`)
-	overLimit = lazyre.New(`(?i)usage limit|rate.?limit|quota|\b429\b|resource.?exhausted|too many requests|` +
-		`overloaded|\b529\b|credit balance|billing`)
+	notLoggedIn = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)not logged in|/login|log ?in again|invalid api key|api key (is )?(missing|not (set|valid|found))|` +
+			`unauthori[sz]ed|\b401\b|\b403\b|oauth token|authenticat|auth method|credentials`)
+	})
+	overLimit = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)usage limit|rate.?limit|quota|\b429\b|resource.?exhausted|too many requests|` +
+			`overloaded|\b529\b|credit balance|billing`)
+	})
 	// errorLine is a line that starts by saying it reports an error, maybe after a timestamp;
 	// a word "error" anywhere would also pick lines of the echoed prompt or diff.
-	errorLine = lazyre.New(`(?i)^(\[[^\]]*\]\s*)?(error|fatal|failed)\b`)
+	errorLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)^(\[[^\]]*\]\s*)?(error|fatal|failed)\b`) })
 )
 
 // kindOf names the kind of infrastructure problem a message reports, or "".
 func kindOf(msg string) string {
 	switch {
-	case overLimit.MatchString(msg):
+	case overLimit().MatchString(msg):
 		return "usage or rate limit"
-	case notLoggedIn.MatchString(msg):
+	case notLoggedIn().MatchString(msg):
 		return "not logged in"
 	}
 	return ""
@@ -50,7 +55,7 @@ func telltaleLine(output []byte) string {
 		if kindOf(line) != "" {
 			return oneLine(line)
 		}
-		if lastError == "" && errorLine.MatchString(line) {
+		if lastError == "" && errorLine().MatchString(line) {
 			lastError = line
 		}
 		if last == "" {

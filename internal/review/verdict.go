@@ -2,10 +2,10 @@ package review
 
 import (
 	"encoding/json"
+	"regexp"
 	"strconv"
 	"strings"
-
-	"github.com/gauntlet-dev/gauntlet/internal/lazyre"
+	"sync"
 )
 
 // Verdict is a reviewer's answer: {"status":"pass"|"fail","findings":[...]}.
@@ -59,7 +59,7 @@ func parseVerdict(data []byte) (*Verdict, bool) {
 }
 
 // fencedJSON matches a ```json fenced block, the way models most often wrap an answer.
-var fencedJSON = lazyre.New("(?s)```json[ \t]*\r?\n(.*?)\r?\n[ \t]*```")
+var fencedJSON = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("(?s)```json[ \t]*\r?\n(.*?)\r?\n[ \t]*```") })
 
 // ExtractVerdict finds the verdict in free text: the whole text when it is one, else the first
 // ```json block that is one, else the last balanced {...} object that has a status.
@@ -68,7 +68,7 @@ func ExtractVerdict(text string) (*Verdict, bool) {
 	if v, ok := parseVerdict([]byte(trimmed)); ok {
 		return v, true
 	}
-	for _, m := range fencedJSON.FindAllStringSubmatch(text, -1) {
+	for _, m := range fencedJSON().FindAllStringSubmatch(text, -1) {
 		if v, ok := parseVerdict([]byte(m[1])); ok {
 			return v, true
 		}

@@ -9,14 +9,15 @@ import (
 	"maps"
 	"path"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/BurntSushi/toml"
 	"go.yaml.in/yaml/v3"
 
-	"github.com/gauntlet-dev/gauntlet/internal/lazyre"
 	"github.com/gauntlet-dev/gauntlet/internal/safefile"
 )
 
@@ -177,8 +178,8 @@ func githubWorkflows(root string) []declared {
 				dir := cleanDir(firstNonEmpty(s.WorkingDirectory, job.Defaults.Run.WorkingDirectory))
 				switch {
 				case s.Run != "":
-					run := envExpression.ReplaceAllStringFunc(s.Run, func(e string) string {
-						k := envExpression.FindStringSubmatch(e)[1]
+					run := envExpression().ReplaceAllStringFunc(s.Run, func(e string) string {
+						k := envExpression().FindStringSubmatch(e)[1]
 						if v, ok := job.Env[k]; ok && !strings.Contains(v, "${{") {
 							return v
 						}
@@ -200,7 +201,7 @@ func githubWorkflows(root string) []declared {
 
 // envExpression is ${{ env.NAME }}: a workflow that runs `${{ env.CARGO }} test` with CARGO: cargo
 // in its env runs cargo test.
-var envExpression = lazyre.New(`\$\{\{\s*env\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}`)
+var envExpression = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$\{\{\s*env\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}`) })
 
 // gitlabReserved are the top-level keys of .gitlab-ci.yml that are not jobs.
 var gitlabReserved = map[string]bool{"stages": true, "variables": true, "default": true, "include": true,
@@ -301,7 +302,7 @@ func preCommit(root string) []declared {
 	return out
 }
 
-var lefthookTemplate = lazyre.New(`\{[a-z_]+\}`)
+var lefthookTemplate = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{[a-z_]+\}`) })
 
 func lefthook(root string) []declared {
 	var doc map[string]yaml.Node
@@ -330,7 +331,7 @@ func lefthook(root string) []declared {
 		for _, c := range sortedKeys(h.Commands) {
 			cmd := h.Commands[c]
 			// {staged_files} and friends are lefthook's: the gate checks the whole project.
-			run := lefthookTemplate.ReplaceAllString(cmd.Run, "")
+			run := lefthookTemplate().ReplaceAllString(cmd.Run, "")
 			out = append(out, declared{script: run, dir: cleanDir(cmd.Root),
 				source: fmt.Sprintf("%s, %s command %s", name, hook, c), rank: rankLefthook})
 		}
@@ -341,9 +342,9 @@ func lefthook(root string) []declared {
 // --- task runners -----------------------------------------------------------------------------
 
 // makeVar is a simple Makefile variable definition: NAME = value, :=, ?=, ::=.
-var makeVar = lazyre.New(`^([A-Za-z_][A-Za-z0-9_]*)\s*(?:\?|:|::)?=\s*(.*)$`)
+var makeVar = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*)\s*(?:\?|:|::)?=\s*(.*)$`) })
 
-var makeRef = lazyre.New(`\$[({]([A-Za-z_][A-Za-z0-9_]*)[)}]`)
+var makeRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$[({]([A-Za-z_][A-Za-z0-9_]*)[)}]`) })
 
 // makeRecipes returns the recipe of each wanted target (and of the targets it depends on, one
 // level deep), with the Makefile's simple variables expanded.
@@ -373,12 +374,12 @@ func makeRecipes(dir string, wanted map[string]bool) []declared {
 			}
 			continue
 		}
-		if m := makeVar.FindStringSubmatch(line); m != nil {
+		if m := makeVar().FindStringSubmatch(line); m != nil {
 			vars[m[1]] = strings.TrimSpace(m[2])
 			current = nil
 			continue
 		}
-		if m := ruleLine.FindStringSubmatch(line); m != nil {
+		if m := ruleLine().FindStringSubmatch(line); m != nil {
 			current = strings.Fields(m[1])
 			rest := line[len(m[0])-1:]
 			if i := strings.IndexByte(rest, ':'); i >= 0 {
@@ -396,9 +397,9 @@ func makeRecipes(dir string, wanted map[string]bool) []declared {
 	}
 	expand := func(s string) string {
 		for range 3 {
-			s = makeRef.ReplaceAllStringFunc(s, func(ref string) string {
+			s = makeRef().ReplaceAllStringFunc(s, func(ref string) string {
 				// An undefined variable is empty to make too (TAGS in `-tags "$(TAGS)"`).
-				return vars[makeRef.FindStringSubmatch(ref)[1]]
+				return vars[makeRef().FindStringSubmatch(ref)[1]]
 			})
 		}
 		return strings.ReplaceAll(s, "$$", "$")
@@ -431,7 +432,7 @@ func makeRecipes(dir string, wanted map[string]bool) []declared {
 }
 
 // justRecipe is a justfile recipe line: name, optional parameters, a colon, dependencies.
-var justRecipe = lazyre.New(`^@?([A-Za-z_][A-Za-z0-9_-]*)[^:=]*:(?:[^=]|$)`)
+var justRecipe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^@?([A-Za-z_][A-Za-z0-9_-]*)[^:=]*:(?:[^=]|$)`) })
 
 func justRecipes(dir string) []declared {
 	var data []byte
@@ -465,7 +466,7 @@ func justRecipes(dir string) []declared {
 			continue
 		}
 		flush()
-		if m := justRecipe.FindStringSubmatch(line); m != nil {
+		if m := justRecipe().FindStringSubmatch(line); m != nil {
 			current = m[1]
 		}
 	}
@@ -613,9 +614,9 @@ func toxTOML(dir string) []declared {
 }
 
 var (
-	noxSession = lazyre.New(`(?m)^def\s+([A-Za-z_][A-Za-z0-9_]*)\s*\(\s*session`)
-	noxRun     = lazyre.New(`session\.run\(([^)]*)\)`)
-	pyString   = lazyre.New(`^\s*["']([^"']*)["']\s*$`)
+	noxSession = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^def\s+([A-Za-z_][A-Za-z0-9_]*)\s*\(\s*session`) })
+	noxRun     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`session\.run\(([^)]*)\)`) })
+	pyString   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*["']([^"']*)["']\s*$`) })
 )
 
 // noxSessions reads session.run("tool", "arg", ...) calls whose arguments are all string
@@ -626,7 +627,7 @@ func noxSessions(dir string) []declared {
 		return nil
 	}
 	var out []declared
-	defs := noxSession.FindAllStringSubmatchIndex(data, -1)
+	defs := noxSession().FindAllStringSubmatchIndex(data, -1)
 	for i, d := range defs {
 		end := len(data)
 		if i+1 < len(defs) {
@@ -634,14 +635,14 @@ func noxSessions(dir string) []declared {
 		}
 		name := data[d[2]:d[3]]
 		var lines []string
-		for _, m := range noxRun.FindAllStringSubmatch(data[d[1]:end], -1) {
+		for _, m := range noxRun().FindAllStringSubmatch(data[d[1]:end], -1) {
 			var words []string
 			ok := true
 			for _, a := range strings.Split(m[1], ",") {
 				if strings.TrimSpace(a) == "" {
 					continue
 				}
-				s := pyString.FindStringSubmatch(a)
+				s := pyString().FindStringSubmatch(a)
 				if s == nil {
 					ok = false
 					break

@@ -2,11 +2,11 @@ package scaffold
 
 import (
 	"path"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
-
-	"github.com/gauntlet-dev/gauntlet/internal/lazyre"
+	"sync"
 )
 
 // found is a check the project declares, with where it runs and where it is written.
@@ -19,7 +19,7 @@ type found struct {
 
 // gofmtFlags finds gofmt wherever it is written, even inside $(...) or quotes, which the command
 // splitter does not look into: `[ -z "$(gofmt -s -l .)" ]` is the usual way to check.
-var gofmtFlags = lazyre.New(`\bgofmt((?:\s+-[a-z]+)*)`)
+var gofmtFlags = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\bgofmt((?:\s+-[a-z]+)*)`) })
 
 // recognise turns every declared script into the checks it runs, most preferred source first,
 // and says per folder where a gofmt -s is run.
@@ -28,7 +28,7 @@ func recognise(decls []declared) ([]found, map[string]string) {
 	var out []found
 	simplify := map[string]string{}
 	for _, d := range decls {
-		for _, m := range gofmtFlags.FindAllStringSubmatch(d.script, -1) {
+		for _, m := range gofmtFlags().FindAllStringSubmatch(d.script, -1) {
 			if strings.Contains(m[1], "-s") {
 				if _, ok := simplify[d.dir]; !ok {
 					simplify[d.dir] = d.source

@@ -4,10 +4,10 @@ import (
 	"bufio"
 	"bytes"
 	"path/filepath"
+	"regexp"
 	"strings"
+	"sync"
 	"time"
-
-	"github.com/gauntlet-dev/gauntlet/internal/lazyre"
 )
 
 // makeTargets are the targets that conventionally check a project, in the order gates list them.
@@ -22,7 +22,7 @@ var makeTargets = []struct {
 }
 
 // ruleLine matches a rule's target list: "test lint: deps", but not "X := y" or "X ::= y".
-var ruleLine = lazyre.New(`^([^\s:#=][^:#=]*?)\s*::?(?:[^:=]|$)`)
+var ruleLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([^\s:#=][^:#=]*?)\s*::?(?:[^:=]|$)`) })
 
 func detectMake(dir string) *Project {
 	var data []byte
@@ -39,7 +39,7 @@ func detectMake(dir string) *Project {
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
-		if m := ruleLine.FindStringSubmatch(sc.Text()); m != nil {
+		if m := ruleLine().FindStringSubmatch(sc.Text()); m != nil {
 			for _, t := range strings.Fields(m[1]) {
 				defined[t] = true
 			}

@@ -1,10 +1,11 @@
 package scaffold
 
 import (
+	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
-	"github.com/gauntlet-dev/gauntlet/internal/lazyre"
 )
 
 // simpleCommand is one command of a shell line, as words, with the folder it runs in when a
@@ -32,7 +33,7 @@ func quoteWord(w string) string {
 }
 
 // ciExpression is a GitHub Actions or GitLab expression: it has no value before the CI runs.
-var ciExpression = lazyre.New(`\$\{\{[^}]*\}\}`)
+var ciExpression = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$\{\{[^}]*\}\}`) })
 
 // splitCommands cuts a script (one or more shell lines) into its simple commands: at newlines,
 // `&&`, `||`, `;`, `|` (what a pipe feeds is a reporter, not a check) and parentheses, keeping
@@ -43,7 +44,7 @@ var ciExpression = lazyre.New(`\$\{\{[^}]*\}\}`)
 func splitCommands(script string) []simpleCommand {
 	script = strings.ReplaceAll(script, "\\\r\n", " ")
 	script = strings.ReplaceAll(script, "\\\n", " ")
-	script = ciExpression.ReplaceAllString(script, "")
+	script = ciExpression().ReplaceAllString(script, "")
 	var (
 		out   []simpleCommand
 		words []string
@@ -135,13 +136,13 @@ func dropTemplates(words []string) []string {
 	return out
 }
 
-var redirection = lazyre.New(`^[0-9]*(>>?|<)(&[0-9-])?`)
+var redirection = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9]*(>>?|<)(&[0-9-])?`) })
 
 func dropRedirections(words []string) []string {
 	var out []string
 	for i := 0; i < len(words); i++ {
 		w := words[i]
-		if m := redirection.FindString(w); m != "" {
+		if m := redirection().FindString(w); m != "" {
 			if m == w && !strings.Contains(m, "&") && i+1 < len(words) {
 				i++ // the target is the next word
 			}
@@ -152,10 +153,10 @@ func dropRedirections(words []string) []string {
 	return out
 }
 
-var assignment = lazyre.New(`^[A-Za-z_][A-Za-z0-9_]*=`)
+var assignment = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*=`) })
 
 func dropAssignments(words []string) []string {
-	for len(words) > 0 && assignment.MatchString(words[0]) {
+	for len(words) > 0 && assignment().MatchString(words[0]) {
 		words = words[1:]
 	}
 	if len(words) > 0 && words[0] == "env" {

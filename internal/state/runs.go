@@ -6,11 +6,11 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
-
-	"github.com/gauntlet-dev/gauntlet/internal/lazyre"
 )
 
 // logsDir holds one directory per run, named by its run id.
@@ -19,12 +19,12 @@ const logsDir = "logs"
 // runIDLayout makes run ids sort by time as plain strings.
 const runIDLayout = "20060102T150405Z"
 
-var runIDPattern = lazyre.New(`^[0-9]{8}T[0-9]{6}Z-[0-9a-f]{4}$`)
+var runIDPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9]{8}T[0-9]{6}Z-[0-9a-f]{4}$`) })
 
 // NewRunID returns an id such as "20261121T093000Z-4f2a": the UTC time to the second, then a
 // random suffix so that two runs started in the same second get different log directories.
 // ValidRunID reports whether id has the form NewRunID gives.
-func ValidRunID(id string) bool { return runIDPattern.MatchString(id) }
+func ValidRunID(id string) bool { return runIDPattern().MatchString(id) }
 
 func NewRunID(now time.Time) string {
 	return now.UTC().Format(runIDLayout) + "-" + randomHex(2)
@@ -106,7 +106,7 @@ func (d *Dir) listRuns() ([]runDir, error) {
 	}
 	var runs []runDir
 	for _, e := range entries {
-		if !e.IsDir() || !runIDPattern.MatchString(e.Name()) {
+		if !e.IsDir() || !runIDPattern().MatchString(e.Name()) {
 			continue
 		}
 		run := runDir{name: e.Name()}

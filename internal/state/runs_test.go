@@ -13,7 +13,7 @@ func TestNewRunID(t *testing.T) {
 	seen := map[string]bool{}
 	for range 20 {
 		id := NewRunID(at)
-		if !runIDPattern.MatchString(id) {
+		if !runIDPattern().MatchString(id) {
 			t.Fatalf("NewRunID = %q, does not look like a run id", id)
 		}
 		if id[:17] != "20261121T093000Z-" {

@@ -10,9 +10,10 @@ import (
 	"errors"
 	"io"
 	"os"
+	"regexp"
 	"strings"
+	"sync"
 
-	"github.com/gauntlet-dev/gauntlet/internal/lazyre"
 	"github.com/gauntlet-dev/gauntlet/internal/safefile"
 )
 
@@ -21,7 +22,9 @@ const maxTurnTailBytes = 1 << 20
 
 // ownReason matches a block reason gauntlet wrote, wherever a host puts it: a host may feed it
 // back as the next user message, and counting it as a new prompt would reset the count forever.
-var ownReason = lazyre.New(`gauntlet: (\d+ of \d+ gates? failed|quality gates failed)`)
+var ownReason = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`gauntlet: (\d+ of \d+ gates? failed|quality gates failed)`)
+})
 
 // countPerTurn gives a stop from a host that sends no prompt id (Copilot, Gemini) the user's
 // prompt as one: a digest of the payload's prompt, else of the last user message in the
@@ -34,7 +37,7 @@ func (c *call) countPerTurn(ctx context.Context) {
 		return
 	}
 	text := c.payload.UserPrompt
-	if strings.TrimSpace(text) == "" || ownReason.MatchString(text) {
+	if strings.TrimSpace(text) == "" || ownReason().MatchString(text) {
 		text = lastUserMessage(ctx, c.payload.Transcript())
 	}
 	if text == "" {
@@ -94,7 +97,7 @@ func lastUserMessage(ctx context.Context, path string) string {
 		if ctx.Err() != nil {
 			return ""
 		}
-		if text := userText(sc.Bytes()); text != "" && !ownReason.MatchString(text) {
+		if text := userText(sc.Bytes()); text != "" && !ownReason().MatchString(text) {
 			last = text
 		}
 	}

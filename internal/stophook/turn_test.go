@@ -71,11 +71,11 @@ func TestOwnReasonMatchesBlockReasons(t *testing.T) {
 		genericBlockReason,
 		"gauntlet: 3 of 7 gates failed (attempt 2 of 3). Fix them, then stop again.",
 	} {
-		if !ownReason.MatchString(r) {
+		if !ownReason().MatchString(r) {
 			t.Errorf("not recognised: %q", r)
 		}
 	}
-	if ownReason.MatchString("please make the gauntlet tests pass") {
+	if ownReason().MatchString("please make the gauntlet tests pass") {
 		t.Error("a user's prompt taken for a reason")
 	}
 }
