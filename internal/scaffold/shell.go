@@ -41,6 +41,11 @@ var ciExpression = sync.OnceValue(func() *regexp.Regexp { return regexp.MustComp
 // Redirections and leading VAR=value assignments are dropped; a `cd DIR` is remembered for the
 // commands after it. It is a reading aid, not a shell: anything it cannot follow (a subshell, a
 // loop) simply yields words no check matches.
+//
+// It is not mvdan.cc/sh/v3/syntax on purpose: what it reads is often not shell (make recipes
+// with $$ and $(VAR), CI lines with ${{ }} expressions, task runners' templates), and a shell
+// parser rejects the whole script at the first such word, where this skims past it. A parser
+// would also need this as a fallback, for some 10,000 lines of dependency.
 func splitCommands(script string) []simpleCommand {
 	script = strings.ReplaceAll(script, "\\\r\n", " ")
 	script = strings.ReplaceAll(script, "\\\n", " ")

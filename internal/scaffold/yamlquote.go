@@ -1,25 +1,38 @@
 package scaffold
 
 import (
-	"fmt"
+	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf8"
+
+	"go.yaml.in/yaml/v3"
 )
 
-// yamlString writes s as a YAML scalar that reads back as exactly s: plain when that cannot be
-// mistaken for anything else, single-quoted when it has no control characters, double-quoted
-// with escapes otherwise. The result is safe in block and in flow context. Invalid UTF-8 cannot
-// be written in YAML at all; such bytes come back as U+FFFD.
+// yamlString writes s as a YAML scalar on one line that reads back as exactly s, in block and in
+// flow context. The style is ours: plain only when that cannot be mistaken for anything else,
+// so that a generated file reads the same whatever the words; single-quoted otherwise. The
+// quoting and escaping are yaml's, with double quotes where single quotes cannot hold s on one
+// line (line breaks). Invalid UTF-8 cannot be written in YAML at all; such bytes come back as
+// U+FFFD.
 func yamlString(s string) string {
-	switch {
-	case plainSafe(s):
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	if plainSafe(s) {
 		return s
-	case singleQuotable(s):
-		return "'" + strings.ReplaceAll(s, "'", "''") + "'"
-	default:
-		return doubleQuoted(s)
 	}
+	// Single quotes fold a line break into the next line; double quotes escape it, on one line.
+	if out := yamlScalar(s, yaml.SingleQuotedStyle); !strings.Contains(out, "\n") {
+		return out
+	}
+	return yamlScalar(s, yaml.DoubleQuotedStyle)
+}
+
+// yamlScalar is s written by yaml in style, without the document's final line break. yaml fails
+// only on invalid UTF-8, which yamlString removed first.
+func yamlScalar(s string, style yaml.Style) string {
+	out, err := yaml.Marshal(&yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s, Style: style})
+	if err != nil {
+		return strconv.Quote(s)
+	}
+	return strings.TrimSuffix(string(out), "\n")
 }
 
 // reserved are plain words that YAML 1.1 or 1.2 readers may take for a boolean or null.
@@ -44,52 +57,6 @@ func plainSafe(s string) bool {
 		}
 	}
 	return true
-}
-
-func singleQuotable(s string) bool {
-	if !utf8.ValidString(s) {
-		return false
-	}
-	for _, r := range s {
-		if !printable(r) {
-			return false
-		}
-	}
-	return true
-}
-
-// printable is what YAML allows unescaped: no control characters, no BOM, no line or paragraph
-// separators (a reader may fold them).
-func printable(r rune) bool {
-	return unicode.IsPrint(r) && r != '\uFEFF' || r == ' '
-}
-
-func doubleQuoted(s string) string {
-	var b strings.Builder
-	b.WriteByte('"')
-	for _, r := range strings.ToValidUTF8(s, "\uFFFD") {
-		switch {
-		case r == '"' || r == '\\':
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case r == '\r':
-			b.WriteString(`\r`)
-		case printable(r):
-			b.WriteRune(r)
-		case r <= 0xFF:
-			fmt.Fprintf(&b, `\x%02X`, r)
-		case r <= 0xFFFF:
-			fmt.Fprintf(&b, `\u%04X`, r)
-		default:
-			fmt.Fprintf(&b, `\U%08X`, r)
-		}
-	}
-	b.WriteByte('"')
-	return b.String()
 }
 
 // yamlFlowList writes items as a one-line YAML sequence: ["a", "b"].
