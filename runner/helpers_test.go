@@ -70,7 +70,7 @@ func readLog(t *testing.T, opts Options, gate string) string {
 // readPid waits for a gate to write a pid into file.
 func readPid(t *testing.T, file string) int {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(hangGuard(20 * time.Second))
 	for {
 		b, err := os.ReadFile(file)
 		if err == nil && bytes.HasSuffix(b, []byte("\n")) {
@@ -87,10 +87,11 @@ func readPid(t *testing.T, file string) int {
 	}
 }
 
-// assertGone fails unless pid is dead, allowing a moment for the orphan to be reaped.
+// assertGone fails unless pid is dead, allowing a moment for the orphan to be reaped (a moment
+// that a loaded machine stretches).
 func assertGone(t *testing.T, pid int) {
 	t.Helper()
-	deadline := time.Now().Add(2 * time.Second)
+	deadline := time.Now().Add(hangGuard(10 * time.Second))
 	for processAlive(pid) {
 		if time.Now().After(deadline) {
 			syscall.Kill(pid, syscall.SIGKILL)
@@ -118,6 +119,7 @@ func processAlive(pid int) bool {
 // the defect these tests look for, not a slow machine.
 func runWithin(t *testing.T, limit time.Duration, run func() []gates.Result) []gates.Result {
 	t.Helper()
+	limit = hangGuard(limit)
 	done := make(chan []gates.Result, 1)
 	go func() { done <- run() }()
 	select {
@@ -128,6 +130,10 @@ func runWithin(t *testing.T, limit time.Duration, run func() []gates.Result) []g
 		return nil
 	}
 }
+
+// hangGuard scales a hang guard for the race detector. Guards are several times what an honest
+// run takes on a loaded machine: they catch hangs, never slowness.
+func hangGuard(d time.Duration) time.Duration { return d * raceFactor }
 
 // recorder is an Observer that keeps everything it is told.
 type recorder struct {

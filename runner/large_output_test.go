@@ -44,8 +44,11 @@ func TestLargeOutputInBoundedMemory(t *testing.T) {
 	if res.Status != gates.StatusPass || res.Tail == "" {
 		t.Fatalf("got %s %q tail %q", res.Status, res.Reason, res.Tail)
 	}
-	if allocated := after.TotalAlloc - before.TotalAlloc; allocated > 8<<20 {
-		t.Errorf("allocated %d bytes for %d bytes of output", allocated, largeOutputBytes)
+	// A runner that kept the output, or copied it once, allocates at least all of it; one that
+	// streams it allocates a few hundred KiB. The bound sits far from both, so that the odd
+	// allocation a loaded machine adds (16 MiB was seen once) is not taken for the defect.
+	if allocated := after.TotalAlloc - before.TotalAlloc; allocated > largeOutputBytes/2 {
+		t.Errorf("allocated %d bytes for %d bytes of output: the output is kept in memory", allocated, largeOutputBytes)
 	}
 	if want := int64(largeOutputBytes/35 + 2); counter.lines.Load() < want {
 		t.Errorf("observer saw %d lines, want at least %d", counter.lines.Load(), want)

@@ -15,6 +15,7 @@ import (
 // return within limit.
 func executeWithin(t *testing.T, limit time.Duration, p Process) (Exit, string) {
 	t.Helper()
+	limit = hangGuard(limit)
 	var out bytes.Buffer
 	type result struct {
 		exit Exit

@@ -65,12 +65,19 @@ func TestScripts(t *testing.T) {
 			env.Setenv("GIT_AUTHOR_EMAIL", "t@example.com")
 			env.Setenv("GIT_COMMITTER_NAME", "t")
 			env.Setenv("GIT_COMMITTER_EMAIL", "t@example.com")
+			// `exec timeout $HANG_GUARD gauntlet ...` turns a hang into a failure; it is no bound
+			// on speed, which a loaded machine or the race detector would break.
+			env.Setenv("HANG_GUARD", strconv.Itoa(int(hangGuard(60*time.Second).Seconds())))
 			return nil
 		},
 		Cmds:      scriptCmds,
 		Condition: scriptCondition,
 	})
 }
+
+// hangGuard scales a hang guard for the race detector. Guards are many times what an honest run
+// takes on a loaded machine: they catch hangs, never slowness.
+func hangGuard(d time.Duration) time.Duration { return d * raceFactor }
 
 // scriptCondition adds [root] (the scripts that hand files to another user need to be root) and
 // [nginx] (the remote cache is tested against a real nginx).
@@ -94,7 +101,7 @@ func cmdPidGone(ts *testscript.TestScript, neg bool, args []string) {
 	if err != nil {
 		ts.Fatalf("pidgone: %v", err)
 	}
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(hangGuard(10 * time.Second))
 	for {
 		if !alive(pid) {
 			return
@@ -126,13 +133,13 @@ func cmdWaitFile(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("usage: waitfile FILE")
 	}
 	path := ts.MkAbs(args[0])
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(hangGuard(30 * time.Second))
 	for {
 		if _, err := os.Stat(path); err == nil {
 			return
 		}
 		if time.Now().After(deadline) {
-			ts.Fatalf("%s did not appear within 30s", args[0])
+			ts.Fatalf("%s did not appear within %s", args[0], hangGuard(30*time.Second))
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
@@ -215,14 +222,14 @@ func cmdInterrupt(ts *testscript.TestScript, neg bool, args []string) {
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 	marker := ts.MkAbs(args[0])
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+	for deadline := time.Now().Add(hangGuard(30 * time.Second)); ; time.Sleep(20 * time.Millisecond) {
 		if _, err := os.Stat(marker); err == nil {
 			break
 		}
 		if time.Now().After(deadline) {
 			cmd.Process.Kill()
 			<-done
-			ts.Fatalf("interrupt: %s did not appear within 30s", args[0])
+			ts.Fatalf("interrupt: %s did not appear within %s", args[0], hangGuard(30*time.Second))
 		}
 	}
 	cmd.Process.Signal(os.Interrupt)
@@ -232,10 +239,10 @@ func cmdInterrupt(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	select {
 	case <-done:
-	case <-time.After(30 * time.Second):
+	case <-time.After(hangGuard(30 * time.Second)):
 		cmd.Process.Kill()
 		<-done
-		ts.Fatalf("interrupt: %s still running 30s after SIGINT", args[2])
+		ts.Fatalf("interrupt: %s still running %s after SIGINT", args[2], hangGuard(30*time.Second))
 	}
 	if got := cmd.ProcessState.ExitCode(); got != want {
 		ts.Fatalf("%s exited %d after SIGINT, want %d", args[2], got, want)
@@ -288,10 +295,10 @@ func cmdHookCall(ts *testscript.TestScript, neg bool, args []string) {
 	go func() { done <- cmd.Wait() }()
 	select {
 	case <-done:
-	case <-time.After(30 * time.Second):
+	case <-time.After(hangGuard(30 * time.Second)):
 		cmd.Process.Kill()
 		<-done
-		ts.Fatalf("hookcall: %s still running after 30s with stdin open", args[1])
+		ts.Fatalf("hookcall: %s still running after %s with stdin open", args[1], hangGuard(30*time.Second))
 	}
 	if got := cmd.ProcessState.ExitCode(); got != want {
 		ts.Fatalf("%s exited %d, want %d", args[1], got, want)
