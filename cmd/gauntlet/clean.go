@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gauntlet-dev/gauntlet/config"
+	"github.com/gauntlet-dev/gauntlet/internal/cache"
 	"github.com/gauntlet-dev/gauntlet/internal/engine"
 	"github.com/gauntlet-dev/gauntlet/internal/state"
 	"github.com/gauntlet-dev/gauntlet/internal/termtext"
@@ -93,11 +94,34 @@ func clean(cmd *cobra.Command, io streams, opts cleanOptions) error {
 		fmt.Fprintf(io.Out, "removed %s%s\n", config.DisplayPath(path), what)
 		removed++
 	}
+	if n, err := cleanSharedCache(root, io); err != nil {
+		return err
+	} else {
+		removed += n
+	}
 	if removed == 0 {
 		_, err := fmt.Fprintf(io.Out, "nothing to clean in %s\n", config.DisplayPath(stateDir))
 		return err
 	}
 	return nil
+}
+
+// cleanSharedCache removes this project's part of the cache its repository's worktrees share.
+func cleanSharedCache(root string, io streams) (int, error) {
+	dir, name, ok := cache.SharedFile(root)
+	if !ok {
+		return 0, nil
+	}
+	defer dir.Close()
+	path := filepath.Join(dir.Path(), name)
+	if _, err := os.Lstat(path); err != nil {
+		return 0, nil
+	}
+	if err := dir.RemoveAll(name); err != nil {
+		return 0, err
+	}
+	fmt.Fprintf(io.Out, "removed %s (the cache this repository's worktrees share)\n", path)
+	return 1, nil
 }
 
 // describeCleanable says whether path exists and, for the logs, how many runs it holds. It only

@@ -55,26 +55,44 @@ type file struct {
 // run lock in between.
 type Store struct {
 	sd    *state.Dir
+	name  string // the file, relative to sd
 	f     file
 	dirty bool
+	// shared is set for the cache of a repository's common git directory, which the worktrees'
+	// runs write at once: Save then merges what this run changed into what is on disk.
+	shared  *sharedDir
+	put     map[string]*Entry
+	deleted map[string]bool
 }
 
 // Open reads the cache. A missing, oversized or corrupt file is an empty cache: forgetting a
 // pass only costs a rerun.
 func Open(sd *state.Dir) (*Store, error) {
-	s := &Store{sd: sd, f: file{Version: 1, Entries: map[string]*Entry{}}}
-	data, err := sd.ReadFileLimit(File, MaxBytes)
+	return open(sd, File)
+}
+
+func open(sd *state.Dir, name string) (*Store, error) {
+	s := &Store{sd: sd, name: name, put: map[string]*Entry{}, deleted: map[string]bool{}}
+	f, err := s.read()
+	s.f = f
+	return s, err
+}
+
+// read loads the file; a missing, oversized or corrupt one is an empty cache.
+func (s *Store) read() (file, error) {
+	empty := file{Version: 1, Entries: map[string]*Entry{}}
+	data, err := s.sd.ReadFileLimit(s.name, MaxBytes)
 	switch {
 	case errors.Is(err, fs.ErrNotExist), errors.Is(err, safefile.ErrTooLarge):
-		return s, nil
+		return empty, nil
 	case err != nil:
-		return s, fmt.Errorf("read the gate cache: %w", err)
+		return empty, fmt.Errorf("read the gate cache: %w", err)
 	}
 	var f file
 	if json.Unmarshal(data, &f) == nil && f.Version == 1 && f.Entries != nil {
-		s.f = f
+		return f, nil
 	}
-	return s, nil
+	return empty, nil
 }
 
 // Lookup returns the pass stored under key.
@@ -89,6 +107,8 @@ func (s *Store) Lookup(key string) (Entry, bool) {
 // Put remembers a pass.
 func (s *Store) Put(key string, e Entry) {
 	s.f.Entries[key] = &e
+	s.put[key] = &e
+	delete(s.deleted, key)
 	s.dirty = true
 }
 
@@ -98,12 +118,24 @@ func (s *Store) Delete(key string) {
 		delete(s.f.Entries, key)
 		s.dirty = true
 	}
+	// Another worktree may have stored it since this run read the file.
+	delete(s.put, key)
+	s.deleted[key] = true
+	s.dirty = s.dirty || s.shared != nil
 }
 
 // Save writes the cache back when it changed, pruned to its bounds oldest first.
 func (s *Store) Save() error {
 	if !s.dirty {
 		return nil
+	}
+	if s.shared != nil {
+		unlock, err := s.shared.lock()
+		if err != nil {
+			return err
+		}
+		defer unlock()
+		s.merge()
 	}
 	s.prune(len(s.f.Entries) - MaxEntries)
 	data, err := json.Marshal(s.f)
@@ -114,7 +146,7 @@ func (s *Store) Save() error {
 	if err != nil {
 		return fmt.Errorf("encode the gate cache: %w", err)
 	}
-	if err := s.sd.WriteFileAtomic(File, data); err != nil {
+	if err := s.sd.WriteFileAtomic(s.name, data); err != nil {
 		return fmt.Errorf("write the gate cache: %w", err)
 	}
 	s.dirty = false

@@ -22,6 +22,7 @@ import (
 // which the gates it did not answer will be remembered if they pass.
 type cached struct {
 	store   *cache.Store
+	release func()              // what the store holds, released once the run is remembered
 	remote  *remotecache.Client // nil without a usable remote cache
 	results []gates.Result
 	keys    map[string]string // gate name -> key
@@ -49,8 +50,8 @@ func consultCache(ctx context.Context, req Request, sd *state.Dir, toRun []gates
 		}
 		tree = t
 	}
-	store, err := cache.Open(sd)
-	c.store = store
+	store, release, err := cache.OpenForProject(req.Config.Root, sd)
+	c.store, c.release = store, release
 	remote, rerr := openRemote(req)
 	c.remote = remote
 	err = errors.Join(err, rerr)
@@ -110,6 +111,9 @@ func hitResult(g gates.Gate, e cache.Entry) gates.Result {
 // that did not pass (run with --no-cache, or reading something its key does not name) loses the
 // pass stored under the same key: the cache must not hide a failure it has seen.
 func (c *cached) remember(ctx context.Context, runID string, ran []gates.Result) error {
+	if c.release != nil {
+		defer c.release()
+	}
 	if c.store == nil || len(c.keys) == 0 {
 		return nil
 	}

@@ -17,18 +17,29 @@ const Name = ".gauntlet"
 type Dir struct {
 	root    *os.Root
 	path    string
-	project string // absolute project root, to reopen the directory when a gate removed it
+	project string // absolute parent directory, to reopen the directory when a gate removed it
+	name    string // the directory's name inside project
 }
 
 // Open opens <projectRoot>/.gauntlet, creating it when missing. A `.gauntlet` that is a symlink is
 // refused even when it points inside the project: other packages (the lock) open files by path,
 // and a link would make their view differ from this Root's.
 func Open(projectRoot string) (*Dir, error) {
-	absRoot, err := filepath.Abs(projectRoot)
+	return OpenIn(projectRoot, Name)
+}
+
+// SharedName is the directory gauntlet keeps in a repository's common git directory, for what
+// every worktree of the repository shares (the per-gate cache).
+const SharedName = "gauntlet"
+
+// OpenIn opens the directory name inside parent, creating it when missing, with the same
+// guarantees as Open: never through a symlink, every access through an os.Root.
+func OpenIn(parent, name string) (*Dir, error) {
+	absRoot, err := filepath.Abs(parent)
 	if err != nil {
-		return nil, fmt.Errorf("state dir in %s: %w", projectRoot, err)
+		return nil, fmt.Errorf("state dir in %s: %w", parent, err)
 	}
-	path := filepath.Join(absRoot, Name)
+	path := filepath.Join(absRoot, name)
 
 	project, err := os.OpenRoot(absRoot)
 	if err != nil {
@@ -36,10 +47,10 @@ func Open(projectRoot string) (*Dir, error) {
 	}
 	defer project.Close()
 
-	if err := project.Mkdir(Name, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+	if err := project.Mkdir(name, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
 		return nil, stateErr(path, "mkdir", err)
 	}
-	info, err := project.Lstat(Name)
+	info, err := project.Lstat(name)
 	if err != nil {
 		return nil, stateErr(path, "stat", err)
 	}
@@ -49,11 +60,11 @@ func Open(projectRoot string) (*Dir, error) {
 	if !info.IsDir() {
 		return nil, fmt.Errorf("state dir %s: not a directory", path)
 	}
-	root, err := project.OpenRoot(Name)
+	root, err := project.OpenRoot(name)
 	if err != nil {
 		return nil, stateErr(path, "open", err)
 	}
-	return &Dir{root: root, path: path, project: absRoot}, nil
+	return &Dir{root: root, path: path, project: absRoot, name: name}, nil
 }
 
 // revive reopens the state directory when the one this Dir holds is no longer at its path: a
@@ -67,7 +78,7 @@ func (d *Dir) revive() bool {
 	if now, err := os.Lstat(d.path); err == nil && os.SameFile(held, now) {
 		return false
 	}
-	fresh, err := Open(d.project)
+	fresh, err := OpenIn(d.project, d.name)
 	if err != nil {
 		return false
 	}
