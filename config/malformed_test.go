@@ -212,6 +212,26 @@ func TestParseReportsEveryProblemWithPosition(t *testing.T) {
 		{"merge key on a scalar", "version: 1\ngates:\n  t:\n    <<: 3\n    run: x\n", []string{
 			`.gauntlet.yml:4:9: merge key << needs a mapping or a list of mappings, got 3`,
 		}},
+		{"needs an unknown gate", "version: 1\ngates:\n  build:\n    run: x\n  test:\n    run: x\n    needs: [biuld, lint]\n", []string{
+			`.gauntlet.yml:7:13: gate "test" needs "biuld", which is no gate or setup step (did you mean "build"?)`,
+			`.gauntlet.yml:7:20: gate "test" needs "lint", which is no gate or setup step`,
+		}},
+		{"needs itself", "version: 1\ngates:\n  a:\n    run: x\n    needs: [a]\n", []string{
+			`.gauntlet.yml:5:13: gate "a" needs itself`,
+		}},
+		{"needs in a cycle", "version: 1\ngates:\n  a:\n    run: x\n    needs: [b]\n  b:\n    run: x\n    needs: [c]\n  c:\n    run: x\n    needs:\n      - a\n  d:\n    run: x\n    needs: [a]\n", []string{
+			`.gauntlet.yml:12:9: gates need each other in a cycle, so none of them could start: a -> b -> c -> a`,
+		}},
+		{"two cycles", "version: 1\ngates:\n  a:\n    run: x\n    needs: [b]\n  b:\n    run: x\n    needs: [a]\n  c:\n    run: x\n    needs: [d]\n  d:\n    run: x\n    needs: [c]\n", []string{
+			`.gauntlet.yml:8:13: gates need each other in a cycle, so none of them could start: a -> b -> a`,
+			`.gauntlet.yml:14:13: gates need each other in a cycle, so none of them could start: c -> d -> c`,
+		}},
+		{"needs not a list of names", "version: 1\ngates:\n  a:\n    run: x\n    needs: b\n  c:\n    run: x\n    needs: [B, 3, a, a]\n", []string{
+			`.gauntlet.yml:5:12: "needs" in gate "a" must be a list of gate or setup step names, got "b"`,
+			`.gauntlet.yml:8:13: item 1 of "needs" in gate "c" must be a gate or setup step name (1 to 64 lowercase letters, digits, - and _), got "B"`,
+			`.gauntlet.yml:8:16: item 2 of "needs" in gate "c" must be a gate or setup step name, got 3`,
+			`.gauntlet.yml:8:22: item 4 of "needs" in gate "c" repeats "a" (item 3)`,
+		}},
 		{"every problem, sorted by position", "jobs: 0\ngates:\n  B:\n    run: x\n    argv: [y]\nbogus: 1\n", []string{
 			`.gauntlet.yml:1:1: missing required key "version" (add "version: 1")`,
 			`.gauntlet.yml:1:7: "jobs" must be at least 1, got 0`,

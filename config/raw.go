@@ -74,6 +74,7 @@ type rawGate struct {
 	Format         formatKey `yaml:"format" only:"check"`
 	NewOnly        *bool     `yaml:"new_only" only:"check"`
 	Causes         *bool     `yaml:"causes" only:"check"`
+	Needs          needList  `yaml:"needs"`
 }
 
 // duration is a Go duration string ("90s", "10m") that must be positive.

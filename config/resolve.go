@@ -88,6 +88,7 @@ func resolveGate(name string, g *rawGate, c *Config) gates.Gate {
 		Session:        valueOr(g.Session, false),
 		Format:         g.Format,
 		NewOnly:        valueOr(g.NewOnly, false),
+		Needs:          g.Needs.names(),
 		// Only check gates read their output for causes: a review or todos gate judges itself.
 		Causes: kind == gates.KindCheck && valueOr(g.Causes, c.Causes),
 	}

@@ -117,6 +117,7 @@ var (
 	rawCacheType = reflect.TypeFor[rawCache]()
 	// firstFailureType is "wait" or a duration, 0s included.
 	firstFailureType = reflect.TypeFor[firstFailure]()
+	needListType     = reflect.TypeFor[needList]()
 	gateMapType      = reflect.TypeFor[gateMap]()
 	// formatKeyType is a string or a list of strings.
 	formatKeyType = reflect.TypeFor[formatKey]()
@@ -135,6 +136,11 @@ func valueSchema(t reflect.Type, tag reflect.StructTag, key string) (schema, err
 	case formatKeyType:
 		// minLength applies to the string form only, minItems and items to the list form only.
 		return schema{"type": []string{"string", "array"}, "minLength": 1, "minItems": 1, "items": schema{"type": "string"}}, nil
+	case needListType:
+		return schema{
+			"type":  []string{"array", "null"},
+			"items": schema{"type": "string", "pattern": gateNamePattern().String()},
+		}, nil
 	case gateMapType:
 		return schema{
 			"type":                 []string{"object", "null"},
@@ -324,4 +330,5 @@ var schemaDocs = map[string]string{
 	"gates.*.format":           "How findings are read from the output: a parser name (go, gotest, gofmt, eslint, tsc, vitest, jest, ava, ruff, mypy, pytest, rust, shellcheck, gcc, generic), none, or Vim errorformat lines. Default: detected from the command.",
 	"gates.*.new_only":         "Findings on lines the change did not add or modify do not fail the gate. Default: false.",
 	"gates.*.causes":           "Check gates: apply the built-in catalogue of environment-failure signatures to this gate's output. Default: the top-level causes.",
+	"gates.*.needs":            "Gates (and setup steps) that must pass or warn before this gate starts; if one fails or cannot run, this gate is skipped. A selected gate's needs run too. Default: none.",
 }

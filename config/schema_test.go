@@ -123,7 +123,7 @@ func checkTags(t *testing.T, key string, tag reflect.StructTag, prop map[string]
 
 func jsonTypeOf(t reflect.Type) string {
 	switch t {
-	case reflect.TypeFor[duration]():
+	case reflect.TypeFor[duration](), reflect.TypeFor[need]():
 		return "string"
 	case reflect.TypeFor[envMap](), reflect.TypeFor[gateMap]():
 		return "object"

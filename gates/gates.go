@@ -100,6 +100,10 @@ type Gate struct {
 	// Causes applies the built-in catalogue of environment-failure signatures to the gate's
 	// output (config key causes, default true).
 	Causes bool
+	// Needs names the gates (and setup steps) that must pass, or warn, before this gate starts;
+	// when one of them does not, this gate is skipped. Config guarantees the names exist and
+	// draw no cycle.
+	Needs []string
 }
 
 // SessionDependent says whether the gate's result depends on the agent's session: it said so,
@@ -199,4 +203,8 @@ type Result struct {
 	Lines int
 	// Excerpt is the output around the first line that looked like an error, when one did.
 	Excerpt *Excerpt
+	// Needs are the gate's needs, as configured.
+	Needs []string
+	// SkippedBecause names the need whose failure (or own skip) made this gate skipped.
+	SkippedBecause string
 }

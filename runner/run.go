@@ -70,8 +70,8 @@ type Options struct {
 	Readers ReadersFunc
 }
 
-// Run executes gs and returns their results in the same order. Gates start in input order.
-// Cancelling ctx stops every gate (SIGTERM, then SIGKILL after Grace) and reports them
+// Run executes gs and returns their results in the same order. Gates start in input order, each
+// once the gates it needs have finished (see schedule). Cancelling ctx stops every gate (SIGTERM, then SIGKILL after Grace) and reports them
 // cancelled; when ctx ends by its deadline, running gates are reported timed out instead.
 // Run returns only after every process it started is killed and every goroutine has ended.
 func Run(ctx context.Context, gs []gates.Gate, opts Options) []gates.Result {
@@ -178,42 +178,6 @@ func (r *run) stop() {
 	<-r.watchStopped
 	<-r.sweepStopped
 	r.cancel(nil)
-}
-
-// schedule starts the gates in order as slots free up; once the run is cancelled, the gates not
-// yet started are reported cancelled without running.
-func (r *run) schedule(gs []gates.Gate) []gates.Result {
-	results := make([]gates.Result, len(gs))
-	slots := make(chan struct{}, r.opts.Jobs)
-	var wg sync.WaitGroup
-	for i, g := range gs {
-		if !r.acquire(slots) {
-			for j := i; j < len(gs); j++ {
-				results[j] = r.notStarted(gs[j])
-			}
-			break
-		}
-		wg.Go(func() {
-			defer func() { <-slots }()
-			results[i] = r.runGate(g)
-		})
-	}
-	wg.Wait()
-	return results
-}
-
-// acquire takes a slot, or reports false when the run was cancelled first.
-func (r *run) acquire(slots chan struct{}) bool {
-	select {
-	case slots <- struct{}{}:
-		if r.ctx.Err() != nil {
-			<-slots
-			return false
-		}
-		return true
-	case <-r.ctx.Done():
-		return false
-	}
 }
 
 type silentObserver struct{}

@@ -69,6 +69,9 @@ type explained struct {
 	Hint     string          `json:"hint,omitempty"`
 	Log      string          `json:"log"`
 	Tail     string          `json:"tail,omitempty"`
+	// SkippedBecause names the need that kept the gate from running; its own explanation
+	// follows in the list.
+	SkippedBecause string `json:"skipped_because,omitempty"`
 }
 
 type explanation struct {
@@ -98,18 +101,28 @@ func explain(io streams, opts explainOptions) error {
 
 	ex := explanation{RunID: r.RunID, Verdict: r.Verdict, Gates: []explained{}}
 	var names []string
+	byName := map[string]report.GateReport{}
 	for _, g := range r.Gates {
 		names = append(names, g.Name)
+		byName[g.Name] = g
+	}
+	for _, g := range r.Gates {
 		wanted := g.Name == opts.gate || opts.gate == "" && slices.Contains([]gates.Status{gates.StatusFail, gates.StatusError, gates.StatusWarn}, g.Status)
 		if !wanted {
 			continue
 		}
-		e := explained{Name: g.Name, Status: g.Status, Reason: g.Reason, Cause: causes[g.Name], Findings: g.Findings, Hint: g.Hint, Log: g.Log}
-		if len(g.Findings) == 0 && e.Cause == nil {
-			// Nothing was recognised in the output: its last lines are all there is to go on.
-			e.Tail = lastLines(termtext.Clean(g.Tail), report.DefaultTailLines)
+		ex.Gates = append(ex.Gates, explainGate(g, causes))
+		// A gate skipped for its need is explained by that need: follow the chain to the gate
+		// that failed. Each step is a gate that finished earlier, so the chain ends.
+		for seen := map[string]bool{g.Name: true}; g.SkippedBecause != "" && !seen[g.SkippedBecause]; {
+			need, ok := byName[g.SkippedBecause]
+			if !ok {
+				break
+			}
+			seen[need.Name] = true
+			ex.Gates = append(ex.Gates, explainGate(need, causes))
+			g = need
 		}
-		ex.Gates = append(ex.Gates, e)
 	}
 	if opts.gate != "" && len(ex.Gates) == 0 {
 		known := "none"
@@ -125,6 +138,16 @@ func explain(io streams, opts explainOptions) error {
 		return enc.Encode(ex)
 	}
 	return writeExplanation(io.Out, ex)
+}
+
+func explainGate(g report.GateReport, causes map[string]*gates.Cause) explained {
+	e := explained{Name: g.Name, Status: g.Status, Reason: g.Reason, Cause: causes[g.Name], Findings: g.Findings, Hint: g.Hint, Log: g.Log,
+		SkippedBecause: g.SkippedBecause}
+	if len(g.Findings) == 0 && e.Cause == nil && g.SkippedBecause == "" {
+		// Nothing was recognised in the output: its last lines are all there is to go on.
+		e.Tail = lastLines(termtext.Clean(g.Tail), report.DefaultTailLines)
+	}
+	return e
 }
 
 // storedCauses reads each gate's environment cause from the stored report, where a run that
@@ -183,7 +206,11 @@ func writeExplanation(w io.Writer, ex explanation) error {
 				}
 			}
 		}
-		if len(g.Findings) == 0 && g.Cause == nil && g.Status != gates.StatusPass {
+		if g.SkippedBecause != "" {
+			fmt.Fprintf(&b, "  did not run: see %s below\n", termtext.Line(g.SkippedBecause))
+			continue
+		}
+		if len(g.Findings) == 0 && g.Cause == nil && g.Status != gates.StatusPass && g.Status != gates.StatusSkipped {
 			b.WriteString("  no findings were recognised in its output")
 			if g.Tail != "" {
 				b.WriteString("; its last lines:\n")

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -41,6 +42,8 @@ type listedGate struct {
 	// Format names the parsers that read the gate's findings, as set or detected from the command.
 	Format  []string `json:"format,omitempty"`
 	NewOnly bool     `json:"new_only,omitempty"`
+	// Needs are the gates and setup steps this gate waits for: the edges of the graph.
+	Needs []string `json:"needs,omitempty"`
 }
 
 func newListCmd(io streams) *cobra.Command {
@@ -103,6 +106,7 @@ func listedGates(cfg *config.Config, sel *engine.Selection) []listedGate {
 			Severity: g.Severity,
 			When:     g.When,
 			Enabled:  g.Enabled,
+			Needs:    g.Needs,
 		}
 		if g.Review != nil {
 			l.CLI = g.Review.CLI
@@ -125,11 +129,22 @@ func writeGateTable(w io.Writer, cfg *config.Config, sel *engine.Selection, list
 		return err
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "GATE\tKIND\tRUN\tREASON\tCOMMAND")
+	// The graph of needs is a column of its own, shown only when a gate has needs, so that a
+	// config without them lists as it always did.
+	withNeeds := slices.ContainsFunc(listed, func(l listedGate) bool { return len(l.Needs) > 0 })
+	if withNeeds {
+		fmt.Fprintln(tw, "GATE\tKIND\tRUN\tNEEDS\tREASON\tCOMMAND")
+	} else {
+		fmt.Fprintln(tw, "GATE\tKIND\tRUN\tREASON\tCOMMAND")
+	}
 	for _, l := range listed {
 		run := "no"
 		if l.Run {
 			run = "yes"
+		}
+		if withNeeds {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", l.Name, l.Kind, run, cmp.Or(strings.Join(l.Needs, ","), "-"), oneLine(l.Reason), oneLine(shownCommand(l)))
+			continue
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", l.Name, l.Kind, run, oneLine(l.Reason), oneLine(shownCommand(l)))
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -64,33 +65,71 @@ func consultCache(ctx context.Context, req Request, sd *state.Dir, toRun []gates
 			return changes.MergeBase(ctx, req.Config.Root, cmp.Or(req.Scope.Base, req.Config.Base))
 		}),
 	}
-	var rest []gates.Gate
+	hits := map[string]hit{}
 	for _, g := range toRun {
 		key, ok, kerr := cache.Key(ctx, g, kc)
 		err = errors.Join(err, kerr)
 		if !ok || kerr != nil {
-			rest = append(rest, g)
 			continue
 		}
+		c.keys[g.Name] = key
 		// --no-cache runs the gate anyway; its outcome still updates the cache.
-		if e, hit := store.Lookup(key); hit && !req.NoCache {
-			c.results = append(c.results, hitResult(g, e))
+		if e, found := store.Lookup(key); found && !req.NoCache {
+			hits[g.Name] = hit{entry: e}
 			continue
 		}
-		if e, hit, rerr := c.lookupRemote(ctx, key, req.NoCache); hit {
+		if e, found, rerr := c.lookupRemote(ctx, key, req.NoCache); found {
 			// Kept locally too: the next run on this machine needs no server.
-			store.Put(key, cache.Entry{Gate: e.Gate, Run: e.Run, At: e.At})
-			res := hitResult(g, cache.Entry{Gate: e.Gate, Run: e.Run, At: e.At})
-			res.Reason += " (remote cache)"
-			c.results = append(c.results, res)
-			continue
+			entry := cache.Entry{Gate: e.Gate, Run: e.Run, At: e.At}
+			store.Put(key, entry)
+			hits[g.Name] = hit{entry: entry, remote: true}
 		} else if rerr != nil && !errors.Is(rerr, remotecache.ErrDown) {
 			err = errors.Join(err, rerr)
 		}
-		c.keys[g.Name] = key
-		rest = append(rest, g)
+	}
+	rerunAfterNeeds(toRun, hits)
+	var rest []gates.Gate
+	for _, g := range toRun {
+		h, found := hits[g.Name]
+		if !found {
+			rest = append(rest, g)
+			continue
+		}
+		res := hitResult(g, h.entry)
+		if h.remote {
+			res.Reason += " (remote cache)"
+		}
+		c.results = append(c.results, res)
 	}
 	return rest, c, err
+}
+
+// hit is a pass the cache holds for a gate of this run.
+type hit struct {
+	entry  cache.Entry
+	remote bool // found on the remote cache
+}
+
+// rerunAfterNeeds drops the hits of gates that need a gate which runs this time: a need that
+// runs again may leave behind something else than what the cached pass was judged on (a new
+// build, other generated code), and when it fails the gate must be skipped, not passed.
+func rerunAfterNeeds(toRun []gates.Gate, hits map[string]hit) {
+	runs := map[string]bool{}
+	for _, g := range toRun {
+		if _, hit := hits[g.Name]; !hit {
+			runs[g.Name] = true
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, g := range toRun {
+			if runs[g.Name] || !slices.ContainsFunc(g.Needs, func(n string) bool { return runs[n] }) {
+				continue
+			}
+			delete(hits, g.Name)
+			runs[g.Name], changed = true, true
+		}
+	}
 }
 
 func hitResult(g gates.Gate, e cache.Entry) gates.Result {

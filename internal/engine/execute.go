@@ -217,20 +217,21 @@ func merge(cfg *config.Config, sel *Selection, ran []gates.Result) []gates.Resul
 	}
 	out := make([]gates.Result, 0, len(sel.Order))
 	for _, name := range sel.Order {
-		if r, ok := byName[name]; ok {
-			out = append(out, r)
-			continue
-		}
 		g := gateByName[name]
-		out = append(out, gates.Result{
-			Name:     name,
-			Kind:     g.Kind,
-			Status:   gates.StatusSkipped,
-			ExitCode: -1,
-			Reason:   sel.Skipped[name],
-			Hint:     g.Hint,
-			Command:  g.Command(),
-		})
+		r, ok := byName[name]
+		if !ok {
+			r = gates.Result{
+				Name:     name,
+				Kind:     g.Kind,
+				Status:   gates.StatusSkipped,
+				ExitCode: -1,
+				Reason:   sel.Skipped[name],
+				Hint:     g.Hint,
+				Command:  g.Command(),
+			}
+		}
+		r.Needs = g.Needs
+		out = append(out, r)
 	}
 	return out
 }

@@ -78,7 +78,7 @@ func Select(ctx context.Context, cfg *config.Config, scope Scope) (*Selection, e
 		named = slices.DeleteFunc(slices.Clone(cfg.Gates), func(g gates.Gate) bool { return !slices.Contains(scope.Names, g.Name) })
 	}
 	if scope.Shard.N > 1 {
-		named = shardOf(named, scope)
+		named = shardOf(named, cfg.Gates, scope)
 	}
 	var candidates []gates.Gate
 	for _, g := range named {
@@ -127,7 +127,57 @@ func Select(ctx context.Context, cfg *config.Config, scope Scope) (*Selection, e
 		sel.Reasons[g.Name] = why
 		sel.Run = append(sel.Run, g)
 	}
+	sel.pullInNeeds(cfg.Gates, scope.CI)
 	return sel, nil
+}
+
+// pullInNeeds adds to the run the gates that the selected gates need, and the gates those need,
+// whatever their paths, names or shard said: a gate selected to run is judged after what it
+// needs, never without it. A need that is disabled or ruled out here by `when` stays out and does
+// not hold its dependents back: switching one gate off must not switch off the gates after it.
+// The run and the reported order stay in config order.
+func (sel *Selection) pullInNeeds(all []gates.Gate, ci bool) {
+	byName := make(map[string]gates.Gate, len(all))
+	for _, g := range all {
+		byName[g.Name] = g
+	}
+	inRun := make(map[string]bool, len(sel.Run))
+	queue := make([]string, 0, len(sel.Run))
+	for _, g := range sel.Run {
+		inRun[g.Name] = true
+		queue = append(queue, g.Name)
+	}
+	pulled := false
+	for len(queue) > 0 {
+		name := queue[0]
+		queue = queue[1:]
+		for _, n := range byName[name].Needs {
+			need, isGate := byName[n]
+			if !isGate || inRun[n] || staticSkip(need, ci) != "" {
+				continue
+			}
+			inRun[n], pulled = true, true
+			delete(sel.Skipped, n)
+			sel.Reasons[n] = "needed by " + name
+			queue = append(queue, n)
+		}
+	}
+	if !pulled {
+		return
+	}
+	reported := make(map[string]bool, len(sel.Order))
+	for _, n := range sel.Order {
+		reported[n] = true
+	}
+	sel.Run, sel.Order = sel.Run[:0], sel.Order[:0]
+	for _, g := range all {
+		if inRun[g.Name] {
+			sel.Run = append(sel.Run, g)
+		}
+		if inRun[g.Name] || reported[g.Name] {
+			sel.Order = append(sel.Order, g.Name)
+		}
+	}
 }
 
 func quoteAll(names []string) string {

@@ -3,9 +3,11 @@ package engine
 import (
 	"context"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/gauntlet-dev/gauntlet/config"
+	"github.com/gauntlet-dev/gauntlet/gates"
 )
 
 // Outside git every scoped gate runs; each selected gate says why, each skipped one why not.
@@ -72,5 +74,74 @@ gates:
 				}
 			}
 		})
+	}
+}
+
+// A selected gate pulls in its needs, transitively and whatever names or paths said; a need
+// that is disabled stays out and is not waited for.
+func TestSelectPullsInNeeds(t *testing.T) {
+	const yml = `version: 1
+gates:
+  gen:
+    run: "true"
+    paths: ["never/**"]
+  build:
+    run: "true"
+    needs: [gen]
+  test:
+    run: "true"
+    needs: [build, off]
+  off:
+    run: "true"
+    enabled: false
+  other:
+    run: "true"
+`
+	dir := t.TempDir()
+	cfg, err := config.Parse(filepath.Join(dir, config.FileName), []byte(yml), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sel, err := Select(context.Background(), cfg, Scope{Names: []string{"test"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var run []string
+	for _, g := range sel.Run {
+		run = append(run, g.Name)
+	}
+	if got, want := strings.Join(run, ","), "gen,build,test"; got != want {
+		t.Errorf("run %s, want %s (config order)", got, want)
+	}
+	if got, want := strings.Join(sel.Order, ","), "gen,build,test"; got != want {
+		t.Errorf("order %s, want %s", got, want)
+	}
+	if sel.Reasons["build"] != "needed by test" || sel.Reasons["gen"] != "needed by build" {
+		t.Errorf("reasons %v", sel.Reasons)
+	}
+	if _, skipped := sel.Skipped["gen"]; skipped {
+		t.Errorf("gen is both run and skipped: %v", sel.Skipped)
+	}
+}
+
+// A gate's cached pass stands only while none of its needs runs, down the whole chain.
+func TestRerunAfterNeeds(t *testing.T) {
+	gs := []gates.Gate{
+		{Name: "e2e", Needs: []string{"test"}},
+		{Name: "test", Needs: []string{"build"}},
+		{Name: "build"},
+		{Name: "lint", Needs: []string{"cached-need"}},
+		{Name: "cached-need"},
+	}
+	hits := map[string]hit{"e2e": {}, "test": {}, "lint": {}, "cached-need": {}}
+	rerunAfterNeeds(gs, hits)
+	var kept []string
+	for _, g := range gs {
+		if _, ok := hits[g.Name]; ok {
+			kept = append(kept, g.Name)
+		}
+	}
+	if got := strings.Join(kept, ","); got != "lint,cached-need" {
+		t.Errorf("hits kept: %s, want lint,cached-need", got)
 	}
 }

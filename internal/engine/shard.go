@@ -12,8 +12,8 @@ import (
 // timings and whether this is CI, never on what changed: change scoping can differ between two
 // checkouts of the same commit (a shallow clone, a missing base), and then the shards would no
 // longer add up to every gate once.
-func shardOf(gs []gates.Gate, scope Scope) []gates.Gate {
-	mine := split(gs, scope.CI, scope.Timings, scope.Shard.N).Shards[scope.Shard.K-1]
+func shardOf(gs, all []gates.Gate, scope Scope) []gates.Gate {
+	mine := split(gs, all, scope.CI, scope.Timings, scope.Shard.N).Shards[scope.Shard.K-1]
 	return slices.DeleteFunc(slices.Clone(gs), func(g gates.Gate) bool { return !slices.Contains(mine, g.Name) })
 }
 
@@ -33,13 +33,60 @@ func staticSkip(g gates.Gate, ci bool) string {
 // ShardPlan is the split `gauntlet run --shard K/N` makes of the whole config, for `gauntlet ci
 // matrix` to show and size.
 func ShardPlan(cfg *config.Config, ci bool, t shard.Timings, n int) shard.Plan {
-	return split(cfg.Gates, ci, t, n)
+	return split(cfg.Gates, cfg.Gates, ci, t, n)
 }
 
-func split(gs []gates.Gate, ci bool, t shard.Timings, n int) shard.Plan {
+// split shards gs; all is every gate of the config, whose needs decide which gates stay together.
+func split(gs, all []gates.Gate, ci bool, t shard.Timings, n int) shard.Plan {
+	group := needGroups(all)
 	items := make([]shard.Gate, len(gs))
 	for i, g := range gs {
-		items[i] = shard.Gate{Name: g.Name, Idle: staticSkip(g, ci) != ""}
+		items[i] = shard.Gate{Name: g.Name, Idle: staticSkip(g, ci) != "", Group: group[g.Name]}
 	}
 	return shard.Split(items, t, n)
+}
+
+// needGroups names, for each gate, the group of gates linked to it by needs either way, by the
+// first of them in config order. Linked gates share a shard, so that a shard pulls in what its
+// gates need without running a gate another shard runs too (their reports could not be merged).
+// Setup steps are no gates: every shard runs the ones its gates need.
+func needGroups(all []gates.Gate) map[string]string {
+	parent := make(map[string]string, len(all))
+	var find func(string) string
+	find = func(n string) string {
+		for parent[n] != n {
+			parent[n] = parent[parent[n]]
+			n = parent[n]
+		}
+		return n
+	}
+	for _, g := range all {
+		parent[g.Name] = g.Name
+	}
+	first := make(map[string]int, len(all))
+	for i, g := range all {
+		first[g.Name] = i
+	}
+	for _, g := range all {
+		for _, n := range g.Needs {
+			if _, isGate := parent[n]; !isGate {
+				continue
+			}
+			a, b := find(g.Name), find(n)
+			if a == b {
+				continue
+			}
+			// The root is the group's first gate in config order, so names are stable.
+			if first[a] < first[b] {
+				parent[b] = a
+			} else {
+				parent[a] = b
+			}
+		}
+	}
+	groups := make(map[string]string, len(all))
+	for _, g := range all {
+		groups[g.Name] = find(g.Name)
+	}
+	return groups
 }

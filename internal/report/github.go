@@ -20,6 +20,10 @@ func WriteGitHub(w io.Writer, r Report) error {
 		if g.Cached {
 			fmt.Fprintf(&b, "::notice title=%s::%s\n", escapeProperty("gauntlet: "+g.Name), escapeData("cached pass: "+termtext.Line(g.Reason)))
 		}
+		if g.SkippedBecause != "" {
+			// Not judged at all: said where it is seen, so that nobody takes its absence for a pass.
+			fmt.Fprintf(&b, "::notice title=%s::%s\n", escapeProperty("gauntlet: "+g.Name), escapeData("not run: "+termtext.Line(g.Reason)))
+		}
 		if !needsAttention(g.Status) {
 			continue
 		}

@@ -66,13 +66,16 @@ type Progress struct {
 // gateState is what the live view knows about one gate.
 type gateState struct {
 	name     string
-	state    string // "queued", "running" or the final gates.Status
+	state    string // "waiting", "queued", "running" or the final gates.Status
 	start    time.Time
 	duration time.Duration
 	reason   string
+	// needs are the gates of this run the gate waits for; it is "waiting" until they finish.
+	needs []string
 }
 
 const (
+	stateWaiting = "waiting"
 	stateQueued  = "queued"
 	stateRunning = "running"
 )
@@ -104,8 +107,20 @@ func (p *Progress) Start(gs []gates.Gate) {
 		return
 	}
 	p.started = true
+	listed := make(map[string]bool, len(gs))
 	for _, g := range gs {
-		p.gate(g.Name)
+		listed[g.Name] = true
+	}
+	for _, g := range gs {
+		s := p.gate(g.Name)
+		for _, n := range g.Needs {
+			if listed[n] {
+				s.needs = append(s.needs, n)
+			}
+		}
+		if len(s.needs) > 0 && s.state == stateQueued {
+			s.state = stateWaiting
+		}
 	}
 	// A block taller than the screen cannot be redrawn: the cursor stops at the top row.
 	if _, height := terminalSize(p.w); p.redraw && height > 0 && len(p.gates) >= height {
@@ -207,6 +222,7 @@ func (p *Progress) Finished(r gates.Result) {
 	}
 	s := p.gate(r.Name)
 	s.state, s.duration, s.reason = string(r.Status), r.Duration, visibleReason(r.Status, r.Reason)
+	p.release()
 	if !p.redraw {
 		detail := durationText(r.Status, r.Duration)
 		if s.reason != "" {
@@ -214,6 +230,27 @@ func (p *Progress) Finished(r gates.Result) {
 		}
 		p.writeLocked(p.plainLine(string(r.Status), statusAttrs[r.Status], s.name, detail))
 	}
+}
+
+// release turns waiting gates whose needs have all finished into queued ones. Callers hold p.mu.
+func (p *Progress) release() {
+	for _, s := range p.gates {
+		if s.state == stateWaiting && len(p.waitingFor(s)) == 0 {
+			s.state = stateQueued
+		}
+	}
+}
+
+// waitingFor lists the needs of a gate that have not finished yet. Callers hold p.mu.
+func (p *Progress) waitingFor(s *gateState) []string {
+	var out []string
+	for _, n := range s.needs {
+		switch p.byName[n].state {
+		case stateWaiting, stateQueued, stateRunning:
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // heartbeat lists the gates still running with their elapsed time.

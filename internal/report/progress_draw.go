@@ -44,6 +44,8 @@ func (p *Progress) blockLine(s *gateState, now time.Time, width int) string {
 	var detail string
 	switch s.state {
 	case stateQueued:
+	case stateWaiting:
+		detail = "for " + strings.Join(p.waitingFor(s), ", ")
 	case stateRunning:
 		detail = FormatDuration(now.Sub(s.start))
 	default:
@@ -65,7 +67,7 @@ func (p *Progress) blockLine(s *gateState, now time.Time, width int) string {
 
 func stateAttrs(state string) []color.Attribute {
 	switch state {
-	case stateQueued:
+	case stateQueued, stateWaiting:
 		return []color.Attribute{color.Faint}
 	case stateRunning:
 		return []color.Attribute{color.FgCyan}

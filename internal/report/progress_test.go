@@ -260,3 +260,41 @@ func TestTerminalSizeOfNonTerminals(t *testing.T) {
 		}
 	}
 }
+
+// A gate waiting for its needs says so, and for which, until they finish; a need outside the
+// run (answered from the cache) is not waited for.
+func TestProgressShowsWaitingGates(t *testing.T) {
+	clock := &fakeClock{now: base}
+	var out syncBuffer
+	p := NewProgress(&out, ProgressOptions{TTY: true, Now: clock.Now})
+	gs := gateList("build", "gen", "test", "lint")
+	gs[2].Needs = []string{"build", "gen"}
+	gs[3].Needs = []string{"cached-elsewhere"}
+	p.Start(gs)
+	p.Started(gates.Gate{Name: "build"}, base)
+	p.draw()
+	frame := lastFrame(out.String(), 4)
+	if !strings.HasPrefix(frame[2], "waiting    test   for build, gen") || !strings.HasPrefix(frame[3], "queued     lint") {
+		t.Errorf("frame %q: want test waiting for build, gen and lint queued", frame)
+	}
+	p.Finished(gates.Result{Name: "build", Status: gates.StatusPass})
+	p.draw()
+	if frame := lastFrame(out.String(), 4); !strings.HasPrefix(frame[2], "waiting    test   for gen") {
+		t.Errorf("frame %q: want test waiting for gen only", frame)
+	}
+	p.Finished(gates.Result{Name: "gen", Status: gates.StatusPass})
+	p.Stop()
+	if frame := lastFrame(out.String(), 4); !strings.HasPrefix(frame[2], "queued     test") {
+		t.Errorf("frame %q: want test queued once its needs finished", frame)
+	}
+}
+
+// lastFrame is the last drawing of an n-line block, as a user sees it.
+func lastFrame(out string, n int) []string {
+	frames := strings.Split(out, fmt.Sprintf("\x1b[%dA", n))
+	lines := strings.Split(strings.TrimSuffix(frames[len(frames)-1], "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = ansi.ReplaceAllString(strings.TrimPrefix(l, "\r"), "")
+	}
+	return lines
+}

@@ -53,6 +53,11 @@ type GateReport struct {
 	// Cause is the environment failure recognised in the output, for `gauntlet explain` and tools
 	// that want it without parsing the reason; omitted when there was none.
 	Cause *gates.Cause `json:"cause,omitempty"`
+	// Needs are the gates (and setup steps) this gate waits for, as configured.
+	Needs []string `json:"needs,omitempty"`
+	// SkippedBecause names the need whose failure kept this gate from running; `gauntlet
+	// explain` follows it to the cause.
+	SkippedBecause string `json:"skipped_because,omitempty"`
 }
 
 // New builds the report of a run from its classified results, keeping their order.
@@ -74,20 +79,22 @@ func New(runID string, started time.Time, d time.Duration, results []gates.Resul
 
 func gateReport(res gates.Result) GateReport {
 	g := GateReport{
-		Name:        res.Name,
-		Kind:        res.Kind,
-		Status:      res.Status,
-		DurationMS:  res.Duration.Milliseconds(),
-		TimedOut:    res.TimedOut,
-		Log:         res.Log,
-		Reason:      res.Reason,
-		Tail:        res.Tail,
-		Hint:        res.Hint,
-		Command:     res.Command,
-		Findings:    res.Findings,
-		OutputLines: res.Lines,
-		Cause:       res.Cause,
-		Cached:      res.Cached,
+		Name:           res.Name,
+		Kind:           res.Kind,
+		Status:         res.Status,
+		DurationMS:     res.Duration.Milliseconds(),
+		TimedOut:       res.TimedOut,
+		Log:            res.Log,
+		Reason:         res.Reason,
+		Tail:           res.Tail,
+		Hint:           res.Hint,
+		Command:        res.Command,
+		Findings:       res.Findings,
+		OutputLines:    res.Lines,
+		Cause:          res.Cause,
+		Cached:         res.Cached,
+		Needs:          res.Needs,
+		SkippedBecause: res.SkippedBecause,
 	}
 	if g.Findings == nil {
 		g.Findings = []gates.Finding{}

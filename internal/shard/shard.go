@@ -39,6 +39,9 @@ type Gate struct {
 	// Idle gates will be reported as skipped whatever the change (disabled, or `when` rules
 	// them out here): they cost nothing, so they must not count against a shard.
 	Idle bool
+	// Group keeps gates together: gates with the same non-empty group land in one shard (gates
+	// that need one another, which a shard could not run apart without running some twice).
+	Group string
 }
 
 // Plan is a split of gates into N shards.
@@ -109,21 +112,43 @@ func Split(gs []Gate, t Timings, n int) Plan {
 		p.Estimate[g.Name] = d
 	}
 
-	order := make([]int, len(gs))
-	for i := range order {
-		order[i] = i
+	// A group is placed as one item weighing what its gates weigh together, at its first gate's
+	// place in config order.
+	units := make([][]int, 0, len(gs))
+	unitOf := map[string]int{}
+	for i, g := range gs {
+		if u, ok := unitOf[g.Group]; ok && g.Group != "" {
+			units[u] = append(units[u], i)
+			continue
+		}
+		if g.Group != "" {
+			unitOf[g.Group] = len(units)
+		}
+		units = append(units, []int{i})
 	}
-	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(weights[b], weights[a]) })
+	unitWeight := make([]time.Duration, len(units))
+	for u, members := range units {
+		for _, i := range members {
+			unitWeight[u] += weights[i]
+		}
+	}
+	order := make([]int, len(units))
+	for u := range order {
+		order[u] = u
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(unitWeight[b], unitWeight[a]) })
 	assigned := make([]int, len(gs))
-	for _, i := range order {
+	for _, u := range order {
 		best := 0
 		for s := 1; s < n; s++ {
 			if p.Loads[s] < p.Loads[best] {
 				best = s
 			}
 		}
-		assigned[i] = best
-		p.Loads[best] += weights[i]
+		for _, i := range units[u] {
+			assigned[i] = best
+		}
+		p.Loads[best] += unitWeight[u]
 	}
 	for i, g := range gs {
 		p.Shards[assigned[i]] = append(p.Shards[assigned[i]], g.Name)

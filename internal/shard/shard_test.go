@@ -179,3 +179,17 @@ func TestParseTimings(t *testing.T) {
 		}
 	}
 }
+
+func TestSplitKeepsAGroupTogether(t *testing.T) {
+	gs := []Gate{{Name: "build", Group: "build"}, {Name: "a"}, {Name: "test", Group: "build"}, {Name: "b"}, {Name: "lint", Group: "build"}}
+	tm := Timings{"build": ms(30), "test": ms(30), "lint": ms(10), "a": ms(40), "b": ms(20)}
+	p := Split(gs, tm, 2)
+	// The group weighs 70ms and goes first to shard 1; a 40 -> 2, b 20 -> 2 (60).
+	want := [][]string{{"build", "test", "lint"}, {"a", "b"}}
+	if !reflect.DeepEqual(p.Shards, want) {
+		t.Errorf("shards = %v, want %v", p.Shards, want)
+	}
+	if !reflect.DeepEqual(p.Loads, []time.Duration{ms(70), ms(60)}) {
+		t.Errorf("loads = %v", p.Loads)
+	}
+}

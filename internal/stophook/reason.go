@@ -53,6 +53,10 @@ func BlockReason(failed []gates.Result, total int, at Attempt, secrets *redact.R
 	var b strings.Builder
 	b.WriteString(header)
 	b.WriteString("\n")
+	if line := notRunLine(failed, secrets); line != "" {
+		b.WriteString(line)
+		b.WriteString("\n")
+	}
 	left := MaxReasonBytes - b.Len()
 
 	// Fixed parts first, in order, while they fit with room for the footer naming the rest.
@@ -109,9 +113,32 @@ func failingResults(results []gates.Result) []gates.Result {
 		}
 	}
 	if len(out) == 0 {
-		return results
+		return slices.DeleteFunc(slices.Clone(results), skippedForNeed)
 	}
 	return out
+}
+
+func skippedForNeed(r gates.Result) bool {
+	return r.Status == gates.StatusSkipped && r.SkippedBecause != ""
+}
+
+// maxNotRunBytes bounds the line naming the gates a failed need kept from running.
+const maxNotRunBytes = 1000
+
+// notRunLine names the gates that did not run because a gate they need failed, so that the
+// agent knows they are still to be judged once it is fixed: "Not run: test (needs build, which
+// failed)."
+func notRunLine(results []gates.Result, secrets *redact.Redactor) string {
+	var parts []string
+	for _, r := range results {
+		if skippedForNeed(r) {
+			parts = append(parts, termtext.Line(r.Name)+" ("+termtext.Line(r.Reason)+")")
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return termtext.Cap(secrets.Redact("Not run until what they need passes: "+strings.Join(parts, ", ")+"."), maxNotRunBytes)
 }
 
 func reasonHeader(failed, total int, at Attempt) string {

@@ -273,3 +273,22 @@ func TestGroupDigits(t *testing.T) {
 		}
 	}
 }
+
+// Gates a failed need kept from running are named after the header, with why, and get no
+// section of their own: they have no output to show and nothing to fix but their need.
+func TestBlockReasonNamesGatesNotRunForANeed(t *testing.T) {
+	results := append(sampleFailures()[:1],
+		gates.Result{Name: "e2e", Status: gates.StatusSkipped, ExitCode: -1, Reason: "needs test, which failed", SkippedBecause: "test"},
+		gates.Result{Name: "deploy", Status: gates.StatusSkipped, ExitCode: -1, Reason: "needs e2e, which did not run because test failed", SkippedBecause: "e2e"})
+	got := BlockReason(results, 1, Attempt{N: 1, Max: 3}, nil)
+	lines := strings.Split(got, "\n")
+	if want := "Not run until what they need passes: e2e (needs test, which failed), deploy (needs e2e, which did not run because test failed)."; lines[1] != want {
+		t.Errorf("second line %q, want %q", lines[1], want)
+	}
+	if !strings.HasPrefix(lines[0], "gauntlet: 1 of 1 gate failed") {
+		t.Errorf("header %q counts the skipped gates", lines[0])
+	}
+	if strings.Contains(got, "## e2e") || strings.Contains(got, "## deploy") {
+		t.Errorf("a skipped gate got a section:\n%s", got)
+	}
+}

@@ -132,7 +132,7 @@ func (in *inflight) standsFor(sticky []string) bool {
 	case gates.VerdictPass:
 		return covers(in.Sticky, sticky)
 	case gates.VerdictFail:
-		for _, r := range in.Failed {
+		for _, r := range only(in.Failed, gates.StatusFail) {
 			if slices.Contains(in.Sticky, r.Name) && !slices.Contains(sticky, r.Name) {
 				return false
 			}

@@ -343,7 +343,7 @@ func awaitVerdict(ctx context.Context, stateDir string) (*lock.Lock, error) {
 func (c *call) share(sd *state.Dir, fingerprint, key string, sticky []string, run *engine.Run) {
 	in := inflight{
 		Fingerprint: fingerprint, Session: key, PID: os.Getpid(), RunID: run.ID, Done: true,
-		Verdict: run.Verdict, Failed: remembered(only(run.Results, gates.StatusFail)), Total: ranCount(run.Results),
+		Verdict: run.Verdict, Failed: remembered(blocking(run.Results)), Total: ranCount(run.Results),
 		Sticky: sticky,
 	}
 	switch run.Verdict {
@@ -411,7 +411,14 @@ func (c *call) decide(led *ledger, key, fingerprint string, maxAttempts int, run
 		return c.because(WhyInfra, "").notify(errorNotice(run.Results))
 	}
 	c.stopped = only(run.Results, gates.StatusCancelled)
-	return c.nextAttempt(ps, only(run.Results, gates.StatusFail), ranCount(run.Results), fingerprint, maxAttempts)
+	return c.nextAttempt(ps, blocking(run.Results), ranCount(run.Results), fingerprint, maxAttempts)
+}
+
+// blocking is what a block is about: the failed gates, then the gates that did not run because
+// a gate they need did not pass (the reason names them, so that the agent knows they are still
+// to be judged).
+func blocking(results []gates.Result) []gates.Result {
+	return append(only(results, gates.StatusFail), slices.DeleteFunc(only(results, gates.StatusSkipped), func(r gates.Result) bool { return r.SkippedBecause == "" })...)
 }
 
 // reblock answers a state this session was already blocked on, without rerunning any gate. It
@@ -461,8 +468,9 @@ func (c *call) nextAttempt(ps *promptState, failed []gates.Result, total int, fi
 	c.dec.verdict, c.dec.attempt, c.dec.maxAttempts = gates.VerdictFail, ps.Blocks, maxAttempts
 	if ps.Blocks >= maxAttempts {
 		*ps = promptState{}
+		stillFailing := only(failed, gates.StatusFail)
 		return c.because(WhyRetryLimit, "").notify(fmt.Sprintf("gauntlet: %s still failing after %s (%s); stop allowed, see %s",
-			termtext.Count(len(failed), "gate"), termtext.Count(maxAttempts, "attempt"), names(failed), ".gauntlet/"+engine.LastRunFile))
+			termtext.Count(len(stillFailing), "gate"), termtext.Count(maxAttempts, "attempt"), names(stillFailing), ".gauntlet/"+engine.LastRunFile))
 	}
 	ps.Blocks++
 	c.dec.attempt = ps.Blocks
