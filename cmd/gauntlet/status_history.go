@@ -79,6 +79,8 @@ func describeDecision(e stophook.HistoryEntry) string {
 			return what + ": " + cause
 		}
 		return what
+	case stophook.WhyHostRelease:
+		return fmt.Sprintf("let go by the host after block %d (its own cap, or the user stopped the agent), still failing: %s", e.Attempt, gates)
 	case stophook.WhyWarn:
 		return "passed with warnings: " + gates
 	case stophook.WhyCached:

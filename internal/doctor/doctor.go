@@ -177,12 +177,24 @@ func checkHost(ctx context.Context, r *Report, env Env, cfg *config.Config, host
 		r.add(commandCheck(ctx, env, h))
 		if cfg != nil {
 			r.add(timeoutCheck(spec, h, cfg.StopHook.Timeout))
+			override, overridden := capOverride(env, spec)
+			if overridden {
+				h.Cap = max(override, 0)
+			}
 			if c, ok := capCheck(spec, h, cfg.StopHook.MaxAttempts); ok {
+				if overridden {
+					c.Message += fmt.Sprintf(" (%s=%d in this environment)", spec.Cap.Env, override)
+				}
 				r.add(c)
+			} else if overridden {
+				r.add(Check{Host: host, Name: "cap", Level: OK, Message: fmt.Sprintf("%s=%d in this environment: %s does not cap consecutive blocks", spec.Cap.Env, override, spec.Display)})
 			}
 		}
 	}
-	r.add(trustCheck(env, host, r.Root))
+	if c, ok := disabledCheck(env, spec, r.Root); ok {
+		r.add(c)
+	}
+	r.add(trustCheck(ctx, env, host, r.Root))
 	r.add(Check{Host: host, Name: "messages", Level: OK,
 		Message: spec.Messages + "; gauntlet status names every agent let go with gates failing"})
 	return true
@@ -301,6 +313,9 @@ func capCheck(spec hosts.Host, h hookfile.Hook, maxAttempts int) (Check, bool) {
 	if spec.Cap.Key != "" {
 		what = fmt.Sprintf("%s's %s is %d", spec.Display, spec.Cap.Key, h.Cap)
 	}
+	if spec.Cap.Resets != "" {
+		what += "; the count starts again when " + spec.Cap.Resets
+	}
 	if maxAttempts <= h.Cap {
 		c.Level, c.Message = OK, fmt.Sprintf("stop_hook.max_attempts %d is within the host's cap (%s)", maxAttempts, what)
 		return c, true
@@ -308,6 +323,9 @@ func capCheck(spec hosts.Host, h hookfile.Hook, maxAttempts int) (Check, bool) {
 	c.Level = Warn
 	c.Message = fmt.Sprintf("stop_hook.max_attempts %d is above the host's cap (%s): the host ends the loop first, without gauntlet's retry-limit message", maxAttempts, what)
 	c.Fix = fmt.Sprintf("set stop_hook.max_attempts to %d or less", h.Cap)
+	if spec.Cap.Env != "" {
+		c.Fix += fmt.Sprintf(", or raise %s in the environment %s starts with", spec.Cap.Env, spec.Display)
+	}
 	if spec.Cap.Key != "" {
 		c.Fix += fmt.Sprintf(", or raise %s in %s", spec.Cap.Key, h.File)
 	}

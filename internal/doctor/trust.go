@@ -1,16 +1,20 @@
 package doctor
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/BurntSushi/toml"
 
+	"github.com/gauntlet-dev/gauntlet/internal/git"
+	"github.com/gauntlet-dev/gauntlet/internal/hookfile"
 	"github.com/gauntlet-dev/gauntlet/internal/hosts"
 	"github.com/gauntlet-dev/gauntlet/internal/safefile"
 )
@@ -20,29 +24,37 @@ import (
 const maxTrustFileBytes = 4 << 20
 
 // trustCheck reads where host keeps the trust a project hook needs, for the project at root.
-// Nothing is written: granting trust stays the user's act in the host.
-func trustCheck(e Env, host hosts.Name, root string) Check {
-	c := Check{Host: host, Name: "trust"}
-	spec := hosts.MustGet(host)
+// Nothing is written: granting trust stays the user's act in the host. A project the host does
+// not trust is a problem: its hook never runs.
+func trustCheck(ctx context.Context, e Env, host hosts.Name, root string) Check {
 	switch host {
 	case hosts.Codex:
-		return codexTrust(e, root)
+		return codexTrust(ctx, e, root)
 	case hosts.Gemini:
 		return geminiTrust(e, root)
 	case hosts.Copilot:
 		return copilotTrust(e, root)
 	default:
-		c.Level, c.Message = OK, spec.Trust.How
+		return Check{Host: host, Name: "trust", Level: OK, Message: hosts.MustGet(host).Trust.How}
 	}
-	return c
 }
 
-// codexHome is where Codex keeps its user config: $CODEX_HOME, else ~/.codex.
-func codexHome(e Env) string {
-	if d := e.getenv("CODEX_HOME"); d != "" {
-		return d
+// hostDir is the host's own directory: its variable (CODEX_HOME), else the table's ~/ path.
+func hostDir(e Env, t hosts.Trust) string {
+	if t.DirEnv != "" {
+		if d := e.getenv(t.DirEnv); d != "" {
+			return d
+		}
 	}
-	return filepath.Join(e.Home, ".codex")
+	return e.home(t.Dir)
+}
+
+// home expands a leading ~/ to the home directory.
+func (e Env) home(p string) string {
+	if rest, ok := strings.CutPrefix(p, "~/"); ok {
+		return filepath.Join(e.Home, filepath.FromSlash(rest))
+	}
+	return p
 }
 
 type codexConfig struct {
@@ -57,17 +69,19 @@ type codexConfig struct {
 	} `toml:"hooks"`
 }
 
-// codexTrust checks both gates Codex puts before a project hook: the project must be trusted
-// ([projects."ROOT"] trust_level), and the hook itself reviewed in /hooks, which Codex records
-// as [hooks.state."FILE:stop:GROUP:INDEX"] trusted_hash. The hash is Codex's to compute, so a
-// recorded one is taken as trust (a hook changed since asks for review again).
-func codexTrust(e Env, root string) Check {
-	path := filepath.Join(codexHome(e), "config.toml")
+// codexTrust checks both gates Codex puts before a project hook: the project itself must be
+// trusted ([projects."ROOT"] trust_level; a parent folder's record does not count), and the hook
+// reviewed in /hooks. For the hook, Codex's own answer (app-server hooks/list) is asked when
+// codex is installed, since only Codex can tell a hook edited after it was trusted; otherwise
+// the recorded [hooks.state."FILE:stop:GROUP:INDEX"] trusted_hash is taken as trust.
+func codexTrust(ctx context.Context, e Env, root string) Check {
+	t := hosts.MustGet(hosts.Codex).Trust
+	path := filepath.Join(hostDir(e, t), t.File)
 	shown := e.display(path)
 	c := Check{Host: hosts.Codex, Name: "trust"}
 	data, err := readBounded(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		c.Level = Warn
+		c.Level = Problem
 		c.Message = fmt.Sprintf("%s does not exist: Codex has not trusted this project, and skips its hooks without a word", shown)
 		c.Fix = fmt.Sprintf(`run "codex exec --trust" once in %s (or trust it when codex asks), then trust the hook in codex's /hooks screen`, root)
 		return c
@@ -85,21 +99,34 @@ func codexTrust(e Env, root string) Check {
 	for dir, p := range cfg.Projects {
 		levels[filepath.Clean(dir)] = p.TrustLevel
 	}
-	level := ""
-	for dir := root; ; dir = filepath.Dir(dir) {
-		if l, ok := levels[dir]; ok {
-			level = l
-			break
+	// Codex looks the project up by the folder it starts in and by its repository's root.
+	roots := []string{root}
+	if out, err := git.Output(ctx, root, 4<<10, "rev-parse", "--show-toplevel"); err == nil {
+		if top := filepath.Clean(strings.TrimSpace(string(out))); top != root {
+			roots = append(roots, top)
 		}
-		if filepath.Dir(dir) == dir {
+	}
+	level := ""
+	for _, r := range roots {
+		if l, ok := levels[r]; ok {
+			level = l
 			break
 		}
 	}
 	if level != "trusted" {
 		c.Level = Problem
 		c.Message = fmt.Sprintf("Codex has not trusted %s (%s): it skips the project's hooks without a word", root, orNone(level, "not listed in "+shown))
+		for dir := filepath.Dir(root); level == "" && dir != filepath.Dir(dir); dir = filepath.Dir(dir) {
+			if levels[dir] == "trusted" {
+				c.Message = fmt.Sprintf("Codex has not trusted %s: %s trusts the parent folder %s, which Codex does not accept for a project below it; it skips the project's hooks without a word", root, shown, dir)
+				break
+			}
+		}
 		c.Fix = fmt.Sprintf(`run "codex exec --trust" once in %s, or add [projects."%s"] trust_level = "trusted" to %s`, root, root, shown)
 		return c
+	}
+	if hc, ok := codexHookStatus(ctx, e, root); ok {
+		return hc
 	}
 	prefix := filepath.Join(root, ".codex", "hooks.json") + ":stop:"
 	trusted, disabled := false, false
@@ -125,22 +152,114 @@ func codexTrust(e Env, root string) Check {
 		c.Fix = "review and trust the hook in codex's /hooks screen (again after every change to it)"
 	default:
 		c.Level = OK
-		c.Message = "the project and the stop hook are trusted (a hook changed since must be trusted again in /hooks)"
+		c.Message = "the project and the stop hook are trusted (codex is not on PATH to confirm the hook was not edited since; a changed hook must be trusted again in /hooks)"
 	}
 	return c
 }
 
-// geminiTrust reads ~/.gemini/trustedFolders.json: {"/path": "TRUST_FOLDER" | "TRUST_PARENT" |
-// "DO_NOT_TRUST"}. The nearest rule above the project decides, as in Gemini CLI. Folder trust
-// is off unless enabled in Gemini's settings, so a folder not listed is only a warning.
+// codexHookStatus asks Codex about gauntlet's stop hook; ok is false when codex is not installed
+// or gave no answer, and the recorded state decides instead.
+func codexHookStatus(ctx context.Context, e Env, root string) (Check, bool) {
+	if e.Resolver.LookPath == nil {
+		return Check{}, false
+	}
+	prog, err := e.Resolver.LookPath("codex")
+	if err != nil {
+		return Check{}, false
+	}
+	c := Check{Host: hosts.Codex, Name: "trust"}
+	listed, err := codexHooksList(ctx, prog, root)
+	if err != nil {
+		c.Level = Warn
+		c.Message = fmt.Sprintf("the project is trusted; codex app-server did not list the hooks (%s), so whether Codex trusts the stop hook is unknown", oneLine(err.Error()))
+		c.Fix = "open codex's /hooks screen and check that the stop hook is trusted"
+		return c, true
+	}
+	var mine []codexHook
+	for _, h := range listed {
+		if h.EventName == "stop" && (hookfile.IsStopHookCommand(h.Command) || hookfile.GauntletWord(h.Command) != "") {
+			mine = append(mine, h)
+		}
+	}
+	if len(mine) == 0 {
+		c.Level = Problem
+		c.Message = "the project is trusted, but codex app-server lists no gauntlet stop hook for " + root + ": Codex does not see the hook file"
+		c.Fix = "run codex in " + root + " and check its /hooks screen"
+		return c, true
+	}
+	for _, h := range mine {
+		switch {
+		case !h.Enabled:
+			c.Level, c.Message = Problem, "Codex lists the stop hook as disabled (codex app-server hooks/list)"
+			c.Fix = "enable it in codex's /hooks screen"
+		case h.TrustStatus == "modified":
+			c.Level, c.Message = Problem, `the stop hook changed since Codex trusted it (codex app-server hooks/list: trustStatus "modified"): Codex skips it until it is trusted again`
+			c.Fix = "review and trust the hook again in codex's /hooks screen"
+		case h.TrustStatus == "untrusted":
+			c.Level, c.Message = Problem, `Codex has not trusted the stop hook (codex app-server hooks/list: trustStatus "untrusted"): it skips it without a word`
+			c.Fix = "review and trust the hook in codex's /hooks screen (again after every change to it)"
+		case h.TrustStatus == "trusted" || h.TrustStatus == "managed":
+			continue
+		default:
+			c.Level, c.Message = Warn, fmt.Sprintf("codex app-server hooks/list reports the stop hook's trust as %q, which gauntlet does not know", h.TrustStatus)
+		}
+		return c, true
+	}
+	c.Level, c.Message = OK, "the project and the stop hook are trusted (codex app-server hooks/list: trustStatus \"trusted\")"
+	return c, true
+}
+
+// trustRuleTarget is the folder a Gemini rule covers: TRUST_PARENT covers the rule's parent.
+func trustRuleTarget(folder, rule string) string {
+	if rule == "TRUST_PARENT" {
+		return filepath.Dir(folder)
+	}
+	return folder
+}
+
+// realPath resolves symlinks as Gemini CLI does (a path that does not exist stays as it is).
+func realPath(p string) string {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	return filepath.Clean(p)
+}
+
+// geminiTrust follows Gemini CLI's own decision: GEMINI_CLI_TRUST_WORKSPACE first, then whether
+// folder trust is on (it is unless the user settings turn it off), then the rules of
+// trustedFolders.json matched on real paths, the longest rule winning. With folder trust on and
+// no rule for the project, Gemini CLI asks before it runs there, and refuses to run headless.
 func geminiTrust(e Env, root string) Check {
-	path := filepath.Join(e.Home, ".gemini", "trustedFolders.json")
-	shown := e.display(path)
+	t := hosts.MustGet(hosts.Gemini).Trust
 	c := Check{Host: hosts.Gemini, Name: "trust"}
 	fix := "start gemini in " + root + " and choose \"Trust folder\" (or \"Trust parent folder\")"
+	switch e.getenv(t.Env) {
+	case "true":
+		c.Level, c.Message = OK, t.Env+"=true in this environment: Gemini CLI trusts every folder where it runs with it"
+		return c
+	case "false":
+		c.Level, c.Message = Problem, t.Env+"=false in this environment: Gemini CLI runs no project hook where it runs with it"
+		c.Fix = "unset " + t.Env
+		return c
+	}
+	settings := filepath.Join(hostDir(e, t), t.SettingFile)
+	if on, known, err := jsoncBool(settings, t.Setting); err != nil {
+		c.Level, c.Message = Warn, fmt.Sprintf("cannot read %s: %v", e.display(settings), err)
+		return c
+	} else if known && !on {
+		c.Level, c.Message = OK, fmt.Sprintf("folder trust is off (%s in %s): Gemini CLI runs project hooks without a trust step", t.Setting, e.display(settings))
+		return c
+	}
+	path := filepath.Join(hostDir(e, t), t.File)
+	if t.FileEnv != "" && e.getenv(t.FileEnv) != "" {
+		path = e.getenv(t.FileEnv)
+	}
+	shown := e.display(path)
 	data, err := readBounded(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		c.Level, c.Message, c.Fix = OK, "no "+shown+": folder trust has never been used, so Gemini CLI runs project hooks (with folder trust on it would ask first)", ""
+		c.Level = Problem
+		c.Message = fmt.Sprintf("no %s: folder trust is on (Gemini CLI's default) and no folder is trusted, so Gemini CLI runs no project hook in %s (headless, it refuses to start there)", shown, root)
+		c.Fix = fix
 		return c
 	}
 	if err != nil {
@@ -148,18 +267,20 @@ func geminiTrust(e Env, root string) Check {
 		return c
 	}
 	var rules map[string]string
-	if err := json.Unmarshal(data, &rules); err != nil {
+	std, err := hookfile.Standardize(data)
+	if err == nil {
+		err = json.Unmarshal(std, &rules)
+	}
+	if err != nil {
 		c.Level, c.Message = Warn, fmt.Sprintf("%s is not a JSON object of folders: %v", shown, err)
 		return c
 	}
-	best, verdict := "", ""
+	real := realPath(root)
+	best, verdict, longest := "", "", -1
 	for folder, rule := range rules {
-		scope := filepath.Clean(folder)
-		if rule == "TRUST_PARENT" {
-			scope = filepath.Dir(scope)
-		}
-		if within(root, scope) && len(scope) >= len(best) {
-			best, verdict = scope, rule
+		target := realPath(trustRuleTarget(filepath.Clean(folder), rule))
+		if within(real, target) && len(folder) > longest {
+			best, verdict, longest = target, rule, len(folder)
 		}
 	}
 	switch verdict {
@@ -170,50 +291,121 @@ func geminiTrust(e Env, root string) Check {
 		c.Message = fmt.Sprintf("%s marks %s as not trusted: Gemini CLI runs no project hook there", shown, best)
 		c.Fix = "remove that entry from " + shown + ", then " + fix
 	default:
-		c.Level = Warn
-		c.Message = fmt.Sprintf("%s does not list %s: with folder trust on, Gemini CLI runs no project hook until it is trusted", shown, root)
+		c.Level = Problem
+		c.Message = fmt.Sprintf("%s does not list %s: folder trust is on, so Gemini CLI runs no project hook there (headless, it refuses to start)", shown, real)
 		c.Fix = fix
 	}
 	return c
 }
 
-// copilotTrust reads trusted_folders in Copilot CLI's config.json ($COPILOT_HOME, else
-// ~/.copilot): repository hooks load only in a trusted folder or below one.
+// copilotTrust reads the trusted folders in Copilot CLI's config.json ($COPILOT_HOME, else
+// ~/.copilot), a JSON file with a comment header: repository hooks load only in a trusted folder
+// or below one.
 func copilotTrust(e Env, root string) Check {
-	dir := e.getenv("COPILOT_HOME")
-	if dir == "" {
-		dir = filepath.Join(e.Home, ".copilot")
-	}
-	path := filepath.Join(dir, "config.json")
+	t := hosts.MustGet(hosts.Copilot).Trust
+	path := filepath.Join(hostDir(e, t), t.File)
 	shown := e.display(path)
 	c := Check{Host: hosts.Copilot, Name: "trust"}
 	fix := "start copilot in " + root + " and choose to trust the folder"
 	data, err := readBounded(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		c.Level, c.Message, c.Fix = Warn, shown+" does not exist: Copilot has trusted no folder, and loads repository hooks only in a trusted one", fix
+		c.Level, c.Message, c.Fix = Problem, shown+" does not exist: Copilot has trusted no folder, and loads repository hooks only in a trusted one", fix
 		return c
 	}
 	if err != nil {
 		c.Level, c.Message = Warn, fmt.Sprintf("cannot read %s: %v", shown, err)
 		return c
 	}
-	var cfg struct {
-		TrustedFolders []string `json:"trusted_folders"`
+	var cfg map[string]json.RawMessage
+	std, err := hookfile.Standardize(data)
+	if err == nil {
+		err = json.Unmarshal(std, &cfg)
 	}
-	if err := json.Unmarshal(data, &cfg); err != nil {
+	if err != nil {
 		c.Level, c.Message = Warn, fmt.Sprintf("%s is not the JSON Copilot writes: %v", shown, err)
 		return c
 	}
-	for _, f := range cfg.TrustedFolders {
-		if within(root, filepath.Clean(f)) {
-			c.Level, c.Message = OK, fmt.Sprintf("%s trusts %s", shown, f)
-			return c
+	for _, key := range append([]string{t.Key}, t.OldKeys...) {
+		var folders []string
+		if json.Unmarshal(cfg[key], &folders) != nil {
+			continue
+		}
+		for _, f := range folders {
+			if within(root, filepath.Clean(f)) {
+				c.Level, c.Message = OK, fmt.Sprintf("%s trusts %s (%s)", shown, f, key)
+				return c
+			}
 		}
 	}
 	c.Level = Problem
-	c.Message = fmt.Sprintf("%s does not trust %s: Copilot does not load the repository's hooks", shown, root)
+	c.Message = fmt.Sprintf("%s does not trust %s (%s): Copilot does not load the repository's hooks", shown, root, t.Key)
 	c.Fix = fix
 	return c
+}
+
+// disabledCheck finds a settings key that turns every hook of the host off (Claude Code's
+// disableAllHooks); ok is false when the host has none or nothing turns them off.
+func disabledCheck(e Env, host hosts.Host, root string) (Check, bool) {
+	if host.DisableKey == "" {
+		return Check{}, false
+	}
+	for _, f := range host.DisableFiles {
+		path := e.home(f)
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(root, filepath.FromSlash(f))
+		}
+		on, known, err := jsoncBool(path, host.DisableKey)
+		if err != nil || !known || !on {
+			continue
+		}
+		return Check{Host: host.Name, Name: "disabled", Level: Problem,
+			Message: fmt.Sprintf(`%s sets "%s": true: %s runs no hook, gauntlet's included`, e.display(path), host.DisableKey, host.Display),
+			Fix:     fmt.Sprintf("remove %s from %s", host.DisableKey, e.display(path))}, true
+	}
+	return Check{}, false
+}
+
+// jsoncBool reads a boolean at a dotted key ("security.folderTrust.enabled") of a JSON file that
+// may hold comments; known is false when the file or the key is not there.
+func jsoncBool(path, key string) (value, known bool, err error) {
+	data, err := readBounded(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, false, nil
+	}
+	if err != nil {
+		return false, false, err
+	}
+	std, err := hookfile.Standardize(data)
+	if err != nil {
+		return false, false, nil // the host reports its own broken settings
+	}
+	var v any
+	if json.Unmarshal(std, &v) != nil {
+		return false, false, nil
+	}
+	for part := range strings.SplitSeq(key, ".") {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return false, false, nil
+		}
+		v = m[part]
+	}
+	b, ok := v.(bool)
+	return b, ok, nil
+}
+
+// capOverride reads the host's variable that overrides its cap, as set where doctor runs; ok is
+// false when it is unset or not a number.
+func capOverride(e Env, host hosts.Host) (int, bool) {
+	if host.Cap.Env == "" {
+		return 0, false
+	}
+	v := strings.TrimSpace(e.getenv(host.Cap.Env))
+	n, err := strconv.Atoi(v)
+	if v == "" || err != nil {
+		return 0, false
+	}
+	return n, true
 }
 
 // within reports whether path is dir or below it.

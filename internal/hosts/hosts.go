@@ -250,7 +250,7 @@ var table = []Host{
 			Entry: BashCommand, CommandKey: "bash"},
 		TimeoutKey: "timeoutSec", TimeoutAliases: []string{"timeout"}, TimeoutUnit: time.Second,
 		DefaultTimeout: 30 * time.Second,
-		Cap:            Cap{Blocks: 8, Resets: "the user's next prompt"},
+		Cap:            Cap{Blocks: 8, Resets: "the user sends the next prompt"},
 		Trust: Trust{Scope: FolderAndBelow, Dir: "~/.copilot", DirEnv: "COPILOT_HOME", File: "config.json",
 			Format: "jsonc", Key: "trustedFolders", OldKeys: []string{"trusted_folders"},
 			How: "start copilot in the folder and choose to trust it (kept in ~/.copilot/config.json, trustedFolders); repository hooks load only in a trusted folder"},

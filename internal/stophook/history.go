@@ -67,7 +67,7 @@ type HistoryEntry struct {
 // Released reports a stop let go while gates were failing or not run: what a user must hear
 // about even when the host showed them nothing.
 func (e HistoryEntry) Released() bool {
-	return e.Decision == "allow" && (e.Why == WhyRetryLimit || e.Why == WhyInfra || e.Why == WhyLock)
+	return e.Decision == "allow" && (e.Why == WhyRetryLimit || e.Why == WhyInfra || e.Why == WhyLock || e.Why == WhyHostRelease)
 }
 
 // decision is what one call decided, filled in along the way and written once at the end.

@@ -191,7 +191,7 @@ type Payload struct {
 	seen seenKeys
 }
 
-// seenKeys is a set of the keys DetectHost looks at.
+// seenKeys is a set of the keys DetectHost looks at, and stop_hook_active.
 type seenKeys uint8
 
 const (
@@ -200,6 +200,7 @@ const (
 	seenLoopCount
 	seenCopilotSession
 	seenStopReason
+	seenStopHookActive
 )
 
 var seenByKey = map[string]seenKeys{
@@ -208,6 +209,8 @@ var seenByKey = map[string]seenKeys{
 	"loop_count": seenLoopCount,
 	"sessionId":  seenCopilotSession,
 	"stopReason": seenStopReason,
+	// Not a host marker: whether the host says at all if a stop continues a block.
+	"stop_hook_active": seenStopHookActive,
 }
 
 // payloadFields maps each JSON key to the index of its Payload field, from the struct tags, so

@@ -180,6 +180,7 @@ func (c *call) judge(ctx context.Context, cfg *config.Config) Outcome {
 	}
 	key := sessionKey(c.host, c.payload.Session())
 	maxAttempts := cfg.StopHook.MaxAttempts
+	c.noteHostRelease(sd)
 	perSession := sessionDependent(cfg)
 	c.resumeTurn(led, key)
 

@@ -1,0 +1,77 @@
+package stophook
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/gauntlet-dev/gauntlet/internal/state"
+)
+
+// WhyHostRelease is a turn the host ended while gauntlet was blocking it: its own cap on
+// consecutive blocks (Claude Code's 8, Copilot's 8, Cursor's loop_limit) or the user stopping the
+// agent. Nobody allowed that stop, so it is recorded as a release when the session's next stop
+// shows it.
+const WhyHostRelease = "host_release"
+
+// overrideTailBytes is how much of the history's end is searched for the session's last
+// decision: the latest few hundred decisions. Older ones would only lose a note.
+const overrideTailBytes = 64 << 10
+
+// noteHostRelease records the release a host made on its own: the session's last decision was a
+// block, and this stop starts a new turn, so the agent was let go between the two with gates
+// failing. A new turn is a new prompt id where the host sends one (Codex's turn_id, the prompt
+// gauntlet tells for Copilot and Gemini), Cursor's loop_count back at 0, and for Claude Code a
+// stop that says it is not a continuation (stop_hook_active false, not merely absent). A subagent's stop says nothing about
+// its parent's turn.
+func (c *call) noteHostRelease(sd *state.Dir) {
+	if c.DryRun || c.payload.IsSubagentStop() {
+		return
+	}
+	last, ok := lastDecision(sd, string(c.host), historyID(c.payload.Session()))
+	if !ok || last.Decision != "block" {
+		return
+	}
+	newTurn := false
+	switch prompt := historyID(c.payload.Prompt()); {
+	case prompt != "" || last.Prompt != "":
+		newTurn = prompt != last.Prompt
+	case c.host == HostCursor:
+		newTurn = c.payload.LoopCount != nil && *c.payload.LoopCount == 0
+	default:
+		newTurn = c.payload.seen&seenStopHookActive != 0 && !c.payload.StopHookActive
+	}
+	if !newTurn {
+		return
+	}
+	e := last
+	e.Time = time.Now().UTC().Truncate(time.Millisecond)
+	e.Decision, e.Why, e.Guard, e.Verdict = "allow", WhyHostRelease, "", ""
+	e.Message = fmt.Sprintf("the turn ended after gauntlet's block %d without a stop gauntlet allowed: the host's own cap on blocks, or the user stopped the agent", last.Attempt)
+	if err := AppendHistory(sd, e); err != nil {
+		fmt.Fprintf(c.Stderr, "gauntlet: stop-hook: %v\n", err)
+	}
+}
+
+// lastDecision is the newest decision recorded for a host's session.
+func lastDecision(sd *state.Dir, host, session string) (HistoryEntry, bool) {
+	data, size, err := sd.ReadFileTail(HistoryFile, overrideTailBytes)
+	if err != nil || len(data) == 0 {
+		return HistoryEntry{}, false
+	}
+	if size > int64(len(data)) {
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			data = data[i+1:]
+		}
+	}
+	lines := bytes.Split(bytes.TrimRight(data, "\n"), []byte("\n"))
+	for i := len(lines) - 1; i >= 0; i-- {
+		var e HistoryEntry
+		if json.Unmarshal(lines[i], &e) != nil || e.Host != host || e.Session != session {
+			continue
+		}
+		return e, true
+	}
+	return HistoryEntry{}, false
+}
