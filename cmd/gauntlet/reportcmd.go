@@ -47,7 +47,9 @@ from the first start to the last end. It is rendered in --format like a run, wit
 code: 0 pass or warn, 1 fail, 3 error.
 
 Refused with exit 2: reports of different configs, a gate that ran in two reports, a split with
-a shard missing or given twice, and a file that is not a gauntlet JSON report.`,
+a shard missing or given twice (also beside an unsharded report), and a file that is not a
+gauntlet JSON report (a gate name the config would refuse among them). Text read from the
+reports is cleaned of escape sequences and control characters before it is shown.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: runE(func(cmd *cobra.Command, args []string) error {
 			opts.files = args

@@ -230,7 +230,9 @@ func (r *Reader) clean(f gates.Finding) gates.Finding {
 }
 
 // rootRelative rewrites a path the tool printed relative to the gate's dir (or absolute) as
-// relative to the project root. A path outside the root stays as printed.
+// relative to the project root. A path outside the root is made absolute when the root is known
+// (a report resolving "../x.go" against the checkout would point at another file), and stays as
+// printed otherwise.
 func (r *Reader) rootRelative(file string) string {
 	if file == "" {
 		return ""
@@ -248,7 +250,10 @@ func (r *Reader) rootRelative(file string) string {
 	}
 	joined := path.Join(filepath.ToSlash(r.opts.Dir), file)
 	if joined == ".." || strings.HasPrefix(joined, "../") {
-		return path.Clean(file)
+		if r.opts.Root == "" {
+			return path.Clean(file)
+		}
+		return filepath.ToSlash(filepath.Join(r.opts.Root, filepath.FromSlash(joined)))
 	}
 	return joined
 }

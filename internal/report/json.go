@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/gauntlet-dev/gauntlet/config"
 	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/termtext"
 )
 
 // maxReportBytes bounds what ReadJSON accepts: a report holds bounded tails, so anything larger is
@@ -46,6 +48,12 @@ func ReadJSON(rd io.Reader) (Report, error) {
 	}
 	results := make([]gates.Result, len(r.Gates))
 	for i := range r.Gates {
+		// Names become file names and lines of every format: one gauntlet would not write (a
+		// newline injecting workflow commands, an escape sequence) means the file is not a report.
+		if !config.ValidGateName(r.Gates[i].Name) {
+			return Report{}, fmt.Errorf("read json report: gate name %q is not a valid gate name", r.Gates[i].Name)
+		}
+		r.Gates[i] = cleanGate(r.Gates[i])
 		if r.Gates[i].Findings == nil {
 			r.Gates[i].Findings = []gates.Finding{} // a report from before findings existed
 		}
@@ -68,4 +76,31 @@ func knownStatus(s gates.Status) bool {
 		return true
 	}
 	return false
+}
+
+// cleanGate makes the text of a gate read back as safe to print as a run's own results are: no
+// escape sequences or control characters, one-line values on one line. A report file may come
+// from anywhere (a CI artifact), and every format prints these fields.
+func cleanGate(g GateReport) GateReport {
+	g.Kind = gates.Kind(termtext.Line(string(g.Kind)))
+	g.Log = termtext.Line(g.Log)
+	g.Reason = termtext.Line(g.Reason)
+	g.Tail = termtext.Clean(g.Tail)
+	g.Hint = termtext.Clean(g.Hint)
+	g.Command = termtext.Clean(g.Command)
+	if g.Findings != nil {
+		findings := make([]gates.Finding, len(g.Findings))
+		for i, f := range g.Findings {
+			f.File, f.Severity, f.Rule = termtext.Line(f.File), termtext.Line(f.Severity), termtext.Line(f.Rule)
+			f.Message = termtext.Clean(f.Message)
+			findings[i] = f
+		}
+		g.Findings = findings
+	}
+	if g.Cause != nil {
+		c := *g.Cause
+		c.ID, c.Summary, c.Fix, c.Line = termtext.Line(c.ID), termtext.Line(c.Summary), termtext.Line(c.Fix), termtext.Line(c.Line)
+		g.Cause = &c
+	}
+	return g
 }

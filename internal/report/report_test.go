@@ -91,6 +91,11 @@ func TestJSONRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// What is read back is cleaned as a run's own results are (the fixture's tail holds an
+	// escape sequence, which a run would have stripped).
+	for i := range want.Gates {
+		want.Gates[i] = cleanGate(want.Gates[i])
+	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("round trip changed the report:\n got %+v\nwant %+v", got, want)
 	}

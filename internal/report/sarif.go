@@ -89,7 +89,7 @@ func WriteSARIF(w io.Writer, r Report) error {
 	ruleIndex := map[string]int{}
 	for _, g := range r.Gates {
 		for _, f := range g.Findings {
-			if f.File == "" {
+			if f.File == "" || outsideRoot(f.File) {
 				continue
 			}
 			id := g.Name
@@ -141,6 +141,18 @@ func sarifLevel(severity string) string {
 	default:
 		return "note"
 	}
+}
+
+// outsideRoot says whether a relative report path climbs out of the project ("../x.go"): code
+// scanning would resolve it against the checkout, onto another file or none. A run writes such
+// paths absolute; one still relative (a report from elsewhere) cannot be placed and is left out.
+func outsideRoot(file string) bool {
+	file = termtext.Line(file)
+	if path.IsAbs(file) {
+		return false
+	}
+	clean := path.Clean(file)
+	return clean == ".." || strings.HasPrefix(clean, "../")
 }
 
 // sarifArtifactOf makes a URI of a report path: relative to %SRCROOT% for a path in the
