@@ -15,6 +15,7 @@ import (
 	"github.com/gauntlet-dev/gauntlet/internal/doctor"
 	"github.com/gauntlet-dev/gauntlet/internal/hookfile"
 	"github.com/gauntlet-dev/gauntlet/internal/hosts"
+	"github.com/gauntlet-dev/gauntlet/internal/stophook"
 	"github.com/gauntlet-dev/gauntlet/internal/termtext"
 )
 
@@ -95,7 +96,29 @@ func doctorEnv(wd string) doctor.Env {
 	if home == "" {
 		home, _ = os.UserHomeDir()
 	}
-	return doctor.Env{Dir: wd, Home: home, Getenv: os.Getenv, Resolver: hookfile.SystemResolver(), Version: versionLine()}
+	return doctor.Env{Dir: wd, Home: home, Getenv: os.Getenv, Resolver: hookfile.SystemResolver(), Version: versionLine(),
+		StopHookArgs: stopHookArgs}
+}
+
+// stopHookArgs parses a hook command's arguments after `stop-hook` with stop-hook's own flags,
+// so that doctor accepts exactly what stop-hook would run with (--help among the refused: it
+// would print help instead of a reply).
+func stopHookArgs(args []string) (string, error) {
+	cmd := newStopHookCmd(streams{})
+	if err := cmd.ParseFlags(args); err != nil {
+		return "", err
+	}
+	if err := cmd.ValidateArgs(cmd.Flags().Args()); err != nil {
+		return "", err
+	}
+	host, err := cmd.Flags().GetString("host")
+	if err != nil {
+		return "", err
+	}
+	if _, ok := stophook.ParseHost(host); !ok {
+		return "", fmt.Errorf("--host must be auto, claude, codex, cursor, gemini or copilot, got %q", host)
+	}
+	return host, nil
 }
 
 func versionLine() string {

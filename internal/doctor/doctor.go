@@ -73,6 +73,12 @@ type Env struct {
 	Version string
 	// VersionOf runs `PATH version` and returns its first line; nil uses runVersion.
 	VersionOf func(ctx context.Context, path string) (string, error)
+	// HelpOf runs `PATH ARGS...` (stop-hook's arguments and --help) and says whether it answered;
+	// nil uses runHelp.
+	HelpOf func(ctx context.Context, path string, args []string) error
+	// StopHookArgs parses a hook's arguments after `stop-hook` as this gauntlet's stop-hook
+	// does, returning its --host; nil leaves them unchecked.
+	StopHookArgs func(args []string) (host string, err error)
 }
 
 func (e Env) getenv(k string) string {
@@ -174,7 +180,11 @@ func checkHost(ctx context.Context, r *Report, env Env, cfg *config.Config, host
 	}
 	for _, h := range hooks {
 		r.add(Check{Host: host, Name: "hook", Level: OK, Message: fmt.Sprintf("%s runs %q on hooks.%s", h.File, h.Command, spec.StopEvent)})
-		r.add(commandCheck(ctx, env, h))
+		if c, ok := typeCheck(h); ok {
+			r.add(c)
+		} else {
+			r.add(commandCheck(ctx, env, h))
+		}
 		if cfg != nil {
 			r.add(timeoutCheck(spec, h, cfg.StopHook.Timeout))
 			override, overridden := capOverride(env, spec)
@@ -198,56 +208,6 @@ func checkHost(ctx context.Context, r *Report, env Env, cfg *config.Config, host
 	r.add(Check{Host: host, Name: "messages", Level: OK,
 		Message: spec.Messages + "; gauntlet status names every agent let go with gates failing"})
 	return true
-}
-
-// commandCheck resolves the program a hook command names as the host would (on PATH, or by its
-// path) and compares it with this gauntlet.
-func commandCheck(ctx context.Context, env Env, h hookfile.Hook) Check {
-	c := Check{Host: h.Host, Name: "command"}
-	prog := hookfile.GauntletWord(h.Command)
-	fix := "put gauntlet on the PATH the host runs with, or run gauntlet init --host " + string(h.Host) + " again (it writes this program's full path when it is not on PATH)"
-	var path string
-	var err error
-	if strings.ContainsRune(prog, '/') {
-		path = prog
-		if !filepath.IsAbs(path) {
-			path = filepath.Join(env.Dir, path)
-		}
-		var info os.FileInfo
-		if info, err = os.Stat(path); err == nil && (info.IsDir() || info.Mode().Perm()&0o111 == 0) {
-			err = errors.New("not an executable file")
-		}
-	} else {
-		path, err = env.Resolver.LookPath(prog)
-	}
-	if err != nil {
-		c.Level, c.Fix = Problem, fix
-		c.Message = fmt.Sprintf("%q does not resolve: %s (%v); the host cannot run the hook", h.Command, prog, conciseErr(err))
-		return c
-	}
-	self, selfErr := env.Resolver.Executable()
-	if selfErr == nil && hookfile.SameProgram(env.Resolver, path, self) {
-		c.Level, c.Message = OK, fmt.Sprintf("%s is this gauntlet (%s)", prog, path)
-		return c
-	}
-	versionOf := env.VersionOf
-	if versionOf == nil {
-		versionOf = runVersion
-	}
-	got, err := versionOf(ctx, path)
-	switch {
-	case err != nil:
-		c.Level = Problem
-		c.Message = fmt.Sprintf("%s (%s) does not answer `version`: %v", prog, path, conciseErr(err))
-		c.Fix = fix
-	case versionWord(got) != versionWord(env.Version):
-		c.Level = Warn
-		c.Message = fmt.Sprintf("%s (%s) is %s; this is %s", prog, path, strings.TrimSpace(got), strings.TrimSpace(env.Version))
-		c.Fix = "install the same gauntlet on PATH, or run gauntlet init --host " + string(h.Host) + " again"
-	default:
-		c.Level, c.Message = OK, fmt.Sprintf("%s (%s) is the same version as this one", prog, path)
-	}
-	return c
 }
 
 // versionWord is the version in a `gauntlet version` line: "gauntlet v1.2.0 (commit ...)".

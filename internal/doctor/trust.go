@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -344,19 +345,24 @@ func copilotTrust(e Env, root string) Check {
 }
 
 // disabledCheck finds a settings key that turns every hook of the host off (Claude Code's
-// disableAllHooks); ok is false when the host has none or nothing turns them off.
+// disableAllHooks); ok is false when the host has none or nothing turns them off. The most
+// specific file that sets the key decides (DisableFiles go from least to most specific): a
+// project's local "false" wins over the user's "true", as in the host.
 func disabledCheck(e Env, host hosts.Host, root string) (Check, bool) {
 	if host.DisableKey == "" {
 		return Check{}, false
 	}
-	for _, f := range host.DisableFiles {
+	for _, f := range slices.Backward(host.DisableFiles) {
 		path := e.home(f)
 		if !filepath.IsAbs(path) {
 			path = filepath.Join(root, filepath.FromSlash(f))
 		}
 		on, known, err := jsoncBool(path, host.DisableKey)
-		if err != nil || !known || !on {
+		if err != nil || !known {
 			continue
+		}
+		if !on {
+			return Check{}, false
 		}
 		return Check{Host: host.Name, Name: "disabled", Level: Problem,
 			Message: fmt.Sprintf(`%s sets "%s": true: %s runs no hook, gauntlet's included`, e.display(path), host.DisableKey, host.Display),

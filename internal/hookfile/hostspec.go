@@ -18,6 +18,8 @@ type Hook struct {
 	Host    hosts.Name
 	File    string // relative to the repository root, slash-separated
 	Command string
+	// Type is the entry's "type" ("command" for a command hook); "" when the entry has none.
+	Type string
 	// Timeout is what the host gives the hook: the entry's own, else the host's default; 0 when
 	// neither is known. TimeoutSet says the entry sets it.
 	Timeout    time.Duration
@@ -124,6 +126,7 @@ func findHooks(spec hosts.Host, rel string, data []byte) ([]Hook, error) {
 
 func entryHook(spec hosts.Host, rel, command string, entry map[string]any) Hook {
 	h := Hook{Host: spec.Name, File: rel, Command: command, Timeout: spec.DefaultTimeout, Cap: spec.Cap.Blocks}
+	h.Type, _ = entry["type"].(string)
 	// The canonical key wins over an alias, as in the host.
 	for _, k := range spec.TimeoutKeys() {
 		if n, ok := entry[k].(float64); ok && n > 0 {
