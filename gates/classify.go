@@ -53,18 +53,27 @@ func classify(g Gate, o Outcome) (Status, string) {
 		// only the cause says what to do about it.
 		return StatusError, CauseReason(*o.Cause)
 	case slices.Contains(infraCodes(g), o.ExitCode):
-		return StatusError, fmt.Sprintf("exit status %d: %s", o.ExitCode, infraCodeMeaning(o.ExitCode))
+		return StatusError, fmt.Sprintf("exit status %d: %s", o.ExitCode, infraCodeMeaning(o.ExitCode)) + rejectedNote(o)
 	case o.InfraMatch != "":
 		return StatusError, fmt.Sprintf("exit status %d: infrastructure problem: %s", o.ExitCode, strings.TrimSpace(o.InfraMatch))
 	case o.ExitCode < 0:
-		return failing(g), "killed by a signal"
+		return failing(g), "killed by a signal" + rejectedNote(o)
 	case g.NewOnly && len(o.Findings) == 0 && o.IgnoredFindings > 0:
 		// Everything the tool reported was there before the change: not this change's failure.
 		// A failure with nothing to attribute (no finding at all) falls through and fails.
-		return StatusPass, fmt.Sprintf("exit status %d, but only pre-existing findings%s", o.ExitCode, ignoredNote(g, o))
+		return StatusPass, fmt.Sprintf("exit status %d, but only pre-existing findings%s", o.ExitCode, ignoredNote(g, o)) + rejectedNote(o)
 	default:
-		return failing(g), fmt.Sprintf("exit status %d", o.ExitCode) + ignoredNote(g, o)
+		return failing(g), fmt.Sprintf("exit status %d", o.ExitCode) + ignoredNote(g, o) + rejectedNote(o)
 	}
+}
+
+// rejectedNote says why an environment cause the output named did not excuse the failure, so
+// that nobody reading "fail" wonders why "no space left on device" did not make it an error.
+func rejectedNote(o Outcome) string {
+	if o.CauseRejected == "" {
+		return ""
+	}
+	return "; " + o.CauseRejected
 }
 
 // NewOnlyMark ends the note of a gate that set pre-existing findings aside, so that reports can

@@ -152,6 +152,9 @@ type Outcome struct {
 	Findings []Finding
 	// Cause is set when an output reader recognised an environment failure.
 	Cause *Cause
+	// CauseRejected says why an environment failure recognised in the output was not believed
+	// (its probe of the environment disagreed); the gate is then judged as if there were none.
+	CauseRejected string
 	// IgnoredFindings counts the findings a new_only gate set aside because they are on lines the
 	// change did not add or modify; they are not in Findings.
 	IgnoredFindings int

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"regexp"
@@ -123,5 +124,14 @@ func (c *capture) finish(o *gates.Outcome) {
 	o.Excerpt = c.window.excerpt()
 	for _, r := range c.readers {
 		r.Finish(o)
+	}
+}
+
+// settle gives every reader that has a last step its turn, in order (see Settler).
+func (c *capture) settle(ctx context.Context, o *gates.Outcome) {
+	for _, r := range c.readers {
+		if s, ok := r.(Settler); ok {
+			s.Settle(ctx, o)
+		}
 	}
 }

@@ -30,7 +30,7 @@ func BenchmarkCaptureZeros(b *testing.B) {
 			b.SetBytes(int64(len(chunk)))
 			c := newCapture("bench", nil, nil, nil)
 			if withCauses {
-				c.readers = []OutputReader{causes.NewReader()}
+				c.readers = []OutputReader{causes.NewReader(causes.Options{})}
 			}
 			for b.Loop() {
 				c.Write(chunk)

@@ -66,6 +66,7 @@ func (r *run) execute(ctx context.Context, g gates.Gate, start time.Time) (o gat
 			o.InfraMatch = out.InfraMatch()
 		}
 		out.finish(&o)
+		out.settle(r.ctx, &o)
 		tail = out.Tail()
 		if !out.logged() {
 			logPath = "" // it printed nothing: no log file to point to

@@ -1,6 +1,10 @@
 package runner
 
-import "github.com/gauntlet-dev/gauntlet/gates"
+import (
+	"context"
+
+	"github.com/gauntlet-dev/gauntlet/gates"
+)
 
 // OutputReader reads one gate's output as it streams, line by line, and adds what it learned to
 // the gate's outcome once the gate has ended (findings, an environment cause). It sees every
@@ -16,3 +20,12 @@ type OutputReader interface {
 
 // ReadersFunc makes the output readers of one gate; nil, or a nil result, reads nothing.
 type ReadersFunc func(g gates.Gate) []OutputReader
+
+// Settler is an OutputReader with a last step that may take time: a probe of the environment a
+// cause blames, the findings of the base a new_only gate is compared with. Settle is called once
+// per gate, after every reader's Finish, in the order of the readers, with the run's context
+// (the gate's own deadline may have passed), before the outcome is classified. It must bound its
+// own time.
+type Settler interface {
+	Settle(ctx context.Context, o *gates.Outcome)
+}

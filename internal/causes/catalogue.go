@@ -23,6 +23,7 @@ var catalogue = []Signature{
 		Patterns: []Pattern{re("^\\s+\\[(5|6|7|28|35|52|56)\\] (Could not resolve|Couldn't resolve|Could not connect|Couldn't connect|Failed to connect|Timeout was reached|Operation timed out|SSL connect error|Server returned nothing|Failure when receiving data|Recv failure|Send failure|Connection (refused|reset|timed out))|failed to download from `https?://\\S*crates\\.io", "] ", "failed to download from")},
 		Summary:  "cargo cannot reach its registry (crates.io)",
 		Fix:      "check the network or proxy; without one, fetch or vendor the dependencies beforehand and set CARGO_NET_OFFLINE=true",
+		Probe:    ProbeNetwork,
 	},
 	{
 		ID: "cargo-offline-missing-dependency", Ecosystem: "cargo",
@@ -35,6 +36,7 @@ var catalogue = []Signature{
 		Patterns: []Pattern{re(`^go: download go1[\d.]*\S*( for \S+)?: `, "go: download go")},
 		Summary:  "go.mod asks for a newer Go and the go command could not download that toolchain",
 		Fix:      "install the Go version go.mod names (or let GOTOOLCHAIN=auto download it with network access)",
+		Probe:    ProbeVersion,
 	},
 	{
 		ID: "go-proxy-unreachable", Ecosystem: "go",
@@ -42,6 +44,7 @@ var catalogue = []Signature{
 		Patterns: []Pattern{re(`Get "https?://[^"]*/(@v/[^"]*|@latest)": |Get "https?://sum\.golang\.(org|google\.cn)/[^"]*": |dial tcp: lookup (proxy|sum)\.golang\.org|(proxy|sum)\.golang\.org[^"]*": (dial tcp|net/http|read tcp|proxyconnect)`, `Get "http`, ".golang.org")},
 		Summary:  "go cannot reach the module proxy to download modules",
 		Fix:      "check the network or GOPROXY; without one, run `go mod download` (or `go mod vendor`) beforehand",
+		Probe:    ProbeNetwork,
 	},
 	{
 		ID: "go-module-lookup-disabled", Ecosystem: "go",
@@ -54,18 +57,21 @@ var catalogue = []Signature{
 		Patterns: []Pattern{re(`^npm (error|ERR!) (code (ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|ECONNRESET|ENETUNREACH|EHOSTUNREACH|ERR_SOCKET_TIMEOUT)$|network request to \S+ failed)`, "npm error", "npm ERR!")},
 		Summary:  "npm cannot reach its registry",
 		Fix:      "check the network and the registry or proxy in .npmrc; without one, install the dependencies beforehand (npm ci)",
+		Probe:    ProbeNetwork,
 	},
 	{
 		ID: "pnpm-registry-unreachable", Ecosystem: "pnpm",
 		Patterns: []Pattern{lit("ERR_PNPM_META_FETCH_FAIL")},
 		Summary:  "pnpm cannot reach its registry",
 		Fix:      "check the network and the registry or proxy in .npmrc; without one, install the dependencies beforehand (pnpm install --offline needs a filled store)",
+		Probe:    ProbeNetwork,
 	},
 	{
 		ID: "yarn-registry-unreachable", Ecosystem: "yarn",
 		Patterns: []Pattern{re(`^error (Error: getaddrinfo (ENOTFOUND|EAI_AGAIN)|An unexpected error occurred: ".*(ENOTFOUND|EAI_AGAIN|ETIMEDOUT|ECONNREFUSED|ECONNRESET))|YN0001: .*RequestError: .*(ENOTFOUND|EAI_AGAIN|ETIMEDOUT|ECONNREFUSED|ECONNRESET)`, "error Error: getaddrinfo", "error An unexpected error occurred", "YN0001")},
 		Summary:  "yarn cannot reach its registry",
 		Fix:      "check the network and the registry or proxy in .yarnrc; without one, install the dependencies beforehand",
+		Probe:    ProbeNetwork,
 	},
 	{
 		ID: "node-registry-unreachable", Ecosystem: "node",
@@ -73,6 +79,7 @@ var catalogue = []Signature{
 		Patterns: []Pattern{re(`\b(ENOTFOUND|EAI_AGAIN|ETIMEDOUT|ECONNREFUSED|ECONNRESET)\b.*registry\.(npmjs\.org|yarnpkg\.com|npmmirror\.com)`, "registry.npmjs.org", "registry.yarnpkg.com", "registry.npmmirror.com")},
 		Summary:  "the package manager cannot reach the npm registry",
 		Fix:      "check the network and the registry or proxy settings; without one, install the dependencies beforehand",
+		Probe:    ProbeNetwork,
 	},
 	{
 		ID: "pip-index-unreachable", Ecosystem: "python",
@@ -83,6 +90,7 @@ var catalogue = []Signature{
 		},
 		Summary: "pip cannot reach the package index",
 		Fix:     "check the network and the index URL (PIP_INDEX_URL); without one, install the dependencies beforehand or from a wheelhouse",
+		Probe:   ProbeNetwork,
 	},
 	{
 		ID: "uv-index-unreachable", Ecosystem: "python",
@@ -92,12 +100,14 @@ var catalogue = []Signature{
 		},
 		Summary: "uv cannot reach the package index",
 		Fix:     "check the network and the index URL (UV_INDEX_URL); without one, `uv sync` beforehand and run with --offline",
+		Probe:   ProbeNetwork,
 	},
 	{
 		ID: "docker-daemon-unreachable", Ecosystem: "docker",
 		Patterns: []Pattern{lit("Cannot connect to the Docker daemon at ")},
 		Summary:  "the Docker daemon is not running or not reachable",
 		Fix:      "start Docker (or point DOCKER_HOST at a running daemon), then rerun",
+		Probe:    ProbeDocker,
 	},
 
 	// Toolchains too old or missing.
@@ -107,24 +117,28 @@ var catalogue = []Signature{
 		Patterns: []Pattern{re(`requires go >= \S+ \(running go \S+|go\.mod:\d+: (invalid go version '[^']+': must match format|unknown directive: toolchain)`, "requires go >= ", "invalid go version", "unknown directive: toolchain")},
 		Summary:  "the installed Go is older than go.mod requires",
 		Fix:      "install the Go version go.mod names, or allow GOTOOLCHAIN=auto to download it",
+		Probe:    ProbeVersion,
 	},
 	{
 		ID: "rust-toolchain-too-old", Ecosystem: "cargo",
 		Patterns: []Pattern{re("^error: (rustc \\S+ is not supported by the following packages?:|package `[^`]+` cannot be built because it requires rustc \\S+ or newer)|but that feature is not stabilized in this version of Cargo", "error: rustc ", "error: package `", "not stabilized in this version of Cargo")},
 		Summary:  "the installed Rust toolchain is older than the project requires",
 		Fix:      "update Rust (rustup update) or install the version the project pins (rust-version, rust-toolchain.toml)",
+		Probe:    ProbeVersion,
 	},
 	{
 		ID: "python-version-unsupported", Ecosystem: "python",
 		Patterns: []Pattern{re(`requires a different Python: \S+ not in |which is incompatible with the project's Python requirement`, "requires a different Python: ", "incompatible with the project's Python requirement")},
 		Summary:  "the installed Python does not satisfy the project's requires-python",
 		Fix:      "install a Python version that requires-python accepts (pyenv, uv python install) and rerun with it",
+		Probe:    ProbeVersion,
 	},
 	{
 		ID: "node-engine-unsupported", Ecosystem: "node",
 		Patterns: []Pattern{re(`ERR_PNPM_UNSUPPORTED_ENGINE|^npm (error|ERR!) code EBADENGINE$|^error \S+: The engine "node" is incompatible with this module`, "ERR_PNPM_UNSUPPORTED_ENGINE", "EBADENGINE", `The engine "node" is incompatible`)},
 		Summary:  "the installed Node.js does not satisfy the project's engines field",
 		Fix:      "install the Node.js version package.json's engines asks for (nvm, fnm, volta) and rerun",
+		Probe:    ProbeVersion,
 	},
 
 	// Dependencies not installed.
@@ -133,6 +147,7 @@ var catalogue = []Signature{
 		Patterns: []Pattern{lit("Need to install the following packages:", "npx canceled due to missing packages")},
 		Summary:  "npx wanted to download a package because the project's own is not installed",
 		Fix:      "install the project's dependencies (npm ci) so npx finds the local binary; `npx --no-install` fails fast instead of prompting",
+		Probe:    ProbeNodeModules,
 	},
 	{
 		ID: "node-modules-missing", Ecosystem: "node",
@@ -141,6 +156,7 @@ var catalogue = []Signature{
 		Patterns: []Pattern{re(`^(/bin/)?sh: \d+: (vitest|jest|eslint|tsc|prettier|mocha|ava|playwright|cypress|vite|next|nuxt|webpack|rollup|tsx|ts-node|nx|turbo|biome|oxlint|rimraf|cross-env|nodemon|karma|svelte-kit|svelte-check|astro|lerna|stylelint|vue-tsc|tsup|esbuild|c8|nyc|concurrently|run-s|run-p|npm-run-all|lint-staged|knip|tap|uvu|xo|standard|ng|react-scripts|storybook|wrangler|prisma|docusaurus|vuepress|gatsby|parcel|babel|electron-builder): not found$|ERR_PNPM_RECURSIVE_EXEC_FIRST_FAIL\W+Command "[^"]+" not found|Local package\.json exists, but node_modules missing|Cannot find module '[^']*[/\\]node_modules[/\\][^']*'|^error Command "[^"]+" not found\.$`, ": not found", "ERR_PNPM_RECURSIVE_EXEC_FIRST_FAIL", "node_modules missing", "node_modules", `error Command "`)},
 		Summary:  "the project's node_modules are not installed",
 		Fix:      "install the dependencies (npm ci, pnpm install or yarn install), then rerun",
+		Probe:    ProbeNodeModules,
 	},
 	{
 		ID: "python-env-missing", Ecosystem: "python",
@@ -149,6 +165,7 @@ var catalogue = []Signature{
 		Patterns: []Pattern{re(`^\S*python[\d.]*: No module named (pytest|mypy|ruff|black|flake8|pylint|isort|coverage|tox|nox|pyright|bandit|pip)$|^(/bin/)?sh: \d+: (pytest|mypy|ruff|black|flake8|pylint|isort|tox|nox|pyright|bandit|poetry|pdm|hatch|uv|\S*/\.?venv/bin/\S+): not found$`, ": No module named ", ": not found")},
 		Summary:  "the Python environment is missing the project's tools (virtualenv not created or not active)",
 		Fix:      "create the virtualenv and install the dev dependencies (e.g. `uv sync`, or `python -m venv .venv && .venv/bin/pip install -e '.[dev]'`), then rerun",
+		Probe:    ProbeCommand,
 	},
 
 	{
@@ -158,6 +175,7 @@ var catalogue = []Signature{
 		Patterns: []Pattern{re(`^((/bin/)?sh: \d+: |(/bin/)?bash: (line \d+: )?)(go|gofmt|cargo|rustc|rustup|node|npm|npx|pnpm|yarn|bun|deno|python|python3|pip|pip3|java|javac|mvn|gradle|dotnet|ruby|bundle|php|composer|swift|zig): (not found|command not found)$`, ": not found", ": command not found")},
 		Summary:  "a toolchain the gate runs is not installed or not on PATH",
 		Fix:      "install it (the line names it) or put it on the PATH gauntlet's gates get, then rerun",
+		Probe:    ProbeCommand,
 	},
 
 	// Browsers and app servers for end-to-end tests.
@@ -166,6 +184,7 @@ var catalogue = []Signature{
 		Patterns: []Pattern{re(`Executable doesn't exist at \S*ms-playwright`, "Executable doesn't exist at ")},
 		Summary:  "Playwright's browsers are not installed",
 		Fix:      "run npx playwright install (add --with-deps on a fresh Linux machine)",
+		Probe:    ProbePath,
 	},
 	{
 		ID: "playwright-host-deps-missing", Ecosystem: "playwright",
@@ -178,6 +197,7 @@ var catalogue = []Signature{
 		Patterns: []Pattern{re(`The cypress npm package is installed, but the Cypress binary is missing|^No version of Cypress is installed in: |^Cypress executable not found at: `, "Cypress binary is missing", "No version of Cypress is installed", "Cypress executable not found")},
 		Summary:  "the Cypress binary is not installed",
 		Fix:      "run npx cypress install, then rerun",
+		Probe:    ProbePath,
 	},
 	{
 		ID: "cypress-server-not-running", Ecosystem: "cypress",
@@ -199,18 +219,21 @@ var catalogue = []Signature{
 		Patterns: []Pattern{re(`(?i)no space left on device|^npm (error|ERR!) code ENOSPC$`, "o space left on device", "O SPACE LEFT ON DEVICE", "code ENOSPC")},
 		Summary:  "the disk is full",
 		Fix:      "free disk space (build caches, old logs, container images), then rerun",
+		Probe:    ProbeDisk,
 	},
 	{
 		ID: "node-heap-out-of-memory", Ecosystem: "node",
 		Patterns: []Pattern{lit("JavaScript heap out of memory")},
 		Summary:  "Node.js ran out of heap memory",
 		Fix:      "give Node.js more memory (NODE_OPTIONS=--max-old-space-size=4096) or run fewer workers in parallel",
+		Probe:    ProbeMemory,
 	},
 	{
 		ID: "go-out-of-memory", Ecosystem: "go",
 		Patterns: []Pattern{re(`^fatal error: (runtime: )?out of memory`, "fatal error: ")},
 		Summary:  "a Go program ran out of memory",
 		Fix:      "free memory on the machine or run fewer jobs in parallel (jobs:, go test -p), then rerun",
+		Probe:    ProbeMemory,
 	},
 	{
 		ID: "oom-killed", Ecosystem: "system",
@@ -220,6 +243,7 @@ var catalogue = []Signature{
 		ExitCodes: []int{137},
 		Summary:   "a process was killed by the system, most likely for running out of memory",
 		Fix:       "free memory on the machine or run fewer jobs in parallel, then rerun",
+		Probe:     ProbeMemory,
 	},
 	{
 		ID: "oom-killed-child", Ecosystem: "system",
@@ -227,5 +251,6 @@ var catalogue = []Signature{
 		Patterns: []Pattern{re(`^signal: killed$|process didn't exit successfully: .*\(signal: 9, SIGKILL: kill\)$`, "signal: killed", "SIGKILL: kill")},
 		Summary:  "a test binary was killed by the system, most likely for running out of memory",
 		Fix:      "free memory on the machine or run fewer jobs in parallel (jobs:, go test -p, cargo test -j), then rerun",
+		Probe:    ProbeMemory,
 	},
 }

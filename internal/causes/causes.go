@@ -6,6 +6,8 @@ package causes
 
 import (
 	"bytes"
+	"context"
+	"fmt"
 	"regexp"
 	"slices"
 	"strings"
@@ -39,6 +41,10 @@ type Signature struct {
 	ExitCodes []int
 	Summary   string // one line naming the cause
 	Fix       string // one line saying what to do
+	// Probe checks the environment once the signature matched (see Probe); "" for the entries
+	// whose text only the tool itself prints about its own setup, which nothing cheaper than
+	// running the tool again could check.
+	Probe Probe
 }
 
 // Pattern is one condition of a signature: a line containing one of Literals and, when Regexp is
@@ -177,18 +183,37 @@ type Reader struct {
 	left    []int    // patterns of each signature not yet matched
 	first   []string // the line that matched each signature's first pattern
 	pending int      // signatures not yet complete
+
+	opts      Options
+	machine   Environment
+	memBefore MemoryState // the memory when the gate started: did the OOM killer act during it?
+	memErr    error
+	complete  []int // the signatures that matched, in catalogue order (set by Finish)
+	named     bool  // this reader named the outcome's cause
 }
 
-// NewReader returns a reader for one gate.
-func NewReader() *Reader {
+// NewReader returns a reader for one gate, about to start: it takes the memory's state now, so
+// that a probe can tell whether a process was killed for memory while the gate ran.
+func NewReader(opts Options) *Reader {
 	c := compiledPatterns()
-	return &Reader{
+	r := &Reader{
 		c:       c,
 		matched: make([]bool, len(c.patterns)),
 		left:    slices.Clone(c.perSig),
 		first:   make([]string, len(c.perSig)),
 		pending: len(c.perSig),
+		opts:    opts,
+		machine: Machine,
 	}
+	r.memBefore, r.memErr = r.env().Memory()
+	return r
+}
+
+func (r *Reader) env() Environment {
+	if r.machine == nil {
+		return system{}
+	}
+	return r.machine
 }
 
 // Line checks one output line against every pattern not yet matched.
@@ -230,28 +255,57 @@ func (r *Reader) hit(p *compiledPattern, i int, line []byte) {
 // Finish names the first complete signature, in catalogue order, as the outcome's cause, unless
 // another reader already did.
 func (r *Reader) Finish(o *gates.Outcome) {
-	if o.Cause != nil {
-		return
-	}
-	if c := r.cause(o.ExitCode); c != nil {
-		o.Cause = c
-	}
-}
-
-func (r *Reader) cause(exitCode int) *gates.Cause {
+	r.complete = r.complete[:0]
 	for i, s := range catalogue {
-		if r.left[i] != 0 || len(s.ExitCodes) > 0 && !slices.Contains(s.ExitCodes, exitCode) {
+		if r.left[i] != 0 || len(s.ExitCodes) > 0 && !slices.Contains(s.ExitCodes, o.ExitCode) {
 			continue
 		}
-		return &gates.Cause{ID: s.ID, Summary: s.Summary, Fix: s.Fix, Line: r.first[i]}
+		r.complete = append(r.complete, i)
 	}
-	return nil
+	if o.Cause != nil || len(r.complete) == 0 {
+		return
+	}
+	o.Cause = r.causeOf(r.complete[0])
+	r.named = true
 }
+
+func (r *Reader) causeOf(i int) *gates.Cause {
+	s := catalogue[i]
+	return &gates.Cause{ID: s.ID, Summary: s.Summary, Fix: s.Fix, Line: r.first[i]}
+}
+
+// Settle implements runner.Settler: once the gate ended, the cause this reader named is checked
+// against the environment. The first matched signature whose probe agrees names the cause; when
+// none does, the outcome has no cause and says why in CauseRejected, so that the gate fails. A
+// gate that passed is not probed: a cause only ever turns a failure into an error.
+func (r *Reader) Settle(ctx context.Context, o *gates.Outcome) {
+	if !r.named || o.Cause == nil || o.ExitCode == 0 && !o.TimedOut {
+		return
+	}
+	var rejected string
+	for _, i := range r.complete {
+		sig := catalogue[i]
+		v := r.probe(ctx, sig, r.first[i])
+		if v.agree {
+			o.Cause = r.causeOf(i)
+			return
+		}
+		if rejected == "" {
+			rejected = fmt.Sprintf("the output says %s (%q), but %s: treated as the gate's own failure",
+				strings.TrimSuffix(sig.Summary, "."), termtext.Short(r.first[i], maxQuotedBytes), v.why)
+		}
+	}
+	o.Cause = nil
+	o.CauseRejected = rejected
+}
+
+// maxQuotedBytes keeps the quoted line of a rejected cause short enough for a one-line reason.
+const maxQuotedBytes = 120
 
 // Match runs the catalogue over a whole output, as the runner would line by line; for tests and
 // tools that hold an output in memory.
 func Match(output string, exitCode int) *gates.Cause {
-	r := NewReader()
+	r := NewReader(Options{})
 	for line := range strings.SplitSeq(output, "\n") {
 		r.Line([]byte(termtext.StripString(strings.TrimSuffix(line, "\r"))))
 	}

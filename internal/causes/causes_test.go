@@ -146,7 +146,7 @@ func TestOrdinaryFailuresAreNotCauses(t *testing.T) {
 func TestSignaturesDoNotCrossMatch(t *testing.T) {
 	for _, tc := range positives {
 		out := readTestdata(t, tc.file)
-		r := NewReader()
+		r := NewReader(Options{})
 		for line := range strings.SplitSeq(out, "\n") {
 			r.Line([]byte(line))
 		}
@@ -186,7 +186,7 @@ func TestAllPatternsMustMatch(t *testing.T) {
 }
 
 func TestReaderFinish(t *testing.T) {
-	r := NewReader()
+	r := NewReader(Options{})
 	r.Line([]byte("sh: 1: vitest: not found"))
 	o := gates.Outcome{ExitCode: 127}
 	r.Finish(&o)
@@ -202,7 +202,7 @@ func TestReaderFinish(t *testing.T) {
 	}
 	// Nothing matched: nothing set.
 	o = gates.Outcome{ExitCode: 1}
-	NewReader().Finish(&o)
+	NewReader(Options{}).Finish(&o)
 	if o.Cause != nil {
 		t.Errorf("cause without a match: %+v", o.Cause)
 	}
@@ -266,7 +266,7 @@ func BenchmarkReader(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			l := []byte(line)
 			b.SetBytes(int64(len(l)))
-			r := NewReader()
+			r := NewReader(Options{})
 			for b.Loop() {
 				r.Line(l)
 			}

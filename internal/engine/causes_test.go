@@ -10,7 +10,7 @@ import (
 
 func TestOutputReadersFollowTheCausesKey(t *testing.T) {
 	on := gates.Gate{Name: "build", Kind: gates.KindCheck, Causes: true}
-	readers := causeReaders(on)
+	readers := causeReaders(t.TempDir(), nil)(on)
 	if len(readers) != 1 {
 		t.Fatalf("%d readers for a gate with causes on, want the catalogue", len(readers))
 	}
@@ -20,15 +20,17 @@ func TestOutputReadersFollowTheCausesKey(t *testing.T) {
 	if o.Cause == nil || o.Cause.ID != "go-toolchain-too-old" {
 		t.Errorf("cause = %+v", o.Cause)
 	}
-	if got := causeReaders(gates.Gate{Name: "build", Kind: gates.KindCheck}); len(got) != 0 {
+	if got := causeReaders("", nil)(gates.Gate{Name: "build", Kind: gates.KindCheck}); len(got) != 0 {
 		t.Errorf("causes: false still reads the output: %d readers", len(got))
 	}
 }
 
 func TestJoinReadersKeepsEveryReaderInOrder(t *testing.T) {
-	a := func(gates.Gate) []runner.OutputReader { return []runner.OutputReader{causes.NewReader()} }
+	a := func(gates.Gate) []runner.OutputReader {
+		return []runner.OutputReader{causes.NewReader(causes.Options{})}
+	}
 	none := func(gates.Gate) []runner.OutputReader { return nil }
-	got := joinReaders(a, nil, none, causeReaders)(gates.Gate{Causes: true})
+	got := joinReaders(a, nil, none, causeReaders("", nil))(gates.Gate{Causes: true})
 	if len(got) != 2 {
 		t.Fatalf("%d readers, want 2", len(got))
 	}

@@ -152,7 +152,10 @@ func Execute(ctx context.Context, req Request) (*Run, error) {
 		Observer:  observer,
 		Abort:     req.Abort,
 		Kinds:     kinds(cmp.Or(req.Scope.Base, cfg.Base)),
-		Readers:   joinReaders(findingReaders(ctx, cfg.Root, cmp.Or(req.Scope.Base, cfg.Base), sel.Run), causeReaders),
+		// Causes first: their probes settle before new_only compares findings with the base, which
+		// a gate failed by its environment does not need.
+		Readers: joinReaders(causeReaders(cfg.Root, slices.Concat(env, req.ExtraEnv)),
+			findingReaders(ctx, cfg.Root, cmp.Or(req.Scope.Base, cfg.Base), sel.Run)),
 	})
 
 	cacheErr = errors.Join(cacheErr, hits.remember(ctx, runID, ran))
