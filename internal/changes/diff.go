@@ -99,3 +99,21 @@ func diffFrom(ctx context.Context, dir, base string) (from, against string, err 
 	mb := strings.TrimSpace(string(mergeBase))
 	return mb, fmt.Sprintf("%s (merge-base %s)", ref, mb[:min(len(mb), 12)]), nil
 }
+
+// DiffBase is the commit (or tree) the change is measured from, as Diff uses it, and a phrase
+// saying what it is for the reader. hasBase is false when there is nothing accepted to compare
+// with: no commit at all yet.
+func DiffBase(ctx context.Context, projectRoot, base string) (from, against string, hasBase bool, err error) {
+	inGit, _, err := insideWorkTree(ctx, projectRoot)
+	if err != nil {
+		return "", "", false, err
+	}
+	if !inGit {
+		return "", "", false, ErrNotInGit
+	}
+	if !isCommit(ctx, projectRoot, "HEAD") {
+		return "", "an empty tree (no commits yet)", false, nil
+	}
+	from, against, err = diffFrom(ctx, projectRoot, base)
+	return from, against, err == nil, err
+}

@@ -92,3 +92,7 @@ func quotePath(p string) string {
 	b.WriteByte('"')
 	return b.String()
 }
+
+// PatchPath is the path named by a patch's "--- a/X", "+++ b/X", "rename from X" or "rename to
+// X" line (the part after the keyword), unquoted; "" for /dev/null.
+func PatchPath(name string) string { return patchLinePath(name) }

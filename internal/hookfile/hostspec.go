@@ -101,6 +101,34 @@ func findHooks(spec hosts.Host, rel string, data []byte) ([]Hook, error) {
 	if err := unmarshal(spec, data, &doc); err != nil {
 		return nil, err
 	}
+	return hooksIn(spec, rel, doc), nil
+}
+
+// HostsOf lists the hosts that read rel (relative to the repository root, slash-separated) as
+// a project hook file; none when it is not one.
+func HostsOf(rel string) []hosts.Name {
+	var out []hosts.Name
+	for _, h := range hosts.All() {
+		for _, pattern := range h.Hook.Files {
+			if ok, _ := filepath.Match(pattern, rel); ok {
+				out = append(out, h.Name)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// HooksIn finds host's gauntlet stop-hook entries in the decoded content of its hook file rel.
+func HooksIn(host hosts.Name, rel string, doc map[string]any) []Hook {
+	spec, ok := hosts.Get(host)
+	if !ok {
+		return nil
+	}
+	return hooksIn(spec, rel, doc)
+}
+
+func hooksIn(spec hosts.Host, rel string, doc map[string]any) []Hook {
 	hooks, _ := doc["hooks"].(map[string]any)
 	var found []Hook
 	var walk func(v any)
@@ -121,7 +149,7 @@ func findHooks(spec hosts.Host, rel string, data []byte) ([]Hook, error) {
 		}
 	}
 	walk(hooks[spec.StopEvent])
-	return found, nil
+	return found
 }
 
 func entryHook(spec hosts.Host, rel, command string, entry map[string]any) Hook {

@@ -1,0 +1,112 @@
+package gates
+
+// Integrity rule ids: each names one way a change can weaken the gates instead of fixing the
+// code. They appear in reports, in the SARIF rules and as keys of the config's `integrity.rules`.
+const (
+	RuleTestFileRemoved   = "test-file-removed"   // a test file deleted or renamed out of the test pattern
+	RuleTestRemoved       = "test-removed"        // a test function removed
+	RuleTestSkipped       = "test-skipped"        // a skip added (t.Skip, it.skip, @pytest.mark.skip, #[ignore], ...)
+	RuleTestFocused       = "test-focused"        // a focus added (.only, fit, fdescribe): the other tests stop running
+	RuleAssertionsDropped = "assertions-dropped"  // fewer assertions in the test files than before
+	RuleSuppressionAdded  = "suppression-added"   // //nolint, # noqa, @ts-ignore, #[allow(...)], ...
+	RuleGateRelaxed       = "gate-relaxed"        // a gate removed, disabled, narrowed or its command changed in .gauntlet.yml
+	RuleIntegrityRelaxed  = "integrity-relaxed"   // the integrity settings themselves lowered
+	RuleLintRelaxed       = "lint-relaxed"        // a linter or lint rule turned off, or exclusions added
+	RuleTypecheckRelaxed  = "typecheck-relaxed"   // tsconfig strictness, mypy or pyright checks turned off
+	RuleCoverageLowered   = "coverage-lowered"    // a coverage threshold lowered or removed
+	RuleScriptNeutered    = "script-neutered"     // a test/lint script or make target replaced by one that cannot fail
+	RuleCICheckRemoved    = "ci-check-removed"    // a CI step that runs checks removed or allowed to fail
+	RuleHookWeakened      = "hook-weakened"       // the host's gauntlet hook entry removed, disabled or changed
+)
+
+// IntegrityRules lists every rule id, in the order reports and the docs present them.
+var IntegrityRules = []string{
+	RuleTestFileRemoved, RuleTestRemoved, RuleTestSkipped, RuleTestFocused, RuleAssertionsDropped,
+	RuleSuppressionAdded,
+	RuleGateRelaxed, RuleIntegrityRelaxed, RuleLintRelaxed, RuleTypecheckRelaxed, RuleCoverageLowered,
+	RuleScriptNeutered, RuleCICheckRemoved, RuleHookWeakened,
+}
+
+// IntegrityRuleSummary is one line per rule, for SARIF rule descriptions and `gauntlet explain`.
+var IntegrityRuleSummary = map[string]string{
+	RuleTestFileRemoved:   "A test file was deleted or renamed out of the test pattern.",
+	RuleTestRemoved:       "A test function was removed.",
+	RuleTestSkipped:       "A test was skipped or marked to be skipped.",
+	RuleTestFocused:       "A test was focused, so the other tests no longer run.",
+	RuleAssertionsDropped: "The test files have fewer assertions than before.",
+	RuleSuppressionAdded:  "A lint, type-check or coverage suppression was added.",
+	RuleGateRelaxed:       "A gate was removed, disabled, narrowed or its command changed in the gauntlet config.",
+	RuleIntegrityRelaxed:  "The integrity settings were lowered.",
+	RuleLintRelaxed:       "A linter or lint rule was turned off, or exclusions were added.",
+	RuleTypecheckRelaxed:  "A type-checking option was turned off.",
+	RuleCoverageLowered:   "A coverage threshold was lowered or removed.",
+	RuleScriptNeutered:    "A script or make target the checks run was replaced by one that cannot fail.",
+	RuleCICheckRemoved:    "A CI step that runs checks was removed or allowed to fail.",
+	RuleHookWeakened:      "The gauntlet hook entry was removed, disabled or changed.",
+}
+
+// IntegrityLevel is what a rule's findings do: block (fail the run, block the stop), warn (shown,
+// the verdict at most warn) or off (not reported).
+type IntegrityLevel string
+
+const (
+	IntegrityBlock IntegrityLevel = "block"
+	IntegrityWarn  IntegrityLevel = "warn"
+	IntegrityOff   IntegrityLevel = "off"
+)
+
+// Strength orders levels: off < warn < block; "" (unset) is 0.
+func (l IntegrityLevel) Strength() int {
+	switch l {
+	case IntegrityBlock:
+		return 3
+	case IntegrityWarn:
+		return 2
+	case IntegrityOff:
+		return 1
+	}
+	return 0
+}
+
+// IntegrityFinding is one way the change weakens the gates. File is relative to the project
+// root; Line is 1-based in the file as it is now, 0 when the finding is about the whole file (a
+// deleted one) or about a place that no longer exists.
+type IntegrityFinding struct {
+	Rule    string `json:"rule"`
+	File    string `json:"file"`
+	Line    int    `json:"line"`
+	Message string `json:"message"`
+	// Level is block or warn once the policy is applied; findings at off are dropped.
+	Level IntegrityLevel `json:"level,omitempty"`
+}
+
+// Blocking reports whether any finding is at level block.
+func Blocking(fs []IntegrityFinding) bool {
+	for _, f := range fs {
+		if f.Level == IntegrityBlock {
+			return true
+		}
+	}
+	return false
+}
+
+// IntegrityPolicy is the `integrity` setting: a default level and levels per rule. An unset
+// level ("") falls back to the context's default: block in the stop hook, warn in `run`.
+type IntegrityPolicy struct {
+	Default IntegrityLevel
+	Rules   map[string]IntegrityLevel
+}
+
+// Level is the level of rule in the stop hook (hook) or in `run`.
+func (p IntegrityPolicy) Level(rule string, hook bool) IntegrityLevel {
+	if l := p.Rules[rule]; l != "" {
+		return l
+	}
+	if p.Default != "" {
+		return p.Default
+	}
+	if hook {
+		return IntegrityBlock
+	}
+	return IntegrityWarn
+}

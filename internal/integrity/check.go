@@ -1,0 +1,107 @@
+package integrity
+
+import (
+	"context"
+	"errors"
+	"path"
+	"strings"
+
+	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/changes"
+)
+
+// Options say what to judge and how strictly.
+type Options struct {
+	Root string // the project root
+	Base string // the base ref; "" means auto
+	// Hook is set in the stop hook, where the default level is block; in `run` it is warn.
+	Hook bool
+	// Policy is the config's `integrity` setting as loaded (it may be the change's own).
+	Policy gates.IntegrityPolicy
+	Inputs Inputs
+}
+
+// Result is what one check found.
+type Result struct {
+	// Findings are the findings at block or warn, each with its level.
+	Findings []gates.IntegrityFinding
+	// Skipped says why nothing was judged ("" when the change was judged).
+	Skipped string
+	// Truncated says the change was too large to read whole.
+	Truncated bool
+}
+
+// Check reads the change from git and judges it. A project outside git, or without a commit to
+// compare with, is not judged (Skipped says so); only a git failure is an error.
+func Check(ctx context.Context, o Options) (Result, error) {
+	from, against, hasBase, err := changes.DiffBase(ctx, o.Root, o.Base)
+	switch {
+	case errors.Is(err, changes.ErrNotInGit):
+		return Result{Skipped: "not in a git work tree"}, nil
+	case err != nil:
+		return Result{}, err
+	case !hasBase:
+		return Result{Skipped: "nothing to judge the change against: " + against}, nil
+	}
+	// The accepted policy is the base's (the defaults when the base has no config): the current
+	// one may be the change's own doing.
+	var basePolicy gates.IntegrityPolicy
+	if data, ok := (&GitChange{root: o.Root, from: from}).Old(cmpOr(o.Inputs.ConfigFile, ".gauntlet.yml")); ok {
+		if tree, err := parse(formatYAML, data); err == nil {
+			basePolicy = PolicyOf(tree["integrity"])
+		}
+	}
+	if off(o.Policy) && off(basePolicy) {
+		return Result{Skipped: "integrity: off"}, nil
+	}
+	ch, err := ReadGit(ctx, o.Root, o.Base, keep)
+	switch {
+	case errors.Is(err, ErrNoBase):
+		return Result{Skipped: err.Error()}, nil
+	case err != nil:
+		return Result{}, err
+	}
+	found := Detect(ch, o.Inputs)
+	return Result{Findings: Apply(found, basePolicy, o.Policy, o.Hook), Truncated: ch.Truncated}, nil
+}
+
+// off says whether the policy turns every rule off in both contexts, so that nothing is read.
+func off(p gates.IntegrityPolicy) bool {
+	for _, r := range gates.IntegrityRules {
+		if p.Level(r, true) != gates.IntegrityOff || p.Level(r, false) != gates.IntegrityOff {
+			return false
+		}
+	}
+	return true
+}
+
+// Apply gives each finding its level and drops those at off. The level is the stricter of the
+// accepted policy (the base's config) and the current one: a change cannot lower the bar it is
+// judged by, and the lowering is itself a finding (integrity-relaxed).
+func Apply(found []gates.IntegrityFinding, base, current gates.IntegrityPolicy, hook bool) []gates.IntegrityFinding {
+	out := make([]gates.IntegrityFinding, 0, len(found))
+	for _, f := range found {
+		level := current.Level(f.Rule, hook)
+		if b := base.Level(f.Rule, hook); b.Strength() > level.Strength() {
+			level = b
+		}
+		if level == gates.IntegrityOff {
+			continue
+		}
+		f.Level = level
+		out = append(out, f)
+	}
+	return out
+}
+
+// keep says which files' lines the detectors read, so that the lines of other files (images,
+// data, documentation) are not held in memory.
+func keep(p string) bool {
+	if langOf(p) != langNone {
+		return true
+	}
+	base := path.Base(p)
+	_, structured := formatOf(p)
+	return structured || strings.HasPrefix(base, "eslint.config.") || base == ".eslintignore" ||
+		base == "Makefile" || base == "makefile" || base == "GNUmakefile"
+}

@@ -1,0 +1,173 @@
+package integrity
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/gauntlet-dev/gauntlet/gates"
+)
+
+const gauntletYML = `version: 1
+gates:
+  vet:
+    run: go vet ./...
+  test:
+    run: go test ./...
+`
+
+func TestGauntletConfigRules(t *testing.T) {
+	cfg := func(s string) map[string]string { return map[string]string{".gauntlet.yml": s} }
+	runCases(t, []detectCase{
+		{name: "gate removed", old: cfg(gauntletYML), new: cfg("version: 1\ngates:\n  vet:\n    run: go vet ./...\n"),
+			want: []string{"gate-relaxed .gauntlet.yml:2"}},
+		{name: "gate added is honest", old: cfg(gauntletYML), new: cfg(gauntletYML + "  lint:\n    run: golangci-lint run\n")},
+		{name: "reformatted config is no change", old: cfg(gauntletYML),
+			new: cfg("version: 1\ngates:\n  test: {run: \"go test ./...\"}\n  vet:\n    run: 'go vet ./...'\n")},
+		{name: "gate renamed with the same definition", old: cfg(gauntletYML),
+			new: cfg("version: 1\ngates:\n  vet:\n    run: go vet ./...\n  unit:\n    run: go test ./...\n")},
+		{name: "gate disabled, warned, narrowed", old: cfg(gauntletYML),
+			new: cfg("version: 1\ngates:\n  vet:\n    run: go vet ./...\n    enabled: false\n  test:\n    run: go test ./...\n    severity: warn\n    paths: [\"x/**\"]\n    new_only: true\n"),
+			want: []string{"gate-relaxed .gauntlet.yml:5", "gate-relaxed .gauntlet.yml:8", "gate-relaxed .gauntlet.yml:9", "gate-relaxed .gauntlet.yml:10"}},
+		{name: "command changed", old: cfg(gauntletYML), new: cfg(replace(gauntletYML, "go test ./...", "go test ./... || true")),
+			want: []string{"gate-relaxed .gauntlet.yml:6"}},
+		{name: "max attempts lowered", old: cfg(gauntletYML), new: cfg(gauntletYML + "stop_hook:\n  max_attempts: 1\n"),
+			want: []string{"gate-relaxed .gauntlet.yml:8"}},
+		{name: "config deleted", old: cfg(gauntletYML), new: map[string]string{}, want: []string{"gate-relaxed .gauntlet.yml:0"}},
+		{name: "integrity lowered", old: cfg(gauntletYML), new: cfg(gauntletYML + "integrity: off\n"),
+			want: []string{"integrity-relaxed .gauntlet.yml:7"}},
+		{name: "integrity raised is honest", old: cfg(gauntletYML + "integrity: warn\n"), new: cfg(gauntletYML + "integrity: block\n")},
+	})
+}
+
+func TestLintConfigRules(t *testing.T) {
+	runCases(t, []detectCase{
+		{name: "golangci linter disabled", old: map[string]string{".golangci.yml": "linters:\n  enable: [errcheck, govet]\n"},
+			new: map[string]string{".golangci.yml": "linters:\n  enable: [govet]\n  disable: [errcheck]\n"},
+			want: []string{"lint-relaxed .golangci.yml:2", "lint-relaxed .golangci.yml:3"}},
+		{name: "golangci exclusion added", old: map[string]string{".golangci.yml": "version: \"2\"\nlinters:\n  default: standard\n"},
+			new: map[string]string{".golangci.yml": "version: \"2\"\nlinters:\n  default: standard\n  exclusions:\n    paths: [internal/legacy]\n"},
+			want: []string{"lint-relaxed .golangci.yml:4"}},
+		{name: "golangci v1 exclusions moved to v2 are no change",
+			old: map[string]string{".golangci.yml": "issues:\n  exclude-dirs: [gen]\n"},
+			new: map[string]string{".golangci.yml": "version: \"2\"\nlinters:\n  exclusions:\n    paths: [gen]\n"}},
+		{name: "eslint rule off", old: map[string]string{".eslintrc.json": `{"rules": {"no-unused-vars": "error", "eqeqeq": ["error", "always"]}}`},
+			new: map[string]string{".eslintrc.json": "{\n  \"rules\": {\n    \"no-unused-vars\": \"off\",\n    \"eqeqeq\": [\"error\", \"always\"]\n  }\n}\n"},
+			want: []string{"lint-relaxed .eslintrc.json:3"}},
+		{name: "eslint reformatted and rule raised", old: map[string]string{".eslintrc.json": `{"rules": {"no-unused-vars": "warn"}}`},
+			new: map[string]string{".eslintrc.yml": "rules:\n  no-unused-vars: error\n"}, renames: map[string]string{".eslintrc.json": ".eslintrc.yml"}},
+		{name: "eslint flat config rule off", old: map[string]string{"eslint.config.js": "export default [{ rules: {\n  'no-console': 'error',\n} }]\n"},
+			new: map[string]string{"eslint.config.js": "export default [{ rules: {\n  'no-console': 'off',\n} }]\n"},
+			want: []string{"lint-relaxed eslint.config.js:2"}},
+		{name: "tsconfig strict false", old: map[string]string{"tsconfig.json": "{\n  // comment\n  \"compilerOptions\": {\"strict\": true,},\n}\n"},
+			new: map[string]string{"tsconfig.json": "{\n  \"compilerOptions\": {\n    \"strict\": false\n  }\n}\n"},
+			want: []string{"typecheck-relaxed tsconfig.json:3"}},
+		{name: "tsconfig reformatted", old: map[string]string{"tsconfig.json": "{\"compilerOptions\": {\"strict\": true, \"noImplicitAny\": true}}"},
+			new: map[string]string{"tsconfig.json": "{\n  // strict implies noImplicitAny\n  \"compilerOptions\": {\n    \"strict\": true,\n  },\n}\n"}},
+		{name: "tsconfig noImplicitAny off under strict", old: map[string]string{"tsconfig.json": `{"compilerOptions": {"strict": true}}`},
+			new: map[string]string{"tsconfig.json": "{\"compilerOptions\": {\"strict\": true,\n \"noImplicitAny\": false}}"},
+			want: []string{"typecheck-relaxed tsconfig.json:2"}},
+		{name: "ruff ignore added", old: map[string]string{"pyproject.toml": "[tool.ruff.lint]\nselect = [\"E\", \"F\"]\n"},
+			new: map[string]string{"pyproject.toml": "[tool.ruff.lint]\nselect = [\"E\", \"F\"]\nignore = [\"F401\"]\n"},
+			want: []string{"lint-relaxed pyproject.toml:3"}},
+		{name: "ruff settings moved under lint are no change", old: map[string]string{"pyproject.toml": "[tool.ruff]\nignore = [\"E501\"]\n"},
+			new: map[string]string{"pyproject.toml": "[tool.ruff.lint]\nignore = [\"E501\"]\n"}},
+		{name: "mypy ignore_errors", old: map[string]string{"pyproject.toml": "[tool.mypy]\nstrict = true\n"},
+			new: map[string]string{"pyproject.toml": "[tool.mypy]\nstrict = true\n\n[[tool.mypy.overrides]]\nmodule = \"pkg.*\"\nignore_errors = true\n"},
+			want: []string{"typecheck-relaxed pyproject.toml:6"}},
+		{name: "flake8 ignore in setup.cfg", old: map[string]string{"setup.cfg": "[flake8]\nmax-line-length = 100\n"},
+			new: map[string]string{"setup.cfg": "[flake8]\nmax-line-length = 100\nextend-ignore = E203, W503\n"},
+			want: []string{"lint-relaxed setup.cfg:1"}},
+		{name: "cargo lint lowered", old: map[string]string{"Cargo.toml": "[package]\nname = \"x\"\n\n[lints.clippy]\nunwrap_used = \"deny\"\n"},
+			new: map[string]string{"Cargo.toml": "[package]\nname = \"x\"\n\n[lints.clippy]\nunwrap_used = \"allow\"\n"},
+			want: []string{"lint-relaxed Cargo.toml:5"}},
+		{name: "clippy threshold raised", old: map[string]string{"clippy.toml": "too-many-arguments-threshold = 7\n"},
+			new: map[string]string{"clippy.toml": "too-many-arguments-threshold = 12\n"},
+			want: []string{"lint-relaxed clippy.toml:1"}},
+	})
+}
+
+func TestScriptCoverageCIHookRules(t *testing.T) {
+	pkg := func(test string) map[string]string {
+		return map[string]string{"package.json": "{\n  \"name\": \"x\",\n  \"scripts\": {\n    \"test\": \"" + test + "\"\n  }\n}\n"}
+	}
+	claude := func(hooks string) map[string]string {
+		return map[string]string{".claude/settings.json": `{"permissions": {}, "hooks": {` + hooks + `}}`}
+	}
+	const stopHook = `"Stop": [{"hooks": [{"type": "command", "command": "gauntlet stop-hook", "timeout": 600}]}]`
+	runCases(t, []detectCase{
+		{name: "test script replaced by exit 0", old: pkg("jest"), new: pkg("exit 0"), want: []string{"script-neutered package.json:4"}},
+		{name: "test script changed honestly", old: pkg("jest"), new: pkg("jest --ci")},
+		{name: "a gate's script neutered", old: map[string]string{"package.json": `{"scripts": {"verify:all": "tsc && jest"}}`},
+			new: map[string]string{"package.json": `{"scripts": {"verify:all": "tsc && jest || true"}}`}, commands: []string{"npm run verify:all"},
+			want: []string{"script-neutered package.json:1"}},
+		{name: "make target neutered", old: map[string]string{"Makefile": "test:\n\tgo test ./...\n"},
+			new: map[string]string{"Makefile": "test:\n\t@echo skipped\n"}, want: []string{"script-neutered Makefile:1"}},
+		{name: "make target errors ignored", old: map[string]string{"Makefile": "lint:\n\tgolangci-lint run\n"},
+			new: map[string]string{"Makefile": "lint:\n\t-golangci-lint run\n"}, want: []string{"script-neutered Makefile:1"}},
+		{name: "coverage lowered in pyproject", old: map[string]string{"pyproject.toml": "[tool.pytest.ini_options]\naddopts = \"--cov=x --cov-fail-under=90\"\n"},
+			new: map[string]string{"pyproject.toml": "[tool.pytest.ini_options]\naddopts = \"--cov=x --cov-fail-under=70\"\n"},
+			want: []string{"coverage-lowered pyproject.toml:2"}},
+		{name: "jest threshold lowered", old: map[string]string{"package.json": `{"jest": {"coverageThreshold": {"global": {"lines": 90}}}}`},
+			new: map[string]string{"package.json": "{\"jest\": {\"coverageThreshold\": {\"global\": {\n\"lines\": 60}}}}"},
+			want: []string{"coverage-lowered package.json:2"}},
+		{name: "coverage reformatted", old: map[string]string{".coveragerc": "[report]\nfail_under = 80\n"},
+			new: map[string]string{".coveragerc": "[report]\nshow_missing = true\nfail_under=80\n"}},
+		{name: "CI test step removed", old: map[string]string{".github/workflows/ci.yml": "on: push\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n      - run: go test ./...\n"},
+			new: map[string]string{".github/workflows/ci.yml": "on: push\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n"},
+			want: []string{"ci-check-removed .github/workflows/ci.yml:3"}},
+		{name: "CI step edited in place", old: map[string]string{".github/workflows/ci.yml": "jobs:\n  test:\n    steps:\n      - name: Test\n        run: go test ./...\n"},
+			new: map[string]string{".github/workflows/ci.yml": "jobs:\n  test:\n    steps:\n      - name: Test\n        run: go test -race ./...\n"}},
+		{name: "CI step moved to another workflow", old: map[string]string{".github/workflows/ci.yml": "jobs:\n  test:\n    steps:\n      - run: go test ./...\n", ".github/workflows/lint.yml": "jobs:\n  lint:\n    steps:\n      - run: go vet ./...\n"},
+			new: map[string]string{".github/workflows/lint.yml": "jobs:\n  lint:\n    steps:\n      - run: go vet ./...\n      - run: go test ./...\n"}},
+		{name: "CI step allowed to fail", old: map[string]string{".github/workflows/ci.yml": "jobs:\n  test:\n    steps:\n      - run: go test ./...\n"},
+			new: map[string]string{".github/workflows/ci.yml": "jobs:\n  test:\n    continue-on-error: true\n    steps:\n      - run: go test ./...\n"},
+			want: []string{"ci-check-removed .github/workflows/ci.yml:3"}},
+		{name: "hook removed", old: claude(stopHook), new: claude(""), want: []string{"hook-weakened .claude/settings.json:1"}},
+		{name: "hook file reformatted", old: claude(stopHook),
+			new: map[string]string{".claude/settings.json": "{\n  \"permissions\": {},\n  \"hooks\": {\n    " + stopHook + "\n  }\n}\n"}},
+		{name: "hooks disabled", old: claude(stopHook),
+			new: map[string]string{".claude/settings.json": "{\"disableAllHooks\": true, \"hooks\": {" + stopHook + "}}"},
+			want: []string{"hook-weakened .claude/settings.json:1"}},
+		{name: "hook command changed", old: claude(stopHook), new: claude(replace(stopHook, "gauntlet stop-hook", "gauntlet stop-hook || true")),
+			want: []string{"hook-weakened .claude/settings.json:1"}},
+		{name: "cursor hook removed", old: map[string]string{".cursor/hooks.json": `{"version": 1, "hooks": {"stop": [{"command": "gauntlet stop-hook", "loop_limit": 5}]}}`},
+			new: map[string]string{".cursor/hooks.json": `{"version": 1, "hooks": {"stop": []}}`},
+			want: []string{"hook-weakened .cursor/hooks.json:1"}},
+	})
+}
+
+func TestApplyPolicy(t *testing.T) {
+	found := []gates.IntegrityFinding{
+		{Rule: gates.RuleTestSkipped, File: "a_test.go", Line: 3},
+		{Rule: gates.RuleSuppressionAdded, File: "a.go", Line: 4},
+	}
+	levels := func(fs []gates.IntegrityFinding) []string {
+		var out []string
+		for _, f := range fs {
+			out = append(out, f.Rule+"="+string(f.Level))
+		}
+		return out
+	}
+	none := gates.IntegrityPolicy{}
+	tests := []struct {
+		name          string
+		base, current gates.IntegrityPolicy
+		hook          bool
+		want          []string
+	}{
+		{"defaults in the hook block", none, none, true, []string{"test-skipped=block", "suppression-added=block"}},
+		{"defaults in run warn", none, none, false, []string{"test-skipped=warn", "suppression-added=warn"}},
+		{"off on the base and now", gates.IntegrityPolicy{Default: "off"}, gates.IntegrityPolicy{Default: "off"}, true, nil},
+		{"per rule", gates.IntegrityPolicy{Rules: map[string]gates.IntegrityLevel{"suppression-added": "off"}},
+			gates.IntegrityPolicy{Rules: map[string]gates.IntegrityLevel{"suppression-added": "off"}}, true, []string{"test-skipped=block"}},
+		{"the change cannot lower its own bar", none, gates.IntegrityPolicy{Default: "off"}, true, []string{"test-skipped=block", "suppression-added=block"}},
+		{"the change can raise it", none, gates.IntegrityPolicy{Default: "block"}, false, []string{"test-skipped=block", "suppression-added=block"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := levels(Apply(found, tt.base, tt.current, tt.hook)); !slices.Equal(got, tt.want) {
+				t.Errorf("got %v, want %v", got, tt.want)
+			}
+		})
+	}
+}

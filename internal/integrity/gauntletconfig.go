@@ -1,0 +1,225 @@
+package integrity
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/gauntlet-dev/gauntlet/gates"
+)
+
+// commandKeys decide what a gate runs: any change to them is a changed command.
+var commandKeys = []string{"run", "argv", "kind", "dir", "env", "cli", "prompt", "prompt_file", "model"}
+
+// gauntletConfig compares the gates and the settings that decide how strictly they judge.
+func (j *judge) gauntletConfig(c configPair) {
+	file := c.file.Path
+	if c.file.Deleted {
+		j.add(gates.RuleGateRelaxed, file, 0, "the gauntlet config is deleted: no gate runs")
+		return
+	}
+	if c.file.Created {
+		return // a first config adds gates; there was nothing to relax
+	}
+	oldGates, newGates := getMap(c.old, "gates"), getMap(c.new, "gates")
+	for _, name := range sortedKeys(oldGates) {
+		og, _ := oldGates[name].(map[string]any)
+		ng, ok := newGates[name].(map[string]any)
+		if !ok {
+			if renamedGate(og, oldGates, newGates) {
+				continue
+			}
+			j.add(gates.RuleGateRelaxed, file, lineOf(c.newData, "gates"), "gate %q removed", name)
+			continue
+		}
+		j.compareGate(c, name, og, ng)
+	}
+
+	oldHook, newHook := getMap(c.old, "stop_hook"), getMap(c.new, "stop_hook")
+	at := func(keys ...string) int { return lineOf(c.newData, keys...) }
+	oldMax, okOld := number(oldHook["max_attempts"])
+	newMax, okNew := number(newHook["max_attempts"])
+	if !okOld {
+		oldMax = 3
+	}
+	if !okNew {
+		newMax = 3
+	}
+	if newMax < oldMax {
+		j.add(gates.RuleGateRelaxed, file, at("stop_hook", "max_attempts"), "stop_hook.max_attempts lowered from %g to %g: the agent is let go sooner", oldMax, newMax)
+	}
+	if !truthy(oldHook["honor_active_flag"]) && truthy(newHook["honor_active_flag"]) {
+		j.add(gates.RuleGateRelaxed, file, at("stop_hook", "honor_active_flag"), "stop_hook.honor_active_flag turned on: the agent is let go whenever the host says the hook is active")
+	}
+	if truthy(oldHook["subagents"]) && !truthy(newHook["subagents"]) {
+		j.add(gates.RuleGateRelaxed, file, at("stop_hook"), "stop_hook.subagents turned off: subagents stop unjudged")
+	}
+	if s, _ := newHook["local_overrides"].(string); s == "honour" && oldHook["local_overrides"] != "honour" {
+		j.add(gates.RuleGateRelaxed, file, at("stop_hook", "local_overrides"), "stop_hook.local_overrides set to honour: a personal override can now weaken the gates")
+	}
+	if ob, nb := fmt.Sprint(c.old["base"]), fmt.Sprint(c.new["base"]); ob != nb {
+		j.add(gates.RuleGateRelaxed, file, at("base"), "base changed from %s to %s: the change is measured from elsewhere", shown(c.old["base"]), shown(c.new["base"]))
+	}
+	if oc, ok := c.old["causes"].(bool); ok && !oc && c.new["causes"] != false {
+		j.add(gates.RuleGateRelaxed, file, at("causes"), "the environment-cause catalogue turned on: failures it recognises no longer block")
+	}
+	j.integritySettings(c)
+}
+
+// renamedGate says whether a removed gate reappears under another name with the same definition.
+func renamedGate(def map[string]any, oldGates, newGates map[string]any) bool {
+	for name, g := range newGates {
+		if _, existed := oldGates[name]; !existed && canonical(g) == canonical(def) {
+			return true
+		}
+	}
+	return false
+}
+
+func (j *judge) compareGate(c configPair, name string, og, ng map[string]any) {
+	file := c.file.Path
+	at := func(keys ...string) int {
+		if n := lineOf(c.newData, append([]string{"gates", name}, keys...)...); n > 0 {
+			return n
+		}
+		return lineOf(c.newData, "gates", name)
+	}
+	report := func(line int, format string, args ...any) {
+		j.add(gates.RuleGateRelaxed, file, line, "gate %q %s", name, fmt.Sprintf(format, args...))
+	}
+	if og["enabled"] != false && ng["enabled"] == false {
+		report(at("enabled"), "disabled (enabled: false)")
+	}
+	if og["severity"] != "warn" && ng["severity"] == "warn" {
+		report(at("severity"), "made severity: warn: its failures no longer block")
+	}
+	if ow, nw := whenOf(og), whenOf(ng); ow != nw && nw != "always" {
+		report(at("when"), "now runs only when: %s", nw)
+	}
+	if items(og["paths"]) == nil && items(ng["paths"]) != nil {
+		report(at("paths"), "narrowed: paths added (%s)", list(items(ng["paths"]), 3))
+	} else if lost := grown(ng["paths"], og["paths"]); len(lost) > 0 && items(ng["paths"]) != nil {
+		report(at("paths"), "narrowed: paths no longer include %s", list(lost, 3))
+	}
+	if added := grown(og["exclude"], ng["exclude"]); len(added) > 0 {
+		report(at("exclude"), "narrowed: exclude adds %s", list(added, 3))
+	}
+	if !truthy(og["new_only"]) && truthy(ng["new_only"]) {
+		report(at("new_only"), "narrowed: new_only: true ignores findings on lines the change did not touch")
+	}
+	if added := grown(og["needs"], ng["needs"]); len(added) > 0 {
+		report(at("needs"), "now needs %s: it is skipped when that fails", list(added, 3))
+	}
+	if og["on_timeout"] != "error" && ng["on_timeout"] == "error" {
+		report(at("on_timeout"), "timeouts no longer fail it (on_timeout: error)")
+	}
+	for _, key := range []string{"infra_exit_codes", "infra_patterns"} {
+		if added := grown(og[key], ng[key]); len(added) > 0 {
+			report(at(key), "%s adds %s: such failures count as environment errors, which let the agent stop", key, list(added, 3))
+		}
+	}
+	if oc, ok := og["causes"].(bool); ok && !oc && ng["causes"] != false {
+		report(at("causes"), "environment causes turned on: failures they recognise no longer block")
+	}
+	if !truthy(og["writes"]) && truthy(ng["writes"]) {
+		report(at("writes"), "may now change the work tree (writes: true)")
+	}
+	if canonical(og["run"]) != canonical(ng["run"]) || canonical(og["argv"]) != canonical(ng["argv"]) {
+		report(at(cmpOr(keyOf(ng, "run", "argv"), "run")), "command changed from %s to %s", shown(commandOf(og)), shown(commandOf(ng)))
+	}
+	for _, key := range commandKeys {
+		if key != "run" && key != "argv" && canonical(og[key]) != canonical(ng[key]) {
+			report(at(key), "%s changed from %s to %s", key, shown(og[key]), shown(ng[key]))
+		}
+	}
+}
+
+// keyOf is the first of keys that m has.
+func keyOf(m map[string]any, keys ...string) string {
+	for _, k := range keys {
+		if _, ok := m[k]; ok {
+			return k
+		}
+	}
+	return ""
+}
+
+func whenOf(g map[string]any) string {
+	if s, ok := g["when"].(string); ok && s != "" {
+		return s
+	}
+	return "always"
+}
+
+func commandOf(g map[string]any) any {
+	if g["run"] != nil {
+		return g["run"]
+	}
+	if argv, ok := g["argv"].([]any); ok {
+		parts := make([]string, len(argv))
+		for i, a := range argv {
+			parts[i] = fmt.Sprint(a)
+		}
+		return strings.Join(parts, " ")
+	}
+	return nil
+}
+
+// shown quotes a config value for a message: "`go test ./...`", "(none)".
+func shown(v any) string {
+	switch v := v.(type) {
+	case nil:
+		return "(none)"
+	case string:
+		return "`" + excerpt(v) + "`"
+	default:
+		return "`" + excerpt(canonical(v)) + "`"
+	}
+}
+
+// integritySettings reports the integrity policy lowered for any rule, in either context: the
+// setting that decides what this very check reports is itself judged.
+func (j *judge) integritySettings(c configPair) {
+	oldP, newP := PolicyOf(c.old["integrity"]), PolicyOf(c.new["integrity"])
+	var lowered []string
+	for _, rule := range gates.IntegrityRules {
+		for _, ctx := range []struct {
+			hook bool
+			name string
+		}{{true, "the stop hook"}, {false, "run"}} {
+			o, n := oldP.Level(rule, ctx.hook), newP.Level(rule, ctx.hook)
+			if n.Strength() < o.Strength() {
+				lowered = append(lowered, fmt.Sprintf("%s %s→%s in %s", rule, o, n, ctx.name))
+			}
+		}
+	}
+	if len(lowered) > 0 {
+		j.add(gates.RuleIntegrityRelaxed, c.file.Path, lineOf(c.newData, "integrity"), "integrity settings lowered: %s", list(lowered, 3))
+	}
+}
+
+// PolicyOf reads an `integrity` value as written in a config (a level, or default and rules),
+// leniently: what cannot be read is unset. The config package validates it strictly.
+func PolicyOf(v any) gates.IntegrityPolicy {
+	level := func(v any) gates.IntegrityLevel {
+		s, _ := v.(string)
+		if l := gates.IntegrityLevel(s); l.Strength() > 0 {
+			return l
+		}
+		return ""
+	}
+	switch v := v.(type) {
+	case string:
+		return gates.IntegrityPolicy{Default: level(v)}
+	case map[string]any:
+		p := gates.IntegrityPolicy{Default: level(v["default"]), Rules: map[string]gates.IntegrityLevel{}}
+		rules, _ := v["rules"].(map[string]any)
+		for _, k := range sortedKeys(rules) {
+			if l := level(rules[k]); l != "" && slices.Contains(gates.IntegrityRules, k) {
+				p.Rules[k] = l
+			}
+		}
+		return p
+	}
+	return gates.IntegrityPolicy{}
+}

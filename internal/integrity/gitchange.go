@@ -1,0 +1,348 @@
+package integrity
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gauntlet-dev/gauntlet/internal/changes"
+	"github.com/gauntlet-dev/gauntlet/internal/git"
+	"github.com/gauntlet-dev/gauntlet/internal/safefile"
+	"github.com/gauntlet-dev/gauntlet/internal/state"
+)
+
+// Bounds on what is read of a change, so that memory does not grow with a huge diff (a vendored
+// tree, a generated file): past them the rest is not judged, and the result says so.
+const (
+	maxKeptLines   = 400_000
+	maxLineBytes   = 2 << 10
+	maxFileBytes   = 4 << 20 // a config or test file read whole
+	maxListedBytes = 16 << 20
+	readDeadline   = 10 * time.Second
+)
+
+// GitChange is a Change read from git: the work tree (committed, staged, unstaged and untracked
+// files) against the merge-base of HEAD and the base ref.
+type GitChange struct {
+	root  string
+	from  string
+	files []File
+	// Truncated is set when the change was larger than the bounds and only part was read.
+	Truncated bool
+	// Against says what the change is measured from, for the reader.
+	Against string
+}
+
+// ErrNoBase means there is nothing accepted to judge the change against (no commit yet).
+var ErrNoBase = errors.New("no base to judge the change against")
+
+// ReadGit reads the change of the project at root against base ("" means auto, as for scoping).
+// keep says which files' lines are worth keeping; nil keeps every file's.
+func ReadGit(ctx context.Context, root, base string, keep func(path string) bool) (*GitChange, error) {
+	from, against, ok, err := changes.DiffBase(ctx, root, base)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, fmt.Errorf("%w: %s", ErrNoBase, against)
+	}
+	c := &GitChange{root: root, from: from, Against: against}
+	p := &patchReader{keep: keep}
+	args := []string{"-c", "core.quotePath=false", "diff", "-M", "-U0", "--no-color", "--no-ext-diff", "--no-textconv",
+		"--relative", "--src-prefix=a/", "--dst-prefix=b/", from, "--", ".", ":(exclude)" + state.Name}
+	if err := git.Stream(ctx, root, args, p.read); err != nil {
+		return nil, fmt.Errorf("diff against %s: %w", against, err)
+	}
+	c.files = p.files
+	c.Truncated = p.truncated
+	if err := c.addUntracked(ctx, keep, p.kept); err != nil {
+		return nil, err
+	}
+	slices.SortFunc(c.files, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
+	return c, nil
+}
+
+func (c *GitChange) Files() []File { return c.files }
+
+// Old reads a file at the base, bounded.
+func (c *GitChange) Old(path string) ([]byte, bool) {
+	if path == "" {
+		return nil, false
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), readDeadline)
+	defer cancel()
+	// "./" makes the path relative to the project root rather than to the top of the repository.
+	out, err := git.Output(ctx, c.root, maxFileBytes, "show", c.from+":./"+path)
+	if err != nil {
+		return nil, false
+	}
+	return out, true
+}
+
+// New reads a file of the work tree, bounded, never leaving the project root.
+func (c *GitChange) New(path string) ([]byte, bool) {
+	root, err := os.OpenRoot(c.root)
+	if err != nil {
+		return nil, false
+	}
+	defer root.Close()
+	return readInRoot(root, path)
+}
+
+func readInRoot(root *os.Root, path string) ([]byte, bool) {
+	deadline := time.Now().Add(readDeadline)
+	f, _, err := safefile.OpenInRoot(root, path, deadline)
+	if err != nil {
+		return nil, false
+	}
+	defer f.Close()
+	data, err := safefile.ReadAll(f, maxFileBytes, deadline)
+	if err != nil {
+		return nil, false
+	}
+	return data, true
+}
+
+// addUntracked adds files git does not track yet (and does not ignore) as created files.
+func (c *GitChange) addUntracked(ctx context.Context, keep func(string) bool, kept int) error {
+	out, err := git.Output(ctx, c.root, maxListedBytes, "ls-files", "--others", "--exclude-standard", "-z", "--", ".", ":(exclude)"+state.Name)
+	if err != nil {
+		return fmt.Errorf("list untracked files: %w", err)
+	}
+	root, err := os.OpenRoot(c.root)
+	if err != nil {
+		return fmt.Errorf("open project root: %w", err)
+	}
+	defer root.Close()
+	for _, name := range git.SplitNUL(out) {
+		f := File{Path: name, Created: true}
+		if keep == nil || keep(name) {
+			if data, ok := readInRoot(root, name); ok && !isBinary(data) {
+				lines := splitLines(data)
+				if kept+len(lines) > maxKeptLines {
+					c.Truncated = true
+				} else {
+					for i, l := range lines {
+						f.Added = append(f.Added, Line{N: i + 1, Text: capLine(l)})
+					}
+					kept += len(lines)
+				}
+			}
+		}
+		c.files = append(c.files, f)
+	}
+	return nil
+}
+
+func isBinary(data []byte) bool { return bytes.IndexByte(data[:min(len(data), 8000)], 0) >= 0 }
+
+func splitLines(data []byte) []string {
+	s := strings.TrimSuffix(string(data), "\n")
+	if s == "" {
+		return nil
+	}
+	return strings.Split(s, "\n")
+}
+
+func capLine(s string) string {
+	s = strings.TrimSuffix(s, "\r")
+	if len(s) > maxLineBytes {
+		return s[:maxLineBytes]
+	}
+	return s
+}
+
+// patchReader turns `git diff -M -U0` into Files as the patch streams by.
+type patchReader struct {
+	keep      func(string) bool
+	files     []File
+	cur       *File
+	keepCur   bool
+	kept      int
+	truncated bool
+	// Lines left in the current hunk, and where the next ones are.
+	oldLeft, newLeft, oldN, newN, at int
+}
+
+func (p *patchReader) read(r io.Reader) error {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 16<<20)
+	for sc.Scan() {
+		p.line(sc.Text())
+	}
+	p.flush()
+	if err := sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			// One absurdly long line (minified code): the rest is not judged.
+			p.truncated = true
+			return git.ErrEnough
+		}
+		return err
+	}
+	return nil
+}
+
+func (p *patchReader) flush() {
+	if p.cur != nil {
+		p.files = append(p.files, *p.cur)
+		p.cur = nil
+	}
+}
+
+func (p *patchReader) line(line string) {
+	if p.cur != nil && (p.oldLeft > 0 || p.newLeft > 0) {
+		if line == "" {
+			line = " "
+		}
+		switch line[0] {
+		case '-':
+			p.keepLine(&p.cur.Removed, Line{N: p.oldN, At: max(p.at, 1), Text: capLine(line[1:])})
+			p.oldN++
+			p.oldLeft--
+			return
+		case '+':
+			p.keepLine(&p.cur.Added, Line{N: p.newN, Text: capLine(line[1:])})
+			p.newN++
+			p.newLeft--
+			return
+		case ' ':
+			p.oldN++
+			p.newN++
+			p.oldLeft--
+			p.newLeft--
+			return
+		case '\\':
+			return
+		}
+		p.oldLeft, p.newLeft = 0, 0
+	}
+	switch {
+	case strings.HasPrefix(line, "diff --git "):
+		p.flush()
+		a, b := headerPaths(strings.TrimPrefix(line, "diff --git "))
+		p.cur = &File{Path: b, OldPath: a}
+		p.keepCur = p.keep == nil || p.keep(b) || p.keep(a)
+	case p.cur == nil:
+	case strings.HasPrefix(line, "new file mode"):
+		p.cur.Created, p.cur.OldPath = true, ""
+	case strings.HasPrefix(line, "deleted file mode"):
+		p.cur.Deleted = true
+		p.cur.Path = p.cur.OldPath
+	case strings.HasPrefix(line, "rename from "):
+		p.cur.OldPath = unquote(strings.TrimPrefix(line, "rename from "))
+	case strings.HasPrefix(line, "rename to "):
+		p.cur.Path = unquote(strings.TrimPrefix(line, "rename to "))
+		p.keepCur = p.keepCur || p.keep == nil || p.keep(p.cur.Path)
+	case strings.HasPrefix(line, "--- "):
+		if name := changes.PatchPath(line[4:]); name != "" {
+			p.cur.OldPath = name
+		}
+	case strings.HasPrefix(line, "+++ "):
+		if name := changes.PatchPath(line[4:]); name != "" {
+			p.cur.Path = name
+		} else {
+			p.cur.Deleted = true
+			p.cur.Path = p.cur.OldPath
+		}
+	case strings.HasPrefix(line, "@@ "):
+		p.oldN, p.oldLeft, p.newN, p.newLeft = hunk(line)
+		p.at = p.newN
+		if p.newLeft == 0 {
+			p.at = p.newN + 1 // -U0 names the line before a pure removal
+		}
+	}
+}
+
+func (p *patchReader) keepLine(to *[]Line, l Line) {
+	if !p.keepCur {
+		return
+	}
+	if p.kept >= maxKeptLines {
+		p.truncated = true
+		return
+	}
+	p.kept++
+	*to = append(*to, l)
+}
+
+// hunk reads "@@ -a,b +c,d @@".
+func hunk(line string) (oldStart, oldCount, newStart, newCount int) {
+	fields := strings.Fields(line)
+	if len(fields) < 3 {
+		return 0, 0, 0, 0
+	}
+	oldStart, oldCount = span(strings.TrimPrefix(fields[1], "-"))
+	newStart, newCount = span(strings.TrimPrefix(fields[2], "+"))
+	return
+}
+
+func span(s string) (start, count int) {
+	a, b, hasCount := strings.Cut(s, ",")
+	start, _ = strconv.Atoi(a)
+	count = 1
+	if hasCount {
+		count, _ = strconv.Atoi(b)
+	}
+	return start, count
+}
+
+// headerPaths reads the two paths of "a/X b/Y": quoted ones, or two halves of equal length (the
+// usual case), else the split at the last " b/". The "---"/"+++" and rename lines that follow
+// correct them when present.
+func headerPaths(rest string) (a, b string) {
+	if strings.HasPrefix(rest, `"`) || strings.HasSuffix(rest, `"`) {
+		parts := quotedFields(rest)
+		if len(parts) == 2 {
+			return strings.TrimPrefix(parts[0], "a/"), strings.TrimPrefix(parts[1], "b/")
+		}
+	}
+	if n := (len(rest) - 1) / 2; len(rest)%2 == 1 && rest[n] == ' ' && rest[:n][2:] == rest[n+1:][2:] {
+		return rest[2:n], rest[n+3:]
+	}
+	if i := strings.LastIndex(rest, " b/"); i > 0 {
+		return strings.TrimPrefix(rest[:i], "a/"), rest[i+3:]
+	}
+	return rest, rest
+}
+
+func quotedFields(s string) []string {
+	var out []string
+	for s = strings.TrimSpace(s); s != ""; s = strings.TrimSpace(s) {
+		if s[0] == '"' {
+			end := 1
+			for end < len(s) && s[end] != '"' {
+				if s[end] == '\\' {
+					end++
+				}
+				end++
+			}
+			if end >= len(s) {
+				return nil
+			}
+			out = append(out, unquote(s[:end+1]))
+			s = s[end+1:]
+			continue
+		}
+		word, rest, _ := strings.Cut(s, " ")
+		out = append(out, word)
+		s = rest
+	}
+	return out
+}
+
+func unquote(s string) string {
+	if strings.HasPrefix(s, `"`) {
+		if u, err := strconv.Unquote(s); err == nil {
+			return u
+		}
+	}
+	return s
+}

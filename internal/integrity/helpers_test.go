@@ -1,0 +1,144 @@
+package integrity
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/gauntlet-dev/gauntlet/gates"
+)
+
+// memChange is a Change between two sets of files in memory, diffed line by line.
+type memChange struct {
+	old, new map[string]string
+	files    []File
+}
+
+func (m *memChange) Files() []File { return m.files }
+func (m *memChange) Old(p string) ([]byte, bool) {
+	s, ok := m.old[p]
+	return []byte(s), ok
+}
+func (m *memChange) New(p string) ([]byte, bool) {
+	s, ok := m.new[p]
+	return []byte(s), ok
+}
+
+// changeOf builds the change from old to new; renames maps an old path to its new one.
+func changeOf(old, new map[string]string, renames map[string]string) *memChange {
+	m := &memChange{old: old, new: new}
+	renamedTo := map[string]string{}
+	for o, n := range renames {
+		renamedTo[n] = o
+	}
+	var paths []string
+	for p := range old {
+		if _, gone := renames[p]; !gone {
+			paths = append(paths, p)
+		}
+	}
+	for p := range new {
+		if _, ok := old[p]; !ok {
+			paths = append(paths, p)
+		}
+	}
+	slices.Sort(paths)
+	paths = slices.Compact(paths)
+	for _, p := range paths {
+		oldPath := p
+		if o, ok := renamedTo[p]; ok {
+			oldPath = o
+		}
+		o, hadOld := old[oldPath]
+		n, hasNew := new[p]
+		f := File{Path: p, OldPath: oldPath}
+		switch {
+		case !hadOld:
+			f.Created, f.OldPath = true, ""
+		case !hasNew:
+			f.Deleted = true
+		case o == n && oldPath == p:
+			continue
+		}
+		f.Added, f.Removed = lineDiff(splitLines([]byte(o)), splitLines([]byte(n)))
+		m.files = append(m.files, f)
+	}
+	return m
+}
+
+// lineDiff is a longest-common-subsequence diff, good enough for test inputs.
+func lineDiff(a, b []string) (added, removed []Line) {
+	lcs := make([][]int, len(a)+1)
+	for i := range lcs {
+		lcs[i] = make([]int, len(b)+1)
+	}
+	for i := len(a) - 1; i >= 0; i-- {
+		for j := len(b) - 1; j >= 0; j-- {
+			if a[i] == b[j] {
+				lcs[i][j] = lcs[i+1][j+1] + 1
+			} else {
+				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
+			}
+		}
+	}
+	i, j := 0, 0
+	for i < len(a) || j < len(b) {
+		switch {
+		case i < len(a) && j < len(b) && a[i] == b[j]:
+			i++
+			j++
+		case j < len(b) && (i == len(a) || lcs[i][j+1] >= lcs[i+1][j]):
+			added = append(added, Line{N: j + 1, Text: b[j]})
+			j++
+		default:
+			removed = append(removed, Line{N: i + 1, At: j + 1, Text: a[i]})
+			i++
+		}
+	}
+	return added, removed
+}
+
+// detect runs every detector on the change and renders findings as "rule file:line".
+func detect(t *testing.T, old, new map[string]string, renames map[string]string, commands ...string) []string {
+	t.Helper()
+	found := Detect(changeOf(old, new, renames), Inputs{ConfigFile: ".gauntlet.yml", Commands: commands})
+	return render(found)
+}
+
+func render(found []gates.IntegrityFinding) []string {
+	out := make([]string, 0, len(found))
+	for _, f := range found {
+		out = append(out, fmt.Sprintf("%s %s:%d", f.Rule, f.File, f.Line))
+	}
+	return out
+}
+
+func renderMessages(found []gates.IntegrityFinding) string {
+	var b strings.Builder
+	for _, f := range found {
+		fmt.Fprintf(&b, "%s %s:%d %s\n", f.Rule, f.File, f.Line, f.Message)
+	}
+	return b.String()
+}
+
+type detectCase struct {
+	name     string
+	old, new map[string]string
+	renames  map[string]string
+	commands []string
+	want     []string // "rule file:line"; nil means no finding
+}
+
+func runCases(t *testing.T, cases []detectCase) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			found := Detect(changeOf(tc.old, tc.new, tc.renames), Inputs{ConfigFile: ".gauntlet.yml", Commands: tc.commands})
+			got := render(found)
+			if !slices.Equal(got, tc.want) && !(len(got) == 0 && len(tc.want) == 0) {
+				t.Errorf("findings:\n%s\nwant %q", renderMessages(found), tc.want)
+			}
+		})
+	}
+}

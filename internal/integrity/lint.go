@@ -1,0 +1,510 @@
+package integrity
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/gauntlet-dev/gauntlet/gates"
+)
+
+// union gathers the entries of several keys into one list: a setting moved from one key to
+// another that means the same (golangci-lint v1 to v2, ruff's top level to lint.) is no change.
+func union(tree map[string]any, paths ...[]string) []any {
+	var out []any
+	for _, p := range paths {
+		v, _ := get(tree, p...)
+		for _, it := range items(v) {
+			out = append(out, it)
+		}
+	}
+	return out
+}
+
+func keys(paths ...string) [][]string {
+	out := make([][]string, len(paths))
+	for i, p := range paths {
+		out[i] = strings.Split(p, ".")
+	}
+	return out
+}
+
+// golangci compares golangci-lint's linters and exclusions, v1 and v2 layouts alike.
+func (j *judge) golangci(c configPair) {
+	file := c.file.Path
+	at := func(keys ...string) int { return lineOf(c.newData, keys...) }
+	if c.file.Deleted {
+		j.add(gates.RuleLintRelaxed, file, 0, "golangci-lint config deleted: its linters and settings are gone")
+		return
+	}
+	if off := grown(union(c.old, keys("linters.disable")...), union(c.new, keys("linters.disable")...)); len(off) > 0 {
+		j.add(gates.RuleLintRelaxed, file, at("linters", "disable"), "linters disabled: %s", list(off, 5))
+	}
+	if lost := grown(union(c.new, keys("linters.enable")...), union(c.old, keys("linters.enable")...)); len(lost) > 0 {
+		j.add(gates.RuleLintRelaxed, file, at("linters", "enable"), "linters no longer enabled: %s", list(lost, 5))
+	}
+	if !truthy(getOr(c.old, "linters", "disable-all")) && truthy(getOr(c.new, "linters", "disable-all")) {
+		j.add(gates.RuleLintRelaxed, file, at("linters", "disable-all"), "every linter disabled but the ones enabled (disable-all: true)")
+	}
+	if truthy(getOr(c.old, "linters", "enable-all")) && !truthy(getOr(c.new, "linters", "enable-all")) {
+		j.add(gates.RuleLintRelaxed, file, at("linters"), "enable-all turned off")
+	}
+	rank := map[string]int{"all": 3, "standard": 2, "fast": 1, "none": 0}
+	if o, n := str(getOr(c.old, "linters", "default")), str(getOr(c.new, "linters", "default")); o != "" && rank[cmpOr(n, "standard")] < rank[o] {
+		j.add(gates.RuleLintRelaxed, file, at("linters", "default"), "linters.default lowered from %s to %s", o, cmpOr(n, "standard"))
+	}
+	exclusions := keys("issues.exclude", "issues.exclude-rules", "issues.exclude-dirs", "issues.exclude-files",
+		"run.skip-dirs", "run.skip-files", "linters.exclusions.rules", "linters.exclusions.paths", "linters.exclusions.presets",
+		"issues.exclude-dirs-use-default")
+	if added := grown(union(c.old, exclusions...), union(c.new, exclusions...)); len(added) > 0 {
+		j.add(gates.RuleLintRelaxed, file, cmpOr0(at("exclusions"), at("issues")), "exclusions added: %s", list(added, 3))
+	}
+	if getOr(c.old, "issues", "exclude-use-default") == false && getOr(c.new, "issues", "exclude-use-default") != false {
+		j.add(gates.RuleLintRelaxed, file, at("issues"), "the default exclusions are back on (exclude-use-default)")
+	}
+	for _, k := range []string{"new", "new-from-rev", "new-from-patch", "new-from-merge-base"} {
+		if o, n := getOr(c.old, "issues", k), getOr(c.new, "issues", k); (o == nil || o == false || o == "") && n != nil && n != false && n != "" {
+			j.add(gates.RuleLintRelaxed, file, at("issues", k), "only new issues reported now (issues.%s)", k)
+		}
+	}
+}
+
+func getOr(tree map[string]any, keys ...string) any {
+	v, _ := get(tree, keys...)
+	return v
+}
+
+func str(v any) string {
+	s, _ := v.(string)
+	return s
+}
+
+func cmpOr0(a, b int) int {
+	if a != 0 {
+		return a
+	}
+	return b
+}
+
+// eslintSeverity reads a rule's setting: "error"/2, "warn"/1, "off"/0, or a list starting with
+// one of them; -1 when it is not a severity.
+func eslintSeverity(v any) int {
+	if l, ok := v.([]any); ok && len(l) > 0 {
+		v = l[0]
+	}
+	switch v {
+	case "error", float64(2):
+		return 2
+	case "warn", float64(1):
+		return 1
+	case "off", float64(0):
+		return 0
+	}
+	return -1
+}
+
+var severityName = []string{"off", "warn", "error"}
+
+// eslintRules collects the rules of a config and its overrides, keyed by where they apply.
+func eslintRules(tree map[string]any) map[string]int {
+	out := map[string]int{}
+	add := func(scope string, rules map[string]any) {
+		for name, v := range rules {
+			if s := eslintSeverity(v); s >= 0 {
+				out[scope+name] = s
+			}
+		}
+	}
+	add("", getMap(tree, "rules"))
+	if overrides, ok := tree["overrides"].([]any); ok {
+		for _, o := range overrides {
+			om, _ := o.(map[string]any)
+			add("("+strings.Join(items(om["files"]), ",")+") ", getMap(om, "rules"))
+		}
+	}
+	return out
+}
+
+func (j *judge) eslintrc(c configPair) { j.eslintTree(c, c.old, c.new, nil) }
+
+// eslintTree compares two eslint configurations (an .eslintrc, package.json's eslintConfig).
+func (j *judge) eslintTree(c configPair, old, new map[string]any, prefix []string) {
+	file := c.file.Path
+	at := func(k ...string) int { return lineOf(c.newData, append(append([]string{}, prefix...), k...)...) }
+	if c.file.Deleted {
+		j.add(gates.RuleLintRelaxed, file, 0, "eslint config deleted")
+		return
+	}
+	oldRules, newRules := eslintRules(old), eslintRules(new)
+	for _, name := range sortedKeys(anyMap(oldRules)) {
+		o := oldRules[name]
+		n, ok := newRules[name]
+		rule := name[strings.LastIndex(name, " ")+1:]
+		switch {
+		case !ok && o > 0:
+			j.add(gates.RuleLintRelaxed, file, at("rules"), "eslint rule %s removed (was %s)", name, severityName[o])
+		case ok && n < o:
+			j.add(gates.RuleLintRelaxed, file, cmpOr0(at("rules", rule), at("rules")), "eslint rule %s lowered from %s to %s", name, severityName[o], severityName[n])
+		}
+	}
+	for _, name := range sortedKeys(anyMap(newRules)) {
+		if _, existed := oldRules[name]; !existed && newRules[name] == 0 && len(old) > 0 {
+			rule := name[strings.LastIndex(name, " ")+1:]
+			j.add(gates.RuleLintRelaxed, file, cmpOr0(at("rules", rule), at("rules")), "eslint rule %s set to %s", name, severityName[newRules[name]])
+		}
+	}
+	if lost := grown(new["extends"], old["extends"]); len(lost) > 0 {
+		j.add(gates.RuleLintRelaxed, file, at("extends"), "eslint no longer extends %s", list(lost, 3))
+	}
+	if added := grown(old["ignorePatterns"], new["ignorePatterns"]); len(added) > 0 {
+		j.add(gates.RuleLintRelaxed, file, at("ignorePatterns"), "eslint ignores %s", list(added, 3))
+	}
+}
+
+func anyMap[V any](m map[string]V) map[string]any {
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+// flatRuleOff is a rule turned off or down to a warning in a JavaScript eslint config, which
+// cannot be parsed here: read line by line.
+var flatRuleOff = regexp.MustCompile(`^\s*["']?(@?[\w/-]+)["']?\s*:\s*\[?\s*(?:["'](off|warn)["']|([01])\b)`)
+
+func (j *judge) eslintFlat(f File) {
+	if f.Deleted {
+		j.add(gates.RuleLintRelaxed, f.Path, 0, "eslint config deleted")
+		return
+	}
+	before := map[string]bool{}
+	for _, l := range f.Removed {
+		if m := flatRuleOff.FindStringSubmatch(l.Text); m != nil {
+			before[m[1]+" "+m[2]+m[3]] = true
+		}
+	}
+	for _, l := range f.Added {
+		if m := flatRuleOff.FindStringSubmatch(l.Text); m != nil && !before[m[1]+" "+m[2]+m[3]] {
+			level := map[string]string{"0": "off", "1": "warn"}[m[3]]
+			j.add(gates.RuleLintRelaxed, f.Path, l.N, "eslint rule %s set to %s", m[1], cmpOr(m[2], level))
+		}
+	}
+}
+
+// ignoreFile reports patterns added to a linter's ignore file.
+func (j *judge) ignoreFile(f File, tool string) {
+	removed := map[string]bool{}
+	for _, l := range f.Removed {
+		removed[strings.TrimSpace(l.Text)] = true
+	}
+	for _, l := range f.Added {
+		t := strings.TrimSpace(l.Text)
+		if t == "" || strings.HasPrefix(t, "#") || removed[t] {
+			continue
+		}
+		j.add(gates.RuleLintRelaxed, f.Path, l.N, "%s now ignores %s", tool, t)
+	}
+}
+
+// severityConfig compares configs whose rules are severity words at any depth (biome, oxlint,
+// pyright): a severity lowered, a check's `enabled` or `recommended` turned off.
+func (j *judge) severityConfig(c configPair) {
+	if c.file.Deleted {
+		j.add(gates.RuleLintRelaxed, c.file.Path, 0, "lint config deleted")
+		return
+	}
+	j.severities(c, gates.RuleLintRelaxed, nil, c.old, c.new)
+}
+
+var severityRank = map[string]int{
+	"error": 4, "warn": 3, "warning": 3, "info": 2, "information": 2, "hint": 1, "off": 0, "none": 0, "allow": 0,
+}
+
+func (j *judge) severities(c configPair, rule string, path []string, old, new any) {
+	switch o := old.(type) {
+	case map[string]any:
+		n, _ := new.(map[string]any)
+		for _, k := range sortedKeys(o) {
+			j.severities(c, rule, append(append([]string{}, path...), k), o[k], n[k])
+		}
+	case string:
+		or, ok := severityRank[o]
+		if !ok || len(path) == 0 {
+			return
+		}
+		ns, _ := new.(string)
+		if nr, ok := severityRank[ns]; ok && nr < or {
+			j.add(rule, c.file.Path, lineOf(c.newData, path...), "%s lowered from %s to %s", strings.Join(path, "."), o, ns)
+		}
+	case bool:
+		last := ""
+		if len(path) > 0 {
+			last = path[len(path)-1]
+		}
+		if o && new == false && (last == "enabled" || last == "recommended" || last == "all") {
+			j.add(rule, c.file.Path, lineOf(c.newData, path...), "%s turned off", strings.Join(path, "."))
+		}
+	}
+}
+
+// Type-checker options whose turning off (strict ones) or on (lax ones) weakens the check.
+var (
+	tsStrictFamily = []string{"noImplicitAny", "strictNullChecks", "strictFunctionTypes", "strictBindCallApply",
+		"strictPropertyInitialization", "noImplicitThis", "useUnknownInCatchVariables", "alwaysStrict", "strictBuiltinIteratorReturn"}
+	tsStrict = []string{"noUnusedLocals", "noUnusedParameters", "noImplicitReturns", "noFallthroughCasesInSwitch",
+		"noUncheckedIndexedAccess", "noImplicitOverride", "exactOptionalPropertyTypes", "noPropertyAccessFromIndexSignature",
+		"checkJs", "noUncheckedSideEffectImports", "forceConsistentCasingInFileNames", "isolatedModules"}
+	tsLax = []string{"skipLibCheck", "skipDefaultLibCheck", "suppressImplicitAnyIndexErrors", "suppressExcessPropertyErrors",
+		"noCheck", "allowUnreachableCode", "allowUnusedLabels"}
+)
+
+func (j *judge) tsconfig(c configPair) {
+	file := c.file.Path
+	if c.file.Deleted {
+		return // a project without a tsconfig is not type-checked more loosely, it is not a TS project
+	}
+	oc, nc := getMap(c.old, "compilerOptions"), getMap(c.new, "compilerOptions")
+	at := func(k string) int { return cmpOr0(lineOf(c.newData, "compilerOptions", k), lineOf(c.newData, "compilerOptions")) }
+	if truthy(oc["strict"]) && !truthy(nc["strict"]) {
+		j.add(gates.RuleTypecheckRelaxed, file, at("strict"), "compilerOptions.strict turned off")
+	}
+	for _, k := range tsStrictFamily {
+		o := boolOr(oc[k], truthy(oc["strict"]))
+		n := boolOr(nc[k], truthy(nc["strict"]))
+		if o && !n && (truthy(nc["strict"]) || !truthy(oc["strict"]) || nc[k] == false) {
+			j.add(gates.RuleTypecheckRelaxed, file, at(k), "compilerOptions.%s turned off", k)
+		}
+	}
+	for _, k := range tsStrict {
+		if truthy(oc[k]) && !truthy(nc[k]) {
+			j.add(gates.RuleTypecheckRelaxed, file, at(k), "compilerOptions.%s turned off", k)
+		}
+	}
+	for _, k := range tsLax {
+		if !truthy(oc[k]) && truthy(nc[k]) {
+			j.add(gates.RuleTypecheckRelaxed, file, at(k), "compilerOptions.%s turned on", k)
+		}
+	}
+}
+
+// boolOr is an explicit boolean, else the fallback.
+func boolOr(v any, fallback bool) bool {
+	if b, ok := v.(bool); ok {
+		return b
+	}
+	return fallback
+}
+
+// pyproject runs the Python tools' rules on their [tool.X] tables.
+func (j *judge) pyproject(c configPair) {
+	tool := func(tree map[string]any, name string) map[string]any { return getMap(tree, "tool", name) }
+	j.ruff(c, tool(c.old, "ruff"), tool(c.new, "ruff"))
+	j.mypy(c, tool(c.old, "mypy"), tool(c.new, "mypy"), "tool", "mypy")
+	j.pyright(c, tool(c.old, "pyright"), tool(c.new, "pyright"))
+	j.pylint(c, tool(c.old, "pylint"), tool(c.new, "pylint"))
+}
+
+func (j *judge) ruff(c configPair, old, new map[string]any) {
+	if old == nil {
+		return
+	}
+	file := c.file.Path
+	ignores := keys("ignore", "extend-ignore", "lint.ignore", "lint.extend-ignore", "per-file-ignores", "lint.per-file-ignores",
+		"extend-per-file-ignores", "lint.extend-per-file-ignores", "exclude", "extend-exclude", "lint.exclude")
+	if added := grown(union(old, ignores...), union(new, ignores...)); len(added) > 0 {
+		j.add(gates.RuleLintRelaxed, file, cmpOr0(lineOf(c.newData, "ignore"), lineOf(c.newData, "ruff")), "ruff now ignores %s", list(added, 5))
+	}
+	selects := keys("select", "extend-select", "lint.select", "lint.extend-select")
+	if lost := grown(union(new, selects...), union(old, selects...)); len(lost) > 0 {
+		j.add(gates.RuleLintRelaxed, file, cmpOr0(lineOf(c.newData, "select"), lineOf(c.newData, "ruff")), "ruff no longer selects %s", list(lost, 5))
+	}
+}
+
+// mypy's options: strict ones weaken the check when turned off, lax ones when turned on.
+var (
+	mypyStrict = []string{"strict", "disallow_untyped_defs", "disallow_incomplete_defs", "disallow_untyped_calls",
+		"disallow_any_generics", "disallow_untyped_decorators", "disallow_subclassing_any", "check_untyped_defs",
+		"warn_return_any", "warn_unused_ignores", "no_implicit_optional", "strict_optional", "strict_equality",
+		"no_implicit_reexport", "warn_unreachable", "disallow_any_unimported", "extra_checks", "warn_redundant_casts"}
+	mypyLax = []string{"ignore_errors", "ignore_missing_imports", "allow_untyped_globals", "implicit_optional", "allow_redefinition"}
+)
+
+// mypy compares one mypy table (global) and its per-module overrides.
+func (j *judge) mypy(c configPair, old, new map[string]any, at ...string) {
+	if new == nil && old == nil {
+		return
+	}
+	scopes := func(t map[string]any) map[string]map[string]any {
+		out := map[string]map[string]any{"": t}
+		if overrides, ok := t["overrides"].([]any); ok {
+			for _, o := range overrides {
+				om, _ := o.(map[string]any)
+				out[strings.Join(items(om["module"]), ",")] = om
+			}
+		}
+		return out
+	}
+	oldScopes, newScopes := scopes(old), scopes(new)
+	for _, name := range sortedKeys(anyMap(newScopes)) {
+		j.mypyScope(c, name, oldScopes[name], newScopes[name], name == "", at)
+	}
+}
+
+func (j *judge) mypyScope(c configPair, scope string, old, new map[string]any, global bool, at []string) {
+	where := "mypy"
+	if scope != "" {
+		where = "mypy for " + scope
+	}
+	line := func(k string) int { return cmpOr0(lineOf(c.newData, append(append([]string{}, at...), k)...), lineOf(c.newData, at...)) }
+	for _, k := range mypyStrict {
+		o, n := old[k], new[k]
+		if (truthy(o) && !truthy(n) && (n != nil || global)) || (n != nil && !truthy(n) && o == nil && !global) {
+			j.add(gates.RuleTypecheckRelaxed, c.file.Path, line(k), "%s: %s turned off", where, k)
+		}
+	}
+	for _, k := range mypyLax {
+		if !truthy(old[k]) && truthy(new[k]) {
+			j.add(gates.RuleTypecheckRelaxed, c.file.Path, line(k), "%s: %s turned on", where, k)
+		}
+	}
+	if added := grown(old["disable_error_code"], new["disable_error_code"]); len(added) > 0 {
+		j.add(gates.RuleTypecheckRelaxed, c.file.Path, line("disable_error_code"), "%s: error codes disabled: %s", where, list(added, 5))
+	}
+	if f := str(new["follow_imports"]); (f == "skip" || f == "silent") && str(old["follow_imports"]) != f {
+		j.add(gates.RuleTypecheckRelaxed, c.file.Path, line("follow_imports"), "%s: follow_imports = %s", where, f)
+	}
+}
+
+func (j *judge) pyright(c configPair, old, new map[string]any) {
+	if old == nil {
+		return
+	}
+	rank := map[string]int{"strict": 4, "standard": 3, "basic": 2, "off": 1}
+	if o, n := str(old["typeCheckingMode"]), str(new["typeCheckingMode"]); o != "" && rank[cmpOr(n, "standard")] < rank[o] {
+		j.add(gates.RuleTypecheckRelaxed, c.file.Path, lineOf(c.newData, "typeCheckingMode"), "pyright typeCheckingMode lowered from %s to %s", o, cmpOr(n, "standard"))
+	}
+	for _, k := range sortedKeys(old) {
+		if !strings.HasPrefix(k, "report") {
+			continue
+		}
+		o, n := pyrightLevel(old[k]), pyrightLevel(new[k])
+		if new[k] != nil && n < o {
+			j.add(gates.RuleTypecheckRelaxed, c.file.Path, lineOf(c.newData, k), "pyright %s lowered", k)
+		}
+	}
+	if added := grown(union(old, keys("ignore", "exclude")...), union(new, keys("ignore", "exclude")...)); len(added) > 0 {
+		j.add(gates.RuleTypecheckRelaxed, c.file.Path, lineOf(c.newData, "ignore"), "pyright now ignores %s", list(added, 3))
+	}
+}
+
+func pyrightLevel(v any) int {
+	switch v {
+	case true, "error":
+		return 3
+	case "warning":
+		return 2
+	case "information":
+		return 1
+	}
+	return 0
+}
+
+func (j *judge) pylint(c configPair, old, new map[string]any) {
+	disabled := func(t map[string]any) []any {
+		var out []any
+		for k, v := range t {
+			if m, ok := v.(map[string]any); ok && strings.Contains(strings.ReplaceAll(k, "_", " "), "messages") {
+				for _, it := range items(m["disable"]) {
+					out = append(out, it)
+				}
+			}
+		}
+		return out
+	}
+	if added := grown(disabled(old), disabled(new)); len(added) > 0 {
+		j.add(gates.RuleLintRelaxed, c.file.Path, lineOf(c.newData, "disable"), "pylint messages disabled: %s", list(added, 5))
+	}
+}
+
+// iniConfig runs the rules of the tools configured in INI files: flake8, mypy, pylint.
+func (j *judge) iniConfig(c configPair) {
+	file := c.file.Path
+	for _, tool := range []string{"flake8", "pycodestyle", "pydocstyle"} {
+		old, new := getMap(c.old, tool), getMap(c.new, tool)
+		if old == nil {
+			continue
+		}
+		ignores := keys("ignore", "extend-ignore", "per-file-ignores", "extend-per-file-ignores", "exclude", "extend-exclude")
+		if added := grown(union(old, ignores...), union(new, ignores...)); len(added) > 0 {
+			j.add(gates.RuleLintRelaxed, file, cmpOr0(lineOf(c.newData, "ignore"), lineOf(c.newData, tool)), "%s now ignores %s", tool, list(added, 5))
+		}
+		if lost := grown(union(new, keys("select", "extend-select")...), union(old, keys("select", "extend-select")...)); len(lost) > 0 {
+			j.add(gates.RuleLintRelaxed, file, lineOf(c.newData, "select"), "%s no longer selects %s", tool, list(lost, 5))
+		}
+		for _, k := range []string{"max-complexity", "max-line-length"} {
+			o, ok1 := number(old[k])
+			n, ok2 := number(new[k])
+			if ok1 && (ok2 && n > o || !ok2 && k == "max-complexity") {
+				j.add(gates.RuleLintRelaxed, file, lineOf(c.newData, k), "%s %s raised from %g to %s", tool, k, o, fmt.Sprint(cmpOr(str(new[k]), "(none)")))
+			}
+		}
+	}
+	for _, name := range sortedKeys(c.new) {
+		if name == "mypy" || strings.HasPrefix(name, "mypy-") {
+			scope := strings.TrimPrefix(strings.TrimPrefix(name, "mypy"), "-")
+			j.mypyScope(c, scope, getMap(c.old, name), getMap(c.new, name), scope == "", []string{name})
+		}
+	}
+	j.pylint(c, c.old, c.new)
+}
+
+// cargoLints compares the lint levels of Cargo.toml's [lints] and [workspace.lints].
+func (j *judge) cargoLints(c configPair) {
+	rank := map[string]int{"forbid": 4, "deny": 3, "warn": 2, "allow": 1}
+	level := func(v any) string {
+		if m, ok := v.(map[string]any); ok {
+			v = m["level"]
+		}
+		return str(v)
+	}
+	for _, table := range [][]string{{"lints"}, {"workspace", "lints"}} {
+		old, new := getMap(c.old, table...), getMap(c.new, table...)
+		if truthy(old["workspace"]) && !truthy(new["workspace"]) {
+			j.add(gates.RuleLintRelaxed, c.file.Path, lineOf(c.newData, "lints"), "no longer inherits the workspace lints")
+		}
+		for _, tool := range sortedKeys(old) {
+			ot, _ := old[tool].(map[string]any)
+			nt, _ := new[tool].(map[string]any)
+			for _, lint := range sortedKeys(ot) {
+				o, n := level(ot[lint]), level(nt[lint])
+				if rank[o] >= 2 && rank[n] < rank[o] {
+					j.add(gates.RuleLintRelaxed, c.file.Path, cmpOr0(lineOf(c.newData, lint), lineOf(c.newData, "lints")),
+						"%s lint %s lowered from %s to %s", tool, lint, o, cmpOr(n, "(default)"))
+				}
+			}
+		}
+	}
+}
+
+// clippyConfig reports clippy thresholds raised and allowances turned on.
+func (j *judge) clippyConfig(c configPair) {
+	for _, k := range sortedKeys(c.old) {
+		o, n := c.old[k], c.new[k]
+		on, ok1 := number(o)
+		nn, ok2 := number(n)
+		switch {
+		case ok1 && ok2 && (strings.HasSuffix(k, "-threshold") || strings.HasPrefix(k, "max-") || strings.HasPrefix(k, "too-many-")) && nn > on:
+			j.add(gates.RuleLintRelaxed, c.file.Path, lineOf(c.newData, k), "clippy %s raised from %g to %g", k, on, nn)
+		case strings.HasPrefix(k, "disallowed-"):
+			if lost := grown(n, o); len(lost) > 0 {
+				j.add(gates.RuleLintRelaxed, c.file.Path, lineOf(c.newData, k), "clippy %s no longer lists %s", k, list(lost, 3))
+			}
+		}
+	}
+	for _, k := range sortedKeys(c.new) {
+		if strings.HasPrefix(k, "allow-") && !truthy(c.old[k]) && truthy(c.new[k]) {
+			j.add(gates.RuleLintRelaxed, c.file.Path, lineOf(c.newData, k), "clippy %s turned on", k)
+		}
+	}
+}

@@ -1,0 +1,198 @@
+package integrity
+
+import (
+	"bufio"
+	"bytes"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/gauntlet-dev/gauntlet/gates"
+)
+
+// checkScripts are the script and target names that run checks by convention, beside the ones
+// the gates name.
+var checkScripts = []string{"test", "tests", "lint", "check", "vet", "typecheck", "type-check", "types", "ci", "verify", "coverage"}
+
+var (
+	pkgScriptCall = regexp.MustCompile(`\b(?:npm|pnpm|yarn|bun)\s+(?:(?:run|run-script)\s+)?(?:--?[\w-]+\s+)*([\w:.-]+)`)
+	makeCall      = regexp.MustCompile(`\bmake\s+((?:-\S+\s+|\w+=\S+\s+)*)([\w./ -]+)`)
+	// cannotFail is a command that succeeds whatever it is given to check.
+	cannotFail = regexp.MustCompile(`^(?:true|:|exit\s+0|echo\b.*|printf\b.*|)$|(?:\|\||;)\s*(?:true|:|exit\s+0|echo\b[^|;&]*)\s*$`)
+)
+
+// neutered says whether a script can no longer fail.
+func neutered(cmd string) bool { return cannotFail.MatchString(strings.TrimSpace(cmd)) }
+
+// scriptNames are the package scripts that matter: the conventional ones and those the gates run.
+func (j *judge) scriptNames(scripts map[string]any) []string {
+	var out []string
+	for name := range scripts {
+		base, _, _ := strings.Cut(name, ":")
+		if slices.Contains(checkScripts, base) {
+			out = append(out, name)
+		}
+	}
+	for _, cmd := range j.in.Commands {
+		for _, m := range pkgScriptCall.FindAllStringSubmatch(cmd, -1) {
+			name := m[1]
+			if name == "t" {
+				name = "test"
+			}
+			if _, ok := scripts[name]; ok {
+				out = append(out, name)
+			}
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// packageJSON judges the scripts, the eslint config and the jest coverage thresholds kept in
+// package.json.
+func (j *judge) packageJSON(c configPair) {
+	if c.file.Deleted {
+		return
+	}
+	oldScripts, newScripts := getMap(c.old, "scripts"), getMap(c.new, "scripts")
+	for _, name := range j.scriptNames(oldScripts) {
+		o, n := str(oldScripts[name]), str(newScripts[name])
+		if _, still := newScripts[name]; still && !neutered(o) && neutered(n) {
+			j.add(gates.RuleScriptNeutered, c.file.Path, cmpOr0(lineOf(c.newData, "scripts", name), lineOf(c.newData, "scripts")),
+				"script %q replaced by %s, which cannot fail", name, shown(n))
+		}
+	}
+	if oe, ne := getMap(c.old, "eslintConfig"), getMap(c.new, "eslintConfig"); oe != nil {
+		j.eslintTree(c, oe, ne, []string{"eslintConfig"})
+	}
+}
+
+// makeRule is a target's prerequisites and recipe.
+type makeRule struct {
+	prereqs []string
+	recipe  []string
+}
+
+var makeTargetLine = regexp.MustCompile(`^([\w./%-]+(?:\s+[\w./%-]+)*)\s*::?\s*([^=]*)$`)
+
+// parseMakefile reads the explicit rules of a Makefile; enough to tell what a target runs.
+func parseMakefile(data []byte) map[string]*makeRule {
+	rules := map[string]*makeRule{}
+	var cur []*makeRule
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	var cont string
+	for sc.Scan() {
+		line := cont + sc.Text()
+		cont = ""
+		if strings.HasSuffix(line, "\\") {
+			cont = strings.TrimSuffix(line, "\\") + " "
+			continue
+		}
+		if strings.HasPrefix(line, "\t") {
+			for _, r := range cur {
+				r.recipe = append(r.recipe, strings.TrimSpace(line))
+			}
+			continue
+		}
+		t := strings.TrimSpace(line)
+		if t == "" || strings.HasPrefix(t, "#") {
+			continue
+		}
+		cur = nil
+		m := makeTargetLine.FindStringSubmatch(t)
+		if m == nil {
+			continue
+		}
+		prereqs, _, _ := strings.Cut(m[2], ";")
+		for _, target := range strings.Fields(m[1]) {
+			r := rules[target]
+			if r == nil {
+				r = &makeRule{}
+				rules[target] = r
+			}
+			r.prereqs = append(r.prereqs, strings.Fields(prereqs)...)
+			cur = append(cur, r)
+		}
+	}
+	return rules
+}
+
+// canFail says whether a recipe line can make the target fail: not an echo or a true, and not
+// prefixed with - (make ignores its errors).
+func canFail(line string) bool {
+	t := strings.TrimLeft(line, "@+ ")
+	if strings.HasPrefix(strings.TrimLeft(line, "@+ "), "-") || strings.HasPrefix(line, "-") {
+		return false
+	}
+	return !neutered(t)
+}
+
+// makeTargets are the targets that matter: the conventional ones and those the gates run.
+func (j *judge) makeTargets(rules map[string]*makeRule) []string {
+	var out []string
+	for name := range rules {
+		if slices.Contains(checkScripts, name) {
+			out = append(out, name)
+		}
+	}
+	for _, cmd := range j.in.Commands {
+		for _, m := range makeCall.FindAllStringSubmatch(cmd, -1) {
+			for _, t := range strings.Fields(m[2]) {
+				if _, ok := rules[t]; ok {
+					out = append(out, t)
+				}
+			}
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// makefile reports targets the gates rely on whose recipe can no longer fail, and .IGNORE added.
+func (j *judge) makefile(f File) {
+	if f.Deleted || f.Created {
+		return
+	}
+	oldData, _ := j.ch.Old(cmpOr(f.OldPath, f.Path))
+	newData, _ := j.ch.New(f.Path)
+	old, new := parseMakefile(oldData), parseMakefile(newData)
+	if _, had := old[".IGNORE"]; !had {
+		if _, has := new[".IGNORE"]; has {
+			j.add(gates.RuleScriptNeutered, f.Path, lineOf(newData, ".IGNORE"), ".IGNORE added: make ignores every recipe's errors")
+		}
+	}
+	for _, name := range j.makeTargets(old) {
+		o, n := old[name], new[name]
+		if n == nil {
+			continue
+		}
+		failed := func(r *makeRule) bool { return slices.ContainsFunc(r.recipe, canFail) }
+		switch {
+		case failed(o) && !failed(n) && len(n.prereqs) == 0:
+			j.add(gates.RuleScriptNeutered, f.Path, targetLine(newData, name), "make target %q can no longer fail: %s", name, shown(strings.Join(n.recipe, "; ")))
+		case len(o.prereqs) > 0:
+			if lost := grown(anySlice(n.prereqs), anySlice(o.prereqs)); len(lost) > 0 {
+				j.add(gates.RuleScriptNeutered, f.Path, targetLine(newData, name), "make target %q no longer runs %s", name, list(lost, 3))
+			}
+		}
+	}
+}
+
+func anySlice(s []string) []any {
+	out := make([]any, len(s))
+	for i, v := range s {
+		out[i] = v
+	}
+	return out
+}
+
+func targetLine(data []byte, target string) int {
+	for i, line := range strings.Split(string(data), "\n") {
+		if m := makeTargetLine.FindStringSubmatch(strings.TrimSpace(line)); m != nil && !strings.HasPrefix(line, "\t") &&
+			slices.Contains(strings.Fields(m[1]), target) {
+			return i + 1
+		}
+	}
+	return 0
+}

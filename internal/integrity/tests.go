@@ -1,0 +1,380 @@
+package integrity
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/gauntlet-dev/gauntlet/gates"
+)
+
+// Test declarations, by language: the name group is what identifies a test across a move.
+var (
+	goTestDecl = regexp.MustCompile(`^\s*func\s+((?:Test|Fuzz)\w*)\s*\(\s*\w+\s+\*testing\.[TF]\b`)
+	jsTestDecl = regexp.MustCompile("(?:^|[^\\w.$])(?:x|f)?(?:it|test)(?:\\.(?:skip|only|todo|concurrent|failing|each\\s*\\(.*?\\)|each`[^`]*`))*\\s*\\(\\s*(['\"`])(.+?)['\"`]")
+	pyTestDecl = regexp.MustCompile(`^\s*(?:async\s+)?def\s+(test\w*)\s*\(`)
+	rsTestAttr = regexp.MustCompile(`^\s*#\[(?:[\w:]+::)?(?:test|rstest|test_case|quickcheck)\b[^\]]*\]`)
+	rsFn       = regexp.MustCompile(`^\s*(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?(?:unsafe\s+)?fn\s+(\w+)`)
+)
+
+// Skips and focuses added: each keeps a test from running (or every other test, for a focus).
+var (
+	skipMarkers = map[lang]*regexp.Regexp{
+		langGo:     regexp.MustCompile(`\b\w+\.Skip(?:f|Now)?\(`),
+		langJS:     regexp.MustCompile(`\b(?:it|test|describe|context|suite)\.(?:skip|todo)\b|(?:^|[^\w.$])(?:xit|xdescribe|xtest|xcontext)\s*\(`),
+		langPython: regexp.MustCompile(`@pytest\.mark\.(?:skip|skipif|xfail)\b|@unittest\.(?:skip|skipIf|skipUnless|expectedFailure)\b|\bpytest\.(?:skip|xfail)\(|\bself\.skipTest\(|\braise\s+(?:unittest\.)?SkipTest\b`),
+		langRust:   regexp.MustCompile(`#\[ignore\b`),
+	}
+	focusMarkers = map[lang]*regexp.Regexp{
+		langJS: regexp.MustCompile(`\b(?:it|test|describe|context|suite)\.only\b|(?:^|[^\w.$])(?:fit|fdescribe|ftest)\s*\(`),
+	}
+)
+
+// Assertions, counted per line: a net drop across the test files is reported.
+var assertions = map[lang]*regexp.Regexp{
+	langGo:     regexp.MustCompile(`\b\w+\.(?:Error|Errorf|Fatal|Fatalf|Fail|FailNow)\(|\b(?:assert|require|is|qt|c)\.[A-Z]\w*\(|\bExpect\(`),
+	langJS:     regexp.MustCompile(`\bexpect(?:\.\w+)?\s*\(|\bassert(?:\.\w+)?\s*\(|\.should\b|\bt\.(?:is|not|deepEqual|notDeepEqual|true|false|truthy|falsy|throws|throwsAsync|regex|snapshot)\(`),
+	langPython: regexp.MustCompile(`^\s*assert\b|\bself\.assert\w+\(|\bpytest\.raises\(|\bself\.fail\(`),
+	langRust:   regexp.MustCompile(`\b(?:assert|assert_eq|assert_ne|assert_matches|debug_assert|debug_assert_eq|debug_assert_ne|prop_assert|prop_assert_eq)!`),
+}
+
+// testDecl is a test found on a line.
+type testDecl struct {
+	name string
+	file string
+	line int
+}
+
+// checkTests reports test files removed, tests removed, skips and focuses added and a net drop
+// in assertions.
+func (j *judge) checkTests() {
+	removed, added := j.testDecls()
+	j.testFilesRemoved(removed, added)
+	j.testsRemoved(removed, added)
+	j.markersAdded(gates.RuleTestSkipped, skipMarkers, "skip added")
+	j.markersAdded(gates.RuleTestFocused, focusMarkers, "focus added: every other test stops running")
+	j.assertionsDropped()
+}
+
+// testScope says whether a file's tests are judged: test files, and Rust sources, whose unit
+// tests live beside the code.
+func testScope(p string) bool {
+	return isTestFile(p) || langOf(p) == langRust && !notOurs(p)
+}
+
+// testDecls finds the tests each file's change removes and adds.
+func (j *judge) testDecls() (removed, added []testDecl) {
+	for _, f := range j.files {
+		inOld, inNew := testScope(f.OldPath), testScope(f.Path)
+		if inOld || f.Deleted && testScope(f.Path) {
+			removed = append(removed, j.declsIn(f, f.Removed, true)...)
+		}
+		if inNew && !f.Deleted {
+			added = append(added, j.declsIn(f, f.Added, false)...)
+		}
+	}
+	return removed, added
+}
+
+func (j *judge) declsIn(f File, lines []Line, old bool) []testDecl {
+	var out []testDecl
+	at := func(l Line) int {
+		if old {
+			return l.At
+		}
+		return l.N
+	}
+	switch langOf(f.Path) {
+	case langGo:
+		for _, l := range lines {
+			if m := goTestDecl.FindStringSubmatch(l.Text); m != nil {
+				out = append(out, testDecl{m[1], f.Path, at(l)})
+			}
+		}
+	case langJS:
+		for _, l := range lines {
+			if m := jsTestDecl.FindStringSubmatch(l.Text); m != nil {
+				out = append(out, testDecl{m[2], f.Path, at(l)})
+			}
+		}
+	case langPython:
+		for _, l := range lines {
+			if m := pyTestDecl.FindStringSubmatch(l.Text); m != nil {
+				out = append(out, testDecl{m[1], f.Path, at(l)})
+			}
+		}
+	case langRust:
+		out = j.rustDecls(f, lines, old, at)
+	}
+	return out
+}
+
+// rustDecls pairs each #[test] attribute on the lines with the fn it marks: on the following
+// lines of the same hunk, else in the file itself (an attribute removed from a fn that stays is
+// a test removed too).
+func (j *judge) rustDecls(f File, lines []Line, old bool, at func(Line) int) []testDecl {
+	var out []testDecl
+	var content []string
+	for i, l := range lines {
+		if !rsTestAttr.MatchString(l.Text) {
+			continue
+		}
+		name := ""
+		for k := i + 1; k < len(lines) && lines[k].N == lines[k-1].N+1 && k < i+8; k++ {
+			if m := rsFn.FindStringSubmatch(lines[k].Text); m != nil {
+				name = m[1]
+				break
+			}
+		}
+		if name == "" {
+			if content == nil {
+				data, _ := j.read(f, old)
+				content = splitLines(data)
+			}
+			for k := l.N; k < len(content) && k < l.N+8; k++ {
+				if m := rsFn.FindStringSubmatch(content[k]); m != nil {
+					name = m[1]
+					break
+				}
+			}
+		}
+		out = append(out, testDecl{cmpOr(name, "(unnamed)"), f.Path, at(l)})
+	}
+	return out
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// read is the old or the new content of a file.
+func (j *judge) read(f File, old bool) ([]byte, bool) {
+	if old {
+		return j.ch.Old(cmpOr(f.OldPath, f.Path))
+	}
+	return j.ch.New(f.Path)
+}
+
+// testFilesRemoved reports test files deleted, or renamed to a path the test runner does not
+// pick up, unless every test they held is declared again elsewhere in the change (split or
+// moved by hand).
+func (j *judge) testFilesRemoved(removed, added []testDecl) {
+	addedNames := map[string]bool{}
+	for _, d := range added {
+		addedNames[d.name] = true
+	}
+	for _, f := range j.files {
+		wasTest := isTestFile(cmpOr(f.OldPath, f.Path))
+		switch {
+		case !wasTest:
+		case f.Deleted:
+			var lost []string
+			declared := 0
+			for _, d := range removed {
+				if d.file == f.Path {
+					declared++
+					if !addedNames[d.name] {
+						lost = append(lost, d.name)
+					}
+				}
+			}
+			if declared > 0 && len(lost) == 0 {
+				continue // its tests live on in other files
+			}
+			j.add(gates.RuleTestFileRemoved, f.Path, 0, "test file deleted%s", testCount(lost))
+		case f.Renamed() && !isTestFile(f.Path) && langOf(f.Path) != langRust:
+			j.add(gates.RuleTestFileRemoved, f.Path, 0, "test file %s renamed to %s, which the test runner does not pick up", f.OldPath, f.Path)
+		}
+	}
+}
+
+func testCount(names []string) string {
+	if len(names) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%s: %s)", plural(len(names), "test"), list(names, 5))
+}
+
+// testsRemoved reports tests removed from files that remain. A test declared again anywhere in
+// the change moved; a new test in the same file pairs with a removed one as a rename.
+func (j *judge) testsRemoved(removed, added []testDecl) {
+	pool := map[string]int{}
+	for _, d := range added {
+		pool[d.name]++
+	}
+	var left []testDecl
+	for _, d := range removed {
+		if pool[d.name] > 0 {
+			pool[d.name]--
+			continue
+		}
+		left = append(left, d)
+	}
+	// New names left in each file: candidates for renames.
+	renames := map[string]int{}
+	for _, d := range added {
+		if pool[d.name] > 0 {
+			pool[d.name]--
+			renames[d.file]++
+		}
+	}
+	deleted := map[string]bool{}
+	for _, f := range j.files {
+		if f.Deleted || f.Renamed() && isTestFile(f.OldPath) && !isTestFile(f.Path) && langOf(f.Path) != langRust {
+			deleted[f.Path] = true
+		}
+	}
+	for _, d := range left {
+		if deleted[d.file] {
+			continue // reported once, as the file
+		}
+		if renames[d.file] > 0 {
+			renames[d.file]--
+			continue
+		}
+		j.add(gates.RuleTestRemoved, d.file, d.line, "test %s removed", d.name)
+	}
+}
+
+// markersAdded reports lines of test scope that add a marker of the rule; a marker the change
+// also removes elsewhere (the same text, moved) is not new.
+func (j *judge) markersAdded(rule string, markers map[lang]*regexp.Regexp, what string) {
+	pool := map[string]int{}
+	type hit struct {
+		key, file string
+		line      int
+		text      string
+	}
+	var hits []hit
+	for _, f := range j.files {
+		re := markers[langOf(f.Path)]
+		if re == nil {
+			continue
+		}
+		if testScope(cmpOr(f.OldPath, f.Path)) {
+			for _, l := range f.Removed {
+				for _, k := range markerKeys(re, l.Text, langOf(f.Path)) {
+					pool[k]++
+				}
+			}
+		}
+		if testScope(f.Path) && !f.Deleted {
+			for _, l := range f.Added {
+				for _, k := range markerKeys(re, l.Text, langOf(f.Path)) {
+					hits = append(hits, hit{k, f.Path, l.N, l.Text})
+				}
+			}
+		}
+	}
+	for _, h := range hits {
+		if pool[h.key] > 0 {
+			pool[h.key]--
+			continue
+		}
+		j.add(rule, h.file, h.line, "%s: %s", what, excerpt(h.text))
+	}
+}
+
+// markerKeys are the markers on a line outside strings, each keyed by the rest of the line from
+// the marker on, so that editing the code before a marker does not make it new.
+func markerKeys(re *regexp.Regexp, text string, l lang) []string {
+	var keys []string
+	for _, loc := range re.FindAllStringIndex(text, -1) {
+		start := loc[0]
+		for start < loc[1] && !isWordStart(text[start]) {
+			start++
+		}
+		if inString(text, start, quotesOf(l)) {
+			continue
+		}
+		keys = append(keys, normalize(text[start:]))
+	}
+	return keys
+}
+
+func isWordStart(c byte) bool {
+	return c == '@' || c == '#' || c == '/' || c == '.' || c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+// assertionsDropped reports test files with fewer assertions than before, when the change as a
+// whole has fewer: assertions moved from one test file to another are not a drop.
+func (j *judge) assertionsDropped() {
+	type count struct{ removed, added, line int }
+	perFile := map[string]*count{}
+	var order []string
+	total := 0
+	for _, f := range j.files {
+		re := assertions[langOf(f.Path)]
+		if re == nil {
+			continue
+		}
+		c := &count{}
+		for _, l := range f.Removed {
+			if n := countOutsideStrings(re, l.Text, langOf(f.Path)); n > 0 {
+				c.removed += n
+				if c.line == 0 {
+					c.line = l.At
+				}
+			}
+		}
+		if !f.Deleted {
+			for _, l := range f.Added {
+				c.added += countOutsideStrings(re, l.Text, langOf(f.Path))
+			}
+		}
+		if c.removed > 0 && !j.assertScope(f, true) {
+			c.removed, c.line = 0, 0
+		}
+		if c.added > 0 && !j.assertScope(f, false) {
+			c.added = 0
+		}
+		if c.removed == 0 && c.added == 0 {
+			continue
+		}
+		total += c.added - c.removed
+		perFile[f.Path] = c
+		order = append(order, f.Path)
+	}
+	if total >= 0 {
+		return
+	}
+	for _, p := range order {
+		c := perFile[p]
+		if c.added >= c.removed || slices.ContainsFunc(j.files, func(f File) bool { return f.Path == p && f.Deleted }) {
+			continue
+		}
+		j.add(gates.RuleAssertionsDropped, p, c.line, "%s fewer in this file (%d removed, %d added; %d fewer in the whole change)",
+			plural(c.removed-c.added, "assertion"), c.removed, c.added, -total)
+	}
+}
+
+// assertScope says whether a file's assertions are test assertions: in test files, and in Rust
+// sources that hold unit tests.
+func (j *judge) assertScope(f File, old bool) bool {
+	p := f.Path
+	if old {
+		p = cmpOr(f.OldPath, f.Path)
+	}
+	if isTestFile(p) {
+		return true
+	}
+	if langOf(p) != langRust || notOurs(p) {
+		return false
+	}
+	data, ok := j.read(f, old)
+	return ok && (strings.Contains(string(data), "#[cfg(test)]") || strings.Contains(string(data), "#[test]"))
+}
+
+func countOutsideStrings(re *regexp.Regexp, text string, l lang) int {
+	n := 0
+	for _, loc := range re.FindAllStringIndex(text, -1) {
+		if !inString(text, loc[0], quotesOf(l)) {
+			n++
+		}
+	}
+	return n
+}
