@@ -21,8 +21,8 @@ var (
 // ciStep is one step of a workflow job that runs checks.
 type ciStep struct {
 	file, job, key, name string
-	continueOnError    bool
-	disabled           bool
+	continueOnError      bool
+	disabled             bool
 }
 
 func workflowSteps(file string, tree map[string]any) []ciStep {

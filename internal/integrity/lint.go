@@ -265,7 +265,9 @@ func (j *judge) tsconfig(c configPair) {
 		return // a project without a tsconfig is not type-checked more loosely, it is not a TS project
 	}
 	oc, nc := getMap(c.old, "compilerOptions"), getMap(c.new, "compilerOptions")
-	at := func(k string) int { return cmpOr0(lineOf(c.newData, "compilerOptions", k), lineOf(c.newData, "compilerOptions")) }
+	at := func(k string) int {
+		return cmpOr0(lineOf(c.newData, "compilerOptions", k), lineOf(c.newData, "compilerOptions"))
+	}
 	if truthy(oc["strict"]) && !truthy(nc["strict"]) {
 		j.add(gates.RuleTypecheckRelaxed, file, at("strict"), "compilerOptions.strict turned off")
 	}
@@ -356,7 +358,9 @@ func (j *judge) mypyScope(c configPair, scope string, old, new map[string]any, g
 	if scope != "" {
 		where = "mypy for " + scope
 	}
-	line := func(k string) int { return cmpOr0(lineOf(c.newData, append(append([]string{}, at...), k)...), lineOf(c.newData, at...)) }
+	line := func(k string) int {
+		return cmpOr0(lineOf(c.newData, append(append([]string{}, at...), k)...), lineOf(c.newData, at...))
+	}
 	for _, k := range mypyStrict {
 		o, n := old[k], new[k]
 		if (truthy(o) && !truthy(n) && (n != nil || global)) || (n != nil && !truthy(n) && o == nil && !global) {

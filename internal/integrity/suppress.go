@@ -9,8 +9,8 @@ import (
 // suppressionMarkers are the comments and attributes that tell a linter, a type checker or a
 // coverage tool to look away, by language.
 var suppressionMarkers = map[lang]*regexp.Regexp{
-	langGo: regexp.MustCompile(`//\s*nolint\b|//\s*lint:(?:file-)?ignore\b|#nosec\b|//\s*NOSONAR\b`),
-	langJS: regexp.MustCompile(`(?:/[/*]|^\s*\*)\s*(?:eslint-disable(?:-next-line|-line)?\b|@ts-(?:ignore|expect-error|nocheck)\b|(?:istanbul|c8|v8)\s+ignore\b|biome-ignore\b|oxlint-disable(?:-next-line|-line)?\b|jshint\s+ignore\b)`),
+	langGo:     regexp.MustCompile(`//\s*nolint\b|//\s*lint:(?:file-)?ignore\b|#nosec\b|//\s*NOSONAR\b`),
+	langJS:     regexp.MustCompile(`(?:/[/*]|^\s*\*)\s*(?:eslint-disable(?:-next-line|-line)?\b|@ts-(?:ignore|expect-error|nocheck)\b|(?:istanbul|c8|v8)\s+ignore\b|biome-ignore\b|oxlint-disable(?:-next-line|-line)?\b|jshint\s+ignore\b)`),
 	langPython: regexp.MustCompile(`#\s*(?:noqa\b|type:\s*ignore\b|pylint:\s*disable\b|pragma:\s*no\s*(?:cover|branch)\b|nosec\b|pyright:\s*(?:ignore|basic)\b|mypy:\s*(?:ignore-errors|disable-error-code)\b|ruff:\s*noqa\b|pyre-(?:ignore|fixme)\b)`),
 	langRust:   regexp.MustCompile(`#!?\[\s*(?:allow|expect)\s*\(|#!?\[\s*cfg_attr\s*\(.*\ballow\s*\(|#!?\[\s*coverage\s*\(\s*off\s*\)`),
 }
