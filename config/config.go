@@ -58,6 +58,8 @@ type Config struct {
 	Redact        redact.Rules // the redact section
 	// Causes is the top-level default of every check gate's causes key.
 	Causes bool
+	// Integrity is the `integrity` setting; its zero value means the defaults of each context.
+	Integrity gates.IntegrityPolicy
 
 	// ownTimeout names the gates whose timeout the config set, which a new default must not touch.
 	ownTimeout map[string]bool

@@ -25,6 +25,7 @@ func resolve(raw *rawFile) *Config {
 		ownTimeout:  make(map[string]bool),
 		Cache:       cacheEnabled(raw.Cache),
 		RemoteCache: resolveRemoteCache(raw.Cache),
+		Integrity:   raw.Integrity.policy,
 	}
 	if c.Base == "auto" {
 		c.Base = ""

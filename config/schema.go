@@ -121,6 +121,8 @@ var (
 	gateMapType      = reflect.TypeFor[gateMap]()
 	// formatKeyType is a string or a list of strings.
 	formatKeyType = reflect.TypeFor[formatKey]()
+	// integrityKeyType is a level or a mapping of default and rules.
+	integrityKeyType = reflect.TypeFor[integrityKey]()
 )
 
 // valueSchema maps one raw field type and its tags. A type it does not know is an error rather
@@ -141,6 +143,8 @@ func valueSchema(t reflect.Type, tag reflect.StructTag, key string) (schema, err
 			"type":  []string{"array", "null"},
 			"items": schema{"type": "string", "pattern": gateNamePattern().String()},
 		}, nil
+	case integrityKeyType:
+		return integritySchema(), nil
 	case gateMapType:
 		return schema{
 			"type":                 []string{"object", "null"},
@@ -295,6 +299,7 @@ var schemaDocs = map[string]string{
 
 	"redact.names":  "Variables whose values are always hidden (except values under 6 bytes, numbers and flag words such as true). Default: none.",
 	"redact.exempt": "Variables never hidden, even when the built-in rule would. Default: none.",
+	"integrity":     "What findings of changes that weaken the gates (tests removed or skipped, suppressions added, checks relaxed, the hook removed) do: block, warn or off, for every rule or as default and rules. Default: block in the stop hook, warn in run; a change cannot lower the level its base sets.",
 	"causes":        "Apply the built-in catalogue of environment-failure signatures to every check gate: a failing gate whose output matches one is an error naming the cause and its fix. Default: true.",
 
 	"stop_hook.max_attempts":      "Blocks per session (and prompt) before the agent may stop anyway. Default: 3.",
