@@ -23,8 +23,11 @@ const (
 	DefaultKeepRuns        = 10
 	DefaultMaxAttempts     = 3
 	DefaultStopHookTimeout = 9 * time.Minute
-	DefaultLockWait        = 30 * time.Second
-	DefaultMaxDiffBytes    = gates.DefaultMaxDiffBytes
+	// DefaultQuietPeriod is how long the tree must stay unchanged before a background judge starts:
+	// an agent editing several files in a row starts one judge, not one per file.
+	DefaultQuietPeriod  = time.Second
+	DefaultLockWait     = 30 * time.Second
+	DefaultMaxDiffBytes = gates.DefaultMaxDiffBytes
 )
 
 // ErrNotFound means no config file exists between the starting directory and the repository
@@ -73,6 +76,10 @@ type StopHook struct {
 	Subagents       bool
 	HonorActiveFlag bool
 	FirstFailure    FirstFailure
+	// Speculative lets the after-edit hook start a background judge; QuietPeriod is how long the
+	// tree must stay unchanged before it starts.
+	Speculative bool
+	QuietPeriod time.Duration
 }
 
 // Options say where to look for the config.

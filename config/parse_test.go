@@ -47,7 +47,7 @@ gates:
 	if c.Jobs != runtime.NumCPU() || c.Timeout != 10*time.Minute || c.FailFast || c.Base != "" || c.KeepRuns != 10 || c.Env != nil || !c.Causes {
 		t.Errorf("top-level defaults: %+v", c)
 	}
-	wantHook := StopHook{MaxAttempts: 3, Timeout: 9 * time.Minute, LockWait: 30 * time.Second, FirstFailure: FirstFailure{Grace: DefaultFirstFailureGrace}}
+	wantHook := StopHook{MaxAttempts: 3, Timeout: 9 * time.Minute, LockWait: 30 * time.Second, FirstFailure: FirstFailure{Grace: DefaultFirstFailureGrace}, Speculative: true, QuietPeriod: DefaultQuietPeriod}
 	if c.StopHook != wantHook {
 		t.Errorf("stop_hook = %+v, want %+v", c.StopHook, wantHook)
 	}
@@ -55,7 +55,7 @@ gates:
 	if c.Root != wantRoot || c.Path != filepath.Join(wantRoot, ".gauntlet.yml") {
 		t.Errorf("Root, Path = %q, %q", c.Root, c.Path)
 	}
-	base := gates.Gate{Timeout: 10 * time.Minute, Severity: gates.SeverityError, When: gates.WhenAlways, Enabled: true}
+	base := gates.Gate{Timeout: 10 * time.Minute, Severity: gates.SeverityError, When: gates.WhenAlways, Enabled: true, Speculative: true}
 	vet, review, todos := base, base, base
 	vet.Name, vet.Kind, vet.Run, vet.OnTimeout = "vet", gates.KindCheck, "go vet ./...", gates.StatusFail
 	vet.Causes = true // review and todos gates judge themselves: no catalogue
@@ -87,6 +87,8 @@ stop_hook:
   subagents: true
   honor_active_flag: true
   first_failure: wait
+  speculative: false
+  quiet_period: 3s
 gates:
   test:
     argv: [go, test, ./...]
@@ -103,6 +105,7 @@ gates:
     when: ci
     enabled: false
     causes: true
+    speculative: false
   lint:
     run: golangci-lint run
   review:
@@ -113,7 +116,7 @@ gates:
     max_diff_bytes: 1000
     on_timeout: fail
 `)
-	wantHook := StopHook{MaxAttempts: 5, Timeout: 4 * time.Minute, LockWait: 5 * time.Second, Subagents: true, HonorActiveFlag: true, FirstFailure: FirstFailure{Wait: true}}
+	wantHook := StopHook{MaxAttempts: 5, Timeout: 4 * time.Minute, LockWait: 5 * time.Second, Subagents: true, HonorActiveFlag: true, FirstFailure: FirstFailure{Wait: true}, QuietPeriod: 3 * time.Second}
 	if c.Jobs != 3 || c.Timeout != 2*time.Minute || !c.FailFast || c.Base != "develop" || c.KeepRuns != 0 || c.StopHook != wantHook {
 		t.Errorf("top level: %+v", c)
 	}

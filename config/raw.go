@@ -45,6 +45,8 @@ type rawStopHook struct {
 	Subagents       *bool         `yaml:"subagents"`
 	HonorActiveFlag *bool         `yaml:"honor_active_flag"`
 	FirstFailure    *firstFailure `yaml:"first_failure"`
+	Speculative     *bool         `yaml:"speculative"`
+	QuietPeriod     *duration     `yaml:"quiet_period"`
 }
 
 type rawGate struct {
@@ -76,6 +78,7 @@ type rawGate struct {
 	NewOnly        *bool     `yaml:"new_only" only:"check"`
 	Causes         *bool     `yaml:"causes" only:"check"`
 	Needs          needList  `yaml:"needs"`
+	Speculative    *bool     `yaml:"speculative"`
 }
 
 // duration is a Go duration string ("90s", "10m") that must be positive.

@@ -49,6 +49,8 @@ func resolveStopHook(raw *rawStopHook) StopHook {
 		LockWait:        time.Duration(valueOr(raw.LockWait, duration(DefaultLockWait))),
 		Subagents:       valueOr(raw.Subagents, false),
 		HonorActiveFlag: valueOr(raw.HonorActiveFlag, false),
+		Speculative:     valueOr(raw.Speculative, true),
+		QuietPeriod:     time.Duration(valueOr(raw.QuietPeriod, duration(DefaultQuietPeriod))),
 		FirstFailure:    valueOr(raw.FirstFailure, firstFailure(DefaultFirstFailureGrace.String())).resolve(),
 	}
 }
@@ -92,6 +94,8 @@ func resolveGate(name string, g *rawGate, c *Config) gates.Gate {
 		Needs:          g.Needs.names(),
 		// Only check gates read their output for causes: a review or todos gate judges itself.
 		Causes: kind == gates.KindCheck && valueOr(g.Causes, c.Causes),
+		// A costly gate (a review) can wait for the stop instead of running on every edit.
+		Speculative: valueOr(g.Speculative, true),
 	}
 	if kind == gates.KindReview {
 		out.Review = &gates.Review{

@@ -307,6 +307,8 @@ var schemaDocs = map[string]string{
 	"stop_hook.first_failure":     "Once a required gate fails, how long the stop hook waits for the other gates before it replies and stops them (the agent's fix changes the code, so their results would be stale); passes already finished stay cached. \"wait\" runs every gate to its end. Default: 5s.",
 	"stop_hook.lock_wait":         "How long to wait for another run's lock before allowing the stop with a warning. Default: 30s.",
 	"stop_hook.subagents":         "Also gate SubagentStop events. Default: false.",
+	"stop_hook.speculative":       "After each edit of the agent, start a background judge of the tree (debounced by quiet_period) whose verdict the stop hook joins. Needs the after-edit hook that init installs. Default: true.",
+	"stop_hook.quiet_period":      "How long the tree must stay unchanged after an edit before the background judge starts. Default: 1s.",
 	"stop_hook.honor_active_flag": "Allow the stop at once whenever the host says stop_hook_active. Default: false.",
 
 	"gates.*.kind":             "check (default): run a command | review: an AI reviewer judges the diff | todos: the agent's todo list must be done.",
@@ -334,6 +336,7 @@ var schemaDocs = map[string]string{
 	"gates.*.session":          "The result depends on the agent's session (it reads GAUNTLET_TRANSCRIPT_PATH): never answered from another session. Default: false; always true for todos gates.",
 	"gates.*.format":           "How findings are read from the output: a parser name (go, gotest, gofmt, eslint, tsc, vitest, jest, ava, ruff, mypy, pytest, rust, shellcheck, gcc, generic), none, or Vim errorformat lines. Default: detected from the command.",
 	"gates.*.new_only":         "Findings on lines the change did not add or modify do not fail the gate. Default: false.",
+	"gates.*.speculative":      "Run this gate in the background judge started after the agent's edits; false waits for the stop (costly reviews). Default: true.",
 	"gates.*.causes":           "Check gates: apply the built-in catalogue of environment-failure signatures to this gate's output. Default: the top-level causes.",
 	"gates.*.needs":            "Gates (and setup steps) that must pass or warn before this gate starts; if one fails or cannot run, this gate is skipped. A selected gate's needs run too. Default: none.",
 }

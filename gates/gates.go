@@ -104,6 +104,9 @@ type Gate struct {
 	// when one of them does not, this gate is skipped. Config guarantees the names exist and
 	// draw no cycle.
 	Needs []string
+	// Speculative lets a background judge run the gate while the agent still works; false keeps
+	// it for the stop.
+	Speculative bool
 }
 
 // SessionDependent says whether the gate's result depends on the agent's session: it said so,

@@ -52,6 +52,8 @@ func newRootCmd(io streams) *cobra.Command {
 	root.AddCommand(
 		newRunCmd(io),
 		newStopHookCmd(io),
+		newAfterEditCmd(io),
+		newJudgeCmd(io),
 		newInitCmd(io),
 		newValidateCmd(io),
 		newListCmd(io),

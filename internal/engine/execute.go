@@ -41,6 +41,9 @@ type Request struct {
 	// hook's first_failure); the config's fail_fast still applies without it, at once.
 	FailFast  bool
 	FailGrace time.Duration
+	// Judged are results a background judge found on this very state (the caller checked its
+	// fingerprint): those gates are not run again.
+	Judged []gates.Result
 	// NoCache runs every gate even when the per-gate cache holds its pass (--no-cache).
 	NoCache bool
 	// Session is the agent's session id in the stop hook, "" in `run`: a gate whose result
@@ -125,7 +128,8 @@ func Execute(ctx context.Context, req Request) (*Run, error) {
 	}
 	defer clearRunning(sd)
 
-	toRun, hits, cacheErr := consultCache(ctx, req, sd, sel.Run)
+	toRun, judged := useJudged(req, sel.Run)
+	toRun, hits, cacheErr := consultCache(ctx, req, sd, toRun)
 	if req.Starting != nil {
 		req.Starting(runID, toRun)
 	}
@@ -163,7 +167,7 @@ func Execute(ctx context.Context, req Request) (*Run, error) {
 		ID:          runID,
 		Started:     started,
 		Duration:    time.Since(started),
-		Results:     sanitize(merge(cfg, sel, append(ran, hits.results...)), secrets),
+		Results:     sanitize(merge(cfg, sel, slices.Concat(ran, hits.results, judged)), secrets),
 		Selection:   sel,
 		Leftovers:   leftovers,
 		LeftoversOf: deadRun,

@@ -39,6 +39,10 @@ type inflight struct {
 	// Sticky are the gates the run kept in scope for its own session only (they failed there
 	// earlier): what its verdict says about them does not hold for another session.
 	Sticky []string `json:"sticky,omitempty"`
+	// Speculative marks a background judge's record: its Results stand for the gates it ran,
+	// which a stop on the same state takes instead of running them again.
+	Speculative bool           `json:"speculative,omitempty"`
+	Results     []gates.Result `json:"results,omitempty"`
 }
 
 func readInflight(sd *state.Dir) *inflight {

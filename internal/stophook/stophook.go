@@ -197,6 +197,7 @@ func (c *call) judge(ctx context.Context, cfg *config.Config) Outcome {
 		}
 	}
 
+	c.supersedeJudge(sd, fingerprint)
 	held, waited, out, done := c.lockFor(ctx, cfg, sd, fingerprint, key, perSession)
 	if done {
 		return out
@@ -211,7 +212,9 @@ func (c *call) judge(ctx context.Context, cfg *config.Config) Outcome {
 	// answers when it is a pass or a failure (a hook that raced another for the lock and lost
 	// must not judge the same state again); warnings and infrastructure errors are judged anew,
 	// as they always were.
-	if in := readInflight(sd); in.sameState(fingerprint, key, perSession) && in.Done &&
+	in := readInflight(sd)
+	judged := judgedResults(in, fingerprint, key, perSession)
+	if in.sameState(fingerprint, key, perSession) && in.Done && !in.Speculative &&
 		(waited || in.Verdict == gates.VerdictFail || in.Verdict == gates.VerdictPass) {
 		if out, ok := c.sharedAnswer(sd, in, key, maxAttempts); ok {
 			return out
@@ -255,6 +258,7 @@ func (c *call) judge(ctx context.Context, cfg *config.Config) Outcome {
 		Tree:          tree,
 		Session:       key,
 		SessionInputs: inputs,
+		Judged:        judged,
 	})
 	progress.Stop()
 	var busy *lock.BusyError

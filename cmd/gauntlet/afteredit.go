@@ -1,0 +1,117 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gauntlet-dev/gauntlet/internal/proc"
+	"github.com/gauntlet-dev/gauntlet/internal/stophook"
+)
+
+// afterEditReadTimeout bounds the wait for the host's payload: the agent's tool call waits on us.
+const afterEditReadTimeout = time.Second
+
+func newAfterEditCmd(io streams) *cobra.Command {
+	var host string
+	var sessionEnd bool
+	cmd := &cobra.Command{
+		Use:   "after-edit",
+		Short: "Start a background judge after an agent's edit: called by the agent host, prints nothing",
+		Long: `Called by the agent host after each tool call that can change files (init installs it). It
+returns at once, prints nothing and never fails the tool call; it starts, detached, a judge of the
+tree that waits for stop_hook.quiet_period without newer edits, runs the speculative gates at a
+low priority, and leaves its verdict for the stop hook, which then joins it instead of starting
+the gates. --session-end stops the session's judge.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			h, ok := stophook.ParseHost(host)
+			if !ok {
+				h = ""
+			}
+			stdin, restore := deadlineCapable(io.In)
+			defer restore()
+			cwd, _ := os.Getwd()
+			o := stophook.Options{Stdin: stdin, Stderr: io.Err, Getenv: os.Getenv, Environ: os.Environ(), Cwd: cwd,
+				Host: h, ReadTimeout: afterEditReadTimeout}
+			if sessionEnd {
+				stophook.EndSession(o)
+				return nil
+			}
+			if req, ok := stophook.RequestJudge(o, time.Now()); ok {
+				startJudge(io, req)
+			}
+			return nil // never fail the agent's tool call
+		},
+	}
+	cmd.Flags().StringVar(&host, "host", "auto", "the agent host's dialect: auto, claude, codex, cursor, gemini or copilot")
+	cmd.Flags().BoolVar(&sessionEnd, "session-end", false, "the session ended: stop its background judge")
+	return cmd
+}
+
+// startJudge starts `gauntlet judge` detached: its own session, no terminal, nothing inherited on
+// stdin or stdout, so that neither the host nor the agent waits for it.
+func startJudge(io streams, req stophook.AfterEdit) {
+	self, argv0 := selfPath()
+	null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
+	if err != nil {
+		return
+	}
+	defer null.Close()
+	cmd := exec.Command(self, "judge", "--root", req.Root, "--host", string(req.Host), "--session", req.Session,
+		"--transcript", req.Transcript, "--seq", strconv.FormatInt(req.Seq, 10))
+	cmd.Args[0] = argv0
+	cmd.Dir = req.Root
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = null, null, null
+	cmd.SysProcAttr = detached()
+	if err := cmd.Start(); err != nil {
+		io.Err.Write([]byte("gauntlet: after-edit: no judge started: " + err.Error() + "\n"))
+		return
+	}
+	cmd.Process.Release()
+}
+
+// selfPath is the program to start again: this one, by the name it was started with, so that a
+// program that is several commands by its name stays the same command.
+func selfPath() (path, argv0 string) {
+	argv0 = os.Args[0]
+	if strings.ContainsRune(argv0, os.PathSeparator) {
+		return argv0, argv0
+	}
+	if p, err := exec.LookPath(argv0); err == nil {
+		return p, argv0
+	}
+	exe, _ := os.Executable()
+	return exe, exe
+}
+
+func newJudgeCmd(io streams) *cobra.Command {
+	var req stophook.AfterEdit
+	var host string
+	cmd := &cobra.Command{
+		Use:    "judge",
+		Short:  "The background judge that after-edit starts (not for direct use)",
+		Hidden: true,
+		Args:   cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			req.Host, _ = stophook.ParseHost(host)
+			proc.Background()
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+			defer stop()
+			return stophook.Judge(ctx, stophook.JudgeOptions{Stderr: io.Err, Getenv: os.Getenv, Environ: os.Environ(), Request: req})
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&req.Root, "root", "", "the project root")
+	f.StringVar(&host, "host", "claude", "the host")
+	f.StringVar(&req.Session, "session", "", "the session id")
+	f.StringVar(&req.Transcript, "transcript", "", "the session transcript")
+	f.Int64Var(&req.Seq, "seq", 0, "the request this judge answers")
+	return cmd
+}

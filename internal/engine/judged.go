@@ -1,0 +1,51 @@
+package engine
+
+import (
+	"github.com/gauntlet-dev/gauntlet/gates"
+)
+
+// useJudged takes the results a background judge found on this very state instead of running
+// those gates again. A result the judge did not reach (cancelled, skipped) runs now. With
+// fail-fast, a failure among them leaves the other gates unjudged, as a failure in the run would:
+// the agent's fix will change the state anyway.
+func useJudged(req Request, gs []gates.Gate) (rest []gates.Gate, used []gates.Result) {
+	if len(req.Judged) == 0 {
+		return gs, nil
+	}
+	byName := make(map[string]gates.Result, len(req.Judged))
+	for _, r := range req.Judged {
+		byName[r.Name] = r
+	}
+	failed := ""
+	for _, g := range gs {
+		r, ok := byName[g.Name]
+		if !ok || !judgedStatus(r.Status) {
+			rest = append(rest, g)
+			continue
+		}
+		r.Reason += " (judged in the background, on this same state)"
+		used = append(used, r)
+		if r.Status == gates.StatusFail && failed == "" {
+			failed = g.Name
+		}
+	}
+	if failed == "" || !(req.FailFast || req.Config.FailFast) {
+		return rest, used
+	}
+	for _, g := range rest {
+		used = append(used, gates.Result{
+			Name: g.Name, Kind: g.Kind, Status: gates.StatusCancelled, ExitCode: -1,
+			Reason: "cancelled: fail-fast after " + failed + " failed", Hint: g.Hint, Command: g.Command(),
+		})
+	}
+	return nil, used
+}
+
+// judgedStatus says whether a result is a judgement of the gate rather than its absence.
+func judgedStatus(s gates.Status) bool {
+	switch s {
+	case gates.StatusPass, gates.StatusFail, gates.StatusWarn, gates.StatusError:
+		return true
+	}
+	return false
+}

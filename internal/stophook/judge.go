@@ -1,0 +1,288 @@
+package stophook
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"syscall"
+	"time"
+
+	"github.com/gauntlet-dev/gauntlet/config"
+	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/engine"
+	"github.com/gauntlet-dev/gauntlet/internal/state"
+	"github.com/gauntlet-dev/gauntlet/internal/treestate"
+	"github.com/gauntlet-dev/gauntlet/lock"
+)
+
+// A background judge is the stop hook's shared-verdict machinery started earlier: after each edit
+// of the agent, the host's after-edit hook records a request and starts one, detached; the judge
+// waits for the tree to stay quiet, runs the speculative gates under the run lock exactly as the
+// stop hook would, and leaves its results in the in-flight record for the state it judged. A stop
+// on that state joins it (waits for it, or takes its results) instead of starting the gates.
+
+const (
+	// judgeRequestFile holds the newest after-edit request: a judge whose request is no longer
+	// the newest was superseded during its quiet period and ends without running anything.
+	judgeRequestFile = "state/judge-request.json"
+	// judgeFile names the judge running, so that a newer one, or a stop on another state, can
+	// stop it.
+	judgeFile = "state/judge.json"
+	// maxJudgeRecordBytes bounds the read of either file: a few numbers and an id.
+	maxJudgeRecordBytes = 4 << 10
+	// judgeLockWait is how long a judge waits for the run lock: a stop hook or a run holding it
+	// is judging already, and a superseded judge releases it within its grace.
+	judgeLockWait = 10 * time.Second
+)
+
+// judgeRecord is the content of both files.
+type judgeRecord struct {
+	Seq     int64  `json:"seq"`
+	PID     int    `json:"pid,omitempty"`
+	Session string `json:"session"`
+}
+
+func readJudgeRecord(sd *state.Dir, name string) judgeRecord {
+	var r judgeRecord
+	if data, err := sd.ReadFileLimit(name, maxJudgeRecordBytes); err == nil {
+		json.Unmarshal(data, &r)
+	}
+	return r
+}
+
+func writeJudgeRecord(sd *state.Dir, name string, r judgeRecord) error {
+	data, err := json.Marshal(r)
+	if err != nil {
+		return err
+	}
+	return sd.WriteFileAtomic(name, data)
+}
+
+// AfterEdit is what the host's after-edit hook needs decided: whether a judge should start, and
+// with what. ok is false when nothing is to be done (no config, speculation off, a gate's own agent).
+type AfterEdit struct {
+	Root       string
+	Host       Host
+	Session    string
+	Transcript string
+	Seq        int64
+	// End: the session ended, and its judge is stopped instead.
+	End bool
+}
+
+// RequestJudge reads the after-edit payload and records the request. It never fails the agent's
+// tool call: every problem is only reported on stderr, and means no judge.
+func RequestJudge(o Options, now time.Time) (AfterEdit, bool) {
+	if o.Getenv("GAUNTLET") != "" {
+		return AfterEdit{}, false // a gate's own agent is editing: judging it would recurse
+	}
+	p, err := ReadPayload(o.Stdin, o.ReadTimeout)
+	if err != nil {
+		fmt.Fprintf(o.Stderr, "gauntlet: after-edit: %v\n", err)
+		return AfterEdit{}, false
+	}
+	host := o.Host
+	if host == "" {
+		host = DetectHost(p)
+	}
+	cfg, err := config.Load(config.Options{Dir: p.Dir(o.Getenv, o.Cwd)})
+	if err != nil || !cfg.StopHook.Speculative {
+		return AfterEdit{}, false
+	}
+	sd, err := state.Open(cfg.Root)
+	if err != nil {
+		fmt.Fprintf(o.Stderr, "gauntlet: after-edit: %v\n", err)
+		return AfterEdit{}, false
+	}
+	defer sd.Close()
+	req := AfterEdit{Root: cfg.Root, Host: host, Session: p.Session(), Transcript: p.Transcript(), Seq: now.UnixNano()}
+	if err := writeJudgeRecord(sd, judgeRequestFile, judgeRecord{Seq: req.Seq, Session: sessionKey(host, req.Session)}); err != nil {
+		fmt.Fprintf(o.Stderr, "gauntlet: after-edit: %v\n", err)
+		return AfterEdit{}, false
+	}
+	return req, true
+}
+
+// EndSession stops the judge of a session that ended: none outlives the session that edits.
+func EndSession(o Options) {
+	p, err := ReadPayload(o.Stdin, o.ReadTimeout)
+	if err != nil {
+		return
+	}
+	host := o.Host
+	if host == "" {
+		host = DetectHost(p)
+	}
+	cfg, err := config.Load(config.Options{Dir: p.Dir(o.Getenv, o.Cwd)})
+	if err != nil {
+		return
+	}
+	sd, err := state.Open(cfg.Root)
+	if err != nil {
+		return
+	}
+	defer sd.Close()
+	key := sessionKey(host, p.Session())
+	// A judge still in its quiet period sees a request that is no longer its own, and ends.
+	if req := readJudgeRecord(sd, judgeRequestFile); req.Session == key {
+		writeJudgeRecord(sd, judgeRequestFile, judgeRecord{Seq: req.Seq + 1, Session: "ended"})
+	}
+	if j := readJudgeRecord(sd, judgeFile); j.Session == key {
+		stopJudge(j)
+	}
+}
+
+// stopJudge asks a running judge to stop; it stops its gates as any run interrupted does.
+func stopJudge(j judgeRecord) {
+	if j.PID > 0 && j.PID != os.Getpid() && (&inflight{PID: j.PID}).running() {
+		syscall.Kill(j.PID, syscall.SIGTERM)
+	}
+}
+
+// JudgeOptions configure one background judge.
+type JudgeOptions struct {
+	Stderr  io.Writer
+	Getenv  func(string) string
+	Environ []string
+	Request AfterEdit
+}
+
+// Judge runs one background judge to its end: quiet period, supersession, then the speculative
+// gates under the run lock, its results left for the stop. ctx ends it early (SIGTERM from a
+// newer judge, a stop on another state, or the session's end).
+func Judge(ctx context.Context, o JudgeOptions) error {
+	req := o.Request
+	cfg, err := config.Load(config.Options{Dir: req.Root})
+	if err != nil {
+		return err
+	}
+	// A judge lives at most its quiet period and one stop hook's time.
+	ctx, cancel := context.WithTimeout(ctx, cfg.StopHook.QuietPeriod+cfg.StopHook.Timeout)
+	defer cancel()
+	select {
+	case <-time.After(cfg.StopHook.QuietPeriod):
+	case <-ctx.Done():
+		return nil
+	}
+	sd, err := state.Open(cfg.Root)
+	if err != nil {
+		return err
+	}
+	defer sd.Close()
+	key := sessionKey(req.Host, req.Session)
+	superseded := func() bool { return readJudgeRecord(sd, judgeRequestFile).Seq != req.Seq }
+	if superseded() {
+		return nil
+	}
+	if older := readJudgeRecord(sd, judgeFile); older.Seq < req.Seq {
+		stopJudge(older)
+	}
+	me := judgeRecord{Seq: req.Seq, PID: os.Getpid(), Session: key}
+	if err := writeJudgeRecord(sd, judgeFile, me); err != nil {
+		return err
+	}
+	defer func() {
+		if readJudgeRecord(sd, judgeFile) == me {
+			sd.RemoveAll(judgeFile)
+		}
+	}()
+
+	c := &call{
+		Options: Options{Stderr: o.Stderr, Getenv: o.Getenv, Environ: o.Environ, Host: req.Host},
+		host:    req.Host,
+		payload: Payload{HookEventName: "AfterEdit", SessionID: req.Session, TranscriptPath: req.Transcript},
+		secrets: cfg.Redactor(o.Environ),
+		started: time.Now(),
+	}
+	inputs := judgedInputs(ctx, cfg, req.Transcript)
+	tree, err := treestate.Read(ctx, cfg.Root)
+	if err != nil {
+		return fmt.Errorf("judge: %w", err)
+	}
+	fingerprint, err := fingerprintTree(ctx, tree, inputs)
+	if err != nil {
+		return fmt.Errorf("judge: %w", err)
+	}
+	held, err := lock.Acquire(ctx, sd.Path(), judgeLockWait)
+	if err != nil {
+		return nil // a run or a stop holds the lock: it is judging already
+	}
+	defer held.Release()
+	if superseded() {
+		return nil
+	}
+	led, _ := loadLedger(sd)
+	perSession := sessionDependent(cfg)
+	// Nothing to do when this state was judged already: a stop that came during the quiet
+	// period, or an earlier judge.
+	if passedBefore(led, key, fingerprint, perSession) {
+		return nil
+	}
+	if in := readInflight(sd); in.sameState(fingerprint, key, perSession) && in.Done {
+		return nil
+	}
+	if err := writeInflight(sd, inflight{Fingerprint: fingerprint, Session: key, PID: os.Getpid(), Speculative: true}); err != nil {
+		return err
+	}
+	speculative := *cfg
+	speculative.Gates = nil
+	for _, g := range cfg.Gates {
+		if g.Speculative {
+			speculative.Gates = append(speculative.Gates, g)
+		}
+	}
+	gatesTime, grace := stopBudget(cfg.StopHook.Timeout)
+	gatesCtx, cancelGates := context.WithTimeout(ctx, gatesTime)
+	defer cancelGates()
+	_, err = engine.Execute(gatesCtx, engine.Request{
+		Config:    &speculative,
+		Scope:     engine.Scope{Sticky: stickyOf(led, key)},
+		Locked:    true,
+		Env:       o.Environ,
+		ExtraEnv:  c.gateEnv(),
+		Grace:     grace,
+		FailFast:  !cfg.StopHook.FirstFailure.Wait,
+		FailGrace: cfg.StopHook.FirstFailure.Grace,
+		Recorded: func(run *engine.Run) error {
+			if ctx.Err() != nil {
+				return nil // stopped: what it saw is about a state already gone
+			}
+			return writeInflight(sd, inflight{
+				Fingerprint: fingerprint, Session: key, PID: os.Getpid(), RunID: run.ID, Done: true,
+				Speculative: true, Verdict: run.Verdict, Results: remembered(run.Results),
+				Sticky: stickyOf(led, key),
+			})
+		},
+		Tree:          tree,
+		Session:       key,
+		SessionInputs: inputs,
+	})
+	var busy *lock.BusyError
+	if errors.As(err, &busy) {
+		return nil
+	}
+	return err
+}
+
+// joinJudge is the stop's side: a judge running on another state than the stop's is stopped (the
+// agent edited since), so that the lock comes free within its grace.
+func (c *call) supersedeJudge(sd *state.Dir, fingerprint string) {
+	in := readInflight(sd)
+	if in == nil || !in.Speculative || in.Done || in.Fingerprint == fingerprint {
+		return
+	}
+	if j := readJudgeRecord(sd, judgeFile); j.PID == in.PID {
+		stopJudge(j)
+	}
+}
+
+// judgedResults are the results a finished judge left for exactly this state and session.
+func judgedResults(in *inflight, fingerprint, key string, perSession bool) []gates.Result {
+	if !in.sameState(fingerprint, key, perSession) || !in.Done || !in.Speculative {
+		return nil
+	}
+	return in.Results
+}
