@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"syscall"
 	"time"
 
@@ -228,12 +229,7 @@ func Judge(ctx context.Context, o JudgeOptions) error {
 		return err
 	}
 	speculative := *cfg
-	speculative.Gates = nil
-	for _, g := range cfg.Gates {
-		if g.Speculative {
-			speculative.Gates = append(speculative.Gates, g)
-		}
-	}
+	speculative.Gates = speculativeGates(cfg.Gates)
 	gatesTime, grace := stopBudget(cfg.StopHook.Timeout)
 	gatesCtx, cancelGates := context.WithTimeout(ctx, gatesTime)
 	defer cancelGates()
@@ -267,7 +263,33 @@ func Judge(ctx context.Context, o JudgeOptions) error {
 	return err
 }
 
-// joinJudge is the stop's side: a judge running on another state than the stop's is stopped (the
+// speculativeGates are the gates a judge runs: those not marked speculative: false, less those
+// that need one of them (directly or not), which can only run after it, at the stop.
+func speculativeGates(all []gates.Gate) []gates.Gate {
+	held := map[string]bool{}
+	for _, g := range all {
+		if !g.Speculative {
+			held[g.Name] = true
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, g := range all {
+			if !held[g.Name] && slices.ContainsFunc(g.Needs, func(n string) bool { return held[n] }) {
+				held[g.Name], changed = true, true
+			}
+		}
+	}
+	var out []gates.Gate
+	for _, g := range all {
+		if !held[g.Name] {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// supersedeJudge is the stop's side: a judge running on another state than the stop's is stopped (the
 // agent edited since), so that the lock comes free within its grace.
 func (c *call) supersedeJudge(sd *state.Dir, fingerprint string) {
 	in := readInflight(sd)
