@@ -10,9 +10,9 @@ import (
 
 	"github.com/gauntlet-dev/gauntlet/config"
 	"github.com/gauntlet-dev/gauntlet/gates"
-	"github.com/gauntlet-dev/gauntlet/internal/changes"
 	"github.com/gauntlet-dev/gauntlet/internal/engine"
 	"github.com/gauntlet-dev/gauntlet/internal/report"
+	"github.com/gauntlet-dev/gauntlet/internal/snapshot"
 	"github.com/gauntlet-dev/gauntlet/lock"
 )
 
@@ -104,7 +104,7 @@ func handleError(stderr io.Writer, cmd *cobra.Command, err error) int {
 	case errors.As(err, &busy):
 		fmt.Fprintf(stderr, "gauntlet: %s\n", busy.Error())
 		return exitLocked
-	case errors.Is(err, config.ErrNotFound), errors.As(err, &unknown), errors.Is(err, changes.ErrBaseNotFound),
+	case errors.Is(err, config.ErrNotFound), errors.As(err, &unknown), errors.Is(err, snapshot.ErrBaseNotFound),
 		errors.As(err, &planted), errors.Is(err, errNoLastRun),
 		errors.Is(err, errNotInLastRun):
 		fmt.Fprintf(stderr, "gauntlet: %s\n", err)

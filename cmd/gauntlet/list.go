@@ -13,9 +13,9 @@ import (
 
 	"github.com/gauntlet-dev/gauntlet/config"
 	"github.com/gauntlet-dev/gauntlet/gates"
-	"github.com/gauntlet-dev/gauntlet/internal/changes"
 	"github.com/gauntlet-dev/gauntlet/internal/engine"
 	"github.com/gauntlet-dev/gauntlet/internal/findings"
+	"github.com/gauntlet-dev/gauntlet/internal/snapshot"
 	"github.com/gauntlet-dev/gauntlet/internal/termtext"
 )
 
@@ -170,7 +170,7 @@ func shownCommand(l listedGate) string {
 }
 
 // changeSummary says what the scoping looked at; nothing when no gate needed it.
-func changeSummary(set *changes.Set) string {
+func changeSummary(set *snapshot.ChangedFiles) string {
 	switch {
 	case set == nil:
 		return ""

@@ -19,8 +19,8 @@ import (
 
 	"github.com/gauntlet-dev/gauntlet/gates"
 	"github.com/gauntlet-dev/gauntlet/internal/safefile"
+	"github.com/gauntlet-dev/gauntlet/internal/snapshot"
 	"github.com/gauntlet-dev/gauntlet/internal/state"
-	"github.com/gauntlet-dev/gauntlet/internal/treestate"
 )
 
 // ToolVersion is gauntlet's own version (and commit), part of every key: another gauntlet may
@@ -170,7 +170,7 @@ func (s *Store) prune(n int) {
 
 // Context is what a key needs besides the gate.
 type Context struct {
-	Tree *treestate.State
+	Tree *snapshot.Tree
 	// Session is the agent's session id; "" outside the stop hook, where no gate that depends on
 	// the session is ever answered from the cache.
 	Session string
@@ -190,25 +190,25 @@ func Key(ctx context.Context, g gates.Gate, c Context) (key string, ok bool, err
 		return "", false, nil
 	}
 	sum := sha256.New()
-	treestate.Field(sum, "version", []byte(keyVersion))
-	treestate.Field(sum, "gauntlet", []byte(ToolVersion))
+	snapshot.Field(sum, "version", []byte(keyVersion))
+	snapshot.Field(sum, "gauntlet", []byte(ToolVersion))
 	def, err := json.Marshal(definition(g))
 	if err != nil {
 		return "", false, fmt.Errorf("cache key of %s: %w", g.Name, err)
 	}
-	treestate.Field(sum, "gate", def)
+	snapshot.Field(sum, "gate", def)
 	if g.SessionDependent() {
-		treestate.Field(sum, "session", []byte(c.Session))
-		treestate.Field(sum, "session-inputs", c.SessionInputs)
+		snapshot.Field(sum, "session", []byte(c.Session))
+		snapshot.Field(sum, "session-inputs", c.SessionInputs)
 	}
 	if g.Kind == gates.KindReview || g.NewOnly {
 		// A review reads the diff against the base, and new_only excuses findings by it: HEAD,
 		// the base ref and the commit it resolves to decide that diff (a fetch that moves the
 		// base changes it without touching the tree).
-		treestate.Field(sum, "head", []byte(c.Tree.Head))
-		treestate.Field(sum, "base", []byte(c.Base))
+		snapshot.Field(sum, "head", []byte(c.Tree.Head))
+		snapshot.Field(sum, "base", []byte(c.Base))
 		if c.MergeBase != nil {
-			treestate.Field(sum, "merge-base", []byte(c.MergeBase()))
+			snapshot.Field(sum, "merge-base", []byte(c.MergeBase()))
 		}
 	}
 	if err := inputsDigest(ctx, sum, g, c.Tree); err != nil {
@@ -254,7 +254,7 @@ func definition(g gates.Gate) gateDefinition {
 // inputsDigest hashes the gate's input files: unchanged tracked files by git's object id, files
 // that differ from the index and untracked files by their content (each hashed once per run,
 // whichever gates read it).
-func inputsDigest(ctx context.Context, sum hash.Hash, g gates.Gate, tree *treestate.State) error {
+func inputsDigest(ctx context.Context, sum hash.Hash, g gates.Gate, tree *snapshot.Tree) error {
 	patterns, exclude := g.Inputs, []string(nil)
 	if len(patterns) == 0 {
 		patterns, exclude = g.Paths, g.Exclude
@@ -283,7 +283,7 @@ func inputsDigest(ctx context.Context, sum hash.Hash, g gates.Gate, tree *treest
 		return err
 	}
 	var n uint64
-	field := func(label string, data []byte) { treestate.Field(sum, label, data) }
+	field := func(label string, data []byte) { snapshot.Field(sum, label, data) }
 	like := ""
 	if len(index) > 0 {
 		like = index[0].OID

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/snapshot"
 	"github.com/gauntlet-dev/gauntlet/internal/state"
-	"github.com/gauntlet-dev/gauntlet/internal/treestate"
 )
 
 func git(t *testing.T, dir string, args ...string) {
@@ -51,7 +51,7 @@ func repo(t *testing.T) string {
 
 func keyOf(t *testing.T, dir string, g gates.Gate, session string) (string, bool) {
 	t.Helper()
-	tree, err := treestate.Read(context.Background(), dir)
+	tree, err := snapshot.New(dir, snapshot.Options{}).Tree(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,7 +191,7 @@ func TestStoreIsBounded(t *testing.T) {
 // the format that finds the findings, and the base the change is measured from are all part of
 // the key, or a pass would outlive the rule that granted it.
 func TestKeyCoversNewOnlyAndItsBase(t *testing.T) {
-	tree := &treestate.State{Head: "h1"}
+	tree := &snapshot.Tree{Head: "h1"}
 	base := func(commit string) Context {
 		return Context{Tree: tree, MergeBase: func() string { return commit }}
 	}

@@ -1,22 +1,19 @@
 package engine
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"os"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
 	"github.com/gauntlet-dev/gauntlet/internal/cache"
-	"github.com/gauntlet-dev/gauntlet/internal/changes"
 	"github.com/gauntlet-dev/gauntlet/internal/remotecache"
+	"github.com/gauntlet-dev/gauntlet/internal/snapshot"
 	"github.com/gauntlet-dev/gauntlet/internal/state"
-	"github.com/gauntlet-dev/gauntlet/internal/treestate"
 )
 
 // cached is what the cache said about one run's gates: the passes it answered, and the keys under
@@ -31,7 +28,7 @@ type cached struct {
 
 // consultCache answers the gates it can from the cache and returns the others, to run. Any
 // problem with the cache (no git, an unreadable file) only means the gates run.
-func consultCache(ctx context.Context, req Request, sd *state.Dir, toRun []gates.Gate) ([]gates.Gate, *cached, error) {
+func consultCache(ctx context.Context, req Request, snap *snapshot.Snapshot, sd *state.Dir, toRun []gates.Gate) ([]gates.Gate, *cached, error) {
 	c := &cached{keys: map[string]string{}}
 	wanted := false
 	for _, g := range toRun {
@@ -40,16 +37,12 @@ func consultCache(ctx context.Context, req Request, sd *state.Dir, toRun []gates
 	if !wanted {
 		return toRun, c, nil
 	}
-	tree := req.Tree
-	if tree == nil {
-		t, err := treestate.Read(ctx, req.Config.Root)
-		if errors.Is(err, treestate.ErrNotGit) {
-			return toRun, c, nil
-		}
-		if err != nil {
-			return toRun, c, fmt.Errorf("gate cache: %w", err)
-		}
-		tree = t
+	tree, err := snap.Tree(ctx)
+	if errors.Is(err, snapshot.ErrNotGit) {
+		return toRun, c, nil
+	}
+	if err != nil {
+		return toRun, c, fmt.Errorf("gate cache: %w", err)
 	}
 	store, release, err := cache.OpenForProject(req.Config.Root, sd)
 	c.store, c.release = store, release
@@ -60,10 +53,13 @@ func consultCache(ctx context.Context, req Request, sd *state.Dir, toRun []gates
 		Tree:          tree,
 		Session:       req.Session,
 		SessionInputs: req.SessionInputs,
-		Base:          cmp.Or(req.Scope.Base, req.Config.Base),
-		MergeBase: sync.OnceValue(func() string {
-			return changes.MergeBase(ctx, req.Config.Root, cmp.Or(req.Scope.Base, req.Config.Base))
-		}),
+		Base:          snap.BaseRef(),
+		MergeBase: func() string {
+			if base, err := snap.Base(ctx); err == nil {
+				return base.MergeBase
+			}
+			return ""
+		},
 	}
 	hits := map[string]hit{}
 	for _, g := range toRun {

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"bytes"
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -13,8 +12,8 @@ import (
 	"github.com/gauntlet-dev/gauntlet/config"
 	"github.com/gauntlet-dev/gauntlet/gates"
 	"github.com/gauntlet-dev/gauntlet/internal/report"
+	"github.com/gauntlet-dev/gauntlet/internal/snapshot"
 	"github.com/gauntlet-dev/gauntlet/internal/state"
-	"github.com/gauntlet-dev/gauntlet/internal/treestate"
 	"github.com/gauntlet-dev/gauntlet/lock"
 	"github.com/gauntlet-dev/gauntlet/runner"
 )
@@ -51,9 +50,10 @@ type Request struct {
 	Session string
 	// SessionInputs is what else of the session decides a todos gate (its todo list).
 	SessionInputs []byte
-	// Tree is the work tree as the caller already read it (the stop hook's fingerprint), so that
-	// the cache does not ask git again; nil reads it when a gate needs it.
-	Tree *treestate.State
+	// Snapshot is the run's one reading of the repository, which the caller may already have
+	// read from (the stop hook's fingerprint), so that nothing asks git twice; nil makes one
+	// (NewSnapshot), read only as far as the gates need it.
+	Snapshot *snapshot.Snapshot
 	// Locked says the caller already holds the run lock (the stop hook, which decides how long
 	// to wait for it): Execute neither takes nor releases it.
 	Locked bool
@@ -89,7 +89,11 @@ func (e *StateError) Unwrap() error { return e.Err }
 // happen at all; gate failures are in the Run's verdict.
 func Execute(ctx context.Context, req Request) (*Run, error) {
 	cfg := req.Config
-	sel, err := Select(ctx, cfg, req.Scope)
+	snap := req.Snapshot
+	if snap == nil {
+		snap = NewSnapshot(cfg, req.Scope)
+	}
+	sel, err := selectGates(ctx, cfg, req.Scope, snap)
 	if err != nil {
 		return nil, err
 	}
@@ -129,7 +133,7 @@ func Execute(ctx context.Context, req Request) (*Run, error) {
 	defer clearRunning(sd)
 
 	toRun, judged := useJudged(req, sel.Run)
-	toRun, hits, cacheErr := consultCache(ctx, req, sd, toRun)
+	toRun, hits, cacheErr := consultCache(ctx, req, snap, sd, toRun)
 	if req.Starting != nil {
 		req.Starting(runID, toRun)
 	}
@@ -155,11 +159,11 @@ func Execute(ctx context.Context, req Request) (*Run, error) {
 		Grace:     req.Grace,
 		Observer:  observer,
 		Abort:     req.Abort,
-		Kinds:     kinds(cmp.Or(req.Scope.Base, cfg.Base)),
+		Kinds:     kinds(snap),
 		// Causes first: their probes settle before new_only compares findings with the base, which
 		// a gate failed by its environment does not need.
 		Readers: joinReaders(causeReaders(cfg.Root, slices.Concat(env, req.ExtraEnv)),
-			findingReaders(ctx, cfg.Root, cmp.Or(req.Scope.Base, cfg.Base), sel.Run)),
+			findingReaders(ctx, snap, sel.Run)),
 	})
 
 	cacheErr = errors.Join(cacheErr, hits.remember(ctx, runID, ran))

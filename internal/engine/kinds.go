@@ -3,15 +3,17 @@ package engine
 import (
 	"github.com/gauntlet-dev/gauntlet/gates"
 	"github.com/gauntlet-dev/gauntlet/internal/review"
+	"github.com/gauntlet-dev/gauntlet/internal/snapshot"
 	"github.com/gauntlet-dev/gauntlet/internal/todos"
 	"github.com/gauntlet-dev/gauntlet/runner"
 )
 
-// kinds are the gate kinds this build runs besides check, which the runner runs itself. base is
-// the ref review gates diff against ("" means auto). A new kind is one line here.
-func kinds(base string) map[gates.Kind]runner.Kind {
+// kinds are the gate kinds this build runs besides check, which the runner runs itself. snap is
+// the run's reading of the repository, whose diff review gates share. A new kind is one line
+// here.
+func kinds(snap *snapshot.Snapshot) map[gates.Kind]runner.Kind {
 	return map[gates.Kind]runner.Kind{
-		gates.KindReview: review.Kind{Base: base},
+		gates.KindReview: review.Kind{Snapshot: snap},
 		gates.KindTodos:  todos.Kind{},
 	}
 }

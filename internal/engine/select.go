@@ -11,17 +11,17 @@ import (
 
 	"github.com/gauntlet-dev/gauntlet/config"
 	"github.com/gauntlet-dev/gauntlet/gates"
-	"github.com/gauntlet-dev/gauntlet/internal/changes"
 	"github.com/gauntlet-dev/gauntlet/internal/shard"
+	"github.com/gauntlet-dev/gauntlet/internal/snapshot"
 )
 
 // Selection says which gates run and why the others do not.
 type Selection struct {
 	Run     []gates.Gate
-	Skipped map[string]string // gate name -> why it is skipped
-	Reasons map[string]string // gate name -> why it runs, for `gauntlet list`
-	Order   []string          // every reported gate, in config order
-	Changes *changes.Set      // nil when no gate needed change scoping
+	Skipped map[string]string      // gate name -> why it is skipped
+	Reasons map[string]string      // gate name -> why it runs, for `gauntlet list`
+	Order   []string               // every reported gate, in config order
+	Changes *snapshot.ChangedFiles // nil when no gate needed change scoping
 }
 
 // Scope is what narrows a run down from the whole config.
@@ -54,8 +54,14 @@ func (e *UnknownGateError) Error() string {
 }
 
 // Select applies names and shard (which gates this run is about), then `enabled`, `when` and
-// change scoping (which of those are skipped, with the most fundamental reason first).
+// change scoping (which of those are skipped, with the most fundamental reason first). It reads
+// the repository only when a gate is scoped by paths.
 func Select(ctx context.Context, cfg *config.Config, scope Scope) (*Selection, error) {
+	return selectGates(ctx, cfg, scope, NewSnapshot(cfg, scope))
+}
+
+// selectGates is Select with the run's reading of the repository.
+func selectGates(ctx context.Context, cfg *config.Config, scope Scope, snap *snapshot.Snapshot) (*Selection, error) {
 	byName := make(map[string]bool, len(cfg.Gates))
 	var known []string
 	for _, g := range cfg.Gates {
@@ -92,15 +98,11 @@ func Select(ctx context.Context, cfg *config.Config, scope Scope) (*Selection, e
 
 	needsChanges := !scope.All && len(scope.Names) == 0 && slices.ContainsFunc(candidates, func(g gates.Gate) bool { return len(g.Paths) > 0 })
 	if needsChanges {
-		base := scope.Base
-		if base == "" {
-			base = cfg.Base
-		}
-		set, err := changes.Detect(ctx, cfg.Root, base)
+		set, err := snap.ChangedFiles(ctx)
 		if err != nil {
 			return nil, fmt.Errorf("change scoping: %w", err)
 		}
-		sel.Changes = &set
+		sel.Changes = set
 	}
 
 	for _, g := range candidates {
@@ -117,7 +119,7 @@ func Select(ctx context.Context, cfg *config.Config, scope Scope) (*Selection, e
 		case sel.Changes.All:
 			why = "no change scoping: " + cmp.Or(sel.Changes.BaseErr, "nothing to compare against")
 		default:
-			ok, matched := changes.Match(g.Paths, g.Exclude, sel.Changes.Files)
+			ok, matched := matchPaths(g.Paths, g.Exclude, sel.Changes.Files)
 			if !ok {
 				sel.Skipped[g.Name] = matched
 				continue

@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
-	"github.com/gauntlet-dev/gauntlet/internal/changes"
+	"github.com/gauntlet-dev/gauntlet/internal/snapshot"
 	"github.com/gauntlet-dev/gauntlet/internal/termtext"
 )
 
@@ -44,7 +44,7 @@ type Options struct {
 	// Added, when set, makes the reader keep only findings the change is to blame for (new_only):
 	// on an added or modified line, or about a file the change touches when there is no line.
 	// A finding without a file cannot be attributed and is always kept.
-	Added changes.AddedLines
+	Added snapshot.AddedLines
 	// Max caps the kept findings; 0 means MaxFindings.
 	Max int
 }

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
-	"github.com/gauntlet-dev/gauntlet/internal/changes"
+	"github.com/gauntlet-dev/gauntlet/internal/snapshot"
 )
 
 func feed(t *testing.T, spec Spec, opts Options, lines ...string) (*Reader, gates.Outcome) {
@@ -98,7 +98,7 @@ func TestNewOnly(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	added := changes.ParseAdded([]byte("diff --git a/web/a.go b/web/a.go\n--- a/web/a.go\n+++ b/web/a.go\n@@ -4,0 +5,2 @@\n+x\n+y\n"))
+	added := snapshot.ParseAdded([]byte("diff --git a/web/a.go b/web/a.go\n--- a/web/a.go\n+++ b/web/a.go\n@@ -4,0 +5,2 @@\n+x\n+y\n"))
 	opts := Options{Root: root, Dir: "web", Added: added}
 	_, o := feed(t, mustParse(t, "go"), opts,
 		"a.go:5:1: new problem", "a.go:9:1: old problem", "b.go:1:1: untouched file")

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
-	"github.com/gauntlet-dev/gauntlet/internal/changes"
+	"github.com/gauntlet-dev/gauntlet/internal/snapshot"
 )
 
 // Options say what to judge and how strictly.
@@ -34,9 +34,9 @@ type Result struct {
 // Check reads the change from git and judges it. A project outside git, or without a commit to
 // compare with, is not judged (Skipped says so); only a git failure is an error.
 func Check(ctx context.Context, o Options) (Result, error) {
-	from, against, hasBase, err := changes.DiffBase(ctx, o.Root, o.Base)
+	from, against, hasBase, err := snapshot.New(o.Root, snapshot.Options{Base: o.Base}).DiffBase(ctx)
 	switch {
-	case errors.Is(err, changes.ErrNotInGit):
+	case errors.Is(err, snapshot.ErrNotGit):
 		return Result{Skipped: "not in a git work tree"}, nil
 	case err != nil:
 		return Result{}, err

@@ -13,9 +13,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gauntlet-dev/gauntlet/internal/changes"
 	"github.com/gauntlet-dev/gauntlet/internal/git"
 	"github.com/gauntlet-dev/gauntlet/internal/safefile"
+	"github.com/gauntlet-dev/gauntlet/internal/snapshot"
 	"github.com/gauntlet-dev/gauntlet/internal/state"
 )
 
@@ -47,7 +47,7 @@ var ErrNoBase = errors.New("no base to judge the change against")
 // ReadGit reads the change of the project at root against base ("" means auto, as for scoping).
 // keep says which files' lines are worth keeping; nil keeps every file's.
 func ReadGit(ctx context.Context, root, base string, keep func(path string) bool) (*GitChange, error) {
-	from, against, ok, err := changes.DiffBase(ctx, root, base)
+	from, against, ok, err := snapshot.New(root, snapshot.Options{Base: base}).DiffBase(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -242,11 +242,11 @@ func (p *patchReader) line(line string) {
 		p.cur.Path = unquote(strings.TrimPrefix(line, "rename to "))
 		p.keepCur = p.keepCur || p.keep == nil || p.keep(p.cur.Path)
 	case strings.HasPrefix(line, "--- "):
-		if name := changes.PatchPath(line[4:]); name != "" {
+		if name := snapshot.PatchPath(line[4:]); name != "" {
 			p.cur.OldPath = name
 		}
 	case strings.HasPrefix(line, "+++ "):
-		if name := changes.PatchPath(line[4:]); name != "" {
+		if name := snapshot.PatchPath(line[4:]); name != "" {
 			p.cur.Path = name
 		} else {
 			p.cur.Deleted = true

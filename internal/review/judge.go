@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
-	"github.com/gauntlet-dev/gauntlet/internal/changes"
+	"github.com/gauntlet-dev/gauntlet/internal/snapshot"
 	"github.com/gauntlet-dev/gauntlet/internal/termtext"
 )
 
@@ -15,7 +15,7 @@ const maxMessageBytes = 1000
 // judgeVerdict keeps the findings on lines the change adds and decides the gate: it fails when
 // the reviewer failed the change and a finding remains. A failing verdict whose findings were
 // all outside the diff passes: the change is not to blame for code it did not add.
-func judgeVerdict(v *Verdict, added changes.AddedLines, root string) Judgement {
+func judgeVerdict(v *Verdict, added snapshot.AddedLines, root string) Judgement {
 	var kept, dropped []Finding
 	for _, f := range v.Findings {
 		if file, ok := onAddedLine(f, added, root); ok {
@@ -57,8 +57,8 @@ func judgeVerdict(v *Verdict, added changes.AddedLines, root string) Judgement {
 	}
 }
 
-// onAddedLine finds the finding's file among the added lines (see changes.AddedLines.Locate).
-func onAddedLine(f Finding, added changes.AddedLines, root string) (string, bool) {
+// onAddedLine finds the finding's file among the added lines (see snapshot.AddedLines.Locate).
+func onAddedLine(f Finding, added snapshot.AddedLines, root string) (string, bool) {
 	return added.Locate(f.File, int(f.Line), root)
 }
 

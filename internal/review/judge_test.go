@@ -6,11 +6,11 @@ import (
 	"testing"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
-	"github.com/gauntlet-dev/gauntlet/internal/changes"
+	"github.com/gauntlet-dev/gauntlet/internal/snapshot"
 )
 
 func TestJudgeVerdictKeepsOnlyFindingsOnAddedLines(t *testing.T) {
-	added := changes.AddedLines{"pkg/a.go": {10: true, 11: true}, "b.go": {1: true}}
+	added := snapshot.AddedLines{"pkg/a.go": {10: true, 11: true}, "b.go": {1: true}}
 	onA := Finding{File: "pkg/a.go", Line: 10, Severity: "error", Message: "nil map write"}
 	tests := []struct {
 		name       string
@@ -85,7 +85,7 @@ func TestJudgeVerdictKeepsOnlyFindingsOnAddedLines(t *testing.T) {
 // A review's findings on added lines reach the reports as gates.Finding, the same path a check
 // gate's parsed findings take; the ones outside the diff do not.
 func TestJudgeVerdictFindings(t *testing.T) {
-	added := changes.ParseAdded([]byte("diff --git a/pkg/a.go b/pkg/a.go\n--- a/pkg/a.go\n+++ b/pkg/a.go\n@@ -9,0 +10,1 @@\n+x\n"))
+	added := snapshot.ParseAdded([]byte("diff --git a/pkg/a.go b/pkg/a.go\n--- a/pkg/a.go\n+++ b/pkg/a.go\n@@ -9,0 +10,1 @@\n+x\n"))
 	v := Verdict{Status: "fail", Findings: []Finding{
 		{File: "./pkg/a.go", Line: 10, Severity: "High", Message: "nil map write"},
 		{File: "pkg/a.go", Line: 3, Severity: "warning", Message: "old code"},

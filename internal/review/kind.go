@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/snapshot"
 	"github.com/gauntlet-dev/gauntlet/runner"
 )
 
@@ -16,8 +17,9 @@ import (
 // stdin, through the runner's executor like a check (own process group, gate timeout), and its
 // answer is judged into pass, fail or error.
 type Kind struct {
-	// Base is the base ref the review diffs against; "" means auto (origin/HEAD, main, master).
-	Base string
+	// Snapshot is the run's reading of the repository: the review's diff is cut from the run's
+	// one diff against the base.
+	Snapshot *snapshot.Snapshot
 }
 
 var _ runner.Kind = Kind{}
@@ -28,7 +30,7 @@ func (k Kind) Run(ctx context.Context, gr *runner.GateRun) gates.Outcome {
 	if g.Review == nil {
 		return gates.Outcome{ExitCode: -1, Internal: fmt.Errorf("review gate %s has no review settings", g.Name)}
 	}
-	job, err := Prepare(ctx, Request{Root: gr.Root, Base: k.Base, Review: *g.Review})
+	job, err := Prepare(ctx, Request{Root: gr.Root, Review: *g.Review, Snapshot: k.Snapshot})
 	if err != nil {
 		if ctx.Err() != nil {
 			return gr.Stopped(ctx, -1)

@@ -7,8 +7,8 @@ import (
 	"os"
 	"strings"
 
-	"github.com/gauntlet-dev/gauntlet/internal/changes"
 	"github.com/gauntlet-dev/gauntlet/internal/safefile"
+	"github.com/gauntlet-dev/gauntlet/internal/snapshot"
 )
 
 // DefaultPrompt is what a review gate asks when it sets neither prompt nor prompt_file.
@@ -37,7 +37,7 @@ Answer with one JSON object and nothing else, of this shape:
 
 // buildPrompt is everything a reviewer reads on stdin: the instructions, how to answer, what
 // was left out, and the diff.
-func buildPrompt(instructions string, patch *changes.Patch, maxBytes int64) []byte {
+func buildPrompt(instructions string, patch *snapshot.Patch, maxBytes int64) []byte {
 	var b strings.Builder
 	b.WriteString(strings.TrimSpace(instructions))
 	b.WriteString("\n\n")
@@ -60,7 +60,7 @@ func buildPrompt(instructions string, patch *changes.Patch, maxBytes int64) []by
 	return []byte(b.String())
 }
 
-func promptNotes(patch *changes.Patch, maxBytes int64) []string {
+func promptNotes(patch *snapshot.Patch, maxBytes int64) []string {
 	var notes []string
 	if patch.Cut {
 		notes = append(notes, fmt.Sprintf("The diff was cut at %d bytes (max_diff_bytes): the rest of the change is not shown. "+

@@ -7,11 +7,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gauntlet-dev/gauntlet/internal/changes"
+	"github.com/gauntlet-dev/gauntlet/internal/snapshot"
 )
 
 func TestBuildPrompt(t *testing.T) {
-	patch := &changes.Patch{
+	patch := &snapshot.Patch{
 		Text:    []byte("diff --git a/x b/x\n+added\n"),
 		Cut:     true,
 		LeftOut: []string{".env", "deploy.key"},
@@ -30,7 +30,7 @@ func TestBuildPrompt(t *testing.T) {
 		}
 	}
 
-	plain := string(buildPrompt(DefaultPrompt, &changes.Patch{Text: []byte("+x\n"), Against: "HEAD"}, 4096))
+	plain := string(buildPrompt(DefaultPrompt, &snapshot.Patch{Text: []byte("+x\n"), Against: "HEAD"}, 4096))
 	if strings.Contains(plain, "## Notes") {
 		t.Errorf("a whole diff with nothing left out has notes:\n%s", plain)
 	}

@@ -12,7 +12,7 @@ import (
 	"strings"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
-	"github.com/gauntlet-dev/gauntlet/internal/changes"
+	"github.com/gauntlet-dev/gauntlet/internal/snapshot"
 	"github.com/gauntlet-dev/gauntlet/internal/termtext"
 )
 
@@ -23,6 +23,9 @@ type Request struct {
 	// Base is the base ref; "" means auto, as for change scoping.
 	Base   string
 	Review gates.Review
+	// Snapshot is the run's reading of the repository, whose diff the review shares; nil reads
+	// the repository for this review alone.
+	Snapshot *snapshot.Snapshot
 }
 
 // Job is a prepared review: what to run, what to feed it, and how to judge its answer.
@@ -38,7 +41,7 @@ type Job struct {
 	NothingToReview string
 
 	rev     reviewer
-	added   changes.AddedLines
+	added   snapshot.AddedLines
 	root    string
 	tempDir string
 }
@@ -59,12 +62,16 @@ func Prepare(ctx context.Context, req Request) (*Job, error) {
 	if maxBytes <= 0 {
 		maxBytes = gates.DefaultMaxDiffBytes
 	}
-	patch, err := changes.Diff(ctx, req.Root, changes.DiffOptions{Base: req.Base, MaxBytes: maxBytes, Skip: LooksSecret})
+	snap := req.Snapshot
+	if snap == nil {
+		snap = snapshot.New(req.Root, snapshot.Options{Base: req.Base, PatchBytes: maxBytes})
+	}
+	patch, err := snap.Patch(ctx, snapshot.PatchOptions{MaxBytes: maxBytes, Skip: LooksSecret})
 	if err != nil {
 		return nil, fmt.Errorf("no diff to review: %w", err)
 	}
 
-	j := &Job{root: req.Root, added: changes.ParseAdded(patch.Text)}
+	j := &Job{root: req.Root, added: snapshot.ParseAdded(patch.Text)}
 	if len(patch.Text) == 0 && !patch.Cut {
 		j.NothingToReview = "nothing to review: no change against " + patch.Against
 		if len(patch.LeftOut) > 0 {

@@ -15,7 +15,6 @@ import (
 	"github.com/gauntlet-dev/gauntlet/gates"
 	"github.com/gauntlet-dev/gauntlet/internal/engine"
 	"github.com/gauntlet-dev/gauntlet/internal/state"
-	"github.com/gauntlet-dev/gauntlet/internal/treestate"
 	"github.com/gauntlet-dev/gauntlet/lock"
 )
 
@@ -199,7 +198,8 @@ func Judge(ctx context.Context, o JudgeOptions) error {
 		started: time.Now(),
 	}
 	inputs := judgedInputs(ctx, cfg, req.Transcript)
-	tree, err := treestate.Read(ctx, cfg.Root)
+	snap := engine.NewSnapshot(cfg, engine.Scope{})
+	tree, err := snap.Tree(ctx)
 	if err != nil {
 		return fmt.Errorf("judge: %w", err)
 	}
@@ -252,7 +252,7 @@ func Judge(ctx context.Context, o JudgeOptions) error {
 				Sticky: stickyOf(led, key),
 			})
 		},
-		Tree:          tree,
+		Snapshot:      snap,
 		Session:       key,
 		SessionInputs: inputs,
 	})

@@ -21,7 +21,6 @@ import (
 	"github.com/gauntlet-dev/gauntlet/internal/state"
 	"github.com/gauntlet-dev/gauntlet/internal/termtext"
 	"github.com/gauntlet-dev/gauntlet/internal/todos"
-	"github.com/gauntlet-dev/gauntlet/internal/treestate"
 	"github.com/gauntlet-dev/gauntlet/lock"
 	"github.com/gauntlet-dev/gauntlet/runner"
 )
@@ -164,10 +163,12 @@ func (c *call) judge(ctx context.Context, cfg *config.Config) Outcome {
 	}
 	defer sd.Close()
 
-	// The tree is read once: the fingerprint and the per-gate cache share the reading.
+	// The repository is read once: the fingerprint, change scoping, the per-gate cache and the
+	// gates share the reading.
 	inputs := judgedInputs(ctx, cfg, c.payload.Transcript())
 	var fingerprint string
-	tree, err := treestate.Read(ctx, cfg.Root)
+	snap := engine.NewSnapshot(cfg, engine.Scope{})
+	tree, err := snap.Tree(ctx)
 	if err == nil {
 		fingerprint, err = fingerprintTree(ctx, tree, inputs)
 	}
@@ -255,7 +256,7 @@ func (c *call) judge(ctx context.Context, cfg *config.Config) Outcome {
 			}
 			return nil
 		},
-		Tree:          tree,
+		Snapshot:      snap,
 		Session:       key,
 		SessionInputs: inputs,
 		Judged:        judged,

@@ -1,4 +1,4 @@
-package changes
+package snapshot
 
 import (
 	"context"
@@ -10,9 +10,9 @@ import (
 	"testing"
 )
 
-func diffOf(t *testing.T, dir string, opts DiffOptions) *Patch {
+func diffOf(t *testing.T, dir string, opts diffOptions) *Patch {
 	t.Helper()
-	p, err := Diff(context.Background(), dir, opts)
+	p, err := diffPatch(context.Background(), dir, opts)
 	if err != nil {
 		t.Fatalf("Diff: %v", err)
 	}
@@ -42,7 +42,7 @@ func TestDiffShowsEveryKindOfChangeAgainstTheMergeBase(t *testing.T) {
 	write(t, dir, "new dir/untracked file.txt", "untracked line")
 	write(t, dir, ".gauntlet/logs/run/x.log", "state never shown\n")
 
-	p := diffOf(t, dir, DiffOptions{Base: "main"})
+	p := diffOf(t, dir, diffOptions{Base: "main"})
 	text := string(p.Text)
 	for _, want := range []string{
 		"+committed line", "+staged line", "-two\n+two changed", "+untracked line\n\\ No newline at end of file",
@@ -84,7 +84,7 @@ func TestDiffNeverShowsSkippedFiles(t *testing.T) {
 	write(t, dir, "deploy.key", "untracked-secret\n")
 	write(t, dir, "app.go", "package app\n\nvar x = 1\n")
 
-	p := diffOf(t, dir, DiffOptions{Base: "main", Skip: looksSecret})
+	p := diffOf(t, dir, diffOptions{Base: "main", Skip: looksSecret})
 	text := string(p.Text)
 	for _, secret := range []string{"tracked-secret", "untracked-secret", "OLD=1", ".env", "deploy.key"} {
 		if strings.Contains(text, secret) {
@@ -112,7 +112,7 @@ func TestDiffIsCutAtALineBoundary(t *testing.T) {
 	write(t, dir, "z-untracked.txt", "never reached\n")
 
 	const limit = 1000
-	p := diffOf(t, dir, DiffOptions{Base: "main", MaxBytes: limit})
+	p := diffOf(t, dir, diffOptions{Base: "main", MaxBytes: limit})
 	if !p.Cut {
 		t.Fatal("Cut = false for a change far over the limit")
 	}
@@ -126,7 +126,7 @@ func TestDiffIsCutAtALineBoundary(t *testing.T) {
 		t.Error("an untracked file was added after the cut")
 	}
 	write(t, dir, "z.key", "secret\n")
-	if p = diffOf(t, dir, DiffOptions{Base: "main", MaxBytes: limit, Skip: looksSecret}); len(p.LeftOut) != 1 {
+	if p = diffOf(t, dir, diffOptions{Base: "main", MaxBytes: limit, Skip: looksSecret}); len(p.LeftOut) != 1 {
 		t.Errorf("LeftOut = %q after the cut, want the untracked secret named", p.LeftOut)
 	}
 	os.Remove(filepath.Join(dir, "z.key"))
@@ -135,7 +135,7 @@ func TestDiffIsCutAtALineBoundary(t *testing.T) {
 	run(t, dir, "git", "rm", "-q", "--cached", "a.txt")
 	os.Remove(filepath.Join(dir, "a.txt"))
 	write(t, dir, "z-untracked.txt", big.String())
-	p = diffOf(t, dir, DiffOptions{Base: "main", MaxBytes: limit})
+	p = diffOf(t, dir, diffOptions{Base: "main", MaxBytes: limit})
 	if !p.Cut || len(p.Text) != 0 {
 		t.Errorf("Cut=%v, %d bytes; want a cut with nothing shown", p.Cut, len(p.Text))
 	}
@@ -144,7 +144,7 @@ func TestDiffIsCutAtALineBoundary(t *testing.T) {
 func TestDiffWithoutBaseOrCommits(t *testing.T) {
 	dir := newRepo(t)
 	write(t, dir, "first.txt", "first\n")
-	p := diffOf(t, dir, DiffOptions{})
+	p := diffOf(t, dir, diffOptions{})
 	if !strings.Contains(string(p.Text), "+first") || !strings.Contains(p.Against, "no commits yet") {
 		t.Errorf("Against=%q patch:\n%s", p.Against, p.Text)
 	}
@@ -152,7 +152,7 @@ func TestDiffWithoutBaseOrCommits(t *testing.T) {
 	run(t, dir, "git", "switch", "-q", "-c", "work")
 	commitAll(t, dir, "init")
 	write(t, dir, "first.txt", "first\nsecond\n")
-	p = diffOf(t, dir, DiffOptions{})
+	p = diffOf(t, dir, diffOptions{})
 	if !strings.Contains(string(p.Text), "+second") || p.Against != "HEAD (no base ref found)" {
 		t.Errorf("Against=%q patch:\n%s", p.Against, p.Text)
 	}
@@ -160,13 +160,23 @@ func TestDiffWithoutBaseOrCommits(t *testing.T) {
 
 func TestDiffErrors(t *testing.T) {
 	isolateGit(t)
-	if _, err := Diff(context.Background(), tempDir(t), DiffOptions{}); !errors.Is(err, ErrNotInGit) {
-		t.Errorf("outside git: err = %v, want ErrNotInGit", err)
+	if _, err := diffPatch(context.Background(), tempDir(t), diffOptions{}); !errors.Is(err, ErrNotGit) {
+		t.Errorf("outside git: err = %v, want ErrNotGit", err)
 	}
 	dir := newRepo(t)
 	write(t, dir, "a.txt", "a\n")
 	commitAll(t, dir, "init")
-	if _, err := Diff(context.Background(), dir, DiffOptions{Base: "no-such-branch"}); !errors.Is(err, ErrBaseNotFound) {
+	if _, err := diffPatch(context.Background(), dir, diffOptions{Base: "no-such-branch"}); !errors.Is(err, ErrBaseNotFound) {
 		t.Errorf("unknown base: err = %v, want ErrBaseNotFound", err)
 	}
+}
+
+type diffOptions struct {
+	Base     string
+	MaxBytes int64
+	Skip     func(string) bool
+}
+
+func diffPatch(ctx context.Context, dir string, o diffOptions) (*Patch, error) {
+	return New(dir, Options{Base: o.Base}).Patch(ctx, PatchOptions{MaxBytes: o.MaxBytes, Skip: o.Skip})
 }

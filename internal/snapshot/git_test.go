@@ -1,4 +1,4 @@
-package changes
+package snapshot
 
 import (
 	"context"
@@ -11,7 +11,7 @@ import (
 
 func TestGitErrorCarriesStderr(t *testing.T) {
 	dir := newRepo(t)
-	_, err := runGit(context.Background(), dir, "rev-parse", "--verify", "no-such-ref")
+	_, err := git.Output(context.Background(), dir, 1<<10, "rev-parse", "--verify", "no-such-ref")
 	var gitErr *git.Error
 	if !errors.As(err, &gitErr) || !strings.Contains(err.Error(), "git rev-parse --verify no-such-ref: ") ||
 		!strings.Contains(err.Error(), "Needed a single revision") {

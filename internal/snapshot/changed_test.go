@@ -1,4 +1,4 @@
-package changes
+package snapshot
 
 import (
 	"context"
@@ -80,16 +80,16 @@ func commitAll(t *testing.T, dir, msg string) {
 	run(t, dir, "git", "commit", "-q", "-m", msg)
 }
 
-func detect(t *testing.T, dir, base string) Set {
+func detect(t *testing.T, dir, base string) *ChangedFiles {
 	t.Helper()
-	set, err := Detect(context.Background(), dir, base)
+	set, err := changedFiles(context.Background(), dir, base)
 	if err != nil {
-		t.Fatalf("Detect: %v", err)
+		t.Fatalf("ChangedFiles: %v", err)
 	}
 	return set
 }
 
-func assertFiles(t *testing.T, set Set, want ...string) {
+func assertFiles(t *testing.T, set *ChangedFiles, want ...string) {
 	t.Helper()
 	if !slices.Equal(set.Files, want) {
 		t.Errorf("Files = %q, want %q", set.Files, want)
@@ -220,9 +220,9 @@ func TestExplicitBaseMustExist(t *testing.T) {
 	commitAll(t, dir, "init")
 
 	for _, base := range []string{"no-such-branch", "--output=/tmp/x"} {
-		_, err := Detect(context.Background(), dir, base)
+		_, err := changedFiles(context.Background(), dir, base)
 		if !errors.Is(err, ErrBaseNotFound) || !strings.Contains(err.Error(), base) {
-			t.Errorf("Detect(base %q) error = %v, want ErrBaseNotFound naming it", base, err)
+			t.Errorf("changedFiles(base %q) error = %v, want ErrBaseNotFound naming it", base, err)
 		}
 	}
 }
@@ -280,7 +280,7 @@ func TestProjectRootInSubdirectory(t *testing.T) {
 
 func TestDetectMissingDirectoryIsAnError(t *testing.T) {
 	isolateGit(t)
-	if _, err := Detect(context.Background(), filepath.Join(tempDir(t), "missing"), ""); err == nil {
+	if _, err := changedFiles(context.Background(), filepath.Join(tempDir(t), "missing"), ""); err == nil {
 		t.Error("Detect in a missing directory succeeded")
 	}
 }
@@ -289,7 +289,7 @@ func TestDetectHonoursCancelledContext(t *testing.T) {
 	dir := newRepo(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := Detect(ctx, dir, ""); err == nil {
+	if _, err := changedFiles(ctx, dir, ""); err == nil {
 		t.Error("Detect with a cancelled context succeeded")
 	}
 }
@@ -304,4 +304,8 @@ func TestStateDirIgnoredEvenWithLiteralPathspecs(t *testing.T) {
 	write(t, dir, "b.txt", "b")
 
 	assertFiles(t, detect(t, dir, "main"), "b.txt")
+}
+
+func changedFiles(ctx context.Context, dir, base string) (*ChangedFiles, error) {
+	return New(dir, Options{Base: base}).ChangedFiles(ctx)
 }

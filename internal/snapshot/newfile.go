@@ -1,16 +1,13 @@
-package changes
+package snapshot
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"strconv"
-
-	"github.com/gauntlet-dev/gauntlet/internal/git"
 )
 
 // binarySniffBytes is how much of a file git looks at to decide that it is binary.
@@ -21,17 +18,16 @@ var errTooBig = errors.New("file does not fit")
 
 // addUntracked appends untracked, not ignored files as new-file sections, reading each only
 // when it is to be shown and fits; once the patch is full it only notes the files kept out.
-func addUntracked(ctx context.Context, dir string, w *patchWriter) error {
-	out, err := runGit(ctx, dir, append([]string{"ls-files", "--others", "--exclude-standard", "-z"}, scope...)...)
-	if err != nil {
-		return fmt.Errorf("list untracked files: %w", err)
+func addUntracked(dir string, names []string, w *patchWriter) error {
+	if len(names) == 0 {
+		return nil
 	}
 	root, err := os.OpenRoot(dir)
 	if err != nil {
 		return fmt.Errorf("open project root: %w", err)
 	}
 	defer root.Close()
-	for _, name := range git.SplitNUL(out) {
+	for _, name := range names {
 		switch {
 		case w.skip != nil && w.skip(name):
 			// Listed even once the patch is full: the reader is told what was kept out.

@@ -1,8 +1,4 @@
-// Package treestate reads the state of a git work tree in one pass: HEAD, and every path that
-// differs from it (staged, unstaged, untracked), from a single `git status` call. The stop
-// hook's fingerprint and the per-gate cache both read it, so a run asks git once and hashes
-// each changed file at most once.
-package treestate
+package snapshot
 
 import (
 	"bytes"
@@ -26,28 +22,33 @@ import (
 	"github.com/gauntlet-dev/gauntlet/internal/git"
 )
 
-// ErrNotGit is returned outside a git work tree (or without git).
-var ErrNotGit = git.ErrNotRepo
-
 // NoCommit stands in for HEAD in a repository without commits; it cannot be a hash.
 const NoCommit = "(no commit yet)"
 
 const (
-	// maxStatusOutput bounds what git status may print: past it the tree is not something worth
-	// caching on, and the caller runs the gates.
+	// maxStatusOutput bounds what git status may print (and the listing of untracked
+	// directories): past it the tree is not something worth caching on, and the caller runs the
+	// gates.
 	maxStatusOutput = 64 << 20
 	// maxIndexOutput bounds `git ls-files -s`: about 100 bytes a file, so some 600,000 files.
 	maxIndexOutput = 64 << 20
 	copyBuffer     = 64 << 10
 )
 
-// pathspec scopes every git call to the project root and keeps gauntlet's own state directory
-// out, whether or not .gitignore lists it: gauntlet writes there on every run.
+// pathspec scopes a git call to the project root and keeps gauntlet's own state directory
+// out, whether or not .gitignore lists it: gauntlet writes there on every run. git status takes
+// none (a pathspec makes it scan every untracked directory); its output is filtered instead.
 var pathspec = []string{"--", ".", ":(exclude)" + StateDirName}
 
 // StateDirName is gauntlet's own state directory (internal/state.Name, which a test keeps equal):
-// a constant here, so that this reader of the tree imports nothing above it.
+// a constant here, so that this reader of the repository imports nothing above it.
 const StateDirName = ".gauntlet"
+
+// inStateDir reports whether a root-relative path is gauntlet's state directory or inside it.
+func inStateDir(path string) bool {
+	rest, ok := strings.CutPrefix(path, StateDirName)
+	return ok && (rest == "" || rest[0] == '/')
+}
 
 // Entry is one path git status reports.
 type Entry struct {
@@ -63,9 +64,13 @@ type Entry struct {
 	Worktree bool
 }
 
-// State is one reading of the work tree under a project root.
-type State struct {
-	Root    string
+// Tree is one reading of the work tree under a project root: HEAD, and every path that differs
+// from it (staged, unstaged, untracked) from one `git status`. The stop hook's fingerprint,
+// change scoping, the patch and the per-gate cache all read the same Tree, so each changed file
+// is hashed at most once per run.
+type Tree struct {
+	Root string
+	// Head is the commit checked out, or NoCommit.
 	Head    string
 	Entries []Entry // sorted by path
 	byPath  map[string]int
@@ -85,10 +90,17 @@ type IndexEntry struct {
 	OID  string
 }
 
-// Read asks git once for the state of the tree under root. Outside a work tree the error is
-// ErrNotGit.
-func Read(ctx context.Context, root string) (*State, error) {
-	args := append([]string{"status", "--porcelain=v2", "-z", "-uall", "--branch", "--no-renames"}, pathspec...)
+// statusArgs asks for every change against HEAD in a form made for programs. Untracked files are
+// listed as git lists them by default (-unormal, whatever status.showUntrackedFiles says): a
+// directory that holds only untracked files is one line, which git finds without scanning it
+// (its untracked cache); -uall or any pathspec would make git scan every such directory on every
+// call. Renames are two paths, as everywhere else in gauntlet.
+var statusArgs = []string{"status", "--porcelain=v2", "-z", "--branch", "--untracked-files=normal", "--no-renames"}
+
+// readTree asks git for the state of the tree under root: one `git status`, and a listing of
+// the untracked directories it reports, if any. Outside a work tree the error is ErrNotGit.
+func readTree(ctx context.Context, root string) (*Tree, error) {
+	args := statusArgs
 	var (
 		wg        sync.WaitGroup
 		prefix    string
@@ -112,7 +124,40 @@ func Read(ctx context.Context, root string) (*State, error) {
 		return nil, err
 	}
 	s.Root = root
+	if err := s.expandUntrackedDirs(ctx); err != nil {
+		return nil, err
+	}
 	return s, nil
+}
+
+// expandUntrackedDirs replaces each untracked directory git status named ("dir/") by the
+// untracked, not ignored files in it, from one `git ls-files` for all of them. A nested
+// repository stays one entry, as git lists it.
+func (s *Tree) expandUntrackedDirs(ctx context.Context) error {
+	var dirs []string
+	for _, e := range s.Entries {
+		if e.Untracked && strings.HasSuffix(e.Path, "/") {
+			dirs = append(dirs, e.Path)
+		}
+	}
+	if len(dirs) == 0 {
+		return nil
+	}
+	// Literal pathspecs: a directory named "[a]" means itself. "./" is the project root.
+	args := append([]string{"--literal-pathspecs", "ls-files", "--others", "--exclude-standard", "-z", "--"}, dirs...)
+	out, err := git.Output(ctx, s.Root, maxStatusOutput, args...)
+	if err != nil {
+		return fmt.Errorf("list untracked directories: %w", classify(err))
+	}
+	kept := slices.DeleteFunc(s.Entries, func(e Entry) bool { return e.Untracked && strings.HasSuffix(e.Path, "/") })
+	for _, name := range git.SplitNUL(out) {
+		if !inStateDir(name) {
+			kept = append(kept, Entry{Path: name, Meta: "?", Untracked: true, Worktree: true})
+		}
+	}
+	s.Entries = kept
+	s.sortEntries()
+	return nil
 }
 
 func atTopLevel(root string) bool {
@@ -131,11 +176,14 @@ func showPrefix(ctx context.Context, root string) (string, error) {
 	return strings.TrimRight(string(out), "\n"), nil
 }
 
+// errNoGitProgram is ErrNotGit when git itself is missing.
+var errNoGitProgram = fmt.Errorf("%w: git is not installed", ErrNotGit)
+
 func classify(err error) error {
 	var gitErr *git.Error
 	switch {
 	case errors.Is(err, exec.ErrNotFound):
-		return fmt.Errorf("%w: git is not installed", ErrNotGit)
+		return errNoGitProgram
 	case git.IsNotRepo(err):
 		return ErrNotGit
 	case errors.As(err, &gitErr) && strings.Contains(gitErr.Stderr, "must be run in a work tree"):
@@ -145,9 +193,11 @@ func classify(err error) error {
 	return err
 }
 
-// parse reads porcelain v2 -z output; see git-status(1).
-func parse(out []byte, prefix string) (*State, error) {
-	s := &State{Head: NoCommit, byPath: map[string]int{}, digests: map[string][]byte{}}
+// parse reads porcelain v2 -z output; see git-status(1). Paths are relative to the top of the
+// work tree: those outside the project root (prefix) and in gauntlet's state directory are left
+// out.
+func parse(out []byte, prefix string) (*Tree, error) {
+	s := &Tree{Head: NoCommit, byPath: map[string]int{}, digests: map[string][]byte{}}
 	recs := bytes.Split(out, []byte{0})
 	for i := 0; i < len(recs); i++ {
 		rec := string(recs[i])
@@ -184,21 +234,41 @@ func parse(out []byte, prefix string) (*State, error) {
 			return nil, fmt.Errorf("unexpected git status line %q", rec)
 		}
 		rel, ok := strings.CutPrefix(e.Path, prefix)
-		if !ok {
+		if e.Untracked && strings.HasSuffix(e.Path, "/") && strings.HasPrefix(prefix, e.Path) {
+			// The project root is inside an untracked directory: every file under it is new.
+			rel, ok = "./", true
+		}
+		if !ok || rel == "" || inStateDir(rel) {
 			continue
 		}
 		e.Path = rel
 		s.Entries = append(s.Entries, e)
 	}
-	slices.SortFunc(s.Entries, func(a, b Entry) int { return strings.Compare(a.Path, b.Path) })
-	for i, e := range s.Entries {
-		s.byPath[e.Path] = i
-	}
+	s.sortEntries()
 	return s, nil
 }
 
+func (s *Tree) sortEntries() {
+	slices.SortFunc(s.Entries, func(a, b Entry) int { return strings.Compare(a.Path, b.Path) })
+	clear(s.byPath)
+	for i, e := range s.Entries {
+		s.byPath[e.Path] = i
+	}
+}
+
+// untracked lists the untracked, not ignored paths, sorted.
+func (s *Tree) untracked() []string {
+	var names []string
+	for _, e := range s.Entries {
+		if e.Untracked {
+			names = append(names, e.Path)
+		}
+	}
+	return names
+}
+
 // Lookup returns what git status said of path, if anything.
-func (s *State) Lookup(path string) (Entry, bool) {
+func (s *Tree) Lookup(path string) (Entry, bool) {
 	i, ok := s.byPath[path]
 	if !ok {
 		return Entry{}, false
@@ -208,9 +278,9 @@ func (s *State) Lookup(path string) (Entry, bool) {
 
 // FileDigest hashes one path of the work tree: its type and permissions, and a symlink's target
 // or a regular file's content. A file that cannot be read is hashed by its error, so that it
-// neither stops the caller nor looks like an empty file. Each path is hashed once per State.
+// neither stops the caller nor looks like an empty file. Each path is hashed once per Tree.
 // Only the context's end is an error: a partial read must never yield a digest.
-func (s *State) FileDigest(ctx context.Context, path string) ([]byte, error) {
+func (s *Tree) FileDigest(ctx context.Context, path string) ([]byte, error) {
 	s.mu.Lock()
 	d, ok := s.digests[path]
 	s.mu.Unlock()
@@ -325,8 +395,8 @@ func (r ctxReader) Read(p []byte) (int, error) {
 }
 
 // Index lists the files of the index under the root (one git call, made at most once per
-// State): what the cache needs to name unchanged files by git's own object ids.
-func (s *State) Index(ctx context.Context) ([]IndexEntry, error) {
+// Tree): what the cache needs to name unchanged files by git's own object ids.
+func (s *Tree) Index(ctx context.Context) ([]IndexEntry, error) {
 	s.indexOnce.Do(func() {
 		args := append([]string{"ls-files", "-s", "-z"}, pathspec...)
 		out, err := git.Output(ctx, s.Root, maxIndexOutput, args...)
@@ -367,8 +437,8 @@ func Field(h hash.Hash, label string, data []byte) {
 // object id (SHA-1, or SHA-256 when like is a 64-digit id of the repository), so that a file
 // has the same name whether git already holds it or not. ok is false for what git stores
 // otherwise (a directory: an untracked nested repository) or cannot read; the caller then
-// falls back to FileDigest. Each path is hashed once per State.
-func (s *State) BlobID(ctx context.Context, path string, like string) (mode, oid string, ok bool, err error) {
+// falls back to FileDigest. Each path is hashed once per Tree.
+func (s *Tree) BlobID(ctx context.Context, path string, like string) (mode, oid string, ok bool, err error) {
 	memo := "blob\x00" + path
 	s.mu.Lock()
 	d, seen := s.digests[memo]

@@ -1,4 +1,4 @@
-package changes
+package engine
 
 import (
 	"strings"
@@ -31,7 +31,7 @@ func TestMatch(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, reason := Match(tt.paths, tt.exclude, tt.files)
+			got, reason := matchPaths(tt.paths, tt.exclude, tt.files)
 			if got != tt.want || !strings.Contains(reason, tt.wantReason) {
 				t.Errorf("Match = %v, %q; want %v, %q", got, reason, tt.want, tt.wantReason)
 			}

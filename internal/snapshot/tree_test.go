@@ -1,4 +1,4 @@
-package treestate
+package snapshot
 
 import (
 	"slices"
@@ -67,6 +67,6 @@ func TestParseRejectsWhatItDoesNotKnow(t *testing.T) {
 
 func TestStateDirNameMatchesTheStateDirectory(t *testing.T) {
 	if StateDirName != state.Name {
-		t.Fatalf("treestate excludes %q, but the state directory is %q", StateDirName, state.Name)
+		t.Fatalf("snapshot excludes %q, but the state directory is %q", StateDirName, state.Name)
 	}
 }

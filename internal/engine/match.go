@@ -1,4 +1,4 @@
-package changes
+package engine
 
 import (
 	"fmt"
@@ -6,10 +6,10 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 )
 
-// Match decides whether a gate scoped by paths (and exclude) runs for the changed files, and says
+// matchPaths decides whether a gate scoped by paths (and exclude) runs for the changed files, and says
 // why in a few words for reports. No paths means the gate is not scoped. An invalid pattern makes
 // the gate run: skipping a quality gate by accident is worse than running it once too often.
-func Match(paths, exclude []string, files []string) (bool, string) {
+func matchPaths(paths, exclude []string, files []string) (bool, string) {
 	if len(paths) == 0 {
 		return true, "no paths filter"
 	}

@@ -1,0 +1,41 @@
+package engine
+
+import (
+	"cmp"
+
+	"github.com/gauntlet-dev/gauntlet/config"
+	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/snapshot"
+)
+
+// maxNewOnlyDiffBytes bounds the diff new_only reads to learn which lines the change added.
+const maxNewOnlyDiffBytes = snapshot.DefaultPatchBytes
+
+// NewSnapshot prepares the one reading of the repository a run of cfg within scope shares:
+// change scoping, the cache keys, new_only and review gates (and the stop hook's fingerprint,
+// which reads it first). It reads nothing yet; each part is read when first needed.
+func NewSnapshot(cfg *config.Config, scope Scope) *snapshot.Snapshot {
+	return snapshot.New(cfg.Root, snapshot.Options{
+		Base:       cmp.Or(scope.Base, cfg.Base),
+		PatchBytes: patchBytes(cfg.Gates),
+	})
+}
+
+// patchBytes is the most of the patch any gate may read, so that the diff that names the
+// changed files reads it in the same git process.
+func patchBytes(gs []gates.Gate) int64 {
+	var n int64
+	for _, g := range gs {
+		switch {
+		case g.NewOnly && isCheck(g):
+			n = max(n, maxNewOnlyDiffBytes)
+		case g.Kind == gates.KindReview && g.Review != nil:
+			m := g.Review.MaxDiffBytes
+			if m <= 0 {
+				m = gates.DefaultMaxDiffBytes
+			}
+			n = max(n, m)
+		}
+	}
+	return n
+}
