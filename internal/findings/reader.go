@@ -146,8 +146,12 @@ func (r *Reader) add(f gates.Finding) {
 		r.ignored++
 		return
 	}
-	key := f.File + "\x00" + itoa(f.Line) + "\x00" + itoa(f.Column) + "\x00" + f.Message
-	if r.seen[key] {
+	// One finding per place and message, but per test too: tests that share an assertion line
+	// (a table-driven helper) are each a failure to fix. A finding without a rule, from another
+	// parser reading the same line, repeats one with it.
+	loc := f.File + "\x00" + itoa(f.Line) + "\x00" + itoa(f.Column) + "\x00" + f.Message
+	key := loc + "\x00" + f.Rule
+	if r.seen[key] || (f.Rule == "" && r.seen[loc+"\x00\x01"]) {
 		return
 	}
 	k := ranked{seq: r.seq, f: f}
@@ -157,7 +161,7 @@ func (r *Reader) add(f gates.Finding) {
 	case f.Severity == SeverityError && len(r.others) > 0:
 		// The latest non-error makes room: errors are what a gate fails on.
 		last := r.others[len(r.others)-1]
-		delete(r.seen, last.f.File+"\x00"+itoa(last.f.Line)+"\x00"+itoa(last.f.Column)+"\x00"+last.f.Message)
+		delete(r.seen, last.f.File+"\x00"+itoa(last.f.Line)+"\x00"+itoa(last.f.Column)+"\x00"+last.f.Message+"\x00"+last.f.Rule)
 		r.others = r.others[:len(r.others)-1]
 		r.dropped++
 	default:
@@ -165,6 +169,9 @@ func (r *Reader) add(f gates.Finding) {
 		return
 	}
 	r.seen[key] = true
+	if f.Rule != "" {
+		r.seen[loc+"\x00\x01"] = true // some rule has it
+	}
 	if f.Severity == SeverityError {
 		r.errs = append(r.errs, k)
 	} else {

@@ -239,3 +239,27 @@ func TestParserPanicIsContained(t *testing.T) {
 		t.Errorf("findings = %+v, want the ones read before the panic", o.Findings)
 	}
 }
+
+// Four failing tests that share one assertion line (a table-driven helper) are four findings,
+// one per test, even when two print the same message: the agent must fix every one of them.
+func TestOneFindingPerFailingTest(t *testing.T) {
+	_, o := feed(t, Detect([]string{"go", "test", "./..."}), Options{},
+		"--- FAIL: TestA (0.00s)",
+		"    util_test.go:12: got 1, want 2",
+		"--- FAIL: TestB (0.00s)",
+		"    util_test.go:12: got 1, want 2",
+		"--- FAIL: TestC (0.00s)",
+		"    util_test.go:12: got 3, want 2",
+		"--- FAIL: TestD (0.00s)",
+		"    util_test.go:12: got 1, want 2",
+		"FAIL",
+		"FAIL\texample.com/m\t0.01s",
+	)
+	var rules []string
+	for _, f := range o.Findings {
+		rules = append(rules, f.Rule)
+	}
+	if !slices.Equal(rules, []string{"TestA", "TestB", "TestC", "TestD"}) {
+		t.Errorf("findings = %+v, want one per test", o.Findings)
+	}
+}

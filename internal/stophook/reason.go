@@ -2,6 +2,7 @@ package stophook
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -57,7 +58,12 @@ func BlockReason(failed []gates.Result, total int, at Attempt, secrets *redact.R
 		b.WriteString(line)
 		b.WriteString("\n")
 	}
-	left := MaxReasonBytes - b.Len()
+	if line := errorLine(failed, secrets); line != "" && slices.ContainsFunc(failed, isFail) {
+		b.WriteString(line)
+		b.WriteString("\n")
+	}
+	closing := nextLine(results, secrets)
+	left := MaxReasonBytes - b.Len() - len(closing) - 2
 
 	// Fixed parts first, in order, while they fit with room for the footer naming the rest.
 	shown := 0
@@ -101,6 +107,8 @@ func BlockReason(failed []gates.Result, total int, at Attempt, secrets *redact.R
 		b.WriteString(footer)
 		b.WriteString("\n")
 	}
+	b.WriteString("\n")
+	b.WriteString(closing)
 	// A secret could still span two parts; redacting can lengthen the text, so cap it after.
 	return termtext.Cap(secrets.Redact(strings.TrimRight(b.String(), "\n")), MaxReasonBytes)
 }
@@ -118,8 +126,137 @@ func failingResults(results []gates.Result) []gates.Result {
 	return out
 }
 
+func isFail(r gates.Result) bool { return r.Status == gates.StatusFail }
+
 func skippedForNeed(r gates.Result) bool {
 	return r.Status == gates.StatusSkipped && r.SkippedBecause != ""
+}
+
+// maxErrorLineBytes bounds the line naming the gates whose environment broke.
+const maxErrorLineBytes = 1500
+
+// errorLine names the gates that ran but could not be judged because their environment broke
+// (a missing tool, an unreachable registry), each distinct cause once with the gates it hit: the
+// agent is not to fix them, but must know they were not judged.
+func errorLine(results []gates.Result, secrets *redact.Redactor) string {
+	groups := groupByReason(only(results, gates.StatusError))
+	if len(groups) == 0 {
+		return ""
+	}
+	return termtext.Cap(secrets.Redact("Could not be judged, their environment broke (not the agent's to fix; they run again at the next stop): "+strings.Join(groups, "; ")+"."), maxErrorLineBytes)
+}
+
+// groupByReason writes "a, b (reason)" for each distinct reason, in the order the gates come.
+func groupByReason(results []gates.Result) []string {
+	var order []string
+	byReason := map[string][]string{}
+	for _, r := range results {
+		reason := oneLine(r.Reason)
+		if _, ok := byReason[reason]; !ok {
+			order = append(order, reason)
+		}
+		byReason[reason] = append(byReason[reason], termtext.Line(r.Name))
+	}
+	out := make([]string, 0, len(order))
+	for _, reason := range order {
+		part := strings.Join(byReason[reason], ", ")
+		if reason != "" {
+			part += " (" + reason + ")"
+		}
+		out = append(out, part)
+	}
+	return out
+}
+
+// maxNextLineBytes bounds the closing line; the gates it names are cut before it grows past this.
+const maxNextLineBytes = 400
+
+// nextLine closes the reason with what to do next: fix, check with the failed gates alone, stop.
+func nextLine(failed []gates.Result, secrets *redact.Redactor) string {
+	var names []string
+	what := "what is listed above"
+	for _, r := range failed {
+		if r.Status == gates.StatusFail {
+			names = append(names, termtext.Line(r.Name))
+			if len(r.Findings) > 0 {
+				what = "the findings above"
+			}
+		}
+	}
+	check := "`gauntlet run`"
+	if len(names) > 0 {
+		cmd := "gauntlet run " + strings.Join(names, " ")
+		if len(cmd) > maxNextLineBytes-120 {
+			cmd = "gauntlet run"
+		}
+		check = "`" + cmd + "`"
+	}
+	return termtext.Cap(secrets.Redact("Next: fix "+what+", check with "+check+", then stop again."), maxNextLineBytes)
+}
+
+// newOnly reports a gate that set findings from before the change aside (new_only) and still
+// has new ones: its output mixes both.
+func newOnly(r gates.Result) bool {
+	return len(r.Findings) > 0 && strings.Contains(r.Reason, gates.NewOnlyMark)
+}
+
+// ignoredNoteOf is the new_only note in a gate's reason: "200 pre-existing findings on lines the
+// change did not touch ignored".
+func ignoredNoteOf(reason string) string {
+	for part := range strings.SplitSeq(reason, "; ") {
+		if strings.Contains(part, gates.NewOnlyMark) {
+			return strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(part), gates.NewOnlyMark))
+		}
+	}
+	return ""
+}
+
+// maxFindingOutputLines bounds the output lines shown for the new findings of a new_only gate,
+// and findingContext the lines after a finding's own that belong to it (a compiler's notes).
+const (
+	maxFindingOutputLines = 60
+	findingContext        = 3
+)
+
+// findingOutput keeps the output lines of the findings: each line naming a finding's place
+// (file:line), and the indented or blank-free lines right after it up to the next place named.
+func findingOutput(lines []string, fs []gates.Finding) []string {
+	var places []string
+	for _, f := range fs {
+		if f.File != "" && f.Line > 0 {
+			places = append(places, fmt.Sprintf("%s:%d", filepath.Base(f.File), f.Line))
+		}
+	}
+	if len(places) == 0 {
+		return nil
+	}
+	names := func(l string) bool {
+		for _, p := range places {
+			if i := strings.Index(l, p); i >= 0 {
+				// The place ends there: "a.go:7" must not match "a.go:71".
+				if end := i + len(p); end == len(l) || l[end] < '0' || l[end] > '9' {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	var out []string
+	for i := 0; i < len(lines) && len(out) < maxFindingOutputLines; i++ {
+		if !names(lines[i]) {
+			continue
+		}
+		out = append(out, lines[i])
+		for j := i + 1; j < len(lines) && j <= i+findingContext && len(out) < maxFindingOutputLines; j++ {
+			l := lines[j]
+			if strings.TrimSpace(l) == "" || names(l) || (l[0] != ' ' && l[0] != '\t') {
+				break
+			}
+			out = append(out, l)
+			i = j
+		}
+	}
+	return out
 }
 
 // maxNotRunBytes bounds the line naming the gates a failed need kept from running.
@@ -195,6 +332,14 @@ func newReasonSection(r gates.Result, secrets *redact.Redactor) reasonSection {
 
 	if text := strings.TrimRight(secrets.Redact(termtext.Clean(r.Tail)), " \t\n"); text != "" {
 		s.tail = strings.Split(text, "\n")
+	}
+	if newOnly(r) {
+		// The raw output holds the errors that were there before the change, which the agent is
+		// not asked to fix: show the lines of the new findings only, and say where the rest is.
+		s.tail = findingOutput(s.tail, r.Findings)
+		s.fixed += "\nnew_only: " + termtext.Cap(secrets.Redact(termtext.Line(ignoredNoteOf(r.Reason))), maxHeadlineBytes) +
+			"; the output below is only the lines of the new findings, the log has everything"
+		return s
 	}
 	if r.Lines >= len(s.tail) && r.Lines > 0 {
 		s.total = r.Lines

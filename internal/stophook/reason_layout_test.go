@@ -78,6 +78,7 @@ func TestBlockReasonLetsOneGateUseTheRoom(t *testing.T) {
 	r.Lines = 3000
 	r.Excerpt = &gates.Excerpt{Start: 100, Match: 108, Lines: long[99:148]}
 	got := BlockReason([]gates.Result{r}, 1, Attempt{}, nil)
+	got = withoutNext(got)
 	assertBounded(t, got)
 	if len(got) < 6000 {
 		t.Errorf("one failed gate used only %d of %d bytes", len(got), MaxReasonBytes)
@@ -113,6 +114,7 @@ func TestBlockReasonFindingsThenCauseThenOutput(t *testing.T) {
 		Tail: "last output line", Lines: 1,
 	}
 	got := BlockReason([]gates.Result{r}, 1, Attempt{}, nil)
+	got = withoutNext(got)
 	want := `## lint: timed out after 5m0s
 rerun: gauntlet run lint
 findings (3):
@@ -133,6 +135,7 @@ func TestBlockReasonCauseWithoutFindings(t *testing.T) {
 		Tail:  "Error: browserType.launch: Executable doesn't exist", Lines: 1,
 	}
 	got := BlockReason([]gates.Result{r}, 1, Attempt{}, nil)
+	got = withoutNext(got)
 	if strings.Count(got, "Playwright's browsers are not installed") != 1 {
 		t.Errorf("the cause is repeated:\n%s", got)
 	}
@@ -214,6 +217,7 @@ func TestBlockReasonMergesAnExcerptOverlappingTheTail(t *testing.T) {
 		Excerpt: &gates.Excerpt{Start: 12, Match: 20, Lines: all[11:40]}, // lines 12..40
 	}
 	got := BlockReason([]gates.Result{r}, 1, Attempt{}, nil)
+	got = withoutNext(got)
 	_, body, _ := strings.Cut(got, "rerun: gauntlet run t\n")
 	want := "[... 11 earlier lines cut; see the log]\n" + strings.Join(all[11:], "\n")
 	if body != want {

@@ -424,7 +424,9 @@ func (c *call) decide(led *ledger, key, fingerprint string, maxAttempts int, run
 // a gate they need did not pass (the reason names them, so that the agent knows they are still
 // to be judged).
 func blocking(results []gates.Result) []gates.Result {
-	return append(only(results, gates.StatusFail), slices.DeleteFunc(only(results, gates.StatusSkipped), func(r gates.Result) bool { return r.SkippedBecause == "" })...)
+	out := append(only(results, gates.StatusFail), slices.DeleteFunc(only(results, gates.StatusSkipped), func(r gates.Result) bool { return r.SkippedBecause == "" })...)
+	// The gates whose environment broke are named too, with their causes: they were not judged.
+	return append(out, only(results, gates.StatusError)...)
 }
 
 // reblock answers a state this session was already blocked on, without rerunning any gate. It
@@ -575,11 +577,10 @@ func ranCount(results []gates.Result) int {
 }
 
 // describe lists gates with their reasons: "lint (exit status 127: command not found)".
+// describe names the gates with their reasons, each distinct reason once: six gates that need a
+// missing uv are "a, b, c, d, e, f (environment: uv ...)", not the same cause six times.
 func describe(results []gates.Result, statuses ...gates.Status) string {
-	var parts []string
-	for _, r := range only(results, statuses...) {
-		parts = append(parts, fmt.Sprintf("%s (%s)", r.Name, oneLine(r.Reason)))
-	}
+	parts := groupByReason(only(results, statuses...))
 	if len(parts) == 0 {
 		return "no gate"
 	}
