@@ -54,7 +54,7 @@ func Check(ctx context.Context, o Options) (Result, error) {
 	if off(o.Policy) && off(basePolicy) {
 		return Result{Skipped: "integrity: off"}, nil
 	}
-	ch, err := ReadGit(ctx, o.Root, o.Base, keep)
+	ch, err := ReadGit(ctx, o.Root, o.Base, Keep)
 	switch {
 	case errors.Is(err, ErrNoBase):
 		return Result{Skipped: err.Error()}, nil
@@ -94,9 +94,9 @@ func Apply(found []gates.IntegrityFinding, base, current gates.IntegrityPolicy, 
 	return out
 }
 
-// keep says which files' lines the detectors read, so that the lines of other files (images,
+// Keep says which files' lines the detectors read, so that the lines of other files (images,
 // data, documentation) are not held in memory.
-func keep(p string) bool {
+func Keep(p string) bool {
 	if langOf(p) != langNone {
 		return true
 	}

@@ -14,7 +14,6 @@ func isWorkflow(p string) bool {
 
 // checkWords name a step that runs checks rather than building, releasing or deploying.
 var (
-	checkRun  = regexp.MustCompile(`(?i)\b(?:test|tests|lint|vet|check|clippy|mypy|pytest|tox|nox|eslint|tsc|ruff|flake8|pylint|golangci-lint|staticcheck|gauntlet|typecheck|type-check|jest|vitest|mocha|coverage|gosec|govulncheck|cargo\s+(?:test|clippy|fmt\s+--check|deny|audit)|go\s+test|pre-commit)\b`)
 	checkUses = regexp.MustCompile(`(?i)golangci-lint-action|gauntlet|codeql-action|super-linter|ruff-action|pre-commit/action|clippy|eslint|mypy|pytest|test`)
 )
 
@@ -23,6 +22,29 @@ type ciStep struct {
 	file, job, key, name string
 	continueOnError      bool
 	disabled             bool
+}
+
+// checkWords are the words of a command that runs checks; a word ending in test or lint
+// (richtest, eslint) or starting with test (test:unit) counts too.
+var checkWords = map[string]bool{
+	"test": true, "tests": true, "lint": true, "vet": true, "check": true, "clippy": true, "mypy": true, "pytest": true,
+	"tox": true, "nox": true, "tsc": true, "ruff": true, "flake8": true, "pylint": true, "staticcheck": true,
+	"gauntlet": true, "typecheck": true, "types": true, "jest": true, "vitest": true, "mocha": true, "coverage": true,
+	"gosec": true, "govulncheck": true, "audit": true, "deny": true, "gotestsum": true, "ginkgo": true, "nextest": true,
+}
+
+var notTests = map[string]bool{"latest": true, "greatest": true, "contest": true, "attest": true, "protest": true}
+
+var wordSplit = regexp.MustCompile(`[^A-Za-z0-9_]+`)
+
+func runsChecks(run string) bool {
+	for _, w := range wordSplit.Split(strings.ToLower(run), -1) {
+		if checkWords[w] || strings.HasSuffix(w, "lint") || strings.HasPrefix(w, "test") ||
+			strings.HasSuffix(w, "test") && !notTests[w] {
+			return true
+		}
+	}
+	return false
 }
 
 func workflowSteps(file string, tree map[string]any) []ciStep {
@@ -38,7 +60,7 @@ func workflowSteps(file string, tree map[string]any) []ciStep {
 			run, uses := str(sm["run"]), str(sm["uses"])
 			var key string
 			switch {
-			case run != "" && checkRun.MatchString(run):
+			case run != "" && runsChecks(run):
 				key = "run: " + normalize(run)
 			case uses != "" && checkUses.MatchString(uses):
 				name, _, _ := strings.Cut(uses, "@")
@@ -56,6 +78,39 @@ func workflowSteps(file string, tree map[string]any) []ciStep {
 	return out
 }
 
+// reusableInputs are the inputs of jobs that call a reusable workflow, lower-cased: a check step
+// replaced by such a call that names the same script was handed over, not removed.
+func reusableInputs(tree map[string]any) []string {
+	var out []string
+	jobs := getMap(tree, "jobs")
+	for _, job := range sortedKeys(jobs) {
+		jm, _ := jobs[job].(map[string]any)
+		if str(jm["uses"]) != "" {
+			out = append(out, strings.ToLower(canonical(jm["with"])))
+		}
+	}
+	return out
+}
+
+// handedTo says whether a removed step's script (the last word of its command) is named, as a
+// quoted word, in the inputs of a reusable workflow the change calls.
+func handedTo(step ciStep, reusable []string) bool {
+	words := wordSplit.Split(strings.ToLower(strings.TrimPrefix(step.key, "run: ")), -1)
+	for len(words) > 0 && words[len(words)-1] == "" {
+		words = words[:len(words)-1]
+	}
+	if len(words) == 0 || !strings.HasPrefix(step.key, "run: ") {
+		return false
+	}
+	last := words[len(words)-1]
+	for _, text := range reusable {
+		if regexp.MustCompile(`\\?"` + regexp.QuoteMeta(last) + `\\?"`).MatchString(text) {
+			return true
+		}
+	}
+	return false
+}
+
 func isFalseCondition(v any) bool {
 	if v == false {
 		return true
@@ -69,6 +124,7 @@ func isFalseCondition(v any) bool {
 // job, same name) is a change, not a removal; one that now may fail, or never runs, is reported.
 func (j *judge) checkWorkflows() {
 	var oldSteps, newSteps []ciStep
+	var reusable []string
 	newData := map[string][]byte{}
 	for _, f := range j.files {
 		if !isWorkflow(f.Path) && !isWorkflow(f.OldPath) {
@@ -80,6 +136,7 @@ func (j *judge) checkWorkflows() {
 		}
 		oldSteps = append(oldSteps, workflowSteps(f.Path, pair.old)...)
 		newSteps = append(newSteps, workflowSteps(f.Path, pair.new)...)
+		reusable = append(reusable, reusableInputs(pair.new)...)
 		newData[f.Path] = pair.newData
 	}
 	if len(oldSteps) == 0 {
@@ -113,6 +170,9 @@ func (j *judge) checkWorkflows() {
 		if match >= 0 {
 			used[match] = true
 			j.stepWeakened(o, newSteps[match], newData)
+			continue
+		}
+		if handedTo(o, reusable) {
 			continue
 		}
 		where := fmt.Sprintf("job %s", o.job)

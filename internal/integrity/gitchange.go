@@ -34,6 +34,7 @@ const (
 type GitChange struct {
 	root  string
 	from  string
+	to    string // a commit to judge instead of the work tree (replaying history); "" for the work tree
 	files []File
 	// Truncated is set when the change was larger than the bounds and only part was read.
 	Truncated bool
@@ -72,15 +73,38 @@ func ReadGit(ctx context.Context, root, base string, keep func(path string) bool
 
 func (c *GitChange) Files() []File { return c.files }
 
+// ReadGitCommits reads the change from commit from to commit to in the repository at dir (which
+// may be a bare one): how a commit of history is judged, against its parent.
+func ReadGitCommits(ctx context.Context, dir, from, to string, keep func(path string) bool) (*GitChange, error) {
+	c := &GitChange{root: dir, from: from, to: to, Against: from}
+	p := &patchReader{keep: keep}
+	args := []string{"-c", "core.quotePath=false", "diff", "-M", "-U0", "--no-color", "--no-ext-diff", "--no-textconv",
+		"--src-prefix=a/", "--dst-prefix=b/", from, to}
+	if err := git.Stream(ctx, dir, args, p.read); err != nil {
+		return nil, fmt.Errorf("diff %s..%s: %w", from, to, err)
+	}
+	c.files, c.Truncated = p.files, p.truncated
+	slices.SortFunc(c.files, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
+	return c, nil
+}
+
 // Old reads a file at the base, bounded.
 func (c *GitChange) Old(path string) ([]byte, bool) {
 	if path == "" {
 		return nil, false
 	}
+	return c.show(c.from, path)
+}
+
+func (c *GitChange) show(commit, path string) ([]byte, bool) {
 	ctx, cancel := context.WithTimeout(context.Background(), readDeadline)
 	defer cancel()
-	// "./" makes the path relative to the project root rather than to the top of the repository.
-	out, err := git.Output(ctx, c.root, maxFileBytes, "show", c.from+":./"+path)
+	spec := commit + ":" + path
+	if c.to == "" {
+		// "./" makes the path relative to the project root rather than to the top of the repository.
+		spec = commit + ":./" + path
+	}
+	out, err := git.Output(ctx, c.root, maxFileBytes, "show", spec)
 	if err != nil {
 		return nil, false
 	}
@@ -89,6 +113,9 @@ func (c *GitChange) Old(path string) ([]byte, bool) {
 
 // New reads a file of the work tree, bounded, never leaving the project root.
 func (c *GitChange) New(path string) ([]byte, bool) {
+	if c.to != "" {
+		return c.show(c.to, path)
+	}
 	root, err := os.OpenRoot(c.root)
 	if err != nil {
 		return nil, false

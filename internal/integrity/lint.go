@@ -3,6 +3,7 @@ package integrity
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
@@ -40,7 +41,14 @@ func (j *judge) golangci(c configPair) {
 	if off := grown(union(c.old, keys("linters.disable")...), union(c.new, keys("linters.disable")...)); len(off) > 0 {
 		j.add(gates.RuleLintRelaxed, file, at("linters", "disable"), "linters disabled: %s", list(off, 5))
 	}
-	if lost := grown(union(c.new, keys("linters.enable")...), union(c.old, keys("linters.enable")...)); len(lost) > 0 {
+	enabled := union(c.new, keys("linters.enable", "formatters.enable")...)
+	var lost []string
+	for _, l := range grown(enabled, union(c.old, keys("linters.enable", "formatters.enable")...)) {
+		if successor, gone := retiredLinters[l]; !gone || successor != "" && !slices.Contains(items(enabled), successor) {
+			lost = append(lost, l)
+		}
+	}
+	if len(lost) > 0 {
 		j.add(gates.RuleLintRelaxed, file, at("linters", "enable"), "linters no longer enabled: %s", list(lost, 5))
 	}
 	if !truthy(getOr(c.old, "linters", "disable-all")) && truthy(getOr(c.new, "linters", "disable-all")) {
@@ -56,7 +64,12 @@ func (j *judge) golangci(c configPair) {
 	exclusions := keys("issues.exclude", "issues.exclude-rules", "issues.exclude-dirs", "issues.exclude-files",
 		"run.skip-dirs", "run.skip-files", "linters.exclusions.rules", "linters.exclusions.paths", "linters.exclusions.presets",
 		"issues.exclude-dirs-use-default")
-	if added := grown(union(c.old, exclusions...), union(c.new, exclusions...)); len(added) > 0 {
+	oldExclusions := union(c.old, exclusions...)
+	if str(c.old["version"]) != "2" && getOr(c.old, "issues", "exclude-use-default") != false {
+		// v1 excluded these by default; v2 names them as presets.
+		oldExclusions = append(oldExclusions, "comments", "common-false-positives", "legacy", "std-error-handling")
+	}
+	if added := grown(oldExclusions, union(c.new, exclusions...)); len(added) > 0 {
 		j.add(gates.RuleLintRelaxed, file, cmpOr0(at("exclusions"), at("issues")), "exclusions added: %s", list(added, 3))
 	}
 	if getOr(c.old, "issues", "exclude-use-default") == false && getOr(c.new, "issues", "exclude-use-default") != false {
@@ -67,6 +80,16 @@ func (j *judge) golangci(c configPair) {
 			j.add(gates.RuleLintRelaxed, file, at("issues", k), "only new issues reported now (issues.%s)", k)
 		}
 	}
+}
+
+// retiredLinters are linters golangci-lint removed or merged into another (the successor, "" when
+// none): dropping one from the config is housekeeping, unless its successor is not enabled.
+var retiredLinters = map[string]string{
+	"deadcode": "unused", "structcheck": "unused", "varcheck": "unused", "gas": "gosec", "megacheck": "staticcheck",
+	"gosimple": "staticcheck", "stylecheck": "staticcheck", "golint": "", "interfacer": "", "maligned": "",
+	"scopelint": "", "exhaustivestruct": "exhaustruct", "ifshort": "", "nosnakecase": "", "exportloopref": "",
+	"execinquery": "", "gomnd": "mnd", "tenv": "usetesting", "typecheck": "", "gofmt": "", "goimports": "",
+	"gofumpt": "", "gci": "", "golines": "",
 }
 
 func getOr(tree map[string]any, keys ...string) any {

@@ -21,7 +21,7 @@ var (
 // Skips and focuses added: each keeps a test from running (or every other test, for a focus).
 var (
 	skipMarkers = map[lang]*regexp.Regexp{
-		langGo:     regexp.MustCompile(`\b\w+\.Skip(?:f|Now)?\(`),
+		langGo:     regexp.MustCompile(`\b(?:t|b|f|tb|tt|s|suite)\.Skip(?:f|Now)?\(`),
 		langJS:     regexp.MustCompile(`\b(?:it|test|describe|context|suite)\.(?:skip|todo)\b|(?:^|[^\w.$])(?:xit|xdescribe|xtest|xcontext)\s*\(`),
 		langPython: regexp.MustCompile(`@pytest\.mark\.(?:skip|skipif|xfail)\b|@unittest\.(?:skip|skipIf|skipUnless|expectedFailure)\b|\bpytest\.(?:skip|xfail)\(|\bself\.skipTest\(|\braise\s+(?:unittest\.)?SkipTest\b`),
 		langRust:   regexp.MustCompile(`#\[ignore\b`),
@@ -33,7 +33,7 @@ var (
 
 // Assertions, counted per line: a net drop across the test files is reported.
 var assertions = map[lang]*regexp.Regexp{
-	langGo:     regexp.MustCompile(`\b\w+\.(?:Error|Errorf|Fatal|Fatalf|Fail|FailNow)\(|\b(?:assert|require|is|qt|c)\.[A-Z]\w*\(|\bExpect\(`),
+	langGo:     regexp.MustCompile(`\b(?:t|b|f|tb|tt|s|suite)\.(?:Error|Errorf|Fatal|Fatalf|Fail|FailNow)\(|\b(?:assert|require|is|qt|c)\.[A-Z]\w*\(|\bExpect\(`),
 	langJS:     regexp.MustCompile(`\bexpect(?:\.\w+)?\s*\(|\bassert(?:\.\w+)?\s*\(|\.should\b|\bt\.(?:is|not|deepEqual|notDeepEqual|true|false|truthy|falsy|throws|throwsAsync|regex|snapshot)\(`),
 	langPython: regexp.MustCompile(`^\s*assert\b|\bself\.assert\w+\(|\bpytest\.raises\(|\bself\.fail\(`),
 	langRust:   regexp.MustCompile(`\b(?:assert|assert_eq|assert_ne|assert_matches|debug_assert|debug_assert_eq|debug_assert_ne|prop_assert|prop_assert_eq)!`),
@@ -275,8 +275,36 @@ func (j *judge) markersAdded(rule string, markers map[lang]*regexp.Regexp, what 
 			pool[h.key]--
 			continue
 		}
+		if rule == gates.RuleTestSkipped && j.probedSkip(h.file, h.line) {
+			continue
+		}
 		j.add(rule, h.file, h.line, "%s: %s", what, excerpt(h.text))
 	}
+}
+
+// environmentProbe is the condition of a Go skip that depends on the machine, not on the code
+// under test: a tool missing, an error setting up, another OS, short mode, running as root.
+var environmentProbe = regexp.MustCompile(`^\s*(?:if|}\s*else\s+if)\b.*(?:\berr\b|LookPath|GOOS|GOARCH|testing\.Short\(\)|Getuid|Geteuid|ErrNotExist|ErrPermission).*\{\s*$`)
+
+// probedSkip says whether a Go skip sits directly under an environment probe: the test runs
+// wherever it can, which is no weakening.
+func (j *judge) probedSkip(file string, line int) bool {
+	if langOf(file) != langGo {
+		return false
+	}
+	data, ok := j.ch.New(file)
+	if !ok {
+		return false
+	}
+	lines := splitLines(data)
+	for k := line - 2; k >= 0 && k >= line-3; k-- {
+		t := strings.TrimSpace(lines[k])
+		if t == "" || strings.HasPrefix(t, "//") {
+			continue
+		}
+		return environmentProbe.MatchString(lines[k])
+	}
+	return false
 }
 
 // markerKeys are the markers on a line outside strings, each keyed by the rest of the line from
