@@ -2,7 +2,6 @@ package report
 
 import (
 	"fmt"
-	"io"
 	"strings"
 )
 
@@ -32,22 +31,4 @@ func ParseFormat(s string) (Format, error) {
 		names[i] = string(f)
 	}
 	return "", fmt.Errorf("unknown format %q (want %s)", s, strings.Join(names, ", "))
-}
-
-// Write renders the report in the given format; opts only matter for text.
-func Write(w io.Writer, f Format, r Report, opts TextOptions) error {
-	switch f {
-	case FormatText:
-		return WriteText(w, r, opts)
-	case FormatJSON:
-		return WriteJSON(w, r)
-	case FormatJUnit:
-		return WriteJUnit(w, r)
-	case FormatGitHub:
-		return WriteGitHub(w, r)
-	case FormatSARIF:
-		return WriteSARIF(w, r)
-	default:
-		return fmt.Errorf("unknown format %q", f)
-	}
 }

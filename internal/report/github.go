@@ -10,6 +10,11 @@ import (
 	"github.com/gauntlet-dev/gauntlet/internal/termtext"
 )
 
+// githubPrinter prints GitHub Actions workflow commands.
+type githubPrinter struct{}
+
+func (githubPrinter) Print(w io.Writer, r Report) error { return WriteGitHub(w, r) }
+
 // WriteGitHub writes GitHub Actions workflow commands for every gate a reader must look at: its
 // output folded in a group, once, then annotations: each finding on its file and line, within
 // GitHub's limit per step (the rest are counted here and listed in the step summary), and a

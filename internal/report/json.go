@@ -14,6 +14,11 @@ import (
 // not one of ours and must not be read into memory. A variable only so tests can lower it.
 var maxReportBytes = 64 << 20
 
+// jsonPrinter prints the JSON report, as .gauntlet/last-run.json holds it.
+type jsonPrinter struct{}
+
+func (jsonPrinter) Print(w io.Writer, r Report) error { return WriteJSON(w, r) }
+
 // WriteJSON writes the report as indented JSON with a trailing newline.
 func WriteJSON(w io.Writer, r Report) error {
 	enc := json.NewEncoder(w)

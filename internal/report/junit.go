@@ -61,6 +61,11 @@ type junitSkipped struct {
 
 const junitName = "gauntlet"
 
+// junitPrinter prints JUnit XML.
+type junitPrinter struct{}
+
+func (junitPrinter) Print(w io.Writer, r Report) error { return WriteJUnit(w, r) }
+
 // WriteJUnit writes the report as JUnit XML: one suite, one test case per gate. A warning gate
 // passes (the run does not fail on it) but carries its output and a note in system-out.
 func WriteJUnit(w io.Writer, r Report) error {

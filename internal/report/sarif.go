@@ -79,6 +79,11 @@ type sarifRegion struct {
 	StartColumn int `json:"startColumn,omitempty"`
 }
 
+// sarifPrinter prints SARIF 2.1.0.
+type sarifPrinter struct{}
+
+func (sarifPrinter) Print(w io.Writer, r Report) error { return WriteSARIF(w, r) }
+
 // WriteSARIF writes the findings of every gate as one SARIF run of the tool "gauntlet". A rule
 // is the gate and the tool's rule ("lint/errcheck"), or the gate alone when the tool named none.
 func WriteSARIF(w io.Writer, r Report) error {

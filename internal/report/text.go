@@ -23,6 +23,11 @@ type TextOptions struct {
 	FirstFailure string
 }
 
+// textPrinter prints the human summary with its options.
+type textPrinter struct{ opts TextOptions }
+
+func (p textPrinter) Print(w io.Writer, r Report) error { return WriteText(w, r, p.opts) }
+
 // WriteText writes the human summary of a run: one line per gate, a block with hint, output and
 // rerun command for each gate needing attention, and the verdict last where the eye lands.
 func WriteText(w io.Writer, r Report, opts TextOptions) error {

@@ -1,0 +1,119 @@
+package report
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Output is one report a run writes: a format and its file, or stdout when Path is "".
+type Output struct {
+	Format Format
+	Path   string
+}
+
+func (o Output) String() string {
+	if o.Path == "" {
+		return string(o.Format)
+	}
+	return string(o.Format) + "=" + o.Path
+}
+
+// OnTerminal says whether the format is what the terminal view already prints (the text summary,
+// and GitHub's annotations): on stdout it is not written a second time.
+func (f Format) OnTerminal() bool { return f == FormatText || f == FormatGitHub }
+
+// ParseOutputs reads the values of a repeatable --format, each FORMAT or FORMAT=FILE ("-" is
+// stdout), and of -o FILE, which sends the one format without a FILE there. No --format means
+// text. Two reports to one destination are refused, never one silently replacing the other: at
+// most one format goes to stdout, and no two to the same file. sameFile says whether two paths
+// name one file; nil compares them cleaned. An error is the command line's mistake.
+func ParseOutputs(formats []string, output string, sameFile func(a, b string) bool) ([]Output, error) {
+	if sameFile == nil {
+		sameFile = func(a, b string) bool { return filepath.Clean(a) == filepath.Clean(b) }
+	}
+	if len(formats) == 0 {
+		formats = []string{string(FormatText)}
+	}
+	var outs []Output
+	toStdout := -1
+	for _, v := range formats {
+		name, path, hasPath := strings.Cut(v, "=")
+		f, err := ParseFormat(name)
+		if err != nil {
+			return nil, fmt.Errorf("--format: %v", err)
+		}
+		if hasPath && path == "" {
+			return nil, fmt.Errorf("--format %s: no file after =, want %s=FILE (or %s alone for stdout)", v, name, name)
+		}
+		if path == "-" {
+			path = ""
+		}
+		o := Output{Format: f, Path: path}
+		if o.Path == "" {
+			if toStdout >= 0 && output != "" {
+				return nil, fmt.Errorf("-o %s takes the one --format without a file, but --format %s and --format %s both have none: write one as %s=FILE", output, outs[toStdout], o, o.Format)
+			}
+			if toStdout >= 0 {
+				return nil, fmt.Errorf("--format %s and --format %s both go to stdout: give one of them a file, as %s=FILE", outs[toStdout], o, o.Format)
+			}
+			toStdout = len(outs)
+		}
+		outs = append(outs, o)
+	}
+	if output != "" {
+		if toStdout < 0 {
+			return nil, fmt.Errorf("-o %s: every --format already has its file; write the format as --format FORMAT=%s", output, output)
+		}
+		outs[toStdout].Path = output
+	}
+	for i, a := range outs {
+		for _, b := range outs[:i] {
+			if a.Path != "" && b.Path != "" && sameFile(a.Path, b.Path) {
+				return nil, fmt.Errorf("--format %s and --format %s both write %s: give each report a file of its own", b.Format, a.Format, a.Path)
+			}
+		}
+	}
+	return outs, nil
+}
+
+// StdoutFormat is the format that goes to stdout, if any.
+func StdoutFormat(outs []Output) (Format, bool) {
+	for _, o := range outs {
+		if o.Path == "" {
+			return o.Format, true
+		}
+	}
+	return "", false
+}
+
+// WriteOutputs writes the report in every output's format to its file or to stdout, leaving out
+// a format the terminal view already printed on stdout (OnTerminal). A report that cannot be
+// written does not keep the others from being written; the errors are returned together.
+func WriteOutputs(stdout io.Writer, outs []Output, r Report) error {
+	var errs []error
+	for _, o := range outs {
+		if o.Path == "" && o.Format.OnTerminal() {
+			continue
+		}
+		var buf bytes.Buffer
+		if err := Write(&buf, o.Format, r, TextOptions{}); err != nil {
+			errs = append(errs, fmt.Errorf("render %s report: %w", o.Format, err))
+			continue
+		}
+		if o.Path == "" {
+			if _, err := stdout.Write(buf.Bytes()); err != nil {
+				errs = append(errs, fmt.Errorf("write %s report: %w", o.Format, err))
+			}
+			continue
+		}
+		if err := os.WriteFile(o.Path, buf.Bytes(), 0o644); err != nil {
+			errs = append(errs, fmt.Errorf("write report: %w", err))
+		}
+	}
+	return errors.Join(errs...)
+}
