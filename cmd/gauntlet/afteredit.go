@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -18,9 +19,16 @@ import (
 // afterEditReadTimeout bounds the wait for the host's payload: the agent's tool call waits on us.
 const afterEditReadTimeout = time.Second
 
-func newAfterEditCmd(io streams) *cobra.Command {
+// afterEditOptions are after-edit's command line and its surroundings.
+type afterEditOptions struct {
+	IO         *IOStreams
+	host       stophook.Host
+	sessionEnd bool
+}
+
+func newAfterEditCmd(ios *IOStreams, runF func(*afterEditOptions) error) *cobra.Command {
+	opts := &afterEditOptions{IO: ios}
 	var host string
-	var sessionEnd bool
 	cmd := &cobra.Command{
 		Use:   "after-edit",
 		Short: "Start a background judge after an agent's edit: called by the agent host, prints nothing",
@@ -35,29 +43,38 @@ the gates. --session-end stops the session's judge.`,
 			if !ok {
 				h = ""
 			}
-			stdin, restore := deadlineCapable(io.In)
-			defer restore()
-			cwd, _ := os.Getwd()
-			o := stophook.Options{Stdin: stdin, Stderr: io.Err, Getenv: os.Getenv, Environ: os.Environ(), Cwd: cwd,
-				Host: h, ReadTimeout: afterEditReadTimeout}
-			if sessionEnd {
-				stophook.EndSession(o)
-				return nil
+			opts.host = h
+			if runF != nil {
+				return runF(opts)
 			}
-			if req, ok := stophook.RequestJudge(o, time.Now()); ok {
-				startJudge(io, req)
-			}
+			afterEdit(opts)
 			return nil // never fail the agent's tool call
 		},
 	}
 	cmd.Flags().StringVar(&host, "host", "auto", "the agent host's dialect: auto, claude, codex, cursor, gemini or copilot")
-	cmd.Flags().BoolVar(&sessionEnd, "session-end", false, "the session ended: stop its background judge")
+	cmd.Flags().BoolVar(&opts.sessionEnd, "session-end", false, "the session ended: stop its background judge")
 	return cmd
+}
+
+func afterEdit(opts *afterEditOptions) {
+	ios := opts.IO
+	stdin, restore := ios.PollableIn()
+	defer restore()
+	cwd, _ := ios.Getwd()
+	o := stophook.Options{Stdin: stdin, Stderr: ios.ErrOut, Getenv: ios.Getenv, Environ: ios.Environ(), Cwd: cwd,
+		Host: opts.host, ReadTimeout: afterEditReadTimeout}
+	if opts.sessionEnd {
+		stophook.EndSession(o)
+		return
+	}
+	if req, ok := stophook.RequestJudge(o, ios.Now()); ok {
+		startJudge(ios, req)
+	}
 }
 
 // startJudge starts `gauntlet judge` detached: its own session, no terminal, nothing inherited on
 // stdin or stdout, so that neither the host nor the agent waits for it.
-func startJudge(io streams, req stophook.AfterEdit) {
+func startJudge(ios *IOStreams, req stophook.AfterEdit) {
 	self, argv0 := selfPath()
 	null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
 	if err != nil {
@@ -71,7 +88,7 @@ func startJudge(io streams, req stophook.AfterEdit) {
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = null, null, null
 	cmd.SysProcAttr = detached()
 	if err := cmd.Start(); err != nil {
-		io.Err.Write([]byte("gauntlet: after-edit: no judge started: " + err.Error() + "\n"))
+		ios.ErrOut.Write([]byte("gauntlet: after-edit: no judge started: " + err.Error() + "\n"))
 		return
 	}
 	cmd.Process.Release()
@@ -91,8 +108,15 @@ func selfPath() (path, argv0 string) {
 	return exe, exe
 }
 
-func newJudgeCmd(io streams) *cobra.Command {
-	var req stophook.AfterEdit
+// judgeOptions are judge's command line and its surroundings.
+type judgeOptions struct {
+	IO  *IOStreams
+	req stophook.AfterEdit
+}
+
+func newJudgeCmd(ios *IOStreams, runF func(*judgeOptions) error) *cobra.Command {
+	opts := &judgeOptions{IO: ios}
+	req := &opts.req
 	var host string
 	cmd := &cobra.Command{
 		Use:    "judge",
@@ -101,10 +125,10 @@ func newJudgeCmd(io streams) *cobra.Command {
 		Args:   cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			req.Host, _ = stophook.ParseHost(host)
-			proc.Background()
-			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
-			defer stop()
-			return stophook.Judge(ctx, stophook.JudgeOptions{Stderr: io.Err, Getenv: os.Getenv, Environ: os.Environ(), Request: req})
+			if runF != nil {
+				return runF(opts)
+			}
+			return runJudge(cmd.Context(), opts)
 		},
 	}
 	f := cmd.Flags()
@@ -114,4 +138,12 @@ func newJudgeCmd(io streams) *cobra.Command {
 	f.StringVar(&req.Transcript, "transcript", "", "the session transcript")
 	f.Int64Var(&req.Seq, "seq", 0, "the request this judge answers")
 	return cmd
+}
+
+func runJudge(ctx context.Context, opts *judgeOptions) error {
+	ios := opts.IO
+	proc.Background()
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	defer stop()
+	return stophook.Judge(ctx, stophook.JudgeOptions{Stderr: ios.ErrOut, Getenv: ios.Getenv, Environ: ios.Environ(), Request: opts.req})
 }

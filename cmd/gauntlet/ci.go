@@ -13,18 +13,19 @@ import (
 	"github.com/gauntlet-dev/gauntlet/internal/shard"
 )
 
-func newCICmd(io streams) *cobra.Command {
+func newCICmd(ios *IOStreams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "ci",
 		Short: "Helpers for CI systems (the matrix of a sharded run)",
 		Args:  cobra.NoArgs,
 		RunE:  func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
-	cmd.AddCommand(newCIMatrixCmd(io))
+	cmd.AddCommand(newCIMatrixCmd(ios, nil))
 	return cmd
 }
 
 type matrixOptions struct {
+	IO         *IOStreams
 	configFile string
 	shards     int
 	maxMinutes float64
@@ -43,8 +44,8 @@ type matrix struct {
 	Include []matrixEntry `json:"include"`
 }
 
-func newCIMatrixCmd(io streams) *cobra.Command {
-	var opts matrixOptions
+func newCIMatrixCmd(ios *IOStreams, runF func(*matrixOptions) error) *cobra.Command {
+	opts := &matrixOptions{IO: ios}
 	cmd := &cobra.Command{
 		Use:   "matrix (--shards N | --max-minutes M)",
 		Short: "Print a GitHub Actions strategy.matrix that splits the gates into shards",
@@ -67,7 +68,10 @@ those of the last unsharded run); at most 256 shards and one per gate that can r
 			case byTime && !(opts.maxMinutes > 0):
 				return usagef("--max-minutes must be positive, got %v", opts.maxMinutes)
 			}
-			return printMatrix(io, opts)
+			if runF != nil {
+				return runF(opts)
+			}
+			return printMatrix(opts)
 		}),
 	}
 	f := cmd.Flags()
@@ -78,22 +82,23 @@ those of the last unsharded run); at most 256 shards and one per gate that can r
 	return cmd
 }
 
-func printMatrix(io streams, opts matrixOptions) error {
-	cfg, err := loadConfig(opts.configFile)
+func printMatrix(opts *matrixOptions) error {
+	ios := opts.IO
+	cfg, err := loadConfig(ios, opts.configFile)
 	if err != nil {
 		return err
 	}
-	timings, err := loadTimings(io.Err, opts.timings, cfg.Root)
+	timings, err := loadTimings(ios.ErrOut, opts.timings, cfg.Root)
 	if err != nil {
 		return err
 	}
-	ci := isCI()
+	ci := ios.IsCI()
 	var plan shard.Plan
 	if opts.shards > 0 {
 		plan = engine.ShardPlan(cfg, ci, timings, opts.shards)
 	} else {
 		budget := time.Duration(opts.maxMinutes * float64(time.Minute))
-		plan, err = fitBudget(io, cfg, ci, timings, budget)
+		plan, err = fitBudget(ios, cfg, ci, timings, budget)
 		if err != nil {
 			return err
 		}
@@ -111,14 +116,14 @@ func printMatrix(io streams, opts matrixOptions) error {
 	if err != nil {
 		return fmt.Errorf("encode matrix: %w", err)
 	}
-	_, err = fmt.Fprintf(io.Out, "%s\n", data)
+	_, err = fmt.Fprintf(ios.Out, "%s\n", data)
 	return err
 }
 
 // fitBudget finds the fewest shards whose longest fits the budget. More shards than gates that
 // can run only adds idle machines, so that is the cap; when even then the longest gate alone is
 // over budget, it says so on stderr and uses the cap.
-func fitBudget(io streams, cfg *config.Config, ci bool, timings shard.Timings, budget time.Duration) (shard.Plan, error) {
+func fitBudget(ios *IOStreams, cfg *config.Config, ci bool, timings shard.Timings, budget time.Duration) (shard.Plan, error) {
 	one := engine.ShardPlan(cfg, ci, timings, 1)
 	active := 0
 	for _, d := range one.Estimate {
@@ -137,7 +142,7 @@ func fitBudget(io streams, cfg *config.Config, ci bool, timings shard.Timings, b
 			return plan, nil
 		}
 	}
-	fmt.Fprintf(io.Err, "gauntlet: no split fits %s: with %d shards the longest is planned at %s\n",
+	fmt.Fprintf(ios.ErrOut, "gauntlet: no split fits %s: with %d shards the longest is planned at %s\n",
 		budget, limit, plan.Longest().Round(time.Second))
 	return plan, nil
 }

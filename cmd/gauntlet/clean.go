@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -24,12 +25,13 @@ import (
 var cleanable = []string{"logs", "state", engine.LastRunFile, "cache"}
 
 type cleanOptions struct {
+	IO         *IOStreams
 	configFile string
 	wait       time.Duration
 }
 
-func newCleanCmd(io streams) *cobra.Command {
-	var opts cleanOptions
+func newCleanCmd(ios *IOStreams, runF func(*cleanOptions) error) *cobra.Command {
+	opts := &cleanOptions{IO: ios}
 	cmd := &cobra.Command{
 		Use:   "clean",
 		Short: "Remove the logs, the stop hook's state and the last report from .gauntlet/",
@@ -37,7 +39,10 @@ func newCleanCmd(io streams) *cobra.Command {
 is writing them meanwhile. Another run holding the lock: exit 4, unless --wait.`,
 		Args: cobra.NoArgs,
 		RunE: runE(func(cmd *cobra.Command, _ []string) error {
-			return clean(cmd, io, opts)
+			if runF != nil {
+				return runF(opts)
+			}
+			return clean(cmd.Context(), opts)
 		}),
 	}
 	f := cmd.Flags()
@@ -46,15 +51,16 @@ is writing them meanwhile. Another run holding the lock: exit 4, unless --wait.`
 	return cmd
 }
 
-func clean(cmd *cobra.Command, io streams, opts cleanOptions) error {
-	root, err := projectRoot(opts.configFile)
+func clean(ctx context.Context, opts *cleanOptions) error {
+	ios := opts.IO
+	root, err := projectRoot(ios, opts.configFile)
 	if err != nil {
 		return err
 	}
 	stateDir := filepath.Join(root, state.Name)
 	// Without a state dir there is nothing to clean, and no reason to create one to lock it.
 	if _, err := os.Lstat(stateDir); errors.Is(err, fs.ErrNotExist) {
-		_, err := fmt.Fprintf(io.Out, "nothing to clean in %s\n", config.DisplayPath(stateDir))
+		_, err := fmt.Fprintf(ios.Out, "nothing to clean in %s\n", config.DisplayPath(stateDir))
 		return err
 	}
 	sd, err := state.Open(root)
@@ -62,7 +68,7 @@ func clean(cmd *cobra.Command, io streams, opts cleanOptions) error {
 		return err
 	}
 	defer sd.Close()
-	held, err := lock.Acquire(cmd.Context(), sd.Path(), opts.wait)
+	held, err := lock.Acquire(ctx, sd.Path(), opts.wait)
 	if err != nil {
 		return err
 	}
@@ -72,14 +78,14 @@ func clean(cmd *cobra.Command, io streams, opts cleanOptions) error {
 	if deadRun, n, err := engine.KillLeftovers(sd); err != nil {
 		return err
 	} else if n > 0 {
-		fmt.Fprintf(io.Out, "killed %s left running by run %s\n", termtext.Count(n, "process"), deadRun)
+		fmt.Fprintf(ios.Out, "killed %s left running by run %s\n", termtext.Count(n, "process"), deadRun)
 		removed++
 	}
 	// Before the state directories go, so that the count names the strays outside them too.
 	if n, err := sd.RemoveTemps(); err != nil {
 		return err
 	} else if n > 0 {
-		fmt.Fprintf(io.Out, "removed %s left by interrupted writes\n", termtext.Count(n, "temp file"))
+		fmt.Fprintf(ios.Out, "removed %s left by interrupted writes\n", termtext.Count(n, "temp file"))
 		removed++
 	}
 	for _, name := range cleanable {
@@ -91,23 +97,23 @@ func clean(cmd *cobra.Command, io streams, opts cleanOptions) error {
 		if err := sd.RemoveAll(name); err != nil {
 			return err
 		}
-		fmt.Fprintf(io.Out, "removed %s%s\n", config.DisplayPath(path), what)
+		fmt.Fprintf(ios.Out, "removed %s%s\n", config.DisplayPath(path), what)
 		removed++
 	}
-	if n, err := cleanSharedCache(root, io); err != nil {
+	if n, err := cleanSharedCache(root, ios); err != nil {
 		return err
 	} else {
 		removed += n
 	}
 	if removed == 0 {
-		_, err := fmt.Fprintf(io.Out, "nothing to clean in %s\n", config.DisplayPath(stateDir))
+		_, err := fmt.Fprintf(ios.Out, "nothing to clean in %s\n", config.DisplayPath(stateDir))
 		return err
 	}
 	return nil
 }
 
 // cleanSharedCache removes this project's part of the cache its repository's worktrees share.
-func cleanSharedCache(root string, io streams) (int, error) {
+func cleanSharedCache(root string, ios *IOStreams) (int, error) {
 	dir, name, ok := cache.SharedFile(root)
 	if !ok {
 		return 0, nil
@@ -120,7 +126,7 @@ func cleanSharedCache(root string, io streams) (int, error) {
 	if err := dir.RemoveAll(name); err != nil {
 		return 0, err
 	}
-	fmt.Fprintf(io.Out, "removed %s (the cache this repository's worktrees share)\n", path)
+	fmt.Fprintf(ios.Out, "removed %s (the cache this repository's worktrees share)\n", path)
 	return 1, nil
 }
 

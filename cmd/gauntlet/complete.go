@@ -13,13 +13,13 @@ import (
 // registerCompletions teaches shell completion gate names and flag values. It goes by command
 // and flag names over the whole tree, so that a command added later (explain, doctor) gets the
 // same completion as soon as it has the argument or flag.
-func registerCompletions(root *cobra.Command) {
+func registerCompletions(root *cobra.Command, ios *IOStreams) {
 	var walk func(*cobra.Command)
 	walk = func(cmd *cobra.Command) {
 		switch cmd.Name() {
 		case "run", "list", "explain":
 			if cmd.ValidArgsFunction == nil && takesArgs(cmd) {
-				cmd.ValidArgsFunction = completeGateNames
+				cmd.ValidArgsFunction = completeGateNames(ios)
 			}
 		}
 		flags := cmd.Flags()
@@ -56,9 +56,15 @@ func takesArgs(cmd *cobra.Command) bool {
 // completeGateNames offers the config's gates not already on the command line, each with its
 // command as the description. Any problem (no config, a broken one) quietly offers nothing:
 // completion is no place for error messages.
-func completeGateNames(cmd *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
+func completeGateNames(ios *IOStreams) func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+	return func(cmd *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
+		return gateNameCompletions(ios, cmd, args)
+	}
+}
+
+func gateNameCompletions(ios *IOStreams, cmd *cobra.Command, args []string) ([]string, cobra.ShellCompDirective) {
 	file, _ := cmd.Flags().GetString("config")
-	cfg, err := loadConfig(file)
+	cfg, err := loadConfig(ios, file)
 	if err != nil {
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}

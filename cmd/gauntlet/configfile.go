@@ -12,8 +12,16 @@ import (
 
 // loadConfig loads the config as run does, but a -c FILE that does not exist is a usage mistake
 // (exit 2), not a failure of gauntlet.
-func loadConfig(file string) (*config.Config, error) {
-	cfg, err := config.Load(config.Options{File: file})
+func loadConfig(ios *IOStreams, file string) (*config.Config, error) {
+	var dir string
+	if file == "" {
+		wd, err := ios.Getwd()
+		if err != nil {
+			return nil, fmt.Errorf("find config: %w", err)
+		}
+		dir = wd
+	}
+	cfg, err := config.Load(config.Options{Dir: dir, File: file})
 	if file != "" && errors.Is(err, fs.ErrNotExist) {
 		return nil, usagef("--config %s: no such file", file)
 	}
@@ -22,9 +30,9 @@ func loadConfig(file string) (*config.Config, error) {
 
 // projectRoot finds the project root (the config file's directory) without loading the config:
 // commands that only look after .gauntlet/ must keep working while the config is broken.
-func projectRoot(file string) (string, error) {
+func projectRoot(ios *IOStreams, file string) (string, error) {
 	if file == "" {
-		wd, err := os.Getwd()
+		wd, err := ios.Getwd()
 		if err != nil {
 			return "", fmt.Errorf("find config: %w", err)
 		}

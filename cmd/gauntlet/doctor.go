@@ -20,14 +20,15 @@ import (
 )
 
 type doctorOptions struct {
+	IO         *IOStreams
 	configFile string
 	hosts      []string
 	json       bool
 	noRun      bool
 }
 
-func newDoctorCmd(io streams) *cobra.Command {
-	var opts doctorOptions
+func newDoctorCmd(ios *IOStreams, runF func(*doctorOptions) error) *cobra.Command {
+	opts := &doctorOptions{IO: ios}
 	cmd := &cobra.Command{
 		Use:   "doctor",
 		Short: "Check that the agent hosts really run gauntlet's stop hook, and show what an agent would be told",
@@ -46,7 +47,10 @@ run. --no-run skips it.
 Exit 0 when no finding is a problem, 1 otherwise.`,
 		Args: cobra.NoArgs,
 		RunE: runE(func(cmd *cobra.Command, _ []string) error {
-			return runDoctor(cmd.Context(), io, opts)
+			if runF != nil {
+				return runF(opts)
+			}
+			return runDoctor(cmd.Context(), opts)
 		}),
 	}
 	f := cmd.Flags()
@@ -57,7 +61,8 @@ Exit 0 when no finding is a problem, 1 otherwise.`,
 	return cmd
 }
 
-func runDoctor(ctx context.Context, io streams, opts doctorOptions) error {
+func runDoctor(ctx context.Context, opts *doctorOptions) error {
+	ios := opts.IO
 	var names []hosts.Name
 	for _, h := range opts.hosts {
 		name, ok := hosts.Parse(h)
@@ -66,24 +71,24 @@ func runDoctor(ctx context.Context, io streams, opts doctorOptions) error {
 		}
 		names = append(names, name)
 	}
-	wd, err := os.Getwd()
+	wd, err := ios.Getwd()
 	if err != nil {
 		return fmt.Errorf("working directory: %w", err)
 	}
-	env := doctorEnv(wd)
+	env := doctorEnv(ios, wd)
 	report, cfg := doctor.Diagnose(ctx, doctor.Options{ConfigFile: opts.configFile, Hosts: names}, env)
 	if !opts.noRun {
-		report.DryRuns = doctor.DryRuns(ctx, cfg, report.Hosts, doctor.DryEnv{Getenv: os.Getenv, Environ: os.Environ(), Stderr: io.Err})
+		report.DryRuns = doctor.DryRuns(ctx, cfg, report.Hosts, doctor.DryEnv{Getenv: ios.Getenv, Environ: ios.Environ(), Stderr: ios.ErrOut})
 	}
 	if opts.json {
-		enc := json.NewEncoder(io.Out)
+		enc := json.NewEncoder(ios.Out)
 		enc.SetIndent("", "  ")
 		enc.SetEscapeHTML(false)
 		if err := enc.Encode(report); err != nil {
 			return err
 		}
 	} else {
-		writeDoctor(io.Out, report)
+		writeDoctor(ios.Out, report)
 	}
 	if report.Problems > 0 {
 		return &verdictExit{gates.VerdictFail}
@@ -91,20 +96,20 @@ func runDoctor(ctx context.Context, io streams, opts doctorOptions) error {
 	return nil
 }
 
-func doctorEnv(wd string) doctor.Env {
-	home := os.Getenv("HOME")
+func doctorEnv(ios *IOStreams, wd string) doctor.Env {
+	home := ios.Getenv("HOME")
 	if home == "" {
 		home, _ = os.UserHomeDir()
 	}
-	return doctor.Env{Dir: wd, Home: home, Getenv: os.Getenv, Resolver: hookfile.SystemResolver(), Version: versionLine(),
-		StopHookArgs: stopHookArgs}
+	return doctor.Env{Dir: wd, Home: home, Getenv: ios.Getenv, Resolver: hookfile.SystemResolver(), Version: versionLine(),
+		StopHookArgs: func(args []string) (string, error) { return stopHookArgs(ios, args) }}
 }
 
 // stopHookArgs parses a hook command's arguments after `stop-hook` with stop-hook's own flags,
 // so that doctor accepts exactly what stop-hook would run with (--help among the refused: it
 // would print help instead of a reply).
-func stopHookArgs(args []string) (string, error) {
-	cmd := newStopHookCmd(streams{})
+func stopHookArgs(ios *IOStreams, args []string) (string, error) {
+	cmd := newStopHookCmd(ios, nil)
 	if err := cmd.ParseFlags(args); err != nil {
 		return "", err
 	}
@@ -165,7 +170,7 @@ func writeChecks(w io.Writer, checks []doctor.Check) {
 // printInitChecks ends init with doctor's checks for the host it installed, without the dry
 // run (which would run every gate): a hook the host will skip must not look installed.
 func printInitChecks(ctx context.Context, env initEnv, host hosts.Name) {
-	denv := doctorEnv(env.dir)
+	denv := doctorEnv(env.ios, env.dir)
 	denv.Resolver = env.resolver
 	r, _ := doctor.Diagnose(ctx, doctor.Options{Hosts: []hosts.Name{host}}, denv)
 	fmt.Fprintf(env.out, "\nChecks (gauntlet doctor --host %s):\n", host)

@@ -29,13 +29,14 @@ var (
 )
 
 type explainOptions struct {
+	IO         *IOStreams
 	configFile string
 	json       bool
 	gate       string
 }
 
-func newExplainCmd(io streams) *cobra.Command {
-	var opts explainOptions
+func newExplainCmd(ios *IOStreams, runF func(*explainOptions) error) *cobra.Command {
+	opts := &explainOptions{IO: ios}
 	cmd := &cobra.Command{
 		Use:   "explain [GATE]",
 		Short: "Show the findings and causes of the last run's failed gates, without running them again",
@@ -50,7 +51,10 @@ Exit codes: 0 when the last run could be read, 2 when there is none or GATE is n
 			if len(args) == 1 {
 				opts.gate = args[0]
 			}
-			return explain(io, opts)
+			if runF != nil {
+				return runF(opts)
+			}
+			return explain(opts)
 		}),
 	}
 	f := cmd.Flags()
@@ -80,8 +84,9 @@ type explanation struct {
 	Gates   []explained   `json:"gates"`
 }
 
-func explain(io streams, opts explainOptions) error {
-	root, err := projectRoot(opts.configFile)
+func explain(opts *explainOptions) error {
+	ios := opts.IO
+	root, err := projectRoot(ios, opts.configFile)
 	if err != nil {
 		return err
 	}
@@ -132,12 +137,12 @@ func explain(io streams, opts explainOptions) error {
 		return fmt.Errorf("gate %q is %w %s (its gates: %s)", opts.gate, errNotInLastRun, r.RunID, known)
 	}
 	if opts.json {
-		enc := json.NewEncoder(io.Out)
+		enc := json.NewEncoder(ios.Out)
 		enc.SetIndent("", "  ")
 		enc.SetEscapeHTML(false)
 		return enc.Encode(ex)
 	}
-	return writeExplanation(io.Out, ex)
+	return writeExplanation(ios.Out, ex)
 }
 
 func explainGate(g report.GateReport, causes map[string]*gates.Cause) explained {

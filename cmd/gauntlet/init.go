@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -16,6 +15,7 @@ import (
 )
 
 type initOptions struct {
+	IO     *IOStreams
 	host   string
 	shared bool
 	noHook bool
@@ -26,6 +26,7 @@ type initOptions struct {
 // initEnv is what init takes from its surroundings, so that tests can stand in for a terminal
 // and for the program's place on PATH.
 type initEnv struct {
+	ios         *IOStreams
 	dir         string // the working directory
 	interactive bool   // stdin and stdout are terminals: ask before each write
 	prompter    prompter
@@ -33,8 +34,8 @@ type initEnv struct {
 	out         io.Writer
 }
 
-func newInitCmd(io streams) *cobra.Command {
-	var opts initOptions
+func newInitCmd(ios *IOStreams, runF func(*initOptions) error) *cobra.Command {
+	opts := &initOptions{IO: ios}
 	cmd := &cobra.Command{
 		Use:   "init",
 		Short: "Write a .gauntlet.yml for this project and install the agent stop hook",
@@ -51,18 +52,22 @@ On a terminal, init shows each change and asks before writing it; otherwise it n
 An existing .gauntlet.yml is kept unless --force.`,
 		Args: cobra.NoArgs,
 		RunE: runE(func(cmd *cobra.Command, _ []string) error {
-			dir, err := os.Getwd()
+			if runF != nil {
+				return runF(opts)
+			}
+			dir, err := ios.Getwd()
 			if err != nil {
 				return fmt.Errorf("working directory: %w", err)
 			}
 			env := initEnv{
+				ios:         ios,
 				dir:         dir,
-				interactive: isTerminal(io.In) && isTerminal(io.Out),
-				prompter:    &linePrompter{in: bufio.NewReader(io.In), out: io.Out},
+				interactive: ios.StdinTTY && ios.StdoutTTY,
+				prompter:    &linePrompter{in: bufio.NewReader(ios.In), out: ios.Out},
 				resolver:    hookfile.SystemResolver(),
-				out:         io.Out,
+				out:         ios.Out,
 			}
-			return runInit(cmd.Context(), opts, env)
+			return runInit(cmd.Context(), *opts, env)
 		}),
 	}
 	f := cmd.Flags()

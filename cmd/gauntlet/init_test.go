@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gauntlet-dev/gauntlet/internal/hookfile"
 )
@@ -44,7 +45,8 @@ func newTestEnv(t *testing.T, interactive bool, answers ...bool) (initEnv, *scri
 	}
 	p := &scriptedPrompter{answers: answers}
 	var out bytes.Buffer
-	return initEnv{dir: dir, interactive: interactive, prompter: p, resolver: gauntletOnPath, out: &out}, p, &out
+	ios, _, _ := testStreams("", os.Environ(), dir, time.Now())
+	return initEnv{ios: ios, dir: dir, interactive: interactive, prompter: p, resolver: gauntletOnPath, out: &out}, p, &out
 }
 
 func TestInitAsksBeforeEachWrite(t *testing.T) {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"cmp"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -20,6 +21,7 @@ import (
 )
 
 type listOptions struct {
+	IO         *IOStreams
 	configFile string
 	json       bool
 	base       string
@@ -46,8 +48,8 @@ type listedGate struct {
 	Needs []string `json:"needs,omitempty"`
 }
 
-func newListCmd(io streams) *cobra.Command {
-	var opts listOptions
+func newListCmd(ios *IOStreams, runF func(*listOptions) error) *cobra.Command {
+	opts := &listOptions{IO: ios}
 	cmd := &cobra.Command{
 		Use:   "list",
 		Short: "List the gates and whether each would run for the current change",
@@ -55,7 +57,10 @@ func newListCmd(io streams) *cobra.Command {
 each of them now, and why: scoping by paths against the current change, when, enabled.`,
 		Args: cobra.NoArgs,
 		RunE: runE(func(cmd *cobra.Command, _ []string) error {
-			return listGates(cmd, io, opts)
+			if runF != nil {
+				return runF(opts)
+			}
+			return listGates(cmd.Context(), opts)
 		}),
 	}
 	f := cmd.Flags()
@@ -66,18 +71,19 @@ each of them now, and why: scoping by paths against the current change, when, en
 	return cmd
 }
 
-func listGates(cmd *cobra.Command, io streams, opts listOptions) error {
-	cfg, err := loadConfig(opts.configFile)
+func listGates(ctx context.Context, opts *listOptions) error {
+	ios := opts.IO
+	cfg, err := loadConfig(ios, opts.configFile)
 	if err != nil {
 		return err
 	}
-	sel, err := engine.Select(cmd.Context(), cfg, engine.Scope{All: opts.all, Base: opts.base, CI: isCI()})
+	sel, err := engine.Select(ctx, cfg, engine.Scope{All: opts.all, Base: opts.base, CI: ios.IsCI()})
 	if err != nil {
 		return err
 	}
 	listed := listedGates(cfg, sel)
 	if opts.json {
-		enc := json.NewEncoder(io.Out)
+		enc := json.NewEncoder(ios.Out)
 		enc.SetIndent("", "  ")
 		enc.SetEscapeHTML(false) // commands are full of < > &
 		if err := enc.Encode(listed); err != nil {
@@ -85,7 +91,7 @@ func listGates(cmd *cobra.Command, io streams, opts listOptions) error {
 		}
 		return nil
 	}
-	return writeGateTable(io.Out, cfg, sel, listed)
+	return writeGateTable(ios.Out, cfg, sel, listed)
 }
 
 func listedGates(cfg *config.Config, sel *engine.Selection) []listedGate {

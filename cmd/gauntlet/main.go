@@ -2,7 +2,6 @@
 package main
 
 import (
-	"io"
 	"os"
 	"os/signal"
 	"syscall"
@@ -10,32 +9,27 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// streams is all the I/O a command may touch, so that commands are testable without a terminal.
-type streams struct {
-	In  io.Reader
-	Out io.Writer
-	Err io.Writer
-}
-
 func main() {
-	os.Exit(Main(os.Args[1:], streams{In: os.Stdin, Out: os.Stdout, Err: os.Stderr}))
+	os.Exit(Main(os.Args[1:], systemStreams()))
 }
 
 // Main runs one command line and returns the process exit code. It is the only place that turns
 // errors into exit codes, so that deferred cleanups (lock release, process kills) always run.
-func Main(args []string, io streams) int {
+func Main(args []string, ios *IOStreams) int {
 	setCacheVersion()
 	// A reader that went away (`gauntlet run | head -1`, a host that closed stderr) must make
 	// writes fail with EPIPE, not kill gauntlet by SIGPIPE while its gates run on unsupervised.
 	// Notify rather than Ignore: an ignored signal would stay ignored in every gate's process.
 	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
-	root := newRootCmd(io)
+	root := newRootCmd(ios)
 	root.SetArgs(args)
 	cmd, err := root.ExecuteC()
-	return handleError(io.Err, cmd, err)
+	return handleError(ios.ErrOut, cmd, err)
 }
 
-func newRootCmd(io streams) *cobra.Command {
+// newRootCmd builds the command tree. Each command takes the streams and a run function, nil
+// here: a test passes its own to see the options a command line parses into.
+func newRootCmd(ios *IOStreams) *cobra.Command {
 	root := &cobra.Command{
 		Use:           "gauntlet",
 		Short:         "Run a repository's quality gates in parallel and report one verdict",
@@ -45,30 +39,30 @@ func newRootCmd(io streams) *cobra.Command {
 		// and succeeding; without arguments it shows the help.
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
-	root.SetIn(io.In)
-	root.SetOut(io.Out)
-	root.SetErr(io.Err)
+	root.SetIn(ios.In)
+	root.SetOut(ios.Out)
+	root.SetErr(ios.ErrOut)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err} })
 	root.AddCommand(
-		newRunCmd(io),
-		newStopHookCmd(io),
-		newAfterEditCmd(io),
-		newJudgeCmd(io),
-		newInitCmd(io),
-		newValidateCmd(io),
-		newListCmd(io),
-		newStatusCmd(io),
-		newCleanCmd(io),
-		newSchemaCmd(io),
-		newVersionCmd(io),
-		newDoctorCmd(io),
-		newReportCmd(io),
-		newCICmd(io),
-		newExplainCmd(io),
+		newRunCmd(ios, nil),
+		newStopHookCmd(ios, nil),
+		newAfterEditCmd(ios, nil),
+		newJudgeCmd(ios, nil),
+		newInitCmd(ios, nil),
+		newValidateCmd(ios, nil),
+		newListCmd(ios, nil),
+		newStatusCmd(ios, nil),
+		newCleanCmd(ios, nil),
+		newSchemaCmd(ios, nil),
+		newVersionCmd(ios, nil),
+		newDoctorCmd(ios, nil),
+		newReportCmd(ios),
+		newCICmd(ios),
+		newExplainCmd(ios, nil),
 	)
 	strictCompletion(root)
 	addVersionFlag(root)
-	registerCompletions(root)
+	registerCompletions(root, ios)
 	return root
 }
 

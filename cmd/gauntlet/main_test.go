@@ -28,14 +28,14 @@ func TestMain(m *testing.M) {
 			if v := os.Getenv("GAUNTLET_TEST_VERSION"); v != "" {
 				version = v
 			}
-			os.Exit(Main(os.Args[1:], streams{In: os.Stdin, Out: os.Stdout, Err: os.Stderr}))
+			os.Exit(Main(os.Args[1:], systemStreams()))
 		},
 		"fakegate": fakegate.Main,
 		// gauntlet with an hour between SIGTERM and SIGKILL: only a second Ctrl-C can end a gate
 		// that ignores SIGTERM before the scripts' hang deadlines.
 		"gauntlet-patient": func() {
 			killGrace = time.Hour
-			os.Exit(Main(os.Args[1:], streams{In: os.Stdin, Out: os.Stdout, Err: os.Stderr}))
+			os.Exit(Main(os.Args[1:], systemStreams()))
 		},
 	})
 }

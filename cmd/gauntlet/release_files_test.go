@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"go.yaml.in/yaml/v3"
@@ -95,7 +96,8 @@ func TestActionInputsAndCommand(t *testing.T) {
 		}
 	}
 	// Every flag the action passes exists on the command it passes it to.
-	root := newRootCmd(streams{})
+	ios, _, _ := testStreams("", nil, ".", time.Time{})
+	root := newRootCmd(ios)
 	run, _, err := root.Find([]string{"run"})
 	if err != nil {
 		t.Fatal(err)

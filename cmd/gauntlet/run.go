@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -9,12 +8,10 @@ import (
 	"os"
 	"os/signal"
 	"slices"
-	"strings"
 	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
 	"github.com/gauntlet-dev/gauntlet/config"
 	"github.com/gauntlet-dev/gauntlet/gates"
@@ -28,62 +25,78 @@ import (
 // default. The end-to-end tests lengthen it to tell a second Ctrl-C apart from the grace running out.
 var killGrace time.Duration
 
+// runOptions are run's command line, parsed and checked, and its surroundings.
 type runOptions struct {
+	IO         *IOStreams
 	configFile string
-	jobs       int
-	failFast   bool
-	timeout    time.Duration
-	all        bool
-	base       string
-	format     report.Format
-	output     string
-	wait       time.Duration
-	verbose    bool
-	color      string
-	shard      engine.Shard
-	names      []string
-	noCache    bool
-	timings    string
+	// jobs, failFast and timeout override the config only when given (their *Set fields).
+	jobs        int
+	jobsSet     bool
+	failFast    bool
+	failFastSet bool
+	timeout     time.Duration
+	timeoutSet  bool
+	all         bool
+	base        string
+	outputs     []report.Output
+	wait        time.Duration
+	verbose     bool
+	color       string
+	shard       engine.Shard
+	names       []string
+	noCache     bool
+	timings     string
 }
 
-func newRunCmd(io streams) *cobra.Command {
+// newRunCmd builds `gauntlet run`; runF, when not nil, receives the parsed options instead of
+// running the gates (the tests' seam).
+func newRunCmd(ios *IOStreams, runF func(*runOptions) error) *cobra.Command {
+	opts := &runOptions{IO: ios}
 	var (
-		opts   runOptions
-		shard  string
-		format string
+		shard   string
+		formats []string
+		output  string
 	)
 	cmd := &cobra.Command{
 		Use:   "run [GATE...]",
 		Short: "Run the gates (all, or the ones named) and report the verdict",
 		Long: `Run the gates of .gauntlet.yml in parallel under a lock and report one verdict.
 
+--format is repeatable, each FORMAT (to stdout, at most one) or FORMAT=FILE, so that one run
+writes every report a CI needs: --format text --format sarif=gauntlet.sarif --format junit=junit.xml.
+Two reports to one destination are a usage error.
+
 Exit codes: 0 pass or warn, 1 fail, 2 usage or config error, 3 error (a gate could not run),
 4 another run holds the lock, 130 interrupted.`,
 		RunE: runE(func(cmd *cobra.Command, args []string) error {
 			opts.names = args
 			flags := cmd.Flags()
-			if flags.Changed("jobs") && opts.jobs < 1 {
+			opts.jobsSet, opts.failFastSet, opts.timeoutSet = flags.Changed("jobs"), flags.Changed("fail-fast"), flags.Changed("timeout")
+			if opts.jobsSet && opts.jobs < 1 {
 				return usagef("--jobs must be at least 1, got %d", opts.jobs)
 			}
-			if flags.Changed("timeout") && opts.timeout <= 0 {
+			if opts.timeoutSet && opts.timeout <= 0 {
 				return usagef("--timeout must be a positive duration, got %s", opts.timeout)
 			}
-			f, err := report.ParseFormat(format)
+			outs, err := parseOutputs(ios, formats, output)
 			if err != nil {
-				return usagef("--format: %v", err)
+				return err
 			}
-			opts.format = f
+			opts.outputs = outs
 			if !slices.Contains([]string{"auto", "always", "never"}, opts.color) {
 				return usagef("--color must be auto, always or never, got %q", opts.color)
 			}
 			if flags.Changed("shard") {
-				s, err := parseShard(shard, os.Getenv)
+				s, err := parseShard(shard, ios.Getenv)
 				if err != nil {
 					return &usageError{err}
 				}
 				opts.shard = s
 			}
-			return runGates(cmd.Context(), io, cmd, opts)
+			if runF != nil {
+				return runF(opts)
+			}
+			return runGates(cmd.Context(), opts)
 		}),
 	}
 	f := cmd.Flags()
@@ -93,8 +106,7 @@ Exit codes: 0 pass or warn, 1 fail, 2 usage or config error, 3 error (a gate cou
 	f.DurationVar(&opts.timeout, "timeout", 0, "default per-gate timeout (overrides the config's timeout)")
 	f.BoolVar(&opts.all, "all", false, "ignore paths scoping: run every enabled gate")
 	f.StringVar(&opts.base, "base", "", "base ref for change scoping (default: the config's base, else auto)")
-	f.StringVar(&format, "format", "text", "report format: text, json, junit, github or sarif")
-	f.StringVarP(&opts.output, "output", "o", "", "write the --format report to FILE (the terminal keeps the text view)")
+	addOutputFlags(f, &formats, &output)
 	addWaitFlag(f, &opts.wait)
 	f.BoolVarP(&opts.verbose, "verbose", "v", false, "stream every gate's output live, each line prefixed with the gate name")
 	f.StringVar(&opts.color, "color", "auto", "colour the output: auto, always or never (NO_COLOR is honoured by auto)")
@@ -104,30 +116,31 @@ Exit codes: 0 pass or warn, 1 fail, 2 usage or config error, 3 error (a gate cou
 	return cmd
 }
 
-func runGates(parent context.Context, io streams, cmd *cobra.Command, opts runOptions) error {
-	cfg, err := loadConfig(opts.configFile)
+func runGates(parent context.Context, opts *runOptions) error {
+	ios := opts.IO
+	cfg, err := loadConfig(ios, opts.configFile)
 	if err != nil {
 		return err
 	}
-	applyOverrides(cfg, cmd, opts)
+	applyOverrides(cfg, opts)
 	var timings shard.Timings
 	if opts.shard.N > 1 {
-		if timings, err = loadTimings(io.Err, opts.timings, cfg.Root); err != nil {
+		if timings, err = loadTimings(ios.ErrOut, opts.timings, cfg.Root); err != nil {
 			return err
 		}
 	}
 
 	// The terminal view goes to stdout unless stdout carries a machine report.
-	view := io.Out
-	reportToStdout := opts.output == "" && (opts.format == report.FormatJSON || opts.format == report.FormatJUnit || opts.format == report.FormatSARIF)
+	view, tty := ios.Out, ios.StdoutTTY
+	stdoutFormat, anyToStdout := report.StdoutFormat(opts.outputs)
+	reportToStdout := anyToStdout && !stdoutFormat.OnTerminal()
 	if reportToStdout {
-		view = io.Err
+		view, tty = ios.ErrOut, ios.StderrTTY
 	}
-	tty := isTerminal(view)
-	colored := useColor(opts.color, tty)
+	colored := ios.ColorEnabled(opts.color, tty)
 	// Once nobody reads the view, printing stops but the run goes on to its end and its record.
 	view = &stopOnBrokenPipe{w: view}
-	stdout := io.Out
+	stdout := ios.Out
 	if !reportToStdout {
 		stdout = view
 	} else {
@@ -137,10 +150,11 @@ func runGates(parent context.Context, io streams, cmd *cobra.Command, opts runOp
 	ctx, cancel := context.WithCancelCause(parent)
 	defer cancel(nil)
 	abort := make(chan struct{})
-	stopSignals := forwardSignals(cancel, abort, io.Err)
+	stopSignals := forwardSignals(cancel, abort, ios.ErrOut)
 	defer stopSignals()
 
-	progress := report.NewProgress(view, report.ProgressOptions{TTY: tty, Color: colored, Verbose: opts.verbose, Secrets: cfg.Redactor(os.Environ())})
+	env := ios.Environ()
+	progress := report.NewProgress(view, report.ProgressOptions{TTY: tty, Color: colored, Verbose: opts.verbose, Secrets: cfg.Redactor(env)})
 	defer progress.Stop()
 
 	run, err := engine.Execute(ctx, engine.Request{
@@ -149,12 +163,12 @@ func runGates(parent context.Context, io streams, cmd *cobra.Command, opts runOp
 			Names:   opts.names,
 			All:     opts.all,
 			Base:    opts.base,
-			CI:      isCI(),
+			CI:      ios.IsCI(),
 			Shard:   opts.shard,
 			Timings: timings,
 		},
 		LockWait: opts.wait,
-		Env:      os.Environ(),
+		Env:      env,
 		Observer: progress,
 		Abort:    abort,
 		Grace:    killGrace,
@@ -163,7 +177,7 @@ func runGates(parent context.Context, io streams, cmd *cobra.Command, opts runOp
 	})
 	progress.Stop()
 	if run != nil && run.Leftovers > 0 {
-		fmt.Fprintf(io.Err, "gauntlet: killed %s left running by run %s, which was killed before it could stop its gates\n",
+		fmt.Fprintf(ios.ErrOut, "gauntlet: killed %s left running by run %s, which was killed before it could stop its gates\n",
 			termtext.Count(run.Leftovers, "process"), run.LeftoversOf)
 	}
 	if errors.Is(context.Cause(ctx), errInterrupted) && run == nil {
@@ -173,13 +187,13 @@ func runGates(parent context.Context, io streams, cmd *cobra.Command, opts runOp
 		return err
 	}
 	if run.CacheErr != nil {
-		fmt.Fprintf(io.Err, "gauntlet: %v\n", run.CacheErr)
+		fmt.Fprintf(ios.ErrOut, "gauntlet: %v\n", run.CacheErr)
 	}
 
 	// Annotations belong on the terminal under GitHub Actions (its log reads them), whatever
-	// the report format and wherever it goes; elsewhere only when asked for without -o.
-	onActions := os.Getenv("GITHUB_ACTIONS") == "true"
-	annotate := onActions || opts.format == report.FormatGitHub && opts.output == ""
+	// the report formats and wherever they go; elsewhere only when the github format goes to stdout.
+	onActions := ios.OnGitHubActions()
+	annotate := onActions || anyToStdout && stdoutFormat == report.FormatGitHub
 	text := report.TextOptions{Color: colored}
 	if cfg.FailFast {
 		text.FirstFailure = run.FirstFailure
@@ -201,11 +215,11 @@ func runGates(parent context.Context, io streams, cmd *cobra.Command, opts runOp
 		}
 	}
 	if onActions {
-		if werr := appendStepSummary(run.Report); werr != nil {
-			fmt.Fprintf(io.Err, "gauntlet: %s\n", werr)
+		if werr := appendStepSummary(ios, run.Report); werr != nil {
+			fmt.Fprintf(ios.ErrOut, "gauntlet: %s\n", werr)
 		}
 	}
-	if werr := writeReport(stdout, opts, run.Report); werr != nil {
+	if werr := report.WriteOutputs(stdout, opts.outputs, run.Report); werr != nil {
 		ioErr = errors.Join(ioErr, werr)
 	}
 	ioErr = errors.Join(ioErr, err) // the run happened but could not be recorded
@@ -213,7 +227,7 @@ func runGates(parent context.Context, io streams, cmd *cobra.Command, opts runOp
 		return ioErr
 	}
 	if ioErr != nil {
-		fmt.Fprintf(io.Err, "gauntlet: %v\n", ioErr)
+		fmt.Fprintf(ios.ErrOut, "gauntlet: %v\n", ioErr)
 	}
 	if errors.Is(context.Cause(ctx), errInterrupted) {
 		return errInterrupted
@@ -223,41 +237,20 @@ func runGates(parent context.Context, io streams, cmd *cobra.Command, opts runOp
 
 // applyOverrides lets flags win over the config. --timeout replaces the default timeout only for
 // gates that did not set their own.
-func applyOverrides(cfg *config.Config, cmd *cobra.Command, opts runOptions) {
-	flags := cmd.Flags()
-	if flags.Changed("jobs") {
+func applyOverrides(cfg *config.Config, opts *runOptions) {
+	if opts.jobsSet {
 		cfg.Jobs = opts.jobs
 	}
-	if flags.Changed("fail-fast") {
+	if opts.failFastSet {
 		cfg.FailFast = opts.failFast
 	}
-	if flags.Changed("timeout") {
+	if opts.timeoutSet {
 		cfg.SetDefaultTimeout(opts.timeout)
 	}
 }
 
-// writeReport writes the --format report where it belongs: -o FILE, or stdout for the machine
-// formats. Without -o, the text and github formats are what the terminal already shows.
-func writeReport(stdout io.Writer, opts runOptions, r report.Report) error {
-	if opts.output == "" && (opts.format == report.FormatText || opts.format == report.FormatGitHub) {
-		return nil
-	}
-	var buf bytes.Buffer
-	if err := report.Write(&buf, opts.format, r, report.TextOptions{}); err != nil {
-		return fmt.Errorf("render %s report: %w", opts.format, err)
-	}
-	if opts.output == "" {
-		_, err := stdout.Write(buf.Bytes())
-		return err
-	}
-	if err := os.WriteFile(opts.output, buf.Bytes(), 0o644); err != nil {
-		return fmt.Errorf("write report: %w", err)
-	}
-	return nil
-}
-
-func appendStepSummary(r report.Report) error {
-	path := os.Getenv("GITHUB_STEP_SUMMARY")
+func appendStepSummary(ios *IOStreams, r report.Report) error {
+	path := ios.Getenv("GITHUB_STEP_SUMMARY")
 	if path == "" {
 		return nil
 	}
@@ -304,33 +297,6 @@ func forwardSignals(cancel context.CancelCauseFunc, abort chan<- struct{}, stder
 		}
 		<-finished
 	}
-}
-
-// isTerminal reports whether a stream (stdin or stdout) is a terminal.
-func isTerminal(stream any) bool {
-	f, ok := stream.(*os.File)
-	return ok && term.IsTerminal(int(f.Fd()))
-}
-
-// useColor applies --color: always and never win; auto colours a terminal unless NO_COLOR is set
-// (to anything) or TERM is dumb.
-func useColor(when string, tty bool) bool {
-	switch when {
-	case "always":
-		return true
-	case "never":
-		return false
-	}
-	return tty && os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb"
-}
-
-// isCI follows the common convention: CI set to anything but an explicit no.
-func isCI() bool {
-	switch strings.ToLower(strings.TrimSpace(os.Getenv("CI"))) {
-	case "", "0", "false", "no", "off":
-		return false
-	}
-	return true
 }
 
 // stopOnBrokenPipe passes writes on until the reader has gone (EPIPE), then swallows them: the

@@ -20,12 +20,13 @@ import (
 )
 
 type statusOptions struct {
+	IO         *IOStreams
 	configFile string
 	json       bool
 }
 
-func newStatusCmd(io streams) *cobra.Command {
-	var opts statusOptions
+func newStatusCmd(ios *IOStreams, runF func(*statusOptions) error) *cobra.Command {
+	opts := &statusOptions{IO: ios}
 	cmd := &cobra.Command{
 		Use:   "status",
 		Short: "Show the last run: its verdict and each gate's status, duration and log",
@@ -41,7 +42,10 @@ The exit code does not reflect the last verdict: it is 0 whenever the report cou
 and also when there is no run yet (a message on stderr says so).`,
 		Args: cobra.NoArgs,
 		RunE: runE(func(*cobra.Command, []string) error {
-			return showStatus(io, opts, time.Now())
+			if runF != nil {
+				return runF(opts)
+			}
+			return showStatus(opts)
 		}),
 	}
 	f := cmd.Flags()
@@ -50,25 +54,27 @@ and also when there is no run yet (a message on stderr says so).`,
 	return cmd
 }
 
-func showStatus(io streams, opts statusOptions, now time.Time) error {
-	root, err := projectRoot(opts.configFile)
+func showStatus(opts *statusOptions) error {
+	ios := opts.IO
+	now := ios.Now()
+	root, err := projectRoot(ios, opts.configFile)
 	if err != nil {
 		return err
 	}
-	history := readHookHistory(root, io.Err)
+	history := readHookHistory(root, ios.ErrOut)
 	data, err := readLastRun(root)
 	if errors.Is(err, fs.ErrNotExist) {
 		if len(history) > 0 {
 			if opts.json {
-				err = writeHistoryJSON(io.Out, []byte("{}"), history)
+				err = writeHistoryJSON(ios.Out, []byte("{}"), history)
 			} else {
-				err = writeHistory(io.Out, history, now)
+				err = writeHistory(ios.Out, history, now, ios.ColorEnabled("auto", ios.StdoutTTY))
 			}
 			if err != nil {
 				return err
 			}
 		}
-		_, err := fmt.Fprintf(io.Err, "gauntlet: no run recorded yet in %s (gauntlet run records one)\n",
+		_, err := fmt.Fprintf(ios.ErrOut, "gauntlet: no run recorded yet in %s (gauntlet run records one)\n",
 			config.DisplayPath(filepath.Join(root, state.Name)))
 		return err
 	}
@@ -81,21 +87,21 @@ func showStatus(io streams, opts statusOptions, now time.Time) error {
 	}
 	if opts.json {
 		if len(history) > 0 {
-			return writeHistoryJSON(io.Out, data, history)
+			return writeHistoryJSON(ios.Out, data, history)
 		}
-		_, err := io.Out.Write(data)
+		_, err := ios.Out.Write(data)
 		return err
 	}
 	if len(history) > 0 {
-		if err := writeHistory(io.Out, history, now); err != nil {
+		if err := writeHistory(ios.Out, history, now, ios.ColorEnabled("auto", ios.StdoutTTY)); err != nil {
 			return err
 		}
-		fmt.Fprintln(io.Out)
+		fmt.Fprintln(ios.Out)
 	}
-	if err := writeRunHeader(io.Out, r, now); err != nil {
+	if err := writeRunHeader(ios.Out, r, now); err != nil {
 		return err
 	}
-	return report.WriteText(io.Out, r, report.TextOptions{Color: useColor("auto", isTerminal(io.Out))})
+	return report.WriteText(ios.Out, r, report.TextOptions{Color: ios.ColorEnabled("auto", ios.StdoutTTY)})
 }
 
 // readLastRun reads the stored report without creating .gauntlet/ when there is none: looking

@@ -39,8 +39,7 @@ func readHookHistory(root string, stderr io.Writer) []stophook.HistoryEntry {
 
 // writeHistory shows first, loudly, every agent let go with gates failing that has not passed
 // since (the host may have shown the user nothing), then the latest decisions.
-func writeHistory(w io.Writer, entries []stophook.HistoryEntry, now time.Time) error {
-	color := useColor("auto", isTerminal(w))
+func writeHistory(w io.Writer, entries []stophook.HistoryEntry, now time.Time, color bool) error {
 	if released := stophook.Unresolved(entries); len(released) > 0 {
 		head := fmt.Sprintf("!! agents let go by the stop hook with gates still failing (%d):", len(released))
 		if color {

@@ -1,7 +1,7 @@
 package main
 
 import (
-	"io"
+	"context"
 	"os"
 	"os/signal"
 	"syscall"
@@ -17,7 +17,14 @@ type hookExit struct{ code int }
 
 func (e *hookExit) Error() string { return "stop-hook exit" }
 
-func newStopHookCmd(io streams) *cobra.Command {
+// stopHookOptions are stop-hook's command line and its surroundings.
+type stopHookOptions struct {
+	IO   *IOStreams
+	host stophook.Host
+}
+
+func newStopHookCmd(ios *IOStreams, runF func(*stopHookOptions) error) *cobra.Command {
+	opts := &stopHookOptions{IO: ios}
 	var host string
 	cmd := &cobra.Command{
 		Use:   "stop-hook",
@@ -31,42 +38,37 @@ errors let it stop. stdout carries only the reply; diagnostics go to stderr.`,
 			if !ok {
 				return usagef("--host must be auto, claude, codex, cursor, gemini or copilot, got %q", host)
 			}
-			// The host may end the hook with a signal at its own timeout: stop the gates first.
-			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
-			defer stop()
-			stdin, restore := deadlineCapable(io.In)
-			defer restore()
-			cwd, _ := os.Getwd()
-			out := stophook.Run(ctx, stophook.Options{
-				Stdin:   stdin,
-				Stderr:  io.Err,
-				Getenv:  os.Getenv,
-				Environ: os.Environ(),
-				Cwd:     cwd,
-				Host:    h,
-			})
-			if len(out.Stdout) > 0 {
-				if _, err := io.Out.Write(out.Stdout); err != nil {
-					return &hookExit{1}
-				}
+			opts.host = h
+			if runF != nil {
+				return runF(opts)
 			}
-			return &hookExit{out.ExitCode}
+			return runStopHook(cmd.Context(), opts)
 		}),
 	}
 	cmd.Flags().StringVar(&host, "host", "auto", "the agent host's dialect: auto, claude, codex, cursor, gemini or copilot")
 	return cmd
 }
 
-// deadlineCapable makes the process's stdin pollable, so that reading the payload can time out
-// without leaving a goroutine blocked in read(2). Other readers are returned as they are.
-func deadlineCapable(in io.Reader) (io.Reader, func()) {
-	if in != os.Stdin {
-		return in, func() {}
+func runStopHook(ctx context.Context, opts *stopHookOptions) error {
+	ios := opts.IO
+	// The host may end the hook with a signal at its own timeout: stop the gates first.
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	defer stop()
+	stdin, restore := ios.PollableIn()
+	defer restore()
+	cwd, _ := ios.Getwd()
+	out := stophook.Run(ctx, stophook.Options{
+		Stdin:   stdin,
+		Stderr:  ios.ErrOut,
+		Getenv:  ios.Getenv,
+		Environ: ios.Environ(),
+		Cwd:     cwd,
+		Host:    opts.host,
+	})
+	if len(out.Stdout) > 0 {
+		if _, err := ios.Out.Write(out.Stdout); err != nil {
+			return &hookExit{1}
+		}
 	}
-	const fd = 0
-	if err := syscall.SetNonblock(fd, true); err != nil {
-		return in, func() {}
-	}
-	// Restore blocking mode: a terminal shares it with the shell that started us.
-	return os.NewFile(fd, "/dev/stdin"), func() { syscall.SetNonblock(fd, false) }
+	return &hookExit{out.ExitCode}
 }

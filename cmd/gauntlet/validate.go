@@ -10,8 +10,14 @@ import (
 	"github.com/gauntlet-dev/gauntlet/internal/termtext"
 )
 
-func newValidateCmd(io streams) *cobra.Command {
-	var configFile string
+// validateOptions are validate's command line and its surroundings.
+type validateOptions struct {
+	IO         *IOStreams
+	configFile string
+}
+
+func newValidateCmd(ios *IOStreams, runF func(*validateOptions) error) *cobra.Command {
+	opts := &validateOptions{IO: ios}
 	cmd := &cobra.Command{
 		Use:   "validate",
 		Short: "Check .gauntlet.yml (and .gauntlet.local.yml) and report every problem",
@@ -23,23 +29,31 @@ hook file runs gauntlet (Copilot: 8 blocks; Cursor: the entry's loop_limit), a w
 stderr says so, still exit 0.`,
 		Args: cobra.NoArgs,
 		RunE: runE(func(*cobra.Command, []string) error {
-			cfg, err := loadConfig(configFile)
-			if err != nil {
-				return err
+			if runF != nil {
+				return runF(opts)
 			}
-			files := config.DisplayPath(cfg.Path)
-			if cfg.LocalPath != "" {
-				files += " + " + config.DisplayPath(cfg.LocalPath)
-			}
-			if _, err = fmt.Fprintf(io.Out, "ok: %s, %s\n", files, termtext.Count(len(cfg.Gates), "gate")); err != nil {
-				return err
-			}
-			for _, w := range doctor.CapWarnings(cfg) {
-				fmt.Fprintf(io.Err, "gauntlet: warning: %s; fix: %s\n", w.Message, w.Fix)
-			}
-			return nil
+			return validate(opts)
 		}),
 	}
-	cmd.Flags().StringVarP(&configFile, "config", "c", "", "check this config file instead of searching for .gauntlet.yml")
+	cmd.Flags().StringVarP(&opts.configFile, "config", "c", "", "check this config file instead of searching for .gauntlet.yml")
 	return cmd
+}
+
+func validate(opts *validateOptions) error {
+	ios := opts.IO
+	cfg, err := loadConfig(ios, opts.configFile)
+	if err != nil {
+		return err
+	}
+	files := config.DisplayPath(cfg.Path)
+	if cfg.LocalPath != "" {
+		files += " + " + config.DisplayPath(cfg.LocalPath)
+	}
+	if _, err = fmt.Fprintf(ios.Out, "ok: %s, %s\n", files, termtext.Count(len(cfg.Gates), "gate")); err != nil {
+		return err
+	}
+	for _, w := range doctor.CapWarnings(cfg) {
+		fmt.Fprintf(ios.ErrOut, "gauntlet: warning: %s; fix: %s\n", w.Message, w.Fix)
+	}
+	return nil
 }

@@ -35,13 +35,22 @@ func versionInfo() (v, c string) {
 	return v, c
 }
 
-func newVersionCmd(io streams) *cobra.Command {
+// versionOptions are version's surroundings; it has no flags.
+type versionOptions struct {
+	IO *IOStreams
+}
+
+func newVersionCmd(ios *IOStreams, runF func(*versionOptions) error) *cobra.Command {
+	opts := &versionOptions{IO: ios}
 	return &cobra.Command{
 		Use:   "version",
 		Short: "Print gauntlet's version, commit and Go version",
 		Args:  cobra.NoArgs,
 		RunE: runE(func(*cobra.Command, []string) error {
-			_, err := fmt.Fprintln(io.Out, versionText())
+			if runF != nil {
+				return runF(opts)
+			}
+			_, err := fmt.Fprintln(opts.IO.Out, versionText())
 			return err
 		}),
 	}
