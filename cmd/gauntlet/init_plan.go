@@ -178,6 +178,11 @@ func (p *initPlan) planHook(host hosts.Name, shared bool, r hookfile.Resolver) e
 		}
 		return nil
 	}
+	// With the stop hook come the after-edit hooks that start a background judge of each edit, so
+	// that the verdict is ready when the agent stops (where the host has such an event).
+	if err := c.WithAfterEdit(command); err != nil {
+		return &usageError{err}
+	}
 	if byPath {
 		p.notes = append(p.notes, fmt.Sprintf("`gauntlet` on PATH is not this program, so the hook runs it by its full path: %s", command))
 	}

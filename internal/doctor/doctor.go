@@ -201,6 +201,16 @@ func checkHost(ctx context.Context, r *Report, env Env, cfg *config.Config, host
 			}
 		}
 	}
+	if cfg != nil && cfg.StopHook.Speculative {
+		if missing := hookfile.MissingAfterEdit(r.Root, host); len(missing) > 0 {
+			r.add(Check{Host: host, Name: "after-edit", Level: Warn,
+				Message: fmt.Sprintf("no gauntlet after-edit hook under %s: the gates run only when the agent stops, not while it works", strings.Join(missing, ", ")),
+				Fix:     "gauntlet init --host " + string(host) + " (or add `gauntlet after-edit` there)"})
+		} else if len(spec.AfterEdit) > 0 {
+			r.add(Check{Host: host, Name: "after-edit", Level: OK,
+				Message: "gauntlet after-edit runs after the agent's edits: verdicts are judged in the background before it stops"})
+		}
+	}
 	if c, ok := disabledCheck(env, spec, r.Root); ok {
 		r.add(c)
 	}

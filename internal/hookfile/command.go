@@ -60,6 +60,11 @@ func sameProgram(r Resolver, a, b string) bool {
 // IsStopHookCommand reports whether a hook command runs gauntlet's stop hook, whatever path it
 // names gauntlet by and whatever else is on the line ("env X=1 /opt/bin/gauntlet stop-hook").
 func IsStopHookCommand(command string) bool {
+	return runsGauntlet(command, "stop-hook")
+}
+
+// runsGauntlet reports whether a command line runs gauntlet's subcommand, by any path.
+func runsGauntlet(command, subcommand string) bool {
 	words := shellWords(command)
 	for i, w := range words {
 		base := filepath.Base(w)
@@ -67,7 +72,7 @@ func IsStopHookCommand(command string) bool {
 			continue
 		}
 		for _, rest := range words[i+1:] {
-			if rest == "stop-hook" {
+			if rest == subcommand {
 				return true
 			}
 		}

@@ -35,6 +35,11 @@ type Host struct {
 
 	Reply Reply
 
+	// AfterEdit are the hook entries that start a background judge after the agent's edits
+	// (gauntlet after-edit), and stop it when the session ends; empty where the host has no such
+	// event, or where gauntlet has not verified it.
+	AfterEdit []EventHook
+
 	// The hook entry.
 	Hook HookFile
 
@@ -59,6 +64,16 @@ type Host struct {
 
 	// Sources says where each fact above was read, by fact.
 	Sources []Source
+}
+
+// EventHook is one entry init writes besides the stop hook.
+type EventHook struct {
+	Event string // the key under "hooks"
+	// Matcher selects the tools whose calls fire it (a regular expression of tool names); ""
+	// for a lifecycle event.
+	Matcher string
+	// Args follow the program: "after-edit" or "after-edit --session-end".
+	Args string
 }
 
 // Reply is how the host reads the stop hook's stdout.
@@ -171,6 +186,10 @@ var table = []Host{
 		Name: Claude, Display: "Claude Code",
 		StopEvent: "Stop", SubagentEvent: "SubagentStop",
 		Reply: Reply{BlockDecision: "block", SystemMessage: true},
+		AfterEdit: []EventHook{
+			{Event: "PostToolUse", Matcher: "Edit|MultiEdit|Write|NotebookEdit|Bash", Args: "after-edit"},
+			{Event: "SessionEnd", Args: "after-edit --session-end"},
+		},
 		Hook: HookFile{Files: []string{".claude/settings.local.json", ".claude/settings.json"},
 			Shared: ".claude/settings.json", Entry: CommandGroup, CommandKey: "command"},
 		TimeoutKey: "timeout", TimeoutUnit: time.Second, DefaultTimeout: 600 * time.Second,
@@ -187,6 +206,7 @@ var table = []Host{
 			{"cap reset", "issue 19, observed in Claude Code: the count of consecutive blocks starts again when the agent uses a tool"},
 			{"disableAllHooks", "Claude Code 2.1.330 settings schema: disableAllHooks (user, project and local settings)"},
 			{"timeout", "Claude Code hooks reference: timeout in seconds, 600 by default"},
+			{"after-edit", "Claude Code hooks reference: PostToolUse with a matcher on tool names (Edit, MultiEdit, Write, NotebookEdit, Bash), and SessionEnd"},
 		},
 	},
 	{
@@ -224,6 +244,10 @@ var table = []Host{
 		Name: Gemini, Display: "Gemini CLI",
 		StopEvent: "AfterAgent",
 		Reply:     Reply{BlockDecision: "deny", EmptyAllow: "{}", SystemMessage: true},
+		AfterEdit: []EventHook{
+			{Event: "AfterTool", Matcher: "write_file|replace|run_shell_command", Args: "after-edit"},
+			{Event: "SessionEnd", Args: "after-edit --session-end"},
+		},
 		Hook: HookFile{Files: []string{".gemini/settings.json"}, Entry: CommandGroup, CommandKey: "command",
 			JSONC: true},
 		TimeoutKey: "timeout", TimeoutUnit: time.Millisecond, DefaultTimeout: 60 * time.Second,
@@ -240,6 +264,7 @@ var table = []Host{
 			{"trust rules", "Gemini CLI 0.61.0 packages/core/src/utils/trust.ts: isPathTrusted resolves real paths, TRUST_PARENT applies to the rule's parent, the longest rule path wins; GEMINI_CLI_TRUST_WORKSPACE=true|false decides first; GEMINI_CLI_TRUSTED_FOLDERS_PATH moves the file"},
 			{"untrusted", "issue 19, observed in Gemini CLI 0.61: with no trustedFolders.json it refuses to run headless in the project (exit 55)"},
 			{"timeout", "Gemini CLI hooks documentation: timeout in milliseconds, 60000 by default"},
+			{"after-edit", "Gemini CLI hooks reference (geminicli.com/docs/hooks/reference): AfterTool with a matcher regex on tool names (write_file, replace, run_shell_command), and SessionEnd"},
 		},
 	},
 	{

@@ -1,0 +1,195 @@
+package hookfile
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/gauntlet-dev/gauntlet/internal/hosts"
+)
+
+// afterEditTimeout is the host timeout of an after-edit entry: the hook returns at once (it only
+// starts a background judge), so a hung one must not hold the agent's tool call for long.
+const afterEditTimeout = 10 * time.Second
+
+// AfterEditCommand is the after-edit hook's command line for a stop hook's: the same program,
+// named the same way.
+func AfterEditCommand(stopHook, args string) string {
+	return strings.TrimSuffix(strings.TrimSpace(stopHook), "stop-hook") + args
+}
+
+// WithAfterEdit adds to the planned file the host's after-edit entries (see hosts.EventHook) that
+// are not there yet, for the same program as the stop hook's command. A file the host reads with
+// comments is patched for the stop hook only, and left so.
+func (c *Change) WithAfterEdit(stopCommand string) error {
+	spec := hosts.MustGet(c.Host)
+	if len(spec.AfterEdit) == 0 {
+		return nil
+	}
+	data := c.Content
+	if len(bytes.TrimSpace(data)) == 0 {
+		data = []byte("{}")
+	}
+	if !json.Valid(data) {
+		return nil
+	}
+	v, err := decodeJSON(data)
+	if err != nil {
+		return nil
+	}
+	doc, ok := v.(*object)
+	if !ok {
+		return nil
+	}
+	added, err := addAfterEdit(doc, spec, stopCommand)
+	if err != nil {
+		return &InvalidFileError{Path: c.Rel, Reason: err.Error()}
+	}
+	if !added {
+		return nil
+	}
+	if c.Content, err = encodeJSON(doc); err != nil {
+		return fmt.Errorf("encode %s: %w", c.Rel, err)
+	}
+	c.Installed = false
+	c.Where += ", " + afterEditWhere(spec)
+	return nil
+}
+
+func afterEditWhere(spec hosts.Host) string {
+	var where []string
+	for _, ev := range spec.AfterEdit {
+		where = append(where, "hooks."+ev.Event)
+	}
+	return strings.Join(where, ", ")
+}
+
+// addAfterEdit adds the host's after-edit entries that are not there yet; false when none was
+// missing. An entry running gauntlet after-edit, by any path, counts as there.
+func addAfterEdit(doc *object, spec hosts.Host, stopCommand string) (bool, error) {
+	if spec.Hook.Entry != hosts.CommandGroup {
+		return false, nil
+	}
+	added := false
+	for _, ev := range spec.AfterEdit {
+		command := AfterEditCommand(stopCommand, ev.Args)
+		hooks := newObject()
+		switch v, _ := doc.get("hooks"); v := v.(type) {
+		case nil:
+		case *object:
+			hooks = v
+		default:
+			return false, fmt.Errorf(`"hooks" is %s, not an object`, kindOf(v))
+		}
+		var list []any
+		switch v, _ := hooks.get(ev.Event); v := v.(type) {
+		case nil:
+		case []any:
+			list = v
+		default:
+			return false, fmt.Errorf(`"hooks.%s" is %s, not a list`, ev.Event, kindOf(v))
+		}
+		if runsCommand(list, func(s string) bool {
+			return IsAfterEditCommand(s) && strings.Contains(s, "--session-end") == strings.Contains(ev.Args, "--session-end")
+		}) {
+			continue
+		}
+		c := newObject().set("type", "command").set(spec.Hook.CommandKey, command).
+			set(spec.TimeoutKey, int(afterEditTimeout/spec.TimeoutUnit))
+		group := newObject()
+		if ev.Matcher != "" {
+			group.set("matcher", ev.Matcher)
+		}
+		group.set("hooks", []any{c})
+		hooks.set(ev.Event, append(list, group))
+		doc.set("hooks", hooks)
+		added = true
+	}
+	return added, nil
+}
+
+// IsAfterEditCommand reports whether a hook command runs gauntlet's after-edit hook.
+func IsAfterEditCommand(command string) bool {
+	return runsGauntlet(command, "after-edit")
+}
+
+// runsCommand looks for a command anywhere in an event's entries that matches.
+func runsCommand(v any, match func(string) bool) bool {
+	switch v := v.(type) {
+	case []any:
+		for _, item := range v {
+			if runsCommand(item, match) {
+				return true
+			}
+		}
+	case *object:
+		for _, k := range v.keys {
+			if s, ok := v.vals[k].(string); ok && (k == "command" || k == "bash") && match(s) {
+				return true
+			}
+			if runsCommand(v.vals[k], match) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// MissingAfterEdit lists the host's after-edit events that none of its hook files under root
+// gives a gauntlet after-edit command: the verdict is then judged only when the agent stops.
+func MissingAfterEdit(root string, host hosts.Name) []string {
+	spec, ok := hosts.Get(host)
+	if !ok || len(spec.AfterEdit) == 0 {
+		return nil
+	}
+	var docs []map[string]any
+	for _, rel := range spec.Hook.Files {
+		if strings.Contains(rel, "*") {
+			continue
+		}
+		data, err := readHookFile(filepath.Join(root, filepath.FromSlash(rel)))
+		if err != nil || len(bytes.TrimSpace(data)) == 0 {
+			continue
+		}
+		var doc map[string]any
+		if unmarshal(spec, data, &doc) == nil {
+			docs = append(docs, doc)
+		}
+	}
+	var missing []string
+	for _, ev := range spec.AfterEdit {
+		end := strings.Contains(ev.Args, "--session-end")
+		found := slices.ContainsFunc(docs, func(doc map[string]any) bool {
+			hooks, _ := doc["hooks"].(map[string]any)
+			return anyCommand(hooks[ev.Event], func(s string) bool {
+				return IsAfterEditCommand(s) && strings.Contains(s, "--session-end") == end
+			})
+		})
+		if !found {
+			missing = append(missing, "hooks."+ev.Event)
+		}
+	}
+	return missing
+}
+
+// anyCommand is runsCommand for a decoded (not order-keeping) document.
+func anyCommand(v any, match func(string) bool) bool {
+	switch v := v.(type) {
+	case []any:
+		return slices.ContainsFunc(v, func(item any) bool { return anyCommand(item, match) })
+	case map[string]any:
+		for k, val := range v {
+			if s, ok := val.(string); ok && (k == "command" || k == "bash") && match(s) {
+				return true
+			}
+			if anyCommand(val, match) {
+				return true
+			}
+		}
+	}
+	return false
+}
