@@ -50,6 +50,9 @@ type Config struct {
 	Env      []string // "K=V", in file order
 	StopHook StopHook
 	Gates    []gates.Gate // in file order, disabled gates included with Enabled=false
+	// Setup are the setup steps, in file order: check gates with Setup set, run only for the
+	// gates that need them.
+	Setup []gates.Gate
 	// Cache is the top-level cache key: the default of every gate's own.
 	Cache bool
 	// RemoteCache is cache.remote; nil without one.
@@ -95,6 +98,11 @@ func (c *Config) SetDefaultTimeout(d time.Duration) {
 	for i := range c.Gates {
 		if !c.ownTimeout[c.Gates[i].Name] {
 			c.Gates[i].Timeout = d
+		}
+	}
+	for i := range c.Setup {
+		if !c.ownTimeout[c.Setup[i].Name] {
+			c.Setup[i].Timeout = d
 		}
 	}
 }

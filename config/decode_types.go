@@ -73,11 +73,28 @@ func (m *envMap) decodeNode(d *decoder, n *yaml.Node, s subject) bool {
 
 func (m *gateMap) decodeNode(d *decoder, n *yaml.Node, s subject) bool {
 	*m = gateMap{}
+	return d.decodeNamed(n, s, "gate", "gates", func(name string, body *yaml.Node, at pos, keep bool) {
+		g := &rawGate{}
+		if body != nil {
+			d.decodeStruct(body, reflect.ValueOf(g).Elem(), fmt.Sprintf("gate %q", name))
+		}
+		if keep {
+			*m = append(*m, namedGate{Name: name, Gate: g, at: at})
+		}
+	})
+}
+
+// decodeNamed walks a mapping of names to mappings of keys (gates, setup steps), reporting
+// duplicate and ill-formed names. add gets each entry's body (nil when empty) and whether to keep
+// it: the body of a duplicate is still decoded, so that its own mistakes are reported too. An
+// entry whose body is no mapping is reported and left out, so that it is not also reported as
+// lacking a command.
+func (d *decoder) decodeNamed(n *yaml.Node, s subject, noun, plural string, add func(name string, body *yaml.Node, at pos, keep bool)) bool {
 	if isNull(n) {
 		return true
 	}
 	if n.Kind != yaml.MappingNode {
-		d.report(n, "%s must be a mapping of gate names to gates, got %s", s, describe(n))
+		d.report(n, "%s must be a mapping of %s names to %s, got %s", s, noun, plural, describe(n))
 		return false
 	}
 	seen := make(map[string]*yaml.Node)
@@ -89,29 +106,25 @@ func (m *gateMap) decodeNode(d *decoder, n *yaml.Node, s subject) bool {
 		duplicate := false
 		if !p.merged {
 			if first, dup := seen[name]; dup {
-				d.report(p.key, "duplicate gate %q (first at line %d)", name, first.Line)
+				d.report(p.key, "duplicate %s %q (first at line %d)", noun, name, first.Line)
 				duplicate = true
 			} else {
 				seen[name] = p.key
 			}
 		}
 		if !gateNamePattern().MatchString(name) {
-			d.report(p.key, "invalid gate name %q: use 1 to 64 lowercase letters, digits, - and _, starting with a letter or digit", name)
+			d.report(p.key, "invalid %s name %q: use 1 to 64 lowercase letters, digits, - and _, starting with a letter or digit", noun, name)
 		}
-		// The body of a duplicate is still read, so that its own mistakes are reported too.
-		g := &rawGate{}
 		body := resolveAlias(p.value)
 		switch {
 		case isNull(body):
+			body = nil
 		case body.Kind == yaml.MappingNode:
-			d.decodeStruct(body, reflect.ValueOf(g).Elem(), fmt.Sprintf("gate %q", name))
 		default:
-			d.report(body, "gate %q must be a mapping of its keys (run, argv, timeout, ...), got %s", name, describe(body))
-			continue // kept out, so that it is not also reported as lacking a command
+			d.report(body, "%s %q must be a mapping of its keys (run, argv, timeout, ...), got %s", noun, name, describe(body))
+			continue
 		}
-		if !duplicate {
-			*m = append(*m, namedGate{Name: name, Gate: g, at: d.pos(resolveAlias(p.key))})
-		}
+		add(name, body, d.pos(resolveAlias(p.key)), !duplicate)
 	}
 	return true
 }

@@ -66,12 +66,17 @@ func TestExampleShowsAndExplainsEveryKey(t *testing.T) {
 			for j := 1; j < len(v.Content); j += 2 {
 				note("gates.*.", v.Content[j])
 			}
+		case "setup":
+			for j := 1; j < len(v.Content); j += 2 {
+				note("setup.*.", v.Content[j])
+			}
 		}
 	}
 	sections := map[string]reflect.Type{
 		"":           reflect.TypeFor[rawFile](),
 		"stop_hook.": reflect.TypeFor[rawStopHook](),
 		"gates.*.":   reflect.TypeFor[rawGate](),
+		"setup.*.":   reflect.TypeFor[rawSetup](),
 		"redact.":    reflect.TypeFor[rawRedact](),
 	}
 	for prefix, typ := range sections {

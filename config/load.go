@@ -103,7 +103,8 @@ func assemble(root string, main source, local *source) (*Config, error) {
 			overlay(raw, localRaw)
 		}
 		problems = append(problems, validateGates(raw.Gates, root)...)
-		problems = append(problems, validateNeeds(raw.Gates)...)
+		problems = append(problems, validateSetup(raw.Setup, root)...)
+		problems = append(problems, validateNeeds(raw.Gates, raw.Setup)...)
 		problems = append(problems, validateRedact(raw.Redact)...)
 		problems = append(problems, validateCache(raw.Cache)...)
 	}

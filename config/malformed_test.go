@@ -232,6 +232,15 @@ func TestParseReportsEveryProblemWithPosition(t *testing.T) {
 			`.gauntlet.yml:8:16: item 2 of "needs" in gate "c" must be a gate or setup step name, got 3`,
 			`.gauntlet.yml:8:22: item 4 of "needs" in gate "c" repeats "a" (item 3)`,
 		}},
+		{"setup steps", "version: 1\nsetup:\n  install:\n    timeout: 1m\n  gen:\n    run: x\n    argv: [y]\n  test:\n    run: x\n    paths: [a]\n  Bad: x\ngates:\n  test:\n    run: x\n    needs: [instal]\n", []string{
+			`.gauntlet.yml:3:3: setup step "install" needs "run" (a shell command) or "argv" (a command as a list)`,
+			`.gauntlet.yml:7:5: "run" and "argv" are both set in setup step "gen"; keep one`,
+			`.gauntlet.yml:8:3: setup step "test" has the name of a gate; gates and setup steps share the names needs refers to`,
+			`.gauntlet.yml:10:5: unknown key "paths" in setup step "test"`,
+			`.gauntlet.yml:11:3: invalid setup step name "Bad": use 1 to 64 lowercase letters, digits, - and _, starting with a letter or digit`,
+			`.gauntlet.yml:11:8: setup step "Bad" must be a mapping of its keys (run, argv, timeout, ...), got "x"`,
+			`.gauntlet.yml:15:13: gate "test" needs "instal", which is no gate or setup step (did you mean "install"?)`,
+		}},
 		{"every problem, sorted by position", "jobs: 0\ngates:\n  B:\n    run: x\n    argv: [y]\nbogus: 1\n", []string{
 			`.gauntlet.yml:1:1: missing required key "version" (add "version: 1")`,
 			`.gauntlet.yml:1:7: "jobs" must be at least 1, got 0`,

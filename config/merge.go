@@ -20,6 +20,8 @@ func overlayStruct(dst, src reflect.Value) {
 		switch {
 		case from.Type() == reflect.TypeFor[gateMap]():
 			mergeGates(to.Addr().Interface().(*gateMap), from.Interface().(gateMap))
+		case from.Type() == reflect.TypeFor[setupMap]():
+			mergeSetup(to.Addr().Interface().(*setupMap), from.Interface().(setupMap))
 		case from.Kind() == reflect.Pointer && from.Type().Elem().Kind() == reflect.Struct:
 			if from.IsNil() {
 				continue

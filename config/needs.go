@@ -63,13 +63,22 @@ func (l *needList) decodeNode(d *decoder, n *yaml.Node, s subject) bool {
 // must be one of them, and no gate may end up waiting for itself. Setup steps need nothing, so
 // every cycle goes through gates only. Each cycle is reported once, at the need that closes it
 // in file order, naming every step of it.
-func validateNeeds(gs gateMap) []Problem {
+func validateNeeds(gs gateMap, setup setupMap) []Problem {
 	var problems []Problem
 	known := map[string]bool{}
 	var candidates []string
 	for _, ng := range gs {
 		known[ng.Name] = true
 		candidates = append(candidates, ng.Name)
+	}
+	for _, ns := range setup {
+		if known[ns.Name] {
+			problems = append(problems, ns.at.problem(fmt.Sprintf(
+				"setup step %q has the name of a gate; gates and setup steps share the names needs refers to", ns.Name)))
+			continue
+		}
+		known[ns.Name] = true
+		candidates = append(candidates, ns.Name)
 	}
 	edges := map[string]needList{}
 	for _, ng := range gs {

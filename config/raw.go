@@ -27,6 +27,7 @@ type rawFile struct {
 	Redact    *rawRedact   `yaml:"redact"`
 	Causes    *bool        `yaml:"causes"`
 	Integrity integrityKey `yaml:"integrity"`
+	Setup     setupMap     `yaml:"setup"`
 }
 
 // rawRedact is the redact section: variables to hide beside the built-in naming rule, and ones

@@ -11,9 +11,12 @@ import (
 // inherit (environ) and those the config gives them, top-level and per gate, local override
 // included (it is merged into both by now). Disabled gates count too: their env is in the files.
 func (c *Config) Redactor(environ []string) *redact.Redactor {
-	envs := make([][]string, 0, 2+len(c.Gates))
+	envs := make([][]string, 0, 2+len(c.Gates)+len(c.Setup))
 	envs = append(envs, environ, c.Env)
 	for _, g := range c.Gates {
+		envs = append(envs, g.Env)
+	}
+	for _, g := range c.Setup {
 		envs = append(envs, g.Env)
 	}
 	return redact.New(c.Redact, envs...)

@@ -36,6 +36,12 @@ func resolve(raw *rawFile) *Config {
 			c.ownTimeout[ng.Name] = true
 		}
 	}
+	for _, ns := range raw.Setup {
+		c.Setup = append(c.Setup, resolveSetup(ns.Name, ns.Step, c))
+		if ns.Step.Timeout != nil {
+			c.ownTimeout[ns.Name] = true
+		}
+	}
 	return c
 }
 

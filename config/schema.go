@@ -43,6 +43,7 @@ const (
 	topSection      = ""
 	stopHookSection = "stop_hook."
 	gateSection     = "gates.*."
+	setupSection    = "setup.*."
 )
 
 func buildSchema() (schema, error) {
@@ -56,6 +57,12 @@ func buildSchema() (schema, error) {
 	}
 	gate["description"] = "A gate: a check (a command), a review (an AI reviewer) or a todos gate."
 	gate["allOf"] = kindRules()
+	setup, err := objectSchema(reflect.TypeFor[rawSetup](), setupSection)
+	if err != nil {
+		return nil, err
+	}
+	setup["description"] = "A setup step: a command gates name in needs, run at most once per run and only for them."
+	setup["oneOf"] = kindRequirements["check"]["oneOf"]
 
 	// The loader checks version apart from the tags: it is required and must be 1.
 	top["properties"].(schema)["version"].(schema)["const"] = 1
@@ -66,7 +73,8 @@ func buildSchema() (schema, error) {
 	top["title"] = "gauntlet config (.gauntlet.yml)"
 	top["description"] = "The quality gates of a repository and how gauntlet runs them."
 	top["$defs"] = schema{
-		"gate": gate,
+		"gate":  gate,
+		"setup": setup,
 		"duration": schema{
 			"type":        "string",
 			"description": "A positive Go duration such as 90s, 10m or 1h30m.",
@@ -118,6 +126,7 @@ var (
 	// firstFailureType is "wait" or a duration, 0s included.
 	firstFailureType = reflect.TypeFor[firstFailure]()
 	needListType     = reflect.TypeFor[needList]()
+	setupMapType     = reflect.TypeFor[setupMap]()
 	gateMapType      = reflect.TypeFor[gateMap]()
 	// formatKeyType is a string or a list of strings.
 	formatKeyType = reflect.TypeFor[formatKey]()
@@ -150,6 +159,12 @@ func valueSchema(t reflect.Type, tag reflect.StructTag, key string) (schema, err
 			"type":                 []string{"object", "null"},
 			"propertyNames":        schema{"pattern": gateNamePattern().String()},
 			"additionalProperties": ref("gate"),
+		}, nil
+	case setupMapType:
+		return schema{
+			"type":                 []string{"object", "null"},
+			"propertyNames":        schema{"pattern": gateNamePattern().String()},
+			"additionalProperties": ref("setup"),
 		}, nil
 	}
 	switch t.Kind() {
@@ -338,5 +353,17 @@ var schemaDocs = map[string]string{
 	"gates.*.new_only":         "Findings on lines the change did not add or modify do not fail the gate. Default: false.",
 	"gates.*.speculative":      "Run this gate in the background judge started after the agent's edits; false waits for the stop (costly reviews). Default: true.",
 	"gates.*.causes":           "Check gates: apply the built-in catalogue of environment-failure signatures to this gate's output. Default: the top-level causes.",
+	"setup":                    "Setup steps, by name (the names of gates and setup steps are one set): commands gates name in needs, such as an install or a code generator. A step runs at most once per run, only when a gate that runs needs it.",
+	"setup.*.run":              "Shell command, run with `sh -c`. Exactly one of run and argv.",
+	"setup.*.argv":             "The command as a list, run without a shell. Exactly one of run and argv.",
+	"setup.*.dir":              "Directory to run in, relative to the project root; it must stay inside. Default: the root.",
+	"setup.*.env":              "Environment for this step only, after the top-level env. Default: none.",
+	"setup.*.timeout":          "This step's timeout. Default: the top-level timeout.",
+	"setup.*.inputs":           "Doublestar globs (root-relative) of the files the step's result depends on (a lockfile, package.json), for the cache. Default: the whole tree.",
+	"setup.*.cache":            "Skip the step while its inputs are unchanged since it last passed. Default: the top-level cache.",
+	"setup.*.hint":             "Advice shown with a failure. Default: none.",
+	"setup.*.infra_exit_codes": "Exit codes that mean \"could not run\": the outcome is error. Default: [126, 127].",
+	"setup.*.infra_patterns":   "Go regular expressions; an output line matching one turns a failure into error. Default: none.",
+	"setup.*.causes":           "Apply the built-in catalogue of environment-failure signatures (an unreachable registry is error with its cause). Default: the top-level causes.",
 	"gates.*.needs":            "Gates (and setup steps) that must pass or warn before this gate starts; if one fails or cannot run, this gate is skipped. A selected gate's needs run too. Default: none.",
 }

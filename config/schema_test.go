@@ -84,6 +84,8 @@ func TestSchemaMatchesRawTypes(t *testing.T) {
 			switch {
 			case ft == reflect.TypeFor[gateMap]():
 				checkObject(section+f.name+".*.", reflect.TypeFor[rawGate](), resolve(prop["additionalProperties"].(map[string]any)))
+			case ft == reflect.TypeFor[setupMap]():
+				checkObject(section+f.name+".*.", reflect.TypeFor[rawSetup](), resolve(prop["additionalProperties"].(map[string]any)))
 			case ft.Kind() == reflect.Pointer && ft.Elem().Kind() == reflect.Struct:
 				checkObject(section+f.name+".", ft.Elem(), prop)
 			}
@@ -125,7 +127,7 @@ func jsonTypeOf(t reflect.Type) string {
 	switch t {
 	case reflect.TypeFor[duration](), reflect.TypeFor[need]():
 		return "string"
-	case reflect.TypeFor[envMap](), reflect.TypeFor[gateMap]():
+	case reflect.TypeFor[envMap](), reflect.TypeFor[gateMap](), reflect.TypeFor[setupMap]():
 		return "object"
 	}
 	switch t.Kind() {
@@ -174,7 +176,7 @@ func TestSchemaCoversFormatsAndKinds(t *testing.T) {
 		if i := strings.LastIndex(key, "."); i >= 0 {
 			section, name = key[:i+1], key[i+1:]
 		}
-		typ := map[string]reflect.Type{topSection: reflect.TypeFor[rawFile](), stopHookSection: reflect.TypeFor[rawStopHook](), gateSection: reflect.TypeFor[rawGate](), "redact.": reflect.TypeFor[rawRedact](), "cache.": reflect.TypeFor[rawCache](), "cache.remote.": reflect.TypeFor[rawRemoteCache]()}[section]
+		typ := map[string]reflect.Type{topSection: reflect.TypeFor[rawFile](), stopHookSection: reflect.TypeFor[rawStopHook](), gateSection: reflect.TypeFor[rawGate](), setupSection: reflect.TypeFor[rawSetup](), "redact.": reflect.TypeFor[rawRedact](), "cache.": reflect.TypeFor[rawCache](), "cache.remote.": reflect.TypeFor[rawRemoteCache]()}[section]
 		if typ == nil || !slices.Contains(fieldNames(fieldsOf(typ)), name) {
 			t.Errorf("schemaDocs describes %q, which is not a config key", key)
 		}

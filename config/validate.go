@@ -18,7 +18,7 @@ func validateGates(gs gateMap, root string) []Problem {
 	var problems []Problem
 	for _, ng := range gs {
 		problems = append(problems, validateGate(ng)...)
-		if p, ok := dirEscapes(ng, root); ok {
+		if p, ok := dirEscapes(fmt.Sprintf("gate %q", ng.Name), ng.Gate.Dir, &ng.Gate.positions, root); ok {
 			problems = append(problems, p)
 		}
 	}
@@ -28,23 +28,23 @@ func validateGates(gs gateMap, root string) []Problem {
 // dirEscapes catches a dir that stays inside the root by name but leaves it through a symlink:
 // the gate would run, and write, outside the project. A dir that does not exist yet is left to
 // the run, which reports it as a gate that cannot start.
-func dirEscapes(ng namedGate, root string) (Problem, bool) {
-	if ng.Gate.Dir == nil || root == "" || checkRelDir(*ng.Gate.Dir) != "" {
+func dirEscapes(what string, dir *string, at *positions, root string) (Problem, bool) {
+	if dir == nil || root == "" || checkRelDir(*dir) != "" {
 		return Problem{}, false
 	}
 	realRoot, err := filepath.EvalSymlinks(root)
 	if err != nil {
 		return Problem{}, false
 	}
-	realDir, err := filepath.EvalSymlinks(filepath.Join(root, *ng.Gate.Dir))
+	realDir, err := filepath.EvalSymlinks(filepath.Join(root, *dir))
 	if err != nil {
 		return Problem{}, false
 	}
 	if rel, err := filepath.Rel(realRoot, realDir); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 		return Problem{}, false
 	}
-	return ng.Gate.at["dir"].value.problem(fmt.Sprintf("%q in gate %q must stay inside the project root, but it leads to %s through a symlink",
-		"dir", ng.Name, realDir)), true
+	return at.at["dir"].value.problem(fmt.Sprintf("%q in %s must stay inside the project root, but it leads to %s through a symlink",
+		"dir", what, realDir)), true
 }
 
 func validateGate(ng namedGate) []Problem {

@@ -100,6 +100,10 @@ type Gate struct {
 	// Causes applies the built-in catalogue of environment-failure signatures to the gate's
 	// output (config key causes, default true).
 	Causes bool
+	// Setup marks a setup step: a command gates name in Needs, run at most once per run and only
+	// for them, reported apart from the gates, and allowed to write to the worktree (installed
+	// dependencies, generated code).
+	Setup bool
 	// Needs names the gates (and setup steps) that must pass, or warn, before this gate starts;
 	// when one of them does not, this gate is skipped. Config guarantees the names exist and
 	// draw no cycle.
@@ -213,4 +217,7 @@ type Result struct {
 	Needs []string
 	// SkippedBecause names the need whose failure (or own skip) made this gate skipped.
 	SkippedBecause string
+	// Setup marks the result of a setup step; NeededBy names the gates of the run that need it.
+	Setup    bool
+	NeededBy []string
 }

@@ -76,6 +76,9 @@ type explained struct {
 	// SkippedBecause names the need that kept the gate from running; its own explanation
 	// follows in the list.
 	SkippedBecause string `json:"skipped_because,omitempty"`
+	// Setup is set for a setup step, which the gates of NeededBy need.
+	Setup    bool     `json:"setup,omitempty"`
+	NeededBy []string `json:"needed_by,omitempty"`
 }
 
 type explanation struct {
@@ -107,16 +110,25 @@ func explain(opts *explainOptions) error {
 	ex := explanation{RunID: r.RunID, Verdict: r.Verdict, Gates: []explained{}}
 	var names []string
 	byName := map[string]report.GateReport{}
-	for _, g := range r.Gates {
+	// Setup steps first: a failed step explains the gates it kept from running.
+	all := slices.Concat(r.Setup, r.Gates)
+	setup := map[string]bool{}
+	for _, s := range r.Setup {
+		setup[s.Name] = true
+	}
+	for _, g := range all {
 		names = append(names, g.Name)
 		byName[g.Name] = g
 	}
-	for _, g := range r.Gates {
+	for _, g := range all {
 		wanted := g.Name == opts.gate || opts.gate == "" && slices.Contains([]gates.Status{gates.StatusFail, gates.StatusError, gates.StatusWarn}, g.Status)
 		if !wanted {
 			continue
 		}
-		ex.Gates = append(ex.Gates, explainGate(g, causes))
+		if slices.ContainsFunc(ex.Gates, func(e explained) bool { return e.Name == g.Name }) {
+			continue // already explained as the cause of a skip
+		}
+		ex.Gates = append(ex.Gates, explainGate(g, causes, setup))
 		// A gate skipped for its need is explained by that need: follow the chain to the gate
 		// that failed. Each step is a gate that finished earlier, so the chain ends.
 		for seen := map[string]bool{g.Name: true}; g.SkippedBecause != "" && !seen[g.SkippedBecause]; {
@@ -125,7 +137,7 @@ func explain(opts *explainOptions) error {
 				break
 			}
 			seen[need.Name] = true
-			ex.Gates = append(ex.Gates, explainGate(need, causes))
+			ex.Gates = append(ex.Gates, explainGate(need, causes, setup))
 			g = need
 		}
 	}
@@ -145,9 +157,9 @@ func explain(opts *explainOptions) error {
 	return writeExplanation(ios.Out, ex)
 }
 
-func explainGate(g report.GateReport, causes map[string]*gates.Cause) explained {
+func explainGate(g report.GateReport, causes map[string]*gates.Cause, setup map[string]bool) explained {
 	e := explained{Name: g.Name, Status: g.Status, Reason: g.Reason, Cause: causes[g.Name], Findings: g.Findings, Hint: g.Hint, Log: g.Log,
-		SkippedBecause: g.SkippedBecause}
+		SkippedBecause: g.SkippedBecause, NeededBy: g.NeededBy, Setup: setup[g.Name]}
 	if len(g.Findings) == 0 && e.Cause == nil && g.SkippedBecause == "" {
 		// Nothing was recognised in the output: its last lines are all there is to go on.
 		e.Tail = lastLines(termtext.Clean(g.Tail), report.DefaultTailLines)
@@ -158,17 +170,19 @@ func explainGate(g report.GateReport, causes map[string]*gates.Cause) explained 
 // storedCauses reads each gate's environment cause from the stored report, where a run that
 // recognised one keeps it beside the findings.
 func storedCauses(data []byte) map[string]*gates.Cause {
+	type named struct {
+		Name  string       `json:"name"`
+		Cause *gates.Cause `json:"cause"`
+	}
 	var stored struct {
-		Gates []struct {
-			Name  string       `json:"name"`
-			Cause *gates.Cause `json:"cause"`
-		} `json:"gates"`
+		Gates []named `json:"gates"`
+		Setup []named `json:"setup"`
 	}
 	out := map[string]*gates.Cause{}
 	if json.Unmarshal(data, &stored) != nil {
 		return out
 	}
-	for _, g := range stored.Gates {
+	for _, g := range slices.Concat(stored.Setup, stored.Gates) {
 		if g.Cause != nil {
 			out[g.Name] = g.Cause
 		}
@@ -185,7 +199,11 @@ func writeExplanation(w io.Writer, ex explanation) error {
 		if i > 0 {
 			b.WriteString("\n")
 		}
-		fmt.Fprintf(&b, "%s: %s", g.Name, g.Status)
+		if g.Setup {
+			fmt.Fprintf(&b, "%s (setup step of %s): %s", g.Name, strings.Join(g.NeededBy, ", "), g.Status)
+		} else {
+			fmt.Fprintf(&b, "%s: %s", g.Name, g.Status)
+		}
 		if reason := termtext.Line(g.Reason); reason != "" && reason != string(g.Status) {
 			fmt.Fprintf(&b, " (%s)", reason)
 		}

@@ -157,8 +157,32 @@ func writeGateTable(w io.Writer, cfg *config.Config, sel *engine.Selection, list
 	if err := tw.Flush(); err != nil {
 		return fmt.Errorf("write gate list: %w", err)
 	}
+	if err := writeSetupTable(w, cfg, sel); err != nil {
+		return err
+	}
 	_, err := fmt.Fprintf(w, "\n%d of %s would run%s\n", len(sel.Run), termtext.Count(len(listed), "gate"), changeSummary(sel.Changes))
 	return err
+}
+
+// writeSetupTable lists the setup steps and which of the gates that would run need each: a step
+// runs when one of them runs (and its cache does not answer for it).
+func writeSetupTable(w io.Writer, cfg *config.Config, sel *engine.Selection) error {
+	if len(cfg.Setup) == 0 {
+		return nil
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "\nSETUP\tRUN\tNEEDED BY\tCOMMAND")
+	for _, s := range cfg.Setup {
+		run, by := "no", "no gate that would run"
+		if needers := sel.NeededBy[s.Name]; len(needers) > 0 {
+			run, by = "yes", strings.Join(needers, ",")
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", s.Name, run, by, oneLine(s.Command()))
+	}
+	if err := tw.Flush(); err != nil {
+		return fmt.Errorf("write setup list: %w", err)
+	}
+	return nil
 }
 
 // shownCommand is what a gate does, for the table: its command, or what a review or todos gate

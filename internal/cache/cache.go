@@ -181,6 +181,10 @@ type Context struct {
 	// MergeBase gives the commit a review or new_only gate's change is measured from; called
 	// only for such gates (it costs git calls), and nil means unknown.
 	MergeBase func() string
+	// Worktree is the absolute project root. It is part of a setup step's key: what a step leaves
+	// behind (installed dependencies, generated files) stays in the worktree it ran in, and the
+	// cache is shared by every worktree of the repository.
+	Worktree string
 }
 
 // Key returns the cache key of a gate in this state; ok is false when the gate may not be
@@ -192,7 +196,11 @@ func Key(ctx context.Context, g gates.Gate, c Context) (key string, ok bool, err
 	sum := sha256.New()
 	snapshot.Field(sum, "version", []byte(keyVersion))
 	snapshot.Field(sum, "gauntlet", []byte(ToolVersion))
-	def, err := json.Marshal(definition(g))
+	d := definition(g)
+	if g.Setup {
+		d.Setup, d.Worktree = true, c.Worktree
+	}
+	def, err := json.Marshal(d)
 	if err != nil {
 		return "", false, fmt.Errorf("cache key of %s: %w", g.Name, err)
 	}
@@ -237,6 +245,9 @@ type gateDefinition struct {
 	// decides which findings there are.
 	NewOnly bool
 	Format  []string
+	// Setup and Worktree are set for setup steps only (omitted, gates' keys stay as they were).
+	Setup    bool   `json:",omitempty"`
+	Worktree string `json:",omitempty"`
 }
 
 func definition(g gates.Gate) gateDefinition {

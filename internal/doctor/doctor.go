@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -124,7 +125,7 @@ func Diagnose(ctx context.Context, opts Options, env Env) (*Report, *config.Conf
 	r.add(gitignoreCheck(ctx, r.Root))
 	if cfg != nil {
 		// The same preflight as init: a gate whose tool is missing here would only ever error.
-		for _, p := range preflight.Check(cfg.Root, cfg.Gates) {
+		for _, p := range preflight.Check(cfg.Root, slices.Concat(cfg.Setup, cfg.Gates)) {
 			r.add(Check{Name: "tool", Level: Warn, Message: p.Gate + ": " + p.Message, Fix: p.Fix})
 		}
 	}

@@ -22,6 +22,7 @@ type cached struct {
 	store   *cache.Store
 	release func()              // what the store holds, released once the run is remembered
 	remote  *remotecache.Client // nil without a usable remote cache
+	local   map[string]bool     // setup steps: never asked of, nor stored on, the remote cache
 	results []gates.Result
 	keys    map[string]string // gate name -> key
 }
@@ -29,7 +30,7 @@ type cached struct {
 // consultCache answers the gates it can from the cache and returns the others, to run. Any
 // problem with the cache (no git, an unreadable file) only means the gates run.
 func consultCache(ctx context.Context, req Request, snap *snapshot.Snapshot, sd *state.Dir, toRun []gates.Gate) ([]gates.Gate, *cached, error) {
-	c := &cached{keys: map[string]string{}}
+	c := &cached{keys: map[string]string{}, local: map[string]bool{}}
 	wanted := false
 	for _, g := range toRun {
 		wanted = wanted || g.Cache
@@ -60,6 +61,7 @@ func consultCache(ctx context.Context, req Request, snap *snapshot.Snapshot, sd 
 			}
 			return ""
 		},
+		Worktree: req.Config.Root,
 	}
 	hits := map[string]hit{}
 	for _, g := range toRun {
@@ -74,6 +76,11 @@ func consultCache(ctx context.Context, req Request, snap *snapshot.Snapshot, sd 
 			hits[g.Name] = hit{entry: e}
 			continue
 		}
+		if g.Setup {
+			// What a setup step leaves behind is on this machine: another's pass says nothing.
+			c.local[g.Name] = true
+			continue
+		}
 		if e, found, rerr := c.lookupRemote(ctx, key, req.NoCache); found {
 			// Kept locally too: the next run on this machine needs no server.
 			entry := cache.Entry{Gate: e.Gate, Run: e.Run, At: e.At}
@@ -83,7 +90,7 @@ func consultCache(ctx context.Context, req Request, snap *snapshot.Snapshot, sd 
 			err = errors.Join(err, rerr)
 		}
 	}
-	rerunAfterNeeds(toRun, hits)
+	rerunAfterNeeds(toRun, hits, c.keys)
 	var rest []gates.Gate
 	for _, g := range toRun {
 		h, found := hits[g.Name]
@@ -108,18 +115,22 @@ type hit struct {
 
 // rerunAfterNeeds drops the hits of gates that need a gate which runs this time: a need that
 // runs again may leave behind something else than what the cached pass was judged on (a new
-// build, other generated code), and when it fails the gate must be skipped, not passed.
-func rerunAfterNeeds(toRun []gates.Gate, hits map[string]hit) {
+// build, other generated code), and when it fails the gate must be skipped, not passed. A setup
+// step counts only when its inputs changed since it last passed (it has a key and no hit): one
+// the cache does not keep runs only for the gates that run anyway.
+func rerunAfterNeeds(toRun []gates.Gate, hits map[string]hit, keys map[string]string) {
 	runs := map[string]bool{}
 	for _, g := range toRun {
-		if _, hit := hits[g.Name]; !hit {
+		_, hit := hits[g.Name]
+		_, keyed := keys[g.Name]
+		if !hit && (!g.Setup || keyed) {
 			runs[g.Name] = true
 		}
 	}
 	for changed := true; changed; {
 		changed = false
 		for _, g := range toRun {
-			if runs[g.Name] || !slices.ContainsFunc(g.Needs, func(n string) bool { return runs[n] }) {
+			if runs[g.Name] || g.Setup || !slices.ContainsFunc(g.Needs, func(n string) bool { return runs[n] }) {
 				continue
 			}
 			delete(hits, g.Name)
@@ -160,7 +171,7 @@ func (c *cached) remember(ctx context.Context, runID string, ran []gates.Result)
 		case !ok:
 		case r.Status == gates.StatusPass:
 			c.store.Put(key, cache.Entry{Gate: r.Name, Run: runID, At: now})
-			if c.remote != nil && remoteErr == nil {
+			if c.remote != nil && remoteErr == nil && !c.local[r.Name] {
 				remoteErr = c.remote.Put(ctx, key, remotecache.Entry{Gate: r.Name, Run: runID, At: now})
 			}
 		case r.Status == gates.StatusFail || r.Status == gates.StatusWarn:

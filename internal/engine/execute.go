@@ -61,10 +61,13 @@ type Request struct {
 
 // Run is what one pipeline run produced.
 type Run struct {
-	ID        string
-	Started   time.Time
-	Duration  time.Duration
-	Results   []gates.Result // every reported gate in config order, skipped ones included
+	ID       string
+	Started  time.Time
+	Duration time.Duration
+	Results  []gates.Result // every reported gate in config order, skipped ones included
+	// Setup are the setup steps the selected gates need, in config order: run, cached, or
+	// skipped when no gate that ran needed them. Their failures count in the verdict.
+	Setup     []gates.Result
 	Verdict   gates.Verdict
 	Report    report.Report
 	Selection *Selection
@@ -132,8 +135,10 @@ func Execute(ctx context.Context, req Request) (*Run, error) {
 	}
 	defer clearRunning(sd)
 
-	toRun, judged := useJudged(req, sel.Run)
-	toRun, hits, cacheErr := consultCache(ctx, req, snap, sd, toRun)
+	toRun, judged := skipAfterJudged(useJudged(req, sel.Run))
+	// Setup steps go first: they start first when gates wait for them.
+	toRun, hits, cacheErr := consultCache(ctx, req, snap, sd, slices.Concat(sel.Setup, toRun))
+	toRun = withoutIdleSetup(toRun)
 	if req.Starting != nil {
 		req.Starting(runID, toRun)
 	}
@@ -163,22 +168,24 @@ func Execute(ctx context.Context, req Request) (*Run, error) {
 		// Causes first: their probes settle before new_only compares findings with the base, which
 		// a gate failed by its environment does not need.
 		Readers: joinReaders(causeReaders(cfg.Root, slices.Concat(env, req.ExtraEnv)),
-			findingReaders(ctx, snap, sel.Run)),
+			findingReaders(ctx, snap, toRun)),
 	})
 
 	cacheErr = errors.Join(cacheErr, hits.remember(ctx, runID, ran))
+	all := slices.Concat(ran, hits.results, judged)
 	run := &Run{
 		ID:          runID,
 		Started:     started,
 		Duration:    time.Since(started),
-		Results:     sanitize(merge(cfg, sel, slices.Concat(ran, hits.results, judged)), secrets),
+		Results:     sanitize(merge(cfg, sel, all), secrets),
+		Setup:       sanitize(mergeSetup(sel, all), secrets),
 		Selection:   sel,
 		Leftovers:   leftovers,
 		LeftoversOf: deadRun,
 	}
-	run.Verdict = gates.VerdictOf(run.Results)
+	run.Verdict = gates.VerdictOf(slices.Concat(run.Setup, run.Results))
 	run.FirstFailure = firstFailure(ran)
-	run.Report = report.New(runID, started, run.Duration, run.Results)
+	run.Report = report.New(runID, started, run.Duration, run.Results).WithSetup(run.Setup)
 	run.Report.ConfigDigest = cfg.ContentDigest
 	if req.Scope.Shard.N > 0 {
 		run.Report.Shard = req.Scope.Shard.String()
@@ -245,6 +252,48 @@ func merge(cfg *config.Config, sel *Selection, ran []gates.Result) []gates.Resul
 		out = append(out, r)
 	}
 	return out
+}
+
+// mergeSetup reports each setup step the selection needs: its result when it ran or was cached,
+// else skipped, since every gate that needs it was answered from the cache.
+func mergeSetup(sel *Selection, all []gates.Result) []gates.Result {
+	byName := make(map[string]gates.Result, len(all))
+	for _, r := range all {
+		byName[r.Name] = r
+	}
+	out := make([]gates.Result, 0, len(sel.Setup))
+	for _, g := range sel.Setup {
+		r, ok := byName[g.Name]
+		if !ok {
+			r = gates.Result{
+				Name:     g.Name,
+				Kind:     g.Kind,
+				Status:   gates.StatusSkipped,
+				ExitCode: -1,
+				Reason:   "not needed: every gate that needs it was answered from the cache",
+				Hint:     g.Hint,
+				Command:  g.Command(),
+			}
+		}
+		r.Setup = true
+		r.NeededBy = sel.NeededBy[g.Name]
+		out = append(out, r)
+	}
+	return out
+}
+
+// withoutIdleSetup drops the setup steps no gate left to run needs: a step runs only for a gate
+// that runs.
+func withoutIdleSetup(toRun []gates.Gate) []gates.Gate {
+	needed := map[string]bool{}
+	for _, g := range toRun {
+		if !g.Setup {
+			for _, n := range g.Needs {
+				needed[n] = true
+			}
+		}
+	}
+	return slices.DeleteFunc(toRun, func(g gates.Gate) bool { return g.Setup && !needed[g.Name] })
 }
 
 func firstFailure(results []gates.Result) string {

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"slices"
+
 	"github.com/gauntlet-dev/gauntlet/gates"
 )
 
@@ -48,4 +50,39 @@ func judgedStatus(s gates.Status) bool {
 		return true
 	}
 	return false
+}
+
+// skipAfterJudged skips the gates left to run whose need the background judge already failed
+// on this state, as the runner would have: they are not judged without what they need.
+func skipAfterJudged(rest []gates.Gate, judged []gates.Result) ([]gates.Gate, []gates.Result) {
+	done := make(map[string]gates.Result, len(judged))
+	for _, r := range judged {
+		done[r.Name] = r
+	}
+	for changed := true; changed; {
+		changed = false
+		rest = slices.DeleteFunc(rest, func(g gates.Gate) bool {
+			for _, n := range g.Needs {
+				need, ok := done[n]
+				if !ok || gates.NeedMet(need.Status) {
+					continue
+				}
+				root := need
+				for range len(done) {
+					next, ok := done[root.SkippedBecause]
+					if root.Status != gates.StatusSkipped || !ok {
+						break
+					}
+					root = next
+				}
+				r := gates.SkippedForNeed(g, need, root)
+				done[g.Name] = r
+				judged = append(judged, r)
+				changed = true
+				return true
+			}
+			return false
+		})
+	}
+	return rest, judged
 }

@@ -22,6 +22,10 @@ type Selection struct {
 	Reasons map[string]string      // gate name -> why it runs, for `gauntlet list`
 	Order   []string               // every reported gate, in config order
 	Changes *snapshot.ChangedFiles // nil when no gate needed change scoping
+	// Setup are the setup steps the gates of Run need, in config order; NeededBy names those
+	// gates for each.
+	Setup    []gates.Gate
+	NeededBy map[string][]string
 }
 
 // Scope is what narrows a run down from the whole config.
@@ -130,7 +134,28 @@ func selectGates(ctx context.Context, cfg *config.Config, scope Scope, snap *sna
 		sel.Run = append(sel.Run, g)
 	}
 	sel.pullInNeeds(cfg.Gates, scope.CI)
+	sel.setupFor(cfg.Setup)
 	return sel, nil
+}
+
+// setupFor picks the setup steps the gates to run need.
+func (sel *Selection) setupFor(steps []gates.Gate) {
+	sel.NeededBy = map[string][]string{}
+	for _, g := range sel.Run {
+		for _, n := range g.Needs {
+			sel.NeededBy[n] = append(sel.NeededBy[n], g.Name)
+		}
+	}
+	for _, s := range steps {
+		if len(sel.NeededBy[s.Name]) > 0 {
+			sel.Setup = append(sel.Setup, s)
+		}
+	}
+	for n := range sel.NeededBy {
+		if !slices.ContainsFunc(sel.Setup, func(s gates.Gate) bool { return s.Name == n }) {
+			delete(sel.NeededBy, n)
+		}
+	}
 }
 
 // pullInNeeds adds to the run the gates that the selected gates need, and the gates those need,

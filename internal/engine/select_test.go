@@ -127,14 +127,20 @@ gates:
 // A gate's cached pass stands only while none of its needs runs, down the whole chain.
 func TestRerunAfterNeeds(t *testing.T) {
 	gs := []gates.Gate{
+		{Name: "install", Setup: true},
+		{Name: "uncached-setup", Setup: true},
 		{Name: "e2e", Needs: []string{"test"}},
 		{Name: "test", Needs: []string{"build"}},
 		{Name: "build"},
-		{Name: "lint", Needs: []string{"cached-need"}},
+		{Name: "lint", Needs: []string{"cached-need", "uncached-setup"}},
 		{Name: "cached-need"},
+		{Name: "web", Needs: []string{"install"}},
 	}
-	hits := map[string]hit{"e2e": {}, "test": {}, "lint": {}, "cached-need": {}}
-	rerunAfterNeeds(gs, hits)
+	// install's inputs changed since it passed (a key, no hit): web runs after it. A setup step
+	// the cache does not keep (no key) does not make lint run.
+	hits := map[string]hit{"e2e": {}, "test": {}, "lint": {}, "cached-need": {}, "web": {}}
+	keys := map[string]string{"install": "k", "e2e": "k", "test": "k", "build": "k", "lint": "k", "cached-need": "k", "web": "k"}
+	rerunAfterNeeds(gs, hits, keys)
 	var kept []string
 	for _, g := range gs {
 		if _, ok := hits[g.Name]; ok {
@@ -143,5 +149,22 @@ func TestRerunAfterNeeds(t *testing.T) {
 	}
 	if got := strings.Join(kept, ","); got != "lint,cached-need" {
 		t.Errorf("hits kept: %s, want lint,cached-need", got)
+	}
+}
+
+// A gate whose need the background judge failed on this state is skipped, not run without it.
+func TestSkipAfterJudged(t *testing.T) {
+	rest := []gates.Gate{{Name: "test", Needs: []string{"build"}}, {Name: "e2e", Needs: []string{"test"}}, {Name: "lint"}}
+	judged := []gates.Result{{Name: "build", Status: gates.StatusFail}}
+	rest, judged = skipAfterJudged(rest, judged)
+	if len(rest) != 1 || rest[0].Name != "lint" {
+		t.Errorf("left to run: %v, want lint", rest)
+	}
+	got := map[string]string{}
+	for _, r := range judged {
+		got[r.Name] = string(r.Status) + ": " + r.Reason
+	}
+	if got["test"] != "skipped: needs build, which failed" || got["e2e"] != "skipped: needs test, which did not run because build failed" {
+		t.Errorf("judged: %v", got)
 	}
 }

@@ -94,7 +94,7 @@ func (a annotation) write(b *strings.Builder) {
 		if hint := termtext.Line(a.gate.Hint); hint != "" {
 			message += "\nhint: " + hint
 		}
-		fmt.Fprintf(b, "::%s title=%s::%s\n", a.level, escapeProperty("gauntlet: "+a.gate.Name), escapeData(message))
+		fmt.Fprintf(b, "::%s title=%s::%s\n", a.level, escapeProperty("gauntlet: "+a.gate.label()), escapeData(message))
 		return
 	}
 	f := a.finding
@@ -108,7 +108,7 @@ func (a annotation) write(b *strings.Builder) {
 			}
 		}
 	}
-	title := "gauntlet: " + a.gate.Name
+	title := "gauntlet: " + a.gate.label()
 	if f.Rule != "" {
 		title += " (" + termtext.Line(f.Rule) + ")"
 	}

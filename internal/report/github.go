@@ -21,34 +21,34 @@ func (githubPrinter) Print(w io.Writer, r Report) error { return WriteGitHub(w, 
 // gate-level error (or, for warn, warning) for a gate without findings.
 func WriteGitHub(w io.Writer, r Report) error {
 	var b strings.Builder
-	for _, g := range r.Gates {
+	for _, g := range r.shown() {
 		if g.Cached {
-			fmt.Fprintf(&b, "::notice title=%s::%s\n", escapeProperty("gauntlet: "+g.Name), escapeData("cached pass: "+termtext.Line(g.Reason)))
+			fmt.Fprintf(&b, "::notice title=%s::%s\n", escapeProperty("gauntlet: "+g.label()), escapeData("cached pass: "+termtext.Line(g.Reason)))
 		}
 		if g.SkippedBecause != "" {
 			// Not judged at all: said where it is seen, so that nobody takes its absence for a pass.
-			fmt.Fprintf(&b, "::notice title=%s::%s\n", escapeProperty("gauntlet: "+g.Name), escapeData("not run: "+termtext.Line(g.Reason)))
+			fmt.Fprintf(&b, "::notice title=%s::%s\n", escapeProperty("gauntlet: "+g.label()), escapeData("not run: "+termtext.Line(g.Reason)))
 		}
 		if !needsAttention(g.Status) {
 			continue
 		}
-		fmt.Fprintf(&b, "::group::%s\n", escapeData(fmt.Sprintf("gauntlet: %s (%s)", g.Name, g.Status)))
+		fmt.Fprintf(&b, "::group::%s\n", escapeData(fmt.Sprintf("gauntlet: %s (%s)", g.label(), g.Status)))
 		writeInert(&b, g)
 		if hint := termtext.Line(g.Hint); hint != "" && len(g.Findings) > 0 {
 			// Its findings are annotated instead of the gate: the hint would be lost with it.
 			fmt.Fprintf(&b, "hint: %s\n", hint)
 		}
-		fmt.Fprintf(&b, "rerun: gauntlet run %s\n", g.Name)
+		fmt.Fprintf(&b, "rerun: %s\n", g.rerun())
 		if g.Log != "" {
 			fmt.Fprintf(&b, "log: %s\n", termtext.Line(g.Log))
 		}
 		b.WriteString("::endgroup::\n")
 	}
-	plan := planAnnotations(r.Gates)
+	plan := planAnnotations(r.shown())
 	for _, a := range plan.chosen {
 		a.write(&b)
 	}
-	for _, g := range r.Gates {
+	for _, g := range r.shown() {
 		if n := plan.omitted[g.Name]; n > 0 {
 			fmt.Fprintf(&b, "gauntlet: %s: %d more findings not annotated (GitHub shows %d errors and %d warnings per step); see the step summary or `gauntlet explain %s`\n",
 				g.Name, n, maxAnnotationsPerLevel, maxAnnotationsPerLevel, g.Name)

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/gauntlet-dev/gauntlet/config"
 	"github.com/gauntlet-dev/gauntlet/gates"
@@ -51,24 +52,31 @@ func ReadJSON(rd io.Reader) (Report, error) {
 	if r.Gates == nil {
 		r.Gates = []GateReport{}
 	}
-	results := make([]gates.Result, len(r.Gates))
-	for i := range r.Gates {
-		// Names become file names and lines of every format: one gauntlet would not write (a
-		// newline injecting workflow commands, an escape sequence) means the file is not a report.
-		if !config.ValidGateName(r.Gates[i].Name) {
-			return Report{}, fmt.Errorf("read json report: gate name %q is not a valid gate name", r.Gates[i].Name)
+	results := make([]gates.Result, 0, len(r.Gates)+len(r.Setup))
+	for _, list := range [][]GateReport{r.Setup, r.Gates} {
+		for i := range list {
+			// Names become file names and lines of every format: one gauntlet would not write (a
+			// newline injecting workflow commands, an escape sequence) means the file is not a report.
+			if !config.ValidGateName(list[i].Name) {
+				return Report{}, fmt.Errorf("read json report: gate name %q is not a valid gate name", list[i].Name)
+			}
+			for _, n := range slices.Concat(list[i].Needs, list[i].NeededBy, []string{list[i].SkippedBecause}) {
+				if n != "" && !config.ValidGateName(n) {
+					return Report{}, fmt.Errorf("read json report: gate %q names %q, which is not a valid gate name", list[i].Name, n)
+				}
+			}
+			list[i] = cleanGate(list[i])
+			if list[i].Findings == nil {
+				list[i].Findings = []gates.Finding{} // a report from before findings existed
+			}
+			if !knownStatus(list[i].Status) {
+				return Report{}, fmt.Errorf("read json report: gate %q has status %q, not one gauntlet writes", list[i].Name, list[i].Status)
+			}
+			results = append(results, gates.Result{Status: list[i].Status})
 		}
-		r.Gates[i] = cleanGate(r.Gates[i])
-		if r.Gates[i].Findings == nil {
-			r.Gates[i].Findings = []gates.Finding{} // a report from before findings existed
-		}
-		if !knownStatus(r.Gates[i].Status) {
-			return Report{}, fmt.Errorf("read json report: gate %q has status %q, not one gauntlet writes", r.Gates[i].Name, r.Gates[i].Status)
-		}
-		results[i] = gates.Result{Status: r.Gates[i].Status}
 	}
-	// A report is one verdict of its gates; one that says otherwise was not written by gauntlet,
-	// and believing either half could turn a failure into a pass.
+	// A report is one verdict of its gates and setup steps; one that says otherwise was not
+	// written by gauntlet, and believing either half could turn a failure into a pass.
 	if want := gates.VerdictOf(results); r.Verdict != want {
 		return Report{}, fmt.Errorf("read json report: verdict %q, but its gates make it %q", r.Verdict, want)
 	}

@@ -74,8 +74,8 @@ func WriteJUnit(w io.Writer, r Report) error {
 		Time:      seconds(r.DurationMS),
 		Timestamp: r.StartedAt,
 	}
-	for _, g := range r.Gates {
-		c := junitCase{ClassName: junitName, Name: xmlText(g.Name), Time: seconds(g.DurationMS)}
+	for _, g := range r.shown() {
+		c := junitCase{ClassName: junitName, Name: xmlText(g.label()), Time: seconds(g.DurationMS)}
 		reason := xmlText(termtext.Line(g.Reason))
 		var out []string
 		switch g.Status {

@@ -118,8 +118,40 @@ func Merge(inputs []MergeInput, order []string) (Report, error) {
 		out.Gates = append(out.Gates, g)
 		results = append(results, gates.Result{Name: g.Name, Status: g.Status})
 	}
+	out.Setup = mergeSetup(inputs)
+	for _, s := range out.Setup {
+		results = append(results, gates.Result{Name: s.Name, Status: s.Status})
+	}
 	out.Verdict = gates.VerdictOf(results)
 	return out, nil
+}
+
+// mergeSetup combines the setup steps of the shards. Each shard runs the steps its own gates
+// need, so a step may have run in several: it is listed once, with the result that weighs most
+// on the verdict, and the gates of every shard that needed it.
+func mergeSetup(inputs []MergeInput) []GateReport {
+	var out []GateReport
+	at := map[string]int{}
+	for _, in := range inputs {
+		for _, s := range in.Report.Setup {
+			i, seen := at[s.Name]
+			if !seen {
+				at[s.Name] = len(out)
+				out = append(out, s)
+				continue
+			}
+			needed := slices.Concat(out[i].NeededBy, s.NeededBy)
+			if setupWeight(s.Status) > setupWeight(out[i].Status) {
+				out[i] = s
+			}
+			out[i].NeededBy = slices.Compact(slices.Sorted(slices.Values(needed)))
+		}
+	}
+	return out
+}
+
+func setupWeight(s gates.Status) int {
+	return slices.Index([]gates.Status{gates.StatusSkipped, gates.StatusPass, gates.StatusWarn, gates.StatusCancelled, gates.StatusError, gates.StatusFail}, s)
 }
 
 // checkConfigs names the reports whose config differs from the first report's.

@@ -72,6 +72,8 @@ type gateState struct {
 	reason   string
 	// needs are the gates of this run the gate waits for; it is "waiting" until they finish.
 	needs []string
+	// label is the name shown: a setup step says it is one.
+	label string
 }
 
 const (
@@ -113,6 +115,10 @@ func (p *Progress) Start(gs []gates.Gate) {
 	}
 	for _, g := range gs {
 		s := p.gate(g.Name)
+		if g.Setup {
+			s.label = g.Name + " (setup)"
+			p.nameWidth = max(p.nameWidth, len(s.label))
+		}
 		for _, n := range g.Needs {
 			if listed[n] {
 				s.needs = append(s.needs, n)
@@ -184,7 +190,7 @@ func (p *Progress) Started(g gates.Gate, at time.Time) {
 	s := p.gate(g.Name)
 	s.state, s.start = stateRunning, at
 	if !p.redraw {
-		p.writeLocked(p.plainLine("start", nil, s.name, ""))
+		p.writeLocked(p.plainLine("start", nil, s.label, ""))
 	}
 }
 
@@ -228,7 +234,7 @@ func (p *Progress) Finished(r gates.Result) {
 		if s.reason != "" {
 			detail += "  " + s.reason
 		}
-		p.writeLocked(p.plainLine(string(r.Status), statusAttrs[r.Status], s.name, detail))
+		p.writeLocked(p.plainLine(string(r.Status), statusAttrs[r.Status], s.label, detail))
 	}
 }
 
@@ -264,7 +270,7 @@ func (p *Progress) heartbeat() {
 	var running []string
 	for _, s := range p.gates {
 		if s.state == stateRunning {
-			running = append(running, fmt.Sprintf("%s (%s)", s.name, FormatDuration(now.Sub(s.start))))
+			running = append(running, fmt.Sprintf("%s (%s)", s.label, FormatDuration(now.Sub(s.start))))
 		}
 	}
 	if len(running) > 0 {
@@ -286,7 +292,7 @@ func (p *Progress) gate(name string) *gateState {
 	if s, ok := p.byName[name]; ok {
 		return s
 	}
-	s := &gateState{name: name, state: stateQueued}
+	s := &gateState{name: name, label: name, state: stateQueued}
 	p.gates = append(p.gates, s)
 	p.byName[name] = s
 	p.nameWidth = max(p.nameWidth, len(name))

@@ -55,7 +55,7 @@ func (p *Progress) blockLine(s *gateState, now time.Time, width int) string {
 		}
 	}
 	word := []rune(fmt.Sprintf("%-9s", s.state))
-	rest := []rune(fmt.Sprintf("  %-*s  %s", p.nameWidth, s.name, detail))
+	rest := []rune(fmt.Sprintf("  %-*s  %s", p.nameWidth, s.label, detail))
 	limit := max(width-1, 1)
 	if len(word) > limit {
 		word, rest = word[:limit], nil

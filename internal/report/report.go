@@ -20,6 +20,9 @@ type Report struct {
 	StartedAt     string        `json:"started_at"` // UTC RFC 3339, whole seconds
 	DurationMS    int64         `json:"duration_ms"`
 	Gates         []GateReport  `json:"gates"`
+	// Setup are the setup steps the run's gates needed, in the same shape as gates; omitted when
+	// there were none. A failed step fails the run like a gate.
+	Setup []GateReport `json:"setup,omitempty"`
 	// ConfigDigest is the sha256 of the config's bytes: reports of shards are merged only when
 	// they ran the same config.
 	ConfigDigest string `json:"config_digest,omitempty"`
@@ -58,6 +61,41 @@ type GateReport struct {
 	// SkippedBecause names the need whose failure kept this gate from running; `gauntlet
 	// explain` follows it to the cause.
 	SkippedBecause string `json:"skipped_because,omitempty"`
+	// NeededBy, for a setup step, names the gates of the run that need it.
+	NeededBy []string `json:"needed_by,omitempty"`
+
+	// setup marks a setup step's line among the gates' in the renderings (see shown).
+	setup bool
+}
+
+// shown lists what the renderings show, one line each: the setup steps first (a failed step
+// explains the gates it skipped), then the gates.
+func (r Report) shown() []GateReport {
+	if len(r.Setup) == 0 {
+		return r.Gates
+	}
+	out := make([]GateReport, 0, len(r.Setup)+len(r.Gates))
+	for _, s := range r.Setup {
+		s.setup = true
+		out = append(out, s)
+	}
+	return append(out, r.Gates...)
+}
+
+// label is the name a rendering shows: a setup step says it is one.
+func (g GateReport) label() string {
+	if g.setup {
+		return g.Name + " (setup)"
+	}
+	return g.Name
+}
+
+// rerun is the command that runs the gate again: for a setup step, the gates that need it.
+func (g GateReport) rerun() string {
+	if g.setup && len(g.NeededBy) > 0 {
+		return "gauntlet run " + strings.Join(g.NeededBy, " ")
+	}
+	return "gauntlet run " + g.Name
 }
 
 // New builds the report of a run from its classified results, keeping their order.
@@ -95,6 +133,7 @@ func gateReport(res gates.Result) GateReport {
 		Cached:         res.Cached,
 		Needs:          res.Needs,
 		SkippedBecause: res.SkippedBecause,
+		NeededBy:       res.NeededBy,
 	}
 	if g.Findings == nil {
 		g.Findings = []gates.Finding{}
@@ -104,6 +143,24 @@ func gateReport(res gates.Result) GateReport {
 		g.ExitCode = &code
 	}
 	return g
+}
+
+// WithSetup adds the results of the run's setup steps, which count in the verdict like gates.
+func (r Report) WithSetup(setup []gates.Result) Report {
+	if len(setup) == 0 {
+		return r
+	}
+	r.Setup = make([]GateReport, 0, len(setup))
+	results := make([]gates.Result, 0, len(setup)+len(r.Gates))
+	for _, res := range setup {
+		r.Setup = append(r.Setup, gateReport(res))
+		results = append(results, gates.Result{Status: res.Status})
+	}
+	for _, g := range r.Gates {
+		results = append(results, gates.Result{Status: g.Status})
+	}
+	r.Verdict = gates.VerdictOf(results)
+	return r
 }
 
 // Duration is the gate's duration as a time.Duration.
@@ -175,4 +232,24 @@ func tally(gs []GateReport) string {
 		return "no gates ran"
 	}
 	return strings.Join(parts, ", ")
+}
+
+// setupTally names the setup steps that did not pass, for the verdict line: "setup install
+// failed; ". Nothing when every step passed, was cached or was not needed.
+func setupTally(setup []GateReport) string {
+	var parts []string
+	for _, s := range setup {
+		switch s.Status {
+		case gates.StatusFail:
+			parts = append(parts, "setup "+s.Name+" failed")
+		case gates.StatusError:
+			parts = append(parts, "setup "+s.Name+" could not run")
+		case gates.StatusCancelled:
+			parts = append(parts, "setup "+s.Name+" cancelled")
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return strings.Join(parts, ", ") + "; "
 }

@@ -16,16 +16,17 @@ import (
 func StepSummary(w io.Writer, r Report) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "### gauntlet: %s\n\n", r.Verdict)
-	fmt.Fprintf(&b, "%s in %s (run %s)\n\n", tally(r.Gates), FormatDuration(r.Duration()), markdownCell(r.RunID))
-	if len(r.Gates) > 0 {
+	fmt.Fprintf(&b, "%s%s in %s (run %s)\n\n", setupTally(r.Setup), tally(r.Gates), FormatDuration(r.Duration()), markdownCell(r.RunID))
+	shown := r.shown()
+	if len(shown) > 0 {
 		b.WriteString("| gate | status | duration | reason |\n| --- | --- | --- | --- |\n")
-		for _, g := range r.Gates {
+		for _, g := range shown {
 			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n",
-				markdownCell(g.Name), markdownCell(string(g.Status)), gateDuration(g), markdownCell(shownReason(g)))
+				markdownCell(g.label()), markdownCell(string(g.Status)), gateDuration(g), markdownCell(shownReason(g)))
 		}
 	}
-	plan := planAnnotations(r.Gates)
-	for _, g := range r.Gates {
+	plan := planAnnotations(shown)
+	for _, g := range shown {
 		if !needsAttention(g.Status) {
 			continue
 		}
@@ -36,7 +37,7 @@ func StepSummary(w io.Writer, r Report) error {
 		}
 		fence := codeFence(tail)
 		fmt.Fprintf(&b, "\n<details><summary>%s (%s)</summary>\n\n%stext\n%s\n%s\n\n</details>\n",
-			html.EscapeString(g.Name), g.Status, fence, tail, fence)
+			html.EscapeString(g.label()), g.Status, fence, tail, fence)
 	}
 	if _, err := io.WriteString(w, b.String()); err != nil {
 		return fmt.Errorf("write step summary: %w", err)

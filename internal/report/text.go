@@ -35,16 +35,17 @@ func WriteText(w io.Writer, r Report, opts TextOptions) error {
 		opts.TailLines = DefaultTailLines
 	}
 	var b strings.Builder
-	writeGateLines(&b, r.Gates, opts.Color)
-	for _, g := range attentionOrder(r.Gates, opts.FirstFailure) {
+	shown := r.shown()
+	writeGateLines(&b, shown, opts.Color)
+	for _, g := range attentionOrder(shown, opts.FirstFailure) {
 		b.WriteString("\n")
 		writeGateBlock(&b, g, g.Name == opts.FirstFailure, opts)
 	}
-	if len(r.Gates) > 0 {
+	if len(shown) > 0 {
 		b.WriteString("\n")
 	}
-	fmt.Fprintf(&b, "gauntlet: %s — %s (%s)\n",
-		paint(string(r.Verdict), opts.Color, verdictAttrs[r.Verdict]...), tally(r.Gates), FormatDuration(r.Duration()))
+	fmt.Fprintf(&b, "gauntlet: %s — %s%s (%s)\n",
+		paint(string(r.Verdict), opts.Color, verdictAttrs[r.Verdict]...), setupTally(r.Setup), tally(r.Gates), FormatDuration(r.Duration()))
 	if _, err := io.WriteString(w, b.String()); err != nil {
 		return fmt.Errorf("write text report: %w", err)
 	}
@@ -55,12 +56,12 @@ func writeGateLines(b *strings.Builder, gs []GateReport, colour bool) {
 	var statusWidth, nameWidth, durationWidth int
 	for _, g := range gs {
 		statusWidth = max(statusWidth, len(g.Status))
-		nameWidth = max(nameWidth, len(g.Name))
+		nameWidth = max(nameWidth, len(g.label()))
 		durationWidth = max(durationWidth, len(gateDuration(g)))
 	}
 	for _, g := range gs {
 		status := fmt.Sprintf("%-*s", statusWidth, g.Status)
-		fmt.Fprintf(b, "%s  %-*s  %*s", paint(status, colour, statusAttrs[g.Status]...), nameWidth, g.Name, durationWidth, gateDuration(g))
+		fmt.Fprintf(b, "%s  %-*s  %*s", paint(status, colour, statusAttrs[g.Status]...), nameWidth, g.label(), durationWidth, gateDuration(g))
 		if reason := shownReason(g); reason != "" {
 			b.WriteString("  " + reason)
 		}
@@ -87,7 +88,7 @@ func attentionOrder(gs []GateReport, first string) []GateReport {
 }
 
 func writeGateBlock(b *strings.Builder, g GateReport, root bool, opts TextOptions) {
-	fmt.Fprintf(b, "=== %s: %s", g.Name, paint(string(g.Status), opts.Color, statusAttrs[g.Status]...))
+	fmt.Fprintf(b, "=== %s: %s", g.label(), paint(string(g.Status), opts.Color, statusAttrs[g.Status]...))
 	if reason := shownReason(g); reason != "" {
 		fmt.Fprintf(b, " (%s)", reason)
 	}
@@ -105,7 +106,7 @@ func writeGateBlock(b *strings.Builder, g GateReport, root bool, opts TextOption
 		}
 		writeTail(b, g, opts)
 	}
-	fmt.Fprintf(b, "rerun: gauntlet run %s\n", g.Name)
+	fmt.Fprintf(b, "rerun: %s\n", g.rerun())
 }
 
 func writeTail(b *strings.Builder, g GateReport, opts TextOptions) {

@@ -126,15 +126,21 @@ func (s *sessionState) prompt(id string) *promptState {
 	return p
 }
 
-// settle records which gates ran and how: failures become sticky, passes clear them.
+// settle records which gates ran and how: failures become sticky, passes clear them. A gate a
+// failed need kept from running is still owed a judgement, so it is sticky too: otherwise
+// breaking what it needs, then moving the change out of its paths, would never judge it.
 func (s *sessionState) settle(results []gates.Result) {
 	for _, r := range results {
-		switch r.Status {
-		case gates.StatusFail:
+		if r.Setup {
+			continue // a step is no gate: it runs whenever a gate in scope needs it
+		}
+		owed := r.Status == gates.StatusFail || r.Status == gates.StatusSkipped && r.SkippedBecause != ""
+		switch {
+		case owed:
 			if !slices.Contains(s.Sticky, r.Name) {
 				s.Sticky = append(s.Sticky, r.Name)
 			}
-		case gates.StatusPass, gates.StatusWarn:
+		case r.Status == gates.StatusPass || r.Status == gates.StatusWarn:
 			s.Sticky = slices.DeleteFunc(s.Sticky, func(n string) bool { return n == r.Name })
 		}
 	}

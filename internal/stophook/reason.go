@@ -43,13 +43,23 @@ type Attempt struct{ N, Max int }
 // that ran. Secrets are redacted before anything is cut, so a cut cannot expose part of one.
 func BlockReason(failed []gates.Result, total int, at Attempt, secrets *redact.Redactor) string {
 	results := failingResults(failed)
-	total = max(total, len(results))
+	var setup []string
+	for _, r := range results {
+		if r.Setup {
+			setup = append(setup, termtext.Cap(termtext.Line(r.Name), maxNameBytes))
+		}
+	}
+	gatesFailed := len(results) - len(setup)
+	total = max(total, gatesFailed)
 
 	sections := make([]reasonSection, len(results))
 	for i, r := range results {
 		sections[i] = newReasonSection(r, secrets)
 	}
-	header := reasonHeader(len(results), total, at)
+	header := reasonHeader(gatesFailed, total, at)
+	if len(setup) > 0 {
+		header = setupReasonHeader(setup, gatesFailed, total, at)
+	}
 
 	var b strings.Builder
 	b.WriteString(header)
@@ -279,13 +289,7 @@ func notRunLine(results []gates.Result, secrets *redact.Redactor) string {
 }
 
 func reasonHeader(failed, total int, at Attempt) string {
-	attempt := ""
-	switch {
-	case at.N > 0 && at.Max > 0:
-		attempt = fmt.Sprintf(" (attempt %d of %d)", at.N, at.Max)
-	case at.N > 0:
-		attempt = fmt.Sprintf(" (attempt %d)", at.N)
-	}
+	attempt := attemptNote(at)
 	them := "them"
 	if failed == 1 {
 		them = "it"
@@ -295,6 +299,38 @@ func reasonHeader(failed, total int, at Attempt) string {
 		noun = "gate"
 	}
 	return fmt.Sprintf("gauntlet: %d of %d %s failed%s. Fix %s, then stop again.", failed, total, noun, attempt, them)
+}
+
+func attemptNote(at Attempt) string {
+	switch {
+	case at.N > 0 && at.Max > 0:
+		return fmt.Sprintf(" (attempt %d of %d)", at.N, at.Max)
+	case at.N > 0:
+		return fmt.Sprintf(" (attempt %d)", at.N)
+	}
+	return ""
+}
+
+// setupReasonHeader leads with the failed setup steps: the gates that need them did not run,
+// and what broke is the step.
+func setupReasonHeader(setup []string, gatesFailed, total int, at Attempt) string {
+	noun := "setup step " + setup[0]
+	if len(setup) > 1 {
+		noun = "setup steps " + strings.Join(setup, ", ")
+	}
+	what := noun + " failed"
+	if gatesFailed > 0 {
+		gateNoun := "gates"
+		if total == 1 {
+			gateNoun = "gate"
+		}
+		what += fmt.Sprintf(" and %d of %d %s failed", gatesFailed, total, gateNoun)
+	}
+	them := "them"
+	if len(setup)+gatesFailed == 1 {
+		them = "it"
+	}
+	return fmt.Sprintf("gauntlet: %s%s. Fix %s, then stop again.", what, attemptNote(at), them)
 }
 
 // reasonSection is one failed gate: the lines always shown, then what gets whatever room is
@@ -317,11 +353,19 @@ func newReasonSection(r gates.Result, secrets *redact.Redactor) reasonSection {
 	if name == "" {
 		name = "(unnamed)"
 	}
-	lines := []string{"## " + name + ": " + termtext.Cap(secrets.Redact(termtext.Line(headline(r))), maxHeadlineBytes)}
+	label, rerun := name, name
+	if r.Setup {
+		// A step is run again through the gates that need it.
+		label = name + " (setup)"
+		if len(r.NeededBy) > 0 {
+			rerun = termtext.Cap(termtext.Line(strings.Join(r.NeededBy, " ")), maxNameBytes)
+		}
+	}
+	lines := []string{"## " + label + ": " + termtext.Cap(secrets.Redact(termtext.Line(headline(r))), maxHeadlineBytes)}
 	if hint := strings.TrimSpace(termtext.Clean(r.Hint)); hint != "" {
 		lines = append(lines, "hint: "+termtext.Cap(secrets.Redact(hint), maxHintBytes))
 	}
-	lines = append(lines, "rerun: gauntlet run "+name)
+	lines = append(lines, "rerun: gauntlet run "+rerun)
 	if log := termtext.Line(r.Log); log != "" {
 		lines = append(lines, "log: "+termtext.Cap(secrets.Redact(log), maxLogPathBytes))
 	}

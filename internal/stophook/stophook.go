@@ -349,14 +349,14 @@ func awaitVerdict(ctx context.Context, stateDir string) (*lock.Lock, error) {
 func (c *call) share(sd *state.Dir, fingerprint, key string, sticky []string, run *engine.Run) {
 	in := inflight{
 		Fingerprint: fingerprint, Session: key, PID: os.Getpid(), RunID: run.ID, Done: true,
-		Verdict: run.Verdict, Failed: remembered(blocking(run.Results)), Total: ranCount(run.Results),
+		Verdict: run.Verdict, Failed: remembered(blocking(run)), Total: ranCount(run.Results),
 		Sticky: sticky,
 	}
 	switch run.Verdict {
 	case gates.VerdictWarn:
 		in.Notice = warnNotice(run.Results)
 	case gates.VerdictError:
-		in.Notice = errorNotice(run.Results)
+		in.Notice = errorNotice(slices.Concat(run.Setup, run.Results))
 	}
 	if err := writeInflight(sd, in); err != nil {
 		fmt.Fprintf(c.Stderr, "gauntlet: stop-hook: %v\n", err)
@@ -413,20 +413,21 @@ func (c *call) decide(led *ledger, key, fingerprint string, maxAttempts int, run
 		c.failing(run.Results, gates.StatusWarn)
 		return c.because(WhyWarn, "").notify(warnNotice(run.Results))
 	case gates.VerdictError:
-		c.failing(run.Results, gates.StatusError, gates.StatusCancelled)
-		return c.because(WhyInfra, "").notify(errorNotice(run.Results))
+		c.failing(slices.Concat(run.Setup, run.Results), gates.StatusError, gates.StatusCancelled)
+		return c.because(WhyInfra, "").notify(errorNotice(slices.Concat(run.Setup, run.Results)))
 	}
 	c.stopped = only(run.Results, gates.StatusCancelled)
-	return c.nextAttempt(ps, blocking(run.Results), ranCount(run.Results), fingerprint, maxAttempts)
+	return c.nextAttempt(ps, blocking(run), ranCount(run.Results), fingerprint, maxAttempts)
 }
 
-// blocking is what a block is about: the failed gates, then the gates that did not run because
-// a gate they need did not pass (the reason names them, so that the agent knows they are still
-// to be judged).
-func blocking(results []gates.Result) []gates.Result {
-	out := append(only(results, gates.StatusFail), slices.DeleteFunc(only(results, gates.StatusSkipped), func(r gates.Result) bool { return r.SkippedBecause == "" })...)
-	// The gates whose environment broke are named too, with their causes: they were not judged.
-	return append(out, only(results, gates.StatusError)...)
+// blocking is what a block is about: the failed setup steps and gates, then the gates that did
+// not run because something they need did not pass (the reason names them, so that the agent
+// knows they are still to be judged), then the steps and gates whose environment broke, with
+// their causes: they were not judged either.
+func blocking(run *engine.Run) []gates.Result {
+	return slices.Concat(only(run.Setup, gates.StatusFail), only(run.Results, gates.StatusFail),
+		slices.DeleteFunc(only(run.Results, gates.StatusSkipped), func(r gates.Result) bool { return r.SkippedBecause == "" }),
+		only(run.Setup, gates.StatusError), only(run.Results, gates.StatusError))
 }
 
 // reblock answers a state this session was already blocked on, without rerunning any gate. It
