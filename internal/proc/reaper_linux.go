@@ -5,6 +5,7 @@ package proc
 import (
 	"bytes"
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"strconv"
@@ -35,25 +36,25 @@ func Enable() bool {
 func Enabled() bool { return enabled.Load() }
 
 // KillOrphans kills the processes this process adopted whose environment holds every one of
-// marks ("KEY=VALUE"), looking only at pids above after (the pid of the gate's first process: a
-// descendant is younger), and reaps them. The caller has waited for the gate's process group to
-// be gone, so every escaped descendant has been reparented here by then; killing an orphan hands
-// its own children over in turn, so it goes on until a round finds none, or within is up. A
-// process is only killed after its environment was read and matched, and never one this process
-// started itself (Own), so neither a pid reused by someone else nor another gate is touched. It
-// returns how many it killed.
+// marks ("KEY=VALUE"), and reaps them. The caller has waited for the gate's process group to be
+// gone, so every escaped descendant has been reparented here by then; killing an orphan hands
+// its own children over in turn, so it goes on until a round finds none, or within is up. Only
+// this process's own children are looked at (see children), whatever their pids: after the pids
+// wrap around, an escaped daemon may have a lower pid than its gate. A process is only killed
+// after its environment was read and matched, and never one this process started itself (Own),
+// so neither another gate nor gauntlet's own git is touched. after (the gate's first pid) is
+// only used where the kernel does not list children. It returns how many it killed.
 func KillOrphans(marks []string, after int, within time.Duration) int {
 	if !Enabled() || len(marks) == 0 {
 		return 0
 	}
-	self := os.Getpid()
 	killed := 0
 	var env []byte
 	deadline := time.Now().Add(min(settle, within))
 	for time.Now().Before(deadline) {
 		var round []int
-		for _, pid := range pids(after) {
-			if parent(pid) != self || owned(pid) {
+		for _, pid := range children(after) {
+			if owned(pid) {
 				continue
 			}
 			if env == nil {
@@ -72,6 +73,68 @@ func KillOrphans(marks []string, after int, within time.Duration) int {
 		}
 	}
 	return killed
+}
+
+// children lists this process's child processes: those it started and those it adopted as the
+// subreaper, zombies included, from /proc/self/task/*/children (an orphan is handed to one of
+// the threads). It reads a few small files, where a walk of /proc reads one per process of the
+// machine. On a kernel without those files it falls back to that walk, for pids above after
+// whose parent is this process.
+func children(after int) []int {
+	if pids, ok := taskChildren(); ok {
+		return pids
+	}
+	self := os.Getpid()
+	var out []int
+	for _, pid := range pids(after) {
+		if parentOf(pid) == self {
+			out = append(out, pid)
+		}
+	}
+	return out
+}
+
+// maxChildrenList bounds what is read of one thread's list of children.
+const maxChildrenList = 1 << 20
+
+// childrenFiles is false once the kernel showed it has no children files.
+var childrenFiles atomic.Bool
+
+func init() { childrenFiles.Store(true) }
+
+func taskChildren() ([]int, bool) {
+	if !childrenFiles.Load() {
+		return nil, false
+	}
+	d, err := os.Open("/proc/self/task")
+	if err != nil {
+		return nil, false
+	}
+	tids, _ := d.Readdirnames(-1)
+	d.Close()
+	var out []int
+	for _, tid := range tids {
+		f, err := os.Open("/proc/self/task/" + tid + "/children")
+		if errors.Is(err, os.ErrNotExist) {
+			if _, terr := os.Stat("/proc/self/task/" + tid); terr == nil {
+				childrenFiles.Store(false) // the thread is there, its children file is not
+				return nil, false
+			}
+			continue // the thread is gone; its children went to another one
+		}
+		if err != nil {
+			continue
+		}
+		// Read whole, so that no pid is cut between two reads: some 8 bytes a child.
+		list, _ := io.ReadAll(io.LimitReader(f, maxChildrenList))
+		f.Close()
+		for field := range bytes.FieldsSeq(list) {
+			if pid, err := strconv.Atoi(string(field)); err == nil {
+				out = append(out, pid)
+			}
+		}
+	}
+	return out, true
 }
 
 var (
@@ -105,10 +168,9 @@ func ReapStrays() int {
 	}
 	starting.Lock()
 	defer starting.Unlock()
-	self := os.Getpid()
 	n := 0
-	for _, pid := range pids(0) {
-		if owned(pid) || !zombieChild(pid, self) {
+	for _, pid := range children(0) {
+		if owned(pid) || !zombie(pid) {
 			continue
 		}
 		var ws unix.WaitStatus
@@ -119,16 +181,10 @@ func ReapStrays() int {
 	return n
 }
 
-// zombieChild reports whether pid is a zombie whose parent is self.
-func zombieChild(pid, self int) bool {
-	var buf [512]byte
-	b := readProc(pid, "stat", buf[:])
-	i := bytes.LastIndexByte(b, ')')
-	if i < 0 {
-		return false
-	}
-	fields := bytes.Fields(b[i+1:])
-	return len(fields) >= 2 && string(fields[0]) == "Z" && string(fields[1]) == strconv.Itoa(self)
+// zombie reports whether pid has exited and waits to be reaped.
+func zombie(pid int) bool {
+	state, _, ok := statOf(pid)
+	return ok && state == "Z"
 }
 
 // Own records a process this process started (a gate's leader): it is waited for by its own
@@ -194,21 +250,31 @@ func pids(after int) []int {
 	return out
 }
 
-// parent reads the parent pid from /proc/PID/stat; the command name may hold spaces and
-// parentheses, so the fields are counted from the last ')'.
-func parent(pid int) int {
+// statOf reads a process's state and parent pid from /proc/PID/stat; the command name may hold
+// spaces and parentheses, so the fields are counted from the last ')'.
+func statOf(pid int) (state string, ppid int, ok bool) {
 	var buf [512]byte
 	b := readProc(pid, "stat", buf[:])
 	i := bytes.LastIndexByte(b, ')')
 	if i < 0 {
-		return -1
+		return "", 0, false
 	}
 	fields := bytes.Fields(b[i+1:])
-	if len(fields) < 2 || string(fields[0]) == "Z" {
-		return -1 // a zombie has no environment to tell whose it is
+	if len(fields) < 2 {
+		return "", 0, false
 	}
 	ppid, err := strconv.Atoi(string(fields[1]))
 	if err != nil {
+		return "", 0, false
+	}
+	return string(fields[0]), ppid, true
+}
+
+// parentOf is the parent pid of a live process; -1 for a zombie, which has no environment to
+// tell whose it is, and for a process that is gone.
+func parentOf(pid int) int {
+	state, ppid, ok := statOf(pid)
+	if !ok || state == "Z" {
 		return -1
 	}
 	return ppid

@@ -3,9 +3,14 @@
 package proc
 
 import (
+	"math"
 	"os"
 	"os/exec"
+	"strconv"
+	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 func TestEnvironHasMatchesWholeEntries(t *testing.T) {
@@ -30,8 +35,8 @@ func TestEnvironHasMatchesWholeEntries(t *testing.T) {
 			t.Errorf("environHas(%q) = %v, want %v", tt.marks, got, tt.want)
 		}
 	}
-	if parent(pid) != os.Getpid() {
-		t.Errorf("parent(%d) = %d, want %d", pid, parent(pid), os.Getpid())
+	if parentOf(pid) != os.Getpid() {
+		t.Errorf("parentOf(%d) = %d, want %d", pid, parentOf(pid), os.Getpid())
 	}
 }
 
@@ -49,5 +54,57 @@ func TestKillOrphansSparesOwnChildren(t *testing.T) {
 	defer func() { release(); _ = cmd.Process.Kill(); _ = cmd.Wait() }()
 	if n := KillOrphans([]string{"GAUNTLET_RUN_ID=spare"}, 0, settle); n != 0 {
 		t.Fatalf("killed %d of its own children", n)
+	}
+}
+
+// orphan starts a shell that leaves cmd running in the background and exits: cmd is then this
+// process's orphan (it is the subreaper). It returns the orphan's pid.
+func orphan(t *testing.T, env []string, script string) int {
+	t.Helper()
+	sh := exec.Command("sh", "-c", script+" </dev/null >/dev/null 2>&1 & echo $!")
+	sh.Env = env
+	out, err := sh.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(out)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pid
+}
+
+// An orphan is found among this process's children whatever its pid: after the pids wrap
+// around, a gate's escaped daemon has a lower pid than the gate.
+func TestKillOrphansFindsLowerPids(t *testing.T) {
+	if !Enable() {
+		t.Skip("no subreaper here")
+	}
+	pid := orphan(t, []string{"GAUNTLET_RUN_ID=wrap"}, "exec sleep 30")
+	defer syscall.Kill(pid, syscall.SIGKILL)
+	if n := KillOrphans([]string{"GAUNTLET_RUN_ID=wrap"}, math.MaxInt32, settle); n != 1 {
+		t.Fatalf("killed %d orphans with a pid below the gate's, want 1", n)
+	}
+	if err := syscall.Kill(pid, 0); err == nil {
+		t.Fatalf("orphan %d still exists (not reaped)", pid)
+	}
+}
+
+// An orphan that exited is reaped while gates run, not left a zombie.
+func TestReapStraysCollectsExitedOrphans(t *testing.T) {
+	if !Enable() {
+		t.Skip("no subreaper here")
+	}
+	// It outlives the shell, so that nobody but this process can reap it.
+	pid := orphan(t, nil, "exec sleep 0.2")
+	deadline := time.Now().Add(10 * time.Second)
+	for ReapStrays() == 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("orphan %d was never reaped", pid)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if err := syscall.Kill(pid, 0); err == nil {
+		t.Fatalf("orphan %d still exists", pid)
 	}
 }
