@@ -74,6 +74,8 @@ type Tree struct {
 	Head    string
 	Entries []Entry // sorted by path
 	byPath  map[string]int
+	// prefix is the root's path below the top of the work tree ("" or "dir/").
+	prefix string
 
 	mu      sync.Mutex
 	digests map[string][]byte
@@ -81,13 +83,6 @@ type Tree struct {
 	indexOnce sync.Once
 	index     []IndexEntry
 	indexErr  error
-}
-
-// IndexEntry is one file of the index: its root-relative path, mode and object id.
-type IndexEntry struct {
-	Path string
-	Mode string
-	OID  string
 }
 
 // statusArgs asks for every change against HEAD in a form made for programs. Untracked files are
@@ -123,7 +118,7 @@ func readTree(ctx context.Context, root string) (*Tree, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.Root = root
+	s.Root, s.prefix = root, prefix
 	if err := s.expandUntrackedDirs(ctx); err != nil {
 		return nil, err
 	}
@@ -392,34 +387,6 @@ func (r ctxReader) Read(p []byte) (int, error) {
 		return 0, err
 	}
 	return r.r.Read(p)
-}
-
-// Index lists the files of the index under the root (one git call, made at most once per
-// Tree): what the cache needs to name unchanged files by git's own object ids.
-func (s *Tree) Index(ctx context.Context) ([]IndexEntry, error) {
-	s.indexOnce.Do(func() {
-		args := append([]string{"ls-files", "-s", "-z"}, pathspec...)
-		out, err := git.Output(ctx, s.Root, maxIndexOutput, args...)
-		if err != nil {
-			s.indexErr = fmt.Errorf("list the index: %w", classify(err))
-			return
-		}
-		for rec := range bytes.SplitSeq(out, []byte{0}) {
-			meta, path, ok := bytes.Cut(rec, []byte{'\t'})
-			if !ok {
-				continue
-			}
-			f := strings.Fields(string(meta))
-			if len(f) != 3 {
-				continue
-			}
-			if n := len(s.index); n > 0 && s.index[n-1].Path == string(path) {
-				continue // an unmerged path has several stages; status marks it as changed anyway
-			}
-			s.index = append(s.index, IndexEntry{Path: string(path), Mode: f[0], OID: f[1]})
-		}
-	})
-	return s.index, s.indexErr
 }
 
 // Field writes one part of a digest as a labelled, length-prefixed field, so that no two
