@@ -156,7 +156,7 @@ func parseIndexFile(data []byte, oidLen int, prefix string) ([]IndexEntry, error
 	}
 	count := int(binary.BigEndian.Uint32(data[8:12]))
 	body := data[:len(data)-oidLen] // the trailing checksum
-	const statBytes = 40             // ctime, mtime, dev, ino, mode, uid, gid, size: 4 bytes each but times (8)
+	const statBytes = 40            // ctime, mtime, dev, ino, mode, uid, gid, size: 4 bytes each but times (8)
 	pos := 12
 	var index []IndexEntry
 	var name []byte // the previous path, which version 4 compresses against
