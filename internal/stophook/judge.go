@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"slices"
-	"syscall"
 	"time"
 
 	"github.com/gauntlet-dev/gauntlet/config"
@@ -138,7 +137,7 @@ func EndSession(o Options) {
 // stopJudge asks a running judge to stop; it stops its gates as any run interrupted does.
 func stopJudge(j judgeRecord) {
 	if j.PID > 0 && j.PID != os.Getpid() && (&inflight{PID: j.PID}).running() {
-		syscall.Kill(j.PID, syscall.SIGTERM)
+		terminate(j.PID)
 	}
 }
 
