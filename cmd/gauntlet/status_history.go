@@ -74,6 +74,9 @@ func describeDecision(e stophook.HistoryEntry) string {
 		}
 		if e.Message != "" {
 			cause := strings.TrimPrefix(e.Message, "gauntlet: ")
+			if rest, ok := strings.CutPrefix(cause, "gates not judged, their environment broke: "); ok {
+				what, cause = "gates not judged", rest
+			}
 			cause = strings.TrimSuffix(strings.TrimPrefix(cause, "gates not run: "), "; stop allowed")
 			return what + ": " + cause
 		}

@@ -367,8 +367,33 @@ func warnNotice(results []gates.Result) string {
 	return "gauntlet: passed with warnings from " + describe(results, gates.StatusWarn) + "; stop allowed"
 }
 
+// errorNotice tells the user why the agent was let go unverified. A gate that ran and was failed
+// by its environment is "not judged", never "not run": it ran, and its log says what broke.
 func errorNotice(results []gates.Result) string {
-	return "gauntlet: gates not run: " + describe(results, gates.StatusError, gates.StatusCancelled) + "; stop allowed"
+	var ran, notRun []gates.Result
+	for _, r := range only(results, gates.StatusError, gates.StatusCancelled) {
+		if r.Status == gates.StatusError && ranAtAll(r) {
+			ran = append(ran, r)
+		} else {
+			notRun = append(notRun, r)
+		}
+	}
+	var parts []string
+	if len(ran) > 0 {
+		parts = append(parts, "gates not judged, their environment broke: "+describe(ran, gates.StatusError))
+	}
+	if len(notRun) > 0 {
+		parts = append(parts, "gates not run: "+describe(notRun, gates.StatusError, gates.StatusCancelled))
+	}
+	if len(parts) == 0 {
+		parts = append(parts, "gates not run: no gate")
+	}
+	return "gauntlet: " + strings.Join(parts, "; ") + "; stop allowed"
+}
+
+// ranAtAll tells a gate that ran (it exited, timed out or printed) from one that never started.
+func ranAtAll(r gates.Result) bool {
+	return r.ExitCode >= 0 || r.TimedOut || r.Lines > 0
 }
 
 // remember applies fn to the ledger and saves it; the caller holds the run lock. A block that
