@@ -141,6 +141,31 @@ var catalogue = []Signature{
 		Probe:    ProbeVersion,
 	},
 
+	{
+		ID: "pytest-too-old", Ecosystem: "python",
+		// pytest's usage error (exit 4, which tox, nox or make may pass on as another code) for a
+		// minversion above the installed one.
+		Patterns: []Pattern{re(`'minversion' requires pytest-\S+, actual pytest-`, "'minversion' requires pytest-")},
+		Summary:  "the installed pytest is older than the project's minversion",
+		Fix:      "install the pytest version the project asks for in its environment (pip install -U pytest, or sync the dev dependencies), then rerun",
+		Probe:    ProbeVersion,
+	},
+	{
+		ID: "pre-commit-too-old", Ecosystem: "python",
+		Patterns: []Pattern{re(`pre-commit version \S+ is required but version \S+ is installed`, "is required but version")},
+		Summary:  "the installed pre-commit is older than the config's minimum_pre_commit_version",
+		Fix:      "upgrade pre-commit (pipx upgrade pre-commit, or pip install -U pre-commit), then rerun",
+		Probe:    ProbeVersion,
+	},
+	{
+		ID: "pnpm-version-switch-refused", Ecosystem: "pnpm",
+		// pnpm switching to the version package.json's packageManager pins, and refusing the
+		// download it cannot verify: no script ran.
+		Patterns: []Pattern{re(`Refusing to run pnpm@\S+: its npm registry signature could not be verified|ERR_PNPM_PNPM_ENGINE_IDENTITY_UNVERIFIABLE`, "Refusing to run pnpm@", "ERR_PNPM_PNPM_ENGINE_IDENTITY_UNVERIFIABLE")},
+		Summary:  "pnpm refuses to switch to the version packageManager pins: its npm registry signature could not be verified",
+		Fix:      "add manage-package-manager-versions=false to .npmrc (pnpm then runs as installed), or install the pinned pnpm version, then rerun",
+	},
+
 	// Dependencies not installed.
 	{
 		ID: "npx-install-prompt", Ecosystem: "node",

@@ -44,6 +44,12 @@ var positives = []struct {
 	{"python-version-unsupported.txt", 1, "python-version-unsupported", "ERROR: Package 'pyold' requires a different Python: 3.11.7 not in '>=3.99'", false},
 	{"node-engine-unsupported.txt", 1, "node-engine-unsupported", "npm error code EBADENGINE", false},
 	{"node-engine-unsupported-pnpm.txt", 1, "node-engine-unsupported", "ERR_PNPM_UNSUPPORTED_ENGINE Unsupported environment (bad pnpm and/or Node.js version)", false},
+	// pytest 7.2.1 and pre-commit 3.0.4 (Debian's) run here on a project asking for more.
+	{"pytest-too-old.txt", 4, "pytest-too-old", "ERROR: /tmp/cap/pymin/pyproject.toml: 'minversion' requires pytest-8.0, actual pytest-7.2.1'", false},
+	{"pre-commit-too-old.txt", 1, "pre-commit-too-old", "=====> pre-commit version 99.0.0 is required but version 3.0.4 is installed. Perhaps run `pip install --upgrade pre-commit`.", false},
+	// The line pnpm printed on two real projects (issue 19): its signature check cannot be made
+	// to fail here, where the registry answers.
+	{"pnpm-version-switch-refused.txt", 1, "pnpm-version-switch-refused", "ERR_PNPM_PNPM_ENGINE_IDENTITY_UNVERIFIABLE Refusing to run pnpm@11.0.1: its npm registry signature could not be verified", false},
 	{"npx-install-prompt.txt", 1, "npx-install-prompt", `npm error npx canceled due to missing packages and no YES option: ["vitest@4.1.12"]`, false},
 	{"npx-install-prompt-npm9.txt", 1, "npx-install-prompt", "Need to install the following packages:", true},
 	{"node-modules-missing.txt", 127, "node-modules-missing", "sh: 1: vitest: not found", false},

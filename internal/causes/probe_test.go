@@ -146,6 +146,10 @@ func TestVersionsMustBeReleased(t *testing.T) {
 		{"/w/go.mod:3: invalid go version '1.22.0': must match format 1.23", true},
 		{"/w/go.mod:3: invalid go version '2.0': must match format 1.23", false},
 		{"go: download go1.99.0 for linux/amd64: toolchain not available", false},
+		// A minversion no pytest has: the project's typo (or an agent's edit), not the machine.
+		{"ERROR: /p/pyproject.toml: 'minversion' requires pytest-99.0, actual pytest-7.2.1'", false},
+		{"ERROR: /p/pyproject.toml: 'minversion' requires pytest-8.0, actual pytest-7.2.1'", true},
+		{"pre-commit version 99.0.0 is required but version 3.0.4 is installed.", false},
 		{"error: package `x v0.1.0` cannot be built because it requires rustc 1.150 or newer, while the currently active rustc version is 1.75.0", false},
 		{"error: package `x v0.1.0` cannot be built because it requires rustc 1.90 or newer, while the currently active rustc version is 1.75.0", true},
 		{"ERROR: Package 'p' requires a different Python: 3.11.7 not in '>=3.99'", false},
@@ -213,6 +217,7 @@ func TestEveryEntryIsProbedOrListed(t *testing.T) {
 		"playwright-host-deps-missing",     // Playwright's boxed report of missing system libraries
 		"cypress-server-not-running",       // the baseUrl is not on the line
 		"file-watchers-exhausted",          // inotify use is per user, not readable cheaply
+		"pnpm-version-switch-refused",      // pnpm's own refusal of a download it could not verify
 	}
 	for _, s := range catalogue {
 		if (s.Probe == "") != slices.Contains(unprobed, s.ID) {

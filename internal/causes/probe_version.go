@@ -28,6 +28,8 @@ var versionProbes = map[string]toolVersion{
 	"rust-toolchain-too-old":       {"Rust", regexp.MustCompile(`rustc (\d\S*) is not supported|requires rustc (\d\S*) or newer`), rustReleased},
 	"python-version-unsupported":   {"Python", regexp.MustCompile(`not in '([^']+)'`), pythonReleased},
 	"node-engine-unsupported":      {"Node.js", regexp.MustCompile(`Expected version "([^"]+)"`), nodeReleased},
+	"pytest-too-old":               {"pytest", regexp.MustCompile(`requires pytest-(\S+?),`), majorEveryYearSince(8, 2024, 1)},
+	"pre-commit-too-old":           {"pre-commit", regexp.MustCompile(`pre-commit version (\S+) is required`), majorEveryYearSince(4, 2024, 9)},
 }
 
 // version is major.minor.patch with an optional pre-release ("1.23rc1": pre "rc1").
@@ -141,4 +143,14 @@ func nodeReleased(v version, now time.Time) bool {
 	}
 	age := monthsSince(2023, 4, now) - (v.major-20)*6
 	return age >= 0
+}
+
+// majorEveryYearSince bounds a tool whose majors come no faster than one a year: major base came
+// out in year/month, so a version more than one major a year past it (and one of slack) does not
+// exist yet. pytest 8.0 came out in January 2024 and pre-commit 4.0 in September 2024; a
+// `minversion = "99"` is the project's error, not the environment's.
+func majorEveryYearSince(base, year, month int) func(version, time.Time) bool {
+	return func(v version, now time.Time) bool {
+		return v.major <= base+monthsSince(year, month, now)/12+1
+	}
 }

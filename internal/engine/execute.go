@@ -171,6 +171,7 @@ func Execute(ctx context.Context, req Request) (*Run, error) {
 			findingReaders(ctx, snap, toRun)),
 	})
 
+	ran = coldBuilds(sd, ran, gatesByName(cfg))
 	cacheErr = errors.Join(cacheErr, hits.remember(ctx, runID, ran))
 	all := slices.Concat(ran, hits.results, judged)
 	run := &Run{
@@ -198,6 +199,7 @@ func Execute(ctx context.Context, req Request) (*Run, error) {
 	if req.Scope.Shard.N == 0 {
 		recordErr = errors.Join(recordErr, recordTimings(sd, cfg, run.Results))
 	}
+	recordErr = errors.Join(recordErr, recordPasses(sd, gateNames(cfg), run.Results))
 	if req.Recorded != nil {
 		recordErr = errors.Join(recordErr, req.Recorded(run))
 	}
@@ -309,4 +311,20 @@ func firstFailure(results []gates.Result) string {
 		}
 	}
 	return first
+}
+
+func gatesByName(cfg *config.Config) map[string]gates.Gate {
+	out := make(map[string]gates.Gate, len(cfg.Gates))
+	for _, g := range cfg.Gates {
+		out[g.Name] = g
+	}
+	return out
+}
+
+func gateNames(cfg *config.Config) []string {
+	out := make([]string, len(cfg.Gates))
+	for i, g := range cfg.Gates {
+		out[i] = g.Name
+	}
+	return out
 }

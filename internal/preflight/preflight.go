@@ -1,5 +1,6 @@
-// Package preflight tells which tools a config's gates need that are not installed here, with
-// the command that gets each, so that a gate is not first seen failing with "command not found".
+// Package preflight tells which tools a config's gates need that are not installed here, or are
+// older than the project requires, with the command that gets each, so that a gate is not first
+// seen failing with "command not found" or erroring on a version.
 package preflight
 
 import (
@@ -36,6 +37,9 @@ type Env struct {
 	Exists   func(path string) bool // a file or directory is there
 	Getenv   func(key string) string
 	Home     string
+	// Version runs a tool's version command in dir and returns what it printed; nil checks no
+	// version.
+	Version func(dir string, argv ...string) (string, error)
 }
 
 // System looks at the real PATH and file system.
@@ -46,6 +50,7 @@ func System() Env {
 		Exists:   func(p string) bool { _, err := os.Stat(p); return err == nil },
 		Getenv:   os.Getenv,
 		Home:     home,
+		Version:  SystemVersion,
 	}
 }
 
@@ -151,6 +156,7 @@ func checkCommand(words []string, root, dir string, env Env, add func(Problem)) 
 		add(Problem{Tool: prog, Message: prog + " is not on PATH", Fix: t.fix})
 		return
 	}
+	checkVersions(prog, root, dir, env, add)
 	args := words[1:]
 	switch {
 	case prog == "cargo" && len(args) > 0:

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
@@ -111,5 +112,61 @@ func TestGrouped(t *testing.T) {
 	}
 	if s := got[0].String(); s != "web-lint, web-build: pnpm is not on PATH; get it with: f" {
 		t.Errorf("String() = %q", s)
+	}
+}
+
+// Tools older than the project requires are named, each with the file that requires it.
+func TestCheckVersions(t *testing.T) {
+	root := t.TempDir()
+	write := func(name, content string) {
+		if err := os.WriteFile(filepath.Join(root, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("go.mod", "module x\n\ngo 1.27.0\n")
+	write("package.json", `{"engines": {"node": ">=22.12 || ^20.19"}}`)
+	write("pyproject.toml", "[tool.pytest.ini_options]\nminversion = \"8.0\"\n")
+	write(".pre-commit-config.yaml", "minimum_pre_commit_version: '3.2.0'\nrepos: []\n")
+	installed := map[string]string{"go": "go1.26.8\n", "node": "v20.20.2\n", "pytest": "pytest 7.2.1\n", "pre-commit": "pre-commit 3.0.4\n"}
+	env := fakeEnv([]string{"go", "node", "npm", "pytest", "pre-commit"})
+	env.Version = func(_ string, argv ...string) (string, error) { return installed[argv[0]], nil }
+	env.Exists = func(string) bool { return true }
+	gs := []gates.Gate{check("build", "go build ./..."), check("web", "npm test"), check("py", "pytest -q"), check("hooks", "pre-commit run --all-files")}
+	var got []string
+	for _, p := range CheckEnv(root, gs, env) {
+		got = append(got, p.Gate+": "+p.Message)
+	}
+	want := []string{
+		"build: Go 1.26.8 is older than the project requires (go.mod: 1.27.0): the gate will error",
+		"py: pytest 7.2.1 is older than the project requires (pytest's minversion: 8.0): the gate will error",
+		"hooks: pre-commit 3.0.4 is older than the project requires (.pre-commit-config.yaml minimum_pre_commit_version: 3.2.0): the gate will error",
+	}
+	// Node 20.20.2 satisfies ^20.19.
+	if !slices.Equal(got, want) {
+		t.Errorf("problems:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	installed["node"] = "v20.11.0\n"
+	installed["go"] = "go1.27.1\n"
+	got = nil
+	for _, p := range CheckEnv(root, gs[:2], env) {
+		got = append(got, p.Message)
+	}
+	if len(got) != 1 || !strings.Contains(got[0], "Node.js 20.11.0 is older than the project requires (package.json engines.node: >=22.12 || ^20.19)") {
+		t.Errorf("node: %v", got)
+	}
+}
+
+func TestInRange(t *testing.T) {
+	for _, tc := range []struct {
+		have, rng string
+		want      bool
+	}{
+		{"22.1.0", ">=20", true}, {"18.0.0", ">=20", false}, {"20.5.0", "^20.3", true}, {"21.0.0", "^20.3", false},
+		{"20.5.0", "20.x", true}, {"19.9.0", "20.x", false}, {"20.5.0", ">=18 <21", true}, {"22.0.0", ">=18 <21", false},
+		{"24.1.0", "^22.1.0 || >=24", true}, {"23.0.0", "^22.1.0 || >=24", false}, {"20.0.0", "lts/*", true}, {"20.0.0", "*", true},
+	} {
+		if got := inRange(tc.have, tc.rng); got != tc.want {
+			t.Errorf("inRange(%q, %q) = %v", tc.have, tc.rng, got)
+		}
 	}
 }
