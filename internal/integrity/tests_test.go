@@ -63,7 +63,7 @@ func TestTestRules(t *testing.T) {
 		{name: "a skip under an environment probe runs wherever it can", old: map[string]string{"x_test.go": goTest},
 			new: map[string]string{"x_test.go": replace(goTest, "func TestSub(t *testing.T) {\n", "func TestSub(t *testing.T) {\n\tif _, err := exec.LookPath(\"git\"); err != nil {\n\t\tt.Skip(\"no git\")\n\t}\n")}},
 		{name: "a skip under a condition of the code's own is reported", old: map[string]string{"x_test.go": goTest},
-			new: map[string]string{"x_test.go": replace(goTest, "func TestSub(t *testing.T) {\n", "func TestSub(t *testing.T) {\n\tif os.Getenv(\"CI\") == \"\" {\n\t\tt.Skip(\"only on CI\")\n\t}\n")},
+			new:  map[string]string{"x_test.go": replace(goTest, "func TestSub(t *testing.T) {\n", "func TestSub(t *testing.T) {\n\tif os.Getenv(\"CI\") == \"\" {\n\t\tt.Skip(\"only on CI\")\n\t}\n")},
 			want: []string{"test-skipped x_test.go:16"}},
 		{name: "t.Skip moved with its test stays quiet",
 			old: map[string]string{"x_test.go": replace(goTest, "func TestSub(t *testing.T) {\n", "func TestSub(t *testing.T) {\n\tt.Skip(\"flaky\")\n")},
