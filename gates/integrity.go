@@ -110,3 +110,15 @@ func (p IntegrityPolicy) Level(rule string, hook bool) IntegrityLevel {
 	}
 	return IntegrityWarn
 }
+
+// VerdictWithIntegrity is the verdict once the integrity findings count: a blocking finding
+// fails the run (fail wins over error, as for gates), a warning turns a pass into a warn.
+func VerdictWithIntegrity(v Verdict, fs []IntegrityFinding) Verdict {
+	switch {
+	case Blocking(fs):
+		return VerdictFail
+	case len(fs) > 0 && v == VerdictPass:
+		return VerdictWarn
+	}
+	return v
+}

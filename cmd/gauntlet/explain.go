@@ -85,6 +85,8 @@ type explanation struct {
 	RunID   string        `json:"run_id"`
 	Verdict gates.Verdict `json:"verdict"`
 	Gates   []explained   `json:"gates"`
+	// Integrity are the ways the change weakens the gates; shown first, whatever GATE asks.
+	Integrity []gates.IntegrityFinding `json:"integrity,omitempty"`
 }
 
 func explain(opts *explainOptions) error {
@@ -108,6 +110,9 @@ func explain(opts *explainOptions) error {
 	causes := storedCauses(data)
 
 	ex := explanation{RunID: r.RunID, Verdict: r.Verdict, Gates: []explained{}}
+	if opts.gate == "" {
+		ex.Integrity = r.Integrity
+	}
 	var names []string
 	byName := map[string]report.GateReport{}
 	// Setup steps first: a failed step explains the gates it kept from running.
@@ -192,7 +197,24 @@ func storedCauses(data []byte) map[string]*gates.Cause {
 
 func writeExplanation(w io.Writer, ex explanation) error {
 	var b strings.Builder
-	if len(ex.Gates) == 0 {
+	if len(ex.Integrity) > 0 {
+		fmt.Fprintf(&b, "%s (%s):\n", report.IntegrityHeading, termtext.Count(len(ex.Integrity), "finding"))
+		var rules []string
+		for _, f := range ex.Integrity {
+			fmt.Fprintf(&b, "  %s  %s  [%s] %s\n", f.Level, report.IntegrityPlace(f), f.Rule, termtext.Line(f.Message))
+			if !slices.Contains(rules, f.Rule) {
+				rules = append(rules, f.Rule)
+			}
+		}
+		for _, rule := range rules {
+			fmt.Fprintf(&b, "  %s: %s\n", rule, gates.IntegrityRuleSummary[rule])
+		}
+		b.WriteString("  Restore what the change weakened, or, if it was asked for, say so; docs/integrity.md lists the rules.\n")
+		if len(ex.Gates) > 0 {
+			b.WriteString("\n")
+		}
+	}
+	if len(ex.Gates) == 0 && len(ex.Integrity) == 0 {
 		fmt.Fprintf(&b, "last run %s: %s, no gate failed\n", ex.RunID, ex.Verdict)
 	}
 	for i, g := range ex.Gates {

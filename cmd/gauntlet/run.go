@@ -186,6 +186,9 @@ func runGates(parent context.Context, opts *runOptions) error {
 	if err != nil && run == nil {
 		return err
 	}
+	if run.IntegrityErr != nil {
+		fmt.Fprintf(ios.ErrOut, "gauntlet: %v\n", run.IntegrityErr)
+	}
 	if run.CacheErr != nil {
 		fmt.Fprintf(ios.ErrOut, "gauntlet: %v\n", run.CacheErr)
 	}

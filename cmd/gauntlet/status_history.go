@@ -62,6 +62,15 @@ func writeHistory(w io.Writer, entries []stophook.HistoryEntry, now time.Time, c
 // describeDecision says why, in words: "retry limit after 3 attempts: test, lint".
 func describeDecision(e stophook.HistoryEntry) string {
 	gates := strings.Join(e.Failed, ", ")
+	if e.Integrity > 0 {
+		// The loudest part first: the gates are green, or failing, on a change that weakened them.
+		weakened := "THE CHANGE WEAKENS THE GATES (" + termtext.Count(e.Integrity, "integrity finding") + ", gauntlet explain)"
+		if gates == "" {
+			gates = weakened
+		} else {
+			gates = weakened + "; " + gates
+		}
+	}
 	switch e.Why {
 	case stophook.WhyFail:
 		return fmt.Sprintf("blocked, attempt %d of %d: %s", e.Attempt, e.MaxAttempts, gates)

@@ -57,6 +57,9 @@ type Request struct {
 	// Locked says the caller already holds the run lock (the stop hook, which decides how long
 	// to wait for it): Execute neither takes nor releases it.
 	Locked bool
+	// StopHook says the run judges an agent's stop: integrity findings default to block there,
+	// to warn in `run`.
+	StopHook bool
 }
 
 // Run is what one pipeline run produced.
@@ -80,6 +83,11 @@ type Run struct {
 	// this run found still running and killed; LeftoversOf names that run.
 	Leftovers   int
 	LeftoversOf string
+	// Integrity are the ways the change weakens the gates, each at its level; they count in
+	// Verdict. IntegrityErr is a failure to judge them (git failing), which never changes the
+	// verdict: callers only mention it.
+	Integrity    []gates.IntegrityFinding
+	IntegrityErr error
 }
 
 // StateError means the state dir could not be used; the run could not even start.
@@ -151,6 +159,7 @@ func Execute(ctx context.Context, req Request) (*Run, error) {
 	if observer != nil {
 		observer = sanitizingObserver{observer, secrets}
 	}
+	integrityRes, integrityErr := checkIntegrity(ctx, req, snap)
 	ran := runner.Run(ctx, toRun, runner.Options{
 		RunID:     runID,
 		Root:      cfg.Root,
@@ -184,9 +193,14 @@ func Execute(ctx context.Context, req Request) (*Run, error) {
 		Leftovers:   leftovers,
 		LeftoversOf: deadRun,
 	}
-	run.Verdict = gates.VerdictOf(slices.Concat(run.Setup, run.Results))
+	run.Integrity = sanitizeIntegrity(integrityRes.Findings, secrets)
+	run.IntegrityErr = integrityErr
+	run.Verdict = gates.VerdictWithIntegrity(gates.VerdictOf(slices.Concat(run.Setup, run.Results)), run.Integrity)
 	run.FirstFailure = firstFailure(ran)
 	run.Report = report.New(runID, started, run.Duration, run.Results).WithSetup(run.Setup)
+	run.Report.Verdict = run.Verdict
+	run.Report.Integrity = run.Integrity
+	run.Report.IntegritySkipped = integrityRes.Skipped
 	run.Report.ConfigDigest = cfg.ContentDigest
 	if req.Scope.Shard.N > 0 {
 		run.Report.Shard = req.Scope.Shard.String()

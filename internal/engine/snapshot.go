@@ -17,15 +17,19 @@ const maxNewOnlyDiffBytes = snapshot.DefaultPatchBytes
 func NewSnapshot(cfg *config.Config, scope Scope) *snapshot.Snapshot {
 	return snapshot.New(cfg.Root, snapshot.Options{
 		Base:       cmp.Or(scope.Base, cfg.Base),
-		PatchBytes: patchBytes(cfg.Gates),
+		PatchBytes: patchBytes(cfg),
 	})
 }
 
 // patchBytes is the most of the patch any gate may read, so that the diff that names the
 // changed files reads it in the same git process.
-func patchBytes(gs []gates.Gate) int64 {
+// The integrity checks read the change's lines unless integrity is off altogether.
+func patchBytes(cfg *config.Config) int64 {
 	var n int64
-	for _, g := range gs {
+	if !integrityOff(cfg.Integrity) {
+		n = snapshot.DefaultPatchBytes
+	}
+	for _, g := range cfg.Gates {
 		switch {
 		case g.NewOnly && isCheck(g):
 			n = max(n, maxNewOnlyDiffBytes)
@@ -38,4 +42,14 @@ func patchBytes(gs []gates.Gate) int64 {
 		}
 	}
 	return n
+}
+
+// integrityOff says whether the config turns every integrity rule off, in both contexts.
+func integrityOff(p gates.IntegrityPolicy) bool {
+	for _, r := range gates.IntegrityRules {
+		if p.Level(r, true) != gates.IntegrityOff || p.Level(r, false) != gates.IntegrityOff {
+			return false
+		}
+	}
+	return true
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
@@ -14,6 +15,9 @@ import (
 type Options struct {
 	Root string // the project root
 	Base string // the base ref; "" means auto
+	// Snapshot is the run's reading of the repository, shared with the rest of the run; nil
+	// makes one for Root and Base.
+	Snapshot *snapshot.Snapshot
 	// Hook is set in the stop hook, where the default level is block; in `run` it is warn.
 	Hook bool
 	// Policy is the config's `integrity` setting as loaded (it may be the change's own).
@@ -34,7 +38,11 @@ type Result struct {
 // Check reads the change from git and judges it. A project outside git, or without a commit to
 // compare with, is not judged (Skipped says so); only a git failure is an error.
 func Check(ctx context.Context, o Options) (Result, error) {
-	from, against, hasBase, err := snapshot.New(o.Root, snapshot.Options{Base: o.Base}).DiffBase(ctx)
+	snap := o.Snapshot
+	if snap == nil {
+		snap = snapshot.New(o.Root, snapshot.Options{Base: o.Base})
+	}
+	from, against, hasBase, err := snap.DiffBase(ctx)
 	switch {
 	case errors.Is(err, snapshot.ErrNotGit):
 		return Result{Skipped: "not in a git work tree"}, nil
@@ -44,9 +52,20 @@ func Check(ctx context.Context, o Options) (Result, error) {
 		return Result{Skipped: "nothing to judge the change against: " + against}, nil
 	}
 	// The accepted policy is the base's (the defaults when the base has no config): the current
-	// one may be the change's own doing.
+	// one may be the change's own doing. A config the change does not touch is read from the
+	// work tree, which saves asking git.
+	configFile := cmpOr(o.Inputs.ConfigFile, ".gauntlet.yml")
+	changed, err := snap.ChangedFiles(ctx)
+	if err != nil {
+		return Result{}, err
+	}
+	base := &GitChange{root: snap.Root(), from: from}
+	read := base.Old
+	if !slices.Contains(changed.Files, configFile) {
+		read = base.New
+	}
 	var basePolicy gates.IntegrityPolicy
-	if data, ok := (&GitChange{root: o.Root, from: from}).Old(cmpOr(o.Inputs.ConfigFile, ".gauntlet.yml")); ok {
+	if data, ok := read(configFile); ok {
 		if tree, err := parse(formatYAML, data); err == nil {
 			basePolicy = PolicyOf(tree["integrity"])
 		}
@@ -54,7 +73,7 @@ func Check(ctx context.Context, o Options) (Result, error) {
 	if off(o.Policy) && off(basePolicy) {
 		return Result{Skipped: "integrity: off"}, nil
 	}
-	ch, err := ReadGit(ctx, o.Root, o.Base, Keep)
+	ch, err := ReadSnapshot(ctx, snap)
 	switch {
 	case errors.Is(err, ErrNoBase):
 		return Result{Skipped: err.Error()}, nil

@@ -16,7 +16,6 @@ import (
 	"github.com/gauntlet-dev/gauntlet/internal/git"
 	"github.com/gauntlet-dev/gauntlet/internal/safefile"
 	"github.com/gauntlet-dev/gauntlet/internal/snapshot"
-	"github.com/gauntlet-dev/gauntlet/internal/state"
 )
 
 // Bounds on what is read of a change, so that memory does not grow with a huge diff (a vendored
@@ -30,7 +29,8 @@ const (
 )
 
 // GitChange is a Change read from git: the work tree (committed, staged, unstaged and untracked
-// files) against the merge-base of HEAD and the base ref.
+// files) against the merge-base of HEAD and the base ref (ReadSnapshot), or one commit against
+// another (ReadGitCommits).
 type GitChange struct {
 	root  string
 	from  string
@@ -44,34 +44,6 @@ type GitChange struct {
 
 // ErrNoBase means there is nothing accepted to judge the change against (no commit yet).
 var ErrNoBase = errors.New("no base to judge the change against")
-
-// ReadGit reads the change of the project at root against base ("" means auto, as for scoping).
-// keep says which files' lines are worth keeping; nil keeps every file's.
-func ReadGit(ctx context.Context, root, base string, keep func(path string) bool) (*GitChange, error) {
-	from, against, ok, err := snapshot.New(root, snapshot.Options{Base: base}).DiffBase(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		return nil, fmt.Errorf("%w: %s", ErrNoBase, against)
-	}
-	c := &GitChange{root: root, from: from, Against: against}
-	p := &patchReader{keep: keep}
-	args := []string{"-c", "core.quotePath=false", "diff", "-M", "-U0", "--no-color", "--no-ext-diff", "--no-textconv",
-		"--relative", "--src-prefix=a/", "--dst-prefix=b/", from, "--", ".", ":(exclude)" + state.Name}
-	if err := git.Stream(ctx, root, args, p.read); err != nil {
-		return nil, fmt.Errorf("diff against %s: %w", against, err)
-	}
-	c.files = p.files
-	c.Truncated = p.truncated
-	if err := c.addUntracked(ctx, keep, p.kept); err != nil {
-		return nil, err
-	}
-	slices.SortFunc(c.files, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
-	return c, nil
-}
-
-func (c *GitChange) Files() []File { return c.files }
 
 // ReadGitCommits reads the change from commit from to commit to in the repository at dir (which
 // may be a bare one): how a commit of history is judged, against its parent.
@@ -87,6 +59,8 @@ func ReadGitCommits(ctx context.Context, dir, from, to string, keep func(path st
 	slices.SortFunc(c.files, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
 	return c, nil
 }
+
+func (c *GitChange) Files() []File { return c.files }
 
 // Old reads a file at the base, bounded.
 func (c *GitChange) Old(path string) ([]byte, bool) {
@@ -136,37 +110,6 @@ func readInRoot(root *os.Root, path string) ([]byte, bool) {
 		return nil, false
 	}
 	return data, true
-}
-
-// addUntracked adds files git does not track yet (and does not ignore) as created files.
-func (c *GitChange) addUntracked(ctx context.Context, keep func(string) bool, kept int) error {
-	out, err := git.Output(ctx, c.root, maxListedBytes, "ls-files", "--others", "--exclude-standard", "-z", "--", ".", ":(exclude)"+state.Name)
-	if err != nil {
-		return fmt.Errorf("list untracked files: %w", err)
-	}
-	root, err := os.OpenRoot(c.root)
-	if err != nil {
-		return fmt.Errorf("open project root: %w", err)
-	}
-	defer root.Close()
-	for _, name := range git.SplitNUL(out) {
-		f := File{Path: name, Created: true}
-		if keep == nil || keep(name) {
-			if data, ok := readInRoot(root, name); ok && !isBinary(data) {
-				lines := splitLines(data)
-				if kept+len(lines) > maxKeptLines {
-					c.Truncated = true
-				} else {
-					for i, l := range lines {
-						f.Added = append(f.Added, Line{N: i + 1, Text: capLine(l)})
-					}
-					kept += len(lines)
-				}
-			}
-		}
-		c.files = append(c.files, f)
-	}
-	return nil
 }
 
 func isBinary(data []byte) bool { return bytes.IndexByte(data[:min(len(data), 8000)], 0) >= 0 }

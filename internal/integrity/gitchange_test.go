@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gauntlet-dev/gauntlet/internal/snapshot"
 )
 
 func gitRepo(t *testing.T, files map[string]string) string {
@@ -51,7 +53,7 @@ func write(t *testing.T, dir string, files map[string]string) {
 	}
 }
 
-func TestReadGitSeesEveryKindOfChange(t *testing.T) {
+func TestReadSnapshotSeesEveryKindOfChange(t *testing.T) {
 	dir := gitRepo(t, map[string]string{
 		"committed.go": "package a\n", "staged.go": "package a\n", "unstaged.go": "package a\n",
 		"gone_test.go": "package a\n\nfunc TestGone(t *testing.T) {}\n", "old_test.go": "package a\n\nfunc TestMoved(t *testing.T) {\n\tt.Log(1)\n}\n",
@@ -65,7 +67,7 @@ func TestReadGitSeesEveryKindOfChange(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	ch, err := ReadGit(context.Background(), dir, "main", nil)
+	ch, err := ReadSnapshot(context.Background(), snapshot.New(dir, snapshot.Options{Base: "main"}))
 	if err != nil {
 		t.Fatal(err)
 	}

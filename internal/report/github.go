@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/gauntlet-dev/gauntlet/gates"
 	"github.com/gauntlet-dev/gauntlet/internal/termtext"
 )
 
@@ -43,6 +44,17 @@ func WriteGitHub(w io.Writer, r Report) error {
 			fmt.Fprintf(&b, "log: %s\n", termtext.Line(g.Log))
 		}
 		b.WriteString("::endgroup::\n")
+	}
+	for _, f := range r.Integrity {
+		kind := "warning"
+		if f.Level == gates.IntegrityBlock {
+			kind = "error"
+		}
+		props := "file=" + escapeProperty(termtext.Line(f.File))
+		if f.Line > 0 {
+			props += ",line=" + fmt.Sprint(f.Line)
+		}
+		fmt.Fprintf(&b, "::%s %s,title=%s::%s\n", kind, props, escapeProperty("gauntlet integrity: "+f.Rule), escapeData(termtext.Line(f.Message)))
 	}
 	plan := planAnnotations(r.shown())
 	for _, a := range plan.chosen {

@@ -75,9 +75,16 @@ func ReadJSON(rd io.Reader) (Report, error) {
 			results = append(results, gates.Result{Status: list[i].Status})
 		}
 	}
-	// A report is one verdict of its gates and setup steps; one that says otherwise was not
-	// written by gauntlet, and believing either half could turn a failure into a pass.
-	if want := gates.VerdictOf(results); r.Verdict != want {
+	// A report is one verdict of its gates, setup steps and integrity findings; one that says
+	// otherwise was not written by gauntlet, and believing either half could turn a failure into
+	// a pass.
+	for i, f := range r.Integrity {
+		if f.Level != gates.IntegrityBlock && f.Level != gates.IntegrityWarn {
+			return Report{}, fmt.Errorf("read json report: integrity finding %d has level %q, not one gauntlet writes", i+1, f.Level)
+		}
+		r.Integrity[i].Rule, r.Integrity[i].File, r.Integrity[i].Message = termtext.Line(f.Rule), termtext.Line(f.File), termtext.Line(f.Message)
+	}
+	if want := gates.VerdictWithIntegrity(gates.VerdictOf(results), r.Integrity); r.Verdict != want {
 		return Report{}, fmt.Errorf("read json report: verdict %q, but its gates make it %q", r.Verdict, want)
 	}
 	return r, nil

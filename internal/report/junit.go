@@ -113,6 +113,25 @@ func WriteJUnit(w io.Writer, r Report) error {
 		Name: junitName, Tests: suite.Tests, Failures: suite.Failures, Errors: suite.Errors,
 		Skipped: suite.Skipped, Time: suite.Time, Suites: []junitSuite{suite},
 	}
+	if len(r.Integrity) > 0 {
+		// One case per finding: a blocking one fails, a warning passes with a note, as a warn gate does.
+		is := junitSuite{Name: junitName + " integrity", Time: "0", Timestamp: r.StartedAt}
+		for _, f := range r.Integrity {
+			c := junitCase{ClassName: junitName + ".integrity", Name: xmlText(f.Rule + " " + IntegrityPlace(f)), Time: "0"}
+			msg := xmlText(termtext.Line(f.Message))
+			if f.Level == gates.IntegrityBlock {
+				c.Failure = &junitProblem{Message: msg, Type: "integrity", Body: xmlText(IntegrityHeading + ": " + msg)}
+				is.Failures++
+			} else {
+				c.SystemOut = &junitText{Body: "warning: " + msg + "\n"}
+			}
+			is.Cases = append(is.Cases, c)
+			is.Tests++
+		}
+		doc.Suites = append(doc.Suites, is)
+		doc.Tests += is.Tests
+		doc.Failures += is.Failures
+	}
 	if _, err := io.WriteString(w, xml.Header); err != nil {
 		return fmt.Errorf("write junit report: %w", err)
 	}

@@ -122,7 +122,14 @@ func Merge(inputs []MergeInput, order []string) (Report, error) {
 	for _, s := range out.Setup {
 		results = append(results, gates.Result{Name: s.Name, Status: s.Status})
 	}
-	out.Verdict = gates.VerdictOf(results)
+	for _, in := range inputs {
+		for _, f := range in.Report.Integrity {
+			if !slices.Contains(out.Integrity, f) {
+				out.Integrity = append(out.Integrity, f)
+			}
+		}
+	}
+	out.Verdict = gates.VerdictWithIntegrity(gates.VerdictOf(results), out.Integrity)
 	return out, nil
 }
 

@@ -31,6 +31,12 @@ type Report struct {
 	// ShardsDurationMS, in a merged report, is the sum of the shards' run times (the machine
 	// time spent), while DurationMS is the wall time from the first start to the last end.
 	ShardsDurationMS int64 `json:"shards_duration_ms,omitempty"`
+	// Integrity lists the ways the change weakens the gates rather than fixing the code, each
+	// at its level (block or warn); omitted when there are none.
+	Integrity []gates.IntegrityFinding `json:"integrity,omitempty"`
+	// IntegritySkipped says why the change was not judged for integrity (outside git, no commit
+	// yet, integrity: off); omitted when it was.
+	IntegritySkipped string `json:"integrity_skipped,omitempty"`
 }
 
 // GateReport is one gate's line in the report.

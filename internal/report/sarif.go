@@ -8,6 +8,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/gauntlet-dev/gauntlet/gates"
 	"github.com/gauntlet-dev/gauntlet/internal/termtext"
 )
 
@@ -127,6 +128,29 @@ func WriteSARIF(w io.Writer, r Report) error {
 				}}},
 			})
 		}
+	}
+	for _, f := range r.Integrity {
+		if f.File == "" || outsideRoot(f.File) {
+			continue
+		}
+		id := "integrity/" + f.Rule
+		idx, ok := ruleIndex[id]
+		if !ok {
+			idx = len(run.Tool.Driver.Rules)
+			ruleIndex[id] = idx
+			run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sarifRule{ID: id, ShortDescription: sarifMessage{Text: gates.IntegrityRuleSummary[f.Rule]}})
+		}
+		level := "warning"
+		if f.Level == gates.IntegrityBlock {
+			level = "error"
+		}
+		run.Results = append(run.Results, sarifResult{
+			RuleID: id, RuleIndex: idx, Level: level, Message: sarifMessage{Text: termtext.Line(f.Message)},
+			Locations: []sarifLocation{{PhysicalLocation: sarifPhysical{
+				ArtifactLocation: sarifArtifactOf(f.File),
+				Region:           sarifRegion{StartLine: max(f.Line, 1)},
+			}}},
+		})
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")

@@ -37,6 +37,7 @@ func WriteText(w io.Writer, r Report, opts TextOptions) error {
 	var b strings.Builder
 	shown := r.shown()
 	writeGateLines(&b, shown, opts.Color)
+	writeIntegrity(&b, r.Integrity, opts.Color)
 	for _, g := range attentionOrder(shown, opts.FirstFailure) {
 		b.WriteString("\n")
 		writeGateBlock(&b, g, g.Name == opts.FirstFailure, opts)
@@ -128,4 +129,34 @@ func writeTail(b *strings.Builder, g GateReport, opts TextOptions) {
 	for _, line := range lines {
 		b.WriteString("    " + line + "\n")
 	}
+}
+
+// IntegrityHeading introduces the integrity findings wherever they are shown: they are about the
+// change, not about any gate.
+const IntegrityHeading = "The change weakens the gates rather than fixing the code"
+
+// writeIntegrity lists the integrity findings after the gate lines, before the gates' details:
+// a green gate list must not hide that the change made it green by weakening a gate.
+func writeIntegrity(b *strings.Builder, fs []gates.IntegrityFinding, colour bool) {
+	if len(fs) == 0 {
+		return
+	}
+	level := "warning"
+	attrs := statusAttrs[gates.StatusWarn]
+	if gates.Blocking(fs) {
+		level, attrs = "blocking", statusAttrs[gates.StatusFail]
+	}
+	fmt.Fprintf(b, "\n%s (%s, %s):\n", paint(IntegrityHeading, colour, attrs...), termtext.Count(len(fs), "finding"), level)
+	for _, f := range fs {
+		fmt.Fprintf(b, "  %s  %s  [%s] %s\n", f.Level, IntegrityPlace(f), f.Rule, termtext.Line(f.Message))
+	}
+}
+
+// IntegrityPlace is "file:line", or the file alone for a finding about the whole file.
+func IntegrityPlace(f gates.IntegrityFinding) string {
+	file := termtext.Line(f.File)
+	if f.Line > 0 {
+		return fmt.Sprintf("%s:%d", file, f.Line)
+	}
+	return file
 }

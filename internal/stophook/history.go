@@ -62,6 +62,8 @@ type HistoryEntry struct {
 	MaxAttempts int      `json:"max_attempts,omitempty"`
 	Failed      []string `json:"failed,omitempty"` // gates failing (or not run, for infra)
 	Message     string   `json:"message,omitempty"`
+	// Integrity is how many integrity findings (ways the change weakens the gates) stood.
+	Integrity int `json:"integrity,omitempty"`
 }
 
 // Released reports a stop let go while gates were failing or not run: what a user must hear
@@ -77,6 +79,7 @@ type decision struct {
 	attempt     int
 	maxAttempts int
 	failed      []string
+	integrity   int
 	root        string // the project, once known
 }
 
@@ -127,6 +130,7 @@ func (c *call) record(out Outcome) {
 		MaxAttempts: c.dec.maxAttempts,
 		Failed:      c.dec.failed[:min(len(c.dec.failed), maxHistoryGates)],
 		Message:     termtext.Short(out.Reply.Message, maxHistoryMessage),
+		Integrity:   c.dec.integrity,
 	}
 	if out.blocks {
 		e.Decision = "block"

@@ -236,6 +236,7 @@ func Judge(ctx context.Context, o JudgeOptions) error {
 		Config:    &speculative,
 		Scope:     engine.Scope{Sticky: stickyOf(led, key)},
 		Locked:    true,
+		StopHook:  true,
 		Env:       o.Environ,
 		ExtraEnv:  c.gateEnv(),
 		Grace:     grace,
@@ -248,7 +249,7 @@ func Judge(ctx context.Context, o JudgeOptions) error {
 			return writeInflight(sd, inflight{
 				Fingerprint: fingerprint, Session: key, PID: os.Getpid(), RunID: run.ID, Done: true,
 				Speculative: true, Verdict: run.Verdict, Results: remembered(run.Results),
-				Sticky: stickyOf(led, key),
+				Sticky: stickyOf(led, key), Integrity: run.Integrity,
 			})
 		},
 		Snapshot:      snap,

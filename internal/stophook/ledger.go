@@ -61,6 +61,8 @@ type promptState struct {
 	BlockFingerprint string         `json:"block_fingerprint,omitempty"`
 	Failed           []gates.Result `json:"failed,omitempty"`
 	Total            int            `json:"total,omitempty"`
+	// Integrity are the integrity findings the last block named.
+	Integrity []gates.IntegrityFinding `json:"integrity,omitempty"`
 }
 
 func sessionKey(h Host, session string) string { return string(h) + "/" + session }

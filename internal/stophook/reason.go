@@ -42,6 +42,11 @@ type Attempt struct{ N, Max int }
 // results with status fail are listed (all of them, if none has). total is the number of gates
 // that ran. Secrets are redacted before anything is cut, so a cut cannot expose part of one.
 func BlockReason(failed []gates.Result, total int, at Attempt, secrets *redact.Redactor) string {
+	return blockReason(failed, total, at, secrets, MaxReasonBytes)
+}
+
+// blockReason is BlockReason within limit bytes: the room integrity findings leave it.
+func blockReason(failed []gates.Result, total int, at Attempt, secrets *redact.Redactor, limit int) string {
 	results := failingResults(failed)
 	var setup []string
 	for _, r := range results {
@@ -73,7 +78,7 @@ func BlockReason(failed []gates.Result, total int, at Attempt, secrets *redact.R
 		b.WriteString("\n")
 	}
 	closing := nextLine(results, secrets)
-	left := MaxReasonBytes - b.Len() - len(closing) - 2
+	left := limit - b.Len() - len(closing) - 2
 
 	// Fixed parts first, in order, while they fit with room for the footer naming the rest.
 	shown := 0
@@ -120,7 +125,7 @@ func BlockReason(failed []gates.Result, total int, at Attempt, secrets *redact.R
 	b.WriteString("\n")
 	b.WriteString(closing)
 	// A secret could still span two parts; redacting can lengthen the text, so cap it after.
-	return termtext.Cap(secrets.Redact(strings.TrimRight(b.String(), "\n")), MaxReasonBytes)
+	return termtext.Cap(secrets.Redact(strings.TrimRight(b.String(), "\n")), limit)
 }
 
 func failingResults(results []gates.Result) []gates.Result {

@@ -43,6 +43,8 @@ type inflight struct {
 	// which a stop on the same state takes instead of running them again.
 	Speculative bool           `json:"speculative,omitempty"`
 	Results     []gates.Result `json:"results,omitempty"`
+	// Integrity are the integrity findings of the verdict, once Done.
+	Integrity []gates.IntegrityFinding `json:"integrity,omitempty"`
 }
 
 func readInflight(sd *state.Dir) *inflight {
@@ -116,6 +118,7 @@ func (c *call) sharedAnswer(sd *state.Dir, in *inflight, key string, maxAttempts
 		case gates.VerdictError:
 			return c.because(WhyInfra, "").notify(in.Notice)
 		}
+		c.integrity = in.Integrity
 		return c.nextAttempt(ps, in.Failed, in.Total, in.Fingerprint, maxAttempts)
 	}), true
 }

@@ -3,6 +3,7 @@
 package stophook
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -82,6 +83,8 @@ type call struct {
 	secrets *redact.Redactor
 	// stopped are the gates first_failure stopped before they were judged.
 	stopped []gates.Result
+	// integrity are the ways the change weakens the gates, which a block names first.
+	integrity []gates.IntegrityFinding
 }
 
 func (c *call) allow() Outcome {
@@ -237,6 +240,7 @@ func (c *call) judge(ctx context.Context, cfg *config.Config) Outcome {
 		Config:   cfg,
 		Scope:    engine.Scope{Sticky: stickyOf(led, key)},
 		Locked:   true,
+		StopHook: true,
 		Env:      c.Environ,
 		ExtraEnv: c.gateEnv(),
 		Observer: progress,
@@ -350,11 +354,11 @@ func (c *call) share(sd *state.Dir, fingerprint, key string, sticky []string, ru
 	in := inflight{
 		Fingerprint: fingerprint, Session: key, PID: os.Getpid(), RunID: run.ID, Done: true,
 		Verdict: run.Verdict, Failed: remembered(blocking(run)), Total: ranCount(run.Results),
-		Sticky: sticky,
+		Sticky: sticky, Integrity: run.Integrity,
 	}
 	switch run.Verdict {
 	case gates.VerdictWarn:
-		in.Notice = warnNotice(run.Results)
+		in.Notice = warnNotice(run.Results, run.Integrity)
 	case gates.VerdictError:
 		in.Notice = errorNotice(slices.Concat(run.Setup, run.Results))
 	}
@@ -363,8 +367,15 @@ func (c *call) share(sd *state.Dir, fingerprint, key string, sticky []string, ru
 	}
 }
 
-func warnNotice(results []gates.Result) string {
-	return "gauntlet: passed with warnings from " + describe(results, gates.StatusWarn) + "; stop allowed"
+func warnNotice(results []gates.Result, integrity []gates.IntegrityFinding) string {
+	if len(only(results, gates.StatusWarn)) == 0 && len(integrity) > 0 {
+		return "gauntlet: passed, but " + integrityNotice(integrity) + "; stop allowed"
+	}
+	msg := "gauntlet: passed with warnings from " + describe(results, gates.StatusWarn)
+	if len(integrity) > 0 {
+		msg += "; " + integrityNotice(integrity)
+	}
+	return msg + "; stop allowed"
 }
 
 // errorNotice tells the user why the agent was let go unverified. A gate that ran and was failed
@@ -436,12 +447,14 @@ func (c *call) decide(led *ledger, key, fingerprint string, maxAttempts int, run
 	case gates.VerdictWarn:
 		*ps = promptState{}
 		c.failing(run.Results, gates.StatusWarn)
-		return c.because(WhyWarn, "").notify(warnNotice(run.Results))
+		c.dec.integrity = len(run.Integrity)
+		return c.because(WhyWarn, "").notify(warnNotice(run.Results, run.Integrity))
 	case gates.VerdictError:
 		c.failing(slices.Concat(run.Setup, run.Results), gates.StatusError, gates.StatusCancelled)
 		return c.because(WhyInfra, "").notify(errorNotice(slices.Concat(run.Setup, run.Results)))
 	}
 	c.stopped = only(run.Results, gates.StatusCancelled)
+	c.integrity = run.Integrity
 	return c.nextAttempt(ps, blocking(run), ranCount(run.Results), fingerprint, maxAttempts)
 }
 
@@ -467,6 +480,7 @@ func (c *call) reblock(ctx context.Context, cfg *config.Config, sd *state.Dir) O
 	c.killLeftovers(sd)
 	return c.remember(sd, func(led *ledger) Outcome {
 		ps := led.session(sessionKey(c.host, c.payload.Session()), time.Now()).prompt(c.payload.Prompt())
+		c.integrity = ps.Integrity
 		return c.nextAttempt(ps, ps.Failed, ps.Total, ps.BlockFingerprint, cfg.StopHook.MaxAttempts)
 	})
 }
@@ -500,11 +514,19 @@ func (c *call) killLeftovers(sd *state.Dir) {
 func (c *call) nextAttempt(ps *promptState, failed []gates.Result, total int, fingerprint string, maxAttempts int) Outcome {
 	c.failing(failed, gates.StatusFail)
 	c.dec.verdict, c.dec.attempt, c.dec.maxAttempts = gates.VerdictFail, ps.Blocks, maxAttempts
+	c.dec.integrity = len(c.integrity)
 	if ps.Blocks >= maxAttempts {
 		*ps = promptState{}
 		stillFailing := only(failed, gates.StatusFail)
-		return c.because(WhyRetryLimit, "").notify(fmt.Sprintf("gauntlet: %s still failing after %s (%s); stop allowed, see %s",
-			termtext.Count(len(stillFailing), "gate"), termtext.Count(maxAttempts, "attempt"), names(stillFailing), ".gauntlet/"+engine.LastRunFile))
+		what := termtext.Count(len(stillFailing), "gate") + " still failing"
+		switch {
+		case len(c.integrity) > 0 && len(stillFailing) == 0:
+			what = "the change still weakens the gates (" + termtext.Count(len(c.integrity), "integrity finding") + ")"
+		case len(c.integrity) > 0:
+			what += " and the change still weakens the gates (" + termtext.Count(len(c.integrity), "integrity finding") + ")"
+		}
+		return c.because(WhyRetryLimit, "").notify(fmt.Sprintf("gauntlet: %s after %s (%s); stop allowed, see %s",
+			what, termtext.Count(maxAttempts, "attempt"), cmp.Or(names(stillFailing), integrityRules(c.integrity)), ".gauntlet/"+engine.LastRunFile))
 	}
 	ps.Blocks++
 	c.dec.attempt = ps.Blocks
@@ -512,7 +534,18 @@ func (c *call) nextAttempt(ps *promptState, failed []gates.Result, total int, fi
 	ps.BlockFingerprint = fingerprint
 	ps.Failed = remembered(failed)
 	ps.Total = total
-	return c.block(withNotJudged(BlockReason(failed, total, Attempt{N: ps.Blocks, Max: maxAttempts}, c.secrets), c.stopped))
+	ps.Integrity = c.integrity
+	at := Attempt{N: ps.Blocks, Max: maxAttempts}
+	if len(only(failed, gates.StatusFail)) == 0 && len(c.integrity) > 0 {
+		return c.block(IntegrityReason(c.integrity, at, MaxReasonBytes, c.secrets))
+	}
+	if len(c.integrity) == 0 {
+		return c.block(withNotJudged(BlockReason(failed, total, at, c.secrets), c.stopped))
+	}
+	// The integrity findings come first, in at most half the room; the gates have the rest.
+	head := IntegrityReason(c.integrity, at, MaxReasonBytes/2, c.secrets)
+	rest := withNotJudged(blockReason(failed, total, Attempt{}, c.secrets, MaxReasonBytes-len(head)-2), c.stopped)
+	return c.block(termtext.Cap(head+"\n\n"+rest, MaxReasonBytes))
 }
 
 // withNotJudged names, under the reason's first line, the gates first_failure stopped: the agent

@@ -1,0 +1,54 @@
+package engine
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"path/filepath"
+
+	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/integrity"
+	"github.com/gauntlet-dev/gauntlet/internal/redact"
+	"github.com/gauntlet-dev/gauntlet/internal/snapshot"
+	"github.com/gauntlet-dev/gauntlet/internal/termtext"
+)
+
+// checkIntegrity judges the change for weakened gates. One shard of a split judges it (the
+// first), so that merged reports do not count it N times.
+func checkIntegrity(ctx context.Context, req Request, snap *snapshot.Snapshot) (integrity.Result, error) {
+	cfg := req.Config
+	if req.Scope.Shard.N > 1 && req.Scope.Shard.K != 1 {
+		return integrity.Result{Skipped: "judged by shard 1"}, nil
+	}
+	configFile := ".gauntlet.yml"
+	if rel, err := filepath.Rel(cfg.Root, cfg.Path); err == nil && cfg.Path != "" {
+		configFile = filepath.ToSlash(rel)
+	}
+	commands := make([]string, 0, len(cfg.Gates))
+	for _, g := range cfg.Gates {
+		commands = append(commands, g.Command())
+	}
+	res, err := integrity.Check(ctx, integrity.Options{
+		Root:     cfg.Root,
+		Snapshot: snap,
+		Base:     cmp.Or(req.Scope.Base, cfg.Base),
+		Hook:     req.StopHook,
+		Policy:   cfg.Integrity,
+		Inputs:   integrity.Inputs{ConfigFile: configFile, Commands: commands},
+	})
+	if err != nil {
+		return integrity.Result{Skipped: "could not be judged: " + termtext.Line(err.Error())}, fmt.Errorf("integrity: %w", err)
+	}
+	if res.Truncated {
+		res.Skipped = "the change is larger than gauntlet reads: only part of it was judged"
+	}
+	return res, nil
+}
+
+// sanitizeIntegrity redacts secrets from the messages, which quote config values and lines.
+func sanitizeIntegrity(fs []gates.IntegrityFinding, secrets *redact.Redactor) []gates.IntegrityFinding {
+	for i := range fs {
+		fs[i].Message = secrets.Redact(fs[i].Message)
+	}
+	return fs
+}
