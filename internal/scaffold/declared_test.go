@@ -144,7 +144,7 @@ func TestDeclaredSources(t *testing.T) {
 			map[string]string{"test": "go test -short ./... <- from .github/workflows/ci.yml, job t; also in Makefile, target test"}},
 		{"working-directory scopes a step to its folder", map[string]string{"go.mod": "module x\n", "api/go.mod": "module api\n",
 			".github/workflows/ci.yml": "jobs:\n  api:\n    defaults:\n      run:\n        working-directory: ./api\n    steps:\n      - run: go test -count=1 ./...\n"},
-			map[string]string{"api-test": "go test -count=1 ./... <- from .github/workflows/ci.yml, job api",
+			map[string]string{"api-test": "go test ./... <- from .github/workflows/ci.yml, job api",
 				"test": "go test ./... <- not declared by the project: gauntlet's default for a Go module"}},
 	}
 	for _, tt := range tests {

@@ -107,6 +107,9 @@ func writeGate(b *strings.Builder, p Project, g Gate) {
 	if g.Source != "" {
 		writeComment(b, "  ", g.Source)
 	}
+	if g.CacheNote != "" {
+		writeComment(b, "  ", g.CacheNote)
+	}
 	fmt.Fprintf(b, "  %s:\n", g.Name)
 	fmt.Fprintf(b, "    run: %s\n", yamlString(g.Run))
 	if g.Dir != "" {

@@ -26,6 +26,8 @@ type Gate struct {
 	// Inputs, when set, are every file the gate's result depends on (root-relative globs): the
 	// gate is written with `cache: true`, so that a pass is reused until one of them changes.
 	Inputs []string
+	// CacheNote, when set, says how and why init changed the command for the tool's own cache.
+	CacheNote string
 }
 
 // Project is one detected project: a directory and the tool chain found in it.
@@ -99,6 +101,7 @@ func Detect(root string) ([]Project, error) {
 		projects = append(projects, detectDir(c)...)
 	}
 	scope(root, projects)
+	toolCaches(root, projects)
 	if hooks := preCommitUnmapped(root); len(hooks) > 0 && len(projects) > 0 {
 		p := &projects[0]
 		p.Notes = append(p.Notes, ".pre-commit-config.yaml also has hooks that are no gate here ("+strings.Join(hooks, ", ")+
