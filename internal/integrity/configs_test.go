@@ -33,7 +33,7 @@ func TestGauntletConfigRules(t *testing.T) {
 		{name: "max attempts lowered", old: cfg(gauntletYML), new: cfg(gauntletYML + "stop_hook:\n  max_attempts: 1\n"),
 			want: []string{"gate-relaxed .gauntlet.yml:8"}},
 		{name: "config moved to .gauntlet.yaml and a gate dropped", old: cfg(gauntletYML),
-			new: map[string]string{".gauntlet.yaml": "version: 1\ngates:\n  vet:\n    run: go vet ./...\n"},
+			new:  map[string]string{".gauntlet.yaml": "version: 1\ngates:\n  vet:\n    run: go vet ./...\n"},
 			want: []string{"gate-relaxed .gauntlet.yaml:2"}},
 		{name: "config moved as it was", old: cfg(gauntletYML), new: map[string]string{".gauntlet.yaml": gauntletYML}},
 		{name: "config deleted", old: cfg(gauntletYML), new: map[string]string{}, want: []string{"gate-relaxed .gauntlet.yml:0"}},
