@@ -139,7 +139,7 @@ func TestScriptCoverageCIHookRules(t *testing.T) {
 		{name: "hook command changed", old: claude(stopHook), new: claude(replace(stopHook, "gauntlet stop-hook", "gauntlet stop-hook || true")),
 			want: []string{"hook-weakened .claude/settings.json:1"}},
 		{name: "codex hook removed from config.toml", old: map[string]string{".codex/config.toml": "model = \"x\"\n\n[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ntype = \"command\"\ncommand = \"gauntlet stop-hook\"\n"},
-			new: map[string]string{".codex/config.toml": "model = \"x\"\n"},
+			new:  map[string]string{".codex/config.toml": "model = \"x\"\n"},
 			want: []string{"hook-weakened .codex/config.toml:1"}},
 		{name: "cursor hook removed", old: map[string]string{".cursor/hooks.json": `{"version": 1, "hooks": {"stop": [{"command": "gauntlet stop-hook", "loop_limit": 5}]}}`},
 			new:  map[string]string{".cursor/hooks.json": `{"version": 1, "hooks": {"stop": []}}`},
