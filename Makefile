@@ -16,7 +16,7 @@ TEST_TIMEOUT ?= 45m
 # The race detector needs cgo; without a C compiler the tests still run, and say so.
 RACE := $(shell [ "$$($(GO) env CGO_ENABLED)" = 1 ] && command -v "$$($(GO) env CC)" >/dev/null 2>&1 && echo -race)
 
-.PHONY: all build run test lint bench bench-hook schema fuzz release-check clean
+.PHONY: all build run test unit cross lint bench bench-hook schema fuzz release-check clean
 
 all: build
 
@@ -29,12 +29,34 @@ build:
 run: build
 	./$(BIN) run
 
-## test: the whole test suite, with the race detector when cgo is available
-test:
+## test: the whole test suite, with the race detector when cgo is available, then the cross check
+test: unit cross
+
+unit:
 ifeq ($(RACE),)
 	@echo "make test: no C compiler for cgo, running without -race"
 endif
 	$(GO) test $(RACE) -count=1 -timeout $(TEST_TIMEOUT) ./...
+
+## cross: what can be proved about the other platforms without running on them: the release
+## binary built for each, `go vet` for windows and darwin, and every package's test binary
+## compiled and linked for windows (-exec true: built, not run). Needs only the Go toolchain.
+CROSS_BUILDS := windows/amd64 windows/arm64 darwin/amd64 darwin/arm64
+CROSS_VET    := windows/amd64 darwin/arm64
+CROSS_TESTS  := windows/amd64
+cross:
+	@set -e; for p in $(CROSS_BUILDS); do \
+	  echo "cross: build $$p"; \
+	  CGO_ENABLED=0 GOOS=$${p%/*} GOARCH=$${p#*/} $(GO) build -o /dev/null ./cmd/gauntlet; \
+	done; \
+	for p in $(CROSS_VET); do \
+	  echo "cross: vet $$p"; \
+	  CGO_ENABLED=0 GOOS=$${p%/*} GOARCH=$${p#*/} $(GO) vet ./...; \
+	done; \
+	for p in $(CROSS_TESTS); do \
+	  echo "cross: test binaries $$p"; \
+	  out=$$(CGO_ENABLED=0 GOOS=$${p%/*} GOARCH=$${p#*/} $(GO) test -count=1 -exec true ./... 2>&1) || { echo "$$out"; exit 1; }; \
+	done
 
 ## lint: gofmt, go vet and staticcheck (fetched through the Go module proxy)
 lint:

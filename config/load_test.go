@@ -7,9 +7,10 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/gauntlet-dev/gauntlet/internal/testos"
 )
 
 const mainWithTest = `version: 1
@@ -99,6 +100,16 @@ func TestLoadMergesTheLocalOverride(t *testing.T) {
 		{"argv replaces run", mainWithTest, "gates:\n  vet:\n    argv: [go, vet]\n", func(t *testing.T, c *Config) {
 			if g := c.Gates[1]; g.Run != "" || !slices.Equal(g.Argv, []string{"go", "vet"}) {
 				t.Errorf("vet = %+v", g)
+			}
+		}},
+		{"argv locally drops the main file's shell", mainWithTest + "    shell: bash\n", "gates:\n  vet:\n    argv: [go, vet]\n", func(t *testing.T, c *Config) {
+			if g := c.Gates[1]; g.Shell != "" || !slices.Equal(g.Argv, []string{"go", "vet"}) {
+				t.Errorf("vet = %+v, want argv and no shell", g)
+			}
+		}},
+		{"run locally keeps the main file's shell", mainWithTest + "    shell: bash\n", "gates:\n  vet:\n    run: go vet -x\n", func(t *testing.T, c *Config) {
+			if g := c.Gates[1]; g.Shell != "bash" || g.Run != "go vet -x" {
+				t.Errorf("vet = %+v, want the local run with bash", g)
 			}
 		}},
 		{"causes: false locally turns the catalogue off for every gate", mainWithTest, "causes: false\n", func(t *testing.T, c *Config) {
@@ -283,7 +294,7 @@ func TestLoadRefusesANonRegularConfig(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(root, ".git"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := syscall.Mkfifo(filepath.Join(root, ".gauntlet.yml"), 0o644); err != nil {
+	if err := testos.Mkfifo(filepath.Join(root, ".gauntlet.yml")); err != nil {
 		t.Skipf("mkfifo: %v", err)
 	}
 	_, err := Load(Options{Dir: root})

@@ -158,6 +158,10 @@ func TestParseReportsEveryProblemWithPosition(t *testing.T) {
 			`.gauntlet.yml:9:17: "on_timeout" in gate "u" must be one of fail, error, got "pass"`,
 			`.gauntlet.yml:10:11: "when" in gate "u" must be one of always, local, ci, got "CI"`,
 		}},
+		{"shell: an unknown one, and with argv", "version: 1\ngates:\n  t:\n    run: x\n    shell: fish\n  u:\n    argv: [x]\n    shell: bash\n", []string{
+			`.gauntlet.yml:5:12: "shell" in gate "t" must be one of sh, bash, cmd, pwsh, powershell, got "fish"`,
+			`.gauntlet.yml:8:5: "shell" is for "run" commands; gate "u" has "argv", which runs without a shell`,
+		}},
 		{"review gate without cli", "version: 1\ngates:\n  review:\n    kind: review\n    prompt: look\n", []string{
 			`.gauntlet.yml:3:3: review gate "review" needs "cli" (claude, codex, gemini or a command that reads the prompt on stdin)`,
 		}},

@@ -51,6 +51,11 @@ func mergeGates(dst *gateMap, src gateMap) {
 			base.Gate.Run, base.Gate.Argv = nil, nil
 			base.Gate.clear("run")
 			base.Gate.clear("argv")
+			// An argv runs without a shell: the main file's shell has nothing left to run.
+			if g.Gate.has("argv") && !g.Gate.has("shell") {
+				base.Gate.Shell = nil
+				base.Gate.clear("shell")
+			}
 			// The main file's hint was written for the command being replaced: advice about
 			// another command misleads more than no advice.
 			if !g.Gate.has("hint") {

@@ -55,6 +55,7 @@ type rawGate struct {
 	Kind           *string   `yaml:"kind" enum:"check,review,todos"`
 	Run            *string   `yaml:"run" nonempty:"true" only:"check"`
 	Argv           []string  `yaml:"argv" nonempty:"true" only:"check"`
+	Shell          *string   `yaml:"shell" enum:"sh,bash,cmd,pwsh,powershell" only:"check"`
 	Dir            *string   `yaml:"dir" format:"reldir"`
 	Env            envMap    `yaml:"env"`
 	Timeout        *duration `yaml:"timeout"`

@@ -80,6 +80,7 @@ func resolveGate(name string, g *rawGate, c *Config) gates.Gate {
 		Kind:           kind,
 		Run:            valueOr(g.Run, ""),
 		Argv:           g.Argv,
+		Shell:          valueOr(g.Shell, ""),
 		Dir:            cleanDir(valueOr(g.Dir, "")),
 		Env:            append(append([]string(nil), c.Env...), g.Env.entries()...),
 		Timeout:        time.Duration(valueOr(g.Timeout, duration(c.Timeout))),

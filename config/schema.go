@@ -329,6 +329,7 @@ var schemaDocs = map[string]string{
 	"gates.*.kind":             "check (default): run a command | review: an AI reviewer judges the diff | todos: the agent's todo list must be done.",
 	"gates.*.run":              "Shell command, run with `sh -c`. Exactly one of run and argv for a check gate.",
 	"gates.*.argv":             "The command as a list, run without a shell. Exactly one of run and argv for a check gate.",
+	"gates.*.shell":            "The shell that runs `run`: sh, bash, cmd, pwsh or powershell. Default: sh (/bin/sh; on Windows Git for Windows' sh when installed, else cmd).",
 	"gates.*.dir":              "Directory to run in, relative to the project root; it must stay inside. Default: the root.",
 	"gates.*.env":              "Environment for this gate only, after the top-level env. Default: none.",
 	"gates.*.timeout":          "This gate's timeout. Default: the top-level timeout.",

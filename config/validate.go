@@ -70,6 +70,9 @@ func validateGate(ng namedGate) []Problem {
 		case !g.has("run") && !g.has("argv"):
 			add(ng.at, `gate %q needs "run" (a shell command) or "argv" (a command as a list)`, ng.Name)
 		}
+		if g.has("shell") && g.has("argv") {
+			add(g.keyPos("shell"), `"shell" is for "run" commands; gate %q has "argv", which runs without a shell`, ng.Name)
+		}
 	case gates.KindReview:
 		if !g.has("cli") {
 			add(ng.at, `review gate %q needs "cli" (claude, codex, gemini or a command that reads the prompt on stdin)`, ng.Name)

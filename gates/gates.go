@@ -69,6 +69,9 @@ type Gate struct {
 	// Exactly one of Run (executed with `sh -c`) and Argv (executed directly) is set for checks.
 	Run  string
 	Argv []string
+	// Shell names the shell that runs Run (see oscmd.Shells); "" is sh, which on Windows is Git
+	// for Windows' sh when it is installed, else cmd.
+	Shell string
 	// Dir is relative to the repository root ("" is the root itself); config guarantees it stays inside.
 	Dir string
 	// Env holds "KEY=VALUE" entries: the config-wide env first, then the gate's own, so later wins.

@@ -65,15 +65,17 @@ type pair struct {
 }
 
 func newPair(stateDir string) *pair {
-	// O_NOFOLLOW: a symlink planted at the lock path must not make gauntlet create or open a
+	// noFollow: a symlink planted at the lock path must not make gauntlet create or open a
 	// file elsewhere.
-	file := flock.New(filepath.Join(stateDir, fileName), flock.SetFlag(os.O_CREATE|os.O_RDWR|syscall.O_NOFOLLOW), flock.SetPermissions(0o644))
-	project := flock.New(filepath.Dir(stateDir), flock.SetFlag(os.O_RDONLY|syscall.O_DIRECTORY))
-	return &pair{file: file, project: project}
+	file := flock.New(filepath.Join(stateDir, fileName), flock.SetFlag(os.O_CREATE|os.O_RDWR|noFollow), flock.SetPermissions(0o644))
+	return &pair{file: file, project: projectLock(filepath.Dir(stateDir))}
 }
 
 // try takes both locks or neither.
 func (p *pair) try() (bool, error) {
+	if err := refuseSymlink(p.file.Path()); err != nil {
+		return false, lockErr(p.file.Path(), err)
+	}
 	locked, err := p.file.TryLock()
 	if err != nil || !locked {
 		return false, lockErr(p.file.Path(), err)

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/oscmd"
 )
 
 // runCheck runs a gate of kind check: one command, judged by its exit code and output.
@@ -31,8 +32,9 @@ func runCheck(ctx context.Context, g *GateRun) gates.Outcome {
 func checkArgv(g gates.Gate) ([]string, error) {
 	switch {
 	case g.Run != "":
-		// An absolute shell: a gate's own PATH must not decide which shell parses its command.
-		return []string{"/bin/sh", "-c", g.Run}, nil
+		// The shell is found on gauntlet's own PATH (on Unix sh is /bin/sh): a gate's own PATH
+		// must not decide which shell parses its command.
+		return oscmd.ShellArgv(oscmd.Local(), g.Shell, g.Run)
 	case len(g.Argv) > 0:
 		return slices.Clone(g.Argv), nil
 	default:

@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"runtime"
 	"slices"
 	"strings"
 
@@ -29,7 +30,7 @@ func dedupEnv(env []string) []string {
 	seen := make(map[string]bool, len(env))
 	out := make([]string, 0, len(env))
 	for _, kv := range slices.Backward(env) {
-		key, _, _ := strings.Cut(kv, "=")
+		key := envKey(kv)
 		if seen[key] {
 			continue
 		}
@@ -43,9 +44,42 @@ func dedupEnv(env []string) []string {
 // envValue returns the value of key in env, the last entry winning as in a process environment.
 func envValue(env []string, key string) (string, bool) {
 	for _, kv := range slices.Backward(env) {
-		if k, v, ok := strings.Cut(kv, "="); ok && k == key {
+		k, v, ok := splitEnv(kv)
+		if ok && sameEnvKey(k, key) {
 			return v, true
 		}
 	}
 	return "", false
+}
+
+// envFoldCase is set where variable names are case-insensitive: on Windows "Path" and "PATH"
+// are one variable, and a gate's `env: {PATH: ...}` replaces the inherited "Path".
+var envFoldCase = runtime.GOOS == "windows"
+
+// splitEnv cuts a "KEY=VALUE" entry. A leading '=' belongs to the name: Windows keeps each
+// drive's working directory in variables such as "=C:".
+func splitEnv(kv string) (key, value string, ok bool) {
+	skip := min(1, len(kv))
+	i := strings.IndexByte(kv[skip:], '=')
+	if i < 0 {
+		return kv, "", false
+	}
+	i += skip
+	return kv[:i], kv[i+1:], true
+}
+
+// envKey is the name of an entry as the system compares names.
+func envKey(kv string) string {
+	k, _, _ := splitEnv(kv)
+	if envFoldCase {
+		return strings.ToUpper(k)
+	}
+	return k
+}
+
+func sameEnvKey(a, b string) bool {
+	if envFoldCase {
+		return strings.EqualFold(a, b)
+	}
+	return a == b
 }

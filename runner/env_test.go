@@ -25,3 +25,23 @@ func TestEnvValue(t *testing.T) {
 		t.Error("found a missing key")
 	}
 }
+
+// On Windows variable names are case-insensitive: a gate's PATH replaces the inherited Path, and
+// the hidden per-drive directories ("=C:", "=D:") are separate variables, not one named "".
+func TestEnvKeysOnWindows(t *testing.T) {
+	defer func(old bool) { envFoldCase = old }(envFoldCase)
+	envFoldCase = true
+	env := dedupEnv([]string{`=C:=C:\w`, `=D:=D:\x`, `Path=C:\Windows`, `PATH=C:\Go\bin`})
+	want := []string{`=C:=C:\w`, `=D:=D:\x`, `PATH=C:\Go\bin`}
+	if !slices.Equal(env, want) {
+		t.Errorf("dedupEnv = %q, want %q", env, want)
+	}
+	if v, ok := envValue([]string{`Path=C:\a`}, "PATH"); !ok || v != `C:\a` {
+		t.Errorf("envValue(PATH) = %q %v, want the Path entry", v, ok)
+	}
+
+	envFoldCase = false
+	if _, ok := envValue([]string{"Path=/a"}, "PATH"); ok {
+		t.Error("on Unix Path is not PATH")
+	}
+}

@@ -16,14 +16,6 @@ import (
 	"github.com/gauntlet-dev/gauntlet/internal/proc"
 )
 
-// drainTimeout bounds how long output is still read after a gate's process group was killed:
-// a process that left the group (setsid) may hold the pipe open forever.
-const drainTimeout = 2 * time.Second
-
-// groupPollInterval is how often a terminated group is checked for having exited, so that a
-// gate that stops promptly on SIGTERM is not held for the whole grace period.
-const groupPollInterval = 20 * time.Millisecond
-
 // groupExecutor runs each process as the leader of its own process group, so that a signal
 // reaches everything the gate started, and kills that group once the leader has ended.
 type groupExecutor struct {
@@ -171,22 +163,6 @@ func (e *groupExecutor) awaitGroupExit(pgid int, deadline time.Time) {
 		case <-timer.C:
 			return
 		case <-e.abort:
-			return
-		}
-	}
-}
-
-// pump copies r to out until EOF or the read deadline; out must not fail.
-func pump(r *os.File, out io.Writer) {
-	bp := pumpBuffers.Get().(*[]byte)
-	defer pumpBuffers.Put(bp)
-	buf := *bp
-	for {
-		n, err := r.Read(buf)
-		if n > 0 {
-			out.Write(buf[:n])
-		}
-		if err != nil {
 			return
 		}
 	}

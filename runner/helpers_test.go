@@ -2,19 +2,16 @@ package runner
 
 import (
 	"bytes"
-	"errors"
-	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/testos"
 )
 
 const testLogPrefix = ".gauntlet/logs/test-run"
@@ -94,7 +91,7 @@ func assertGone(t *testing.T, pid int) {
 	deadline := time.Now().Add(hangGuard(10 * time.Second))
 	for processAlive(pid) {
 		if time.Now().After(deadline) {
-			syscall.Kill(pid, syscall.SIGKILL)
+			testos.Kill(pid)
 			t.Fatalf("process %d survived the run", pid)
 		}
 		time.Sleep(20 * time.Millisecond)
@@ -103,17 +100,7 @@ func assertGone(t *testing.T, pid int) {
 
 // processAlive treats a zombie as dead: it runs no code, and whether it is reaped depends on the
 // machine's init, not on gauntlet.
-func processAlive(pid int) bool {
-	if errors.Is(syscall.Kill(pid, 0), syscall.ESRCH) {
-		return false
-	}
-	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return !errors.Is(err, fs.ErrNotExist)
-	}
-	i := bytes.LastIndexByte(stat, ')')
-	return i < 0 || !bytes.HasPrefix(stat[i+1:], []byte(" Z"))
-}
+func processAlive(pid int) bool { return testos.Alive(pid) }
 
 // runWithin runs the gates and fails the test when Run does not return within limit: a hang is
 // the defect these tests look for, not a slow machine.

@@ -37,10 +37,10 @@ func (s *lineSplitter) Write(p []byte) {
 	}
 }
 
-// Flush delivers an unterminated last line.
+// Flush delivers an unterminated last line (without the CR a Windows program ends it with).
 func (s *lineSplitter) Flush() {
 	if len(s.buf) > 0 {
-		s.emit(s.buf)
+		s.emit(trimCR(s.buf))
 		s.buf = s.buf[:0]
 	}
 }

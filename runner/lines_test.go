@@ -16,6 +16,9 @@ func TestLineSplitter(t *testing.T) {
 		{"lines", "a\nbb\n\nccc\n", []string{"a", "bb", "", "ccc"}},
 		{"unterminated last line", "a\nrest", []string{"a", "rest"}},
 		{"crlf", "a\r\nb\r\n", []string{"a", "b"}},
+		// Windows programs end lines with CRLF, the last one too.
+		{"crlf unterminated last line", "a\r\nlast\r", []string{"a", "last"}},
+		{"crlf over the limit", long + "y\r\n", []string{long, "y"}},
 		{"lone cr stays", "50%\r100%\n", []string{"50%\r100%"}},
 		{"exactly the limit", long + "\nnext\n", []string{long, "next"}},
 		{"over the limit", long + long + "yz\n", []string{long, long, "yz"}},

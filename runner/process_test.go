@@ -4,11 +4,11 @@ import (
 	"context"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/testos"
 )
 
 func TestTimeoutKillsGrandchildIgnoringSigterm(t *testing.T) {
@@ -51,7 +51,7 @@ func TestEscapedChildHoldingPipeDoesNotHang(t *testing.T) {
 		return Run(context.Background(), []gates.Gate{g}, opts)
 	})[0]
 	// It left the group, so gauntlet cannot reach it; the test cleans up after itself.
-	syscall.Kill(readPid(t, pidFile), syscall.SIGKILL)
+	testos.Kill(readPid(t, pidFile))
 	if res.Status != gates.StatusPass || res.Tail != "before" {
 		t.Errorf("got %s tail %q, want pass with the output written before", res.Status, res.Tail)
 	}

@@ -6,9 +6,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/gauntlet-dev/gauntlet/internal/testos"
 )
 
 // executeWithin runs p on the process-group executor and fails the test when Execute does not
@@ -82,7 +83,7 @@ func TestEscapedChildHoldingStdinDoesNotHang(t *testing.T) {
 		`while [ ! -s ` + pidFile + ` ]; do sleep 0.05; done; echo parent done`
 	input := bytes.Repeat([]byte("y"), 4<<20)
 	exit, out := executeWithin(t, 30*time.Second, shellProcess(dir, script, input))
-	syscall.Kill(readPid(t, pidFile), syscall.SIGKILL)
+	testos.Kill(readPid(t, pidFile))
 	if exit.Code != 0 || strings.TrimSpace(out) != "parent done" {
 		t.Errorf("exit %d output %q, want exit 0 and %q", exit.Code, out, "parent done")
 	}

@@ -111,15 +111,12 @@ func (s *IOStreams) IsCI() bool {
 func (s *IOStreams) OnGitHubActions() bool { return s.Getenv("GITHUB_ACTIONS") == "true" }
 
 // PollableIn returns In so that a read of it can time out without leaving a goroutine blocked
-// in read(2): the process's stdin is switched to non-blocking mode (restore switches it back,
-// since a terminal shares it with the shell), any other reader is returned as it is.
+// in read(2): on Unix the process's stdin is switched to non-blocking mode (restore switches it
+// back, since a terminal shares it with the shell); any other reader, and stdin on Windows, is
+// returned as it is.
 func (s *IOStreams) PollableIn() (in io.Reader, restore func()) {
 	if s.stdinFD < 0 {
 		return s.In, func() {}
 	}
-	fd := s.stdinFD
-	if err := syscall.SetNonblock(fd, true); err != nil {
-		return s.In, func() {}
-	}
-	return os.NewFile(uintptr(fd), "/dev/stdin"), func() { syscall.SetNonblock(fd, false) }
+	return pollableStdin(s.In, s.stdinFD)
 }

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -16,6 +15,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/gauntlet-dev/gauntlet/internal/fakegate"
+	"github.com/gauntlet-dev/gauntlet/internal/testos"
 )
 
 // TestMain makes this test binary double as the real gauntlet and as the fake gate program, so
@@ -103,28 +103,15 @@ func cmdPidGone(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	deadline := time.Now().Add(hangGuard(10 * time.Second))
 	for {
-		if !alive(pid) {
+		if !testos.Alive(pid) {
 			return
 		}
 		if time.Now().After(deadline) {
-			syscall.Kill(pid, syscall.SIGKILL) // leave nothing behind, even on failure
+			testos.Kill(pid) // leave nothing behind, even on failure
 			ts.Fatalf("process %d is still alive", pid)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-}
-
-func alive(pid int) bool {
-	if err := syscall.Kill(pid, 0); err != nil {
-		return false
-	}
-	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return false
-	}
-	// The state follows the parenthesised command name: Z is a zombie, dead but not yet reaped.
-	rest := string(stat[strings.LastIndexByte(string(stat), ')')+1:])
-	return !strings.HasPrefix(strings.TrimSpace(rest), "Z")
 }
 
 // cmdWaitFile waits until FILE exists: how a script knows a background gate has started.

@@ -314,7 +314,7 @@ func (s *stopOnBrokenPipe) Write(p []byte) (int, error) {
 		return len(p), nil
 	}
 	n, err := s.w.Write(p)
-	if errors.Is(err, syscall.EPIPE) {
+	if isBrokenPipe(err) {
 		s.broken = true
 		return len(p), nil
 	}

@@ -231,6 +231,7 @@ type gateDefinition struct {
 	Kind           gates.Kind
 	Run            string
 	Argv           []string
+	Shell          string `json:",omitempty"` // omitted when unset, so that older keys still match
 	Dir            string
 	Env            []string
 	Severity       gates.Severity
@@ -252,7 +253,7 @@ type gateDefinition struct {
 
 func definition(g gates.Gate) gateDefinition {
 	d := gateDefinition{
-		Kind: g.Kind, Run: g.Run, Argv: g.Argv, Dir: g.Dir, Env: g.Env, Severity: g.Severity,
+		Kind: g.Kind, Run: g.Run, Argv: g.Argv, Shell: g.Shell, Dir: g.Dir, Env: g.Env, Severity: g.Severity,
 		InfraExitCodes: g.InfraExitCodes, Inputs: g.Inputs, Paths: g.Paths, Exclude: g.Exclude,
 		Session: g.Session, Review: g.Review, NewOnly: g.NewOnly, Format: g.Format,
 	}

@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/gauntlet-dev/gauntlet/internal/safefile"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/gauntlet-dev/gauntlet/internal/oscmd"
+	"github.com/gauntlet-dev/gauntlet/internal/safefile"
 )
 
 // Built-in reviewers; any other cli value is a shell command.
@@ -195,13 +197,20 @@ func geminiError(raw json.RawMessage) string {
 	return "gemini reported " + e.Type
 }
 
-// customCLI is any other command, run with sh -c; it reads the whole prompt on stdin and prints
-// its verdict.
+// customCLI is any other command, run with the default shell (sh -c; on Windows Git for
+// Windows' sh, else cmd); it reads the whole prompt on stdin and prints its verdict.
 type customCLI struct{ command string }
 
 func (customCLI) name() string { return "the custom reviewer" }
 
-func (c customCLI) argv() []string { return []string{"/bin/sh", "-c", c.command} }
+func (c customCLI) argv() []string {
+	argv, err := oscmd.ShellArgv(oscmd.Local(), oscmd.ShellDefault, c.command)
+	if err != nil {
+		// The default shell always resolves (cmd.exe at the last); keep the Unix form anyway.
+		return []string{"/bin/sh", "-c", c.command}
+	}
+	return argv
+}
 
 func (customCLI) answer(exitCode int, output []byte) (*Verdict, string) {
 	if v, ok := ExtractVerdict(string(output)); ok {

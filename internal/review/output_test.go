@@ -2,6 +2,7 @@ package review
 
 import (
 	"bytes"
+	"slices"
 	"testing"
 )
 
@@ -18,5 +19,13 @@ func TestOutputKeepsTheEnd(t *testing.T) {
 	}
 	if cap(o.buf) > 3*MaxOutputBytes {
 		t.Errorf("buffer grew to %d bytes", cap(o.buf))
+	}
+}
+
+// A reviewer on Windows ends its lines with CRLF: the lines quoted from its output carry no CR.
+func TestLastLinesDropsCR(t *testing.T) {
+	got := lastLines([]byte("first\r\nsecond\r\n"), 5)
+	if want := []string{"  first", "  second"}; !slices.Equal(got, want) {
+		t.Errorf("lastLines = %q, want %q", got, want)
 	}
 }

@@ -11,7 +11,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"syscall"
 	"time"
 )
 
@@ -46,10 +45,6 @@ func describe(m fs.FileMode) string {
 		return "mode " + t.String()
 	}
 }
-
-// flags: O_NONBLOCK so that opening a FIFO without a writer returns at once (and a pollable
-// file's reads can time out), O_NOCTTY so that a terminal planted at the path is never adopted.
-const flags = os.O_RDONLY | syscall.O_NONBLOCK | syscall.O_NOCTTY
 
 // Open opens path for reading and refuses anything but a regular file (a symlink to one is
 // followed). Reads on the returned file end at deadline when the file supports it; ReadAll
@@ -126,16 +121,6 @@ func ReadFile(path string, max int64, deadline time.Time) ([]byte, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return data, nil
-}
-
-// Owner returns the uid owning the file described by info, and false where the platform does not
-// say.
-func Owner(info fs.FileInfo) (uint32, bool) {
-	st, ok := info.Sys().(*syscall.Stat_t)
-	if !ok {
-		return 0, false
-	}
-	return st.Uid, true
 }
 
 // Bind makes a pending or later read on f return at once when ctx ends (a signal, a deadline), on

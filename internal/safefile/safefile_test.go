@@ -4,14 +4,15 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/gauntlet-dev/gauntlet/internal/testos"
 )
 
 func TestFIFOIsRefusedWithoutBlocking(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "fifo")
-	if err := syscall.Mkfifo(path, 0o644); err != nil {
+	if err := testos.Mkfifo(path); err != nil {
 		t.Skipf("mkfifo: %v", err)
 	}
 	done := make(chan error, 1)

@@ -9,9 +9,10 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/gauntlet-dev/gauntlet/internal/testos"
 )
 
 // fpIsolateGit keeps the user's and the system's git configuration out of the tests.
@@ -328,7 +329,7 @@ func TestFingerprintCancelledContext(t *testing.T) {
 // wait for a writer forever.
 func TestFingerprintUntrackedFIFO(t *testing.T) {
 	dir := fpBaseRepo(t)
-	if err := syscall.Mkfifo(filepath.Join(dir, "pipe"), 0o644); err != nil {
+	if err := testos.Mkfifo(filepath.Join(dir, "pipe")); err != nil {
 		t.Skipf("mkfifo: %v", err)
 	}
 	done := make(chan error, 1)

@@ -2,14 +2,12 @@ package stophook
 
 import (
 	"encoding/json"
-	"errors"
-	"os"
 	"slices"
-	"syscall"
 	"time"
 
 	"github.com/gauntlet-dev/gauntlet/config"
 	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/proc"
 	"github.com/gauntlet-dev/gauntlet/internal/state"
 )
 
@@ -80,12 +78,7 @@ func (in *inflight) running() bool {
 	if in == nil || in.Done || in.PID <= 0 {
 		return false
 	}
-	p, err := os.FindProcess(in.PID)
-	if err != nil {
-		return false
-	}
-	err = p.Signal(syscall.Signal(0))
-	return err == nil || errors.Is(err, syscall.EPERM)
+	return proc.Alive(in.PID)
 }
 
 // sessionDependent says whether any enabled gate's result depends on the agent's session: then a
