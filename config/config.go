@@ -83,6 +83,9 @@ type StopHook struct {
 	// tree must stay unchanged before it starts.
 	Speculative bool
 	QuietPeriod time.Duration
+	// Autofix runs the fixers of the failed gates that have one before a block, and names the
+	// files they changed in the reason.
+	Autofix bool
 }
 
 // Options say where to look for the config.

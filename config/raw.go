@@ -48,6 +48,7 @@ type rawStopHook struct {
 	FirstFailure    *firstFailure `yaml:"first_failure"`
 	Speculative     *bool         `yaml:"speculative"`
 	QuietPeriod     *duration     `yaml:"quiet_period"`
+	Autofix         *bool         `yaml:"autofix"`
 }
 
 type rawGate struct {
@@ -80,6 +81,7 @@ type rawGate struct {
 	NewOnly        *bool     `yaml:"new_only" only:"check"`
 	Causes         *bool     `yaml:"causes" only:"check"`
 	Needs          needList  `yaml:"needs"`
+	Fix            *string   `yaml:"fix" nonempty:"true" only:"check"`
 	Speculative    *bool     `yaml:"speculative"`
 }
 

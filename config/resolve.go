@@ -58,6 +58,7 @@ func resolveStopHook(raw *rawStopHook) StopHook {
 		Speculative:     valueOr(raw.Speculative, true),
 		QuietPeriod:     time.Duration(valueOr(raw.QuietPeriod, duration(DefaultQuietPeriod))),
 		FirstFailure:    valueOr(raw.FirstFailure, firstFailure(DefaultFirstFailureGrace.String())).resolve(),
+		Autofix:         valueOr(raw.Autofix, false),
 	}
 }
 
@@ -99,6 +100,7 @@ func resolveGate(name string, g *rawGate, c *Config) gates.Gate {
 		Format:         g.Format,
 		NewOnly:        valueOr(g.NewOnly, false),
 		Needs:          g.Needs.names(),
+		Fix:            valueOr(g.Fix, ""),
 		// Only check gates read their output for causes: a review or todos gate judges itself.
 		Causes: kind == gates.KindCheck && valueOr(g.Causes, c.Causes),
 		// A costly gate (a review) can wait for the stop instead of running on every edit.

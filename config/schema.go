@@ -324,6 +324,7 @@ var schemaDocs = map[string]string{
 	"stop_hook.subagents":         "Also gate SubagentStop events. Default: false.",
 	"stop_hook.speculative":       "After each edit of the agent, start a background judge of the tree (debounced by quiet_period) whose verdict the stop hook joins. Needs the after-edit hook that init installs. Default: true.",
 	"stop_hook.quiet_period":      "How long the tree must stay unchanged after an edit before the background judge starts. Default: 1s.",
+	"stop_hook.autofix":           "Before blocking, run the fixers of the failed gates that have one and name every file they changed in the reason. Default: false (the agent sees what changes).",
 	"stop_hook.honor_active_flag": "Allow the stop at once whenever the host says stop_hook_active. Default: false.",
 
 	"gates.*.kind":             "check (default): run a command | review: an AI reviewer judges the diff | todos: the agent's todo list must be done.",
@@ -366,5 +367,6 @@ var schemaDocs = map[string]string{
 	"setup.*.infra_exit_codes": "Exit codes that mean \"could not run\": the outcome is error. Default: [126, 127].",
 	"setup.*.infra_patterns":   "Go regular expressions; an output line matching one turns a failure into error. Default: none.",
 	"setup.*.causes":           "Apply the built-in catalogue of environment-failure signatures (an unreachable registry is error with its cause). Default: the top-level causes.",
+	"gates.*.fix":              "Check gates: the command (run with `sh -c`, in the gate's dir and env) that repairs what the gate finds, the writing form of the same tool (gofmt -w for gofmt -l, eslint --fix for eslint). `gauntlet fix` runs it and reruns the gate; a failed gate with a fix is told as `gauntlet fix NAME`. Default: none.",
 	"gates.*.needs":            "Gates (and setup steps) that must pass or warn before this gate starts; if one fails or cannot run, this gate is skipped. A selected gate's needs run too. Default: none.",
 }

@@ -103,6 +103,9 @@ type Gate struct {
 	// Causes applies the built-in catalogue of environment-failure signatures to the gate's
 	// output (config key causes, default true).
 	Causes bool
+	// Fix is the command (run with `sh -c`, like Run) that repairs what the gate finds: the
+	// writing form of the same tool (gofmt -w for gofmt -l). `gauntlet fix` runs it; "" is none.
+	Fix string
 	// Setup marks a setup step: a command gates name in Needs, run at most once per run and only
 	// for them, reported apart from the gates, and allowed to write to the worktree (installed
 	// dependencies, generated code).
@@ -220,6 +223,8 @@ type Result struct {
 	Needs []string
 	// SkippedBecause names the need whose failure (or own skip) made this gate skipped.
 	SkippedBecause string
+	// Fix is the gate's fixer command, so that a failure can say `gauntlet fix NAME`.
+	Fix string
 	// Setup marks the result of a setup step; NeededBy names the gates of the run that need it.
 	Setup    bool
 	NeededBy []string

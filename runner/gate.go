@@ -95,7 +95,7 @@ func (r *run) openCapture(g gates.Gate) (*capture, string, error) {
 	if r.opts.Readers != nil {
 		readers = r.opts.Readers(g)
 	}
-	if r.logs == nil {
+	if r.opts.Logs == nil {
 		c := newCapture(g.Name, nil, r.observer, g.InfraPatterns)
 		c.readers = readers
 		return c, "", nil
@@ -103,11 +103,7 @@ func (r *run) openCapture(g gates.Gate) (*capture, string, error) {
 	name := g.Name + ".log"
 	c := newCapture(g.Name, nil, r.observer, g.InfraPatterns)
 	c.openLog = func() (*cappedLog, error) {
-		dir, err := r.logs()
-		if err != nil {
-			return nil, fmt.Errorf("log of gate %s: %w", g.Name, err)
-		}
-		log, err := createCappedLog(dir, name, r.opts.MaxLogBytes)
+		log, err := createCappedLog(r.opts.Logs, name, r.opts.MaxLogBytes)
 		if err != nil {
 			return nil, fmt.Errorf("log of gate %s: %w", g.Name, err)
 		}

@@ -17,7 +17,7 @@ func registerCompletions(root *cobra.Command, ios *IOStreams) {
 	var walk func(*cobra.Command)
 	walk = func(cmd *cobra.Command) {
 		switch cmd.Name() {
-		case "run", "list", "explain":
+		case "run", "list", "explain", "fix":
 			if cmd.ValidArgsFunction == nil && takesArgs(cmd) {
 				cmd.ValidArgsFunction = completeGateNames(ios)
 			}
@@ -70,8 +70,8 @@ func gateNameCompletions(ios *IOStreams, cmd *cobra.Command, args []string) ([]s
 	}
 	var out []string
 	for _, g := range cfg.Gates {
-		if slices.Contains(args, g.Name) {
-			continue
+		if slices.Contains(args, g.Name) || cmd.Name() == "fix" && g.Fix == "" {
+			continue // fix offers only the gates that have a fixer
 		}
 		desc := strings.Join(strings.Fields(g.Command()), " ")
 		if len(desc) > 60 {

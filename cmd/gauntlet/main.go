@@ -59,6 +59,7 @@ func newRootCmd(ios *IOStreams) *cobra.Command {
 		newReportCmd(ios),
 		newCICmd(ios),
 		newExplainCmd(ios, nil),
+		newFixCmd(ios, nil),
 	)
 	strictCompletion(root)
 	addVersionFlag(root)

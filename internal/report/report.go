@@ -69,6 +69,8 @@ type GateReport struct {
 	SkippedBecause string `json:"skipped_because,omitempty"`
 	// NeededBy, for a setup step, names the gates of the run that need it.
 	NeededBy []string `json:"needed_by,omitempty"`
+	// Fix is the gate's fixer command: `gauntlet fix NAME` runs it and reruns the gate.
+	Fix string `json:"fix,omitempty"`
 
 	// setup marks a setup step's line among the gates' in the renderings (see shown).
 	setup bool
@@ -140,6 +142,7 @@ func gateReport(res gates.Result) GateReport {
 		Needs:          res.Needs,
 		SkippedBecause: res.SkippedBecause,
 		NeededBy:       res.NeededBy,
+		Fix:            res.Fix,
 	}
 	if g.Findings == nil {
 		g.Findings = []gates.Finding{}

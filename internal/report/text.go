@@ -100,6 +100,9 @@ func writeGateBlock(b *strings.Builder, g GateReport, root bool, opts TextOption
 	if hint := termtext.Line(g.Hint); hint != "" {
 		fmt.Fprintf(b, "hint: %s\n", hint)
 	}
+	if g.Fix != "" && g.Status == gates.StatusFail {
+		fmt.Fprintf(b, "fix: gauntlet fix %s\n", g.Name)
+	}
 	writeFindings(b, g)
 	if opts.TailLines > 0 {
 		if len(g.Findings) > 0 {

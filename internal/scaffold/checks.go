@@ -17,6 +17,11 @@ type check struct {
 	words   []string
 	timeout time.Duration
 	hint    string
+	// fix is the writing form of the same tool, the gate's fixer (gofmt -w for gofmt -l);
+	// writes says the command as written was that form, so that it may be a fixer but never a
+	// gate: a gate that rewrites files would rewrite the agent's code instead of judging it.
+	fix    []string
+	writes bool
 }
 
 // Timeouts are sized for a cold first run on a fresh clone (empty build and module caches), where
@@ -81,14 +86,15 @@ func classify(words []string) (check, bool) {
 		}
 		return classifyGo(goArgs)
 	case "gofmt":
-		return check{key: "gofmt", kind: "Go", name: "fmt"}, true // shaped by goFmtGate
+		return check{key: "gofmt", kind: "Go", name: "fmt", writes: slices.Contains(args, "-w")}, true // shaped by detectGo
 	case "golangci-lint":
 		if len(args) == 0 || args[0] != "run" {
 			return check{}, false
 		}
+		rest := drop(args[1:], "-v", "--verbose", "--fix", "--out-format*", "--output.*", "--color*")
 		return check{key: "golangci-lint", kind: "Go", name: "lint", comment: "golangci-lint's linters",
-			words:   append([]string{"golangci-lint", "run"}, drop(args[1:], "-v", "--verbose", "--fix", "--out-format*", "--output.*", "--color*")...),
-			timeout: 15 * time.Minute, hint: "Run `golangci-lint run --fix` first; it fixes what it can."}, true
+			words: append([]string{"golangci-lint", "run"}, rest...), timeout: 15 * time.Minute,
+			fix: append([]string{"golangci-lint", "run", "--fix"}, rest...), writes: slices.Contains(args, "--fix")}, true
 	case "staticcheck":
 		return check{key: "staticcheck", kind: "Go", name: "staticcheck", comment: "staticcheck's analyses",
 			words: words, timeout: lintTime}, true
@@ -96,24 +102,30 @@ func classify(words []string) (check, bool) {
 		return classifyCargo(args)
 	case "ruff":
 		if len(args) > 0 && args[0] == "format" {
+			rest := drop(args[1:], "--diff", "--check")
 			return check{key: "ruff-format", kind: "Python", name: "fmt", comment: "files that ruff format would reformat",
-				words: ensure(append([]string{"ruff", "format"}, drop(args[1:], "--diff")...), "--check"), timeout: quick,
-				hint: "Run `ruff format`."}, true
+				words: ensure(append([]string{"ruff", "format"}, rest...), "--check"), timeout: quick,
+				fix: append([]string{"ruff", "format"}, rest...), writes: !slices.Contains(args, "--check") && !slices.Contains(args, "--diff")}, true
 		}
 		if len(args) > 0 && args[0] == "check" {
 			args = args[1:]
 		} else if !slices.ContainsFunc(args, func(a string) bool { return !strings.HasPrefix(a, "-") && strings.ContainsAny(a, "./") }) {
 			return check{}, false // not the old `ruff PATH` form: ruff --version, ruff rule, ...
 		}
+		rest := drop(args, "--fix", "--unsafe-fixes", "--show-fixes", "--exit-non-zero-on-fix", "--output-format*", "--diff")
 		return check{key: "ruff", kind: "Python", name: "lint", comment: "ruff's lint rules",
-			words:   append([]string{"ruff", "check"}, drop(args, "--fix", "--unsafe-fixes", "--show-fixes", "--exit-non-zero-on-fix", "--output-format*", "--diff")...),
-			timeout: 5 * time.Minute, hint: "Run `ruff check --fix` first; it fixes what it can."}, true
+			words: append([]string{"ruff", "check"}, rest...), timeout: 5 * time.Minute,
+			fix: append([]string{"ruff", "check", "--fix"}, rest...), writes: slices.Contains(args, "--fix")}, true
 	case "black":
+		checking := slices.Contains(args, "--check") || slices.Contains(args, "--diff")
 		return check{key: "black", kind: "Python", name: "fmt", comment: "files that black would reformat",
-			words: ensure(withDefaultPath(words), "--check"), timeout: quick, hint: "Run `black .`."}, true
+			words: ensure(withDefaultPath(words), "--check"), timeout: quick,
+			fix: withDefaultPath(drop(words, "--check", "--diff")), writes: !checking}, true
 	case "isort":
+		checking := slices.ContainsFunc(args, func(a string) bool { return contains([]string{"--check-only", "--check", "-c", "--diff"}, a) })
 		return check{key: "isort", kind: "Python", name: "isort", comment: "imports that isort would reorder",
-			words: ensure(withDefaultPath(words), "--check-only"), timeout: quick, hint: "Run `isort .`."}, true
+			words: ensure(withDefaultPath(words), "--check-only"), timeout: quick,
+			fix: withDefaultPath(drop(words, "--check-only", "--check", "-c", "--diff")), writes: !checking}, true
 	case "flake8":
 		return check{key: "flake8", kind: "Python", name: "flake8", comment: "flake8's lint rules", words: words, timeout: 5 * time.Minute}, true
 	case "pylint":
@@ -125,22 +137,26 @@ func classify(words []string) (check, bool) {
 		return check{key: "pyright", kind: "Python", name: "pyright", comment: "type errors, as pyright reports them",
 			words: words, timeout: lintTime}, true
 	case "codespell":
+		checkForm := drop(words, "-w", "--write-changes", "-i*", "--interactive*")
 		return check{key: "codespell", kind: "Python", name: "spelling", comment: "misspelt words, as codespell finds them",
-			words: drop(words, "-w", "--write-changes", "-i*", "--interactive*"), timeout: quick,
-			hint: "Run `codespell -w` to fix them, or add a word to its ignore list."}, true
+			words: checkForm, timeout: quick, hint: "If a flagged word is right, add it to codespell's ignore list.",
+			fix: append([]string{checkForm[0], "-w"}, checkForm[1:]...), writes: slices.Contains(args, "-w") || slices.Contains(args, "--write-changes")}, true
 	case "pytest", "py.test":
 		return check{key: "pytest", kind: "Python", name: "test", comment: "the tests, with pytest",
 			words: dropPytest(words), timeout: testTime}, true
 	case "eslint":
+		w := drop(words, "--fix", "--fix-dry-run", "--fix-type*")
 		return check{key: "eslint", kind: "Node", name: "lint", comment: "eslint's rules",
-			words: drop(words, "--fix", "--fix-dry-run", "--fix-type*"), timeout: lintTime}, true
+			words: w, timeout: lintTime, fix: append([]string{w[0], "--fix"}, w[1:]...), writes: slices.Contains(args, "--fix")}, true
 	case "prettier":
 		w := drop(words, "--write", "-w")
 		if !slices.Contains(w, "--check") && !slices.Contains(w, "-c") && !slices.Contains(w, "--list-different") && !slices.Contains(w, "-l") {
 			w = append(w[:1:1], append([]string{"--check"}, w[1:]...)...)
 		}
+		fix := drop(words, "--write", "-w", "--check", "-c", "--list-different", "-l")
 		return check{key: "prettier", kind: "Node", name: "fmt", comment: "files that prettier would reformat",
-			words: w, timeout: 5 * time.Minute, hint: "Run `prettier --write .`."}, true
+			words: w, timeout: 5 * time.Minute, fix: append([]string{fix[0], "--write"}, fix[1:]...),
+			writes: slices.Contains(args, "--write") || slices.Contains(args, "-w")}, true
 	case "tsc", "vue-tsc":
 		return check{key: "tsc", kind: "Node", name: "typecheck", comment: "type errors, as the TypeScript compiler reports them",
 			words: drop(words, "--watch", "-w"), timeout: lintTime}, true
@@ -148,8 +164,14 @@ func classify(words []string) (check, bool) {
 		if len(args) == 0 || !contains([]string{"check", "ci", "lint", "format"}, args[0]) {
 			return check{}, false
 		}
+		w := drop(words, "--write", "--apply", "--apply-unsafe", "--fix", "--unsafe")
+		fix := append([]string{w[0], w[1], "--write"}, w[2:]...)
+		if w[1] == "ci" { // biome ci never writes; biome check is the same checks, and can
+			fix[1] = "check"
+		}
 		return check{key: "biome", kind: "Node", name: "lint", comment: "biome's checks",
-			words: drop(words, "--write", "--apply", "--apply-unsafe", "--fix", "--unsafe"), timeout: lintTime}, true
+			words: w, timeout: lintTime, fix: fix,
+			writes: slices.ContainsFunc(args, func(a string) bool { return contains([]string{"--write", "--apply", "--apply-unsafe", "--fix"}, a) })}, true
 	case "vitest":
 		w := drop(words, "--watch", "-w")
 		if len(w) == 1 || strings.HasPrefix(w[1], "-") {
@@ -171,6 +193,16 @@ func classify(words []string) (check, bool) {
 	return check{}, false
 }
 
+// clippyFix is clippy's check with --fix, which needs --allow-dirty to touch a tree with
+// changes: cargo's own flags go before the "--" that starts clippy's.
+func clippyFix(w []string) []string {
+	i := slices.Index(w, "--")
+	if i < 0 {
+		i = len(w)
+	}
+	return slices.Concat(w[:i], []string{"--fix", "--allow-dirty"}, w[i:])
+}
+
 func classifyGo(args []string) (check, bool) {
 	switch {
 	case len(args) > 0 && args[0] == "vet":
@@ -184,9 +216,9 @@ func classifyGo(args []string) (check, bool) {
 			words: append([]string{"go", "test"}, dropGoTest(args[1:])...), timeout: testTime,
 			hint: "Rerun one test with `go test -run NAME ./PKG`."}, true
 	case hasPrefix(args, "mod", "tidy"):
-		return check{key: "go-mod-tidy", kind: "Go", name: "tidy"}, true // shaped by goTidyGate
+		return check{key: "go-mod-tidy", kind: "Go", name: "tidy", writes: !slices.Contains(args, "-diff")}, true // shaped by detectGo
 	case len(args) > 0 && args[0] == "fmt":
-		return check{key: "gofmt", kind: "Go", name: "fmt"}, true
+		return check{key: "gofmt", kind: "Go", name: "fmt", writes: true}, true
 	}
 	return check{}, false
 }
@@ -202,15 +234,20 @@ func classifyCargo(args []string) (check, bool) {
 	switch args[0] {
 	case "fmt":
 		w := append([]string{"cargo", "fmt"}, rest...)
-		if !slices.Contains(w, "--check") {
+		checking := slices.Contains(w, "--check")
+		if !checking {
 			w = append(w, "--check")
 		}
+		fix := append([]string{"cargo", "fmt"}, drop(rest, "--check")...)
+		if fix[len(fix)-1] == "--" {
+			fix = fix[:len(fix)-1] // cargo fmt --all -- --check
+		}
 		return check{key: "cargo-fmt", kind: "Rust", name: "fmt", comment: "files that rustfmt would reformat",
-			words: w, timeout: quick, hint: "Run `cargo fmt --all`."}, true
+			words: w, timeout: quick, fix: fix, writes: !checking}, true
 	case "clippy":
+		w := append([]string{"cargo", "clippy"}, drop(rest, "--fix", "--allow-dirty", "--allow-staged", "--allow-no-vcs")...)
 		return check{key: "cargo-clippy", kind: "Rust", name: "lint", comment: "clippy's lints",
-			words:   append([]string{"cargo", "clippy"}, drop(rest, "--fix", "--allow-dirty", "--allow-staged", "--allow-no-vcs")...),
-			timeout: rustTime, hint: "Run `cargo clippy --fix --allow-dirty` first; it fixes what it can."}, true
+			words: w, timeout: rustTime, fix: clippyFix(w), writes: slices.Contains(rest, "--fix")}, true
 	case "test":
 		return check{key: "cargo-test", kind: "Rust", name: "test", comment: "the tests",
 			words: append([]string{"cargo", "test"}, drop(rest, "--verbose")...), timeout: rustTime}, true

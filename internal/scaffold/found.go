@@ -55,7 +55,7 @@ func recognise(decls []declared) ([]found, map[string]string) {
 // other; the same tool elsewhere is the same work, named in the comment but not run again.
 func (c *dirContext) pick(key string) (Gate, bool) {
 	var first *found
-	var cmds, others []string
+	var cmds, fixes, others []string
 	var goTests [][]string
 	for i := range c.found {
 		f := &c.found[i]
@@ -71,6 +71,9 @@ func (c *dirContext) pick(key string) (Gate, bool) {
 			if !contains(cmds, cmd) {
 				cmds = append(cmds, cmd)
 				goTests = append(goTests, f.words)
+				if fix := strings.Join(quoteAll(f.fix), " "); f.fix != nil && !contains(fixes, fix) {
+					fixes = append(fixes, fix)
+				}
 			}
 		case !contains(others, f.source):
 			others = append(others, f.source)
@@ -102,8 +105,14 @@ func (c *dirContext) pick(key string) (Gate, bool) {
 		}
 		src += "; also in " + strings.Join(others, ", ")
 	}
-	return Gate{Name: first.name, Comment: first.comment, Run: strings.Join(cmds, " && "),
-		Timeout: first.timeout, Hint: first.hint, Source: src}, true
+	g := Gate{Name: first.name, Comment: first.comment, Run: strings.Join(cmds, " && "),
+		Timeout: first.timeout, Hint: first.hint, Source: src}
+	if len(fixes) == len(cmds) {
+		// Each command has its writing form; a fixer that covers only some of them would leave
+		// the gate failing after `gauntlet fix`.
+		g.Fix = strings.Join(fixes, " && ")
+	}
+	return g, true
 }
 
 // sourceOf names where a tool handled specially (gofmt, go mod tidy) is declared, or "".

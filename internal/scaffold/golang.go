@@ -14,6 +14,12 @@ const gofmtCheck = `files=$(find . \( -name "testdata" -o -name "node_modules" -
 // gofmtSimplifyCheck is gofmtCheck with -s, for projects whose own lint simplifies code.
 var gofmtSimplifyCheck = strings.Replace(gofmtCheck, "gofmt -l", "gofmt -s -l", 1)
 
+// gofmtFix rewrites the files gofmtCheck lists, and only those: the same folders are left out.
+const gofmtFix = `find . \( -name "testdata" -o -name "node_modules" -o -name ".?*" -o -path "./vendor" \) -prune -o -name "*.go" -type f -exec gofmt -w {} +`
+
+// gofmtSimplifyFix is gofmtFix with -s.
+var gofmtSimplifyFix = strings.Replace(gofmtFix, "gofmt -w", "gofmt -s -w", 1)
+
 // goTidyCheck fails when go.mod or go.sum differ from what go mod tidy would write, and prints
 // the difference, without changing them (Go 1.23 and later).
 const goTidyCheck = "go mod tidy -diff"
@@ -31,12 +37,11 @@ func detectGo(c *dirContext) *Project {
 	p := &Project{Kind: "Go"}
 	def := strings.Replace(gauntletDefault, "%s", "a Go module", 1)
 
-	fmtGate := Gate{Name: "fmt", Comment: "files that gofmt would reformat", Run: gofmtCheck,
-		Timeout: quick, Hint: "Run `gofmt -w .` (or `go fmt ./...`).", Source: firstNonEmpty(c.sourceOf("gofmt"), def)}
+	fmtGate := Gate{Name: "fmt", Comment: "files that gofmt would reformat", Run: gofmtCheck, Fix: gofmtFix,
+		Timeout: quick, Source: firstNonEmpty(c.sourceOf("gofmt"), def)}
 	if c.gofmtSimplify != "" {
 		fmtGate.Comment = "files that gofmt -s would reformat or simplify"
-		fmtGate.Run = gofmtSimplifyCheck
-		fmtGate.Hint = "Run `gofmt -s -w .`."
+		fmtGate.Run, fmtGate.Fix = gofmtSimplifyCheck, gofmtSimplifyFix
 		fmtGate.Source = "from " + c.gofmtSimplify
 	}
 	p.Gates = append(p.Gates, fmtGate)
@@ -50,8 +55,8 @@ func detectGo(c *dirContext) *Project {
 		}
 	}
 	if !hasLint && config != "" {
-		lint = Gate{Name: "lint", Comment: "golangci-lint's linters", Run: "golangci-lint run", Timeout: 15 * time.Minute,
-			Hint: "Run `golangci-lint run --fix` first; it fixes what it can.", Source: "from " + inDir(c.rel, config)}
+		lint = Gate{Name: "lint", Comment: "golangci-lint's linters", Run: "golangci-lint run", Fix: "golangci-lint run --fix",
+			Timeout: 15 * time.Minute, Source: "from " + inDir(c.rel, config)}
 		hasLint = true
 	}
 	if vet, ok := c.pick("go-vet"); ok {
@@ -70,7 +75,7 @@ func detectGo(c *dirContext) *Project {
 		p.Gates = append(p.Gates, g)
 	}
 	p.Gates = append(p.Gates, Gate{Name: "tidy", Comment: "go.mod and go.sum as go mod tidy would write them",
-		Run: goTidyCheck, Timeout: 5 * time.Minute, Hint: "Run `go mod tidy`.",
+		Run: goTidyCheck, Fix: "go mod tidy", Timeout: 5 * time.Minute,
 		Source: firstNonEmpty(c.sourceOf("go-mod-tidy"), def)})
 	if g, ok := c.pick("go-test"); ok {
 		p.Gates = append(p.Gates, g)

@@ -124,11 +124,25 @@ func detectNode(c *dirContext) *Project {
 				break
 			}
 		}
-		if name == "lint" {
+		if check, ok := checkForm(scripts[name], pm); ok {
+			// The script rewrites files (eslint --fix, biome --write): as a gate it would rewrite
+			// the agent's code instead of judging it. It is the gate's fixer, and the gate runs
+			// the same tools without their writing flags.
+			g.Run, g.Fix = check, runScript(name)
+			g.Comment = "what the " + name + " script checks, without its writing flags (the script itself is the fix)"
+		} else if writesFiles(scripts[name]) {
+			p.Notes = append(p.Notes, "the "+name+" script rewrites files and gauntlet knows no check form of it: "+
+				"it is no gate here. Add the check by hand, with `fix: "+runScript(name)+"`.")
+			continue
+		} else if fixer := siblingFix(scripts, name); fixer != "" {
+			g.Fix = runScript(fixer)
+			g.Source += "; fix: script " + fixer
+		} else if name == "lint" {
 			g.Hint = "Run `" + runScript("lint") + "`; many linters fix what they can with --fix."
 		}
 		p.Gates = append(p.Gates, g)
 	}
+	p.Gates = append(p.Gates, formatGate(scripts, runs, kept, pm, src)...)
 	// A tool CI (or a hook) runs directly rather than through a script, and that no kept script
 	// runs either: a gate of its own, through the package manager.
 	for _, key := range []string{"eslint", "biome", "prettier", "tsc", "vitest", "jest"} {
@@ -137,9 +151,15 @@ func detectNode(c *dirContext) *Project {
 			continue
 		}
 		tool := strings.Fields(g.Run)[0]
-		ran := false
+		ran := gateRuns(p.Gates, tool)
 		for _, name := range kept {
 			for s := range runs[name] {
+				ran = ran || runsTool(scripts[s], tool)
+			}
+		}
+		for _, gate := range p.Gates {
+			// The fmt gate of the formatting scripts runs them by name.
+			if s, ok := strings.CutPrefix(gate.Run, pm.run+" "); ok {
 				ran = ran || runsTool(scripts[s], tool)
 			}
 		}
@@ -149,11 +169,10 @@ func detectNode(c *dirContext) *Project {
 		if key == "tsc" {
 			tscRun = true
 		}
-		parts := strings.Split(g.Run, " && ")
-		for i := range parts {
-			parts[i] = pm.exec + " " + parts[i]
+		g.Run = throughPM(g.Run, pm)
+		if g.Fix != "" {
+			g.Fix = throughPM(g.Fix, pm)
 		}
-		g.Run = strings.Join(parts, " && ")
 		if hasGate(p.Gates, g.Name) {
 			g.Name = tool
 		}
@@ -185,8 +204,8 @@ func detectNode(c *dirContext) *Project {
 		if contains(kept, "lint") || hasGate(p.Gates, "lint") {
 			name = l.tool
 		}
-		p.Gates = append(p.Gates, Gate{Name: name, Comment: l.comment, Run: pm.exec + " " + l.run, Timeout: lintTime,
-			Source: "from " + inDir(c.rel, cfg) + " (no script runs " + l.tool + ")"})
+		p.Gates = append(p.Gates, Gate{Name: name, Comment: l.comment, Run: pm.exec + " " + l.run, Fix: pm.exec + " " + l.fix,
+			Timeout: lintTime, Source: "from " + inDir(c.rel, cfg) + " (no script runs " + l.tool + ")"})
 	}
 	if !tscRun && !hasAny(kept, typecheckScripts) && exists(dir, "tsconfig.json") &&
 		(pkg.DevDependencies["typescript"] != nil || pkg.Dependencies["typescript"] != nil) {
@@ -202,12 +221,123 @@ func detectNode(c *dirContext) *Project {
 
 // nodeLinters are the linters whose config file alone makes a gate.
 var nodeLinters = []struct {
-	tool, dep, run, comment string
-	configs                 []string
+	tool, dep, run, fix, comment string
+	configs                      []string
 }{
-	{"eslint", "eslint", "eslint .", "eslint's rules", []string{"eslint.config.js", "eslint.config.mjs", "eslint.config.cjs",
+	{"eslint", "eslint", "eslint .", "eslint --fix .", "eslint's rules", []string{"eslint.config.js", "eslint.config.mjs", "eslint.config.cjs",
 		"eslint.config.ts", ".eslintrc.js", ".eslintrc.cjs", ".eslintrc.json", ".eslintrc.yml", ".eslintrc.yaml", ".eslintrc"}},
-	{"biome", "@biomejs/biome", "biome check .", "biome's lint and format checks", []string{"biome.json", "biome.jsonc"}},
+	{"biome", "@biomejs/biome", "biome check .", "biome check --write .", "biome's lint and format checks", []string{"biome.json", "biome.jsonc"}},
+}
+
+// throughPM runs each command of run through the package manager, which puts the project's
+// node_modules/.bin on the PATH.
+func throughPM(run string, pm packageManager) string {
+	parts := strings.Split(run, " && ")
+	for i := range parts {
+		parts[i] = pm.exec + " " + parts[i]
+	}
+	return strings.Join(parts, " && ")
+}
+
+// plainChain reports whether a script is commands joined by && and nothing else of the shell:
+// only then can it be taken apart and put together again without changing what it does.
+func plainChain(script string) bool {
+	return !strings.ContainsAny(strings.ReplaceAll(script, "&&", " "), "|;&<>`$(){}\n")
+}
+
+// writesFiles reports whether a command of the script is a known tool in its writing form.
+func writesFiles(script string) bool {
+	for _, cmd := range splitCommands(script) {
+		if c, ok := classify(cmd.words); ok && c.writes {
+			return true
+		}
+	}
+	return false
+}
+
+// checkForm is a script that rewrites files, said as the checks of the same tools: each writing
+// command in its check form, the others as they are, all through the package manager. ok is
+// false when the script writes nothing, or when it cannot be taken apart safely.
+func checkForm(script string, pm packageManager) (string, bool) {
+	if !plainChain(script) {
+		return "", false
+	}
+	var parts []string
+	writes := false
+	for _, cmd := range splitCommands(script) {
+		if cmd.cd != "" || len(cmd.words) == 0 {
+			return "", false
+		}
+		words := cmd.words
+		if c, ok := classify(words); ok && c.writes {
+			if c.words == nil {
+				return "", false
+			}
+			words, writes = c.words, true
+		}
+		if hasPrefix(words, strings.Fields(pm.exec)...) {
+			words = words[len(strings.Fields(pm.exec)):]
+		}
+		parts = append(parts, pm.exec+" "+strings.Join(quoteAll(words), " "))
+	}
+	return strings.Join(parts, " && "), writes
+}
+
+// siblingFix finds the script that fixes what script name checks, by the usual names: lint:fix,
+// lint-fix, lint_fix, fix:lint, and fix for lint.
+func siblingFix(scripts map[string]string, name string) string {
+	candidates := []string{name + ":fix", name + "-fix", name + "_fix", "fix:" + name}
+	if name == "lint" {
+		candidates = append(candidates, "fix")
+	}
+	for _, c := range candidates {
+		if scripts[c] != "" {
+			return c
+		}
+	}
+	return ""
+}
+
+// formatGate is the fmt gate of the project's formatting scripts, when no kept script runs them
+// already: its check script (format:check) with the writing one (format) as the fix, or, when
+// there is only the writing one, the check form of the same tool.
+func formatGate(scripts map[string]string, runs map[string]map[string]bool, kept []string, pm packageManager, src string) []Gate {
+	covered := func(s string) bool {
+		for _, k := range kept {
+			if runs[k][s] {
+				return true
+			}
+		}
+		return false
+	}
+	writer := ""
+	for _, s := range []string{"format", "fmt", "prettier"} {
+		if scripts[s] != "" && !covered(s) {
+			writer = s
+			break
+		}
+	}
+	for _, s := range []string{"format:check", "fmt:check", "format-check", "check:format", "check-format", "prettier:check"} {
+		if scripts[s] == "" || covered(s) {
+			continue
+		}
+		g := Gate{Name: "fmt", Comment: "the " + s + " script", Run: pm.run + " " + s, Timeout: 5 * time.Minute,
+			Source: "from " + src + ", script " + s}
+		if writer != "" {
+			g.Fix = pm.run + " " + writer
+			g.Source += "; fix: script " + writer
+		}
+		return []Gate{g}
+	}
+	if writer == "" {
+		return nil
+	}
+	check, ok := checkForm(scripts[writer], pm)
+	if !ok {
+		return nil
+	}
+	return []Gate{{Name: "fmt", Comment: "what the " + writer + " script formats, checked without writing (the script itself is the fix)",
+		Run: check, Fix: pm.run + " " + writer, Timeout: 5 * time.Minute, Source: "from " + src + ", script " + writer}}
 }
 
 // gateRuns reports whether a gate already runs tool (through the package manager or not).

@@ -99,14 +99,21 @@ func detectPython(c *dirContext) *Project {
 			parts = append(parts, strings.Join(quoteAll(w), " "))
 		}
 		g.Run = strings.Join(parts, " && ")
+		if g.Fix != "" && len(prefix) > 0 {
+			var fixes []string
+			for _, cmd := range splitCommands(g.Fix) {
+				fixes = append(fixes, strings.Join(quoteAll(append(slices.Clone(prefix), cmd.words...)), " "))
+			}
+			g.Fix = strings.Join(fixes, " && ")
+		}
 		if len(prefix) > 0 && g.Hint != "" {
 			g.Hint = strings.Replace(g.Hint, "`", "`"+strings.Join(prefix, " ")+" ", 1)
 		}
 		p.Gates = append(p.Gates, g)
 	}
 
-	ruffDefault := &Gate{Name: "lint", Comment: "ruff's lint rules", Run: "ruff check", Timeout: 5 * time.Minute,
-		Hint: "Run `ruff check --fix` first; it fixes what it can.", Source: def + " (ruff)"}
+	ruffDefault := &Gate{Name: "lint", Comment: "ruff's lint rules", Run: "ruff check", Fix: "ruff check --fix", Timeout: 5 * time.Minute,
+		Source: def + " (ruff)"}
 	if !set.ruff {
 		ruffDefault = nil
 	}

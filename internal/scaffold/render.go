@@ -14,11 +14,14 @@ const header = `# gauntlet: this repository's quality gates. They run in paralle
 #   gauntlet run            run the gates the current change touches
 #   gauntlet run --all      run every gate
 #   gauntlet run NAME       run one gate
+#   gauntlet fix            run the fixers of the gates that failed, then those gates again
 #   gauntlet validate       check this file
 #
-# A gate is a command that exits 0 when all is well. Per gate you can also set, among others,
-# paths (run only when a matching file changed), severity: warn (report without failing) and
-# hint (advice shown with a failure). Personal overrides go in .gauntlet.local.yml.
+# A gate is a command that exits 0 when all is well; its fix, when it has one, is the command
+# that repairs what it finds. Per gate you can also set, among others, paths (run only when a
+# matching file changed), severity: warn (report without failing), hint (advice shown with a
+# failure) and needs (gates or setup steps to run first). Personal overrides go in
+# .gauntlet.local.yml.
 `
 
 // stopHookSection shows the agent-facing knobs with their defaults, commented out.
@@ -112,6 +115,9 @@ func writeGate(b *strings.Builder, p Project, g Gate) {
 	}
 	fmt.Fprintf(b, "  %s:\n", g.Name)
 	fmt.Fprintf(b, "    run: %s\n", yamlString(g.Run))
+	if g.Fix != "" {
+		fmt.Fprintf(b, "    fix: %s\n", yamlString(g.Fix))
+	}
 	if g.Dir != "" {
 		fmt.Fprintf(b, "    dir: %s\n", yamlString(g.Dir))
 	}

@@ -33,18 +33,19 @@ func detectRust(c *dirContext) *Project {
 	p := &Project{Kind: "Rust"}
 	def := strings.Replace(gauntletDefault, "%s", "a Cargo package", 1)
 	fmtRun, clippyRun, testRun := "cargo fmt --check", "cargo clippy --all-targets -- -D warnings", "cargo test"
+	fmtFix, clippyFix := "cargo fmt", "cargo clippy --all-targets --fix --allow-dirty -- -D warnings"
 	if m.Workspace != nil {
 		// One cargo command over every member: members depend on each other, so testing them
 		// one by one would build the shared ones again and again.
 		p.Tool = "workspace"
 		def = strings.Replace(gauntletDefault, "%s", "a Cargo workspace", 1)
 		fmtRun, clippyRun, testRun = "cargo fmt --all --check", "cargo clippy --workspace --all-targets -- -D warnings", "cargo test --workspace"
+		fmtFix, clippyFix = "cargo fmt --all", "cargo clippy --workspace --all-targets --fix --allow-dirty -- -D warnings"
 	}
 	// Compiling is most of the time of clippy and of the tests, hence their long timeouts.
 	defaults := []Gate{
-		{Name: "fmt", Comment: "files that rustfmt would reformat", Run: fmtRun, Timeout: quick, Hint: "Run `cargo fmt --all`."},
-		{Name: "lint", Comment: "clippy's lints, warnings included", Run: clippyRun, Timeout: rustTime,
-			Hint: "Run `cargo clippy --fix --allow-dirty` first; it fixes what it can."},
+		{Name: "fmt", Comment: "files that rustfmt would reformat", Run: fmtRun, Fix: fmtFix, Timeout: quick},
+		{Name: "lint", Comment: "clippy's lints, warnings included", Run: clippyRun, Fix: clippyFix, Timeout: rustTime},
 		{Name: "test", Comment: "the tests", Run: testRun, Timeout: rustTime},
 	}
 	for i, key := range []string{"cargo-fmt", "cargo-clippy", "cargo-test"} {

@@ -17,6 +17,9 @@ type Gate struct {
 	Name    string // unique in the config and valid as a gate name once Layout has run
 	Comment string // one line saying what the gate checks
 	Run     string // shell command
+	// Fix is the writing form of the same tool, the command that repairs what Run finds
+	// (gofmt -w for gofmt -l, the project's lint:fix for its lint); "" when there is none.
+	Fix     string
 	Dir     string // slash-separated, relative to the root; "" is the root itself
 	Paths   []string
 	Timeout time.Duration

@@ -367,7 +367,13 @@ func newReasonSection(r gates.Result, secrets *redact.Redactor) reasonSection {
 		}
 	}
 	lines := []string{"## " + label + ": " + termtext.Cap(secrets.Redact(termtext.Line(headline(r))), maxHeadlineBytes)}
-	if hint := strings.TrimSpace(termtext.Clean(r.Hint)); hint != "" {
+	fixable := r.Fix != "" && r.Status == gates.StatusFail
+	if fixable {
+		// A command instead of advice: the gate's own fixer repairs what it found, and says
+		// which files it changed.
+		lines = append(lines, "fix: run `gauntlet fix "+name+"`")
+	}
+	if hint := strings.TrimSpace(termtext.Clean(r.Hint)); hint != "" && !fixable {
 		lines = append(lines, "hint: "+termtext.Cap(secrets.Redact(hint), maxHintBytes))
 	}
 	lines = append(lines, "rerun: gauntlet run "+rerun)

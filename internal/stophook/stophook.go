@@ -17,6 +17,7 @@ import (
 	"github.com/gauntlet-dev/gauntlet/config"
 	"github.com/gauntlet-dev/gauntlet/gates"
 	"github.com/gauntlet-dev/gauntlet/internal/engine"
+	"github.com/gauntlet-dev/gauntlet/internal/fix"
 	"github.com/gauntlet-dev/gauntlet/internal/redact"
 	"github.com/gauntlet-dev/gauntlet/internal/report"
 	"github.com/gauntlet-dev/gauntlet/internal/state"
@@ -85,6 +86,8 @@ type call struct {
 	stopped []gates.Result
 	// integrity are the ways the change weakens the gates, which a block names first.
 	integrity []gates.IntegrityFinding
+	// fixed is what stop_hook.autofix's fixers did before this reply.
+	fixed []fix.Result
 }
 
 func (c *call) allow() Outcome {
@@ -252,6 +255,7 @@ func (c *call) judge(ctx context.Context, cfg *config.Config) Outcome {
 		Starting:  func(_ string, toRun []gates.Gate) { progress.Start(toRun) },
 		// Under the run lock, so that two hooks never count over each other.
 		Recorded: func(run *engine.Run) error {
+			c.autofix(gatesCtx, cfg, run, grace)
 			reply = c.remember(sd, func(led *ledger) Outcome {
 				return c.decide(led, key, fingerprint, maxAttempts, run, perSession)
 			})
@@ -489,9 +493,6 @@ func (c *call) reblock(ctx context.Context, cfg *config.Config, sd *state.Dir) O
 // running any gate (which would have done it): only a holder of the run lock knows that run is
 // dead, so it tries the lock once, and a live run holding it is left to do its own cleaning.
 func (c *call) reapLeftovers(ctx context.Context, sd *state.Dir) {
-	if !engine.MayHaveLeftovers(sd) {
-		return // no run recorded as in progress: no lock to take, no file to write
-	}
 	held, err := lock.Acquire(ctx, sd.Path(), 0)
 	if err != nil {
 		return
@@ -528,8 +529,12 @@ func (c *call) nextAttempt(ps *promptState, failed []gates.Result, total int, fi
 		case len(c.integrity) > 0:
 			what += " and the change still weakens the gates (" + termtext.Count(len(c.integrity), "integrity finding") + ")"
 		}
-		return c.because(WhyRetryLimit, "").notify(fmt.Sprintf("gauntlet: %s after %s (%s); stop allowed, see %s",
-			what, termtext.Count(maxAttempts, "attempt"), cmp.Or(names(stillFailing), integrityRules(c.integrity)), ".gauntlet/"+engine.LastRunFile))
+		msg := fmt.Sprintf("gauntlet: %s after %s (%s); stop allowed, see %s",
+			what, termtext.Count(maxAttempts, "attempt"), cmp.Or(names(stillFailing), integrityRules(c.integrity)), ".gauntlet/"+engine.LastRunFile)
+		if len(c.fixed) > 0 {
+			msg += " (" + fixedNote(c.fixed) + ")"
+		}
+		return c.because(WhyRetryLimit, "").notify(msg)
 	}
 	ps.Blocks++
 	c.dec.attempt = ps.Blocks
@@ -543,11 +548,11 @@ func (c *call) nextAttempt(ps *promptState, failed []gates.Result, total int, fi
 		return c.block(IntegrityReason(c.integrity, at, MaxReasonBytes, c.secrets))
 	}
 	if len(c.integrity) == 0 {
-		return c.block(withNotJudged(BlockReason(failed, total, at, c.secrets), c.stopped))
+		return c.block(withFixed(withNotJudged(BlockReason(failed, total, at, c.secrets), c.stopped), c.fixed))
 	}
 	// The integrity findings come first, in at most half the room; the gates have the rest.
 	head := IntegrityReason(c.integrity, at, MaxReasonBytes/2, c.secrets)
-	rest := withNotJudged(blockReason(failed, total, Attempt{}, c.secrets, MaxReasonBytes-len(head)-2), c.stopped)
+	rest := withFixed(withNotJudged(blockReason(failed, total, Attempt{}, c.secrets, MaxReasonBytes-len(head)-2), c.stopped), c.fixed)
 	return c.block(termtext.Cap(head+"\n\n"+rest, MaxReasonBytes))
 }
 
