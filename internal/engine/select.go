@@ -47,12 +47,28 @@ type Shard = shard.Spec
 type UnknownGateError struct {
 	Unknown []string
 	Known   []string
+	// Setup maps the unknown names that are setup steps to the gates that need them: a step
+	// runs for those, never on its own.
+	Setup map[string][]string
 }
 
 func (e *UnknownGateError) Error() string {
 	known := "none"
 	if len(e.Known) > 0 {
 		known = strings.Join(e.Known, ", ")
+	}
+	var steps []string
+	for _, n := range e.Unknown {
+		if by, ok := e.Setup[n]; ok {
+			name := "a gate that needs it"
+			if len(by) > 0 {
+				name = strings.Join(by, ", ")
+			}
+			steps = append(steps, fmt.Sprintf("%q is a setup step, which runs for the gates that need it: name one of them (%s)", n, name))
+		}
+	}
+	if len(steps) == len(e.Unknown) {
+		return strings.Join(steps, "; ")
 	}
 	return fmt.Sprintf("unknown gate %s (gates in the config: %s)", quoteAll(e.Unknown), known)
 }
@@ -79,7 +95,7 @@ func selectGates(ctx context.Context, cfg *config.Config, scope Scope, snap *sna
 		}
 	}
 	if len(unknown) > 0 {
-		return nil, &UnknownGateError{Unknown: unknown, Known: known}
+		return nil, &UnknownGateError{Unknown: unknown, Known: known, Setup: setupNamed(cfg, unknown)}
 	}
 
 	sel := &Selection{Skipped: map[string]string{}, Reasons: map[string]string{}}
@@ -136,6 +152,23 @@ func selectGates(ctx context.Context, cfg *config.Config, scope Scope, snap *sna
 	sel.pullInNeeds(cfg.Gates, scope.CI)
 	sel.setupFor(cfg.Setup)
 	return sel, nil
+}
+
+// setupNamed maps the names among names that are setup steps to the gates that need them.
+func setupNamed(cfg *config.Config, names []string) map[string][]string {
+	out := map[string][]string{}
+	for _, s := range cfg.Setup {
+		if !slices.Contains(names, s.Name) {
+			continue
+		}
+		out[s.Name] = []string{}
+		for _, g := range cfg.Gates {
+			if slices.Contains(g.Needs, s.Name) {
+				out[s.Name] = append(out[s.Name], g.Name)
+			}
+		}
+	}
+	return out
 }
 
 // setupFor picks the setup steps the gates to run need.
