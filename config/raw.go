@@ -79,6 +79,7 @@ type rawGate struct {
 	Session        *bool     `yaml:"session"`
 	Format         formatKey `yaml:"format" only:"check"`
 	NewOnly        *bool     `yaml:"new_only" only:"check"`
+	Writes         *bool     `yaml:"writes" only:"check"`
 	Causes         *bool     `yaml:"causes" only:"check"`
 	Needs          needList  `yaml:"needs"`
 	Fix            *string   `yaml:"fix" nonempty:"true" only:"check"`

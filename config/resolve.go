@@ -99,6 +99,7 @@ func resolveGate(name string, g *rawGate, c *Config) gates.Gate {
 		Session:        valueOr(g.Session, false),
 		Format:         g.Format,
 		NewOnly:        valueOr(g.NewOnly, false),
+		Writes:         valueOr(g.Writes, false),
 		Needs:          g.Needs.names(),
 		Fix:            valueOr(g.Fix, ""),
 		// Only check gates read their output for causes: a review or todos gate judges itself.

@@ -353,6 +353,7 @@ var schemaDocs = map[string]string{
 	"gates.*.session":          "The result depends on the agent's session (it reads GAUNTLET_TRANSCRIPT_PATH): never answered from another session. Default: false; always true for todos gates.",
 	"gates.*.format":           "How findings are read from the output: a parser name (go, gotest, gofmt, eslint, tsc, vitest, jest, ava, ruff, mypy, pytest, rust, shellcheck, gcc, generic), none, or Vim errorformat lines. Default: detected from the command.",
 	"gates.*.new_only":         "Findings on lines the change did not add or modify do not fail the gate. Default: false.",
+	"gates.*.writes":           "The gate is meant to change the worktree (it generates code); any other check gate that changes a file git sees fails, naming the files. Default: false.",
 	"gates.*.speculative":      "Run this gate in the background judge started after the agent's edits; false waits for the stop (costly reviews). Default: true.",
 	"gates.*.causes":           "Check gates: apply the built-in catalogue of environment-failure signatures to this gate's output. Default: the top-level causes.",
 	"setup":                    "Setup steps, by name (the names of gates and setup steps are one set): commands gates name in needs, such as an install or a code generator. A step runs at most once per run, only when a gate that runs needs it.",

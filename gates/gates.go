@@ -100,6 +100,9 @@ type Gate struct {
 	Format []string
 	// NewOnly makes findings on lines the change did not add or modify not fail the gate.
 	NewOnly bool
+	// Writes says the gate is meant to change the worktree (it generates files); any other gate
+	// that changes it fails, naming the files.
+	Writes bool
 	// Causes applies the built-in catalogue of environment-failure signatures to the gate's
 	// output (config key causes, default true).
 	Causes bool
@@ -228,4 +231,7 @@ type Result struct {
 	// Setup marks the result of a setup step; NeededBy names the gates of the run that need it.
 	Setup    bool
 	NeededBy []string
+	// Changed are the files (root-relative) the gate changed in the worktree without saying
+	// writes: true, which fails it.
+	Changed []string
 }

@@ -160,6 +160,10 @@ func Execute(ctx context.Context, req Request) (*Run, error) {
 		observer = sanitizingObserver{observer, secrets}
 	}
 	integrityRes, integrityErr := checkIntegrity(ctx, req, snap)
+	var before *treeBefore
+	if slices.ContainsFunc(toRun, func(g gates.Gate) bool { return !g.Writes && !g.Setup && isCheck(g) }) {
+		before = readTreeBefore(ctx, snap)
+	}
 	ran := runner.Run(ctx, toRun, runner.Options{
 		RunID:     runID,
 		Root:      cfg.Root,
@@ -180,6 +184,10 @@ func Execute(ctx context.Context, req Request) (*Run, error) {
 			findingReaders(ctx, snap, toRun)),
 	})
 
+	if before != nil {
+		// Before the cache records passes: a gate that wrote did not pass.
+		ran = blameWrites(cfg.Root, before.changedSince(ctx, cfg.Root), ran, gatesByName(cfg))
+	}
 	ran = coldBuilds(sd, ran, gatesByName(cfg))
 	cacheErr = errors.Join(cacheErr, hits.remember(ctx, runID, ran))
 	all := slices.Concat(ran, hits.results, judged)

@@ -71,6 +71,9 @@ type GateReport struct {
 	NeededBy []string `json:"needed_by,omitempty"`
 	// Fix is the gate's fixer command: `gauntlet fix NAME` runs it and reruns the gate.
 	Fix string `json:"fix,omitempty"`
+	// ChangedFiles are the files the gate changed in the worktree without writes: true, which
+	// failed it.
+	ChangedFiles []string `json:"changed_files,omitempty"`
 
 	// setup marks a setup step's line among the gates' in the renderings (see shown).
 	setup bool
@@ -141,6 +144,7 @@ func gateReport(res gates.Result) GateReport {
 		Cached:         res.Cached,
 		Needs:          res.Needs,
 		SkippedBecause: res.SkippedBecause,
+		ChangedFiles:   res.Changed,
 		NeededBy:       res.NeededBy,
 		Fix:            res.Fix,
 	}

@@ -95,6 +95,20 @@ var statusArgs = []string{"status", "--porcelain=v2", "-z", "--branch", "--untra
 // readTree asks git for the state of the tree under root: one `git status`, and a listing of
 // the untracked directories it reports, if any. Outside a work tree the error is ErrNotGit.
 func readTree(ctx context.Context, root string) (*Tree, error) {
+	s, err := ReadStatus(ctx, root)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.expandUntrackedDirs(ctx); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// ReadStatus is one `git status` of the tree under root, each untracked directory left as one
+// entry ("dir/") instead of the files in it: a second look that costs one git process, for
+// comparing with a Tree read earlier.
+func ReadStatus(ctx context.Context, root string) (*Tree, error) {
 	args := statusArgs
 	var (
 		wg        sync.WaitGroup
@@ -119,9 +133,6 @@ func readTree(ctx context.Context, root string) (*Tree, error) {
 		return nil, err
 	}
 	s.Root, s.prefix = root, prefix
-	if err := s.expandUntrackedDirs(ctx); err != nil {
-		return nil, err
-	}
 	return s, nil
 }
 

@@ -376,6 +376,10 @@ func newReasonSection(r gates.Result, secrets *redact.Redactor) reasonSection {
 	if hint := strings.TrimSpace(termtext.Clean(r.Hint)); hint != "" && !fixable {
 		lines = append(lines, "hint: "+termtext.Cap(secrets.Redact(hint), maxHintBytes))
 	}
+	if len(r.Changed) > 0 {
+		lines = append(lines, "changed files: "+termtext.Cap(secrets.Redact(termtext.Line(strings.Join(r.Changed, ", "))), maxHintBytes)+
+			" (the gate rewrote them: check what changed before going on; a check must not write files)")
+	}
 	lines = append(lines, "rerun: gauntlet run "+rerun)
 	if log := termtext.Line(r.Log); log != "" {
 		lines = append(lines, "log: "+termtext.Cap(secrets.Redact(log), maxLogPathBytes))

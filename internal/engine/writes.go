@@ -1,0 +1,180 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/snapshot"
+	"github.com/gauntlet-dev/gauntlet/internal/termtext"
+)
+
+// A check that rewrites the agent's code (a formatter without --check, `biome lint --write`
+// hidden in a package script) would pass while changing what it judged. So the worktree is read
+// before and after the gates run, and a gate that changed a file git sees (tracked, or untracked
+// and not ignored) fails naming the files, unless it says writes: true. Ignored files (build
+// output, caches, node_modules) are the tools' own.
+//
+// Gates run in parallel, so a change is attributed by the file's modification time to the gates
+// that were running then; a change with no usable time (a deleted file, a tool that keeps the old
+// time) goes to every gate that ran. Attribution is conservative in the agent's favour of
+// safety: an innocent gate running beside a writer can be named with it, a writer is never
+// missed. Setup steps and gates with writes: true may write.
+
+// treeBefore is the worktree as the gates will find it: its status, and the digest of every file
+// that differs from the index, taken now, before any gate can change it.
+type treeBefore struct {
+	tree    *snapshot.Tree
+	digests map[string][]byte
+}
+
+// maxWatchedFiles bounds the files hashed before the run: a tree with more changed files than
+// this is not watched (the cost would grow with the agent's change, for a rare failure).
+const maxWatchedFiles = 2000
+
+func readTreeBefore(ctx context.Context, snap *snapshot.Snapshot) *treeBefore {
+	if snap == nil {
+		return nil
+	}
+	t, err := snap.Tree(ctx)
+	if err != nil || len(t.Entries) > maxWatchedFiles {
+		return nil
+	}
+	b := &treeBefore{tree: t, digests: map[string][]byte{}}
+	for _, e := range t.Entries {
+		if !e.Worktree {
+			continue
+		}
+		d, err := t.FileDigest(ctx, e.Path)
+		if err != nil {
+			return nil
+		}
+		b.digests[e.Path] = d
+	}
+	return b
+}
+
+// changedSince lists the paths whose status or content differs from before, sorted. The second
+// look is one `git status`: an untracked directory is one entry there, so the files known in it
+// before are compared by content, and a new file in a directory that was already untracked is
+// not seen (a new directory is).
+func (b *treeBefore) changedSince(ctx context.Context, root string) []string {
+	after, err := snapshot.ReadStatus(ctx, root)
+	if err != nil {
+		return nil
+	}
+	var changed []string
+	seen := map[string]bool{}
+	for _, e := range after.Entries {
+		if e.Untracked && strings.HasSuffix(e.Path, "/") {
+			known := false
+			for _, old := range b.tree.Entries {
+				if strings.HasPrefix(old.Path, e.Path) {
+					known, seen[old.Path] = true, true
+					if d, err := after.FileDigest(ctx, old.Path); err == nil && !bytes.Equal(d, b.digests[old.Path]) {
+						changed = append(changed, old.Path)
+					}
+				}
+			}
+			if !known {
+				changed = append(changed, e.Path)
+			}
+			continue
+		}
+		seen[e.Path] = true
+		old, ok := b.tree.Lookup(e.Path)
+		switch {
+		case !ok || old.Meta != e.Meta || old.Untracked != e.Untracked:
+			changed = append(changed, e.Path)
+		case e.Worktree:
+			d, err := after.FileDigest(ctx, e.Path)
+			if err == nil && !bytes.Equal(d, b.digests[e.Path]) {
+				changed = append(changed, e.Path)
+			}
+		}
+	}
+	for _, e := range b.tree.Entries {
+		if !seen[e.Path] { // restored to the index's content, or deleted while untracked
+			changed = append(changed, e.Path)
+		}
+	}
+	slices.Sort(changed)
+	return slices.Compact(changed)
+}
+
+// mtimeSlack widens a gate's window for a file's modification time: clocks of filesystems and
+// the process differ by their granularity.
+const mtimeSlack = 50 * time.Millisecond
+
+// blameWrites fails the gates that changed the worktree, naming the files in each result.
+func blameWrites(root string, changed []string, results []gates.Result, byName map[string]gates.Gate) []gates.Result {
+	if len(changed) == 0 {
+		return results
+	}
+	mayRun := func(r gates.Result) bool {
+		g, ok := byName[r.Name]
+		return ok && !r.Cached && !r.Setup && !g.Setup && !g.Writes && (g.Kind == gates.KindCheck || g.Kind == "") &&
+			r.Status != gates.StatusSkipped && !r.Started.IsZero()
+	}
+	blamed := map[string][]string{}
+	for _, path := range changed {
+		var suspects []string
+		if info, err := os.Lstat(filepath.Join(root, filepath.FromSlash(path))); err == nil {
+			at := info.ModTime()
+			for _, r := range results {
+				if mayRun(r) && !at.Before(r.Started.Add(-mtimeSlack)) && !at.After(r.Started.Add(r.Duration+mtimeSlack)) {
+					suspects = append(suspects, r.Name)
+				}
+			}
+			if len(suspects) == 0 && writerRan(results, byName, at) {
+				continue // written while a gate that may write was running
+			}
+		}
+		if len(suspects) == 0 {
+			for _, r := range results {
+				if mayRun(r) {
+					suspects = append(suspects, r.Name)
+				}
+			}
+		}
+		for _, s := range suspects {
+			blamed[s] = append(blamed[s], path)
+		}
+	}
+	for i, r := range results {
+		files := blamed[r.Name]
+		if len(files) == 0 {
+			continue
+		}
+		results[i].Changed = files
+		note := fmt.Sprintf("changed the worktree (%s): a check must not write files; give it writes: true if it is meant to", termtext.Short(strings.Join(files, ", "), 300))
+		switch r.Status {
+		case gates.StatusPass, gates.StatusWarn:
+			results[i].Status, results[i].Reason = gates.StatusFail, note
+		default:
+			results[i].Reason = strings.TrimSuffix(r.Reason+"; "+note, "; ")
+			if r.Status == gates.StatusError {
+				results[i].Status = gates.StatusFail // the writing is the gate's own doing
+			}
+		}
+	}
+	return results
+}
+
+// writerRan reports whether a setup step or a writes: true gate was running at t.
+func writerRan(results []gates.Result, byName map[string]gates.Gate, t time.Time) bool {
+	for _, r := range results {
+		g := byName[r.Name]
+		if (r.Setup || g.Setup || g.Writes) && !r.Started.IsZero() &&
+			!t.Before(r.Started.Add(-mtimeSlack)) && !t.After(r.Started.Add(r.Duration+mtimeSlack)) {
+			return true
+		}
+	}
+	return false
+}
