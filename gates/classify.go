@@ -80,17 +80,36 @@ func rejectedNote(o Outcome) string {
 // show it even on a pass, whose reason they otherwise leave out.
 const NewOnlyMark = "(new_only)"
 
-// ignoredNote says how many findings new_only set aside, so that a pass is never silent about
-// problems it chose not to count.
+// ignoredNote says how many findings new_only set aside and what it compared them with, so that
+// a pass is never silent about problems it chose not to count, or why it could not compare.
 func ignoredNote(g Gate, o Outcome) string {
-	switch {
-	case !g.NewOnly || o.IgnoredFindings == 0:
+	if !g.NewOnly {
 		return ""
-	case o.IgnoredFindings == 1:
-		return "; 1 pre-existing finding on lines the change did not touch ignored " + NewOnlyMark
-	default:
-		return fmt.Sprintf("; %d pre-existing findings on lines the change did not touch ignored %s", o.IgnoredFindings, NewOnlyMark)
 	}
+	note := ""
+	if o.NewOnlyNote != "" {
+		note = "; " + o.NewOnlyNote
+	}
+	if o.IgnoredFindings == 0 {
+		return note
+	}
+	return fmt.Sprintf("; %s (also at %s) ignored %s", countOf(o.IgnoredFindings, "pre-existing finding"), o.NewOnlyBase, NewOnlyMark) + note
+}
+
+func countOf(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// JudgedByExitCode says whether Classify decides o by the gate's exit code and findings alone:
+// the process ran to a failing exit and nothing takes precedence (gauntlet's own error, a
+// cancel, a timeout, a self-judged verdict, an environment cause, an infrastructure exit code or
+// pattern). Only then does new_only compare findings with the base.
+func JudgedByExitCode(g Gate, o Outcome) bool {
+	return o.Internal == nil && !o.Cancelled && o.StartErr == nil && !o.TimedOut && o.Judged == nil &&
+		o.ExitCode > 0 && o.Cause == nil && !slices.Contains(infraCodes(g), o.ExitCode) && o.InfraMatch == ""
 }
 
 // CauseReason is the one-line reason of a gate failed by its environment: what is wrong and how

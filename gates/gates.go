@@ -171,9 +171,12 @@ type Outcome struct {
 	// CauseRejected says why an environment failure recognised in the output was not believed
 	// (its probe of the environment disagreed); the gate is then judged as if there were none.
 	CauseRejected string
-	// IgnoredFindings counts the findings a new_only gate set aside because they are on lines the
-	// change did not add or modify; they are not in Findings.
+	// IgnoredFindings counts the findings a new_only gate set aside because the base produced
+	// the same findings (NewOnlyBase names it); they are not in Findings.
 	IgnoredFindings int
+	// NewOnlyBase names what new_only compared the findings with ("the merge-base 1a2b3c4d5e6f");
+	// NewOnlyNote says why findings outside the change count when they could not be set aside.
+	NewOnlyBase, NewOnlyNote string
 	// Lines is how many lines the gate printed, however many were kept.
 	Lines int
 	// Excerpt is the output around the first line that looked like an error; nil when none did.

@@ -60,6 +60,7 @@ func newRootCmd(ios *IOStreams) *cobra.Command {
 		newCICmd(ios),
 		newExplainCmd(ios, nil),
 		newFixCmd(ios, nil),
+		newBaselineCmd(ios, nil),
 	)
 	strictCompletion(root)
 	addVersionFlag(root)

@@ -164,6 +164,12 @@ func Execute(ctx context.Context, req Request) (*Run, error) {
 	if slices.ContainsFunc(toRun, func(g gates.Gate) bool { return !g.Writes && !g.Setup && isCheck(g) }) {
 		before = readTreeBefore(ctx, snap)
 	}
+	added, lines, from := newOnlyChange(ctx, snap, toRun)
+	// The base's logs go beside the gates' (under base/).
+	openLogs := func() (*os.Root, error) { return logs, nil }
+	judge := &baseJudge{root: cfg.Root, from: from, lines: lines, sd: sd, openLogs: openLogs, prefix: logPrefix,
+		env: env, extra: req.ExtraEnv, grace: req.Grace, abort: req.Abort, runID: runID, noCache: req.NoCache}
+	defer judge.close()
 	ran := runner.Run(ctx, toRun, runner.Options{
 		RunID:     runID,
 		Root:      cfg.Root,
@@ -181,8 +187,10 @@ func Execute(ctx context.Context, req Request) (*Run, error) {
 		// Causes first: their probes settle before new_only compares findings with the base, which
 		// a gate failed by its environment does not need.
 		Readers: joinReaders(causeReaders(cfg.Root, slices.Concat(env, req.ExtraEnv)),
-			findingReaders(ctx, snap, toRun)),
+			findingReaders(cfg.Root, judge, added)),
 	})
+	// The base's checkout goes before the worktree is read again for gates that wrote.
+	judge.close()
 
 	if before != nil {
 		// Before the cache records passes: a gate that wrote did not pass.

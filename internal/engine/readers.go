@@ -11,22 +11,19 @@ import (
 )
 
 // findingReaders gives each check gate the findings parser its format names (or its command
-// suggests). Gates with new_only get the lines the change added, computed once per run; when they
-// cannot be known (no git, a diff too large to read whole) nothing is set aside and the exit
-// code decides, because blaming nothing on the change is only safe when the change is known.
-func findingReaders(ctx context.Context, snap *snapshot.Snapshot, toRun []gates.Gate) runner.ReadersFunc {
-	root := snap.Root()
-	var added snapshot.AddedLines
-	if slices.ContainsFunc(toRun, func(g gates.Gate) bool { return g.NewOnly && isCheck(g) }) {
-		added = addedLines(ctx, snap)
-	}
+// suggests). Gates with new_only get the lines the change added, computed once per run, and the
+// base to compare the other findings with (judge); when the change cannot be known (no git, a
+// diff too large to read whole) nothing is set aside and the exit code decides, because blaming
+// nothing on the change is only safe when the change is known.
+func findingReaders(root string, judge *baseJudge, added snapshot.AddedLines) runner.ReadersFunc {
 	return func(g gates.Gate) []runner.OutputReader {
 		if !isCheck(g) {
 			return nil // review and todos gates report their own findings
 		}
-		opts := findings.Options{Root: root, Dir: g.Dir}
-		if g.NewOnly {
+		opts := findings.Options{Root: root, Dir: g.Dir, Gate: g}
+		if g.NewOnly && added != nil {
 			opts.Added = added
+			opts.Base = judge.setFor(g)
 		}
 		r := findings.NewReader(findings.For(g), opts)
 		if r == nil {
@@ -38,10 +35,32 @@ func findingReaders(ctx context.Context, snap *snapshot.Snapshot, toRun []gates.
 
 func isCheck(g gates.Gate) bool { return g.Kind == gates.KindCheck || g.Kind == "" }
 
-func addedLines(ctx context.Context, snap *snapshot.Snapshot) snapshot.AddedLines {
+// newOnlyChange reads the run's change for the new_only gates among toRun: the lines it adds, the
+// map of the tree's lines to those of the commit it is measured from, and that commit. nil added
+// means the change is not known.
+func newOnlyChange(ctx context.Context, snap *snapshot.Snapshot, toRun []gates.Gate) (added snapshot.AddedLines, lines snapshot.LineMap, from string) {
+	if !slices.ContainsFunc(toRun, func(g gates.Gate) bool { return g.NewOnly && isCheck(g) }) {
+		return nil, nil, ""
+	}
 	change, err := snap.Change(ctx)
 	if err != nil || change.Cut {
-		return nil
+		return nil, nil, ""
 	}
-	return change.Added()
+	return change.Added(), change.LineMap(), diffCommit(ctx, snap)
+}
+
+// diffCommit is the commit the snapshot's change is measured from; "" when there is none.
+func diffCommit(ctx context.Context, snap *snapshot.Snapshot) string {
+	from, _, hasBase, err := snap.DiffBase(ctx)
+	if err != nil || !hasBase {
+		return ""
+	}
+	if from == "HEAD" {
+		tree, err := snap.Tree(ctx)
+		if err != nil || tree.Head == snapshot.NoCommit {
+			return ""
+		}
+		return tree.Head
+	}
+	return from
 }

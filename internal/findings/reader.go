@@ -4,13 +4,15 @@ package findings
 
 import (
 	"cmp"
-	"os"
+	"context"
+	"fmt"
 	"path"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/baseline"
 	"github.com/gauntlet-dev/gauntlet/internal/snapshot"
 	"github.com/gauntlet-dev/gauntlet/internal/termtext"
 )
@@ -41,13 +43,26 @@ type Options struct {
 	// Root is the absolute project root; Dir is the gate's directory relative to it. Tools print
 	// paths relative to where they run, reports want them relative to the root.
 	Root, Dir string
-	// Added, when set, makes the reader keep only findings the change is to blame for (new_only):
-	// on an added or modified line, or about a file the change touches when there is no line.
-	// A finding without a file cannot be attributed and is always kept.
+	// Added, when set, is new_only: a finding on an added or modified line (or about a file the
+	// change touches, when it has no line) is the change's; any other is only a candidate for
+	// "pre-existing", which Base decides in Settle.
 	Added snapshot.AddedLines
+	// Base is asked, once the gate failed by its exit code with candidates, for what the base
+	// produces: a candidate is set aside only when the base has the same finding and failed too.
+	// nil (or an error) sets nothing aside.
+	Base func(ctx context.Context) (*baseline.Set, error)
+	// Gate is the gate read, whose outcome Settle judges (gates.JudgedByExitCode).
+	Gate gates.Gate
+	// Collect, when set, receives every finding (cleaned, new_only aside) instead of the reader
+	// keeping them: the findings of a base run or of a baseline are bounded by their collector.
+	Collect func(gates.Finding)
 	// Max caps the kept findings; 0 means MaxFindings.
 	Max int
 }
+
+// maxCandidates bounds the findings outside the change a new_only reader keeps for comparing
+// with the base; those past it count as the change's.
+const maxCandidates = 10_000
 
 // Reader is a runner.OutputReader that fills Outcome.Findings (and IgnoredFindings).
 type Reader struct {
@@ -60,8 +75,10 @@ type Reader struct {
 	dropped int // over the cap
 	ignored int // set aside by new_only
 
-	existsCache map[string]bool
-	broken      bool // a parser panicked; it reads no more
+	candidates []ranked // new_only: findings outside the change, until Settle decides
+	overflow   int      // candidates past maxCandidates
+
+	broken bool // a parser panicked; it reads no more
 }
 
 type ranked struct {
@@ -103,7 +120,8 @@ func (r *Reader) Line(line []byte) {
 	r.parser.line(strings.TrimRight(string(line), "\r"))
 }
 
-// Finish implements runner.OutputReader.
+// Finish implements runner.OutputReader. The candidates of new_only are not findings yet: Settle
+// decides what they are.
 func (r *Reader) Finish(o *gates.Outcome) {
 	if !r.broken {
 		func() {
@@ -113,6 +131,58 @@ func (r *Reader) Finish(o *gates.Outcome) {
 	}
 	o.Findings = r.Findings()
 	o.IgnoredFindings = r.ignored
+}
+
+// Settle implements runner.Settler for new_only. A gate judged by its exit code that failed with
+// findings outside the change asks for the base's findings: each candidate the base has too (same
+// identity at the line it had before the change) is set aside, provided the gate failed at the
+// base; every other candidate is a finding of the change. A gate judged otherwise (it passed, an
+// environment cause, a timeout) keeps every candidate as a finding: nothing is claimed
+// pre-existing that was not compared.
+func (r *Reader) Settle(ctx context.Context, o *gates.Outcome) {
+	if r.opts.Added == nil || len(r.candidates) == 0 && r.overflow == 0 {
+		return
+	}
+	candidates := r.candidates
+	r.candidates = nil
+	defer func() {
+		for _, c := range candidates {
+			r.keep(c)
+		}
+		r.dropped += r.overflow
+		o.Findings = r.Findings()
+		o.IgnoredFindings = r.ignored
+	}()
+	if !gates.JudgedByExitCode(r.opts.Gate, *o) {
+		return
+	}
+	switch {
+	case r.opts.Base == nil:
+		o.NewOnlyNote = "findings outside the change count: there is no base to compare them with"
+		return
+	case r.overflow > 0:
+		o.NewOnlyNote = fmt.Sprintf("more than %d findings outside the change: they were not compared with the base, and count", maxCandidates)
+		return
+	}
+	set, err := r.opts.Base(ctx)
+	switch {
+	case err != nil:
+		o.NewOnlyNote = "findings outside the change count: " + err.Error()
+		return
+	case !set.Failed:
+		o.NewOnlyNote = "the gate passes at " + set.Source + ": every finding counts"
+		return
+	}
+	o.NewOnlyBase = set.Source
+	kept := candidates[:0]
+	for _, c := range candidates {
+		if set.Take(c.f) {
+			r.ignored++
+		} else {
+			kept = append(kept, c)
+		}
+	}
+	candidates = kept
 }
 
 func (r *Reader) recoverParser() {
@@ -142,36 +212,62 @@ func (r *Reader) add(f gates.Finding) {
 	if f.Message == "" && f.File == "" {
 		return
 	}
-	if r.opts.Added != nil && !r.isNew(f) {
-		r.ignored++
+	if r.opts.Collect != nil {
+		r.opts.Collect(f)
 		return
 	}
-	// One finding per place and message, but per test too: tests that share an assertion line
-	// (a table-driven helper) are each a failure to fix. A finding without a rule, from another
-	// parser reading the same line, repeats one with it.
-	loc := f.File + "\x00" + itoa(f.Line) + "\x00" + itoa(f.Column) + "\x00" + f.Message
-	key := loc + "\x00" + f.Rule
+	loc, key := findingKeys(f)
 	if r.seen[key] || (f.Rule == "" && r.seen[loc+"\x00\x01"]) {
 		return
 	}
-	k := ranked{seq: r.seq, f: f}
+	if r.opts.Added != nil && !r.isNew(f) {
+		r.markSeen(f)
+		if len(r.candidates) >= maxCandidates {
+			r.overflow++
+			return
+		}
+		r.candidates = append(r.candidates, ranked{seq: r.seq, f: f})
+		r.seq++
+		return
+	}
+	r.keep(ranked{seq: r.seq, f: f})
 	r.seq++
+}
+
+// findingKeys tell repeats apart: one finding per place and message (loc), but per test too
+// (key): tests that share an assertion line (a table-driven helper) are each a failure to fix. A
+// finding without a rule, from another parser reading the same line, repeats one with it.
+func findingKeys(f gates.Finding) (loc, key string) {
+	loc = f.File + "\x00" + itoa(f.Line) + "\x00" + itoa(f.Column) + "\x00" + f.Message
+	return loc, loc + "\x00" + f.Rule
+}
+
+// markSeen remembers a finding, so that its repeats are not taken again.
+func (r *Reader) markSeen(f gates.Finding) {
+	loc, key := findingKeys(f)
+	r.seen[key] = true
+	if f.Rule != "" {
+		r.seen[loc+"\x00\x01"] = true // some rule has it
+	}
+}
+
+// keep holds a finding within the cap.
+func (r *Reader) keep(k ranked) {
+	f := k.f
 	switch {
 	case len(r.errs)+len(r.others) < r.opts.Max:
 	case f.Severity == SeverityError && len(r.others) > 0:
 		// The latest non-error makes room: errors are what a gate fails on.
 		last := r.others[len(r.others)-1]
-		delete(r.seen, last.f.File+"\x00"+itoa(last.f.Line)+"\x00"+itoa(last.f.Column)+"\x00"+last.f.Message+"\x00"+last.f.Rule)
+		_, key := findingKeys(last.f)
+		delete(r.seen, key)
 		r.others = r.others[:len(r.others)-1]
 		r.dropped++
 	default:
 		r.dropped++
 		return
 	}
-	r.seen[key] = true
-	if f.Rule != "" {
-		r.seen[loc+"\x00\x01"] = true // some rule has it
-	}
+	r.markSeen(f)
 	if f.Severity == SeverityError {
 		r.errs = append(r.errs, k)
 	} else {
@@ -179,43 +275,15 @@ func (r *Reader) add(f gates.Finding) {
 	}
 }
 
+// isNew says whether a finding is the change's by its place alone: on a line the change added
+// or modified, which has no counterpart at the base. Any other finding (on an old line, about a
+// whole file, without a file, in a file outside the project) is a candidate that only the base's
+// own findings can excuse.
 func (r *Reader) isNew(f gates.Finding) bool {
-	switch {
-	case f.File == "":
-		return true
-	case !r.exists(f.File):
-		// A "file" that is not in the project (a misread line, a path in a dependency) cannot
-		// be attributed to the change or excused by it: it counts, so the exit code decides.
-		return true
-	case f.Line <= 0:
-		return r.opts.Added.TouchesFile(f.File, r.opts.Root)
-	default:
-		_, ok := r.opts.Added.Locate(f.File, f.Line, r.opts.Root)
-		return ok
+	if f.File == "" || f.Line <= 0 {
+		return false
 	}
-}
-
-// maxExistsCache bounds the files whose existence a reader remembers.
-const maxExistsCache = 4096
-
-// exists reports whether a root-relative (or absolute) file is in the project, remembering the
-// answer for the files seen most, so that a thousand findings on one file cost one stat.
-func (r *Reader) exists(file string) bool {
-	if ok, seen := r.existsCache[file]; seen {
-		return ok
-	}
-	p := file
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(r.opts.Root, filepath.FromSlash(file))
-	}
-	info, err := os.Stat(p)
-	ok := err == nil && info.Mode().IsRegular()
-	if r.existsCache == nil {
-		r.existsCache = map[string]bool{}
-	}
-	if len(r.existsCache) < maxExistsCache {
-		r.existsCache[file] = ok
-	}
+	_, ok := r.opts.Added.Locate(f.File, f.Line, r.opts.Root)
 	return ok
 }
 

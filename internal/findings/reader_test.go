@@ -1,6 +1,8 @@
 package findings
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/baseline"
 	"github.com/gauntlet-dev/gauntlet/internal/snapshot"
 )
 
@@ -88,6 +91,16 @@ func TestPathsRelativeToTheRoot(t *testing.T) {
 	}
 }
 
+// settled feeds lines to a new_only reader and settles it as the runner would, for a gate that
+// exited 1.
+func settled(t *testing.T, spec Spec, opts Options, lines ...string) gates.Outcome {
+	t.Helper()
+	r, o := feed(t, spec, opts, lines...)
+	o.ExitCode = 1
+	r.Settle(context.Background(), &o)
+	return o
+}
+
 func TestNewOnly(t *testing.T) {
 	root := t.TempDir()
 	for _, f := range []string{"web/a.go", "web/b.go"} {
@@ -98,24 +111,65 @@ func TestNewOnly(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	added := snapshot.ParseAdded([]byte("diff --git a/web/a.go b/web/a.go\n--- a/web/a.go\n+++ b/web/a.go\n@@ -4,0 +5,2 @@\n+x\n+y\n"))
-	opts := Options{Root: root, Dir: "web", Added: added}
-	_, o := feed(t, mustParse(t, "go"), opts,
-		"a.go:5:1: new problem", "a.go:9:1: old problem", "b.go:1:1: untouched file")
-	if len(o.Findings) != 1 || o.Findings[0].Line != 5 || o.IgnoredFindings != 2 {
-		t.Errorf("findings = %+v, ignored = %d; want only line 5 and 2 ignored", o.Findings, o.IgnoredFindings)
+	patch := []byte("diff --git a/web/a.go b/web/a.go\n--- a/web/a.go\n+++ b/web/a.go\n@@ -4,0 +5,2 @@\n+x\n+y\n")
+	change := snapshot.ParsePatch(patch)
+	added, lines := change.Added(), change.LineMap()
+	// The base (its own root) failed with "old problem" on a.go:7, now line 9, and b.go:1.
+	base := func(failed bool) func(context.Context) (*baseline.Set, error) {
+		return func(context.Context) (*baseline.Set, error) {
+			set := baseline.NewSet("the merge-base 0123", failed)
+			set.Add(gates.Finding{File: "web/a.go", Line: 7, Message: "old problem"}, "/base")
+			set.Add(gates.Finding{File: "web/b.go", Line: 1, Message: "untouched file"}, "/base")
+			set.Add(gates.Finding{File: "web/a.go", Message: "not formatted", Rule: "format"}, "/base")
+			set.Lines, set.Root = lines, root
+			return set, nil
+		}
 	}
-	// A file-level finding counts when the change touches the file; one without a file always.
-	_, o = feed(t, Detect([]string{"gofmt", "-l", "."}), opts, "a.go", "b.go")
-	if len(o.Findings) != 1 || o.Findings[0].File != "web/a.go" || o.IgnoredFindings != 1 {
+	opts := Options{Root: root, Dir: "web", Added: added, Base: base(true)}
+	o := settled(t, mustParse(t, "go"), opts,
+		"a.go:5:1: new problem", "a.go:9:1: old problem", "b.go:1:1: untouched file", "b.go:2:1: new in an untouched line")
+	if len(o.Findings) != 2 || o.Findings[0].Line != 5 || o.Findings[1].Line != 2 || o.IgnoredFindings != 2 ||
+		o.NewOnlyBase != "the merge-base 0123" {
+		t.Errorf("findings = %+v, ignored = %d; want lines 5 and b.go:2, and 2 ignored", o.Findings, o.IgnoredFindings)
+	}
+	// Until settled, the findings outside the change are not findings, nor ignored: they wait.
+	_, o = feed(t, mustParse(t, "go"), opts, "a.go:9:1: old problem")
+	if len(o.Findings) != 0 || o.IgnoredFindings != 0 {
+		t.Errorf("before Settle: %+v, ignored %d", o.Findings, o.IgnoredFindings)
+	}
+	// The base passed: nothing is excused, and the reason says why.
+	o = settled(t, mustParse(t, "go"), Options{Root: root, Dir: "web", Added: added, Base: base(false)}, "a.go:9:1: old problem")
+	if len(o.Findings) != 1 || o.IgnoredFindings != 0 || !strings.Contains(o.NewOnlyNote, "passes at the merge-base 0123") {
+		t.Errorf("a base that passed: %+v, ignored %d, note %q", o.Findings, o.IgnoredFindings, o.NewOnlyNote)
+	}
+	// No base to ask, or the base could not be judged: every finding counts.
+	o = settled(t, mustParse(t, "go"), Options{Root: root, Dir: "web", Added: added}, "a.go:9:1: old problem")
+	if len(o.Findings) != 1 || o.IgnoredFindings != 0 {
+		t.Errorf("no base: %+v", o.Findings)
+	}
+	o = settled(t, mustParse(t, "go"), Options{Root: root, Dir: "web", Added: added,
+		Base: func(context.Context) (*baseline.Set, error) { return nil, errors.New("the base timed out") }}, "a.go:9:1: old problem")
+	if len(o.Findings) != 1 || !strings.Contains(o.NewOnlyNote, "the base timed out") {
+		t.Errorf("base error: %+v %q", o.Findings, o.NewOnlyNote)
+	}
+	// A gate that passed is not compared: its findings are reported as they are.
+	r, o := feed(t, mustParse(t, "go"), opts, "a.go:9:1: old problem")
+	r.Settle(context.Background(), &o)
+	if len(o.Findings) != 1 || o.IgnoredFindings != 0 {
+		t.Errorf("a pass: %+v", o.Findings)
+	}
+	// A file-level finding of the base matches the same file-level finding now.
+	o = settled(t, Detect([]string{"gofmt", "-l", "."}), opts, "a.go", "b.go")
+	if len(o.Findings) != 1 || o.Findings[0].File != "web/b.go" || o.IgnoredFindings != 1 {
 		t.Errorf("gofmt findings = %+v, ignored = %d", o.Findings, o.IgnoredFindings)
 	}
-	_, o = feed(t, mustParse(t, "gotest"), opts, "--- FAIL: TestX (0.00s)", "FAIL")
+	// A failing test the base does not have counts, with or without a location.
+	o = settled(t, mustParse(t, "gotest"), opts, "--- FAIL: TestX (0.00s)", "FAIL")
 	if len(o.Findings) != 1 || o.IgnoredFindings != 0 {
 		t.Errorf("a failing test without a location must stay: %+v", o.Findings)
 	}
-	// A "file" that is not in the project cannot excuse a failure: it counts.
-	_, o = feed(t, mustParse(t, "generic"), opts, "vendor/x.go:3: not ours", "b.go:1: old")
+	// A "file" that is not in the project cannot be attributed to the change: it is compared too.
+	o = settled(t, mustParse(t, "generic"), opts, "vendor/x.go:3: not ours", "b.go:1: untouched file")
 	if len(o.Findings) != 1 || o.Findings[0].File != "web/vendor/x.go" || o.IgnoredFindings != 1 {
 		t.Errorf("findings = %+v, ignored = %d; want the missing file kept", o.Findings, o.IgnoredFindings)
 	}

@@ -1,0 +1,325 @@
+package engine
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/baseline"
+	"github.com/gauntlet-dev/gauntlet/internal/cache"
+	"github.com/gauntlet-dev/gauntlet/internal/git"
+	"github.com/gauntlet-dev/gauntlet/internal/snapshot"
+	"github.com/gauntlet-dev/gauntlet/internal/state"
+	"github.com/gauntlet-dev/gauntlet/runner"
+)
+
+// baseJudge finds what a new_only gate reports at the base of the change: from the baseline file
+// committed at the base, else from the findings stored for this base and gate, else by running
+// the gate in a temporary worktree of the base (under the gate's own timeout), once per gate and
+// run. The worktree is shared by the gates of a run and removed when the run ends.
+type baseJudge struct {
+	root     string // the project root (a repository's top, or a sub-project in it)
+	from     string // the commit the change is measured from
+	lines    snapshot.LineMap
+	sd       *state.Dir
+	openLogs func() (*os.Root, error) // the run's log dir: the base's logs go under base/
+	prefix   string                   // the log dir's repo-relative path
+	env      []string
+	extra    []string
+	grace    time.Duration
+	abort    <-chan struct{}
+	runID    string
+	noCache  bool // --no-cache: run the base again rather than read its stored findings
+	baseMu   sync.Mutex
+	file     *baseline.File // the baseline committed at the base; nil when none
+	fileErr  error
+	fileRan  bool
+
+	mu    sync.Mutex
+	sets  map[string]*baseOnce
+	wt    string // the base's worktree (its top); "" until a gate needs it
+	wtDir string // what to remove with it
+	wtErr error
+}
+
+type baseOnce struct {
+	once sync.Once
+	set  *baseline.Set
+	err  error
+}
+
+// setFor is the findings.Options.Base of gate g.
+func (j *baseJudge) setFor(g gates.Gate) func(context.Context) (*baseline.Set, error) {
+	return func(ctx context.Context) (*baseline.Set, error) {
+		j.mu.Lock()
+		if j.sets == nil {
+			j.sets = map[string]*baseOnce{}
+		}
+		b := j.sets[g.Name]
+		if b == nil {
+			b = &baseOnce{}
+			j.sets[g.Name] = b
+		}
+		j.mu.Unlock()
+		b.once.Do(func() { b.set, b.err = j.find(ctx, g) })
+		if b.err != nil {
+			return nil, b.err
+		}
+		// Take consumes the set: each caller gets its own copy of the counts.
+		return b.set.Clone(), nil
+	}
+}
+
+func (j *baseJudge) find(ctx context.Context, g gates.Gate) (*baseline.Set, error) {
+	if j.from == "" {
+		return nil, errors.New("the repository has no commit to compare with")
+	}
+	key := baseline.CacheKey(g, j.from, cache.ToolVersion)
+	set, ok := baseline.LoadCached(j.sd, key)
+	if !ok || j.noCache {
+		set, ok = j.fromBaselineFile(ctx, g)
+		if !ok {
+			var err error
+			if set, err = j.run(ctx, g); err != nil {
+				return nil, err
+			}
+		}
+		// A set that could not be stored is only found again next time.
+		_ = baseline.SaveCached(j.sd, key, set)
+	}
+	lines, err := j.linesFrom(ctx, set.Commit)
+	if err != nil {
+		return nil, err
+	}
+	set.Lines, set.Root = lines, j.root
+	return set, nil
+}
+
+// linesFrom maps the tree's lines to those of commit: the run's own map for the merge-base, else
+// one diff against a commit the change descends from (a baseline written before the base).
+func (j *baseJudge) linesFrom(ctx context.Context, commit string) (snapshot.LineMap, error) {
+	if commit == j.from {
+		return j.lines, nil
+	}
+	snap := snapshot.New(j.root, snapshot.Options{Base: commit, PatchBytes: maxNewOnlyDiffBytes})
+	change, err := snap.Change(ctx)
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("the change since %s could not be read: %w", short(commit), err)
+	case change.Cut:
+		return nil, fmt.Errorf("the change since %s is larger than new_only reads", short(commit))
+	case diffCommit(ctx, snap) != commit:
+		return nil, fmt.Errorf("%s is not a commit this change descends from", short(commit))
+	}
+	return change.LineMap(), nil
+}
+
+// fromBaselineFile reads the baseline as committed at the base, never the working tree's (which
+// the change could edit), and uses the gate's entry when it was written for this gate's
+// definition.
+func (j *baseJudge) fromBaselineFile(ctx context.Context, g gates.Gate) (*baseline.Set, bool) {
+	j.baseMu.Lock()
+	if !j.fileRan {
+		j.fileRan = true
+		data, err := git.Output(ctx, j.root, baseline.MaxFileBytes, "show", j.from+":./"+baseline.FileName)
+		if err == nil {
+			j.file, j.fileErr = baseline.ParseFile(data)
+		}
+	}
+	file := j.file
+	j.baseMu.Unlock()
+	if file == nil {
+		return nil, false
+	}
+	e, ok := file.Gates[g.Name]
+	if !ok || e.Definition != baseline.Definition(g) || !isHex(e.Commit) {
+		return nil, false
+	}
+	set := e.Set(fmt.Sprintf("the baseline of %s (%s)", short(e.Commit), baseline.FileName))
+	set.Commit = e.Commit
+	return set, true
+}
+
+// run runs g in the base's worktree and collects everything it reports there. The base must have
+// been judged by its exit code: one that timed out, could not start or failed for its
+// environment (a fresh worktree has no node_modules) tells nothing about which findings are old.
+func (j *baseJudge) run(ctx context.Context, g gates.Gate) (*baseline.Set, error) {
+	top, err := j.worktree(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("the base could not be checked out: %w", err)
+	}
+	rel, err := j.projectPrefix(ctx)
+	if err != nil {
+		return nil, err
+	}
+	baseRoot := filepath.Join(top, filepath.FromSlash(rel))
+	source := "the merge-base " + short(j.from)
+	bg := g
+	bg.NewOnly, bg.Cache = false, false
+	readers, collectors := collectReaders(baseRoot, slices.Concat(j.env, j.extra), []gates.Gate{bg})
+	opts := runner.Options{
+		RunID:    j.runID,
+		Root:     baseRoot,
+		Jobs:     1,
+		Env:      j.env,
+		ExtraEnv: j.extra,
+		Grace:    j.grace,
+		Abort:    j.abort,
+		Readers:  readers,
+	}
+	logPath := ""
+	if j.openLogs != nil {
+		if runLogs, err := j.openLogs(); err == nil {
+			if err := runLogs.Mkdir("base", 0o755); err == nil || errors.Is(err, os.ErrExist) {
+				if baseLogs, err := runLogs.OpenRoot("base"); err == nil {
+					defer baseLogs.Close()
+					opts.Logs, opts.LogPrefix = baseLogs, j.prefix+"/base"
+				}
+			}
+		}
+	}
+	res := runner.Run(ctx, []gates.Gate{bg}, opts)[0]
+	if res.Log != "" {
+		logPath = " (its log: " + res.Log + ")"
+	}
+	switch {
+	case res.Status == gates.StatusPass:
+		set := baseline.NewSet(source, false)
+		set.Commit = j.from
+		return set, nil
+	case res.Status == gates.StatusFail || res.Status == gates.StatusWarn:
+		set := baseline.NewSet(source, true)
+		set.Commit = j.from
+		c := collectors[g.Name]
+		for _, f := range c.findings {
+			set.Add(f, baseRoot)
+		}
+		set.Complete = set.Complete && c.complete
+		return set, nil
+	default:
+		return nil, fmt.Errorf("the gate could not be judged at %s: %s%s", source, res.Reason, logPath)
+	}
+}
+
+// worktree checks the base out, once per run, outside the project, so that no tool of another
+// gate sees a second copy of the code. The place is the same for every run of the project (in
+// the user's cache directory, which no other user writes to): tools that key their caches by
+// path, as the go command does, find theirs again at the next base. What a run killed before it
+// could clean up left there is removed first; this run holds the project's lock.
+func (j *baseJudge) worktree(ctx context.Context) (string, error) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.wt != "" || j.wtErr != nil {
+		return j.wt, j.wtErr
+	}
+	dir, temporary, err := baseDir(j.root)
+	if err != nil {
+		j.wtErr = err
+		return "", err
+	}
+	top := filepath.Join(dir, "tree")
+	if _, err := os.Lstat(top); err == nil {
+		git.Run(ctx, j.root, nil, "worktree", "remove", "--force", top)
+		os.RemoveAll(top)
+		git.Run(ctx, j.root, nil, "worktree", "prune")
+	}
+	// No hook of the repository runs on this checkout (post-checkout), and nothing is fetched.
+	if err := git.Run(ctx, j.root, nil, "-c", "core.hooksPath=/dev/null", "worktree", "add", "--detach", "--force", top, j.from); err != nil {
+		os.RemoveAll(top)
+		j.wtErr = err
+		return "", err
+	}
+	j.wt, j.wtDir = top, top
+	if temporary {
+		j.wtDir = dir
+	}
+	return top, nil
+}
+
+// baseDir is the project's directory for its base worktree: under the user's cache directory,
+// else a new temporary one. It is created private to the user, and refused when it is anything
+// but a directory of the user's own.
+func baseDir(root string) (dir string, temporary bool, err error) {
+	if cacheDir, err := os.UserCacheDir(); err == nil {
+		dir = filepath.Join(cacheDir, "gauntlet", "base", rootTag(root))
+		if os.MkdirAll(dir, 0o700) == nil {
+			info, err := os.Lstat(dir)
+			if err != nil {
+				return "", false, err
+			}
+			if !info.IsDir() {
+				return "", false, fmt.Errorf("%s is not a directory", dir)
+			}
+			return dir, false, nil
+		}
+	}
+	dir, err = os.MkdirTemp("", "gauntlet-base-")
+	return dir, true, err
+}
+
+// projectPrefix is the project root's path inside its work tree ("" at the top), read from
+// where `.git` is rather than from git.
+func (j *baseJudge) projectPrefix(ctx context.Context) (string, error) {
+	if layout, err := git.FindLayout(j.root); err == nil {
+		rel, err := filepath.Rel(layout.TopLevel, j.root)
+		switch {
+		case err == nil && rel == ".":
+			return "", nil
+		case err == nil && filepath.IsLocal(rel):
+			return filepath.ToSlash(rel), nil
+		}
+	}
+	out, err := git.Output(ctx, j.root, 4096, "rev-parse", "--show-prefix")
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSuffix(strings.TrimSpace(string(out)), "/"), nil
+}
+
+// close removes the base's worktree and git's record of it, whatever the run's context says.
+func (j *baseJudge) close() {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.wt == "" {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), git.Timeout)
+	defer cancel()
+	// remove unregisters the worktree too; prune is for what it could not remove.
+	if git.Run(ctx, j.root, nil, "worktree", "remove", "--force", j.wt) != nil {
+		os.RemoveAll(j.wtDir)
+		git.Run(ctx, j.root, nil, "worktree", "prune")
+	}
+	os.RemoveAll(j.wtDir)
+	os.Remove(filepath.Dir(j.wt)) // the project's directory, when nothing else is left in it
+	j.wt, j.wtDir = "", ""
+}
+
+// rootTag names a project's base worktree directory.
+func rootTag(root string) string {
+	sum := sha256.Sum256([]byte(root))
+	return hex.EncodeToString(sum[:6])
+}
+
+func short(commit string) string { return commit[:min(12, len(commit))] }
+
+func isHex(s string) bool {
+	if len(s) < 7 {
+		return false
+	}
+	for _, c := range s {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
