@@ -11,7 +11,7 @@ GORELEASER  := github.com/goreleaser/goreleaser/v2@v2.14.0
 # The race detector needs cgo; without a C compiler the tests still run, and say so.
 RACE := $(shell [ "$$($(GO) env CGO_ENABLED)" = 1 ] && command -v "$$($(GO) env CC)" >/dev/null 2>&1 && echo -race)
 
-.PHONY: all build run test unit cross lint bench bench-hook schema fuzz release-check clean
+.PHONY: all build run test unit cross lint bench bench-hook bench-fixed schema fuzz release-check clean
 
 all: build
 
@@ -71,6 +71,10 @@ bench: build
 bench-hook:
 	./bench/hook.sh
 
+## bench-fixed: gauntlet's fixed costs (cached stop hook, 8 trivial gates, 500 MB of output) against their floors
+bench-fixed:
+	./bench/fixed.sh
+
 ## schema: regenerate gauntlet.schema.json, the config's JSON Schema, from the config types
 schema:
 	$(GO) run ./cmd/gauntlet schema > gauntlet.schema.json.tmp && mv gauntlet.schema.json.tmp gauntlet.schema.json
@@ -95,7 +99,8 @@ FUZZ_TARGETS := \
 	FuzzParse:./internal/todos \
 	FuzzRedact:./internal/redact \
 	FuzzClean:./internal/termtext \
-	FuzzStrip:./internal/termtext
+	FuzzStrip:./internal/termtext \
+	FuzzParseIndexFile:./internal/snapshot
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \
 	  echo "fuzz: $${t%%:*} in $${t#*:} for $(FUZZTIME)"; \

@@ -309,3 +309,46 @@ func TestStateDirIgnoredEvenWithLiteralPathspecs(t *testing.T) {
 func changedFiles(ctx context.Context, dir, base string) (*ChangedFiles, error) {
 	return New(dir, Options{Base: base}).ChangedFiles(ctx)
 }
+
+// git status names an untracked directory, not its files: they are listed only then, with the
+// files git ignores left out, and a project root inside such a directory sees all its files.
+func TestUntrackedDirectoriesAreListedFileByFile(t *testing.T) {
+	dir := newRepo(t)
+	write(t, dir, "a.txt", "a")
+	write(t, dir, ".gitignore", "*.log\n")
+	commitAll(t, dir, "init")
+	write(t, dir, "new/pkg/x.go", "package pkg")
+	write(t, dir, "new/pkg/build.log", "ignored")
+	write(t, dir, "new/y.txt", "y")
+	assertFiles(t, detect(t, dir, "main"), "new/pkg/x.go", "new/y.txt")
+
+	// The project root is new/pkg, inside the untracked directory new/.
+	assertFiles(t, detect(t, filepath.Join(dir, "new", "pkg"), "main"), "x.go")
+}
+
+// The tree read without -uall (untracked directories listed when status names them) is the one
+// git status -uall describes: the fingerprint and the cache keys do not depend on how it was read.
+func TestTreeMatchesStatusOfEveryUntrackedFile(t *testing.T) {
+	dir := newRepo(t)
+	write(t, dir, ".gitignore", "*.log\n")
+	write(t, dir, "tracked.txt", "t")
+	commitAll(t, dir, "init")
+	write(t, dir, "tracked.txt", "edited")
+	write(t, dir, "new/deep/er/f.txt", "f")
+	write(t, dir, "new/g.log", "ignored")
+	write(t, dir, "[glob]/h.txt", "h")
+	write(t, dir, "top.txt", "u")
+	write(t, dir, ".gauntlet/last-run.json", "{}")
+	tree, err := New(dir, Options{}).Tree(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := run(t, dir, "git", "status", "--porcelain=v2", "-z", "-uall", "--branch", "--no-renames", "--", ".", ":(exclude).gauntlet")
+	want, err := parse([]byte(out), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(tree.Entries, want.Entries) {
+		t.Errorf("tree:\n%+v\nstatus -uall:\n%+v", tree.Entries, want.Entries)
+	}
+}
