@@ -208,7 +208,7 @@ func (p *initPlan) planHook(host hosts.Name, shared bool, r hookfile.Resolver) e
 
 func printNextSteps(w io.Writer, p *initPlan, opts initOptions) {
 	fmt.Fprintf(w, "\nNext steps:\n")
-	fmt.Fprintf(w, "  gauntlet run           run the gates now\n")
+	fmt.Fprintf(w, "  gauntlet run --all     run every gate now (a plain gauntlet run checks only what the change touches)\n")
 	fmt.Fprintf(w, "  edit %-17s adjust commands, timeouts and paths; gauntlet validate checks it\n", p.configName)
 	switch {
 	case p.hookDone:

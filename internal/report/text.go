@@ -45,6 +45,11 @@ func WriteText(w io.Writer, r Report, opts TextOptions) error {
 	if len(shown) > 0 {
 		b.WriteString("\n")
 	}
+	if noneRan(r.Gates) {
+		// A pass of nothing must not read as "all is well": on a clean tree change scoping skips
+		// every gate, which is what a first run after init meets.
+		b.WriteString("gauntlet: no gate ran: nothing they watch has changed against the base; run them all with: gauntlet run --all\n")
+	}
 	fmt.Fprintf(&b, "gauntlet: %s — %s%s (%s)\n",
 		paint(string(r.Verdict), opts.Color, verdictAttrs[r.Verdict]...), setupTally(r.Setup), tally(r.Gates), FormatDuration(r.Duration()))
 	if _, err := io.WriteString(w, b.String()); err != nil {
@@ -162,4 +167,14 @@ func IntegrityPlace(f gates.IntegrityFinding) string {
 		return fmt.Sprintf("%s:%d", file, f.Line)
 	}
 	return file
+}
+
+// noneRan reports a run whose every gate was skipped by change scoping (not by a failed need).
+func noneRan(gs []GateReport) bool {
+	for _, g := range gs {
+		if g.Status != gates.StatusSkipped || g.SkippedBecause != "" {
+			return false
+		}
+	}
+	return len(gs) > 0
 }

@@ -24,6 +24,9 @@ import (
 // declared is a script the project itself runs somewhere: a CI step, a pre-commit hook, a task
 // runner's recipe, a tox env. Gates prefer these over gauntlet's own guesses.
 type declared struct {
+	// env is the environment CI gives the step (workflow, job and step env:, matrix values
+	// substituted), which the check may need to mean what it means in CI (DRIVER=sqlite).
+	env    []EnvVar
 	script string // shell text as written
 	dir    string // where it runs, slash-separated and relative to the root ("" the root)
 	source string // for the gate's comment: ".github/workflows/ci.yml, job test"
@@ -142,6 +145,9 @@ type ghWorkflow struct {
 
 type ghJob struct {
 	Env      map[string]string `yaml:"env"`
+	Strategy struct {
+		Matrix map[string]yaml.Node `yaml:"matrix"`
+	} `yaml:"strategy"`
 	Defaults struct {
 		Run struct {
 			WorkingDirectory string `yaml:"working-directory"`
@@ -151,6 +157,7 @@ type ghJob struct {
 }
 
 type ghStep struct {
+	Env              map[string]string `yaml:"env"`
 	Run              string            `yaml:"run"`
 	Uses             string            `yaml:"uses"`
 	With             map[string]string `yaml:"with"`
@@ -178,7 +185,8 @@ func githubWorkflows(root string) []declared {
 				dir := cleanDir(firstNonEmpty(s.WorkingDirectory, job.Defaults.Run.WorkingDirectory))
 				switch {
 				case s.Run != "":
-					run := envExpression().ReplaceAllStringFunc(s.Run, func(e string) string {
+					matrix := firstMatrixValues(job.Strategy.Matrix)
+					run := substituteMatrix(envExpression().ReplaceAllStringFunc(s.Run, func(e string) string {
 						k := envExpression().FindStringSubmatch(e)[1]
 						if v, ok := job.Env[k]; ok && !strings.Contains(v, "${{") {
 							return v
@@ -187,8 +195,9 @@ func githubWorkflows(root string) []declared {
 							return v
 						}
 						return e
-					})
-					out = append(out, declared{script: run, dir: dir, source: src, rank: rankCI})
+					}), matrix)
+					out = append(out, declared{script: run, dir: dir, source: src, rank: rankCI,
+						env: stepEnv(matrix, wf.Env, job.Env, s.Env)})
 				case strings.HasPrefix(s.Uses, "golangci/golangci-lint-action@"):
 					out = append(out, declared{script: "golangci-lint run " + s.With["args"],
 						dir: cleanDir(firstNonEmpty(s.With["working-directory"], dir)), source: src, rank: rankCI})
@@ -722,4 +731,56 @@ func cleanDir(d string) string {
 		return ""
 	}
 	return d
+}
+
+// matrixExpression is ${{ matrix.NAME }}.
+var matrixExpression = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\$\{\{\s*matrix\.([A-Za-z_][A-Za-z0-9_-]*)\s*\}\}`)
+})
+
+// firstMatrixValues takes the first value of each list in a job's matrix: CI runs the check once
+// per value, the gate once, with CI's first.
+func firstMatrixValues(m map[string]yaml.Node) map[string]string {
+	out := map[string]string{}
+	for k, n := range m {
+		if n.Kind == yaml.SequenceNode && len(n.Content) > 0 && n.Content[0].Kind == yaml.ScalarNode {
+			out[k] = n.Content[0].Value
+		}
+	}
+	return out
+}
+
+func substituteMatrix(s string, matrix map[string]string) string {
+	return matrixExpression().ReplaceAllStringFunc(s, func(e string) string {
+		if v, ok := matrix[matrixExpression().FindStringSubmatch(e)[1]]; ok {
+			return v
+		}
+		return e
+	})
+}
+
+// ciOnlyEnv are variables that only shape CI's own output or are set by every runner anyway.
+var ciOnlyEnv = map[string]bool{"CI": true, "FORCE_COLOR": true, "TERM": true, "NO_COLOR": true, "GITHUB_TOKEN": true,
+	"GH_TOKEN": true, "CARGO_TERM_COLOR": true, "PY_COLORS": true}
+
+// stepEnv is the environment a step sees, the later maps winning, with matrix values in place:
+// what the check needs to mean in the gate what it means in CI. Values still holding an
+// expression (secrets, other steps' outputs) are left out; so are variables that only shape CI's
+// output.
+func stepEnv(matrix map[string]string, envs ...map[string]string) []EnvVar {
+	merged := map[string]string{}
+	for _, e := range envs {
+		for k, v := range e {
+			merged[k] = substituteMatrix(v, matrix)
+		}
+	}
+	var out []EnvVar
+	for _, k := range sortedKeys(merged) {
+		v := merged[k]
+		if strings.Contains(v, "${{") || ciOnlyEnv[k] || strings.Contains(k, "TOKEN") || strings.Contains(k, "SECRET") {
+			continue
+		}
+		out = append(out, EnvVar{Name: k, Value: v})
+	}
+	return out
 }

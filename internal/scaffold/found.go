@@ -12,6 +12,7 @@ import (
 // found is a check the project declares, with where it runs and where it is written.
 type found struct {
 	check
+	env    []EnvVar
 	dir    string
 	source string
 	rank   int
@@ -44,7 +45,7 @@ func recognise(decls []declared) ([]found, map[string]string) {
 			if cmd.cd != "" {
 				dir = cleanDir(path.Join(dir, cmd.cd))
 			}
-			out = append(out, found{check: c, dir: dir, source: d.source, rank: d.rank})
+			out = append(out, found{check: c, dir: dir, source: d.source, rank: d.rank, env: d.env})
 		}
 	}
 	return out, simplify
@@ -106,7 +107,7 @@ func (c *dirContext) pick(key string) (Gate, bool) {
 		src += "; also in " + strings.Join(others, ", ")
 	}
 	g := Gate{Name: first.name, Comment: first.comment, Run: strings.Join(cmds, " && "),
-		Timeout: first.timeout, Hint: first.hint, Source: src}
+		Timeout: first.timeout, Hint: first.hint, Source: src, Env: first.env}
 	if len(fixes) == len(cmds) {
 		// Each command has its writing form; a fixer that covers only some of them would leave
 		// the gate failing after `gauntlet fix`.

@@ -2,9 +2,13 @@ package scaffold
 
 import (
 	"encoding/json"
+	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
+
+	"github.com/gauntlet-dev/gauntlet/internal/findings"
 )
 
 // packageJSON is the part of package.json that says which checks exist and how to run them.
@@ -108,7 +112,8 @@ func detectNode(c *dirContext) *Project {
 	}
 	for _, name := range kept {
 		g := Gate{Name: nodeGateName(name), Comment: "the " + name + " script", Run: runScript(name),
-			Timeout: nodeTimeout(name), Source: "from " + src + ", script " + name}
+			Timeout: nodeTimeout(name), Source: "from " + src + ", script " + name,
+			Format: scriptFormat(scripts, runs[name])}
 		var also []string
 		for _, w := range wanted {
 			if w != name && runs[name][w] {
@@ -143,6 +148,7 @@ func detectNode(c *dirContext) *Project {
 		p.Gates = append(p.Gates, g)
 	}
 	p.Gates = append(p.Gates, formatGate(scripts, runs, kept, pm, src)...)
+	p.Notes = append(p.Notes, leftOutScripts(scripts, runs, kept, p.Gates, pm)...)
 	// A tool CI (or a hook) runs directly rather than through a script, and that no kept script
 	// runs either: a gate of its own, through the package manager.
 	for _, key := range []string{"eslint", "biome", "prettier", "tsc", "vitest", "jest"} {
@@ -551,3 +557,72 @@ func choosePackageManager(dir, declared string) packageManager {
 	}
 	return packageManagers[len(packageManagers)-1]
 }
+
+// scriptFormat is the findings parser of the one tool a script (and the scripts it runs) reads
+// with: `pnpm run test` names no tool, so without it the gate's findings would be read by the
+// generic reader only ("no findings were recognised" for vitest's). "" when the scripts run no
+// known tool, or several (detection then reads the generic way, which is no worse).
+func scriptFormat(scripts map[string]string, closure map[string]bool) string {
+	var names []string
+	for s := range closure {
+		for _, cmd := range splitCommands(scripts[s]) {
+			for _, n := range findings.Detect(cmd.words).Names() {
+				if n != "generic" && !contains(names, n) {
+					names = append(names, n)
+				}
+			}
+		}
+	}
+	if len(names) == 1 {
+		return names[0]
+	}
+	return ""
+}
+
+// leftOutScripts names the scripts that run a check (a tool init knows as one, or a check's
+// name) but that no gate runs, each with why: a declared check is never dropped without a word.
+func leftOutScripts(scripts map[string]string, runs map[string]map[string]bool, kept []string, gs []Gate, pm packageManager) []string {
+	var names []string
+	for name := range scripts {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	var out []string
+	for _, name := range names {
+		covered := false
+		for _, k := range kept {
+			covered = covered || runs[k][name] || scriptClosure(scripts, k)[name]
+		}
+		for _, g := range gs {
+			covered = covered || g.Run == pm.run+" "+name || g.Fix == pm.run+" "+name
+		}
+		if covered || strings.HasPrefix(name, "pre") || strings.HasPrefix(name, "post") {
+			continue
+		}
+		tool := ""
+		for _, cmd := range splitCommands(scripts[name]) {
+			if c, ok := classify(cmd.words); ok {
+				tool = c.key
+				break
+			}
+			if len(cmd.words) > 0 && checkScriptTools[cmd.words[0]] {
+				tool = cmd.words[0]
+				break
+			}
+		}
+		switch {
+		case writesFiles(scripts[name]):
+			continue // a fixer or a formatter: never a gate, and not a check left out
+		case tool != "":
+			out = append(out, fmt.Sprintf("the %s script (%s) is no gate: init makes gates of the lint, type-check, check, test and build scripts only; add it by hand as `run: %s %s` if the project treats it as a check.", name, tool, pm.run, name))
+		case checkTargets[name]:
+			out = append(out, fmt.Sprintf("the %s script is no gate: it runs no check init knows; add it by hand as `run: %s %s` if it is one.", name, pm.run, name))
+		}
+	}
+	return out
+}
+
+// checkScriptTools are JavaScript checks classify does not shape into gates of their own.
+var checkScriptTools = map[string]bool{"knip": true, "publint": true, "attw": true, "syncpack": true, "madge": true,
+	"depcheck": true, "stylelint": true, "markdownlint": true, "cspell": true, "oxlint": true, "xo": true, "standard": true,
+	"size-limit": true, "lint-staged": false}

@@ -115,11 +115,20 @@ func writeGate(b *strings.Builder, p Project, g Gate) {
 	}
 	fmt.Fprintf(b, "  %s:\n", g.Name)
 	fmt.Fprintf(b, "    run: %s\n", yamlString(g.Run))
+	if g.Format != "" {
+		fmt.Fprintf(b, "    format: %s\n", yamlString(g.Format))
+	}
 	if g.Fix != "" {
 		fmt.Fprintf(b, "    fix: %s\n", yamlString(g.Fix))
 	}
 	if g.Dir != "" {
 		fmt.Fprintf(b, "    dir: %s\n", yamlString(g.Dir))
+	}
+	if len(g.Env) > 0 {
+		b.WriteString("    env:\n")
+		for _, e := range g.Env {
+			fmt.Fprintf(b, "      %s: %s\n", yamlString(e.Name), yamlString(e.Value))
+		}
 	}
 	if len(g.Paths) > 0 {
 		fmt.Fprintf(b, "    paths: %s\n", yamlFlowList(g.Paths))

@@ -17,6 +17,11 @@ type Gate struct {
 	Name    string // unique in the config and valid as a gate name once Layout has run
 	Comment string // one line saying what the gate checks
 	Run     string // shell command
+	// Env is what the gate's command needs in its environment, as CI sets it.
+	Env []EnvVar
+	// Format is the findings parser of the tool the command runs when the command does not name
+	// it (a package script that runs vitest): "" leaves it to detection from the command.
+	Format string
 	// Fix is the writing form of the same tool, the command that repairs what Run finds
 	// (gofmt -w for gofmt -l, the project's lint:fix for its lint); "" when there is none.
 	Fix     string
@@ -32,6 +37,9 @@ type Gate struct {
 	// CacheNote, when set, says how and why init changed the command for the tool's own cache.
 	CacheNote string
 }
+
+// EnvVar is one environment variable of a gate.
+type EnvVar struct{ Name, Value string }
 
 // Project is one detected project: a directory and the tool chain found in it.
 type Project struct {
