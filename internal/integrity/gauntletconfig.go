@@ -34,6 +34,7 @@ func (j *judge) gauntletConfig(c configPair) {
 		}
 		j.compareGate(c, name, og, ng)
 	}
+	j.compareSetup(c)
 
 	oldHook, newHook := getMap(c.old, "stop_hook"), getMap(c.new, "stop_hook")
 	at := func(keys ...string) int { return lineOf(c.newData, keys...) }
@@ -64,6 +65,45 @@ func (j *judge) gauntletConfig(c configPair) {
 		j.add(gates.RuleGateRelaxed, file, at("causes"), "the environment-cause catalogue turned on: failures it recognises no longer block")
 	}
 	j.integritySettings(c)
+}
+
+// compareSetup compares the setup steps the gates need. A step that cannot run is an environment
+// error that skips every gate needing it and lets the agent stop unjudged, so its command and what
+// it calls an environment error are judged like a gate's own.
+func (j *judge) compareSetup(c configPair) {
+	oldSteps, newSteps := getMap(c.old, "setup"), getMap(c.new, "setup")
+	for _, name := range sortedKeys(oldSteps) {
+		was, _ := oldSteps[name].(map[string]any)
+		now, ok := newSteps[name].(map[string]any)
+		if !ok {
+			continue // gone: a gate needing it is refused by the config, or no longer needs it and runs
+		}
+		at := func(key string) int {
+			if n := lineOf(c.newData, "setup", name, key); n > 0 {
+				return n
+			}
+			return lineOf(c.newData, "setup", name)
+		}
+		report := func(line int, format string, args ...any) {
+			j.add(gates.RuleGateRelaxed, c.file.Path, line, "setup step %q %s", name, fmt.Sprintf(format, args...))
+		}
+		if canonical(was["run"]) != canonical(now["run"]) || canonical(was["argv"]) != canonical(now["argv"]) {
+			report(at(cmpOr(keyOf(now, "run", "argv"), "run")), "command changed from %s to %s: the gates that need it are skipped when it cannot run", shown(commandOf(was)), shown(commandOf(now)))
+		}
+		for _, key := range []string{"dir", "env"} {
+			if canonical(was[key]) != canonical(now[key]) {
+				report(at(key), "%s changed from %s to %s", key, shown(was[key]), shown(now[key]))
+			}
+		}
+		for _, key := range []string{"infra_exit_codes", "infra_patterns"} {
+			if added := grown(was[key], now[key]); len(added) > 0 {
+				report(at(key), "%s adds %s: its failures count as environment errors, which skip the gates that need it and let the agent stop", key, list(added, 3))
+			}
+		}
+		if oc, ok := was["causes"].(bool); ok && !oc && now["causes"] != false {
+			report(at("causes"), "environment causes turned on: failures they recognise skip the gates that need it")
+		}
+	}
 }
 
 // renamedGate says whether a removed gate reappears under another name with the same definition.
