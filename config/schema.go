@@ -16,6 +16,42 @@ const SchemaDraft = "https://json-schema.org/draft/2020-12/schema"
 // SchemaID is where the committed gauntlet.schema.json is published, for editors to point at.
 const SchemaID = "https://raw.githubusercontent.com/gauntlet-dev/gauntlet/main/gauntlet.schema.json"
 
+// schemaAtTag is SchemaID at a release tag.
+const schemaAtTag = "https://raw.githubusercontent.com/gauntlet-dev/gauntlet/%s/gauntlet.schema.json"
+
+// isRelease reports whether version is a release's number (1.2.3, or v1.2.3 as its tag spells
+// it), not a pre-release, snapshot or pseudo-version.
+func isRelease(version string) bool {
+	parts := strings.Split(strings.TrimPrefix(version, "v"), ".")
+	if len(parts) != 3 {
+		return false
+	}
+	for _, p := range parts {
+		if p == "" || strings.Trim(p, "0123456789") != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// SchemaURL is the schema a config written by gauntlet version v points editors at: the
+// committed gauntlet.schema.json at that release's tag, which knows exactly the keys that build
+// knows and never changes under the file; a build that is no release (dev, a snapshot, a
+// pseudo-version) points at main.
+func SchemaURL(version string) string {
+	if !isRelease(version) {
+		return SchemaID
+	}
+	return fmt.Sprintf(schemaAtTag, "v"+strings.TrimPrefix(version, "v"))
+}
+
+// SchemaLine is the first line of a config that gauntlet writes: the YAML language server (VS
+// Code's YAML extension, JetBrains IDEs, Helix, Neovim) validates and completes the file from
+// the schema it names.
+func SchemaLine(version string) string {
+	return "# yaml-language-server: $schema=" + SchemaURL(version) + "\n"
+}
+
 // JSONSchema returns the JSON Schema of .gauntlet.yml, for editors. It is generated from the raw
 // types and their tags, the same ones the loader reads, so that the two cannot disagree on which
 // keys exist or what their values look like. Rules the schema cannot express (a regexp or glob

@@ -325,3 +325,23 @@ func yamlToJSONValue(t *testing.T, text string) any {
 	}
 	return doc
 }
+
+func TestSchemaURL(t *testing.T) {
+	for v, want := range map[string]string{
+		"0.4.1":  "https://raw.githubusercontent.com/gauntlet-dev/gauntlet/v0.4.1/gauntlet.schema.json",
+		"v1.2.3": "https://raw.githubusercontent.com/gauntlet-dev/gauntlet/v1.2.3/gauntlet.schema.json",
+		// Anything else is no release: the schema on main.
+		"dev":                                 SchemaID,
+		"0.4.2-snapshot":                      SchemaID,
+		"0.4.2-0.20260101120000-abcdef123456": SchemaID,
+		"1.2":                                 SchemaID,
+		"1.2.x":                               SchemaID,
+	} {
+		if got := SchemaURL(v); got != want {
+			t.Errorf("SchemaURL(%q) = %s, want %s", v, got, want)
+		}
+	}
+	if got := SchemaLine("1.0.0"); got != "# yaml-language-server: $schema=https://raw.githubusercontent.com/gauntlet-dev/gauntlet/v1.0.0/gauntlet.schema.json\n" {
+		t.Errorf("SchemaLine = %q", got)
+	}
+}

@@ -9,3 +9,6 @@ import (
 
 // isBrokenPipe reports whether a write failed because its reader went away.
 func isBrokenPipe(err error) bool { return errors.Is(err, syscall.EPIPE) }
+
+// brokenPipeErr is the error a write to a pipe without a reader fails with, for tests.
+var brokenPipeErr error = syscall.EPIPE

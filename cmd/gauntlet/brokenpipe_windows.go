@@ -14,3 +14,6 @@ import (
 func isBrokenPipe(err error) bool {
 	return errors.Is(err, windows.ERROR_NO_DATA) || errors.Is(err, windows.ERROR_BROKEN_PIPE)
 }
+
+// brokenPipeErr is the error a write to a pipe without a reader fails with, for tests.
+var brokenPipeErr error = windows.ERROR_NO_DATA

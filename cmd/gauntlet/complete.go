@@ -8,6 +8,7 @@ import (
 
 	"github.com/gauntlet-dev/gauntlet/internal/hosts"
 	"github.com/gauntlet-dev/gauntlet/internal/report"
+	"github.com/gauntlet-dev/gauntlet/internal/termtext"
 )
 
 // registerCompletions teaches shell completion gate names and flag values. It goes by command
@@ -73,10 +74,9 @@ func gateNameCompletions(ios *IOStreams, cmd *cobra.Command, args []string) ([]s
 		if slices.Contains(args, g.Name) || cmd.Name() == "fix" && g.Fix == "" {
 			continue // fix offers only the gates that have a fixer
 		}
-		desc := strings.Join(strings.Fields(g.Command()), " ")
-		if len(desc) > 60 {
-			desc = desc[:57] + "..."
-		}
+		// On one line (a tab or newline would break the completion protocol) and cut on a
+		// character boundary: shells print the description as it is.
+		desc := termtext.Short(g.Command(), 60)
 		if desc == "" {
 			desc = string(g.Kind)
 		}

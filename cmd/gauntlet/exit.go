@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -87,6 +89,10 @@ func handleError(stderr io.Writer, cmd *cobra.Command, err error) int {
 		merge    *report.MergeError
 	)
 	switch {
+	case closedStdout(err):
+		// The reader took what it wanted and went (`gauntlet --version | head -1`): nothing
+		// failed, and stderr may be read by someone who did not ask for an explanation.
+		return exitOK
 	case errors.As(err, &hookCode):
 		return hookCode.code
 	case errors.As(err, &verdict):
@@ -119,4 +125,11 @@ func handleError(stderr io.Writer, cmd *cobra.Command, err error) int {
 		fmt.Fprintf(stderr, "gauntlet: %s\n", err)
 		return exitError
 	}
+}
+
+// closedStdout reports whether err is a write to gauntlet's stdout whose reader has gone.
+func closedStdout(err error) bool {
+	var pathErr *fs.PathError
+	return errors.As(err, &pathErr) && pathErr.Op == "write" && pathErr.Path == os.Stdout.Name() &&
+		isBrokenPipe(err)
 }

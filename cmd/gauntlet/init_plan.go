@@ -87,7 +87,10 @@ func (p *initPlan) planConfig(force bool) error {
 	if err != nil {
 		return err
 	}
-	content := scaffold.Render(projects)
+	// First line: editors validate and complete the file from the schema of the gauntlet that
+	// wrote it.
+	v, _ := versionInfo()
+	content := append([]byte(config.SchemaLine(v)), scaffold.Render(projects)...)
 	path := filepath.Join(p.root, p.configName)
 	// The file must be one that gauntlet accepts; finding out here beats writing a broken one.
 	cfg, err := config.Parse(path, content, p.root)

@@ -2,7 +2,9 @@ package main
 
 import (
 	"encoding/json"
+	"maps"
 	"os"
+	"path"
 	"slices"
 	"strings"
 	"testing"
@@ -10,6 +12,8 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/gauntlet-dev/gauntlet/config"
 )
 
 // The files that ship gauntlet (the GitHub Action, the release config, the pre-commit hook) are
@@ -178,5 +182,39 @@ func TestShardedWorkflowExample(t *testing.T) {
 		if !strings.Contains(string(data), want) {
 			t.Errorf("the example workflow lacks %q", want)
 		}
+	}
+}
+
+// The SchemaStore catalogue entry names the files gauntlet reads and the schema it publishes.
+func TestSchemaStoreCatalogEntry(t *testing.T) {
+	data, err := os.ReadFile("../../packaging/schemastore/catalog-entry.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var entry map[string]any
+	if err := json.Unmarshal(data, &entry); err != nil {
+		t.Fatal(err)
+	}
+	keys := slices.Sorted(maps.Keys(entry))
+	if !slices.Equal(keys, []string{"description", "fileMatch", "name", "url"}) {
+		t.Errorf("keys %v, want description, fileMatch, name, url (the catalogue's own)", keys)
+	}
+	if entry["name"] != "gauntlet" {
+		t.Errorf("name = %v", entry["name"])
+	}
+	if got := entry["fileMatch"]; !slices.Equal(got.([]any), []any{config.FileName, config.AltFileName}) {
+		t.Errorf("fileMatch = %v, want the names gauntlet looks for", got)
+	}
+	if entry["url"] != config.SchemaID {
+		t.Errorf("url = %v, want the schema's $id %s", entry["url"], config.SchemaID)
+	}
+	// The URL serves the committed schema, whose own $id it is.
+	var schema map[string]any
+	raw, err := os.ReadFile("../../" + path.Base(config.SchemaID))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(raw, &schema); err != nil || schema["$id"] != config.SchemaID {
+		t.Errorf("%s: $id %v, %v", path.Base(config.SchemaID), schema["$id"], err)
 	}
 }

@@ -32,7 +32,18 @@ func versionInfo() (v, c string) {
 	if c == "" {
 		c = "unknown"
 	}
-	return v, c
+	return canonicalVersion(v), c
+}
+
+// canonicalVersion is the one spelling gauntlet prints a version in: without the tag's "v"
+// (0.4.1, 0.4.2-0.20260101120000-abcdef123456), as release archives and package managers spell
+// it, whether the number came from goreleaser, `git describe` in the Makefile or the module
+// version of a `go install` build (v0.4.1).
+func canonicalVersion(v string) string {
+	if len(v) > 1 && v[0] == 'v' && v[1] >= '0' && v[1] <= '9' {
+		return v[1:]
+	}
+	return v
 }
 
 // versionOptions are version's surroundings; it has no flags.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"runtime/debug"
+	"strings"
 	"testing"
 )
 
@@ -9,10 +10,13 @@ func TestVersionInfo(t *testing.T) {
 	savedVersion, savedCommit := version, commit
 	t.Cleanup(func() { version, commit = savedVersion, savedCommit })
 
-	// The Makefile's -ldflags -X main.version/main.commit win over everything.
-	version, commit = "v1.2.3", "abc1234"
-	if v, c := versionInfo(); v != "v1.2.3" || c != "abc1234" {
-		t.Errorf("with ldflags: versionInfo() = %q, %q; want v1.2.3, abc1234", v, c)
+	// The Makefile's -ldflags -X main.version/main.commit win over everything; the version is
+	// spelt one way whoever stamped it (git describe says v1.2.3, goreleaser 1.2.3).
+	for _, stamped := range []string{"v1.2.3", "1.2.3"} {
+		version, commit = stamped, "abc1234"
+		if v, c := versionInfo(); v != "1.2.3" || c != "abc1234" {
+			t.Errorf("with ldflags %s: versionInfo() = %q, %q; want 1.2.3, abc1234", stamped, v, c)
+		}
 	}
 
 	// Without them: the module build info, else placeholders; never empty, never "(devel)".
@@ -21,7 +25,7 @@ func TestVersionInfo(t *testing.T) {
 	wantV, wantC := "dev", "unknown"
 	if info, ok := debug.ReadBuildInfo(); ok {
 		if mv := info.Main.Version; mv != "" && mv != "(devel)" {
-			wantV = mv
+			wantV = strings.TrimPrefix(mv, "v") // go install's module version, v0.4.1
 		}
 		for _, s := range info.Settings {
 			if s.Key == "vcs.revision" {
@@ -31,5 +35,20 @@ func TestVersionInfo(t *testing.T) {
 	}
 	if v != wantV || c != wantC {
 		t.Errorf("without ldflags: versionInfo() = %q, %q; want %q, %q", v, c, wantV, wantC)
+	}
+}
+
+func TestCanonicalVersion(t *testing.T) {
+	for in, want := range map[string]string{
+		"v0.4.1":                               "0.4.1",
+		"0.4.1":                                "0.4.1",
+		"v0.4.2-0.20260101120000-abcdef123456": "0.4.2-0.20260101120000-abcdef123456",
+		"v0.4.1-3-gabcdef1-dirty":              "0.4.1-3-gabcdef1-dirty",
+		"dev":                                  "dev",
+		"vendor-build":                         "vendor-build",
+	} {
+		if got := canonicalVersion(in); got != want {
+			t.Errorf("canonicalVersion(%q) = %q, want %q", in, got, want)
+		}
 	}
 }

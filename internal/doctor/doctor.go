@@ -303,10 +303,12 @@ func capCheck(spec hosts.Host, h hookfile.Hook, maxAttempts int) (Check, bool) {
 	return c, true
 }
 
-// gitignoreCheck: .gauntlet/ holds logs and state that must not be committed.
+// gitignoreCheck: .gauntlet/ holds logs and state that must not be committed. A file inside it
+// is asked about, so that the .gitignore the state directory writes for itself counts as well as
+// an entry in the repository's own.
 func gitignoreCheck(ctx context.Context, root string) Check {
 	c := Check{Name: "gitignore"}
-	err := git.Run(ctx, root, nil, "check-ignore", "-q", "--no-index", state.Name+"/")
+	err := git.Run(ctx, root, nil, "check-ignore", "-q", "--no-index", state.Name+"/last-run.json")
 	var gerr *git.Error
 	switch {
 	case err == nil:

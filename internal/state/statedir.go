@@ -47,7 +47,10 @@ func OpenIn(parent, name string) (*Dir, error) {
 	}
 	defer project.Close()
 
-	if err := project.Mkdir(name, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+	created := true
+	if err := project.Mkdir(name, 0o755); errors.Is(err, fs.ErrExist) {
+		created = false
+	} else if err != nil {
 		return nil, stateErr(path, "mkdir", err)
 	}
 	info, err := project.Lstat(name)
@@ -64,8 +67,21 @@ func OpenIn(parent, name string) (*Dir, error) {
 	if err != nil {
 		return nil, stateErr(path, "open", err)
 	}
+	if created {
+		// Everything in here is local state: a repository whose .gitignore does not list the
+		// directory (init adds it, but a hook or CI may run first) must not see it as untracked.
+		// Best effort: a directory that cannot take the file still works.
+		_ = root.WriteFile(gitignoreName, []byte(gitignoreContent), 0o644)
+	}
 	return &Dir{root: root, path: path, project: absRoot, name: name}, nil
 }
+
+// gitignoreName and gitignoreContent are the .gitignore a new state directory gets: git ignores
+// the directory's whole content, the file included.
+const (
+	gitignoreName    = ".gitignore"
+	gitignoreContent = "*\n"
+)
 
 // revive reopens the state directory when the one this Dir holds is no longer at its path: a
 // gate ran `git clean -xdf` or `rm -rf .gauntlet`. The run still has its report to record, and

@@ -201,3 +201,43 @@ func assertEmpty(t *testing.T, dir string) {
 		t.Errorf("%s should stay empty, has %v", dir, names)
 	}
 }
+
+// A new state directory ignores itself, so that a repository whose .gitignore does not list it
+// never shows it as untracked; an existing one is left as its owner keeps it.
+func TestOpenWritesGitignoreOnCreation(t *testing.T) {
+	project := t.TempDir()
+	d, err := Open(project)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Close()
+	got, err := os.ReadFile(filepath.Join(project, Name, ".gitignore"))
+	if err != nil || string(got) != "*\n" {
+		t.Fatalf(".gitignore = %q, %v; want \"*\\n\"", got, err)
+	}
+
+	if err := os.WriteFile(filepath.Join(project, Name, ".gitignore"), []byte("logs/\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d, err = Open(project)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Close()
+	if got, _ := os.ReadFile(filepath.Join(project, Name, ".gitignore")); string(got) != "logs/\n" {
+		t.Errorf("reopening rewrote .gitignore: %q", got)
+	}
+
+	older := t.TempDir()
+	if err := os.Mkdir(filepath.Join(older, Name), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	d, err = Open(older)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Close()
+	if _, err := os.Stat(filepath.Join(older, Name, ".gitignore")); !os.IsNotExist(err) {
+		t.Errorf("an existing state dir got a .gitignore: %v", err)
+	}
+}
