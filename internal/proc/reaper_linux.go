@@ -49,7 +49,12 @@ func KillOrphans(marks []string, after int, within time.Duration) int {
 		return 0
 	}
 	killed := 0
-	var env []byte
+	var env *[]byte
+	defer func() {
+		if env != nil {
+			environBufs.Put(env)
+		}
+	}()
 	deadline := time.Now().Add(min(settle, within))
 	for time.Now().Before(deadline) {
 		var round []int
@@ -58,9 +63,9 @@ func KillOrphans(marks []string, after int, within time.Duration) int {
 				continue
 			}
 			if env == nil {
-				env = make([]byte, maxEnviron)
+				env = environBufs.Get().(*[]byte)
 			}
-			if environHas(pid, marks, env) && syscall.Kill(pid, syscall.SIGKILL) == nil {
+			if environHas(pid, marks, *env) && syscall.Kill(pid, syscall.SIGKILL) == nil {
 				round = append(round, pid)
 			}
 		}
@@ -282,6 +287,10 @@ func parentOf(pid int) int {
 
 // maxEnviron bounds what is read of one process's environment.
 const maxEnviron = 1 << 20
+
+// environBufs keeps the buffers environments are read into: a gate's end that finds a stray
+// child must not allocate a megabyte each time.
+var environBufs = sync.Pool{New: func() any { b := make([]byte, maxEnviron); return &b }}
 
 // environHas reads pid's environment into buf (reused between calls, so that looking at many
 // processes costs no memory) and reports whether it holds every mark as a whole entry.
