@@ -19,7 +19,7 @@ measure() {
 	local name=$1; shift
 	local out
 	out=$("$root/bin/measure" "$@" 2>"$work/$name.err") || true
-	read -r wall rss code <<<"$out"
+	read -r wall rss code _ <<<"$out"
 	if [ "${code:-1}" != 0 ]; then
 		echo "bench: $name exited ${code:-?}:" >&2; tail -5 "$work/$name.err" >&2; exit 1
 	fi
