@@ -95,7 +95,7 @@ func (r *run) openCapture(g gates.Gate) (*capture, string, error) {
 	if r.opts.Readers != nil {
 		readers = r.opts.Readers(g)
 	}
-	if r.opts.Logs == nil {
+	if r.logs == nil {
 		c := newCapture(g.Name, nil, r.observer, g.InfraPatterns)
 		c.readers = readers
 		return c, "", nil
@@ -103,7 +103,11 @@ func (r *run) openCapture(g gates.Gate) (*capture, string, error) {
 	name := g.Name + ".log"
 	c := newCapture(g.Name, nil, r.observer, g.InfraPatterns)
 	c.openLog = func() (*cappedLog, error) {
-		log, err := createCappedLog(r.opts.Logs, name, r.opts.MaxLogBytes)
+		dir, err := r.logs()
+		if err != nil {
+			return nil, fmt.Errorf("log of gate %s: %w", g.Name, err)
+		}
+		log, err := createCappedLog(dir, name, r.opts.MaxLogBytes)
 		if err != nil {
 			return nil, fmt.Errorf("log of gate %s: %w", g.Name, err)
 		}

@@ -38,8 +38,12 @@ type Options struct {
 	// Root is the absolute project root; gate.Dir is relative to it.
 	Root string
 	// Logs is the run's log directory, already created; the log of gate X is "X.log" inside it.
-	// nil keeps no log files.
+	// nil keeps no log files, unless OpenLogs is set.
 	Logs *os.Root
+	// OpenLogs, when Logs is nil, creates the run's log directory: called once, when the first
+	// gate prints something, so that a run of quiet gates writes no directory. The caller
+	// closes the root it returned once Run returns.
+	OpenLogs func() (*os.Root, error)
 	// LogPrefix is the repo-relative path of Logs; Result.Log = LogPrefix + "/X.log".
 	LogPrefix string
 	// Jobs is the most gates running at once; below 1 means 1.
@@ -96,6 +100,9 @@ type run struct {
 	// failOnce arms fail-fast once; failTimer is its grace, stopped with the run.
 	failOnce  sync.Once
 	failTimer *time.Timer
+
+	// logs is the log directory, opened by the first gate that logs (Options.OpenLogs).
+	logs func() (*os.Root, error)
 }
 
 // strayReapInterval is how often the zombies of a gate's orphans are collected while gates run.
@@ -125,6 +132,12 @@ func newRun(parent context.Context, opts Options) *run {
 	}
 	if r.executor == nil {
 		r.executor = newGroupExecutor(opts.Grace, opts.Abort)
+	}
+	switch {
+	case opts.Logs != nil:
+		r.logs = func() (*os.Root, error) { return opts.Logs, nil }
+	case opts.OpenLogs != nil:
+		r.logs = sync.OnceValues(opts.OpenLogs)
 	}
 	if r.observer == nil {
 		r.observer = silentObserver{}

@@ -125,14 +125,10 @@ func Execute(ctx context.Context, req Request) (*Run, error) {
 
 	started := time.Now()
 	runID := state.NewRunID(started)
-	logs, logPrefix, err := sd.NewRunLogs(runID)
-	if err != nil {
-		return nil, &StateError{err}
-	}
-	defer logs.Close()
-	if err := sd.PruneRuns(cfg.KeepRuns, runID); err != nil {
-		return nil, &StateError{err}
-	}
+	// The run's log directory is made when a gate first prints something: a run of quiet gates
+	// (or one answered from the cache) writes none, and has none to prune for.
+	logs := &runLogs{sd: sd, runID: runID, keep: cfg.KeepRuns}
+	defer logs.close()
 
 	deadRun, leftovers, err := KillLeftovers(sd)
 	if err != nil {
@@ -173,8 +169,8 @@ func Execute(ctx context.Context, req Request) (*Run, error) {
 	ran := runner.Run(ctx, toRun, runner.Options{
 		RunID:     runID,
 		Root:      cfg.Root,
-		Logs:      logs,
-		LogPrefix: logPrefix,
+		OpenLogs:  logs.open,
+		LogPrefix: state.RunLogsPrefix(runID),
 		Jobs:      cfg.Jobs,
 		FailFast:  cfg.FailFast || req.FailFast,
 		FailGrace: failGrace(cfg, req),
@@ -225,7 +221,7 @@ func Execute(ctx context.Context, req Request) (*Run, error) {
 	// The callback runs even when the report could not be written: what it records (the stop
 	// hook's attempt count) must not be lost with it.
 	run.CacheErr = cacheErr
-	recordErr := writeLastRun(sd, run.Report)
+	recordErr := errors.Join(logs.pruneErr, writeLastRun(sd, run.Report))
 	if req.Scope.Shard.N == 0 {
 		recordErr = errors.Join(recordErr, recordTimings(sd, cfg, run.Results))
 	}
@@ -357,4 +353,34 @@ func gateNames(cfg *config.Config) []string {
 		out[i] = g.Name
 	}
 	return out
+}
+
+// runLogs makes the run's log directory when the first gate logs, and prunes the directories of
+// older runs then: keep_runs bounds the directories there are, and a run that makes none adds
+// none.
+type runLogs struct {
+	sd    *state.Dir
+	runID string
+	keep  int
+	root  *os.Root
+	// pruneErr is a failure to remove older runs' logs: the run's own logs are still written,
+	// and the error is reported with the run's record.
+	pruneErr error
+}
+
+func (l *runLogs) open() (*os.Root, error) {
+	root, _, err := l.sd.NewRunLogs(l.runID)
+	if err != nil {
+		return nil, err
+	}
+	l.root = root
+	l.pruneErr = l.sd.PruneRuns(l.keep, l.runID)
+	return root, nil
+}
+
+// close closes the directory if a gate opened it; runner.Run has returned by then.
+func (l *runLogs) close() {
+	if l.root != nil {
+		l.root.Close()
+	}
 }

@@ -30,6 +30,10 @@ func NewRunID(now time.Time) string {
 	return now.UTC().Format(runIDLayout) + "-" + randomHex(2)
 }
 
+// RunLogsPrefix is the project-relative path of a run's log directory (".gauntlet/logs/<runID>"),
+// as NewRunLogs returns it.
+func RunLogsPrefix(runID string) string { return path.Join(Name, logsDir, runID) }
+
 // NewRunLogs creates logs/<runID> and returns a Root confined to it, for the gates' log files,
 // plus its project-relative path for reports (".gauntlet/logs/<runID>"). The caller closes the Root.
 func (d *Dir) NewRunLogs(runID string) (*os.Root, string, error) {
