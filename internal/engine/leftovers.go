@@ -35,6 +35,10 @@ func clearRunning(sd *state.Dir) {
 	_ = sd.RemoveAll(runningFile)
 }
 
+// MayHaveLeftovers reports whether a run is recorded as in progress: only then can a run have
+// died with gates running, and is KillLeftovers worth taking the lock for.
+func MayHaveLeftovers(sd *state.Dir) bool { return sd.Exists(runningFile) }
+
 // KillLeftovers kills the processes a dead run left behind and forgets that run; the caller
 // holds the lock. The processes are recognised by the run's GAUNTLET_RUN_ID in their
 // environment (Linux: /proc), so a pid reused by anyone else is never touched. It returns the

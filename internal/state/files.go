@@ -154,6 +154,17 @@ func (d *Dir) ReadFileLimit(name string, max int64) ([]byte, error) {
 	return data, nil
 }
 
+// Exists reports whether name (relative to the state directory) is there, whatever it is: a
+// look that opens nothing.
+func (d *Dir) Exists(name string) bool {
+	rel, err := d.localName(name)
+	if err != nil {
+		return false
+	}
+	_, err = d.root.Lstat(rel)
+	return err == nil
+}
+
 // RemoveAll removes a file or directory tree relative to the state directory; a missing one is
 // not an error. The state directory itself cannot be removed this way.
 func (d *Dir) RemoveAll(name string) error {

@@ -493,6 +493,9 @@ func (c *call) reblock(ctx context.Context, cfg *config.Config, sd *state.Dir) O
 // running any gate (which would have done it): only a holder of the run lock knows that run is
 // dead, so it tries the lock once, and a live run holding it is left to do its own cleaning.
 func (c *call) reapLeftovers(ctx context.Context, sd *state.Dir) {
+	if !engine.MayHaveLeftovers(sd) {
+		return // no run recorded as in progress: no lock to take, no file to write
+	}
 	held, err := lock.Acquire(ctx, sd.Path(), 0)
 	if err != nil {
 		return
