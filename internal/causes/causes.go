@@ -80,7 +80,8 @@ type keyGroup struct {
 type compiledCatalogue struct {
 	patterns []compiledPattern
 	groups   []keyGroup
-	perSig   []int // how many patterns each signature has
+	perSig   []int   // how many patterns each signature has
+	keys     byteSet // every group's key: a line with none of them is done with after four ANDs
 }
 
 // byteSet is a set of byte values. A line lacking any byte of a literal cannot contain it, which
@@ -104,6 +105,11 @@ func setOf(p []byte) byteSet {
 		}
 	}
 	return byteSet{lo, hi, ext, ext}
+}
+
+// meets says whether s and t have a byte in common.
+func (s byteSet) meets(t byteSet) bool {
+	return s[0]&t[0] != 0 || s[1]&t[1] != 0 || s[2]&t[2] != 0 || s[3]&t[3] != 0
 }
 
 // within says whether every byte of s is in t.
@@ -164,6 +170,7 @@ func compiledPatterns() *compiledCatalogue {
 						g = len(c.groups)
 						byKey[key] = g
 						c.groups = append(c.groups, keyGroup{key: key})
+						c.keys[key>>6] |= 1 << (key & 63)
 					}
 					c.groups[g].literals = append(c.groups[g].literals,
 						literal{text: []byte(text), bytes: setOf([]byte(text)), pattern: len(c.patterns) - 1})
@@ -225,6 +232,9 @@ func (r *Reader) Line(line []byte) {
 		line = line[:maxMatchBytes]
 	}
 	present := setOf(line)
+	if !present.meets(r.c.keys) {
+		return
+	}
 	for gi := range r.c.groups {
 		g := &r.c.groups[gi]
 		if !present.has(g.key) {

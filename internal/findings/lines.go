@@ -26,6 +26,9 @@ func (p *lineParser) line(s string) {
 
 func (p *lineParser) flush() {}
 
+// may implements prefilter: a format with line numbers takes only lines that have one.
+func (p *lineParser) may(line []byte) bool { return p.any || hasPlace(line) }
+
 func lineFormat(parse func(string) (gates.Finding, bool)) makeParser {
 	return func(emit emitFunc, _ Options) parser { return &lineParser{emit: emit, parse: parse} }
 }
@@ -176,15 +179,28 @@ func (p *shellcheckParser) flush() {}
 
 // hasPlace is a cheap test every one-line format needs to pass: a line number, written ":12",
 // "(12" or "line 12", somewhere in the line. Most output lines fail it, and a byte scan is far
-// cheaper than the regexps that would otherwise each look at them.
-func hasPlace(s string) bool {
-	for i := 0; i+1 < len(s); i++ {
-		switch s[i] {
-		case ':', '(', ' ':
-			if c := s[i+1]; c >= '0' && c <= '9' {
-				return true
-			}
+// cheaper than the regexps that would otherwise each look at them. Digits are found by table,
+// and only a number's first digit is checked for what precedes it.
+func hasPlace[T string | []byte](s T) bool {
+	for i := 1; i < len(s); i++ {
+		if !isDigit[s[i]] {
+			continue
+		}
+		if placeMark[s[i-1]] {
+			return true
+		}
+		// Skip the rest of this number: only its first digit can follow a mark.
+		for i+1 < len(s) && isDigit[s[i+1]] {
+			i++
 		}
 	}
 	return false
 }
+
+var isDigit, placeMark = func() (d, m [256]bool) {
+	for c := '0'; c <= '9'; c++ {
+		d[c] = true
+	}
+	m[':'], m['('], m[' '] = true, true, true
+	return d, m
+}()

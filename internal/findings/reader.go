@@ -79,6 +79,8 @@ type Reader struct {
 	overflow   int      // candidates past maxCandidates
 
 	broken bool // a parser panicked; it reads no more
+	// filter, when the parsers have one, tells the lines they could take from bytes alone.
+	filter prefilter
 }
 
 type ranked struct {
@@ -103,20 +105,27 @@ func NewReader(spec Spec, opts Options) *Reader {
 	if len(ps) == 1 {
 		r.parser = ps[0]
 	}
+	r.filter, _ = r.parser.(prefilter)
 	return r
 }
 
 // Line implements runner.OutputReader. It runs on the goroutine that drains the gate's pipe,
 // where a panic would end gauntlet itself: a parser that panics is switched off for the rest of
 // the gate, and the findings it had are kept.
+//
+// A line no parser can take costs a byte scan and nothing else (see prefilter), and once the
+// cap holds nothing but errors no finding can get in any more: nothing is parsed past it.
 func (r *Reader) Line(line []byte) {
-	if r.broken {
+	if r.broken || len(r.errs) >= r.opts.Max {
 		return
 	}
-	defer r.recoverParser()
 	if len(line) > maxLineBytes {
 		line = line[:maxLineBytes]
 	}
+	if r.filter != nil && !r.filter.may(line) {
+		return
+	}
+	defer r.recoverParser()
 	r.parser.line(strings.TrimRight(string(line), "\r"))
 }
 

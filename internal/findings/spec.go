@@ -22,8 +22,24 @@ type emitFunc func(gates.Finding)
 
 type makeParser func(emit emitFunc, opts Options) parser
 
+// prefilter is what a parser that reads some lines only (one-line formats) implements: may is
+// false for a line it can never take, decided from its bytes before the line becomes a string.
+type prefilter interface {
+	may(line []byte) bool
+}
+
 // multi feeds every line to each of several parsers (a command that runs vet and then tests).
 type multi []parser
+
+// may is true when any parser may take the line; a parser without a prefilter takes any.
+func (m multi) may(line []byte) bool {
+	for _, p := range m {
+		if f, ok := p.(prefilter); !ok || f.may(line) {
+			return true
+		}
+	}
+	return false
+}
 
 func (m multi) line(s string) {
 	for _, p := range m {
