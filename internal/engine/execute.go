@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/gauntlet-dev/gauntlet/config"
@@ -162,8 +163,7 @@ func Execute(ctx context.Context, req Request) (*Run, error) {
 	}
 	added, lines, from := newOnlyChange(ctx, snap, toRun)
 	// The base's logs go beside the gates' (under base/).
-	openLogs := func() (*os.Root, error) { return logs, nil }
-	judge := &baseJudge{root: cfg.Root, from: from, lines: lines, sd: sd, openLogs: openLogs, prefix: logPrefix,
+	judge := &baseJudge{root: cfg.Root, from: from, lines: lines, sd: sd, openLogs: logs.open, prefix: state.RunLogsPrefix(runID),
 		env: env, extra: req.ExtraEnv, grace: req.Grace, abort: req.Abort, runID: runID, noCache: req.NoCache}
 	defer judge.close()
 	ran := runner.Run(ctx, toRun, runner.Options{
@@ -359,6 +359,7 @@ func gateNames(cfg *config.Config) []string {
 // older runs then: keep_runs bounds the directories there are, and a run that makes none adds
 // none.
 type runLogs struct {
+	mu    sync.Mutex // the runner and the base's judge may both open it
 	sd    *state.Dir
 	runID string
 	keep  int
@@ -369,6 +370,11 @@ type runLogs struct {
 }
 
 func (l *runLogs) open() (*os.Root, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.root != nil {
+		return l.root, nil
+	}
 	root, _, err := l.sd.NewRunLogs(l.runID)
 	if err != nil {
 		return nil, err
@@ -380,6 +386,8 @@ func (l *runLogs) open() (*os.Root, error) {
 
 // close closes the directory if a gate opened it; runner.Run has returned by then.
 func (l *runLogs) close() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
 	if l.root != nil {
 		l.root.Close()
 	}
