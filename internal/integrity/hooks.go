@@ -7,15 +7,27 @@ import (
 
 	"github.com/gauntlet-dev/gauntlet/gates"
 	"github.com/gauntlet-dev/gauntlet/internal/hookfile"
+	"github.com/gauntlet-dev/gauntlet/internal/hosts"
 )
 
-func isHookFile(p string) bool { return len(hookfile.HostsOf(p)) > 0 }
+func isHookFile(p string) bool { return len(hookHosts(p)) > 0 }
+
+// codexConfig is Codex's project config, which can hold its hooks as TOML too.
+const codexConfig = ".codex/config.toml"
+
+// hookHosts are the hosts that read p as a project hook file.
+func hookHosts(p string) []hosts.Name {
+	if p == codexConfig {
+		return []hosts.Name{hosts.Codex}
+	}
+	return hookfile.HostsOf(p)
+}
 
 // hookFile reports the gauntlet stop-hook entry removed or changed in a host's project file, and
 // every hook of the file disabled.
 func (j *judge) hookFile(c configPair) {
 	file := c.file.Path
-	for _, host := range hookfile.HostsOf(file) {
+	for _, host := range hookHosts(file) {
 		oldHooks := hookfile.HooksIn(host, cmpOr(c.file.OldPath, file), c.old)
 		newHooks := hookfile.HooksIn(host, file, c.new)
 		if len(oldHooks) == 0 {
