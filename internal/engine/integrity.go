@@ -28,10 +28,17 @@ func checkIntegrity(ctx context.Context, req Request, snap *snapshot.Snapshot) (
 	for _, g := range cfg.Gates {
 		commands = append(commands, g.Command())
 	}
+	base := cmp.Or(req.Scope.Base, cfg.Base)
+	if req.Scope.Base == "" && cfg.Base != "" {
+		// The config's own base may be the change's doing: judge against the accepted one.
+		if accepted, ok := integrity.AcceptedBase(ctx, cfg.Root, configFile); ok && accepted != cfg.Base {
+			base, snap = accepted, snapshot.New(cfg.Root, snapshot.Options{Base: accepted, PatchBytes: snapshot.DefaultPatchBytes})
+		}
+	}
 	res, err := integrity.Check(ctx, integrity.Options{
 		Root:     cfg.Root,
 		Snapshot: snap,
-		Base:     cmp.Or(req.Scope.Base, cfg.Base),
+		Base:     base,
 		Hook:     req.StopHook,
 		Policy:   cfg.Integrity,
 		Inputs:   integrity.Inputs{ConfigFile: configFile, Commands: commands},

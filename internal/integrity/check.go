@@ -124,3 +124,28 @@ func Keep(p string) bool {
 	return structured || strings.HasPrefix(base, "eslint.config.") || base == ".eslintignore" ||
 		base == "Makefile" || base == "makefile" || base == "GNUmakefile"
 }
+
+// AcceptedBase is the base ref the accepted config names: the config as it is at the merge-base
+// with the automatic base (origin/HEAD, main, master). A change that points `base:` at its own
+// branch and commits would otherwise be judged against itself and show nothing; integrity is
+// judged against the base a person accepted. ok is false when there is no such config to read.
+func AcceptedBase(ctx context.Context, root, configFile string) (ref string, ok bool) {
+	snap := snapshot.New(root, snapshot.Options{})
+	from, _, hasBase, err := snap.DiffBase(ctx)
+	if err != nil || !hasBase {
+		return "", false
+	}
+	data, found := (&GitChange{root: root, from: from}).Old(cmpOr(configFile, ".gauntlet.yml"))
+	if !found {
+		return "", false
+	}
+	tree, err := parse(formatYAML, data)
+	if err != nil {
+		return "", false
+	}
+	base, _ := tree["base"].(string)
+	if base == "auto" {
+		base = ""
+	}
+	return base, true
+}

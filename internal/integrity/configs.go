@@ -78,7 +78,12 @@ func (j *judge) configFile(f File) {
 	base := path.Base(p)
 	var rules []func(configPair)
 	switch {
-	case p == j.configName():
+	case p == j.configName() || p == ".gauntlet.yml" || p == ".gauntlet.yaml":
+		if moved, ok := j.gauntletConfigMoved(f); ok {
+			f = moved
+		} else if f.Deleted && j.configMovedFrom(p) {
+			return // judged as the file it moved to
+		}
 		rules = append(rules, j.gauntletConfig)
 	case base == ".golangci.yml" || base == ".golangci.yaml" || base == ".golangci.toml" || base == ".golangci.json":
 		rules = append(rules, j.golangci)
@@ -138,4 +143,29 @@ func sortedKeys(m map[string]any) []string {
 	}
 	slices.Sort(keys)
 	return keys
+}
+
+// gauntletConfigMoved pairs a gauntlet config created under one name with the other name's
+// deletion (.gauntlet.yml moved to .gauntlet.yaml), so that the move is judged as one file.
+func (j *judge) gauntletConfigMoved(f File) (File, bool) {
+	if !f.Created {
+		return f, false
+	}
+	for _, other := range j.files {
+		if other.Deleted && other.Path != f.Path && (other.Path == ".gauntlet.yml" || other.Path == ".gauntlet.yaml") {
+			f.Created, f.OldPath = false, other.Path
+			return f, true
+		}
+	}
+	return f, false
+}
+
+// configMovedFrom says whether the deleted gauntlet config at p lives on under the other name.
+func (j *judge) configMovedFrom(p string) bool {
+	for _, other := range j.files {
+		if other.Created && other.Path != p && (other.Path == ".gauntlet.yml" || other.Path == ".gauntlet.yaml") {
+			return true
+		}
+	}
+	return false
 }
