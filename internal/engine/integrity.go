@@ -29,8 +29,9 @@ func checkIntegrity(ctx context.Context, req Request, snap *snapshot.Snapshot) (
 		commands = append(commands, g.Command())
 	}
 	base := cmp.Or(req.Scope.Base, cfg.Base)
-	if req.Scope.Base == "" && cfg.Base != "" {
-		// The config's own base may be the change's doing: judge against the accepted one.
+	if req.Scope.Base == "" && cfg.Base != "" && judgedAgainstItself(ctx, snap) {
+		// The config's own base may be the change's doing (a base that is HEAD itself sees no
+		// committed work): judge against the accepted one.
 		if accepted, ok := integrity.AcceptedBase(ctx, cfg.Root, configFile); ok && accepted != cfg.Base {
 			base, snap = accepted, snapshot.New(cfg.Root, snapshot.Options{Base: accepted, PatchBytes: snapshot.DefaultPatchBytes})
 		}
@@ -58,4 +59,15 @@ func sanitizeIntegrity(fs []gates.IntegrityFinding, secrets *redact.Redactor) []
 		fs[i].Message = secrets.Redact(fs[i].Message)
 	}
 	return fs
+}
+
+// judgedAgainstItself says whether the change is measured from HEAD itself, which hides every
+// commit: the snapshot has read both already, so asking costs nothing.
+func judgedAgainstItself(ctx context.Context, snap *snapshot.Snapshot) bool {
+	tree, err := snap.Tree(ctx)
+	if err != nil {
+		return false
+	}
+	base, err := snap.Base(ctx)
+	return err == nil && base.MergeBase != "" && base.MergeBase == tree.Head
 }
