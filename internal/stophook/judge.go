@@ -246,6 +246,11 @@ func Judge(ctx context.Context, o JudgeOptions) error {
 			if ctx.Err() != nil {
 				return nil // stopped: what it saw is about a state already gone
 			}
+			// The agent edited while the gates ran: they may have read the newer state, and an
+			// edit put back would let their results answer for a state they never saw.
+			if superseded() {
+				return nil
+			}
 			return writeInflight(sd, inflight{
 				Fingerprint: fingerprint, Session: key, PID: os.Getpid(), RunID: run.ID, Done: true,
 				Speculative: true, Verdict: run.Verdict, Results: remembered(run.Results),
