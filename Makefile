@@ -11,7 +11,7 @@ GORELEASER  := github.com/goreleaser/goreleaser/v2@v2.14.0
 # The race detector needs cgo; without a C compiler the tests still run, and say so.
 RACE := $(shell [ "$$($(GO) env CGO_ENABLED)" = 1 ] && command -v "$$($(GO) env CC)" >/dev/null 2>&1 && echo -race)
 
-.PHONY: all build run test unit cross lint bench bench-hook bench-fixed schema fuzz release-check clean
+.PHONY: all build run test unit cross lint bench bench-hook bench-fixed schema fuzz release-check clean hosts-e2e
 
 all: build
 
@@ -72,6 +72,12 @@ cross:
 	  echo "cross: test binaries $$p"; \
 	  out=$$(CGO_ENABLED=0 GOOS=$${p%/*} GOARCH=$${p#*/} $(GO) test -count=1 -exec true ./... 2>&1) || { echo "$$out"; exit 1; }; \
 	done
+
+## hosts-e2e: the real host CLIs (pinned in internal/hostse2e/versions.txt, installed from npm into
+## a temporary prefix) against gauntlet's stop hook and doctor, with a fake model on 127.0.0.1;
+## skipped, saying so, when npm or its registry cannot be reached. Not part of make test (minutes)
+hosts-e2e:
+	./internal/hostse2e/run.sh
 
 ## lint: gofmt, go vet and staticcheck (fetched through the Go module proxy)
 lint:

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# make hosts-e2e: installs the pinned host CLIs (versions.txt) from npm into a temporary prefix
+# and drives each against a fake model server on 127.0.0.1 (fakemodel), checking gauntlet's stop
+# hook and doctor beside the host's own behaviour. Skipped, saying so, when npm or its registry
+# cannot be reached. Nothing is installed outside the prefix, and HOME is a temporary folder.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+here=internal/hostse2e
+if ! command -v npm >/dev/null 2>&1; then
+  echo "hosts-e2e: skipped: npm is not installed"
+  exit 0
+fi
+first=$(grep -v '^#' "$here/versions.txt" | grep . | head -1)
+if ! timeout 60 npm view "$first" version >/dev/null 2>&1; then
+  echo "hosts-e2e: skipped: the npm registry cannot be reached"
+  exit 0
+fi
+if [ -n "${GAUNTLET_E2E_PREFIX:-}" ]; then
+  prefix=$GAUNTLET_E2E_PREFIX # kept: a developer's install, reused between runs
+else
+  prefix=$(mktemp -d /tmp/gauntlet-hosts-e2e.XXXXXX)
+  trap 'rm -rf "$prefix"' EXIT
+fi
+mapfile -t pkgs < <(grep -v '^#' "$here/versions.txt" | grep .)
+echo "hosts-e2e: installing ${pkgs[*]} into $prefix"
+# --ignore-scripts: the CLIs' own postinstall steps only link the native binaries the test runs
+# directly; nothing of theirs runs at install time.
+if ! timeout 900 npm install --prefix "$prefix" --no-audit --no-fund --ignore-scripts "${pkgs[@]}" >"$prefix/npm-install.log" 2>&1; then
+  echo "hosts-e2e: npm install failed:"
+  tail -20 "$prefix/npm-install.log"
+  exit 1
+fi
+GAUNTLET_E2E_PREFIX="$prefix" go test -tags hostse2e -count=1 -v -timeout 20m "./$here/..."
