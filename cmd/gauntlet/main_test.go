@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -68,6 +70,14 @@ func TestScripts(t *testing.T) {
 			// `exec timeout $HANG_GUARD gauntlet ...` turns a hang into a failure; it is no bound
 			// on speed, which a loaded machine or the race detector would break.
 			env.Setenv("HANG_GUARD", strconv.Itoa(int(hangGuard(60*time.Second).Seconds())))
+			// The scripts that run the Go tool share this machine's build cache: HOME is no home
+			// in a script, and a cold cache would cost each of them minutes. The module cache is
+			// the script's own and empty, so that what the Go tool finds offline is the same on
+			// every machine.
+			if dir := goCache(); dir != "" {
+				env.Setenv("GOCACHE", dir)
+			}
+			env.Setenv("GOMODCACHE", filepath.Join(env.WorkDir, ".gomodcache"))
 			return nil
 		},
 		Cmds:      scriptCmds,
@@ -78,6 +88,15 @@ func TestScripts(t *testing.T) {
 // hangGuard scales a hang guard for the race detector. Guards are many times what an honest run
 // takes on a loaded machine: they catch hangs, never slowness.
 func hangGuard(d time.Duration) time.Duration { return d * raceFactor }
+
+// goCache is the Go tool's build cache on this machine, asked once; "" without go.
+var goCache = sync.OnceValue(func() string {
+	out, err := exec.Command("go", "env", "GOCACHE").Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+})
 
 // scriptCondition adds [root] (the scripts that hand files to another user need to be root) and
 // [nginx] (the remote cache is tested against a real nginx).

@@ -21,6 +21,7 @@ import (
 	"github.com/gauntlet-dev/gauntlet/internal/safefile"
 	"github.com/gauntlet-dev/gauntlet/internal/snapshot"
 	"github.com/gauntlet-dev/gauntlet/internal/state"
+	"github.com/gauntlet-dev/gauntlet/internal/toolid"
 )
 
 // ToolVersion is gauntlet's own version (and commit), part of every key: another gauntlet may
@@ -37,7 +38,7 @@ const (
 )
 
 // keyVersion changes whenever what goes into a key changes.
-const keyVersion = "gauntlet-cache-2"
+const keyVersion = "gauntlet-cache-3"
 
 // Entry is one remembered pass.
 type Entry struct {
@@ -185,6 +186,11 @@ type Context struct {
 	// behind (installed dependencies, generated files) stays in the worktree it ran in, and the
 	// cache is shared by every worktree of the repository.
 	Worktree string
+	// Env is the base environment of the gates (before their own env): where their programs are
+	// looked up.
+	Env []string
+	// Tools names the gates' programs and toolchains, once per run; nil makes one per key.
+	Tools *toolid.Resolver
 }
 
 // Key returns the cache key of a gate in this state; ok is false when the gate may not be
@@ -219,6 +225,17 @@ func Key(ctx context.Context, g gates.Gate, c Context) (key string, ok bool, err
 			snapshot.Field(sum, "merge-base", []byte(c.MergeBase()))
 		}
 	}
+	// The same inputs judged by another program (another grep first on PATH, an upgraded go)
+	// are another question.
+	tools := c.Tools
+	if tools == nil {
+		tools = toolid.New()
+	}
+	id, err := tools.Identity(ctx, g, c.Tree.Root, c.Env)
+	if err != nil {
+		return "", false, fmt.Errorf("cache key of %s: %w", g.Name, err)
+	}
+	snapshot.Field(sum, "tools", []byte(id))
 	if err := inputsDigest(ctx, sum, g, c.Tree); err != nil {
 		return "", false, fmt.Errorf("cache key of %s: %w", g.Name, err)
 	}
@@ -263,9 +280,10 @@ func definition(g gates.Gate) gateDefinition {
 	return d
 }
 
-// inputsDigest hashes the gate's input files: unchanged tracked files by git's object id, files
-// that differ from the index and untracked files by their content (each hashed once per run,
-// whichever gates read it).
+// inputsDigest hashes the gate's input files: unchanged tracked files by git's object id; files
+// that differ from the index, untracked files, files git is told not to look at and ignored files
+// that the gate's inputs name by their content; and what symlinks among them lead to, file by
+// file. Each file is hashed once per run, whichever gates read it.
 func inputsDigest(ctx context.Context, sum hash.Hash, g gates.Gate, tree *snapshot.Tree) error {
 	patterns, exclude := g.Inputs, []string(nil)
 	if len(patterns) == 0 {
@@ -300,7 +318,28 @@ func inputsDigest(ctx context.Context, sum hash.Hash, g gates.Gate, tree *snapsh
 	if len(index) > 0 {
 		like = index[0].OID
 	}
+	// behind hashes the files a symlink at path leads to that the gate reads: git stores the
+	// link, never what is behind it.
+	behind := func(path string) error {
+		files, err := tree.Behind(ctx, path)
+		if err != nil {
+			return err
+		}
+		for _, f := range files {
+			if wanted(f.Path) {
+				n++
+				field("behind", []byte(f.Path))
+				field("content", f.Digest)
+			}
+		}
+		return nil
+	}
 	file := func(path string, worktree bool, mode, oid string) error {
+		if mode == "120000" || worktree {
+			if err := behind(path); err != nil {
+				return err
+			}
+		}
 		if !wanted(path) {
 			return nil
 		}
@@ -328,7 +367,7 @@ func inputsDigest(ctx context.Context, sum hash.Hash, g gates.Gate, tree *snapsh
 	}
 	for _, ie := range index {
 		e, listed := tree.Lookup(ie.Path)
-		if err := file(ie.Path, listed && e.Worktree, ie.Mode, ie.OID); err != nil {
+		if err := file(ie.Path, listed && e.Worktree || ie.Hidden, ie.Mode, ie.OID); err != nil {
 			return err
 		}
 	}
@@ -337,6 +376,17 @@ func inputsDigest(ctx context.Context, sum hash.Hash, g gates.Gate, tree *snapsh
 			continue
 		}
 		if err := file(e.Path, true, "", ""); err != nil {
+			return err
+		}
+	}
+	// Files git ignores are read only when the gate names its inputs: a gate reading a
+	// gitignored file it does not name could not be keyed without hashing every build output.
+	ignored, err := tree.Ignored(ctx, g.Inputs)
+	if err != nil {
+		return err
+	}
+	for _, path := range ignored {
+		if err := file(path, true, "", ""); err != nil {
 			return err
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/gauntlet-dev/gauntlet/internal/remotecache"
 	"github.com/gauntlet-dev/gauntlet/internal/snapshot"
 	"github.com/gauntlet-dev/gauntlet/internal/state"
+	"github.com/gauntlet-dev/gauntlet/internal/toolid"
 )
 
 // cached is what the cache said about one run's gates: the passes it answered, and the keys under
@@ -25,12 +26,19 @@ type cached struct {
 	local   map[string]bool     // setup steps: never asked of, nor stored on, the remote cache
 	results []gates.Result
 	keys    map[string]string // gate name -> key
+	gates   map[string]gates.Gate
+	kc      cache.Context
+	// reread reads the tree anew after the run (a fresh snapshot).
+	reread func(context.Context) (*snapshot.Tree, error)
 }
 
 // consultCache answers the gates it can from the cache and returns the others, to run. Any
 // problem with the cache (no git, an unreadable file) only means the gates run.
 func consultCache(ctx context.Context, req Request, snap *snapshot.Snapshot, sd *state.Dir, toRun []gates.Gate) ([]gates.Gate, *cached, error) {
-	c := &cached{keys: map[string]string{}, local: map[string]bool{}}
+	c := &cached{keys: map[string]string{}, local: map[string]bool{}, gates: map[string]gates.Gate{}}
+	c.reread = func(ctx context.Context) (*snapshot.Tree, error) {
+		return NewSnapshot(req.Config, req.Scope).Tree(ctx)
+	}
 	wanted := false
 	for _, g := range toRun {
 		wanted = wanted || g.Cache
@@ -62,7 +70,16 @@ func consultCache(ctx context.Context, req Request, snap *snapshot.Snapshot, sd 
 			return ""
 		},
 		Worktree: req.Config.Root,
+		Env:      req.Env,
+		Tools:    req.Tools,
 	}
+	if kc.Tools == nil {
+		kc.Tools = toolid.New()
+	}
+	if kc.Env == nil {
+		kc.Env = os.Environ()
+	}
+	c.kc = kc
 	hits := map[string]hit{}
 	for _, g := range toRun {
 		key, ok, kerr := cache.Key(ctx, g, kc)
@@ -71,6 +88,7 @@ func consultCache(ctx context.Context, req Request, snap *snapshot.Snapshot, sd 
 			continue
 		}
 		c.keys[g.Name] = key
+		c.gates[g.Name] = g
 		// --no-cache runs the gate anyway; its outcome still updates the cache.
 		if e, found := store.Lookup(key); found && !req.NoCache {
 			hits[g.Name] = hit{entry: e}
@@ -153,23 +171,44 @@ func hitResult(g gates.Gate, e cache.Entry) gates.Result {
 	}
 }
 
-// remember stores the passes of gates that had a key. Failures are never stored, and a gate
+// remember stores the passes of gates that had a key, but only those judged on the state their
+// key names: the tree is read again after the gates ran, and a gate whose key differs now (the
+// tree or its tools changed while it ran, by the gate itself or by anybody else) has no state its
+// pass is known to be about, so nothing is stored for it. Failures are never stored, and a gate
 // that did not pass (run with --no-cache, or reading something its key does not name) loses the
-// pass stored under the same key: the cache must not hide a failure it has seen.
-func (c *cached) remember(ctx context.Context, runID string, ran []gates.Result) error {
+// pass stored under the same key: the cache must not hide a failure it has seen. The tree read
+// after the run is returned for callers that judge the same question (the stop hook).
+func (c *cached) remember(ctx context.Context, runID string, ran []gates.Result) (*snapshot.Tree, error) {
 	if c.release != nil {
 		defer c.release()
 	}
 	if c.store == nil || len(c.keys) == 0 {
-		return nil
+		return nil, nil
 	}
 	now := time.Now()
-	var remoteErr error
+	var after *snapshot.Tree
+	var keyErr, remoteErr error
 	for _, r := range ran {
 		key, ok := c.keys[r.Name]
 		switch {
 		case !ok:
 		case r.Status == gates.StatusPass:
+			if after == nil {
+				t, err := c.reread(ctx)
+				if err != nil {
+					if ctx.Err() == nil { // stopped: nothing is stored, and nothing is wrong
+						keyErr = fmt.Errorf("gate cache: read the tree after the run: %w", err)
+					}
+					return nil, errors.Join(keyErr, c.store.Save(), remoteErr, c.forgedNote())
+				}
+				after = t
+				c.kc.Tree = after
+			}
+			again, ok, err := cache.Key(ctx, c.gates[r.Name], c.kc)
+			keyErr = errors.Join(keyErr, err)
+			if !ok || err != nil || again != key {
+				continue
+			}
 			c.store.Put(key, cache.Entry{Gate: r.Name, Run: runID, At: now})
 			if c.remote != nil && remoteErr == nil && !c.local[r.Name] {
 				remoteErr = c.remote.Put(ctx, key, remotecache.Entry{Gate: r.Name, Run: runID, At: now})
@@ -181,7 +220,7 @@ func (c *cached) remember(ctx context.Context, runID string, ran []gates.Result)
 	if errors.Is(remoteErr, remotecache.ErrDown) {
 		remoteErr = nil // said once already
 	}
-	return errors.Join(c.store.Save(), remoteErr, c.forgedNote())
+	return after, errors.Join(keyErr, c.store.Save(), remoteErr, c.forgedNote())
 }
 
 // openRemote makes the run's remote cache client, or nil when there is none to use.

@@ -15,6 +15,7 @@ import (
 	"github.com/gauntlet-dev/gauntlet/internal/report"
 	"github.com/gauntlet-dev/gauntlet/internal/snapshot"
 	"github.com/gauntlet-dev/gauntlet/internal/state"
+	"github.com/gauntlet-dev/gauntlet/internal/toolid"
 	"github.com/gauntlet-dev/gauntlet/lock"
 	"github.com/gauntlet-dev/gauntlet/runner"
 )
@@ -55,6 +56,9 @@ type Request struct {
 	// read from (the stop hook's fingerprint), so that nothing asks git twice; nil makes one
 	// (NewSnapshot), read only as far as the gates need it.
 	Snapshot *snapshot.Snapshot
+	// Tools names the gates' programs and toolchains for the cache keys; nil makes a new one. The
+	// stop hook shares its own, so that `go env` runs once per call.
+	Tools *toolid.Resolver
 	// Locked says the caller already holds the run lock (the stop hook, which decides how long
 	// to wait for it): Execute neither takes nor releases it.
 	Locked bool
@@ -89,6 +93,9 @@ type Run struct {
 	// verdict: callers only mention it.
 	Integrity    []gates.IntegrityFinding
 	IntegrityErr error
+	// TreeAfter is the work tree as read once the gates had run, when the cache read it to check
+	// that the state its passes are about is still the state; nil when it did not.
+	TreeAfter *snapshot.Tree
 }
 
 // StateError means the state dir could not be used; the run could not even start.
@@ -193,7 +200,8 @@ func Execute(ctx context.Context, req Request) (*Run, error) {
 		ran = blameWrites(cfg.Root, before.changedSince(ctx, cfg.Root), ran, gatesByName(cfg))
 	}
 	ran = coldBuilds(sd, ran, gatesByName(cfg))
-	cacheErr = errors.Join(cacheErr, hits.remember(ctx, runID, ran))
+	treeAfter, rememberErr := hits.remember(ctx, runID, ran)
+	cacheErr = errors.Join(cacheErr, rememberErr)
 	all := slices.Concat(ran, hits.results, judged)
 	run := &Run{
 		ID:          runID,
@@ -204,6 +212,7 @@ func Execute(ctx context.Context, req Request) (*Run, error) {
 		Selection:   sel,
 		Leftovers:   leftovers,
 		LeftoversOf: deadRun,
+		TreeAfter:   treeAfter,
 	}
 	run.Integrity = sanitizeIntegrity(integrityRes.Findings, secrets)
 	run.IntegrityErr = integrityErr

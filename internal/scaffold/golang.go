@@ -1,7 +1,9 @@
 package scaffold
 
 import (
+	"slices"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -83,34 +85,37 @@ func detectGo(c *dirContext) *Project {
 		p.Gates = append(p.Gates, Gate{Name: "test", Comment: "the tests", Run: "go test ./...",
 			Timeout: testTime, Hint: "Rerun one test with `go test -run NAME ./PKG`.", Source: def})
 	}
+	modInputs := sync.OnceValues(func() ([]string, bool) { return goModuleInputs(c.root, c.rel) })
 	for i := range p.Gates {
-		p.Gates[i].Inputs = goInputs(c.rel, p.Gates[i], config)
+		p.Gates[i].Inputs = goInputs(c.rel, p.Gates[i], config, modInputs)
 	}
 	return p
 }
 
 // goInputs are the files a Go tool's verdict depends on, when the gate runs nothing but Go's own
-// tools: the Go files, test data and the module files (and golangci-lint's config). A command
-// that runs anything else (make, a script) has inputs gauntlet cannot know, and is not cached.
-func goInputs(dir string, g Gate, lintConfig string) []string {
-	var in []string
+// tools that read only what the Go tool lists (modInputs, asked once per module: the Go files,
+// embedded files and the module files) and golangci-lint's config. go test is not cached here:
+// Go's own test cache knows which files and variables the tests read, gauntlet cannot. A command
+// that runs anything else (make, a script, go run) has inputs gauntlet cannot know, and is not
+// cached.
+func goInputs(dir string, g Gate, lintConfig string, modInputs func() ([]string, bool)) []string {
 	switch {
 	case g.Run == gofmtCheck || g.Run == gofmtSimplifyCheck:
-		in = []string{"**/*.go"}
-	case onlyGoTools(g.Run, "go "):
-		in = []string{"**/*.go", "**/testdata/**", "go.mod", "go.sum"}
-	case onlyGoTools(g.Run, "golangci-lint "):
-		in = []string{"**/*.go", "go.mod", "go.sum"}
-		if lintConfig != "" {
-			in = append(in, lintConfig)
+		return []string{inDir(dir, "**/*.go")}
+	case onlyGoTools(g.Run, "go vet "), onlyGoTools(g.Run, "go build "), onlyGoTools(g.Run, "go mod tidy "),
+		onlyGoTools(g.Run, "go mod verify "), onlyGoTools(g.Run, "go list "):
+		if in, ok := modInputs(); ok {
+			return in
 		}
-	default:
-		return nil
+	case onlyGoTools(g.Run, "golangci-lint "):
+		if in, ok := modInputs(); ok {
+			if lintConfig != "" {
+				in = append(slices.Clip(in), inDir(dir, lintConfig))
+			}
+			return in
+		}
 	}
-	for i, glob := range in {
-		in[i] = inDir(dir, glob)
-	}
-	return in
+	return nil
 }
 
 // onlyGoTools reports whether run is one command starting with prefix: no shell operators that

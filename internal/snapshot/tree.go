@@ -79,6 +79,8 @@ type Tree struct {
 
 	mu      sync.Mutex
 	digests map[string][]byte
+	ignored map[string][]string   // Ignored's lists, by patterns
+	behind  map[string][]Followed // Behind's files, by link
 
 	indexOnce sync.Once
 	index     []IndexEntry
@@ -331,18 +333,10 @@ func fileDigest(ctx context.Context, sum hash.Hash, path string) error {
 		Field(sum, "content", digest)
 	case info.IsDir():
 		// A submodule (or a nested repository) is a directory to git status, which prints the
-		// same line for it whichever commit it has checked out: that commit is what says whether
-		// it changed.
+		// same line for it whichever commit it has checked out and however many edits it holds:
+		// its own state is what says whether it changed.
 		if _, err := os.Lstat(filepath.Join(path, ".git")); err == nil {
-			head, err := git.Output(ctx, path, 1<<10, "rev-parse", "HEAD")
-			if ctxErr := ctx.Err(); ctxErr != nil {
-				return ctxErr
-			}
-			if err != nil {
-				Field(sum, "unreadable", []byte("submodule HEAD"))
-				return nil
-			}
-			Field(sum, "commit", bytes.TrimSpace(head))
+			return nestedDigest(ctx, sum, path)
 		}
 	}
 	// Other directories and special files count by name and mode alone: reading a FIFO would

@@ -14,6 +14,7 @@ import (
 	"github.com/gauntlet-dev/gauntlet/gates"
 	"github.com/gauntlet-dev/gauntlet/internal/engine"
 	"github.com/gauntlet-dev/gauntlet/internal/state"
+	"github.com/gauntlet-dev/gauntlet/internal/toolid"
 	"github.com/gauntlet-dev/gauntlet/lock"
 )
 
@@ -202,7 +203,9 @@ func Judge(ctx context.Context, o JudgeOptions) error {
 	if err != nil {
 		return fmt.Errorf("judge: %w", err)
 	}
-	fingerprint, err := fingerprintTree(ctx, tree, inputs)
+	tools := toolid.New()
+	stateOf := fingerprinter(cfg, inputs, o.Environ, tools)
+	fingerprint, err := stateOf(ctx, tree)
 	if err != nil {
 		return fmt.Errorf("judge: %w", err)
 	}
@@ -251,6 +254,11 @@ func Judge(ctx context.Context, o JudgeOptions) error {
 			if superseded() {
 				return nil
 			}
+			// An edit the agent made without its host's after-edit hook (a background job):
+			// results are left for the state fingerprinted before only if that is still the state.
+			if !c.unchanged(ctx, cfg, fingerprint, run.TreeAfter, stateOf) {
+				return sd.RemoveAll(inflightFile)
+			}
 			return writeInflight(sd, inflight{
 				Fingerprint: fingerprint, Session: key, PID: os.Getpid(), RunID: run.ID, Done: true,
 				Speculative: true, Verdict: run.Verdict, Results: remembered(run.Results),
@@ -258,6 +266,7 @@ func Judge(ctx context.Context, o JudgeOptions) error {
 			})
 		},
 		Snapshot:      snap,
+		Tools:         tools,
 		Session:       key,
 		SessionInputs: inputs,
 	})

@@ -20,9 +20,11 @@ import (
 	"github.com/gauntlet-dev/gauntlet/internal/fix"
 	"github.com/gauntlet-dev/gauntlet/internal/redact"
 	"github.com/gauntlet-dev/gauntlet/internal/report"
+	"github.com/gauntlet-dev/gauntlet/internal/snapshot"
 	"github.com/gauntlet-dev/gauntlet/internal/state"
 	"github.com/gauntlet-dev/gauntlet/internal/termtext"
 	"github.com/gauntlet-dev/gauntlet/internal/todos"
+	"github.com/gauntlet-dev/gauntlet/internal/toolid"
 	"github.com/gauntlet-dev/gauntlet/lock"
 	"github.com/gauntlet-dev/gauntlet/runner"
 )
@@ -170,13 +172,16 @@ func (c *call) judge(ctx context.Context, cfg *config.Config) Outcome {
 	defer sd.Close()
 
 	// The repository is read once: the fingerprint, change scoping, the per-gate cache and the
-	// gates share the reading.
+	// gates share the reading, and the gates' tools are named once for the fingerprint and the
+	// cache keys.
 	inputs := judgedInputs(ctx, cfg, c.payload.Transcript())
+	tools := toolid.New()
+	stateOf := fingerprinter(cfg, inputs, c.Environ, tools)
 	var fingerprint string
 	snap := engine.NewSnapshot(cfg, engine.Scope{})
 	tree, err := snap.Tree(ctx)
 	if err == nil {
-		fingerprint, err = fingerprintTree(ctx, tree, inputs)
+		fingerprint, err = stateOf(ctx, tree)
 	}
 	if err != nil && !errors.Is(err, ErrNotGit) {
 		fmt.Fprintf(c.Stderr, "gauntlet: stop-hook: no fingerprint, running the gates: %v\n", err)
@@ -255,16 +260,28 @@ func (c *call) judge(ctx context.Context, cfg *config.Config) Outcome {
 		Starting:  func(_ string, toRun []gates.Gate) { progress.Start(toRun) },
 		// Under the run lock, so that two hooks never count over each other.
 		Recorded: func(run *engine.Run) error {
+			// A verdict is remembered for the state it was judged on only if that is still the
+			// state: a tree that changed while the gates ran (an agent's background job) has no
+			// state the verdict is known to be about.
+			same := fingerprint != "" && c.unchanged(ctx, cfg, fingerprint, run.TreeAfter, stateOf)
+			// Fixers change the tree: after the check above, which is about the gates' state.
 			c.autofix(gatesCtx, cfg, run, grace)
 			reply = c.remember(sd, func(led *ledger) Outcome {
-				return c.decide(led, key, fingerprint, maxAttempts, run, perSession)
+				return c.decide(led, key, fingerprint, same, maxAttempts, run, perSession)
 			})
-			if fingerprint != "" {
+			switch {
+			case same:
 				c.share(sd, fingerprint, key, stickyOf(led, key), run)
+			case fingerprint != "":
+				// Hooks waiting on this state judge it themselves.
+				if err := sd.RemoveAll(inflightFile); err != nil {
+					fmt.Fprintf(c.Stderr, "gauntlet: stop-hook: %v\n", err)
+				}
 			}
 			return nil
 		},
 		Snapshot:      snap,
+		Tools:         tools,
 		Session:       key,
 		SessionInputs: inputs,
 		Judged:        judged,
@@ -284,6 +301,24 @@ func (c *call) judge(ctx context.Context, cfg *config.Config) Outcome {
 		fmt.Fprintf(c.Stderr, "gauntlet: stop-hook: %v\n", run.CacheErr)
 	}
 	return reply
+}
+
+// unchanged says whether the state is still the one fingerprinted before the gates ran, reading
+// the tree again (a fresh snapshot) unless the engine already did.
+func (c *call) unchanged(ctx context.Context, cfg *config.Config, before string, after *snapshot.Tree, stateOf func(context.Context, *snapshot.Tree) (string, error)) bool {
+	if after == nil {
+		t, err := engine.NewSnapshot(cfg, engine.Scope{}).Tree(ctx)
+		if err != nil {
+			return false
+		}
+		after = t
+	}
+	now, err := stateOf(ctx, after)
+	if err != nil || now != before {
+		fmt.Fprintf(c.Stderr, "gauntlet: stop-hook: the tree changed while the gates ran; their verdict is not remembered for it\n")
+		return false
+	}
+	return true
 }
 
 // passedBefore says whether every gate in scope already passed on this state, for this session
@@ -431,7 +466,7 @@ func (c *call) remember(sd *state.Dir, fn func(*ledger) Outcome) Outcome {
 }
 
 // decide maps the verdict onto the reply and updates the ledger (which the caller saves).
-func (c *call) decide(led *ledger, key, fingerprint string, maxAttempts int, run *engine.Run, perSession bool) Outcome {
+func (c *call) decide(led *ledger, key, fingerprint string, judged bool, maxAttempts int, run *engine.Run, perSession bool) Outcome {
 	sess := led.session(key, time.Now())
 	sess.StopHookActive = c.payload.StopHookActive
 	sess.settle(run.Results)
@@ -441,9 +476,11 @@ func (c *call) decide(led *ledger, key, fingerprint string, maxAttempts int, run
 
 	switch run.Verdict {
 	case gates.VerdictPass:
-		if perSession {
+		switch {
+		case !judged:
+		case perSession:
 			sess.LastPass = fingerprint
-		} else {
+		default:
 			led.LastPass = fingerprint
 		}
 		*ps = promptState{}

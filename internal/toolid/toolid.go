@@ -1,0 +1,318 @@
+// Package toolid names the programs a gate runs and the toolchain its language implies, so that
+// a pass remembered for a gate is a pass of the same tools: another `grep` first on PATH, a
+// rebuilt linter or an upgraded Go make it a different gate.
+//
+// A program is named by where PATH resolves it and by the identity of that file (device, inode,
+// size, modification and change times, mode): cheap to read, and any replacement or rewrite of
+// the file changes it (the change time cannot be set back by its owner). A script's interpreter
+// (its #! line) is named the same way. A Go gate adds what `go env` says of the toolchain, as
+// Go's own test cache does.
+package toolid
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/gauntlet-dev/gauntlet/gates"
+)
+
+// maxPrograms bounds how many commands of one gate are named: a long script is still keyed by
+// its text, and by the first programs it runs.
+const maxPrograms = 32
+
+// ToolchainTimeout bounds one `go env` call; it runs at most once per distinct go, directory and
+// environment in a run.
+const ToolchainTimeout = 10 * time.Second
+
+// goTools are programs whose result depends on the Go toolchain they find on PATH (they load
+// packages through `go list`), besides go itself.
+var goTools = []string{"go", "golangci-lint", "staticcheck", "govulncheck", "gotestsum", "gopls", "revive", "errcheck"}
+
+// goEnvVars are what `go env` reports of the toolchain and of the settings that change what it
+// builds: the version (GOTOOLCHAIN and a go.mod toolchain line can switch it without the go
+// binary on PATH changing), the target and the flags.
+var goEnvVars = []string{"GOVERSION", "GOROOT", "GOOS", "GOARCH", "GOFLAGS", "CGO_ENABLED", "GOEXPERIMENT", "GOAMD64", "GOARM64", "GOTOOLCHAIN"}
+
+// Resolver names the tools of a run's gates; what it learns from `go env` is kept for the run.
+type Resolver struct {
+	mu         sync.Mutex
+	toolchains map[string]*toolchain
+}
+
+type toolchain struct {
+	once sync.Once
+	text string
+	err  error
+}
+
+// New returns a Resolver for one run.
+func New() *Resolver { return &Resolver{toolchains: map[string]*toolchain{}} }
+
+// Identity describes the tools gate g runs when started in root with the base environment env
+// (its own env is layered on top, as the runner does): one line per program, interpreter and
+// toolchain. An error means the tools could not be told (a `go env` that failed or timed out):
+// the caller must not remember a pass then.
+func (r *Resolver) Identity(ctx context.Context, g gates.Gate, root string, env []string) (string, error) {
+	env = slices.Concat(env, g.Env)
+	dir := filepath.Join(root, filepath.FromSlash(g.Dir))
+	var b strings.Builder
+	var goFound bool
+	for _, name := range Programs(g) {
+		path, id := resolve(name, dir, env)
+		fmt.Fprintf(&b, "program %q %s\n", name, id)
+		if path == "" {
+			continue
+		}
+		if interp := interpreter(path, dir, env); interp != "" {
+			fmt.Fprintf(&b, "interpreter %s\n", interp)
+		}
+		goFound = goFound || slices.Contains(goTools, filepath.Base(name))
+	}
+	if goFound {
+		text, err := r.goToolchain(ctx, dir, env)
+		if err != nil {
+			return "", fmt.Errorf("the Go toolchain of gate %s: %w", g.Name, err)
+		}
+		b.WriteString(text)
+	}
+	return b.String(), nil
+}
+
+// Programs lists the programs gate g starts by name: argv's first word, or the command names of
+// the shell command (skipping assignments and the wrappers exec, command, env, nohup, nice,
+// time), or a review gate's CLI. Names that are not plain words (built from variables) are left
+// out: nothing can be known of them before the gate runs.
+func Programs(g gates.Gate) []string {
+	switch {
+	case g.Kind == gates.KindReview && g.Review != nil:
+		switch g.Review.CLI {
+		case "claude", "codex", "gemini":
+			return []string{g.Review.CLI}
+		}
+		return shellPrograms(g.Review.CLI)
+	case len(g.Argv) > 0:
+		return []string{g.Argv[0]}
+	case g.Run != "":
+		return shellPrograms(g.Run)
+	}
+	return nil
+}
+
+// wrappers run the command that follows them; their own options are skipped.
+var wrappers = map[string]bool{"exec": true, "command": true, "builtin": true, "env": true, "nohup": true, "nice": true, "time": true}
+
+// optionsWithValue are the wrappers' options whose value is the next word.
+var optionsWithValue = map[string][]string{"nice": {"-n"}, "env": {"-u", "-C", "-S"}}
+
+func shellPrograms(script string) []string {
+	file, err := syntax.NewParser().Parse(strings.NewReader(script), "")
+	if err != nil {
+		// Not something sh would run either; its first word is the best guess.
+		if f := strings.Fields(script); len(f) > 0 {
+			return []string{f[0]}
+		}
+		return nil
+	}
+	var out []string
+	syntax.Walk(file, func(n syntax.Node) bool {
+		call, ok := n.(*syntax.CallExpr)
+		if !ok || len(out) >= maxPrograms {
+			return len(out) < maxPrograms
+		}
+		for i := 0; i < len(call.Args); i++ {
+			word := call.Args[i].Lit()
+			if word == "" {
+				break // built at run time
+			}
+			if wrappers[word] {
+				// Skip the wrapper's options (with their values) and env's NAME=value arguments.
+				for i+1 < len(call.Args) {
+					next := call.Args[i+1].Lit()
+					if !strings.HasPrefix(next, "-") && !(word == "env" && strings.Contains(next, "=")) {
+						break
+					}
+					i++
+					if slices.Contains(optionsWithValue[word], next) {
+						i++
+					}
+				}
+				continue
+			}
+			if !slices.Contains(out, word) {
+				out = append(out, word)
+			}
+			break
+		}
+		return true
+	})
+	return out
+}
+
+// resolve finds name as the runner's lookup does (the gate's PATH; a name with a slash is
+// relative to dir) and describes the file found.
+func resolve(name, dir string, env []string) (path, id string) {
+	path = lookPath(name, dir, env)
+	if path == "" {
+		return "", "not found"
+	}
+	return path, fmt.Sprintf("%q %s", path, fileID(path))
+}
+
+func lookPath(name, dir string, env []string) string {
+	if strings.Contains(name, "/") {
+		if !filepath.IsAbs(name) {
+			name = filepath.Join(dir, name)
+		}
+		return name
+	}
+	pathVar, ok := envValue(env, "PATH")
+	if !ok {
+		pathVar = "/bin:/usr/bin"
+	}
+	for _, entry := range filepath.SplitList(pathVar) {
+		if entry == "" {
+			entry = "."
+		}
+		candidate := filepath.Join(entry, name)
+		if !filepath.IsAbs(candidate) {
+			candidate = filepath.Join(dir, candidate)
+		}
+		if info, err := os.Stat(candidate); err == nil && info.Mode().IsRegular() && info.Mode().Perm()&0o111 != 0 {
+			return candidate
+		}
+	}
+	return ""
+}
+
+// fileID is what changes when a file is replaced or rewritten: where it is (after symlinks,
+// which are named too), its size, mode and modification time, and where the system allows, its
+// device, inode and change time.
+func fileID(path string) string {
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return "unreadable"
+	}
+	info, err := os.Stat(real)
+	if err != nil {
+		return "unreadable"
+	}
+	return fmt.Sprintf("-> %q size=%d mode=%s mtime=%d%s", real, info.Size(), info.Mode(), info.ModTime().UnixNano(), sysID(real))
+}
+
+// interpreter names the program a script's #! line starts (through /usr/bin/env, the program
+// env looks up), or "" for a binary.
+func interpreter(path, dir string, env []string) string {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	if info, err := f.Stat(); err != nil || !info.Mode().IsRegular() {
+		return ""
+	}
+	line, _ := bufio.NewReaderSize(f, 256).Peek(256)
+	if !bytes.HasPrefix(line, []byte("#!")) {
+		return ""
+	}
+	if i := bytes.IndexByte(line, '\n'); i >= 0 {
+		line = line[:i]
+	}
+	fields := strings.Fields(string(line[2:]))
+	if len(fields) == 0 {
+		return ""
+	}
+	prog := fields[0]
+	if filepath.Base(prog) == "env" {
+		for _, f := range fields[1:] {
+			if !strings.HasPrefix(f, "-") && !strings.Contains(f, "=") {
+				_, id := resolve(f, dir, env)
+				return fmt.Sprintf("%q %s", f, id)
+			}
+		}
+	}
+	_, id := resolve(prog, dir, env)
+	return fmt.Sprintf("%q %s", prog, id)
+}
+
+// goToolchain asks the go the gate would run what toolchain it is, once per go, directory and
+// environment.
+func (r *Resolver) goToolchain(ctx context.Context, dir string, env []string) (string, error) {
+	goPath, goID := resolve("go", dir, env)
+	if goPath == "" {
+		return "toolchain go not found\n", nil
+	}
+	memo := sha256.New()
+	fmt.Fprintf(memo, "%s\x00%s\x00%s\x00", goPath, goID, dir)
+	for _, kv := range env {
+		fmt.Fprintf(memo, "%s\x00", kv)
+	}
+	key := string(memo.Sum(nil))
+	r.mu.Lock()
+	tc := r.toolchains[key]
+	if tc == nil {
+		tc = &toolchain{}
+		r.toolchains[key] = tc
+	}
+	r.mu.Unlock()
+	tc.once.Do(func() {
+		ctx, cancel := context.WithTimeout(ctx, ToolchainTimeout)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, goPath, append([]string{"env"}, goEnvVars...)...)
+		cmd.Dir = dir
+		cmd.Env = env
+		cmd.WaitDelay = time.Second
+		var out bytes.Buffer
+		cmd.Stdout = &limited{w: &out, n: 64 << 10}
+		if err := cmd.Run(); err != nil {
+			tc.err = fmt.Errorf("go env: %w", err)
+			return
+		}
+		var b strings.Builder
+		fmt.Fprintf(&b, "toolchain go %s\n", goID)
+		for i, v := range strings.Split(strings.TrimRight(out.String(), "\n"), "\n") {
+			if i < len(goEnvVars) {
+				fmt.Fprintf(&b, "go env %s=%q\n", goEnvVars[i], v)
+			}
+		}
+		tc.text = b.String()
+	})
+	return tc.text, tc.err
+}
+
+// limited keeps the first n bytes written and drops the rest.
+type limited struct {
+	w interface{ Write([]byte) (int, error) }
+	n int
+}
+
+func (l *limited) Write(p []byte) (int, error) {
+	if l.n > 0 {
+		k := min(len(p), l.n)
+		l.w.Write(p[:k])
+		l.n -= k
+	}
+	return len(p), nil
+}
+
+// envValue returns key's value in env, the last entry winning as in a process environment.
+func envValue(env []string, key string) (string, bool) {
+	for _, kv := range slices.Backward(env) {
+		if k, v, ok := strings.Cut(kv, "="); ok && k == key {
+			return v, true
+		}
+	}
+	return "", false
+}

@@ -1,0 +1,118 @@
+package toolid
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gauntlet-dev/gauntlet/gates"
+)
+
+func TestPrograms(t *testing.T) {
+	for _, tc := range []struct {
+		gate gates.Gate
+		want []string
+	}{
+		{gates.Gate{Argv: []string{"golangci-lint", "run"}}, []string{"golangci-lint"}},
+		{gates.Gate{Run: "go test ./..."}, []string{"go"}},
+		{gates.Gate{Run: "FOO=1 exec env -i BAR=2 grep -q x f && ./check.sh | sort; \"$X\" y"}, []string{"grep", "./check.sh", "sort"}},
+		{gates.Gate{Run: "if test -f x; then make lint; fi"}, []string{"test", "make"}},
+		{gates.Gate{Run: "time nice -n 5 pytest -q"}, []string{"pytest"}},
+		{gates.Gate{Run: "echo 'a && b' \"c; d\""}, []string{"echo"}},
+		{gates.Gate{Run: "$(which go) vet"}, []string{"which"}},
+		{gates.Gate{Run: "((( unbalanced"}, []string{"((("}},
+		{gates.Gate{Kind: gates.KindReview, Review: &gates.Review{CLI: "claude"}}, []string{"claude"}},
+		{gates.Gate{Kind: gates.KindReview, Review: &gates.Review{CLI: "my-reviewer --strict"}}, []string{"my-reviewer"}},
+		{gates.Gate{Kind: gates.KindTodos}, nil},
+	} {
+		if got := Programs(tc.gate); !slices.Equal(got, tc.want) {
+			t.Errorf("Programs(%q %q) = %q, want %q", tc.gate.Run, tc.gate.Argv, got, tc.want)
+		}
+	}
+}
+
+func writeExe(t *testing.T, path, body string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(body), 0o755); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// The identity follows PATH, a rewrite of the program, and a script's interpreter.
+func TestIdentityChangesWithTheTool(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a"), filepath.Join(dir, "b")
+	writeExe(t, filepath.Join(a, "tool"), "#!/bin/sh\nexit 0\n")
+	writeExe(t, filepath.Join(b, "tool"), "#!/bin/sh\nexit 0\n")
+	writeExe(t, filepath.Join(b, "interp"), "binary")
+	g := gates.Gate{Name: "g", Run: "tool --check"}
+	id := func(path string) string {
+		t.Helper()
+		s, err := New().Identity(context.Background(), g, dir, []string{"PATH=" + path})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	first := id(a)
+	if first != id(a) {
+		t.Fatal("the identity of the same tool differs between two calls")
+	}
+	if first == id(b+":"+a) {
+		t.Fatal("another tool first on PATH has the same identity")
+	}
+	if !strings.Contains(id(b), "interpreter \"/bin/sh\"") {
+		t.Fatalf("no interpreter in %s", id(b))
+	}
+	// Rewritten in place, same size: the times change.
+	time.Sleep(10 * time.Millisecond)
+	writeExe(t, filepath.Join(a, "tool"), "#!/bin/sh\nexit 1\n")
+	if first == id(a) {
+		t.Fatal("a rewritten tool has the same identity")
+	}
+	if !strings.Contains(id(""), "not found") {
+		t.Fatal("a missing tool is not said to be missing")
+	}
+	// The gate's own env decides PATH.
+	g.Env = []string{"PATH=" + b}
+	if id(a) == first || !strings.Contains(id(a), filepath.Join(b, "tool")) {
+		t.Fatalf("the gate's PATH is not the one looked in: %s", id(a))
+	}
+}
+
+// A Go gate adds the toolchain as go env reports it; a fake go stands in for the real one.
+func TestGoToolchain(t *testing.T) {
+	dir := t.TempDir()
+	count := filepath.Join(dir, "count")
+	writeExe(t, filepath.Join(dir, "bin", "go"), "#!/bin/sh\necho x >> "+count+"\nprintf 'go1.99\\n/goroot\\nlinux\\n'\n")
+	env := []string{"PATH=" + filepath.Join(dir, "bin") + ":/bin:/usr/bin"}
+	r := New()
+	for range 3 {
+		s, err := r.Identity(context.Background(), gates.Gate{Name: "t", Run: "go test ./..."}, dir, env)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(s, `go env GOVERSION="go1.99"`) || !strings.Contains(s, `go env GOOS="linux"`) {
+			t.Fatalf("no toolchain in %s", s)
+		}
+	}
+	if data, _ := os.ReadFile(count); strings.Count(string(data), "x") != 1 {
+		t.Fatalf("go env ran %d times in one run, want once", strings.Count(string(data), "x"))
+	}
+	// A go env that fails is no identity at all.
+	writeExe(t, filepath.Join(dir, "bin", "go"), "#!/bin/sh\nexit 1\n")
+	if _, err := New().Identity(context.Background(), gates.Gate{Name: "t", Argv: []string{"golangci-lint"}}, dir, env); err != nil {
+		t.Fatalf("golangci-lint not on PATH: %v", err)
+	}
+	writeExe(t, filepath.Join(dir, "bin", "golangci-lint"), "binary")
+	if _, err := New().Identity(context.Background(), gates.Gate{Name: "t", Argv: []string{"golangci-lint"}}, dir, env); err == nil {
+		t.Fatal("a failing go env gave an identity")
+	}
+}
