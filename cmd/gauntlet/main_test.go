@@ -78,6 +78,14 @@ func TestScripts(t *testing.T) {
 				env.Setenv("GOCACHE", dir)
 			}
 			env.Setenv("GOMODCACHE", filepath.Join(env.WorkDir, ".gomodcache"))
+			// The key that seals gauntlet's state lives in the user's state directory: each script
+			// gets its own, outside its work tree (where it would be a change to the tree).
+			userState, err := os.MkdirTemp("", "gauntlet-user-state-")
+			if err != nil {
+				return err
+			}
+			env.Defer(func() { os.RemoveAll(userState) })
+			env.Setenv("XDG_STATE_HOME", userState)
 			return nil
 		},
 		Cmds:      scriptCmds,

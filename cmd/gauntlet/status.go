@@ -64,7 +64,7 @@ func showStatus(opts *statusOptions) error {
 	history := readHookHistory(root, ios.ErrOut)
 	data, err := readLastRun(root)
 	if errors.Is(err, fs.ErrNotExist) {
-		if len(history) > 0 {
+		if shown(history) {
 			if opts.json {
 				err = writeHistoryJSON(ios.Out, []byte("{}"), history)
 			} else {
@@ -86,13 +86,13 @@ func showStatus(opts *statusOptions) error {
 		return fmt.Errorf("last run %s: %w", config.DisplayPath(filepath.Join(root, state.Name, engine.LastRunFile)), err)
 	}
 	if opts.json {
-		if len(history) > 0 {
+		if shown(history) {
 			return writeHistoryJSON(ios.Out, data, history)
 		}
 		_, err := ios.Out.Write(data)
 		return err
 	}
-	if len(history) > 0 {
+	if shown(history) {
 		if err := writeHistory(ios.Out, history, now, ios.ColorEnabled("auto", ios.StdoutTTY)); err != nil {
 			return err
 		}

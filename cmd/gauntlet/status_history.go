@@ -20,36 +20,55 @@ const statusDecisions = 10
 
 // readHookHistory reads the stop hook's decisions without creating .gauntlet/; a history that
 // cannot be read is mentioned and otherwise left out, since the last run is still worth showing.
-func readHookHistory(root string, stderr io.Writer) []stophook.HistoryEntry {
-	if _, err := os.Lstat(filepath.Join(root, state.Name, filepath.FromSlash(stophook.HistoryFile))); err != nil {
-		return nil
+// A history whose file (or whole state directory) is gone is still checked against its anchor:
+// deleting it must not make a release disappear.
+func readHookHistory(root string, stderr io.Writer) stophook.History {
+	stateDir := filepath.Join(root, state.Name)
+	if _, err := os.Lstat(stateDir); err != nil {
+		return stophook.ReadGoneHistory(stateDir)
 	}
 	sd, err := state.Open(root)
 	if err != nil {
 		fmt.Fprintf(stderr, "gauntlet: stop-hook history: %v\n", err)
-		return nil
+		return stophook.History{}
 	}
 	defer sd.Close()
-	entries, err := stophook.ReadHistory(sd)
+	h, err := stophook.ReadHistory(sd)
 	if err != nil {
 		fmt.Fprintf(stderr, "gauntlet: %v\n", err)
 	}
-	return entries
+	return h
+}
+
+// shown says whether there is anything of the history to show.
+func shown(h stophook.History) bool {
+	return len(h.Entries) > 0 || len(h.Check.Released) > 0 || !h.Check.OK() || h.Check.Unsealed > 0
 }
 
 // writeHistory shows first, loudly, every agent let go with gates failing that has not passed
-// since (the host may have shown the user nothing), then the latest decisions.
-func writeHistory(w io.Writer, entries []stophook.HistoryEntry, now time.Time, color bool) error {
-	if released := stophook.Unresolved(entries); len(released) > 0 {
-		head := fmt.Sprintf("!! agents let go by the stop hook with gates still failing (%d):", len(released))
+// since (the host may have shown the user nothing), then what the history's seals say when it is
+// not as gauntlet wrote it, then the latest decisions.
+func writeHistory(w io.Writer, h stophook.History, now time.Time, color bool) error {
+	loud := func(s string) string {
 		if color {
-			head = "\x1b[1;31m" + head + "\x1b[0m"
+			return "\x1b[1;31m" + s + "\x1b[0m"
 		}
-		fmt.Fprintln(w, head)
+		return s
+	}
+	if released := h.Unresolved(); len(released) > 0 {
+		fmt.Fprintln(w, loud(fmt.Sprintf("!! agents let go by the stop hook with gates still failing (%d):", len(released))))
 		for _, e := range released {
 			fmt.Fprintf(w, "   %s  %s session %s: %s\n", stamp(e.Time, now), e.Host, orDash(e.Session), describeDecision(e))
 		}
 		fmt.Fprintln(w)
+	}
+	if note := checkNote(h.Check); note != "" {
+		fmt.Fprintln(w, loud("!! "+note))
+		fmt.Fprintln(w)
+	}
+	entries := h.Entries
+	if len(entries) == 0 {
+		return nil
 	}
 	latest := entries[max(0, len(entries)-statusDecisions):]
 	fmt.Fprintf(w, "stop hook, last %s:\n", termtext.Count(len(latest), "decision"))
@@ -57,6 +76,31 @@ func writeHistory(w io.Writer, entries []stophook.HistoryEntry, now time.Time, c
 		fmt.Fprintf(w, "  %s  %-7s %-12s %-5s %s\n", stamp(e.Time, now), e.Host, orDash(shortID(e.Session)), e.Decision, describeDecision(e))
 	}
 	return nil
+}
+
+// checkNote says in one line how the history differs from what gauntlet wrote: "" when it does
+// not.
+func checkNote(c stophook.HistoryCheck) string {
+	var parts []string
+	if c.Missing > 0 {
+		parts = append(parts, termtext.Count(c.Missing, "decision")+" missing")
+	}
+	if c.Tampered > 0 {
+		parts = append(parts, termtext.Count(c.Tampered, "line")+" fails its check (edited by hand?) and is left out")
+		if c.Tampered > 1 {
+			parts[len(parts)-1] = termtext.Count(c.Tampered, "line") + " fail their check (edited by hand?) and are left out"
+		}
+	}
+	if c.Unsealed > 0 {
+		parts = append(parts, termtext.Count(c.Unsealed, "line")+" written unsealed")
+	}
+	if c.Problem != "" {
+		parts = append(parts, "not checked: "+c.Problem)
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return state.Name + "/" + stophook.HistoryFile + ": " + strings.Join(parts, "; ")
 }
 
 // describeDecision says why, in words: "retry limit after 3 attempts: test, lint".
@@ -127,15 +171,20 @@ func orDash(s string) string {
 
 // writeHistoryJSON adds the history to the stored report's object: fields are only ever added,
 // and the report's own bytes stay as they were.
-func writeHistoryJSON(w io.Writer, report []byte, entries []stophook.HistoryEntry) error {
-	released := stophook.Unresolved(entries)
+func writeHistoryJSON(w io.Writer, report []byte, h stophook.History) error {
+	released := h.Unresolved()
 	if released == nil {
 		released = []stophook.HistoryEntry{}
+	}
+	entries := h.Entries
+	if entries == nil {
+		entries = []stophook.HistoryEntry{}
 	}
 	extra, err := json.Marshal(struct {
 		History  []stophook.HistoryEntry `json:"stop_hook_history"`
 		Released []stophook.HistoryEntry `json:"stop_hook_released"`
-	}{entries, released})
+		Check    stophook.HistoryCheck   `json:"stop_hook_history_check"`
+	}{entries, released, h.Check})
 	if err != nil {
 		return fmt.Errorf("encode stop-hook history: %w", err)
 	}

@@ -19,6 +19,7 @@ import (
 
 	"github.com/gauntlet-dev/gauntlet/gates"
 	"github.com/gauntlet-dev/gauntlet/internal/safefile"
+	"github.com/gauntlet-dev/gauntlet/internal/seal"
 	"github.com/gauntlet-dev/gauntlet/internal/snapshot"
 	"github.com/gauntlet-dev/gauntlet/internal/state"
 	"github.com/gauntlet-dev/gauntlet/internal/toolid"
@@ -50,7 +51,15 @@ type Entry struct {
 type file struct {
 	Version int               `json:"version"`
 	Entries map[string]*Entry `json:"entries"`
+	// MAC seals the rest with the user's key (internal/seal): a pass written by hand, or copied
+	// from another project, answers nothing.
+	MAC string `json:"mac,omitempty"`
 }
+
+func (f *file) SealField() *string { return &f.MAC }
+
+// sealPurpose names the cache among the sealed files.
+const sealPurpose = "gate cache"
 
 // Store is the cache of one state dir, read once and saved once per run; the caller holds the
 // run lock in between.
@@ -67,7 +76,8 @@ type Store struct {
 }
 
 // Open reads the cache. A missing, oversized or corrupt file is an empty cache: forgetting a
-// pass only costs a rerun.
+// pass only costs a rerun. So is one whose seal does not verify (or any, without a key): a pass
+// gauntlet did not write is no pass.
 func Open(sd *state.Dir) (*Store, error) {
 	return open(sd, File)
 }
@@ -90,7 +100,8 @@ func (s *Store) read() (file, error) {
 		return empty, fmt.Errorf("read the gate cache: %w", err)
 	}
 	var f file
-	if json.Unmarshal(data, &f) == nil && f.Version == 1 && f.Entries != nil {
+	key, _ := seal.Load()
+	if json.Unmarshal(data, &f) == nil && f.Version == 1 && f.Entries != nil && key.VerifyJSON(sealPurpose, s.project(), &f) {
 		return f, nil
 	}
 	return empty, nil
@@ -139,10 +150,10 @@ func (s *Store) Save() error {
 		s.merge()
 	}
 	s.prune(len(s.f.Entries) - MaxEntries)
-	data, err := json.Marshal(s.f)
+	data, err := s.sealed()
 	for err == nil && len(data) >= MaxBytes && len(s.f.Entries) > 0 {
 		s.prune((len(s.f.Entries) + 1) / 2)
-		data, err = json.Marshal(s.f)
+		data, err = s.sealed()
 	}
 	if err != nil {
 		return fmt.Errorf("encode the gate cache: %w", err)
@@ -153,6 +164,19 @@ func (s *Store) Save() error {
 	s.dirty = false
 	return nil
 }
+
+// sealed encodes the cache with its seal (none without a key: then nothing reads it back).
+func (s *Store) sealed() ([]byte, error) {
+	key, _ := seal.Load()
+	if err := key.SealJSON(sealPurpose, s.project(), &s.f); err != nil {
+		return nil, err
+	}
+	return json.Marshal(s.f)
+}
+
+// project binds the seal to the file: a cache copied from another project, or from another
+// project's file in the shared directory, verifies for none.
+func (s *Store) project() string { return s.sd.Path() + "/" + s.name }
 
 // prune forgets the n oldest passes.
 func (s *Store) prune(n int) {

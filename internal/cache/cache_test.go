@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -217,5 +218,38 @@ func TestKeyCoversNewOnlyAndItsBase(t *testing.T) {
 	other.Format = []string{"generic"}
 	if key(other, base("b1")) == k {
 		t.Error("another format kept the key")
+	}
+}
+
+// A pass gauntlet did not write answers nothing: an entry added or edited by hand makes the
+// file fail its seal, and the cache reads as empty.
+func TestStoreBelievesOnlyWhatItSealed(t *testing.T) {
+	sd, err := state.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sd.Close()
+	s, _ := Open(sd)
+	s.Put("real", Entry{Gate: "g", Run: "r", At: time.Unix(1, 0).UTC()})
+	if err := s.Save(); err != nil {
+		t.Fatal(err)
+	}
+	if again, _ := Open(sd); len(again.f.Entries) != 1 {
+		t.Fatalf("a sealed cache reads back %d entries, want 1", len(again.f.Entries))
+	}
+	data, err := sd.ReadFile(File)
+	if err != nil {
+		t.Fatal(err)
+	}
+	forged := strings.Replace(string(data), `"entries":{`, `"entries":{"forged":{"gate":"g","run":"x","at":"2026-01-01T00:00:00Z"},`, 1)
+	if forged == string(data) {
+		t.Fatalf("unexpected cache file %s", data)
+	}
+	if err := sd.WriteFileAtomic(File, []byte(forged)); err != nil {
+		t.Fatal(err)
+	}
+	again, _ := Open(sd)
+	if _, ok := again.Lookup("forged"); ok || len(again.f.Entries) != 0 {
+		t.Fatalf("a forged entry was believed: %v", again.f.Entries)
 	}
 }

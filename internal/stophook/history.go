@@ -5,7 +5,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"path/filepath"
 	"slices"
 	"time"
@@ -64,6 +66,11 @@ type HistoryEntry struct {
 	Message     string   `json:"message,omitempty"`
 	// Integrity is how many integrity findings (ways the change weakens the gates) stood.
 	Integrity int `json:"integrity,omitempty"`
+	// Seq numbers the entries of a project's history; Prev is the seal of entry Seq-1, and MAC
+	// this entry's own seal (see historyseal.go).
+	Seq  uint64 `json:"seq,omitempty"`
+	Prev string `json:"prev,omitempty"`
+	MAC  string `json:"mac,omitempty"`
 }
 
 // Released reports a stop let go while gates were failing or not run: what a user must hear
@@ -149,60 +156,112 @@ func (c *call) record(out Outcome) {
 	}
 }
 
-// AppendHistory adds e to the history, rotating it when it has grown past its cap. Appends are
-// single writes and need no lock; a rotation racing another hook's append can lose that one
-// entry, which the bound is worth.
+// AppendHistory adds e to the history, sealed and chained, rotating the file when it has grown
+// past its cap. Hooks appending at once take turns on the anchor's lock; when it cannot be had
+// in time (or there is no key) the entry is still written, unsealed, and the error says why.
 func AppendHistory(sd *state.Dir, e HistoryEntry) error {
+	commit, sealErr := sealEntry(sd, &e)
+	if sealErr != nil {
+		sealErr = fmt.Errorf("stop-hook history written unsealed: %w", sealErr)
+	}
 	line, err := json.Marshal(e)
 	if err != nil {
-		return fmt.Errorf("encode stop-hook history: %w", err)
+		return errors.Join(fmt.Errorf("encode stop-hook history: %w", err), commit(0), sealErr)
 	}
 	size, err := sd.AppendFile(HistoryFile, append(line, '\n'))
 	if err != nil {
-		return fmt.Errorf("stop-hook history: %w", err)
+		// The anchor is not moved: the entry is not in the file.
+		return errors.Join(fmt.Errorf("stop-hook history: %w", err), sealErr)
 	}
+	rotatedFrom, rotErr := rotateHistory(sd, size)
+	return errors.Join(rotErr, commit(rotatedFrom), sealErr)
+}
+
+// rotateHistory keeps the newest half of the history once it has grown past its cap, and
+// returns the number of the oldest entry kept (0 when nothing was rotated).
+func rotateHistory(sd *state.Dir, size int64) (uint64, error) {
 	if size <= historyMaxBytes {
-		return nil
+		return 0, nil
 	}
 	data, _, err := sd.ReadFileTail(HistoryFile, historyReadBytes)
 	if err != nil {
-		return nil // the next append tries again
+		return 0, nil // the next append tries again
 	}
 	keep := data[max(0, len(data)-historyMaxBytes/2):]
 	if i := bytes.IndexByte(keep, '\n'); i >= 0 && len(keep) < len(data) {
 		keep = keep[i+1:] // the first line was cut
 	}
 	if err := sd.WriteFileAtomic(HistoryFile, keep); err != nil {
-		return fmt.Errorf("rotate stop-hook history: %w", err)
+		return 0, fmt.Errorf("rotate stop-hook history: %w", err)
 	}
-	return nil
+	first, _, _ := bytes.Cut(keep, []byte("\n"))
+	var e HistoryEntry
+	if json.Unmarshal(first, &e) != nil {
+		return 0, nil
+	}
+	return e.Seq, nil
 }
 
-// ReadHistory returns the recorded decisions, oldest first. Lines that do not decode (a torn
-// write, another version's format) are skipped.
-func ReadHistory(sd *state.Dir) ([]HistoryEntry, error) {
+// History is the stop hook's recorded decisions, as far as they may be believed.
+type History struct {
+	// Entries are the decisions, oldest first: lines that fail their seal are left out.
+	Entries []HistoryEntry
+	Check   HistoryCheck
+}
+
+// ReadHistory returns the recorded decisions, oldest first, checked against their seals and the
+// anchor. Lines that do not decode (a torn write, another version's format) are skipped.
+func ReadHistory(sd *state.Dir) (History, error) {
 	data, size, err := sd.ReadFileTail(HistoryFile, historyReadBytes)
-	if err != nil {
-		return nil, err
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return History{}, err
 	}
 	if size > int64(len(data)) {
 		if i := bytes.IndexByte(data, '\n'); i >= 0 {
 			data = data[i+1:]
 		}
 	}
-	var out []HistoryEntry
+	var lines []HistoryEntry
 	for line := range bytes.SplitSeq(data, []byte("\n")) {
 		var e HistoryEntry
 		if len(bytes.TrimSpace(line)) == 0 || json.Unmarshal(line, &e) != nil || e.Decision == "" {
 			continue
 		}
-		out = append(out, e)
+		lines = append(lines, e)
 	}
-	return out, nil
+	entries, check := checkHistory(sd.Path(), lines)
+	return History{Entries: entries, Check: check}, nil
+}
+
+// ReadGoneHistory is ReadHistory for a project whose state directory (stateDir, absolute) is
+// gone: no line is left, and whatever the anchor says was written is missing.
+func ReadGoneHistory(stateDir string) History {
+	entries, check := checkHistory(stateDir, nil)
+	return History{Entries: entries, Check: check}
+}
+
+// Unresolved picks the releases not followed by a pass in the same session: agents let go with
+// gates failing whose work nobody has seen pass since. The anchor's releases count too, so that
+// a release whose line was deleted is still there.
+func (h History) Unresolved() []HistoryEntry {
+	out := Unresolved(h.Entries)
+	for _, r := range h.Check.Released {
+		if slices.ContainsFunc(out, func(e HistoryEntry) bool { return e.MAC == r.MAC }) {
+			continue
+		}
+		resolved := slices.ContainsFunc(h.Entries, func(l HistoryEntry) bool {
+			return l.Seq > r.Seq && l.MAC != "" && sameSession(l, r) && resolves(l)
+		})
+		if !resolved {
+			out = append(out, r)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b HistoryEntry) int { return a.Time.Compare(b.Time) })
+	return out
 }
 
 // Unresolved picks, from a history in order, the releases not followed by a pass in the same
-// session: agents let go with gates failing whose work nobody has seen pass since.
+// session.
 func Unresolved(entries []HistoryEntry) []HistoryEntry {
 	var out []HistoryEntry
 	for i, e := range entries {
@@ -210,7 +269,7 @@ func Unresolved(entries []HistoryEntry) []HistoryEntry {
 			continue
 		}
 		passedLater := slices.ContainsFunc(entries[i+1:], func(l HistoryEntry) bool {
-			return l.Host == e.Host && l.Session == e.Session && (l.Why == WhyPass || l.Why == WhyCached || l.Why == WhyWarn)
+			return sameSession(l, e) && resolves(l)
 		})
 		if !passedLater {
 			out = append(out, e)

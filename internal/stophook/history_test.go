@@ -16,8 +16,8 @@ func TestHistoryIsBoundedAndKeepsTheNewest(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer sd.Close()
-	msg := strings.Repeat("x", 250)
-	const n = 3000 // about 1.2 MB of entries: several rotations
+	msg := strings.Repeat("x", maxHistoryMessage)
+	const n = 2000 // about 1.2 MB of entries: several rotations
 	for i := range n {
 		e := HistoryEntry{Time: time.Unix(int64(i), 0).UTC(), Host: "claude", Session: fmt.Sprint(i), Decision: "block", Why: WhyFail, Message: msg}
 		if err := AppendHistory(sd, e); err != nil {
@@ -31,10 +31,14 @@ func TestHistoryIsBoundedAndKeepsTheNewest(t *testing.T) {
 	if size > historyMaxBytes {
 		t.Errorf("history is %d bytes, over its cap of %d", size, historyMaxBytes)
 	}
-	entries, err := ReadHistory(sd)
+	h, err := ReadHistory(sd)
 	if err != nil {
 		t.Fatal(err)
 	}
+	if !h.Check.OK() || h.Check.Unsealed > 0 {
+		t.Errorf("a rotated history does not check: %+v", h.Check)
+	}
+	entries := h.Entries
 	if len(entries) < 100 {
 		t.Fatalf("only %d entries kept", len(entries))
 	}
@@ -63,9 +67,13 @@ not json
 	if _, err := sd.AppendFile(HistoryFile, []byte(data)); err != nil {
 		t.Fatal(err)
 	}
-	entries, err := ReadHistory(sd)
+	h, err := ReadHistory(sd)
 	if err != nil {
 		t.Fatal(err)
+	}
+	entries := h.Entries
+	if h.Check.Unsealed != 2 {
+		t.Errorf("%d unsealed lines, want 2", h.Check.Unsealed)
 	}
 	if len(entries) != 2 || entries[0].Host != "claude" || entries[1].Host != "codex" {
 		t.Errorf("got %+v", entries)

@@ -5,11 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"slices"
 	"time"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
 	"github.com/gauntlet-dev/gauntlet/internal/safefile"
+	"github.com/gauntlet-dev/gauntlet/internal/seal"
 	"github.com/gauntlet-dev/gauntlet/internal/state"
 	"github.com/gauntlet-dev/gauntlet/internal/termtext"
 )
@@ -35,7 +37,19 @@ type ledger struct {
 	// LastPass is the fingerprint of the last state on which every gate in scope passed.
 	LastPass string                   `json:"last_pass,omitempty"`
 	Sessions map[string]*sessionState `json:"sessions"`
+	// MAC seals the rest with the user's key (internal/seal): a ledger edited by hand (a
+	// last_pass set, a block count raised to the limit) is not believed.
+	MAC string `json:"mac,omitempty"`
 }
+
+func (l *ledger) SealField() *string { return &l.MAC }
+
+// sealPurpose names each kind of sealed state, so that a seal made for one verifies for no other.
+const (
+	sealLedger   = "stop-hook ledger"
+	sealInflight = "stop-hook inflight"
+	sealHistory  = "stop-hook history"
+)
 
 type sessionState struct {
 	// Sticky gates failed in this session and stay in scope until they pass, so that committing
@@ -68,8 +82,104 @@ type promptState struct {
 func sessionKey(h Host, session string) string { return string(h) + "/" + session }
 
 // loadLedger reads the ledger; a missing or unreadable one starts afresh, because a corrupt
-// memory must never keep an agent from stopping.
+// memory must never keep an agent from stopping. So does one whose seal does not verify: what it
+// says was not written by gauntlet. What must not be lost with it (the gates that stay in scope
+// for a session until they pass) is kept beside the key too, and comes back from there. Without
+// a key to verify with, the ledger still counts attempts (an agent must never be trapped), but
+// none of the passes it records is believed.
 func loadLedger(sd *state.Dir) (*ledger, error) {
+	l, err := readLedger(sd)
+	key, kerr := seal.Load()
+	if kerr != nil {
+		l.LastPass = ""
+		for _, s := range l.Sessions {
+			s.LastPass = ""
+		}
+		return l, err
+	}
+	if (l.MAC != "" || l.LastPass != "" || len(l.Sessions) > 0) && !key.VerifyJSON(sealLedger, sd.Path(), l) {
+		l = &ledger{Version: 1, Sessions: map[string]*sessionState{}}
+	}
+	// A ledger put back from an older copy verifies too; the anchor has the latest word. An
+	// anchor that cannot be read or fails its check adds nothing (and is rewritten on save): it
+	// must never turn into an error, which would let the agent stop.
+	kept, _ := readSticky(key, sd.Path())
+	for k, names := range kept.Sessions {
+		sess := l.Sessions[k]
+		if sess == nil {
+			sess = l.session(k, time.Now())
+		}
+		for _, n := range names {
+			if !slices.Contains(sess.Sticky, n) {
+				sess.Sticky = append(sess.Sticky, n)
+			}
+		}
+	}
+	return l, err
+}
+
+// stickyAnchor is what the ledger must not lose, kept beside the key: per session, the gates
+// that stay in scope until they pass.
+type stickyAnchor struct {
+	Project  string              `json:"project"`
+	Sessions map[string][]string `json:"sessions,omitempty"`
+	MAC      string              `json:"mac,omitempty"`
+}
+
+func (a *stickyAnchor) SealField() *string { return &a.MAC }
+
+const sealSticky = "stop-hook sticky gates"
+
+// maxStickyAnchorBytes bounds the anchor: session keys and gate names are bounded, and so is
+// their number (maxSessions).
+const maxStickyAnchorBytes = 1 << 20
+
+func readSticky(key *seal.Key, project string) (*stickyAnchor, error) {
+	a := &stickyAnchor{Project: project}
+	path := userFile(key, project, "sticky.json")
+	data, err := safefile.ReadFile(path, maxStickyAnchorBytes, time.Now().Add(5*time.Second))
+	if errors.Is(err, fs.ErrNotExist) {
+		return a, nil
+	}
+	if err != nil {
+		return a, fmt.Errorf("gates kept in scope: %w", err)
+	}
+	var got stickyAnchor
+	if json.Unmarshal(data, &got) != nil || got.Project != project || !key.VerifyJSON(sealSticky, project, &got) {
+		return a, fmt.Errorf("gates kept in scope: %s fails its check", path)
+	}
+	return &got, nil
+}
+
+// keepSticky writes the anchor when the ledger's gates in scope differ from it.
+func (l *ledger) keepSticky(project string) error {
+	key, err := seal.Load()
+	if err != nil {
+		return nil // nothing can be kept safe without a key; the ledger alone counts
+	}
+	now := &stickyAnchor{Project: project, Sessions: map[string][]string{}}
+	for k, s := range l.Sessions {
+		if len(s.Sticky) > 0 {
+			now.Sessions[k] = slices.Sorted(slices.Values(s.Sticky))
+		}
+	}
+	if old, err := readSticky(key, project); err == nil && maps.EqualFunc(old.Sessions, now.Sessions, slices.Equal) {
+		return nil
+	}
+	if err := key.SealJSON(sealSticky, project, now); err != nil {
+		return err
+	}
+	data, err := json.Marshal(now)
+	if err != nil {
+		return err
+	}
+	if err := writeUserFile(userFile(key, project, "sticky.json"), data); err != nil {
+		return fmt.Errorf("gates kept in scope: %w", err)
+	}
+	return nil
+}
+
+func readLedger(sd *state.Dir) (*ledger, error) {
 	l := &ledger{Version: 1, Sessions: map[string]*sessionState{}}
 	data, err := sd.ReadFileLimit(ledgerFile, maxLedgerBytes)
 	switch {
@@ -92,10 +202,10 @@ func loadLedger(sd *state.Dir) (*ledger, error) {
 
 func (l *ledger) save(sd *state.Dir, now time.Time) error {
 	l.prune(now)
-	data, err := json.MarshalIndent(l, "", "  ")
+	data, err := l.sealed(sd)
 	for err == nil && len(data) >= maxLedgerBytes && len(l.Sessions) > 0 {
 		l.dropOldest((len(l.Sessions) + 1) / 2)
-		data, err = json.MarshalIndent(l, "", "  ")
+		data, err = l.sealed(sd)
 	}
 	if err != nil {
 		return fmt.Errorf("encode stop-hook ledger: %w", err)
@@ -103,7 +213,20 @@ func (l *ledger) save(sd *state.Dir, now time.Time) error {
 	if err := sd.WriteFileAtomic(ledgerFile, append(data, '\n')); err != nil {
 		return fmt.Errorf("write stop-hook ledger: %w", err)
 	}
+	// The anchor is a second copy: failing to write it must not make a block uncountable (which
+	// lets the agent stop), so it is kept when it can be.
+	_ = l.keepSticky(sd.Path())
 	return nil
+}
+
+// sealed encodes the ledger with its seal; without a key it goes unsealed, and only its attempt
+// counts will be read back.
+func (l *ledger) sealed(sd *state.Dir) ([]byte, error) {
+	key, _ := seal.Load()
+	if err := key.SealJSON(sealLedger, sd.Path(), l); err != nil {
+		return nil, err
+	}
+	return json.MarshalIndent(l, "", "  ")
 }
 
 func (l *ledger) session(key string, now time.Time) *sessionState {

@@ -3,6 +3,7 @@ package stophook
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -70,5 +71,76 @@ func TestCorruptLedgerStartsAfresh(t *testing.T) {
 	l, err := loadLedger(sd)
 	if err != nil || len(l.Sessions) != 0 {
 		t.Fatalf("loadLedger = %+v, %v; want an empty ledger", l, err)
+	}
+}
+
+// Everything the ledger holds survives its seal: a failed result with findings, a cause, an
+// excerpt and times in another zone reads back verified.
+func TestSealedLedgerRoundTrips(t *testing.T) {
+	sd, err := state.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sd.Close()
+	now := time.Now().In(time.FixedZone("X", 5*3600+1800))
+	l, _ := loadLedger(sd)
+	l.LastPass = "fp"
+	s := l.session("claude/s1", now)
+	s.LastPass = "fp2"
+	s.Sticky = []string{"lint"}
+	s.Turn = "t\u00e9\x01"
+	p := s.prompt("p1")
+	p.Blocks, p.BlockFingerprint, p.Total = 2, "fp3", 4
+	p.Failed = []gates.Result{{
+		Name: "lint", Kind: gates.KindCheck, Status: gates.StatusFail, ExitCode: 1, Duration: 1500 * time.Millisecond,
+		Reason: "exit status 1", Tail: "a\nb\xff", Started: now, Lines: 3,
+		Findings: []gates.Finding{{File: "a.go", Line: 3, Column: 1, Message: "bad", Rule: "x"}},
+		Cause:    &gates.Cause{ID: "disk-full", Summary: "no space"},
+		Excerpt:  &gates.Excerpt{Start: 1, Match: 2, Lines: []string{"x", "y"}},
+	}}
+	if err := l.save(sd, now); err != nil {
+		t.Fatal(err)
+	}
+	back, err := loadLedger(sd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.LastPass != "fp" || back.Sessions["claude/s1"] == nil || back.Sessions["claude/s1"].Prompts["p1"].Blocks != 2 {
+		t.Fatalf("the sealed ledger did not verify: %+v", back)
+	}
+}
+
+// A ledger edited by hand is not believed, but the gates it kept in scope come back from the
+// copy kept beside the key: deleting or editing the ledger launders no failure.
+func TestTamperedLedgerKeepsTheStickyGates(t *testing.T) {
+	sd, err := state.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sd.Close()
+	l, _ := loadLedger(sd)
+	l.session("claude/s1", time.Now()).Sticky = []string{"test"}
+	l.session("claude/s1", time.Now()).prompt("").Blocks = 1
+	if err := l.save(sd, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := sd.ReadFile(ledgerFile)
+	forged := strings.Replace(string(data), `"version": 1,`, `"version": 1, "last_pass": "forged",`, 1)
+	if err := sd.WriteFileAtomic(ledgerFile, []byte(forged)); err != nil {
+		t.Fatal(err)
+	}
+	back, _ := loadLedger(sd)
+	if back.LastPass != "" {
+		t.Fatal("a forged last_pass was believed")
+	}
+	s := back.Sessions["claude/s1"]
+	if s == nil || !slices.Equal(s.Sticky, []string{"test"}) || s.Prompts[""] != nil {
+		t.Fatalf("after tampering: %+v", s)
+	}
+	if err := sd.RemoveAll(ledgerFile); err != nil {
+		t.Fatal(err)
+	}
+	if back, _ := loadLedger(sd); back.Sessions["claude/s1"] == nil || !slices.Equal(back.Sessions["claude/s1"].Sticky, []string{"test"}) {
+		t.Fatal("a deleted ledger lost the gates kept in scope")
 	}
 }

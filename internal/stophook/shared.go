@@ -8,6 +8,7 @@ import (
 	"github.com/gauntlet-dev/gauntlet/config"
 	"github.com/gauntlet-dev/gauntlet/gates"
 	"github.com/gauntlet-dev/gauntlet/internal/proc"
+	"github.com/gauntlet-dev/gauntlet/internal/seal"
 	"github.com/gauntlet-dev/gauntlet/internal/state"
 )
 
@@ -43,8 +44,15 @@ type inflight struct {
 	Results     []gates.Result `json:"results,omitempty"`
 	// Integrity are the integrity findings of the verdict, once Done.
 	Integrity []gates.IntegrityFinding `json:"integrity,omitempty"`
+	// MAC seals the rest with the user's key (internal/seal): a verdict edited by hand is not
+	// one another hook may answer with.
+	MAC string `json:"mac,omitempty"`
 }
 
+func (in *inflight) SealField() *string { return &in.MAC }
+
+// readInflight reads the record; one that is missing, unreadable or not sealed by gauntlet is
+// none.
 func readInflight(sd *state.Dir) *inflight {
 	data, err := sd.ReadFileLimit(inflightFile, maxInflightBytes)
 	if err != nil {
@@ -54,10 +62,18 @@ func readInflight(sd *state.Dir) *inflight {
 	if json.Unmarshal(data, &in) != nil || in.Fingerprint == "" {
 		return nil
 	}
+	key, _ := seal.Load()
+	if !key.VerifyJSON(sealInflight, sd.Path(), &in) {
+		return nil
+	}
 	return &in
 }
 
 func writeInflight(sd *state.Dir, in inflight) error {
+	key, _ := seal.Load()
+	if err := key.SealJSON(sealInflight, sd.Path(), &in); err != nil {
+		return err
+	}
 	data, err := json.Marshal(in)
 	if err != nil {
 		return err

@@ -1,0 +1,19 @@
+package stophook
+
+import (
+	"os"
+	"testing"
+)
+
+// TestMain keeps the key that seals the stop hook's state (internal/seal) out of the real user's
+// state directory.
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "gauntlet-user-state-")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("XDG_STATE_HOME", dir)
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
