@@ -28,17 +28,12 @@ type cached struct {
 	keys    map[string]string // gate name -> key
 	gates   map[string]gates.Gate
 	kc      cache.Context
-	// reread reads the tree anew after the run (a fresh snapshot).
-	reread func(context.Context) (*snapshot.Tree, error)
 }
 
 // consultCache answers the gates it can from the cache and returns the others, to run. Any
 // problem with the cache (no git, an unreadable file) only means the gates run.
 func consultCache(ctx context.Context, req Request, snap *snapshot.Snapshot, sd *state.Dir, toRun []gates.Gate) ([]gates.Gate, *cached, error) {
 	c := &cached{keys: map[string]string{}, local: map[string]bool{}, gates: map[string]gates.Gate{}}
-	c.reread = func(ctx context.Context) (*snapshot.Tree, error) {
-		return NewSnapshot(req.Config, req.Scope).Tree(ctx)
-	}
 	wanted := false
 	for _, g := range toRun {
 		wanted = wanted || g.Cache
@@ -177,13 +172,13 @@ func hitResult(g gates.Gate, e cache.Entry) gates.Result {
 // pass is known to be about, so nothing is stored for it. Failures are never stored, and a gate
 // that did not pass (run with --no-cache, or reading something its key does not name) loses the
 // pass stored under the same key: the cache must not hide a failure it has seen. The tree read
-// after the run is returned for callers that judge the same question (the stop hook).
-func (c *cached) remember(ctx context.Context, runID string, ran []gates.Result) (*snapshot.Tree, error) {
+// after the run is the run's one reading after its gates (readAfter).
+func (c *cached) remember(ctx context.Context, runID string, ran []gates.Result, readAfter func() (*snapshot.Tree, error)) error {
 	if c.release != nil {
 		defer c.release()
 	}
 	if c.store == nil || len(c.keys) == 0 {
-		return nil, nil
+		return nil
 	}
 	now := time.Now()
 	var after *snapshot.Tree
@@ -194,12 +189,12 @@ func (c *cached) remember(ctx context.Context, runID string, ran []gates.Result)
 		case !ok:
 		case r.Status == gates.StatusPass:
 			if after == nil {
-				t, err := c.reread(ctx)
+				t, err := readAfter()
 				if err != nil {
 					if ctx.Err() == nil { // stopped: nothing is stored, and nothing is wrong
 						keyErr = fmt.Errorf("gate cache: read the tree after the run: %w", err)
 					}
-					return nil, errors.Join(keyErr, c.store.Save(), remoteErr, c.forgedNote())
+					return errors.Join(keyErr, c.store.Save(), remoteErr, c.forgedNote())
 				}
 				after = t
 				c.kc.Tree = after
@@ -220,7 +215,7 @@ func (c *cached) remember(ctx context.Context, runID string, ran []gates.Result)
 	if errors.Is(remoteErr, remotecache.ErrDown) {
 		remoteErr = nil // said once already
 	}
-	return after, errors.Join(keyErr, c.store.Save(), remoteErr, c.forgedNote())
+	return errors.Join(keyErr, c.store.Save(), remoteErr, c.forgedNote())
 }
 
 // openRemote makes the run's remote cache client, or nil when there is none to use.

@@ -93,9 +93,13 @@ type Run struct {
 	// verdict: callers only mention it.
 	Integrity    []gates.IntegrityFinding
 	IntegrityErr error
-	// TreeAfter is the work tree as read once the gates had run, when the cache read it to check
-	// that the state its passes are about is still the state; nil when it did not.
+	// TreeAfter is the work tree as read once the gates had run (to find gates that wrote, or for
+	// the cache to check that the state its passes are about is still the state); nil when nothing
+	// read it.
 	TreeAfter *snapshot.Tree
+	// Executed is how many gates (and setup steps) this run started; the others were answered
+	// from the cache or a background judge's results, which are about the state read before.
+	Executed int
 }
 
 // StateError means the state dir could not be used; the run could not even start.
@@ -195,12 +199,24 @@ func Execute(ctx context.Context, req Request) (*Run, error) {
 	// The base's checkout goes before the worktree is read again for gates that wrote.
 	judge.close()
 
+	// The worktree is read again at most once after the gates ran, by the first that needs it:
+	// the check for gates that wrote, the cache (which stores passes only for the state they were
+	// judged on), and the stop hook, which records a pass on the same condition.
+	var (
+		afterOnce sync.Once
+		treeAfter *snapshot.Tree
+		afterErr  error
+	)
+	afterRun := func() (*snapshot.Tree, error) {
+		afterOnce.Do(func() { treeAfter, afterErr = NewSnapshot(cfg, req.Scope).Tree(ctx) })
+		return treeAfter, afterErr
+	}
 	if before != nil {
 		// Before the cache records passes: a gate that wrote did not pass.
-		ran = blameWrites(cfg.Root, before.changedSince(ctx, cfg.Root), ran, gatesByName(cfg))
+		ran = blameWrites(cfg.Root, before.changedSince(ctx, afterRun), ran, gatesByName(cfg))
 	}
 	ran = coldBuilds(sd, ran, gatesByName(cfg))
-	treeAfter, rememberErr := hits.remember(ctx, runID, ran)
+	rememberErr := hits.remember(ctx, runID, ran, afterRun)
 	cacheErr = errors.Join(cacheErr, rememberErr)
 	all := slices.Concat(ran, hits.results, judged)
 	run := &Run{
@@ -213,6 +229,7 @@ func Execute(ctx context.Context, req Request) (*Run, error) {
 		Leftovers:   leftovers,
 		LeftoversOf: deadRun,
 		TreeAfter:   treeAfter,
+		Executed:    len(toRun),
 	}
 	run.Integrity = sanitizeIntegrity(integrityRes.Findings, secrets)
 	run.IntegrityErr = integrityErr

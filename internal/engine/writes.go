@@ -61,11 +61,12 @@ func readTreeBefore(ctx context.Context, snap *snapshot.Snapshot) *treeBefore {
 }
 
 // changedSince lists the paths whose status or content differs from before, sorted. The second
-// look is one `git status`: an untracked directory is one entry there, so the files known in it
-// before are compared by content, and a new file in a directory that was already untracked is
-// not seen (a new directory is).
-func (b *treeBefore) changedSince(ctx context.Context, root string) []string {
-	after, err := snapshot.ReadStatus(ctx, root)
+// look is the run's one reading of the tree after its gates (read, the first time, by after),
+// which the cache shares; an untracked directory there is listed file by file, as before, and a
+// directory listed whole (a nested repository) has the files known in it before compared by
+// content.
+func (b *treeBefore) changedSince(ctx context.Context, readAfter func() (*snapshot.Tree, error)) []string {
+	after, err := readAfter()
 	if err != nil {
 		return nil
 	}

@@ -263,7 +263,10 @@ func (c *call) judge(ctx context.Context, cfg *config.Config) Outcome {
 			// A verdict is remembered for the state it was judged on only if that is still the
 			// state: a tree that changed while the gates ran (an agent's background job) has no
 			// state the verdict is known to be about.
-			same := fingerprint != "" && c.unchanged(ctx, cfg, fingerprint, run.TreeAfter, stateOf)
+			// A verdict made of the cache's and a background judge's answers alone is about the
+			// state read before (their keys and fingerprint were taken from it): nothing ran that
+			// could have seen another.
+			same := fingerprint != "" && (run.Executed == 0 || c.unchanged(ctx, cfg, fingerprint, run.TreeAfter, stateOf))
 			// Fixers change the tree: after the check above, which is about the gates' state.
 			c.autofix(gatesCtx, cfg, run, grace)
 			reply = c.remember(sd, func(led *ledger) Outcome {

@@ -13,7 +13,7 @@ import (
 func sysID(path string) string {
 	var st unix.Stat_t
 	if err := unix.Stat(path, &st); err != nil {
-		return ""
+		return "\x00unknown"
 	}
-	return fmt.Sprintf(" dev=%d ino=%d ctime=%d.%09d", st.Dev, st.Ino, st.Ctim.Sec, st.Ctim.Nsec)
+	return fmt.Sprintf("\x00%d\x00%d\x00%d.%09d", st.Dev, st.Ino, st.Ctim.Sec, st.Ctim.Nsec)
 }

@@ -2,11 +2,14 @@
 // a pass remembered for a gate is a pass of the same tools: another `grep` first on PATH, a
 // rebuilt linter or an upgraded Go make it a different gate.
 //
-// A program is named by where PATH resolves it and by the identity of that file (device, inode,
-// size, modification and change times, mode): cheap to read, and any replacement or rewrite of
-// the file changes it (the change time cannot be set back by its owner). A script's interpreter
-// (its #! line) is named the same way. A Go gate adds what `go env` says of the toolchain, as
-// Go's own test cache does.
+// A program is named by the name the gate calls it by and the SHA-256 of the file PATH resolves
+// it to (a script's interpreter, from its #! line, the same way): the same tools on another
+// machine or in another worktree have the same name, so the shared and remote caches still
+// answer across them. Hashing a large binary on every run would cost more than the run saves, so
+// each file's digest is remembered beside the user's key (internal/seal), under what changes
+// whenever the file is replaced or rewritten: its path, device, inode, size, and modification and
+// change times (a change time its owner cannot set back). A Go gate adds what `go env` says of
+// the toolchain, as Go's own test cache does.
 package toolid
 
 import (
@@ -43,13 +46,15 @@ var goTools = []string{"go", "golangci-lint", "staticcheck", "govulncheck", "got
 
 // goEnvVars are what `go env` reports of the toolchain and of the settings that change what it
 // builds: the version (GOTOOLCHAIN and a go.mod toolchain line can switch it without the go
-// binary on PATH changing), the target and the flags.
-var goEnvVars = []string{"GOVERSION", "GOROOT", "GOOS", "GOARCH", "GOFLAGS", "CGO_ENABLED", "GOEXPERIMENT", "GOAMD64", "GOARM64", "GOTOOLCHAIN"}
+// binary on PATH changing), the target and the flags. Nothing that names a place on this
+// machine (GOROOT): the same toolchain elsewhere is the same.
+var goEnvVars = []string{"GOVERSION", "GOOS", "GOARCH", "GOFLAGS", "CGO_ENABLED", "GOEXPERIMENT", "GOAMD64", "GOARM64"}
 
 // Resolver names the tools of a run's gates; what it learns from `go env` is kept for the run.
 type Resolver struct {
 	mu         sync.Mutex
 	toolchains map[string]*toolchain
+	digests    *digestMemo
 }
 
 type toolchain struct {
@@ -59,7 +64,7 @@ type toolchain struct {
 }
 
 // New returns a Resolver for one run.
-func New() *Resolver { return &Resolver{toolchains: map[string]*toolchain{}} }
+func New() *Resolver { return &Resolver{toolchains: map[string]*toolchain{}, digests: &digestMemo{}} }
 
 // Identity describes the tools gate g runs when started in root with the base environment env
 // (its own env is layered on top, as the runner does): one line per program, interpreter and
@@ -71,12 +76,12 @@ func (r *Resolver) Identity(ctx context.Context, g gates.Gate, root string, env 
 	var b strings.Builder
 	var goFound bool
 	for _, name := range Programs(g) {
-		path, id := resolve(name, dir, env)
+		path, id := r.resolve(ctx, name, dir, env)
 		fmt.Fprintf(&b, "program %q %s\n", name, id)
 		if path == "" {
 			continue
 		}
-		if interp := interpreter(path, dir, env); interp != "" {
+		if interp := r.interpreter(ctx, path, dir, env); interp != "" {
 			fmt.Fprintf(&b, "interpreter %s\n", interp)
 		}
 		goFound = goFound || slices.Contains(goTools, filepath.Base(name))
@@ -162,13 +167,13 @@ func shellPrograms(script string) []string {
 }
 
 // resolve finds name as the runner's lookup does (the gate's PATH; a name with a slash is
-// relative to dir) and describes the file found.
-func resolve(name, dir string, env []string) (path, id string) {
+// relative to dir) and names the file found by its content.
+func (r *Resolver) resolve(ctx context.Context, name, dir string, env []string) (path, id string) {
 	path = lookPath(name, dir, env)
 	if path == "" {
 		return "", "not found"
 	}
-	return path, fmt.Sprintf("%q %s", path, fileID(path))
+	return path, r.digests.of(ctx, path)
 }
 
 func lookPath(name, dir string, env []string) string {
@@ -197,24 +202,9 @@ func lookPath(name, dir string, env []string) string {
 	return ""
 }
 
-// fileID is what changes when a file is replaced or rewritten: where it is (after symlinks,
-// which are named too), its size, mode and modification time, and where the system allows, its
-// device, inode and change time.
-func fileID(path string) string {
-	real, err := filepath.EvalSymlinks(path)
-	if err != nil {
-		return "unreadable"
-	}
-	info, err := os.Stat(real)
-	if err != nil {
-		return "unreadable"
-	}
-	return fmt.Sprintf("-> %q size=%d mode=%s mtime=%d%s", real, info.Size(), info.Mode(), info.ModTime().UnixNano(), sysID(real))
-}
-
 // interpreter names the program a script's #! line starts (through /usr/bin/env, the program
 // env looks up), or "" for a binary.
-func interpreter(path, dir string, env []string) string {
+func (r *Resolver) interpreter(ctx context.Context, path, dir string, env []string) string {
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return ""
@@ -238,19 +228,19 @@ func interpreter(path, dir string, env []string) string {
 	if filepath.Base(prog) == "env" {
 		for _, f := range fields[1:] {
 			if !strings.HasPrefix(f, "-") && !strings.Contains(f, "=") {
-				_, id := resolve(f, dir, env)
+				_, id := r.resolve(ctx, f, dir, env)
 				return fmt.Sprintf("%q %s", f, id)
 			}
 		}
 	}
-	_, id := resolve(prog, dir, env)
+	_, id := r.resolve(ctx, prog, dir, env)
 	return fmt.Sprintf("%q %s", prog, id)
 }
 
 // goToolchain asks the go the gate would run what toolchain it is, once per go, directory and
 // environment.
 func (r *Resolver) goToolchain(ctx context.Context, dir string, env []string) (string, error) {
-	goPath, goID := resolve("go", dir, env)
+	goPath, goID := r.resolve(ctx, "go", dir, env)
 	if goPath == "" {
 		return "toolchain go not found\n", nil
 	}

@@ -50,7 +50,7 @@ func TestIdentityChangesWithTheTool(t *testing.T) {
 	dir := t.TempDir()
 	a, b := filepath.Join(dir, "a"), filepath.Join(dir, "b")
 	writeExe(t, filepath.Join(a, "tool"), "#!/bin/sh\nexit 0\n")
-	writeExe(t, filepath.Join(b, "tool"), "#!/bin/sh\nexit 0\n")
+	writeExe(t, filepath.Join(b, "tool"), "#!/bin/sh\necho passes everything\n")
 	writeExe(t, filepath.Join(b, "interp"), "binary")
 	g := gates.Gate{Name: "g", Run: "tool --check"}
 	id := func(path string) string {
@@ -68,10 +68,17 @@ func TestIdentityChangesWithTheTool(t *testing.T) {
 	if first == id(b+":"+a) {
 		t.Fatal("another tool first on PATH has the same identity")
 	}
-	if !strings.Contains(id(b), "interpreter \"/bin/sh\"") {
+	if !strings.Contains(id(b), "interpreter \"/bin/sh\" sha256=") {
 		t.Fatalf("no interpreter in %s", id(b))
 	}
-	// Rewritten in place, same size: the times change.
+	// The same program elsewhere (another machine, another worktree) is the same program.
+	c := filepath.Join(dir, "c")
+	writeExe(t, filepath.Join(c, "tool"), "#!/bin/sh\nexit 0\n")
+	if first != id(c) {
+		t.Fatal("the same tool at another path has another identity")
+	}
+	// Rewritten in place, same size: its content, and so its identity, changes (the memo of
+	// digests is keyed by what a rewrite changes).
 	time.Sleep(10 * time.Millisecond)
 	writeExe(t, filepath.Join(a, "tool"), "#!/bin/sh\nexit 1\n")
 	if first == id(a) {
@@ -82,7 +89,7 @@ func TestIdentityChangesWithTheTool(t *testing.T) {
 	}
 	// The gate's own env decides PATH.
 	g.Env = []string{"PATH=" + b}
-	if id(a) == first || !strings.Contains(id(a), filepath.Join(b, "tool")) {
+	if id(a) != id(b) {
 		t.Fatalf("the gate's PATH is not the one looked in: %s", id(a))
 	}
 }
@@ -91,7 +98,7 @@ func TestIdentityChangesWithTheTool(t *testing.T) {
 func TestGoToolchain(t *testing.T) {
 	dir := t.TempDir()
 	count := filepath.Join(dir, "count")
-	writeExe(t, filepath.Join(dir, "bin", "go"), "#!/bin/sh\necho x >> "+count+"\nprintf 'go1.99\\n/goroot\\nlinux\\n'\n")
+	writeExe(t, filepath.Join(dir, "bin", "go"), "#!/bin/sh\necho x >> "+count+"\nprintf 'go1.99\\nlinux\\n'\n")
 	env := []string{"PATH=" + filepath.Join(dir, "bin") + ":/bin:/usr/bin"}
 	r := New()
 	for range 3 {
@@ -114,5 +121,41 @@ func TestGoToolchain(t *testing.T) {
 	writeExe(t, filepath.Join(dir, "bin", "golangci-lint"), "binary")
 	if _, err := New().Identity(context.Background(), gates.Gate{Name: "t", Argv: []string{"golangci-lint"}}, dir, env); err == nil {
 		t.Fatal("a failing go env gave an identity")
+	}
+}
+
+// A tool's digest is remembered beside the key under what a rewrite changes: a second run reads
+// it from there, and a memo edited by hand is not believed.
+func TestDigestMemo(t *testing.T) {
+	dir := t.TempDir()
+	tool := filepath.Join(dir, "tool")
+	writeExe(t, tool, "binary one")
+	d := &digestMemo{}
+	first := d.of(context.Background(), tool)
+	if !strings.HasPrefix(first, "sha256=") {
+		t.Fatalf("digest %q", first)
+	}
+	// A new run (a new memo) finds it without reading the file: make the file unreadable.
+	if err := os.Chmod(tool, 0); err != nil {
+		t.Fatal(err)
+	}
+	if os.Geteuid() != 0 { // root reads it anyway
+		if got := (&digestMemo{}).of(context.Background(), tool); got != first {
+			t.Fatalf("the memo was not used: %q, want %q", got, first)
+		}
+	}
+	os.Chmod(tool, 0o755)
+	// The memo edited by hand: ignored, the file is hashed again.
+	memoPath := filepath.Join(d.key.StateDir(), memoFile)
+	data, err := os.ReadFile(memoPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	forged := strings.Replace(string(data), first[len("sha256="):], strings.Repeat("0", 64), 1)
+	if err := os.WriteFile(memoPath, []byte(forged), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got := (&digestMemo{}).of(context.Background(), tool); got != first {
+		t.Fatalf("a forged memo was believed: %q, want %q", got, first)
 	}
 }
