@@ -39,6 +39,13 @@ func TestGauntletConfigRules(t *testing.T) {
 		{name: "config deleted", old: cfg(gauntletYML), new: map[string]string{}, want: []string{"gate-relaxed .gauntlet.yml:0"}},
 		{name: "integrity lowered", old: cfg(gauntletYML), new: cfg(gauntletYML + "integrity: off\n"),
 			want: []string{"integrity-relaxed .gauntlet.yml:7"}},
+		{name: "remote cache pointed elsewhere", old: cfg(gauntletYML + "cache:\n  remote:\n    url: https://cache.example\n"),
+			new:  cfg(gauntletYML + "cache:\n  remote:\n    url: http://127.0.0.1:9\n    key_env: HOME\n"),
+			want: []string{"gate-relaxed .gauntlet.yml:9"}},
+		{name: "remote cache added", old: cfg(gauntletYML), new: cfg(gauntletYML + "cache:\n  enabled: true\n  remote:\n    url: http://127.0.0.1:9\n"),
+			want: []string{"gate-relaxed .gauntlet.yml:10"}},
+		{name: "remote cache made to write is honest", old: cfg(gauntletYML + "cache:\n  remote:\n    url: https://cache.example\n"),
+			new: cfg(gauntletYML + "cache:\n  remote:\n    url: https://cache.example\n    write: true\n")},
 		{name: "integrity raised is honest", old: cfg(gauntletYML + "integrity: warn\n"), new: cfg(gauntletYML + "integrity: block\n")},
 	})
 }

@@ -64,7 +64,33 @@ func (j *judge) gauntletConfig(c configPair) {
 	if oc, ok := c.old["causes"].(bool); ok && !oc && c.new["causes"] != false {
 		j.add(gates.RuleGateRelaxed, file, at("causes"), "the environment-cause catalogue turned on: failures it recognises no longer block")
 	}
+	j.remoteCache(c)
 	j.integritySettings(c)
+}
+
+// remoteCache reports a remote cache added or pointed elsewhere: a pass it holds answers for a
+// gate without running it, so a server of the agent's own, or a secret read from a variable
+// whose value anybody knows (HOME), would answer for every gate.
+func (j *judge) remoteCache(c configPair) {
+	oldR, newR := getMap(c.old, "cache", "remote"), getMap(c.new, "cache", "remote")
+	if newR == nil {
+		return
+	}
+	keyEnv := func(r map[string]any) any {
+		if r == nil || r["key_env"] == nil {
+			return "GAUNTLET_CACHE_KEY"
+		}
+		return r["key_env"]
+	}
+	if oldR != nil && canonical(oldR["url"]) == canonical(newR["url"]) && canonical(keyEnv(oldR)) == canonical(keyEnv(newR)) {
+		return
+	}
+	line := lineOf(c.newData, "cache", "remote", "url")
+	if line == 0 {
+		line = lineOf(c.newData, "cache", "remote")
+	}
+	j.add(gates.RuleGateRelaxed, c.file.Path, line, "cache.remote now takes passes from %s, signed with the secret in %s: its entries answer for gates without running them",
+		shown(newR["url"]), shown(keyEnv(newR)))
 }
 
 // compareSetup compares the setup steps the gates need. A step that cannot run is an environment
