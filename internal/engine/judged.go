@@ -43,10 +43,13 @@ func useJudged(req Request, gs []gates.Gate) (rest []gates.Gate, used []gates.Re
 	return nil, used
 }
 
-// judgedStatus says whether a result is a judgement of the gate rather than its absence.
+// judgedStatus says whether a result is a judgement of the gate rather than its absence. An
+// error is not: the environment broke while the judge ran (often because the agent was still
+// working on it), and taking it would let the stop allow unjudged; it runs again at the stop, as
+// a shared verdict of error is judged anew.
 func judgedStatus(s gates.Status) bool {
 	switch s {
-	case gates.StatusPass, gates.StatusFail, gates.StatusWarn, gates.StatusError:
+	case gates.StatusPass, gates.StatusFail, gates.StatusWarn:
 		return true
 	}
 	return false
