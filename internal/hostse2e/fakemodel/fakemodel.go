@@ -171,7 +171,7 @@ func (s *Server) anthropicWrite(w http.ResponseWriter, model string, stream bool
 	usage := map[string]any{"input_tokens": 100, "output_tokens": 5}
 	if !stream {
 		writeJSON(w, map[string]any{"id": id, "type": "message", "role": "assistant", "model": model,
-			"content": []any{map[string]any{"type": "tool_use", "id": toolID, "name": "Write", "input": input}},
+			"content":     []any{map[string]any{"type": "tool_use", "id": toolID, "name": "Write", "input": input}},
 			"stop_reason": "tool_use", "stop_sequence": nil, "usage": usage})
 		return
 	}
