@@ -72,6 +72,12 @@ type project struct {
 
 func newProject(t *testing.T, host, config string, model *fakemodel.Server) *project {
 	t.Helper()
+	return newProjectWith(t, host, config, nil)
+}
+
+// newProjectWith is newProject with files in place before init runs.
+func newProjectWith(t *testing.T, host, config string, files map[string]string) *project {
+	t.Helper()
 	base := t.TempDir()
 	p := &project{t: t, dir: filepath.Join(base, "proj"), home: filepath.Join(base, "home")}
 	for _, d := range []string{p.dir, p.home} {
@@ -81,6 +87,9 @@ func newProject(t *testing.T, host, config string, model *fakemodel.Server) *pro
 	}
 	p.write(".gauntlet.yml", config)
 	p.write("main.txt", "the agent's work\n")
+	for rel, content := range files {
+		p.write(rel, content)
+	}
 	p.env = []string{
 		"HOME=" + p.home, "PATH=" + filepath.Dir(gauntletBin) + ":/usr/local/bin:/usr/bin:/bin",
 		"LANG=C.UTF-8", "TERM=dumb", "NO_COLOR=1",

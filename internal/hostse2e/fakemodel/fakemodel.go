@@ -1,7 +1,8 @@
 // Package fakemodel is a model server for driving the agent hosts' real CLIs in tests, on
 // 127.0.0.1 only: every request is answered at once with a short final text, so that the agent
 // ends its turn and the host runs its stop hook. It speaks as much of Anthropic's Messages API
-// (Claude Code) and OpenAI's Responses API (Codex) as those CLIs need to run a turn.
+// (Claude Code), OpenAI's Responses API (Codex) and Gemini's generateContent (Gemini CLI) as
+// those CLIs need to run a turn.
 package fakemodel
 
 import (
@@ -87,6 +88,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case strings.HasSuffix(r.URL.Path, "/responses"):
 		n := s.requests.Add(1)
 		s.openAIResponses(w, req.Model, fmt.Sprintf("Done (turn %d).", n))
+	case strings.HasSuffix(r.URL.Path, ":countTokens"):
+		writeJSON(w, map[string]any{"totalTokens": 100})
+	case strings.HasSuffix(r.URL.Path, ":streamGenerateContent"), strings.HasSuffix(r.URL.Path, ":generateContent"):
+		n := s.requests.Add(1)
+		s.gemini(w, strings.HasSuffix(r.URL.Path, ":streamGenerateContent"), fmt.Sprintf("Done (turn %d).", n))
 	case strings.HasSuffix(r.URL.Path, "/models"):
 		writeJSON(w, map[string]any{"data": []any{}, "models": []any{}})
 	default:
@@ -187,4 +193,21 @@ func (s *Server) anthropicWrite(w http.ResponseWriter, model string, stream bool
 	sse(w, "message_delta", map[string]any{"type": "message_delta",
 		"delta": map[string]any{"stop_reason": "tool_use", "stop_sequence": nil}, "usage": map[string]any{"output_tokens": 5}})
 	sse(w, "message_stop", map[string]any{"type": "message_stop"})
+}
+
+// gemini answers a generateContent request (Gemini CLI's, streamed as SSE or not) with one text
+// part that ends the turn.
+func (s *Server) gemini(w http.ResponseWriter, stream bool, text string) {
+	chunk := map[string]any{
+		"candidates": []any{map[string]any{"index": 0, "finishReason": "STOP",
+			"content": map[string]any{"role": "model", "parts": []any{map[string]any{"text": text}}}}},
+		"usageMetadata": map[string]any{"promptTokenCount": 100, "candidatesTokenCount": 5, "totalTokenCount": 105},
+		"modelVersion":  "gemini-fake",
+	}
+	if !stream {
+		writeJSON(w, chunk)
+		return
+	}
+	w.Header().Set("Content-Type", "text/event-stream")
+	sse(w, "", chunk)
 }
