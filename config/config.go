@@ -38,6 +38,12 @@ var ErrNotFound = errors.New("no " + FileName + " or " + AltFileName + " found")
 type Config struct {
 	Path      string // absolute path of the config file used
 	LocalPath string // absolute path of the merged local override; "" when there was none
+	// Overrides are what the local override changes of the gates and of the keys that decide a
+	// verdict, in the main file's order; MainOnly is the config of the main file alone, which the
+	// stop hook judges with unless stop_hook.local_overrides is honour (nil without a local
+	// override, or when the main file alone is not a valid config).
+	Overrides []Override
+	MainOnly  *Config
 	// Digest identifies the bytes this config was loaded from (both files), so that what is
 	// remembered about a config (the stop hook's fingerprint) is about exactly these bytes.
 	Digest   string
@@ -86,6 +92,9 @@ type StopHook struct {
 	// Autofix runs the fixers of the failed gates that have one before a block, and names the
 	// files they changed in the reason.
 	Autofix bool
+	// LocalOverrides says what the stop hook does with what .gauntlet.local.yml changes of the
+	// gates: LocalHonour, LocalReport (the default) or LocalIgnore. Set in .gauntlet.yml only.
+	LocalOverrides string
 }
 
 // Options say where to look for the config.

@@ -97,6 +97,16 @@ func assemble(root string, main source, local *source) (*Config, error) {
 		localRaw, localProblems = parseFile(DisplayPath(local.path), local.data, true)
 		problems = append(problems, localProblems...)
 	}
+	if localRaw != nil {
+		problems = append(problems, localOnlyProblems(localRaw)...)
+	}
+	// The main file alone, parsed again (the overlay below changes raw): what the stop hook
+	// judges with when it sets the local override aside, and what the overrides are measured
+	// against.
+	var alone *rawFile
+	if raw != nil && localRaw != nil {
+		alone, _ = parseFile(DisplayPath(main.path), main.data, false)
+	}
 	// Cross-key checks on a file that could not be read would only add noise.
 	if raw != nil && (local == nil || localRaw != nil) {
 		if localRaw != nil {
@@ -119,8 +129,25 @@ func assemble(root string, main source, local *source) (*Config, error) {
 	c.ContentDigest = contentDigest(main, local)
 	if local != nil {
 		c.LocalPath = local.path
+		if alone != nil && len(validateAlone(alone, root)) == 0 {
+			c.MainOnly = resolve(alone)
+			c.MainOnly.Path, c.MainOnly.Root = main.path, root
+			c.MainOnly.Digest, c.MainOnly.ContentDigest = c.Digest, c.ContentDigest
+		}
+		c.Overrides = overridesOf(localRaw, c.MainOnly, c)
 	}
 	return c, nil
+}
+
+// validateAlone is assemble's cross-key checks, for the main file without its local override.
+func validateAlone(raw *rawFile, root string) []Problem {
+	var problems []Problem
+	problems = append(problems, validateGates(raw.Gates, root)...)
+	problems = append(problems, validateSetup(raw.Setup, root)...)
+	problems = append(problems, validateNeeds(raw.Gates, raw.Setup)...)
+	problems = append(problems, validateRedact(raw.Redact)...)
+	problems = append(problems, validateCache(raw.Cache)...)
+	return problems
 }
 
 func digest(main source, local *source) string {

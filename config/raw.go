@@ -49,6 +49,7 @@ type rawStopHook struct {
 	Speculative     *bool         `yaml:"speculative"`
 	QuietPeriod     *duration     `yaml:"quiet_period"`
 	Autofix         *bool         `yaml:"autofix"`
+	LocalOverrides  *string       `yaml:"local_overrides" enum:"honour,report,ignore"`
 }
 
 type rawGate struct {

@@ -59,6 +59,7 @@ func resolveStopHook(raw *rawStopHook) StopHook {
 		QuietPeriod:     time.Duration(valueOr(raw.QuietPeriod, duration(DefaultQuietPeriod))),
 		FirstFailure:    valueOr(raw.FirstFailure, firstFailure(DefaultFirstFailureGrace.String())).resolve(),
 		Autofix:         valueOr(raw.Autofix, false),
+		LocalOverrides:  valueOr(raw.LocalOverrides, LocalReport),
 	}
 }
 

@@ -240,6 +240,7 @@ func Execute(ctx context.Context, req Request) (*Run, error) {
 	run.Report.Integrity = run.Integrity
 	run.Report.IntegritySkipped = integrityRes.Skipped
 	run.Report.ConfigDigest = cfg.ContentDigest
+	run.Report.LocalOverrides = config.OverrideNames(cfg.Overrides)
 	if req.Scope.Shard.N > 0 {
 		run.Report.Shard = req.Scope.Shard.String()
 	}

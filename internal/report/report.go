@@ -37,6 +37,9 @@ type Report struct {
 	// IntegritySkipped says why the change was not judged for integrity (outside git, no commit
 	// yet, integrity: off); omitted when it was.
 	IntegritySkipped string `json:"integrity_skipped,omitempty"`
+	// LocalOverrides names what .gauntlet.local.yml changed of the gates this run judged ("test:
+	// disabled by .gauntlet.local.yml"): a personal file, not in git, that nobody else sees.
+	LocalOverrides []string `json:"local_overrides,omitempty"`
 }
 
 // GateReport is one gate's line in the report.

@@ -45,6 +45,14 @@ func WriteText(w io.Writer, r Report, opts TextOptions) error {
 	if len(shown) > 0 {
 		b.WriteString("\n")
 	}
+	if len(r.LocalOverrides) > 0 {
+		// Named every time: the file is personal and not in git, so nobody else sees what it
+		// turned off or loosened.
+		b.WriteString("local overrides (.gauntlet.local.yml, not in git):\n")
+		for _, o := range r.LocalOverrides {
+			b.WriteString("  " + termtext.Line(o) + "\n")
+		}
+	}
 	if noneRan(r.Gates) {
 		// A pass of nothing must not read as "all is well": on a clean tree change scoping skips
 		// every gate, which is what a first run after init meets.

@@ -66,6 +66,9 @@ type HistoryEntry struct {
 	Message     string   `json:"message,omitempty"`
 	// Integrity is how many integrity findings (ways the change weakens the gates) stood.
 	Integrity int `json:"integrity,omitempty"`
+	// Overrides name what .gauntlet.local.yml changed of the gates when this stop was judged
+	// (honoured or set aside, see stop_hook.local_overrides).
+	Overrides []string `json:"overrides,omitempty"`
 	// Seq numbers the entries of a project's history; Prev is the seal of entry Seq-1, and MAC
 	// this entry's own seal (see historyseal.go).
 	Seq  uint64 `json:"seq,omitempty"`
@@ -87,6 +90,7 @@ type decision struct {
 	maxAttempts int
 	failed      []string
 	integrity   int
+	overrides   []string
 	root        string // the project, once known
 }
 
@@ -138,6 +142,7 @@ func (c *call) record(out Outcome) {
 		Failed:      c.dec.failed[:min(len(c.dec.failed), maxHistoryGates)],
 		Message:     termtext.Short(out.Reply.Message, maxHistoryMessage),
 		Integrity:   c.dec.integrity,
+		Overrides:   c.dec.overrides[:min(len(c.dec.overrides), maxHistoryGates)],
 	}
 	if out.blocks {
 		e.Decision = "block"

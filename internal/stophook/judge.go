@@ -155,10 +155,12 @@ type JudgeOptions struct {
 // newer judge, a stop on another state, or the session's end).
 func Judge(ctx context.Context, o JudgeOptions) error {
 	req := o.Request
-	cfg, err := config.Load(config.Options{Dir: req.Root})
+	loaded, err := config.Load(config.Options{Dir: req.Root})
 	if err != nil {
 		return err
 	}
+	// Judged as the stop will be: its results stand for the stop's gates.
+	cfg, _, _ := loaded.ForStopHook()
 	// A judge lives at most its quiet period and one stop hook's time.
 	ctx, cancel := context.WithTimeout(ctx, cfg.StopHook.QuietPeriod+cfg.StopHook.Timeout)
 	defer cancel()

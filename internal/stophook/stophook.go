@@ -90,6 +90,10 @@ type call struct {
 	integrity []gates.IntegrityFinding
 	// fixed is what stop_hook.autofix's fixers did before this reply.
 	fixed []fix.Result
+	// overrides name what .gauntlet.local.yml changes of the gates, as the stop hook says it in
+	// every block and history entry; overrideMode is stop_hook.local_overrides.
+	overrides    []string
+	overrideMode string
 }
 
 func (c *call) allow() Outcome {
@@ -97,6 +101,7 @@ func (c *call) allow() Outcome {
 }
 
 func (c *call) block(reason string) Outcome {
+	reason = withOverrides(reason, c.overrides, c.overrideMode)
 	r := Reply{Verdict: Block, Reason: reason, Secrets: c.secrets}.Shown()
 	return Outcome{Stdout: Encode(c.host, r), Reply: r, blocks: true}
 }
@@ -135,7 +140,9 @@ func (c *call) run(ctx context.Context) Outcome {
 		return c.because(WhyInfra, "").notify("gauntlet: gates not run: config error: " + oneLine(err.Error()) + "; stop allowed")
 	}
 	c.dec.root = cfg.Root
+	// Secrets of both files are hidden, whichever the stop is judged with.
 	c.secrets = cfg.Redactor(c.Environ)
+	cfg = c.judgedConfig(cfg)
 	if p.IsSubagentStop() && !cfg.StopHook.Subagents {
 		return c.because(WhyGuard, "subagent").allow()
 	}

@@ -1,0 +1,200 @@
+package config
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/gauntlet-dev/gauntlet/gates"
+)
+
+// What the stop hook does with what .gauntlet.local.yml changes of the gates
+// (stop_hook.local_overrides). The local file is the user's own and is not in git: a gate it
+// disables or loosens is invisible to everybody else, and one line of it is enough for an agent
+// to turn a failing gate off. So by default the stop hook sets it aside and says so.
+const (
+	// LocalHonour applies the local override in the stop hook too, and names what it changes.
+	LocalHonour = "honour"
+	// LocalReport judges the stop with the gates as .gauntlet.yml defines them, and names what
+	// the local override would have changed.
+	LocalReport = "report"
+	// LocalIgnore judges the stop as if there were no local override, and names nothing.
+	LocalIgnore = "ignore"
+)
+
+// Override is one change .gauntlet.local.yml makes to what .gauntlet.yml says: of a gate or
+// setup step (Gate set), or of a top-level key that decides verdicts (Gate empty).
+type Override struct {
+	Gate string
+	// What is what changed: "disabled", "severity warn", "command replaced", "env, paths
+	// changed", "base set".
+	What string
+}
+
+func (o Override) String() string {
+	if o.Gate == "" {
+		return o.What + " by " + LocalFileName
+	}
+	return o.Gate + ": " + o.What + " by " + LocalFileName
+}
+
+// OverrideNames are the overrides as people read them: "test: disabled by .gauntlet.local.yml".
+func OverrideNames(os []Override) []string {
+	var out []string
+	for _, o := range os {
+		out = append(out, o.String())
+	}
+	return out
+}
+
+// personalKeys are the top-level keys a local override may set without changing any verdict:
+// how many gates run at once, how many runs are kept, whether a run stops at the first failure,
+// and what is hidden from reports. Every other key it sets (env, base, timeout, cache, causes,
+// integrity...) can turn a failure into something else, and is an override.
+var personalKeys = []string{"version", "jobs", "keep_runs", "fail_fast", "redact"}
+
+// personalStopHookKeys are the stop_hook keys of the same kind: how the hook waits, and what it
+// does besides judging.
+var personalStopHookKeys = []string{"lock_wait", "first_failure", "speculative", "quiet_period", "autofix"}
+
+// overridesOf lists what local changes: for each gate and setup step of the main file it sets keys
+// of, what those keys do (hint excepted: advice changes no verdict), and each top-level key that
+// is not personal. A gate only the local file defines is an addition, no override. main is the
+// main file alone, resolved (nil when it is not valid alone: then every key set counts), merged
+// the config with the local file applied.
+func overridesOf(local *rawFile, main, merged *Config) []Override {
+	if local == nil {
+		return nil
+	}
+	var out []Override
+	find := func(cfg *Config, name string) (gates.Gate, bool) {
+		if cfg == nil {
+			return gates.Gate{}, false
+		}
+		for _, g := range slices.Concat(cfg.Gates, cfg.Setup) {
+			if g.Name == name {
+				return g, true
+			}
+		}
+		return gates.Gate{}, false
+	}
+	order := func(name string) int {
+		if main == nil {
+			return 0
+		}
+		for i, g := range slices.Concat(main.Gates, main.Setup) {
+			if g.Name == name {
+				return i
+			}
+		}
+		return -1
+	}
+	type named struct {
+		name string
+		raw  *positions
+	}
+	var changed []named
+	for _, ng := range local.Gates {
+		changed = append(changed, named{ng.Name, ng.Gate.self()})
+	}
+	for _, ns := range local.Setup {
+		changed = append(changed, named{ns.Name, ns.Step.self()})
+	}
+	for _, n := range changed {
+		if order(n.name) < 0 {
+			continue // only in the local file
+		}
+		before, known := find(main, n.name)
+		after, _ := find(merged, n.name)
+		var what, other []string
+		for _, key := range setKeys(n.raw) {
+			switch key {
+			case "hint":
+			case "enabled":
+				if !after.Enabled && (!known || before.Enabled) {
+					what = append(what, "disabled")
+				}
+			case "severity":
+				if after.Severity == gates.SeverityWarn && (!known || before.Severity != gates.SeverityWarn) {
+					what = append(what, "severity warn")
+				}
+			case "run", "argv":
+				if (!known || after.Command() != before.Command()) && !slices.Contains(what, "command replaced") {
+					what = append(what, "command replaced")
+				}
+			default:
+				other = append(other, key)
+			}
+		}
+		if len(other) > 0 {
+			what = append(what, strings.Join(other, ", ")+" changed")
+		}
+		for _, w := range what {
+			out = append(out, Override{Gate: n.name, What: w})
+		}
+	}
+	slices.SortStableFunc(out, func(a, b Override) int { return order(a.Gate) - order(b.Gate) })
+	top := local.self()
+	for _, key := range setKeys(top) {
+		switch {
+		case slices.Contains(personalKeys, key), key == "gates", key == "setup":
+		case key == "stop_hook":
+			if local.StopHook == nil {
+				continue
+			}
+			for _, k := range setKeys(local.StopHook.self()) {
+				if !slices.Contains(personalStopHookKeys, k) {
+					out = append(out, Override{What: "stop_hook." + k + " set"})
+				}
+			}
+		default:
+			out = append(out, Override{What: key + " set"})
+		}
+	}
+	return out
+}
+
+// setKeys are the keys a raw mapping set, sorted.
+func setKeys(p *positions) []string {
+	var keys []string
+	for k := range p.at {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// localOnlyProblems are the keys a local override may not set: how the stop hook treats local
+// overrides is the project's decision, not one an override can make for itself.
+func localOnlyProblems(local *rawFile) []Problem {
+	if local.StopHook == nil || !local.StopHook.has("local_overrides") {
+		return nil
+	}
+	return []Problem{local.StopHook.keyPos("local_overrides").problem(
+		"stop_hook.local_overrides can only be set in " + FileName + ": a local override must not decide how the stop hook treats local overrides")}
+}
+
+// ForStopHook is the config the stop hook judges with, and the overrides it names (nil when it
+// names none). With stop_hook.local_overrides honour, that is c itself; with report or ignore,
+// the main file alone, with the local file's personal keys (jobs, lock_wait, ...) kept. When the
+// main file alone is not a valid config (the local file completes a gate), c is honoured and
+// its overrides are named.
+func (c *Config) ForStopHook() (judged *Config, named []Override, mode string) {
+	mode = c.StopHook.LocalOverrides
+	if len(c.Overrides) == 0 {
+		return c, nil, mode
+	}
+	if mode == LocalHonour || c.MainOnly == nil {
+		return c, c.Overrides, LocalHonour
+	}
+	m := *c.MainOnly
+	m.Jobs, m.KeepRuns, m.FailFast = c.Jobs, c.KeepRuns, c.FailFast
+	m.StopHook.LockWait = c.StopHook.LockWait
+	m.StopHook.FirstFailure = c.StopHook.FirstFailure
+	m.StopHook.Speculative, m.StopHook.QuietPeriod = c.StopHook.Speculative, c.StopHook.QuietPeriod
+	m.StopHook.Autofix = c.StopHook.Autofix
+	m.LocalPath = c.LocalPath
+	if mode == LocalIgnore {
+		return &m, nil, mode
+	}
+	return &m, c.Overrides, mode
+}

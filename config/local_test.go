@@ -1,0 +1,111 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/gauntlet-dev/gauntlet/gates"
+)
+
+func loadWithLocal(t *testing.T, main, local string) (*Config, error) {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, FileName), []byte(main), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if local != "" {
+		if err := os.WriteFile(filepath.Join(dir, LocalFileName), []byte(local), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return Load(Options{File: filepath.Join(dir, FileName)})
+}
+
+const overriddenMain = `version: 1
+gates:
+  test: {run: go test ./...}
+  lint: {run: golangci-lint run, severity: warn}
+  types: {run: tsc}
+  docs: {run: make docs}
+`
+
+func TestOverridesNameWhatTheLocalFileChanges(t *testing.T) {
+	c, err := loadWithLocal(t, overriddenMain, `
+jobs: 2
+env: {CI: "1"}
+stop_hook: {max_attempts: 1, lock_wait: 1s}
+gates:
+  docs: {hint: run make docs, enabled: true}
+  types: {argv: ["true"], paths: [src/**], timeout: 1m}
+  lint: {severity: warn}
+  test: {enabled: false}
+  mine: {run: extra}
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"test: disabled by .gauntlet.local.yml",
+		"types: command replaced by .gauntlet.local.yml",
+		"types: paths, timeout changed by .gauntlet.local.yml",
+		"env set by .gauntlet.local.yml",
+		"stop_hook.max_attempts set by .gauntlet.local.yml",
+	}
+	if got := OverrideNames(c.Overrides); !slices.Equal(got, want) {
+		t.Fatalf("overrides:\n got %q\nwant %q", got, want)
+	}
+	// The stop hook, by default, judges with the main file alone and keeps the personal keys.
+	judged, named, mode := c.ForStopHook()
+	if mode != LocalReport || len(named) != len(want) {
+		t.Fatalf("ForStopHook: mode %s, named %v", mode, named)
+	}
+	if judged.Jobs != 2 || judged.StopHook.MaxAttempts != DefaultMaxAttempts || judged.StopHook.LockWait.Seconds() != 1 || judged.Env != nil {
+		t.Errorf("judged with jobs %d, max_attempts %d, lock_wait %s, env %q", judged.Jobs, judged.StopHook.MaxAttempts, judged.StopHook.LockWait, judged.Env)
+	}
+	for _, g := range judged.Gates {
+		if g.Name == "test" && !g.Enabled || g.Name == "types" && g.Run != "tsc" {
+			t.Errorf("gate %s judged as the local file says: %+v", g.Name, g)
+		}
+	}
+	if slices.ContainsFunc(judged.Gates, func(g gates.Gate) bool { return g.Name == "mine" }) {
+		t.Error("a gate only the local file defines is judged in report mode")
+	}
+}
+
+func TestForStopHookModes(t *testing.T) {
+	for mode, honoured := range map[string]bool{LocalHonour: true, LocalReport: false, LocalIgnore: false} {
+		c, err := loadWithLocal(t, strings.Replace(overriddenMain, "version: 1\n", "version: 1\nstop_hook: {local_overrides: "+mode+"}\n", 1),
+			"gates:\n  test: {enabled: false}\n")
+		if err != nil {
+			t.Fatal(err)
+		}
+		judged, named, got := c.ForStopHook()
+		if got != mode {
+			t.Errorf("%s: mode %s", mode, got)
+		}
+		if disabled := !judged.Gates[0].Enabled; disabled != honoured {
+			t.Errorf("%s: test disabled in the stop hook: %v", mode, disabled)
+		}
+		if (len(named) > 0) != (mode != LocalIgnore) {
+			t.Errorf("%s: named %v", mode, named)
+		}
+	}
+	// Without a local file, or one that changes nothing of the gates, the config is itself.
+	c, err := loadWithLocal(t, overriddenMain, "jobs: 1\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if judged, named, _ := c.ForStopHook(); judged != c || named != nil {
+		t.Errorf("a personal local file was set aside: %v", named)
+	}
+}
+
+func TestLocalFileCannotChooseItsOwnTreatment(t *testing.T) {
+	_, err := loadWithLocal(t, overriddenMain, "stop_hook: {local_overrides: honour}\n")
+	if err == nil || !strings.Contains(err.Error(), "stop_hook.local_overrides can only be set in .gauntlet.yml") {
+		t.Fatalf("err = %v", err)
+	}
+}
