@@ -167,6 +167,21 @@ func (j *judge) compareGate(c configPair, name string, og, ng map[string]any) {
 	} else if lost := grown(ng["paths"], og["paths"]); len(lost) > 0 && items(ng["paths"]) != nil {
 		report(at("paths"), "narrowed: paths no longer include %s", list(lost, 3))
 	}
+	if canonical(og["inputs"]) != canonical(ng["inputs"]) {
+		// A cached pass holds while the files its inputs name are unchanged (paths stand in for
+		// inputs not given, the whole tree for neither): naming fewer lets a pass outlive the code.
+		effective := func(g map[string]any) any {
+			if items(g["inputs"]) != nil {
+				return g["inputs"]
+			}
+			return g["paths"]
+		}
+		if was, now := effective(og), effective(ng); items(was) == nil && items(now) != nil {
+			report(at("inputs"), "narrowed: inputs %s: a cached pass now holds while only those are unchanged", list(items(now), 3))
+		} else if lost := grown(now, was); len(lost) > 0 && items(now) != nil {
+			report(at("inputs"), "narrowed: inputs no longer include %s: a cached pass outlives changes to them", list(lost, 3))
+		}
+	}
 	if added := grown(og["exclude"], ng["exclude"]); len(added) > 0 {
 		report(at("exclude"), "narrowed: exclude adds %s", list(added, 3))
 	}
