@@ -12,6 +12,7 @@ import (
 	"github.com/gauntlet-dev/gauntlet/gates"
 	"github.com/gauntlet-dev/gauntlet/internal/cache"
 	"github.com/gauntlet-dev/gauntlet/internal/remotecache"
+	"github.com/gauntlet-dev/gauntlet/internal/seal"
 	"github.com/gauntlet-dev/gauntlet/internal/snapshot"
 	"github.com/gauntlet-dev/gauntlet/internal/state"
 	"github.com/gauntlet-dev/gauntlet/internal/toolid"
@@ -50,6 +51,10 @@ func consultCache(ctx context.Context, req Request, snap *snapshot.Snapshot, sd 
 	}
 	store, release, err := cache.OpenForProject(req.Config.Root, sd)
 	c.store, c.release = store, release
+	if _, kerr := seal.Load(); kerr != nil {
+		// Said, or the cache would look broken: without the key no pass can be trusted.
+		err = errors.Join(err, fmt.Errorf("gate cache: no pass is answered: %w", kerr))
+	}
 	remote, rerr := openRemote(req)
 	c.remote = remote
 	err = errors.Join(err, rerr)

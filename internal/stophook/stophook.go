@@ -20,6 +20,7 @@ import (
 	"github.com/gauntlet-dev/gauntlet/internal/fix"
 	"github.com/gauntlet-dev/gauntlet/internal/redact"
 	"github.com/gauntlet-dev/gauntlet/internal/report"
+	"github.com/gauntlet-dev/gauntlet/internal/seal"
 	"github.com/gauntlet-dev/gauntlet/internal/snapshot"
 	"github.com/gauntlet-dev/gauntlet/internal/state"
 	"github.com/gauntlet-dev/gauntlet/internal/termtext"
@@ -196,6 +197,9 @@ func (c *call) judge(ctx context.Context, cfg *config.Config) Outcome {
 	led, err := loadLedger(sd)
 	if err != nil {
 		fmt.Fprintf(c.Stderr, "gauntlet: stop-hook: %v\n", err)
+	}
+	if _, err := seal.Load(); err != nil {
+		fmt.Fprintf(c.Stderr, "gauntlet: stop-hook: %v; no stored pass is believed, the gates run\n", err)
 	}
 	key := sessionKey(c.host, c.payload.Session())
 	maxAttempts := cfg.StopHook.MaxAttempts
