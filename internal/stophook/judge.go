@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/gauntlet-dev/gauntlet/config"
@@ -137,9 +138,20 @@ func EndSession(o Options) {
 
 // stopJudge asks a running judge to stop; it stops its gates as any run interrupted does.
 func stopJudge(j judgeRecord) {
-	if j.PID > 0 && j.PID != os.Getpid() && (&inflight{PID: j.PID}).running() {
+	if j.PID > 0 && j.PID != os.Getpid() && (&inflight{PID: j.PID}).running() && isJudge(j.PID, j.Seq) {
 		terminate(j.PID)
 	}
+}
+
+// isJudge says whether pid is still the judge of request seq: a judge killed with SIGKILL leaves
+// its record, and its pid may since belong to any process, which must not be signalled.
+func isJudge(pid int, seq int64) bool {
+	args, ok := processArgs(pid)
+	if !ok {
+		return false
+	}
+	return slices.Contains(args, "judge") && slices.Index(args, "--seq") >= 0 &&
+		slices.Index(args, "--seq")+1 < len(args) && args[slices.Index(args, "--seq")+1] == strconv.FormatInt(seq, 10)
 }
 
 // JudgeOptions configure one background judge.
