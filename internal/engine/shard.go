@@ -52,8 +52,7 @@ func split(gs, all []gates.Gate, ci bool, t shard.Timings, n int) shard.Plan {
 // Setup steps are no gates: every shard runs the ones its gates need.
 func needGroups(all []gates.Gate) map[string]string {
 	parent := make(map[string]string, len(all))
-	var find func(string) string
-	find = func(n string) string {
+	find := func(n string) string {
 		for parent[n] != n {
 			parent[n] = parent[parent[n]]
 			n = parent[n]

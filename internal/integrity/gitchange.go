@@ -2,7 +2,6 @@ package integrity
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -111,8 +110,6 @@ func readInRoot(root *os.Root, path string) ([]byte, bool) {
 	}
 	return data, true
 }
-
-func isBinary(data []byte) bool { return bytes.IndexByte(data[:min(len(data), 8000)], 0) >= 0 }
 
 func splitLines(data []byte) []string {
 	s := strings.TrimSuffix(string(data), "\n")

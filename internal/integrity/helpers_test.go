@@ -100,12 +100,6 @@ func lineDiff(a, b []string) (added, removed []Line) {
 }
 
 // detect runs every detector on the change and renders findings as "rule file:line".
-func detect(t *testing.T, old, new map[string]string, renames map[string]string, commands ...string) []string {
-	t.Helper()
-	found := Detect(changeOf(old, new, renames), Inputs{ConfigFile: ".gauntlet.yml", Commands: commands})
-	return render(found)
-}
-
 func render(found []gates.IntegrityFinding) []string {
 	out := make([]string, 0, len(found))
 	for _, f := range found {
