@@ -7,6 +7,8 @@ COMMIT  ?= $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
 LDFLAGS := -s -w -X main.version=$(VERSION) -X main.commit=$(COMMIT)
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.7.0
 GORELEASER  := github.com/goreleaser/goreleaser/v2@v2.14.0
+SYFT        := github.com/anchore/syft/cmd/syft@v1.57.0
+ACTIONLINT  := github.com/rhysd/actionlint/cmd/actionlint@v1.7.12
 
 # go test's default of 10 minutes per package is too short for the end-to-end suite under -race on
 # a loaded 2-core machine (it took 9 minutes at a load of 30): testscript then fails every script
@@ -64,7 +66,8 @@ cross:
 hosts-e2e:
 	./internal/hostse2e/run.sh
 
-## lint: gofmt, go vet and staticcheck (fetched through the Go module proxy)
+## lint: gofmt, go vet, staticcheck, and actionlint on the example workflows (both fetched
+## through the Go module proxy, or skipped with a message)
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	  if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
@@ -72,6 +75,9 @@ lint:
 	@if $(GO) run $(STATICCHECK) -version >/dev/null 2>&1; then \
 	  $(GO) run $(STATICCHECK) ./...; \
 	else echo "lint: staticcheck could not be fetched, skipped"; fi
+	@if GOBIN=$(CURDIR)/bin/tools $(GO) install $(ACTIONLINT) >/dev/null 2>&1; then \
+	  bin/tools/actionlint docs/ci/*.yml && echo "lint: actionlint: the example workflows are valid"; \
+	else echo "lint: actionlint ($(ACTIONLINT)) could not be fetched, skipped"; fi
 
 ## bench: Go benchmarks, then gauntlet against plain-shell baselines
 bench: build
@@ -90,13 +96,25 @@ bench-fixed:
 schema:
 	$(GO) run ./cmd/gauntlet schema > gauntlet.schema.json.tmp && mv gauntlet.schema.json.tmp gauntlet.schema.json
 
-## release-check: validate .goreleaser.yaml and build a snapshot release into dist/ (goreleaser
-## is fetched and built through the Go module proxy; skipped with a message when it cannot be)
+## release-check: validate .goreleaser.yaml and build a snapshot of every channel into dist/:
+## the archives (zip for windows), checksums, deb and rpm, the Homebrew cask, an SBOM per archive
+## (syft, built through the Go module proxy), the container image (only where a Docker engine
+## runs; its config is checked either way) and the npm tarballs (with npm). goreleaser is fetched
+## and built through the Go module proxy; whatever cannot be had is skipped with a message.
 release-check:
-	@if $(GO) run $(GORELEASER) --version >/dev/null 2>&1; then \
-	  $(GO) run $(GORELEASER) check && \
-	  $(GO) run $(GORELEASER) release --snapshot --clean --skip=publish; \
-	else echo "release-check: goreleaser ($(GORELEASER)) could not be fetched or built, skipped"; fi
+	@if ! $(GO) run $(GORELEASER) --version >/dev/null 2>&1; then \
+	  echo "release-check: goreleaser ($(GORELEASER)) could not be fetched or built, skipped"; exit 0; fi; \
+	set -e; skip=publish; \
+	if ! docker info >/dev/null 2>&1; then \
+	  echo "release-check: no Docker engine: the image's config is checked, the image is not built"; skip=$$skip,docker; fi; \
+	if GOBIN=$(CURDIR)/bin/tools $(GO) install $(SYFT) >/dev/null 2>&1; then PATH=$(CURDIR)/bin/tools:$$PATH; export PATH; \
+	else echo "release-check: syft ($(SYFT)) could not be fetched or built: no SBOMs"; skip=$$skip,sbom; fi; \
+	$(GO) run $(GORELEASER) check; \
+	$(GO) run $(GORELEASER) release --snapshot --clean --skip=$$skip; \
+	if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then \
+	  node packaging/npm/assemble.mjs --dist dist; \
+	  $(GO) test -count=1 -run 'Snapshot' ./packaging/...; \
+	else echo "release-check: no node and npm: the npm packages are not assembled"; fi
 
 ## fuzz: run every fuzz target for FUZZTIME each; a failure leaves its input in testdata/fuzz,
 ## where plain `go test` (and so `make test`) replays it from then on

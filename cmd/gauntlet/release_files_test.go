@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"maps"
 	"os"
+	"os/exec"
 	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -73,21 +75,32 @@ func TestActionMatchesTheMetadataSchema(t *testing.T) {
 func TestActionInputsAndCommand(t *testing.T) {
 	doc := yamlDoc(t, "../../action.yml").(map[string]any)
 	inputs := doc["inputs"].(map[string]any)
-	for _, in := range []string{"version", "from-source", "install-only", "gates", "shard", "format", "args", "working-directory"} {
+	for _, in := range []string{"version", "from-source", "install-only", "gates", "shard", "format", "sarif", "sarif-category",
+		"cache", "args", "working-directory", "token"} {
 		if _, ok := inputs[in]; !ok {
 			t.Errorf("action.yml has no input %q", in)
 		}
 	}
-	if got := inputs["format"].(map[string]any)["default"]; got != "json" {
-		t.Errorf("format defaults to %v, want json (a report file to upload)", got)
+	for in, want := range map[string]string{"format": "json", "sarif": "false", "cache": "true"} {
+		if got := inputs[in].(map[string]any)["default"]; got != want {
+			t.Errorf("%s defaults to %v, want %s", in, got, want)
+		}
 	}
 	outputs := doc["outputs"].(map[string]any)
-	if v, _ := outputs["report"].(map[string]any)["value"].(string); !strings.Contains(v, "steps.run.outputs.report") {
-		t.Errorf("output report = %q, want it from the run step", v)
+	for out, step := range map[string]string{"report": "steps.run.outputs.report", "sarif": "steps.run.outputs.sarif", "version": "steps.install.outputs.version"} {
+		if v, _ := outputs[out].(map[string]any)["value"].(string); !strings.Contains(v, step) {
+			t.Errorf("output %s = %q, want it from %s", out, v, step)
+		}
 	}
 	runs := doc["runs"].(map[string]any)
 	if runs["using"] != "composite" {
 		t.Errorf("runs.using = %v, want composite", runs["using"])
+	}
+	// The actions it uses, each only when its input asks for it: the cache, and the SARIF upload.
+	allowed := map[string]string{
+		"actions/cache/restore@v4":             "inputs.cache == 'true'",
+		"actions/cache/save@v4":                "inputs.cache == 'true'",
+		"github/codeql-action/upload-sarif@v4": "inputs.sarif == 'true'",
 	}
 	var script string
 	for _, s := range runs["steps"].([]any) {
@@ -95,8 +108,14 @@ func TestActionInputsAndCommand(t *testing.T) {
 		if r, ok := step["run"].(string); ok {
 			script += r
 		}
-		if _, ok := step["uses"]; ok {
-			t.Errorf("step %v uses another action; the action must upload nothing and depend on nothing", step["name"])
+		if uses, ok := step["uses"].(string); ok {
+			cond, known := allowed[uses]
+			if !known {
+				t.Errorf("step %v uses %s, which the action has no reason to depend on", step["name"], uses)
+			}
+			if when, _ := step["if"].(string); !strings.Contains(when, cond) {
+				t.Errorf("step %v (%s) runs if %q, want it only when %s", step["name"], uses, when, cond)
+			}
 		}
 	}
 	// Every flag the action passes exists on the command it passes it to.
@@ -106,13 +125,18 @@ func TestActionInputsAndCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, flag := range []string{"format", "output", "shard", "timings"} {
+	for _, flag := range []string{"format", "shard", "timings"} {
 		if run.Flags().Lookup(flag) == nil {
 			t.Errorf("gauntlet run has no --%s", flag)
 		}
 	}
-	for _, want := range []string{`gauntlet run --format "$FORMAT" -o "$report"`, `--shard "$SHARD"`, `"$bin/gauntlet" --version`,
-		"go install ./cmd/gauntlet", "checksums.txt", `gauntlet_${os}_${arch}.tar.gz`, "sha256sum -c", `echo "report=$report" >> "$GITHUB_OUTPUT"`} {
+	if f := run.Flags().Lookup("format"); f == nil || f.Value.Type() != "stringArray" {
+		t.Error("gauntlet run --format is not repeatable: the action writes the JSON report and the SARIF in one run")
+	}
+	for _, want := range []string{`gauntlet run --format "$FORMAT=$report"`, `--format "sarif=$sarif"`, `--shard "$SHARD"`,
+		`node "$GITHUB_ACTION_PATH/action/resolve.mjs"`, `sh "$GITHUB_ACTION_PATH/install.sh" -v "$TAG" -b "$bin"`,
+		"go build -trimpath", `"$bin/$exe" --version`, `echo "report=$report" >> "$GITHUB_OUTPUT"`, "RUNNER_TOOL_CACHE",
+		"git rev-parse --path-format=absolute --git-common-dir"} {
 		if !strings.Contains(script, want) {
 			t.Errorf("action.yml's steps do not contain %q", want)
 		}
@@ -131,7 +155,7 @@ func TestGoReleaserConfig(t *testing.T) {
 	if !slices.Contains(build["env"].([]any), any("CGO_ENABLED=0")) {
 		t.Error("builds are not static: CGO_ENABLED=0 missing")
 	}
-	for key, want := range map[string][]any{"goos": {"linux", "darwin"}, "goarch": {"amd64", "arm64"}} {
+	for key, want := range map[string][]any{"goos": {"linux", "darwin", "windows"}, "goarch": {"amd64", "arm64"}} {
 		if got := build[key].([]any); !slices.Equal(got, want) {
 			t.Errorf("%s = %v, want %v", key, got, want)
 		}
@@ -151,6 +175,57 @@ func TestGoReleaserConfig(t *testing.T) {
 	}
 	if doc["checksum"].(map[string]any)["name_template"] != "checksums.txt" {
 		t.Error("checksums are not in checksums.txt")
+	}
+	// Windows users get a zip, which Explorer and PowerShell open; install.sh expects it too.
+	override := archive["format_overrides"].([]any)[0].(map[string]any)
+	if override["goos"] != "windows" || !slices.Equal(override["formats"].([]any), []any{"zip"}) {
+		t.Errorf("format_overrides = %v, want a zip for windows", override)
+	}
+
+	// Every channel is there: deb and rpm, the cask in the tap, the multi-arch image, an SBOM per
+	// archive. (The npm packages are assembled from dist/ by packaging/npm/assemble.mjs.)
+	nfpm := doc["nfpms"].([]any)[0].(map[string]any)
+	if !slices.Equal(nfpm["formats"].([]any), []any{"deb", "rpm"}) || nfpm["license"] != "MIT" {
+		t.Errorf("nfpms = %v, want deb and rpm, MIT", nfpm)
+	}
+	cask := doc["homebrew_casks"].([]any)[0].(map[string]any)
+	if repo := cask["repository"].(map[string]any); repo["owner"] != "gauntlet-dev" || repo["name"] != "homebrew-tap" {
+		t.Errorf("the cask goes to %v, want gauntlet-dev/homebrew-tap", repo)
+	}
+	if _, deprecated := doc["brews"]; deprecated {
+		t.Error("brews is deprecated (goreleaser check fails on it); the tap gets a cask")
+	}
+	image := doc["dockers_v2"].([]any)[0].(map[string]any)
+	if !slices.Equal(image["platforms"].([]any), []any{"linux/amd64", "linux/arm64"}) || image["dockerfile"] != "Dockerfile" {
+		t.Errorf("dockers_v2 = %v, want linux/amd64 and linux/arm64 from Dockerfile", image)
+	}
+	if sbom := doc["sboms"].([]any)[0].(map[string]any); sbom["artifacts"] != "archive" {
+		t.Errorf("sboms = %v, want one per archive", sbom)
+	}
+}
+
+// The image's Dockerfile copies the binary goreleaser built for the platform into
+// distroless/static and compiles nothing. Docker does not run where the tests do, so this is
+// all that is checked of the image besides `goreleaser check`.
+func TestDockerfile(t *testing.T) {
+	data, err := os.ReadFile("../../Dockerfile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var instructions []string
+	for _, line := range strings.Split(string(data), "\n") {
+		if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "#") {
+			instructions = append(instructions, line)
+		}
+	}
+	want := []string{
+		"FROM gcr.io/distroless/static-debian12:nonroot",
+		"ARG TARGETPLATFORM",
+		"COPY $TARGETPLATFORM/gauntlet /usr/bin/gauntlet",
+		`ENTRYPOINT ["/usr/bin/gauntlet"]`,
+	}
+	if !slices.Equal(instructions, want) {
+		t.Errorf("Dockerfile instructions:\n%s\nwant:\n%s", strings.Join(instructions, "\n"), strings.Join(want, "\n"))
 	}
 }
 
@@ -216,5 +291,40 @@ func TestSchemaStoreCatalogEntry(t *testing.T) {
 	}
 	if err := json.Unmarshal(raw, &schema); err != nil || schema["$id"] != config.SchemaID {
 		t.Errorf("%s: $id %v, %v", path.Base(config.SchemaID), schema["$id"], err)
+	}
+}
+
+func TestWorkflowExample(t *testing.T) {
+	doc := yamlDoc(t, "../../docs/ci/github.yml").(map[string]any)
+	perms := doc["permissions"].(map[string]any)
+	if perms["security-events"] != "write" {
+		t.Errorf("permissions %v: the SARIF upload needs security-events: write", perms)
+	}
+	data, _ := os.ReadFile("../../docs/ci/github.yml")
+	for _, want := range []string{"uses: gauntlet-dev/gauntlet@v1", "sarif: true", "fetch-depth: 0", "steps.gauntlet.outputs.report"} {
+		if !strings.Contains(string(data), want) {
+			t.Errorf("the example workflow lacks %q", want)
+		}
+	}
+}
+
+// actionlint checks the example workflows the way GitHub would read them (expressions, contexts,
+// the inputs of known actions). It is built through the Go module proxy by `make lint`, which
+// puts it in bin/tools; without it this test says so and skips.
+func TestWorkflowExamplesPassActionlint(t *testing.T) {
+	actionlint, err := exec.LookPath("actionlint")
+	if err != nil {
+		actionlint, err = filepath.Abs("../../bin/tools/actionlint")
+		if _, statErr := os.Stat(actionlint); err != nil || statErr != nil {
+			t.Skip("actionlint is not installed (make lint builds it into bin/tools through the Go module proxy)")
+		}
+	}
+	files, _ := filepath.Glob("../../docs/ci/*.yml")
+	if len(files) < 2 {
+		t.Fatalf("example workflows: %v", files)
+	}
+	out, err := exec.Command(actionlint, append([]string{"-no-color"}, files...)...).CombinedOutput()
+	if err != nil {
+		t.Errorf("actionlint: %v\n%s", err, out)
 	}
 }
