@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
 
@@ -162,7 +163,10 @@ func (p *initPlan) planGitignore() error {
 }
 
 func (p *initPlan) planHook(host hosts.Name, shared bool, r hookfile.Resolver) error {
-	command, byPath := hookfile.StopHookCommand(r)
+	// Spelt for the shell the host runs hooks with on this system (PowerShell for most hosts
+	// on Windows).
+	program, bare := hookfile.StopHookProgram(r)
+	command, byPath := hookfile.HookCommand(host, runtime.GOOS, program, bare, "stop-hook"), !bare
 	c, err := hookfile.PlanTimeout(p.root, host, shared, command, hookfile.HookTimeoutFor(p.stopHookTimeout))
 	var invalid *hookfile.InvalidFileError
 	if errors.As(err, &invalid) {

@@ -180,8 +180,11 @@ func resolveProgram(env Env, prog string) (string, error) {
 // and double quotes, backslashes, and $NAME or ${NAME} expanded by lookup. Anything that makes
 // it more than one simple command (; & | newlines, redirections, subshells, command substitution)
 // is an error: what such a line runs, and what it does to stop-hook's reply and exit code, is
-// beyond what doctor can check.
+// beyond what doctor can check. A leading "& " is PowerShell's call operator, which init writes
+// on Windows before a quoted program path (hookfile.HookCommand): the words after it are read as
+// they would be without it.
 func commandArgv(s string, lookup func(string) string) ([]string, error) {
+	s = strings.TrimPrefix(strings.TrimLeft(s, " \t"), "& ")
 	var (
 		words  []string
 		cur    strings.Builder

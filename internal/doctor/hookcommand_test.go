@@ -19,6 +19,8 @@ func TestCommandArgv(t *testing.T) {
 		{in: `"$CLAUDE_PROJECT_DIR"/bin/gauntlet stop-hook --host=claude`, want: []string{"/p r/bin/gauntlet", "stop-hook", "--host=claude"}},
 		{in: `${X}y 'a b' "c\"d" e\ f '$X'`, want: []string{"xy", "a b", `c"d`, "e f", "$X"}},
 		{in: "env A=1 gauntlet stop-hook", want: []string{"env", "A=1", "gauntlet", "stop-hook"}},
+		// What init writes on Windows for a PowerShell host and a program path with a space.
+		{in: "& 'C:/Program Files/gauntlet/gauntlet.exe' stop-hook", want: []string{"C:/Program Files/gauntlet/gauntlet.exe", "stop-hook"}},
 		{in: "gauntlet stop-hook || true", err: true},
 		{in: "gauntlet stop-hook; echo", err: true},
 		{in: "gauntlet stop-hook > /dev/null", err: true},

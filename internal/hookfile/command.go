@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/oscmd"
 )
 
 // Resolver is how StopHookCommand finds programs; tests replace it.
@@ -28,22 +28,29 @@ func sameFile(a, b string) bool {
 	return errA == nil && errB == nil && os.SameFile(ia, ib)
 }
 
-// StopHookCommand is the command line a host should run: "gauntlet stop-hook" when `gauntlet` on
-// PATH is this very program, otherwise this program's absolute path (byPath true), so that a
-// gauntlet run as ./bin/gauntlet installs a hook that works.
+// StopHookCommand is the command line a host should run, for sh: "gauntlet stop-hook" when
+// `gauntlet` on PATH is this very program, otherwise this program's absolute path (byPath true),
+// so that a gauntlet run as ./bin/gauntlet installs a hook that works. HookCommand spells it for
+// a given host and system.
 func StopHookCommand(r Resolver) (command string, byPath bool) {
-	const bare = "gauntlet stop-hook"
+	program, bare := StopHookProgram(r)
+	return programCommand(posixShell, "", program, bare, "stop-hook"), !bare
+}
+
+// StopHookProgram is the program a hook should run: bare when `gauntlet` on PATH is this very
+// program (or nothing better is known), else this program's absolute path.
+func StopHookProgram(r Resolver) (program string, bare bool) {
 	self, err := r.Executable()
 	if err != nil {
-		return bare, false // nothing better is known
+		return "gauntlet", true // nothing better is known
 	}
 	if abs, err := filepath.Abs(self); err == nil {
 		self = abs
 	}
 	if found, err := r.LookPath("gauntlet"); err == nil && sameProgram(r, found, self) {
-		return bare, false
+		return "gauntlet", true
 	}
-	return gates.ShellQuote(self) + " stop-hook", true
+	return self, false
 }
 
 // sameProgram compares two paths after symlinks, then as files, so that a hard link found
@@ -67,7 +74,8 @@ func IsStopHookCommand(command string) bool {
 func runsGauntlet(command, subcommand string) bool {
 	words := shellWords(command)
 	for i, w := range words {
-		base := filepath.Base(w)
+		// Either separator: a hook file written on Windows may be read anywhere.
+		base := oscmd.WinBase(w)
 		if base != "gauntlet" && base != "gauntlet.exe" {
 			continue
 		}

@@ -35,7 +35,10 @@ func entry(h hosts.Host, command string, seconds int) *object {
 	case hosts.FlatCommand:
 		return newObject().set(h.Hook.CommandKey, command).set(h.Cap.Key, cursorLoopLimit)
 	case hosts.BashCommand:
+		// Copilot runs the bash key's command on Linux and macOS and the powershell key's on
+		// Windows: both, so that the committed file gates every teammate's agent.
 		return newObject().set("type", "command").set(h.Hook.CommandKey, command).
+			set("powershell", powerShellCommand(command)).
 			set(h.TimeoutKey, seconds*int(time.Second/h.TimeoutUnit))
 	default:
 		c := newObject().set("type", "command").set(h.Hook.CommandKey, command).

@@ -20,7 +20,7 @@ var documented = map[hosts.Name]string{
 	Codex:   `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"gauntlet stop-hook","timeout":600}]}]}}`,
 	Cursor:  `{"version":1,"hooks":{"stop":[{"command":"gauntlet stop-hook","loop_limit":3}]}}`,
 	Gemini:  `{"hooks":{"AfterAgent":[{"hooks":[{"type":"command","command":"gauntlet stop-hook","timeout":600000}]}]}}`,
-	Copilot: `{"version":1,"hooks":{"agentStop":[{"type":"command","bash":"gauntlet stop-hook","timeoutSec":600}]}}`,
+	Copilot: `{"version":1,"hooks":{"agentStop":[{"type":"command","bash":"gauntlet stop-hook","powershell":"gauntlet stop-hook","timeoutSec":600}]}}`,
 }
 
 func TestPlanFreshFileIsTheDocumentedHook(t *testing.T) {
@@ -147,7 +147,7 @@ func TestPlanAddsVersionWhereTheHostNeedsIt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	assertSameJSON(t, c.Content, `{"version": 2, "hooks": {"agentStop": [{"type": "command", "bash": "gauntlet stop-hook", "timeoutSec": 600}]}}`)
+	assertSameJSON(t, c.Content, `{"version": 2, "hooks": {"agentStop": [{"type": "command", "bash": "gauntlet stop-hook", "powershell": "gauntlet stop-hook", "timeoutSec": 600}]}}`)
 }
 
 func TestPlanFindsAnInstalledHookAnywhere(t *testing.T) {
