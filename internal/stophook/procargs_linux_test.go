@@ -11,30 +11,34 @@ import (
 // A judge record left by a judge killed with SIGKILL names a pid that another process may have
 // taken since: only a process that is that very judge is signalled.
 func TestStopJudgeSignalsOnlyTheJudgeOfTheRecord(t *testing.T) {
-	start := func(args ...string) *exec.Cmd {
+	type proc struct {
+		pid  int
+		done chan struct{} // closed once the process is waited for, by its one waiter
+	}
+	start := func(args ...string) proc {
 		cmd := exec.Command("sh", append([]string{"-c", "sleep 30; :"}, args...)...)
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-		return cmd
+		p := proc{pid: cmd.Process.Pid, done: make(chan struct{})}
+		go func() { cmd.Wait(); close(p.done) }()
+		t.Cleanup(func() { cmd.Process.Kill(); <-p.done })
+		return p
 	}
-	exited := func(cmd *exec.Cmd) bool {
-		done := make(chan struct{})
-		go func() { cmd.Wait(); close(done) }()
+	exited := func(p proc) bool {
 		select {
-		case <-done:
+		case <-p.done:
 			return true
 		case <-time.After(5 * time.Second):
 			return false
 		}
 	}
 	stranger := start("sh")
-	stopJudge(judgeRecord{PID: stranger.Process.Pid, Seq: 7})
+	stopJudge(judgeRecord{PID: stranger.pid, Seq: 7})
 	other := start("judge", "--seq", "8")
-	stopJudge(judgeRecord{PID: other.Process.Pid, Seq: 7})
+	stopJudge(judgeRecord{PID: other.pid, Seq: 7})
 	judge := start("judge", "--seq", "7")
-	stopJudge(judgeRecord{PID: judge.Process.Pid, Seq: 7})
+	stopJudge(judgeRecord{PID: judge.pid, Seq: 7})
 	if !exited(judge) {
 		t.Fatal("the judge of the record was not stopped")
 	}
