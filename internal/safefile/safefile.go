@@ -11,6 +11,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"slices"
 	"time"
 )
 
@@ -84,20 +85,34 @@ func checked(f *os.File, path string, deadline time.Time) (*os.File, fs.FileInfo
 	return f, info, nil
 }
 
-// ReadAll reads r to its end, at most max bytes, before deadline (zero: none). More than max
+// ReadAll reads r to its end, at most limit bytes, before deadline (zero: none). More than limit
 // bytes gives ErrTooLarge without reading further.
-func ReadAll(r io.Reader, max int64, deadline time.Time) ([]byte, error) {
-	var out []byte
-	buf := make([]byte, 32<<10)
+func ReadAll(r io.Reader, limit int64, deadline time.Time) ([]byte, error) {
+	return readAll(r, limit, deadline, 0)
+}
+
+// readAll is ReadAll into a buffer made for size bytes (the file's size when known), read into
+// directly: a large file (a repository's index) is then neither copied again at every growth of
+// the buffer nor through a second one. The buffer never holds more than limit+1 bytes.
+func readAll(r io.Reader, limit int64, deadline time.Time, size int64) ([]byte, error) {
+	const chunk = 1 << 20 // a read's most, so that the deadline is looked at between reads
+	if size < 0 || size > limit {
+		size = limit
+	}
+	out := make([]byte, 0, size+1)
 	for {
 		if !deadline.IsZero() && time.Now().After(deadline) {
 			return nil, os.ErrDeadlineExceeded
 		}
-		n, err := r.Read(buf)
-		if int64(len(out)+n) > max {
-			return nil, fmt.Errorf("%w (more than %d bytes)", ErrTooLarge, max)
+		if len(out) == cap(out) {
+			out = slices.Grow(out, int(min(max(int64(len(out)), 32<<10), limit+1-int64(len(out)))))
 		}
-		out = append(out, buf[:n]...)
+		end := min(cap(out), len(out)+chunk)
+		n, err := r.Read(out[len(out):end])
+		out = out[:len(out)+n]
+		if int64(len(out)) > limit {
+			return nil, fmt.Errorf("%w (more than %d bytes)", ErrTooLarge, limit)
+		}
 		switch {
 		case errors.Is(err, io.EOF):
 			return out, nil
@@ -111,12 +126,12 @@ func ReadAll(r io.Reader, max int64, deadline time.Time) ([]byte, error) {
 
 // ReadFile is Open then ReadAll.
 func ReadFile(path string, max int64, deadline time.Time) ([]byte, error) {
-	f, _, err := Open(path, deadline)
+	f, info, err := Open(path, deadline)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	data, err := ReadAll(f, max, deadline)
+	data, err := readAll(f, max, deadline, info.Size())
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}

@@ -74,7 +74,7 @@ func nestedDigest(ctx context.Context, sum hash.Hash, dir string) error {
 // HiddenDigest hashes the content of the files of the index git is told not to look at in the
 // work tree; git status reports no edit of theirs.
 func (s *Tree) HiddenDigest(ctx context.Context, sum hash.Hash) error {
-	index, err := s.Index(ctx)
+	index, err := s.Special(ctx)
 	if err != nil {
 		return err
 	}

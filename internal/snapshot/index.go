@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -31,7 +33,8 @@ type IndexEntry struct {
 // unknown version, GIT_DIR or GIT_INDEX_FILE set) is asked of `git ls-files` instead.
 func (s *Tree) Index(ctx context.Context) ([]IndexEntry, error) {
 	s.indexOnce.Do(func() {
-		if entries, ok := s.readIndexFile(); ok {
+		defer s.indexDone.Store(true)
+		if entries, ok := s.readIndexFile(nil); ok {
 			s.index = entries
 			return
 		}
@@ -45,6 +48,67 @@ func (s *Tree) Index(ctx context.Context) ([]IndexEntry, error) {
 	})
 	return s.index, s.indexErr
 }
+
+// Special lists the files of the index that git status says nothing about yet a reader of the
+// tree must look at: those git is told not to look at in the work tree (Hidden), and symlinks
+// (what they lead to is not in git). The stop hook's fingerprint needs these alone, so when the
+// whole index has not been read it reads the index file keeping only them: on a large tree most
+// of the cost of the whole listing is making an entry of every file.
+func (s *Tree) Special(ctx context.Context) ([]IndexEntry, error) {
+	s.specialOnce.Do(func() {
+		special := func(mode uint32, hidden bool) bool { return hidden || mode&0o170000 == 0o120000 }
+		if !s.indexRead() {
+			if entries, ok := s.readIndexFile(special); ok {
+				s.special = entries
+				return
+			}
+		}
+		index, err := s.Index(ctx)
+		if err != nil {
+			s.specialErr = err
+			return
+		}
+		for _, e := range index {
+			mode, _ := strconv.ParseUint(e.Mode, 8, 32)
+			if special(uint32(mode), e.Hidden) {
+				s.special = append(s.special, e)
+			}
+		}
+	})
+	return s.special, s.specialErr
+}
+
+// IndexID identifies the index file's present version by what any rewrite of it changes (git
+// replaces the file whole: a new inode, size and times), so that what was read of it can be
+// remembered; ok is false when it cannot be told (the index is asked of git, or missing).
+func (s *Tree) IndexID() (string, bool) {
+	if os.Getenv("GIT_DIR") != "" || os.Getenv("GIT_WORK_TREE") != "" || os.Getenv("GIT_INDEX_FILE") != "" ||
+		os.Getenv("GIT_COMMON_DIR") != "" {
+		return "", false
+	}
+	path, ok := indexPath(s.Root, s.prefix)
+	if !ok {
+		return "", false
+	}
+	info, err := os.Stat(path)
+	if err != nil || !info.Mode().IsRegular() {
+		return "", false
+	}
+	sys, ok := fileSysID(path)
+	if !ok {
+		return "", false
+	}
+	return fmt.Sprintf("%s\x00%s\x00%d\x00%d%s", path, s.prefix, info.Size(), info.ModTime().UnixNano(), sys), true
+}
+
+// SetSpecial gives the tree the special entries remembered for its index file (see IndexID), so
+// that Special need not read it.
+func (s *Tree) SetSpecial(entries []IndexEntry) {
+	s.specialOnce.Do(func() { s.special = entries })
+}
+
+// indexRead says whether Index has been read already.
+func (s *Tree) indexRead() bool { return s.indexDone.Load() }
 
 // parseLsFiles reads `git ls-files -s -v -z`: a tag, the mode, the object id and the stage, then
 // a tab and the path. The tag is S for skip-worktree and lower case for assume-unchanged.
@@ -73,9 +137,9 @@ func parseLsFiles(out []byte) []IndexEntry {
 // network mount).
 const indexReadDeadline = 10 * time.Second
 
-// readIndexFile reads the index file of the work tree the root is in; ok is false when it must be
-// asked of git.
-func (s *Tree) readIndexFile() ([]IndexEntry, bool) {
+// readIndexFile reads the index file of the work tree the root is in, keeping the entries keep
+// says (all when nil); ok is false when it must be asked of git.
+func (s *Tree) readIndexFile(keep func(mode uint32, hidden bool) bool) ([]IndexEntry, bool) {
 	if os.Getenv("GIT_DIR") != "" || os.Getenv("GIT_WORK_TREE") != "" || os.Getenv("GIT_INDEX_FILE") != "" ||
 		os.Getenv("GIT_COMMON_DIR") != "" {
 		return nil, false
@@ -93,11 +157,27 @@ func (s *Tree) readIndexFile() ([]IndexEntry, bool) {
 	if err != nil {
 		return nil, false
 	}
-	entries, err := parseIndexFile(data, oidLen, s.prefix)
+	entries, err := parseIndexFile(data, oidLen, s.prefix, keep)
 	if err != nil {
 		return nil, false
 	}
 	return entries, true
+}
+
+// modeString is git's six-digit octal mode; the few modes files have are spelt without
+// formatting, which a large index would otherwise spend most of its parsing time on.
+func modeString(mode uint32) string {
+	switch mode {
+	case 0o100644:
+		return "100644"
+	case 0o100755:
+		return "100755"
+	case 0o120000:
+		return "120000"
+	case 0o160000:
+		return "160000"
+	}
+	return fmt.Sprintf("%06o", mode)
 }
 
 // maxIndexFile bounds the index file: some 100 bytes a file, so some 600,000 files.
@@ -146,7 +226,7 @@ var errIndexForm = errors.New("an index this reader does not take")
 // under prefix, root-relative, outside gauntlet's state directory, with the first stage of an
 // unmerged path. A split index (the "link" extension) or a sparse one (directory entries) is
 // errIndexForm: git must be asked.
-func parseIndexFile(data []byte, oidLen int, prefix string) ([]IndexEntry, error) {
+func parseIndexFile(data []byte, oidLen int, prefix string, keep func(mode uint32, hidden bool) bool) ([]IndexEntry, error) {
 	if len(data) < 12+oidLen || string(data[:4]) != "DIRC" {
 		return nil, errIndexForm
 	}
@@ -159,6 +239,10 @@ func parseIndexFile(data []byte, oidLen int, prefix string) ([]IndexEntry, error
 	const statBytes = 40            // ctime, mtime, dev, ino, mode, uid, gid, size: 4 bytes each but times (8)
 	pos := 12
 	var index []IndexEntry
+	if keep == nil {
+		// Room for every entry the data can hold: a header claiming more must not allocate more.
+		index = make([]IndexEntry, 0, min(count, len(data)/(62+oidLen-20)))
+	}
 	var name []byte // the previous path, which version 4 compresses against
 	for range count {
 		start := pos
@@ -205,6 +289,11 @@ func parseIndexFile(data []byte, oidLen int, prefix string) ([]IndexEntry, error
 		if mode&0o170000 == 0o040000 {
 			return nil, errIndexForm // a sparse directory entry
 		}
+		// assume-valid (assume-unchanged) in flags, skip-worktree in the extended flags.
+		hidden := flags&0x8000 != 0 || extended&0x4000 != 0
+		if keep != nil && !keep(mode, hidden) {
+			continue
+		}
 		path, ok := strings.CutPrefix(string(name), prefix)
 		if !ok || path == "" || inStateDir(path) {
 			continue
@@ -213,11 +302,10 @@ func parseIndexFile(data []byte, oidLen int, prefix string) ([]IndexEntry, error
 			continue // an unmerged path has several stages; status marks it as changed anyway
 		}
 		index = append(index, IndexEntry{
-			Path: path,
-			Mode: fmt.Sprintf("%06o", mode),
-			OID:  fmt.Sprintf("%x", oid),
-			// assume-valid (assume-unchanged) in flags, skip-worktree in the extended flags.
-			Hidden: flags&0x8000 != 0 || extended&0x4000 != 0,
+			Path:   path,
+			Mode:   modeString(mode),
+			OID:    hex.EncodeToString(oid),
+			Hidden: hidden,
 		})
 	}
 	// Extensions follow: only the split index changes what the entries mean.

@@ -18,7 +18,7 @@ func indexOf(t *testing.T, root string) (fromFile []IndexEntry, ok bool, fromGit
 	if err != nil {
 		t.Fatal(err)
 	}
-	fromFile, ok = tree.readIndexFile()
+	fromFile, ok = tree.readIndexFile(nil)
 	args := append([]string{"ls-files", "-s", "-v", "-z"}, pathspec...)
 	out, err := git.Output(context.Background(), root, maxIndexOutput, args...)
 	if err != nil {
@@ -133,6 +133,44 @@ func TestIndexFormsLeftToGit(t *testing.T) {
 	}
 }
 
+// Special reads the index file keeping only what the fingerprint needs: the same entries as the
+// whole index, filtered.
+func TestSpecialIsTheIndexFiltered(t *testing.T) {
+	dir := indexRepo(t)
+	run(t, dir, "git", "update-index", "--skip-worktree", "dir/b.txt")
+	special := func(tree *Tree) []IndexEntry {
+		got, err := tree.Special(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	tree, err := New(dir, Options{}).Tree(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	fromFile := special(tree)
+	all, err := tree.Index(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []IndexEntry
+	for _, e := range all {
+		if e.Hidden || e.Mode == "120000" {
+			want = append(want, e)
+		}
+	}
+	if len(want) < 2 || !slices.Equal(fromFile, want) {
+		t.Fatalf("Special = %+v\nwant %+v", fromFile, want)
+	}
+	// After the whole index was read, Special filters it.
+	again, _ := New(dir, Options{}).Tree(context.Background())
+	again.Index(context.Background())
+	if got := special(again); !slices.Equal(got, want) {
+		t.Fatalf("Special after Index = %+v\nwant %+v", got, want)
+	}
+}
+
 func runMayFail(dir string, argv ...string) error {
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = dir
@@ -147,6 +185,7 @@ func FuzzParseIndexFile(f *testing.F) {
 		if oidLen != 20 && oidLen != 32 {
 			oidLen = 20
 		}
-		parseIndexFile(data, oidLen, prefix)
+		parseIndexFile(data, oidLen, prefix, nil)
+		parseIndexFile(data, oidLen, prefix, func(uint32, bool) bool { return true })
 	})
 }

@@ -17,6 +17,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 
 	"github.com/gauntlet-dev/gauntlet/internal/git"
@@ -83,8 +84,13 @@ type Tree struct {
 	behind  map[string][]Followed // Behind's files, by link
 
 	indexOnce sync.Once
+	indexDone atomic.Bool
 	index     []IndexEntry
 	indexErr  error
+
+	specialOnce sync.Once
+	special     []IndexEntry
+	specialErr  error
 }
 
 // statusArgs asks for every change against HEAD in a form made for programs. Untracked files are

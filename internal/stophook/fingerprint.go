@@ -9,6 +9,7 @@ import (
 
 	"github.com/gauntlet-dev/gauntlet/config"
 	"github.com/gauntlet-dev/gauntlet/internal/snapshot"
+	"github.com/gauntlet-dev/gauntlet/internal/state"
 	"github.com/gauntlet-dev/gauntlet/internal/toolid"
 )
 
@@ -60,19 +61,20 @@ func fingerprintTree(ctx context.Context, tree *snapshot.Tree, config []byte, ig
 	if err := tree.HiddenDigest(ctx, sum); err != nil {
 		return fail(err)
 	}
-	// What symlinks lead to: git stores a link, never the files behind it.
-	index, err := tree.Index(ctx)
+	// What symlinks lead to: git stores a link, never the files behind it. Links are among the
+	// index's special entries, or among what git status lists (changed into a link, untracked).
+	special, err := tree.Special(ctx)
 	if err != nil {
 		return fail(err)
 	}
 	var links []string
-	for _, ie := range index {
-		if e, listed := tree.Lookup(ie.Path); ie.Mode == "120000" || listed && e.Worktree {
+	for _, ie := range special {
+		if ie.Mode == "120000" {
 			links = append(links, ie.Path)
 		}
 	}
 	for _, e := range tree.Entries {
-		if e.Untracked {
+		if e.Worktree {
 			links = append(links, e.Path)
 		}
 	}
@@ -103,12 +105,14 @@ func fingerprintTree(ctx context.Context, tree *snapshot.Tree, config []byte, ig
 	return fmt.Sprintf("%x", sum.Sum(nil)), nil
 }
 
-// fingerprinter fingerprints the states one config's gates would judge: the tree with the ignored
+// fingerprinter fingerprints the states one config's gates would judge (what is read of the
+// index is remembered in sd, when there is one): the tree with the ignored
 // files their inputs name, what else decides the verdict (inputs: the config's bytes, a todo
 // list), and the tools of every enabled gate, named by tools once per call. The stop hook, a
 // background judge, and both of them again after the gates ran, fingerprint alike.
-func fingerprinter(cfg *config.Config, inputs []byte, env []string, tools *toolid.Resolver) func(context.Context, *snapshot.Tree) (string, error) {
+func fingerprinter(cfg *config.Config, sd *state.Dir, inputs []byte, env []string, tools *toolid.Resolver) func(context.Context, *snapshot.Tree) (string, error) {
 	return func(ctx context.Context, tree *snapshot.Tree) (string, error) {
+		rememberSpecial(ctx, sd, tree)
 		ids, err := toolsOf(ctx, tools, cfg, env)
 		if err != nil {
 			return "", err

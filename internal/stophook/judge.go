@@ -218,7 +218,7 @@ func Judge(ctx context.Context, o JudgeOptions) error {
 		return fmt.Errorf("judge: %w", err)
 	}
 	tools := toolid.New()
-	stateOf := fingerprinter(cfg, inputs, o.Environ, tools)
+	stateOf := fingerprinter(cfg, sd, inputs, o.Environ, tools)
 	fingerprint, err := stateOf(ctx, tree)
 	if err != nil {
 		return fmt.Errorf("judge: %w", err)

@@ -184,7 +184,7 @@ func (c *call) judge(ctx context.Context, cfg *config.Config) Outcome {
 	// cache keys.
 	inputs := judgedInputs(ctx, cfg, c.payload.Transcript())
 	tools := toolid.New()
-	stateOf := fingerprinter(cfg, inputs, c.Environ, tools)
+	stateOf := fingerprinter(cfg, sd, inputs, c.Environ, tools)
 	var fingerprint string
 	snap := engine.NewSnapshot(cfg, engine.Scope{})
 	tree, err := snap.Tree(ctx)
