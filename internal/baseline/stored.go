@@ -10,6 +10,7 @@ import (
 	"slices"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/seal"
 	"github.com/gauntlet-dev/gauntlet/internal/state"
 )
 
@@ -32,7 +33,17 @@ type stored struct {
 	Failed   bool     `json:"failed"`
 	Complete bool     `json:"complete"`
 	Keys     []string `json:"keys"`
+	// MAC seals the rest with the user's key: a finding written into the file would make a new
+	// finding look pre-existing, and new_only let it through.
+	MAC string `json:"mac,omitempty"`
 }
+
+// SealField is where the seal is kept (seal.Sealed).
+func (st *stored) SealField() *string { return &st.MAC }
+
+// sealPurpose binds a seal to stored base findings, and to the key they are stored under: one
+// file's content copied under another key does not verify.
+func sealPurpose(key string) string { return "base-findings/" + key }
 
 // CacheKey names the stored findings of gate g (by everything of it that decides what it
 // prints) at the base commit, for gauntlet version tool: the gate's run there, or its entry of
@@ -67,6 +78,10 @@ func LoadCached(sd *state.Dir, key string) (*Set, bool) {
 	if json.Unmarshal(data, &st) != nil || st.Version != cacheVersion {
 		return nil, false
 	}
+	// Unsealed or tampered findings are not believed: the base is judged again.
+	if sk, _ := seal.Load(); !sk.VerifyJSON(sealPurpose(key), sd.Path(), &st) {
+		return nil, false
+	}
 	s := NewSet(st.Source, st.Failed)
 	s.Commit = st.Commit
 	for _, h := range st.Keys {
@@ -89,6 +104,10 @@ func SaveCached(sd *state.Dir, key string, s *Set) error {
 		st.Keys = append(st.Keys, hex.EncodeToString(k[:]))
 	}
 	slices.Sort(st.Keys)
+	sk, _ := seal.Load()
+	if err := sk.SealJSON(sealPurpose(key), sd.Path(), &st); err != nil {
+		return err
+	}
 	data, err := json.Marshal(st)
 	if err != nil {
 		return fmt.Errorf("encode the base's findings: %w", err)
