@@ -150,8 +150,8 @@ func isJudge(pid int, seq int64) bool {
 	if !ok {
 		return false
 	}
-	return slices.Contains(args, "judge") && slices.Index(args, "--seq") >= 0 &&
-		slices.Index(args, "--seq")+1 < len(args) && args[slices.Index(args, "--seq")+1] == strconv.FormatInt(seq, 10)
+	i := slices.Index(args, "--seq")
+	return slices.Contains(args, "judge") && i >= 0 && i+1 < len(args) && args[i+1] == strconv.FormatInt(seq, 10)
 }
 
 // JudgeOptions configure one background judge.
