@@ -113,7 +113,7 @@ release-check:
 	$(GO) run $(GORELEASER) release --snapshot --clean --skip=$$skip; \
 	if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then \
 	  node packaging/npm/assemble.mjs --dist dist; \
-	  $(GO) test -count=1 -run 'Snapshot' ./packaging/...; \
+	  $(GO) test -count=1 -run 'Snapshot' ./internal/release/...; \
 	else echo "release-check: no node and npm: the npm packages are not assembled"; fi
 
 ## fuzz: run every fuzz target for FUZZTIME each; a failure leaves its input in testdata/fuzz,

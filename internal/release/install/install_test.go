@@ -100,7 +100,7 @@ func checksums(files map[string][]byte) []byte {
 // installSh runs install.sh with sh against the server, installing into a fresh directory.
 func installSh(t *testing.T, serverURL string, args ...string) (binDir, output string, err error) {
 	t.Helper()
-	script, abs := "../install.sh", ""
+	script, abs := "../../../install.sh", ""
 	abs, _ = filepath.Abs(script)
 	home := t.TempDir()
 	binDir = filepath.Join(home, "bin")
@@ -193,7 +193,7 @@ func TestInstallShRejectsBadArguments(t *testing.T) {
 // real archive, checksums.txt and binary. Skipped when there is no snapshot.
 func TestInstallShInstallsTheSnapshot(t *testing.T) {
 	archive := archiveName(t)
-	dist, _ := filepath.Abs("../dist")
+	dist, _ := filepath.Abs("../../../dist")
 	if _, err := os.Stat(filepath.Join(dist, "checksums.txt")); err != nil {
 		t.Skip("no snapshot in dist/ (make release-check makes one)")
 	}

@@ -29,7 +29,7 @@ func needNode(t *testing.T) {
 // The pure resolution: v1, v1.2, v1.2.3, latest, main, a SHA pin, and what must never happen.
 func TestResolveUnits(t *testing.T) {
 	needNode(t)
-	out, err := exec.Command("node", "--test", "resolve.test.mjs").CombinedOutput()
+	out, err := exec.Command("node", "--test", "../../../action/resolve.test.mjs").CombinedOutput()
 	if err != nil {
 		t.Fatalf("node --test resolve.test.mjs: %v\n%s", err, out)
 	}
@@ -95,7 +95,7 @@ func TestResolveAgainstTheReleasesAPI(t *testing.T) {
 		{ref: "v1", fromSource: "true", want: "mode=source\ntag=\nversion=\n"},
 		{ref: sha, want: "mode=release\ntag=v1.2.7\nversion=1.2.7\n"},
 	} {
-		cmd := exec.Command("node", "resolve.mjs")
+		cmd := exec.Command("node", "../../../action/resolve.mjs")
 		cmd.Env = append(os.Environ(), "GITHUB_API_URL="+srv.URL, "GITHUB_TOKEN=the-token", "ACTION_REPO=gauntlet-dev/gauntlet",
 			"ACTION_REF="+tc.ref, "INPUT_VERSION="+tc.version, "INPUT_FROM_SOURCE="+tc.fromSource)
 		out, err := cmd.Output()
@@ -105,7 +105,7 @@ func TestResolveAgainstTheReleasesAPI(t *testing.T) {
 	}
 
 	// Nothing matching fails the step with an annotation; it never falls back to latest.
-	cmd := exec.Command("node", "resolve.mjs")
+	cmd := exec.Command("node", "../../../action/resolve.mjs")
 	cmd.Env = append(os.Environ(), "GITHUB_API_URL="+srv.URL, "GITHUB_TOKEN=the-token", "ACTION_REF=v4")
 	out, err := cmd.CombinedOutput()
 	if err == nil || !strings.Contains(string(out), "::error title=gauntlet::cannot resolve the version to install: no published release matches v4") {
@@ -126,7 +126,7 @@ type step struct {
 
 func steps(t *testing.T) map[string]step {
 	t.Helper()
-	data, err := os.ReadFile("../action.yml")
+	data, err := os.ReadFile("../../../action.yml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,7 +157,7 @@ func runStep(t *testing.T, s step, dir string, env ...string) (outputs map[strin
 	for _, f := range []string{output, ghPath} {
 		os.WriteFile(f, nil, 0o644)
 	}
-	actionPath, _ := filepath.Abs("..")
+	actionPath, _ := filepath.Abs("../../..")
 	cmd := exec.Command("bash", "-e", "-c", s.Run)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GITHUB_OUTPUT="+output, "GITHUB_PATH="+ghPath, "GITHUB_ACTION_PATH="+actionPath,
@@ -192,7 +192,7 @@ func parseOutput(t *testing.T, file string) map[string]string {
 func gauntletBin(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	cmd := exec.Command("go", "build", "-o", filepath.Join(dir, "gauntlet"), "-ldflags", "-X main.version=1.2.3 -X main.commit=abc1234", "../cmd/gauntlet")
+	cmd := exec.Command("go", "build", "-o", filepath.Join(dir, "gauntlet"), "-ldflags", "-X main.version=1.2.3 -X main.commit=abc1234", "../../../cmd/gauntlet")
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)

@@ -48,7 +48,7 @@ func TestPackagesInstallOfflineAndRun(t *testing.T) {
 			}
 			if goos == runtime.GOOS && goarch == runtime.GOARCH {
 				build := exec.Command("go", "build", "-trimpath", "-o", abs,
-					"-ldflags", "-X main.version="+version+" -X main.commit=abc1234", "../../cmd/gauntlet")
+					"-ldflags", "-X main.version="+version+" -X main.commit=abc1234", "../../../cmd/gauntlet")
 				build.Env = append(os.Environ(), "CGO_ENABLED=0")
 				if out, err := build.CombinedOutput(); err != nil {
 					t.Fatalf("go build: %v\n%s", err, out)
@@ -66,7 +66,7 @@ func TestPackagesInstallOfflineAndRun(t *testing.T) {
 	writeJSON(t, filepath.Join(dist, "artifacts.json"), artifacts)
 	writeJSON(t, filepath.Join(dist, "metadata.json"), map[string]string{"project_name": "gauntlet", "version": version, "tag": "v" + version})
 
-	out := run(t, work, "node", mustAbs(t, "assemble.mjs"), "--dist", dist)
+	out := run(t, work, "node", mustAbs(t, "../../../packaging/npm/assemble.mjs"), "--dist", dist)
 	var tarballs []string
 	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
 		if strings.HasSuffix(line, ".tgz") {
@@ -161,14 +161,14 @@ func TestSnapshotPackagesInstallOffline(t *testing.T) {
 			t.Skipf("%s is not installed: the npm packages are not tested here", tool)
 		}
 	}
-	tarballs, _ := filepath.Glob("../../dist/npm/*.tgz")
+	tarballs, _ := filepath.Glob("../../../dist/npm/*.tgz")
 	if len(tarballs) == 0 {
 		t.Skip("no npm packages in dist/npm (make release-check assembles them)")
 	}
 	var version struct {
 		Version string `json:"version"`
 	}
-	readJSON(t, "../../dist/metadata.json", &version)
+	readJSON(t, "../../../dist/metadata.json", &version)
 	for i := range tarballs {
 		tarballs[i] = mustAbs(t, tarballs[i])
 	}
