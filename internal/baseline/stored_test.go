@@ -6,20 +6,12 @@ import (
 	"testing"
 
 	"github.com/gauntlet-dev/gauntlet/internal/state"
+	"github.com/gauntlet-dev/gauntlet/internal/testos"
 )
 
 // TestMain keeps the key that seals stored findings (internal/seal) out of the real user's state
 // directory.
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "gauntlet-user-state-")
-	if err != nil {
-		panic(err)
-	}
-	os.Setenv("XDG_STATE_HOME", dir)
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { os.Exit(testos.RunWithUserState(m)) }
 
 // Stored base findings decide what new_only lets through: a finding written into the file, or
 // another key's file copied over, must not be believed.

@@ -6,6 +6,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/gauntlet-dev/gauntlet/internal/testos"
 )
 
 func gitIn(t *testing.T, dir string, args ...string) {
@@ -70,7 +72,7 @@ func TestFindLayoutRefusesBadPointers(t *testing.T) {
 	gitDir := filepath.Join(fifoDir, "gd")
 	os.Mkdir(gitDir, 0o755)
 	os.WriteFile(filepath.Join(fifoDir, ".git"), []byte("gitdir: gd\n"), 0o644)
-	if err := mkfifo(filepath.Join(gitDir, "commondir")); err != nil {
+	if err := testos.Mkfifo(filepath.Join(gitDir, "commondir")); err != nil {
 		t.Skip(err)
 	}
 	if _, err := FindLayout(fifoDir); err == nil {

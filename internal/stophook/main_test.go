@@ -3,17 +3,10 @@ package stophook
 import (
 	"os"
 	"testing"
+
+	"github.com/gauntlet-dev/gauntlet/internal/testos"
 )
 
-// TestMain keeps the key that seals the stop hook's state (internal/seal) out of the real user's
-// state directory.
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "gauntlet-user-state-")
-	if err != nil {
-		panic(err)
-	}
-	os.Setenv("XDG_STATE_HOME", dir)
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
+// TestMain keeps the key that seals gauntlet's state (internal/seal) out of the real user's state
+// directory.
+func TestMain(m *testing.M) { os.Exit(testos.RunWithUserState(m)) }
