@@ -22,6 +22,11 @@ func TestEnvironHasMatchesWholeEntries(t *testing.T) {
 	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
 	buf := make([]byte, maxEnviron)
 	pid := cmd.Process.Pid
+	// Start returns once execve closed the close-on-exec pipe, which the kernel does before it
+	// sets the new image's environment up: wait until /proc shows it.
+	for deadline := time.Now().Add(10 * time.Second); len(readProc(pid, "environ", buf)) == 0 && time.Now().Before(deadline); {
+		time.Sleep(time.Millisecond)
+	}
 	for _, tt := range []struct {
 		marks []string
 		want  bool
