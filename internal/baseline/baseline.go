@@ -62,6 +62,9 @@ type Set struct {
 	Failed bool
 	// Complete is false when the base printed more findings than the set keeps.
 	Complete bool
+	// Cause is the environment cause that failed the gate there ("" when its exit code judged
+	// it): what the base reports under a cause is what that cause explains.
+	Cause string
 	// Commit is the commit the findings' lines are numbered at: the merge-base, or the commit a
 	// baseline was written at.
 	Commit string

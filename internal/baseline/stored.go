@@ -32,6 +32,7 @@ type stored struct {
 	Source   string   `json:"source"`
 	Failed   bool     `json:"failed"`
 	Complete bool     `json:"complete"`
+	Cause    string   `json:"cause,omitempty"`
 	Keys     []string `json:"keys"`
 	// MAC seals the rest with the user's key: a finding written into the file would make a new
 	// finding look pre-existing, and new_only let it through.
@@ -83,7 +84,7 @@ func LoadCached(sd *state.Dir, key string) (*Set, bool) {
 		return nil, false
 	}
 	s := NewSet(st.Source, st.Failed)
-	s.Commit = st.Commit
+	s.Commit, s.Cause = st.Commit, st.Cause
 	for _, h := range st.Keys {
 		var k Key
 		b, err := hex.DecodeString(h)
@@ -99,7 +100,7 @@ func LoadCached(sd *state.Dir, key string) (*Set, bool) {
 
 // SaveCached stores s under key and keeps the newest maxCached sets.
 func SaveCached(sd *state.Dir, key string, s *Set) error {
-	st := stored{Version: cacheVersion, Commit: s.Commit, Source: s.Source, Failed: s.Failed, Complete: s.Complete}
+	st := stored{Version: cacheVersion, Commit: s.Commit, Source: s.Source, Failed: s.Failed, Complete: s.Complete, Cause: s.Cause}
 	for _, k := range s.Keys() {
 		st.Keys = append(st.Keys, hex.EncodeToString(k[:]))
 	}

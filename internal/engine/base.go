@@ -27,28 +27,33 @@ import (
 // the gate in a temporary worktree of the base (under the gate's own timeout), once per gate and
 // run. The worktree is shared by the gates of a run and removed when the run ends.
 type baseJudge struct {
-	root     string // the project root (a repository's top, or a sub-project in it)
-	from     string // the commit the change is measured from
-	lines    snapshot.LineMap
-	sd       *state.Dir
-	openLogs func() (*os.Root, error) // the run's log dir: the base's logs go under base/
-	prefix   string                   // the log dir's repo-relative path
-	env      []string
-	extra    []string
-	grace    time.Duration
-	abort    <-chan struct{}
-	runID    string
-	noCache  bool // --no-cache: run the base again rather than read its stored findings
-	baseMu   sync.Mutex
-	file     *baseline.File // the baseline committed at the base; nil when none
-	fileErr  error
-	fileRan  bool
+	root string // the project root (a repository's top, or a sub-project in it)
+	// snap is the run's snapshot; the change it holds is read only when a gate needs the base.
+	snap       *snapshot.Snapshot
+	changeOnce sync.Once
+	from       string // the commit the change is measured from; "" when there is none
+	lines      snapshot.LineMap
+	unchanged  bool // the tree is the commit: nothing to compare
+	sd         *state.Dir
+	openLogs   func() (*os.Root, error) // the run's log dir: the base's logs go under base/
+	prefix     string                   // the log dir's repo-relative path
+	env        []string
+	extra      []string
+	grace      time.Duration
+	abort      <-chan struct{}
+	runID      string
+	noCache    bool // --no-cache: run the base again rather than read its stored findings
+	baseMu     sync.Mutex
+	file       *baseline.File // the baseline committed at the base; nil when none
+	fileErr    error
+	fileRan    bool
 
-	mu    sync.Mutex
-	sets  map[string]*baseOnce
-	wt    string // the base's worktree (its top); "" until a gate needs it
-	wtDir string // what to remove with it
-	wtErr error
+	mu        sync.Mutex
+	sets      map[string]*baseOnce
+	causeSets map[string]*baseOnce // the base under the same environment (setUnderCause)
+	wt        string               // the base's worktree (its top); "" until a gate needs it
+	wtDir     string               // what to remove with it
+	wtErr     error
 }
 
 type baseOnce struct {
@@ -60,36 +65,89 @@ type baseOnce struct {
 // setFor is the findings.Options.Base of gate g.
 func (j *baseJudge) setFor(g gates.Gate) func(context.Context) (*baseline.Set, error) {
 	return func(ctx context.Context) (*baseline.Set, error) {
-		j.mu.Lock()
-		if j.sets == nil {
-			j.sets = map[string]*baseOnce{}
-		}
-		b := j.sets[g.Name]
-		if b == nil {
-			b = &baseOnce{}
-			j.sets[g.Name] = b
-		}
-		j.mu.Unlock()
-		b.once.Do(func() { b.set, b.err = j.find(ctx, g) })
-		if b.err != nil {
-			return nil, b.err
-		}
-		// Take consumes the set: each caller gets its own copy of the counts.
-		return b.set.Clone(), nil
+		return j.once(ctx, &j.sets, g, func() (*baseline.Set, error) { return j.find(ctx, g, "") })
 	}
 }
 
-func (j *baseJudge) find(ctx context.Context, g gates.Gate) (*baseline.Set, error) {
+// setUnderCause is the findings.Options.SameEnvironment of gate g: what g reports at the base
+// when it runs here, now, even when the environment fails it there too. A baseline committed at
+// the base was written elsewhere, and findings stored from an earlier run of the base count only
+// when the same cause failed it then: the environment may have changed since.
+func (j *baseJudge) setUnderCause(g gates.Gate) func(context.Context, string) (*baseline.Set, error) {
+	return func(ctx context.Context, cause string) (*baseline.Set, error) {
+		return j.once(ctx, &j.causeSets, g, func() (*baseline.Set, error) { return j.find(ctx, g, cause) })
+	}
+}
+
+// once finds the set of gate g at most once per run (sets holds them by gate) and gives each
+// caller a copy.
+func (j *baseJudge) once(ctx context.Context, sets *map[string]*baseOnce, g gates.Gate, find func() (*baseline.Set, error)) (*baseline.Set, error) {
+	j.mu.Lock()
+	if *sets == nil {
+		*sets = map[string]*baseOnce{}
+	}
+	b := (*sets)[g.Name]
+	if b == nil {
+		b = &baseOnce{}
+		(*sets)[g.Name] = b
+	}
+	j.mu.Unlock()
+	b.once.Do(func() { b.set, b.err = find() })
+	if b.err != nil {
+		return nil, b.err
+	}
+	// Take consumes the set: each caller gets its own copy of the counts.
+	return b.set.Clone(), nil
+}
+
+// readChange reads, once, the commit the run's change is measured from and the map of the tree's
+// lines to that commit's.
+func (j *baseJudge) readChange(ctx context.Context) {
+	j.changeOnce.Do(func() {
+		if j.snap == nil {
+			return
+		}
+		change, err := j.snap.Change(ctx)
+		if err != nil || change.Cut {
+			return
+		}
+		j.lines, j.from = change.LineMap(), diffCommit(ctx, j.snap)
+		j.unchanged = len(change.Files) == 0
+	})
+}
+
+// environmentKey marks the stored findings of a base run under a cause apart from new_only's.
+const environmentKey = "+environment"
+
+// find is what g reports at the base. With a cause, it is the base run under the environment
+// that names that cause now (see setUnderCause); without, new_only's base: the stored findings,
+// the committed baseline, or a run.
+func (j *baseJudge) find(ctx context.Context, g gates.Gate, cause string) (*baseline.Set, error) {
+	j.readChange(ctx)
 	if j.from == "" {
 		return nil, errors.New("the repository has no commit to compare with")
 	}
-	key := baseline.CacheKey(g, j.from, cache.ToolVersion)
+	tool := cache.ToolVersion
+	if cause != "" {
+		if j.unchanged {
+			// The base is the tree itself: it has every failure, run again or not.
+			return nil, errors.New("the tree is the base")
+		}
+		tool += environmentKey
+	}
+	key := baseline.CacheKey(g, j.from, tool)
 	set, ok := baseline.LoadCached(j.sd, key)
+	if ok && cause != "" && set.Cause != cause {
+		ok = false
+	}
 	if !ok || j.noCache {
-		set, ok = j.fromBaselineFile(ctx, g)
+		ok = false
+		if cause == "" {
+			set, ok = j.fromBaselineFile(ctx, g)
+		}
 		if !ok {
 			var err error
-			if set, err = j.run(ctx, g); err != nil {
+			if set, err = j.run(ctx, g, cause); err != nil {
 				return nil, err
 			}
 		}
@@ -152,7 +210,9 @@ func (j *baseJudge) fromBaselineFile(ctx context.Context, g gates.Gate) (*baseli
 // run runs g in the base's worktree and collects everything it reports there. The base must have
 // been judged by its exit code: one that timed out, could not start or failed for its
 // environment (a fresh worktree has no node_modules) tells nothing about which findings are old.
-func (j *baseJudge) run(ctx context.Context, g gates.Gate) (*baseline.Set, error) {
+// A cause ("" for none) takes a base failed by that same environment cause too, naming it in the
+// set: what the base reports under the cause the change's run has is what that cause explains.
+func (j *baseJudge) run(ctx context.Context, g gates.Gate, cause string) (*baseline.Set, error) {
 	top, err := j.worktree(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("the base could not be checked out: %w", err)
@@ -196,9 +256,13 @@ func (j *baseJudge) run(ctx context.Context, g gates.Gate) (*baseline.Set, error
 		set := baseline.NewSet(source, false)
 		set.Commit = j.from
 		return set, nil
-	case res.Status == gates.StatusFail || res.Status == gates.StatusWarn:
+	case res.Status == gates.StatusFail || res.Status == gates.StatusWarn,
+		cause != "" && res.Status == gates.StatusError && res.Cause != nil && res.Cause.ID == cause && !res.TimedOut:
 		set := baseline.NewSet(source, true)
 		set.Commit = j.from
+		if res.Status == gates.StatusError {
+			set.Cause = res.Cause.ID
+		}
 		c := collectors[g.Name]
 		for _, f := range c.findings {
 			set.Add(f, baseRoot)

@@ -172,9 +172,9 @@ func Execute(ctx context.Context, req Request) (*Run, error) {
 	if slices.ContainsFunc(toRun, func(g gates.Gate) bool { return !g.Writes && !g.Setup && isCheck(g) }) {
 		before = readTreeBefore(ctx, snap)
 	}
-	added, lines, from := newOnlyChange(ctx, snap, toRun)
+	added := newOnlyChange(ctx, snap, toRun)
 	// The base's logs go beside the gates' (under base/).
-	judge := &baseJudge{root: cfg.Root, from: from, lines: lines, sd: sd, openLogs: logs.open, prefix: state.RunLogsPrefix(runID),
+	judge := &baseJudge{root: cfg.Root, snap: snap, sd: sd, openLogs: logs.open, prefix: state.RunLogsPrefix(runID),
 		env: env, extra: req.ExtraEnv, grace: req.Grace, abort: req.Abort, runID: runID, noCache: req.NoCache}
 	defer judge.close()
 	ran := runner.Run(ctx, toRun, runner.Options{

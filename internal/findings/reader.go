@@ -51,6 +51,12 @@ type Options struct {
 	// produces: a candidate is set aside only when the base has the same finding and failed too.
 	// nil (or an error) sets nothing aside.
 	Base func(ctx context.Context) (*baseline.Set, error)
+	// SameEnvironment is asked, once an environment cause stands for a gate that reported
+	// failures, for what the gate reports at the base under the same environment (the cause's
+	// id). Failures the base does not have are not explained by the cause, and the gate is
+	// judged as if there were none. nil, or an error (a base that could not be judged, or failed
+	// by another cause), leaves the cause standing.
+	SameEnvironment func(ctx context.Context, cause string) (*baseline.Set, error)
 	// Gate is the gate read, whose outcome Settle judges (gates.JudgedByExitCode).
 	Gate gates.Gate
 	// Collect, when set, receives every finding (cleaned, new_only aside) instead of the reader
@@ -149,6 +155,13 @@ func (r *Reader) Finish(o *gates.Outcome) {
 // environment cause, a timeout) keeps every candidate as a finding: nothing is claimed
 // pre-existing that was not compared.
 func (r *Reader) Settle(ctx context.Context, o *gates.Outcome) {
+	base := r.opts.Base
+	if o.Cause != nil && r.opts.SameEnvironment != nil {
+		if set := r.unexplained(ctx, o); set != nil && base != nil {
+			// new_only compares with the same base run: the one that ran under this environment.
+			base = func(context.Context) (*baseline.Set, error) { return set.Clone(), nil }
+		}
+	}
 	if r.opts.Added == nil || len(r.candidates) == 0 && r.overflow == 0 {
 		return
 	}
@@ -166,14 +179,14 @@ func (r *Reader) Settle(ctx context.Context, o *gates.Outcome) {
 		return
 	}
 	switch {
-	case r.opts.Base == nil:
+	case base == nil:
 		o.NewOnlyNote = "findings outside the change count: there is no base to compare them with"
 		return
 	case r.overflow > 0:
 		o.NewOnlyNote = fmt.Sprintf("more than %d findings outside the change: they were not compared with the base, and count", maxCandidates)
 		return
 	}
-	set, err := r.opts.Base(ctx)
+	set, err := base(ctx)
 	switch {
 	case err != nil:
 		o.NewOnlyNote = "findings outside the change count: " + err.Error()
@@ -192,6 +205,69 @@ func (r *Reader) Settle(ctx context.Context, o *gates.Outcome) {
 		}
 	}
 	candidates = kept
+}
+
+// unexplained checks the environment cause o names against the gate's failures. The base, run
+// here under the same environment, either fails by the same cause, and the failures it does not
+// have are not the cause's, or is judged by its exit code, and the cause came with the change:
+// none of the failures is the environment's. Either way, failures the cause does not explain
+// take it from the outcome (CauseRejected says why), so that the gate is judged by its exit
+// code. A cause stands when there is nothing to compare: no failure, no base, or a base that
+// could not be judged here. It returns the base's set when the cause was rejected.
+func (r *Reader) unexplained(ctx context.Context, o *gates.Outcome) *baseline.Set {
+	var failures []gates.Finding
+	for _, k := range slices.Concat(r.errs, r.candidates) {
+		if k.f.Severity == SeverityError {
+			failures = append(failures, k.f)
+		}
+	}
+	if len(failures) == 0 {
+		return nil
+	}
+	set, err := r.opts.SameEnvironment(ctx, o.Cause.ID)
+	if err != nil {
+		return nil
+	}
+	total := len(failures) + r.dropped + r.overflow
+	summary := strings.TrimSuffix(o.Cause.Summary, ".")
+	if set.Cause != o.Cause.ID {
+		how := "passes"
+		if set.Failed {
+			how = "fails by its exit code"
+		}
+		o.CauseRejected = fmt.Sprintf("the output says %s, but the gate %s at %s under the same environment: treated as the gate's own failure",
+			summary, how, set.Source)
+		o.Cause = nil
+		return set
+	}
+	compare := set.Clone()
+	n := 0
+	for _, f := range failures {
+		if !compare.Take(f) {
+			n++
+		}
+	}
+	// Failures past the caps were not compared one by one: past what the base had, they are new.
+	if extra := r.dropped + r.overflow; extra > 0 && set.Complete {
+		n = max(n, total-set.Len())
+	}
+	if n == 0 {
+		return nil
+	}
+	o.CauseRejected = fmt.Sprintf("the output says %s, but %s did not happen at %s under the same environment: treated as the gate's own failure",
+		summary, ofFailures(n, total), set.Source)
+	o.Cause = nil
+	return set
+}
+
+func ofFailures(n, total int) string {
+	if n == total && n == 1 {
+		return "the failure"
+	}
+	if n == total {
+		return fmt.Sprintf("all %d failures", n)
+	}
+	return fmt.Sprintf("%d of %d failures", n, total)
 }
 
 func (r *Reader) recoverParser() {

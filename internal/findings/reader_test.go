@@ -317,3 +317,60 @@ func TestOneFindingPerFailingTest(t *testing.T) {
 		t.Errorf("findings = %+v, want one per test", o.Findings)
 	}
 }
+
+// A cause never hides failures it does not explain: they are compared with the base run under the
+// same environment, and those the base does not have take the cause away.
+func TestCauseExplainsOnlyTheBasesFailures(t *testing.T) {
+	root := t.TempDir()
+	cause := &gates.Cause{ID: "playwright-browsers-missing", Summary: "Playwright's browsers are not installed"}
+	base := func(causeID string, failed bool, err error) func(context.Context, string) (*baseline.Set, error) {
+		return func(_ context.Context, asked string) (*baseline.Set, error) {
+			if asked != cause.ID {
+				t.Errorf("asked for the base under %q, want %q", asked, cause.ID)
+			}
+			if err != nil {
+				return nil, err
+			}
+			set := baseline.NewSet("the merge-base 0123", failed)
+			set.Cause = causeID
+			set.Add(gates.Finding{File: "browser_test.go", Line: 5, Rule: "TestBrowser", Message: "launch failed", Severity: SeverityError}, "/base")
+			set.Root = root
+			return set, nil
+		}
+	}
+	lines := []string{"--- FAIL: TestBrowser (0.00s)", "    browser_test.go:5: launch failed"}
+	broken := append(slices.Clone(lines), "--- FAIL: TestF (0.00s)", "    lib_test.go:6: F() = 2, want 1")
+	run := func(opts Options, out ...string) gates.Outcome {
+		t.Helper()
+		r, o := feed(t, mustParse(t, "gotest"), opts, out...)
+		o.ExitCode, o.Cause = 1, cause
+		r.Settle(context.Background(), &o)
+		return o
+	}
+	for _, tc := range []struct {
+		name     string
+		set      func(context.Context, string) (*baseline.Set, error)
+		out      []string
+		stands   bool
+		rejected string
+	}{
+		{"the base fails the same way", base(cause.ID, true, nil), lines, true, ""},
+		{"one failure more than the base", base(cause.ID, true, nil), broken, false, "1 of 2 failures did not happen at the merge-base 0123"},
+		{"the base passes", base("", false, nil), lines, false, "the gate passes at the merge-base 0123 under the same environment"},
+		{"the base fails by its exit code", base("", true, nil), lines, false, "fails by its exit code at the merge-base 0123"},
+		{"the base could not be judged here", base("", false, errors.New("another cause")), broken, true, ""},
+		{"no failures to compare", base("", false, nil), []string{"some output"}, true, ""},
+	} {
+		o := run(Options{Root: root, Gate: gates.Gate{Name: "e2e"}, SameEnvironment: tc.set}, tc.out...)
+		if got := o.Cause != nil; got != tc.stands {
+			t.Errorf("%s: cause stands = %v, want %v (rejected: %q)", tc.name, got, tc.stands, o.CauseRejected)
+		}
+		if !strings.Contains(o.CauseRejected, tc.rejected) || (tc.rejected == "") != (o.CauseRejected == "") {
+			t.Errorf("%s: rejected = %q, want it to say %q", tc.name, o.CauseRejected, tc.rejected)
+		}
+	}
+	// Without the comparison, the cause stands whatever the failures.
+	if o := run(Options{Root: root}, broken...); o.Cause == nil {
+		t.Error("no base to ask: the cause must stand")
+	}
+}
