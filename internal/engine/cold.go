@@ -2,38 +2,84 @@ package engine
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"slices"
+	"time"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/safefile"
+	"github.com/gauntlet-dev/gauntlet/internal/seal"
 	"github.com/gauntlet-dev/gauntlet/internal/state"
 )
 
-// PassedFile lists the gates that have passed at least once in this checkout, relative to the
-// state dir: a gate that never has, timing out before it reports anything, is most likely
-// building from cold caches (an empty Go build cache, a first cargo build), which the agent
-// cannot fix and a longer first run can.
+// PassedFile lists the gates that have passed at least once in this checkout: a gate that never
+// has, timing out before it reports anything, is most likely building from cold caches (an empty
+// Go build cache, a first cargo build), which the agent cannot fix and a longer first run can.
+// It is kept sealed beside the user's key (seal.Key.ProjectFile), out of the work tree's reach:
+// deleting the state dir, or editing the list, would otherwise give the agent back the excuse for
+// a change that hangs. The same name under the state dir is read too (written before the record
+// moved, or by a test): it can only add passes, never take one away.
 const PassedFile = "state/passed.json"
+
+// passedRecord is the name of the sealed list in the user's state directory.
+const passedRecord = "passed.json"
+
+const sealPassed = "gates passed"
 
 // ColdBuildID is the cause given to such a timeout.
 const ColdBuildID = "cold-build-timeout"
 
-// maxPassedBytes bounds the read of PassedFile; a config's gate names fit many times over.
+// maxPassedBytes bounds the read of the list; a config's gate names fit many times over.
 const maxPassedBytes = 1 << 20
 
-func readPassed(sd *state.Dir) map[string]bool {
-	passed := map[string]bool{}
-	data, err := sd.ReadFileLimit(PassedFile, maxPassedBytes)
-	if err != nil {
-		return passed
-	}
-	var names []string
-	if json.Unmarshal(data, &names) == nil {
-		for _, n := range names {
-			passed[n] = true
+// passedList is the sealed record.
+type passedList struct {
+	Project string   `json:"project"`
+	Gates   []string `json:"gates"`
+	MAC     string   `json:"mac,omitempty"`
+}
+
+func (p *passedList) SealField() *string { return &p.MAC }
+
+// passed is what is known of the gates that passed here.
+type passed struct {
+	names map[string]bool
+	// all is set when the record fails its seal: what it said is unknown, so every gate counts
+	// as having passed and no timeout is excused.
+	all bool
+}
+
+func (p passed) has(name string) bool { return p.all || p.names[name] }
+
+func readPassed(sd *state.Dir) passed {
+	p := passed{names: map[string]bool{}}
+	if data, err := sd.ReadFileLimit(PassedFile, maxPassedBytes); err == nil {
+		var names []string
+		if json.Unmarshal(data, &names) == nil {
+			for _, n := range names {
+				p.names[n] = true
+			}
 		}
 	}
-	return passed
+	key, err := seal.Load()
+	if err != nil {
+		return p
+	}
+	data, err := safefile.ReadFile(key.ProjectFile(sd.Path(), passedRecord), maxPassedBytes, time.Now().Add(5*time.Second))
+	if errors.Is(err, fs.ErrNotExist) {
+		return p
+	}
+	var list passedList
+	if err != nil || json.Unmarshal(data, &list) != nil || list.Project != sd.Path() || !key.VerifyJSON(sealPassed, sd.Path(), &list) {
+		p.all = true
+		return p
+	}
+	for _, n := range list.Gates {
+		p.names[n] = true
+	}
+	return p
 }
 
 // coldBuilds turns into errors the check gates that timed out before reporting any result
@@ -41,17 +87,18 @@ func readPassed(sd *state.Dir) map[string]bool {
 // about the agent's work yet. A gate that passed once is judged as usual: a timeout then is the
 // change's.
 func coldBuilds(sd *state.Dir, results []gates.Result, byName map[string]gates.Gate) []gates.Result {
-	var passed map[string]bool
+	var ever *passed
 	for i, r := range results {
 		g, ok := byName[r.Name]
 		if !ok || r.Status != gates.StatusFail || !r.TimedOut || len(r.Findings) > 0 || r.Excerpt != nil || r.Cause != nil ||
 			(g.Kind != gates.KindCheck && g.Kind != "") {
 			continue
 		}
-		if passed == nil {
-			passed = readPassed(sd)
+		if ever == nil {
+			p := readPassed(sd)
+			ever = &p
 		}
-		if passed[r.Name] {
+		if ever.has(r.Name) {
 			continue
 		}
 		c := gates.Cause{ID: ColdBuildID,
@@ -62,29 +109,45 @@ func coldBuilds(sd *state.Dir, results []gates.Result, byName map[string]gates.G
 	return results
 }
 
-// recordPasses adds the gates that passed (cached passes included) to PassedFile, keeping the
-// names the config still has; it writes only when the list changes.
+// recordPasses adds the gates that passed (cached passes included) to the record, keeping the
+// names the config still has; it writes only when the list changes. Without the user's key the
+// list goes under the state dir, where it is better than nothing.
 func recordPasses(sd *state.Dir, names []string, results []gates.Result) error {
-	passed := readPassed(sd)
+	p := readPassed(sd)
 	changed := false
 	for _, r := range results {
-		if r.Status == gates.StatusPass && !passed[r.Name] {
-			passed[r.Name], changed = true, true
+		if r.Status == gates.StatusPass && !p.names[r.Name] {
+			p.names[r.Name], changed = true, true
 		}
 	}
 	if !changed {
 		return nil
 	}
 	var keep []string
-	for n := range passed {
+	for n := range p.names {
 		if slices.Contains(names, n) {
 			keep = append(keep, n)
 		}
 	}
 	slices.Sort(keep)
-	data, err := json.Marshal(keep)
+	key, err := seal.Load()
 	if err != nil {
-		return fmt.Errorf("encode %s: %w", PassedFile, err)
+		data, err := json.Marshal(keep)
+		if err != nil {
+			return fmt.Errorf("encode %s: %w", PassedFile, err)
+		}
+		return sd.WriteFileAtomic(PassedFile, append(data, '\n'))
 	}
-	return sd.WriteFileAtomic(PassedFile, append(data, '\n'))
+	list := passedList{Project: sd.Path(), Gates: keep}
+	if err := key.SealJSON(sealPassed, sd.Path(), &list); err != nil {
+		return err
+	}
+	data, err := json.Marshal(list)
+	if err != nil {
+		return fmt.Errorf("encode the gates that passed: %w", err)
+	}
+	if err := seal.WriteProjectFile(key.ProjectFile(sd.Path(), passedRecord), data); err != nil {
+		return fmt.Errorf("record the gates that passed: %w", err)
+	}
+	return nil
 }

@@ -10,8 +10,6 @@ package stophook
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -57,35 +55,7 @@ func (a *anchor) SealField() *string { return &a.MAC }
 func (e *HistoryEntry) SealField() *string { return &e.MAC }
 
 // anchorPath names a project's anchor by a digest of its state directory's path.
-func anchorPath(key *seal.Key, project string) string { return userFile(key, project, "history.json") }
-
-// userFile names a file kept for a project (its state directory's path) in the user's state
-// directory, beside the key: out of the work tree's reach.
-func userFile(key *seal.Key, project, name string) string {
-	sum := sha256.Sum256([]byte(project))
-	return filepath.Join(key.StateDir(), "projects", hex.EncodeToString(sum[:12]), name)
-}
-
-// writeUserFile replaces a file kept beside the key whole, without a sync: what it protects is
-// checked again on every read, and a sync on every stop would cost more than it protects.
-func writeUserFile(path string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
-}
+func anchorPath(key *seal.Key, project string) string { return key.ProjectFile(project, "history.json") }
 
 func readAnchor(key *seal.Key, project string) (*anchor, error) {
 	a := &anchor{Project: project}
@@ -112,7 +82,7 @@ func (a *anchor) write(key *seal.Key) error {
 	if err != nil {
 		return err
 	}
-	return writeUserFile(anchorPath(key, a.Project), data)
+	return seal.WriteProjectFile(anchorPath(key, a.Project), data)
 }
 
 // note records e as the anchor's last entry, and keeps the releases no pass has resolved.

@@ -136,7 +136,7 @@ const maxStickyAnchorBytes = 1 << 20
 
 func readSticky(key *seal.Key, project string) (*stickyAnchor, error) {
 	a := &stickyAnchor{Project: project}
-	path := userFile(key, project, "sticky.json")
+	path := key.ProjectFile(project, "sticky.json")
 	data, err := safefile.ReadFile(path, maxStickyAnchorBytes, time.Now().Add(5*time.Second))
 	if errors.Is(err, fs.ErrNotExist) {
 		return a, nil
@@ -173,7 +173,7 @@ func (l *ledger) keepSticky(project string) error {
 	if err != nil {
 		return err
 	}
-	if err := writeUserFile(userFile(key, project, "sticky.json"), data); err != nil {
+	if err := seal.WriteProjectFile(key.ProjectFile(project, "sticky.json"), data); err != nil {
 		return fmt.Errorf("gates kept in scope: %w", err)
 	}
 	return nil

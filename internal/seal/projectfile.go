@@ -1,0 +1,37 @@
+package seal
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"os"
+	"path/filepath"
+)
+
+// ProjectFile names a file kept for a project (its state directory's path) in the user's state
+// directory, beside the key: out of the work tree's reach, so that deleting or rewriting the
+// project's own state (which the gated agent can) does not undo what it records.
+func (k *Key) ProjectFile(project, name string) string {
+	sum := sha256.Sum256([]byte(project))
+	return filepath.Join(k.dir, "projects", hex.EncodeToString(sum[:12]), name)
+}
+
+// WriteProjectFile replaces a file kept beside the key whole, without a sync: what it protects
+// is checked again on every read, and a sync on every stop would cost more than it protects.
+func WriteProjectFile(path string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
