@@ -55,7 +55,9 @@ func (a *anchor) SealField() *string { return &a.MAC }
 func (e *HistoryEntry) SealField() *string { return &e.MAC }
 
 // anchorPath names a project's anchor by a digest of its state directory's path.
-func anchorPath(key *seal.Key, project string) string { return key.ProjectFile(project, "history.json") }
+func anchorPath(key *seal.Key, project string) string {
+	return key.ProjectFile(project, "history.json")
+}
 
 func readAnchor(key *seal.Key, project string) (*anchor, error) {
 	a := &anchor{Project: project}
