@@ -36,9 +36,15 @@ type BusyError struct {
 	Holder Holder
 	// Known is false when the holder's sidecar was missing or unreadable.
 	Known bool
+	// Foreign names the process holding the lock when the kernel says it is not gauntlet (see
+	// foreignHolder): the lock is not held by a run at all.
+	Foreign string
 }
 
 func (e *BusyError) Error() string {
+	if e.Foreign != "" {
+		return "the run lock (.gauntlet/lock) is held by " + e.Foreign + ", which is not a gauntlet run"
+	}
 	if !e.Known {
 		return "A gauntlet run is already in progress"
 	}

@@ -42,7 +42,7 @@ func Acquire(ctx context.Context, stateDir string, wait time.Duration) (*Lock, e
 	}
 	if !locked {
 		holder, known := ReadHolder(stateDir)
-		return nil, &BusyError{Holder: holder, Known: known}
+		return nil, &BusyError{Holder: holder, Known: known, Foreign: foreignHolder(stateDir)}
 	}
 
 	l, err := claim(p.file, stateDir)

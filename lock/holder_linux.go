@@ -1,0 +1,85 @@
+//go:build linux
+
+package lock
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// maxLocksBytes bounds the read of /proc/locks: a busy machine has a few thousand lines.
+const maxLocksBytes = 4 << 20
+
+// foreignHolder describes the process holding the run lock (the lock file's or the project
+// directory's) when the kernel names it and it is not a gauntlet: something other than a run
+// holds it (`flock .gauntlet/lock sleep 1d` started by the gated agent), and saying "a gauntlet
+// run is in progress" would be false. "" when any holder is gauntlet, or none can be named.
+func foreignHolder(stateDir string) string {
+	self, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	selfInfo, err := os.Stat(self)
+	if err != nil {
+		return ""
+	}
+	ids := map[string]bool{}
+	for _, p := range []string{filepath.Join(stateDir, fileName), filepath.Dir(stateDir)} {
+		var st syscall.Stat_t
+		if syscall.Stat(p, &st) == nil {
+			dev := uint64(st.Dev) //nolint:unconvert // Dev's type differs between architectures
+			ids[fmt.Sprintf("%02x:%02x:%d", unix.Major(dev), unix.Minor(dev), st.Ino)] = true
+		}
+	}
+	f, err := os.Open("/proc/locks")
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	var foreign []string
+	sc := bufio.NewScanner(io.LimitReader(f, maxLocksBytes))
+	for sc.Scan() {
+		// "1: FLOCK  ADVISORY  WRITE 30152 fe:00:9986361 0 EOF"; a waiter's line has "->".
+		fields := strings.Fields(sc.Text())
+		if len(fields) < 6 || fields[1] != "FLOCK" || !ids[fields[5]] {
+			continue
+		}
+		pid, err := strconv.Atoi(fields[4])
+		if err != nil || pid <= 0 {
+			return "" // a holder in another pid namespace: it cannot be named
+		}
+		exe, err := os.Stat("/proc/" + strconv.Itoa(pid) + "/exe")
+		if err != nil || os.SameFile(exe, selfInfo) {
+			return "" // gauntlet itself, or a process that cannot be looked at
+		}
+		foreign = append(foreign, describe(pid))
+	}
+	return strings.Join(foreign, ", ")
+}
+
+// describe names pid by its command line, shortened.
+func describe(pid int) string {
+	var data []byte
+	f, err := os.Open("/proc/" + strconv.Itoa(pid) + "/cmdline")
+	if err == nil {
+		data, err = io.ReadAll(io.LimitReader(f, 4096))
+		f.Close()
+	}
+	cmd := strings.TrimSpace(string(bytes.ReplaceAll(bytes.TrimRight(data, "\x00"), []byte{0}, []byte{' '})))
+	if err != nil || cmd == "" {
+		return "pid " + strconv.Itoa(pid)
+	}
+	if len(cmd) > 80 {
+		cmd = cmd[:77] + "..."
+	}
+	return fmt.Sprintf("pid %d (%s)", pid, strings.ToValidUTF8(cmd, "?"))
+}
