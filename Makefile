@@ -18,7 +18,7 @@ TEST_TIMEOUT ?= 45m
 # The race detector needs cgo; without a C compiler the tests still run, and say so.
 RACE := $(shell [ "$$($(GO) env CGO_ENABLED)" = 1 ] && command -v "$$($(GO) env CC)" >/dev/null 2>&1 && echo -race)
 
-.PHONY: all build run test unit cross lint bench bench-hook bench-fixed schema fuzz release-check clean hosts-e2e
+.PHONY: all build run test unit cross lint bench bench-all bench-hook bench-fixed schema fuzz release-check clean hosts-e2e
 
 all: build
 
@@ -79,10 +79,13 @@ lint:
 	  bin/tools/actionlint docs/ci/*.yml && echo "lint: actionlint: the example workflows are valid"; \
 	else echo "lint: actionlint ($(ACTIONLINT)) could not be fetched, skipped"; fi
 
-## bench: Go benchmarks, then gauntlet against plain-shell baselines
+## bench: the Go micro-benchmarks
 bench: build
 	$(GO) test -run '^$$' -bench . -benchmem ./...
-	./bench/run.sh
+
+## bench-all: every performance figure in one run (QUICK=1 for a short smoke run)
+bench-all:
+	./bench/all.sh
 
 ## bench-hook: the agent loop's costs (stop hook, cache, shared verdicts, start-up) against their floors
 bench-hook:

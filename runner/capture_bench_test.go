@@ -22,7 +22,7 @@ func BenchmarkCaptureLines(b *testing.B) {
 	}
 }
 
-// BenchmarkCaptureZeros is bench/run.sh's scenario (c): 64-byte lines of zeros.
+// BenchmarkCaptureZeros is bench/fixed.sh's 500 MB scenario: 64-byte lines of zeros.
 func BenchmarkCaptureZeros(b *testing.B) {
 	chunk := bytes.Repeat([]byte(fmt.Sprintf("%063d\n", 0)), 1000)
 	for _, withCauses := range []bool{false, true} {
