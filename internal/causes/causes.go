@@ -60,7 +60,9 @@ func Catalogue() []Signature { return slices.Clone(catalogue) }
 // compiledPattern is one pattern of one signature, its regexp compiled.
 type compiledPattern struct {
 	sig, index int // the signature and the pattern's place in it
-	re         *regexp.Regexp
+	// re is the pattern's regular expression, compiled the first time a line holds one of its
+	// literals: a run of quiet gates compiles none. nil when the literals are the whole pattern.
+	re func() *regexp.Regexp
 }
 
 // literal is one literal of one pattern, with the set of its bytes.
@@ -160,7 +162,7 @@ func compiledPatterns() *compiledCatalogue {
 			for j, p := range sig.Patterns {
 				cp := compiledPattern{sig: i, index: j}
 				if p.Regexp != "" {
-					cp.re = regexp.MustCompile(p.Regexp)
+					cp.re = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(p.Regexp) })
 				}
 				c.patterns = append(c.patterns, cp)
 				for _, text := range p.Literals {
@@ -199,8 +201,9 @@ type Reader struct {
 	named     bool  // this reader named the outcome's cause
 }
 
-// NewReader returns a reader for one gate, about to start: it takes the memory's state now, so
-// that a probe can tell whether a process was killed for memory while the gate ran.
+// NewReader returns a reader for one gate, about to start: it takes the memory's state now (or
+// the run's, Options.MemoryBefore), so that a probe can tell whether a process was killed for
+// memory while the gate ran.
 func NewReader(opts Options) *Reader {
 	c := compiledPatterns()
 	r := &Reader{
@@ -212,7 +215,11 @@ func NewReader(opts Options) *Reader {
 		opts:    opts,
 		machine: Machine,
 	}
-	r.memBefore, r.memErr = r.env().Memory()
+	if opts.MemoryBefore != nil {
+		r.memBefore, r.memErr = opts.MemoryBefore()
+	} else {
+		r.memBefore, r.memErr = r.env().Memory()
+	}
 	return r
 }
 
@@ -245,7 +252,7 @@ func (r *Reader) Line(line []byte) {
 			if r.matched[l.pattern] || !l.bytes.within(present) || !bytes.Contains(line, l.text) {
 				continue
 			}
-			if p := &r.c.patterns[l.pattern]; p.re == nil || p.re.Match(line) {
+			if p := &r.c.patterns[l.pattern]; p.re == nil || p.re().Match(line) {
 				r.hit(p, l.pattern, line)
 			}
 		}

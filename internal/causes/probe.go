@@ -90,6 +90,22 @@ type Options struct {
 	// (NAME=value, later entries win), for PATH, TMPDIR, proxies and DOCKER_HOST.
 	Root, Dir string
 	Env       []string
+	// MemoryBefore, when set, gives the memory's state before the gate started, shared by the
+	// gates of one run (see RunMemory): reading /proc for every gate cost more than the gates of
+	// `true` it watched. nil reads it when the reader is made.
+	MemoryBefore func() (MemoryState, error)
+}
+
+// RunMemory reads the memory's state once, at its first call, for every reader of a run: an
+// OOM kill that happened while the run went on then counts for each gate that ran during it and
+// names a memory cause in its own output.
+func RunMemory() func() (MemoryState, error) {
+	return sync.OnceValues(func() (MemoryState, error) {
+		if Machine != nil {
+			return Machine.Memory()
+		}
+		return system{}.Memory()
+	})
 }
 
 func (o Options) getenv(name string) string {

@@ -13,14 +13,16 @@ import (
 // unless the config turned it off for the gate (config resolves causes: for check gates only).
 // The probes look where the gate ran, with the environment it had.
 func causeReaders(root string, env []string) runner.ReadersFunc {
+	memory := causes.RunMemory()
 	return func(g gates.Gate) []runner.OutputReader {
 		if !g.Causes {
 			return nil
 		}
 		return []runner.OutputReader{causes.NewReader(causes.Options{
-			Root: root,
-			Dir:  filepath.Join(root, filepath.FromSlash(g.Dir)),
-			Env:  slices.Concat(env, g.Env),
+			Root:         root,
+			Dir:          filepath.Join(root, filepath.FromSlash(g.Dir)),
+			Env:          slices.Concat(env, g.Env),
+			MemoryBefore: memory,
 		})}
 	}
 }

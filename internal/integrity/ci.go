@@ -14,7 +14,7 @@ func isWorkflow(p string) bool {
 
 // checkWords name a step that runs checks rather than building, releasing or deploying.
 var (
-	checkUses = regexp.MustCompile(`(?i)golangci-lint-action|gauntlet|codeql-action|super-linter|ruff-action|pre-commit/action|clippy|eslint|mypy|pytest|test`)
+	checkUses = lazy(`(?i)golangci-lint-action|gauntlet|codeql-action|super-linter|ruff-action|pre-commit/action|clippy|eslint|mypy|pytest|test`)
 )
 
 // ciStep is one step of a workflow job that runs checks.
@@ -35,7 +35,7 @@ var checkWords = map[string]bool{
 
 var notTests = map[string]bool{"latest": true, "greatest": true, "contest": true, "attest": true, "protest": true}
 
-var wordSplit = regexp.MustCompile(`[^A-Za-z0-9_]+`)
+var wordSplit = lazy(`[^A-Za-z0-9_]+`)
 
 func runsChecks(run string) bool {
 	for _, w := range wordSplit.Split(strings.ToLower(run), -1) {

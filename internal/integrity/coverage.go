@@ -15,10 +15,10 @@ import (
 // threshold moved or reformatted is no change, and one lowered or gone is.
 var (
 	// thresholdAnywhere are keys that name a coverage threshold in any file.
-	thresholdAnywhere = regexp.MustCompile(`(?i)(--cov-fail-under|--fail-under|fail[_-]under|--min-coverage|min[_-]coverage|coverage[_-]threshold|--threshold[\w-]*|threshold[_-]total|check-coverage)["']?\s*[=:]?\s*["']?(\d+(?:\.\d+)?)`)
+	thresholdAnywhere = lazy(`(?i)(--cov-fail-under|--fail-under|fail[_-]under|--min-coverage|min[_-]coverage|coverage[_-]threshold|--threshold[\w-]*|threshold[_-]total|check-coverage)["']?\s*[=:]?\s*["']?(\d+(?:\.\d+)?)`)
 	// thresholdJS are the keys of jest's coverageThreshold, vitest's thresholds, nyc and c8, and
 	// codecov's target: only in the files that hold them.
-	thresholdJS = regexp.MustCompile(`(?i)\b(lines|branches|functions|statements|target|perFile)["']?\s*[=:]\s*["']?(\d+(?:\.\d+)?)`)
+	thresholdJS = lazy(`(?i)\b(lines|branches|functions|statements|target|perFile)["']?\s*[=:]\s*["']?(\d+(?:\.\d+)?)`)
 )
 
 // coverageFile says whether a file can hold a coverage threshold gauntlet checks.
@@ -51,9 +51,9 @@ func thresholds(data []byte, js bool) map[string][]float64 {
 	if js && !strings.Contains(strings.ToLower(text), "coverage") && !strings.Contains(strings.ToLower(text), "threshold") && !strings.Contains(text, "target") {
 		js = false
 	}
-	res := []*regexp.Regexp{thresholdAnywhere}
+	res := []*regexp.Regexp{thresholdAnywhere.get()}
 	if js {
-		res = append(res, thresholdJS)
+		res = append(res, thresholdJS.get())
 	}
 	for _, re := range res {
 		for _, m := range re.FindAllStringSubmatch(text, -1) {

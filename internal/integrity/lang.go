@@ -2,7 +2,6 @@ package integrity
 
 import (
 	"path"
-	"regexp"
 	"strings"
 )
 
@@ -43,9 +42,9 @@ func notOurs(p string) bool {
 }
 
 var (
-	jsTestFile = regexp.MustCompile(`(^|/)(__tests__|tests?|spec)/|\.(test|spec)\.[cm]?[jt]sx?$`)
-	pyTestFile = regexp.MustCompile(`(^|/)(test_[^/]*|[^/]*_test|conftest)\.py$|(^|/)tests?/[^/]*\.py$`)
-	rsTestFile = regexp.MustCompile(`(^|/)tests/.*\.rs$`)
+	jsTestFile = lazy(`(^|/)(__tests__|tests?|spec)/|\.(test|spec)\.[cm]?[jt]sx?$`)
+	pyTestFile = lazy(`(^|/)(test_[^/]*|[^/]*_test|conftest)\.py$|(^|/)tests?/[^/]*\.py$`)
+	rsTestFile = lazy(`(^|/)tests/.*\.rs$`)
 )
 
 // isTestFile says whether the test runner of the file's language picks it up as a test file

@@ -2,7 +2,6 @@ package integrity
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -194,7 +193,7 @@ func anyMap[V any](m map[string]V) map[string]any {
 
 // flatRuleOff is a rule turned off or down to a warning in a JavaScript eslint config, which
 // cannot be parsed here: read line by line.
-var flatRuleOff = regexp.MustCompile(`^\s*["']?(@?[\w/-]+)["']?\s*:\s*\[?\s*(?:["'](off|warn)["']|([01])\b)`)
+var flatRuleOff = lazy(`^\s*["']?(@?[\w/-]+)["']?\s*:\s*\[?\s*(?:["'](off|warn)["']|([01])\b)`)
 
 func (j *judge) eslintFlat(f File) {
 	if f.Deleted {

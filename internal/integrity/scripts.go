@@ -3,7 +3,6 @@ package integrity
 import (
 	"bufio"
 	"bytes"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -15,10 +14,10 @@ import (
 var checkScripts = []string{"test", "tests", "lint", "check", "vet", "typecheck", "type-check", "types", "ci", "verify", "coverage"}
 
 var (
-	pkgScriptCall = regexp.MustCompile(`\b(?:npm|pnpm|yarn|bun)\s+(?:(?:run|run-script)\s+)?(?:--?[\w-]+\s+)*([\w:.-]+)`)
-	makeCall      = regexp.MustCompile(`\bmake\s+((?:-\S+\s+|\w+=\S+\s+)*)([\w./ -]+)`)
+	pkgScriptCall = lazy(`\b(?:npm|pnpm|yarn|bun)\s+(?:(?:run|run-script)\s+)?(?:--?[\w-]+\s+)*([\w:.-]+)`)
+	makeCall      = lazy(`\bmake\s+((?:-\S+\s+|\w+=\S+\s+)*)([\w./ -]+)`)
 	// cannotFail is a command that succeeds whatever it is given to check.
-	cannotFail = regexp.MustCompile(`^(?:true|:|exit\s+0|echo\b.*|printf\b.*|)$|(?:\|\||;)\s*(?:true|:|exit\s+0|echo\b[^|;&]*)\s*$`)
+	cannotFail = lazy(`^(?:true|:|exit\s+0|echo\b.*|printf\b.*|)$|(?:\|\||;)\s*(?:true|:|exit\s+0|echo\b[^|;&]*)\s*$`)
 )
 
 // neutered says whether a script can no longer fail.
@@ -73,7 +72,7 @@ type makeRule struct {
 	recipe  []string
 }
 
-var makeTargetLine = regexp.MustCompile(`^([\w./%-]+(?:\s+[\w./%-]+)*)\s*::?\s*([^=]*)$`)
+var makeTargetLine = lazy(`^([\w./%-]+(?:\s+[\w./%-]+)*)\s*::?\s*([^=]*)$`)
 
 // parseMakefile reads the explicit rules of a Makefile; enough to tell what a target runs.
 func parseMakefile(data []byte) map[string]*makeRule {

@@ -11,32 +11,32 @@ import (
 
 // Test declarations, by language: the name group is what identifies a test across a move.
 var (
-	goTestDecl = regexp.MustCompile(`^\s*func\s+((?:Test|Fuzz)\w*)\s*\(\s*\w+\s+\*testing\.[TF]\b`)
-	jsTestDecl = regexp.MustCompile("(?:^|[^\\w.$])(?:x|f)?(?:it|test)(?:\\.(?:skip|only|todo|concurrent|failing|each\\s*\\(.*?\\)|each`[^`]*`))*\\s*\\(\\s*(['\"`])(.+?)['\"`]")
-	pyTestDecl = regexp.MustCompile(`^\s*(?:async\s+)?def\s+(test\w*)\s*\(`)
-	rsTestAttr = regexp.MustCompile(`^\s*#\[(?:[\w:]+::)?(?:test|rstest|test_case|quickcheck)\b[^\]]*\]`)
-	rsFn       = regexp.MustCompile(`^\s*(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?(?:unsafe\s+)?fn\s+(\w+)`)
+	goTestDecl = lazy(`^\s*func\s+((?:Test|Fuzz)\w*)\s*\(\s*\w+\s+\*testing\.[TF]\b`)
+	jsTestDecl = lazy("(?:^|[^\\w.$])(?:x|f)?(?:it|test)(?:\\.(?:skip|only|todo|concurrent|failing|each\\s*\\(.*?\\)|each`[^`]*`))*\\s*\\(\\s*(['\"`])(.+?)['\"`]")
+	pyTestDecl = lazy(`^\s*(?:async\s+)?def\s+(test\w*)\s*\(`)
+	rsTestAttr = lazy(`^\s*#\[(?:[\w:]+::)?(?:test|rstest|test_case|quickcheck)\b[^\]]*\]`)
+	rsFn       = lazy(`^\s*(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?(?:unsafe\s+)?fn\s+(\w+)`)
 )
 
 // Skips and focuses added: each keeps a test from running (or every other test, for a focus).
 var (
-	skipMarkers = map[lang]*regexp.Regexp{
-		langGo:     regexp.MustCompile(`\b(?:t|b|f|tb|tt|s|suite)\.Skip(?:f|Now)?\(`),
-		langJS:     regexp.MustCompile(`\b(?:it|test|describe|context|suite)\.(?:skip|todo)\b|(?:^|[^\w.$])(?:xit|xdescribe|xtest|xcontext)\s*\(`),
-		langPython: regexp.MustCompile(`@pytest\.mark\.(?:skip|skipif|xfail)\b|@unittest\.(?:skip|skipIf|skipUnless|expectedFailure)\b|\bpytest\.(?:skip|xfail)\(|\bself\.skipTest\(|\braise\s+(?:unittest\.)?SkipTest\b`),
-		langRust:   regexp.MustCompile(`#\[ignore\b`),
+	skipMarkers = map[lang]*lazyRegexp{
+		langGo:     lazy(`\b(?:t|b|f|tb|tt|s|suite)\.Skip(?:f|Now)?\(`),
+		langJS:     lazy(`\b(?:it|test|describe|context|suite)\.(?:skip|todo)\b|(?:^|[^\w.$])(?:xit|xdescribe|xtest|xcontext)\s*\(`),
+		langPython: lazy(`@pytest\.mark\.(?:skip|skipif|xfail)\b|@unittest\.(?:skip|skipIf|skipUnless|expectedFailure)\b|\bpytest\.(?:skip|xfail)\(|\bself\.skipTest\(|\braise\s+(?:unittest\.)?SkipTest\b`),
+		langRust:   lazy(`#\[ignore\b`),
 	}
-	focusMarkers = map[lang]*regexp.Regexp{
-		langJS: regexp.MustCompile(`\b(?:it|test|describe|context|suite)\.only\b|(?:^|[^\w.$])(?:fit|fdescribe|ftest)\s*\(`),
+	focusMarkers = map[lang]*lazyRegexp{
+		langJS: lazy(`\b(?:it|test|describe|context|suite)\.only\b|(?:^|[^\w.$])(?:fit|fdescribe|ftest)\s*\(`),
 	}
 )
 
 // Assertions, counted per line: a net drop across the test files is reported.
-var assertions = map[lang]*regexp.Regexp{
-	langGo:     regexp.MustCompile(`\b(?:t|b|f|tb|tt|s|suite)\.(?:Error|Errorf|Fatal|Fatalf|Fail|FailNow)\(|\b(?:assert|require|is|qt|c)\.[A-Z]\w*\(|\bExpect\(`),
-	langJS:     regexp.MustCompile(`\bexpect(?:\.\w+)?\s*\(|\bassert(?:\.\w+)?\s*\(|\.should\b|\bt\.(?:is|not|deepEqual|notDeepEqual|true|false|truthy|falsy|throws|throwsAsync|regex|snapshot)\(`),
-	langPython: regexp.MustCompile(`^\s*assert\b|\bself\.assert\w+\(|\bpytest\.raises\(|\bself\.fail\(`),
-	langRust:   regexp.MustCompile(`\b(?:assert|assert_eq|assert_ne|assert_matches|debug_assert|debug_assert_eq|debug_assert_ne|prop_assert|prop_assert_eq)!`),
+var assertions = map[lang]*lazyRegexp{
+	langGo:     lazy(`\b(?:t|b|f|tb|tt|s|suite)\.(?:Error|Errorf|Fatal|Fatalf|Fail|FailNow)\(|\b(?:assert|require|is|qt|c)\.[A-Z]\w*\(|\bExpect\(`),
+	langJS:     lazy(`\bexpect(?:\.\w+)?\s*\(|\bassert(?:\.\w+)?\s*\(|\.should\b|\bt\.(?:is|not|deepEqual|notDeepEqual|true|false|truthy|falsy|throws|throwsAsync|regex|snapshot)\(`),
+	langPython: lazy(`^\s*assert\b|\bself\.assert\w+\(|\bpytest\.raises\(|\bself\.fail\(`),
+	langRust:   lazy(`\b(?:assert|assert_eq|assert_ne|assert_matches|debug_assert|debug_assert_eq|debug_assert_ne|prop_assert|prop_assert_eq)!`),
 }
 
 // testDecl is a test found on a line.
@@ -242,7 +242,7 @@ func (j *judge) testsRemoved(removed, added []testDecl) {
 
 // markersAdded reports lines of test scope that add a marker of the rule; a marker the change
 // also removes elsewhere (the same text, moved) is not new.
-func (j *judge) markersAdded(rule string, markers map[lang]*regexp.Regexp, what string) {
+func (j *judge) markersAdded(rule string, markers map[lang]*lazyRegexp, what string) {
 	pool := map[string]int{}
 	type hit struct {
 		key, file string
@@ -257,14 +257,14 @@ func (j *judge) markersAdded(rule string, markers map[lang]*regexp.Regexp, what 
 		}
 		if testScope(cmpOr(f.OldPath, f.Path)) {
 			for _, l := range f.Removed {
-				for _, k := range markerKeys(re, l.Text, langOf(f.Path)) {
+				for _, k := range markerKeys(re.get(), l.Text, langOf(f.Path)) {
 					pool[k]++
 				}
 			}
 		}
 		if testScope(f.Path) && !f.Deleted {
 			for _, l := range f.Added {
-				for _, k := range markerKeys(re, l.Text, langOf(f.Path)) {
+				for _, k := range markerKeys(re.get(), l.Text, langOf(f.Path)) {
 					hits = append(hits, hit{k, f.Path, l.N, l.Text})
 				}
 			}
@@ -284,7 +284,7 @@ func (j *judge) markersAdded(rule string, markers map[lang]*regexp.Regexp, what 
 
 // environmentProbe is the condition of a Go skip that depends on the machine, not on the code
 // under test: a tool missing, an error setting up, another OS, short mode, running as root.
-var environmentProbe = regexp.MustCompile(`^\s*(?:if|}\s*else\s+if)\b.*(?:\berr\b|LookPath|GOOS|GOARCH|testing\.Short\(\)|Getuid|Geteuid|ErrNotExist|ErrPermission).*\{\s*$`)
+var environmentProbe = lazy(`^\s*(?:if|}\s*else\s+if)\b.*(?:\berr\b|LookPath|GOOS|GOARCH|testing\.Short\(\)|Getuid|Geteuid|ErrNotExist|ErrPermission).*\{\s*$`)
 
 // probedSkip says whether a Go skip sits directly under an environment probe: the test runs
 // wherever it can, which is no weakening.
@@ -342,7 +342,7 @@ func (j *judge) assertionsDropped() {
 		}
 		c := &count{}
 		for _, l := range f.Removed {
-			if n := countOutsideStrings(re, l.Text, langOf(f.Path)); n > 0 {
+			if n := countOutsideStrings(re.get(), l.Text, langOf(f.Path)); n > 0 {
 				c.removed += n
 				if c.line == 0 {
 					c.line = l.At
@@ -351,7 +351,7 @@ func (j *judge) assertionsDropped() {
 		}
 		if !f.Deleted {
 			for _, l := range f.Added {
-				c.added += countOutsideStrings(re, l.Text, langOf(f.Path))
+				c.added += countOutsideStrings(re.get(), l.Text, langOf(f.Path))
 			}
 		}
 		if c.removed > 0 && !j.assertScope(f, true) {
