@@ -1,7 +1,6 @@
 package integrity
 
 import (
-
 	"github.com/gauntlet-dev/gauntlet/gates"
 )
 
