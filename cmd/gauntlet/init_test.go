@@ -65,7 +65,7 @@ func TestInitAsksBeforeEachWrite(t *testing.T) {
 	for _, shown := range []string{
 		".gauntlet.yml (new):", "go vet ./...", // the config's content, before the question
 		".gitignore (new), lines to add:", "skipped: .gitignore not changed",
-		`.codex/hooks.json (new file), add to hooks.Stop:`, `"command":"gauntlet stop-hook"`,
+		`.codex/hooks.json (new file), add to hooks.Stop, hooks.PostToolUse, hooks.SessionEnd:`, `"command":"gauntlet stop-hook"`,
 		"Codex is now gated",
 	} {
 		if !strings.Contains(text, shown) {

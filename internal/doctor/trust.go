@@ -206,8 +206,33 @@ func codexHookStatus(ctx context.Context, e Env, root string) (Check, bool) {
 		}
 		return c, true
 	}
+	// The after-edit hooks need trust of their own; without it Codex skips them, and the gates
+	// run only at the stop: a warning, since the stop hook still gates.
+	for _, h := range listed {
+		if !hookfile.IsAfterEditCommand(h.Command) || h.Enabled && (h.TrustStatus == "trusted" || h.TrustStatus == "managed") {
+			continue
+		}
+		status := h.TrustStatus
+		if !h.Enabled {
+			status = "disabled"
+		}
+		c.Level = Warn
+		c.Message = fmt.Sprintf("the stop hook is trusted, but Codex has not trusted the after-edit hook (hooks.%s, codex app-server hooks/list: trustStatus %q): the gates run only when the agent stops",
+			codexEventKey(h.EventName), status)
+		c.Fix = "review and trust it in codex's /hooks screen (again after every change to it)"
+		return c, true
+	}
 	c.Level, c.Message = OK, "the project and the stop hook are trusted (codex app-server hooks/list: trustStatus \"trusted\")"
 	return c, true
+}
+
+// codexEventKey is the hook file's key of an event hooks/list names in camel case
+// ("postToolUse" is hooks.PostToolUse).
+func codexEventKey(event string) string {
+	if event == "" {
+		return event
+	}
+	return strings.ToUpper(event[:1]) + event[1:]
 }
 
 // trustRuleTarget is the folder a Gemini rule covers: TRUST_PARENT covers the rule's parent.

@@ -98,8 +98,12 @@ func addAfterEdit(doc *object, spec hosts.Host, stopCommand string) (bool, error
 		}) {
 			continue
 		}
+		timeout := afterEditTimeout
+		if ev.Timeout > 0 {
+			timeout = min(timeout, ev.Timeout)
+		}
 		c := newObject().set("type", "command").set(spec.Hook.CommandKey, command).
-			set(spec.TimeoutKey, int(afterEditTimeout/spec.TimeoutUnit))
+			set(spec.TimeoutKey, int(timeout/spec.TimeoutUnit))
 		group := newObject()
 		if ev.Matcher != "" {
 			group.set("matcher", ev.Matcher)

@@ -74,6 +74,9 @@ type EventHook struct {
 	Matcher string
 	// Args follow the program: "after-edit" or "after-edit --session-end".
 	Args string
+	// Timeout, when set, is the most the host allows this event's hooks (Codex clamps SessionEnd
+	// hooks to 3 s, with a warning on every run when an entry asks for more).
+	Timeout time.Duration
 }
 
 // Reply is how the host reads the stop hook's stdout.
@@ -219,8 +222,15 @@ var table = []Host{
 			Key: `projects."ROOT".trust_level`, Grants: []string{"trusted"}, Refuses: []string{"untrusted"},
 			HookTrust: true,
 			How:       `trust the project (answer yes when codex asks, run "codex exec --trust" once in it, or add [projects."ROOT"] trust_level = "trusted" to ~/.codex/config.toml), then review and trust the hook in codex's /hooks screen (again after every change to it)`},
+		// No matcher: Codex names exec_command "Bash" in PostToolUse, but how it names its other
+		// editing tools is not verified, and an after-edit call is cheap.
+		AfterEdit: []EventHook{
+			{Event: "PostToolUse", Args: "after-edit"},
+			{Event: "SessionEnd", Args: "after-edit --session-end", Timeout: 3 * time.Second},
+		},
 		Messages: `systemMessage: codex exec prints only "hook: Stop Completed"`,
 		Sources: []Source{
+			{"after-edit", `Codex 0.169.0, driven in make hosts-e2e: a PostToolUse hook runs after exec_command with {"hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":...},"session_id","turn_id","cwd",...}; SessionEnd runs at the end of codex exec with {"hook_event_name":"SessionEnd","reason":"other",...}, its timeout clamped to 3 s ("clamping SessionEnd hook timeout to 3s"); each hook needs its own trust, like the stop hook`},
 			{"reply", "../shared/conformance/codex/stop.command.output.schema.json"},
 			{"trust", "issue 19, observed in Codex: a trust_level recorded on a parent folder is not accepted; the hook needs [hooks.state.\"FILE:stop:GROUP:INDEX\"] trusted_hash"},
 			{"hook trust status", `Codex 0.169.0 (npm @openai/codex): "codex app-server" answers "hooks/list" with trustStatus managed|untrusted|trusted|modified per hook (app-server generate-json-schema, HooksListResponse)`},

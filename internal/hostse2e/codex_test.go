@@ -31,6 +31,8 @@ func writeCodexConfig(t *testing.T, codexHome string, m *fakemodel.Server, trust
 	t.Helper()
 	cfg := fmt.Sprintf(`model = "gpt-fake"
 model_provider = "fake"
+approval_policy = "never"
+sandbox_mode = "danger-full-access"
 
 [model_providers.fake]
 name = "fake"
@@ -46,16 +48,25 @@ trust_level = "trusted"
 	}
 }
 
-// codexHookTrust asks Codex (through doctor's own client) for the hook's key and current hash,
-// as its /hooks screen records them when the user trusts the hook.
-func codexHookTrust(t *testing.T, p *project) string {
+// codexTrustAll asks Codex (through its app-server) for the key and current hash of every hook
+// it lists in the project, as its /hooks screen records them when the user trusts each.
+func codexTrustAll(t *testing.T, p *project) string {
 	t.Helper()
 	out, _, _ := p.host(nil, "sh", "-c", `(printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"clientInfo":{"name":"e2e","version":"0"}}}' '{"jsonrpc":"2.0","method":"initialized"}' '{"jsonrpc":"2.0","id":2,"method":"hooks/list","params":{"cwds":["`+p.dir+`"]}}'; sleep 3) | codex app-server 2>/dev/null | grep '"id":2'`)
-	key, hash := field(out, "key"), field(out, "currentHash")
-	if key == "" || hash == "" {
+	var trust strings.Builder
+	for rest := out; ; {
+		key := field(rest, "key")
+		if key == "" {
+			break
+		}
+		hash := field(rest, "currentHash")
+		fmt.Fprintf(&trust, "\n[hooks.state.%q]\ntrusted_hash = %q\n", key, hash)
+		_, rest, _ = strings.Cut(rest, `"currentHash":"`)
+	}
+	if trust.Len() == 0 {
 		t.Fatalf("codex app-server listed no hook:\n%s", out)
 	}
-	return fmt.Sprintf("\n[hooks.state.%q]\ntrusted_hash = %q\n", key, hash)
+	return trust.String()
 }
 
 func field(s, name string) string {
@@ -94,7 +105,7 @@ func TestCodexTrustStates(t *testing.T) {
 		t.Errorf("doctor on the untrusted hook:\n%s", out)
 	}
 
-	hookTrust := codexHookTrust(t, p)
+	hookTrust := codexTrustAll(t, p)
 	writeCodexConfig(t, codexHome, m, p.dir, hookTrust)
 	before := m.Requests()
 	stderr := codexExec(t, p)
@@ -140,5 +151,39 @@ func TestCodexTrustStates(t *testing.T) {
 	}
 	if ran {
 		t.Errorf("Codex ran the hook with trust on the parent folder only, which doctor calls a problem: %s", whys(p.history()))
+	}
+}
+
+// Codex's after-edit hooks, as gauntlet init writes them: PostToolUse runs gauntlet after-edit
+// after the agent's shell command, whose judge runs the gates in the background (the gate sees
+// GAUNTLET_HOOK_EVENT=AfterEdit) before the agent stops; the stop is answered with the verdict.
+// SessionEnd runs within the 3 s Codex allows it, so Codex prints no clamping warning.
+func TestCodexAfterEdit(t *testing.T) {
+	m := startModel(t)
+	events := filepath.Join(t.TempDir(), "events.log")
+	config := fmt.Sprintf(`version: 1
+gates:
+  work:
+    run: echo "$GAUNTLET_HOOK_EVENT" >> %s
+`, events)
+	p, codexHome := codexProject(t, m, config)
+	// Turn 1 edits a file, turn 2 runs a command long enough for the judge's quiet period to pass,
+	// turn 3 ends the turn.
+	m.Commands = map[int64]string{1: "echo more >> main.txt", 2: "sleep 4"}
+	writeCodexConfig(t, codexHome, m, p.dir, "")
+	writeCodexConfig(t, codexHome, m, p.dir, codexTrustAll(t, p))
+	stderr := codexExec(t, p)
+	if !strings.Contains(stderr, "hook: PostToolUse") {
+		t.Errorf("Codex ran no PostToolUse hook:\n%s", stderr)
+	}
+	if strings.Contains(stderr, "clamping SessionEnd hook timeout") {
+		t.Errorf("init wrote a SessionEnd timeout Codex clamps:\n%s", stderr)
+	}
+	data, _ := os.ReadFile(events)
+	if !strings.Contains(string(data), "AfterEdit") {
+		t.Errorf("no background judge ran the gate (events: %q)\n%s", data, stderr)
+	}
+	if got := whys(p.history()); !strings.HasSuffix(got, "allow/pass") {
+		t.Errorf("history = %s, want the stop allowed on a pass\n%s", got, stderr)
 	}
 }

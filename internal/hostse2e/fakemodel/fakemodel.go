@@ -23,7 +23,10 @@ type Server struct {
 	// Writes, when set, makes the model answer request N (counted from 1) by asking the host to
 	// write a file (Claude Code's Write tool) instead of ending its turn: the agent doing work
 	// between two stops.
-	Writes   map[int64]Write
+	Writes map[int64]Write
+	// Commands, when set, makes the model answer request N of the Responses API (Codex) by
+	// asking the host to run a shell command (Codex's exec_command tool).
+	Commands map[int64]string
 	requests atomic.Int64
 	srv      *http.Server
 	ln       net.Listener
@@ -87,6 +90,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.anthropic(w, req.Model, req.Stream, fmt.Sprintf("Done (turn %d).", n))
 	case strings.HasSuffix(r.URL.Path, "/responses"):
 		n := s.requests.Add(1)
+		if cmd, ok := s.Commands[n]; ok {
+			s.openAIExec(w, req.Model, cmd)
+			return
+		}
 		s.openAIResponses(w, req.Model, fmt.Sprintf("Done (turn %d).", n))
 	case strings.HasSuffix(r.URL.Path, ":countTokens"):
 		writeJSON(w, map[string]any{"totalTokens": 100})
@@ -162,6 +169,28 @@ func (s *Server) openAIResponses(w http.ResponseWriter, model, text string) {
 		"item": map[string]any{"type": "message", "id": itemID, "role": "assistant", "status": "in_progress", "content": []any{}}})
 	sse(w, "response.output_text.delta", map[string]any{"type": "response.output_text.delta", "item_id": itemID,
 		"output_index": 0, "content_index": 0, "delta": text})
+	sse(w, "response.output_item.done", map[string]any{"type": "response.output_item.done", "output_index": 0, "item": item})
+	sse(w, "response.completed", map[string]any{"type": "response.completed", "response": resp("completed", []any{item})})
+}
+
+// openAIExec answers a Responses request with one call of Codex's exec_command tool.
+func (s *Server) openAIExec(w http.ResponseWriter, model, command string) {
+	if model == "" {
+		model = "gpt-fake"
+	}
+	n := s.requests.Load()
+	respID := fmt.Sprintf("resp_fake_%d", n)
+	args, _ := json.Marshal(map[string]any{"cmd": command})
+	item := map[string]any{"type": "function_call", "id": fmt.Sprintf("fc_fake_%d", n), "call_id": fmt.Sprintf("call_fake_%d", n),
+		"name": "exec_command", "arguments": string(args), "status": "completed"}
+	resp := func(status string, output []any) map[string]any {
+		return map[string]any{"id": respID, "object": "response", "status": status, "model": model, "output": output,
+			"usage": map[string]any{"input_tokens": 100, "output_tokens": 5, "total_tokens": 105,
+				"input_tokens_details": map[string]any{"cached_tokens": 0}, "output_tokens_details": map[string]any{"reasoning_tokens": 0}}}
+	}
+	w.Header().Set("Content-Type", "text/event-stream")
+	sse(w, "response.created", map[string]any{"type": "response.created", "response": resp("in_progress", []any{})})
+	sse(w, "response.output_item.added", map[string]any{"type": "response.output_item.added", "output_index": 0, "item": item})
 	sse(w, "response.output_item.done", map[string]any{"type": "response.output_item.done", "output_index": 0, "item": item})
 	sse(w, "response.completed", map[string]any{"type": "response.completed", "response": resp("completed", []any{item})})
 }
