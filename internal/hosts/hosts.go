@@ -291,7 +291,8 @@ var table = []Host{
 			How: "start copilot in the folder and choose to trust it (kept in ~/.copilot/config.json, trustedFolders); repository hooks load only in a trusted folder"},
 		Messages: "Copilot drops a stop hook's messages; gauntlet writes them to stderr",
 		Sources: []Source{
-			{"cap", "Copilot CLI changelog 1.0.72: a stop hook's consecutive blocks are capped at 8"},
+			{"cap", "Copilot CLI changelog 1.0.72: a stop hook's consecutive blocks are capped at 8; driven in make hosts-e2e (1.0.102), it ends the turn after the 9th consecutive block"},
+			{"trust", "Copilot CLI 1.0.102 driven in make hosts-e2e: in a folder not in trustedFolders, copilot -p loads no repository hook"},
 			{"trust file", "issue 19, observed in Copilot CLI 1.0.x: ~/.copilot/config.json starts with a // comment header and records trustedFolders"},
 			{"timeout alias", "issue 19, observed in Copilot CLI: a hook's \"timeout\" is read as \"timeoutSec\""},
 		},

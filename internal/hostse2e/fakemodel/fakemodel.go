@@ -1,8 +1,8 @@
 // Package fakemodel is a model server for driving the agent hosts' real CLIs in tests, on
 // 127.0.0.1 only: every request is answered at once with a short final text, so that the agent
 // ends its turn and the host runs its stop hook. It speaks as much of Anthropic's Messages API
-// (Claude Code), OpenAI's Responses API (Codex) and Gemini's generateContent (Gemini CLI) as
-// those CLIs need to run a turn.
+// (Claude Code), OpenAI's Responses API (Codex, and Copilot CLI as a bring-your-own-key provider)
+// and Gemini's generateContent (Gemini CLI) as those CLIs need to run a turn.
 package fakemodel
 
 import (
