@@ -71,7 +71,7 @@ func afterEditWhere(spec hosts.Host) string {
 // addAfterEdit adds the host's after-edit entries that are not there yet; false when none was
 // missing. An entry running gauntlet after-edit, by any path, counts as there.
 func addAfterEdit(doc *object, spec hosts.Host, stopCommand string) (bool, error) {
-	if spec.Hook.Entry != hosts.CommandGroup {
+	if spec.Hook.Entry != hosts.CommandGroup && spec.Hook.Entry != hosts.BashCommand {
 		return false, nil
 	}
 	added := false
@@ -101,6 +101,13 @@ func addAfterEdit(doc *object, spec hosts.Host, stopCommand string) (bool, error
 		timeout := afterEditTimeout
 		if ev.Timeout > 0 {
 			timeout = min(timeout, ev.Timeout)
+		}
+		if spec.Hook.Entry == hosts.BashCommand {
+			// Copilot's entries stand alone in the event's list, with no matcher: every tool.
+			hooks.set(ev.Event, append(list, entry(spec, command, int(timeout/time.Second))))
+			doc.set("hooks", hooks)
+			added = true
+			continue
 		}
 		c := newObject().set("type", "command").set(spec.Hook.CommandKey, command).
 			set(spec.TimeoutKey, int(timeout/spec.TimeoutUnit))

@@ -289,8 +289,14 @@ var table = []Host{
 		Trust: Trust{Scope: FolderAndBelow, Dir: "~/.copilot", DirEnv: "COPILOT_HOME", File: "config.json",
 			Format: "jsonc", Key: "trustedFolders", OldKeys: []string{"trusted_folders"},
 			How: "start copilot in the folder and choose to trust it (kept in ~/.copilot/config.json, trustedFolders); repository hooks load only in a trusted folder"},
+		// Copilot's hooks have no matcher: postToolUse runs after every tool.
+		AfterEdit: []EventHook{
+			{Event: "postToolUse", Args: "after-edit"},
+			{Event: "sessionEnd", Args: "after-edit --session-end"},
+		},
 		Messages: "Copilot drops a stop hook's messages; gauntlet writes them to stderr",
 		Sources: []Source{
+			{"after-edit", `Copilot CLI 1.0.102, driven in make hosts-e2e: a postToolUse hook runs after each tool call with {"sessionId","timestamp","cwd","toolName":"bash","toolArgs":{...},"toolResult":{...}}, and sessionEnd at the end of copilot -p with {"sessionId","timestamp","cwd","reason":"complete"}`},
 			{"cap", "Copilot CLI changelog 1.0.72: a stop hook's consecutive blocks are capped at 8; driven in make hosts-e2e (1.0.102), it ends the turn after the 9th consecutive block"},
 			{"trust", "Copilot CLI 1.0.102 driven in make hosts-e2e: in a folder not in trustedFolders, copilot -p loads no repository hook"},
 			{"trust file", "issue 19, observed in Copilot CLI 1.0.x: ~/.copilot/config.json starts with a // comment header and records trustedFolders"},

@@ -169,7 +169,10 @@ gates:
 	p, codexHome := codexProject(t, m, config)
 	// Turn 1 edits a file, turn 2 runs a command long enough for the judge's quiet period to pass,
 	// turn 3 ends the turn.
-	m.Commands = map[int64]string{1: "echo more >> main.txt", 2: "sleep 4"}
+	m.Calls = map[int64]fakemodel.Call{
+		1: {Name: "exec_command", Args: map[string]any{"cmd": "echo more >> main.txt"}},
+		2: {Name: "exec_command", Args: map[string]any{"cmd": "sleep 4"}},
+	}
 	writeCodexConfig(t, codexHome, m, p.dir, "")
 	writeCodexConfig(t, codexHome, m, p.dir, codexTrustAll(t, p))
 	stderr := codexExec(t, p)

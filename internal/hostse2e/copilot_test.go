@@ -4,6 +4,8 @@ package hostse2e
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -90,5 +92,33 @@ func TestCopilotOwnCap(t *testing.T) {
 			t.Errorf("history = %s, want only blocks (Copilot ended the turn itself)", whys(h))
 			break
 		}
+	}
+}
+
+// Copilot's after-edit hooks, as gauntlet init writes them: postToolUse runs gauntlet after-edit
+// after the agent's shell command, whose judge runs the gates in the background (the gate sees
+// GAUNTLET_HOOK_EVENT=AfterEdit) before the agent stops; the stop is answered with the verdict.
+func TestCopilotAfterEdit(t *testing.T) {
+	m := startModel(t)
+	events := filepath.Join(t.TempDir(), "events.log")
+	p := newProject(t, "copilot", fmt.Sprintf(`version: 1
+gates:
+  work:
+    run: echo "$GAUNTLET_HOOK_EVENT" >> %s
+`, events), m)
+	copilotTrust(t, p, p.dir)
+	// Turn 1 edits a file, turn 2 runs a command long enough for the judge's quiet period to pass,
+	// turn 3 ends the turn.
+	m.Calls = map[int64]fakemodel.Call{
+		1: {Name: "bash", Args: map[string]any{"command": "echo more >> main.txt", "description": "edit", "initial_wait": 30}},
+		2: {Name: "bash", Args: map[string]any{"command": "sleep 4", "description": "wait", "initial_wait": 30}},
+	}
+	out := copilotRun(t, p, m)
+	data, _ := os.ReadFile(events)
+	if !strings.Contains(string(data), "AfterEdit") {
+		t.Errorf("no background judge ran the gate (events: %q)\n%s", data, out)
+	}
+	if got := whys(p.history()); !strings.HasSuffix(got, "allow/pass") {
+		t.Errorf("history = %s, want the stop allowed on a pass\n%s", got, out)
 	}
 }

@@ -37,7 +37,7 @@ func ParseHost(s string) (Host, bool) {
 func DetectHost(p Payload) Host {
 	gemini, cursor, copilot := hosts.MustGet(hosts.Gemini), hosts.MustGet(hosts.Cursor), hosts.MustGet(hosts.Copilot)
 	switch {
-	case p.HookEventName == gemini.StopEvent:
+	case p.HookEventName == gemini.StopEvent || p.HookEventName != "" && onlyEventOf(hosts.Gemini, p.HookEventName):
 		return HostGemini
 	case p.HookEventName == cursor.StopEvent || p.seen&seenLoopCount != 0:
 		return HostCursor
@@ -49,4 +49,23 @@ func DetectHost(p Payload) Host {
 	default:
 		return HostClaude
 	}
+}
+
+// onlyEventOf reports whether event is one of host's after-edit events that no other host sends
+// (Gemini CLI's AfterTool; SessionEnd is Claude Code's and Codex's too), so that an after-edit
+// payload names its host as a stop's does.
+func onlyEventOf(host hosts.Name, event string) bool {
+	mine := false
+	for _, h := range hosts.All() {
+		for _, ev := range h.AfterEdit {
+			if ev.Event != event {
+				continue
+			}
+			if h.Name != host {
+				return false
+			}
+			mine = true
+		}
+	}
+	return mine
 }

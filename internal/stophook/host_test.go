@@ -49,6 +49,12 @@ func TestDetectHost(t *testing.T) {
 		{"copilot stopReason alone", `{"stopReason":"end_turn"}`, HostCopilot},
 		{"copilot event", `{"hook_event_name":"agentStop"}`, HostCopilot},
 		{"copilot subagent event", `{"hook_event_name":"subagentStop"}`, HostCopilot},
+		// The after-edit hooks' payloads: Copilot's and Codex's as the real CLIs sent them (make
+		// hosts-e2e), Gemini's as its hooks reference documents it.
+		{"copilot postToolUse", `{"sessionId":"s","timestamp":1795479742929,"cwd":"/r","toolName":"bash","toolArgs":{"command":"echo hi"},"toolResult":{"resultType":"success"}}`, HostCopilot},
+		{"copilot sessionEnd", `{"sessionId":"s","timestamp":1795479743162,"cwd":"/r","reason":"complete"}`, HostCopilot},
+		{"codex PostToolUse", `{"session_id":"s","turn_id":"t","transcript_path":"/t","cwd":"/r","hook_event_name":"PostToolUse","model":"gpt-fake","permission_mode":"bypassPermissions","tool_name":"Bash","tool_input":{"command":"echo"},"tool_response":"","tool_use_id":"c"}`, HostCodex},
+		{"gemini AfterTool", `{"session_id":"s","transcript_path":"/t","cwd":"/r","hook_event_name":"AfterTool","timestamp":"2026-11-24T00:00:00Z","tool_name":"write_file","tool_input":{},"tool_response":{}}`, HostGemini},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -24,9 +24,9 @@ type Server struct {
 	// write a file (Claude Code's Write tool) instead of ending its turn: the agent doing work
 	// between two stops.
 	Writes map[int64]Write
-	// Commands, when set, makes the model answer request N of the Responses API (Codex) by
-	// asking the host to run a shell command (Codex's exec_command tool).
-	Commands map[int64]string
+	// Calls, when set, makes the model answer request N of the Responses API (Codex, Copilot CLI)
+	// by calling one of the host's tools (Codex's exec_command, Copilot's bash).
+	Calls    map[int64]Call
 	requests atomic.Int64
 	srv      *http.Server
 	ln       net.Listener
@@ -90,8 +90,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.anthropic(w, req.Model, req.Stream, fmt.Sprintf("Done (turn %d).", n))
 	case strings.HasSuffix(r.URL.Path, "/responses"):
 		n := s.requests.Add(1)
-		if cmd, ok := s.Commands[n]; ok {
-			s.openAIExec(w, req.Model, cmd)
+		if call, ok := s.Calls[n]; ok {
+			s.openAICall(w, req.Model, call)
 			return
 		}
 		s.openAIResponses(w, req.Model, fmt.Sprintf("Done (turn %d).", n))
@@ -173,16 +173,22 @@ func (s *Server) openAIResponses(w http.ResponseWriter, model, text string) {
 	sse(w, "response.completed", map[string]any{"type": "response.completed", "response": resp("completed", []any{item})})
 }
 
-// openAIExec answers a Responses request with one call of Codex's exec_command tool.
-func (s *Server) openAIExec(w http.ResponseWriter, model, command string) {
+// Call is a tool call the model makes: the tool's name and its arguments.
+type Call struct {
+	Name string
+	Args map[string]any
+}
+
+// openAICall answers a Responses request with one function call.
+func (s *Server) openAICall(w http.ResponseWriter, model string, call Call) {
 	if model == "" {
 		model = "gpt-fake"
 	}
 	n := s.requests.Load()
 	respID := fmt.Sprintf("resp_fake_%d", n)
-	args, _ := json.Marshal(map[string]any{"cmd": command})
+	args, _ := json.Marshal(call.Args)
 	item := map[string]any{"type": "function_call", "id": fmt.Sprintf("fc_fake_%d", n), "call_id": fmt.Sprintf("call_fake_%d", n),
-		"name": "exec_command", "arguments": string(args), "status": "completed"}
+		"name": call.Name, "arguments": string(args), "status": "completed"}
 	resp := func(status string, output []any) map[string]any {
 		return map[string]any{"id": respID, "object": "response", "status": status, "model": model, "output": output,
 			"usage": map[string]any{"input_tokens": 100, "output_tokens": 5, "total_tokens": 105,
