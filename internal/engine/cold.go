@@ -31,8 +31,12 @@ const sealPassed = "gates passed"
 // ColdBuildID is the cause given to such a timeout.
 const ColdBuildID = "cold-build-timeout"
 
-// maxPassedBytes bounds the read of the list; a config's gate names fit many times over.
-const maxPassedBytes = 1 << 20
+// maxPassedBytes bounds the read of the list; maxPassedNames bounds what it keeps, far above any
+// config's gate count.
+const (
+	maxPassedBytes = 1 << 20
+	maxPassedNames = 2000
+)
 
 // passedList is the sealed record.
 type passedList struct {
@@ -109,11 +113,16 @@ func coldBuilds(sd *state.Dir, results []gates.Result, byName map[string]gates.G
 	return results
 }
 
-// recordPasses adds the gates that passed (cached passes included) to the record, keeping the
-// names the config still has; it writes only when the list changes. Without the user's key the
+// recordPasses adds the gates that passed (cached passes included) to the record; it writes only
+// when the list changes. Without the user's key the
 // list goes under the state dir, where it is better than nothing.
 func recordPasses(sd *state.Dir, names []string, results []gates.Result) error {
 	p := readPassed(sd)
+	if p.all {
+		// A record that fails its seal stays as it is: rewritten from what can be trusted, it
+		// would forget the gates the edit removed, and give their timeouts the excuse back.
+		return nil
+	}
 	changed := false
 	for _, r := range results {
 		if r.Status == gates.StatusPass && !p.names[r.Name] {
@@ -123,9 +132,15 @@ func recordPasses(sd *state.Dir, names []string, results []gates.Result) error {
 	if !changed {
 		return nil
 	}
-	var keep []string
+	// Every name is kept, not only the config's: a run with another config (-c) must not make
+	// the record forget a gate. The list is bounded, the newest names of the config first.
+	keep := slices.Clone(names)
+	keep = slices.DeleteFunc(keep, func(n string) bool { return !p.names[n] })
 	for n := range p.names {
-		if slices.Contains(names, n) {
+		if len(keep) >= maxPassedNames {
+			break
+		}
+		if !slices.Contains(names, n) {
 			keep = append(keep, n)
 		}
 	}
