@@ -114,8 +114,8 @@ func coldBuilds(sd *state.Dir, results []gates.Result, byName map[string]gates.G
 }
 
 // recordPasses adds the gates that passed (cached passes included) to the record; it writes only
-// when the list changes. Without the user's key the
-// list goes under the state dir, where it is better than nothing.
+// when the list changes. Without the user's key the list goes under the state dir, where it is
+// better than nothing.
 func recordPasses(sd *state.Dir, names []string, results []gates.Result) error {
 	p := readPassed(sd)
 	if p.all {
