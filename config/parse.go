@@ -64,3 +64,7 @@ func (d *decoder) checkVersion(raw *rawFile, local bool) {
 		d.problems = append(d.problems, raw.at["version"].value.problem(`"version" must be 1, got `+strconv.Itoa(*raw.Version)))
 	}
 }
+
+// MaxFileBytes is the largest config file gauntlet reads: what a caller reading a config from
+// elsewhere (git, for the config at a commit) bounds its read by.
+const MaxFileBytes = maxConfigBytes

@@ -3,20 +3,22 @@ package gates
 // Integrity rule ids: each names one way a change can weaken the gates instead of fixing the
 // code. They appear in reports, in the SARIF rules and as keys of the config's `integrity.rules`.
 const (
-	RuleTestFileRemoved   = "test-file-removed"  // a test file deleted or renamed out of the test pattern
-	RuleTestRemoved       = "test-removed"       // a test function removed
-	RuleTestSkipped       = "test-skipped"       // a skip added (t.Skip, it.skip, @pytest.mark.skip, #[ignore], ...)
-	RuleTestFocused       = "test-focused"       // a focus added (.only, fit, fdescribe): the other tests stop running
-	RuleAssertionsDropped = "assertions-dropped" // fewer assertions in the test files than before
-	RuleSuppressionAdded  = "suppression-added"  // //nolint, # noqa, @ts-ignore, #[allow(...)], ...
-	RuleGateRelaxed       = "gate-relaxed"       // a gate removed, disabled, narrowed or its command changed in .gauntlet.yml
-	RuleIntegrityRelaxed  = "integrity-relaxed"  // the integrity settings themselves lowered
-	RuleLintRelaxed       = "lint-relaxed"       // a linter or lint rule turned off, or exclusions added
-	RuleTypecheckRelaxed  = "typecheck-relaxed"  // tsconfig strictness, mypy or pyright checks turned off
-	RuleCoverageLowered   = "coverage-lowered"   // a coverage threshold lowered or removed
-	RuleScriptNeutered    = "script-neutered"    // a test/lint script or make target replaced by one that cannot fail
-	RuleCICheckRemoved    = "ci-check-removed"   // a CI step that runs checks removed or allowed to fail
-	RuleHookWeakened      = "hook-weakened"      // the host's gauntlet hook entry removed, disabled or changed
+	RuleTestFileRemoved   = "test-file-removed"   // a test file deleted or renamed out of the test pattern
+	RuleTestRemoved       = "test-removed"        // a test function removed
+	RuleTestSkipped       = "test-skipped"        // a skip added (t.Skip, it.skip, @pytest.mark.skip, #[ignore], ...)
+	RuleTestFocused       = "test-focused"        // a focus added (.only, fit, fdescribe): the other tests stop running
+	RuleAssertionsDropped = "assertions-dropped"  // fewer assertions in the test files than before
+	RuleSuppressionAdded  = "suppression-added"   // //nolint, # noqa, @ts-ignore, #[allow(...)], ...
+	RuleGateRelaxed       = "gate-relaxed"        // a gate removed, disabled, narrowed or its command changed in .gauntlet.yml
+	RuleIntegrityRelaxed  = "integrity-relaxed"   // the integrity settings themselves lowered
+	RuleLintRelaxed       = "lint-relaxed"        // a linter or lint rule turned off, or exclusions added
+	RuleTypecheckRelaxed  = "typecheck-relaxed"   // tsconfig strictness, mypy or pyright checks turned off
+	RuleCoverageLowered   = "coverage-lowered"    // a coverage threshold lowered or removed
+	RuleScriptNeutered    = "script-neutered"     // a test/lint script or make target replaced by one that cannot fail
+	RuleCICheckRemoved    = "ci-check-removed"    // a CI step that runs checks removed or allowed to fail
+	RuleHookWeakened      = "hook-weakened"       // the host's gauntlet hook entry removed, disabled or changed
+	RuleGateAltered       = "gate-altered"        // a gate or setting of the config at the session's base changed (the stop runs the base's)
+	RuleEnvChanged        = "environment-changed" // what steers the tools (PATH, GOFLAGS, go env -w, ...) differs from the session's start
 )
 
 // IntegrityRules lists every rule id, in the order reports and the docs present them.
@@ -24,7 +26,8 @@ var IntegrityRules = []string{
 	RuleTestFileRemoved, RuleTestRemoved, RuleTestSkipped, RuleTestFocused, RuleAssertionsDropped,
 	RuleSuppressionAdded,
 	RuleGateRelaxed, RuleIntegrityRelaxed, RuleLintRelaxed, RuleTypecheckRelaxed, RuleCoverageLowered,
-	RuleScriptNeutered, RuleCICheckRemoved, RuleHookWeakened,
+	RuleScriptNeutered, RuleCICheckRemoved, RuleHookWeakened, RuleGateAltered,
+	RuleEnvChanged,
 }
 
 // IntegrityRuleSummary is one line per rule, for SARIF rule descriptions and `gauntlet explain`.
@@ -43,6 +46,8 @@ var IntegrityRuleSummary = map[string]string{
 	RuleScriptNeutered:    "A script or make target the checks run was replaced by one that cannot fail.",
 	RuleCICheckRemoved:    "A CI step that runs checks was removed or allowed to fail.",
 	RuleHookWeakened:      "The gauntlet hook entry was removed, disabled or changed.",
+	RuleGateAltered:       "A gate or setting of the gauntlet config at the session's base was removed, renamed or changed; the stop runs the base's.",
+	RuleEnvChanged:        "What steers the tools (PATH, GOFLAGS, the go env file, NODE_OPTIONS, ...) differs from the session's start.",
 }
 
 // IntegrityLevel is what a rule's findings do: block (fail the run, block the stop), warn (shown,

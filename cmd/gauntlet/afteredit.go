@@ -21,9 +21,10 @@ const afterEditReadTimeout = time.Second
 
 // afterEditOptions are after-edit's command line and its surroundings.
 type afterEditOptions struct {
-	IO         *IOStreams
-	host       stophook.Host
-	sessionEnd bool
+	IO           *IOStreams
+	host         stophook.Host
+	sessionEnd   bool
+	sessionStart bool
 }
 
 func newAfterEditCmd(ios *IOStreams, runF func(*afterEditOptions) error) *cobra.Command {
@@ -36,7 +37,8 @@ func newAfterEditCmd(ios *IOStreams, runF func(*afterEditOptions) error) *cobra.
 returns at once, prints nothing and never fails the tool call; it starts, detached, a judge of the
 tree that waits for stop_hook.quiet_period without newer edits, runs the speculative gates at a
 low priority, and leaves its verdict for the stop hook, which then joins it instead of starting
-the gates. --session-end stops the session's judge.`,
+the gates. --session-start pins the commit the session starts from, which every later stop of
+the session measures the change from; --session-end stops the session's judge.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			h, ok := stophook.ParseHost(host)
@@ -53,6 +55,8 @@ the gates. --session-end stops the session's judge.`,
 	}
 	cmd.Flags().StringVar(&host, "host", "auto", "the agent host's dialect: auto, claude, codex, cursor, gemini or copilot")
 	cmd.Flags().BoolVar(&opts.sessionEnd, "session-end", false, "the session ended: stop its background judge")
+	cmd.Flags().BoolVar(&opts.sessionStart, "session-start", false, "a session starts: pin the commit its stops are measured from")
+	cmd.MarkFlagsMutuallyExclusive("session-start", "session-end")
 	return cmd
 }
 
@@ -63,8 +67,12 @@ func afterEdit(opts *afterEditOptions) {
 	cwd, _ := ios.Getwd()
 	o := stophook.Options{Stdin: stdin, Stderr: ios.ErrOut, Getenv: ios.Getenv, Environ: ios.Environ(), Cwd: cwd,
 		Host: opts.host, ReadTimeout: afterEditReadTimeout}
-	if opts.sessionEnd {
+	switch {
+	case opts.sessionEnd:
 		stophook.EndSession(o)
+		return
+	case opts.sessionStart:
+		stophook.StartSession(o)
 		return
 	}
 	if req, ok := stophook.RequestJudge(o, ios.Now()); ok {

@@ -7,6 +7,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/binary"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -213,8 +214,19 @@ type Context struct {
 	// Env is the base environment of the gates (before their own env): where their programs are
 	// looked up.
 	Env []string
+	// Environment is the identity of what steers the tools in Env, as every machine computes it
+	// (envid.Portable): part of every key.
+	Environment string
 	// Tools names the gates' programs and toolchains, once per run; nil makes one per key.
 	Tools *toolid.Resolver
+}
+
+// LocalKey is the key a pass is kept under on one machine: key, reached in the environment whose
+// identity is env (envid.Local, PATH included). The remote cache, shared between machines, is
+// keyed by key alone, and believed only for its writer's signature.
+func LocalKey(key, env string) string {
+	sum := sha256.Sum256([]byte(key + "\x00local environment\x00" + env))
+	return hex.EncodeToString(sum[:])
 }
 
 // Key returns the cache key of a gate in this state; ok is false when the gate may not be
@@ -260,6 +272,8 @@ func Key(ctx context.Context, g gates.Gate, c Context) (key string, ok bool, err
 		return "", false, fmt.Errorf("cache key of %s: %w", g.Name, err)
 	}
 	snapshot.Field(sum, "tools", []byte(id))
+	// What steers the tools (GOFLAGS, the go env file, NODE_OPTIONS...) changes what they check.
+	snapshot.Field(sum, "environment", []byte(c.Environment))
 	if err := inputsDigest(ctx, sum, g, c.Tree); err != nil {
 		return "", false, fmt.Errorf("cache key of %s: %w", g.Name, err)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gauntlet-dev/gauntlet/gates"
 	"github.com/gauntlet-dev/gauntlet/internal/cache"
+	"github.com/gauntlet-dev/gauntlet/internal/envid"
 	"github.com/gauntlet-dev/gauntlet/internal/remotecache"
 	"github.com/gauntlet-dev/gauntlet/internal/seal"
 	"github.com/gauntlet-dev/gauntlet/internal/snapshot"
@@ -26,10 +27,16 @@ type cached struct {
 	remote  *remotecache.Client // nil without a usable remote cache
 	local   map[string]bool     // setup steps: never asked of, nor stored on, the remote cache
 	results []gates.Result
-	keys    map[string]string // gate name -> key
+	keys    map[string]string // gate name -> key, as every machine computes it (the remote cache's)
 	gates   map[string]gates.Gate
 	kc      cache.Context
+	// localEnv is the identity of this machine's environment, PATH included: a pass kept on this
+	// machine answers only in the environment that reached it (see envid).
+	localEnv string
 }
+
+// localKey is the key a pass is kept under on this machine: key in this environment.
+func (c *cached) localKey(key string) string { return cache.LocalKey(key, c.localEnv) }
 
 // consultCache answers the gates it can from the cache and returns the others, to run. Any
 // problem with the cache (no git, an unreadable file) only means the gates run.
@@ -79,6 +86,9 @@ func consultCache(ctx context.Context, req Request, snap *snapshot.Snapshot, sd 
 	if kc.Env == nil {
 		kc.Env = os.Environ()
 	}
+	steering := envid.Steering(kc.Env)
+	kc.Environment = envid.Portable(steering)
+	c.localEnv = envid.Local(steering)
 	c.kc = kc
 	hits := map[string]hit{}
 	for _, g := range toRun {
@@ -90,7 +100,7 @@ func consultCache(ctx context.Context, req Request, snap *snapshot.Snapshot, sd 
 		c.keys[g.Name] = key
 		c.gates[g.Name] = g
 		// --no-cache runs the gate anyway; its outcome still updates the cache.
-		if e, found := store.Lookup(key); found && !req.NoCache {
+		if e, found := store.Lookup(c.localKey(key)); found && !req.NoCache {
 			hits[g.Name] = hit{entry: e}
 			continue
 		}
@@ -102,7 +112,7 @@ func consultCache(ctx context.Context, req Request, snap *snapshot.Snapshot, sd 
 		if e, found, rerr := c.lookupRemote(ctx, key, req.NoCache); found {
 			// Kept locally too: the next run on this machine needs no server.
 			entry := cache.Entry{Gate: e.Gate, Run: e.Run, At: e.At}
-			store.Put(key, entry)
+			store.Put(c.localKey(key), entry)
 			hits[g.Name] = hit{entry: entry, remote: true}
 		} else if rerr != nil && !errors.Is(rerr, remotecache.ErrDown) {
 			err = errors.Join(err, rerr)
@@ -209,12 +219,12 @@ func (c *cached) remember(ctx context.Context, runID string, ran []gates.Result,
 			if !ok || err != nil || again != key {
 				continue
 			}
-			c.store.Put(key, cache.Entry{Gate: r.Name, Run: runID, At: now})
+			c.store.Put(c.localKey(key), cache.Entry{Gate: r.Name, Run: runID, At: now})
 			if c.remote != nil && remoteErr == nil && !c.local[r.Name] {
 				remoteErr = c.remote.Put(ctx, key, remotecache.Entry{Gate: r.Name, Run: runID, At: now})
 			}
 		case r.Status == gates.StatusFail || r.Status == gates.StatusWarn:
-			c.store.Delete(key)
+			c.store.Delete(c.localKey(key))
 		}
 	}
 	if errors.Is(remoteErr, remotecache.ErrDown) {

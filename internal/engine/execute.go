@@ -65,6 +65,13 @@ type Request struct {
 	// StopHook says the run judges an agent's stop: integrity findings default to block there,
 	// to warn in `run`.
 	StopHook bool
+	// BaseJudged says Config is the one at the agent session's base, combined with the gates the
+	// change adds (internal/baseconfig): integrity's own reading of the config file would repeat
+	// what the stop hook found about it. SessionFindings are what the stop hook found about the
+	// session: the change's alterations of the base's config, an environment that differs from
+	// the session's start. They come first among the run's integrity findings.
+	BaseJudged      bool
+	SessionFindings []gates.IntegrityFinding
 }
 
 // Run is what one pipeline run produced.
@@ -231,7 +238,7 @@ func Execute(ctx context.Context, req Request) (*Run, error) {
 		TreeAfter:   treeAfter,
 		Executed:    len(toRun),
 	}
-	run.Integrity = sanitizeIntegrity(integrityRes.Findings, secrets)
+	run.Integrity = sanitizeIntegrity(withSessionFindings(integrityRes.Findings, req), secrets)
 	run.IntegrityErr = integrityErr
 	run.Verdict = gates.VerdictWithIntegrity(gates.VerdictOf(slices.Concat(run.Setup, run.Results)), run.Integrity)
 	run.FirstFailure = firstFailure(ran)

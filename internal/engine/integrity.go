@@ -5,7 +5,9 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 
+	"github.com/gauntlet-dev/gauntlet/config"
 	"github.com/gauntlet-dev/gauntlet/gates"
 	"github.com/gauntlet-dev/gauntlet/internal/integrity"
 	"github.com/gauntlet-dev/gauntlet/internal/redact"
@@ -20,16 +22,13 @@ func checkIntegrity(ctx context.Context, req Request, snap *snapshot.Snapshot) (
 	if req.Scope.Shard.N > 1 && req.Scope.Shard.K != 1 {
 		return integrity.Result{Skipped: "judged by shard 1"}, nil
 	}
-	configFile := ".gauntlet.yml"
-	if rel, err := filepath.Rel(cfg.Root, cfg.Path); err == nil && cfg.Path != "" {
-		configFile = filepath.ToSlash(rel)
-	}
+	configFile := ConfigFile(cfg)
 	commands := make([]string, 0, len(cfg.Gates))
 	for _, g := range cfg.Gates {
 		commands = append(commands, g.Command())
 	}
 	base := cmp.Or(req.Scope.Base, cfg.Base)
-	if req.Scope.Base == "" && cfg.Base != "" && judgedAgainstItself(ctx, snap) {
+	if req.Scope.Base == "" && req.Scope.Pinned == "" && cfg.Base != "" && judgedAgainstItself(ctx, snap) {
 		// The config's own base may be the change's doing (a base that is HEAD itself sees no
 		// committed work): judge against the accepted one.
 		if accepted, ok := integrity.AcceptedBase(ctx, cfg.Root, configFile); ok && accepted != cfg.Base {
@@ -70,4 +69,25 @@ func judgedAgainstItself(ctx context.Context, snap *snapshot.Snapshot) bool {
 	}
 	base, err := snap.Base(ctx)
 	return err == nil && base.MergeBase != "" && base.MergeBase == tree.Head
+}
+
+// ConfigFile is the config's path relative to the project root, as findings name it.
+func ConfigFile(cfg *config.Config) string {
+	if rel, err := filepath.Rel(cfg.Root, cfg.Path); err == nil && cfg.Path != "" {
+		return filepath.ToSlash(rel)
+	}
+	return config.FileName
+}
+
+// withSessionFindings puts the findings about a config chosen from the session's base first, in
+// place of integrity's own about the config file's gates and settings.
+func withSessionFindings(found []gates.IntegrityFinding, req Request) []gates.IntegrityFinding {
+	rest := found
+	if req.BaseJudged {
+		file := ConfigFile(req.Config)
+		rest = slices.DeleteFunc(slices.Clone(found), func(f gates.IntegrityFinding) bool {
+			return f.File == file && (f.Rule == gates.RuleGateRelaxed || f.Rule == gates.RuleIntegrityRelaxed)
+		})
+	}
+	return slices.Concat(req.SessionFindings, rest)
 }

@@ -30,10 +30,13 @@ type Selection struct {
 
 // Scope is what narrows a run down from the whole config.
 type Scope struct {
-	Names  []string // run only these gates; change scoping does not apply to them
-	All    bool     // ignore `paths`
-	Base   string   // overrides the config's base ref
-	CI     bool     // the run counts as CI for `when`
+	Names []string // run only these gates; change scoping does not apply to them
+	All   bool     // ignore `paths`
+	Base  string   // overrides the config's base ref
+	// Pinned is the commit an agent session is measured from (internal/session): it wins over
+	// Base and the config's base, and no ref is read to find it.
+	Pinned string
+	CI     bool // the run counts as CI for `when`
 	Shard  Shard
 	Sticky []string // gates kept in scope whatever the change says (the stop hook's unfixed failures)
 	// Timings are the gates' durations from earlier runs, which balance the shards.

@@ -17,6 +17,7 @@ const maxNewOnlyDiffBytes = snapshot.DefaultPatchBytes
 func NewSnapshot(cfg *config.Config, scope Scope) *snapshot.Snapshot {
 	return snapshot.New(cfg.Root, snapshot.Options{
 		Base:       cmp.Or(scope.Base, cfg.Base),
+		Pinned:     scope.Pinned,
 		PatchBytes: patchBytes(cfg),
 	})
 }

@@ -21,6 +21,9 @@ type Base struct {
 	WhyNone string
 }
 
+// PinnedRef is the Ref of a pinned base, as reports name it.
+const PinnedRef = "the session's base"
+
 // autoBases are tried in order when no base is configured, after the branch origin/HEAD names;
 // origin/HEAD comes first because it names the branch that pull requests target.
 var autoBases = []string{"origin/HEAD", "main", "master"}
@@ -33,6 +36,9 @@ const maxRefOutput = 64 << 10
 // automatically is a normal state of a repository without a remote or a main branch.
 func (s *Snapshot) Base(ctx context.Context) (*Base, error) {
 	return s.base.get(ctx, func() (*Base, error) {
+		if s.opts.Pinned != "" {
+			return &Base{Ref: PinnedRef, MergeBase: s.opts.Pinned}, nil
+		}
 		tree, err := s.Tree(ctx)
 		if err != nil {
 			return nil, err

@@ -70,6 +70,9 @@ func (s *Snapshot) DiffBase(ctx context.Context) (from, against string, hasBase 
 		return "HEAD", fmt.Sprintf("HEAD (no merge-base with %s)", base.Ref), true, nil
 	}
 	mb := base.MergeBase
+	if base.Ref == PinnedRef {
+		return mb, fmt.Sprintf("%s %s", base.Ref, mb[:min(len(mb), 12)]), true, nil
+	}
 	return mb, fmt.Sprintf("%s (merge-base %s)", base.Ref, mb[:min(len(mb), 12)]), true, nil
 }
 

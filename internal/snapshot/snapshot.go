@@ -38,6 +38,9 @@ type Options struct {
 	// Base is the base ref the change is measured from; "" means auto: the branch origin/HEAD
 	// names, then origin/HEAD, main, master.
 	Base string
+	// Pinned is a commit the change is measured from directly, whatever the refs say: an agent
+	// session's base (internal/session). It wins over Base, and reads no ref.
+	Pinned string
 	// PatchBytes is how much of the change's patch the run reads with the names of the changed
 	// files, in the same git process: the most any new_only or review gate of the run needs. 0
 	// reads names only; a later Change or Patch that needs more reads the diff again.
@@ -75,6 +78,10 @@ func (s *Snapshot) BaseRef() string { return s.opts.Base }
 func (s *Snapshot) Tree(ctx context.Context) (*Tree, error) {
 	return s.tree.get(ctx, func() (*Tree, error) { return readTree(ctx, s.root) })
 }
+
+// SetTree hands the snapshot a reading of the work tree made by another snapshot of the same
+// root moments before (the stop hook's pinning of a session reads it first): git status runs once.
+func (s *Snapshot) SetTree(t *Tree) { s.tree.set(t) }
 
 // memo holds one part of a snapshot, read at most once. A reading that failed because its
 // context ended is not kept: a caller with a live context (another gate) reads again.

@@ -14,6 +14,7 @@ import (
 	"github.com/gauntlet-dev/gauntlet/config"
 	"github.com/gauntlet-dev/gauntlet/gates"
 	"github.com/gauntlet-dev/gauntlet/internal/engine"
+	"github.com/gauntlet-dev/gauntlet/internal/session"
 	"github.com/gauntlet-dev/gauntlet/internal/state"
 	"github.com/gauntlet-dev/gauntlet/internal/toolid"
 	"github.com/gauntlet-dev/gauntlet/lock"
@@ -90,7 +91,16 @@ func RequestJudge(o Options, now time.Time) (AfterEdit, bool) {
 		host = DetectHost(p)
 	}
 	cfg, err := config.Load(config.Options{Dir: p.Dir(o.Getenv, o.Cwd)})
-	if err != nil || !cfg.StopHook.Speculative {
+	if err != nil {
+		return AfterEdit{}, false
+	}
+	// The session's first hook call pins its base, whether a judge starts or not.
+	if p.Session() != "" {
+		if _, err := PinSession(context.Background(), cfg, sessionKey(host, p.Session()), session.PinnedAtEdit, o.Environ); err != nil {
+			fmt.Fprintf(o.Stderr, "gauntlet: after-edit: %v\n", err)
+		}
+	}
+	if !cfg.StopHook.Speculative {
 		return AfterEdit{}, false
 	}
 	sd, err := state.Open(cfg.Root)
@@ -168,11 +178,17 @@ type JudgeOptions struct {
 func Judge(ctx context.Context, o JudgeOptions) error {
 	req := o.Request
 	loaded, err := config.Load(config.Options{Dir: req.Root})
+	key := sessionKey(req.Host, req.Session)
+	if req.Session == "" {
+		key = ""
+	}
+	// Judged as the stop will be, with the session's base and its config: its results stand for
+	// the stop's gates.
+	judged, err := sessionJudging(ctx, req.Root, key, session.PinnedAtJudge, loaded, err, o.Environ)
 	if err != nil {
 		return err
 	}
-	// Judged as the stop will be: its results stand for the stop's gates.
-	cfg, _, _ := loaded.ForStopHook()
+	cfg := judged.cfg
 	// A judge lives at most its quiet period and one stop hook's time.
 	ctx, cancel := context.WithTimeout(ctx, cfg.StopHook.QuietPeriod+cfg.StopHook.Timeout)
 	defer cancel()
@@ -186,7 +202,7 @@ func Judge(ctx context.Context, o JudgeOptions) error {
 		return err
 	}
 	defer sd.Close()
-	key := sessionKey(req.Host, req.Session)
+	key = sessionKey(req.Host, req.Session)
 	superseded := func() bool { return readJudgeRecord(sd, judgeRequestFile).Seq != req.Seq }
 	if superseded() {
 		return nil
@@ -211,8 +227,8 @@ func Judge(ctx context.Context, o JudgeOptions) error {
 		secrets: cfg.Redactor(o.Environ),
 		started: time.Now(),
 	}
-	inputs := judgedInputs(ctx, cfg, req.Transcript)
-	snap := engine.NewSnapshot(cfg, engine.Scope{})
+	inputs := judged.inputs(judgedInputs(ctx, cfg, req.Transcript), o.Environ)
+	snap := engine.NewSnapshot(cfg, engine.Scope{Pinned: judged.base})
 	tree, err := snap.Tree(ctx)
 	if err != nil {
 		return fmt.Errorf("judge: %w", err)
@@ -250,15 +266,17 @@ func Judge(ctx context.Context, o JudgeOptions) error {
 	gatesCtx, cancelGates := context.WithTimeout(ctx, gatesTime)
 	defer cancelGates()
 	_, err = engine.Execute(gatesCtx, engine.Request{
-		Config:    &speculative,
-		Scope:     engine.Scope{Sticky: stickyOf(led, key)},
-		Locked:    true,
-		StopHook:  true,
-		Env:       o.Environ,
-		ExtraEnv:  c.gateEnv(),
-		Grace:     grace,
-		FailFast:  !cfg.StopHook.FirstFailure.Wait,
-		FailGrace: cfg.StopHook.FirstFailure.Grace,
+		Config:          &speculative,
+		Scope:           engine.Scope{Sticky: stickyOf(led, key), Pinned: judged.base},
+		Locked:          true,
+		StopHook:        true,
+		BaseJudged:      judged.baseJudged,
+		SessionFindings: judged.allFindings(),
+		Env:             o.Environ,
+		ExtraEnv:        c.gateEnv(),
+		Grace:           grace,
+		FailFast:        !cfg.StopHook.FirstFailure.Wait,
+		FailGrace:       cfg.StopHook.FirstFailure.Grace,
 		Recorded: func(run *engine.Run) error {
 			if ctx.Err() != nil {
 				return nil // stopped: what it saw is about a state already gone
@@ -335,4 +353,24 @@ func judgedResults(in *inflight, fingerprint, key string, perSession bool) []gat
 		return nil
 	}
 	return in.Results
+}
+
+// StartSession pins the base of a session that starts (the host's session-start hook): HEAD now,
+// before the agent has done anything. It prints nothing and never fails the host.
+func StartSession(o Options) {
+	p, err := ReadPayload(o.Stdin, o.ReadTimeout)
+	if err != nil || p.Session() == "" {
+		return
+	}
+	host := o.Host
+	if host == "" {
+		host = DetectHost(p)
+	}
+	cfg, err := config.Load(config.Options{Dir: p.Dir(o.Getenv, o.Cwd)})
+	if err != nil {
+		return
+	}
+	if _, err := PinSession(context.Background(), cfg, sessionKey(host, p.Session()), session.PinnedAtStart, o.Environ); err != nil {
+		fmt.Fprintf(o.Stderr, "gauntlet: session start: %v\n", err)
+	}
 }

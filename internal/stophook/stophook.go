@@ -21,6 +21,7 @@ import (
 	"github.com/gauntlet-dev/gauntlet/internal/redact"
 	"github.com/gauntlet-dev/gauntlet/internal/report"
 	"github.com/gauntlet-dev/gauntlet/internal/seal"
+	"github.com/gauntlet-dev/gauntlet/internal/session"
 	"github.com/gauntlet-dev/gauntlet/internal/snapshot"
 	"github.com/gauntlet-dev/gauntlet/internal/state"
 	"github.com/gauntlet-dev/gauntlet/internal/termtext"
@@ -95,6 +96,17 @@ type call struct {
 	// every block and history entry; overrideMode is stop_hook.local_overrides.
 	overrides    []string
 	overrideMode string
+	// session is what judges this session's stops: its base, its config, its environment.
+	session judging
+}
+
+// sessionKey is the ledger's key of the payload's session; "" when the host names none, and
+// nothing is pinned for it.
+func (c *call) sessionKey() string {
+	if c.payload.Session() == "" {
+		return ""
+	}
+	return sessionKey(c.host, c.payload.Session())
 }
 
 func (c *call) allow() Outcome {
@@ -133,17 +145,29 @@ func (c *call) run(ctx context.Context) Outcome {
 		return c.because(WhyGuard, "plan mode").allow()
 	}
 
-	cfg, err := config.Load(config.Options{Dir: p.Dir(c.Getenv, c.Cwd)})
+	dir := p.Dir(c.Getenv, c.Cwd)
+	loaded, err := config.Load(config.Options{Dir: dir})
+	if loaded != nil {
+		// Secrets of both files are hidden, whichever the stop is judged with.
+		c.secrets = loaded.Redactor(c.Environ)
+		c.judgedConfig(loaded)
+	}
+	// Which config and which base judge: the session's, pinned at its first hook call.
+	c.session, err = sessionJudging(ctx, dir, c.sessionKey(), session.PinnedAtStop, loaded, err, c.Environ)
 	switch {
 	case errors.Is(err, config.ErrNotFound):
 		return c.allow()
 	case err != nil:
 		return c.because(WhyInfra, "").notify("gauntlet: gates not run: config error: " + oneLine(err.Error()) + "; stop allowed")
 	}
+	if c.session.note != "" {
+		fmt.Fprintf(c.Stderr, "gauntlet: stop-hook: %s\n", c.session.note)
+	}
+	cfg := c.session.cfg
 	c.dec.root = cfg.Root
-	// Secrets of both files are hidden, whichever the stop is judged with.
-	c.secrets = cfg.Redactor(c.Environ)
-	cfg = c.judgedConfig(cfg)
+	if loaded == nil {
+		c.secrets = cfg.Redactor(c.Environ)
+	}
 	if p.IsSubagentStop() && !cfg.StopHook.Subagents {
 		return c.because(WhyGuard, "subagent").allow()
 	}
@@ -182,11 +206,14 @@ func (c *call) judge(ctx context.Context, cfg *config.Config) Outcome {
 	// The repository is read once: the fingerprint, change scoping, the per-gate cache and the
 	// gates share the reading, and the gates' tools are named once for the fingerprint and the
 	// cache keys.
-	inputs := judgedInputs(ctx, cfg, c.payload.Transcript())
+	inputs := c.session.inputs(judgedInputs(ctx, cfg, c.payload.Transcript()), c.Environ)
 	tools := toolid.New()
 	stateOf := fingerprinter(cfg, sd, inputs, c.Environ, tools)
 	var fingerprint string
-	snap := engine.NewSnapshot(cfg, engine.Scope{})
+	snap := engine.NewSnapshot(cfg, engine.Scope{Pinned: c.session.base})
+	if c.session.tree != nil {
+		snap.SetTree(c.session.tree)
+	}
 	tree, err := snap.Tree(ctx)
 	if err == nil {
 		fingerprint, err = stateOf(ctx, tree)
@@ -257,13 +284,17 @@ func (c *call) judge(ctx context.Context, cfg *config.Config) Outcome {
 	defer cancelGates()
 	run, err := engine.Execute(gatesCtx, engine.Request{
 		Config:   cfg,
-		Scope:    engine.Scope{Sticky: stickyOf(led, key)},
+		Scope:    engine.Scope{Sticky: stickyOf(led, key), Pinned: c.session.base},
 		Locked:   true,
 		StopHook: true,
-		Env:      c.Environ,
-		ExtraEnv: c.gateEnv(),
-		Observer: progress,
-		Grace:    grace,
+		// The session's findings (its base's config altered, its environment changed) count
+		// like the change's own integrity findings.
+		BaseJudged:      c.session.baseJudged,
+		SessionFindings: c.session.allFindings(),
+		Env:             c.Environ,
+		ExtraEnv:        c.gateEnv(),
+		Observer:        progress,
+		Grace:           grace,
 		// The agent's fix for the first failure changes the code: gates still running after a
 		// short grace would judge a state that is about to go, so they are stopped.
 		FailFast:  !cfg.StopHook.FirstFailure.Wait,
@@ -598,10 +629,12 @@ func (c *call) nextAttempt(ps *promptState, failed []gates.Result, total int, fi
 	ps.Total = total
 	ps.Integrity = c.integrity
 	at := Attempt{N: ps.Blocks, Max: maxAttempts}
-	if len(only(failed, gates.StatusFail)) == 0 && len(c.integrity) > 0 {
+	// Only blocking findings lead the reason: a warning alone is no reason to restore anything.
+	blockingFindings := gates.Blocking(c.integrity)
+	if len(only(failed, gates.StatusFail)) == 0 && blockingFindings {
 		return c.block(IntegrityReason(c.integrity, at, MaxReasonBytes, c.secrets))
 	}
-	if len(c.integrity) == 0 {
+	if !blockingFindings {
 		return c.block(withFixed(withNotJudged(BlockReason(failed, total, at, c.secrets), c.stopped), c.fixed))
 	}
 	// The integrity findings come first, in at most half the room; the gates have the rest.

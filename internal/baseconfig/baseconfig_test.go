@@ -1,0 +1,111 @@
+package baseconfig
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/gauntlet-dev/gauntlet/config"
+	"github.com/gauntlet-dev/gauntlet/gates"
+)
+
+func parse(t *testing.T, yml string) *config.Config {
+	t.Helper()
+	c, err := config.Parse("/p/.gauntlet.yml", []byte(yml), "/p")
+	if err != nil {
+		t.Fatalf("parse: %v\n%s", err, yml)
+	}
+	return c
+}
+
+const baseYML = `version: 1
+gates:
+  test:
+    run: go test ./...
+  lint:
+    run: golangci-lint run
+    severity: warn
+`
+
+func TestJudgeKeepsTheBasesGates(t *testing.T) {
+	cases := []struct {
+		name     string
+		head     string
+		want     []string // gate name: command, in order
+		findings []string // message fragments, each with its level
+	}{
+		{name: "unchanged", head: baseYML,
+			want: []string{"test: go test ./...", "lint: golangci-lint run"}},
+		{name: "a gate added runs too, with no finding", head: baseYML + "  vet:\n    run: go vet ./...\n",
+			want: []string{"test: go test ./...", "lint: golangci-lint run", "vet: go vet ./..."}},
+		{name: "a gate removed runs as the base has it",
+			head:     "version: 1\ngates:\n  lint:\n    run: golangci-lint run\n    severity: warn\n",
+			want:     []string{"test: go test ./...", "lint: golangci-lint run"},
+			findings: []string{`block: gate "test" removed`}},
+		{name: "a gate renamed runs under its base name, once",
+			head:     "version: 1\ngates:\n  tests:\n    run: go test ./...\n  lint:\n    run: golangci-lint run\n    severity: warn\n",
+			want:     []string{"test: go test ./...", "lint: golangci-lint run"},
+			findings: []string{`block: gate "test" renamed to "tests"`}},
+		{name: "a command narrowed runs as the base has it",
+			head:     strings.Replace(baseYML, "go test ./...", "go test -run TestZero ./...", 1),
+			want:     []string{"test: go test ./...", "lint: golangci-lint run"},
+			findings: []string{`block: gate "test" altered (command)`}},
+		{name: "a top-level env reaches every gate: each is altered",
+			head:     strings.Replace(baseYML, "gates:", "env:\n  GOFLAGS: -run=^$\ngates:", 1),
+			want:     []string{"test: go test ./...", "lint: golangci-lint run"},
+			findings: []string{`block: gate "test" altered (env)`, `block: gate "lint" altered (env)`}},
+		{name: "stricter only is reported, not blocking",
+			head:     strings.Replace(baseYML, "    severity: warn\n", "", 1),
+			want:     []string{"test: go test ./...", "lint: golangci-lint run"},
+			findings: []string{`warn: gate "lint" altered (severity)`}},
+		{name: "a stop_hook key altered keeps the base's value",
+			head:     strings.Replace(baseYML, "gates:", "stop_hook:\n  timeout: 1ms\ngates:", 1),
+			want:     []string{"test: go test ./...", "lint: golangci-lint run"},
+			findings: []string{`block: stop_hook.timeout altered`}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			base, head := parse(t, baseYML), parse(t, tc.head)
+			got := Judge(base, head, head, ".gauntlet.yml")
+			var names []string
+			for _, g := range got.Config.Gates {
+				names = append(names, g.Name+": "+g.Command())
+			}
+			if strings.Join(names, "\n") != strings.Join(tc.want, "\n") {
+				t.Errorf("gates:\n%s\nwant:\n%s", strings.Join(names, "\n"), strings.Join(tc.want, "\n"))
+			}
+			if len(got.Findings) != len(tc.findings) {
+				t.Fatalf("findings: %+v, want %d", got.Findings, len(tc.findings))
+			}
+			for i, want := range tc.findings {
+				f := got.Findings[i]
+				if f.Rule != gates.RuleGateAltered || !strings.Contains(string(f.Level)+": "+f.Message, want) {
+					t.Errorf("finding %d: %s %s: %s, want %q", i, f.Rule, f.Level, f.Message, want)
+				}
+			}
+			if base.StopHook.Timeout != got.Config.StopHook.Timeout {
+				t.Errorf("stop_hook.timeout %v, want the base's %v", got.Config.StopHook.Timeout, base.StopHook.Timeout)
+			}
+		})
+	}
+}
+
+func TestJudgeWithoutBaseIsTheHeads(t *testing.T) {
+	head := parse(t, baseYML)
+	if got := Judge(nil, head, head, ".gauntlet.yml"); got.Config != head || len(got.Findings) != 0 {
+		t.Errorf("a project adopting gauntlet is judged by its own config: %+v", got)
+	}
+}
+
+func TestDigestFollowsTheDefinition(t *testing.T) {
+	a := parse(t, baseYML).Gates[0]
+	renamed := a
+	renamed.Name, renamed.Hint = "tests", "advice"
+	if Digest(a) != Digest(renamed) {
+		t.Error("a renamed gate with the same definition has another digest")
+	}
+	narrowed := a
+	narrowed.Run = "go test -run TestZero ./..."
+	if Digest(a) == Digest(narrowed) {
+		t.Error("an altered gate has the same digest")
+	}
+}

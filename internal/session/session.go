@@ -1,0 +1,169 @@
+// Package session keeps what an agent session is judged against, pinned at the session's first
+// hook call and kept beside the user's key (internal/seal), out of the work tree's reach: the
+// commit the session started from, the config that commit holds, and the environment the
+// session started in. Every later stop of the session measures the change from that commit,
+// whatever the refs say by then: `git branch -f main HEAD`, `reset --soft`, a rewritten
+// .git/shallow or a deleted branch move nothing that is read here.
+package session
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/gauntlet-dev/gauntlet/internal/safefile"
+	"github.com/gauntlet-dev/gauntlet/internal/seal"
+)
+
+// How says which hook call pinned a session.
+const (
+	PinnedAtStart    = "session start"
+	PinnedAtEdit     = "first after-edit"
+	PinnedAtStop     = "first stop"
+	PinnedAtJudge    = "background judge"
+	sealPurpose      = "session base"
+	sessionsDir      = "sessions"
+	maxRecordBytes   = 2 << 20 // a config of at most 1 MiB, base64, and a few ids
+	maxSessionsKept  = 256
+	readRecordBudget = 5 * time.Second
+)
+
+// Record is one session's pinned base.
+type Record struct {
+	Project string `json:"project"`
+	Session string `json:"session"`
+	// Base is the commit the change is measured from; "" when the repository had no commit yet
+	// (the change is then everything, against the empty tree).
+	Base string `json:"base"`
+	// Head is HEAD when the session was pinned, for the reader.
+	Head string `json:"head,omitempty"`
+	// How names the hook call that pinned it (PinnedAtStart...), and Pinned when.
+	How    string    `json:"how"`
+	Pinned time.Time `json:"pinned"`
+	// ConfigPath is the config's path relative to the project root at the base ("" when the
+	// base has none), and Config its bytes there: the gates that judge every stop of the session.
+	ConfigPath string `json:"config_path,omitempty"`
+	Config     []byte `json:"config,omitempty"`
+	// Env is the environment the session started in: what steers the tools (see envid).
+	Env map[string]string `json:"env,omitempty"`
+	MAC string            `json:"mac,omitempty"`
+}
+
+// SealField implements seal.Sealed.
+func (r *Record) SealField() *string { return &r.MAC }
+
+// ErrTampered means a record fails its seal, or names another project or session: somebody else
+// than gauntlet wrote it.
+var ErrTampered = errors.New("fails its check")
+
+// ErrNoKey means nothing can be pinned or believed: without the user's key a record anyone can
+// write would be believed.
+var ErrNoKey = errors.New("no key to seal the session's base")
+
+// path is where a session's record of a project is kept.
+func path(key *seal.Key, project, session string) string {
+	sum := sha256.Sum256([]byte(session))
+	return key.ProjectFile(project, filepath.Join(sessionsDir, hex.EncodeToString(sum[:12])+".json"))
+}
+
+// Load reads the session's record for project. A record that is missing is (nil, nil); one that
+// fails its seal or names another project or session is an error: the caller decides what a
+// tampered pin means (it is never believed).
+func Load(project, session string) (*Record, error) {
+	key, err := seal.Load()
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrNoKey, err)
+	}
+	return load(key, project, session)
+}
+
+func load(key *seal.Key, project, session string) (*Record, error) {
+	p := path(key, project, session)
+	data, err := safefile.ReadFile(p, maxRecordBytes, time.Now().Add(readRecordBudget))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("the session's base: %w", err)
+	}
+	var r Record
+	if json.Unmarshal(data, &r) != nil || r.Project != project || r.Session != session ||
+		!key.VerifyJSON(sealPurpose, project, &r) {
+		return nil, fmt.Errorf("the session's base: %s %w", p, ErrTampered)
+	}
+	return &r, nil
+}
+
+// Find looks for the session's record in dir and each directory above it, the way the config is
+// found: a stop whose config was deleted still finds the project its session pinned. It reads
+// no git and opens only the files that exist.
+func Find(dir, session string) (*Record, error) {
+	key, err := seal.Load()
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrNoKey, err)
+	}
+	for d := filepath.Clean(dir); ; {
+		if _, err := os.Stat(path(key, d, session)); err == nil {
+			return load(key, d, session)
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return nil, nil
+		}
+		d = parent
+	}
+}
+
+// Pin keeps r as the session's base unless the session already has one, which is returned
+// instead: the first hook call of a session decides, and nothing later moves it.
+func Pin(r *Record) (*Record, error) {
+	key, err := seal.Load()
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrNoKey, err)
+	}
+	if old, err := load(key, r.Project, r.Session); old != nil || err != nil {
+		return old, err
+	}
+	if err := key.SealJSON(sealPurpose, r.Project, r); err != nil {
+		return nil, err
+	}
+	data, err := json.Marshal(r)
+	if err != nil {
+		return nil, fmt.Errorf("the session's base: %w", err)
+	}
+	p := path(key, r.Project, r.Session)
+	if err := seal.WriteProjectFile(p, data); err != nil {
+		return nil, fmt.Errorf("the session's base: %w", err)
+	}
+	pruneSessions(filepath.Dir(p), maxSessionsKept)
+	return r, nil
+}
+
+// pruneSessions keeps the newest records of a project: a session ends, and nothing says when.
+func pruneSessions(dir string, keep int) {
+	entries, err := os.ReadDir(dir)
+	if err != nil || len(entries) <= keep {
+		return
+	}
+	type aged struct {
+		name string
+		mod  time.Time
+	}
+	var files []aged
+	for _, e := range entries {
+		if info, err := e.Info(); err == nil && info.Mode().IsRegular() {
+			files = append(files, aged{e.Name(), info.ModTime()})
+		}
+	}
+	slices.SortFunc(files, func(a, b aged) int { return a.mod.Compare(b.mod) })
+	for _, f := range files[:max(0, len(files)-keep)] {
+		os.Remove(filepath.Join(dir, f.name))
+	}
+}

@@ -1,0 +1,184 @@
+package stophook
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/gauntlet-dev/gauntlet/config"
+	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/baseconfig"
+	"github.com/gauntlet-dev/gauntlet/internal/engine"
+	"github.com/gauntlet-dev/gauntlet/internal/envid"
+	"github.com/gauntlet-dev/gauntlet/internal/session"
+	"github.com/gauntlet-dev/gauntlet/internal/snapshot"
+)
+
+// judging is what an agent session's stop (or its background judge) is judged with: the config
+// (the one at the session's base, with the gates the change adds), the commit the change is
+// measured from, and what the change did to the base's config.
+type judging struct {
+	cfg *config.Config
+	// base is the session's pinned commit; "" when the session has none (a host that names no
+	// session, a repository without commits, no key to seal it with): the change is then measured
+	// as `gauntlet run` measures it.
+	base string
+	// baseJudged: cfg is the base's config (combined), and findings are about it.
+	baseJudged bool
+	findings   []gates.IntegrityFinding
+	// envChanged names what steers the tools that differs from the session's start.
+	envChanged []string
+	// note says why the session has no base when something failed (git), for stderr.
+	note string
+	// tree is the work tree as pinning a new session read it, for the stop's own snapshot.
+	tree *snapshot.Tree
+}
+
+// pinTimeout bounds the git calls that pin a new session: the first hook call of a session pays
+// them once.
+const pinTimeout = 10 * time.Second
+
+// sessionJudging decides what judges the session's stop. loaded and loadErr are the config as
+// the work tree has it; when it is missing or broken, the config the session's base holds
+// judges, with a finding. done with loadErr is returned when nothing can judge (no config at the
+// base either): the caller answers as it did without one.
+func sessionJudging(ctx context.Context, dir, sessionKey, how string, loaded *config.Config, loadErr error, environ []string) (judging, error) {
+	if loadErr != nil {
+		return judgingWithoutConfig(dir, sessionKey, loadErr)
+	}
+	forStop, _, _ := loaded.ForStopHook()
+	j := judging{cfg: forStop}
+	if sessionKey == "" {
+		return j, nil
+	}
+	rec, tree, err := pinSession(ctx, loaded, sessionKey, how, environ)
+	j.tree = tree
+	switch {
+	case errors.Is(err, session.ErrNoKey), errors.Is(err, snapshot.ErrNotGit):
+		// Without the key nothing stored is believed (the caller says so once); outside git there
+		// is no commit to pin.
+		return j, nil
+	case err != nil && !errors.Is(err, session.ErrTampered):
+		j.note = oneLine(err.Error()) + "; the change is measured from the configured base"
+		return j, nil
+	case err != nil:
+		// A record that fails its seal was written by somebody else than gauntlet: the stop is
+		// measured as `run` would, and the tampering blocks.
+		j.findings = []gates.IntegrityFinding{{Rule: gates.RuleGateAltered, File: engine.ConfigFile(loaded),
+			Message: "gauntlet's record of the session's base was altered (" + oneLine(err.Error()) + "): the change is measured from the configured base",
+			Level:   gates.IntegrityBlock}}
+		j.baseJudged = true
+		return j, nil
+	}
+	j.base = rec.Base
+	j.envChanged = envid.Changed(rec.Env, envid.Steering(environ))
+	if rec.Config == nil {
+		return j, nil
+	}
+	base, err := config.Parse(filepath.Join(loaded.Root, rec.ConfigPath), rec.Config, loaded.Root)
+	if err != nil {
+		return j, nil // the base's own config did not load: nothing of it can judge
+	}
+	main := loaded
+	if loaded.MainOnly != nil {
+		main = loaded.MainOnly
+	}
+	judged := baseconfig.Judge(base, forStop, main, engine.ConfigFile(loaded))
+	j.cfg, j.findings, j.baseJudged = judged.Config, judged.Findings, true
+	return j, nil
+}
+
+// judgingWithoutConfig is a stop whose work tree has no config that loads: the session's base
+// config judges it, never "no config, allow".
+func judgingWithoutConfig(dir, sessionKey string, loadErr error) (judging, error) {
+	if sessionKey == "" {
+		return judging{}, loadErr
+	}
+	rec, err := session.Find(dir, sessionKey)
+	if err != nil || rec == nil || rec.Config == nil {
+		return judging{}, loadErr
+	}
+	base, err := config.Parse(filepath.Join(rec.Project, rec.ConfigPath), rec.Config, rec.Project)
+	if err != nil {
+		return judging{}, loadErr
+	}
+	why := rec.ConfigPath + " is deleted"
+	if !errors.Is(loadErr, config.ErrNotFound) {
+		why = rec.ConfigPath + " does not load (" + oneLine(loadErr.Error()) + ")"
+	}
+	judged := baseconfig.Missing(base, rec.ConfigPath, why)
+	return judging{cfg: judged.Config, base: rec.Base, baseJudged: true, findings: judged.Findings}, nil
+}
+
+// PinSession returns the session's base, recording it at the session's first hook call: HEAD at
+// a session's start, else (a host without a session-start hook, or gauntlet installed
+// mid-session) the base `run` would measure from now, which is never later than HEAD. Once
+// pinned, it is one sealed read.
+func PinSession(ctx context.Context, cfg *config.Config, key, how string, environ []string) (*session.Record, error) {
+	rec, _, err := pinSession(ctx, cfg, key, how, environ)
+	return rec, err
+}
+
+// pinSession is PinSession, also returning the work tree it read to pin a new session.
+func pinSession(ctx context.Context, cfg *config.Config, key, how string, environ []string) (*session.Record, *snapshot.Tree, error) {
+	if rec, err := session.Load(cfg.Root, key); rec != nil || err != nil {
+		return rec, nil, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, pinTimeout)
+	defer cancel()
+	snap := snapshot.New(cfg.Root, snapshot.Options{Base: cfg.Base})
+	tree, err := snap.Tree(ctx)
+	if err != nil {
+		return nil, nil, fmt.Errorf("pin the session's base: %w", err)
+	}
+	rec := &session.Record{Project: cfg.Root, Session: key, How: how, Pinned: time.Now().UTC(),
+		Env: envid.Steering(environ)}
+	if tree.Head == snapshot.NoCommit {
+		rec, err := session.Pin(rec)
+		return rec, tree, err
+	}
+	rec.Head, rec.Base = tree.Head, tree.Head
+	if how != session.PinnedAtStart {
+		if b, err := snap.Base(ctx); err == nil && b.MergeBase != "" {
+			rec.Base = b.MergeBase
+		}
+	}
+	for _, name := range []string{filepath.Base(cfg.Path), config.FileName, config.AltFileName} {
+		data, found, err := snap.FileAt(ctx, rec.Base, name, config.MaxFileBytes)
+		if err != nil {
+			return nil, nil, fmt.Errorf("pin the session's base: %w", err)
+		}
+		if found {
+			rec.ConfigPath, rec.Config = name, data
+			break
+		}
+	}
+	rec, err = session.Pin(rec)
+	return rec, tree, err
+}
+
+// inputs adds to what decides a verdict besides the tree the session's base and the environment
+// it is judged in: a verdict about another base or environment never answers this stop.
+func (j judging) inputs(b []byte, environ []string) []byte {
+	b = append(b, "session base\x00"+j.base+"\x00environment\x00"...)
+	return append(b, envid.Local(envid.Steering(environ))+"\x00"...)
+}
+
+// allFindings are the session's findings: the base's config altered, then the environment
+// changed since the session's start.
+func (j judging) allFindings() []gates.IntegrityFinding {
+	out := slices.Clone(j.findings)
+	if len(j.envChanged) > 0 {
+		level := j.cfg.Integrity.Level(gates.RuleEnvChanged, true)
+		if level != gates.IntegrityOff {
+			out = append(out, gates.IntegrityFinding{Rule: gates.RuleEnvChanged, Level: level,
+				Message: "what steers the tools differs from the session's start (" + strings.Join(j.envChanged, ", ") +
+					"): the gates would judge in another environment than the one the session runs in"})
+		}
+	}
+	return out
+}
