@@ -80,6 +80,10 @@ func rejectedNote(o Outcome) string {
 // show it even on a pass, whose reason they otherwise leave out.
 const NewOnlyMark = "(new_only)"
 
+// BasePassesMark is in the reason of an error turned into a failure because the gate passes at
+// the base of the change, here and now: the change caused it.
+const BasePassesMark = "the gate passes at the base"
+
 // ignoredNote says how many findings new_only set aside and what it compared them with, so that
 // a pass is never silent about problems it chose not to count, or why it could not compare.
 func ignoredNote(g Gate, o Outcome) string {

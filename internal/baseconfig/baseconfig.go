@@ -140,9 +140,11 @@ func definition(g gates.Gate) string {
 	return b.String()
 }
 
-// Digest identifies a gate by its definition, so that what is kept per gate (sticky failures,
-// cold builds) follows the gate, not its name.
+// Digest identifies a gate by what it runs and how it is judged, so that what is kept per gate
+// (cold builds) follows the gate, not its name; nor its timeout: a pass within a longer timeout
+// is a pass of the same gate.
 func Digest(g gates.Gate) string {
+	g.Timeout = 0
 	sum := sha256.Sum256([]byte(definition(g)))
 	return hex.EncodeToString(sum[:12])
 }

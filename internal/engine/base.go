@@ -17,6 +17,7 @@ import (
 	"github.com/gauntlet-dev/gauntlet/internal/baseline"
 	"github.com/gauntlet-dev/gauntlet/internal/cache"
 	"github.com/gauntlet-dev/gauntlet/internal/git"
+	"github.com/gauntlet-dev/gauntlet/internal/session"
 	"github.com/gauntlet-dev/gauntlet/internal/snapshot"
 	"github.com/gauntlet-dev/gauntlet/internal/state"
 	"github.com/gauntlet-dev/gauntlet/runner"
@@ -222,7 +223,13 @@ func (j *baseJudge) run(ctx context.Context, g gates.Gate, cause string) (*basel
 		return nil, err
 	}
 	baseRoot := filepath.Join(top, filepath.FromSlash(rel))
+	// A fresh checkout has no installed dependencies: the base borrows the project's, or its
+	// gates would fail for want of them (xo: not found) and could confirm nothing.
+	borrowDependencies(j.root, baseRoot)
 	source := "the merge-base " + short(j.from)
+	if j.snap != nil && j.snap.Pinned() != "" {
+		source = "the session's base " + short(j.from)
+	}
 	bg := g
 	bg.NewOnly, bg.Cache = false, false
 	readers, collectors := collectReaders(baseRoot, slices.Concat(j.env, j.extra), []gates.Gate{bg})
@@ -271,6 +278,16 @@ func (j *baseJudge) run(ctx context.Context, g gates.Gate, cause string) (*basel
 		return set, nil
 	default:
 		return nil, fmt.Errorf("the gate could not be judged at %s: %s%s", source, res.Reason, logPath)
+	}
+}
+
+// borrowDependencies links the dependency directories the project has into the base's checkout
+// where it has none of its own.
+func borrowDependencies(root, baseRoot string) {
+	for _, d := range session.PresentDeps(root) {
+		if _, err := os.Lstat(filepath.Join(baseRoot, d)); errors.Is(err, os.ErrNotExist) {
+			os.Symlink(filepath.Join(root, d), filepath.Join(baseRoot, d))
+		}
 	}
 }
 

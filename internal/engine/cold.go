@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/baseconfig"
 	"github.com/gauntlet-dev/gauntlet/internal/safefile"
 	"github.com/gauntlet-dev/gauntlet/internal/seal"
 	"github.com/gauntlet-dev/gauntlet/internal/state"
@@ -102,7 +103,9 @@ func coldBuilds(sd *state.Dir, results []gates.Result, byName map[string]gates.G
 			p := readPassed(sd)
 			ever = &p
 		}
-		if ever.has(r.Name) {
+		// By definition: a gate renamed is the same gate, and renews no excuse. Names are what
+		// older records hold.
+		if ever.has(definitionKey(g)) || ever.has(r.Name) {
 			continue
 		}
 		c := gates.Cause{ID: ColdBuildID,
@@ -116,7 +119,11 @@ func coldBuilds(sd *state.Dir, results []gates.Result, byName map[string]gates.G
 // recordPasses adds the gates that passed (cached passes included) to the record; it writes only
 // when the list changes. Without the user's key the list goes under the state dir, where it is
 // better than nothing.
-func recordPasses(sd *state.Dir, names []string, results []gates.Result) error {
+func recordPasses(sd *state.Dir, byName map[string]gates.Gate, results []gates.Result) error {
+	var names []string
+	for _, g := range byName {
+		names = append(names, definitionKey(g))
+	}
 	p := readPassed(sd)
 	if p.all {
 		// A record that fails its seal stays as it is: rewritten from what can be trusted, it
@@ -125,8 +132,9 @@ func recordPasses(sd *state.Dir, names []string, results []gates.Result) error {
 	}
 	changed := false
 	for _, r := range results {
-		if r.Status == gates.StatusPass && !p.names[r.Name] {
-			p.names[r.Name], changed = true, true
+		g, ok := byName[r.Name]
+		if r.Status == gates.StatusPass && ok && !p.names[definitionKey(g)] {
+			p.names[definitionKey(g)], changed = true, true
 		}
 	}
 	if !changed {
@@ -166,3 +174,6 @@ func recordPasses(sd *state.Dir, names []string, results []gates.Result) error {
 	}
 	return nil
 }
+
+// definitionKey names a gate in the record by its definition (baseconfig.Digest), not its name.
+func definitionKey(g gates.Gate) string { return "definition:" + baseconfig.Digest(g) }

@@ -223,6 +223,10 @@ func Execute(ctx context.Context, req Request) (*Run, error) {
 		ran = blameWrites(cfg.Root, before.changedSince(ctx, afterRun), ran, gatesByName(cfg))
 	}
 	ran = coldBuilds(sd, ran, gatesByName(cfg))
+	// An error excuses the agent only when the base fails the same way here: the base's checkout
+	// is made again if new_only's was removed above.
+	ran = earnErrors(ctx, req, judge, ran, gatesAndSetupByName(cfg))
+	judge.close()
 	rememberErr := hits.remember(ctx, runID, ran, afterRun)
 	cacheErr = errors.Join(cacheErr, rememberErr)
 	all := slices.Concat(ran, hits.results, judged)
@@ -259,7 +263,7 @@ func Execute(ctx context.Context, req Request) (*Run, error) {
 	if req.Scope.Shard.N == 0 {
 		recordErr = errors.Join(recordErr, recordTimings(sd, cfg, run.Results))
 	}
-	recordErr = errors.Join(recordErr, recordPasses(sd, gateNames(cfg), run.Results))
+	recordErr = errors.Join(recordErr, recordPasses(sd, gatesByName(cfg), run.Results))
 	if req.Recorded != nil {
 		recordErr = errors.Join(recordErr, req.Recorded(run))
 	}
@@ -381,10 +385,10 @@ func gatesByName(cfg *config.Config) map[string]gates.Gate {
 	return out
 }
 
-func gateNames(cfg *config.Config) []string {
-	out := make([]string, len(cfg.Gates))
-	for i, g := range cfg.Gates {
-		out[i] = g.Name
+func gatesAndSetupByName(cfg *config.Config) map[string]gates.Gate {
+	out := gatesByName(cfg)
+	for _, g := range cfg.Setup {
+		out[g.Name] = g
 	}
 	return out
 }

@@ -94,7 +94,7 @@ func addAfterEdit(doc *object, spec hosts.Host, stopCommand string) (bool, error
 			return false, fmt.Errorf(`"hooks.%s" is %s, not a list`, ev.Event, kindOf(v))
 		}
 		if runsCommand(list, func(s string) bool {
-			return IsAfterEditCommand(s) && strings.Contains(s, "--session-end") == strings.Contains(ev.Args, "--session-end")
+			return IsAfterEditCommand(s) && afterEditRole(s) == afterEditRole(ev.Args)
 		}) {
 			continue
 		}
@@ -173,11 +173,11 @@ func MissingAfterEdit(root string, host hosts.Name) []string {
 	}
 	var missing []string
 	for _, ev := range spec.AfterEdit {
-		end := strings.Contains(ev.Args, "--session-end")
+		role := afterEditRole(ev.Args)
 		found := slices.ContainsFunc(docs, func(doc map[string]any) bool {
 			hooks, _ := doc["hooks"].(map[string]any)
 			return anyCommand(hooks[ev.Event], func(s string) bool {
-				return IsAfterEditCommand(s) && strings.Contains(s, "--session-end") == end
+				return IsAfterEditCommand(s) && afterEditRole(s) == role
 			})
 		})
 		if !found {
@@ -203,4 +203,14 @@ func anyCommand(v any, match func(string) bool) bool {
 		}
 	}
 	return false
+}
+
+// afterEditRole tells the after-edit entries apart: the session's start, its end, or an edit.
+func afterEditRole(command string) string {
+	for _, flag := range []string{"--session-start", "--session-end"} {
+		if strings.Contains(command, flag) {
+			return flag
+		}
+	}
+	return ""
 }

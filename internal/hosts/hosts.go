@@ -190,6 +190,7 @@ var table = []Host{
 		StopEvent: "Stop", SubagentEvent: "SubagentStop",
 		Reply: Reply{BlockDecision: "block", SystemMessage: true},
 		AfterEdit: []EventHook{
+			{Event: "SessionStart", Args: "after-edit --session-start"},
 			{Event: "PostToolUse", Matcher: "Edit|MultiEdit|Write|NotebookEdit|Bash", Args: "after-edit"},
 			{Event: "SessionEnd", Args: "after-edit --session-end"},
 		},
@@ -209,7 +210,7 @@ var table = []Host{
 			{"cap reset", "issue 19, observed in Claude Code: the count of consecutive blocks starts again when the agent uses a tool"},
 			{"disableAllHooks", "Claude Code 2.1.330 settings schema: disableAllHooks (user, project and local settings)"},
 			{"timeout", "Claude Code hooks reference: timeout in seconds, 600 by default"},
-			{"after-edit", "Claude Code hooks reference: PostToolUse with a matcher on tool names (Edit, MultiEdit, Write, NotebookEdit, Bash), and SessionEnd"},
+			{"after-edit", "Claude Code hooks reference: SessionStart (session_id, cwd, source startup|resume|clear|compact), PostToolUse with a matcher on tool names (Edit, MultiEdit, Write, NotebookEdit, Bash), and SessionEnd"},
 		},
 	},
 	{
@@ -255,6 +256,7 @@ var table = []Host{
 		StopEvent: "AfterAgent",
 		Reply:     Reply{BlockDecision: "deny", EmptyAllow: "{}", SystemMessage: true},
 		AfterEdit: []EventHook{
+			{Event: "SessionStart", Args: "after-edit --session-start"},
 			{Event: "AfterTool", Matcher: "write_file|replace|run_shell_command", Args: "after-edit"},
 			{Event: "SessionEnd", Args: "after-edit --session-end"},
 		},
@@ -274,7 +276,7 @@ var table = []Host{
 			{"trust rules", "Gemini CLI 0.61.0 packages/core/src/utils/trust.ts: isPathTrusted resolves real paths, TRUST_PARENT applies to the rule's parent, the longest rule path wins; GEMINI_CLI_TRUST_WORKSPACE=true|false decides first; GEMINI_CLI_TRUSTED_FOLDERS_PATH moves the file"},
 			{"untrusted", "issue 19, observed in Gemini CLI 0.61: with no trustedFolders.json it refuses to run headless in the project (exit 55)"},
 			{"timeout", "Gemini CLI hooks documentation: timeout in milliseconds, 60000 by default"},
-			{"after-edit", "Gemini CLI hooks reference (geminicli.com/docs/hooks/reference): AfterTool with a matcher regex on tool names (write_file, replace, run_shell_command), and SessionEnd"},
+			{"after-edit", "Gemini CLI hooks reference (geminicli.com/docs/hooks/reference): SessionStart, AfterTool with a matcher regex on tool names (write_file, replace, run_shell_command), and SessionEnd"},
 		},
 	},
 	{
@@ -291,12 +293,13 @@ var table = []Host{
 			How: "start copilot in the folder and choose to trust it (kept in ~/.copilot/config.json, trustedFolders); repository hooks load only in a trusted folder"},
 		// Copilot's hooks have no matcher: postToolUse runs after every tool.
 		AfterEdit: []EventHook{
+			{Event: "sessionStart", Args: "after-edit --session-start"},
 			{Event: "postToolUse", Args: "after-edit"},
 			{Event: "sessionEnd", Args: "after-edit --session-end"},
 		},
 		Messages: "Copilot drops a stop hook's messages; gauntlet writes them to stderr",
 		Sources: []Source{
-			{"after-edit", `Copilot CLI 1.0.102, driven in make hosts-e2e: a postToolUse hook runs after each tool call with {"sessionId","timestamp","cwd","toolName":"bash","toolArgs":{...},"toolResult":{...}}, and sessionEnd at the end of copilot -p with {"sessionId","timestamp","cwd","reason":"complete"}`},
+			{"after-edit", `Copilot CLI 1.0.102, driven in make hosts-e2e: a postToolUse hook runs after each tool call with {"sessionId","timestamp","cwd","toolName":"bash","toolArgs":{...},"toolResult":{...}}, and sessionEnd at the end of copilot -p with {"sessionId","timestamp","cwd","reason":"complete"}; sessionStart (GitHub Copilot CLI hooks reference) with {"sessionId","timestamp","cwd","source"}`},
 			{"cap", "Copilot CLI changelog 1.0.72: a stop hook's consecutive blocks are capped at 8; driven in make hosts-e2e (1.0.102), it ends the turn after the 9th consecutive block"},
 			{"trust", "Copilot CLI 1.0.102 driven in make hosts-e2e: in a folder not in trustedFolders, copilot -p loads no repository hook"},
 			{"trust file", "issue 19, observed in Copilot CLI 1.0.x: ~/.copilot/config.json starts with a // comment header and records trustedFolders"},

@@ -53,6 +53,8 @@ type Record struct {
 	Config     []byte `json:"config,omitempty"`
 	// Env is the environment the session started in: what steers the tools (see envid).
 	Env map[string]string `json:"env,omitempty"`
+	// Deps are the installed dependency directories (DependencyDirs) the project root had.
+	Deps []string `json:"deps,omitempty"`
 	MAC string            `json:"mac,omitempty"`
 }
 
@@ -166,4 +168,32 @@ func pruneSessions(dir string, keep int) {
 	for _, f := range files[:max(0, len(files)-keep)] {
 		os.Remove(filepath.Join(dir, f.name))
 	}
+}
+
+// DependencyDirs are the directories at a project's root that hold its installed dependencies,
+// ignored by git: the gates need them, the base's checkout borrows them, and one that existed when
+// the session started and is gone at its stop was removed during the session.
+var DependencyDirs = []string{"node_modules", ".venv", "venv"}
+
+// PresentDeps are the dependency directories root has.
+func PresentDeps(root string) []string {
+	var out []string
+	for _, d := range DependencyDirs {
+		if info, err := os.Stat(filepath.Join(root, d)); err == nil && info.IsDir() {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// MissingDeps are the dependency directories the record says root had and it has no longer.
+func (r *Record) MissingDeps(root string) []string {
+	now := PresentDeps(root)
+	var out []string
+	for _, d := range r.Deps {
+		if !slices.Contains(now, d) {
+			out = append(out, d)
+		}
+	}
+	return out
 }

@@ -71,6 +71,9 @@ func New(root string, opts Options) *Snapshot {
 // Root is the project root the snapshot reads.
 func (s *Snapshot) Root() string { return s.root }
 
+// Pinned is the commit the snapshot was pinned to ("" when it resolves its base from refs).
+func (s *Snapshot) Pinned() string { return s.opts.Pinned }
+
 // BaseRef is the base ref the snapshot was asked to measure from ("" for auto).
 func (s *Snapshot) BaseRef() string { return s.opts.Base }
 

@@ -547,6 +547,8 @@ func headline(r gates.Result) string {
 		r.Reason = strings.TrimSuffix(strings.TrimSuffix(r.Reason, cause), "; ")
 	}
 	switch {
+	case strings.Contains(r.Reason, gates.BasePassesMark):
+		return r.Reason
 	case r.TimedOut && strings.HasPrefix(r.Reason, "timed out"):
 		return r.Reason
 	case r.TimedOut:

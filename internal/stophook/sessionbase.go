@@ -76,6 +76,9 @@ func sessionJudging(ctx context.Context, dir, sessionKey, how string, loaded *co
 	}
 	j.base = rec.Base
 	j.envChanged = envid.Changed(rec.Env, envid.Steering(environ))
+	for _, d := range rec.MissingDeps(loaded.Root) {
+		j.envChanged = append(j.envChanged, d+" removed")
+	}
 	if rec.Config == nil {
 		return j, nil
 	}
@@ -136,7 +139,7 @@ func pinSession(ctx context.Context, cfg *config.Config, key, how string, enviro
 		return nil, nil, fmt.Errorf("pin the session's base: %w", err)
 	}
 	rec := &session.Record{Project: cfg.Root, Session: key, How: how, Pinned: time.Now().UTC(),
-		Env: envid.Steering(environ)}
+		Env: envid.Steering(environ), Deps: session.PresentDeps(cfg.Root)}
 	if tree.Head == snapshot.NoCommit {
 		rec, err := session.Pin(rec)
 		return rec, tree, err
@@ -165,7 +168,8 @@ func pinSession(ctx context.Context, cfg *config.Config, key, how string, enviro
 // it is judged in: a verdict about another base or environment never answers this stop.
 func (j judging) inputs(b []byte, environ []string) []byte {
 	b = append(b, "session base\x00"+j.base+"\x00environment\x00"...)
-	return append(b, envid.Local(envid.Steering(environ))+"\x00"...)
+	b = append(b, envid.Local(envid.Steering(environ))+"\x00changed since the start\x00"...)
+	return append(b, strings.Join(j.envChanged, "\x00")+"\x00"...)
 }
 
 // allFindings are the session's findings: the base's config altered, then the environment
