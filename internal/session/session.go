@@ -55,7 +55,7 @@ type Record struct {
 	Env map[string]string `json:"env,omitempty"`
 	// Deps are the installed dependency directories (DependencyDirs) the project root had.
 	Deps []string `json:"deps,omitempty"`
-	MAC string            `json:"mac,omitempty"`
+	MAC  string   `json:"mac,omitempty"`
 }
 
 // SealField implements seal.Sealed.
