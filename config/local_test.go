@@ -109,3 +109,23 @@ func TestLocalFileCannotChooseItsOwnTreatment(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// Whoever can write .gauntlet.local.yml (the gated agent) must not be able to make the remote cache
+// store what it runs, nor trust a key of its own: both only from .gauntlet.yml.
+func TestLocalFileCannotWriteToTheRemoteCacheNorTrustAKey(t *testing.T) {
+	main := "version: 1\ncache:\n  enabled: true\n  remote:\n    url: http://127.0.0.1:9/c\n    public_keys: [" + testPublicKey + "]\ngates:\n  t:\n    run: x\n"
+	for local, want := range map[string]string{
+		"cache:\n  remote:\n    write: true\n":                           ".gauntlet.local.yml:3:5: cache.remote.write: true can only be set in .gauntlet.yml",
+		"cache:\n  remote:\n    public_keys: [" + testPublicKey2 + "]\n": ".gauntlet.local.yml:3:5: cache.remote.public_keys can only be set in .gauntlet.yml",
+	} {
+		_, err := loadWithLocal(t, main, local)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: err = %v, want %q", local, err, want)
+		}
+	}
+	// Turning writing off on one machine decides nothing about what others believe.
+	c, err := loadWithLocal(t, strings.Replace(main, "    url:", "    write: true\n    url:", 1), "cache:\n  remote:\n    write: false\n")
+	if err != nil || c.RemoteCache == nil || c.RemoteCache.Write {
+		t.Fatalf("write: false from the local file: %+v, %v", c.RemoteCache, err)
+	}
+}
