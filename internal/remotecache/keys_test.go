@@ -4,6 +4,8 @@ import (
 	"crypto/rand"
 	"strings"
 	"testing"
+
+	"github.com/gauntlet-dev/gauntlet/internal/redact"
 )
 
 // The texts GenerateKey prints are what the config and CI's secret take back.
@@ -91,5 +93,21 @@ func TestWithoutSigningKey(t *testing.T) {
 	}
 	if env[1] != SigningKeyEnv+"=ed25519-private:x" {
 		t.Fatal("the caller's environment was changed")
+	}
+}
+
+// The variable that holds the private key is a secret by its name, and a key is a value the
+// redaction hides: whatever prints it (a gate that found it) shows [REDACTED].
+func TestSigningKeyIsRedacted(t *testing.T) {
+	_, private, err := GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !redact.SecretName(SigningKeyEnv, redact.Rules{}) {
+		t.Fatalf("%s is not a secret name", SigningKeyEnv)
+	}
+	r := redact.New(redact.Rules{}, []string{SigningKeyEnv + "=" + private})
+	if got := r.Redact("the key is " + private + "."); strings.Contains(got, private) {
+		t.Fatalf("Redact = %q", got)
 	}
 }
