@@ -129,3 +129,25 @@ func TestLocalFileCannotWriteToTheRemoteCacheNorTrustAKey(t *testing.T) {
 		t.Fatalf("write: false from the local file: %+v, %v", c.RemoteCache, err)
 	}
 }
+
+// NoLocal loads .gauntlet.yml alone: what the stop hook judges with when the local file does not
+// load, so that writing a broken one is no way to a "config error" that lets the agent stop.
+func TestNoLocalLoadsTheMainFileAlone(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, FileName), []byte(overriddenMain), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, LocalFileName), []byte("bogus: 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(Options{Dir: dir}); err == nil {
+		t.Fatal("a local file with an unknown key loaded")
+	}
+	c, err := Load(Options{Dir: dir, NoLocal: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.LocalPath != "" || len(c.Overrides) != 0 || len(c.Gates) == 0 {
+		t.Fatalf("NoLocal: local %q, overrides %v, %d gates", c.LocalPath, c.Overrides, len(c.Gates))
+	}
+}

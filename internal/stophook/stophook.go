@@ -133,7 +133,7 @@ func (c *call) run(ctx context.Context) Outcome {
 		return c.because(WhyGuard, "plan mode").allow()
 	}
 
-	cfg, err := config.Load(config.Options{Dir: p.Dir(c.Getenv, c.Cwd)})
+	cfg, err := c.loadConfig(p.Dir(c.Getenv, c.Cwd))
 	switch {
 	case errors.Is(err, config.ErrNotFound):
 		return c.allow()
