@@ -56,7 +56,7 @@ func consultCache(ctx context.Context, req Request, snap *snapshot.Snapshot, sd 
 		// Said, or the cache would look broken: without the key no pass can be trusted.
 		err = errors.Join(err, fmt.Errorf("gate cache: no pass is answered: %w", kerr))
 	}
-	remote, rerr := openRemote(req)
+	remote, rerr := openRemote(ctx, req, snap)
 	c.remote = remote
 	err = errors.Join(err, rerr)
 	kc := cache.Context{
@@ -226,7 +226,7 @@ func (c *cached) remember(ctx context.Context, runID string, ran []gates.Result,
 
 // openRemote makes the run's remote cache client, or nil when there is none to use. Beside it,
 // a note: why the remote cache is not used, or why it only reads although the config says write.
-func openRemote(req Request) (*remotecache.Client, error) {
+func openRemote(ctx context.Context, req Request, snap *snapshot.Snapshot) (*remotecache.Client, error) {
 	rc := req.Config.RemoteCache
 	if rc == nil {
 		return nil, nil
@@ -235,7 +235,11 @@ func openRemote(req Request) (*remotecache.Client, error) {
 	if env == nil {
 		env = os.Environ()
 	}
-	trusted, err := publicKeys(rc.PublicKeys)
+	texts, keysNote, err := trustedKeys(ctx, req.Config, snap)
+	if err != nil {
+		return nil, err
+	}
+	trusted, err := publicKeys(texts)
 	if err != nil {
 		return nil, fmt.Errorf("remote cache not used: %w", err)
 	}
@@ -243,14 +247,14 @@ func openRemote(req Request) (*remotecache.Client, error) {
 	opts := remotecache.Options{URL: rc.URL, Trusted: trusted, Signer: signer, Token: lookupEnv(env, rc.TokenEnv), Budget: rc.Timeout}
 	c, err := remotecache.New(opts)
 	if errors.Is(err, remotecache.ErrUntrustedSigner) {
-		note = fmt.Errorf("remote cache: read only: $%s is not the private key of any of cache.remote.public_keys: nobody would believe what it signed", remotecache.SigningKeyEnv)
+		note = fmt.Errorf("remote cache: read only: $%s is not the private key of any public key trusted in this run: nobody would believe what it signed", remotecache.SigningKeyEnv)
 		opts.Signer = nil
 		c, err = remotecache.New(opts)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("remote cache not used: %w", err)
 	}
-	return c, note
+	return c, errors.Join(keysNote, note)
 }
 
 // signerFor is the key this run signs entries with, nil when it only reads; the note says why it

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"crypto/rand"
 	"strings"
 	"testing"
@@ -37,7 +38,7 @@ func TestOnlyCIWithTheKeyWritesToTheRemoteCache(t *testing.T) {
 		{name: "CI without its secret", write: true, note: "read only: cache.remote.write is true, but $GAUNTLET_CACHE_SIGNING_KEY, the private key that signs entries, is not set"},
 		{name: "the stop hook", write: true, stopHook: true, key: priv, note: "the stop hook never stores passes on the server"},
 		{name: "the stop hook without the key", write: true, stopHook: true, note: "the stop hook never stores passes on the server"},
-		{name: "another pair's key", write: true, key: otherPriv, note: "read only: $GAUNTLET_CACHE_SIGNING_KEY is not the private key of any of cache.remote.public_keys"},
+		{name: "another pair's key", write: true, key: otherPriv, note: "read only: $GAUNTLET_CACHE_SIGNING_KEY is not the private key of any public key trusted in this run"},
 		{name: "a public key in the variable", write: true, key: pub, note: "read only: $GAUNTLET_CACHE_SIGNING_KEY is a public key"},
 		{name: "a mangled key", write: true, key: priv[:30], note: "read only: $GAUNTLET_CACHE_SIGNING_KEY is not standard base64 after \"ed25519-private:\""},
 	}
@@ -50,7 +51,7 @@ func TestOnlyCIWithTheKeyWritesToTheRemoteCache(t *testing.T) {
 			if tc.key != "" {
 				env = append(env, remotecache.SigningKeyEnv+"="+tc.key)
 			}
-			c, note := openRemote(Request{Config: cfg, Env: env, StopHook: tc.stopHook})
+			c, note := openRemote(context.Background(), Request{Config: cfg, Env: env, StopHook: tc.stopHook}, nil)
 			if c == nil {
 				t.Fatalf("no client: %v", note)
 			}
@@ -74,7 +75,7 @@ func TestOnlyCIWithTheKeyWritesToTheRemoteCache(t *testing.T) {
 // such configs, so this is a config made some other way.
 func TestUnreadablePublicKeysUseNoRemoteCache(t *testing.T) {
 	cfg := &config.Config{RemoteCache: &config.RemoteCache{URL: "http://127.0.0.1:9/c", PublicKeys: []string{"ed25519:AAAA"}}}
-	c, err := openRemote(Request{Config: cfg, Env: []string{}})
+	c, err := openRemote(context.Background(), Request{Config: cfg, Env: []string{}}, nil)
 	if c != nil || err == nil || !strings.Contains(err.Error(), "remote cache not used") {
 		t.Fatalf("openRemote = %v, %v", c, err)
 	}
@@ -95,5 +96,31 @@ func TestIgnoredEntriesAreSaidOnce(t *testing.T) {
 		if (want == "") != (got == "") || !strings.HasPrefix(got, want) {
 			t.Errorf("ignoredNote(%+v) = %q, want %q", ignored, got, want)
 		}
+	}
+}
+
+// The public keys a base's config lists, read leniently: a base config an older gauntlet wrote,
+// or one that no longer loads, still says which keys it trusted.
+func TestPublicKeysIn(t *testing.T) {
+	for data, want := range map[string]string{
+		"version: 1\ncache:\n  remote:\n    url: http://x\n    public_keys: [ed25519:a, ed25519:b]\n": "ed25519:a ed25519:b",
+		"version: 1\ncache:\n  remote:\n    public_keys:\n      - ed25519:a\n    key_env: OLD\n":      "ed25519:a",
+		"version: 1\ncache: true\n":                                                "",
+		"version: 1\ncache:\n  remote:\n    key_env: OLD\n":                        "",
+		"version: 1\ncache:\n  remote:\n    public_keys: ed25519:a\n":              "",
+		"version: 1\ncache:\n  remote:\n    public_keys: [1, {a: b}, ed25519:c]\n": "ed25519:c",
+		": not yaml [": "",
+	} {
+		if got := strings.Join(publicKeysIn([]byte(data)), " "); got != want {
+			t.Errorf("publicKeysIn(%q) = %q, want %q", data, got, want)
+		}
+	}
+}
+
+// Keys the change adds are dropped, in the config's order; the base's own stay.
+func TestTrustedAtBase(t *testing.T) {
+	kept, dropped := splitByBase([]string{"ed25519:a", "ed25519:new", "ed25519:b"}, []string{"ed25519:b", "ed25519:a", "ed25519:gone"})
+	if strings.Join(kept, " ") != "ed25519:a ed25519:b" || strings.Join(dropped, " ") != "ed25519:new" {
+		t.Fatalf("kept %q, dropped %q", kept, dropped)
 	}
 }
