@@ -344,7 +344,7 @@ var schemaDocs = map[string]string{
 	"cache.remote":             "A remote cache shared between machines over the HTTP protocol of existing cache servers (GET and PUT under /ac/): bazel-remote, nginx with WebDAV, S3-compatible gateways. Needs url and public_keys. Read-only unless write is true.",
 	"cache.remote.url":         "The server's base URL; entries live under URL/ac/KEY.",
 	"cache.remote.write":       "Store passes on the server too, signed with the private key in $GAUNTLET_CACHE_SIGNING_KEY (meant for CI; without the key nothing is stored, and the run says so). Only in .gauntlet.yml, never in .gauntlet.local.yml; the stop hook never writes. Default: false.",
-	"cache.remote.public_keys": "The public keys (ed25519:BASE64, as `gauntlet cache keygen` prints them) an entry's signature is checked with: an entry none of them verifies is a miss. More than one while a key is replaced. Only in .gauntlet.yml. Required.",
+	"cache.remote.public_keys": "The public keys (ed25519:BASE64, as `gauntlet cache keygen` prints them) an entry's signature is checked with: an entry none of them verifies is a miss. More than one while a key is replaced; a key a change adds is trusted once it is merged. Only in .gauntlet.yml. Required.",
 	"cache.remote.token_env":   "An environment variable holding a bearer token sent to the server. Default: none.",
 	"cache.remote.timeout":     "The most the remote cache may cost a run, all its calls together; past it the gates just run. Default: 2s.",
 	"redact":                   "Which variables' values are hidden from every text gauntlet composes, beside the built-in rule (names with TOKEN, KEY, SECRET, PASSWORD, ...).",
