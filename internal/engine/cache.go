@@ -200,7 +200,7 @@ func (c *cached) remember(ctx context.Context, runID string, ran []gates.Result,
 					if ctx.Err() == nil { // stopped: nothing is stored, and nothing is wrong
 						keyErr = fmt.Errorf("gate cache: read the tree after the run: %w", err)
 					}
-					return errors.Join(keyErr, c.store.Save(), remoteErr, c.forgedNote())
+					return errors.Join(keyErr, c.store.Save(), remoteErr, c.ignoredRemoteNote())
 				}
 				after = t
 				c.kc.Tree = after
@@ -221,7 +221,7 @@ func (c *cached) remember(ctx context.Context, runID string, ran []gates.Result,
 	if errors.Is(remoteErr, remotecache.ErrDown) {
 		remoteErr = nil // said once already
 	}
-	return errors.Join(keyErr, c.store.Save(), remoteErr, c.forgedNote())
+	return errors.Join(keyErr, c.store.Save(), remoteErr, c.ignoredRemoteNote())
 }
 
 // openRemote makes the run's remote cache client, or nil when there is none to use. Beside it,
@@ -297,8 +297,8 @@ func (c *cached) lookupRemote(ctx context.Context, key string, noCache bool) (re
 	return c.remote.Get(ctx, key)
 }
 
-// forgedNote says, once per run, how many remote entries were not believed, and why.
-func (c *cached) forgedNote() error {
+// ignoredRemoteNote says, once per run, how many remote entries were not believed, and why.
+func (c *cached) ignoredRemoteNote() error {
 	if c.remote == nil {
 		return nil
 	}
