@@ -21,8 +21,10 @@ const maxBaseConfigBytes = 1 << 20
 // trustedKeys are the public keys this run checks remote entries with: the config's, less those
 // the change adds. A key is the change's own word until it is merged: otherwise an agent could
 // list a key of its own in .gauntlet.yml and sign the passes its branch is then answered from, in
-// CI too. Outside git, or without a base to measure the change from, the config's keys stand.
-// The note names the keys set aside; an error means no key is left to trust.
+// CI too. In git without a base to measure the change from, no key can be checked, so none is
+// trusted (a pull request's shallow checkout says so, rather than believing the branch's keys);
+// outside git there is no change, and the config's keys stand. The note names the keys set
+// aside; an error means no key is left to trust.
 func trustedKeys(ctx context.Context, cfg *config.Config, snap *snapshot.Snapshot) (keys []string, note, err error) {
 	keys = cfg.RemoteCache.PublicKeys
 	if snap == nil {
@@ -35,7 +37,7 @@ func trustedKeys(ctx context.Context, cfg *config.Config, snap *snapshot.Snapsho
 	case berr != nil:
 		return nil, nil, fmt.Errorf("remote cache not used: the base of the change, whose config says which keys are trusted: %w", berr)
 	case base.MergeBase == "":
-		return keys, nil, nil
+		return nil, nil, fmt.Errorf("remote cache not used: no base of the change to check cache.remote.public_keys against (%s); set base in %s or pass --base", base.WhyNone, config.FileName)
 	}
 	atBase := publicKeysIn(configAt(ctx, cfg, base.MergeBase))
 	kept, dropped := splitByBase(keys, atBase)
