@@ -11,9 +11,6 @@ import (
 // server costs at most this, never the verdict.
 const DefaultRemoteCacheTimeout = 2 * time.Second
 
-// DefaultRemoteCacheKeyEnv names the variable holding the secret that authenticates remote entries.
-const DefaultRemoteCacheKeyEnv = "GAUNTLET_CACHE_KEY"
-
 // rawCache is the top-level `cache`: a bool (the default of every gate's own cache), or a
 // mapping with `enabled` and a `remote` cache.
 type rawCache struct {
@@ -24,11 +21,11 @@ type rawCache struct {
 
 type rawRemoteCache struct {
 	positions
-	URL      *string   `yaml:"url" format:"httpurl"`
-	Write    *bool     `yaml:"write"`
-	KeyEnv   *string   `yaml:"key_env" format:"envname"`
-	TokenEnv *string   `yaml:"token_env" format:"envname"`
-	Timeout  *duration `yaml:"timeout"`
+	URL        *string   `yaml:"url" format:"httpurl"`
+	Write      *bool     `yaml:"write"`
+	PublicKeys []string  `yaml:"public_keys" format:"ed25519pub"`
+	TokenEnv   *string   `yaml:"token_env" format:"envname"`
+	Timeout    *duration `yaml:"timeout"`
 }
 
 func (c *rawCache) decodeNode(d *decoder, n *yaml.Node, s subject) bool {
@@ -50,23 +47,52 @@ func (c *rawCache) decodeNode(d *decoder, n *yaml.Node, s subject) bool {
 	return true
 }
 
-// validateCache runs after the local override is merged: CI's .gauntlet.local.yml may add
-// `write: true` to the main file's remote, without repeating its url.
+// validateCache runs after the local override is merged: a machine's .gauntlet.local.yml may
+// point the main file's remote at a mirror without repeating its keys.
 func validateCache(c *rawCache) []Problem {
-	if c == nil || c.Remote == nil || c.Remote.URL != nil {
+	if c == nil || c.Remote == nil {
 		return nil
 	}
-	return []Problem{c.keyPos("remote").problem(`"remote" in cache needs a url`)}
+	var problems []Problem
+	if c.Remote.URL == nil {
+		problems = append(problems, c.keyPos("remote").problem(`"remote" in cache needs a url`))
+	}
+	if len(c.Remote.PublicKeys) == 0 {
+		problems = append(problems, c.keyPos("remote").problem(
+			`"remote" in cache needs public_keys: the keys its entries are checked with (`+"`gauntlet cache keygen`"+` makes a pair)`))
+	}
+	return problems
+}
+
+// localRemoteCacheProblems are the keys of cache.remote a local override may not set: what is
+// stored on the server for every machine to believe, and whose signatures are believed, are the
+// project's decisions, and the gated agent can write .gauntlet.local.yml.
+func localRemoteCacheProblems(local *rawFile) []Problem {
+	if local.Cache == nil || local.Cache.Remote == nil {
+		return nil
+	}
+	r := local.Cache.Remote
+	var problems []Problem
+	if r.Write != nil && *r.Write {
+		problems = append(problems, r.keyPos("write").problem(
+			"cache.remote.write: true can only be set in "+FileName+": a local override must not store passes on the server every machine believes"))
+	}
+	if r.has("public_keys") {
+		problems = append(problems, r.keyPos("public_keys").problem(
+			"cache.remote.public_keys can only be set in "+FileName+": a local override must not choose whose signatures are believed"))
+	}
+	return problems
 }
 
 // RemoteCache is where passes are shared between machines: read by everyone, written only where
-// Write is set (CI). Entries are authenticated with the secret in the KeyEnv variable.
+// Write is set and the private key is at hand (CI). Entries are believed when one of PublicKeys
+// verifies their signature.
 type RemoteCache struct {
-	URL      string
-	Write    bool
-	KeyEnv   string
-	TokenEnv string
-	Timeout  time.Duration
+	URL        string
+	Write      bool
+	PublicKeys []string
+	TokenEnv   string
+	Timeout    time.Duration
 }
 
 func resolveRemoteCache(raw *rawCache) *RemoteCache {
@@ -75,11 +101,11 @@ func resolveRemoteCache(raw *rawCache) *RemoteCache {
 	}
 	r := raw.Remote
 	return &RemoteCache{
-		URL:      *r.URL,
-		Write:    valueOr(r.Write, false),
-		KeyEnv:   valueOr(r.KeyEnv, DefaultRemoteCacheKeyEnv),
-		TokenEnv: valueOr(r.TokenEnv, ""),
-		Timeout:  time.Duration(valueOr(r.Timeout, duration(DefaultRemoteCacheTimeout))),
+		URL:        *r.URL,
+		Write:      valueOr(r.Write, false),
+		PublicKeys: r.PublicKeys,
+		TokenEnv:   valueOr(r.TokenEnv, ""),
+		Timeout:    time.Duration(valueOr(r.Timeout, duration(DefaultRemoteCacheTimeout))),
 	}
 }
 

@@ -101,6 +101,9 @@ type StopHook struct {
 type Options struct {
 	Dir  string // where the upward search starts; default: the working directory
 	File string // an explicit config file (-c): no search then
+	// NoLocal leaves .gauntlet.local.yml out: the stop hook judges with the main file alone when
+	// the local file does not load, rather than letting a broken personal file stop the judging.
+	NoLocal bool
 }
 
 // SetDefaultTimeout replaces the default per-gate timeout, as --timeout does: gates that set

@@ -111,6 +111,10 @@ func (d *decoder) decodeStruct(n *yaml.Node, v reflect.Value, section string) {
 			seen[name] = p.key
 		}
 		i := slices.IndexFunc(fields, func(f field) bool { return f.name == name })
+		if why, ok := retiredKeys[section+"."+name]; ok && i < 0 {
+			d.report(p.key, "%s", why)
+			continue
+		}
 		if i < 0 {
 			d.report(p.key, "unknown key %q%s%s", name, inSection(section), suggestion(name, fieldNames(fields)))
 			continue
@@ -121,6 +125,13 @@ func (d *decoder) decodeStruct(n *yaml.Node, v reflect.Value, section string) {
 		// Recorded even when the value was bad, so that the key does not also count as missing.
 		set.set(name, fieldPos{key: d.pos(resolveAlias(p.key)), value: d.pos(value)})
 	}
+}
+
+// retiredKeys are keys an older gauntlet read, by section and name: each is still an error (a
+// config that sets one means something gauntlet no longer does), with what replaced it.
+var retiredKeys = map[string]string{
+	"remote.key_env": "cache.remote.key_env is no longer read: entries are signed with a private key only CI holds, and checked " +
+		"with the public_keys listed here; see \"Moving from a shared secret\" in docs/cache.md",
 }
 
 func (d *decoder) decodeValue(n *yaml.Node, v reflect.Value, tag reflect.StructTag, s subject) bool {

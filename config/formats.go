@@ -12,11 +12,28 @@ import (
 
 // formatRules check the `format` struct tag of string fields; each returns what is wrong, or "".
 var formatRules = map[string]func(string) string{
-	"glob":    checkGlob,
-	"regexp":  checkRegexp,
-	"reldir":  checkRelDir,
-	"envname": checkEnvName,
-	"httpurl": checkHTTPURL,
+	"glob":       checkGlob,
+	"regexp":     checkRegexp,
+	"reldir":     checkRelDir,
+	"envname":    checkEnvName,
+	"httpurl":    checkHTTPURL,
+	"ed25519pub": checkPublicKey,
+}
+
+// publicKeyPattern is the text of an Ed25519 public key as `gauntlet cache keygen` prints it: 32
+// bytes in standard base64 after "ed25519:". Any 32 bytes are a key to check a signature with.
+const publicKeyPattern = `^ed25519:[A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=$`
+
+// checkPublicKey accepts a remote cache's public key, and tells a private key pasted in its place
+// from a mistyped one: a private key in the config is published with it.
+func checkPublicKey(key string) string {
+	switch {
+	case regexp.MustCompile(publicKeyPattern).MatchString(key):
+		return ""
+	case strings.HasPrefix(key, "ed25519-private:"):
+		return "is a private key: it belongs in CI's secrets, never in the config; make a new pair with `gauntlet cache keygen`, since this one is no secret any more"
+	}
+	return fmt.Sprintf("must be a public key as `gauntlet cache keygen` prints it (ed25519:BASE64), got %q", key)
 }
 
 // checkHTTPURL accepts an absolute http or https URL with a host: the remote cache's server.

@@ -53,7 +53,7 @@ func Load(opts Options) (*Config, error) {
 
 	root := filepath.Dir(abs)
 	localPath := filepath.Join(root, LocalFileName)
-	if _, err := os.Lstat(localPath); errors.Is(err, fs.ErrNotExist) {
+	if _, err := os.Lstat(localPath); opts.NoLocal || errors.Is(err, fs.ErrNotExist) {
 		return assemble(root, main, nil)
 	}
 	localData, err := readConfig(localPath, t, deadline)

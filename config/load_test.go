@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -304,21 +305,30 @@ func TestLoadRefusesANonRegularConfig(t *testing.T) {
 	}
 }
 
-func TestRemoteCacheMergesKeyByKeyAndNeedsAURL(t *testing.T) {
+// Public keys as `gauntlet cache keygen` prints them.
+const (
+	testPublicKey  = "ed25519:3SEQoBFWjaq76Tp/KzcoNX6H1ql+uA2KkdvwC2XBTAU="
+	testPublicKey2 = "ed25519:UBup0fl3gPJpRecdWPPHQpY68UvTmNVeWA+HXROf2Ow="
+	// A private key's text: refused wherever a public key is expected.
+	testPrivateKey = "ed25519-private:hJmer+QFLlf70ZSWwyvk3V/btM24xkrnk7z3FxPZfMA="
+)
+
+func TestRemoteCacheMergesKeyByKeyAndNeedsAURLAndPublicKeys(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, body string) {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	write(".gauntlet.yml", "version: 1\ncache:\n  enabled: true\n  remote:\n    url: http://127.0.0.1:9/c\ngates:\n  t:\n    run: x\n")
-	write(LocalFileName, "cache:\n  remote:\n    write: true\n")
+	write(".gauntlet.yml", "version: 1\ncache:\n  enabled: true\n  remote:\n    url: http://127.0.0.1:9/c\n    write: true\n    public_keys: ["+testPublicKey+", "+testPublicKey2+"]\ngates:\n  t:\n    run: x\n")
+	// A machine's own mirror of the server, and its own patience: personal.
+	write(LocalFileName, "cache:\n  remote:\n    url: http://127.0.0.1:10/mirror\n    timeout: 5s\n")
 	c, err := Load(Options{File: filepath.Join(dir, ".gauntlet.yml")})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := RemoteCache{URL: "http://127.0.0.1:9/c", Write: true, KeyEnv: DefaultRemoteCacheKeyEnv, Timeout: DefaultRemoteCacheTimeout}
-	if !c.Cache || c.RemoteCache == nil || *c.RemoteCache != want {
+	want := RemoteCache{URL: "http://127.0.0.1:10/mirror", Write: true, PublicKeys: []string{testPublicKey, testPublicKey2}, Timeout: 5 * time.Second}
+	if !c.Cache || c.RemoteCache == nil || !reflect.DeepEqual(*c.RemoteCache, want) {
 		t.Fatalf("cache = %v, remote = %+v, want %+v", c.Cache, c.RemoteCache, want)
 	}
 	// cache: true keeps its meaning.
@@ -326,11 +336,20 @@ func TestRemoteCacheMergesKeyByKeyAndNeedsAURL(t *testing.T) {
 	if err != nil || !c.Cache || c.RemoteCache != nil {
 		t.Fatalf("cache: true = %v, %+v, %v", c.Cache, c.RemoteCache, err)
 	}
+	keys := "    public_keys: [" + testPublicKey + "]\n"
 	for body, want := range map[string]string{
-		"version: 1\ncache:\n  remote:\n    write: true\n":     `x.yml:3:3: "remote" in cache needs a url`,
-		"version: 1\ncache:\n  remote:\n    url: ftp://x\n":    `must be an http:// or https:// URL with a host, got "ftp://x"`,
-		"version: 1\ncache: yes please\n":                      `"cache" must be true, false or a mapping`,
-		"version: 1\ncache:\n  enabled: true\n  remotes: {}\n": `unknown key "remotes" in cache`,
+		"version: 1\ncache:\n  remote:\n    write: true\n" + keys:                 `x.yml:3:3: "remote" in cache needs a url`,
+		"version: 1\ncache:\n  remote:\n    url: http://x\n":                      `x.yml:3:3: "remote" in cache needs public_keys`,
+		"version: 1\ncache:\n  remote:\n    url: http://x\n    public_keys: []\n": `x.yml:3:3: "remote" in cache needs public_keys`,
+		"version: 1\ncache:\n  remote:\n    url: ftp://x\n" + keys:                `must be an http:// or https:// URL with a host, got "ftp://x"`,
+		"version: 1\ncache: yes please\n":                                         `"cache" must be true, false or a mapping`,
+		"version: 1\ncache:\n  enabled: true\n  remotes: {}\n":                    `unknown key "remotes" in cache`,
+		// The halves of a pair are told apart: a private key in the config is refused, and said.
+		"version: 1\ncache:\n  remote:\n    url: http://x\n    public_keys: [" + testPrivateKey + "]\n": `x.yml:5:19: item 1 of "public_keys" in remote is a private key: it belongs in CI's secrets`,
+		"version: 1\ncache:\n  remote:\n    url: http://x\n    public_keys: [AAAA]\n":                   `must be a public key as ` + "`gauntlet cache keygen`" + ` prints it (ed25519:BASE64), got "AAAA"`,
+		"version: 1\ncache:\n  remote:\n    url: http://x\n    public_keys: [\"ed25519:AAAA\"]\n":       `got "ed25519:AAAA"`,
+		// The shared secret is gone: its key says how to move on.
+		"version: 1\ncache:\n  remote:\n    url: http://x\n" + keys + "    key_env: GAUNTLET_CACHE_KEY\n": `x.yml:6:5: cache.remote.key_env is no longer read: entries are signed with a private key only CI holds`,
 	} {
 		_, err := Parse(filepath.Join(dir, "x.yml"), []byte(body), dir)
 		if err == nil || !strings.Contains(err.Error(), want) {

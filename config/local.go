@@ -164,13 +164,15 @@ func setKeys(p *positions) []string {
 }
 
 // localOnlyProblems are the keys a local override may not set: how the stop hook treats local
-// overrides is the project's decision, not one an override can make for itself.
+// overrides is the project's decision, not one an override can make for itself; so are writing
+// to the remote cache and the keys it trusts.
 func localOnlyProblems(local *rawFile) []Problem {
+	problems := localRemoteCacheProblems(local)
 	if local.StopHook == nil || !local.StopHook.has("local_overrides") {
-		return nil
+		return problems
 	}
-	return []Problem{local.StopHook.keyPos("local_overrides").problem(
-		"stop_hook.local_overrides can only be set in " + FileName + ": a local override must not decide how the stop hook treats local overrides")}
+	return append(problems, local.StopHook.keyPos("local_overrides").problem(
+		"stop_hook.local_overrides can only be set in "+FileName+": a local override must not decide how the stop hook treats local overrides"))
 }
 
 // ForStopHook is the config the stop hook judges with, and the overrides it names (nil when it

@@ -109,3 +109,45 @@ func TestLocalFileCannotChooseItsOwnTreatment(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// Whoever can write .gauntlet.local.yml (the gated agent) must not be able to make the remote cache
+// store what it runs, nor trust a key of its own: both only from .gauntlet.yml.
+func TestLocalFileCannotWriteToTheRemoteCacheNorTrustAKey(t *testing.T) {
+	main := "version: 1\ncache:\n  enabled: true\n  remote:\n    url: http://127.0.0.1:9/c\n    public_keys: [" + testPublicKey + "]\ngates:\n  t:\n    run: x\n"
+	for local, want := range map[string]string{
+		"cache:\n  remote:\n    write: true\n":                           ".gauntlet.local.yml:3:5: cache.remote.write: true can only be set in .gauntlet.yml",
+		"cache:\n  remote:\n    public_keys: [" + testPublicKey2 + "]\n": ".gauntlet.local.yml:3:5: cache.remote.public_keys can only be set in .gauntlet.yml",
+	} {
+		_, err := loadWithLocal(t, main, local)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: err = %v, want %q", local, err, want)
+		}
+	}
+	// Turning writing off on one machine decides nothing about what others believe.
+	c, err := loadWithLocal(t, strings.Replace(main, "    url:", "    write: true\n    url:", 1), "cache:\n  remote:\n    write: false\n")
+	if err != nil || c.RemoteCache == nil || c.RemoteCache.Write {
+		t.Fatalf("write: false from the local file: %+v, %v", c.RemoteCache, err)
+	}
+}
+
+// NoLocal loads .gauntlet.yml alone: what the stop hook judges with when the local file does not
+// load, so that writing a broken one is no way to a "config error" that lets the agent stop.
+func TestNoLocalLoadsTheMainFileAlone(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, FileName), []byte(overriddenMain), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, LocalFileName), []byte("bogus: 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(Options{Dir: dir}); err == nil {
+		t.Fatal("a local file with an unknown key loaded")
+	}
+	c, err := Load(Options{Dir: dir, NoLocal: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.LocalPath != "" || len(c.Overrides) != 0 || len(c.Gates) == 0 {
+		t.Fatalf("NoLocal: local %q, overrides %v, %d gates", c.LocalPath, c.Overrides, len(c.Gates))
+	}
+}

@@ -285,9 +285,10 @@ var formatSchemas = map[string]schema{
 	// Not starting with "/" or "./": such globs never match a root-relative path.
 	"glob": {"pattern": `^([^./]|\.([^/]|$)|$)`},
 	// Relative, and not obviously climbing out; the loader has the last word.
-	"reldir":  {"pattern": `^([^/]|$)`, "not": schema{"pattern": `^\.\.(/|$)`}},
-	"envname": {"pattern": envNamePattern().String()},
-	"httpurl": {"pattern": `^https?://[^/?#]+`},
+	"reldir":     {"pattern": `^([^/]|$)`, "not": schema{"pattern": `^\.\.(/|$)`}},
+	"envname":    {"pattern": envNamePattern().String()},
+	"httpurl":    {"pattern": `^https?://[^/?#]+`},
+	"ed25519pub": {"pattern": publicKeyPattern},
 }
 
 // kindRules are the rules that depend on a gate's kind: the keys tagged `only` for another kind
@@ -329,24 +330,24 @@ var kindRequirements = map[string]schema{
 
 // schemaDocs describe every key for editors' hover text; the generator refuses a key without one.
 var schemaDocs = map[string]string{
-	"version":                "Config format version. Required; 1 is the only version.",
-	"jobs":                   "How many gates run at once. Default: the number of CPUs.",
-	"timeout":                "Per-gate timeout for gates that set none. Default: 10m.",
-	"fail_fast":              "On the first failing gate, cancel the others; they report cancelled. Default: false.",
-	"base":                   "Base ref for change scoping (paths/exclude). Default: auto (origin/HEAD, main, master).",
-	"keep_runs":              "How many runs' logs to keep under .gauntlet/logs. Default: 10.",
-	"env":                    "Environment added to every gate; a gate's own env wins. Default: none.",
-	"stop_hook":              "How `gauntlet stop-hook` answers an agent host that asks whether the agent may stop.",
-	"gates":                  "The gates, by name (lowercase letters, digits, - and _), reported in file order.",
-	"cache":                  "Answer a gate's pass from the cache while its inputs are unchanged; the default of every gate's cache. true or false, or a mapping with enabled and remote. Default: false.",
-	"cache.enabled":          "The default of every gate's cache. Default: false.",
-	"cache.remote":           "A remote cache shared between machines over the HTTP protocol of existing cache servers (GET and PUT under /ac/): bazel-remote, nginx with WebDAV, S3-compatible gateways. Read-only unless write is true.",
-	"cache.remote.url":       "The server's base URL; entries live under URL/ac/KEY.",
-	"cache.remote.write":     "Store passes on the server too (meant for CI). Default: false.",
-	"cache.remote.key_env":   "The environment variable holding the secret that signs and checks entries; without it the remote cache is not used. Default: GAUNTLET_CACHE_KEY.",
-	"cache.remote.token_env": "An environment variable holding a bearer token sent to the server. Default: none.",
-	"cache.remote.timeout":   "The most the remote cache may cost a run, all its calls together; past it the gates just run. Default: 2s.",
-	"redact":                 "Which variables' values are hidden from every text gauntlet composes, beside the built-in rule (names with TOKEN, KEY, SECRET, PASSWORD, ...).",
+	"version":                  "Config format version. Required; 1 is the only version.",
+	"jobs":                     "How many gates run at once. Default: the number of CPUs.",
+	"timeout":                  "Per-gate timeout for gates that set none. Default: 10m.",
+	"fail_fast":                "On the first failing gate, cancel the others; they report cancelled. Default: false.",
+	"base":                     "Base ref for change scoping (paths/exclude). Default: auto (origin/HEAD, main, master).",
+	"keep_runs":                "How many runs' logs to keep under .gauntlet/logs. Default: 10.",
+	"env":                      "Environment added to every gate; a gate's own env wins. Default: none.",
+	"stop_hook":                "How `gauntlet stop-hook` answers an agent host that asks whether the agent may stop.",
+	"gates":                    "The gates, by name (lowercase letters, digits, - and _), reported in file order.",
+	"cache":                    "Answer a gate's pass from the cache while its inputs are unchanged; the default of every gate's cache. true or false, or a mapping with enabled and remote. Default: false.",
+	"cache.enabled":            "The default of every gate's cache. Default: false.",
+	"cache.remote":             "A remote cache shared between machines over the HTTP protocol of existing cache servers (GET and PUT under /ac/): bazel-remote, nginx with WebDAV, S3-compatible gateways. Needs url and public_keys. Read-only unless write is true.",
+	"cache.remote.url":         "The server's base URL; entries live under URL/ac/KEY.",
+	"cache.remote.write":       "Store passes on the server too, signed with the private key in $GAUNTLET_CACHE_SIGNING_KEY (meant for CI; without the key nothing is stored, and the run says so). Only in .gauntlet.yml, never in .gauntlet.local.yml; the stop hook never writes. Default: false.",
+	"cache.remote.public_keys": "The public keys (ed25519:BASE64, as `gauntlet cache keygen` prints them) an entry's signature is checked with: an entry none of them verifies is a miss. More than one while a key is replaced; a key a change adds is trusted once it is merged. Only in .gauntlet.yml. Required.",
+	"cache.remote.token_env":   "An environment variable holding a bearer token sent to the server. Default: none.",
+	"cache.remote.timeout":     "The most the remote cache may cost a run, all its calls together; past it the gates just run. Default: 2s.",
+	"redact":                   "Which variables' values are hidden from every text gauntlet composes, beside the built-in rule (names with TOKEN, KEY, SECRET, PASSWORD, ...).",
 
 	"redact.names":  "Variables whose values are always hidden (except values under 6 bytes, numbers and flag words such as true). Default: none.",
 	"redact.exempt": "Variables never hidden, even when the built-in rule would. Default: none.",

@@ -212,6 +212,7 @@ func TestSchemaAgreesWithLoader(t *testing.T) {
 		{"null paths", head + "    run: x\n    paths:\n", true},
 		{"glob and dir", head + "    run: x\n    dir: sub/dir\n    paths: ['**/*.go', .github/**]\n", true},
 		{"empty infra_exit_codes", head + "    run: x\n    infra_exit_codes: []\n", true},
+		{"remote cache", "version: 1\ncache:\n  remote:\n    url: https://c.example/g\n    write: true\n    public_keys: [" + testPublicKey + ", " + testPublicKey2 + "]\n", true},
 
 		{"missing version", "jobs: 2\n", false},
 		{"version 2", "version: 2\n", false},
@@ -253,6 +254,9 @@ func TestSchemaAgreesWithLoader(t *testing.T) {
 		{"prompt and prompt_file", head + "    kind: review\n    cli: claude\n    prompt: a\n    prompt_file: b\n", false},
 		{"max_diff_bytes zero", head + "    kind: review\n    cli: claude\n    max_diff_bytes: 0\n", false},
 		{"command on todos", head + "    kind: todos\n    argv: [x]\n", false},
+		{"private key as a public key", "version: 1\ncache:\n  remote:\n    url: https://c.example/g\n    public_keys: [" + testPrivateKey + "]\n", false},
+		{"public key cut short", "version: 1\ncache:\n  remote:\n    url: https://c.example/g\n    public_keys: [" + testPublicKey[:30] + "]\n", false},
+		{"the retired shared secret", "version: 1\ncache:\n  remote:\n    url: https://c.example/g\n    public_keys: [" + testPublicKey + "]\n    key_env: K\n", false},
 	}
 	sch := compiledSchema(t)
 	dir := t.TempDir()

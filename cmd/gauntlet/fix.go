@@ -18,6 +18,7 @@ import (
 	"github.com/gauntlet-dev/gauntlet/gates"
 	"github.com/gauntlet-dev/gauntlet/internal/engine"
 	"github.com/gauntlet-dev/gauntlet/internal/fix"
+	"github.com/gauntlet-dev/gauntlet/internal/remotecache"
 	"github.com/gauntlet-dev/gauntlet/internal/report"
 	"github.com/gauntlet-dev/gauntlet/internal/state"
 	"github.com/gauntlet-dev/gauntlet/internal/termtext"
@@ -102,7 +103,7 @@ func fixGates(parent context.Context, opts *fixOptions) error {
 	fixed := fix.Run(ctx, targets, fix.Options{
 		RunID: state.NewRunID(ios.Now()),
 		Root:  cfg.Root,
-		Env:   env,
+		Env:   remotecache.WithoutSigningKey(env),
 		Grace: killGrace,
 		Abort: abort,
 	})

@@ -58,6 +58,7 @@ func newRootCmd(ios *IOStreams) *cobra.Command {
 		newDoctorCmd(ios, nil),
 		newReportCmd(ios),
 		newCICmd(ios),
+		newCacheCmd(ios),
 		newExplainCmd(ios, nil),
 		newFixCmd(ios, nil),
 		newBaselineCmd(ios, nil),

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gauntlet-dev/gauntlet/config"
 	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/remotecache"
 	"github.com/gauntlet-dev/gauntlet/internal/state"
 	"github.com/gauntlet-dev/gauntlet/lock"
 	"github.com/gauntlet-dev/gauntlet/runner"
@@ -65,6 +66,8 @@ func RecordBaseline(ctx context.Context, req BaselineRequest) ([]BaselineGate, e
 	if env == nil {
 		env = os.Environ()
 	}
+	secrets := cfg.Redactor(env)
+	env = remotecache.WithoutSigningKey(env)
 	gs := make([]gates.Gate, len(req.Gates))
 	for i, g := range req.Gates {
 		g.NewOnly, g.Cache = false, false
@@ -75,7 +78,6 @@ func RecordBaseline(ctx context.Context, req BaselineRequest) ([]BaselineGate, e
 		RunID: runID, Root: cfg.Root, Logs: logs, LogPrefix: logPrefix, Jobs: cfg.Jobs,
 		Env: env, Abort: req.Abort, Readers: readers,
 	})
-	secrets := cfg.Redactor(env)
 	out := make([]BaselineGate, len(ran))
 	for i, r := range ran {
 		c := collectors[r.Name]

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"crypto/ed25519"
 	"errors"
 	"fmt"
 	"os"
@@ -62,7 +63,7 @@ func consultCache(ctx context.Context, req Request, snap *snapshot.Snapshot, sd 
 		// Said, or the cache would look broken: without the key no pass can be trusted.
 		err = errors.Join(err, fmt.Errorf("gate cache: no pass is answered: %w", kerr))
 	}
-	remote, rerr := openRemote(req)
+	remote, rerr := openRemote(ctx, req, snap)
 	c.remote = remote
 	err = errors.Join(err, rerr)
 	kc := cache.Context{
@@ -209,7 +210,7 @@ func (c *cached) remember(ctx context.Context, runID string, ran []gates.Result,
 					if ctx.Err() == nil { // stopped: nothing is stored, and nothing is wrong
 						keyErr = fmt.Errorf("gate cache: read the tree after the run: %w", err)
 					}
-					return errors.Join(keyErr, c.store.Save(), remoteErr, c.forgedNote())
+					return errors.Join(keyErr, c.store.Save(), remoteErr, c.ignoredRemoteNote())
 				}
 				after = t
 				c.kc.Tree = after
@@ -230,11 +231,12 @@ func (c *cached) remember(ctx context.Context, runID string, ran []gates.Result,
 	if errors.Is(remoteErr, remotecache.ErrDown) {
 		remoteErr = nil // said once already
 	}
-	return errors.Join(keyErr, c.store.Save(), remoteErr, c.forgedNote())
+	return errors.Join(keyErr, c.store.Save(), remoteErr, c.ignoredRemoteNote())
 }
 
-// openRemote makes the run's remote cache client, or nil when there is none to use.
-func openRemote(req Request) (*remotecache.Client, error) {
+// openRemote makes the run's remote cache client, or nil when there is none to use. Beside it,
+// a note: why the remote cache is not used, or why it only reads although the config says write.
+func openRemote(ctx context.Context, req Request, snap *snapshot.Snapshot) (*remotecache.Client, error) {
 	rc := req.Config.RemoteCache
 	if rc == nil {
 		return nil, nil
@@ -243,14 +245,58 @@ func openRemote(req Request) (*remotecache.Client, error) {
 	if env == nil {
 		env = os.Environ()
 	}
-	c, err := remotecache.New(remotecache.Options{
-		URL: rc.URL, Write: rc.Write, Secret: []byte(lookupEnv(env, rc.KeyEnv)),
-		Token: lookupEnv(env, rc.TokenEnv), Budget: rc.Timeout,
-	})
-	if errors.Is(err, remotecache.ErrNoSecret) {
-		return nil, fmt.Errorf("remote cache not used: $%s, the secret that checks its entries, is not set", rc.KeyEnv)
+	texts, keysNote, err := trustedKeys(ctx, req.Config, snap)
+	if err != nil {
+		return nil, err
 	}
-	return c, err
+	trusted, err := publicKeys(texts)
+	if err != nil {
+		return nil, fmt.Errorf("remote cache not used: %w", err)
+	}
+	signer, note := signerFor(req, lookupEnv(env, remotecache.SigningKeyEnv))
+	opts := remotecache.Options{URL: rc.URL, Trusted: trusted, Signer: signer, Token: lookupEnv(env, rc.TokenEnv), Budget: rc.Timeout}
+	c, err := remotecache.New(opts)
+	if errors.Is(err, remotecache.ErrUntrustedSigner) {
+		note = fmt.Errorf("remote cache: read only: $%s is not the private key of any public key trusted in this run: nobody would believe what it signed", remotecache.SigningKeyEnv)
+		opts.Signer = nil
+		c, err = remotecache.New(opts)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("remote cache not used: %w", err)
+	}
+	return c, errors.Join(keysNote, note)
+}
+
+// signerFor is the key this run signs entries with, nil when it only reads; the note says why it
+// only reads although the config says write. The stop hook never writes: it judges the agent's
+// work, and a pass it stored would answer for every machine. The key's value is never quoted.
+func signerFor(req Request, key string) (ed25519.PrivateKey, error) {
+	switch {
+	case !req.Config.RemoteCache.Write:
+		return nil, nil
+	case req.StopHook:
+		return nil, errors.New("remote cache: cache.remote.write set aside: the stop hook never stores passes on the server, only CI's runs do")
+	case key == "":
+		return nil, fmt.Errorf("remote cache: read only: cache.remote.write is true, but $%s, the private key that signs entries, is not set", remotecache.SigningKeyEnv)
+	}
+	signer, err := remotecache.ParsePrivateKey(key)
+	if err != nil {
+		return nil, fmt.Errorf("remote cache: read only: $%s %w", remotecache.SigningKeyEnv, err)
+	}
+	return signer, nil
+}
+
+// publicKeys reads the config's public keys; the loader has checked them already.
+func publicKeys(texts []string) ([]ed25519.PublicKey, error) {
+	keys := make([]ed25519.PublicKey, 0, len(texts))
+	for _, text := range texts {
+		pub, err := remotecache.ParsePublicKey(text)
+		if err != nil {
+			return nil, fmt.Errorf("public key %q %w", text, err)
+		}
+		keys = append(keys, pub)
+	}
+	return keys, nil
 }
 
 // lookupRemote asks the remote cache after a local miss; --no-cache asks nothing.
@@ -261,16 +307,34 @@ func (c *cached) lookupRemote(ctx context.Context, key string, noCache bool) (re
 	return c.remote.Get(ctx, key)
 }
 
-// forgedNote says how many remote entries were ignored for a signature that did not hold.
-func (c *cached) forgedNote() error {
-	if c.remote == nil || c.remote.Forged() == 0 {
+// ignoredRemoteNote says, once per run, how many remote entries were not believed, and why.
+func (c *cached) ignoredRemoteNote() error {
+	if c.remote == nil {
 		return nil
 	}
-	entries := fmt.Sprintf("%d entries", c.remote.Forged())
-	if c.remote.Forged() == 1 {
-		entries = "1 entry"
+	return ignoredNote(c.remote.Ignored())
+}
+
+// ignoredNote says how many entries were not believed, for each reason; nil when none was.
+func ignoredNote(ig remotecache.Ignored) error {
+	var parts []string
+	if ig.Unverified > 0 {
+		parts = append(parts, entries(ig.Unverified)+" whose signature did not hold (forged, edited, or signed by a key cache.remote.public_keys does not list)")
 	}
-	return fmt.Errorf("remote cache: ignored %s whose signature did not hold (signed with another secret, or forged)", entries)
+	if ig.HMAC > 0 {
+		parts = append(parts, entries(ig.HMAC)+" signed with the retired shared secret (HMAC); the next run that writes with $"+remotecache.SigningKeyEnv+" replaces it")
+	}
+	if len(parts) == 0 {
+		return nil
+	}
+	return errors.New("remote cache: ignored " + strings.Join(parts, "; "))
+}
+
+func entries(n int) string {
+	if n == 1 {
+		return "1 entry"
+	}
+	return fmt.Sprintf("%d entries", n)
 }
 
 // lookupEnv is the last value of name in env, as exec does; "" for an empty name.

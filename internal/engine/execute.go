@@ -12,6 +12,7 @@ import (
 
 	"github.com/gauntlet-dev/gauntlet/config"
 	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/remotecache"
 	"github.com/gauntlet-dev/gauntlet/internal/report"
 	"github.com/gauntlet-dev/gauntlet/internal/snapshot"
 	"github.com/gauntlet-dev/gauntlet/internal/state"
@@ -170,6 +171,7 @@ func Execute(ctx context.Context, req Request) (*Run, error) {
 		env = os.Environ()
 	}
 	secrets := cfg.Redactor(slices.Concat(env, req.ExtraEnv))
+	env = remotecache.WithoutSigningKey(env) // after the redactor, which must still know its value
 	observer := req.Observer
 	if observer != nil {
 		observer = sanitizingObserver{observer, secrets}

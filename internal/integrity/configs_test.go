@@ -2,6 +2,7 @@ package integrity
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
@@ -14,6 +15,17 @@ gates:
   test:
     run: go test ./...
 `
+
+// Public keys of the remote cache: CI's, and one the agent made.
+const (
+	ciKey    = "ed25519:3SEQoBFWjaq76Tp/KzcoNX6H1ql+uA2KkdvwC2XBTAU="
+	agentKey = "ed25519:UBup0fl3gPJpRecdWPPHQpY68UvTmNVeWA+HXROf2Ow="
+)
+
+// remote is a cache section with a remote cache at url trusting keys (public_keys on line 4 of it).
+func remote(url string, keys ...string) string {
+	return "cache:\n  remote:\n    url: " + url + "\n    public_keys: [" + strings.Join(keys, ", ") + "]\n"
+}
 
 func TestGauntletConfigRules(t *testing.T) {
 	cfg := func(s string) map[string]string { return map[string]string{".gauntlet.yml": s} }
@@ -47,13 +59,22 @@ func TestGauntletConfigRules(t *testing.T) {
 			want: []string{"gate-relaxed .gauntlet.yml:5"}},
 		{name: "inputs widened is honest", old: cfg("version: 1\ngates:\n  test:\n    run: go test ./...\n    inputs: [go.mod]\n"),
 			new: cfg("version: 1\ngates:\n  test:\n    run: go test ./...\n    inputs: [go.mod, \"**/*.go\"]\n")},
-		{name: "remote cache pointed elsewhere", old: cfg(gauntletYML + "cache:\n  remote:\n    url: https://cache.example\n"),
-			new:  cfg(gauntletYML + "cache:\n  remote:\n    url: http://127.0.0.1:9\n    key_env: HOME\n"),
-			want: []string{"gate-relaxed .gauntlet.yml:9"}},
-		{name: "remote cache added", old: cfg(gauntletYML), new: cfg(gauntletYML + "cache:\n  enabled: true\n  remote:\n    url: http://127.0.0.1:9\n"),
+		// The keys decide what is believed: a key of the agent's own would let it sign passes.
+		{name: "remote cache public key added", old: cfg(gauntletYML + remote("https://cache.example", ciKey)),
+			new:  cfg(gauntletYML + remote("https://cache.example", ciKey, agentKey)),
 			want: []string{"gate-relaxed .gauntlet.yml:10"}},
-		{name: "remote cache made to write is honest", old: cfg(gauntletYML + "cache:\n  remote:\n    url: https://cache.example\n"),
-			new: cfg(gauntletYML + "cache:\n  remote:\n    url: https://cache.example\n    write: true\n")},
+		{name: "remote cache public key replaced", old: cfg(gauntletYML + remote("https://cache.example", ciKey)),
+			new:  cfg(gauntletYML + remote("https://cache.example", agentKey)),
+			want: []string{"gate-relaxed .gauntlet.yml:10"}},
+		{name: "remote cache added", old: cfg(gauntletYML), new: cfg(gauntletYML + "cache:\n  enabled: true\n  remote:\n    url: http://127.0.0.1:9\n    public_keys:\n      - " + agentKey + "\n"),
+			want: []string{"gate-relaxed .gauntlet.yml:11"}},
+		{name: "remote cache public key retired is honest", old: cfg(gauntletYML + remote("https://cache.example", ciKey, agentKey)),
+			new: cfg(gauntletYML + remote("https://cache.example", agentKey))},
+		// Another server can only hand out what the listed keys signed.
+		{name: "remote cache pointed at a mirror is honest", old: cfg(gauntletYML + remote("https://cache.example", ciKey)),
+			new: cfg(gauntletYML + remote("http://127.0.0.1:9", ciKey))},
+		{name: "remote cache made to write is honest", old: cfg(gauntletYML + remote("https://cache.example", ciKey)),
+			new: cfg(gauntletYML + "cache:\n  remote:\n    url: https://cache.example\n    public_keys: [" + ciKey + "]\n    write: true\n")},
 		{name: "integrity raised is honest", old: cfg(gauntletYML + "integrity: warn\n"), new: cfg(gauntletYML + "integrity: block\n")},
 	})
 }

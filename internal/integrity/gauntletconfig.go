@@ -68,29 +68,24 @@ func (j *judge) gauntletConfig(c configPair) {
 	j.integritySettings(c)
 }
 
-// remoteCache reports a remote cache added or pointed elsewhere: a pass it holds answers for a
-// gate without running it, so a server of the agent's own, or a secret read from a variable
-// whose value anybody knows (HOME), would answer for every gate.
+// remoteCache reports a public key the remote cache now trusts: an entry it signed answers for a
+// gate without running it, so a key of the agent's own would let it sign passes. The server is
+// not judged: it can only hand out what the listed keys signed. A key retired is no finding.
 func (j *judge) remoteCache(c configPair) {
-	oldR, newR := getMap(c.old, "cache", "remote"), getMap(c.new, "cache", "remote")
+	newR := getMap(c.new, "cache", "remote")
 	if newR == nil {
 		return
 	}
-	keyEnv := func(r map[string]any) any {
-		if r == nil || r["key_env"] == nil {
-			return "GAUNTLET_CACHE_KEY"
-		}
-		return r["key_env"]
-	}
-	if oldR != nil && canonical(oldR["url"]) == canonical(newR["url"]) && canonical(keyEnv(oldR)) == canonical(keyEnv(newR)) {
+	added := grown(getMap(c.old, "cache", "remote")["public_keys"], newR["public_keys"])
+	if len(added) == 0 {
 		return
 	}
-	line := lineOf(c.newData, "cache", "remote", "url")
+	line := lineOf(c.newData, "cache", "remote", "public_keys")
 	if line == 0 {
 		line = lineOf(c.newData, "cache", "remote")
 	}
-	j.add(gates.RuleGateRelaxed, c.file.Path, line, "cache.remote now takes passes from %s, signed with the secret in %s: its entries answer for gates without running them",
-		shown(newR["url"]), shown(keyEnv(newR)))
+	j.add(gates.RuleGateRelaxed, c.file.Path, line, "cache.remote.public_keys now trusts %s: entries signed by its private key answer for gates without running them",
+		list(added, 2))
 }
 
 // compareSetup compares the setup steps the gates need. A step that cannot run is an environment

@@ -1,17 +1,17 @@
 // Package remotecache shares gate passes between machines through a server that speaks the HTTP
 // protocol of the Bazel remote cache (GET and PUT of BASE/ac/KEY), as bazel-remote, nginx with
-// WebDAV and S3-compatible gateways do. Every entry is signed with a secret the server never
-// needs, so a reader believes only what a holder of the secret wrote; and the whole conversation
-// of a run is bounded by one budget, so a slow or failing server costs at most that, never the
-// verdict.
+// WebDAV and S3-compatible gateways do. Every entry is signed with Ed25519: the private key is
+// held only where passes are written (CI), every reader holds public keys only, so a reader
+// believes what the writer signed and can sign nothing itself; the server needs no key. The whole
+// conversation of a run is bounded by one budget, so a slow or failing server costs at most that,
+// never the verdict.
 package remotecache
 
 import (
 	"bytes"
 	"context"
-	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/hex"
+	"crypto/ed25519"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -32,10 +32,13 @@ type Entry struct {
 
 // Options configure a Client.
 type Options struct {
-	URL   string
-	Write bool
-	// Secret signs and checks entries; a Client is never made without one.
-	Secret []byte
+	URL string
+	// Trusted are the public keys an entry's signature is checked against: an entry is believed
+	// when one of them verifies it. A Client is never made without one.
+	Trusted []ed25519.PublicKey
+	// Signer signs the entries Put stores; nil makes a client that never writes. Its public key
+	// must be one of Trusted.
+	Signer ed25519.PrivateKey
 	// Token, when set, is sent as a bearer token.
 	Token string
 	// Budget is the most all of a Client's calls may take together.
@@ -44,15 +47,23 @@ type Options struct {
 	HTTP *http.Client
 }
 
-// ErrNoSecret means the variable that holds the signing secret is empty.
-var ErrNoSecret = errors.New("no signing secret")
+// ErrNoTrustedKey means there is no public key to check entries with.
+var ErrNoTrustedKey = errors.New("no public key to check entries with")
+
+// ErrUntrustedSigner means the signing key is not the private key of any trusted public key:
+// what it signed, nobody would believe.
+var ErrUntrustedSigner = errors.New("the signing key is not the private key of any of the public keys")
 
 // maxEntryBytes bounds what a GET may read: an entry is a few hundred bytes.
 const maxEntryBytes = 64 << 10
 
 // format names the wire format and is part of what is signed, so that an entry of another format
 // can never be read as this one.
-const format = "gauntlet-remote-cache-1"
+const format = "gauntlet-remote-cache-2"
+
+// hmacFormat is the format of entries signed with a secret every reader held (an HMAC), before
+// public keys: never believed, and counted apart so that the run can say how to replace them.
+const hmacFormat = "gauntlet-remote-cache-1"
 
 // keyPattern is what a key must look like to become part of a URL: the local cache's keys are
 // SHA-256 hex digests, which is also what Bazel's action cache expects.
@@ -66,13 +77,31 @@ type Client struct {
 	mu       sync.Mutex
 	deadline time.Time // set at the first call: the budget runs from there
 	down     error     // once the server failed, no more calls this run
-	forged   []string  // gates whose entry failed its signature check
+	ignored  Ignored   // entries the server returned that were not believed
 }
 
-// New returns a Client, or ErrNoSecret when there is no secret to check entries with.
+// Ignored counts the entries a Client did not believe, by why.
+type Ignored struct {
+	// Unverified entries have no signature of a trusted key over what they say (forged, edited,
+	// another key's entry copied over, signed by a key the config does not list).
+	Unverified int
+	// HMAC entries were written before entries were signed with Ed25519.
+	HMAC int
+}
+
+// New returns a Client, ErrNoTrustedKey when there is no public key to check entries with, or
+// ErrUntrustedSigner when the signing key is not one of them.
 func New(opts Options) (*Client, error) {
-	if len(opts.Secret) == 0 {
-		return nil, ErrNoSecret
+	if len(opts.Trusted) == 0 {
+		return nil, ErrNoTrustedKey
+	}
+	for _, pub := range opts.Trusted {
+		if len(pub) != ed25519.PublicKeySize {
+			return nil, fmt.Errorf("remote cache: a public key of %d bytes, not %d", len(pub), ed25519.PublicKeySize)
+		}
+	}
+	if opts.Signer != nil && !trusts(opts.Trusted, opts.Signer) {
+		return nil, ErrUntrustedSigner
 	}
 	if opts.Budget <= 0 {
 		opts.Budget = 2 * time.Second
@@ -85,8 +114,18 @@ func New(opts Options) (*Client, error) {
 	return &Client{opts: opts, http: hc}, nil
 }
 
-// Writes says whether passes are stored on the server.
-func (c *Client) Writes() bool { return c.opts.Write }
+// Writes says whether passes are stored on the server: only with a signing key.
+func (c *Client) Writes() bool { return c.opts.Signer != nil }
+
+// trusts says whether the signing key is the private key of one of the public keys.
+func trusts(trusted []ed25519.PublicKey, signer ed25519.PrivateKey) bool {
+	for _, pub := range trusted {
+		if pub.Equal(signer.Public()) {
+			return true
+		}
+	}
+	return false
+}
 
 // Get returns the entry stored under key, if the server has one and its signature holds. A
 // server that fails or is slow makes this and every later call a miss; the error says why once.
@@ -115,10 +154,10 @@ func (c *Client) Get(ctx context.Context, key string) (Entry, bool, error) {
 	if err != nil {
 		return Entry{}, false, c.fail(err)
 	}
-	e, ok := c.open(key, body)
-	if !ok {
+	e, why := c.open(key, body)
+	if why != believed {
 		c.mu.Lock()
-		c.forged = append(c.forged, key)
+		c.ignored.count(why)
 		c.mu.Unlock()
 		return Entry{}, false, nil
 	}
@@ -127,7 +166,7 @@ func (c *Client) Get(ctx context.Context, key string) (Entry, bool, error) {
 
 // Put stores a pass under key when the client writes; otherwise it does nothing.
 func (c *Client) Put(ctx context.Context, key string, e Entry) error {
-	if !c.opts.Write {
+	if !c.Writes() {
 		return nil
 	}
 	ctx, cancel, err := c.call(ctx, key)
@@ -155,11 +194,11 @@ func (c *Client) Put(ctx context.Context, key string, e Entry) error {
 	return nil
 }
 
-// Forged is how many entries the server returned whose signature did not hold.
-func (c *Client) Forged() int {
+// Ignored is how many entries the server returned that were not believed, by why.
+func (c *Client) Ignored() Ignored {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return len(c.forged)
+	return c.ignored
 }
 
 // call checks the key and the server's state, and bounds the call by what is left of the budget.
@@ -225,20 +264,23 @@ type wire struct {
 	Gate   string    `json:"gate"`
 	Run    string    `json:"run"`
 	At     time.Time `json:"at"`
-	MAC    string    `json:"mac"`
+	// Sig is the Ed25519 signature of signed(), in standard base64.
+	Sig string `json:"sig"`
 }
 
-func (c *Client) mac(w wire) string {
-	m := hmac.New(sha256.New, c.opts.Secret)
+// signed is what the signature covers: the format and every field, each with its length, so
+// that no two entries give the same bytes.
+func (w wire) signed() []byte {
+	var b bytes.Buffer
 	for _, field := range []string{w.Format, w.Key, w.Gate, w.Run, w.At.UTC().Format(time.RFC3339Nano)} {
-		fmt.Fprintf(m, "%d:%s;", len(field), field)
+		fmt.Fprintf(&b, "%d:%s;", len(field), field)
 	}
-	return hex.EncodeToString(m.Sum(nil))
+	return b.Bytes()
 }
 
 func (c *Client) seal(key string, e Entry) ([]byte, error) {
 	w := wire{Format: format, Key: key, Gate: e.Gate, Run: e.Run, At: e.At.UTC()}
-	w.MAC = c.mac(w)
+	w.Sig = base64.StdEncoding.EncodeToString(ed25519.Sign(c.opts.Signer, w.signed()))
 	data, err := json.Marshal(w)
 	if err != nil {
 		return nil, fmt.Errorf("remote cache: %w", err)
@@ -246,18 +288,49 @@ func (c *Client) seal(key string, e Entry) ([]byte, error) {
 	return data, nil
 }
 
+// verdict is what open makes of an entry.
+type verdict int
+
+const (
+	believed verdict = iota
+	unverified
+	hmacEntry
+)
+
+func (i *Ignored) count(why verdict) {
+	switch why {
+	case hmacEntry:
+		i.HMAC++
+	case unverified:
+		i.Unverified++
+	}
+}
+
 // open checks an entry read from the server: its format, that it is the entry of this key (not
-// another key's copied over), and its signature.
-func (c *Client) open(key string, body []byte) (Entry, bool) {
+// another key's copied over), and that one of the trusted keys signed it.
+func (c *Client) open(key string, body []byte) (Entry, verdict) {
 	if len(body) > maxEntryBytes {
-		return Entry{}, false
+		return Entry{}, unverified
 	}
 	var w wire
-	if json.Unmarshal(body, &w) != nil || w.Format != format || w.Key != key {
-		return Entry{}, false
+	if json.Unmarshal(body, &w) != nil {
+		return Entry{}, unverified
 	}
-	if !hmac.Equal([]byte(c.mac(w)), []byte(w.MAC)) {
-		return Entry{}, false
+	if w.Format == hmacFormat {
+		return Entry{}, hmacEntry
 	}
-	return Entry{Gate: w.Gate, Run: w.Run, At: w.At}, true
+	if w.Format != format || w.Key != key {
+		return Entry{}, unverified
+	}
+	sig, err := base64.StdEncoding.Strict().DecodeString(w.Sig)
+	if err != nil || len(sig) != ed25519.SignatureSize {
+		return Entry{}, unverified
+	}
+	msg := w.signed()
+	for _, pub := range c.opts.Trusted {
+		if ed25519.Verify(pub, msg, sig) {
+			return Entry{Gate: w.Gate, Run: w.Run, At: w.At}, believed
+		}
+	}
+	return Entry{}, unverified
 }

@@ -1,6 +1,8 @@
 package stophook
 
 import (
+	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/gauntlet-dev/gauntlet/config"
@@ -32,4 +34,21 @@ func withOverrides(reason string, overrides []string, mode string) string {
 	note += strings.Join(overrides, "; ")
 	header, rest, _ := strings.Cut(reason, "\n")
 	return termtext.Cap(header+"\n"+termtext.Short(note, 1500)+"\n"+rest, MaxReasonBytes)
+}
+
+// loadConfig loads the config of the project in dir. A .gauntlet.local.yml that does not load is
+// set aside, and said, when .gauntlet.yml loads alone: the local file is not in git, and whoever
+// can write it (the gated agent) could otherwise turn any stop into a config error that lets the
+// agent stop, with one line the loader refuses (write: true for the remote cache, a typo).
+func (c *call) loadConfig(dir string) (*config.Config, error) {
+	cfg, err := config.Load(config.Options{Dir: dir})
+	if err == nil || errors.Is(err, config.ErrNotFound) {
+		return cfg, err
+	}
+	alone, aloneErr := config.Load(config.Options{Dir: dir, NoLocal: true})
+	if aloneErr != nil {
+		return nil, err // the main file's own problem
+	}
+	fmt.Fprintf(c.Stderr, "gauntlet: stop-hook: %s set aside, it does not load: %s\n", config.LocalFileName, oneLine(err.Error()))
+	return alone, nil
 }

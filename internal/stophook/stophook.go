@@ -146,7 +146,7 @@ func (c *call) run(ctx context.Context) Outcome {
 	}
 
 	dir := p.Dir(c.Getenv, c.Cwd)
-	loaded, err := config.Load(config.Options{Dir: dir})
+	loaded, err := c.loadConfig(dir)
 	if loaded != nil {
 		// Secrets of both files are hidden, whichever the stop is judged with.
 		c.secrets = loaded.Redactor(c.Environ)
