@@ -33,6 +33,8 @@ type Request struct {
 	Observer runner.Observer
 	Abort    <-chan struct{}
 	Grace    time.Duration
+	// StopSignalWindow is runner.Options.StopSignalWindow; 0 is the runner's default.
+	StopSignalWindow time.Duration
 	// Starting is called once the lock is held and the run id is known, before any gate starts.
 	Starting func(runID string, toRun []gates.Gate)
 	// Recorded is called after the run is recorded, still under the lock, so that what a caller
@@ -191,6 +193,8 @@ func Execute(ctx context.Context, req Request) (*Run, error) {
 		Observer:  observer,
 		Abort:     req.Abort,
 		Kinds:     kinds(snap),
+		// A gate the host signalled with the hook is not the change's failure.
+		StopSignalWindow: req.StopSignalWindow,
 		// Causes first: their probes settle before new_only compares findings with the base, which
 		// a gate failed by its environment does not need.
 		Readers: joinReaders(causeReaders(cfg.Root, slices.Concat(env, req.ExtraEnv)),

@@ -46,6 +46,10 @@ type Options struct {
 	// DryRun judges without consequences (gauntlet doctor): no attempt is counted, nothing is
 	// written to the ledger or the history. The gates still run and write their logs.
 	DryRun bool
+	// StopSignalWindow is how long after a gate died of a stop signal the host's own signal to
+	// the hook may come for that gate to count as stopped by the host (runner.Options); 0 is the
+	// runner's default.
+	StopSignalWindow time.Duration
 }
 
 // Outcome is what the process prints on stdout and exits with.
@@ -264,6 +268,8 @@ func (c *call) judge(ctx context.Context, cfg *config.Config) Outcome {
 		ExtraEnv: c.gateEnv(),
 		Observer: progress,
 		Grace:    grace,
+		// A gate the host killed with the hook is cancelled, not failed.
+		StopSignalWindow: c.StopSignalWindow,
 		// The agent's fix for the first failure changes the code: gates still running after a
 		// short grace would judge a state that is about to go, so they are stopped.
 		FailFast:  !cfg.StopHook.FirstFailure.Wait,
