@@ -84,8 +84,8 @@ type call struct {
 	payload Payload
 	started time.Time // when stop_hook.timeout started counting
 	dec     decision
-	// turnUnknown: the host sends no prompt id and this stop's prompt could not be told.
-	turnUnknown bool
+	// turn is how this stop's prompt was told when the host sends no prompt id (turn.go).
+	turn toldTurn
 	// secrets hides the values of secret variables in every reply: those of the process
 	// environment until the config is loaded, then also the config's and its gates'.
 	secrets *redact.Redactor
@@ -490,7 +490,7 @@ func (c *call) decide(led *ledger, key, fingerprint string, judged bool, maxAtte
 	sess := led.session(key, time.Now())
 	sess.StopHookActive = c.payload.StopHookActive
 	sess.settle(run.Results)
-	ps := sess.prompt(c.payload.Prompt())
+	ps := c.promptOf(sess)
 	sess.Turn = c.payload.Prompt()
 	c.dec.verdict = run.Verdict
 
@@ -540,7 +540,7 @@ func (c *call) reblock(ctx context.Context, cfg *config.Config, sd *state.Dir) O
 	defer held.Release()
 	c.killLeftovers(sd)
 	return c.remember(sd, func(led *ledger) Outcome {
-		ps := led.session(sessionKey(c.host, c.payload.Session()), time.Now()).prompt(c.payload.Prompt())
+		ps := c.promptOf(led.session(sessionKey(c.host, c.payload.Session()), time.Now()))
 		c.integrity = ps.Integrity
 		return c.nextAttempt(ps, ps.Failed, ps.Total, ps.BlockFingerprint, cfg.StopHook.MaxAttempts)
 	})
