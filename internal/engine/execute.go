@@ -30,6 +30,8 @@ type Request struct {
 	LockWait time.Duration // 0: fail at once when another run holds the lock
 	Env      []string      // base environment of every gate (normally os.Environ())
 	ExtraEnv []string      // added after the gate's own env (the stop hook's context)
+	// Observer is told each gate's final result (see liveView); one with a Settling method is
+	// also told of a gate whose process ended while its status waits for the check of writes.
 	Observer runner.Observer
 	Abort    <-chan struct{}
 	Grace    time.Duration
@@ -174,6 +176,9 @@ func Execute(ctx context.Context, req Request) (*Run, error) {
 	if slices.ContainsFunc(toRun, func(g gates.Gate) bool { return !g.Writes && !g.Setup && isCheck(g) }) {
 		before = readTreeBefore(ctx, snap)
 	}
+	// The live view shows each gate with the status the judgements below give it.
+	cold := newColdJudge(sd, gatesByName(cfg))
+	live := newLiveView(observer, cold, gatesByName(cfg), before != nil)
 	added := newOnlyChange(ctx, snap, toRun)
 	// The base's logs go beside the gates' (under base/).
 	judge := &baseJudge{root: cfg.Root, snap: snap, sd: sd, openLogs: logs.open, prefix: state.RunLogsPrefix(runID),
@@ -190,7 +195,7 @@ func Execute(ctx context.Context, req Request) (*Run, error) {
 		Env:       env,
 		ExtraEnv:  req.ExtraEnv,
 		Grace:     req.Grace,
-		Observer:  observer,
+		Observer:  live.observer(),
 		Abort:     req.Abort,
 		Kinds:     kinds(snap),
 		// A gate the host signalled with the hook is not the change's failure.
@@ -219,7 +224,7 @@ func Execute(ctx context.Context, req Request) (*Run, error) {
 		// Before the cache records passes: a gate that wrote did not pass.
 		ran = blameWrites(cfg.Root, before.changedSince(ctx, afterRun), ran, gatesByName(cfg))
 	}
-	ran = coldBuilds(sd, ran, gatesByName(cfg))
+	ran = live.settle(cold.all(ran))
 	rememberErr := hits.remember(ctx, runID, ran, afterRun)
 	cacheErr = errors.Join(cacheErr, rememberErr)
 	all := slices.Concat(ran, hits.results, judged)
