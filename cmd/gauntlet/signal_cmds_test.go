@@ -54,6 +54,7 @@ func cmdSignal(ts *testscript.TestScript, neg bool, args []string) {
 		if err := p.Signal(sig); err != nil && !errors.Is(err, os.ErrProcessDone) {
 			ts.Fatalf("signal: %s (pid %d): %v", args[i+1], p.Pid, err)
 		}
+		p.Release()
 	}
 }
 
@@ -72,7 +73,12 @@ func cmdReaped(ts *testscript.TestScript, neg bool, args []string) {
 	for {
 		// Signal 0 reaches a zombie too: only a reaped process refuses it.
 		p, err := os.FindProcess(pid)
-		if err != nil || p.Signal(syscall.Signal(0)) != nil {
+		if err != nil {
+			return
+		}
+		gone := p.Signal(syscall.Signal(0)) != nil
+		p.Release() // a handle per poll would hold a pidfd each until the collector ran
+		if gone {
 			return
 		}
 		if time.Now().After(deadline) {
