@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"io"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -58,10 +59,11 @@ func TestGateKilledWithTheRunIsCancelled(t *testing.T) {
 			case "before":
 				e.before = func(ctx context.Context) { cancel(); <-ctx.Done() }
 			case "deadline":
-				var cancelDeadline context.CancelFunc
-				ctx, cancelDeadline = context.WithTimeout(ctx, 10*time.Millisecond)
-				defer cancelDeadline()
-				e.before = func(ctx context.Context) { <-ctx.Done() }
+				// The deadline passes while the gate runs, never before it starts, however slow
+				// the machine: the test says when it has passed.
+				d := &passedDeadline{Context: ctx, done: make(chan struct{})}
+				ctx = d
+				e.before = func(ctx context.Context) { d.pass(); <-ctx.Done() }
 			}
 			opts := testOptions(t)
 			opts.Executor = e
@@ -73,5 +75,23 @@ func TestGateKilledWithTheRunIsCancelled(t *testing.T) {
 				t.Errorf("status %s reason %q, want %s %q", res.Status, res.Reason, tc.status, tc.reason)
 			}
 		})
+	}
+}
+
+// passedDeadline is a context whose deadline passes when the test says so.
+type passedDeadline struct {
+	context.Context
+	done chan struct{}
+	once sync.Once
+}
+
+func (d *passedDeadline) pass()                 { d.once.Do(func() { close(d.done) }) }
+func (d *passedDeadline) Done() <-chan struct{} { return d.done }
+func (d *passedDeadline) Err() error {
+	select {
+	case <-d.done:
+		return context.DeadlineExceeded
+	default:
+		return nil
 	}
 }
