@@ -31,6 +31,8 @@ func classify(g Gate, o Outcome) (Status, string) {
 	switch {
 	case o.Internal != nil:
 		return StatusError, "gauntlet error: " + o.Internal.Error()
+	case o.Cancelled && o.StopSignal != "":
+		return StatusCancelled, "cancelled: ended by " + o.StopSignal + " as gauntlet itself was being stopped"
 	case o.Cancelled:
 		return StatusCancelled, "cancelled"
 	case o.StartErr != nil:

@@ -153,6 +153,9 @@ type Outcome struct {
 	TimedOut bool
 	// Cancelled is set when the gate was stopped from outside (fail-fast, interrupt) or never started.
 	Cancelled bool
+	// StopSignal names the signal (SIGTERM, SIGINT, SIGHUP) a cancelled gate died of when whoever
+	// stopped gauntlet signalled the gate too, before gauntlet could.
+	StopSignal string
 	// InfraMatch is the first output line that matched one of the gate's infra_patterns.
 	InfraMatch string
 	// Internal is set when gauntlet itself failed while running the gate (a recovered panic): the

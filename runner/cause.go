@@ -46,7 +46,7 @@ func (r *run) timedOut(ctx context.Context) bool {
 // stopReason explains what Classify cannot see: whose failure cancelled a gate, and a timeout
 // that came from the run's deadline rather than the gate's own.
 func (r *run) stopReason(ctx context.Context, o gates.Outcome) string {
-	if o.Internal != nil {
+	if o.Internal != nil || o.StopSignal != "" {
 		return ""
 	}
 	cause := context.Cause(ctx)

@@ -26,6 +26,9 @@ func runCheck(ctx context.Context, g *GateRun) gates.Outcome {
 	case exit.Interrupted:
 		return g.Stopped(ctx, exit.Code)
 	}
+	if sig, ok := g.r.stoppedWithRun(exit); ok {
+		return gates.Outcome{ExitCode: exit.Code, Cancelled: true, StopSignal: sig}
+	}
 	return gates.Outcome{ExitCode: exit.Code}
 }
 

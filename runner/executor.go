@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"io"
+	"os"
 )
 
 // Process is one command to run: the seam between scheduling, which decides what runs when,
@@ -30,6 +31,8 @@ type Exit struct {
 	// Interrupted is set when the process was signalled because its context ended or the run
 	// was aborted: its exit code then says nothing about the code under test.
 	Interrupted bool
+	// Signal is the signal the process died of; nil when it exited (or the system has none).
+	Signal os.Signal
 }
 
 // Executor runs one process to completion.

@@ -142,6 +142,9 @@ func (e *groupExecutor) Execute(ctx context.Context, p Process, out io.Writer) (
 		return exit, fmt.Errorf("waiting for %s: %w", p.Argv[0], waitErr)
 	}
 	exit.Code = cmd.ProcessState.ExitCode()
+	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		exit.Signal = ws.Signal()
+	}
 	return exit, nil
 }
 

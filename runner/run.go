@@ -17,6 +17,14 @@ const (
 	DefaultGrace = 5 * time.Second
 	// DefaultMaxLogBytes caps each gate's log file.
 	DefaultMaxLogBytes = 16 << 20
+	// DefaultStopSignalWindow is how long after a gate died of SIGTERM, SIGINT or SIGHUP the run
+	// may still be stopped for that gate to count as stopped with it. A host that ends a hook's
+	// whole process tree (Claude Code at its hook timeout) signals the processes one after the
+	// other: the gates' deaths were seen a few milliseconds before gauntlet's own signal. Half a
+	// second is a hundred times that, room for a loaded machine to deschedule the host between
+	// two kill calls; it delays only the verdict of a gate that really died of such a signal on
+	// its own, and never past the run's deadline.
+	DefaultStopSignalWindow = 500 * time.Millisecond
 )
 
 // Observer follows a run as it happens, for live displays. Its methods are called from the
@@ -58,6 +66,12 @@ type Options struct {
 	ExtraEnv []string
 	// Grace is the time between SIGTERM and SIGKILL; 0 means DefaultGrace.
 	Grace time.Duration
+	// StopSignalWindow: a check gate that died of SIGTERM, SIGINT or SIGHUP (or whose shell
+	// exited 128 plus one of them) while the caller's context was cancelled, or that is cancelled
+	// within this window after, was stopped together with the run (whoever stopped gauntlet
+	// signalled its gates too) and is cancelled rather than failed. 0 means
+	// DefaultStopSignalWindow.
+	StopSignalWindow time.Duration
 	// MaxLogBytes caps each log file; 0 means DefaultMaxLogBytes.
 	MaxLogBytes int64
 	// Observer may be nil.
@@ -112,6 +126,9 @@ func newRun(parent context.Context, opts Options) *run {
 	opts.Jobs = max(opts.Jobs, 1)
 	if opts.Grace <= 0 {
 		opts.Grace = DefaultGrace
+	}
+	if opts.StopSignalWindow <= 0 {
+		opts.StopSignalWindow = DefaultStopSignalWindow
 	}
 	if opts.MaxLogBytes <= 0 {
 		opts.MaxLogBytes = DefaultMaxLogBytes

@@ -5,11 +5,17 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/gauntlet-dev/gauntlet/internal/stophook"
 )
+
+// stopSignalWindow is how long after a gate died of a stop signal the host's signal to the hook
+// may come for the gate to count as stopped by the host; 0 is the runner's default. Only the test
+// binary changes it.
+var stopSignalWindow time.Duration
 
 // hookExit carries the stop hook's own exit code (0, or 1 for bad input): the host protocol
 // decides it, and the reply on stdout already said everything.
@@ -64,6 +70,8 @@ func runStopHook(ctx context.Context, opts *stopHookOptions) error {
 		Environ: ios.Environ(),
 		Cwd:     cwd,
 		Host:    opts.host,
+
+		StopSignalWindow: stopSignalWindow,
 	})
 	if len(out.Stdout) > 0 {
 		if _, err := ios.Out.Write(out.Stdout); err != nil {

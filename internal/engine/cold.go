@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
@@ -87,31 +88,48 @@ func readPassed(sd *state.Dir) passed {
 	return p
 }
 
-// coldBuilds turns into errors the check gates that timed out before reporting any result
-// (no finding, no error line, no cause) and have never passed here: their failure says nothing
-// about the agent's work yet. A gate that passed once is judged as usual: a timeout then is the
-// change's.
-func coldBuilds(sd *state.Dir, results []gates.Result, byName map[string]gates.Gate) []gates.Result {
-	var ever *passed
+// coldJudge turns into errors the check gates that timed out before reporting any result (no
+// finding, no error line, no cause) and have never passed here: their failure says nothing about
+// the agent's work yet. A gate that passed once is judged as usual: a timeout then is the
+// change's. It needs nothing but the gate's result, so it judges each gate as it ends, for the
+// live view, and the run's results after; the record of passes is read once for both, so that
+// they agree.
+type coldJudge struct {
+	sd     *state.Dir
+	byName map[string]gates.Gate
+	once   sync.Once
+	ever   passed
+}
+
+func newColdJudge(sd *state.Dir, byName map[string]gates.Gate) *coldJudge {
+	return &coldJudge{sd: sd, byName: byName}
+}
+
+// judge returns r, turned into an error with the cold-build cause when it is one. Safe for
+// concurrent use: the gates end on their own goroutines.
+func (c *coldJudge) judge(r gates.Result) gates.Result {
+	g, ok := c.byName[r.Name]
+	if !ok || r.Status != gates.StatusFail || !r.TimedOut || len(r.Findings) > 0 || r.Excerpt != nil || r.Cause != nil ||
+		(g.Kind != gates.KindCheck && g.Kind != "") {
+		return r
+	}
+	c.once.Do(func() { c.ever = readPassed(c.sd) })
+	// By definition: a gate renamed is the same gate, and renews no excuse. Names are what
+	// older records hold.
+	if c.ever.has(definitionKey(g)) || c.ever.has(r.Name) {
+		return r
+	}
+	cause := gates.Cause{ID: ColdBuildID,
+		Summary: fmt.Sprintf("%s timed out after %s before reporting any result and has never passed in this checkout: most likely a cold first build (empty build or module caches)", r.Name, g.Timeout),
+		Fix:     fmt.Sprintf("run it once with more time (gauntlet run %s, after raising its timeout if needed) so that the caches fill; later runs are judged as usual", r.Name)}
+	r.Status, r.Cause, r.Reason = gates.StatusError, &cause, gates.CauseReason(cause)
+	return r
+}
+
+// all judges every result of the run.
+func (c *coldJudge) all(results []gates.Result) []gates.Result {
 	for i, r := range results {
-		g, ok := byName[r.Name]
-		if !ok || r.Status != gates.StatusFail || !r.TimedOut || len(r.Findings) > 0 || r.Excerpt != nil || r.Cause != nil ||
-			(g.Kind != gates.KindCheck && g.Kind != "") {
-			continue
-		}
-		if ever == nil {
-			p := readPassed(sd)
-			ever = &p
-		}
-		// By definition: a gate renamed is the same gate, and renews no excuse. Names are what
-		// older records hold.
-		if ever.has(definitionKey(g)) || ever.has(r.Name) {
-			continue
-		}
-		c := gates.Cause{ID: ColdBuildID,
-			Summary: fmt.Sprintf("%s timed out after %s before reporting any result and has never passed in this checkout: most likely a cold first build (empty build or module caches)", r.Name, g.Timeout),
-			Fix:     fmt.Sprintf("run it once with more time (gauntlet run %s, after raising its timeout if needed) so that the caches fill; later runs are judged as usual", r.Name)}
-		results[i].Status, results[i].Cause, results[i].Reason = gates.StatusError, &c, gates.CauseReason(c)
+		results[i] = c.judge(r)
 	}
 	return results
 }

@@ -23,7 +23,7 @@ func earnErrors(ctx context.Context, req Request, judge *baseJudge, results []ga
 		return results
 	}
 	for i, r := range results {
-		if r.Status != gates.StatusError || r.Cause != nil && slices.Contains(decisiveCauses, r.Cause.ID) {
+		if !mayBeEarned(r) {
 			continue
 		}
 		g, ok := byName[r.Name]
@@ -35,6 +35,11 @@ func earnErrors(ctx context.Context, req Request, judge *baseJudge, results []ga
 		}
 	}
 	return results
+}
+
+// mayBeEarned says whether earnErrors may turn r into a failure.
+func mayBeEarned(r gates.Result) bool {
+	return r.Status == gates.StatusError && (r.Cause == nil || !slices.Contains(decisiveCauses, r.Cause.ID))
 }
 
 // earnedFailure is an error the base shows to be the change's.

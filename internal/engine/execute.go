@@ -31,9 +31,13 @@ type Request struct {
 	LockWait time.Duration // 0: fail at once when another run holds the lock
 	Env      []string      // base environment of every gate (normally os.Environ())
 	ExtraEnv []string      // added after the gate's own env (the stop hook's context)
+	// Observer is told each gate's final result (see liveView); one with a Settling method is
+	// also told of a gate whose process ended while its status waits for the check of writes.
 	Observer runner.Observer
 	Abort    <-chan struct{}
 	Grace    time.Duration
+	// StopSignalWindow is runner.Options.StopSignalWindow; 0 is the runner's default.
+	StopSignalWindow time.Duration
 	// Starting is called once the lock is held and the run id is known, before any gate starts.
 	Starting func(runID string, toRun []gates.Gate)
 	// Recorded is called after the run is recorded, still under the lock, so that what a caller
@@ -181,6 +185,9 @@ func Execute(ctx context.Context, req Request) (*Run, error) {
 	if slices.ContainsFunc(toRun, func(g gates.Gate) bool { return !g.Writes && !g.Setup && isCheck(g) }) {
 		before = readTreeBefore(ctx, snap)
 	}
+	// The live view shows each gate with the status the judgements below give it.
+	cold := newColdJudge(sd, gatesByName(cfg))
+	live := newLiveView(observer, cold, gatesByName(cfg), before != nil, req.StopHook)
 	added := newOnlyChange(ctx, snap, toRun)
 	// The base's logs go beside the gates' (under base/).
 	judge := &baseJudge{root: cfg.Root, snap: snap, sd: sd, openLogs: logs.open, prefix: state.RunLogsPrefix(runID),
@@ -197,9 +204,11 @@ func Execute(ctx context.Context, req Request) (*Run, error) {
 		Env:       env,
 		ExtraEnv:  req.ExtraEnv,
 		Grace:     req.Grace,
-		Observer:  observer,
+		Observer:  live.observer(),
 		Abort:     req.Abort,
 		Kinds:     kinds(snap),
+		// A gate the host signalled with the hook is not the change's failure.
+		StopSignalWindow: req.StopSignalWindow,
 		// Causes first: their probes settle before new_only compares findings with the base, which
 		// a gate failed by its environment does not need.
 		Readers: joinReaders(causeReaders(cfg.Root, slices.Concat(env, req.ExtraEnv)),
@@ -224,10 +233,9 @@ func Execute(ctx context.Context, req Request) (*Run, error) {
 		// Before the cache records passes: a gate that wrote did not pass.
 		ran = blameWrites(cfg.Root, before.changedSince(ctx, afterRun), ran, gatesByName(cfg))
 	}
-	ran = coldBuilds(sd, ran, gatesByName(cfg))
 	// An error excuses the agent only when the base fails the same way here: the base's checkout
 	// is made again if new_only's was removed above.
-	ran = earnErrors(ctx, req, judge, ran, gatesAndSetupByName(cfg))
+	ran = live.settle(earnErrors(ctx, req, judge, cold.all(ran), gatesAndSetupByName(cfg)))
 	judge.close()
 	rememberErr := hits.remember(ctx, runID, ran, afterRun)
 	cacheErr = errors.Join(cacheErr, rememberErr)

@@ -60,3 +60,10 @@ type sanitizingObserver struct {
 func (o sanitizingObserver) Finished(r gates.Result) {
 	o.Observer.Finished(sanitizeResult(r, o.secrets))
 }
+
+// Settling passes a gate being checked on to a view that shows it, with the same safe text.
+func (o sanitizingObserver) Settling(r gates.Result) {
+	if s, ok := o.Observer.(settlingView); ok {
+		s.Settling(sanitizeResult(r, o.secrets))
+	}
+}

@@ -118,11 +118,7 @@ func blameWrites(root string, changed []string, results []gates.Result, byName m
 	if len(changed) == 0 {
 		return results
 	}
-	mayRun := func(r gates.Result) bool {
-		g, ok := byName[r.Name]
-		return ok && !r.Cached && !r.Setup && !g.Setup && !g.Writes && (g.Kind == gates.KindCheck || g.Kind == "") &&
-			r.Status != gates.StatusSkipped && !r.Started.IsZero()
-	}
+	mayRun := func(r gates.Result) bool { return blameable(r, byName) }
 	blamed := map[string][]string{}
 	for _, path := range changed {
 		var suspects []string
@@ -166,6 +162,25 @@ func blameWrites(root string, changed []string, results []gates.Result, byName m
 		}
 	}
 	return results
+}
+
+// blameable says whether the check for writes judges r: a check gate that ran, and may not write
+// (no writes: true, no setup step; a cached pass ran nothing).
+func blameable(r gates.Result, byName map[string]gates.Gate) bool {
+	g, ok := byName[r.Name]
+	return ok && !r.Cached && !r.Setup && !g.Setup && !g.Writes && (g.Kind == gates.KindCheck || g.Kind == "") &&
+		r.Status != gates.StatusSkipped && !r.Started.IsZero()
+}
+
+// mayBecomeFailure says whether the check for writes can still change r's status: it turns a
+// pass, a warning or an error of a gate it judges into a failure, and only adds to a reason
+// otherwise.
+func mayBecomeFailure(r gates.Result, byName map[string]gates.Gate) bool {
+	switch r.Status {
+	case gates.StatusPass, gates.StatusWarn, gates.StatusError:
+		return blameable(r, byName)
+	}
+	return false
 }
 
 // writerRan reports whether a setup step or a writes: true gate was running at t.

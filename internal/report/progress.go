@@ -66,7 +66,7 @@ type Progress struct {
 // gateState is what the live view knows about one gate.
 type gateState struct {
 	name     string
-	state    string // "waiting", "queued", "running" or the final gates.Status
+	state    string // "waiting", "queued", "running", "checking" or the final gates.Status
 	start    time.Time
 	duration time.Duration
 	reason   string
@@ -80,6 +80,9 @@ const (
 	stateWaiting = "waiting"
 	stateQueued  = "queued"
 	stateRunning = "running"
+	// stateChecking: the gate's process ended, and the run checks what it changed before its
+	// status is final (see Settling).
+	stateChecking = "checking"
 )
 
 // NewProgress returns a live view writing to w. Nothing is written before Start or an event.
@@ -236,6 +239,21 @@ func (p *Progress) Finished(r gates.Result) {
 		}
 		p.writeLocked(p.plainLine(string(r.Status), statusAttrs[r.Status], s.label, detail))
 	}
+}
+
+// Settling says that a gate's process ended with r, but that r may not be its final result: the
+// run still checks what the gates changed in the worktree. The gate is shown as being checked,
+// with its duration, and no longer as running; its one final line waits for Finished, so that
+// the line never says pass for a gate the summary says failed.
+func (p *Progress) Settling(r gates.Result) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.stopped {
+		return
+	}
+	s := p.gate(r.Name)
+	s.state, s.duration = stateChecking, r.Duration
+	p.release()
 }
 
 // release turns waiting gates whose needs have all finished into queued ones. Callers hold p.mu.

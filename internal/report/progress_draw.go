@@ -48,6 +48,8 @@ func (p *Progress) blockLine(s *gateState, now time.Time, width int) string {
 		detail = "for " + strings.Join(p.waitingFor(s), ", ")
 	case stateRunning:
 		detail = FormatDuration(now.Sub(s.start))
+	case stateChecking:
+		detail = FormatDuration(s.duration)
 	default:
 		detail = durationText(gates.Status(s.state), s.duration)
 		if s.reason != "" {
@@ -67,7 +69,7 @@ func (p *Progress) blockLine(s *gateState, now time.Time, width int) string {
 
 func stateAttrs(state string) []color.Attribute {
 	switch state {
-	case stateQueued, stateWaiting:
+	case stateQueued, stateWaiting, stateChecking:
 		return []color.Attribute{color.Faint}
 	case stateRunning:
 		return []color.Attribute{color.FgCyan}

@@ -298,3 +298,56 @@ func lastFrame(out string, n int) []string {
 	}
 	return lines
 }
+
+// A gate whose process ended while the run still checks what it changed in the worktree is
+// shown as being checked, and gets its one final line only with its final status: the line must
+// never say pass for a gate the summary then says failed.
+func TestProgressSettlingGateGetsOnlyItsFinalLine(t *testing.T) {
+	clock := &fakeClock{now: base}
+	var out syncBuffer
+	p := NewProgress(&out, ProgressOptions{Now: clock.Now, Heartbeat: time.Hour})
+	p.Start(gateList("fmt", "test"))
+	p.Started(gates.Gate{Name: "fmt"}, base)
+	p.Started(gates.Gate{Name: "test"}, base)
+	p.Settling(gates.Result{Name: "fmt", Status: gates.StatusPass, Duration: 200 * time.Millisecond})
+	clock.set(base.Add(time.Minute))
+	p.heartbeat() // fmt is no longer running
+	p.Finished(gates.Result{Name: "test", Status: gates.StatusPass, Duration: time.Minute})
+	p.Finished(gates.Result{Name: "fmt", Status: gates.StatusFail, Duration: 200 * time.Millisecond, Reason: "changed the worktree (a.go)"})
+	p.Stop()
+
+	want := "" +
+		"start      fmt\n" +
+		"start      test\n" +
+		"... still running: test (1m00s)\n" +
+		"pass       test  1m00s\n" +
+		"fail       fmt   200ms  changed the worktree (a.go)\n"
+	if got := out.String(); got != want {
+		t.Errorf("plain progress:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+func TestProgressTTYShowsSettlingGate(t *testing.T) {
+	clock := &fakeClock{now: base}
+	var out syncBuffer
+	p := NewProgress(&out, ProgressOptions{TTY: true, Now: clock.Now})
+	p.Start(gateList("fmt", "test"))
+	p.Started(gates.Gate{Name: "fmt"}, base)
+	p.Started(gates.Gate{Name: "test"}, base)
+	p.Settling(gates.Result{Name: "fmt", Status: gates.StatusPass, Duration: 200 * time.Millisecond})
+	clock.set(base.Add(5 * time.Second))
+	p.draw()
+	frames := strings.Split(out.String(), "\x1b[2A")
+	last := ansi.ReplaceAllString(frames[len(frames)-1], "")
+	for _, want := range []string{"checking   fmt   200ms", "running    test  5.0s"} {
+		if !strings.Contains(last, want) {
+			t.Errorf("frame lacks %q:\n%q", want, last)
+		}
+	}
+	p.Finished(gates.Result{Name: "fmt", Status: gates.StatusFail, Duration: 200 * time.Millisecond, Reason: "changed the worktree (a.go)"})
+	p.Stop()
+	frames = strings.Split(out.String(), "\x1b[2A")
+	if last := ansi.ReplaceAllString(frames[len(frames)-1], ""); !strings.Contains(last, "fail       fmt   200ms  changed the worktree (a.go)") {
+		t.Errorf("final frame does not show the final status:\n%q", last)
+	}
+}

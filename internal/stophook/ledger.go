@@ -70,6 +70,9 @@ type sessionState struct {
 
 type promptState struct {
 	Blocks int `json:"blocks"`
+	// Since is when the stop that began the count was judged: a prompt typed after it is a new
+	// one, one typed before it is the prompt the count belongs to (see adoptUntold).
+	Since time.Time `json:"since,omitzero"`
 	// BlockFingerprint is the state the last block judged; the same state gets the same block
 	// without rerunning the gates.
 	BlockFingerprint string         `json:"block_fingerprint,omitempty"`

@@ -115,7 +115,7 @@ func (c *call) sharedAnswer(sd *state.Dir, in *inflight, key string, maxAttempts
 		sess := led.session(key, time.Now())
 		sess.StopHookActive = c.payload.StopHookActive
 		sess.settle(in.Failed)
-		ps := sess.prompt(c.payload.Prompt())
+		ps := c.promptOf(sess)
 		c.dec.verdict = in.Verdict
 		switch in.Verdict {
 		case gates.VerdictPass:

@@ -47,6 +47,10 @@ type Options struct {
 	// DryRun judges without consequences (gauntlet doctor): no attempt is counted, nothing is
 	// written to the ledger or the history. The gates still run and write their logs.
 	DryRun bool
+	// StopSignalWindow is how long after a gate died of a stop signal the host's own signal to
+	// the hook may come for that gate to count as stopped by the host (runner.Options); 0 is the
+	// runner's default.
+	StopSignalWindow time.Duration
 }
 
 // Outcome is what the process prints on stdout and exits with.
@@ -81,8 +85,8 @@ type call struct {
 	payload Payload
 	started time.Time // when stop_hook.timeout started counting
 	dec     decision
-	// turnUnknown: the host sends no prompt id and this stop's prompt could not be told.
-	turnUnknown bool
+	// turn is how this stop's prompt was told when the host sends no prompt id (turn.go).
+	turn toldTurn
 	// secrets hides the values of secret variables in every reply: those of the process
 	// environment until the config is loaded, then also the config's and its gates'.
 	secrets *redact.Redactor
@@ -295,6 +299,8 @@ func (c *call) judge(ctx context.Context, cfg *config.Config) Outcome {
 		ExtraEnv:        c.gateEnv(),
 		Observer:        progress,
 		Grace:           grace,
+		// A gate the host killed with the hook is cancelled, not failed.
+		StopSignalWindow: c.StopSignalWindow,
 		// The agent's fix for the first failure changes the code: gates still running after a
 		// short grace would judge a state that is about to go, so they are stopped.
 		FailFast:  !cfg.StopHook.FirstFailure.Wait,
@@ -515,7 +521,7 @@ func (c *call) decide(led *ledger, key, fingerprint string, judged bool, maxAtte
 	sess := led.session(key, time.Now())
 	sess.StopHookActive = c.payload.StopHookActive
 	sess.settle(run.Results)
-	ps := sess.prompt(c.payload.Prompt())
+	ps := c.promptOf(sess)
 	sess.Turn = c.payload.Prompt()
 	c.dec.verdict = run.Verdict
 
@@ -565,7 +571,7 @@ func (c *call) reblock(ctx context.Context, cfg *config.Config, sd *state.Dir) O
 	defer held.Release()
 	c.killLeftovers(sd)
 	return c.remember(sd, func(led *ledger) Outcome {
-		ps := led.session(sessionKey(c.host, c.payload.Session()), time.Now()).prompt(c.payload.Prompt())
+		ps := c.promptOf(led.session(sessionKey(c.host, c.payload.Session()), time.Now()))
 		c.integrity = ps.Integrity
 		return c.nextAttempt(ps, ps.Failed, ps.Total, ps.BlockFingerprint, cfg.StopHook.MaxAttempts)
 	})

@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/gauntlet-dev/gauntlet/internal/safefile"
 )
@@ -36,21 +37,31 @@ func (c *call) countPerTurn(ctx context.Context) {
 	if c.payload.Prompt() != "" || (c.host != HostCopilot && c.host != HostGemini) {
 		return
 	}
-	text := c.payload.UserPrompt
-	if strings.TrimSpace(text) == "" || ownReason().MatchString(text) {
-		text = lastUserMessage(ctx, c.payload.Transcript())
+	msg := userMessage{Text: c.payload.UserPrompt}
+	if strings.TrimSpace(msg.Text) == "" || ownReason().MatchString(msg.Text) {
+		msg = lastUserMessage(ctx, c.payload.Transcript())
 	}
-	if text == "" {
-		c.turnUnknown = true
+	if msg.Text == "" {
+		c.turn.unknown = true
 		return
 	}
-	sum := sha256.Sum256([]byte(text))
+	sum := sha256.Sum256([]byte(msg.Text))
 	c.payload.PromptID = "turn:" + hex.EncodeToString(sum[:8])
+	c.turn.told, c.turn.at = true, msg.At
+}
+
+// toldTurn is how a stop's prompt was told, for a host that sends no prompt id.
+type toldTurn struct {
+	// unknown: it could not be told (no prompt in the payload, no transcript yet).
+	unknown bool
+	// told: it was, from the user's words, typed at at when the transcript says (zero otherwise).
+	told bool
+	at   time.Time
 }
 
 // resumeTurn counts a stop whose prompt could not be told with the session's last one.
 func (c *call) resumeTurn(led *ledger, key string) {
-	if !c.turnUnknown {
+	if !c.turn.unknown {
 		return
 	}
 	if s := led.Sessions[key]; s != nil {
@@ -58,63 +69,109 @@ func (c *call) resumeTurn(led *ledger, key string) {
 	}
 }
 
+// promptOf is the count of sess this stop adds to: its prompt's. A count the session began while
+// its prompt could not be told (Copilot names a transcript that appears on disk only after the
+// first stop) is this prompt's when this is the first prompt told since. Without that the count
+// would start again the moment the transcript appears, and the agent be blocked max_attempts
+// more times for the same request.
+func (c *call) promptOf(sess *sessionState) *promptState {
+	id := c.payload.Prompt()
+	if c.turn.told && sess.Turn == "" {
+		sess.adoptUntold(id, c.turn.at)
+	}
+	ps := sess.prompt(id)
+	if ps.Blocks == 0 {
+		ps.Since = time.Now()
+	}
+	return ps
+}
+
+// adoptUntold gives the prompt id the count begun under no told prompt (""), unless the user
+// typed that prompt after the count began (typed, when the transcript dates it): then it is a
+// new request, with a count of its own. Undated, the count carries over: a count that carries
+// over lets the agent go sooner, one that starts again when nothing new was asked traps it
+// longer. A prompt that has a count of its own keeps it.
+func (s *sessionState) adoptUntold(id string, typed time.Time) {
+	untold := s.Prompts[""]
+	if id == "" || untold == nil || untold.Blocks == 0 {
+		return
+	}
+	if !typed.IsZero() && !untold.Since.IsZero() && typed.After(untold.Since) {
+		return
+	}
+	if own := s.Prompts[id]; own != nil && own.Blocks > 0 {
+		return
+	}
+	s.Prompts[id] = untold
+	delete(s.Prompts, "")
+}
+
+// userMessage is a message a person typed: its text and, when the transcript dates it, when.
+type userMessage struct {
+	Text string
+	At   time.Time
+}
+
 // lastUserMessage finds the last message a person typed in a JSONL transcript (Claude Code's
 // and Copilot CLI's shapes), skipping tool results and gauntlet's own reasons. Only a regular
-// file is read, and only its last maxTurnTailBytes; "" when none is found.
-func lastUserMessage(ctx context.Context, path string) string {
+// file is read, and only its last maxTurnTailBytes; no text when none is found.
+func lastUserMessage(ctx context.Context, path string) userMessage {
 	if path == "" || ctx.Err() != nil {
-		return ""
+		return userMessage{}
 	}
 	info, err := os.Lstat(path)
 	if err != nil || !info.Mode().IsRegular() {
-		return ""
+		return userMessage{}
 	}
 	// Without blocking, and bound to ctx: a "regular" file whose read blocks (/proc/kmsg) must
 	// not hold the hook past its deadline.
 	deadline, _ := ctx.Deadline()
 	f, opened, err := safefile.Open(path, deadline)
 	if err != nil {
-		return ""
+		return userMessage{}
 	}
 	defer f.Close()
 	defer safefile.Bind(ctx, f)()
 	if !os.SameFile(info, opened) {
-		return ""
+		return userMessage{}
 	}
 	var r io.Reader = f
 	if size := info.Size(); size > maxTurnTailBytes {
 		if _, err := f.Seek(size-maxTurnTailBytes, io.SeekStart); err != nil {
-			return ""
+			return userMessage{}
 		}
 		if r, err = skipPartialLine(f); err != nil {
-			return ""
+			return userMessage{}
 		}
 	}
 	sc := bufio.NewScanner(io.LimitReader(r, maxTurnTailBytes))
 	sc.Buffer(make([]byte, 64<<10), maxTurnTailBytes)
-	last := ""
+	var last userMessage
 	for sc.Scan() {
 		if ctx.Err() != nil {
-			return ""
+			return userMessage{}
 		}
-		if text := userText(sc.Bytes()); text != "" && !ownReason().MatchString(text) {
-			last = text
+		if msg := userText(sc.Bytes()); msg.Text != "" && !ownReason().MatchString(msg.Text) {
+			last = msg
 		}
 	}
 	return last
 }
 
-// userText is the text of a transcript line that is a user's message, "" otherwise.
-func userText(line []byte) string {
+// userText is the message of a transcript line that is a user's message, no text otherwise. Its
+// time is the line's "timestamp" (both Claude Code and Copilot CLI write RFC 3339), when it has
+// one that reads.
+func userText(line []byte) userMessage {
 	line = bytes.TrimSpace(line)
 	if len(line) == 0 || line[0] != '{' || !bytes.Contains(line, []byte("user")) {
-		return ""
+		return userMessage{}
 	}
 	var v struct {
-		Type    string          `json:"type"`
-		Role    string          `json:"role"`
-		Content json.RawMessage `json:"content"`
-		Message *struct {
+		Type      string          `json:"type"`
+		Role      string          `json:"role"`
+		Content   json.RawMessage `json:"content"`
+		Timestamp any             `json:"timestamp"`
+		Message   *struct {
 			Role    string          `json:"role"`
 			Content json.RawMessage `json:"content"`
 		} `json:"message"`
@@ -123,17 +180,25 @@ func userText(line []byte) string {
 		} `json:"data"`
 	}
 	if json.Unmarshal(line, &v) != nil {
-		return ""
+		return userMessage{}
 	}
+	var text string
 	switch {
 	case v.Type == "user.message" && v.Data != nil: // Copilot CLI events
-		return contentText(v.Data.Content)
+		text = contentText(v.Data.Content)
 	case v.Type == "user" && v.Message != nil: // Claude Code
-		return contentText(v.Message.Content)
+		text = contentText(v.Message.Content)
 	case v.Role == "user":
-		return contentText(v.Content)
+		text = contentText(v.Content)
 	}
-	return ""
+	if text == "" {
+		return userMessage{}
+	}
+	msg := userMessage{Text: text}
+	if s, ok := v.Timestamp.(string); ok {
+		msg.At, _ = time.Parse(time.RFC3339Nano, s)
+	}
+	return msg
 }
 
 // contentText reads a message's content: a string, or a list whose text parts are joined. A
