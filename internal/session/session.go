@@ -16,6 +16,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/gauntlet-dev/gauntlet/internal/safefile"
@@ -55,7 +56,9 @@ type Record struct {
 	Env map[string]string `json:"env,omitempty"`
 	// Deps are the installed dependency directories (DependencyDirs) the project root had.
 	Deps []string `json:"deps,omitempty"`
-	MAC  string   `json:"mac,omitempty"`
+	// Remotes are the repository's remotes and their URLs: only these vouch for upstream work.
+	Remotes map[string]string `json:"remotes,omitempty"`
+	MAC     string            `json:"mac,omitempty"`
 }
 
 // SealField implements seal.Sealed.
@@ -196,4 +199,64 @@ func (r *Record) MissingDeps(root string) []string {
 		}
 	}
 	return out
+}
+
+// Advance is where a session's base moved to, as of one HEAD: the upstream commits the session
+// merged or rebased onto, verified with the remote itself (see the stop hook's upstream), are not
+// the session's work. It is kept beside the record, sealed, so that the check runs once per HEAD.
+type Advance struct {
+	Project string `json:"project"`
+	Session string `json:"session"`
+	Head    string `json:"head"`
+	// Base is the commit the change is measured from at Head: the pinned base, or the upstream
+	// commit the session's work now sits on; Via names the remote branch that vouched for it.
+	Base       string `json:"base"`
+	Via        string `json:"via,omitempty"`
+	ConfigPath string `json:"config_path,omitempty"`
+	Config     []byte `json:"config,omitempty"`
+	MAC        string `json:"mac,omitempty"`
+}
+
+// SealField implements seal.Sealed.
+func (a *Advance) SealField() *string { return &a.MAC }
+
+const sealAdvance = "session base advance"
+
+func advancePath(key *seal.Key, project, session string) string {
+	return strings.TrimSuffix(path(key, project, session), ".json") + ".advance.json"
+}
+
+// LoadAdvance is the advance kept for the session at head; nil when none is kept for that HEAD
+// (or it fails its check: it is then computed again).
+func LoadAdvance(project, session, head string) *Advance {
+	key, err := seal.Load()
+	if err != nil {
+		return nil
+	}
+	data, err := safefile.ReadFile(advancePath(key, project, session), maxRecordBytes, time.Now().Add(readRecordBudget))
+	if err != nil {
+		return nil
+	}
+	var a Advance
+	if json.Unmarshal(data, &a) != nil || a.Project != project || a.Session != session || a.Head != head ||
+		!key.VerifyJSON(sealAdvance, project, &a) {
+		return nil
+	}
+	return &a
+}
+
+// SaveAdvance keeps a for its HEAD, replacing what was kept for another.
+func SaveAdvance(a *Advance) error {
+	key, err := seal.Load()
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrNoKey, err)
+	}
+	if err := key.SealJSON(sealAdvance, a.Project, a); err != nil {
+		return err
+	}
+	data, err := json.Marshal(a)
+	if err != nil {
+		return err
+	}
+	return seal.WriteProjectFile(advancePath(key, a.Project, a.Session), data)
 }

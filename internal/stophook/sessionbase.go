@@ -32,7 +32,8 @@ type judging struct {
 	findings   []gates.IntegrityFinding
 	// envChanged names what steers the tools that differs from the session's start.
 	envChanged []string
-	// note says why the session has no base when something failed (git), for stderr.
+	// note says, for stderr, why the session has no base when something failed (git), or that
+	// its base moved onto upstream work.
 	note string
 	// tree is the work tree as pinning a new session read it, for the stop's own snapshot.
 	tree *snapshot.Tree
@@ -74,15 +75,27 @@ func sessionJudging(ctx context.Context, dir, sessionKey, how string, loaded *co
 		j.baseJudged = true
 		return j, nil
 	}
-	j.base = rec.Base
 	j.envChanged = envid.Changed(rec.Env, envid.Steering(environ))
 	for _, d := range rec.MissingDeps(loaded.Root) {
 		j.envChanged = append(j.envChanged, d+" removed")
 	}
-	if rec.Config == nil {
+	// Upstream work the session merged is not its own: the base moves onto it when a remote
+	// vouches for it. The tree read for HEAD is the stop's own reading, handed on.
+	if j.tree == nil && rec.Base != "" && len(rec.Remotes) > 0 {
+		if t, err := snapshot.New(loaded.Root, snapshot.Options{}).Tree(ctx); err == nil {
+			j.tree = t
+		}
+	}
+	head := ""
+	if j.tree != nil {
+		head = j.tree.Head
+	}
+	adv := advanced(ctx, loaded.Root, rec, head)
+	j.base, j.note = adv.Base, advanceNote(adv, rec.Base)
+	if adv.Config == nil {
 		return j, nil
 	}
-	base, err := config.Parse(filepath.Join(loaded.Root, rec.ConfigPath), rec.Config, loaded.Root)
+	base, err := config.Parse(filepath.Join(loaded.Root, adv.ConfigPath), adv.Config, loaded.Root)
 	if err != nil {
 		return j, nil // the base's own config did not load: nothing of it can judge
 	}
@@ -139,7 +152,7 @@ func pinSession(ctx context.Context, cfg *config.Config, key, how string, enviro
 		return nil, nil, fmt.Errorf("pin the session's base: %w", err)
 	}
 	rec := &session.Record{Project: cfg.Root, Session: key, How: how, Pinned: time.Now().UTC(),
-		Env: envid.Steering(environ), Deps: session.PresentDeps(cfg.Root)}
+		Env: envid.Steering(environ), Deps: session.PresentDeps(cfg.Root), Remotes: remotesOf(ctx, cfg.Root)}
 	if tree.Head == snapshot.NoCommit {
 		rec, err := session.Pin(rec)
 		return rec, tree, err

@@ -1,0 +1,136 @@
+package stophook
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/gauntlet-dev/gauntlet/config"
+	"github.com/gauntlet-dev/gauntlet/internal/git"
+	"github.com/gauntlet-dev/gauntlet/internal/session"
+	"github.com/gauntlet-dev/gauntlet/internal/snapshot"
+)
+
+// upstreamTimeout bounds the whole check of upstream work, asking the remote included: the stop's
+// own budget is what is left for the gates.
+const upstreamTimeout = 10 * time.Second
+
+// advanced is the base the change is measured from when HEAD is head: the pinned base, unless the
+// session merged or rebased its work onto upstream commits. Work the session did not write is not
+// blamed on it, but "upstream" must be what the agent cannot write: a commit counts only when a
+// remote the repository had when the session started (at the URL it had then) holds it on a
+// branch now, as `git ls-remote` says. A remote-tracking ref moved by hand, or a remote pointed
+// elsewhere, vouches for nothing. The answer is kept per HEAD, so a stop that does not move HEAD
+// asks nothing.
+func advanced(ctx context.Context, root string, rec *session.Record, head string) *session.Advance {
+	adv := &session.Advance{Project: rec.Project, Session: rec.Session, Head: head, Base: rec.Base,
+		ConfigPath: rec.ConfigPath, Config: rec.Config}
+	if head == "" || head == rec.Head || rec.Base == "" || len(rec.Remotes) == 0 {
+		return adv
+	}
+	if kept := session.LoadAdvance(rec.Project, rec.Session, head); kept != nil {
+		return kept
+	}
+	ctx, cancel := context.WithTimeout(ctx, upstreamTimeout)
+	defer cancel()
+	out, err := git.Output(ctx, root, 1<<20, "for-each-ref", "--contains", rec.Base,
+		"--format=%(refname)%00%(objectname)", "refs/remotes")
+	if err != nil {
+		return adv
+	}
+	for line := range bytes.Lines(out) {
+		ref, tip, ok := strings.Cut(strings.TrimSpace(string(line)), "\x00")
+		remote, branch, isBranch := remoteBranch(ref)
+		url := rec.Remotes[remote]
+		if !ok || !isBranch || url == "" {
+			continue
+		}
+		m := mergeBaseOf(ctx, root, head, tip)
+		if m == "" || m == adv.Base || !isAncestor(ctx, root, adv.Base, m) || !remoteHolds(ctx, root, url, branch, m) {
+			continue
+		}
+		adv.Base, adv.Via = m, remote+"/"+branch
+	}
+	if adv.Base != rec.Base {
+		adv.ConfigPath, adv.Config = configAt(ctx, root, adv.Base, rec.ConfigPath)
+	}
+	// Not kept, it is only asked again at the next stop.
+	_ = session.SaveAdvance(adv)
+	return adv
+}
+
+// remoteBranch splits refs/remotes/REMOTE/BRANCH; a remote's HEAD is no branch.
+func remoteBranch(ref string) (remote, branch string, ok bool) {
+	rest, ok := strings.CutPrefix(ref, "refs/remotes/")
+	if !ok {
+		return "", "", false
+	}
+	remote, branch, ok = strings.Cut(rest, "/")
+	return remote, branch, ok && branch != "HEAD" && remote != ""
+}
+
+func mergeBaseOf(ctx context.Context, root, a, b string) string {
+	out, err := git.Output(ctx, root, 4096, "merge-base", a, b)
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+}
+
+func isAncestor(ctx context.Context, root, ancestor, of string) bool {
+	return git.Run(ctx, root, nil, "merge-base", "--is-ancestor", ancestor, of) == nil
+}
+
+// remoteHolds says whether the remote at url holds commit on branch now: its tip, which the
+// repository must have, descends from commit.
+func remoteHolds(ctx context.Context, root, url, branch, commit string) bool {
+	out, err := git.Output(ctx, root, 64<<10, "ls-remote", "--heads", "--", url, "refs/heads/"+branch)
+	if err != nil {
+		return false
+	}
+	tip, _, ok := strings.Cut(strings.TrimSpace(string(out)), "\t")
+	return ok && tip != "" && isAncestor(ctx, root, commit, tip)
+}
+
+// configAt is the config at commit, by the name the session's base had it under (else either
+// name); ("", nil) when the commit has none.
+func configAt(ctx context.Context, root, commit, name string) (string, []byte) {
+	snap := snapshot.New(root, snapshot.Options{})
+	for _, n := range []string{name, config.FileName, config.AltFileName} {
+		if n == "" {
+			continue
+		}
+		if data, found, err := snap.FileAt(ctx, commit, n, config.MaxFileBytes); err == nil && found {
+			return n, data
+		}
+	}
+	return "", nil
+}
+
+// remotesOf are the repository's remotes and their URLs, as the session starts.
+func remotesOf(ctx context.Context, root string) map[string]string {
+	out, err := git.Output(ctx, root, 64<<10, "config", "--get-regexp", `^remote\..*\.url$`)
+	if err != nil {
+		return nil
+	}
+	remotes := map[string]string{}
+	for line := range bytes.Lines(out) {
+		key, url, ok := strings.Cut(strings.TrimSpace(string(line)), " ")
+		name := strings.TrimSuffix(strings.TrimPrefix(key, "remote."), ".url")
+		if ok && name != "" && url != "" {
+			remotes[name] = url
+		}
+	}
+	return remotes
+}
+
+// advanceNote says, for stderr, that upstream work is not the session's.
+func advanceNote(adv *session.Advance, pinned string) string {
+	if adv.Base == pinned {
+		return ""
+	}
+	return fmt.Sprintf("the change is measured from %s, the upstream work on %s the session merged (pinned at %s)",
+		adv.Base[:min(12, len(adv.Base))], adv.Via, pinned[:min(12, len(pinned))])
+}
