@@ -152,7 +152,7 @@ func pinSession(ctx context.Context, cfg *config.Config, key, how string, enviro
 		return nil, nil, fmt.Errorf("pin the session's base: %w", err)
 	}
 	rec := &session.Record{Project: cfg.Root, Session: key, How: how, Pinned: time.Now().UTC(),
-		Env: envid.Steering(environ), Deps: session.PresentDeps(cfg.Root), Remotes: remotesOf(ctx, cfg.Root)}
+		Env: envid.Steering(environ), Deps: session.PresentDeps(cfg.Root), Remotes: remotesOf(cfg.Root)}
 	if tree.Head == snapshot.NoCommit {
 		rec, err := session.Pin(rec)
 		return rec, tree, err

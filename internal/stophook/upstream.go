@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/gauntlet-dev/gauntlet/config"
 	"github.com/gauntlet-dev/gauntlet/internal/git"
+	"github.com/gauntlet-dev/gauntlet/internal/safefile"
 	"github.com/gauntlet-dev/gauntlet/internal/session"
 	"github.com/gauntlet-dev/gauntlet/internal/snapshot"
 )
@@ -109,18 +111,33 @@ func configAt(ctx context.Context, root, commit, name string) (string, []byte) {
 	return "", nil
 }
 
-// remotesOf are the repository's remotes and their URLs, as the session starts.
-func remotesOf(ctx context.Context, root string) map[string]string {
-	out, err := git.Output(ctx, root, 64<<10, "config", "--get-regexp", `^remote\..*\.url$`)
+// remotesOf are the repository's remotes and their URLs as the session starts, read from its
+// config file rather than from git (the first hook call of a session must stay cheap): a remote
+// written elsewhere (an included file) is missed, which only means its work counts as the
+// session's.
+func remotesOf(root string) map[string]string {
+	layout, err := git.FindLayout(root)
+	if err != nil {
+		return nil
+	}
+	data, err := safefile.ReadFile(filepath.Join(layout.CommonDir, "config"), 1<<20, time.Now().Add(time.Second))
 	if err != nil {
 		return nil
 	}
 	remotes := map[string]string{}
-	for line := range bytes.Lines(out) {
-		key, url, ok := strings.Cut(strings.TrimSpace(string(line)), " ")
-		name := strings.TrimSuffix(strings.TrimPrefix(key, "remote."), ".url")
-		if ok && name != "" && url != "" {
-			remotes[name] = url
+	section := ""
+	for line := range strings.Lines(string(data)) {
+		line = strings.TrimSpace(line)
+		if strings.HasPrefix(line, "[") {
+			section = ""
+			if name, ok := strings.CutPrefix(strings.TrimSuffix(line, "]"), `[remote "`); ok {
+				section = strings.TrimSuffix(name, `"`)
+			}
+			continue
+		}
+		key, value, ok := strings.Cut(line, "=")
+		if ok && section != "" && strings.EqualFold(strings.TrimSpace(key), "url") {
+			remotes[section] = strings.Trim(strings.TrimSpace(value), `"`)
 		}
 	}
 	return remotes
