@@ -1,0 +1,168 @@
+package census
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// wantCensus is a census as a test states it: every test by ID, the files where given.
+type wantCensus struct {
+	tests    map[string]Outcome
+	files    map[string]string // ID to file, for the tests that say one
+	failed   []Unit
+	complete bool
+	notes    []string // substrings the notes must hold, in order
+}
+
+func checkCensus(t *testing.T, got Census, want wantCensus) {
+	t.Helper()
+	var gotLines, wantLines []string
+	for _, tt := range got.Tests {
+		if tt.ID != joinID(tt.Suite, tt.Name) {
+			t.Errorf("ID %q is not suite %q and name %q", tt.ID, tt.Suite, tt.Name)
+		}
+		gotLines = append(gotLines, fmt.Sprintf("%s = %s", tt.ID, tt.Outcome))
+		if f, ok := want.files[tt.ID]; ok && f != tt.File {
+			t.Errorf("%s: file %q, want %q", tt.ID, tt.File, f)
+		}
+	}
+	for id, o := range want.tests {
+		wantLines = append(wantLines, fmt.Sprintf("%s = %s", id, o))
+	}
+	slices.Sort(gotLines)
+	slices.Sort(wantLines)
+	if g, w := strings.Join(gotLines, "\n"), strings.Join(wantLines, "\n"); g != w {
+		t.Errorf("tests:\n%s\nwant:\n%s", g, w)
+	}
+	if fmt.Sprint(got.Failed) != fmt.Sprint(want.failed) {
+		t.Errorf("failed units:\n%q\nwant:\n%q", got.Failed, want.failed)
+	}
+	if got.Complete != want.complete {
+		t.Errorf("complete = %v, want %v (notes %q)", got.Complete, want.complete, got.Notes)
+	}
+	for i, n := range want.notes {
+		if i >= len(got.Notes) || !strings.Contains(got.Notes[i], n) {
+			t.Errorf("notes %q, want %q", got.Notes, want.notes)
+			break
+		}
+	}
+}
+
+func readSample(t *testing.T, name string) *os.File {
+	t.Helper()
+	f, err := os.Open(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return f
+}
+
+const shop = "example.com/shop/"
+
+func TestReadGo(t *testing.T) {
+	tests := []struct {
+		sample string
+		want   wantCensus
+	}{
+		{"go-test.json", wantCensus{
+			tests: map[string]Outcome{
+				shop + "cart::TestTotal": Pass, shop + "cart::TestTotal/empty": Pass, shop + "cart::TestTotal/one": Pass,
+				shop + "cart::TestTotal/many_items": Pass, shop + "cart::TestSkipped": Skip,
+				shop + "cart::TestFails": Fail, shop + "cart::TestFails/inner": Fail, shop + "cart::TestFails/fine": Pass,
+				shop + "cart::TestNested": Pass, shop + "cart::TestNested/a": Pass, shop + "cart::TestNested/a/b": Pass,
+				shop + "mainexit::TestRuns": Pass,
+				shop + "panics::TestOK":     Pass, shop + "panics::TestPanics": Fail, // TestAfter never ran
+				shop + "tax::TestRate": Pass, shop + "tax::TestParallel": Pass,
+			},
+			failed: []Unit{
+				{Suite: shop + "broken", Reason: "build failed"},
+				{Suite: shop + "mainexit", Reason: "the test binary failed after its tests passed (TestMain or os.Exit)"},
+				{Suite: shop + "panics", Reason: "the test binary ended before reporting every test (a panic, a timeout or os.Exit)"},
+			},
+			complete: true,
+		}},
+		{"go-timeout.json", wantCensus{
+			tests: map[string]Outcome{shop + "slow::TestQuick": Pass, shop + "slow::TestSlow": Fail},
+			failed: []Unit{
+				{Suite: shop + "slow", Reason: "the test binary ended before reporting every test (a panic, a timeout or os.Exit)"},
+			},
+			complete: true,
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.sample, func(t *testing.T) {
+			checkCensus(t, ReadGo(readSample(t, tt.sample), Options{}), tt.want)
+		})
+	}
+}
+
+func TestReadGoHostile(t *testing.T) {
+	ev := func(action, test string) string {
+		return fmt.Sprintf(`{"Action":%q,"Package":"example.com/x","Test":%q}`, action, test)
+	}
+	tests := []struct {
+		name  string
+		input string
+		want  wantCensus
+	}{
+		{
+			name:  "cut in the middle of a package",
+			input: ev("run", "TestA") + "\n" + ev("pass", "TestA") + "\n" + ev("run", "TestB") + "\n" + `{"Action":"pa`,
+			want: wantCensus{tests: map[string]Outcome{"example.com/x::TestA": Pass},
+				notes: []string{"event did not parse", "ended before example.com/x finished"}},
+		},
+		{
+			name:  "not go test -json at all",
+			input: "ok  \texample.com/x\t0.01s\n",
+			want:  wantCensus{notes: []string{"no go test -json events"}},
+		},
+		{
+			name:  "build failure as text, before Go 1.24",
+			input: "# example.com/x\nx.go:3:1: syntax error\nFAIL\texample.com/x [build failed]\n",
+			want:  wantCensus{failed: []Unit{{Suite: "example.com/x", Reason: "build failed"}}, notes: []string{"no go test -json events"}},
+		},
+		{
+			name:  "a line far longer than any event",
+			input: `{"Action":"output","Package":"example.com/x","Output":"` + strings.Repeat("y", 3*maxLine) + "\"}\n" + ev("pass", "TestA") + "\n" + `{"Action":"pass","Package":"example.com/x"}` + "\n",
+			want:  wantCensus{tests: map[string]Outcome{"example.com/x::TestA": Pass}, notes: []string{"longer than 64 KiB"}},
+		},
+		{
+			name:  "the same test twice keeps the worse end",
+			input: ev("pass", "TestA") + "\n" + ev("skip", "TestA") + "\n" + `{"Action":"pass","Package":"example.com/x"}` + "\n",
+			want:  wantCensus{tests: map[string]Outcome{"example.com/x::TestA": Skip}, complete: true},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			checkCensus(t, ReadGo(strings.NewReader(tt.input), Options{}), tt.want)
+		})
+	}
+}
+
+func TestReadBounds(t *testing.T) {
+	var b strings.Builder
+	for i := range 50 {
+		fmt.Fprintf(&b, `{"Action":"pass","Package":"example.com/x","Test":"Test%d"}`+"\n", i)
+	}
+	long := "Test" + strings.Repeat("é", 400)
+	fmt.Fprintf(&b, `{"Action":"pass","Package":"example.com/y","Test":%q}`+"\n", long)
+	b.WriteString(`{"Action":"pass","Package":"example.com/x"}` + "\n")
+	got := ReadGo(strings.NewReader(b.String()), Options{MaxTests: 10})
+	if len(got.Tests) != 10 || got.Complete {
+		t.Fatalf("kept %d tests, complete %v: want 10, incomplete", len(got.Tests), got.Complete)
+	}
+	got = ReadGo(strings.NewReader(b.String()), Options{})
+	last := got.Tests[len(got.Tests)-1]
+	if len(last.Name) > maxPart || !strings.HasPrefix(long, strings.Split(last.Name, "…#")[0]) {
+		t.Errorf("a long name is kept as %q (%d bytes)", last.Name, len(last.Name))
+	}
+	again := ReadGo(strings.NewReader(b.String()), Options{})
+	if again.Tests[len(again.Tests)-1].ID != last.ID {
+		t.Error("a long name's ID is not the same from one reading to the next")
+	}
+}
