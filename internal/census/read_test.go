@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // wantCensus is a census as a test states it: every test by ID, the files where given.
@@ -165,4 +166,157 @@ func TestReadBounds(t *testing.T) {
 	if again.Tests[len(again.Tests)-1].ID != last.ID {
 		t.Error("a long name's ID is not the same from one reading to the next")
 	}
+}
+
+func TestReadJUnit(t *testing.T) {
+	tests := []struct {
+		sample string
+		want   wantCensus
+	}{
+		{"node-junit.xml", wantCensus{ // node's describe blocks are testsuites; its classname is always "test"
+			tests: map[string]Outcome{
+				"add > adds two numbers": Pass, "add > handles negatives": Fail, "add > big numbers": Skip,
+				"add > floats": Skip, "add > nested > deep": Pass, "top level": Pass,
+				"with subtests > sub one": Pass, "with subtests > sub two": Pass, "upper": Pass, "skipped with reason": Skip,
+			},
+			complete: true,
+		}},
+		{"vitest-junit.xml", wantCensus{
+			tests: map[string]Outcome{
+				"math.test.ts::add > adds two numbers": Pass, "math.test.ts::add > handles negatives": Fail,
+				"math.test.ts::add > big numbers": Skip, "math.test.ts::add > floats": Skip,
+				"math.test.ts::add > nested > deep": Pass, "math.test.ts::top level": Pass,
+				"math.test.ts::case 1": Pass, "math.test.ts::case 2": Pass, "str.test.ts::upper": Pass,
+			},
+			files:    map[string]string{"math.test.ts::top level": "math.test.ts", "str.test.ts::upper": "str.test.ts"},
+			complete: true,
+		}},
+		{"jest-junit.xml", wantCensus{ // jest-junit's defaults: the title is the classname, todo passes
+			tests: map[string]Outcome{
+				"add::add adds two numbers": Pass, "add::add handles negatives": Fail, "add::add big numbers": Skip,
+				"add::add floats": Pass, "add::add nested deep": Pass, "add::top level": Pass, "undefined::upper": Pass,
+			},
+			files:    map[string]string{"add::top level": ""},
+			complete: true,
+		}},
+		{"pytest-junit.xml", wantCensus{
+			tests: map[string]Outcome{
+				"tests.test_calc::test_add": Pass, "tests.test_calc::test_sub": Fail,
+				"tests.test_calc.TestDiv::test_by_zero": Skip, "tests.test_calc::test_param[1-2]": Pass,
+				"tests.test_calc::test_param[3-4]": Pass, "tests.test_calc::test_known_bug": Skip,
+				"tests.test_db::test_conn": Fail, "tests.test_db::test_close": Fail, // failed in call, then in teardown: two testcases
+				"pytest::tests.test_broken": Fail, // a module that did not collect
+			},
+			complete: true,
+		}},
+		{"pytest-xunit1.xml", wantCensus{
+			tests:    map[string]Outcome{"tests.test_calc::test_add": Pass, "tests.test_calc.TestDiv::test_by_zero": Skip},
+			files:    map[string]string{"tests.test_calc::test_add": "tests/test_calc.py"},
+			complete: true,
+		}},
+		{"surefire-TEST-com.example.CalcTest.xml", wantCensus{
+			tests: map[string]Outcome{
+				"com.example.CalcTest::adds": Pass, "com.example.CalcTest::subtracts": Fail, "com.example.CalcTest::divides": Skip,
+				"com.example.CalcTest::connects": Fail, "com.example.CalcTest::retried": Pass, // flaky: passed on a rerun
+			},
+			complete: true,
+		}},
+		{"nextest-junit.xml", wantCensus{
+			tests: map[string]Outcome{
+				"calc::tests::adds": Pass, "calc::tests::fails": Fail, "calc::tests::nested::deep": Pass, "calc::tests::flaky": Pass,
+				"calc::integration::adds": Pass, "calc::integration::subtracts": Pass,
+			},
+			complete: true,
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.sample, func(t *testing.T) {
+			checkCensus(t, ReadJUnit(readSample(t, tt.sample), Options{}), tt.want)
+		})
+	}
+}
+
+func TestReadJUnitFiles(t *testing.T) {
+	dir := t.TempDir()
+	a := filepath.Join(dir, "TEST-a.xml")
+	b := filepath.Join(dir, "TEST-b.xml")
+	os.WriteFile(a, []byte(`<testsuite name="A"><testcase classname="A" name="x"/><testcase classname="A" name="y"><skipped/></testcase></testsuite>`), 0o644)
+	os.WriteFile(b, []byte(`<testsuite name="A"><testcase classname="A" name="y"/><testcase classname="B" name="z"/></testsuite>`), 0o644)
+	got := ReadJUnitFiles([]string{a, b}, time.Now().Add(time.Minute), Options{})
+	checkCensus(t, got, wantCensus{tests: map[string]Outcome{"A::x": Pass, "A::y": Skip, "B::z": Pass}, complete: true})
+
+	got = ReadJUnitFiles([]string{a, filepath.Join(dir, "missing.xml"), dir}, time.Time{}, Options{})
+	checkCensus(t, got, wantCensus{tests: map[string]Outcome{"A::x": Pass, "A::y": Skip},
+		notes: []string{"missing.xml", "not a regular file"}})
+
+	checkCensus(t, ReadJUnitFiles(nil, time.Time{}, Options{}), wantCensus{notes: []string{"no JUnit report"}})
+}
+
+func TestReadJUnitHostile(t *testing.T) {
+	huge := strings.Repeat("x", 10<<20)
+	tests := []struct {
+		name  string
+		input string
+		want  wantCensus
+	}{
+		{
+			name: "entity expansion (billion laughs) is not done",
+			input: `<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">` +
+				`<!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;">]>` +
+				`<testsuites><testsuite name="s"><testcase classname="c" name="&lol3;"/></testsuite></testsuites>`,
+			want: wantCensus{tests: map[string]Outcome{"c::&lol3;": Pass}, complete: true},
+		},
+		{
+			name:  "an external entity is not fetched",
+			input: `<!DOCTYPE x [<!ENTITY xxe SYSTEM "file:///etc/passwd">]><testsuite><testcase classname="c" name="&xxe;"/></testsuite>`,
+			want:  wantCensus{tests: map[string]Outcome{"c::&xxe;": Pass}, complete: true},
+		},
+		{
+			name:  "nesting without end",
+			input: strings.Repeat("<testsuite>", 100000),
+			want:  wantCensus{notes: []string{"did not parse: XML nested deeper than 256"}},
+		},
+		{
+			name:  "cut inside a testcase",
+			input: `<testsuites><testsuite name="s"><testcase classname="c" name="a"/><testcase classname="c" name="b"><fail`,
+			want:  wantCensus{tests: map[string]Outcome{"c::a": Pass}, notes: []string{"did not parse"}},
+		},
+		{
+			name:  "megabytes of output and message kept out of memory",
+			input: `<testsuite><testcase classname="c" name="a"><failure message="` + huge + `">` + huge + `</failure><system-out><![CDATA[` + huge + `]]></system-out></testcase></testsuite>`,
+			want:  wantCensus{tests: map[string]Outcome{"c::a": Fail}, complete: true},
+		},
+		{
+			name:  "a huge name is kept short",
+			input: `<testsuite><testcase classname="c" name="` + huge + `"/></testsuite>`,
+			want:  wantCensus{tests: map[string]Outcome{"c::" + strings.Repeat("x", maxPart-20) + "…#" + hashOf(strings.Repeat("x", xmlMaxValue)): Pass}, complete: true},
+		},
+		{
+			name:  "mismatched tags",
+			input: `<testsuite><testcase classname="c" name="a"></testsuite>`,
+			want:  wantCensus{notes: []string{"did not parse: </testsuite> closes no open element"}},
+		},
+		{
+			name:  "not XML",
+			input: "PASS all tests\n",
+			want:  wantCensus{notes: []string{"no JUnit testsuite or testcase"}},
+		},
+		{
+			name:  "an empty report is a report of no tests",
+			input: `<?xml version="1.0"?><testsuites/>`,
+			want:  wantCensus{complete: true},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			checkCensus(t, ReadJUnit(strings.NewReader(tt.input), Options{}), tt.want)
+		})
+	}
+}
+
+func hashOf(s string) string {
+	b := newBuilder("", Options{})
+	long := b.bound(s)
+	_, h, _ := strings.Cut(long, "…#")
+	return h
 }

@@ -1,0 +1,153 @@
+package census
+
+import (
+	"bytes"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// seedSamples adds the captured outputs in testdata whose names match glob to a fuzz corpus.
+func seedSamples(f *testing.F, glob string) {
+	names, err := filepath.Glob(filepath.Join("testdata", glob))
+	if err != nil || len(names) == 0 {
+		f.Fatalf("no samples for %s: %v", glob, err)
+	}
+	for _, n := range names {
+		data, err := os.ReadFile(n)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+}
+
+// checkInvariants holds for every census, whatever it was read from.
+func checkInvariants(t *testing.T, c Census, maxTests int) {
+	t.Helper()
+	if len(c.Tests) > maxTests {
+		t.Fatalf("%d tests kept, more than %d", len(c.Tests), maxTests)
+	}
+	seen := map[string]bool{}
+	for _, tt := range c.Tests {
+		if tt.ID != joinID(tt.Suite, tt.Name) {
+			t.Fatalf("ID %q is not suite %q and name %q", tt.ID, tt.Suite, tt.Name)
+		}
+		if len(tt.Suite) > maxPart || len(tt.Name) > maxPart || len(tt.File) > maxPart {
+			t.Fatalf("unbounded test: %q", tt.ID)
+		}
+		if seen[tt.ID] {
+			t.Fatalf("ID %q twice", tt.ID)
+		}
+		seen[tt.ID] = true
+		if tt.Outcome != Pass && tt.Outcome != Fail && tt.Outcome != Skip {
+			t.Fatalf("%q has outcome %d", tt.ID, tt.Outcome)
+		}
+	}
+	if len(c.Failed) > maxUnits || len(c.Notes) > maxNotes {
+		t.Fatalf("%d units, %d notes", len(c.Failed), len(c.Notes))
+	}
+	if !c.Complete && len(c.Notes) == 0 {
+		t.Fatal("incomplete without saying why")
+	}
+}
+
+func FuzzReadGo(f *testing.F) {
+	seedSamples(f, "go-*.json")
+	f.Add([]byte(`{"Action":"run","Package":"p","Test":"T"}` + "\n" + `{"Action":"fail","Package":"p"}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		checkInvariants(t, ReadGo(bytes.NewReader(data), Options{MaxTests: 50}), 50)
+	})
+}
+
+func FuzzReadJUnit(f *testing.F) {
+	seedSamples(f, "*.xml")
+	f.Fuzz(func(t *testing.T, data []byte) {
+		checkInvariants(t, ReadJUnit(bytes.NewReader(data), Options{MaxTests: 50}), 50)
+	})
+}
+
+// FuzzXMLScanner checks the scanner against encoding/xml: on every document encoding/xml reads
+// whole, both see the same elements with the same attributes.
+func FuzzXMLScanner(f *testing.F) {
+	seedSamples(f, "*.xml")
+	f.Add([]byte(`<a x="1&amp;2&#65;&#x42;" y='q"'><!-- <b> --><![CDATA[<c>]]><?pi <d>?><e/></a>`))
+	f.Add([]byte("<!DOCTYPE a [<!ENTITY e \"<b>\"><!-- > -->]><a\r\n b=\"1\r\n2\"></a >"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		want, ok := stdlibElements(data)
+		got, err := scannerElements(data)
+		if !ok {
+			return
+		}
+		if err != nil {
+			t.Fatalf("encoding/xml reads it, the scanner does not: %v\nencoding/xml: %s", err, want)
+		}
+		if got != want {
+			t.Fatalf("scanner:\n%s\nencoding/xml:\n%s", got, want)
+		}
+	})
+}
+
+func stdlibElements(data []byte) (string, bool) {
+	d := xml.NewDecoder(bytes.NewReader(data))
+	var b strings.Builder
+	depth := 0
+	for {
+		tok, err := d.Token()
+		if err == io.EOF {
+			return b.String(), true
+		}
+		if err != nil {
+			return "", false
+		}
+		switch e := tok.(type) {
+		case xml.StartElement:
+			depth++
+			if depth > xmlMaxDepth {
+				return "", false
+			}
+			if len(e.Name.Local) > xmlMaxName || len(e.Attr) > xmlMaxAttrs {
+				return "", false
+			}
+			fmt.Fprintf(&b, "<%s", e.Name.Local)
+			for _, a := range e.Attr {
+				if len(a.Value) > xmlMaxValue || len(a.Name.Local) > xmlMaxName {
+					return "", false
+				}
+				fmt.Fprintf(&b, " %s=%q", a.Name.Local, a.Value)
+			}
+			b.WriteString(">\n")
+		case xml.EndElement:
+			depth--
+			fmt.Fprintf(&b, "</%s>\n", e.Name.Local)
+		}
+	}
+}
+
+func scannerElements(data []byte) (string, error) {
+	s := newXMLScanner(bytes.NewReader(data))
+	var b strings.Builder
+	for {
+		tok, err := s.next()
+		if errors.Is(err, io.EOF) {
+			return b.String(), nil
+		}
+		if err != nil {
+			return b.String(), err
+		}
+		if tok.end {
+			fmt.Fprintf(&b, "</%s>\n", tok.name)
+			continue
+		}
+		fmt.Fprintf(&b, "<%s", tok.name)
+		for _, a := range tok.attrs {
+			fmt.Fprintf(&b, " %s=%q", a.name, a.value)
+		}
+		b.WriteString(">\n")
+	}
+}
