@@ -133,6 +133,9 @@ func joinID(suite, name string) string {
 }
 
 func (b *builder) add(t Test) {
+	if filepath.IsAbs(t.Name) {
+		t.Name = b.rel(t.Name) // node names a file that did not load by its absolute path
+	}
 	t.Suite = b.bound(t.Suite)
 	t.Name = b.bound(t.Name)
 	t.File = b.bound(b.rel(t.File))

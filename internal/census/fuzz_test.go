@@ -151,3 +151,10 @@ func scannerElements(data []byte) (string, error) {
 		b.WriteString(">\n")
 	}
 }
+
+func FuzzReadTAP(f *testing.F) {
+	seedSamples(f, "*tap*.txt")
+	f.Fuzz(func(t *testing.T, data []byte) {
+		checkInvariants(t, ReadTAP(bytes.NewReader(data), Options{MaxTests: 50, Root: "/home/dev/shop"}), 50)
+	})
+}

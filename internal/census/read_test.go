@@ -320,3 +320,60 @@ func hashOf(s string) string {
 	_, h, _ := strings.Cut(long, "…#")
 	return h
 }
+
+func TestReadTAP(t *testing.T) {
+	checkCensus(t, ReadTAP(readSample(t, "node-tap.txt"), Options{Root: "/home/dev/shop"}), wantCensus{
+		tests: map[string]Outcome{
+			"test/broken.test.js":    Fail, // did not load
+			"add > adds two numbers": Pass, "add > handles negatives": Fail, "add > big numbers": Skip,
+			"add > floats": Skip, "add > nested > deep": Pass, "top level": Pass, "with subtests": Pass,
+			"with subtests > sub one": Pass, "with subtests > sub two": Pass, "upper": Pass, "skipped with reason": Skip,
+		},
+		files:    map[string]string{"add > handles negatives": "test/math.test.js", "top level": ""},
+		complete: true,
+	})
+}
+
+func TestReadTAPHostile(t *testing.T) {
+	tests := []struct {
+		name  string
+		input string
+		want  wantCensus
+	}{
+		{
+			name:  "cut before the plan",
+			input: "TAP version 13\n# Subtest: a\nok 1 - a\n  ---\n  duration_ms: 1\n  ...\n# Subtest: b\n",
+			want:  wantCensus{tests: map[string]Outcome{"a": Pass}, notes: []string{"ended before its plan"}},
+		},
+		{
+			name:  "fewer tests than planned",
+			input: "TAP version 13\n1..3\nok 1 - a\nnot ok 2 - b # TODO not yet\n",
+			want:  wantCensus{tests: map[string]Outcome{"a": Pass, "b": Skip}, notes: []string{"plan counts 3 tests, 2 were reported"}},
+		},
+		{
+			name:  "an escaped # in a name is not a directive",
+			input: "TAP version 13\nok 1 - issue \\#12 fixed\nok 2 - c # skip\n1..2\n",
+			want:  wantCensus{tests: map[string]Outcome{"issue #12 fixed": Pass, "c": Skip}, complete: true},
+		},
+		{
+			name:  "a YAML block holding what looks like test points",
+			input: "TAP version 13\nnot ok 1 - a\n  ---\n  error: |-\n    ok 7 - fake\n    not ok 8 - fake\n  ...\n1..1\n",
+			want:  wantCensus{tests: map[string]Outcome{"a": Fail}, complete: true},
+		},
+		{
+			name:  "nesting beyond any real suite",
+			input: "TAP version 13\n" + strings.Repeat(" ", 4*(maxTAPDepth+1)) + "ok 1 - deep\nok 1 - top\n1..1\n",
+			want:  wantCensus{tests: map[string]Outcome{"top": Pass}, notes: []string{"nested deeper than 64"}},
+		},
+		{
+			name:  "not TAP",
+			input: "all good\n",
+			want:  wantCensus{notes: []string{"no TAP test points"}},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			checkCensus(t, ReadTAP(strings.NewReader(tt.input), Options{}), tt.want)
+		})
+	}
+}
