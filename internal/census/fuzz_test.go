@@ -158,3 +158,10 @@ func FuzzReadTAP(f *testing.F) {
 		checkInvariants(t, ReadTAP(bytes.NewReader(data), Options{MaxTests: 50, Root: "/home/dev/shop"}), 50)
 	})
 }
+
+func FuzzReadLibtest(f *testing.F) {
+	seedSamples(f, "libtest-*.txt")
+	f.Fuzz(func(t *testing.T, data []byte) {
+		checkInvariants(t, ReadLibtest(bytes.NewReader(data), Options{MaxTests: 50}), 50)
+	})
+}

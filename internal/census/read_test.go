@@ -377,3 +377,75 @@ func TestReadTAPHostile(t *testing.T) {
 		})
 	}
 }
+
+func TestReadLibtest(t *testing.T) {
+	tests := []struct {
+		sample string
+		want   wantCensus
+	}{
+		{"libtest-cargo-test.txt", wantCensus{
+			tests: map[string]Outcome{
+				"src/lib.rs::tests::adds": Pass, "src/lib.rs::tests::nested::deep": Pass, "src/lib.rs::tests::net": Skip,
+				"src/lib.rs::tests::panics": Pass, "src/lib.rs::tests::slow": Skip, "src/lib.rs::tests::fails": Fail,
+				"tests/integration.rs::adds": Pass, "tests/integration.rs::subtracts": Pass,
+				"Doc-tests calc::src/lib.rs - add": Pass, "Doc-tests calc::src/lib.rs - sub": Fail,
+			},
+			complete: true,
+		}},
+		{"libtest-cargo-abort.txt", wantCensus{
+			tests: map[string]Outcome{"tests/abort.rs::fine": Pass, "tests/integration.rs::adds": Pass, "tests/integration.rs::subtracts": Pass},
+			failed: []Unit{{Suite: "tests/abort.rs",
+				Reason: "the test binary ended before reporting every test (signal: 6, SIGABRT: process abort signal)"}},
+			complete: true,
+		}},
+		{"libtest-cargo-build-fail.txt", wantCensus{
+			failed:   []Unit{{Reason: "could not compile `calc` (test \"integration\")"}},
+			complete: true,
+		}},
+		{"libtest-cargo-q.txt", wantCensus{
+			tests:  map[string]Outcome{"tests::fails": Fail}, // -q prints no "Running" lines either
+			failed: []Unit{{Reason: "cargo stopped at the first target that failed: the targets after it did not run (no --no-fail-fast)"}},
+			notes:  []string{"summary of the run counts 6 tests, 1 were named (terse output"},
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.sample, func(t *testing.T) {
+			checkCensus(t, ReadLibtest(readSample(t, tt.sample), Options{}), tt.want)
+		})
+	}
+}
+
+func TestReadLibtestHostile(t *testing.T) {
+	tests := []struct {
+		name  string
+		input string
+		want  wantCensus
+	}{
+		{
+			name:  "cut inside a target",
+			input: "     Running unittests src/lib.rs (target/debug/deps/calc-0123456789abcdef)\n\nrunning 3 tests\ntest a ... ok\n",
+			want:  wantCensus{tests: map[string]Outcome{"src/lib.rs::a": Pass}, notes: []string{"ended inside src/lib.rs"}},
+		},
+		{
+			name: "serial output around a test's own output (--test-threads=1 --nocapture)",
+			input: "     Running target/debug/deps/calc-0123456789abcdef\n\nrunning 2 tests\ntest a ... hello from a\nok\ntest b ... ok\n\n" +
+				"test result: ok. 2 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n\n",
+			want: wantCensus{tests: map[string]Outcome{"calc::b": Pass}, notes: []string{"counts 2 tests, 1 were named"}},
+		},
+		{
+			name:  "a test that only opened its line",
+			input: "running 1 test\ntest a ... \nok\n\ntest result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n",
+			want:  wantCensus{tests: map[string]Outcome{"a": Pass}, complete: true},
+		},
+		{
+			name:  "not cargo",
+			input: "PASS\n",
+			want:  wantCensus{notes: []string{"no cargo test output"}},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			checkCensus(t, ReadLibtest(strings.NewReader(tt.input), Options{}), tt.want)
+		})
+	}
+}
