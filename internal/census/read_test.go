@@ -449,3 +449,65 @@ func TestReadLibtestHostile(t *testing.T) {
 		})
 	}
 }
+
+func TestReadJest(t *testing.T) {
+	checkCensus(t, ReadJest(readSample(t, "jest.json"), Options{Root: "/home/dev/shop"}), wantCensus{
+		tests: map[string]Outcome{
+			"jt/math.test.js::add > adds two numbers": Pass, "jt/math.test.js::add > handles negatives": Fail,
+			"jt/math.test.js::add > big numbers": Skip, "jt/math.test.js::add > floats": Skip,
+			"jt/math.test.js::add > nested > deep": Pass, "jt/math.test.js::top level": Pass,
+			"jt/str.test.js::upper": Pass,
+		},
+		files:    map[string]string{"jt/str.test.js::upper": "jt/str.test.js"},
+		failed:   []Unit{{Suite: "jt/broken.test.js", Reason: "the test file failed to run"}},
+		complete: true,
+	})
+}
+
+func TestReadJestHugeStrings(t *testing.T) {
+	huge := strings.Repeat(`\"x\u00e9`, 2<<20)
+	input := `{"numTotalTests":1,"testResults":[{"assertionResults":[{"ancestorTitles":["a"],"failureMessages":["` + huge +
+		`"],"status":"failed","title":"` + huge + `"}],"message":"` + huge + `","name":"/x/a.test.js","status":"failed"}]}`
+	got := ReadJest(strings.NewReader(input), Options{})
+	checkInvariants(t, got, DefaultMaxTests)
+	if len(got.Tests) != 1 || got.Tests[0].Outcome != Fail || !got.Complete {
+		t.Fatalf("got %+v", got)
+	}
+	if name := got.Tests[0].Name; !strings.HasPrefix(name, `a > "xé"xé`) || !strings.Contains(name, "…#") {
+		t.Errorf("the name is kept as %q", name)
+	}
+}
+
+func TestReadJestHostile(t *testing.T) {
+	tests := []struct {
+		name  string
+		input string
+		want  wantCensus
+	}{
+		{
+			name:  "cut short",
+			input: `{"testResults":[{"assertionResults":[{"ancestorTitles":[],"status":"passed","title":"a"}],"name":"/x/a.test.js"`,
+			want:  wantCensus{notes: []string{"ended early"}},
+		},
+		{
+			name:  "a number without end",
+			input: `{"numTotalTests":` + strings.Repeat("9", 1<<20) + `}`,
+			want:  wantCensus{notes: []string{"longer than 1024 bytes"}},
+		},
+		{
+			name:  "not a jest report",
+			input: `{"results":[]}`,
+			want:  wantCensus{notes: []string{"no testResults"}},
+		},
+		{
+			name:  "the wrong shapes",
+			input: `{"testResults":[{"assertionResults":{"title":"a"}}]}`,
+			want:  wantCensus{notes: []string{"did not parse"}},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			checkCensus(t, ReadJest(strings.NewReader(tt.input), Options{}), tt.want)
+		})
+	}
+}
