@@ -19,6 +19,10 @@ type goEvent struct {
 	FailedBuild string // on a package's fail event when its test binary did not build
 }
 
+// outputOfATest marks an event that is a test's output: in an event's raw bytes these appear
+// only as its own fields, since a quote inside a string is escaped.
+var outputOfATest = [2][]byte{[]byte(`"Action":"output"`), []byte(`"Test":"`)}
+
 // goPackage is what is known of a package while its events stream.
 type goPackage struct {
 	running    map[string]bool // tests started and not ended
@@ -63,6 +67,9 @@ func ReadGo(r io.Reader, opts Options) Census {
 		if lr.long {
 			b.incomplete("a go test -json line longer than 64 KiB was cut")
 			continue
+		}
+		if bytes.Contains(trimmed, outputOfATest[0]) && bytes.Contains(trimmed, outputOfATest[1]) {
+			continue // a test's own output, most of the lines: nothing a census needs
 		}
 		var e goEvent
 		if err := json.Unmarshal(trimmed, &e); err != nil {

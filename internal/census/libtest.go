@@ -1,6 +1,7 @@
 package census
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"path"
@@ -66,15 +67,19 @@ func ReadLibtest(r io.Reader, opts Options) Census {
 		if !ok {
 			break
 		}
-		line := strings.TrimRight(string(raw), " \t")
+		raw = bytes.TrimRight(raw, " \t")
 		if pending != "" {
-			switch v := strings.TrimSpace(line); {
-			case v == "ok" || v == "FAILED" || strings.HasPrefix(v, "ignored"):
-				result(pending, v)
+			switch v := bytes.TrimSpace(raw); {
+			case string(v) == "ok" || string(v) == "FAILED" || bytes.HasPrefix(v, []byte("ignored")):
+				result(pending, string(v))
 				pending = ""
 				continue
 			}
 		}
+		if !libtestMay(raw) {
+			continue
+		}
+		line := string(raw)
 		switch {
 		case cargoRunning.MatchString(line) || cargoDocTests.MatchString(line):
 			commitCrash()
@@ -121,7 +126,7 @@ func ReadLibtest(r io.Reader, opts Options) Census {
 				open = false
 			}
 			stopped = true
-		case cargoCrash.MatchString(line) && crash != nil:
+		case crash != nil && cargoCrash.MatchString(line):
 			crash.Reason = "the test binary ended before reporting every test (" + cargoCrash.FindStringSubmatch(line)[1] + ")"
 		case strings.HasPrefix(line, "error: ") && strings.Contains(line, " failed:") && strings.Contains(line, "target"):
 			finished = true
@@ -140,6 +145,21 @@ func ReadLibtest(r io.Reader, opts Options) Census {
 	}
 	return b.census()
 }
+
+// libtestMay is false for a line none of the patterns can match, decided without them: most
+// lines of a test run are its tests' own output.
+func libtestMay(line []byte) bool {
+	trimmed := bytes.TrimLeft(line, " ")
+	for _, p := range libtestStarts {
+		if bytes.HasPrefix(trimmed, p) {
+			return true
+		}
+	}
+	return bytes.HasSuffix(line, []byte(" --- FAILED"))
+}
+
+var libtestStarts = [][]byte{[]byte("test "), []byte("running "), []byte("error"), []byte("Running "), []byte("Doc-tests "),
+	[]byte("process didn't exit")}
 
 // cargoSuite names a test target by its source ("src/lib.rs"); older cargo names only the
 // binary, whose hash changes with every build.

@@ -1,6 +1,7 @@
 package census
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"regexp"
@@ -53,27 +54,33 @@ func ReadTAP(r io.Reader, opts Options) Census {
 		if !ok {
 			break
 		}
-		line := strings.TrimRight(string(raw), " \t")
-		body := strings.TrimLeft(line, " ")
-		indent := len(line) - len(body)
+		raw = bytes.TrimRight(raw, " \t")
+		bodyBytes := bytes.TrimLeft(raw, " ")
+		indent := len(raw) - len(bodyBytes)
 		if inYAML {
-			if body == "..." && indent == yamlIndent {
+			// Only a few lines of a YAML block matter; the rest (stacks, messages) is not
+			// even made a string.
+			switch {
+			case indent == yamlIndent && string(bodyBytes) == "...":
 				inYAML = false
-			} else if pending != nil && indent == yamlIndent {
-				switch {
-				case body == "type: 'suite'":
-					pending.suite = true
-				case strings.HasPrefix(body, "location: "):
-					loc := strings.Trim(strings.TrimPrefix(body, "location: "), `'"`)
-					pending.file = tapLine.ReplaceAllString(loc, "")
-				}
+			case pending == nil || indent != yamlIndent:
+			case string(bodyBytes) == "type: 'suite'":
+				pending.suite = true
+			case bytes.HasPrefix(bodyBytes, []byte("location: ")):
+				loc := strings.Trim(string(bodyBytes[len("location: "):]), `'"`)
+				pending.file = tapLine.ReplaceAllString(loc, "")
 			}
 			continue
 		}
-		if body == "---" && pending != nil {
+		if string(bodyBytes) == "---" && pending != nil {
 			inYAML, yamlIndent = true, indent
 			continue
 		}
+		if !tapMay(bodyBytes) {
+			flush()
+			continue
+		}
+		body := string(bodyBytes)
 		flush()
 		level := indent / 4
 		if level > maxTAPDepth {
@@ -125,6 +132,18 @@ func ReadTAP(r io.Reader, opts Options) Census {
 		b.incomplete(fmt.Sprintf("the TAP plan counts %d tests, %d were reported", plan, topSeen))
 	}
 	return b.census()
+}
+
+// tapMay is false for a line that is none of TAP's own: a test's output, a diagnostic.
+func tapMay(body []byte) bool {
+	if len(body) == 0 {
+		return false
+	}
+	switch body[0] {
+	case 'T', '#', 'B', '1', 'o', 'n':
+		return true
+	}
+	return false
 }
 
 // tapDirective splits a test point's description from its directive ("# SKIP reason"); node
