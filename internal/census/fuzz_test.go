@@ -192,3 +192,26 @@ func FuzzJSONSqueezer(f *testing.F) {
 		}
 	})
 }
+
+// FuzzDetect: any command is read without panic, and applying what Detect asks gives a command
+// that already asks for it.
+func FuzzDetect(f *testing.F) {
+	for _, s := range []string{"go test ./...", "CI=1 npx vitest run --reporter=verbose", "node --test --test-reporter=spec",
+		"uv run python -m pytest 'a b' && jest", "cargo +nightly test -- --nocapture", `echo "x" | gotestsum -- ./... # c`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		c := Command{Shell: s}
+		reqs := Detect(c)
+		applied := Apply(c, reqs, func(i int) string { return fmt.Sprintf("/tmp/c%d", i) }, posixQuote)
+		again := Detect(applied)
+		if len(again) != len(reqs) {
+			return // the string was not one a shell reads the same way (an open quote)
+		}
+		for _, r := range again {
+			if len(r.Args) > 0 {
+				t.Fatalf("%q applied as %q still asks: %s", s, applied.Shell, showRequests([]Request{r}))
+			}
+		}
+	})
+}
