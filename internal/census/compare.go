@@ -282,22 +282,30 @@ func plural(n int, one, many string) string {
 	return many
 }
 
-// matcher holds the indexes the rules look tests up in.
+// matcher holds the indexes the rules look tests up in: each rule reads one list of new tests,
+// so that a change that renames every test (a module renamed) costs no more than the tests.
 type matcher struct {
 	nowCensus    Census
 	change       ChangeInfo
 	now          map[string]*Test
-	fresh        []*Test // tests that are new here: the only possible successors
 	used         map[*Test]bool
 	found        map[string][]*Test // base ID to its successors
 	deletedTests map[string]bool
 	touched      map[string]bool // test files deleted or edited
 	subjects     []string        // normalized removed names and deleted files' stems
+
+	// The tests new here, by what each rule looks them up by.
+	byDigest, byID, byName, byFileName, bySuiteNorm, bySuiteLeaf map[string][]*Test
+	bySuite                                                      map[string][]*Test // sorted by name
 }
+
+func key(parts ...string) string { return strings.Join(parts, "\x00") }
 
 func newMatcher(base, now Census, change ChangeInfo) *matcher {
 	m := &matcher{nowCensus: now, change: change, now: map[string]*Test{}, used: map[*Test]bool{},
-		found: map[string][]*Test{}, deletedTests: map[string]bool{}, touched: map[string]bool{}}
+		found: map[string][]*Test{}, deletedTests: map[string]bool{}, touched: map[string]bool{},
+		byDigest: map[string][]*Test{}, byID: map[string][]*Test{}, byName: map[string][]*Test{}, byFileName: map[string][]*Test{},
+		bySuiteNorm: map[string][]*Test{}, bySuiteLeaf: map[string][]*Test{}, bySuite: map[string][]*Test{}}
 	inBase := map[string]bool{}
 	for _, t := range base.Tests {
 		inBase[t.ID] = true
@@ -305,9 +313,23 @@ func newMatcher(base, now Census, change ChangeInfo) *matcher {
 	for i := range now.Tests {
 		t := &now.Tests[i]
 		m.now[t.ID] = t
-		if !inBase[t.ID] {
-			m.fresh = append(m.fresh, t)
+		if inBase[t.ID] {
+			continue
 		}
+		if t.Digest != "" {
+			m.byDigest[t.Digest] = append(m.byDigest[t.Digest], t)
+		}
+		m.byID[t.ID] = append(m.byID[t.ID], t)
+		m.byName[t.Name] = append(m.byName[t.Name], t)
+		m.byFileName[key(t.File, t.Name)] = append(m.byFileName[key(t.File, t.Name)], t)
+		m.bySuiteNorm[key(t.Suite, normalize(t.Name))] = append(m.bySuiteNorm[key(t.Suite, normalize(t.Name))], t)
+		if _, leaf, sep := splitLast(t.Name); sep != "" {
+			m.bySuiteLeaf[key(t.Suite, leaf)] = append(m.bySuiteLeaf[key(t.Suite, leaf)], t)
+		}
+		m.bySuite[t.Suite] = append(m.bySuite[t.Suite], t)
+	}
+	for _, ts := range m.bySuite {
+		slices.SortFunc(ts, func(a, b *Test) int { return strings.Compare(a.Name, b.Name) })
 	}
 	for _, f := range change.DeletedTests {
 		m.deletedTests[f] = true
@@ -331,13 +353,14 @@ func newMatcher(base, now Census, change ChangeInfo) *matcher {
 
 // successors finds a base test under the rules of Compare's doc, in order.
 func (m *matcher) successors(t *Test) []*Test {
-	one := func(keep func(n *Test) bool) []*Test {
+	// one takes, among the unused candidates a rule found, the likeliest: one in the test's
+	// own suite, then in its own file.
+	one := func(cands []*Test, keep func(n *Test) bool) []*Test {
 		var pick *Test
-		for _, n := range m.fresh {
-			if m.used[n] || !keep(n) {
+		for _, n := range cands {
+			if m.used[n] || (keep != nil && !keep(n)) {
 				continue
 			}
-			// Among several, one in the test's own suite, then its own file, is likelier.
 			if pick == nil || (n.Suite == t.Suite && pick.Suite != t.Suite) || (t.File != "" && n.File == t.File && pick.File != t.File) {
 				pick = n
 			}
@@ -349,48 +372,47 @@ func (m *matcher) successors(t *Test) []*Test {
 		m.found[t.ID] = []*Test{pick}
 		return m.found[t.ID]
 	}
+	sameFile := func(n *Test) bool { return t.File == "" || n.File == "" || n.File == t.File }
 	if t.Digest != "" {
-		if s := one(func(n *Test) bool { return n.Digest == t.Digest }); s != nil {
+		if s := one(m.byDigest[t.Digest], nil); s != nil {
 			return s
 		}
 	}
 	if to := m.change.RenamedTests[t.File]; t.File != "" && to != "" {
-		if s := one(func(n *Test) bool { return n.File == to && n.Name == t.Name }); s != nil {
+		if s := one(m.byFileName[key(to, t.Name)], nil); s != nil {
 			return s
 		}
 	}
-	if parent, rest, sep := splitLast(t.Name); sep != "" {
+	_, leaf, sep := splitLast(t.Name)
+	if parent, _, _ := splitLast(t.Name); sep != "" {
 		if ps := m.found[joinID(t.Suite, parent)]; len(ps) == 1 {
-			want := joinID(ps[0].Suite, ps[0].Name+sep+rest)
-			if s := one(func(n *Test) bool { return n.ID == want }); s != nil {
+			if s := one(m.byID[joinID(ps[0].Suite, ps[0].Name+sep+leaf)], nil); s != nil {
 				return s
 			}
 		}
 	}
-	if s := one(func(n *Test) bool { return n.Name == t.Name }); s != nil {
+	if s := one(m.byName[t.Name], nil); s != nil {
 		return s
 	}
-	norm := normalize(t.Name)
-	if s := one(func(n *Test) bool { return n.Suite == t.Suite && normalize(n.Name) == norm }); s != nil {
+	if s := one(m.bySuiteNorm[key(t.Suite, normalize(t.Name))], nil); s != nil {
 		return s
 	}
-	sameFile := func(n *Test) bool { return n.Suite == t.Suite && (t.File == "" || n.File == "" || n.File == t.File) }
-	if _, leaf, sep := splitLast(t.Name); sep != "" {
+	if sep != "" {
 		var c []*Test
-		for _, n := range m.fresh {
-			if _, l, s := splitLast(n.Name); !m.used[n] && s != "" && l == leaf && sameFile(n) {
+		for _, n := range m.bySuiteLeaf[key(t.Suite, leaf)] {
+			if !m.used[n] && sameFile(n) {
 				c = append(c, n)
 			}
 		}
 		if len(c) == 1 {
-			m.used[c[0]] = true
-			m.found[t.ID] = c
-			return c
+			return one(c, nil)
 		}
 	}
+	suite := m.bySuite[t.Suite]
 	var split []*Test
-	for _, n := range m.fresh {
-		if !m.used[n] && sameFile(n) && len(n.Name) > len(t.Name) && strings.HasPrefix(n.Name, t.Name) && depth(n.Name) == depth(t.Name) {
+	for i, _ := slices.BinarySearchFunc(suite, t.Name, func(n *Test, name string) int { return strings.Compare(n.Name, name) }); i < len(suite) && strings.HasPrefix(suite[i].Name, t.Name); i++ {
+		n := suite[i]
+		if !m.used[n] && sameFile(n) && len(n.Name) > len(t.Name) && depth(n.Name) == depth(t.Name) {
 			split = append(split, n)
 		}
 	}

@@ -321,3 +321,65 @@ func show(fs []Finding) string {
 	}
 	return b.String()
 }
+
+// Real go test -json output of a base and of a change to it that the gate passes: TestSub
+// skipped, other_test.go excluded by //go:build ignore, parse_test.go moved to _attic/ (which
+// go test does not read); and two honest edits, a table-driven rewrite of TestFmtShort and
+// TestFmtLong into TestFmt/short and TestFmt/long, and a new test.
+func TestCompareRealGoChange(t *testing.T) {
+	base := ReadGo(readSample(t, "go-compare-base.json"), Options{})
+	now := ReadGo(readSample(t, "go-compare-now.json"), Options{})
+	// Go names no file: the caller says where each base test is declared.
+	files := map[string]string{"TestTotal": "cart/lib_test.go", "TestSub": "cart/lib_test.go", "TestOther": "cart/other_test.go",
+		"TestParseX": "cart/parse_test.go", "TestFmtShort": "cart/fmt_test.go", "TestFmtLong": "cart/fmt_test.go"}
+	for i := range base.Tests {
+		base.Tests[i].File = files[base.Tests[i].Name]
+	}
+	got := Compare(base, now, ChangeInfo{
+		ModifiedTests: []string{"cart/lib_test.go", "cart/other_test.go", "cart/fmt_test.go"},
+		RenamedTests:  map[string]string{"cart/parse_test.go": "cart/_attic/parse_test.go"},
+	})
+	cart := "example.com/shop/cart::"
+	want := []Finding{
+		{Kind: KindMissing, Test: cart + "TestOther", File: "cart/other_test.go",
+			Message: "TestOther passed at the base and did not run here: cart/other_test.go"},
+		{Kind: KindMissing, Test: cart + "TestParseX", File: "cart/parse_test.go",
+			Message: "TestParseX passed at the base and did not run here: cart/parse_test.go (moved to cart/_attic/parse_test.go)"},
+		{Kind: KindSkipped, Test: cart + "TestSub", File: "cart/lib_test.go",
+			Message: "TestSub passed at the base and is skipped here: cart/lib_test.go"},
+	}
+	if show(got) != show(want) {
+		t.Errorf("got\n%s\nwant\n%s", show(got), show(want))
+	}
+}
+
+// What the census cannot see, pinned so that a change to it is deliberate (docs/census.md).
+func TestCompareHonestLimits(t *testing.T) {
+	tests := []struct {
+		name      string
+		base, now Census
+	}{
+		{
+			name: "a vacuous test still passes: coverage's to judge",
+			base: run(tc(pkg+"::TestTotal", Pass, digest("checks-everything"))),
+			now:  run(tc(pkg+"::TestTotal", Pass, digest("checks-nothing"))),
+		},
+		{
+			name: "renamed and weakened at once: found by its name elsewhere, judged by its outcome",
+			base: run(tc("pytest > tests.test_a::test_divides", Pass, digest("d1"))),
+			now:  run(tc("pytest > tests.test_b::test_divides", Pass, digest("d2"))),
+		},
+		{
+			name: "a split whose halves check less",
+			base: run(tc(pkg+"::TestParse", Pass, digest("thorough"))),
+			now:  run(tc(pkg+"::TestParseA", Pass, digest("trivial")), tc(pkg+"::TestParseB", Pass, digest("trivial"))),
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := Compare(tt.base, tt.now, ChangeInfo{}); len(got) != 0 {
+				t.Errorf("the limit moved: %s", show(got))
+			}
+		})
+	}
+}
