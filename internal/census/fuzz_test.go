@@ -215,3 +215,50 @@ func FuzzDetect(f *testing.F) {
 		}
 	})
 }
+
+// fuzzCensus makes a census of lines "suite::name o file digest", o one of p, f, s.
+func fuzzCensus(data string) Census {
+	c := Census{Runner: "go", Complete: len(data)%2 == 0}
+	for _, line := range strings.Split(data, "\n") {
+		f := strings.Fields(line)
+		if len(f) == 0 {
+			continue
+		}
+		o := map[string]Outcome{"p": Pass, "f": Fail, "s": Skip}[strings.Join(f[1:min(2, len(f))], "")]
+		if o == 0 {
+			o = Pass
+		}
+		t := tc(f[0], o)
+		if len(f) > 2 {
+			t.File = f[2]
+		}
+		if len(f) > 3 {
+			t.Digest = f[3]
+		}
+		c.Tests = append(c.Tests, t)
+	}
+	return Merge(c) // one test per ID, as every reader gives
+}
+
+// FuzzCompare: any two censuses and any change compare without panic, and a census compared
+// with itself is quiet.
+func FuzzCompare(f *testing.F) {
+	f.Add("p::TestA p a_test.go d1\np::TestA/x p\np::TestB s", "p::TestAB p a_test.go d1\np::TestA/x f\nq::TestB p", "a_test.go", "A")
+	f.Add("s::add > x p f.ts", "s::sum > x p f.ts\ns::sum > y s f.ts", "f.ts", "sum")
+	f.Fuzz(func(t *testing.T, base, now, file, name string) {
+		b, n := fuzzCensus(base), fuzzCensus(now)
+		change := ChangeInfo{DeletedTests: []string{file}, ModifiedTests: []string{file}, DeletedCode: []string{name + ".go"},
+			RemovedNames: []string{name}, RenamedTests: map[string]string{file: name}, DeletedDirs: []string{name}}
+		for _, fd := range Compare(b, n, change) {
+			if fd.Message == "" || (fd.Kind != KindFailing && fd.Kind != KindSkipped && fd.Kind != KindMissing && fd.Kind != KindFewer && fd.Kind != KindEmpty) {
+				t.Fatalf("finding %+v", fd)
+			}
+		}
+		if len(b.Tests) > 0 {
+			b.Complete = true
+			if got := Compare(b, b, ChangeInfo{}); len(got) != 0 {
+				t.Fatalf("a census compared with itself: %s", show(got))
+			}
+		}
+	})
+}

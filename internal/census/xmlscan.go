@@ -94,9 +94,11 @@ func eof(err error) error {
 	return err
 }
 
+// local drops a name's namespace prefix, as encoding/xml does: "ns:testcase" is testcase, and
+// a name with an empty side ("a:", ":a") is all local.
 func local(name string) string {
-	if i := strings.LastIndexByte(name, ':'); i >= 0 {
-		return name[i+1:]
+	if space, l, ok := strings.Cut(name, ":"); ok && space != "" && l != "" && !strings.Contains(l, ":") {
+		return l
 	}
 	return name
 }
