@@ -175,9 +175,9 @@ func where(t *Test) string {
 func (m *matcher) absent(t *Test) Finding {
 	f := Finding{Kind: KindMissing, Test: t.ID, File: t.File}
 	var why string
+	u := m.unitFailed(t)
 	switch {
-	case m.unitFailed(t) != nil:
-		u := m.unitFailed(t)
+	case u != nil:
 		f.Kind = KindFailing
 		why = u.Reason
 		if u.Suite != "" {
@@ -188,10 +188,7 @@ func (m *matcher) absent(t *Test) Finding {
 	case t.File != "" && m.change.RenamedTests[t.File] != "":
 		why = "moved to " + m.change.RenamedTests[t.File]
 	case !m.nowCensus.Complete:
-		why = "the census is incomplete"
-		if len(m.nowCensus.Notes) > 0 {
-			why += ": " + strings.Join(m.nowCensus.Notes, "; ")
-		}
+		why = incomplete(m.nowCensus)
 	}
 	f.Message = fmt.Sprintf("%s passed at the base and did not run here: %s", t.Name, where(t))
 	if why != "" {
@@ -236,7 +233,18 @@ func nothingRan(now Census, named []Finding) Finding {
 		}
 		return Finding{Kind: KindFailing, Message: "no test ran: " + strings.Join(reasons, "; ") + "; " + passed}
 	}
-	return Finding{Kind: KindEmpty, Message: "the runner reported no tests; " + passed}
+	f := Finding{Kind: KindEmpty, Message: "the runner reported no tests; " + passed}
+	if !now.Complete {
+		f.Message += " (" + incomplete(now) + ")"
+	}
+	return f
+}
+
+func incomplete(c Census) string {
+	if len(c.Notes) == 0 {
+		return "the census is incomplete"
+	}
+	return "the census is incomplete: " + strings.Join(c.Notes, "; ")
 }
 
 func capPerKind(named []Finding) []Finding {

@@ -265,6 +265,12 @@ func TestCompareWeakeningIsNamed(t *testing.T) {
 			want: []Finding{{Kind: KindEmpty, Message: "the runner reported no tests; 3 passed at the base (TestSub, TestTax, TestTotal)"}},
 		},
 		{
+			name: "no census could be read: said so",
+			now:  Census{Runner: "go", Notes: []string{"no go test -json events in the output"}},
+			want: []Finding{{Kind: KindEmpty, Message: "the runner reported no tests; 3 passed at the base (TestSub, TestTax, TestTotal)" +
+				" (the census is incomplete: no go test -json events in the output)"}},
+		},
+		{
 			name: "nothing built: one failure, not one per test",
 			now:  failed(run(), Unit{Reason: "could not compile `calc` (lib test)"}),
 			want: []Finding{{Kind: KindFailing, Message: "no test ran: could not compile `calc` (lib test); 3 passed at the base (TestSub, TestTax, TestTotal)"}},
