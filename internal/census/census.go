@@ -1,7 +1,5 @@
-// Package census reads which tests ran and how each ended from a test runner's machine output
-// (go test -json, JUnit XML, node's TAP, libtest's text, jest's JSON), and compares the census
-// of a change with the census of its base. It reads streams with bounded memory and does no I/O
-// of its own beyond the files it is asked to open.
+// Package census reads which tests ran and how each ended from a test runner's machine output,
+// in bounded memory, and names each test that passed at a change's base and no longer does.
 package census
 
 import (
