@@ -1,0 +1,530 @@
+package census
+
+import (
+	"cmp"
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+	"unicode"
+)
+
+// ChangeInfo is what Compare needs to know of the change, built by the caller from git. Paths
+// are relative to the project root with forward slashes, as in a census.
+type ChangeInfo struct {
+	DeletedTests  []string          // test files the change deleted
+	RenamedTests  map[string]string // test files the change moved: old path to new path
+	ModifiedTests []string          // test files the change edited in place
+	DeletedCode   []string          // files other than tests the change deleted
+	DeletedDirs   []string          // directories the change removed entirely
+	// RemovedNames are functions, types or classes whose definition the change removed from
+	// files it kept (func ParseLegacy): a test named after one may go with it.
+	RemovedNames []string
+}
+
+// Kind is what a finding says of the tests.
+type Kind string
+
+const (
+	KindFailing Kind = "failing" // passed at the base, fails here (or its package does)
+	KindSkipped Kind = "skipped" // passed at the base, skipped here
+	KindMissing Kind = "missing" // passed at the base, did not run here
+	KindFewer   Kind = "fewer"   // fewer tests pass than at the base, beyond what is named
+	KindEmpty   Kind = "empty"   // the runner reported no tests at all
+)
+
+// Finding is one thing the census says the change did to the tests.
+type Finding struct {
+	Kind    Kind
+	Test    string // the test's ID at the base; empty for a finding on the count
+	Now     string // the ID it is judged under here, when it changed name
+	File    string // the test's file at the base, when known
+	Message string
+}
+
+// Integrity is true for a finding on how the change weakened the tests, false for a test that
+// fails (which its gate reports as a failure anyway).
+func (f Finding) Integrity() bool { return f.Kind != KindFailing }
+
+// maxNamed bounds the findings named test by test, per kind; the rest are counted in one more.
+const maxNamed = 100
+
+// Compare judges the tests of a change against those of its base: every test that passed at
+// the base must still run and pass. Only base and now read the same way (the same gate, the
+// same format) compare.
+//
+// A test that passed at the base is found here by its ID, or else by the first of these rules
+// that finds it a successor among the tests that are new here:
+//
+//  1. the same body: a new test with the digest the caller gave the base test (renamed, moved);
+//  2. its file renamed: a new test of the same name in the file it became;
+//  3. its parent renamed: TestSum/empty follows TestSum when TestSum was found as TestTotal;
+//  4. the same name in another suite: moved to another package, module or class;
+//  5. the same name but for case and punctuation, in its suite: a table-driven rewrite that
+//     keeps its cases (TestParseEmpty and TestParse/empty, test_add_small and
+//     test_add[small]), either way;
+//  6. the same last name in its suite and file: its describe block or module renamed;
+//  7. a split: two or more new tests of its suite and file whose names start with its name
+//     (TestParse into TestParseEmpty and TestParseLong).
+//
+// Rules 1 to 6 give each new test to one base test at most; a split's tests may serve several,
+// which is why the count of passing tests is compared too. The test is then judged by its
+// successors: one that fails makes it failing, one skipped makes it skipped.
+//
+// A test found nowhere went with the code it tests, and stays quiet, when its file was deleted
+// together with a code file of the same stem (lib_test.go and lib.go, test_parser.py and
+// parser.py, lib.test.ts and lib.ts; for Go in the same directory), when its directory was
+// removed entirely, or when its file was deleted or edited (or is not known) and its name
+// starts with a removed name or a deleted file's stem (TestParseLegacy and ParseLegacy,
+// parser::tests::parses and parser.rs). Otherwise it is failing when its package or the whole
+// run failed here, and missing when not.
+//
+// Beyond the tests named one by one: a runner that reported no tests at all, where the base had
+// passing ones, is one finding instead of one per test; and a fall in the count of passing tests
+// (those without subtests: a parent is a container) that the named findings and the excused
+// deletions do not account for is one more.
+//
+// What a census cannot see: a test that still passes but no longer checks anything (coverage
+// judges that), a test renamed and weakened at once, and a test replaced by a split or a
+// table whose new tests check less.
+func Compare(base, now Census, change ChangeInfo) []Finding {
+	m := newMatcher(base, now, change)
+	var named []Finding
+	excused := 0
+	var basePassing []*Test
+	for i := range base.Tests {
+		if base.Tests[i].Outcome == Pass {
+			basePassing = append(basePassing, &base.Tests[i])
+		}
+	}
+	// Parents before their subtests, so that a subtest can follow its parent's new name.
+	slices.SortStableFunc(basePassing, func(a, b *Test) int {
+		return cmp.Or(cmp.Compare(depth(a.Name), depth(b.Name)), cmp.Compare(a.ID, b.ID))
+	})
+	for _, t := range basePassing {
+		if n, ok := m.now[t.ID]; ok {
+			if f, bad := judge(t, []*Test{n}); bad {
+				named = append(named, f)
+			}
+			continue
+		}
+		if succ := m.successors(t); len(succ) > 0 {
+			if f, bad := judge(t, succ); bad {
+				named = append(named, f)
+			}
+			continue
+		}
+		if m.wentWithCode(t) {
+			excused++
+			continue
+		}
+		named = append(named, m.absent(t))
+	}
+	slices.SortStableFunc(named, func(a, b Finding) int { return cmp.Compare(a.Test, b.Test) })
+	explained := len(named)
+
+	var out []Finding
+	if len(now.Tests) == 0 && len(named) > 0 {
+		out = append(out, nothingRan(now, named))
+	} else {
+		out = capPerKind(named)
+	}
+	passedThen, passedNow := countPassing(base), countPassing(now)
+	if fall := passedThen - passedNow; fall > explained+excused {
+		out = append(out, Finding{Kind: KindFewer, Message: fmt.Sprintf("%d fewer %s here than at the base (%d then, %d now)",
+			fall, plural(fall, "test passes", "tests pass"), passedThen, passedNow)})
+	}
+	return out
+}
+
+// judge is the finding on a base test that passed, from the tests it is found as here.
+func judge(t *Test, now []*Test) (Finding, bool) {
+	var worst *Test
+	for _, n := range now {
+		if n.Outcome == Fail || (n.Outcome == Skip && (worst == nil || worst.Outcome != Fail)) {
+			worst = n
+		}
+	}
+	if worst == nil {
+		return Finding{}, false
+	}
+	f := Finding{Test: t.ID, File: t.File}
+	as := ""
+	if worst.ID != t.ID {
+		f.Now = worst.ID
+		as = " as " + worst.Name
+	}
+	if worst.Outcome == Fail {
+		f.Kind = KindFailing
+		f.Message = fmt.Sprintf("%s passed at the base and fails here%s: %s", t.Name, as, where(t))
+	} else {
+		f.Kind = KindSkipped
+		f.Message = fmt.Sprintf("%s passed at the base and is skipped here%s: %s", t.Name, as, where(t))
+	}
+	return f, true
+}
+
+func where(t *Test) string {
+	if t.File != "" {
+		return t.File
+	}
+	return t.Suite
+}
+
+// absent is the finding on a base test that passed and is not here.
+func (m *matcher) absent(t *Test) Finding {
+	f := Finding{Kind: KindMissing, Test: t.ID, File: t.File}
+	var why string
+	u := m.unitFailed(t)
+	switch {
+	case u != nil:
+		f.Kind = KindFailing
+		why = u.Reason
+		if u.Suite != "" {
+			why = u.Suite + ": " + u.Reason
+		}
+	case t.File != "" && m.deletedTests[t.File]:
+		why = "deleted"
+	case t.File != "" && m.change.RenamedTests[t.File] != "":
+		why = "moved to " + m.change.RenamedTests[t.File]
+	case !m.nowCensus.Complete:
+		why = incomplete(m.nowCensus)
+	}
+	f.Message = fmt.Sprintf("%s passed at the base and did not run here: %s", t.Name, where(t))
+	if why != "" {
+		f.Message += " (" + why + ")"
+	}
+	return f
+}
+
+func (m *matcher) unitFailed(t *Test) *Unit {
+	for i, u := range m.nowCensus.Failed {
+		if u.Suite == "" || u.Suite == t.Suite {
+			return &m.nowCensus.Failed[i]
+		}
+	}
+	return nil
+}
+
+// nothingRan is the one finding for a run that reported no tests where the base had some.
+func nothingRan(now Census, named []Finding) Finding {
+	var names []string
+	for _, f := range named {
+		_, name, ok := strings.Cut(f.Test, "::")
+		if !ok {
+			name = f.Test
+		}
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	list := strings.Join(names[:min(len(names), 5)], ", ")
+	if len(names) > 5 {
+		list += fmt.Sprintf(" and %d more", len(names)-5)
+	}
+	passed := fmt.Sprintf("%d passed at the base (%s)", len(names), list)
+	if len(now.Failed) > 0 {
+		var reasons []string
+		for _, u := range now.Failed[:min(len(now.Failed), 5)] {
+			r := u.Reason
+			if u.Suite != "" {
+				r = u.Suite + ": " + r
+			}
+			reasons = append(reasons, r)
+		}
+		return Finding{Kind: KindFailing, Message: "no test ran: " + strings.Join(reasons, "; ") + "; " + passed}
+	}
+	f := Finding{Kind: KindEmpty, Message: "the runner reported no tests; " + passed}
+	if !now.Complete {
+		f.Message += " (" + incomplete(now) + ")"
+	}
+	return f
+}
+
+func incomplete(c Census) string {
+	if len(c.Notes) == 0 {
+		return "the census is incomplete"
+	}
+	return "the census is incomplete: " + strings.Join(c.Notes, "; ")
+}
+
+func capPerKind(named []Finding) []Finding {
+	var out []Finding
+	seen := map[Kind]int{}
+	for _, f := range named {
+		seen[f.Kind]++
+		if seen[f.Kind] <= maxNamed {
+			out = append(out, f)
+		}
+	}
+	for _, k := range []Kind{KindFailing, KindSkipped, KindMissing} {
+		if rest := seen[k] - maxNamed; rest > 0 {
+			out = append(out, Finding{Kind: k, Message: fmt.Sprintf("and %d more %s that passed at the base and %s here",
+				rest, plural(rest, "test", "tests"), map[Kind]string{KindFailing: "fail", KindSkipped: "are skipped", KindMissing: "did not run"}[k])})
+		}
+	}
+	return out
+}
+
+// countPassing counts the passing tests that have no subtests: a parent is a container, and a
+// table rewritten as separate tests (or back) keeps the count.
+func countPassing(c Census) int {
+	parents := map[string]bool{}
+	for _, t := range c.Tests {
+		for p, _, sep := splitLast(t.Name); sep != ""; p, _, sep = splitLast(p) {
+			parents[joinID(t.Suite, p)] = true
+		}
+	}
+	n := 0
+	for _, t := range c.Tests {
+		if t.Outcome == Pass && !parents[t.ID] {
+			n++
+		}
+	}
+	return n
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// matcher holds the indexes the rules look tests up in: each rule reads one list of new tests,
+// so that a change that renames every test (a module renamed) costs no more than the tests.
+type matcher struct {
+	nowCensus    Census
+	change       ChangeInfo
+	now          map[string]*Test
+	used         map[*Test]bool
+	found        map[string][]*Test // base ID to its successors
+	deletedTests map[string]bool
+	touched      map[string]bool // test files deleted or edited
+	subjects     []string        // normalized removed names and deleted files' stems
+
+	// The tests new here, by what each rule looks them up by.
+	byDigest, byID, byName, byFileName, bySuiteNorm, bySuiteLeaf map[string][]*Test
+	bySuite                                                      map[string][]*Test // sorted by name
+}
+
+func key(parts ...string) string { return strings.Join(parts, "\x00") }
+
+func newMatcher(base, now Census, change ChangeInfo) *matcher {
+	m := &matcher{nowCensus: now, change: change, now: map[string]*Test{}, used: map[*Test]bool{},
+		found: map[string][]*Test{}, deletedTests: map[string]bool{}, touched: map[string]bool{},
+		byDigest: map[string][]*Test{}, byID: map[string][]*Test{}, byName: map[string][]*Test{}, byFileName: map[string][]*Test{},
+		bySuiteNorm: map[string][]*Test{}, bySuiteLeaf: map[string][]*Test{}, bySuite: map[string][]*Test{}}
+	inBase := map[string]bool{}
+	for _, t := range base.Tests {
+		inBase[t.ID] = true
+	}
+	for i := range now.Tests {
+		t := &now.Tests[i]
+		m.now[t.ID] = t
+		if inBase[t.ID] {
+			continue
+		}
+		if t.Digest != "" {
+			m.byDigest[t.Digest] = append(m.byDigest[t.Digest], t)
+		}
+		m.byID[t.ID] = append(m.byID[t.ID], t)
+		m.byName[t.Name] = append(m.byName[t.Name], t)
+		m.byFileName[key(t.File, t.Name)] = append(m.byFileName[key(t.File, t.Name)], t)
+		m.bySuiteNorm[key(t.Suite, normalize(t.Name))] = append(m.bySuiteNorm[key(t.Suite, normalize(t.Name))], t)
+		if _, leaf, sep := splitLast(t.Name); sep != "" {
+			m.bySuiteLeaf[key(t.Suite, leaf)] = append(m.bySuiteLeaf[key(t.Suite, leaf)], t)
+		}
+		m.bySuite[t.Suite] = append(m.bySuite[t.Suite], t)
+	}
+	for _, ts := range m.bySuite {
+		slices.SortFunc(ts, func(a, b *Test) int { return strings.Compare(a.Name, b.Name) })
+	}
+	for _, f := range change.DeletedTests {
+		m.deletedTests[f] = true
+		m.touched[f] = true
+	}
+	for _, f := range change.ModifiedTests {
+		m.touched[f] = true
+	}
+	for _, n := range change.RemovedNames {
+		if s := normalize(n); len(s) >= 3 {
+			m.subjects = append(m.subjects, s)
+		}
+	}
+	for _, f := range change.DeletedCode {
+		if s := normalize(stem(f)); len(s) >= 3 {
+			m.subjects = append(m.subjects, s)
+		}
+	}
+	return m
+}
+
+// successors finds a base test under the rules of Compare's doc, in order.
+func (m *matcher) successors(t *Test) []*Test {
+	// one takes, among the unused candidates a rule found, the likeliest: one in the test's
+	// own suite, then in its own file.
+	one := func(cands []*Test, keep func(n *Test) bool) []*Test {
+		var pick *Test
+		for _, n := range cands {
+			if m.used[n] || (keep != nil && !keep(n)) {
+				continue
+			}
+			if pick == nil || (n.Suite == t.Suite && pick.Suite != t.Suite) || (t.File != "" && n.File == t.File && pick.File != t.File) {
+				pick = n
+			}
+		}
+		if pick == nil {
+			return nil
+		}
+		m.used[pick] = true
+		m.found[t.ID] = []*Test{pick}
+		return m.found[t.ID]
+	}
+	sameFile := func(n *Test) bool { return t.File == "" || n.File == "" || n.File == t.File }
+	if t.Digest != "" {
+		if s := one(m.byDigest[t.Digest], nil); s != nil {
+			return s
+		}
+	}
+	if to := m.change.RenamedTests[t.File]; t.File != "" && to != "" {
+		if s := one(m.byFileName[key(to, t.Name)], nil); s != nil {
+			return s
+		}
+	}
+	_, leaf, sep := splitLast(t.Name)
+	if parent, _, _ := splitLast(t.Name); sep != "" {
+		if ps := m.found[joinID(t.Suite, parent)]; len(ps) == 1 {
+			if s := one(m.byID[joinID(ps[0].Suite, ps[0].Name+sep+leaf)], nil); s != nil {
+				return s
+			}
+		}
+	}
+	if s := one(m.byName[t.Name], nil); s != nil {
+		return s
+	}
+	if s := one(m.bySuiteNorm[key(t.Suite, normalize(t.Name))], nil); s != nil {
+		return s
+	}
+	if sep != "" {
+		var c []*Test
+		for _, n := range m.bySuiteLeaf[key(t.Suite, leaf)] {
+			if !m.used[n] && sameFile(n) {
+				c = append(c, n)
+			}
+		}
+		if len(c) == 1 {
+			return one(c, nil)
+		}
+	}
+	suite := m.bySuite[t.Suite]
+	var split []*Test
+	for i, _ := slices.BinarySearchFunc(suite, t.Name, func(n *Test, name string) int { return strings.Compare(n.Name, name) }); i < len(suite) && strings.HasPrefix(suite[i].Name, t.Name); i++ {
+		n := suite[i]
+		if !m.used[n] && sameFile(n) && len(n.Name) > len(t.Name) && depth(n.Name) == depth(t.Name) {
+			split = append(split, n)
+		}
+	}
+	if len(split) >= 2 {
+		m.found[t.ID] = split
+		return split
+	}
+	return nil
+}
+
+// wentWithCode says whether a base test that is not here was deleted with the code it tests.
+func (m *matcher) wentWithCode(t *Test) bool {
+	if t.File != "" && m.deletedTests[t.File] {
+		st, goTest := stem(t.File), strings.HasSuffix(t.File, ".go")
+		for _, f := range m.change.DeletedCode {
+			if strings.EqualFold(stem(f), st) && (!goTest || path.Dir(f) == path.Dir(t.File)) {
+				return true
+			}
+		}
+	}
+	for _, d := range m.change.DeletedDirs {
+		d = strings.TrimSuffix(d, "/")
+		if d == "" {
+			continue
+		}
+		if t.File != "" {
+			if strings.HasPrefix(t.File, d+"/") {
+				return true
+			}
+			continue
+		}
+		// No file: the suite may be a path (a test file, a Rust target) or a Go import path,
+		// which ends with the package's directory.
+		if t.Suite == d || strings.HasPrefix(t.Suite, d+"/") || strings.HasSuffix(t.Suite, "/"+d) {
+			return true
+		}
+	}
+	if t.File == "" || m.touched[t.File] {
+		first, _, _ := strings.Cut(strings.ReplaceAll(strings.ReplaceAll(t.Name, " > ", "/"), "::", "/"), "/")
+		name := normalize(first)
+		name = strings.TrimPrefix(name, "test")
+		for _, s := range m.subjects {
+			if strings.HasPrefix(name, s) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Separators between a test and its subtests: Go's "/", the " > " of describe blocks (vitest,
+// node, jest as read here), Rust's module path "::".
+var separators = []string{" > ", "/", "::"}
+
+// splitLast cuts a name at its last separator: parent, leaf and the separator, "" when none.
+func splitLast(name string) (parent, leaf, sep string) {
+	at := -1
+	for _, s := range separators {
+		if i := strings.LastIndex(name, s); i > at || (i == at && i >= 0 && len(s) > len(sep)) {
+			at, sep = i, s
+		}
+	}
+	if at < 0 {
+		return name, "", ""
+	}
+	return name[:at], name[at+len(sep):], sep
+}
+
+func depth(name string) int {
+	d := 1
+	for _, s := range separators {
+		d += strings.Count(name, s)
+	}
+	return d
+}
+
+// normalize keeps the letters and digits of a name, lower case: what survives a rewrite from
+// TestParseEmpty to TestParse/empty or from test_add_small to test_add[small].
+func normalize(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			b.WriteRune(unicode.ToLower(r))
+		}
+	}
+	return b.String()
+}
+
+// stem is a file's name without its extensions and its test affixes: lib_test.go, lib.test.ts,
+// test_lib.py, LibTest.java and lib.go all have the stem lib.
+func stem(p string) string {
+	s := path.Base(p)
+	if i := strings.IndexByte(s, '.'); i > 0 {
+		s = s[:i]
+	}
+	for _, suffix := range []string{"_test", "_tests", "_spec", "Tests", "Test", "Spec"} {
+		if t, ok := strings.CutSuffix(s, suffix); ok && t != "" {
+			return t
+		}
+	}
+	for _, prefix := range []string{"test_", "Test"} {
+		if t, ok := strings.CutPrefix(s, prefix); ok && t != "" {
+			return t
+		}
+	}
+	return s
+}
