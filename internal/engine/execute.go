@@ -65,6 +65,12 @@ type Request struct {
 	// StopHook says the run judges an agent's stop: integrity findings default to block there,
 	// to warn in `run`.
 	StopHook bool
+	// State is the state directory to run in, already open (the stop hook's, which may stand in
+	// for a .gauntlet the agent made unusable); nil opens the project's own. The caller closes it.
+	State *state.Dir
+	// Unlocked (with Locked) says the caller judges without the run lock, which something else
+	// held past the wait: nothing of the run in progress (its record, its processes) is touched.
+	Unlocked bool
 }
 
 // Run is what one pipeline run produced.
@@ -121,11 +127,11 @@ func Execute(ctx context.Context, req Request) (*Run, error) {
 		return nil, err
 	}
 
-	sd, err := state.Open(cfg.Root)
+	sd, closeState, err := openState(req)
 	if err != nil {
 		return nil, &StateError{err}
 	}
-	defer sd.Close()
+	defer closeState()
 
 	if !req.Locked {
 		held, err := lock.Acquire(ctx, sd.Path(), req.LockWait)
@@ -142,14 +148,11 @@ func Execute(ctx context.Context, req Request) (*Run, error) {
 	logs := &runLogs{sd: sd, runID: runID, keep: cfg.KeepRuns}
 	defer logs.close()
 
-	deadRun, leftovers, err := KillLeftovers(sd)
+	deadRun, leftovers, unclaim, err := claimRun(sd, runID, req.Unlocked)
 	if err != nil {
 		return nil, &StateError{err}
 	}
-	if err := markRunning(sd, runID); err != nil {
-		return nil, &StateError{err}
-	}
-	defer clearRunning(sd)
+	defer unclaim()
 
 	toRun, judged := skipAfterJudged(useJudged(req, sel.Run))
 	// Setup steps go first: they start first when gates wait for them.
@@ -174,14 +177,14 @@ func Execute(ctx context.Context, req Request) (*Run, error) {
 	}
 	added := newOnlyChange(ctx, snap, toRun)
 	// The base's logs go beside the gates' (under base/).
-	judge := &baseJudge{root: cfg.Root, snap: snap, sd: sd, openLogs: logs.open, prefix: state.RunLogsPrefix(runID),
+	judge := &baseJudge{root: cfg.Root, snap: snap, sd: sd, openLogs: logs.open, prefix: sd.RunLogsPrefix(runID),
 		env: env, extra: req.ExtraEnv, grace: req.Grace, abort: req.Abort, runID: runID, noCache: req.NoCache}
 	defer judge.close()
 	ran := runner.Run(ctx, toRun, runner.Options{
 		RunID:     runID,
 		Root:      cfg.Root,
 		OpenLogs:  logs.open,
-		LogPrefix: state.RunLogsPrefix(runID),
+		LogPrefix: sd.RunLogsPrefix(runID),
 		Jobs:      cfg.Jobs,
 		FailFast:  cfg.FailFast || req.FailFast,
 		FailGrace: failGrace(cfg, req),
