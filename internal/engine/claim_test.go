@@ -31,7 +31,7 @@ func TestClaimRunWithoutTheLockLeavesTheHoldersRecord(t *testing.T) {
 		t.Fatalf("claimRun without the lock: %v", err)
 	}
 	done()
-	if data, err := sd.ReadFile(runningFile); err != nil || !containsRunID(data, holder) {
+	if data, err := sd.ReadFile(RunningFile); err != nil || !containsRunID(data, holder) {
 		t.Fatalf("the holder's record became %q (%v)", data, err)
 	}
 
@@ -39,11 +39,11 @@ func TestClaimRunWithoutTheLockLeavesTheHoldersRecord(t *testing.T) {
 	if err != nil {
 		t.Fatalf("claimRun under the lock: %v", err)
 	}
-	if data, _ := sd.ReadFile(runningFile); !containsRunID(data, "20260101T000002Z-0002") {
+	if data, _ := sd.ReadFile(RunningFile); !containsRunID(data, "20260101T000002Z-0002") {
 		t.Errorf("under the lock the run is not recorded as in progress: %q", data)
 	}
 	done()
-	if sd.Exists(runningFile) {
+	if sd.Exists(RunningFile) {
 		t.Error("the record outlived its run")
 	}
 }

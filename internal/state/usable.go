@@ -137,9 +137,9 @@ func (d *Dir) writable(name string) error {
 	return nil
 }
 
-// fallbackName is the directory that stands in for a project's .gauntlet inside its folder of the
+// FallbackName is the directory that stands in for a project's .gauntlet inside its folder of the
 // user's state directory.
-const fallbackName = "state"
+const FallbackName = "state"
 
 // OpenFallback opens the state directory that stands in for standsFor (a project's .gauntlet,
 // absolute) when that cannot be used: <parent>/state, parent being the project's folder in the
@@ -148,9 +148,9 @@ const fallbackName = "state"
 // stays one record whichever directory held the rest.
 func OpenFallback(parent, standsFor string) (*Dir, error) {
 	if err := os.MkdirAll(parent, 0o700); err != nil {
-		return nil, stateErr(filepath.Join(parent, fallbackName), "mkdir", err)
+		return nil, stateErr(filepath.Join(parent, FallbackName), "mkdir", err)
 	}
-	d, err := OpenIn(parent, fallbackName)
+	d, err := OpenIn(parent, FallbackName)
 	if err != nil {
 		return nil, err
 	}

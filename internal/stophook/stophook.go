@@ -95,14 +95,21 @@ type call struct {
 	// every block and history entry; overrideMode is stop_hook.local_overrides.
 	overrides    []string
 	overrideMode string
+	// cfg is the config the stop is judged with, once its state directory is open (openState).
+	cfg *config.Config
+	// replyNotes qualify every reply: gauntlet's own state found broken, and judged anyway.
+	replyNotes []string
 }
 
 func (c *call) allow() Outcome {
+	if len(c.replyNotes) > 0 {
+		return c.message("gauntlet: passed, but " + strings.Join(c.replyNotes, "; ") + "; stop allowed")
+	}
 	return Outcome{Stdout: Encode(c.host, Reply{Verdict: Allow}), Reply: Reply{Verdict: Allow}}
 }
 
 func (c *call) block(reason string) Outcome {
-	reason = withOverrides(reason, c.overrides, c.overrideMode)
+	reason = withNotes(withOverrides(reason, c.overrides, c.overrideMode), c.replyNotes)
 	r := Reply{Verdict: Block, Reason: reason, Secrets: c.secrets}.Shown()
 	return Outcome{Stdout: Encode(c.host, r), Reply: r, blocks: true}
 }
@@ -110,6 +117,11 @@ func (c *call) block(reason string) Outcome {
 // notify lets the agent stop with a message; hosts without a place for it get it on stderr,
 // cleaned and redacted the same way.
 func (c *call) notify(msg string) Outcome {
+	return c.message(noticeWithNotes(msg, c.replyNotes))
+}
+
+// message is notify's reply, the notes already in msg.
+func (c *call) message(msg string) Outcome {
 	r := Reply{Verdict: Notify, Message: msg, Secrets: c.secrets}.Shown()
 	fmt.Fprintln(c.Stderr, r.Message)
 	return Outcome{Stdout: Encode(c.host, r), Reply: r}
@@ -173,7 +185,7 @@ func stopBudget(timeout time.Duration) (gates, grace time.Duration) {
 // judge answers from the ledger when the state was already judged, from the verdict of another
 // hook judging the same state, else runs the gates.
 func (c *call) judge(ctx context.Context, cfg *config.Config) Outcome {
-	sd, err := state.Open(cfg.Root)
+	sd, err := c.openState(cfg)
 	if err != nil {
 		return c.because(WhyInfra, "").notify("gauntlet: gates not run: " + oneLine(err.Error()) + "; stop allowed")
 	}
@@ -299,6 +311,7 @@ func (c *call) judge(ctx context.Context, cfg *config.Config) Outcome {
 		Session:       key,
 		SessionInputs: inputs,
 		Judged:        judged,
+		State:         sd,
 	})
 	progress.Stop()
 	var busy *lock.BusyError
@@ -461,13 +474,17 @@ func ranAtAll(r gates.Result) bool {
 }
 
 // remember applies fn to the ledger and saves it; the caller holds the run lock. A block that
-// cannot be counted would be the same block forever, so when the ledger cannot be read or written
-// the agent is let go with the cause instead.
+// cannot be counted would be the same block forever: when the ledger cannot be read or written
+// (a gate broke .gauntlet while it ran), it is counted in the user's state directory
+// (rememberElsewhere), and only when that cannot be done either is the agent let go with the cause.
 func (c *call) remember(sd *state.Dir, fn func(*ledger) Outcome) Outcome {
 	led, err := loadLedger(sd)
 	reply := fn(led)
 	if err == nil && !c.DryRun {
 		err = led.save(sd, time.Now())
+	}
+	if err != nil && reply.blocks && !c.DryRun {
+		reply, err = c.rememberElsewhere(sd, fn, reply, err)
 	}
 	if err == nil {
 		return reply
