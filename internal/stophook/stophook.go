@@ -255,7 +255,7 @@ func (c *call) judge(ctx context.Context, cfg *config.Config) Outcome {
 			return out
 		}
 	}
-	if fingerprint != "" {
+	if fingerprint != "" && held != nil {
 		if err := writeInflight(sd, inflight{Fingerprint: fingerprint, Session: key, PID: os.Getpid()}); err != nil {
 			fmt.Fprintf(c.Stderr, "gauntlet: stop-hook: %v\n", err)
 		}
@@ -296,6 +296,8 @@ func (c *call) judge(ctx context.Context, cfg *config.Config) Outcome {
 				return c.decide(led, key, fingerprint, same, maxAttempts, run, perSession)
 			})
 			switch {
+			case held == nil:
+				// Judged without the run lock: the state's shared verdict is its holder's to write.
 			case same:
 				c.share(sd, fingerprint, key, stickyOf(led, key), run)
 			case fingerprint != "":
@@ -312,6 +314,7 @@ func (c *call) judge(ctx context.Context, cfg *config.Config) Outcome {
 		SessionInputs: inputs,
 		Judged:        judged,
 		State:         sd,
+		Unlocked:      held == nil,
 	})
 	progress.Stop()
 	var busy *lock.BusyError
@@ -358,10 +361,11 @@ func passedBefore(led *ledger, key, fingerprint string, perSession bool) bool {
 	return s != nil && s.LastPass == fingerprint
 }
 
-// lockFor takes the run lock. Another run holding it is waited for lock_wait, as any run is; but
-// a hook already judging this very state is waited for until the deadline, so that its verdict
-// answers this call too rather than this agent stopping unverified. done is set when the reply
-// is already decided (the lock could not be had).
+// lockFor takes the run lock. Another run holding it is waited for lock_wait, as any run is, and
+// then the stop is judged without it (a nil lock; see judgeUnlocked); but a hook already judging
+// this very state is waited for until the deadline, so that its verdict answers this call too
+// rather than this agent stopping unverified. done is set when the reply is already decided (the
+// call's time ran out).
 func (c *call) lockFor(ctx context.Context, cfg *config.Config, sd *state.Dir, fingerprint, key string, perSession bool) (_ *lock.Lock, waited bool, out Outcome, done bool) {
 	judgingThis := func() bool {
 		in := readInflight(sd)
@@ -384,6 +388,9 @@ func (c *call) lockFor(ctx context.Context, cfg *config.Config, sd *state.Dir, f
 		}
 	}
 	switch {
+	case err != nil && !waited && ctx.Err() == nil:
+		c.judgeUnlocked(cfg, err)
+		return nil, false, Outcome{}, false
 	case errors.As(err, &busy):
 		return nil, false, c.because(WhyLock, "").notify("gauntlet: gates not run: " + lowerFirst(busy.Error()) + "; stop allowed"), true
 	case err != nil:
@@ -545,11 +552,15 @@ func blocking(run *engine.Run) []gates.Result {
 // the retry limit instead of looping forever.
 func (c *call) reblock(ctx context.Context, cfg *config.Config, sd *state.Dir) Outcome {
 	held, err := lock.Acquire(ctx, sd.Path(), min(cfg.StopHook.LockWait, cfg.StopHook.Timeout))
-	if err != nil {
+	switch {
+	case err != nil && ctx.Err() == nil:
+		c.judgeUnlocked(cfg, err)
+	case err != nil:
 		return c.because(WhyLock, "").notify("gauntlet: gates not run: " + lowerFirst(oneLine(err.Error())) + "; stop allowed")
+	default:
+		defer held.Release()
+		c.killLeftovers(sd) // only a holder of the lock knows the run that left them is dead
 	}
-	defer held.Release()
-	c.killLeftovers(sd)
 	return c.remember(sd, func(led *ledger) Outcome {
 		ps := led.session(sessionKey(c.host, c.payload.Session()), time.Now()).prompt(c.payload.Prompt())
 		c.integrity = ps.Integrity
