@@ -142,6 +142,8 @@ func decisionWords(e stophook.HistoryEntry) string {
 	switch e.Why {
 	case stophook.WhyFail:
 		return fmt.Sprintf("blocked, attempt %d of %d: %s", e.Attempt, e.MaxAttempts, gates)
+	case stophook.WhySignal:
+		return fmt.Sprintf("blocked, attempt %d of %d, gates not judged", e.Attempt, e.MaxAttempts)
 	case stophook.WhyRetryLimit:
 		return fmt.Sprintf("retry limit after %s, still failing: %s", termtext.Count(e.Attempt, "attempt"), gates)
 	case stophook.WhyInfra, stophook.WhyLock:

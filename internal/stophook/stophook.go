@@ -46,6 +46,9 @@ type Options struct {
 	// DryRun judges without consequences (gauntlet doctor): no attempt is counted, nothing is
 	// written to the ledger or the history. The gates still run and write their logs.
 	DryRun bool
+	// Started is when the process started, about when the host's timeout started counting; zero
+	// means when Run is called.
+	Started time.Time
 }
 
 // Outcome is what the process prints on stdout and exits with.
@@ -61,6 +64,9 @@ type Outcome struct {
 // is not the agent's to fix becomes a reply that lets the agent stop, with the cause.
 func Run(ctx context.Context, o Options) (out Outcome) {
 	call := &call{Options: o, host: o.Host, secrets: redact.New(redact.Rules{}, o.Environ)}
+	if call.Started.IsZero() {
+		call.Started = time.Now()
+	}
 	if call.host == "" {
 		call.host = HostClaude
 	}
@@ -71,7 +77,7 @@ func Run(ctx context.Context, o Options) (out Outcome) {
 		}
 		call.record(out)
 	}()
-	return call.run(ctx)
+	return call.unlessSignalled(ctx, call.run(ctx))
 }
 
 type call struct {
