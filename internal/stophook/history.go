@@ -43,7 +43,7 @@ const (
 	WhyFail       = "fail"        // a block: gates failed, attempts left
 	WhyRetryLimit = "retry_limit" // max_attempts blocks reached: let go with gates failing
 	WhyInfra      = "infra"       // gates could not run or be judged: let go unverified
-	WhyLock       = "lock"        // another run held the lock past lock_wait: let go unverified
+	WhyLock       = "lock"        // the call's time ran out waiting for a hook judging this state: let go unverified
 	WhyGuard      = "guard"       // not judged at all: see Guard
 	WhyNoConfig   = "no_config"   // no .gauntlet.yml: nothing to judge (recorded inside a git repository only)
 )
