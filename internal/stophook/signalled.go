@@ -1,10 +1,12 @@
 package stophook
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"syscall"
 	"time"
 
@@ -74,13 +76,15 @@ func (c *call) unlessSignalled(ctx context.Context, out Outcome) Outcome {
 }
 
 // hostTimeout is how long the host gives this hook: the longest timeout of gauntlet's stop-hook
-// entries in the project's hook files for this host, else the host's default, else
-// stop_hook.timeout itself.
+// entries in this host's hook files (the project's, and its repository's when the config is in a
+// folder below), else the host's default, else stop_hook.timeout itself.
 func (c *call) hostTimeout() time.Duration {
 	var longest time.Duration
-	for _, f := range hookfile.Inspect(c.cfg.Root, c.host) {
-		for _, h := range f.Hooks {
-			longest = max(longest, h.Timeout)
+	for _, dir := range slices.Compact([]string{c.cfg.Root, cmp.Or(RepoRoot(c.cfg.Root), c.cfg.Root)}) {
+		for _, f := range hookfile.Inspect(dir, c.host) {
+			for _, h := range f.Hooks {
+				longest = max(longest, h.Timeout)
+			}
 		}
 	}
 	if longest > 0 {
