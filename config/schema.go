@@ -357,7 +357,7 @@ var schemaDocs = map[string]string{
 	"stop_hook.max_attempts":      "Blocks per session (and prompt) before the agent may stop anyway. Default: 3.",
 	"stop_hook.timeout":           "Deadline of the whole stop hook; gates still running then count as timed out. Default: 9m.",
 	"stop_hook.first_failure":     "Once a required gate fails, how long the stop hook waits for the other gates before it replies and stops them (the agent's fix changes the code, so their results would be stale); passes already finished stay cached. \"wait\" runs every gate to its end. Default: 5s.",
-	"stop_hook.lock_wait":         "How long to wait for another run's lock before allowing the stop with a warning. Default: 30s.",
+	"stop_hook.lock_wait":         "How long to wait for another run's lock before judging the stop without it. Default: 30s.",
 	"stop_hook.subagents":         "Also gate SubagentStop events. Default: false.",
 	"stop_hook.speculative":       "After each edit of the agent, start a background judge of the tree (debounced by quiet_period) whose verdict the stop hook joins. Needs the after-edit hook that init installs. Default: true.",
 	"stop_hook.quiet_period":      "How long the tree must stay unchanged after an edit before the background judge starts. Default: 1s.",

@@ -155,10 +155,10 @@ func claim(fl *flock.Flock, stateDir string) (*Lock, error) {
 }
 
 // Release gives the lock up and keeps the lock file. The sidecar is removed first, while the lock
-// is still held, so that it can never delete the record of the next holder. Releasing twice is a
-// no-op.
+// is still held, so that it can never delete the record of the next holder. Releasing twice, or
+// releasing no lock (nil: a caller that went on without one), is a no-op.
 func (l *Lock) Release() error {
-	if l.root == nil {
+	if l == nil || l.root == nil {
 		return nil
 	}
 	var errs []error

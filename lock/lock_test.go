@@ -288,3 +288,12 @@ func TestAcquireInMissingStateDir(t *testing.T) {
 		t.Errorf("error = %v, want a plain error", err)
 	}
 }
+
+// A caller that judged without the lock (the stop hook, when something else held it past its
+// wait) has no lock to release: its deferred Release must not crash it.
+func TestReleaseOfNoLockIsANoOp(t *testing.T) {
+	var none *Lock
+	if err := none.Release(); err != nil {
+		t.Errorf("Release of a nil lock: %v", err)
+	}
+}

@@ -96,7 +96,7 @@ func explain(opts *explainOptions) error {
 		return err
 	}
 	where := config.DisplayPath(filepath.Join(root, state.Name, engine.LastRunFile))
-	data, err := readLastRun(root)
+	data, err := readLastRun(root, ios.ErrOut)
 	if errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("%w in %s (gauntlet run records one)", errNoLastRun, config.DisplayPath(filepath.Join(root, state.Name)))
 	}

@@ -179,7 +179,7 @@ func fixTargets(cfg *config.Config, names []string) ([]gates.Gate, error) {
 		}
 		return gs, nil
 	}
-	data, err := readLastRun(cfg.Root)
+	data, err := readLastRun(cfg.Root, io.Discard)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("%w in %s (gauntlet run records one; or name the gates to fix)", errNoLastRun, config.DisplayPath(filepath.Join(cfg.Root, state.Name)))
 	}

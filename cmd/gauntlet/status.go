@@ -16,6 +16,7 @@ import (
 	"github.com/gauntlet-dev/gauntlet/internal/engine"
 	"github.com/gauntlet-dev/gauntlet/internal/report"
 	"github.com/gauntlet-dev/gauntlet/internal/state"
+	"github.com/gauntlet-dev/gauntlet/internal/stophook"
 	"github.com/gauntlet-dev/gauntlet/internal/termtext"
 )
 
@@ -57,12 +58,12 @@ and also when there is no run yet (a message on stderr says so).`,
 func showStatus(opts *statusOptions) error {
 	ios := opts.IO
 	now := ios.Now()
-	root, err := projectRoot(ios, opts.configFile)
+	root, err := statusRoot(ios, opts.configFile)
 	if err != nil {
 		return err
 	}
 	history := readHookHistory(root, ios.ErrOut)
-	data, err := readLastRun(root)
+	data, err := readLastRun(root, ios.ErrOut)
 	if errors.Is(err, fs.ErrNotExist) {
 		if shown(history) {
 			if opts.json {
@@ -104,15 +105,43 @@ func showStatus(opts *statusOptions) error {
 	return report.WriteText(ios.Out, r, report.TextOptions{Color: ios.ColorEnabled("auto", ios.StdoutTTY)})
 }
 
+// statusRoot is the project status is about: the config's, else (in a git repository without one)
+// the repository, when the stop hook recorded its stops there in the user's state directory.
+func statusRoot(ios *IOStreams, configFile string) (string, error) {
+	root, err := projectRoot(ios, configFile)
+	if !errors.Is(err, config.ErrNotFound) || configFile != "" {
+		return root, err
+	}
+	wd, werr := ios.Getwd()
+	if werr != nil {
+		return "", err
+	}
+	repo := stophook.RepoRoot(wd)
+	if repo == "" {
+		return "", err
+	}
+	if _, kept, _ := stophook.ReadKeptHistory(filepath.Join(repo, state.Name)); !kept {
+		return "", err
+	}
+	return repo, nil
+}
+
 // readLastRun reads the stored report without creating .gauntlet/ when there is none: looking
-// must not change the project.
-func readLastRun(root string) ([]byte, error) {
-	if _, err := os.Lstat(filepath.Join(root, state.Name)); err != nil {
+// must not change the project. When .gauntlet is there but cannot be used, the report of the run
+// the stop hook kept in the user's state directory stands in, said on stderr.
+func readLastRun(root string, stderr io.Writer) ([]byte, error) {
+	stateDir := filepath.Join(root, state.Name)
+	if _, err := os.Lstat(stateDir); err != nil {
 		return nil, fmt.Errorf("state dir: %w", err)
 	}
 	sd, err := state.Open(root)
 	if err != nil {
-		return nil, err
+		kept, kerr := stophook.OpenKeptState(stateDir)
+		if kept == nil || kerr != nil {
+			return nil, err
+		}
+		fmt.Fprintf(stderr, "gauntlet: %v; showing the last run kept in %s\n", err, kept.Path())
+		sd = kept
 	}
 	defer sd.Close()
 	return sd.ReadFile(engine.LastRunFile)

@@ -22,15 +22,31 @@ const statusDecisions = 10
 // cannot be read is mentioned and otherwise left out, since the last run is still worth showing.
 // A history whose file (or whole state directory) is gone is still checked against its anchor:
 // deleting it must not make a release disappear.
+// The stops recorded in the user's state directory (while .gauntlet could not be used, or without
+// a config) are read too.
 func readHookHistory(root string, stderr io.Writer) stophook.History {
 	stateDir := filepath.Join(root, state.Name)
+	h := readOwnHistory(root, stateDir, stderr)
+	kept, ok, err := stophook.ReadKeptHistory(stateDir)
+	if err != nil {
+		fmt.Fprintf(stderr, "gauntlet: stop-hook history kept in the user's state directory: %v\n", err)
+	}
+	if ok {
+		h = h.Merge(kept)
+	}
+	return h
+}
+
+// readOwnHistory reads the history under .gauntlet; one that cannot be opened is checked against
+// its anchor as a gone one is.
+func readOwnHistory(root, stateDir string, stderr io.Writer) stophook.History {
 	if _, err := os.Lstat(stateDir); err != nil {
 		return stophook.ReadGoneHistory(stateDir)
 	}
 	sd, err := state.Open(root)
 	if err != nil {
 		fmt.Fprintf(stderr, "gauntlet: stop-hook history: %v\n", err)
-		return stophook.History{}
+		return stophook.ReadGoneHistory(stateDir)
 	}
 	defer sd.Close()
 	h, err := stophook.ReadHistory(sd)
@@ -103,8 +119,16 @@ func checkNote(c stophook.HistoryCheck) string {
 	return state.Name + "/" + stophook.HistoryFile + ": " + strings.Join(parts, "; ")
 }
 
-// describeDecision says why, in words: "retry limit after 3 attempts: test, lint".
+// describeDecision says why, in words: "retry limit after 3 attempts: test, lint", then what of
+// gauntlet's own state was broken and how the stop was judged anyway, in parentheses.
 func describeDecision(e stophook.HistoryEntry) string {
+	if len(e.Notes) == 0 {
+		return decisionWords(e)
+	}
+	return decisionWords(e) + " (" + strings.Join(e.Notes, "; ") + ")"
+}
+
+func decisionWords(e stophook.HistoryEntry) string {
 	gates := strings.Join(e.Failed, ", ")
 	if e.Integrity > 0 {
 		// The loudest part first: the gates are green, or failing, on a change that weakened them.
@@ -118,6 +142,8 @@ func describeDecision(e stophook.HistoryEntry) string {
 	switch e.Why {
 	case stophook.WhyFail:
 		return fmt.Sprintf("blocked, attempt %d of %d: %s", e.Attempt, e.MaxAttempts, gates)
+	case stophook.WhySignal:
+		return fmt.Sprintf("blocked, attempt %d of %d, gates not judged", e.Attempt, e.MaxAttempts)
 	case stophook.WhyRetryLimit:
 		return fmt.Sprintf("retry limit after %s, still failing: %s", termtext.Count(e.Attempt, "attempt"), gates)
 	case stophook.WhyInfra, stophook.WhyLock:
@@ -142,6 +168,8 @@ func describeDecision(e stophook.HistoryEntry) string {
 		return "pass (this state passed before)"
 	case stophook.WhyGuard:
 		return "not judged: " + e.Guard
+	case stophook.WhyNoConfig:
+		return "not judged: no .gauntlet.yml"
 	default:
 		return e.Why
 	}

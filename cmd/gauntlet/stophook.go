@@ -58,7 +58,7 @@ errors let it stop. stdout carries only the reply; diagnostics go to stderr.`,
 func runStopHook(ctx context.Context, opts *stopHookOptions) error {
 	ios := opts.IO
 	// The host may end the hook with a signal at its own timeout: stop the gates first.
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	ctx, stop := notifyTermination(ctx)
 	defer stop()
 	stdin, restore := ios.PollableIn()
 	defer restore()
@@ -72,6 +72,7 @@ func runStopHook(ctx context.Context, opts *stopHookOptions) error {
 		Host:    opts.host,
 
 		StopSignalWindow: stopSignalWindow,
+		Started:          processStart,
 	})
 	if len(out.Stdout) > 0 {
 		if _, err := ios.Out.Write(out.Stdout); err != nil {
@@ -79,4 +80,29 @@ func runStopHook(ctx context.Context, opts *stopHookOptions) error {
 		}
 	}
 	return &hookExit{out.ExitCode}
+}
+
+// processStart is when the process started: a host's timeout for its hook counts from about then.
+var processStart = time.Now()
+
+// notifyTermination ends ctx at SIGINT, SIGTERM or SIGHUP with a stophook.Signalled cause saying
+// which and when: whether it came at the host's timeout decides the reply. stop ends the watch.
+func notifyTermination(parent context.Context) (_ context.Context, stop func()) {
+	ctx, cancel := context.WithCancelCause(parent)
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		select {
+		case s := <-sigs:
+			cancel(&stophook.Signalled{Signal: s, At: time.Now()})
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, func() {
+		signal.Stop(sigs)
+		cancel(nil)
+		<-done
+	}
 }

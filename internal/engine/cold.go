@@ -73,12 +73,12 @@ func readPassed(sd *state.Dir) passed {
 	if err != nil {
 		return p
 	}
-	data, err := safefile.ReadFile(key.ProjectFile(sd.Path(), passedRecord), maxPassedBytes, time.Now().Add(5*time.Second))
+	data, err := safefile.ReadFile(key.ProjectFile(sd.Identity(), passedRecord), maxPassedBytes, time.Now().Add(5*time.Second))
 	if errors.Is(err, fs.ErrNotExist) {
 		return p
 	}
 	var list passedList
-	if err != nil || json.Unmarshal(data, &list) != nil || list.Project != sd.Path() || !key.VerifyJSON(sealPassed, sd.Path(), &list) {
+	if err != nil || json.Unmarshal(data, &list) != nil || list.Project != sd.Identity() || !key.VerifyJSON(sealPassed, sd.Identity(), &list) {
 		p.all = true
 		return p
 	}
@@ -179,15 +179,15 @@ func recordPasses(sd *state.Dir, byName map[string]gates.Gate, results []gates.R
 		}
 		return sd.WriteFileAtomic(PassedFile, append(data, '\n'))
 	}
-	list := passedList{Project: sd.Path(), Gates: keep}
-	if err := key.SealJSON(sealPassed, sd.Path(), &list); err != nil {
+	list := passedList{Project: sd.Identity(), Gates: keep}
+	if err := key.SealJSON(sealPassed, sd.Identity(), &list); err != nil {
 		return err
 	}
 	data, err := json.Marshal(list)
 	if err != nil {
 		return fmt.Errorf("encode the gates that passed: %w", err)
 	}
-	if err := seal.WriteProjectFile(key.ProjectFile(sd.Path(), passedRecord), data); err != nil {
+	if err := seal.WriteProjectFile(key.ProjectFile(sd.Identity(), passedRecord), data); err != nil {
 		return fmt.Errorf("record the gates that passed: %w", err)
 	}
 	return nil

@@ -77,6 +77,12 @@ type Request struct {
 	// the session's start. They come first among the run's integrity findings.
 	BaseJudged      bool
 	SessionFindings []gates.IntegrityFinding
+	// State is the state directory to run in, already open (the stop hook's, which may stand in
+	// for a .gauntlet the agent made unusable); nil opens the project's own. The caller closes it.
+	State *state.Dir
+	// Unlocked (with Locked) says the caller judges without the run lock, which something else
+	// held past the wait: nothing of the run in progress (its record, its processes) is touched.
+	Unlocked bool
 }
 
 // Run is what one pipeline run produced.
@@ -133,11 +139,11 @@ func Execute(ctx context.Context, req Request) (*Run, error) {
 		return nil, err
 	}
 
-	sd, err := state.Open(cfg.Root)
+	sd, closeState, err := openState(req)
 	if err != nil {
 		return nil, &StateError{err}
 	}
-	defer sd.Close()
+	defer closeState()
 
 	if !req.Locked {
 		held, err := lock.Acquire(ctx, sd.Path(), req.LockWait)
@@ -154,14 +160,11 @@ func Execute(ctx context.Context, req Request) (*Run, error) {
 	logs := &runLogs{sd: sd, runID: runID, keep: cfg.KeepRuns}
 	defer logs.close()
 
-	deadRun, leftovers, err := KillLeftovers(sd)
+	deadRun, leftovers, unclaim, err := claimRun(sd, runID, req.Unlocked)
 	if err != nil {
 		return nil, &StateError{err}
 	}
-	if err := markRunning(sd, runID); err != nil {
-		return nil, &StateError{err}
-	}
-	defer clearRunning(sd)
+	defer unclaim()
 
 	toRun, judged := skipAfterJudged(useJudged(req, sel.Run))
 	// Setup steps go first: they start first when gates wait for them.
@@ -190,14 +193,14 @@ func Execute(ctx context.Context, req Request) (*Run, error) {
 	live := newLiveView(observer, cold, gatesByName(cfg), before != nil, req.StopHook)
 	added := newOnlyChange(ctx, snap, toRun)
 	// The base's logs go beside the gates' (under base/).
-	judge := &baseJudge{root: cfg.Root, snap: snap, sd: sd, openLogs: logs.open, prefix: state.RunLogsPrefix(runID),
+	judge := &baseJudge{root: cfg.Root, snap: snap, sd: sd, openLogs: logs.open, prefix: sd.RunLogsPrefix(runID),
 		env: env, extra: req.ExtraEnv, grace: req.Grace, abort: req.Abort, runID: runID, noCache: req.NoCache}
 	defer judge.close()
 	ran := runner.Run(ctx, toRun, runner.Options{
 		RunID:     runID,
 		Root:      cfg.Root,
 		OpenLogs:  logs.open,
-		LogPrefix: state.RunLogsPrefix(runID),
+		LogPrefix: sd.RunLogsPrefix(runID),
 		Jobs:      cfg.Jobs,
 		FailFast:  cfg.FailFast || req.FailFast,
 		FailGrace: failGrace(cfg, req),

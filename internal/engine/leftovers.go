@@ -11,10 +11,10 @@ import (
 	"github.com/gauntlet-dev/gauntlet/internal/state"
 )
 
-// runningFile records the run in progress. A run killed with SIGKILL cannot stop its gates; the
-// next run (or `gauntlet clean`), once it holds the lock and so knows that run is dead, finds the
-// record still there and kills what is left.
-const runningFile = "state/running.json"
+// RunningFile records the run in progress, relative to the state dir. A run killed with SIGKILL
+// cannot stop its gates; the next run (or `gauntlet clean`), once it holds the lock and so knows
+// that run is dead, finds the record still there and kills what is left.
+const RunningFile = "state/running.json"
 
 type runningRecord struct {
 	RunID string `json:"run_id"`
@@ -27,24 +27,24 @@ func markRunning(sd *state.Dir, runID string) error {
 	if err != nil {
 		return err
 	}
-	return sd.WriteFileAtomic(runningFile, data)
+	return sd.WriteFileAtomic(RunningFile, data)
 }
 
 // clearRunning removes the record of a run that ended by itself.
 func clearRunning(sd *state.Dir) {
-	_ = sd.RemoveAll(runningFile)
+	_ = sd.RemoveAll(RunningFile)
 }
 
 // MayHaveLeftovers reports whether a run is recorded as in progress: only then can a run have
 // died with gates running, and is KillLeftovers worth taking the lock for.
-func MayHaveLeftovers(sd *state.Dir) bool { return sd.Exists(runningFile) }
+func MayHaveLeftovers(sd *state.Dir) bool { return sd.Exists(RunningFile) }
 
 // KillLeftovers kills the processes a dead run left behind and forgets that run; the caller
 // holds the lock. The processes are recognised by the run's GAUNTLET_RUN_ID in their
 // environment (Linux: /proc), so a pid reused by anyone else is never touched. It returns the
 // dead run's id and how many processes were killed ("" and 0 when there was none).
 func KillLeftovers(sd *state.Dir) (string, int, error) {
-	data, err := sd.ReadFileLimit(runningFile, 4<<10)
+	data, err := sd.ReadFileLimit(RunningFile, 4<<10)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", 0, nil
 	}
@@ -54,7 +54,7 @@ func KillLeftovers(sd *state.Dir) (string, int, error) {
 		return "", 0, nil // an unreadable record names no run to look for
 	}
 	if !state.ValidRunID(rec.RunID) {
-		return "", 0, fmt.Errorf("%s names no run: %q", runningFile, rec.RunID)
+		return "", 0, fmt.Errorf("%s names no run: %q", RunningFile, rec.RunID)
 	}
 	return rec.RunID, proc.KillMarked("GAUNTLET_RUN_ID=" + rec.RunID), nil
 }

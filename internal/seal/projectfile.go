@@ -11,8 +11,14 @@ import (
 // directory, beside the key: out of the work tree's reach, so that deleting or rewriting the
 // project's own state (which the gated agent can) does not undo what it records.
 func (k *Key) ProjectFile(project, name string) string {
+	return filepath.Join(k.ProjectDir(project), name)
+}
+
+// ProjectDir is the folder of a project's files beside the key (see ProjectFile); the stop hook
+// also keeps there the state directory that stands in for a project's unusable .gauntlet.
+func (k *Key) ProjectDir(project string) string {
 	sum := sha256.Sum256([]byte(project))
-	return filepath.Join(k.dir, "projects", hex.EncodeToString(sum[:12]), name)
+	return filepath.Join(k.dir, "projects", hex.EncodeToString(sum[:12]))
 }
 
 // WriteProjectFile replaces a file kept beside the key whole, without a sync: what it protects

@@ -145,3 +145,22 @@ func TestSealJSONSurvivesTheFileAndNoEdit(t *testing.T) {
 		t.Error("a file of another project verifies")
 	}
 }
+
+// A project's folder beside the key holds its files; two projects never share one.
+func TestProjectDirHoldsTheProjectsFiles(t *testing.T) {
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	k, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := k.ProjectDir("/p/.gauntlet")
+	if got := k.ProjectFile("/p/.gauntlet", "history.json"); got != filepath.Join(dir, "history.json") {
+		t.Errorf("ProjectFile = %s, not in ProjectDir %s", got, dir)
+	}
+	if filepath.Dir(filepath.Dir(dir)) != k.StateDir() {
+		t.Errorf("ProjectDir %s is not under %s/projects", dir, k.StateDir())
+	}
+	if k.ProjectDir("/q/.gauntlet") == dir {
+		t.Error("two projects share a folder")
+	}
+}

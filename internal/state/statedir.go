@@ -19,6 +19,8 @@ type Dir struct {
 	path    string
 	project string // absolute parent directory, to reopen the directory when a gate removed it
 	name    string // the directory's name inside project
+	// standsFor is, for a fallback (OpenFallback), the project's .gauntlet it stands in for.
+	standsFor string
 }
 
 // Open opens <projectRoot>/.gauntlet, creating it when missing. A `.gauntlet` that is a symlink is

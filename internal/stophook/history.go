@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 	"time"
@@ -42,8 +43,9 @@ const (
 	WhyFail       = "fail"        // a block: gates failed, attempts left
 	WhyRetryLimit = "retry_limit" // max_attempts blocks reached: let go with gates failing
 	WhyInfra      = "infra"       // gates could not run or be judged: let go unverified
-	WhyLock       = "lock"        // another run held the lock past lock_wait: let go unverified
+	WhyLock       = "lock"        // the call's time ran out waiting for a hook judging this state: let go unverified
 	WhyGuard      = "guard"       // not judged at all: see Guard
+	WhyNoConfig   = "no_config"   // no .gauntlet.yml: nothing to judge (recorded inside a git repository only)
 )
 
 // HistoryEntry is one stop-hook decision.
@@ -69,6 +71,9 @@ type HistoryEntry struct {
 	// Overrides name what .gauntlet.local.yml changed of the gates when this stop was judged
 	// (honoured or set aside, see stop_hook.local_overrides).
 	Overrides []string `json:"overrides,omitempty"`
+	// Notes say what of gauntlet's own state was found broken and how the stop was judged anyway
+	// ("state kept in the user's state directory: .gauntlet is not a directory").
+	Notes []string `json:"notes,omitempty"`
 	// Seq numbers the entries of a project's history; Prev is the seal of entry Seq-1, and MAC
 	// this entry's own seal (see historyseal.go).
 	Seq  uint64 `json:"seq,omitempty"`
@@ -91,6 +96,7 @@ type decision struct {
 	failed      []string
 	integrity   int
 	overrides   []string
+	notes       []string
 	root        string // the project, once known
 }
 
@@ -108,8 +114,10 @@ func (c *call) failing(results []gates.Result, statuses ...gates.Status) {
 	}
 }
 
-// record appends the decision to the project's history. Nothing is recorded without a project
-// (no config found), for a dry run, or for bad input (no decision was made).
+// record appends the decision to the project's history: in .gauntlet, or where the stop kept its
+// state when .gauntlet could not be used. A stop in a git repository without a config is recorded
+// in the user's state directory (a project that does not use gauntlet gets no .gauntlet). Nothing
+// is recorded for a dry run, for bad input (no decision was made), or outside any project.
 func (c *call) record(out Outcome) {
 	if c.DryRun || out.ExitCode != 0 {
 		return
@@ -120,14 +128,44 @@ func (c *call) record(out Outcome) {
 			fmt.Fprintf(c.Stderr, "gauntlet: stop-hook: history: internal error: %v\n", p)
 		}
 	}()
+	sd, err := c.historyDir()
+	if sd == nil || err != nil {
+		if err != nil {
+			fmt.Fprintf(c.Stderr, "gauntlet: stop-hook: history: %v\n", err)
+		}
+		return
+	}
+	defer sd.Close()
+	if err := AppendHistory(sd, c.entry(out)); err != nil {
+		fmt.Fprintf(c.Stderr, "gauntlet: stop-hook: %v\n", err)
+	}
+}
+
+// historyDir opens the state directory the decision is recorded in; nil when there is no project.
+func (c *call) historyDir() (*state.Dir, error) {
 	root := c.dec.root
 	if root == "" {
-		found, err := config.Find(c.payload.Dir(c.Getenv, c.Cwd))
+		dir := c.payload.Dir(c.Getenv, c.Cwd)
+		found, err := config.Find(dir)
 		if err != nil {
-			return
+			repo := RepoRoot(dir)
+			if repo == "" {
+				return nil, nil
+			}
+			c.because(WhyNoConfig, "")
+			return openFallback(filepath.Join(repo, state.Name))
 		}
 		root = filepath.Dir(found)
 	}
+	sd, broken, err := openProjectState(root)
+	if broken != nil && err == nil {
+		c.note("", keptNote(broken))
+	}
+	return sd, err
+}
+
+// entry is the decision as the history keeps it: bounded whatever the host sent.
+func (c *call) entry(out Outcome) HistoryEntry {
 	e := HistoryEntry{
 		Time:        time.Now().UTC().Truncate(time.Millisecond),
 		Host:        string(c.host),
@@ -143,6 +181,7 @@ func (c *call) record(out Outcome) {
 		Message:     termtext.Short(out.Reply.Message, maxHistoryMessage),
 		Integrity:   c.dec.integrity,
 		Overrides:   c.dec.overrides[:min(len(c.dec.overrides), maxHistoryGates)],
+		Notes:       c.dec.notes,
 	}
 	if out.blocks {
 		e.Decision = "block"
@@ -150,14 +189,24 @@ func (c *call) record(out Outcome) {
 	if e.Why == "" {
 		e.Why = WhyPass
 	}
-	sd, err := state.Open(root)
+	return e
+}
+
+// RepoRoot is the nearest directory from dir up that holds a .git (a repository's, or a
+// worktree's file); "" when there is none. No git runs: a stop without a config must cost
+// nothing.
+func RepoRoot(dir string) string {
+	abs, err := filepath.Abs(dir)
 	if err != nil {
-		fmt.Fprintf(c.Stderr, "gauntlet: stop-hook: history: %v\n", err)
-		return
+		return ""
 	}
-	defer sd.Close()
-	if err := AppendHistory(sd, e); err != nil {
-		fmt.Fprintf(c.Stderr, "gauntlet: stop-hook: %v\n", err)
+	for d := abs; ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		if filepath.Dir(d) == d {
+			return ""
+		}
 	}
 }
 
@@ -255,7 +304,7 @@ func (h History) Unresolved() []HistoryEntry {
 			continue
 		}
 		resolved := slices.ContainsFunc(h.Entries, func(l HistoryEntry) bool {
-			return l.Seq > r.Seq && l.MAC != "" && sameSession(l, r) && resolves(l)
+			return laterThan(l, r) && l.MAC != "" && sameSession(l, r) && resolves(l)
 		})
 		if !resolved {
 			out = append(out, r)

@@ -106,7 +106,7 @@ func loadLedger(sd *state.Dir) (*ledger, error) {
 	// A ledger put back from an older copy verifies too; the anchor has the latest word. An
 	// anchor that cannot be read or fails its check adds nothing (and is rewritten on save): it
 	// must never turn into an error, which would let the agent stop.
-	kept, _ := readSticky(key, sd.Path())
+	kept, _ := readSticky(key, sd.Identity())
 	for k, names := range kept.Sessions {
 		sess := l.Sessions[k]
 		if sess == nil {
@@ -218,7 +218,7 @@ func (l *ledger) save(sd *state.Dir, now time.Time) error {
 	}
 	// The anchor is a second copy: failing to write it must not make a block uncountable (which
 	// lets the agent stop), so it is kept when it can be.
-	_ = l.keepSticky(sd.Path())
+	_ = l.keepSticky(sd.Identity())
 	return nil
 }
 

@@ -51,6 +51,9 @@ type Options struct {
 	// the hook may come for that gate to count as stopped by the host (runner.Options); 0 is the
 	// runner's default.
 	StopSignalWindow time.Duration
+	// Started is when the process started, about when the host's timeout started counting; zero
+	// means when Run is called.
+	Started time.Time
 }
 
 // Outcome is what the process prints on stdout and exits with.
@@ -66,6 +69,9 @@ type Outcome struct {
 // is not the agent's to fix becomes a reply that lets the agent stop, with the cause.
 func Run(ctx context.Context, o Options) (out Outcome) {
 	call := &call{Options: o, host: o.Host, secrets: redact.New(redact.Rules{}, o.Environ)}
+	if call.Started.IsZero() {
+		call.Started = time.Now()
+	}
 	if call.host == "" {
 		call.host = HostClaude
 	}
@@ -76,7 +82,7 @@ func Run(ctx context.Context, o Options) (out Outcome) {
 		}
 		call.record(out)
 	}()
-	return call.run(ctx)
+	return call.unlessSignalled(ctx, call.run(ctx))
 }
 
 type call struct {
@@ -102,6 +108,10 @@ type call struct {
 	overrideMode string
 	// session is what judges this session's stops: its base, its config, its environment.
 	session judging
+	// cfg is the config the stop is judged with, once its state directory is open (openState).
+	cfg *config.Config
+	// replyNotes qualify every reply: gauntlet's own state found broken, and judged anyway.
+	replyNotes []string
 }
 
 // sessionKey is the ledger's key of the payload's session; "" when the host names none, and
@@ -114,11 +124,14 @@ func (c *call) sessionKey() string {
 }
 
 func (c *call) allow() Outcome {
+	if len(c.replyNotes) > 0 {
+		return c.message("gauntlet: passed, but " + strings.Join(c.replyNotes, "; ") + "; stop allowed")
+	}
 	return Outcome{Stdout: Encode(c.host, Reply{Verdict: Allow}), Reply: Reply{Verdict: Allow}}
 }
 
 func (c *call) block(reason string) Outcome {
-	reason = withOverrides(reason, c.overrides, c.overrideMode)
+	reason = withNotes(withOverrides(reason, c.overrides, c.overrideMode), c.replyNotes)
 	r := Reply{Verdict: Block, Reason: reason, Secrets: c.secrets}.Shown()
 	return Outcome{Stdout: Encode(c.host, r), Reply: r, blocks: true}
 }
@@ -126,6 +139,11 @@ func (c *call) block(reason string) Outcome {
 // notify lets the agent stop with a message; hosts without a place for it get it on stderr,
 // cleaned and redacted the same way.
 func (c *call) notify(msg string) Outcome {
+	return c.message(noticeWithNotes(msg, c.replyNotes))
+}
+
+// message is notify's reply, the notes already in msg.
+func (c *call) message(msg string) Outcome {
 	r := Reply{Verdict: Notify, Message: msg, Secrets: c.secrets}.Shown()
 	fmt.Fprintln(c.Stderr, r.Message)
 	return Outcome{Stdout: Encode(c.host, r), Reply: r}
@@ -201,7 +219,7 @@ func stopBudget(timeout time.Duration) (gates, grace time.Duration) {
 // judge answers from the ledger when the state was already judged, from the verdict of another
 // hook judging the same state, else runs the gates.
 func (c *call) judge(ctx context.Context, cfg *config.Config) Outcome {
-	sd, err := state.Open(cfg.Root)
+	sd, err := c.openState(cfg)
 	if err != nil {
 		return c.because(WhyInfra, "").notify("gauntlet: gates not run: " + oneLine(err.Error()) + "; stop allowed")
 	}
@@ -274,7 +292,7 @@ func (c *call) judge(ctx context.Context, cfg *config.Config) Outcome {
 			return out
 		}
 	}
-	if fingerprint != "" {
+	if fingerprint != "" && held != nil {
 		if err := writeInflight(sd, inflight{Fingerprint: fingerprint, Session: key, PID: os.Getpid()}); err != nil {
 			fmt.Fprintf(c.Stderr, "gauntlet: stop-hook: %v\n", err)
 		}
@@ -321,6 +339,8 @@ func (c *call) judge(ctx context.Context, cfg *config.Config) Outcome {
 				return c.decide(led, key, fingerprint, same, maxAttempts, run, perSession)
 			})
 			switch {
+			case held == nil:
+				// Judged without the run lock: the state's shared verdict is its holder's to write.
 			case same:
 				c.share(sd, fingerprint, key, stickyOf(led, key), run)
 			case fingerprint != "":
@@ -336,6 +356,8 @@ func (c *call) judge(ctx context.Context, cfg *config.Config) Outcome {
 		Session:       key,
 		SessionInputs: inputs,
 		Judged:        judged,
+		State:         sd,
+		Unlocked:      held == nil,
 	})
 	progress.Stop()
 	var busy *lock.BusyError
@@ -382,10 +404,11 @@ func passedBefore(led *ledger, key, fingerprint string, perSession bool) bool {
 	return s != nil && s.LastPass == fingerprint
 }
 
-// lockFor takes the run lock. Another run holding it is waited for lock_wait, as any run is; but
-// a hook already judging this very state is waited for until the deadline, so that its verdict
-// answers this call too rather than this agent stopping unverified. done is set when the reply
-// is already decided (the lock could not be had).
+// lockFor takes the run lock. Another run holding it is waited for lock_wait, as any run is, and
+// then the stop is judged without it (a nil lock; see judgeUnlocked); but a hook already judging
+// this very state is waited for until the deadline, so that its verdict answers this call too
+// rather than this agent stopping unverified. done is set when the reply is already decided (the
+// call's time ran out).
 func (c *call) lockFor(ctx context.Context, cfg *config.Config, sd *state.Dir, fingerprint, key string, perSession bool) (_ *lock.Lock, waited bool, out Outcome, done bool) {
 	judgingThis := func() bool {
 		in := readInflight(sd)
@@ -408,6 +431,9 @@ func (c *call) lockFor(ctx context.Context, cfg *config.Config, sd *state.Dir, f
 		}
 	}
 	switch {
+	case err != nil && !waited && ctx.Err() == nil:
+		c.judgeUnlocked(cfg, err)
+		return nil, false, Outcome{}, false
 	case errors.As(err, &busy):
 		return nil, false, c.because(WhyLock, "").notify("gauntlet: gates not run: " + lowerFirst(busy.Error()) + "; stop allowed"), true
 	case err != nil:
@@ -498,13 +524,17 @@ func ranAtAll(r gates.Result) bool {
 }
 
 // remember applies fn to the ledger and saves it; the caller holds the run lock. A block that
-// cannot be counted would be the same block forever, so when the ledger cannot be read or written
-// the agent is let go with the cause instead.
+// cannot be counted would be the same block forever: when the ledger cannot be read or written
+// (a gate broke .gauntlet while it ran), it is counted in the user's state directory
+// (rememberElsewhere), and only when that cannot be done either is the agent let go with the cause.
 func (c *call) remember(sd *state.Dir, fn func(*ledger) Outcome) Outcome {
 	led, err := loadLedger(sd)
 	reply := fn(led)
 	if err == nil && !c.DryRun {
 		err = led.save(sd, time.Now())
+	}
+	if err != nil && reply.blocks && !c.DryRun {
+		reply, err = c.rememberElsewhere(sd, fn, reply, err)
 	}
 	if err == nil {
 		return reply
@@ -565,11 +595,15 @@ func blocking(run *engine.Run) []gates.Result {
 // the retry limit instead of looping forever.
 func (c *call) reblock(ctx context.Context, cfg *config.Config, sd *state.Dir) Outcome {
 	held, err := lock.Acquire(ctx, sd.Path(), min(cfg.StopHook.LockWait, cfg.StopHook.Timeout))
-	if err != nil {
+	switch {
+	case err != nil && ctx.Err() == nil:
+		c.judgeUnlocked(cfg, err)
+	case err != nil:
 		return c.because(WhyLock, "").notify("gauntlet: gates not run: " + lowerFirst(oneLine(err.Error())) + "; stop allowed")
+	default:
+		defer held.Release()
+		c.killLeftovers(sd) // only a holder of the lock knows the run that left them is dead
 	}
-	defer held.Release()
-	c.killLeftovers(sd)
 	return c.remember(sd, func(led *ledger) Outcome {
 		ps := c.promptOf(led.session(sessionKey(c.host, c.payload.Session()), time.Now()))
 		c.integrity = ps.Integrity
