@@ -37,6 +37,8 @@ type judging struct {
 	note string
 	// tree is the work tree as pinning a new session read it, for the stop's own snapshot.
 	tree *snapshot.Tree
+	// steering is what steers the tools now (envid), read once per call.
+	steering map[string]string
 }
 
 // pinTimeout bounds the git calls that pin a new session: the first hook call of a session pays
@@ -52,11 +54,11 @@ func sessionJudging(ctx context.Context, dir, sessionKey, how string, loaded *co
 		return judgingWithoutConfig(dir, sessionKey, loadErr)
 	}
 	forStop, _, _ := loaded.ForStopHook()
-	j := judging{cfg: forStop}
+	j := judging{cfg: forStop, steering: envid.Steering(environ)}
 	if sessionKey == "" {
 		return j, nil
 	}
-	rec, tree, err := pinSession(ctx, loaded, sessionKey, how, environ)
+	rec, tree, err := pinSession(ctx, loaded, sessionKey, how, j.steering)
 	j.tree = tree
 	switch {
 	case errors.Is(err, session.ErrNoKey), errors.Is(err, snapshot.ErrNotGit):
@@ -75,7 +77,7 @@ func sessionJudging(ctx context.Context, dir, sessionKey, how string, loaded *co
 		j.baseJudged = true
 		return j, nil
 	}
-	j.envChanged = envid.Changed(rec.Env, envid.Steering(environ))
+	j.envChanged = envid.Changed(rec.Env, j.steering)
 	for _, d := range rec.MissingDeps(loaded.Root) {
 		j.envChanged = append(j.envChanged, d+" removed")
 	}
@@ -135,12 +137,12 @@ func judgingWithoutConfig(dir, sessionKey string, loadErr error) (judging, error
 // mid-session) the base `run` would measure from now, which is never later than HEAD. Once
 // pinned, it is one sealed read.
 func PinSession(ctx context.Context, cfg *config.Config, key, how string, environ []string) (*session.Record, error) {
-	rec, _, err := pinSession(ctx, cfg, key, how, environ)
+	rec, _, err := pinSession(ctx, cfg, key, how, envid.Steering(environ))
 	return rec, err
 }
 
 // pinSession is PinSession, also returning the work tree it read to pin a new session.
-func pinSession(ctx context.Context, cfg *config.Config, key, how string, environ []string) (*session.Record, *snapshot.Tree, error) {
+func pinSession(ctx context.Context, cfg *config.Config, key, how string, steering map[string]string) (*session.Record, *snapshot.Tree, error) {
 	if rec, err := session.Load(cfg.Root, key); rec != nil || err != nil {
 		return rec, nil, err
 	}
@@ -152,7 +154,7 @@ func pinSession(ctx context.Context, cfg *config.Config, key, how string, enviro
 		return nil, nil, fmt.Errorf("pin the session's base: %w", err)
 	}
 	rec := &session.Record{Project: cfg.Root, Session: key, How: how, Pinned: time.Now().UTC(),
-		Env: envid.Steering(environ), Deps: session.PresentDeps(cfg.Root), Remotes: remotesOf(cfg.Root)}
+		Env: steering, Deps: session.PresentDeps(cfg.Root), Remotes: remotesOf(cfg.Root)}
 	if tree.Head == snapshot.NoCommit {
 		rec, err := session.Pin(rec)
 		return rec, tree, err
@@ -181,7 +183,11 @@ func pinSession(ctx context.Context, cfg *config.Config, key, how string, enviro
 // it is judged in: a verdict about another base or environment never answers this stop.
 func (j judging) inputs(b []byte, environ []string) []byte {
 	b = append(b, "session base\x00"+j.base+"\x00environment\x00"...)
-	b = append(b, envid.Local(envid.Steering(environ))+"\x00changed since the start\x00"...)
+	steering := j.steering
+	if steering == nil {
+		steering = envid.Steering(environ)
+	}
+	b = append(b, envid.Local(steering)+"\x00changed since the start\x00"...)
 	return append(b, strings.Join(j.envChanged, "\x00")+"\x00"...)
 }
 
