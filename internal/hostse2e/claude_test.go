@@ -71,6 +71,10 @@ gates:
 	if got := whys(p.history()); got != "block/fail allow/pass" {
 		t.Errorf("history = %s", got)
 	}
+	// The session-start hook init installs pinned the session's base before the agent acted.
+	if got := strings.Join(p.pins(), " "); got != "session start" {
+		t.Errorf("session pins = %q, want one pinned at the session's start", got)
+	}
 }
 
 // Claude Code's own cap ends the turn while gauntlet still blocks (max_attempts above it, the

@@ -121,4 +121,7 @@ gates:
 	if got := whys(p.history()); !strings.HasSuffix(got, "allow/pass") {
 		t.Errorf("history = %s, want the stop allowed on a pass\n%s", got, out)
 	}
+	if got := strings.Join(p.pins(), " "); got != "session start" {
+		t.Errorf("session pins = %q, want one pinned at the session's start (sessionStart)", got)
+	}
 }

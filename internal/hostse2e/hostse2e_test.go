@@ -190,6 +190,28 @@ func (p *project) history() []decision {
 	return out
 }
 
+// pins says how each of the project's agent sessions had its base pinned ("session start", "first
+// stop", ...), read from the session records beside the user's key in the project's HOME.
+func (p *project) pins() []string {
+	p.t.Helper()
+	files, _ := filepath.Glob(filepath.Join(p.home, ".local", "state", "gauntlet", "projects", "*", "sessions", "*.json"))
+	var out []string
+	for _, f := range files {
+		if strings.HasSuffix(f, ".advance.json") {
+			continue
+		}
+		data, err := os.ReadFile(f)
+		if err != nil {
+			p.t.Fatal(err)
+		}
+		var r struct{ How string }
+		if json.Unmarshal(data, &r) == nil {
+			out = append(out, r.How)
+		}
+	}
+	return out
+}
+
 // whys is the history as "decision/why" words, for comparing.
 func whys(ds []decision) string {
 	var w []string
