@@ -70,7 +70,9 @@ func (j *judge) testDecls() (removed, added []testDecl) {
 		if inOld || f.Deleted && testScope(f.Path) {
 			removed = append(removed, j.declsIn(f, f.Removed, true)...)
 		}
-		if inNew && !f.Deleted {
+		// A test declared in a file the runner no longer picks up does not run: it is not
+		// declared again.
+		if inNew && !f.Deleted && (langOf(f.Path) == langRust || j.runs(f, false)) {
 			added = append(added, j.declsIn(f, f.Added, false)...)
 		}
 	}
@@ -161,7 +163,8 @@ func (j *judge) read(f File, old bool) ([]byte, bool) {
 
 // testFilesRemoved reports test files deleted, or renamed to a path the test runner does not
 // pick up, unless every test they held is declared again elsewhere in the change (split or
-// moved by hand).
+// moved by hand); and a Go test file that stays but that a build constraint now keeps the go
+// tool from building where the gates run: every test in it skipped at once.
 func (j *judge) testFilesRemoved(removed, added []testDecl) {
 	addedNames := map[string]bool{}
 	for _, d := range added {
@@ -186,10 +189,50 @@ func (j *judge) testFilesRemoved(removed, added []testDecl) {
 				continue // its tests live on in other files
 			}
 			j.add(gates.RuleTestFileRemoved, f.Path, 0, "test file deleted%s", testCount(lost))
-		case f.Renamed() && !isTestFile(f.Path) && langOf(f.Path) != langRust:
-			j.add(gates.RuleTestFileRemoved, f.Path, 0, "test file %s renamed to %s, which the test runner does not pick up", f.OldPath, f.Path)
+		case f.Created || langOf(f.Path) == langRust || !j.runs(f, true):
+			// Rust unit tests run from any source file; a file that did not run has nothing to lose.
+		case f.Renamed() && !j.nameRuns(f.Path):
+			j.add(gates.RuleTestFileRemoved, f.Path, 0, "test file %s renamed to %s, which %s", f.OldPath, f.Path, j.whyNotRun(f.Path))
+		case !j.runs(f, false):
+			data, _ := j.read(f, false)
+			line, text := buildConstraintLine(data)
+			j.add(gates.RuleTestSkipped, f.Path, line, "build constraint %s: the go tool no longer builds this file on %s, so none of its tests run",
+				cmpOr(excerpt(text), "(none)"), j.platform())
 		}
 	}
+}
+
+// runs says whether the test runner picks up a test file on one side of the change: by its name
+// and place, and for Go when the go tool builds it where the gates run.
+func (j *judge) runs(f File, old bool) bool {
+	p := f.Path
+	if old {
+		p = cmpOr(f.OldPath, f.Path)
+	}
+	if !j.nameRuns(p) {
+		return false
+	}
+	if langOf(p) != langGo {
+		return true
+	}
+	data, ok := j.read(f, old)
+	return !ok || j.goBuilds(p, data)
+}
+
+// nameRuns says whether a test file's path alone lets its runner pick it up.
+func (j *judge) nameRuns(p string) bool {
+	return isTestFile(p) && (langOf(p) != langGo || j.goNameBuilds(p))
+}
+
+// whyNotRun says, for a message, why the runner does not pick up a file at p.
+func (j *judge) whyNotRun(p string) string {
+	switch {
+	case langOf(p) == langGo && strings.HasSuffix(p, "_test.go") && !goWalked(p):
+		return "go test ./... does not reach (a directory starting with _ or ., or testdata)"
+	case langOf(p) == langGo && isTestFile(p):
+		return "the go tool does not build on " + j.platform() + " (a name for another platform)"
+	}
+	return "the test runner does not pick up"
 }
 
 func testCount(names []string) string {
@@ -224,7 +267,7 @@ func (j *judge) testsRemoved(removed, added []testDecl) {
 	}
 	deleted := map[string]bool{}
 	for _, f := range j.files {
-		if f.Deleted || f.Renamed() && isTestFile(f.OldPath) && !isTestFile(f.Path) && langOf(f.Path) != langRust {
+		if f.Deleted || f.Renamed() && isTestFile(f.OldPath) && !j.nameRuns(f.Path) && langOf(f.Path) != langRust {
 			deleted[f.Path] = true
 		}
 	}
