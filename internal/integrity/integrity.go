@@ -39,7 +39,8 @@ type judge struct {
 	files    []File
 	in       Inputs
 	findings []gates.IntegrityFinding
-	goCtx    *build.Context // the platform the gates run on, made on first use
+	goCtx    *build.Context   // the platform the gates run on, made on first use
+	fresh    map[testKey]bool // the tests the change adds
 }
 
 func (j *judge) add(rule, file string, line int, format string, args ...any) {

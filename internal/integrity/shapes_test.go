@@ -63,3 +63,76 @@ func TestGoTestFilesMovedWhereGoDoesNotLook(t *testing.T) {
 			renames: map[string]string{"x_test.go": "my_pkg/x_test.go"}},
 	})
 }
+
+// A skip guarded by a condition that holds where the gates run skips the test there; a guard
+// that holds only elsewhere is an environment probe, and a guard on a test the change adds
+// weakens nothing.
+func TestGuardedSkips(t *testing.T) {
+	guarded := func(cond string) map[string]string {
+		return map[string]string{"x_test.go": replace(goTest, "func TestSub(t *testing.T) {\n", "func TestSub(t *testing.T) {\n\tif "+cond+" {\n\t\tt.Skip(\"not here\")\n\t}\n")}
+	}
+	withNew := func(body string) map[string]string {
+		return map[string]string{"x_test.go": goTest + "\nfunc TestNew(t *testing.T) {\n" + body + "\tif add(2, 2) != 4 {\n\t\tt.Fatal(\"wrong\")\n\t}\n}\n"}
+	}
+	old := map[string]string{"x_test.go": goTest}
+	runCases(t, []detectCase{
+		{name: "skipped unless on another OS: skips here", old: old, new: guarded(`runtime.GOOS != "` + elsewhere + `"`),
+			want: []string{"test-skipped x_test.go:16"}},
+		{name: "skipped on this OS", old: old, new: guarded(`runtime.GOOS == "` + runtime.GOOS + `"`),
+			want: []string{"test-skipped x_test.go:16"}},
+		{name: "skipped on this architecture", old: old, new: guarded(`runtime.GOARCH == "` + runtime.GOARCH + `"`),
+			want: []string{"test-skipped x_test.go:16"}},
+		{name: "another OS or a condition of the code's own", old: old, new: guarded(`runtime.GOOS == "` + elsewhere + `" || os.Getenv("X") == ""`),
+			want: []string{"test-skipped x_test.go:16"}},
+		{name: "skipped unless in short mode, which no gate asks for", old: old, new: guarded(`!testing.Short()`),
+			want: []string{"test-skipped x_test.go:16"}},
+		{name: "skipped in short mode, which a gate asks for", old: old, new: guarded(`testing.Short()`), commands: []string{"go test -short ./..."},
+			want: []string{"test-skipped x_test.go:16"}},
+		// Twins: the guard does not hold where the gates run.
+		{name: "skipped on another OS", old: old, new: guarded(`runtime.GOOS == "` + elsewhere + `"`)},
+		{name: "skipped in short mode", old: old, new: guarded(`testing.Short()`)},
+		{name: "another OS and anything", old: old, new: guarded(`runtime.GOOS == "` + elsewhere + `" && os.Getenv("X") == ""`)},
+		{name: "a probe of the machine", old: old, new: guarded(`err != nil`)},
+		{name: "a probe with an init statement", old: old, new: guarded(`_, err := exec.LookPath("git"); err != nil`)},
+		// A guard on a test the change adds weakens nothing.
+		{name: "a new test skipped on this OS", old: old, new: withNew("\tif runtime.GOOS != \"" + elsewhere + "\" {\n\t\tt.Skip(\"x\")\n\t}\n")},
+		{name: "a new test skipped by a condition of its own", old: old, new: withNew("\tif os.Getenv(\"CI\") == \"\" {\n\t\tt.Skip(\"x\")\n\t}\n")},
+		{name: "a new test skipped unconditionally", old: old, new: withNew("\tt.Skip(\"later\")\n"),
+			want: []string{"test-skipped x_test.go:21"}},
+		{name: "a test renamed and guarded is no new test", old: old,
+			new:  map[string]string{"x_test.go": replace(guarded(`runtime.GOOS != "` + elsewhere + `"`)["x_test.go"], "TestSub", "TestSubtract")},
+			want: []string{"test-skipped x_test.go:16"}},
+	})
+}
+
+const pyTests = `import pytest
+
+
+def test_a():
+    assert a() == 1
+`
+
+// pytest: a conditional skip on a test the change adds weakens nothing; on an existing test it is
+// a skip as before.
+func TestPythonGuardedSkips(t *testing.T) {
+	old := map[string]string{"tests/test_a.py": pyTests}
+	newTest := func(lines string) map[string]string {
+		return map[string]string{"tests/test_a.py": pyTests + "\n\n" + lines}
+	}
+	runCases(t, []detectCase{
+		{name: "skipif on an existing test", old: old, new: map[string]string{"tests/test_a.py": replace(pyTests, "def test_a", "@pytest.mark.skipif(WIN, reason=\"x\")\ndef test_a")},
+			want: []string{"test-skipped tests/test_a.py:4"}},
+		{name: "skipif on a new test, under other decorators", old: old,
+			new: newTest("@pytest.mark.skipif(WIN, reason=\"Different behavior on windows.\")\n@pytest.mark.parametrize(\n    (\"x\", \"y\"),\n    [(1, 2)],\n)\ndef test_b(x, y):\n    assert x < y\n")},
+		{name: "xfail with a condition on a new test", old: old, new: newTest("@pytest.mark.xfail(WIN and not PY2, reason=\"x\")\ndef test_b():\n    assert b()\n")},
+		{name: "unittest skipIf on a new method", old: map[string]string{"a_test.py": "class T:\n    def test_a(self):\n        self.assertEqual(a(), 1)\n"},
+			new: map[string]string{"a_test.py": "class T:\n    def test_a(self):\n        self.assertEqual(a(), 1)\n\n    @unittest.skipIf(WIN, 'x')\n    def test_b(self):\n        self.assertEqual(b(), 1)\n"}},
+		{name: "pytest.skip under an if in a new test", old: old, new: newTest("def test_b():\n    if WIN:\n        pytest.skip(\"x\")\n    assert b()\n")},
+		{name: "an unconditional skip on a new test", old: old, new: newTest("@pytest.mark.skip(reason=\"later\")\ndef test_b():\n    assert b()\n"),
+			want: []string{"test-skipped tests/test_a.py:8"}},
+		{name: "xfail without a condition on a new test", old: old, new: newTest("@pytest.mark.xfail(reason=\"bug\")\ndef test_b():\n    assert b()\n"),
+			want: []string{"test-skipped tests/test_a.py:8"}},
+		{name: "pytest.skip under an if in an existing test", old: old, new: map[string]string{"tests/test_a.py": replace(pyTests, "    assert a() == 1\n", "    if WIN:\n        pytest.skip(\"x\")\n    assert a() == 1\n")},
+			want: []string{"test-skipped tests/test_a.py:6"}},
+	})
+}

@@ -50,6 +50,7 @@ type testDecl struct {
 // in assertions.
 func (j *judge) checkTests() {
 	removed, added := j.testDecls()
+	j.fresh = freshTests(removed, added)
 	j.testFilesRemoved(removed, added)
 	j.testsRemoved(removed, added)
 	j.markersAdded(gates.RuleTestSkipped, skipMarkers, "skip added")
@@ -318,7 +319,7 @@ func (j *judge) markersAdded(rule string, markers map[lang]*lazyRegexp, what str
 			pool[h.key]--
 			continue
 		}
-		if rule == gates.RuleTestSkipped && j.probedSkip(h.file, h.line) {
+		if rule == gates.RuleTestSkipped && j.skipExcused(h.file, h.line) {
 			continue
 		}
 		j.add(rule, h.file, h.line, "%s: %s", what, excerpt(h.text))
@@ -326,29 +327,9 @@ func (j *judge) markersAdded(rule string, markers map[lang]*lazyRegexp, what str
 }
 
 // environmentProbe is the condition of a Go skip that depends on the machine, not on the code
-// under test: a tool missing, an error setting up, another OS, short mode, running as root.
+// under test: a tool missing, an error setting up, another OS, short mode, running as root. It
+// judges a condition that cannot be parsed; guardSkipsHere judges the others.
 var environmentProbe = lazy(`^\s*(?:if|}\s*else\s+if)\b.*(?:\berr\b|LookPath|GOOS|GOARCH|testing\.Short\(\)|Getuid|Geteuid|ErrNotExist|ErrPermission).*\{\s*$`)
-
-// probedSkip says whether a Go skip sits directly under an environment probe: the test runs
-// wherever it can, which is no weakening.
-func (j *judge) probedSkip(file string, line int) bool {
-	if langOf(file) != langGo {
-		return false
-	}
-	data, ok := j.ch.New(file)
-	if !ok {
-		return false
-	}
-	lines := splitLines(data)
-	for k := line - 2; k >= 0 && k >= line-3; k-- {
-		t := strings.TrimSpace(lines[k])
-		if t == "" || strings.HasPrefix(t, "//") {
-			continue
-		}
-		return environmentProbe.MatchString(lines[k])
-	}
-	return false
-}
 
 // markerKeys are the markers on a line outside strings, each keyed by the rest of the line from
 // the marker on, so that editing the code before a marker does not make it new.
