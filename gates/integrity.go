@@ -8,6 +8,7 @@ const (
 	RuleTestSkipped       = "test-skipped"        // a skip added (t.Skip, it.skip, @pytest.mark.skip, #[ignore], ...)
 	RuleTestFocused       = "test-focused"        // a focus added (.only, fit, fdescribe): the other tests stop running
 	RuleAssertionsDropped = "assertions-dropped"  // fewer assertions in the test files than before
+	RuleTestNeutered      = "test-neutered"       // a test made unable to fail: returns first, a check made constant false, TestMain hiding failures
 	RuleSuppressionAdded  = "suppression-added"   // //nolint, # noqa, @ts-ignore, #[allow(...)], ...
 	RuleGateRelaxed       = "gate-relaxed"        // a gate removed, disabled, narrowed or its command changed in .gauntlet.yml
 	RuleIntegrityRelaxed  = "integrity-relaxed"   // the integrity settings themselves lowered
@@ -24,7 +25,7 @@ const (
 // IntegrityRules lists every rule id, in the order reports and the docs present them.
 var IntegrityRules = []string{
 	RuleTestFileRemoved, RuleTestRemoved, RuleTestSkipped, RuleTestFocused, RuleAssertionsDropped,
-	RuleSuppressionAdded,
+	RuleTestNeutered, RuleSuppressionAdded,
 	RuleGateRelaxed, RuleIntegrityRelaxed, RuleLintRelaxed, RuleTypecheckRelaxed, RuleCoverageLowered,
 	RuleScriptNeutered, RuleCICheckRemoved, RuleHookWeakened, RuleGateAltered,
 	RuleEnvChanged,
@@ -37,6 +38,7 @@ var IntegrityRuleSummary = map[string]string{
 	RuleTestSkipped:       "A test was skipped or marked to be skipped.",
 	RuleTestFocused:       "A test was focused, so the other tests no longer run.",
 	RuleAssertionsDropped: "The test files have fewer assertions than before.",
+	RuleTestNeutered:      "A test was made unable to fail: it returns before its checks, a check's condition is constant false, or TestMain hides the failures.",
 	RuleSuppressionAdded:  "A lint, type-check or coverage suppression was added.",
 	RuleGateRelaxed:       "A gate was removed, disabled, narrowed or its command changed in the gauntlet config.",
 	RuleIntegrityRelaxed:  "The integrity settings were lowered.",

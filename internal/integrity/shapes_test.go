@@ -136,3 +136,64 @@ func TestPythonGuardedSkips(t *testing.T) {
 			want: []string{"test-skipped tests/test_a.py:6"}},
 	})
 }
+
+// A test made unable to fail while it stays: a return before its first statement, a check whose
+// condition is constant false.
+func TestNeuteredTests(t *testing.T) {
+	old := map[string]string{"x_test.go": goTest}
+	goNew := func(from, to string) map[string]string {
+		return map[string]string{"x_test.go": replace(goTest, from, to)}
+	}
+	const subtests = "package x\n\nimport \"testing\"\n\nfunc TestAll(t *testing.T) {\n\tt.Run(\"add\", func(t *testing.T) {\n\t\tif add(1, 2) != 3 {\n\t\t\tt.Error(\"wrong\")\n\t\t}\n\t})\n}\n"
+	const jsTest = "it('adds', () => {\n  expect(add(1, 2)).toBe(3)\n})\n"
+	runCases(t, []detectCase{
+		{name: "go return before the first statement", old: old, new: goNew("func TestSub(t *testing.T) {\n", "func TestSub(t *testing.T) {\n\treturn\n"),
+			want: []string{"test-neutered x_test.go:15"}},
+		{name: "go return first in a subtest", old: map[string]string{"x_test.go": subtests},
+			new:  map[string]string{"x_test.go": replace(subtests, "func(t *testing.T) {\n", "func(t *testing.T) {\n\t\treturn\n")},
+			want: []string{"test-neutered x_test.go:7"}},
+		{name: "go condition made constant false", old: old, new: goNew("if sub(3, 2) != 1 {", "if false && sub(3, 2) != 1 {"),
+			want: []string{"test-neutered x_test.go:15"}},
+		{name: "go condition made constant false at its end", old: old, new: goNew("if sub(3, 2) != 1 {", "if sub(3, 2) != 1 && false {"),
+			want: []string{"test-neutered x_test.go:15"}},
+		{name: "python return before the first statement", old: map[string]string{"tests/test_a.py": pyTests},
+			new:  map[string]string{"tests/test_a.py": replace(pyTests, "def test_a():\n", "def test_a():\n    \"\"\"Adds.\"\"\"\n    return\n")},
+			want: []string{"test-neutered tests/test_a.py:6"}},
+		{name: "python check under if False", old: map[string]string{"tests/test_a.py": pyTests},
+			new:  map[string]string{"tests/test_a.py": replace(pyTests, "    assert a() == 1\n", "    if False:\n        assert a() == 1\n")},
+			want: []string{"test-neutered tests/test_a.py:5"}},
+		{name: "js return before the first statement", old: map[string]string{"a.test.js": jsTest},
+			new:  map[string]string{"a.test.js": replace(jsTest, "() => {\n", "() => {\n  return;\n")},
+			want: []string{"test-neutered a.test.js:2"}},
+		// Twins.
+		{name: "an early return after real work", old: old, new: goNew("\tif sub(3, 2) != 1 {\n", "\tif sub(3, 2) == 0 {\n\t\treturn\n\t}\n\tif sub(3, 2) != 1 {\n")},
+		{name: "a return first in a test the change adds", old: old, new: map[string]string{"x_test.go": goTest + "\nfunc TestNew(t *testing.T) {\n\treturn\n}\n"}},
+		{name: "a return first in a helper", old: old, new: map[string]string{"x_test.go": goTest + "\nfunc helper() {\n\treturn\n}\n"}},
+		{name: "if false in code that is not a test", old: map[string]string{"a.go": "package a\n\nfunc f() {\n\tg()\n}\n"},
+			new: map[string]string{"a.go": "package a\n\nfunc f() {\n\tif false && debug {\n\t\tpanic(\"x\")\n\t}\n\tg()\n}\n"}},
+		{name: "if false around no check", old: old, new: goNew("func TestSub(t *testing.T) {\n", "func TestSub(t *testing.T) {\n\tif false {\n\t\tt.Log(\"debug\")\n\t}\n")},
+		{name: "false or a condition is no constant", old: old, new: goNew("if sub(3, 2) != 1 {", "if false || sub(3, 2) != 1 {")},
+	})
+}
+
+// A TestMain that keeps the test binary from failing: it never calls m.Run, or exits 0 whatever
+// m.Run returned. Since Go 1.15 a TestMain that returns passes m.Run's result on by itself.
+func TestNeuteredTestMain(t *testing.T) {
+	main := func(body string) map[string]string {
+		return map[string]string{"main_test.go": "package x\n\nimport (\n\t\"os\"\n\t\"testing\"\n)\n\nfunc TestMain(m *testing.M) {\n" + body + "}\n"}
+	}
+	old := main("\tos.Exit(m.Run())\n")
+	runCases(t, []detectCase{
+		{name: "exits 0 after m.Run", old: old, new: main("\tm.Run()\n\tos.Exit(0)\n"), want: []string{"test-neutered main_test.go:10"}},
+		{name: "keeps the code and exits 0", old: old, new: main("\tcode := m.Run()\n\t_ = code\n\tos.Exit(0)\n"), want: []string{"test-neutered main_test.go:11"}},
+		{name: "never calls m.Run", old: old, new: main("\tsetup()\n"), want: []string{"test-neutered main_test.go:8"}},
+		{name: "a TestMain added that never calls m.Run", old: map[string]string{"main_test.go": "package x\n"},
+			new: main("\tsetup()\n"), want: []string{"test-neutered main_test.go:8"}},
+		// Twins.
+		{name: "os.Exit(m.Run())", old: main("\tsetup()\n\tos.Exit(m.Run())\n"), new: old},
+		{name: "code kept for after the cleanup", old: old, new: main("\tcode := m.Run()\n\tcleanup()\n\tos.Exit(code)\n")},
+		{name: "returns after m.Run", old: old, new: main("\tm.Run()\n\tteardown()\n")},
+		{name: "exits 1 when the setup fails", old: old, new: main("\tif err := setup(); err != nil {\n\t\tos.Exit(1)\n\t}\n\tos.Exit(m.Run())\n")},
+		{name: "a defect already at the base", old: main("\tm.Run()\n\tos.Exit(0)\n"), new: main("\tm.Run()\n\tcleanup()\n\tos.Exit(0)\n")},
+	})
+}

@@ -46,8 +46,8 @@ type testDecl struct {
 	line int
 }
 
-// checkTests reports test files removed, tests removed, skips and focuses added and a net drop
-// in assertions.
+// checkTests reports test files removed, tests removed, skips and focuses added, a net drop
+// in assertions and tests made unable to fail.
 func (j *judge) checkTests() {
 	removed, added := j.testDecls()
 	j.fresh = freshTests(removed, added)
@@ -56,6 +56,7 @@ func (j *judge) checkTests() {
 	j.markersAdded(gates.RuleTestSkipped, skipMarkers, "skip added")
 	j.markersAdded(gates.RuleTestFocused, focusMarkers, "focus added: every other test stops running")
 	j.assertionsDropped()
+	j.checkNeutered()
 }
 
 // testScope says whether a file's tests are judged: test files, and Rust sources, whose unit
