@@ -45,7 +45,7 @@ var IntegrityRuleSummary = map[string]string{
 	RuleLintRelaxed:       "A linter or lint rule was turned off, or exclusions were added.",
 	RuleTypecheckRelaxed:  "A type-checking option was turned off.",
 	RuleCoverageLowered:   "A coverage threshold was lowered or removed.",
-	RuleScriptNeutered:    "A script or make target the checks run was replaced by one that cannot fail.",
+	RuleScriptNeutered:    "A script or make target the checks run was replaced by one that cannot fail, or made to change what the checks run unseen (go env -w).",
 	RuleCICheckRemoved:    "A CI step that runs checks was removed or allowed to fail.",
 	RuleHookWeakened:      "The gauntlet hook entry was removed, disabled or changed.",
 	RuleGateAltered:       "A gate or setting of the gauntlet config at the session's base was removed, renamed or changed; the stop runs the base's.",

@@ -23,6 +23,7 @@ func (j *judge) checkConfigs() {
 		j.configFile(f)
 	}
 	j.checkWorkflows()
+	j.checkGoEnvWrites()
 }
 
 // formatOf says how a configuration file the rules know is written; ok is false for any other.

@@ -197,3 +197,28 @@ func TestNeuteredTestMain(t *testing.T) {
 		{name: "a defect already at the base", old: main("\tm.Run()\n\tos.Exit(0)\n"), new: main("\tm.Run()\n\tcleanup()\n\tos.Exit(0)\n")},
 	})
 }
+
+// go env -w writes the go tool's own env file: every later go command, the gates' included, runs
+// with it, and no gate's command shows it.
+func TestGoEnvWritten(t *testing.T) {
+	const wf = "on: push\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - run: go test ./...\n"
+	runCases(t, []detectCase{
+		{name: "in a make recipe", old: map[string]string{"Makefile": "test:\n\tgo test ./...\n"},
+			new: map[string]string{"Makefile": "test:\n\tgo env -w GOFLAGS=-run=TestZero\n\tgo test ./...\n"}, want: []string{"script-neutered Makefile:2"}},
+		{name: "in a shell script", old: map[string]string{"scripts/test.sh": "#!/bin/sh\ngo test ./...\n"},
+			new: map[string]string{"scripts/test.sh": "#!/bin/sh\ngo env -w GOFLAGS=-short\ngo test ./...\n"}, want: []string{"script-neutered scripts/test.sh:2"}},
+		{name: "in a package script", old: map[string]string{"package.json": "{\n  \"scripts\": {\n    \"test\": \"go test ./...\"\n  }\n}\n"},
+			new: map[string]string{"package.json": "{\n  \"scripts\": {\n    \"test\": \"go env -w CGO_ENABLED=0 && go test ./...\"\n  }\n}\n"}, want: []string{"script-neutered package.json:3"}},
+		{name: "in a CI step", old: map[string]string{".github/workflows/ci.yml": wf},
+			new: map[string]string{".github/workflows/ci.yml": replace(wf, "      - run: go test", "      - run: go env -w GOFLAGS=-count=1 -w GOTOOLCHAIN=local\n      - run: go test")}, want: []string{"script-neutered .github/workflows/ci.yml:6"}},
+		// Twins: where modules come from is not what is checked; reading is not writing; a
+		// command moved is not new.
+		{name: "the module proxy and private modules", old: map[string]string{".github/workflows/ci.yml": wf},
+			new: map[string]string{".github/workflows/ci.yml": replace(wf, "      - run: go test", "      - run: go env -w GOPRIVATE=github.com/org/* GONOSUMDB=github.com/org/*\n      - run: go test")}},
+		{name: "go env read", old: map[string]string{"Makefile": "test:\n\tgo test ./...\n"},
+			new: map[string]string{"Makefile": "test:\n\tgo env GOPATH\n\tgo test ./...\n"}},
+		{name: "moved to another target", old: map[string]string{"Makefile": "setup:\n\tgo env -w GOFLAGS=-mod=mod\n\ntest:\n\tgo test ./...\n"},
+			new: map[string]string{"Makefile": "test:\n\tgo test ./...\n\nsetup:\n\tgo env -w GOFLAGS=-mod=mod\n"}},
+		{name: "in documentation", old: map[string]string{"README.md": "x\n"}, new: map[string]string{"README.md": "x\n\n    go env -w GOFLAGS=-short\n"}},
+	})
+}
