@@ -222,3 +222,22 @@ func TestGoEnvWritten(t *testing.T) {
 		{name: "in documentation", old: map[string]string{"README.md": "x\n"}, new: map[string]string{"README.md": "x\n\n    go env -w GOFLAGS=-short\n"}},
 	})
 }
+
+// eslint flat configs are read line by line: every rule on a line counts, not only the first.
+func TestEslintFlatRulesOnOneLine(t *testing.T) {
+	flat := func(rules string) map[string]string {
+		return map[string]string{"eslint.config.mjs": "export default [\n  { rules: { " + rules + " } },\n]\n"}
+	}
+	runCases(t, []detectCase{
+		{name: "a rule turned off beside another", old: flat(`"no-unused-vars": "error", "eqeqeq": "error"`), new: flat(`"no-unused-vars": "error", "eqeqeq": "off"`),
+			want: []string{"lint-relaxed eslint.config.mjs:2"}},
+		{name: "a numeric level lowered beside a list", old: flat(`eqeqeq: ["error", "always"], curly: 2`), new: flat(`eqeqeq: ["error", "always"], curly: 0`),
+			want: []string{"lint-relaxed eslint.config.mjs:2"}},
+		{name: "two rules lowered on one line", old: flat(`"a": "error", "b": "error"`), new: flat(`"a": "warn", "b": "off"`),
+			want: []string{"lint-relaxed eslint.config.mjs:2", "lint-relaxed eslint.config.mjs:2"}},
+		// Twins: an off rule kept while the line changes, and the line split.
+		{name: "a rule added beside one already off", old: flat(`"eqeqeq": "off"`), new: flat(`"eqeqeq": "off", "curly": "error"`)},
+		{name: "the line split with the same levels", old: flat(`"no-console": "off", "eqeqeq": "error"`),
+			new: map[string]string{"eslint.config.mjs": "export default [\n  { rules: {\n    \"no-console\": \"off\",\n    \"eqeqeq\": \"error\",\n  } },\n]\n"}},
+	})
+}
