@@ -16,6 +16,7 @@ const (
 	RuleTypecheckRelaxed  = "typecheck-relaxed"   // tsconfig strictness, mypy or pyright checks turned off
 	RuleCoverageLowered   = "coverage-lowered"    // a coverage threshold lowered or removed
 	RuleScriptNeutered    = "script-neutered"     // a test/lint script or make target replaced by one that cannot fail
+	RuleTestsExcluded     = "tests-excluded"      // the tests a runner selects narrowed, in its config or in a command a check runs
 	RuleCICheckRemoved    = "ci-check-removed"    // a CI step that runs checks removed or allowed to fail
 	RuleHookWeakened      = "hook-weakened"       // the host's gauntlet hook entry removed, disabled or changed
 	RuleGateAltered       = "gate-altered"        // a gate or setting of the config at the session's base changed (the stop runs the base's)
@@ -27,7 +28,7 @@ var IntegrityRules = []string{
 	RuleTestFileRemoved, RuleTestRemoved, RuleTestSkipped, RuleTestFocused, RuleAssertionsDropped,
 	RuleTestNeutered, RuleSuppressionAdded,
 	RuleGateRelaxed, RuleIntegrityRelaxed, RuleLintRelaxed, RuleTypecheckRelaxed, RuleCoverageLowered,
-	RuleScriptNeutered, RuleCICheckRemoved, RuleHookWeakened, RuleGateAltered,
+	RuleScriptNeutered, RuleTestsExcluded, RuleCICheckRemoved, RuleHookWeakened, RuleGateAltered,
 	RuleEnvChanged,
 }
 
@@ -45,7 +46,8 @@ var IntegrityRuleSummary = map[string]string{
 	RuleLintRelaxed:       "A linter or lint rule was turned off, or exclusions were added.",
 	RuleTypecheckRelaxed:  "A type-checking option was turned off.",
 	RuleCoverageLowered:   "A coverage threshold was lowered or removed.",
-	RuleScriptNeutered:    "A script or make target the checks run was replaced by one that cannot fail, or made to change what the checks run unseen (go env -w).",
+	RuleScriptNeutered:    "A script or make target the checks run was replaced by one that cannot fail, or made to change what the checks run unseen (go env -w, a makefile included).",
+	RuleTestsExcluded:     "The tests a runner selects were narrowed: in its configuration (ignores, deselections, test paths or patterns) or in the command a check runs (-run, -k, a path).",
 	RuleCICheckRemoved:    "A CI step that runs checks was removed or allowed to fail.",
 	RuleHookWeakened:      "The gauntlet hook entry was removed, disabled or changed.",
 	RuleGateAltered:       "A gate or setting of the gauntlet config at the session's base was removed, renamed or changed; the stop runs the base's.",

@@ -113,7 +113,7 @@ func (j *judge) configFile(f File) {
 		j.eslintFlat(f)
 	case base == ".eslintignore":
 		j.ignoreFile(f, "eslint")
-	case base == "Makefile" || base == "makefile" || base == "GNUmakefile":
+	case isMakefile(p):
 		j.makefile(f)
 	}
 	if isHookFile(p) {

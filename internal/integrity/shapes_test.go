@@ -241,3 +241,77 @@ func TestEslintFlatRulesOnOneLine(t *testing.T) {
 			new: map[string]string{"eslint.config.mjs": "export default [\n  { rules: {\n    \"no-console\": \"off\",\n    \"eqeqeq\": \"error\",\n  } },\n]\n"}},
 	})
 }
+
+// A makefile that now reads another one the base did not have: any target can be overridden there.
+func TestMakefileIncludes(t *testing.T) {
+	const mk = "test:\n\tgo test ./...\n"
+	old := map[string]string{"Makefile": mk}
+	with := func(line string, extra map[string]string) map[string]string {
+		out := map[string]string{"Makefile": mk + "\n" + line + "\n"}
+		for k, v := range extra {
+			out[k] = v
+		}
+		return out
+	}
+	runCases(t, []detectCase{
+		{name: "-include of a local file", old: old, new: with("-include .local.mk", nil), want: []string{"script-neutered Makefile:4"}},
+		{name: "sinclude", old: old, new: with("sinclude local.mk", nil), want: []string{"script-neutered Makefile:4"}},
+		{name: "include of a file the change adds", old: old, new: with("include override.mk", map[string]string{"override.mk": "test:\n\t@true\n"}),
+			want: []string{"script-neutered Makefile:4"}},
+		{name: "include of a variable", old: old, new: with("include $(LOCAL)", nil), want: []string{"script-neutered Makefile:4"}},
+		{name: "a .mk file's target neutered", old: map[string]string{"mk/test.mk": mk}, new: map[string]string{"mk/test.mk": "test:\n\t@echo ok\n"},
+			want: []string{"script-neutered mk/test.mk:1"}},
+		// Twins.
+		{name: "include of a file the base had", old: map[string]string{"Makefile": mk, "common.mk": "x:\n\ttrue\n"},
+			new: with("include common.mk", map[string]string{"common.mk": "x:\n\ttrue\n"})},
+		{name: "an include moved", old: map[string]string{"Makefile": "-include .local.mk\n\n" + mk}, new: with("-include .local.mk", nil)},
+		{name: "dependency files", old: old, new: with("-include $(OBJS:.o=.d) build/deps.d", nil)},
+	})
+}
+
+// The command a check runs, narrowed to fewer tests: a test filter, a skip flag, fewer packages
+// or paths.
+func TestNarrowedTestCommands(t *testing.T) {
+	mk := func(recipe string) map[string]string {
+		return map[string]string{"Makefile": "test:\n\t" + recipe + "\n"}
+	}
+	pkg := func(test string) map[string]string {
+		return map[string]string{"package.json": "{\n  \"name\": \"x\",\n  \"scripts\": {\n    \"test\": \"" + test + "\"\n  }\n}\n"}
+	}
+	const wf = "jobs:\n  test:\n    steps:\n      - name: Test\n        run: %s\n"
+	ci := func(cmd string) map[string]string {
+		return map[string]string{".github/workflows/ci.yml": replace(wf, "%s", cmd)}
+	}
+	narrowed := func(name string, old, new map[string]string, want string) detectCase {
+		return detectCase{name: name, old: old, new: new, want: []string{want}}
+	}
+	honest := func(name string, old, new map[string]string) detectCase {
+		return detectCase{name: name, old: old, new: new}
+	}
+	runCases(t, []detectCase{
+		narrowed("go test -run added", mk("go test ./..."), mk("go test -run TestZero ./..."), "tests-excluded Makefile:2"),
+		narrowed("go test -skip added", mk("@$(GO) test -race ./..."), mk("@$(GO) test -race -skip=TestDiv ./..."), "tests-excluded Makefile:2"),
+		narrowed("go test fewer packages", mk("go test ./..."), mk("go test ./pkg/a"), "tests-excluded Makefile:2"),
+		narrowed("go test compiled only", mk("cd sub && go test ./..."), mk("cd sub && go test -c ./..."), "tests-excluded Makefile:2"),
+		narrowed("pytest -k added", mk("pytest -q"), mk("pytest -q -k 'not slow'"), "tests-excluded Makefile:2"),
+		narrowed("pytest narrower path", mk("python -m pytest tests"), mk("python -m pytest tests/unit"), "tests-excluded Makefile:2"),
+		narrowed("node --test narrowed to one file", pkg("node --test"), pkg("node --test test/one.test.js"), "tests-excluded package.json:4"),
+		narrowed("jest path ignore added", pkg("jest --ci"), pkg("jest --ci --testPathIgnorePatterns e2e"), "tests-excluded package.json:4"),
+		narrowed("vitest filter added", pkg("vitest run"), pkg("vitest run src/a"), "tests-excluded package.json:4"),
+		narrowed("cargo test lib only", mk("cargo test --workspace"), mk("cargo test --workspace --lib"), "tests-excluded Makefile:2"),
+		narrowed("cargo test skip", mk("cargo test"), mk("cargo test -- --skip slow"), "tests-excluded Makefile:2"),
+		narrowed("a CI step narrowed in place", ci("go test ./..."), ci("go test -short ./..."), "tests-excluded .github/workflows/ci.yml:2"),
+		{name: "a target a gate runs", old: map[string]string{"Makefile": "unit:\n\tgo test ./...\n"}, new: map[string]string{"Makefile": "unit:\n\tgo test -run X ./...\n"},
+			commands: []string{"make unit"}, want: []string{"tests-excluded Makefile:2"}},
+		// Twins: flags that select nothing, wider paths, targets no check runs.
+		honest("go test flags that select nothing", mk("go test ./..."), mk("go test -race -count=1 -timeout 5m -tags integration ./...")),
+		honest("go test one package to all", mk("go test ."), mk("go test ./...")),
+		honest("node --test with a reporter", pkg("node --test"), pkg("node --test --test-reporter spec")),
+		honest("pytest with coverage", mk("pytest"), mk("pytest --cov src -q")),
+		honest("pytest ignoring build output", mk("pytest"), mk("pytest --ignore=build --ignore node_modules")),
+		honest("pytest widened", mk("pytest tests/unit"), mk("pytest tests")),
+		honest("jest with coverage", pkg("jest"), pkg("jest --ci --coverage")),
+		honest("a target no check runs", map[string]string{"Makefile": "bench:\n\tgo test -bench . ./...\n"}, map[string]string{"Makefile": "bench:\n\tgo test -run XXX -bench . ./...\n"}),
+		honest("a runner replaced is no narrowing", mk("go test ./..."), mk("gotestsum -- ./...")),
+	})
+}
