@@ -48,7 +48,7 @@ func (j *judge) scriptNames(scripts map[string]any) []string {
 	return slices.Compact(out)
 }
 
-// packageJSON judges the scripts, the eslint config and the jest coverage thresholds kept in
+// packageJSON judges the scripts, the eslint config and the jest test selection kept in
 // package.json.
 func (j *judge) packageJSON(c configPair) {
 	if c.file.Deleted {
@@ -69,6 +69,7 @@ func (j *judge) packageJSON(c configPair) {
 	if oe, ne := getMap(c.old, "eslintConfig"), getMap(c.new, "eslintConfig"); oe != nil {
 		j.eslintTree(c, oe, ne, []string{"eslintConfig"})
 	}
+	j.jsRunnerConfig(c, getMap(c.old, "jest"), getMap(c.new, "jest"))
 }
 
 // makeRule is a target's prerequisites and recipe, with the line each recipe line starts on.

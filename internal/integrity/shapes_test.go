@@ -315,3 +315,115 @@ func TestNarrowedTestCommands(t *testing.T) {
 		honest("a runner replaced is no narrowing", mk("go test ./..."), mk("gotestsum -- ./...")),
 	})
 }
+
+// pytest's configuration narrowed: options that deselect, test paths narrowed, collection
+// patterns lost, directories no longer recursed into.
+func TestPytestConfigNarrowed(t *testing.T) {
+	pyproject := func(opts string) map[string]string {
+		return map[string]string{"pyproject.toml": "[project]\nname = \"x\"\n\n[tool.pytest.ini_options]\n" + opts}
+	}
+	ini := func(file, section, opts string) map[string]string {
+		return map[string]string{file: "[" + section + "]\n" + opts}
+	}
+	runCases(t, []detectCase{
+		{name: "-k added to addopts", old: pyproject("addopts = \"-ra\"\n"), new: pyproject("addopts = \"-ra -k 'not test_div'\"\n"),
+			want: []string{"tests-excluded pyproject.toml:5"}},
+		{name: "--deselect added", old: pyproject("addopts = [\"-ra\"]\n"), new: pyproject("addopts = [\"-ra\", \"--deselect\", \"tests/test_a.py::test_b\"]\n"),
+			want: []string{"tests-excluded pyproject.toml:5"}},
+		{name: "--ignore of a test directory", old: ini("setup.cfg", "tool:pytest", "addopts = -q\n"), new: ini("setup.cfg", "tool:pytest", "addopts = -q --ignore=tests/integration\n"),
+			want: []string{"tests-excluded setup.cfg:2"}},
+		{name: "-m added in pytest.ini", old: ini("pytest.ini", "pytest", "addopts = -q\n"), new: ini("pytest.ini", "pytest", "addopts = -q -m \"not slow\"\n"),
+			want: []string{"tests-excluded pytest.ini:2"}},
+		{name: "testpaths narrowed", old: pyproject("testpaths = [\"tests\"]\n"), new: pyproject("testpaths = [\"tests/unit\"]\n"),
+			want: []string{"tests-excluded pyproject.toml:5"}},
+		{name: "testpaths set where pytest looked everywhere", old: ini("tox.ini", "pytest", "addopts = -q\n"), new: ini("tox.ini", "pytest", "addopts = -q\ntestpaths = tests/unit\n"),
+			want: []string{"tests-excluded tox.ini:3"}},
+		{name: "norecursedirs of a test directory", old: ini("tox.ini", "pytest", "norecursedirs = .git build\n"), new: ini("tox.ini", "pytest", "norecursedirs = .git build tests/slow\n"),
+			want: []string{"tests-excluded tox.ini:2"}},
+		{name: "python_files narrowed", old: pyproject("python_files = [\"test_*.py\", \"check_*.py\"]\n"), new: pyproject("python_files = [\"test_*.py\"]\n"),
+			want: []string{"tests-excluded pyproject.toml:5"}},
+		{name: "python_files set to one file", old: pyproject("addopts = \"-q\"\n"), new: pyproject("addopts = \"-q\"\npython_files = [\"test_a.py\"]\n"),
+			want: []string{"tests-excluded pyproject.toml:6"}},
+		// Twins.
+		{name: "addopts that select nothing", old: pyproject("addopts = \"-ra\"\n"), new: pyproject("addopts = \"-ra --strict-markers --cov=src -p no:cacheprovider\"\n")},
+		{name: "--ignore of build output", old: pyproject("addopts = \"-ra\"\n"), new: pyproject("addopts = \"-ra --ignore=build --ignore-glob=*.egg-info/*\"\n")},
+		{name: "testpaths widened", old: pyproject("testpaths = [\"tests\"]\n"), new: pyproject("testpaths = [\"tests\", \"docs\"]\n")},
+		{name: "norecursedirs of build output", old: ini("tox.ini", "pytest", "addopts = -q\n"), new: ini("tox.ini", "pytest", "addopts = -q\nnorecursedirs = .git .tox build dist node_modules\n")},
+		{name: "python_files widened from the default", old: pyproject("addopts = \"-q\"\n"), new: pyproject("addopts = \"-q\"\npython_files = [\"test_*.py\", \"check_*.py\"]\n")},
+		{name: "reformatted", old: pyproject("addopts = \"-ra -q\"\ntestpaths = [\"tests\"]\n"), new: pyproject("addopts = [\"-ra\", \"-q\"]\ntestpaths = [\n  \"tests\",\n]\n")},
+	})
+}
+
+// conftest.py's collect_ignore keeps the files it names from being collected.
+func TestConftestCollectIgnore(t *testing.T) {
+	const conftest = "import sys\n\ncollect_ignore = [\"setup.py\"]\n"
+	old := map[string]string{"tests/conftest.py": conftest}
+	with := func(text string, extra map[string]string) map[string]string {
+		out := map[string]string{"tests/conftest.py": text}
+		for k, v := range extra {
+			out[k] = v
+		}
+		return out
+	}
+	runCases(t, []detectCase{
+		{name: "a test file ignored", old: old, new: with("import sys\n\ncollect_ignore = [\"setup.py\", \"test_slow.py\"]\n", nil),
+			want: []string{"tests-excluded tests/conftest.py:3"}},
+		{name: "a glob of test files ignored", old: old, new: with(conftest+"collect_ignore_glob = [\"*_integration.py\"]\n", nil),
+			want: []string{"tests-excluded tests/conftest.py:4"}},
+		{name: "appended, over several lines", old: old, new: with(conftest+"collect_ignore.extend([\n    \"unit/test_a.py\",\n])\n", nil),
+			want: []string{"tests-excluded tests/conftest.py:5"}},
+		{name: "a new conftest ignoring a test directory", old: map[string]string{}, new: with("collect_ignore = [\"integration\"]\n", nil),
+			want: []string{"tests-excluded tests/conftest.py:1"}},
+		// Twins.
+		{name: "files that are no tests", old: old, new: with("import sys\n\ncollect_ignore = [\"setup.py\", \"docs/conf.py\", \"build\"]\n", nil)},
+		{name: "a test file the change adds, for another version", old: old,
+			new: with(conftest+"if sys.version_info < (3, 10):\n    collect_ignore.append(\"test_match.py\")\n", map[string]string{"tests/test_match.py": "def test_m():\n    assert m()\n"})},
+		{name: "reformatted", old: old, new: with("import sys\n\ncollect_ignore = [\n    \"setup.py\",\n]\n", nil)},
+	})
+}
+
+// jest and vitest configurations narrowed: ignores added, test patterns or roots narrowed.
+func TestJSRunnerConfigNarrowed(t *testing.T) {
+	jestJS := func(body string) map[string]string {
+		return map[string]string{"jest.config.js": "/** @type {import('jest').Config} */\nmodule.exports = {\n  verbose: true,\n" + body + "}\n"}
+	}
+	vitest := func(test string) map[string]string {
+		return map[string]string{"vitest.config.ts": "import { defineConfig, configDefaults } from 'vitest/config'\n\nexport default defineConfig({\n  plugins: [react()],\n  test: {\n" + test + "  },\n})\n"}
+	}
+	pkg := func(jest string) map[string]string {
+		return map[string]string{"package.json": "{\n  \"name\": \"x\",\n  \"jest\": {\n" + jest + "  }\n}\n"}
+	}
+	runCases(t, []detectCase{
+		{name: "package.json jest ignore added", old: pkg("    \"testPathIgnorePatterns\": [\"/node_modules/\"]\n"), new: pkg("    \"testPathIgnorePatterns\": [\"/node_modules/\", \"/e2e/\"]\n"),
+			want: []string{"tests-excluded package.json:4"}},
+		{name: "jest.config.js ignore added", old: jestJS("  testPathIgnorePatterns: ['/node_modules/'],\n"), new: jestJS("  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/src/slow/'],\n"),
+			want: []string{"tests-excluded jest.config.js:4"}},
+		{name: "jest testMatch narrowed", old: jestJS("  testMatch: ['**/*.test.js'],\n"), new: jestJS("  testMatch: ['**/a.test.js'],\n"),
+			want: []string{"tests-excluded jest.config.js:4"}},
+		{name: "jest testMatch set", old: jestJS(""), new: jestJS("  testMatch: [\n    '**/unit/*.test.js',\n  ],\n"),
+			want: []string{"tests-excluded jest.config.js:4"}},
+		{name: "vitest exclude added", old: vitest("    exclude: [...configDefaults.exclude],\n"), new: vitest("    exclude: [...configDefaults.exclude, 'src/slow/**'],\n"),
+			want: []string{"tests-excluded vitest.config.ts:6"}},
+		{name: "vitest include narrowed", old: vitest("    include: ['src/**/*.test.ts'],\n"), new: vitest("    include: ['src/a/**/*.test.ts'],\n"),
+			want: []string{"tests-excluded vitest.config.ts:6"}},
+		// Twins.
+		{name: "coverage exclude is no test selection", old: vitest("    environment: 'jsdom',\n"), new: vitest("    environment: 'jsdom',\n    coverage: { exclude: ['src/gen/**'] },\n")},
+		{name: "jest ignores build output", old: jestJS("  testPathIgnorePatterns: ['/node_modules/'],\n"), new: jestJS("  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/dist/'],\n")},
+		{name: "testMatch widened", old: jestJS("  testMatch: ['**/*.test.js'],\n"), new: jestJS("  testMatch: ['**/*.test.js', '**/*.spec.js'],\n")},
+		{name: "reformatted", old: vitest("    include: ['src/**/*.test.ts'],\n"), new: vitest("    include: [\n      \"src/**/*.test.ts\", // every test\n    ],\n")},
+	})
+}
+
+// A pytest test file renamed out of test_*.py / *_test.py is no longer collected.
+func TestPythonTestFileRenamedOutOfPattern(t *testing.T) {
+	runCases(t, []detectCase{
+		{name: "renamed in its directory", old: map[string]string{"tests/test_a.py": pyTests}, new: map[string]string{"tests/a.py": pyTests},
+			renames: map[string]string{"tests/test_a.py": "tests/a.py"}, want: []string{"test-file-removed tests/a.py:0"}},
+		{name: "moved by hand into a helper module", old: map[string]string{"tests/test_a.py": pyTests}, new: map[string]string{"tests/helpers.py": pyTests + "\n# moved\n"},
+			want: []string{"test-file-removed tests/test_a.py:0"}},
+		{name: "moved to a subdirectory", old: map[string]string{"tests/test_a.py": pyTests}, new: map[string]string{"tests/unit/test_a.py": pyTests},
+			renames: map[string]string{"tests/test_a.py": "tests/unit/test_a.py"}},
+		{name: "renamed to the other pattern", old: map[string]string{"test_a.py": pyTests}, new: map[string]string{"a_test.py": pyTests},
+			renames: map[string]string{"test_a.py": "a_test.py"}},
+	})
+}

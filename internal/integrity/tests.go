@@ -2,6 +2,7 @@ package integrity
 
 import (
 	"fmt"
+	"path"
 	"regexp"
 	"slices"
 	"strings"
@@ -221,10 +222,22 @@ func (j *judge) runs(f File, old bool) bool {
 	return !ok || j.goBuilds(p, data)
 }
 
-// nameRuns says whether a test file's path alone lets its runner pick it up.
+// nameRuns says whether a test file's path alone lets its runner pick it up: for Go, a name for
+// this platform; for Python, a module pytest collects by default (test_*.py, *_test.py), not a
+// helper or conftest.py beside the tests.
 func (j *judge) nameRuns(p string) bool {
-	return isTestFile(p) && (langOf(p) != langGo || j.goNameBuilds(p))
+	switch {
+	case !isTestFile(p):
+		return false
+	case langOf(p) == langGo:
+		return j.goNameBuilds(p)
+	case langOf(p) == langPython:
+		return pyCollected.MatchString(path.Base(p))
+	}
+	return true
 }
+
+var pyCollected = lazy(`^(?:test_.*|.*_test)\.py$`)
 
 // whyNotRun says, for a message, why the runner does not pick up a file at p.
 func (j *judge) whyNotRun(p string) string {
@@ -233,6 +246,8 @@ func (j *judge) whyNotRun(p string) string {
 		return "go test ./... does not reach (a directory starting with _ or ., or testdata)"
 	case langOf(p) == langGo && isTestFile(p):
 		return "the go tool does not build on " + j.platform() + " (a name for another platform)"
+	case langOf(p) == langPython && isTestFile(p):
+		return "pytest does not collect (not test_*.py or *_test.py)"
 	}
 	return "the test runner does not pick up"
 }
