@@ -188,8 +188,10 @@ func gatesShort(commands []string) bool {
 // testKey names a test: its file and its name.
 type testKey struct{ file, name string }
 
-// freshTests are the tests the change adds: declared now, not before under that name anywhere (a
-// test moved) and not in a file whose removed tests they may stand in for (a rename).
+// freshTests are the tests the change adds to what runs where the gates run: declared now, not
+// before under that name in a file that ran (a test moved), and not in a file whose removed tests
+// they may stand in for (a rename). A test moved from a file that did not build here (another
+// platform's) adds to what runs here too.
 func freshTests(removed, added []testDecl) map[testKey]bool {
 	addedNames := map[string]bool{}
 	for _, d := range added {
@@ -197,6 +199,9 @@ func freshTests(removed, added []testDecl) map[testKey]bool {
 	}
 	removedNames, renamedIn := map[string]bool{}, map[string]bool{}
 	for _, d := range removed {
+		if !d.ran {
+			continue
+		}
 		removedNames[d.name] = true
 		if !addedNames[d.name] {
 			renamedIn[d.file] = true

@@ -27,14 +27,16 @@ func (j *judge) checkNeutered() {
 		}
 		lines := splitLines(data)
 		l := langOf(f.Path)
+		added := map[int]bool{}
 		for _, a := range f.Added {
-			if a.N < 1 || a.N > len(lines) {
-				continue
+			added[a.N] = true
+		}
+		for _, a := range f.Added {
+			if a.N < 1 || a.N > len(lines) || f.Created {
+				continue // a file the change creates holds no test that ran before
 			}
-			j.returnFirst(f, l, lines, a.N)
-			if !f.Created {
-				j.constantlyFalse(f, l, lines, a.N)
-			}
+			j.returnFirst(f, l, lines, a.N, added)
+			j.constantlyFalse(f, l, lines, a.N)
 		}
 		if l == langGo {
 			j.testMain(f, data)
@@ -42,14 +44,14 @@ func (j *judge) checkNeutered() {
 	}
 }
 
-// returnFirst reports a bare return added as the first statement of an existing test: nothing
-// after it runs, and the test passes.
-func (j *judge) returnFirst(f File, l lang, lines []string, n int) {
+// returnFirst reports a bare return added as the first statement of an existing test (its
+// declaration a line the change keeps): nothing after it runs, and the test passes.
+func (j *judge) returnFirst(f File, l lang, lines []string, n int, added map[int]bool) {
 	if t := strings.TrimSpace(lines[n-1]); t != "return" && t != "return;" {
 		return
 	}
-	name, ok := testOpenedAbove(l, lines, n)
-	if !ok || j.fresh[testKey{f.Path, name}] {
+	name, at, ok := testOpenedAbove(l, lines, n)
+	if !ok || added[at] || j.fresh[testKey{f.Path, name}] {
 		return
 	}
 	j.add(gates.RuleTestNeutered, f.Path, n, "test %s returns before its first statement: nothing in it runs, and it passes", name)
@@ -58,9 +60,9 @@ func (j *judge) returnFirst(f File, l lang, lines []string, n int) {
 // goSubtest is the line that opens a subtest's function literal: t.Run("x", func(t *testing.T) {.
 var goSubtest = lazy(`func\s*\(\s*\w+\s+\*testing\.[TB]\s*\)\s*\{\s*$`)
 
-// testOpenedAbove says whether the code line above line n opens a test's body, and names the
-// test (the enclosing one, for a Go subtest).
-func testOpenedAbove(l lang, lines []string, n int) (string, bool) {
+// testOpenedAbove says whether the code line above line n opens a test's body, names the test
+// (the enclosing one, for a Go subtest) and the line that opens it.
+func testOpenedAbove(l lang, lines []string, n int) (name string, at int, ok bool) {
 	k := n - 2
 	for ; k >= 0; k-- {
 		t := strings.TrimSpace(lines[k])
@@ -73,29 +75,29 @@ func testOpenedAbove(l lang, lines []string, n int) (string, bool) {
 		break
 	}
 	if k < 0 {
-		return "", false
+		return "", 0, false
 	}
 	line := lines[k]
 	switch l {
 	case langGo:
 		if m := goTestDecl.FindStringSubmatch(line); m != nil && strings.HasSuffix(strings.TrimSpace(line), "{") {
-			return m[1], true
+			return m[1], k + 1, true
 		}
 		if goSubtest.MatchString(line) {
 			if name := goEnclosingTest(lines, k+1); name != "" {
-				return name, true
+				return name, k + 1, true
 			}
 		}
 	case langPython:
 		if m := pyTestDecl.FindStringSubmatch(line); m != nil && strings.HasSuffix(strings.TrimSpace(line), ":") {
-			return m[1], true
+			return m[1], k + 1, true
 		}
 	case langJS:
 		if m := jsTestDecl.FindStringSubmatch(line); m != nil && strings.HasSuffix(strings.TrimSpace(line), "{") {
-			return m[2], true
+			return m[2], k + 1, true
 		}
 	}
-	return "", false
+	return "", 0, false
 }
 
 var (
@@ -186,7 +188,8 @@ func (j *judge) testMain(f File, data []byte) {
 }
 
 // testMainDefects reads a Go test file's TestMain(m *testing.M): the defects it has, each with
-// its line. A file that does not parse has none that can be told.
+// its line. A file that does not parse has none that can be told; m used in any way (m.Run(),
+// handed to a helper) counts as running the tests.
 func testMainDefects(data []byte) map[string]int {
 	if !bytes.Contains(data, []byte("TestMain")) {
 		return nil
@@ -210,16 +213,15 @@ func testMainDefects(data []byte) map[string]int {
 		if len(param.Names) == 1 {
 			m = param.Names[0].Name
 		}
+		// m.Run called, or m handed to a helper that may call it (os.Exit(testutil.Run(m))).
 		runs := false
 		ast.Inspect(fn.Body, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok && id.Name == m && m != "_" {
+				runs = true
+			}
 			call, ok := n.(*ast.CallExpr)
 			if !ok {
 				return true
-			}
-			if sel, ok := call.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "Run" {
-				if id, ok := sel.X.(*ast.Ident); ok && id.Name == m && m != "_" {
-					runs = true
-				}
 			}
 			if isSelector(call.Fun, "os", "Exit") && len(call.Args) == 1 {
 				if lit, ok := call.Args[0].(*ast.BasicLit); ok && lit.Kind == token.INT && lit.Value == "0" {

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/bmatcuk/doublestar/v4"
+
 	"github.com/gauntlet-dev/gauntlet/gates"
 )
 
@@ -63,8 +65,9 @@ func (j *judge) pytestConfig(c configPair) {
 	}
 	op, np := items(old["testpaths"]), items(new["testpaths"])
 	switch {
-	case len(op) == 0 && len(np) > 0:
+	case len(op) == 0 && slices.ContainsFunc(np, namesFile):
 		j.add(gates.RuleTestsExcluded, file, at("testpaths"), "pytest testpaths set to %s: it no longer collects from the whole project", list(np, 3))
+	case len(op) == 0:
 	case len(np) > 0:
 		if lost := uncovered(op, np); len(lost) > 0 {
 			j.add(gates.RuleTestsExcluded, file, at("testpaths"), "pytest testpaths no longer include %s", list(lost, 3))
@@ -162,20 +165,34 @@ func (j *judge) conftest(f File) {
 	if f.Deleted || notOurs(f.Path) {
 		return
 	}
-	var old map[string]int
-	if !f.Created {
-		data, _ := j.read(f, true)
-		old = collectIgnores(data)
-	}
+	ignored := j.ignoredBefore()
 	data, _ := j.read(f, false)
 	dir := path.Dir(f.Path)
 	entries := collectIgnores(data)
 	for _, e := range sortedKeys(anyMap(entries)) {
-		if _, had := old[e]; had || !mayHoldTests(e) || j.createdHere(path.Join(dir, e)) {
+		p := path.Join(dir, e)
+		if ignored[p] || !mayHoldTests(e) || j.createdHere(p) {
 			continue
 		}
 		j.add(gates.RuleTestsExcluded, f.Path, entries[e], "conftest.py collect_ignore keeps pytest from collecting %s", e)
 	}
+}
+
+// ignoredBefore are the paths (from the project root) the base's conftest.py files the change
+// touches kept pytest from collecting: a conftest.py moved keeps what it ignored.
+func (j *judge) ignoredBefore() map[string]bool {
+	out := map[string]bool{}
+	for _, f := range j.files {
+		old := cmpOr(f.OldPath, f.Path)
+		if f.Created || path.Base(old) != "conftest.py" {
+			continue
+		}
+		data, _ := j.read(f, true)
+		for e := range collectIgnores(data) {
+			out[path.Join(path.Dir(old), e)] = true
+		}
+	}
+	return out
 }
 
 // createdHere says whether the change creates the file at p.
@@ -261,9 +278,11 @@ func (j *judge) jsRunnerConfig(c configPair, old, new map[string]any) {
 				j.add(gates.RuleTestsExcluded, c.file.Path, line, "%s now leaves out %s", k, list(added, 3))
 			}
 		case !had:
-			j.add(gates.RuleTestsExcluded, c.file.Path, line, "%s set to %s: only the tests it names run", k, list(n.entries, 3))
+			if slices.ContainsFunc(n.entries, namesFile) {
+				j.add(gates.RuleTestsExcluded, c.file.Path, line, "%s set to %s: only the tests it names run", k, list(n.entries, 3))
+			}
 		default:
-			if lost := grown(anySlice(n.entries), anySlice(o.entries)); len(lost) > 0 {
+			if lost := narrowedSelection(o.entries, n.entries); len(lost) > 0 {
 				j.add(gates.RuleTestsExcluded, c.file.Path, line, "%s no longer selects %s", k, list(lost, 3))
 			}
 		}
@@ -292,4 +311,56 @@ func (j *judge) jsRunnerFile(f File) {
 	newData, _ := j.read(f, false)
 	c := configPair{file: f, oldData: oldData, newData: newData, old: jsLiteralTree(oldData), new: jsLiteralTree(newData)}
 	j.jsRunnerConfig(c, c.old, c.new)
+}
+
+// narrowedSelection are the entries of a select list that the new list loses. An entry replaced
+// by one for the same files in another place (the same last segment, somewhere the old entry does
+// not reach: tests moved and the pattern following them) is not lost; one replaced by a pattern
+// within it (packages/*/ narrowed to packages/a/) is.
+func narrowedSelection(old, new []string) []string {
+	var lost []string
+	for _, o := range old {
+		if slices.Contains(new, o) {
+			continue
+		}
+		followed := slices.ContainsFunc(new, func(n string) bool {
+			return !slices.Contains(old, n) && path.Base(n) == path.Base(o) && !globMatches(o, globSample(n))
+		})
+		if !followed {
+			lost = append(lost, o)
+		}
+	}
+	return lost
+}
+
+// globSample is a path a glob matches: each wildcard stood in for by a name.
+func globSample(pattern string) string {
+	r := strings.NewReplacer("<rootDir>", "root", "**", "x/y", "*", "x", "?", "x")
+	s := r.Replace(pattern)
+	for {
+		open := strings.IndexAny(s, "{[")
+		if open < 0 {
+			return s
+		}
+		end := strings.IndexAny(s[open:], "}]")
+		if end < 0 {
+			return s
+		}
+		first := strings.FieldsFunc(s[open+1:open+end], func(r rune) bool { return r == ',' })
+		choice := "x"
+		if len(first) > 0 {
+			choice = first[0]
+			if s[open] == '[' {
+				choice = first[0][:1]
+			}
+		}
+		s = s[:open] + choice + s[open+end+1:]
+	}
+}
+
+// globMatches says whether a glob (a jest or vitest pattern) matches a path; a pattern it cannot
+// read matches nothing.
+func globMatches(pattern, p string) bool {
+	ok, err := doublestar.Match(strings.ReplaceAll(pattern, "<rootDir>", "root"), p)
+	return ok && err == nil
 }

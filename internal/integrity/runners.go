@@ -191,11 +191,14 @@ func narrowedBy(old, new runnerCall) string {
 		why = append(why, f+" added")
 	}
 	oldPaths, newPaths := old.paths, new.paths
+	if slices.ContainsFunc(append(slices.Clone(oldPaths), newPaths...), func(p string) bool { return strings.Contains(p, "$") }) {
+		return strings.Join(why, ", ") // a path computed by the shell cannot be compared
+	}
 	if !new.spec.allByDefault {
 		oldPaths, newPaths = orDefault(oldPaths), orDefault(newPaths)
 	}
 	switch {
-	case len(oldPaths) == 0 && len(newPaths) > 0:
+	case len(oldPaths) == 0 && slices.ContainsFunc(newPaths, namesFile):
 		why = append(why, "now runs only "+list(newPaths, 3))
 	case len(oldPaths) > 0 && len(newPaths) > 0:
 		var lost []string
@@ -209,6 +212,17 @@ func narrowedBy(old, new runnerCall) string {
 		}
 	}
 	return strings.Join(why, ", ")
+}
+
+// namesFile says whether a path argument or setting names one test file (or one test in it):
+// from the runner's default, only that is a narrowing that can be told without the tree, where
+// a directory or a pattern may hold every test there is.
+func namesFile(entry string) bool {
+	e := strings.TrimPrefix(entry, "<rootDir>/")
+	if strings.Contains(e, "::") {
+		return true
+	}
+	return !strings.ContainsAny(e, "*?[{") && langOf(path.Base(e)) != langNone
 }
 
 func orDefault(paths []string) []string {

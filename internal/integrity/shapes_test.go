@@ -193,6 +193,7 @@ func TestNeuteredTestMain(t *testing.T) {
 		{name: "os.Exit(m.Run())", old: main("\tsetup()\n\tos.Exit(m.Run())\n"), new: old},
 		{name: "code kept for after the cleanup", old: old, new: main("\tcode := m.Run()\n\tcleanup()\n\tos.Exit(code)\n")},
 		{name: "returns after m.Run", old: old, new: main("\tm.Run()\n\tteardown()\n")},
+		{name: "hands m to a helper that runs it", old: old, new: main("\tos.Exit(testos.RunWithUserState(m))\n")},
 		{name: "exits 1 when the setup fails", old: old, new: main("\tif err := setup(); err != nil {\n\t\tos.Exit(1)\n\t}\n\tos.Exit(m.Run())\n")},
 		{name: "a defect already at the base", old: main("\tm.Run()\n\tos.Exit(0)\n"), new: main("\tm.Run()\n\tcleanup()\n\tos.Exit(0)\n")},
 	})
@@ -237,6 +238,8 @@ func TestEslintFlatRulesOnOneLine(t *testing.T) {
 			want: []string{"lint-relaxed eslint.config.mjs:2", "lint-relaxed eslint.config.mjs:2"}},
 		// Twins: an off rule kept while the line changes, and the line split.
 		{name: "a rule added beside one already off", old: flat(`"eqeqeq": "off"`), new: flat(`"eqeqeq": "off", "curly": "error"`)},
+		{name: "a rule off in a comment", old: flat(`"eqeqeq": "error"`),
+			new: map[string]string{"eslint.config.mjs": "export default [\n  { rules: { \"eqeqeq\": \"error\" } },\n  // 'jsdoc/require-param': ['warn', { exemptedBy: ['private'] }],\n  // 'jsdoc/check-tag-names': 0,\n]\n"}},
 		{name: "the line split with the same levels", old: flat(`"no-console": "off", "eqeqeq": "error"`),
 			new: map[string]string{"eslint.config.mjs": "export default [\n  { rules: {\n    \"no-console\": \"off\",\n    \"eqeqeq\": \"error\",\n  } },\n]\n"}},
 	})
@@ -297,7 +300,8 @@ func TestNarrowedTestCommands(t *testing.T) {
 		narrowed("pytest narrower path", mk("python -m pytest tests"), mk("python -m pytest tests/unit"), "tests-excluded Makefile:2"),
 		narrowed("node --test narrowed to one file", pkg("node --test"), pkg("node --test test/one.test.js"), "tests-excluded package.json:4"),
 		narrowed("jest path ignore added", pkg("jest --ci"), pkg("jest --ci --testPathIgnorePatterns e2e"), "tests-excluded package.json:4"),
-		narrowed("vitest filter added", pkg("vitest run"), pkg("vitest run src/a"), "tests-excluded package.json:4"),
+		narrowed("vitest filter added", pkg("vitest run"), pkg("vitest run src/a.test.ts"), "tests-excluded package.json:4"),
+		narrowed("pytest narrowed to a test", mk("pytest"), mk("pytest tests/test_a.py::test_b"), "tests-excluded Makefile:2"),
 		narrowed("cargo test lib only", mk("cargo test --workspace"), mk("cargo test --workspace --lib"), "tests-excluded Makefile:2"),
 		narrowed("cargo test skip", mk("cargo test"), mk("cargo test -- --skip slow"), "tests-excluded Makefile:2"),
 		narrowed("a CI step narrowed in place", ci("go test ./..."), ci("go test -short ./..."), "tests-excluded .github/workflows/ci.yml:2"),
@@ -310,6 +314,8 @@ func TestNarrowedTestCommands(t *testing.T) {
 		honest("pytest with coverage", mk("pytest"), mk("pytest --cov src -q")),
 		honest("pytest ignoring build output", mk("pytest"), mk("pytest --ignore=build --ignore node_modules")),
 		honest("pytest widened", mk("pytest tests/unit"), mk("pytest tests")),
+		// Where every test lives, the directories named are all of them: only a file tells.
+		honest("pytest given the directories of the tests", mk("py.test"), mk("py.test tests examples")),
 		honest("jest with coverage", pkg("jest"), pkg("jest --ci --coverage")),
 		honest("a target no check runs", map[string]string{"Makefile": "bench:\n\tgo test -bench . ./...\n"}, map[string]string{"Makefile": "bench:\n\tgo test -run XXX -bench . ./...\n"}),
 		honest("a runner replaced is no narrowing", mk("go test ./..."), mk("gotestsum -- ./...")),
@@ -336,7 +342,7 @@ func TestPytestConfigNarrowed(t *testing.T) {
 			want: []string{"tests-excluded pytest.ini:2"}},
 		{name: "testpaths narrowed", old: pyproject("testpaths = [\"tests\"]\n"), new: pyproject("testpaths = [\"tests/unit\"]\n"),
 			want: []string{"tests-excluded pyproject.toml:5"}},
-		{name: "testpaths set where pytest looked everywhere", old: ini("tox.ini", "pytest", "addopts = -q\n"), new: ini("tox.ini", "pytest", "addopts = -q\ntestpaths = tests/unit\n"),
+		{name: "testpaths set to a file where pytest looked everywhere", old: ini("tox.ini", "pytest", "addopts = -q\n"), new: ini("tox.ini", "pytest", "addopts = -q\ntestpaths = tests/test_a.py\n"),
 			want: []string{"tests-excluded tox.ini:3"}},
 		{name: "norecursedirs of a test directory", old: ini("tox.ini", "pytest", "norecursedirs = .git build\n"), new: ini("tox.ini", "pytest", "norecursedirs = .git build tests/slow\n"),
 			want: []string{"tests-excluded tox.ini:2"}},
@@ -348,6 +354,7 @@ func TestPytestConfigNarrowed(t *testing.T) {
 		{name: "addopts that select nothing", old: pyproject("addopts = \"-ra\"\n"), new: pyproject("addopts = \"-ra --strict-markers --cov=src -p no:cacheprovider\"\n")},
 		{name: "--ignore of build output", old: pyproject("addopts = \"-ra\"\n"), new: pyproject("addopts = \"-ra --ignore=build --ignore-glob=*.egg-info/*\"\n")},
 		{name: "testpaths widened", old: pyproject("testpaths = [\"tests\"]\n"), new: pyproject("testpaths = [\"tests\", \"docs\"]\n")},
+		{name: "testpaths set to the tests' directory", old: ini("tox.ini", "pytest", "addopts = -q\n"), new: ini("tox.ini", "pytest", "addopts = -q\ntestpaths = tests\n")},
 		{name: "norecursedirs of build output", old: ini("tox.ini", "pytest", "addopts = -q\n"), new: ini("tox.ini", "pytest", "addopts = -q\nnorecursedirs = .git .tox build dist node_modules\n")},
 		{name: "python_files widened from the default", old: pyproject("addopts = \"-q\"\n"), new: pyproject("addopts = \"-q\"\npython_files = [\"test_*.py\", \"check_*.py\"]\n")},
 		{name: "reformatted", old: pyproject("addopts = \"-ra -q\"\ntestpaths = [\"tests\"]\n"), new: pyproject("addopts = [\"-ra\", \"-q\"]\ntestpaths = [\n  \"tests\",\n]\n")},
@@ -400,7 +407,9 @@ func TestJSRunnerConfigNarrowed(t *testing.T) {
 			want: []string{"tests-excluded jest.config.js:4"}},
 		{name: "jest testMatch narrowed", old: jestJS("  testMatch: ['**/*.test.js'],\n"), new: jestJS("  testMatch: ['**/a.test.js'],\n"),
 			want: []string{"tests-excluded jest.config.js:4"}},
-		{name: "jest testMatch set", old: jestJS(""), new: jestJS("  testMatch: [\n    '**/unit/*.test.js',\n  ],\n"),
+		{name: "jest testMatch set to a file", old: jestJS(""), new: jestJS("  testMatch: [\n    '<rootDir>/test/a.test.js',\n  ],\n"),
+			want: []string{"tests-excluded jest.config.js:4"}},
+		{name: "jest testMatch moved to a narrower place", old: jestJS("  testMatch: ['<rootDir>/packages/*/__tests__/**/*.spec.ts'],\n"), new: jestJS("  testMatch: ['<rootDir>/packages/pinia/__tests__/**/*.spec.ts'],\n"),
 			want: []string{"tests-excluded jest.config.js:4"}},
 		{name: "vitest exclude added", old: vitest("    exclude: [...configDefaults.exclude],\n"), new: vitest("    exclude: [...configDefaults.exclude, 'src/slow/**'],\n"),
 			want: []string{"tests-excluded vitest.config.ts:6"}},
@@ -410,6 +419,8 @@ func TestJSRunnerConfigNarrowed(t *testing.T) {
 		{name: "coverage exclude is no test selection", old: vitest("    environment: 'jsdom',\n"), new: vitest("    environment: 'jsdom',\n    coverage: { exclude: ['src/gen/**'] },\n")},
 		{name: "jest ignores build output", old: jestJS("  testPathIgnorePatterns: ['/node_modules/'],\n"), new: jestJS("  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/dist/'],\n")},
 		{name: "testMatch widened", old: jestJS("  testMatch: ['**/*.test.js'],\n"), new: jestJS("  testMatch: ['**/*.test.js', '**/*.spec.js'],\n")},
+		{name: "testMatch following the tests to their new place", old: jestJS("  testMatch: ['<rootDir>/__tests__/**/*.spec.ts'],\n"), new: jestJS("  testMatch: ['<rootDir>/packages/*/__tests__/**/*.spec.ts'],\n")},
+		{name: "vitest include set to a pattern", old: vitest("    isolate: false,\n"), new: vitest("    isolate: false,\n    include: ['packages/**/*.spec.ts'],\n")},
 		{name: "reformatted", old: vitest("    include: ['src/**/*.test.ts'],\n"), new: vitest("    include: [\n      \"src/**/*.test.ts\", // every test\n    ],\n")},
 	})
 }
@@ -425,5 +436,35 @@ func TestPythonTestFileRenamedOutOfPattern(t *testing.T) {
 			renames: map[string]string{"tests/test_a.py": "tests/unit/test_a.py"}},
 		{name: "renamed to the other pattern", old: map[string]string{"test_a.py": pyTests}, new: map[string]string{"a_test.py": pyTests},
 			renames: map[string]string{"test_a.py": "a_test.py"}},
+		{name: "a helper module beside the tests deleted", old: map[string]string{"tests/helpers.py": "def make():\n    return 1\n", "tests/conftest.py": "import pytest\n"},
+			new: map[string]string{}},
+		{name: "a module pytest does not collect deleted, helpers named test_ in it", old: map[string]string{"tests/helpers.py": "def test_data():\n    return [1]\n"}, new: map[string]string{}},
+		// A module pytest never collected, run by a runner of its own: its tests are judged as before.
+		{name: "a test renamed in a module of its own runner", old: map[string]string{"tests/flask_tests.py": pyTests}, new: map[string]string{"tests/flask_tests.py": replace(pyTests, "test_a", "test_a_renamed")}},
+	})
+}
+
+// Honest changes from real history that look like the shapes above.
+func TestShapesOnHonestHistory(t *testing.T) {
+	darwinOnly := "//go:build darwin\n\npackage x\n\nimport \"testing\"\n\nfunc TestRace(t *testing.T) {\n\tif race() {\n\t\tt.Fatal(\"race\")\n\t}\n}\n"
+	const conftestRoot = "import sys\n\ncollect_ignore = []\nif sys.version_info < (3, 10):\n    collect_ignore.extend([\"tests/test_pattern_matching.py\"])\n"
+	const conftestTests = "import sys\n\ncollect_ignore = []\nif sys.version_info < (3, 10):\n    collect_ignore.extend([\"test_pattern_matching.py\"])\n"
+	runCases(t, []detectCase{
+		// fsnotify: a darwin-only test moved beside the others, guarded to run on darwin alone.
+		{name: "a test of another platform's file moved and guarded", old: map[string]string{"x_test.go": goTest, "x_darwin_test.go": darwinOnly},
+			new: map[string]string{"x_test.go": goTest + "\nfunc TestRace(t *testing.T) {\n\tif runtime.GOOS != \"darwin\" {\n\t\tt.Skip(\"only on darwin\")\n\t}\n\tif race() {\n\t\tt.Fatal(\"race\")\n\t}\n}\n"}},
+		// fsnotify: a new file for another platform, whose test returns at once there.
+		{name: "a new file's test that returns first", old: map[string]string{"x_test.go": goTest},
+			new: map[string]string{"x_test.go": goTest, "x_windows_test.go": "package x\n\nimport \"testing\"\n\nfunc TestRemoveState(t *testing.T) {\n\treturn\n}\n"}},
+		// fsnotify: a CI step that tests each package in a loop.
+		{name: "a test command over a shell variable", old: map[string]string{".github/workflows/ci.yml": "jobs:\n  t:\n    steps:\n      - name: test\n        run: go test -c ./...\n"},
+			new: map[string]string{".github/workflows/ci.yml": "jobs:\n  t:\n    steps:\n      - name: test\n        run: |\n          for p in $(go list ./...); do\n            go test -c $p\n          done\n"}},
+		// attrs: helpers named test_* moved out of tests/__init__.py, which pytest never collected.
+		{name: "helpers moved between modules pytest does not collect", old: map[string]string{"tests/__init__.py": "def test_returns_class():\n    return C\n"},
+			new: map[string]string{"tests/__init__.py": "", "tests/utils.py": "def test_returns_class():\n    return C\n"}},
+		// attrs: conftest.py moved into tests/, its entries now relative to it.
+		{name: "conftest moved with its ignores", old: map[string]string{"conftest.py": conftestRoot}, new: map[string]string{"tests/conftest.py": conftestTests},
+			renames: map[string]string{"conftest.py": "tests/conftest.py"}},
+		{name: "conftest moved by hand with its ignores", old: map[string]string{"conftest.py": conftestRoot}, new: map[string]string{"tests/conftest.py": conftestTests + "\n# moved\n"}},
 	})
 }

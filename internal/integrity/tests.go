@@ -45,6 +45,7 @@ type testDecl struct {
 	name string
 	file string
 	line int
+	ran  bool // a removed test: its file ran where the gates run, at the base
 }
 
 // checkTests reports test files removed, tests removed, skips and focuses added, a net drop
@@ -68,15 +69,30 @@ func testScope(p string) bool {
 
 // testDecls finds the tests each file's change removes and adds.
 func (j *judge) testDecls() (removed, added []testDecl) {
+	idle := map[string]bool{} // tests removed from files that did not run at the base
 	for _, f := range j.files {
-		inOld, inNew := testScope(f.OldPath), testScope(f.Path)
-		if inOld || f.Deleted && testScope(f.Path) {
-			removed = append(removed, j.declsIn(f, f.Removed, true)...)
+		if testScope(f.OldPath) || f.Deleted && testScope(f.Path) {
+			ran := langOf(f.Path) == langRust || j.runs(f, true)
+			for _, d := range j.declsIn(f, f.Removed, true) {
+				d.ran = ran
+				idle[d.name] = idle[d.name] || !ran
+				removed = append(removed, d)
+			}
 		}
-		// A test declared in a file the runner no longer picks up does not run: it is not
-		// declared again.
-		if inNew && !f.Deleted && (langOf(f.Path) == langRust || j.runs(f, false)) {
-			added = append(added, j.declsIn(f, f.Added, false)...)
+	}
+	// A test declared in a file the runner does not pick up does not run: it is not declared
+	// again, unless it did not run before either (a helper moved from one module to another). A
+	// file the runner did not pick up at the base either (a module of a runner of its own) is
+	// judged as it always was.
+	for _, f := range j.files {
+		if !testScope(f.Path) || f.Deleted {
+			continue
+		}
+		runs := langOf(f.Path) == langRust || j.runs(f, false) || !f.Created && !j.runs(f, true)
+		for _, d := range j.declsIn(f, f.Added, false) {
+			if runs || idle[d.name] {
+				added = append(added, d)
+			}
 		}
 	}
 	return removed, added
@@ -94,19 +110,19 @@ func (j *judge) declsIn(f File, lines []Line, old bool) []testDecl {
 	case langGo:
 		for _, l := range lines {
 			if m := goTestDecl.FindStringSubmatch(l.Text); m != nil {
-				out = append(out, testDecl{m[1], f.Path, at(l)})
+				out = append(out, testDecl{name: m[1], file: f.Path, line: at(l)})
 			}
 		}
 	case langJS:
 		for _, l := range lines {
 			if m := jsTestDecl.FindStringSubmatch(l.Text); m != nil {
-				out = append(out, testDecl{m[2], f.Path, at(l)})
+				out = append(out, testDecl{name: m[2], file: f.Path, line: at(l)})
 			}
 		}
 	case langPython:
 		for _, l := range lines {
 			if m := pyTestDecl.FindStringSubmatch(l.Text); m != nil {
-				out = append(out, testDecl{m[1], f.Path, at(l)})
+				out = append(out, testDecl{name: m[1], file: f.Path, line: at(l)})
 			}
 		}
 	case langRust:
@@ -144,7 +160,7 @@ func (j *judge) rustDecls(f File, lines []Line, old bool, at func(Line) int) []t
 				}
 			}
 		}
-		out = append(out, testDecl{cmpOr(name, "(unnamed)"), f.Path, at(l)})
+		out = append(out, testDecl{name: cmpOr(name, "(unnamed)"), file: f.Path, line: at(l)})
 	}
 	return out
 }
@@ -174,7 +190,7 @@ func (j *judge) testFilesRemoved(removed, added []testDecl) {
 		addedNames[d.name] = true
 	}
 	for _, f := range j.files {
-		wasTest := isTestFile(cmpOr(f.OldPath, f.Path))
+		wasTest := wasTestFile(cmpOr(f.OldPath, f.Path))
 		switch {
 		case !wasTest:
 		case f.Deleted:
@@ -203,6 +219,13 @@ func (j *judge) testFilesRemoved(removed, added []testDecl) {
 				cmpOr(excerpt(text), "(none)"), j.platform())
 		}
 	}
+}
+
+// wasTestFile says whether a file gone or moved held tests of its own: a test file, but not a
+// Python module beside the tests that pytest does not collect (conftest.py, a helper), whose
+// test_ functions, if any, are judged one by one.
+func wasTestFile(p string) bool {
+	return isTestFile(p) && (langOf(p) != langPython || pyCollected.MatchString(path.Base(p)))
 }
 
 // runs says whether the test runner picks up a test file on one side of the change: by its name
