@@ -5,7 +5,9 @@ import (
 	"go/build"
 	"go/build/constraint"
 	"io"
+	"os"
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -21,15 +23,21 @@ func goWalked(p string) bool {
 }
 
 // goContext is the go tool's view of the platform the gates run on (GOOS, GOARCH, cgo, the
-// release tags), with the tags the gates' commands pass (-tags): a test file it would not build
-// has none of its tests run by the gates.
+// release tags), with the tags the gates' go commands are given (-tags): a test file it would
+// not build has none of its tests run by the gates.
 func (j *judge) goContext() *build.Context {
 	if j.goCtx == nil {
 		c := build.Default
-		c.BuildTags = gateTags(j.in.Commands)
+		c.BuildTags = gateTags(j.goFlags())
 		j.goCtx = &c
 	}
 	return j.goCtx
+}
+
+// goFlags are where the gates' go commands take their flags from: their own command lines, and
+// GOFLAGS in the environment they inherit from this one.
+func (j *judge) goFlags() []string {
+	return append(slices.Clone(j.in.Commands), os.Getenv("GOFLAGS"))
 }
 
 var goTagsFlag = lazy(`(?:^|\s)--?tags(?:=|\s+)("[^"]*"|'[^']*'|[^\s"']+)`)
@@ -61,6 +69,44 @@ func (j *judge) goNameBuilds(p string) bool { return j.goBuilds(p, []byte("packa
 
 // platform names where the gates run, for messages.
 func (j *judge) platform() string { return j.goContext().GOOS + "/" + j.goContext().GOARCH }
+
+// goHeader is as much of a Go file, on one side of the change, as the go tool needs to tell
+// whether it builds: its build constraint lines, then a package clause. The base's are read from
+// the diff rather than from git (a process per file): the file's own now, less those the change
+// adds, plus those it removes; a deleted file's removed lines are all of it.
+func (j *judge) goHeader(f File, old bool) []byte {
+	added := map[int]bool{}
+	if old {
+		for _, a := range f.Added {
+			added[a.N] = true
+		}
+	}
+	var lines []string
+	if !f.Deleted {
+		data, _ := j.ch.New(f.Path)
+		for i, line := range splitLines(data) {
+			t := strings.TrimSpace(line)
+			if strings.HasPrefix(t, "package ") {
+				break
+			}
+			if isBuildConstraint(t) && !added[i+1] {
+				lines = append(lines, t)
+			}
+		}
+	}
+	if old {
+		for _, r := range f.Removed {
+			if t := strings.TrimSpace(r.Text); isBuildConstraint(t) {
+				lines = append(lines, t)
+			}
+		}
+	}
+	return []byte(strings.Join(lines, "\n") + "\n\npackage p\n")
+}
+
+func isBuildConstraint(line string) bool {
+	return constraint.IsGoBuild(line) || constraint.IsPlusBuild(line)
+}
 
 // buildConstraintLine is the line (1-based) of a Go file's build constraint, the //go:build line
 // when there is one; 0 when the file has none.

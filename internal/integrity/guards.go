@@ -111,7 +111,7 @@ func (j *judge) evalGuard(e ast.Expr, src string, onlyProbes *bool) truth {
 		}
 	case *ast.CallExpr:
 		if isSelector(e.Fun, "testing", "Short") && len(e.Args) == 0 {
-			return map[bool]truth{true: yes, false: no}[gatesShort(j.in.Commands)]
+			return map[bool]truth{true: yes, false: no}[gatesShort(j.goFlags())]
 		}
 	}
 	if !probeLeaf.MatchString(src[int(e.Pos())-1 : int(e.End())-1]) {

@@ -468,3 +468,45 @@ func TestShapesOnHonestHistory(t *testing.T) {
 		{name: "conftest moved by hand with its ignores", old: map[string]string{"conftest.py": conftestRoot}, new: map[string]string{"tests/conftest.py": conftestTests + "\n# moved\n"}},
 	})
 }
+
+// countingChange counts the reads of the base: each is a git process in a real change.
+type countingChange struct {
+	*memChange
+	oldReads []string
+}
+
+func (c *countingChange) Old(p string) ([]byte, bool) {
+	c.oldReads = append(c.oldReads, p)
+	return c.memChange.Old(p)
+}
+
+// Judging Go test files asks nothing of the base: whether a file ran there is read from the diff.
+func TestGoTestFilesJudgedWithoutReadingTheBase(t *testing.T) {
+	main := "package x\n\nimport (\n\t\"os\"\n\t\"testing\"\n)\n\nfunc TestMain(m *testing.M) {\n\tos.Exit(m.Run())\n}\n"
+	for _, tc := range []detectCase{
+		{name: "tests edited, removed and skipped", old: map[string]string{"x_test.go": goTest, "main_test.go": main},
+			new: map[string]string{"x_test.go": replace(goTestWithoutSub, "func TestAdd(t *testing.T) {\n", "func TestAdd(t *testing.T) {\n\tt.Skip(\"x\")\n"), "main_test.go": main + "\nfunc helper() {}\n"}},
+		{name: "a constraint added", old: map[string]string{"x_test.go": goTest}, new: map[string]string{"x_test.go": "//go:build ignore\n\n" + goTest}},
+		{name: "a platform file deleted", old: map[string]string{"x_darwin_test.go": "//go:build darwin\n\n" + goTest}, new: map[string]string{}},
+		{name: "moved", old: map[string]string{"x_test.go": goTest}, new: map[string]string{"_attic/x_test.go": goTest}, renames: map[string]string{"x_test.go": "_attic/x_test.go"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ch := &countingChange{memChange: changeOf(tc.old, tc.new, tc.renames)}
+			Detect(ch, Inputs{})
+			if len(ch.oldReads) > 0 {
+				t.Errorf("read at the base: %v", ch.oldReads)
+			}
+		})
+	}
+}
+
+// GOFLAGS in the environment the gates run in passes its tags and -short to every go test.
+func TestGOFLAGSCountsAsTheGatesFlags(t *testing.T) {
+	t.Setenv("GOFLAGS", "-tags=integration -short")
+	runCases(t, []detectCase{
+		{name: "a tag GOFLAGS sets", old: map[string]string{"x_test.go": goTest}, new: map[string]string{"x_test.go": "//go:build integration\n\n" + goTest}},
+		{name: "short mode GOFLAGS asks for", old: map[string]string{"x_test.go": goTest},
+			new:  map[string]string{"x_test.go": replace(goTest, "func TestSub(t *testing.T) {\n", "func TestSub(t *testing.T) {\n\tif testing.Short() {\n\t\tt.Skip(\"long\")\n\t}\n")},
+			want: []string{"test-skipped x_test.go:16"}},
+	})
+}

@@ -241,8 +241,7 @@ func (j *judge) runs(f File, old bool) bool {
 	if langOf(p) != langGo {
 		return true
 	}
-	data, ok := j.read(f, old)
-	return !ok || j.goBuilds(p, data)
+	return j.goBuilds(p, j.goHeader(f, old))
 }
 
 // nameRuns says whether a test file's path alone lets its runner pick it up: for Go, a name for
