@@ -296,7 +296,7 @@ func pyGuardedTest(lines []string, line int) (name string, conditional bool) {
 		if t == "" || strings.HasPrefix(t, "#") || indentOf(lines[k]) >= indent {
 			continue
 		}
-		if !conditional && name == "" && (strings.HasPrefix(t, "if ") || strings.HasPrefix(t, "elif ")) && strings.HasSuffix(t, ":") {
+		if !conditional && (strings.HasPrefix(t, "if ") || strings.HasPrefix(t, "elif ")) && strings.HasSuffix(t, ":") {
 			conditional = true
 		}
 		if m := pyDef.FindStringSubmatch(lines[k]); m != nil {
