@@ -8,6 +8,7 @@ const (
 	RuleTestSkipped       = "test-skipped"        // a skip added (t.Skip, it.skip, @pytest.mark.skip, #[ignore], ...)
 	RuleTestFocused       = "test-focused"        // a focus added (.only, fit, fdescribe): the other tests stop running
 	RuleAssertionsDropped = "assertions-dropped"  // fewer assertions in the test files than before
+	RuleTestNeutered      = "test-neutered"       // a test made unable to fail: returns first, a check made constant false, TestMain hiding failures
 	RuleSuppressionAdded  = "suppression-added"   // //nolint, # noqa, @ts-ignore, #[allow(...)], ...
 	RuleGateRelaxed       = "gate-relaxed"        // a gate removed, disabled, narrowed or its command changed in .gauntlet.yml
 	RuleIntegrityRelaxed  = "integrity-relaxed"   // the integrity settings themselves lowered
@@ -15,6 +16,7 @@ const (
 	RuleTypecheckRelaxed  = "typecheck-relaxed"   // tsconfig strictness, mypy or pyright checks turned off
 	RuleCoverageLowered   = "coverage-lowered"    // a coverage threshold lowered or removed
 	RuleScriptNeutered    = "script-neutered"     // a test/lint script or make target replaced by one that cannot fail
+	RuleTestsExcluded     = "tests-excluded"      // the tests a runner selects narrowed, in its config or in a command a check runs
 	RuleCICheckRemoved    = "ci-check-removed"    // a CI step that runs checks removed or allowed to fail
 	RuleHookWeakened      = "hook-weakened"       // the host's gauntlet hook entry removed, disabled or changed
 	RuleGateAltered       = "gate-altered"        // a gate or setting of the config at the session's base changed (the stop runs the base's)
@@ -24,9 +26,9 @@ const (
 // IntegrityRules lists every rule id, in the order reports and the docs present them.
 var IntegrityRules = []string{
 	RuleTestFileRemoved, RuleTestRemoved, RuleTestSkipped, RuleTestFocused, RuleAssertionsDropped,
-	RuleSuppressionAdded,
+	RuleTestNeutered, RuleSuppressionAdded,
 	RuleGateRelaxed, RuleIntegrityRelaxed, RuleLintRelaxed, RuleTypecheckRelaxed, RuleCoverageLowered,
-	RuleScriptNeutered, RuleCICheckRemoved, RuleHookWeakened, RuleGateAltered,
+	RuleScriptNeutered, RuleTestsExcluded, RuleCICheckRemoved, RuleHookWeakened, RuleGateAltered,
 	RuleEnvChanged,
 }
 
@@ -37,13 +39,15 @@ var IntegrityRuleSummary = map[string]string{
 	RuleTestSkipped:       "A test was skipped or marked to be skipped.",
 	RuleTestFocused:       "A test was focused, so the other tests no longer run.",
 	RuleAssertionsDropped: "The test files have fewer assertions than before.",
+	RuleTestNeutered:      "A test was made unable to fail: it returns before its checks, a check's condition is constant false, or TestMain hides the failures.",
 	RuleSuppressionAdded:  "A lint, type-check or coverage suppression was added.",
 	RuleGateRelaxed:       "A gate was removed, disabled, narrowed or its command changed in the gauntlet config.",
 	RuleIntegrityRelaxed:  "The integrity settings were lowered.",
 	RuleLintRelaxed:       "A linter or lint rule was turned off, or exclusions were added.",
 	RuleTypecheckRelaxed:  "A type-checking option was turned off.",
 	RuleCoverageLowered:   "A coverage threshold was lowered or removed.",
-	RuleScriptNeutered:    "A script or make target the checks run was replaced by one that cannot fail.",
+	RuleScriptNeutered:    "A script or make target the checks run was replaced by one that cannot fail, or made to change what the checks run unseen (go env -w, a makefile included).",
+	RuleTestsExcluded:     "The tests a runner selects were narrowed: in its configuration (ignores, deselections, test paths or patterns) or in the command a check runs (-run, -k, a path).",
 	RuleCICheckRemoved:    "A CI step that runs checks was removed or allowed to fail.",
 	RuleHookWeakened:      "The gauntlet hook entry was removed, disabled or changed.",
 	RuleGateAltered:       "A gate or setting of the gauntlet config at the session's base was removed, renamed or changed; the stop runs the base's.",

@@ -121,8 +121,7 @@ func Keep(p string) bool {
 	}
 	base := path.Base(p)
 	_, structured := formatOf(p)
-	return structured || strings.HasPrefix(base, "eslint.config.") || base == ".eslintignore" ||
-		base == "Makefile" || base == "makefile" || base == "GNUmakefile"
+	return structured || strings.HasPrefix(base, "eslint.config.") || base == ".eslintignore" || runsCommands(p)
 }
 
 // AcceptedBase is the base ref the accepted config names: the config as it is at the merge-base

@@ -20,6 +20,7 @@ var (
 // ciStep is one step of a workflow job that runs checks.
 type ciStep struct {
 	file, job, key, name string
+	run                  string // the step's command as written
 	continueOnError      bool
 	disabled             bool
 }
@@ -69,7 +70,7 @@ func workflowSteps(file string, tree map[string]any) []ciStep {
 				continue
 			}
 			out = append(out, ciStep{
-				file: file, job: job, key: key, name: str(sm["name"]),
+				file: file, job: job, key: key, name: str(sm["name"]), run: run,
 				continueOnError: jobSoft || truthy(sm["continue-on-error"]),
 				disabled:        jobOff || isFalseCondition(sm["if"]),
 			})
@@ -192,5 +193,8 @@ func (j *judge) stepWeakened(o, n ciStep, newData map[string][]byte) {
 	}
 	if strings.HasPrefix(n.key, "run: ") && !neutered(strings.TrimPrefix(o.key, "run: ")) && neutered(strings.TrimPrefix(n.key, "run: ")) {
 		j.add(gates.RuleCICheckRemoved, n.file, lineOf(newData[n.file], "jobs", n.job), "CI step %s in job %s can no longer fail", shown(label), n.job)
+	}
+	if why, _ := narrowedCommands([]string{o.run}, []string{n.run}); why != "" {
+		j.add(gates.RuleTestsExcluded, n.file, lineOf(newData[n.file], "jobs", n.job), "CI step %s in job %s runs fewer tests: %s", shown(label), n.job, why)
 	}
 }

@@ -23,6 +23,7 @@ func (j *judge) checkConfigs() {
 		j.configFile(f)
 	}
 	j.checkWorkflows()
+	j.checkGoEnvWrites()
 }
 
 // formatOf says how a configuration file the rules know is written; ok is false for any other.
@@ -96,23 +97,29 @@ func (j *judge) configFile(f File) {
 	case strings.HasPrefix(base, "tsconfig") && strings.HasSuffix(base, ".json") || strings.HasPrefix(base, "jsconfig") && strings.HasSuffix(base, ".json"):
 		rules = append(rules, j.tsconfig)
 	case base == "pyproject.toml":
-		rules = append(rules, j.pyproject)
+		rules = append(rules, j.pyproject, j.pytestConfig)
 	case base == "ruff.toml" || base == ".ruff.toml":
 		rules = append(rules, func(c configPair) { j.ruff(c, c.old, c.new) })
 	case base == "setup.cfg" || base == "tox.ini" || base == ".flake8" || base == "mypy.ini" || base == ".mypy.ini" ||
-		base == ".pylintrc" || base == "pylintrc" || base == ".coveragerc" || base == "pytest.ini":
-		rules = append(rules, j.iniConfig)
+		base == ".pylintrc" || base == "pylintrc" || base == ".coveragerc" || base == "pytest.ini" || base == ".pytest.ini":
+		rules = append(rules, j.iniConfig, j.pytestConfig)
 	case base == "pyrightconfig.json":
 		rules = append(rules, func(c configPair) { j.pyright(c, c.old, c.new) })
 	case base == "Cargo.toml":
 		rules = append(rules, j.cargoLints)
 	case base == "clippy.toml" || base == ".clippy.toml":
 		rules = append(rules, j.clippyConfig)
+	case strings.HasPrefix(base, "jest.config.") && strings.HasSuffix(base, ".json"):
+		rules = append(rules, func(c configPair) { j.jsRunnerConfig(c, c.old, c.new) })
+	case isJSRunnerConfig(base):
+		j.jsRunnerFile(f)
+	case base == "conftest.py":
+		j.conftest(f)
 	case strings.HasPrefix(base, "eslint.config."):
 		j.eslintFlat(f)
 	case base == ".eslintignore":
 		j.ignoreFile(f, "eslint")
-	case base == "Makefile" || base == "makefile" || base == "GNUmakefile":
+	case isMakefile(p):
 		j.makefile(f)
 	}
 	if isHookFile(p) {

@@ -3,6 +3,7 @@ package integrity
 import (
 	"cmp"
 	"fmt"
+	"go/build"
 	"slices"
 	"strings"
 
@@ -38,6 +39,8 @@ type judge struct {
 	files    []File
 	in       Inputs
 	findings []gates.IntegrityFinding
+	goCtx    *build.Context   // the platform the gates run on, made on first use
+	fresh    map[testKey]bool // the tests the change adds
 }
 
 func (j *judge) add(rule, file string, line int, format string, args ...any) {

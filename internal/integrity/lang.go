@@ -55,7 +55,7 @@ func isTestFile(p string) bool {
 	}
 	switch langOf(p) {
 	case langGo:
-		return strings.HasSuffix(p, "_test.go")
+		return strings.HasSuffix(p, "_test.go") && goWalked(p)
 	case langJS:
 		return jsTestFile.MatchString(p)
 	case langPython:

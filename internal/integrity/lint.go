@@ -192,8 +192,9 @@ func anyMap[V any](m map[string]V) map[string]any {
 }
 
 // flatRuleOff is a rule turned off or down to a warning in a JavaScript eslint config, which
-// cannot be parsed here: read line by line.
-var flatRuleOff = lazy(`^\s*["']?(@?[\w/-]+)["']?\s*:\s*\[?\s*(?:["'](off|warn)["']|([01])\b)`)
+// cannot be parsed here: read line by line, every rule on a line (`rules: { a: "error", b:
+// "off" }` is written on one line as often as not).
+var flatRuleOff = lazy(`(?:^|[\s{,])["']?(@?[\w/-]+)["']?\s*:\s*\[?\s*(?:["'](off|warn)["']|([01])\b)`)
 
 func (j *judge) eslintFlat(f File) {
 	if f.Deleted {
@@ -202,16 +203,36 @@ func (j *judge) eslintFlat(f File) {
 	}
 	before := map[string]bool{}
 	for _, l := range f.Removed {
-		if m := flatRuleOff.FindStringSubmatch(l.Text); m != nil {
+		for _, m := range flatRuleOff.FindAllStringSubmatch(jsCode(l.Text), -1) {
 			before[m[1]+" "+m[2]+m[3]] = true
 		}
 	}
 	for _, l := range f.Added {
-		if m := flatRuleOff.FindStringSubmatch(l.Text); m != nil && !before[m[1]+" "+m[2]+m[3]] {
-			level := map[string]string{"0": "off", "1": "warn"}[m[3]]
-			j.add(gates.RuleLintRelaxed, f.Path, l.N, "eslint rule %s set to %s", m[1], cmpOr(m[2], level))
+		for _, m := range flatRuleOff.FindAllStringSubmatch(jsCode(l.Text), -1) {
+			if !before[m[1]+" "+m[2]+m[3]] {
+				level := map[string]string{"0": "off", "1": "warn"}[m[3]]
+				j.add(gates.RuleLintRelaxed, f.Path, l.N, "eslint rule %s set to %s", m[1], cmpOr(m[2], level))
+			}
 		}
 	}
+}
+
+// jsCode is a line of JavaScript without its comment: a rule written in a comment is no setting.
+func jsCode(line string) string {
+	if t := strings.TrimSpace(line); strings.HasPrefix(t, "*") || strings.HasPrefix(t, "/*") {
+		return ""
+	}
+	for i := strings.Index(line, "//"); i >= 0; {
+		if !inString(line, i, quotesOf(langJS)) {
+			return line[:i]
+		}
+		next := strings.Index(line[i+2:], "//")
+		if next < 0 {
+			break
+		}
+		i += 2 + next
+	}
+	return line
 }
 
 // ignoreFile reports patterns added to a linter's ignore file.

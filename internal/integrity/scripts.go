@@ -3,6 +3,7 @@ package integrity
 import (
 	"bufio"
 	"bytes"
+	"path"
 	"slices"
 	"strings"
 
@@ -47,7 +48,7 @@ func (j *judge) scriptNames(scripts map[string]any) []string {
 	return slices.Compact(out)
 }
 
-// packageJSON judges the scripts, the eslint config and the jest coverage thresholds kept in
+// packageJSON judges the scripts, the eslint config and the jest test selection kept in
 // package.json.
 func (j *judge) packageJSON(c configPair) {
 	if c.file.Deleted {
@@ -56,20 +57,26 @@ func (j *judge) packageJSON(c configPair) {
 	oldScripts, newScripts := getMap(c.old, "scripts"), getMap(c.new, "scripts")
 	for _, name := range j.scriptNames(oldScripts) {
 		o, n := str(oldScripts[name]), str(newScripts[name])
-		if _, still := newScripts[name]; still && !neutered(o) && neutered(n) {
-			j.add(gates.RuleScriptNeutered, c.file.Path, cmpOr0(lineOf(c.newData, "scripts", name), lineOf(c.newData, "scripts")),
-				"script %q replaced by %s, which cannot fail", name, shown(n))
+		_, still := newScripts[name]
+		at := cmpOr0(lineOf(c.newData, "scripts", name), lineOf(c.newData, "scripts"))
+		if still && !neutered(o) && neutered(n) {
+			j.add(gates.RuleScriptNeutered, c.file.Path, at, "script %q replaced by %s, which cannot fail", name, shown(n))
+		}
+		if why, _ := narrowedCommands([]string{o}, []string{n}); still && why != "" {
+			j.add(gates.RuleTestsExcluded, c.file.Path, at, "script %q runs fewer tests: %s", name, why)
 		}
 	}
 	if oe, ne := getMap(c.old, "eslintConfig"), getMap(c.new, "eslintConfig"); oe != nil {
 		j.eslintTree(c, oe, ne, []string{"eslintConfig"})
 	}
+	j.jsRunnerConfig(c, getMap(c.old, "jest"), getMap(c.new, "jest"))
 }
 
-// makeRule is a target's prerequisites and recipe.
+// makeRule is a target's prerequisites and recipe, with the line each recipe line starts on.
 type makeRule struct {
 	prereqs []string
 	recipe  []string
+	lines   []int
 }
 
 var makeTargetLine = lazy(`^([\w./%-]+(?:\s+[\w./%-]+)*)\s*::?\s*([^=]*)$`)
@@ -81,7 +88,12 @@ func parseMakefile(data []byte) map[string]*makeRule {
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	var cont string
+	n, start := 0, 0
 	for sc.Scan() {
+		n++
+		if cont == "" {
+			start = n
+		}
 		line := cont + sc.Text()
 		cont = ""
 		if strings.HasSuffix(line, "\\") {
@@ -91,6 +103,7 @@ func parseMakefile(data []byte) map[string]*makeRule {
 		if strings.HasPrefix(line, "\t") {
 			for _, r := range cur {
 				r.recipe = append(r.recipe, strings.TrimSpace(line))
+				r.lines = append(r.lines, start)
 			}
 			continue
 		}
@@ -148,7 +161,8 @@ func (j *judge) makeTargets(rules map[string]*makeRule) []string {
 	return slices.Compact(out)
 }
 
-// makefile reports targets the gates rely on whose recipe can no longer fail, and .IGNORE added.
+// makefile reports targets the gates rely on whose recipe can no longer fail or runs fewer
+// tests, .IGNORE added, and makefiles read that the base did not have.
 func (j *judge) makefile(f File) {
 	if f.Deleted || f.Created {
 		return
@@ -174,6 +188,52 @@ func (j *judge) makefile(f File) {
 			if lost := grown(anySlice(n.prereqs), anySlice(o.prereqs)); len(lost) > 0 {
 				j.add(gates.RuleScriptNeutered, f.Path, targetLine(newData, name), "make target %q no longer runs %s", name, list(lost, 3))
 			}
+		}
+		if why, at := narrowedCommands(o.recipe, n.recipe); why != "" {
+			j.add(gates.RuleTestsExcluded, f.Path, n.lines[at], "make target %q runs fewer tests: %s", name, why)
+		}
+	}
+	j.makeIncludes(f, newData)
+}
+
+// makeInclude is a directive that reads another makefile; - and s make a missing one no error.
+var makeInclude = lazy(`^\s*(-include|sinclude|include)\s+(.+?)\s*$`)
+
+// makeIncludes reports include directives added that read a makefile the base did not have: a
+// local, untracked or new file can redefine any target a check runs. Dependency files (.d) are
+// what compilers write; an include moved within the makefiles is not new.
+func (j *judge) makeIncludes(f File, newData []byte) {
+	pool := map[string]int{}
+	for _, other := range j.files {
+		if isMakefile(other.Path) || isMakefile(other.OldPath) {
+			for _, l := range other.Removed {
+				if m := makeInclude.FindStringSubmatch(l.Text); m != nil && !strings.HasPrefix(l.Text, "\t") {
+					pool[normalize(m[0])]++
+				}
+			}
+		}
+	}
+	for _, l := range f.Added {
+		m := makeInclude.FindStringSubmatch(l.Text)
+		if m == nil || strings.HasPrefix(l.Text, "\t") {
+			continue
+		}
+		if key := normalize(m[0]); pool[key] > 0 {
+			pool[key]--
+			continue
+		}
+		var unknown []string
+		for _, name := range strings.Fields(m[2]) {
+			if strings.HasSuffix(name, ".d") || strings.HasSuffix(name, ".d)") {
+				continue
+			}
+			if _, had := j.ch.Old(path.Join(path.Dir(f.Path), name)); had && !strings.Contains(name, "$") {
+				continue
+			}
+			unknown = append(unknown, name)
+		}
+		if len(unknown) > 0 {
+			j.add(gates.RuleScriptNeutered, f.Path, l.N, "%s %s added: a makefile the base did not have can redefine any target a check runs", m[1], list(unknown, 3))
 		}
 	}
 }

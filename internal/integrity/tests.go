@@ -2,6 +2,7 @@ package integrity
 
 import (
 	"fmt"
+	"path"
 	"regexp"
 	"slices"
 	"strings"
@@ -44,17 +45,20 @@ type testDecl struct {
 	name string
 	file string
 	line int
+	ran  bool // a removed test: its file ran where the gates run, at the base
 }
 
-// checkTests reports test files removed, tests removed, skips and focuses added and a net drop
-// in assertions.
+// checkTests reports test files removed, tests removed, skips and focuses added, a net drop
+// in assertions and tests made unable to fail.
 func (j *judge) checkTests() {
 	removed, added := j.testDecls()
+	j.fresh = freshTests(removed, added)
 	j.testFilesRemoved(removed, added)
 	j.testsRemoved(removed, added)
 	j.markersAdded(gates.RuleTestSkipped, skipMarkers, "skip added")
 	j.markersAdded(gates.RuleTestFocused, focusMarkers, "focus added: every other test stops running")
 	j.assertionsDropped()
+	j.checkNeutered()
 }
 
 // testScope says whether a file's tests are judged: test files, and Rust sources, whose unit
@@ -65,13 +69,30 @@ func testScope(p string) bool {
 
 // testDecls finds the tests each file's change removes and adds.
 func (j *judge) testDecls() (removed, added []testDecl) {
+	idle := map[string]bool{} // tests removed from files that did not run at the base
 	for _, f := range j.files {
-		inOld, inNew := testScope(f.OldPath), testScope(f.Path)
-		if inOld || f.Deleted && testScope(f.Path) {
-			removed = append(removed, j.declsIn(f, f.Removed, true)...)
+		if testScope(f.OldPath) || f.Deleted && testScope(f.Path) {
+			ran := langOf(f.Path) == langRust || j.runs(f, true)
+			for _, d := range j.declsIn(f, f.Removed, true) {
+				d.ran = ran
+				idle[d.name] = idle[d.name] || !ran
+				removed = append(removed, d)
+			}
 		}
-		if inNew && !f.Deleted {
-			added = append(added, j.declsIn(f, f.Added, false)...)
+	}
+	// A test declared in a file the runner does not pick up does not run: it is not declared
+	// again, unless it did not run before either (a helper moved from one module to another). A
+	// file the runner did not pick up at the base either (a module of a runner of its own) is
+	// judged as it always was.
+	for _, f := range j.files {
+		if !testScope(f.Path) || f.Deleted {
+			continue
+		}
+		runs := langOf(f.Path) == langRust || j.runs(f, false) || !f.Created && !j.runs(f, true)
+		for _, d := range j.declsIn(f, f.Added, false) {
+			if runs || idle[d.name] {
+				added = append(added, d)
+			}
 		}
 	}
 	return removed, added
@@ -89,19 +110,19 @@ func (j *judge) declsIn(f File, lines []Line, old bool) []testDecl {
 	case langGo:
 		for _, l := range lines {
 			if m := goTestDecl.FindStringSubmatch(l.Text); m != nil {
-				out = append(out, testDecl{m[1], f.Path, at(l)})
+				out = append(out, testDecl{name: m[1], file: f.Path, line: at(l)})
 			}
 		}
 	case langJS:
 		for _, l := range lines {
 			if m := jsTestDecl.FindStringSubmatch(l.Text); m != nil {
-				out = append(out, testDecl{m[2], f.Path, at(l)})
+				out = append(out, testDecl{name: m[2], file: f.Path, line: at(l)})
 			}
 		}
 	case langPython:
 		for _, l := range lines {
 			if m := pyTestDecl.FindStringSubmatch(l.Text); m != nil {
-				out = append(out, testDecl{m[1], f.Path, at(l)})
+				out = append(out, testDecl{name: m[1], file: f.Path, line: at(l)})
 			}
 		}
 	case langRust:
@@ -139,7 +160,7 @@ func (j *judge) rustDecls(f File, lines []Line, old bool, at func(Line) int) []t
 				}
 			}
 		}
-		out = append(out, testDecl{cmpOr(name, "(unnamed)"), f.Path, at(l)})
+		out = append(out, testDecl{name: cmpOr(name, "(unnamed)"), file: f.Path, line: at(l)})
 	}
 	return out
 }
@@ -161,14 +182,15 @@ func (j *judge) read(f File, old bool) ([]byte, bool) {
 
 // testFilesRemoved reports test files deleted, or renamed to a path the test runner does not
 // pick up, unless every test they held is declared again elsewhere in the change (split or
-// moved by hand).
+// moved by hand); and a Go test file that stays but that a build constraint now keeps the go
+// tool from building where the gates run: every test in it skipped at once.
 func (j *judge) testFilesRemoved(removed, added []testDecl) {
 	addedNames := map[string]bool{}
 	for _, d := range added {
 		addedNames[d.name] = true
 	}
 	for _, f := range j.files {
-		wasTest := isTestFile(cmpOr(f.OldPath, f.Path))
+		wasTest := wasTestFile(cmpOr(f.OldPath, f.Path))
 		switch {
 		case !wasTest:
 		case f.Deleted:
@@ -186,10 +208,70 @@ func (j *judge) testFilesRemoved(removed, added []testDecl) {
 				continue // its tests live on in other files
 			}
 			j.add(gates.RuleTestFileRemoved, f.Path, 0, "test file deleted%s", testCount(lost))
-		case f.Renamed() && !isTestFile(f.Path) && langOf(f.Path) != langRust:
-			j.add(gates.RuleTestFileRemoved, f.Path, 0, "test file %s renamed to %s, which the test runner does not pick up", f.OldPath, f.Path)
+		case f.Created || langOf(f.Path) == langRust || !j.runs(f, true):
+			// Rust unit tests run from any source file; a file that did not run has nothing to lose.
+		case f.Renamed() && !j.nameRuns(f.Path):
+			j.add(gates.RuleTestFileRemoved, f.Path, 0, "test file %s renamed to %s, which %s", f.OldPath, f.Path, j.whyNotRun(f.Path))
+		case !j.runs(f, false):
+			data, _ := j.read(f, false)
+			line, text := buildConstraintLine(data)
+			j.add(gates.RuleTestSkipped, f.Path, line, "build constraint %s: the go tool no longer builds this file on %s, so none of its tests run",
+				cmpOr(excerpt(text), "(none)"), j.platform())
 		}
 	}
+}
+
+// wasTestFile says whether a file gone or moved held tests of its own: a test file, but not a
+// Python module beside the tests that pytest does not collect (conftest.py, a helper), whose
+// test_ functions, if any, are judged one by one.
+func wasTestFile(p string) bool {
+	return isTestFile(p) && (langOf(p) != langPython || pyCollected.MatchString(path.Base(p)))
+}
+
+// runs says whether the test runner picks up a test file on one side of the change: by its name
+// and place, and for Go when the go tool builds it where the gates run.
+func (j *judge) runs(f File, old bool) bool {
+	p := f.Path
+	if old {
+		p = cmpOr(f.OldPath, f.Path)
+	}
+	if !j.nameRuns(p) {
+		return false
+	}
+	if langOf(p) != langGo {
+		return true
+	}
+	return j.goBuilds(p, j.goHeader(f, old))
+}
+
+// nameRuns says whether a test file's path alone lets its runner pick it up: for Go, a name for
+// this platform; for Python, a module pytest collects by default (test_*.py, *_test.py), not a
+// helper or conftest.py beside the tests.
+func (j *judge) nameRuns(p string) bool {
+	switch {
+	case !isTestFile(p):
+		return false
+	case langOf(p) == langGo:
+		return j.goNameBuilds(p)
+	case langOf(p) == langPython:
+		return pyCollected.MatchString(path.Base(p))
+	}
+	return true
+}
+
+var pyCollected = lazy(`^(?:test_.*|.*_test)\.py$`)
+
+// whyNotRun says, for a message, why the runner does not pick up a file at p.
+func (j *judge) whyNotRun(p string) string {
+	switch {
+	case langOf(p) == langGo && strings.HasSuffix(p, "_test.go") && !goWalked(p):
+		return "go test ./... does not reach (a directory starting with _ or ., or testdata)"
+	case langOf(p) == langGo && isTestFile(p):
+		return "the go tool does not build on " + j.platform() + " (a name for another platform)"
+	case langOf(p) == langPython && isTestFile(p):
+		return "pytest does not collect (not test_*.py or *_test.py)"
+	}
+	return "the test runner does not pick up"
 }
 
 func testCount(names []string) string {
@@ -224,7 +306,7 @@ func (j *judge) testsRemoved(removed, added []testDecl) {
 	}
 	deleted := map[string]bool{}
 	for _, f := range j.files {
-		if f.Deleted || f.Renamed() && isTestFile(f.OldPath) && !isTestFile(f.Path) && langOf(f.Path) != langRust {
+		if f.Deleted || f.Renamed() && isTestFile(f.OldPath) && !j.nameRuns(f.Path) && langOf(f.Path) != langRust {
 			deleted[f.Path] = true
 		}
 	}
@@ -275,7 +357,7 @@ func (j *judge) markersAdded(rule string, markers map[lang]*lazyRegexp, what str
 			pool[h.key]--
 			continue
 		}
-		if rule == gates.RuleTestSkipped && j.probedSkip(h.file, h.line) {
+		if rule == gates.RuleTestSkipped && j.skipExcused(h.file, h.line) {
 			continue
 		}
 		j.add(rule, h.file, h.line, "%s: %s", what, excerpt(h.text))
@@ -283,29 +365,9 @@ func (j *judge) markersAdded(rule string, markers map[lang]*lazyRegexp, what str
 }
 
 // environmentProbe is the condition of a Go skip that depends on the machine, not on the code
-// under test: a tool missing, an error setting up, another OS, short mode, running as root.
+// under test: a tool missing, an error setting up, another OS, short mode, running as root. It
+// judges a condition that cannot be parsed; guardSkipsHere judges the others.
 var environmentProbe = lazy(`^\s*(?:if|}\s*else\s+if)\b.*(?:\berr\b|LookPath|GOOS|GOARCH|testing\.Short\(\)|Getuid|Geteuid|ErrNotExist|ErrPermission).*\{\s*$`)
-
-// probedSkip says whether a Go skip sits directly under an environment probe: the test runs
-// wherever it can, which is no weakening.
-func (j *judge) probedSkip(file string, line int) bool {
-	if langOf(file) != langGo {
-		return false
-	}
-	data, ok := j.ch.New(file)
-	if !ok {
-		return false
-	}
-	lines := splitLines(data)
-	for k := line - 2; k >= 0 && k >= line-3; k-- {
-		t := strings.TrimSpace(lines[k])
-		if t == "" || strings.HasPrefix(t, "//") {
-			continue
-		}
-		return environmentProbe.MatchString(lines[k])
-	}
-	return false
-}
 
 // markerKeys are the markers on a line outside strings, each keyed by the rest of the line from
 // the marker on, so that editing the code before a marker does not make it new.

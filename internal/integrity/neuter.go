@@ -1,0 +1,239 @@
+package integrity
+
+import (
+	"bytes"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"strings"
+
+	"github.com/gauntlet-dev/gauntlet/gates"
+)
+
+// A test can be kept, with every assertion in it, and still made unable to fail: a bare return
+// before its first statement, a check whose condition is made constant false, a TestMain that
+// never runs the tests or exits 0 whatever they did. The counts of tests and assertions do not
+// move, so these are read for what they are.
+
+// checkNeutered reports tests the change makes unable to fail, in the test files it edits.
+func (j *judge) checkNeutered() {
+	for _, f := range j.files {
+		if f.Deleted || !testScope(f.Path) {
+			continue
+		}
+		data, ok := j.ch.New(f.Path)
+		if !ok {
+			continue
+		}
+		lines := splitLines(data)
+		l := langOf(f.Path)
+		added := map[int]bool{}
+		for _, a := range f.Added {
+			added[a.N] = true
+		}
+		for _, a := range f.Added {
+			if a.N < 1 || a.N > len(lines) || f.Created {
+				continue // a file the change creates holds no test that ran before
+			}
+			j.returnFirst(f, l, lines, a.N, added)
+			j.constantlyFalse(f, l, lines, a.N)
+		}
+		if l == langGo {
+			j.testMain(f, data)
+		}
+	}
+}
+
+// returnFirst reports a bare return added as the first statement of an existing test (its
+// declaration a line the change keeps): nothing after it runs, and the test passes.
+func (j *judge) returnFirst(f File, l lang, lines []string, n int, added map[int]bool) {
+	if t := strings.TrimSpace(lines[n-1]); t != "return" && t != "return;" {
+		return
+	}
+	name, at, ok := testOpenedAbove(l, lines, n)
+	if !ok || added[at] || j.fresh[testKey{f.Path, name}] {
+		return
+	}
+	j.add(gates.RuleTestNeutered, f.Path, n, "test %s returns before its first statement: nothing in it runs, and it passes", name)
+}
+
+// goSubtest is the line that opens a subtest's function literal: t.Run("x", func(t *testing.T) {.
+var goSubtest = lazy(`func\s*\(\s*\w+\s+\*testing\.[TB]\s*\)\s*\{\s*$`)
+
+// testOpenedAbove says whether the code line above line n opens a test's body, names the test
+// (the enclosing one, for a Go subtest) and the line that opens it.
+func testOpenedAbove(l lang, lines []string, n int) (name string, at int, ok bool) {
+	k := n - 2
+	for ; k >= 0; k-- {
+		t := strings.TrimSpace(lines[k])
+		if t == "" || strings.HasPrefix(t, "//") || strings.HasPrefix(t, "#") {
+			continue
+		}
+		if l == langPython && (strings.HasPrefix(t, `"""`) || strings.HasPrefix(t, `'''`) || strings.HasSuffix(t, `"""`) || strings.HasSuffix(t, `'''`)) {
+			continue // a docstring
+		}
+		break
+	}
+	if k < 0 {
+		return "", 0, false
+	}
+	line := lines[k]
+	switch l {
+	case langGo:
+		if m := goTestDecl.FindStringSubmatch(line); m != nil && strings.HasSuffix(strings.TrimSpace(line), "{") {
+			return m[1], k + 1, true
+		}
+		if goSubtest.MatchString(line) {
+			if name := goEnclosingTest(lines, k+1); name != "" {
+				return name, k + 1, true
+			}
+		}
+	case langPython:
+		if m := pyTestDecl.FindStringSubmatch(line); m != nil && strings.HasSuffix(strings.TrimSpace(line), ":") {
+			return m[1], k + 1, true
+		}
+	case langJS:
+		if m := jsTestDecl.FindStringSubmatch(line); m != nil && strings.HasSuffix(strings.TrimSpace(line), "{") {
+			return m[2], k + 1, true
+		}
+	}
+	return "", 0, false
+}
+
+var (
+	// ifCondition is the condition of an if line, by language: Go and JS open a block with {,
+	// Python with :.
+	ifCondition = map[lang]*lazyRegexp{
+		langGo:     lazy(`^\s*(?:}\s*else\s+)?if\s+(?:[^;{]*;\s*)?(.+?)\s*\{(.*)$`),
+		langJS:     lazy(`^\s*(?:}\s*else\s+)?if\s*\((.+)\)\s*\{?(.*)$`),
+		langPython: lazy(`^\s*(?:el)?if\s+(.+?)\s*:(.*)$`),
+	}
+	// orOperator is a disjunction: a condition holding one is no constant.
+	orOperator = lazy(`\|\||\bor\b`)
+	andOperand = lazy(`&&|\band\b`)
+)
+
+// falseLiterals are the operands that make a conjunction constant false.
+var falseLiterals = map[string]bool{"false": true, "False": true, "0": true, "!true": true, "not True": true, "None": true}
+
+// constantlyFalse reports an if line added to a test file whose condition is constant false (false
+// alone, or a conjunction with false) and whose block holds a check: the check never runs.
+func (j *judge) constantlyFalse(f File, l lang, lines []string, n int) {
+	re := ifCondition[l]
+	if re == nil {
+		return
+	}
+	m := re.FindStringSubmatch(lines[n-1])
+	if m == nil || orOperator.MatchString(m[1]) || !constantFalse(m[1]) {
+		return
+	}
+	block := append([]string{m[2]}, blockBelow(lines, n)...)
+	checks := assertions[l]
+	for _, b := range block {
+		if checks != nil && countOutsideStrings(checks.get(), b, l) > 0 {
+			j.add(gates.RuleTestNeutered, f.Path, n, "condition made constant false: %s: the checks under it never run", excerpt(lines[n-1]))
+			return
+		}
+	}
+}
+
+func constantFalse(cond string) bool {
+	for _, operand := range andOperand.Split(cond, -1) {
+		if falseLiterals[strings.Trim(strings.TrimSpace(operand), "() ")] {
+			return true
+		}
+	}
+	return false
+}
+
+// blockBelow are the lines indented deeper than line n, right below it: the block it opens.
+func blockBelow(lines []string, n int) []string {
+	indent := indentOf(lines[n-1])
+	var out []string
+	for k := n; k < len(lines); k++ {
+		if strings.TrimSpace(lines[k]) == "" {
+			continue
+		}
+		if indentOf(lines[k]) <= indent {
+			break
+		}
+		out = append(out, lines[k])
+	}
+	return out
+}
+
+// A TestMain defect is a way it keeps failures from failing the test binary.
+const (
+	mainNeverRuns = "TestMain never calls m.Run: no test in the package runs, and the test binary passes"
+	mainExitsZero = "TestMain exits 0 whatever m.Run returned: failing tests no longer fail the test binary"
+)
+
+// testMain reports the TestMain defects the change brings: each one the file has now and did not
+// have at the base. A TestMain that returns after m.Run is fine: since Go 1.15 the test binary
+// exits with m.Run's result by itself.
+func (j *judge) testMain(f File, data []byte) {
+	now := testMainDefects(data)
+	if len(now) == 0 {
+		return // the base is read only when there is a defect to compare
+	}
+	var before map[string]int
+	if !f.Created {
+		old, _ := j.read(f, true)
+		before = testMainDefects(old)
+	}
+	for defect, line := range now {
+		if _, had := before[defect]; !had {
+			j.add(gates.RuleTestNeutered, f.Path, line, "%s", defect)
+		}
+	}
+}
+
+// testMainDefects reads a Go test file's TestMain(m *testing.M): the defects it has, each with
+// its line. A file that does not parse has none that can be told; m used in any way (m.Run(),
+// handed to a helper) counts as running the tests.
+func testMainDefects(data []byte) map[string]int {
+	if !bytes.Contains(data, []byte("TestMain")) {
+		return nil
+	}
+	fset := token.NewFileSet()
+	file, err := parser.ParseFile(fset, "", data, parser.SkipObjectResolution)
+	if err != nil {
+		return nil
+	}
+	out := map[string]int{}
+	for _, d := range file.Decls {
+		fn, ok := d.(*ast.FuncDecl)
+		if !ok || fn.Name.Name != "TestMain" || fn.Recv != nil || fn.Body == nil || len(fn.Type.Params.List) != 1 {
+			continue
+		}
+		param := fn.Type.Params.List[0]
+		if star, ok := param.Type.(*ast.StarExpr); !ok || !isSelector(star.X, "testing", "M") {
+			continue
+		}
+		m := ""
+		if len(param.Names) == 1 {
+			m = param.Names[0].Name
+		}
+		// m.Run called, or m handed to a helper that may call it (os.Exit(testutil.Run(m))).
+		runs := false
+		ast.Inspect(fn.Body, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok && id.Name == m && m != "_" {
+				runs = true
+			}
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			if isSelector(call.Fun, "os", "Exit") && len(call.Args) == 1 {
+				if lit, ok := call.Args[0].(*ast.BasicLit); ok && lit.Kind == token.INT && lit.Value == "0" {
+					out[mainExitsZero] = fset.Position(call.Pos()).Line
+				}
+			}
+			return true
+		})
+		if !runs {
+			out[mainNeverRuns] = fset.Position(fn.Pos()).Line
+		}
+	}
+	return out
+}
