@@ -90,20 +90,46 @@ func Load(project, session string) (*Record, error) {
 }
 
 func load(key *seal.Key, project, session string) (*Record, error) {
-	p := path(key, project, session)
-	data, err := safefile.ReadFile(p, maxRecordBytes, time.Now().Add(readRecordBudget))
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("the session's base: %w", err)
-	}
 	var r Record
-	if json.Unmarshal(data, &r) != nil || r.Project != project || r.Session != session ||
-		!key.VerifyJSON(sealPurpose, project, &r) {
+	p := path(key, project, session)
+	found, err := readSealed(key, p, sealPurpose, project, &r)
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("the session's base: %w", err)
+	case !found:
+		return nil, nil
+	case r.Project != project || r.Session != session:
 		return nil, fmt.Errorf("the session's base: %s %w", p, ErrTampered)
 	}
 	return &r, nil
+}
+
+// readSealed decodes the file at p into v. found is false when there is none; a file that does
+// not decode or fails its seal is ErrTampered.
+func readSealed(key *seal.Key, p, purpose, project string, v seal.Sealed) (found bool, err error) {
+	data, err := safefile.ReadFile(p, maxRecordBytes, time.Now().Add(readRecordBudget))
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	if json.Unmarshal(data, v) != nil || !key.VerifyJSON(purpose, project, v) {
+		return true, fmt.Errorf("%s %w", p, ErrTampered)
+	}
+	return true, nil
+}
+
+// writeSealed seals v and replaces the file at p with it.
+func writeSealed(key *seal.Key, p, purpose, project string, v seal.Sealed) error {
+	if err := key.SealJSON(purpose, project, v); err != nil {
+		return err
+	}
+	data, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	return seal.WriteProjectFile(p, data)
 }
 
 // Find looks for the session's record in dir and each directory above it, the way the config is
@@ -136,15 +162,8 @@ func Pin(r *Record) (*Record, error) {
 	if old, err := load(key, r.Project, r.Session); old != nil || err != nil {
 		return old, err
 	}
-	if err := key.SealJSON(sealPurpose, r.Project, r); err != nil {
-		return nil, err
-	}
-	data, err := json.Marshal(r)
-	if err != nil {
-		return nil, fmt.Errorf("the session's base: %w", err)
-	}
 	p := path(key, r.Project, r.Session)
-	if err := seal.WriteProjectFile(p, data); err != nil {
+	if err := writeSealed(key, p, sealPurpose, r.Project, r); err != nil {
 		return nil, fmt.Errorf("the session's base: %w", err)
 	}
 	pruneSessions(filepath.Dir(p), maxSessionsKept)
@@ -233,13 +252,9 @@ func LoadAdvance(project, session, head string) *Advance {
 	if err != nil {
 		return nil
 	}
-	data, err := safefile.ReadFile(advancePath(key, project, session), maxRecordBytes, time.Now().Add(readRecordBudget))
-	if err != nil {
-		return nil
-	}
 	var a Advance
-	if json.Unmarshal(data, &a) != nil || a.Project != project || a.Session != session || a.Head != head ||
-		!key.VerifyJSON(sealAdvance, project, &a) {
+	found, err := readSealed(key, advancePath(key, project, session), sealAdvance, project, &a)
+	if !found || err != nil || a.Project != project || a.Session != session || a.Head != head {
 		return nil
 	}
 	return &a
@@ -251,12 +266,5 @@ func SaveAdvance(a *Advance) error {
 	if err != nil {
 		return fmt.Errorf("%w: %v", ErrNoKey, err)
 	}
-	if err := key.SealJSON(sealAdvance, a.Project, a); err != nil {
-		return err
-	}
-	data, err := json.Marshal(a)
-	if err != nil {
-		return err
-	}
-	return seal.WriteProjectFile(advancePath(key, a.Project, a.Session), data)
+	return writeSealed(key, advancePath(key, a.Project, a.Session), sealAdvance, a.Project, a)
 }

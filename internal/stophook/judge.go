@@ -119,16 +119,8 @@ func RequestJudge(o Options, now time.Time) (AfterEdit, bool) {
 
 // EndSession stops the judge of a session that ended: none outlives the session that edits.
 func EndSession(o Options) {
-	p, err := ReadPayload(o.Stdin, o.ReadTimeout)
-	if err != nil {
-		return
-	}
-	host := o.Host
-	if host == "" {
-		host = DetectHost(p)
-	}
-	cfg, err := config.Load(config.Options{Dir: p.Dir(o.Getenv, o.Cwd)})
-	if err != nil {
+	p, host, cfg, ok := lifecycleCall(o)
+	if !ok {
 		return
 	}
 	sd, err := state.Open(cfg.Root)
@@ -358,19 +350,26 @@ func judgedResults(in *inflight, fingerprint, key string, perSession bool) []gat
 // StartSession pins the base of a session that starts (the host's session-start hook): HEAD now,
 // before the agent has done anything. It prints nothing and never fails the host.
 func StartSession(o Options) {
-	p, err := ReadPayload(o.Stdin, o.ReadTimeout)
-	if err != nil || p.Session() == "" {
-		return
-	}
-	host := o.Host
-	if host == "" {
-		host = DetectHost(p)
-	}
-	cfg, err := config.Load(config.Options{Dir: p.Dir(o.Getenv, o.Cwd)})
-	if err != nil {
+	p, host, cfg, ok := lifecycleCall(o)
+	if !ok || p.Session() == "" {
 		return
 	}
 	if _, err := PinSession(context.Background(), cfg, sessionKey(host, p.Session()), session.PinnedAtStart, o.Environ); err != nil {
 		fmt.Fprintf(o.Stderr, "gauntlet: session start: %v\n", err)
 	}
+}
+
+// lifecycleCall reads what a session's start or end hook needs: its payload, the host, and the
+// project's config. ok is false when any is missing; the host is never failed for it.
+func lifecycleCall(o Options) (p Payload, host Host, cfg *config.Config, ok bool) {
+	p, err := ReadPayload(o.Stdin, o.ReadTimeout)
+	if err != nil {
+		return p, "", nil, false
+	}
+	host = o.Host
+	if host == "" {
+		host = DetectHost(p)
+	}
+	cfg, err = config.Load(config.Options{Dir: p.Dir(o.Getenv, o.Cwd)})
+	return p, host, cfg, err == nil
 }
