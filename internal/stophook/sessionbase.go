@@ -47,8 +47,8 @@ const pinTimeout = 10 * time.Second
 
 // sessionJudging decides what judges the session's stop. loaded and loadErr are the config as
 // the work tree has it; when it is missing or broken, the config the session's base holds
-// judges, with a finding. done with loadErr is returned when nothing can judge (no config at the
-// base either): the caller answers as it did without one.
+// judges, with a finding. loadErr itself is returned when nothing can judge (no config at the
+// base either): the caller answers as it does without one.
 func sessionJudging(ctx context.Context, dir, sessionKey, how string, loaded *config.Config, loadErr error, environ []string) (judging, error) {
 	if loadErr != nil {
 		return judgingWithoutConfig(dir, sessionKey, loadErr)
@@ -77,6 +77,13 @@ func sessionJudging(ctx context.Context, dir, sessionKey, how string, loaded *co
 		j.baseJudged = true
 		return j, nil
 	}
+	j.fromRecord(ctx, loaded, forStop, rec)
+	return j, nil
+}
+
+// fromRecord judges with what the session's record says: the environment it started in, its
+// base (moved onto upstream work a remote vouches for), and the config at that base.
+func (j *judging) fromRecord(ctx context.Context, loaded, forStop *config.Config, rec *session.Record) {
 	j.envChanged = envid.Changed(rec.Env, j.steering)
 	for _, d := range rec.MissingDeps(loaded.Root) {
 		j.envChanged = append(j.envChanged, d+" removed")
@@ -95,11 +102,11 @@ func sessionJudging(ctx context.Context, dir, sessionKey, how string, loaded *co
 	adv := advanced(ctx, loaded.Root, rec, head)
 	j.base, j.note = adv.Base, advanceNote(adv, rec.Base)
 	if adv.Config == nil {
-		return j, nil
+		return
 	}
 	base, err := config.Parse(filepath.Join(loaded.Root, adv.ConfigPath), adv.Config, loaded.Root)
 	if err != nil {
-		return j, nil // the base's own config did not load: nothing of it can judge
+		return // the base's own config did not load: nothing of it can judge
 	}
 	main := loaded
 	if loaded.MainOnly != nil {
@@ -107,7 +114,6 @@ func sessionJudging(ctx context.Context, dir, sessionKey, how string, loaded *co
 	}
 	judged := baseconfig.Judge(base, forStop, main, engine.ConfigFile(loaded))
 	j.cfg, j.findings, j.baseJudged = judged.Config, judged.Findings, true
-	return j, nil
 }
 
 // judgingWithoutConfig is a stop whose work tree has no config that loads: the session's base
