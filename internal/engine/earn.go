@@ -8,10 +8,10 @@ import (
 	"github.com/gauntlet-dev/gauntlet/gates"
 )
 
-// decisiveCauses are environment causes whose probe reads the machine, never the tree: a change
-// cannot produce them, so they excuse without asking the base. Every other error a change can
-// produce (a timeout taken for a cold build, an infra_patterns match, a catalogue line the gate
-// printed itself, missing node_modules, a setup step that cannot start, a command not found).
+// decisiveCauses are environment causes whose probe reads the machine, never the tree: they
+// excuse without asking the base. Every other error is one a change can produce (a timeout taken
+// for a cold build, an infra_patterns match, a catalogue line the gate printed itself, missing
+// node_modules, a setup step that cannot start, a command not found), and is checked there.
 var decisiveCauses = []string{"disk-full", "oom-killed", "oom-killed-child", "file-watchers-exhausted"}
 
 // earnErrors lets an error excuse the agent only when the change could not have caused it: an
