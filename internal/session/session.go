@@ -58,6 +58,9 @@ type Record struct {
 	Deps []string `json:"deps,omitempty"`
 	// Remotes are the repository's remotes and their URLs: only these vouch for upstream work.
 	Remotes map[string]string `json:"remotes,omitempty"`
+	// Late says the session had stopped before it was pinned: its record was removed (or pruned)
+	// and this one pins from wherever the refs are now, which the agent may have moved.
+	Late bool `json:"late,omitempty"`
 	MAC     string            `json:"mac,omitempty"`
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/gauntlet-dev/gauntlet/internal/envid"
 	"github.com/gauntlet-dev/gauntlet/internal/session"
 	"github.com/gauntlet-dev/gauntlet/internal/snapshot"
+	"github.com/gauntlet-dev/gauntlet/internal/state"
 )
 
 // judging is what an agent session's stop (or its background judge) is judged with: the config
@@ -84,6 +85,10 @@ func sessionJudging(ctx context.Context, dir, sessionKey, how string, loaded *co
 // fromRecord judges with what the session's record says: the environment it started in, its
 // base (moved onto upstream work a remote vouches for), and the config at that base.
 func (j *judging) fromRecord(ctx context.Context, loaded, forStop *config.Config, rec *session.Record) {
+	if rec.Late {
+		j.findings = append(j.findings, gates.IntegrityFinding{Rule: gates.RuleGateAltered, File: engine.ConfigFile(loaded), Level: gates.IntegrityBlock,
+			Message: "gauntlet's record of the session's base was removed after the session's first stop: the base is measured from where the refs are now, which the session may have moved"})
+	}
 	j.envChanged = envid.Changed(rec.Env, j.steering)
 	for _, d := range rec.MissingDeps(loaded.Root) {
 		j.envChanged = append(j.envChanged, d+" removed")
@@ -113,7 +118,7 @@ func (j *judging) fromRecord(ctx context.Context, loaded, forStop *config.Config
 		main = loaded.MainOnly
 	}
 	judged := baseconfig.Judge(base, forStop, main, engine.ConfigFile(loaded))
-	j.cfg, j.findings, j.baseJudged = judged.Config, judged.Findings, true
+	j.cfg, j.findings, j.baseJudged = judged.Config, append(j.findings, judged.Findings...), true
 }
 
 // judgingWithoutConfig is a stop whose work tree has no config that loads: the session's base
@@ -160,7 +165,7 @@ func pinSession(ctx context.Context, cfg *config.Config, key, how string, steeri
 		return nil, nil, fmt.Errorf("pin the session's base: %w", err)
 	}
 	rec := &session.Record{Project: cfg.Root, Session: key, How: how, Pinned: time.Now().UTC(),
-		Env: steering, Deps: session.PresentDeps(cfg.Root), Remotes: remotesOf(cfg.Root)}
+		Env: steering, Deps: session.PresentDeps(cfg.Root), Remotes: remotesOf(cfg.Root), Late: stoppedBefore(cfg.Root, key)}
 	if tree.Head == snapshot.NoCommit {
 		rec, err := session.Pin(rec)
 		return rec, tree, err
@@ -210,4 +215,20 @@ func (j judging) allFindings() []gates.IntegrityFinding {
 		}
 	}
 	return out
+}
+
+// stoppedBefore says whether the project's history has a stop of the session (key is host/id):
+// a session pinned only now had its record removed since.
+func stoppedBefore(root, key string) bool {
+	host, id, ok := strings.Cut(key, "/")
+	if !ok {
+		return false
+	}
+	sd, err := state.Open(root)
+	if err != nil {
+		return false
+	}
+	defer sd.Close()
+	_, found := lastDecision(sd, host, historyID(id))
+	return found
 }
