@@ -244,4 +244,8 @@ type Result struct {
 	// Changed are the files (root-relative) the gate changed in the worktree without saying
 	// writes: true, which fails it.
 	Changed []string
+	// Tests is the census of a test gate's tests, when one was read; TestsUncounted says why a
+	// test gate's tests could not be counted. Neither changes the gate's status.
+	Tests          *TestCensus
+	TestsUncounted string
 }
