@@ -97,8 +97,19 @@ func (r *Run) Census(gate string) (census.Census, bool) {
 	return c, ok
 }
 
-// close removes the run's temp directory; the runner has returned by then.
-func (s *censusStage) close() { s.temp.remove() }
+// close removes the run's temp directory, and ends the reading of any output a gate's Settle
+// did not (a panic in a reader before it), so that no reader's goroutine outlives the run. The
+// runner has returned by then.
+func (s *censusStage) close() {
+	for _, gc := range s.gates {
+		for _, st := range []*censusStream{gc.output, gc.events} {
+			if st != nil {
+				st.close()
+			}
+		}
+	}
+	s.temp.remove()
+}
 
 // readDeadline is when reading a gate's reports must end.
 func (s *censusStage) readDeadline() time.Time {

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -131,10 +132,11 @@ func (d *deadlineReader) Read(p []byte) (int, error) {
 // censusStream reads a census from output as it streams: a reader of the census package runs on
 // its own goroutine at the other end of a pipe, so that memory stays that of the census.
 type censusStream struct {
-	w    *io.PipeWriter
-	buf  *bufio.Writer
-	done chan struct{}
-	c    census.Census
+	w      *io.PipeWriter
+	buf    *bufio.Writer
+	done   chan struct{}
+	c      census.Census
+	closed sync.Once
 }
 
 func startCensusStream(f census.Format, opts census.Options) *censusStream {
@@ -168,10 +170,12 @@ func (s *censusStream) line(l []byte) {
 	_ = s.buf.WriteByte('\n')
 }
 
-// close ends the output and returns the census read from it.
+// close ends the output and returns the census read from it; it may be called again.
 func (s *censusStream) close() census.Census {
-	_ = s.buf.Flush()
-	_ = s.w.Close()
-	<-s.done
+	s.closed.Do(func() {
+		_ = s.buf.Flush()
+		_ = s.w.Close()
+		<-s.done
+	})
 	return s.c
 }

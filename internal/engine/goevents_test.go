@@ -2,8 +2,11 @@ package engine
 
 import (
 	"bytes"
+	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/gauntlet-dev/gauntlet/internal/census"
 )
 
 const goEventsSample = `{"Action":"start","Package":"example.com/m"}
@@ -62,5 +65,47 @@ func TestGoEventsPassALongLineAndTheLastOneThrough(t *testing.T) {
 	}
 	if f.held() > maxEventLine {
 		t.Errorf("the filter holds %d bytes, more than a line it decodes", f.held())
+	}
+}
+
+// countingWriter counts what is shown without keeping it.
+type countingWriter struct{ n int }
+
+func (w *countingWriter) Write(p []byte) (int, error) { w.n += len(p); return len(p), nil }
+
+// 64 MiB of a test's output, as go test -json events: what the filter and the census keep stays
+// that of one test, however much the output holds.
+func TestGoEventsKeepMemoryBounded(t *testing.T) {
+	const size = 64 << 20
+	text := strings.Repeat("x", 1000)
+	event := `{"Action":"output","Package":"p","Test":"T","Output":"` + text + `\n"}` + "\n"
+	head := `{"Action":"run","Package":"p","Test":"T"}` + "\n"
+	tail := `{"Action":"pass","Package":"p","Test":"T"}` + "\n" + `{"Action":"output","Package":"p","Output":"PASS\n"}` + "\n" +
+		`{"Action":"pass","Package":"p"}` + "\n"
+
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	stream := startCensusStream(census.FormatGo, census.Options{})
+	shown := &countingWriter{}
+	f := newGoEventsFilter(shown, stream)
+	f.Write([]byte(head))
+	chunk := []byte(strings.Repeat(event, 32<<10/len(event)))
+	for written := 0; written < size; written += len(chunk) {
+		f.Write(chunk)
+	}
+	f.Write([]byte(tail))
+	f.Close()
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	c := stream.close()
+	if len(c.Tests) != 1 || c.Tests[0].ID != "p::T" || !c.Complete {
+		t.Fatalf("census %+v", c)
+	}
+	if shown.n < size/2 {
+		t.Errorf("only %d bytes shown", shown.n)
+	}
+	if held := int64(after.HeapAlloc) - int64(before.HeapAlloc); held > 4<<20 {
+		t.Errorf("%d MiB of output left %d KiB held", size>>20, held>>10)
 	}
 }
