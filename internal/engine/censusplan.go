@@ -149,6 +149,10 @@ func outputLeaves(s string) bool {
 				continue
 			}
 			return true
+		case c == '>' && redirectsErrors(s, i):
+			if i+1 < len(s) && s[i+1] == '>' {
+				i++ // 2>>file
+			}
 		case c == '>':
 			if !duplicatesOutput(s[i+1:]) {
 				return true
@@ -156,6 +160,12 @@ func outputLeaves(s string) bool {
 		}
 	}
 	return false
+}
+
+// redirectsErrors says the '>' at i sends only the standard error elsewhere (2>file): the output
+// a runner is asked to change is its standard output.
+func redirectsErrors(s string, i int) bool {
+	return i > 0 && s[i-1] == '2' && (i == 1 || strings.IndexByte(" \t;&|(\n", s[i-2]) >= 0)
 }
 
 // duplicatesOutput says the text after a '>' makes it a descriptor's copy (2>&1, >&2): the
