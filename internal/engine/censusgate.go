@@ -52,19 +52,25 @@ func (gc *gateCensus) invocation() *runner.Invocation {
 	gc.requests, gc.reports = reqs, reports
 	gc.snapshotReports(reports)
 	if !slices.ContainsFunc(reqs, func(r census.Request) bool { return len(r.Args) > 0 }) {
-		return nil
+		return nil // every runner gives its census as the gate declares it
 	}
-	cmd := census.Command{Argv: gc.gate.Argv}
-	if gc.gate.Run != "" {
-		cmd = census.Command{Shell: gc.gate.Run}
-	}
-	cmd = census.Apply(cmd, reqs, func(i int) string { return reports[i] }, gates.ShellQuote)
+	cmd := gc.command(reqs, reports)
 	inv := &runner.Invocation{Run: cmd.Shell, Argv: cmd.Argv}
 	if slices.ContainsFunc(reqs, func(r census.Request) bool { return r.Display == census.DisplayGoEvents && len(r.Args) > 0 }) {
 		gc.events = startCensusStream(census.FormatGo, gc.options())
 		inv.Output = func(out io.Writer) io.WriteCloser { return newGoEventsFilter(out, gc.events) }
 	}
 	return inv
+}
+
+// command is the gate's command with the requests in place, quoted for sh in a run: string
+// (PlanCensus asked for a file argument only where the shell is sh's kind).
+func (gc *gateCensus) command(reqs []census.Request, reports []string) census.Command {
+	cmd := census.Command{Argv: gc.gate.Argv}
+	if gc.gate.Run != "" {
+		cmd = census.Command{Shell: gc.gate.Run}
+	}
+	return census.Apply(cmd, reqs, func(i int) string { return reports[i] }, gates.ShellQuote)
 }
 
 // reportPaths says where each request's report is: a file of the run for the ones gauntlet

@@ -32,8 +32,8 @@ func (p CensusPlan) Counted() bool { return p.Tests != "" || len(p.Requests) > 0
 const UncountedFix = "name the JUnit XML report it writes in `tests: PATH`, or run a test runner gauntlet recognises " +
 	"(go test, gotestsum, pytest, node --test, vitest, jest, cargo test) in its command"
 
-// PlanCensus decides how a gate's tests are counted. It reads only the gate: doctor and explain
-// say the same of a gate as the run does.
+// PlanCensus decides how a gate's tests are counted. It reads only the gate, so that doctor says
+// of a gate what a run does with it.
 func PlanCensus(g gates.Gate) CensusPlan {
 	if !isCheck(g) || g.Setup {
 		return CensusPlan{}
