@@ -34,12 +34,17 @@ func (d *Dir) NewRunTemp(runID string) (*os.Root, string, error) {
 	return root, filepath.Join(d.path, tmpDir, runID), nil
 }
 
-// RemoveRunTemp removes tmp/<runID> and what is in it.
+// RemoveRunTemp removes tmp/<runID> and what is in it, and tmp itself when no other run has a
+// directory there: nothing of a run that ended stays for clean to report.
 func (d *Dir) RemoveRunTemp(runID string) error {
 	if !isPathComponent(runID) {
 		return fmt.Errorf("state dir %s: invalid run id %q", d.path, runID)
 	}
-	return d.RemoveAll(path.Join(tmpDir, runID))
+	if err := d.RemoveAll(path.Join(tmpDir, runID)); err != nil {
+		return err
+	}
+	_ = d.root.Remove(tmpDir) // fails, as it should, while another run's directory is there
+	return nil
 }
 
 func (d *Dir) removeStaleRunTemps(current string, now time.Time) {

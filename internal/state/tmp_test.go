@@ -50,6 +50,23 @@ func TestRunTemp(t *testing.T) {
 	if _, err := os.Stat(abs); !os.IsNotExist(err) {
 		t.Errorf("the run's directory is still there after RemoveRunTemp: %v", err)
 	}
+	if _, err := os.Stat(fresh); err != nil {
+		t.Errorf("another run's directory went with this one's: %v", err)
+	}
+	if err := os.Remove(fresh); err != nil {
+		t.Fatal(err)
+	}
+	again, _, err := d.NewRunTemp(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again.Close()
+	if err := d.RemoveRunTemp(id); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(d.Path(), "tmp")); !os.IsNotExist(err) {
+		t.Errorf("tmp stays once no run has a directory there: %v", err)
+	}
 	for _, bad := range []string{"", "..", "a/b"} {
 		if r, _, err := d.NewRunTemp(bad); err == nil {
 			r.Close()
