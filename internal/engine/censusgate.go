@@ -56,11 +56,30 @@ func (gc *gateCensus) invocation() *runner.Invocation {
 	}
 	cmd := gc.command(reqs, reports)
 	inv := &runner.Invocation{Run: cmd.Shell, Argv: cmd.Argv}
-	if slices.ContainsFunc(reqs, func(r census.Request) bool { return r.Display == census.DisplayGoEvents && len(r.Args) > 0 }) {
+	if show, ok := gc.goShow(reqs); ok {
 		gc.events = startCensusStream(census.FormatGo, gc.options())
-		inv.Output = func(out io.Writer) io.WriteCloser { return newGoEventsFilter(out, gc.events) }
+		inv.Output = func(out io.Writer) io.WriteCloser { return newGoEventsFilter(out, gc.events, show) }
 	}
 	return inv
+}
+
+// goShow says how the go test the census asks for -json prints without it, false when the
+// command runs none. Of two, the one that shows more is taken; GOFLAGS in the gate's
+// environment adds what it asks.
+func (gc *gateCensus) goShow(reqs []census.Request) (census.GoShow, bool) {
+	var show census.GoShow
+	found := false
+	for _, r := range reqs {
+		if r.Display != census.DisplayGoEvents || len(r.Args) == 0 {
+			continue
+		}
+		found = true
+		show.Verbose = show.Verbose || r.Go.Verbose
+		show.Streams = show.Streams || r.Go.Streams
+		show.FinalFail = show.FinalFail || r.Go.FinalFail
+	}
+	env := slices.Concat(gc.stage.env, gc.gate.Env, gc.stage.extraEnv)
+	return show.WithGOFLAGS(lastValue(env, "GOFLAGS")), found
 }
 
 // command is the gate's command with the requests in place, quoted for sh in a run: string
