@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -13,6 +14,7 @@ import (
 // formatRules check the `format` struct tag of string fields; each returns what is wrong, or "".
 var formatRules = map[string]func(string) string{
 	"glob":       checkGlob,
+	"relglob":    checkRelGlob,
 	"regexp":     checkRegexp,
 	"reldir":     checkRelDir,
 	"envname":    checkEnvName,
@@ -60,6 +62,21 @@ func checkGlob(pattern string) string {
 	// a gate whose paths never match would silently never run.
 	if strings.HasPrefix(pattern, "/") || strings.HasPrefix(pattern, "./") {
 		return fmt.Sprintf("must be relative to the project root without a leading \"/\" or \"./\", got %q", pattern)
+	}
+	return ""
+}
+
+// checkRelGlob accepts a glob of files the gate writes inside the project: gauntlet reads them,
+// so one that climbs out of the root would read files that are not the project's.
+func checkRelGlob(pattern string) string {
+	if strings.TrimSpace(pattern) == "" {
+		return "must not be empty"
+	}
+	if problem := checkGlob(pattern); problem != "" {
+		return problem
+	}
+	if slices.Contains(strings.Split(pattern, "/"), "..") {
+		return fmt.Sprintf("must stay inside the project root, got %q", pattern)
 	}
 	return ""
 }

@@ -152,6 +152,12 @@ func TestParseReportsEveryProblemWithPosition(t *testing.T) {
 			`.gauntlet.yml:5:10: "dir" in gate "t" must be relative to the project root, got "/tmp"`,
 			`.gauntlet.yml:8:10: "dir" in gate "u" must stay inside the project root, got "a/../../b"`,
 		}},
+		{"tests: absolute, escaping, a bad glob, on a review gate", "version: 1\ngates:\n  t:\n    run: x\n    tests: /tmp/r.xml\n  u:\n    run: x\n    tests: ../r.xml\n  v:\n    run: x\n    tests: \"[a\"\n  r:\n    kind: review\n    cli: claude\n    tests: r.xml\n", []string{
+			`.gauntlet.yml:5:12: "tests" in gate "t" must be relative to the project root without a leading "/" or "./", got "/tmp/r.xml"`,
+			`.gauntlet.yml:8:12: "tests" in gate "u" must stay inside the project root, got "../r.xml"`,
+			`.gauntlet.yml:11:12: "tests" in gate "v" is not a valid glob pattern: "[a"`,
+			`.gauntlet.yml:15:5: "tests" is only for check gates; gate "r" is a review gate`,
+		}},
 		{"enum values", "version: 1\ngates:\n  t:\n    run: x\n    kind: lint\n  u:\n    run: x\n    severity: warning\n    on_timeout: pass\n    when: CI\n", []string{
 			`.gauntlet.yml:5:11: "kind" in gate "t" must be one of check, review, todos, got "lint"`,
 			`.gauntlet.yml:8:15: "severity" in gate "u" must be one of error, warn, got "warning" (did you mean "warn"?)`,

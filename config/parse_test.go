@@ -107,6 +107,7 @@ gates:
     enabled: false
     causes: true
     speculative: false
+    tests: "reports/**/TEST-*.xml"
   lint:
     run: golangci-lint run
   review:
@@ -130,7 +131,7 @@ gates:
 		Env: []string{"A=1", "GOMAXPROCS=4", "DEBUG=true", "A=2"}, Timeout: 90 * time.Second,
 		Paths: []string{"**/*.go"}, Exclude: []string{"vendor/**"}, Severity: gates.SeverityWarn,
 		OnTimeout: gates.StatusError, InfraExitCodes: []int{}, Hint: "try again", When: gates.WhenCI,
-		Causes: true,
+		Causes: true, Tests: "reports/**/TEST-*.xml",
 	}
 	if !reflect.DeepEqual(test, wantTest) || !slices.Equal(patterns, []string{"no such host"}) {
 		t.Errorf("test gate:\n got %+v %q\nwant %+v", test, patterns, wantTest)

@@ -107,6 +107,7 @@ func resolveGate(name string, g *rawGate, c *Config) gates.Gate {
 		Causes: kind == gates.KindCheck && valueOr(g.Causes, c.Causes),
 		// A costly gate (a review) can wait for the stop instead of running on every edit.
 		Speculative: valueOr(g.Speculative, true),
+		Tests:       valueOr(g.Tests, ""),
 	}
 	if kind == gates.KindReview {
 		out.Review = &gates.Review{

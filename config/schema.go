@@ -284,6 +284,8 @@ var formatSchemas = map[string]schema{
 	"regexp": {"format": "regex"},
 	// Not starting with "/" or "./": such globs never match a root-relative path.
 	"glob": {"pattern": `^([^./]|\.([^/]|$)|$)`},
+	// The same, and no ".." step out of the root.
+	"relglob": {"pattern": `^([^./]|\.([^/]|$))`, "not": schema{"pattern": `(^|/)\.\.(/|$)`}},
 	// Relative, and not obviously climbing out; the loader has the last word.
 	"reldir":     {"pattern": `^([^/]|$)`, "not": schema{"pattern": `^\.\.(/|$)`}},
 	"envname":    {"pattern": envNamePattern().String()},
@@ -393,6 +395,7 @@ var schemaDocs = map[string]string{
 	"gates.*.new_only":         "Findings the base of the change produces too (same file, rule, normalised message, line followed through the diff) do not fail the gate. Default: false.",
 	"gates.*.writes":           "The gate is meant to change the worktree (it generates code); any other check gate that changes a file git sees fails, naming the files. Default: false.",
 	"gates.*.speculative":      "Run this gate in the background judge started after the agent's edits; false waits for the stop (costly reviews). Default: true.",
+	"gates.*.tests":            "Check gates: a root-relative path or doublestar glob of the JUnit XML reports the gate writes, from which its test census (each test's outcome) is read; the command runs as declared. Default: none, and gauntlet asks a test runner it recognises in the command (go test, pytest, node --test, vitest, jest, cargo test, gotestsum) for its census.",
 	"gates.*.causes":           "Check gates: apply the built-in catalogue of environment-failure signatures to this gate's output. Default: the top-level causes.",
 	"setup":                    "Setup steps, by name (the names of gates and setup steps are one set): commands gates name in needs, such as an install or a code generator. A step runs at most once per run, only when a gate that runs needs it.",
 	"setup.*.run":              "Shell command, run with `sh -c`. Exactly one of run and argv.",

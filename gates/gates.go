@@ -120,6 +120,10 @@ type Gate struct {
 	// Speculative lets a background judge run the gate while the agent still works; false keeps
 	// it for the stop.
 	Speculative bool
+	// Tests is a root-relative path or doublestar glob of the JUnit XML reports the gate writes:
+	// its test census is read from them, and its command is run as declared. "" lets gauntlet
+	// ask a runner it recognises in the command for its census (internal/census).
+	Tests string
 }
 
 // SessionDependent says whether the gate's result depends on the agent's session: it said so,
@@ -240,4 +244,8 @@ type Result struct {
 	// Changed are the files (root-relative) the gate changed in the worktree without saying
 	// writes: true, which fails it.
 	Changed []string
+	// Tests is the census of a test gate's tests, when one was read; TestsUncounted says why a
+	// test gate's tests could not be counted. Neither changes the gate's status.
+	Tests          *TestCensus
+	TestsUncounted string
 }

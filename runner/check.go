@@ -12,11 +12,13 @@ import (
 
 // runCheck runs a gate of kind check: one command, judged by its exit code and output.
 func runCheck(ctx context.Context, g *GateRun) gates.Outcome {
-	argv, err := checkArgv(g.Gate)
+	gate, out, done := g.r.invoked(g.Gate, g.Out)
+	defer done()
+	argv, err := checkArgv(gate)
 	if err != nil {
 		return gates.Outcome{ExitCode: -1, StartErr: err}
 	}
-	exit, err := g.Execute(ctx, Process{Argv: argv, Dir: g.Dir(), Env: g.Env()}, g.Out)
+	exit, err := g.Execute(ctx, Process{Argv: argv, Dir: g.Dir(), Env: g.Env()}, out)
 	var startErr *StartError
 	switch {
 	case errors.As(err, &startErr):

@@ -86,6 +86,9 @@ type Options struct {
 	Kinds map[gates.Kind]Kind
 	// Readers gives each gate the readers of its output (findings parsers, cause catalogue).
 	Readers ReadersFunc
+	// Invocations may run a check gate's command in another form that checks the same (see
+	// Invocation).
+	Invocations InvocationsFunc
 }
 
 // Run executes gs and returns their results in the same order. Gates start in input order, each

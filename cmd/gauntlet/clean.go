@@ -22,7 +22,7 @@ import (
 // cleanable is what clean removes from .gauntlet/: every run's logs, the stop hook's ledger and
 // caches, the last report, and the per-gate cache. The lock file stays: deleting it would let a waiting run and a new
 // one lock two different files.
-var cleanable = []string{"logs", "state", engine.LastRunFile, "cache"}
+var cleanable = []string{"logs", "state", engine.LastRunFile, "cache", "tmp"}
 
 type cleanOptions struct {
 	IO         *IOStreams
@@ -35,7 +35,7 @@ func newCleanCmd(ios *IOStreams, runF func(*cleanOptions) error) *cobra.Command 
 	cmd := &cobra.Command{
 		Use:   "clean",
 		Short: "Remove the logs, the stop hook's state and the last report from .gauntlet/",
-		Long: `Remove .gauntlet/logs, .gauntlet/state, .gauntlet/last-run.json and .gauntlet/cache, under the lock so that no run
+		Long: `Remove .gauntlet/logs, .gauntlet/state, .gauntlet/last-run.json, .gauntlet/cache and .gauntlet/tmp, under the lock so that no run
 is writing them meanwhile. Another run holding the lock: exit 4, unless --wait.`,
 		Args: cobra.NoArgs,
 		RunE: runE(func(cmd *cobra.Command, _ []string) error {

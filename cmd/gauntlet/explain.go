@@ -79,6 +79,9 @@ type explained struct {
 	// Setup is set for a setup step, which the gates of NeededBy need.
 	Setup    bool     `json:"setup,omitempty"`
 	NeededBy []string `json:"needed_by,omitempty"`
+	// Tests is a test gate's census; TestsUncounted says why its tests could not be counted.
+	Tests          *gates.TestCensus `json:"tests,omitempty"`
+	TestsUncounted string            `json:"tests_uncounted,omitempty"`
 }
 
 type explanation struct {
@@ -164,7 +167,7 @@ func explain(opts *explainOptions) error {
 
 func explainGate(g report.GateReport, causes map[string]*gates.Cause, setup map[string]bool) explained {
 	e := explained{Name: g.Name, Status: g.Status, Reason: g.Reason, Cause: causes[g.Name], Findings: g.Findings, Hint: g.Hint, Log: g.Log,
-		SkippedBecause: g.SkippedBecause, NeededBy: g.NeededBy, Setup: setup[g.Name]}
+		SkippedBecause: g.SkippedBecause, NeededBy: g.NeededBy, Setup: setup[g.Name], Tests: g.Tests, TestsUncounted: g.TestsUncounted}
 	if len(g.Findings) == 0 && e.Cause == nil && g.SkippedBecause == "" {
 		// Nothing was recognised in the output: its last lines are all there is to go on.
 		e.Tail = lastLines(termtext.Clean(g.Tail), report.DefaultTailLines)
@@ -239,6 +242,7 @@ func writeExplanation(w io.Writer, ex explanation) error {
 		if hint := termtext.Line(g.Hint); hint != "" {
 			fmt.Fprintf(&b, "  hint: %s\n", hint)
 		}
+		writeCensus(&b, g)
 		if len(g.Findings) > 0 {
 			fmt.Fprintf(&b, "  findings (%d):\n", len(g.Findings))
 		}
@@ -272,6 +276,36 @@ func writeExplanation(w io.Writer, ex explanation) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// writeCensus says what a test gate's census counted, or why its tests could not be counted.
+func writeCensus(b *strings.Builder, g explained) {
+	if g.TestsUncounted != "" {
+		fmt.Fprintf(b, "  tests: cannot be counted: %s\n  to count them: %s\n", termtext.Line(g.TestsUncounted), engine.UncountedFix)
+	}
+	c := g.Tests
+	if c == nil {
+		return
+	}
+	fmt.Fprintf(b, "  tests: %d passed, %d failed, %d skipped (%s, from the %s)\n", c.Passed, c.Failed, c.Skipped, c.Runner, censusSources[c.Source])
+	for _, list := range []struct {
+		label string
+		ids   []string
+	}{{"failed", c.FailedTests}, {"skipped", c.SkippedTests}, {"failed as a whole", c.FailedUnits}} {
+		if len(list.ids) > 0 {
+			fmt.Fprintf(b, "    %s: %s\n", list.label, strings.Join(list.ids, ", "))
+		}
+	}
+	if !c.Complete {
+		fmt.Fprintf(b, "    the count is incomplete: %s\n", strings.Join(c.Notes, "; "))
+	}
+}
+
+// censusSources say where a census was read from, as explain words it.
+var censusSources = map[string]string{
+	gates.CensusFromOutput: "runner's output",
+	gates.CensusFromReport: "report the runner was asked for",
+	gates.CensusFromTests:  "reports tests: names",
 }
 
 func lastLines(s string, n int) string {

@@ -213,6 +213,7 @@ var gateKeys = []gateKey{
 	{name: "fix", value: func(g gates.Gate) string { return g.Fix }},
 	{name: "needs", value: func(g gates.Gate) string { return canon(g.Needs) }},
 	{name: "speculative", value: func(g gates.Gate) string { return fmt.Sprint(g.Speculative) }},
+	{name: "tests", value: func(g gates.Gate) string { return g.Tests }},
 }
 
 func patterns(g gates.Gate) []string {

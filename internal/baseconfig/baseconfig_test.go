@@ -1,6 +1,7 @@
 package baseconfig
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -107,5 +108,15 @@ func TestDigestFollowsTheDefinition(t *testing.T) {
 	narrowed.Run = "go test -run TestZero ./..."
 	if Digest(a) == Digest(narrowed) {
 		t.Error("an altered gate has the same digest")
+	}
+	// The census a gate's tests are compared by comes from its reports: pointing tests: elsewhere
+	// alters what judges it.
+	elsewhere := a
+	elsewhere.Tests = "old/*.xml"
+	if Digest(a) == Digest(elsewhere) {
+		t.Error("a gate whose tests: changed has the same digest")
+	}
+	if keys, _ := altered(a, elsewhere); !slices.Equal(keys, []string{"tests"}) {
+		t.Errorf("altered keys = %q, want [tests]", keys)
 	}
 }

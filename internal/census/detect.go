@@ -54,8 +54,8 @@ type Display string
 
 const (
 	DisplaySame Display = ""
-	// DisplayGoEvents: the gate's output becomes test2json events; show the text of their
-	// Output fields, which is what go test -v prints.
+	// DisplayGoEvents: the gate's output becomes test2json events; show them as the command
+	// prints them without -json (Request.Go says how).
 	DisplayGoEvents Display = "go-events"
 	// DisplayNodeTAP: node's own reporter is named as tap, its default off a terminal in node
 	// 20 and 22; node 23 and later default to spec, whose users would see TAP instead.
@@ -78,6 +78,8 @@ type Request struct {
 	// caller's file, else the path the command already names (relative to its directory).
 	File    string
 	Display Display
+	// Go, for a go test asked for -json, says what the command prints without it.
+	Go GoShow
 	// Problem, when set, says why no census can be read from the command as it stands.
 	Problem string
 }
@@ -319,8 +321,9 @@ func goTestRunner(w []string, i int) (Request, bool) {
 		return Request{}, false
 	}
 	r := Request{Runner: "go test", Format: FormatGo, At: i + 1}
-	if v, ok := flagValue(w[i+2:], "-json", "--json"); !ok || v == "false" {
-		r.Args, r.Display = []string{"-json"}, DisplayGoEvents
+	show, goflagsJSON := goShow(w, i)
+	if v, ok := flagValue(w[i+2:], "-json", "--json"); (!ok || v == "false") && !goflagsJSON {
+		r.Args, r.Display, r.Go = []string{"-json"}, DisplayGoEvents, show
 	}
 	return r, true
 }

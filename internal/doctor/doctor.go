@@ -128,6 +128,9 @@ func Diagnose(ctx context.Context, opts Options, env Env) (*Report, *config.Conf
 		for _, p := range preflight.Check(cfg.Root, slices.Concat(cfg.Setup, cfg.Gates)) {
 			r.add(Check{Name: "tool", Level: Warn, Message: p.Gate + ": " + p.Message, Fix: p.Fix})
 		}
+		for _, c := range censusChecks(cfg) {
+			r.add(c)
+		}
 	}
 
 	names := opts.Hosts

@@ -12,6 +12,7 @@ import (
 
 	"github.com/gauntlet-dev/gauntlet/config"
 	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/census"
 	"github.com/gauntlet-dev/gauntlet/internal/remotecache"
 	"github.com/gauntlet-dev/gauntlet/internal/report"
 	"github.com/gauntlet-dev/gauntlet/internal/snapshot"
@@ -118,6 +119,8 @@ type Run struct {
 	// Executed is how many gates (and setup steps) this run started; the others were answered
 	// from the cache or a background judge's results, which are about the state read before.
 	Executed int
+	// censuses are the test censuses of the gates this run ran, whole (see Census).
+	censuses map[string]census.Census
 }
 
 // StateError means the state dir could not be used; the run could not even start.
@@ -196,6 +199,8 @@ func Execute(ctx context.Context, req Request) (*Run, error) {
 	judge := &baseJudge{root: cfg.Root, snap: snap, sd: sd, openLogs: logs.open, prefix: sd.RunLogsPrefix(runID),
 		env: env, extra: req.ExtraEnv, grace: req.Grace, abort: req.Abort, runID: runID, noCache: req.NoCache}
 	defer judge.close()
+	tests := newCensusStage(ctx, cfg.Root, sd, runID, env, req.ExtraEnv, toRun)
+	defer tests.close()
 	ran := runner.Run(ctx, toRun, runner.Options{
 		RunID:     runID,
 		Root:      cfg.Root,
@@ -215,7 +220,8 @@ func Execute(ctx context.Context, req Request) (*Run, error) {
 		// Causes first: their probes settle before new_only compares findings with the base, which
 		// a gate failed by its environment does not need.
 		Readers: joinReaders(causeReaders(cfg.Root, slices.Concat(env, req.ExtraEnv)),
-			findingReaders(cfg.Root, judge, added)),
+			findingReaders(cfg.Root, judge, added), tests.readers),
+		Invocations: tests.invocations,
 	})
 	// The base's checkout goes before the worktree is read again for gates that wrote.
 	judge.close()
@@ -240,6 +246,7 @@ func Execute(ctx context.Context, req Request) (*Run, error) {
 	// is made again if new_only's was removed above.
 	ran = live.settle(earnErrors(ctx, req, judge, cold.all(ran), gatesAndSetupByName(cfg)))
 	judge.close()
+	ran = tests.attach(ran)
 	rememberErr := hits.remember(ctx, runID, ran, afterRun)
 	cacheErr = errors.Join(cacheErr, rememberErr)
 	all := slices.Concat(ran, hits.results, judged)
@@ -254,6 +261,7 @@ func Execute(ctx context.Context, req Request) (*Run, error) {
 		LeftoversOf: deadRun,
 		TreeAfter:   treeAfter,
 		Executed:    len(toRun),
+		censuses:    tests.censuses(),
 	}
 	run.Integrity = sanitizeIntegrity(withSessionFindings(integrityRes.Findings, req), secrets)
 	run.IntegrityErr = integrityErr

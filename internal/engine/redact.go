@@ -38,6 +38,10 @@ func sanitizeResult(r gates.Result, s *redact.Redactor) gates.Result {
 		c.ID, c.Summary, c.Fix, c.Line = s.Line(c.ID), s.Line(c.Summary), s.Line(c.Fix), s.Line(c.Line)
 		r.Cause = &c
 	}
+	r.TestsUncounted = s.Line(r.TestsUncounted)
+	if r.Tests != nil {
+		r.Tests = sanitizeCensus(*r.Tests, s)
+	}
 	if r.Excerpt != nil {
 		ex := *r.Excerpt
 		ex.Lines = slices.Clone(ex.Lines)
@@ -47,6 +51,22 @@ func sanitizeResult(r gates.Result, s *redact.Redactor) gates.Result {
 		r.Excerpt = &ex
 	}
 	return r
+}
+
+// sanitizeCensus hides secrets in what a census names: test names and notes come from the
+// gate's output or reports.
+func sanitizeCensus(c gates.TestCensus, s *redact.Redactor) *gates.TestCensus {
+	for _, list := range []*[]string{&c.Notes, &c.FailedTests, &c.SkippedTests, &c.FailedUnits} {
+		if *list == nil {
+			continue
+		}
+		clean := make([]string, len(*list))
+		for i, v := range *list {
+			clean[i] = s.Line(v)
+		}
+		*list = clean
+	}
+	return &c
 }
 
 // sanitizingObserver shows live displays the same safe text as the reports. Output lines pass

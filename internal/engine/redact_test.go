@@ -18,10 +18,14 @@ func TestSanitizeResult(t *testing.T) {
 		Name: "db", Reason: dirty, Tail: dirty + "\nnext", Hint: dirty, Command: "psql -c 'select 1'\n" + dirty, Log: ".gauntlet/logs/r/db.log",
 		Findings: []gates.Finding{{File: "a.sql", Line: 3, Severity: "error", Message: dirty, Rule: dirty}},
 		Cause:    &gates.Cause{ID: "db-down", Summary: dirty, Fix: dirty, Line: dirty},
+		Tests: &gates.TestCensus{Runner: "junit", Notes: []string{dirty}, FailedTests: []string{dirty}, SkippedTests: []string{dirty},
+			FailedUnits: []string{dirty}},
+		TestsUncounted: dirty,
 	}
 	got := sanitize([]gates.Result{in}, secrets)[0]
 	texts := []string{got.Reason, got.Tail, got.Hint, got.Command, got.Log, got.Findings[0].Message, got.Findings[0].Rule,
-		got.Cause.Summary, got.Cause.Fix, got.Cause.Line}
+		got.Cause.Summary, got.Cause.Fix, got.Cause.Line, got.Tests.Notes[0], got.Tests.FailedTests[0], got.Tests.SkippedTests[0],
+		got.Tests.FailedUnits[0], got.TestsUncounted}
 	for _, s := range texts {
 		if strings.Contains(s, secret) || strings.ContainsAny(s, "\x1b\a\u009b") {
 			t.Errorf("not clean or not redacted: %q", s)
@@ -33,7 +37,7 @@ func TestSanitizeResult(t *testing.T) {
 	if got.Tail != "x [REDACTED] red\nnext" || got.Command != "psql -c 'select 1'\nx [REDACTED] red" {
 		t.Errorf("multi-line texts lost their lines: tail %q, command %q", got.Tail, got.Command)
 	}
-	if in.Findings[0].Message != dirty || in.Cause.Summary != dirty {
+	if in.Findings[0].Message != dirty || in.Cause.Summary != dirty || in.Tests.FailedTests[0] != dirty {
 		t.Error("sanitize changed the caller's findings or cause")
 	}
 }

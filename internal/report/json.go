@@ -90,6 +90,26 @@ func ReadJSON(rd io.Reader) (Report, error) {
 	return r, nil
 }
 
+// cleanCensus makes a census read back one line per name, as a run's own is.
+func cleanCensus(c gates.TestCensus) *gates.TestCensus {
+	c.Runner, c.Source = termtext.Line(c.Runner), termtext.Line(c.Source)
+	for _, list := range []*[]string{&c.Notes, &c.FailedTests, &c.SkippedTests, &c.FailedUnits} {
+		*list = cleanLines(*list)
+	}
+	return &c
+}
+
+func cleanLines(in []string) []string {
+	if in == nil {
+		return nil
+	}
+	out := make([]string, len(in))
+	for i, s := range in {
+		out[i] = termtext.Line(s)
+	}
+	return out
+}
+
 func knownStatus(s gates.Status) bool {
 	switch s {
 	case gates.StatusPass, gates.StatusFail, gates.StatusWarn, gates.StatusError, gates.StatusSkipped, gates.StatusCancelled:
@@ -116,6 +136,10 @@ func cleanGate(g GateReport) GateReport {
 			findings[i] = f
 		}
 		g.Findings = findings
+	}
+	g.TestsUncounted = termtext.Line(g.TestsUncounted)
+	if g.Tests != nil {
+		g.Tests = cleanCensus(*g.Tests)
 	}
 	if g.Cause != nil {
 		c := *g.Cause

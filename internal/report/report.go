@@ -77,6 +77,11 @@ type GateReport struct {
 	// ChangedFiles are the files the gate changed in the worktree without writes: true, which
 	// failed it.
 	ChangedFiles []string `json:"changed_files,omitempty"`
+	// Tests is a test gate's census: its tests counted by outcome, the first failing and
+	// skipped ones named (docs/census.md); TestsUncounted says why a test gate's tests could not
+	// be counted. Both are omitted for other gates.
+	Tests          *gates.TestCensus `json:"tests,omitempty"`
+	TestsUncounted string            `json:"tests_uncounted,omitempty"`
 
 	// setup marks a setup step's line among the gates' in the renderings (see shown).
 	setup bool
@@ -150,6 +155,8 @@ func gateReport(res gates.Result) GateReport {
 		ChangedFiles:   res.Changed,
 		NeededBy:       res.NeededBy,
 		Fix:            res.Fix,
+		Tests:          res.Tests,
+		TestsUncounted: res.TestsUncounted,
 	}
 	if g.Findings == nil {
 		g.Findings = []gates.Finding{}

@@ -143,6 +143,10 @@ func writeGate(b *strings.Builder, p Project, g Gate) {
 	if g.Timeout > 0 {
 		fmt.Fprintf(b, "    timeout: %s\n", formatDuration(g.Timeout))
 	}
+	if g.Tests != "" {
+		writeComment(b, "    ", g.TestsNote)
+		fmt.Fprintf(b, "    tests: %s\n", yamlString(g.Tests))
+	}
 	if g.Hint != "" {
 		hint := g.Hint
 		if g.Dir != "" {

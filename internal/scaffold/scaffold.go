@@ -36,6 +36,10 @@ type Gate struct {
 	Inputs []string
 	// CacheNote, when set, says how and why init changed the command for the tool's own cache.
 	CacheNote string
+	// Tests is the root-relative JUnit report the project's own config has the test runner
+	// write, when gauntlet cannot ask the runner for its census (see testReports); TestsNote
+	// says which config.
+	Tests, TestsNote string
 }
 
 // EnvVar is one environment variable of a gate.
@@ -113,6 +117,7 @@ func Detect(root string) ([]Project, error) {
 	}
 	scope(root, projects)
 	toolCaches(root, projects)
+	testReports(root, projects)
 	if hooks := preCommitUnmapped(root); len(hooks) > 0 && len(projects) > 0 {
 		p := &projects[0]
 		p.Notes = append(p.Notes, ".pre-commit-config.yaml also has hooks that are no gate here ("+strings.Join(hooks, ", ")+

@@ -1,0 +1,2 @@
+// Package nofiles has no tests.
+package nofiles

@@ -1,0 +1,104 @@
+package scaffold
+
+import (
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+
+	"github.com/gauntlet-dev/gauntlet/internal/census"
+)
+
+// testReports names, in tests:, the JUnit report of a test gate whose runner writes one only where
+// the project's own config says, so that gauntlet cannot ask it for its census: cargo nextest,
+// with a profile's junit path in .config/nextest.toml. Every other test gate is left to
+// gauntlet, which asks the runners it recognises itself (docs/census.md).
+func testReports(root string, projects []Project) {
+	for i := range projects {
+		p := &projects[i]
+		for j := range p.Gates {
+			g := &p.Gates[j]
+			if !isNextest(g.Run) {
+				continue
+			}
+			g.Tests = nextestReport(filepath.Join(root, filepath.FromSlash(p.Dir)), p.Dir, *g)
+			if g.Tests != "" {
+				g.TestsNote = "The JUnit report .config/nextest.toml has nextest write (profile " + nextestProfile(*g) +
+					"): the gate's test census is read from it."
+			}
+		}
+	}
+}
+
+func isNextest(run string) bool {
+	for _, r := range census.Detect(census.Command{Shell: run}) {
+		if r.Runner == "cargo nextest" {
+			return true
+		}
+	}
+	return false
+}
+
+// nextestConfig is the part of .config/nextest.toml that says where a profile's JUnit goes:
+// <store dir>/<profile>/<junit path>, a profile without its own junit path taking the default
+// profile's.
+type nextestConfig struct {
+	Store struct {
+		Dir string `toml:"dir"`
+	} `toml:"store"`
+	Profile map[string]struct {
+		JUnit struct {
+			Path string `toml:"path"`
+		} `toml:"junit"`
+	} `toml:"profile"`
+}
+
+// nextestReport is the root-relative report of g's nextest profile, "" when the config names none.
+func nextestReport(abs, dir string, g Gate) string {
+	data := readCapped(filepath.Join(abs, ".config", "nextest.toml"))
+	if data == nil {
+		return ""
+	}
+	var cfg nextestConfig
+	if _, err := toml.Decode(string(data), &cfg); err != nil {
+		return ""
+	}
+	profile := nextestProfile(g)
+	report := cfg.Profile[profile].JUnit.Path
+	if report == "" {
+		report = cfg.Profile["default"].JUnit.Path
+	}
+	store := cfg.Store.Dir
+	if store == "" {
+		store = "target/nextest"
+	}
+	if report == "" || path.IsAbs(report) || path.IsAbs(store) {
+		return ""
+	}
+	out := path.Join(dir, store, profile, report)
+	if strings.HasPrefix(out, "../") || out == ".." {
+		return ""
+	}
+	return out
+}
+
+// nextestProfile is the profile a gate's nextest runs: --profile or -P, else NEXTEST_PROFILE,
+// else default.
+func nextestProfile(g Gate) string {
+	words := strings.Fields(g.Run)
+	for i, w := range words {
+		if v, ok := strings.CutPrefix(w, "--profile="); ok {
+			return v
+		}
+		if (w == "--profile" || w == "-P") && i+1 < len(words) {
+			return words[i+1]
+		}
+	}
+	for _, e := range g.Env {
+		if e.Name == "NEXTEST_PROFILE" && e.Value != "" {
+			return e.Value
+		}
+	}
+	return "default"
+}
