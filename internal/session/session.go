@@ -60,8 +60,8 @@ type Record struct {
 	Remotes map[string]string `json:"remotes,omitempty"`
 	// Late says the session had stopped before it was pinned: its record was removed (or pruned)
 	// and this one pins from wherever the refs are now, which the agent may have moved.
-	Late bool `json:"late,omitempty"`
-	MAC     string            `json:"mac,omitempty"`
+	Late bool   `json:"late,omitempty"`
+	MAC  string `json:"mac,omitempty"`
 }
 
 // SealField implements seal.Sealed.
