@@ -21,6 +21,7 @@ const (
 	RuleHookWeakened      = "hook-weakened"       // the host's gauntlet hook entry removed, disabled or changed
 	RuleGateAltered       = "gate-altered"        // a gate or setting of the config at the session's base changed (the stop runs the base's)
 	RuleEnvChanged        = "environment-changed" // what steers the tools (PATH, GOFLAGS, go env -w, ...) differs from the session's start
+	RuleTestsLost         = "tests-lost"          // measured: a test that passed at the base was skipped, did not run, or fails under a gate that passed
 )
 
 // IntegrityRules lists every rule id, in the order reports and the docs present them.
@@ -29,7 +30,7 @@ var IntegrityRules = []string{
 	RuleTestNeutered, RuleSuppressionAdded,
 	RuleGateRelaxed, RuleIntegrityRelaxed, RuleLintRelaxed, RuleTypecheckRelaxed, RuleCoverageLowered,
 	RuleScriptNeutered, RuleTestsExcluded, RuleCICheckRemoved, RuleHookWeakened, RuleGateAltered,
-	RuleEnvChanged,
+	RuleEnvChanged, RuleTestsLost,
 }
 
 // IntegrityRuleSummary is one line per rule, for SARIF rule descriptions and `gauntlet explain`.
@@ -52,6 +53,7 @@ var IntegrityRuleSummary = map[string]string{
 	RuleHookWeakened:      "The gauntlet hook entry was removed, disabled or changed.",
 	RuleGateAltered:       "A gate or setting of the gauntlet config at the session's base was removed, renamed or changed; the stop runs the base's.",
 	RuleEnvChanged:        "What steers the tools (PATH, GOFLAGS, the go env file, NODE_OPTIONS, ...) differs from the session's start.",
+	RuleTestsLost:         "A test that passed at the base was skipped or did not run here, fewer tests pass, or a test fails under a gate that passed (the test census).",
 }
 
 // IntegrityLevel is what a rule's findings do: block (fail the run, block the stop), warn (shown,

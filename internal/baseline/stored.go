@@ -119,15 +119,18 @@ func SaveCached(sd *state.Dir, key string, s *Set) error {
 	return pruneCached(sd)
 }
 
-func pruneCached(sd *state.Dir) error {
-	list, err := sd.ReadDir(cacheDir)
+func pruneCached(sd *state.Dir) error { return PruneOldest(sd, cacheDir, maxCached) }
+
+// PruneOldest keeps the keep newest files of dir in the state directory, by modification time.
+func PruneOldest(sd *state.Dir, dir string, keep int) error {
+	list, err := sd.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
 	if err != nil {
 		return err
 	}
-	if len(list) <= maxCached {
+	if len(list) <= keep {
 		return nil
 	}
 	var entries []fs.FileInfo
@@ -137,8 +140,8 @@ func pruneCached(sd *state.Dir) error {
 		}
 	}
 	slices.SortFunc(entries, func(a, b fs.FileInfo) int { return b.ModTime().Compare(a.ModTime()) })
-	for _, e := range entries[min(maxCached, len(entries)):] {
-		if err := sd.RemoveAll(cacheDir + "/" + e.Name()); err != nil {
+	for _, e := range entries[min(keep, len(entries)):] {
+		if err := sd.RemoveAll(dir + "/" + e.Name()); err != nil {
 			return err
 		}
 	}

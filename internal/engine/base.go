@@ -214,46 +214,17 @@ func (j *baseJudge) fromBaselineFile(ctx context.Context, g gates.Gate) (*baseli
 // A cause ("" for none) takes a base failed by that same environment cause too, naming it in the
 // set: what the base reports under the cause the change's run has is what that cause explains.
 func (j *baseJudge) run(ctx context.Context, g gates.Gate, cause string) (*baseline.Set, error) {
-	top, err := j.worktree(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("the base could not be checked out: %w", err)
-	}
-	rel, err := j.projectPrefix(ctx)
+	baseRoot, opts, done, err := j.prepare(ctx)
 	if err != nil {
 		return nil, err
 	}
-	baseRoot := filepath.Join(top, filepath.FromSlash(rel))
-	// A fresh checkout has no installed dependencies: the base borrows the project's, or its
-	// gates would fail for want of them (xo: not found) and could confirm nothing.
-	borrowDependencies(j.root, baseRoot)
-	source := "the merge-base " + short(j.from)
-	if j.snap != nil && j.snap.Pinned() != "" {
-		source = "the session's base " + short(j.from)
-	}
+	defer done()
+	source := j.source()
 	bg := g
 	bg.NewOnly, bg.Cache = false, false
 	readers, collectors := collectReaders(baseRoot, slices.Concat(j.env, j.extra), []gates.Gate{bg})
-	opts := runner.Options{
-		RunID:    j.runID,
-		Root:     baseRoot,
-		Jobs:     1,
-		Env:      j.env,
-		ExtraEnv: j.extra,
-		Grace:    j.grace,
-		Abort:    j.abort,
-		Readers:  readers,
-	}
+	opts.Readers = readers
 	logPath := ""
-	if j.openLogs != nil {
-		if runLogs, err := j.openLogs(); err == nil {
-			if err := runLogs.Mkdir("base", 0o755); err == nil || errors.Is(err, os.ErrExist) {
-				if baseLogs, err := runLogs.OpenRoot("base"); err == nil {
-					defer baseLogs.Close()
-					opts.Logs, opts.LogPrefix = baseLogs, j.prefix+"/base"
-				}
-			}
-		}
-	}
 	res := runner.Run(ctx, []gates.Gate{bg}, opts)[0]
 	if res.Log != "" {
 		logPath = " (its log: " + res.Log + ")"
@@ -279,6 +250,54 @@ func (j *baseJudge) run(ctx context.Context, g gates.Gate, cause string) (*basel
 	default:
 		return nil, fmt.Errorf("the gate could not be judged at %s: %s%s", source, res.Reason, logPath)
 	}
+}
+
+// prepare checks the base out (once per run) and gives what running one of its gates there
+// needs: the project root in the checkout and the runner's options, its logs under base/ beside
+// the run's. done releases what it opened.
+func (j *baseJudge) prepare(ctx context.Context) (baseRoot string, opts runner.Options, done func(), err error) {
+	done = func() {}
+	top, err := j.worktree(ctx)
+	if err != nil {
+		return "", opts, done, fmt.Errorf("the base could not be checked out: %w", err)
+	}
+	rel, err := j.projectPrefix(ctx)
+	if err != nil {
+		return "", opts, done, err
+	}
+	baseRoot = filepath.Join(top, filepath.FromSlash(rel))
+	// A fresh checkout has no installed dependencies: the base borrows the project's, or its
+	// gates would fail for want of them (xo: not found) and could confirm nothing.
+	borrowDependencies(j.root, baseRoot)
+	opts = runner.Options{
+		RunID:    j.runID,
+		Root:     baseRoot,
+		Jobs:     1,
+		Env:      j.env,
+		ExtraEnv: j.extra,
+		Grace:    j.grace,
+		Abort:    j.abort,
+	}
+	if j.openLogs == nil {
+		return baseRoot, opts, done, nil
+	}
+	if runLogs, err := j.openLogs(); err == nil {
+		if err := runLogs.Mkdir("base", 0o755); err == nil || errors.Is(err, os.ErrExist) {
+			if baseLogs, err := runLogs.OpenRoot("base"); err == nil {
+				opts.Logs, opts.LogPrefix = baseLogs, j.prefix+"/base"
+				done = func() { baseLogs.Close() }
+			}
+		}
+	}
+	return baseRoot, opts, done, nil
+}
+
+// source names the base for reasons: "the merge-base 1a2b3c4d5e6f", or the session's.
+func (j *baseJudge) source() string {
+	if j.snap != nil && j.snap.Pinned() != "" {
+		return "the session's base " + short(j.from)
+	}
+	return "the merge-base " + short(j.from)
 }
 
 // borrowDependencies links the dependency directories the project has into the base's checkout

@@ -245,6 +245,9 @@ func Execute(ctx context.Context, req Request) (*Run, error) {
 	// An error excuses the agent only when the base fails the same way here: the base's checkout
 	// is made again if new_only's was removed above.
 	ran = live.settle(earnErrors(ctx, req, judge, cold.all(ran), gatesAndSetupByName(cfg)))
+	// Every test that passed at the base still runs and passes (the base's census, from its
+	// checkout when it is not stored).
+	lost := passToPass(ctx, req, judge, snap, tests, ran, gatesByName(cfg))
 	judge.close()
 	ran = tests.attach(ran)
 	rememberErr := hits.remember(ctx, runID, ran, afterRun)
@@ -263,7 +266,7 @@ func Execute(ctx context.Context, req Request) (*Run, error) {
 		Executed:    len(toRun),
 		censuses:    tests.censuses(),
 	}
-	run.Integrity = sanitizeIntegrity(withSessionFindings(integrityRes.Findings, req), secrets)
+	run.Integrity = sanitizeIntegrity(withSessionFindings(slices.Concat(integrityRes.Findings, lost), req), secrets)
 	run.IntegrityErr = integrityErr
 	run.Verdict = gates.VerdictWithIntegrity(gates.VerdictOf(slices.Concat(run.Setup, run.Results)), run.Integrity)
 	run.FirstFailure = firstFailure(ran)

@@ -47,6 +47,10 @@ var (
 	rsTestFile = lazy(`(^|/)tests/.*\.rs$`)
 )
 
+// IsTestFile says whether the test runner of the file's language picks it up as a test file
+// under its usual conventions (Go, JavaScript and TypeScript, Python, Rust).
+func IsTestFile(p string) bool { return isTestFile(p) }
+
 // isTestFile says whether the test runner of the file's language picks it up as a test file
 // under its usual conventions.
 func isTestFile(p string) bool {
