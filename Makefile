@@ -18,7 +18,7 @@ TEST_TIMEOUT ?= 45m
 # The race detector needs cgo; without a C compiler the tests still run, and say so.
 RACE := $(shell [ "$$($(GO) env CGO_ENABLED)" = 1 ] && command -v "$$($(GO) env CC)" >/dev/null 2>&1 && echo -race)
 
-.PHONY: all build run test unit cross lint bench bench-all bench-hook bench-fixed schema fuzz release-check clean hosts-e2e
+.PHONY: all build run test unit cross lint bench bench-all bench-hook bench-fixed bench-census schema fuzz release-check clean hosts-e2e
 
 all: build
 
@@ -94,6 +94,10 @@ bench-hook:
 ## bench-fixed: gauntlet's fixed costs (cached stop hook, 8 trivial gates, 500 MB of output) against their floors
 bench-fixed:
 	./bench/fixed.sh
+
+## bench-census: a stop whose go test gate is counted and compared with the base's census, against the same stop uncounted
+bench-census:
+	./bench/census.sh
 
 ## schema: regenerate gauntlet.schema.json, the config's JSON Schema, from the config types
 schema:
