@@ -110,7 +110,7 @@ func TestReadGoProfileMalformed(t *testing.T) {
 
 func TestGoModPath(t *testing.T) {
 	for in, want := range map[string]string{
-		"module example.com/m\n\ngo 1.22\n":   "example.com/m",
+		"module example.com/m\n\ngo 1.22\n":     "example.com/m",
 		"// c\nmodule \"example.com/q\" // x\n": "example.com/q",
 		"go 1.22\nmodule\texample.com/t\n":      "example.com/t",
 	} {
