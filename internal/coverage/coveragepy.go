@@ -1,0 +1,250 @@
+package coverage
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+)
+
+// ReadCoveragePy reads the report `coverage json` writes (coverage.py, formats 2 and 3):
+// {"files": {"path": {"executed_lines": [...], "missing_lines": [...], ...}}}. A file's
+// instrumented lines are its executed and missing lines (excluded lines are not), its covered
+// lines the executed ones. paths maps the file names (relative to where coverage ran, or absolute:
+// RootRelative). The report is decoded as a stream, each string cut at 4 KiB, each number at
+// 1 KiB, nesting at 64 levels.
+//
+// The error is a read error or a report that does not parse; what was read before it is kept.
+func ReadCoveragePy(r io.Reader, paths PathMap, opts Options) (Coverage, error) {
+	b := newBuilder("coverage.py", opts)
+	dec := json.NewDecoder(&squeezer{r: r})
+	err := pyReport(b, dec, paths)
+	if err != nil {
+		b.incomplete("the coverage.py report did not parse to its end")
+		if errors.Is(err, io.EOF) {
+			err = io.ErrUnexpectedEOF
+		}
+	}
+	return b.done(), err
+}
+
+const maxDepth = 64
+
+func pyReport(b *builder, dec *json.Decoder, paths PathMap) error {
+	if err := delim(dec, '{'); err != nil {
+		return err
+	}
+	found := false
+	for dec.More() {
+		key, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		if key != "files" {
+			if err := skip(dec); err != nil {
+				return err
+			}
+			continue
+		}
+		found = true
+		if err := delim(dec, '{'); err != nil {
+			return err
+		}
+		for dec.More() {
+			name, err := dec.Token()
+			if err != nil {
+				return err
+			}
+			s, _ := name.(string)
+			var f *File
+			if rel, keep := paths(s); keep {
+				f = b.file(rel)
+			} else {
+				b.dropped++
+			}
+			if err := pyFile(b, dec, f); err != nil {
+				return err
+			}
+		}
+		if _, err := dec.Token(); err != nil {
+			return err
+		}
+	}
+	if _, err := dec.Token(); err != nil {
+		return err
+	}
+	if !found {
+		return errors.New("no files in the coverage.py report")
+	}
+	return nil
+}
+
+func pyFile(b *builder, dec *json.Decoder, f *File) error {
+	if err := delim(dec, '{'); err != nil {
+		return err
+	}
+	for dec.More() {
+		key, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "executed_lines", "missing_lines":
+			covered := key == "executed_lines"
+			if err := delim(dec, '['); err != nil {
+				return err
+			}
+			for dec.More() {
+				t, err := dec.Token()
+				if err != nil {
+					return err
+				}
+				n, ok := t.(float64)
+				if !ok || n != math.Trunc(n) || n < 1 || n > float64(b.opts.MaxLineNumber)+1 {
+					if !ok {
+						if _, isDelim := t.(json.Delim); isDelim {
+							return fmt.Errorf("%s holds a %v", key, t)
+						}
+					}
+					b.add(f, 0, false) // notes the bound once
+					continue
+				}
+				b.add(f, int(n), covered)
+			}
+			if _, err := dec.Token(); err != nil {
+				return err
+			}
+		default:
+			if err := skip(dec); err != nil {
+				return err
+			}
+		}
+	}
+	_, err := dec.Token()
+	return err
+}
+
+// delim reads the delimiter want.
+func delim(dec *json.Decoder, want json.Delim) error {
+	t, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	if d, ok := t.(json.Delim); !ok || d != want {
+		return fmt.Errorf("want %v, found %v", want, t)
+	}
+	return nil
+}
+
+// skip reads one value of any kind, nested at most maxDepth deep.
+func skip(dec *json.Decoder) error {
+	depth := 0
+	for {
+		t, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		if d, ok := t.(json.Delim); ok {
+			if d == '{' || d == '[' {
+				depth++
+				if depth > maxDepth {
+					return errors.New("JSON nested too deep")
+				}
+			} else {
+				depth--
+			}
+		}
+		if depth == 0 {
+			return nil
+		}
+	}
+}
+
+// squeezer passes JSON on to the decoder with each string cut to its first maxString bytes
+// (an escape is kept whole or dropped), and fails on a number or word longer than maxWord, so
+// that the decoder never buffers more than that for one token.
+type squeezer struct {
+	r       io.Reader
+	buf     []byte
+	inStr   bool
+	esc     int  // -1 just after a backslash, else the hex digits of a \u escape still to pass
+	keepEsc bool // the escape being read is kept
+	strLen  int
+	wordLen int
+}
+
+const (
+	maxString = 4096
+	maxWord   = 1024
+)
+
+func (s *squeezer) Read(p []byte) (int, error) {
+	if len(p) == 0 {
+		return 0, nil
+	}
+	if len(s.buf) < len(p) {
+		s.buf = make([]byte, len(p))
+	}
+	for {
+		n, err := s.r.Read(s.buf[:len(p)])
+		out := 0
+		for _, c := range s.buf[:n] {
+			if s.keep(c) {
+				p[out] = c
+				out++
+			}
+		}
+		if s.wordLen > maxWord {
+			return out, errors.New("a JSON number or word longer than 1 KiB")
+		}
+		if out > 0 || err != nil {
+			return out, err
+		}
+	}
+}
+
+func (s *squeezer) keep(c byte) bool {
+	switch {
+	case s.inStr && s.esc != 0:
+		switch {
+		case s.esc == -1 && c == 'u':
+			s.esc = 4
+		case s.esc == -1:
+			s.esc = 0
+		default:
+			s.esc--
+		}
+		if s.keepEsc {
+			s.strLen++
+		}
+		return s.keepEsc
+	case s.inStr && c == '\\':
+		s.esc = -1
+		s.keepEsc = s.strLen+6 <= maxString
+		if !s.keepEsc {
+			s.strLen = maxString
+			return false
+		}
+		s.strLen++
+		return true
+	case s.inStr && c == '"':
+		s.inStr = false
+		return true
+	case s.inStr:
+		if s.strLen >= maxString {
+			return false
+		}
+		s.strLen++
+		return true
+	case c == '"':
+		s.inStr, s.strLen, s.wordLen = true, 0, 0
+		return true
+	case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ',' || c == ':' || c == '[' || c == ']' || c == '{' || c == '}':
+		s.wordLen = 0
+		return true
+	default:
+		s.wordLen++
+		return true
+	}
+}

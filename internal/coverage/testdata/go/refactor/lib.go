@@ -1,0 +1,25 @@
+package lib
+
+// Clamp keeps x within [lo, hi].
+func Clamp(x, lo, hi int) int {
+	return min(max(x, lo), hi)
+}
+
+// Sign names the sign of x.
+func Sign(x int) string {
+	if x < 0 {
+		return "negative"
+	}
+	if x == 0 {
+		return "zero"
+	}
+	return "positive"
+}
+
+// Abs is the absolute value of x.
+func Abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
