@@ -29,8 +29,9 @@ const (
 	sealCensus     = "base census"
 	// maxStoredCensusBytes bounds the read of a stored census: 100,000 tests of long names.
 	maxStoredCensusBytes = 64 << 20
-	// maxStoredCensuses bounds how many are kept; the oldest go first.
-	maxStoredCensuses = 64
+	// maxStoredCensuses bounds how many are kept, the oldest going first: a census of the most
+	// tests a census keeps is some tens of megabytes.
+	maxStoredCensuses = 16
 )
 
 // passToPass compares each test gate's census with the base's, in the stop hook: a test that
