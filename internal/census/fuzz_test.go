@@ -2,7 +2,6 @@ package census
 
 import (
 	"bytes"
-	"encoding/json"
 	"encoding/xml"
 	"errors"
 	"fmt"
@@ -11,7 +10,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"testing/iotest"
 )
 
 // seedSamples adds the captured outputs in testdata whose names match glob to a fuzz corpus.
@@ -172,24 +170,6 @@ func FuzzReadJest(f *testing.F) {
 	seedSamples(f, "jest.json")
 	f.Fuzz(func(t *testing.T, data []byte) {
 		checkInvariants(t, ReadJest(bytes.NewReader(data), Options{MaxTests: 50}), 50)
-	})
-}
-
-// FuzzJSONSqueezer checks that the squeezer keeps valid JSON valid, and short JSON unchanged.
-func FuzzJSONSqueezer(f *testing.F) {
-	seedSamples(f, "jest.json")
-	f.Add([]byte(`["a\u00e9\\\"b", 1.5e10, {"k": null}]`))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		out, err := io.ReadAll(&jsonSqueezer{r: iotest.OneByteReader(bytes.NewReader(data))})
-		if err != nil || !json.Valid(data) {
-			return
-		}
-		if !json.Valid(out) {
-			t.Fatalf("valid JSON squeezed into invalid:\n%q\n%q", data, out)
-		}
-		if len(data) <= jsonMaxString && !bytes.Equal(out, data) {
-			t.Fatalf("short JSON changed:\n%q\n%q", data, out)
-		}
 	})
 }
 

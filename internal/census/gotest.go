@@ -7,6 +7,8 @@ import (
 	"io"
 	"slices"
 	"strings"
+
+	"github.com/gauntlet-dev/gauntlet/internal/boundedio"
 )
 
 // goEvent is the part of a test2json event (go test -json, gotestsum --jsonfile) a census reads.
@@ -51,9 +53,9 @@ func ReadGo(r io.Reader, opts Options) Census {
 		return p
 	}
 	events := 0
-	lr := newLineReader(r)
+	lr := boundedio.NewLineReader(r)
 	for {
-		line, ok := lr.next()
+		line, ok := lr.Next()
 		if !ok {
 			break
 		}
@@ -64,7 +66,7 @@ func ReadGo(r io.Reader, opts Options) Census {
 			}
 			continue
 		}
-		if lr.long {
+		if lr.Long {
 			b.incomplete("a go test -json line longer than 64 KiB was cut")
 			continue
 		}
@@ -107,8 +109,8 @@ func ReadGo(r io.Reader, opts Options) Census {
 			b.add(Test{Suite: e.Package, Name: e.Test, Outcome: o})
 		}
 	}
-	if lr.err != nil {
-		b.incomplete("reading go test -json: " + lr.err.Error())
+	if lr.Err != nil {
+		b.incomplete("reading go test -json: " + lr.Err.Error())
 	}
 	for _, name := range order {
 		if p := pkgs[name]; !p.ended && (len(p.running) > 0 || p.summary == "" && p.reason == "") {

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/gauntlet-dev/gauntlet/internal/boundedio"
 )
 
 // ReadJest reads the report jest --json --outputFile writes. Each test's suite and file is its
@@ -14,7 +16,7 @@ import (
 // not load or compile) is a failed unit.
 func ReadJest(r io.Reader, opts Options) Census {
 	b := newBuilder("jest", opts)
-	dec := json.NewDecoder(&jsonSqueezer{r: r})
+	dec := json.NewDecoder(boundedio.NewJSONSqueezer(r))
 	err := jestReport(b, dec)
 	switch {
 	case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
@@ -220,97 +222,5 @@ func skipValue(dec *json.Decoder) error {
 		if depth == 0 {
 			return nil
 		}
-	}
-}
-
-// jsonSqueezer cuts every JSON string to its first jsonMaxString bytes on its way to the
-// decoder, which holds each token whole: a failure message of hundreds of megabytes reaches
-// it as a few kilobytes. It cuts only inside strings and never inside an escape, so what it
-// passes stays valid JSON. A number or word longer than any real one is an error.
-type jsonSqueezer struct {
-	r       io.Reader
-	buf     []byte
-	inStr   bool
-	esc     int  // -1 just after a backslash, else the hex digits of a \u escape still to pass
-	keepEsc bool // the escape being read is kept (it fits whole)
-	strLen  int
-	wordLen int
-}
-
-const (
-	jsonMaxString = 4096
-	jsonMaxWord   = 1024
-)
-
-var errJSONWord = errors.New("a JSON number or word longer than 1024 bytes")
-
-func (s *jsonSqueezer) Read(p []byte) (int, error) {
-	if len(p) == 0 {
-		return 0, nil
-	}
-	if len(s.buf) < len(p) {
-		s.buf = make([]byte, len(p))
-	}
-	for {
-		n, err := s.r.Read(s.buf[:len(p)])
-		out := 0
-		for _, c := range s.buf[:n] {
-			if s.keep(c) {
-				p[out] = c
-				out++
-			}
-		}
-		if s.wordLen > jsonMaxWord {
-			return out, errJSONWord
-		}
-		if out > 0 || err != nil {
-			return out, err
-		}
-	}
-}
-
-// keep says whether a byte goes on to the decoder.
-func (s *jsonSqueezer) keep(c byte) bool {
-	switch {
-	case s.inStr && s.esc != 0:
-		if s.esc == -1 && c == 'u' {
-			s.esc = 4
-		} else if s.esc == -1 {
-			s.esc = 0
-		} else {
-			s.esc--
-		}
-		if s.keepEsc {
-			s.strLen++
-		}
-		return s.keepEsc
-	case s.inStr && c == '\\':
-		s.esc = -1
-		// An escape is kept whole or not at all: "\u00e9" is six bytes.
-		s.keepEsc = s.strLen+6 <= jsonMaxString
-		if !s.keepEsc {
-			s.strLen = jsonMaxString
-			return false
-		}
-		s.strLen++
-		return true
-	case s.inStr && c == '"':
-		s.inStr = false
-		return true
-	case s.inStr:
-		if s.strLen >= jsonMaxString {
-			return false
-		}
-		s.strLen++
-		return true
-	case c == '"':
-		s.inStr, s.strLen, s.wordLen = true, 0, 0
-		return true
-	case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ',' || c == ':' || c == '[' || c == ']' || c == '{' || c == '}':
-		s.wordLen = 0
-		return true
-	default:
-		s.wordLen++
-		return true
 	}
 }

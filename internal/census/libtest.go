@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/gauntlet-dev/gauntlet/internal/boundedio"
 )
 
 var (
@@ -61,9 +63,9 @@ func ReadLibtest(r io.Reader, opts Options) Census {
 		b.add(Test{Suite: suite, Name: name, Outcome: o})
 		read++
 	}
-	lr := newLineReader(r)
+	lr := boundedio.NewLineReader(r)
 	for {
-		raw, ok := lr.next()
+		raw, ok := lr.Next()
 		if !ok {
 			break
 		}
@@ -134,8 +136,8 @@ func ReadLibtest(r io.Reader, opts Options) Census {
 	}
 	commitCrash()
 	switch {
-	case lr.err != nil:
-		b.incomplete("reading cargo test's output: " + lr.err.Error())
+	case lr.Err != nil:
+		b.incomplete("reading cargo test's output: " + lr.Err.Error())
 	case !seen:
 		b.incomplete("no cargo test output")
 	case open:

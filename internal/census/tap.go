@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/gauntlet-dev/gauntlet/internal/boundedio"
 )
 
 var (
@@ -48,9 +50,9 @@ func ReadTAP(r io.Reader, opts Options) Census {
 		}
 		pending = nil
 	}
-	lr := newLineReader(r)
+	lr := boundedio.NewLineReader(r)
 	for {
-		raw, ok := lr.next()
+		raw, ok := lr.Next()
 		if !ok {
 			break
 		}
@@ -122,8 +124,8 @@ func ReadTAP(r io.Reader, opts Options) Census {
 	}
 	flush()
 	switch {
-	case lr.err != nil:
-		b.incomplete("reading TAP: " + lr.err.Error())
+	case lr.Err != nil:
+		b.incomplete("reading TAP: " + lr.Err.Error())
 	case !sawTAP:
 		b.incomplete("no TAP test points in the output")
 	case plan < 0:

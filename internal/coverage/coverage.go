@@ -7,10 +7,8 @@
 package coverage
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
-	"io"
 	"path"
 	"path/filepath"
 	"slices"
@@ -296,46 +294,6 @@ func (b *builder) done() Coverage {
 	// A file the PathMap kept but of which no line was (all out of bounds) stays: its presence
 	// says the tool saw it.
 	return b.cov
-}
-
-// lineReader yields the lines of a stream without their line ending, each at most maxLine bytes.
-type lineReader struct {
-	r    *bufio.Reader
-	long bool // the last line was longer than maxLine and was cut
-	err  error
-	done bool
-}
-
-func newLineReader(r io.Reader) *lineReader {
-	return &lineReader{r: bufio.NewReaderSize(r, maxLine)}
-}
-
-// next returns the next line, valid until the following call; ok is false at the end.
-func (l *lineReader) next() (line []byte, ok bool) {
-	l.long = false
-	if l.done {
-		return nil, false
-	}
-	line, err := l.r.ReadSlice('\n')
-	if errors.Is(err, bufio.ErrBufferFull) {
-		l.long = true
-		line = bytes.Clone(line)
-		for errors.Is(err, bufio.ErrBufferFull) {
-			_, err = l.r.ReadSlice('\n')
-		}
-	}
-	if err != nil {
-		l.done = true
-		if err != io.EOF {
-			l.err = err
-		}
-		if len(line) == 0 {
-			return nil, false
-		}
-	}
-	line = bytes.TrimSuffix(line, []byte("\n"))
-	line = bytes.TrimSuffix(line, []byte("\r"))
-	return line, true
 }
 
 // atoi parses a non-negative decimal of at most 18 digits; ok is false otherwise.

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+
+	"github.com/gauntlet-dev/gauntlet/internal/boundedio"
 )
 
 // ReadCoveragePy reads the report `coverage json` writes (coverage.py, formats 2 and 3):
@@ -18,7 +20,7 @@ import (
 // The error is a read error or a report that does not parse; what was read before it is kept.
 func ReadCoveragePy(r io.Reader, paths PathMap, opts Options) (Coverage, error) {
 	b := newBuilder("coverage.py", opts)
-	dec := json.NewDecoder(&squeezer{r: r})
+	dec := json.NewDecoder(boundedio.NewJSONSqueezer(r))
 	err := pyReport(b, dec, paths)
 	if err != nil {
 		b.incomplete("the coverage.py report did not parse to its end")
@@ -158,93 +160,5 @@ func skip(dec *json.Decoder) error {
 		if depth == 0 {
 			return nil
 		}
-	}
-}
-
-// squeezer passes JSON on to the decoder with each string cut to its first maxString bytes
-// (an escape is kept whole or dropped), and fails on a number or word longer than maxWord, so
-// that the decoder never buffers more than that for one token.
-type squeezer struct {
-	r       io.Reader
-	buf     []byte
-	inStr   bool
-	esc     int  // -1 just after a backslash, else the hex digits of a \u escape still to pass
-	keepEsc bool // the escape being read is kept
-	strLen  int
-	wordLen int
-}
-
-const (
-	maxString = 4096
-	maxWord   = 1024
-)
-
-func (s *squeezer) Read(p []byte) (int, error) {
-	if len(p) == 0 {
-		return 0, nil
-	}
-	if len(s.buf) < len(p) {
-		s.buf = make([]byte, len(p))
-	}
-	for {
-		n, err := s.r.Read(s.buf[:len(p)])
-		out := 0
-		for _, c := range s.buf[:n] {
-			if s.keep(c) {
-				p[out] = c
-				out++
-			}
-		}
-		if s.wordLen > maxWord {
-			return out, errors.New("a JSON number or word longer than 1 KiB")
-		}
-		if out > 0 || err != nil {
-			return out, err
-		}
-	}
-}
-
-func (s *squeezer) keep(c byte) bool {
-	switch {
-	case s.inStr && s.esc != 0:
-		switch {
-		case s.esc == -1 && c == 'u':
-			s.esc = 4
-		case s.esc == -1:
-			s.esc = 0
-		default:
-			s.esc--
-		}
-		if s.keepEsc {
-			s.strLen++
-		}
-		return s.keepEsc
-	case s.inStr && c == '\\':
-		s.esc = -1
-		s.keepEsc = s.strLen+6 <= maxString
-		if !s.keepEsc {
-			s.strLen = maxString
-			return false
-		}
-		s.strLen++
-		return true
-	case s.inStr && c == '"':
-		s.inStr = false
-		return true
-	case s.inStr:
-		if s.strLen >= maxString {
-			return false
-		}
-		s.strLen++
-		return true
-	case c == '"':
-		s.inStr, s.strLen, s.wordLen = true, 0, 0
-		return true
-	case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ',' || c == ':' || c == '[' || c == ']' || c == '{' || c == '}':
-		s.wordLen = 0
-		return true
-	default:
-		s.wordLen++
-		return true
 	}
 }

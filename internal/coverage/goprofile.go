@@ -5,6 +5,8 @@ import (
 	"errors"
 	"io"
 	"strconv"
+
+	"github.com/gauntlet-dev/gauntlet/internal/boundedio"
 )
 
 // ReadGoProfile reads a Go cover profile (go test -coverprofile, any -covermode): a "mode:" line,
@@ -18,18 +20,18 @@ import (
 // lines that are not blocks are counted in the notes and skipped.
 func ReadGoProfile(r io.Reader, paths PathMap, opts Options) (Coverage, error) {
 	b := newBuilder("go", opts)
-	lr := newLineReader(r)
+	lr := boundedio.NewLineReader(r)
 	first, bad := true, 0
 	var lastName []byte
 	var lastFile *File
 	lastKept := false
 	work := 0 // lines of blocks walked: bounds the time a hostile profile takes
 	for {
-		line, ok := lr.next()
+		line, ok := lr.Next()
 		if !ok {
 			break
 		}
-		if lr.long {
+		if lr.Long {
 			b.incomplete("a line longer than 64 KiB was skipped")
 			continue
 		}
@@ -82,13 +84,13 @@ func ReadGoProfile(r io.Reader, paths PathMap, opts Options) (Coverage, error) {
 			b.add(lastFile, l, blk.count)
 		}
 	}
-	if first && lr.err == nil {
+	if first && lr.Err == nil {
 		return b.done(), errors.New("not a Go cover profile: empty")
 	}
 	if bad > 0 {
 		b.note(strconv.Itoa(bad) + " lines were not cover profile blocks")
 	}
-	return b.done(), lr.err
+	return b.done(), lr.Err
 }
 
 type goBlock struct {

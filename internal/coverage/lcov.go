@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"io"
 	"strconv"
+
+	"github.com/gauntlet-dev/gauntlet/internal/boundedio"
 )
 
 // ReadLCOV reads an lcov tracefile (istanbul, c8, node --test's lcov reporter, cargo-llvm-cov,
@@ -16,15 +18,15 @@ import (
 // notes, and a last record without end_of_record makes the coverage incomplete.
 func ReadLCOV(r io.Reader, paths PathMap, opts Options) (Coverage, error) {
 	b := newBuilder("lcov", opts)
-	lr := newLineReader(r)
+	lr := boundedio.NewLineReader(r)
 	var cur *File
 	in, bad := false, 0
 	for {
-		line, ok := lr.next()
+		line, ok := lr.Next()
 		if !ok {
 			break
 		}
-		if lr.long {
+		if lr.Long {
 			b.incomplete("a line longer than 64 KiB was skipped")
 			continue
 		}
@@ -64,7 +66,7 @@ func ReadLCOV(r io.Reader, paths PathMap, opts Options) (Coverage, error) {
 	if bad > 0 {
 		b.note(strconv.Itoa(bad) + " DA lines were not understood")
 	}
-	return b.done(), lr.err
+	return b.done(), lr.Err
 }
 
 // hit reads an lcov count: a decimal (gcov's can be negative after a counter overflow, or
