@@ -72,7 +72,9 @@ func afterEdit(opts *afterEditOptions) {
 		stophook.EndSession(o)
 		return
 	case opts.sessionStart:
-		stophook.StartSession(o)
+		if req, ok := stophook.StartSession(o, ios.Now()); ok {
+			startJudge(ios, req)
+		}
 		return
 	}
 	if req, ok := stophook.RequestJudge(o, ios.Now()); ok {

@@ -55,6 +55,9 @@ func passToPass(ctx context.Context, req Request, judge *baseJudge, snap *snapsh
 		if !ok || r.Status != gates.StatusPass && r.Status != gates.StatusFail {
 			continue
 		}
+		if judge.keptAsBase(ctx, byName[r.Name], c) {
+			continue // the tree is the base: nothing to compare, and its census is the base's
+		}
 		base, ok := judge.censusAtBase(ctx, byName[r.Name])
 		if !ok {
 			continue
@@ -132,6 +135,21 @@ type storedCensus struct {
 
 func (s *storedCensus) SealField() *string { return &s.MAC }
 
+// keptAsBase stores c as the base's census of g when the tree is the base itself (a background
+// judge at the session's start runs on it), so that no stop of the session runs the base for it.
+func (j *baseJudge) keptAsBase(ctx context.Context, g gates.Gate, c census.Census) bool {
+	j.readChange(ctx)
+	if j.from == "" || !j.unchanged {
+		return false
+	}
+	_ = saveCensus(j.sd, j.censusKey(g), c) // not kept: the first stop runs the base for it
+	return true
+}
+
+func (j *baseJudge) censusKey(g gates.Gate) string {
+	return baseline.CacheKey(g, j.from, cache.ToolVersion+"+census+"+envid.Portable(envid.Steering(j.env)))
+}
+
 // censusAtBase is g's test census at the base of the change in this environment: as stored once
 // per base commit, definition and environment (a background judge usually stores it before the
 // stop), else read from a run of g in the base's checkout. false when there is no base, the tree
@@ -141,7 +159,7 @@ func (j *baseJudge) censusAtBase(ctx context.Context, g gates.Gate) (census.Cens
 	if j.from == "" || j.unchanged || g.Name == "" {
 		return census.Census{}, false
 	}
-	key := baseline.CacheKey(g, j.from, cache.ToolVersion+"+census+"+envid.Portable(envid.Steering(j.env)))
+	key := j.censusKey(g)
 	if c, ok := loadCensus(j.sd, key); ok && !j.noCache {
 		return c, true
 	}

@@ -100,6 +100,11 @@ func RequestJudge(o Options, now time.Time) (AfterEdit, bool) {
 			fmt.Fprintf(o.Stderr, "gauntlet: after-edit: %v\n", err)
 		}
 	}
+	return requestJudge(o, p, host, cfg, now)
+}
+
+// requestJudge records a judge's request for the payload's session, when the config speculates.
+func requestJudge(o Options, p Payload, host Host, cfg *config.Config, now time.Time) (AfterEdit, bool) {
 	if !cfg.StopHook.Speculative {
 		return AfterEdit{}, false
 	}
@@ -348,15 +353,22 @@ func judgedResults(in *inflight, fingerprint, key string, perSession bool) []gat
 }
 
 // StartSession pins the base of a session that starts (the host's session-start hook): HEAD now,
-// before the agent has done anything. It prints nothing and never fails the host.
-func StartSession(o Options) {
+// before the agent has done anything. It prints nothing and never fails the host. Where the
+// config speculates, it also asks for a judge: run on the tree as the session starts, its test
+// gates' censuses are the base's, kept for the session's stops to compare with.
+func StartSession(o Options, now time.Time) (AfterEdit, bool) {
+	if o.Getenv("GAUNTLET") != "" {
+		return AfterEdit{}, false
+	}
 	p, host, cfg, ok := lifecycleCall(o)
 	if !ok || p.Session() == "" {
-		return
+		return AfterEdit{}, false
 	}
 	if _, err := PinSession(context.Background(), cfg, sessionKey(host, p.Session()), session.PinnedAtStart, o.Environ); err != nil {
 		fmt.Fprintf(o.Stderr, "gauntlet: session start: %v\n", err)
+		return AfterEdit{}, false
 	}
+	return requestJudge(o, p, host, cfg, now)
 }
 
 // lifecycleCall reads what a session's start or end hook needs: its payload, the host, and the
