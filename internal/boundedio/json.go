@@ -1,7 +1,9 @@
 package boundedio
 
 import (
+	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 )
 
@@ -103,3 +105,66 @@ func (s *JSONSqueezer) keep(c byte) bool {
 
 // NewJSONSqueezer squeezes the JSON r holds on its way to a decoder.
 func NewJSONSqueezer(r io.Reader) *JSONSqueezer { return &JSONSqueezer{r: r} }
+
+// ExpectDelim reads the next token and fails unless it is want ('{', '[', ...).
+func ExpectDelim(dec *json.Decoder, want json.Delim) error {
+	tok, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	if d, ok := tok.(json.Delim); !ok || d != want {
+		return fmt.Errorf("want %v, got %v", want, tok)
+	}
+	return nil
+}
+
+// SkipValue reads one value of any kind; one nested deeper than maxDepth (0: no bound) is an
+// error.
+func SkipValue(dec *json.Decoder, maxDepth int) error {
+	depth := 0
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		if d, ok := tok.(json.Delim); ok {
+			if d == '{' || d == '[' {
+				depth++
+				if maxDepth > 0 && depth > maxDepth {
+					return errors.New("JSON nested too deep")
+				}
+			} else {
+				depth--
+			}
+		}
+		if depth == 0 {
+			return nil
+		}
+	}
+}
+
+// Field reads an object, handing the value of its key field to read and skipping every other
+// (nested at most maxDepth deep); found says whether the object had the key.
+func Field(dec *json.Decoder, field string, maxDepth int, read func() error) (found bool, err error) {
+	if err := ExpectDelim(dec, '{'); err != nil {
+		return false, err
+	}
+	for dec.More() {
+		key, err := dec.Token()
+		if err != nil {
+			return found, err
+		}
+		if key != field {
+			if err := SkipValue(dec, maxDepth); err != nil {
+				return found, err
+			}
+			continue
+		}
+		found = true
+		if err := read(); err != nil {
+			return found, err
+		}
+	}
+	_, err = dec.Token()
+	return found, err
+}

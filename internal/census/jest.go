@@ -28,22 +28,7 @@ func ReadJest(r io.Reader, opts Options) Census {
 }
 
 func jestReport(b *builder, dec *json.Decoder) error {
-	if err := expectDelim(dec, '{'); err != nil {
-		return err
-	}
-	found := false
-	for dec.More() {
-		key, err := dec.Token()
-		if err != nil {
-			return err
-		}
-		if key != "testResults" {
-			if err := skipValue(dec); err != nil {
-				return err
-			}
-			continue
-		}
-		found = true
+	found, err := boundedio.Field(dec, "testResults", 0, func() error {
 		if err := expectDelim(dec, '['); err != nil {
 			return err
 		}
@@ -52,17 +37,13 @@ func jestReport(b *builder, dec *json.Decoder) error {
 				return err
 			}
 		}
-		if _, err := dec.Token(); err != nil {
-			return err
-		}
-	}
-	if _, err := dec.Token(); err != nil {
+		_, err := dec.Token()
 		return err
+	})
+	if err == nil && !found {
+		err = errors.New("no testResults")
 	}
-	if !found {
-		return errors.New("no testResults")
-	}
-	return nil
+	return err
 }
 
 type jestTest struct {
@@ -159,16 +140,7 @@ func jestAssertions(b *builder, dec *json.Decoder, add func(jestTest)) error {
 	return err
 }
 
-func expectDelim(dec *json.Decoder, want json.Delim) error {
-	tok, err := dec.Token()
-	if err != nil {
-		return err
-	}
-	if d, ok := tok.(json.Delim); !ok || d != want {
-		return fmt.Errorf("want %v, got %v", want, tok)
-	}
-	return nil
-}
+func expectDelim(dec *json.Decoder, want json.Delim) error { return boundedio.ExpectDelim(dec, want) }
 
 func stringValue(dec *json.Decoder) (string, error) {
 	tok, err := dec.Token()
@@ -205,22 +177,4 @@ func stringsValue(dec *json.Decoder, limit int) ([]string, error) {
 }
 
 // skipValue reads past one value, however nested, keeping nothing of it.
-func skipValue(dec *json.Decoder) error {
-	depth := 0
-	for {
-		tok, err := dec.Token()
-		if err != nil {
-			return err
-		}
-		if d, ok := tok.(json.Delim); ok {
-			if d == '{' || d == '[' {
-				depth++
-			} else {
-				depth--
-			}
-		}
-		if depth == 0 {
-			return nil
-		}
-	}
-}
+func skipValue(dec *json.Decoder) error { return boundedio.SkipValue(dec, 0) }

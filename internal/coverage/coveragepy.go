@@ -34,22 +34,7 @@ func ReadCoveragePy(r io.Reader, paths PathMap, opts Options) (Coverage, error) 
 const maxDepth = 64
 
 func pyReport(b *builder, dec *json.Decoder, paths PathMap) error {
-	if err := delim(dec, '{'); err != nil {
-		return err
-	}
-	found := false
-	for dec.More() {
-		key, err := dec.Token()
-		if err != nil {
-			return err
-		}
-		if key != "files" {
-			if err := skip(dec); err != nil {
-				return err
-			}
-			continue
-		}
-		found = true
+	found, err := boundedio.Field(dec, "files", maxDepth, func() error {
 		if err := delim(dec, '{'); err != nil {
 			return err
 		}
@@ -69,17 +54,13 @@ func pyReport(b *builder, dec *json.Decoder, paths PathMap) error {
 				return err
 			}
 		}
-		if _, err := dec.Token(); err != nil {
-			return err
-		}
-	}
-	if _, err := dec.Token(); err != nil {
+		_, err := dec.Token()
 		return err
+	})
+	if err == nil && !found {
+		err = errors.New("no files in the coverage.py report")
 	}
-	if !found {
-		return errors.New("no files in the coverage.py report")
-	}
-	return nil
+	return err
 }
 
 func pyFile(b *builder, dec *json.Decoder, f *File) error {
@@ -128,37 +109,7 @@ func pyFile(b *builder, dec *json.Decoder, f *File) error {
 }
 
 // delim reads the delimiter want.
-func delim(dec *json.Decoder, want json.Delim) error {
-	t, err := dec.Token()
-	if err != nil {
-		return err
-	}
-	if d, ok := t.(json.Delim); !ok || d != want {
-		return fmt.Errorf("want %v, found %v", want, t)
-	}
-	return nil
-}
+func delim(dec *json.Decoder, want json.Delim) error { return boundedio.ExpectDelim(dec, want) }
 
 // skip reads one value of any kind, nested at most maxDepth deep.
-func skip(dec *json.Decoder) error {
-	depth := 0
-	for {
-		t, err := dec.Token()
-		if err != nil {
-			return err
-		}
-		if d, ok := t.(json.Delim); ok {
-			if d == '{' || d == '[' {
-				depth++
-				if depth > maxDepth {
-					return errors.New("JSON nested too deep")
-				}
-			} else {
-				depth--
-			}
-		}
-		if depth == 0 {
-			return nil
-		}
-	}
-}
+func skip(dec *json.Decoder) error { return boundedio.SkipValue(dec, maxDepth) }
