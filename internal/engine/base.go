@@ -49,6 +49,10 @@ type baseJudge struct {
 	fileErr    error
 	fileRan    bool
 
+	// portableEnv is the identity of the environment the base's censuses are kept under.
+	envOnce     sync.Once
+	portableEnv string
+
 	mu        sync.Mutex
 	sets      map[string]*baseOnce
 	causeSets map[string]*baseOnce // the base under the same environment (setUnderCause)

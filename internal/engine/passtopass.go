@@ -146,8 +146,11 @@ func (j *baseJudge) keptAsBase(ctx context.Context, g gates.Gate, c census.Censu
 	return true
 }
 
+// censusKey names the base's census of g: its base commit, definition and environment (read once
+// per run: it reads Go's env file).
 func (j *baseJudge) censusKey(g gates.Gate) string {
-	return baseline.CacheKey(g, j.from, cache.ToolVersion+"+census+"+envid.Portable(envid.Steering(j.env)))
+	j.envOnce.Do(func() { j.portableEnv = envid.Portable(envid.Steering(j.env)) })
+	return baseline.CacheKey(g, j.from, cache.ToolVersion+"+census+"+j.portableEnv)
 }
 
 // censusAtBase is g's test census at the base of the change in this environment: as stored once
