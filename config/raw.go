@@ -86,6 +86,7 @@ type rawGate struct {
 	Fix            *string   `yaml:"fix" nonempty:"true" only:"check"`
 	Speculative    *bool     `yaml:"speculative"`
 	Tests          *string   `yaml:"tests" format:"relglob" only:"check"`
+	Coverage       *string   `yaml:"coverage" format:"relglob" only:"check"`
 }
 
 // duration is a Go duration string ("90s", "10m") that must be positive.

@@ -108,6 +108,7 @@ func resolveGate(name string, g *rawGate, c *Config) gates.Gate {
 		// A costly gate (a review) can wait for the stop instead of running on every edit.
 		Speculative: valueOr(g.Speculative, true),
 		Tests:       valueOr(g.Tests, ""),
+		Coverage:    valueOr(g.Coverage, ""),
 	}
 	if kind == gates.KindReview {
 		out.Review = &gates.Review{

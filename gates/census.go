@@ -29,3 +29,14 @@ type TestCensus struct {
 	SkippedTests []string `json:"skipped_tests,omitempty"`
 	FailedUnits  []string `json:"failed_units,omitempty"`
 }
+
+// CoverageSummary is what reports show of a gate's line coverage (docs/coverage.md): the lines
+// compared with the base's stay with the engine.
+type CoverageSummary struct {
+	Format   string   `json:"format"` // go, lcov, coverage.py, mixed
+	Files    int      `json:"files"`
+	Lines    int      `json:"lines"`   // instrumented lines
+	Covered  int      `json:"covered"` // of them, covered
+	Complete bool     `json:"complete"`
+	Notes    []string `json:"notes,omitempty"`
+}

@@ -124,7 +124,15 @@ type Gate struct {
 	// its test census is read from them, and its command is run as declared. "" lets gauntlet
 	// ask a runner it recognises in the command for its census (internal/census).
 	Tests string
+	// Coverage turns on the coverage comparison with the base (docs/coverage.md): CoverageAuto
+	// asks the runner the command runs (go test's -coverprofile), anything else is a
+	// root-relative path or doublestar glob of the reports the gate writes (a Go cover profile,
+	// lcov, coverage.py's JSON). "" compares no coverage.
+	Coverage string
 }
+
+// CoverageAuto, as a gate's coverage:, asks the gate's test runner for its coverage.
+const CoverageAuto = "auto"
 
 // SessionDependent says whether the gate's result depends on the agent's session: it said so,
 // or it is a todos gate, which judges the session's todo list.
@@ -248,4 +256,8 @@ type Result struct {
 	// test gate's tests could not be counted. Neither changes the gate's status.
 	Tests          *TestCensus
 	TestsUncounted string
+	// Coverage is what a gate with coverage: covered, when it was read; CoverageUnmeasured says
+	// why it was not.
+	Coverage           *CoverageSummary
+	CoverageUnmeasured string
 }

@@ -22,6 +22,7 @@ const (
 	RuleGateAltered       = "gate-altered"        // a gate or setting of the config at the session's base changed (the stop runs the base's)
 	RuleEnvChanged        = "environment-changed" // what steers the tools (PATH, GOFLAGS, go env -w, ...) differs from the session's start
 	RuleTestsLost         = "tests-lost"          // measured: a test that passed at the base was skipped, did not run, or fails under a gate that passed
+	RuleCoverageLost      = "coverage-lost"       // measured: lines the change did not touch, covered at the base, are not covered now
 )
 
 // IntegrityRules lists every rule id, in the order reports and the docs present them.
@@ -30,7 +31,7 @@ var IntegrityRules = []string{
 	RuleTestNeutered, RuleSuppressionAdded,
 	RuleGateRelaxed, RuleIntegrityRelaxed, RuleLintRelaxed, RuleTypecheckRelaxed, RuleCoverageLowered,
 	RuleScriptNeutered, RuleTestsExcluded, RuleCICheckRemoved, RuleHookWeakened, RuleGateAltered,
-	RuleEnvChanged, RuleTestsLost,
+	RuleEnvChanged, RuleTestsLost, RuleCoverageLost,
 }
 
 // IntegrityRuleSummary is one line per rule, for SARIF rule descriptions and `gauntlet explain`.
@@ -54,6 +55,7 @@ var IntegrityRuleSummary = map[string]string{
 	RuleGateAltered:       "A gate or setting of the gauntlet config at the session's base was removed, renamed or changed; the stop runs the base's.",
 	RuleEnvChanged:        "What steers the tools (PATH, GOFLAGS, the go env file, NODE_OPTIONS, ...) differs from the session's start.",
 	RuleTestsLost:         "A test that passed at the base was skipped or did not run here, fewer tests pass, or a test fails under a gate that passed (the test census).",
+	RuleCoverageLost:      "Lines the change did not touch were covered by the gate's tests at the base and are not now (a test that stopped testing).",
 }
 
 // IntegrityLevel is what a rule's findings do: block (fail the run, block the stop), warn (shown,

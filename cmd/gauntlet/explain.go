@@ -82,6 +82,9 @@ type explained struct {
 	// Tests is a test gate's census; TestsUncounted says why its tests could not be counted.
 	Tests          *gates.TestCensus `json:"tests,omitempty"`
 	TestsUncounted string            `json:"tests_uncounted,omitempty"`
+	// Coverage is a gate's line coverage; CoverageUnmeasured says why none was read.
+	Coverage           *gates.CoverageSummary `json:"coverage,omitempty"`
+	CoverageUnmeasured string                 `json:"coverage_unmeasured,omitempty"`
 }
 
 type explanation struct {
@@ -167,7 +170,8 @@ func explain(opts *explainOptions) error {
 
 func explainGate(g report.GateReport, causes map[string]*gates.Cause, setup map[string]bool) explained {
 	e := explained{Name: g.Name, Status: g.Status, Reason: g.Reason, Cause: causes[g.Name], Findings: g.Findings, Hint: g.Hint, Log: g.Log,
-		SkippedBecause: g.SkippedBecause, NeededBy: g.NeededBy, Setup: setup[g.Name], Tests: g.Tests, TestsUncounted: g.TestsUncounted}
+		SkippedBecause: g.SkippedBecause, NeededBy: g.NeededBy, Setup: setup[g.Name], Tests: g.Tests, TestsUncounted: g.TestsUncounted,
+		Coverage: g.Coverage, CoverageUnmeasured: g.CoverageUnmeasured}
 	if len(g.Findings) == 0 && e.Cause == nil && g.SkippedBecause == "" {
 		// Nothing was recognised in the output: its last lines are all there is to go on.
 		e.Tail = lastLines(termtext.Clean(g.Tail), report.DefaultTailLines)
@@ -283,6 +287,7 @@ func writeCensus(b *strings.Builder, g explained) {
 	if g.TestsUncounted != "" {
 		fmt.Fprintf(b, "  tests: cannot be counted: %s\n  to count them: %s\n", termtext.Line(g.TestsUncounted), engine.UncountedFix)
 	}
+	writeCoverage(b, g)
 	c := g.Tests
 	if c == nil {
 		return
@@ -318,4 +323,14 @@ func lastLines(s string, n int) string {
 		return ""
 	}
 	return out
+}
+
+// writeCoverage says what a gate with coverage: covered, or why its coverage was not read.
+func writeCoverage(b *strings.Builder, g explained) {
+	if g.CoverageUnmeasured != "" {
+		fmt.Fprintf(b, "  coverage: not read: %s\n", termtext.Line(g.CoverageUnmeasured))
+	}
+	if c := g.Coverage; c != nil {
+		fmt.Fprintf(b, "  coverage: %d of %d lines covered in %d files (%s)\n", c.Covered, c.Lines, c.Files, termtext.Line(c.Format))
+	}
 }

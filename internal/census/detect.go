@@ -82,6 +82,9 @@ type Request struct {
 	Go GoShow
 	// Problem, when set, says why no census can be read from the command as it stands.
 	Problem string
+	// CoverProfile, for go test, is the -coverprofile the command already names ("" none):
+	// where its coverage is read, rather than asking for another.
+	CoverProfile string
 }
 
 // cmdWord is a word of a command: its text with quotes removed, and where it ends in a shell
@@ -321,6 +324,7 @@ func goTestRunner(w []string, i int) (Request, bool) {
 		return Request{}, false
 	}
 	r := Request{Runner: "go test", Format: FormatGo, At: i + 1}
+	r.CoverProfile, _ = flagValue(w[i+2:], "-coverprofile", "--coverprofile")
 	show, goflagsJSON := goShow(w, i)
 	if v, ok := flagValue(w[i+2:], "-json", "--json"); (!ok || v == "false") && !goflagsJSON {
 		r.Args, r.Display, r.Go = []string{"-json"}, DisplayGoEvents, show

@@ -41,7 +41,11 @@ func newCensusStage(ctx context.Context, root string, sd *state.Dir, runID strin
 	s.deadline, _ = ctx.Deadline()
 	for _, g := range toRun {
 		if plan := PlanCensus(g); plan.TestGate {
-			s.gates[g.Name] = &gateCensus{stage: s, gate: g, plan: plan, dir: filepath.Join(root, g.Dir), uncounted: plan.Uncounted}
+			gc := &gateCensus{stage: s, gate: g, plan: plan, dir: filepath.Join(root, g.Dir), uncounted: plan.Uncounted}
+			if cp := PlanCoverage(g, plan); g.Coverage != "" {
+				gc.cover = &gateCoverage{plan: cp, unmeasured: cp.Unmeasured}
+			}
+			s.gates[g.Name] = gc
 		}
 	}
 	return s
@@ -68,6 +72,9 @@ func (s *censusStage) readers(g gates.Gate) []runner.OutputReader {
 func (s *censusStage) attach(results []gates.Result) []gates.Result {
 	for i := range results {
 		gc := s.gates[results[i].Name]
+		if gc != nil {
+			results[i].Coverage, results[i].CoverageUnmeasured = coverageSummary(gc)
+		}
 		switch {
 		case gc == nil:
 		case gc.result != nil:

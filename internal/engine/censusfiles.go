@@ -11,8 +11,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/bmatcuk/doublestar/v4"
-
 	"github.com/gauntlet-dev/gauntlet/internal/census"
 	"github.com/gauntlet-dev/gauntlet/internal/safefile"
 )
@@ -40,20 +38,7 @@ func (gc *gateCensus) snapshotReports(paths []string) {
 
 // testsReports are the files the gate's tests: glob matches, absolute, at most maxReports.
 func (gc *gateCensus) testsReports(deadline time.Time) []string {
-	root, err := os.OpenRoot(gc.stage.root)
-	if err != nil {
-		return nil
-	}
-	defer root.Close()
-	var out []string
-	_ = doublestar.GlobWalk(root.FS(), gc.plan.Tests, func(p string, _ fs.DirEntry) error {
-		if len(out) >= maxReports || time.Now().After(deadline) {
-			return fs.SkipAll
-		}
-		out = append(out, filepath.Join(gc.stage.root, filepath.FromSlash(p)))
-		return nil
-	}, doublestar.WithFilesOnly())
-	return out
+	return gc.globReports(gc.plan.Tests, deadline)
 }
 
 // readReports reads the census in the reports at paths, as one: each opened within the

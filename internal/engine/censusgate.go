@@ -35,6 +35,8 @@ type gateCensus struct {
 	// uncounted says why the gate's tests could not be counted; result is its census.
 	uncounted string
 	result    *census.Census
+	// cover is the gate's coverage, for a gate with coverage:.
+	cover *gateCoverage
 }
 
 // invocation puts the census requests in the gate's command; nil runs it as declared.
@@ -51,10 +53,15 @@ func (gc *gateCensus) invocation() *runner.Invocation {
 	}
 	gc.requests, gc.reports = reqs, reports
 	gc.snapshotReports(reports)
-	if !slices.ContainsFunc(reqs, func(r census.Request) bool { return len(r.Args) > 0 }) {
+	ask, profiles, err := gc.askCoverage()
+	if err != nil {
+		gc.cover.unmeasured = "the run's directory for coverage profiles could not be made: " + err.Error()
+	}
+	all, files := slices.Concat(reqs, ask), slices.Concat(reports, profiles)
+	if !slices.ContainsFunc(all, func(r census.Request) bool { return len(r.Args) > 0 }) {
 		return nil // every runner gives its census as the gate declares it
 	}
-	cmd := gc.command(reqs, reports)
+	cmd := gc.command(all, files)
 	inv := &runner.Invocation{Run: cmd.Shell, Argv: cmd.Argv}
 	if show, ok := gc.goShow(reqs); ok {
 		gc.events = startCensusStream(census.FormatGo, gc.options())
@@ -154,10 +161,11 @@ func (gc *gateCensus) settle() {
 			parts = append(parts, s.close())
 		}
 	}
+	deadline := gc.stage.readDeadline()
+	gc.readCoverage(deadline)
 	if gc.uncounted != "" {
 		return // the command ran as declared: what it printed is no census
 	}
-	deadline := gc.stage.readDeadline()
 	for i, r := range gc.requests {
 		if gc.reports[i] != "" {
 			parts = append(parts, gc.readReports(r.Format, []string{gc.reports[i]}, deadline))

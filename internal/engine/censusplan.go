@@ -46,7 +46,7 @@ func PlanCensus(g gates.Gate) CensusPlan {
 		cmd.Argv = nil
 	}
 	reqs := census.Detect(cmd)
-	plan := CensusPlan{TestGate: len(reqs) > 0 || testName(g.Name)}
+	plan := CensusPlan{TestGate: len(reqs) > 0 || testName(g.Name) || g.Coverage != ""}
 	if !plan.TestGate {
 		return plan
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/gauntlet-dev/gauntlet/internal/baseline"
 	"github.com/gauntlet-dev/gauntlet/internal/cache"
 	"github.com/gauntlet-dev/gauntlet/internal/census"
+	"github.com/gauntlet-dev/gauntlet/internal/coverage"
 	"github.com/gauntlet-dev/gauntlet/internal/envid"
 	"github.com/gauntlet-dev/gauntlet/internal/integrity"
 	"github.com/gauntlet-dev/gauntlet/internal/seal"
@@ -43,46 +44,117 @@ func passToPass(ctx context.Context, req Request, judge *baseJudge, snap *snapsh
 	if !req.StopHook || tests == nil {
 		return nil
 	}
-	now := tests.censuses()
-	level := req.Config.Integrity.Level(gates.RuleTestsLost, true)
-	if len(now) == 0 || level == gates.IntegrityOff {
-		return nil
+	now := measures{tests: tests.censuses(), coverage: tests.coverages()}
+	cmp := comparison{
+		testsLevel:    req.Config.Integrity.Level(gates.RuleTestsLost, true),
+		coverageLevel: req.Config.Integrity.Level(gates.RuleCoverageLost, true),
+		snap:          snap,
 	}
 	var out []gates.IntegrityFinding
-	var change *census.ChangeInfo
 	for _, r := range results {
-		c, ok := now[r.Name]
+		m, ok := now.of(r.Name)
 		if !ok || r.Status != gates.StatusPass && r.Status != gates.StatusFail {
 			continue
 		}
-		if judge.keptAsBase(ctx, byName[r.Name], c) {
-			continue // the tree is the base: nothing to compare, and its census is the base's
+		if judge.keptAsBase(ctx, byName[r.Name], m) {
+			continue // the tree is the base: nothing to compare, and its measures are the base's
 		}
-		base, ok := judge.censusAtBase(ctx, byName[r.Name])
+		base, ok := judge.measuredAtBase(ctx, byName[r.Name])
 		if !ok {
 			continue
 		}
-		if change == nil {
-			change = changeInfo(ctx, snap)
+		out = append(out, cmp.tests(ctx, r, base, m)...)
+		out = append(out, cmp.coverage(ctx, r, base, m)...)
+	}
+	return out
+}
+
+// measures are what a run measured of its test gates: censuses and coverages, by gate.
+type measures struct {
+	tests    map[string]census.Census
+	coverage map[string]coverage.Coverage
+}
+
+// of is what was measured of one gate; false when nothing was.
+func (ms measures) of(gate string) (measured, bool) {
+	var m measured
+	if c, ok := ms.tests[gate]; ok {
+		m.Census = &c
+	}
+	if c, ok := ms.coverage[gate]; ok {
+		m.Coverage = &c
+	}
+	return m, m.Census != nil || m.Coverage != nil
+}
+
+// measured is one gate's census and coverage, either of which may be missing.
+type measured struct {
+	Census   *census.Census     `json:"census,omitempty"`
+	Coverage *coverage.Coverage `json:"coverage,omitempty"`
+}
+
+// comparison compares a gate's measures with the base's, reading the change once for all gates.
+type comparison struct {
+	testsLevel, coverageLevel gates.IntegrityLevel
+	snap                      *snapshot.Snapshot
+
+	info      *census.ChangeInfo
+	untouched coverage.Untouched
+	read      bool
+}
+
+func (c *comparison) readChange(ctx context.Context) {
+	if !c.read {
+		c.read = true
+		c.info, c.untouched = changeInfo(ctx, c.snap)
+	}
+}
+
+// tests: a test that passed at the base and is skipped, missing, or failing under a gate that
+// passed. A test that fails under a failing gate is that gate's failure already.
+func (c *comparison) tests(ctx context.Context, r gates.Result, base, now measured) []gates.IntegrityFinding {
+	if c.testsLevel == gates.IntegrityOff || base.Census == nil || now.Census == nil {
+		return nil
+	}
+	c.readChange(ctx)
+	var out []gates.IntegrityFinding
+	for _, f := range census.Compare(*base.Census, *now.Census, *c.info) {
+		if !f.Integrity() && r.Status != gates.StatusPass {
+			continue
 		}
-		for _, f := range census.Compare(base, c, *change) {
-			if !f.Integrity() && r.Status != gates.StatusPass {
-				continue
-			}
-			out = append(out, gates.IntegrityFinding{Rule: gates.RuleTestsLost, File: f.File, Level: level,
-				Message: r.Name + ": " + f.Message})
-		}
+		out = append(out, gates.IntegrityFinding{Rule: gates.RuleTestsLost, File: f.File, Level: c.testsLevel,
+			Message: r.Name + ": " + f.Message})
+	}
+	return out
+}
+
+// coverage: lines the change did not touch, covered at the base and not now, under a gate that
+// passed (a failing gate's tests stopped early: its failure says more). A change that cannot be
+// read whole is not compared: a line it does not show would count as untouched.
+func (c *comparison) coverage(ctx context.Context, r gates.Result, base, now measured) []gates.IntegrityFinding {
+	if c.coverageLevel == gates.IntegrityOff || base.Coverage == nil || now.Coverage == nil || r.Status != gates.StatusPass {
+		return nil
+	}
+	c.readChange(ctx)
+	if c.untouched == nil {
+		return nil
+	}
+	var out []gates.IntegrityFinding
+	for _, f := range coverage.Lost(*base.Coverage, *now.Coverage, c.untouched) {
+		out = append(out, gates.IntegrityFinding{Rule: gates.RuleCoverageLost, File: f.File, Line: f.From, Level: c.coverageLevel,
+			Message: r.Name + ": " + f.Message})
 	}
 	return out
 }
 
 // changeInfo is what the change did to test and code files, for the comparison's excuses (a test
-// deleted with the code it tests). A change that cannot be read excuses nothing.
-func changeInfo(ctx context.Context, snap *snapshot.Snapshot) *census.ChangeInfo {
+// deleted with the code it tests), and the lines it left untouched, for coverage. A change that
+// cannot be read excuses nothing, and leaves no line known to be untouched (nil).
+func changeInfo(ctx context.Context, snap *snapshot.Snapshot) (*census.ChangeInfo, coverage.Untouched) {
 	info := &census.ChangeInfo{RenamedTests: map[string]string{}}
 	ch, err := snap.Change(ctx)
 	if err != nil {
-		return info
+		return info, nil
 	}
 	for _, f := range ch.Files {
 		test := integrity.IsTestFile(f.Path)
@@ -98,7 +170,29 @@ func changeInfo(ctx context.Context, snap *snapshot.Snapshot) *census.ChangeInfo
 		}
 	}
 	info.DeletedDirs = emptiedDirs(ch)
-	return info
+	return info, untouchedLines(ch)
+}
+
+// untouchedLines maps a line as it is now to its line at the base, for the lines the change did
+// not add or modify; a file the change deleted or moved away has none. nil when the change was
+// cut: a file it does not show would look untouched.
+func untouchedLines(ch *snapshot.Change) coverage.Untouched {
+	if ch.Cut {
+		return nil
+	}
+	gone := map[string]bool{}
+	for _, f := range ch.Files {
+		if f.Status == snapshot.Deleted || f.RenamedTo != "" {
+			gone[f.Path] = true
+		}
+	}
+	lines := ch.LineMap()
+	return func(file string, line int) (int, bool) {
+		if gone[file] {
+			return 0, false
+		}
+		return lines.Old(file, line)
+	}
 }
 
 // emptiedDirs are the directories every file of which the change deleted, as far as the change
@@ -128,47 +222,48 @@ func emptiedDirs(ch *snapshot.Change) []string {
 // storedCensus is a base's census as kept, sealed: a census written by anybody else is not
 // believed, and the base is run again.
 type storedCensus struct {
-	Key    string        `json:"key"`
-	Census census.Census `json:"census"`
-	MAC    string        `json:"mac,omitempty"`
+	Key string `json:"key"`
+	measured
+	MAC string `json:"mac,omitempty"`
 }
 
 func (s *storedCensus) SealField() *string { return &s.MAC }
 
-// keptAsBase stores c as the base's census of g when the tree is the base itself (a background
+// keptAsBase stores m as the base's measures of g when the tree is the base itself (a background
 // judge at the session's start runs on it), so that no stop of the session runs the base for it.
-func (j *baseJudge) keptAsBase(ctx context.Context, g gates.Gate, c census.Census) bool {
+func (j *baseJudge) keptAsBase(ctx context.Context, g gates.Gate, m measured) bool {
 	j.readChange(ctx)
 	if j.from == "" || !j.unchanged {
 		return false
 	}
-	_ = saveCensus(j.sd, j.censusKey(g), c) // not kept: the first stop runs the base for it
+	_ = saveCensus(j.sd, j.censusKey(g), m) // not kept: the first stop runs the base for it
 	return true
 }
 
-// censusKey names the base's census of g: its base commit, definition and environment (read once
-// per run: it reads Go's env file).
+// censusKey names the base's measures of g: its base commit, definition (with what it measures)
+// and environment (read once per run: it reads Go's env file).
 func (j *baseJudge) censusKey(g gates.Gate) string {
 	j.envOnce.Do(func() { j.portableEnv = envid.Portable(envid.Steering(j.env)) })
-	return baseline.CacheKey(g, j.from, cache.ToolVersion+"+census+"+j.portableEnv)
+	measures := "+census:" + g.Tests + "+coverage:" + g.Coverage
+	return baseline.CacheKey(g, j.from, cache.ToolVersion+measures+"+"+j.portableEnv)
 }
 
-// censusAtBase is g's test census at the base of the change in this environment: as stored once
-// per base commit, definition and environment (a background judge usually stores it before the
-// stop), else read from a run of g in the base's checkout. false when there is no base, the tree
-// is the base (nothing to compare), or the base gave no census.
-func (j *baseJudge) censusAtBase(ctx context.Context, g gates.Gate) (census.Census, bool) {
+// measuredAtBase is g's test census and coverage at the base of the change in this environment:
+// as stored once per base commit, definition and environment (a background judge usually stores
+// them before the stop), else read from a run of g in the base's checkout. false when there is
+// no base, the tree is the base (nothing to compare), or the base measured nothing.
+func (j *baseJudge) measuredAtBase(ctx context.Context, g gates.Gate) (measured, bool) {
 	j.readChange(ctx)
 	if j.from == "" || j.unchanged || g.Name == "" {
-		return census.Census{}, false
+		return measured{}, false
 	}
 	key := j.censusKey(g)
-	if c, ok := loadCensus(j.sd, key); ok && !j.noCache {
-		return c, true
+	if m, ok := loadCensus(j.sd, key); ok && !j.noCache {
+		return m, true
 	}
 	baseRoot, opts, done, err := j.prepare(ctx)
 	if err != nil {
-		return census.Census{}, false
+		return measured{}, false
 	}
 	defer done()
 	bg := g
@@ -177,29 +272,29 @@ func (j *baseJudge) censusAtBase(ctx context.Context, g gates.Gate) (census.Cens
 	defer stage.close()
 	opts.Invocations, opts.Readers = stage.invocations, stage.readers
 	runner.Run(ctx, []gates.Gate{bg}, opts)
-	c, ok := stage.censuses()[g.Name]
+	m, ok := measures{tests: stage.censuses(), coverage: stage.coverages()}.of(g.Name)
 	if !ok || ctx.Err() != nil {
-		return census.Census{}, false
+		return measured{}, false
 	}
-	_ = saveCensus(j.sd, key, c) // not kept: it is run again next time
-	return c, true
+	_ = saveCensus(j.sd, key, m) // not kept: it is run again next time
+	return m, true
 }
 
-func loadCensus(sd *state.Dir, key string) (census.Census, bool) {
+func loadCensus(sd *state.Dir, key string) (measured, bool) {
 	data, err := sd.ReadFileLimit(censusCacheDir+"/"+key+".json", maxStoredCensusBytes)
 	if err != nil {
-		return census.Census{}, false
+		return measured{}, false
 	}
 	var st storedCensus
 	sk, _ := seal.Load()
 	if json.Unmarshal(data, &st) != nil || st.Key != key || !sk.VerifyJSON(sealCensus, sd.Path(), &st) {
-		return census.Census{}, false
+		return measured{}, false
 	}
-	return st.Census, true
+	return st.measured, true
 }
 
-func saveCensus(sd *state.Dir, key string, c census.Census) error {
-	st := storedCensus{Key: key, Census: c}
+func saveCensus(sd *state.Dir, key string, m measured) error {
+	st := storedCensus{Key: key, measured: m}
 	sk, _ := seal.Load()
 	if err := sk.SealJSON(sealCensus, sd.Path(), &st); err != nil {
 		return err

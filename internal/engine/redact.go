@@ -39,6 +39,15 @@ func sanitizeResult(r gates.Result, s *redact.Redactor) gates.Result {
 		r.Cause = &c
 	}
 	r.TestsUncounted = s.Line(r.TestsUncounted)
+	r.CoverageUnmeasured = s.Line(r.CoverageUnmeasured)
+	if r.Coverage != nil {
+		c := *r.Coverage
+		c.Notes = slices.Clone(c.Notes)
+		for i, n := range c.Notes {
+			c.Notes[i] = s.Line(n)
+		}
+		r.Coverage = &c
+	}
 	if r.Tests != nil {
 		r.Tests = sanitizeCensus(*r.Tests, s)
 	}

@@ -138,6 +138,12 @@ func cleanGate(g GateReport) GateReport {
 		g.Findings = findings
 	}
 	g.TestsUncounted = termtext.Line(g.TestsUncounted)
+	g.CoverageUnmeasured = termtext.Line(g.CoverageUnmeasured)
+	if g.Coverage != nil {
+		c := *g.Coverage
+		c.Format, c.Notes = termtext.Line(c.Format), cleanLines(c.Notes)
+		g.Coverage = &c
+	}
 	if g.Tests != nil {
 		g.Tests = cleanCensus(*g.Tests)
 	}

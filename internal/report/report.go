@@ -82,6 +82,10 @@ type GateReport struct {
 	// be counted. Both are omitted for other gates.
 	Tests          *gates.TestCensus `json:"tests,omitempty"`
 	TestsUncounted string            `json:"tests_uncounted,omitempty"`
+	// Coverage is a gate's line coverage, for a gate with coverage: (docs/coverage.md);
+	// CoverageUnmeasured says why none was read.
+	Coverage           *gates.CoverageSummary `json:"coverage,omitempty"`
+	CoverageUnmeasured string                 `json:"coverage_unmeasured,omitempty"`
 
 	// setup marks a setup step's line among the gates' in the renderings (see shown).
 	setup bool
@@ -136,27 +140,29 @@ func New(runID string, started time.Time, d time.Duration, results []gates.Resul
 
 func gateReport(res gates.Result) GateReport {
 	g := GateReport{
-		Name:           res.Name,
-		Kind:           res.Kind,
-		Status:         res.Status,
-		DurationMS:     res.Duration.Milliseconds(),
-		TimedOut:       res.TimedOut,
-		Log:            res.Log,
-		Reason:         res.Reason,
-		Tail:           res.Tail,
-		Hint:           res.Hint,
-		Command:        res.Command,
-		Findings:       res.Findings,
-		OutputLines:    res.Lines,
-		Cause:          res.Cause,
-		Cached:         res.Cached,
-		Needs:          res.Needs,
-		SkippedBecause: res.SkippedBecause,
-		ChangedFiles:   res.Changed,
-		NeededBy:       res.NeededBy,
-		Fix:            res.Fix,
-		Tests:          res.Tests,
-		TestsUncounted: res.TestsUncounted,
+		Name:               res.Name,
+		Kind:               res.Kind,
+		Status:             res.Status,
+		DurationMS:         res.Duration.Milliseconds(),
+		TimedOut:           res.TimedOut,
+		Log:                res.Log,
+		Reason:             res.Reason,
+		Tail:               res.Tail,
+		Hint:               res.Hint,
+		Command:            res.Command,
+		Findings:           res.Findings,
+		OutputLines:        res.Lines,
+		Cause:              res.Cause,
+		Cached:             res.Cached,
+		Needs:              res.Needs,
+		SkippedBecause:     res.SkippedBecause,
+		ChangedFiles:       res.Changed,
+		NeededBy:           res.NeededBy,
+		Fix:                res.Fix,
+		Tests:              res.Tests,
+		TestsUncounted:     res.TestsUncounted,
+		Coverage:           res.Coverage,
+		CoverageUnmeasured: res.CoverageUnmeasured,
 	}
 	if g.Findings == nil {
 		g.Findings = []gates.Finding{}
