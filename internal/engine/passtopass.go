@@ -35,21 +35,27 @@ const (
 	maxStoredCensuses = 16
 )
 
-// passToPass compares each test gate's census with the base's, in the stop hook: a test that
-// passed there and is skipped or did not run here, a fall in the count of passing tests, or a
-// runner that ran no test, is an integrity finding named test by test; so is a test that fails
-// here under a gate that passed (its exit code says nothing of its tests). A test that fails
-// under a failing gate is that gate's failure already. `run` does not compare yet.
+// passToPass compares each test gate's census and coverage with the base's: a test that passed
+// there and is skipped or did not run here, a fall in the count of passing tests, or a runner
+// that ran no test, is an integrity finding named test by test; so is a test that fails here
+// under a gate that passed (its exit code says nothing of its tests), and lines the change did
+// not touch that its tests no longer cover. A test that fails under a failing gate is that
+// gate's failure already.
+//
+// The stop hook runs the base for its measures when they are not stored. `run` compares with
+// stored measures only (a run at the base commit stores them, as CI on the main branch does),
+// unless a rule blocks in `run`: then the base is run, as at the stop.
 func passToPass(ctx context.Context, req Request, judge *baseJudge, snap *snapshot.Snapshot, tests *censusStage, results []gates.Result, byName map[string]gates.Gate) []gates.IntegrityFinding {
-	if !req.StopHook || tests == nil {
+	if tests == nil {
 		return nil
 	}
 	now := measures{tests: tests.censuses(), coverage: tests.coverages()}
 	cmp := comparison{
-		testsLevel:    req.Config.Integrity.Level(gates.RuleTestsLost, true),
-		coverageLevel: req.Config.Integrity.Level(gates.RuleCoverageLost, true),
+		testsLevel:    req.Config.Integrity.Level(gates.RuleTestsLost, req.StopHook),
+		coverageLevel: req.Config.Integrity.Level(gates.RuleCoverageLost, req.StopHook),
 		snap:          snap,
 	}
+	runBase := req.StopHook || cmp.testsLevel == gates.IntegrityBlock || cmp.coverageLevel == gates.IntegrityBlock
 	var out []gates.IntegrityFinding
 	for _, r := range results {
 		m, ok := now.of(r.Name)
@@ -59,7 +65,7 @@ func passToPass(ctx context.Context, req Request, judge *baseJudge, snap *snapsh
 		if judge.keptAsBase(ctx, byName[r.Name], m) {
 			continue // the tree is the base: nothing to compare, and its measures are the base's
 		}
-		base, ok := judge.measuredAtBase(ctx, byName[r.Name])
+		base, ok := judge.measuredAtBase(ctx, byName[r.Name], runBase)
 		if !ok {
 			continue
 		}
@@ -250,9 +256,10 @@ func (j *baseJudge) censusKey(g gates.Gate) string {
 
 // measuredAtBase is g's test census and coverage at the base of the change in this environment:
 // as stored once per base commit, definition and environment (a background judge usually stores
-// them before the stop), else read from a run of g in the base's checkout. false when there is
-// no base, the tree is the base (nothing to compare), or the base measured nothing.
-func (j *baseJudge) measuredAtBase(ctx context.Context, g gates.Gate) (measured, bool) {
+// them before the stop), else, when run is set, read from a run of g in the base's checkout.
+// false when there is no base, the tree is the base (nothing to compare), or the base measured
+// nothing.
+func (j *baseJudge) measuredAtBase(ctx context.Context, g gates.Gate, run bool) (measured, bool) {
 	j.readChange(ctx)
 	if j.from == "" || j.unchanged || g.Name == "" {
 		return measured{}, false
@@ -260,6 +267,9 @@ func (j *baseJudge) measuredAtBase(ctx context.Context, g gates.Gate) (measured,
 	key := j.censusKey(g)
 	if m, ok := loadCensus(j.sd, key); ok && !j.noCache {
 		return m, true
+	}
+	if !run {
+		return measured{}, false
 	}
 	baseRoot, opts, done, err := j.prepare(ctx)
 	if err != nil {
