@@ -17,6 +17,7 @@ import (
 	"github.com/gauntlet-dev/gauntlet/internal/baseline"
 	"github.com/gauntlet-dev/gauntlet/internal/cache"
 	"github.com/gauntlet-dev/gauntlet/internal/git"
+	"github.com/gauntlet-dev/gauntlet/internal/remotecache"
 	"github.com/gauntlet-dev/gauntlet/internal/session"
 	"github.com/gauntlet-dev/gauntlet/internal/snapshot"
 	"github.com/gauntlet-dev/gauntlet/internal/state"
@@ -44,10 +45,12 @@ type baseJudge struct {
 	abort      <-chan struct{}
 	runID      string
 	noCache    bool // --no-cache: run the base again rather than read its stored findings
-	baseMu     sync.Mutex
-	file       *baseline.File // the baseline committed at the base; nil when none
-	fileErr    error
-	fileRan    bool
+	// remote is the run's remote cache, where the base's measures may be stored; nil without.
+	remote  *remotecache.Client
+	baseMu  sync.Mutex
+	file    *baseline.File // the baseline committed at the base; nil when none
+	fileErr error
+	fileRan bool
 
 	// portableEnv is the identity of the environment the base's censuses are kept under.
 	envOnce     sync.Once

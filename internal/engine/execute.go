@@ -197,7 +197,7 @@ func Execute(ctx context.Context, req Request) (*Run, error) {
 	added := newOnlyChange(ctx, snap, toRun)
 	// The base's logs go beside the gates' (under base/).
 	judge := &baseJudge{root: cfg.Root, snap: snap, sd: sd, openLogs: logs.open, prefix: sd.RunLogsPrefix(runID),
-		env: env, extra: req.ExtraEnv, grace: req.Grace, abort: req.Abort, runID: runID, noCache: req.NoCache}
+		env: env, extra: req.ExtraEnv, grace: req.Grace, abort: req.Abort, runID: runID, noCache: req.NoCache, remote: hits.remote}
 	defer judge.close()
 	tests := newCensusStage(ctx, cfg.Root, sd, runID, env, req.ExtraEnv, toRun)
 	defer tests.close()

@@ -242,8 +242,35 @@ func (j *baseJudge) keptAsBase(ctx context.Context, g gates.Gate, m measured) bo
 	if j.from == "" || !j.unchanged {
 		return false
 	}
-	_ = saveCensus(j.sd, j.censusKey(g), m) // not kept: the first stop runs the base for it
+	key := j.censusKey(g)
+	_ = saveCensus(j.sd, key, m) // not kept: the first stop runs the base for it
+	j.shareMeasures(ctx, key, m)
 	return true
+}
+
+// shareMeasures stores the base's measures on the remote cache, where this run writes to it (CI
+// with the signing key): the runs and stops whose base this commit is read them there.
+func (j *baseJudge) shareMeasures(ctx context.Context, key string, m measured) {
+	if j.remote == nil || !j.remote.Writes() {
+		return
+	}
+	if data, err := json.Marshal(m); err == nil {
+		_ = j.remote.PutMeasures(ctx, key, data) // not stored: a reader runs the base for them
+	}
+}
+
+// remoteMeasures reads the base's measures from the remote cache, and keeps them here.
+func (j *baseJudge) remoteMeasures(ctx context.Context, key string) (measured, bool) {
+	if j.remote == nil || j.noCache {
+		return measured{}, false
+	}
+	data, ok, err := j.remote.GetMeasures(ctx, key)
+	var m measured
+	if err != nil || !ok || json.Unmarshal(data, &m) != nil || m.Census == nil && m.Coverage == nil {
+		return measured{}, false
+	}
+	_ = saveCensus(j.sd, key, m)
+	return m, true
 }
 
 // censusKey names the base's measures of g: its base commit, definition (with what it measures)
@@ -268,6 +295,9 @@ func (j *baseJudge) measuredAtBase(ctx context.Context, g gates.Gate, run bool) 
 	if m, ok := loadCensus(j.sd, key); ok && !j.noCache {
 		return m, true
 	}
+	if m, ok := j.remoteMeasures(ctx, key); ok {
+		return m, true
+	}
 	if !run {
 		return measured{}, false
 	}
@@ -287,6 +317,7 @@ func (j *baseJudge) measuredAtBase(ctx context.Context, g gates.Gate, run bool) 
 		return measured{}, false
 	}
 	_ = saveCensus(j.sd, key, m) // not kept: it is run again next time
+	j.shareMeasures(ctx, key, m)
 	return m, true
 }
 

@@ -130,35 +130,13 @@ func trusts(trusted []ed25519.PublicKey, signer ed25519.PrivateKey) bool {
 // Get returns the entry stored under key, if the server has one and its signature holds. A
 // server that fails or is slow makes this and every later call a miss; the error says why once.
 func (c *Client) Get(ctx context.Context, key string) (Entry, bool, error) {
-	ctx, cancel, err := c.call(ctx, key)
-	if err != nil {
+	body, found, err := c.get(ctx, key, maxEntryBytes)
+	if !found || err != nil {
 		return Entry{}, false, err
-	}
-	defer cancel()
-	req, err := c.request(ctx, http.MethodGet, key, nil)
-	if err != nil {
-		return Entry{}, false, err
-	}
-	resp, err := c.http.Do(req)
-	if err != nil {
-		return Entry{}, false, c.fail(err)
-	}
-	defer resp.Body.Close()
-	switch {
-	case resp.StatusCode == http.StatusNotFound:
-		return Entry{}, false, nil
-	case resp.StatusCode != http.StatusOK:
-		return Entry{}, false, c.fail(fmt.Errorf("GET %s: %s", c.path(key), resp.Status))
-	}
-	body, err := io.ReadAll(io.LimitReader(resp.Body, maxEntryBytes+1))
-	if err != nil {
-		return Entry{}, false, c.fail(err)
 	}
 	e, why := c.open(key, body)
 	if why != believed {
-		c.mu.Lock()
-		c.ignored.count(why)
-		c.mu.Unlock()
+		c.ignore(why)
 		return Entry{}, false, nil
 	}
 	return e, true, nil
@@ -169,15 +147,50 @@ func (c *Client) Put(ctx context.Context, key string, e Entry) error {
 	if !c.Writes() {
 		return nil
 	}
+	body, err := c.seal(key, e)
+	if err != nil {
+		return err
+	}
+	return c.put(ctx, key, body)
+}
+
+// get reads what the server holds under key, at most limit bytes (one more tells a body that is
+// too long, which is then not believed); found is false for a miss.
+func (c *Client) get(ctx context.Context, key string, limit int64) (body []byte, found bool, err error) {
+	ctx, cancel, err := c.call(ctx, key)
+	if err != nil {
+		return nil, false, err
+	}
+	defer cancel()
+	req, err := c.request(ctx, http.MethodGet, key, nil)
+	if err != nil {
+		return nil, false, err
+	}
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return nil, false, c.fail(err)
+	}
+	defer resp.Body.Close()
+	switch {
+	case resp.StatusCode == http.StatusNotFound:
+		return nil, false, nil
+	case resp.StatusCode != http.StatusOK:
+		return nil, false, c.fail(fmt.Errorf("GET %s: %s", c.path(key), resp.Status))
+	}
+	body, err = io.ReadAll(io.LimitReader(resp.Body, limit+1))
+	if err != nil {
+		return nil, false, c.fail(err)
+	}
+	return body, true, nil
+}
+
+// put stores body under key.
+func (c *Client) put(ctx context.Context, key string, body []byte) error {
 	ctx, cancel, err := c.call(ctx, key)
 	if err != nil {
 		return err
 	}
 	defer cancel()
-	body, err := c.seal(key, e)
-	if err != nil {
-		return err
-	}
 	req, err := c.request(ctx, http.MethodPut, key, body)
 	if err != nil {
 		return err
@@ -192,6 +205,13 @@ func (c *Client) Put(ctx context.Context, key string, e Entry) error {
 		return c.fail(fmt.Errorf("PUT %s: %s", c.path(key), resp.Status))
 	}
 	return nil
+}
+
+// ignore counts an entry the server returned that was not believed.
+func (c *Client) ignore(why verdict) {
+	c.mu.Lock()
+	c.ignored.count(why)
+	c.mu.Unlock()
 }
 
 // Ignored is how many entries the server returned that were not believed, by why.
