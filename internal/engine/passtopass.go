@@ -176,6 +176,7 @@ func changeInfo(ctx context.Context, snap *snapshot.Snapshot) (*census.ChangeInf
 		}
 	}
 	info.DeletedDirs = emptiedDirs(ch)
+	info.RemovedNames = removedNames(ch)
 	return info, untouchedLines(ch)
 }
 
