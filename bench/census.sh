@@ -4,6 +4,7 @@
 # the same stop with the same tests run where gauntlet cannot count them (behind a script). Each
 # stop sees a new state (a file rewritten), so the gate runs every time; go's own test cache keeps
 # both sides short. Alternating pairs under bench/measure, medians; goal: ratio <= 1.1.
+# A third side adds coverage: auto (go test's -coverprofile, compared with the base's coverage).
 # Usage: bench/census.sh   (N=21 for more pairs; needs go and git)
 set -euo pipefail
 n=${N:-11}
@@ -36,6 +37,8 @@ make_module() { # make_module DIR RUN: a module of 20 tests, committed, with one
 }
 make_module "$work/counted" 'argv: [go, test, ./...]'
 make_module "$work/uncounted" 'run: ./t.sh'
+make_module "$work/covered" 'argv: [go, test, ./...]
+    coverage: auto'
 # Each stop rewrites an untracked file, so that its state is new and the gate runs.
 cat >"$work/stop.sh" <<SH
 #!/bin/sh
@@ -46,7 +49,11 @@ chmod 755 "$work/stop.sh"
 header "gauntlet test census at the stop"
 read -r wa wb wr ca cb cr _ < <(compare "$n" "$work/stop.sh $work/counted" "$work/stop.sh $work/uncounted")
 row "stop, go test counted and compared vs not counted" "<= 1.1" "$wa" "$wb" "$wr" "$ca" "$cb" "$cr"
+read -r wa wb wr ca cb cr _ < <(compare "$n" "$work/stop.sh $work/covered" "$work/stop.sh $work/uncounted")
+row "stop, census and coverage compared vs not counted" "<= 1.1" "$wa" "$wb" "$wr" "$ca" "$cb" "$cr"
 # What was measured: the counted side read its census and compared it with a stored base's.
 grep -q '"tests": {' "$work/counted/.gauntlet/last-run.json" || die "the counted gate has no census"
 ls "$work/counted/.gauntlet/cache/census/"*.json >/dev/null 2>&1 || die "no base census was stored"
 grep -q '"tests_uncounted"' "$work/uncounted/.gauntlet/last-run.json" || die "the uncounted gate was counted"
+grep -q '"coverage": {' "$work/covered/.gauntlet/last-run.json" || die "the covered gate has no coverage"
+grep -q '"coverage":{"format":"go"' "$work/covered/.gauntlet/cache/census/"*.json || die "no base coverage was stored"

@@ -28,3 +28,25 @@ func TestCensusChecks(t *testing.T) {
 		t.Errorf("check = %+v", c)
 	}
 }
+
+// A gate with coverage: auto whose command runs no go test has no coverage: a warning naming the
+// gate and what to do; coverage asked of go test, or named reports, say nothing.
+func TestCoverageChecks(t *testing.T) {
+	cfg := &config.Config{Gates: []gates.Gate{
+		{Name: "js-test", Kind: gates.KindCheck, Run: "npx vitest run", Coverage: gates.CoverageAuto, Enabled: true},
+		{Name: "go-test", Kind: gates.KindCheck, Argv: []string{"go", "test", "./..."}, Coverage: gates.CoverageAuto, Enabled: true},
+		{Name: "py-test", Kind: gates.KindCheck, Run: "make test", Coverage: "coverage.json", Enabled: true},
+	}}
+	var got []Check
+	for _, c := range censusChecks(cfg) {
+		if c.Name == "coverage" {
+			got = append(got, c)
+		}
+	}
+	if len(got) != 1 {
+		t.Fatalf("coverage checks = %+v, want one for js-test", got)
+	}
+	if c := got[0]; c.Level != Warn || !strings.HasPrefix(c.Message, "js-test: its coverage is not read: ") || !strings.Contains(c.Fix, "coverage: PATH") {
+		t.Errorf("check = %+v", c)
+	}
+}
