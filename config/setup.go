@@ -67,11 +67,15 @@ func validateSetup(steps setupMap, root string) []Problem {
 		st := ns.Step
 		switch {
 		case st.has("run") && st.has("argv"):
-			problems = append(problems, later(st.keyPos("run"), st.keyPos("argv")).problem(
+			problems = append(problems, st.keyPos(commandKey(st.Argv)).problem(
 				fmt.Sprintf(`"run" and "argv" are both set in setup step %q; keep one`, ns.Name)))
 		case !st.has("run") && !st.has("argv"):
 			problems = append(problems, ns.at.problem(
 				fmt.Sprintf(`setup step %q needs "run" (a shell command) or "argv" (a command as a list)`, ns.Name)))
+		}
+		if usesFiles(st.Run, st.Argv) {
+			problems = append(problems, later(st.keyPos("run"), st.keyPos("argv")).problem(
+				fmt.Sprintf(`setup step %q names {files}, which only gates can: a step runs once for every gate that needs it`, ns.Name)))
 		}
 		if p, ok := dirEscapes(fmt.Sprintf("setup step %q", ns.Name), st.Dir, &st.positions, root); ok {
 			problems = append(problems, p)

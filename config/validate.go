@@ -73,6 +73,9 @@ func validateGate(ng namedGate) []Problem {
 		if g.has("shell") && g.has("argv") {
 			add(g.keyPos("shell"), `"shell" is for "run" commands; gate %q has "argv", which runs without a shell`, ng.Name)
 		}
+		if why := filesProblem(g.Run, g.Argv); why != "" {
+			add(g.keyPos(commandKey(g.Argv)), "gate %q: %s", ng.Name, why)
+		}
 	case gates.KindReview:
 		if !g.has("cli") {
 			add(ng.at, `review gate %q needs "cli" (claude, codex, gemini or a command that reads the prompt on stdin)`, ng.Name)

@@ -124,6 +124,10 @@ type Gate struct {
 	// its test census is read from them, and its command is run as declared. "" lets gauntlet
 	// ask a runner it recognises in the command for its census (internal/census).
 	Tests string
+	// Files are the files a command that names {files} runs on (internal/filesarg), relative to
+	// the gate's Dir: set by the engine from the change (or every tracked file with --all), never
+	// by the config; nil for a gate whose command does not name {files}.
+	Files []string
 	// Coverage turns on the coverage comparison with the base (docs/coverage.md): CoverageAuto
 	// asks the runner the command runs (go test's -coverprofile), anything else is a
 	// root-relative path or doublestar glob of the reports the gate writes (a Go cover profile,

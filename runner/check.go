@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/filesarg"
 	"github.com/gauntlet-dev/gauntlet/internal/oscmd"
 )
 
@@ -14,11 +15,17 @@ import (
 func runCheck(ctx context.Context, g *GateRun) gates.Outcome {
 	gate, out, done := g.r.invoked(g.Gate, g.Out)
 	defer done()
-	argv, err := checkArgv(gate)
-	if err != nil {
-		return gates.Outcome{ExitCode: -1, StartErr: err}
+	var exit Exit
+	var err error
+	if batches := filesarg.Batches(gate, oscmd.Local()); len(batches) > 1 {
+		exit, err = executeBatches(ctx, g, batches, out)
+	} else {
+		argv, aerr := checkArgv(batches[0])
+		if aerr != nil {
+			return gates.Outcome{ExitCode: -1, StartErr: aerr}
+		}
+		exit, err = g.Execute(ctx, Process{Argv: argv, Dir: g.Dir(), Env: g.Env()}, out)
 	}
-	exit, err := g.Execute(ctx, Process{Argv: argv, Dir: g.Dir(), Env: g.Env()}, out)
 	var startErr *StartError
 	switch {
 	case errors.As(err, &startErr):

@@ -86,6 +86,7 @@ func TestRunnerImportsNoGateKind(t *testing.T) {
 		"github.com/gauntlet-dev/gauntlet/gates":             true,
 		"github.com/gauntlet-dev/gauntlet/internal/proc":     true,
 		"github.com/gauntlet-dev/gauntlet/internal/oscmd":    true,
+		"github.com/gauntlet-dev/gauntlet/internal/filesarg": true,
 		"github.com/gauntlet-dev/gauntlet/internal/termtext": true,
 	}
 	dec := json.NewDecoder(strings.NewReader(string(out)))

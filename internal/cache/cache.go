@@ -304,13 +304,15 @@ type gateDefinition struct {
 	// Setup and Worktree are set for setup steps only (omitted, gates' keys stay as they were).
 	Setup    bool   `json:",omitempty"`
 	Worktree string `json:",omitempty"`
+	// Files are the files a {files} gate runs on: a pass is a pass for that set of files only.
+	Files []string `json:",omitempty"`
 }
 
 func definition(g gates.Gate) gateDefinition {
 	d := gateDefinition{
 		Kind: g.Kind, Run: g.Run, Argv: g.Argv, Shell: g.Shell, Dir: g.Dir, Env: g.Env, Severity: g.Severity,
 		InfraExitCodes: g.InfraExitCodes, Inputs: g.Inputs, Paths: g.Paths, Exclude: g.Exclude,
-		Session: g.Session, Review: g.Review, NewOnly: g.NewOnly, Format: g.Format,
+		Session: g.Session, Review: g.Review, NewOnly: g.NewOnly, Format: g.Format, Files: g.Files,
 	}
 	for _, re := range g.InfraPatterns {
 		d.InfraPatterns = append(d.InfraPatterns, re.String())

@@ -153,8 +153,24 @@ func selectGates(ctx context.Context, cfg *config.Config, scope Scope, snap *sna
 		sel.Run = append(sel.Run, g)
 	}
 	sel.pullInNeeds(cfg.Gates, scope.CI)
+	sel.giveFiles(ctx, cfg.Root, &fileLister{snap: snap, all: scope.All, changes: sel.Changes})
 	sel.setupFor(cfg.Setup)
 	return sel, nil
+}
+
+// giveFiles gives the gates that name {files} theirs; a gate left with none is skipped.
+func (sel *Selection) giveFiles(ctx context.Context, root string, l *fileLister) {
+	run, skipped := withFiles(ctx, root, sel.Run, l)
+	for name, why := range skipped {
+		sel.Skipped[name] = why
+		delete(sel.Reasons, name)
+	}
+	for _, g := range run {
+		if g.Files != nil {
+			sel.Reasons[g.Name] += "; " + filesReason(g)
+		}
+	}
+	sel.Run = run
 }
 
 // setupNamed maps the names among names that are setup steps to the gates that need them.

@@ -218,3 +218,15 @@ func TestApplyPolicy(t *testing.T) {
 		})
 	}
 }
+
+// A whole-project command replaced by one on the change's files judges less than before: the
+// finding says it was narrowed, not only changed.
+func TestCommandNarrowedToFiles(t *testing.T) {
+	old := map[string]string{".gauntlet.yml": "version: 1\ngates:\n  lint:\n    run: eslint .\n"}
+	now := map[string]string{".gauntlet.yml": "version: 1\ngates:\n  lint:\n    run: eslint {files}\n"}
+	found := Detect(changeOf(old, now, nil), Inputs{ConfigFile: ".gauntlet.yml"})
+	if len(found) != 1 || found[0].Rule != gates.RuleGateRelaxed ||
+		!strings.Contains(found[0].Message, "narrowed to the change's files ({files}): command changed from `eslint .` to `eslint {files}`") {
+		t.Errorf("findings:\n%s", renderMessages(found))
+	}
+}

@@ -201,7 +201,11 @@ func (j *judge) compareGate(c configPair, name string, og, ng map[string]any) {
 		report(at("writes"), "may now change the work tree (writes: true)")
 	}
 	if canonical(og["run"]) != canonical(ng["run"]) || canonical(og["argv"]) != canonical(ng["argv"]) {
-		report(at(cmpOr(keyOf(ng, "run", "argv"), "run")), "command changed from %s to %s", shown(commandOf(og)), shown(commandOf(ng)))
+		narrowed := ""
+		if !namesFiles(commandOf(og)) && namesFiles(commandOf(ng)) {
+			narrowed = "narrowed to the change's files ({files}): "
+		}
+		report(at(cmpOr(keyOf(ng, "run", "argv"), "run")), "%scommand changed from %s to %s", narrowed, shown(commandOf(og)), shown(commandOf(ng)))
 	}
 	for _, key := range commandKeys {
 		if key != "run" && key != "argv" && canonical(og[key]) != canonical(ng[key]) {
@@ -225,6 +229,13 @@ func whenOf(g map[string]any) string {
 		return s
 	}
 	return "always"
+}
+
+// namesFiles says a command runs on the change's files only ({files}): a tool whose verdict on
+// one file depends on others (a type checker, tests) then judges less than the whole project.
+func namesFiles(cmd any) bool {
+	s, ok := cmd.(string)
+	return ok && strings.Contains(s, "{files}")
 }
 
 func commandOf(g map[string]any) any {

@@ -1,0 +1,166 @@
+package engine
+
+import (
+	"context"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/filesarg"
+	"github.com/gauntlet-dev/gauntlet/internal/snapshot"
+)
+
+// maxListedFiles bounds the files a {files} gate is given outside git, where the tree is walked.
+const maxListedFiles = 200_000
+
+// fileLister lists, once per run, the files {files} gates choose from: the change's files, or
+// with --all every tracked file.
+type fileLister struct {
+	snap    *snapshot.Snapshot
+	all     bool
+	changes *snapshot.ChangedFiles // the selection's, when it read them
+
+	listed bool
+	files  []string
+	whole  bool // files is every file of the project, not a change
+	err    error
+}
+
+// list returns the candidate files (root-relative, slash-separated; some may be deleted) and
+// whether they are the whole project rather than a change.
+func (l *fileLister) list(ctx context.Context) ([]string, bool, error) {
+	if l.listed {
+		return l.files, l.whole, l.err
+	}
+	l.listed = true
+	if !l.all {
+		changes := l.changes
+		if changes == nil {
+			changes, l.err = l.snap.ChangedFiles(ctx)
+		}
+		if l.err != nil || !changes.All {
+			if changes != nil {
+				l.files = changes.Files
+			}
+			return l.files, false, l.err
+		}
+		// No change to scope by (outside git, or no base and nothing changed): the whole project.
+	}
+	l.whole = true
+	l.files, l.err = l.everyFile(ctx)
+	return l.files, true, l.err
+}
+
+// everyFile is every tracked file in git; outside git, every file under the root.
+func (l *fileLister) everyFile(ctx context.Context) ([]string, error) {
+	tree, err := l.snap.Tree(ctx)
+	if err == nil {
+		entries, err := tree.Index(ctx)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]string, 0, len(entries))
+		for _, e := range entries {
+			out = append(out, e.Path)
+		}
+		return out, nil
+	}
+	var out []string
+	werr := filepath.WalkDir(l.snap.Root(), func(p string, d fs.DirEntry, err error) error {
+		if err != nil || len(out) >= maxListedFiles {
+			return fs.SkipAll
+		}
+		if d.IsDir() && (d.Name() == ".git" || d.Name() == ".gauntlet") {
+			return fs.SkipDir
+		}
+		if !d.IsDir() {
+			if rel, err := filepath.Rel(l.snap.Root(), p); err == nil {
+				out = append(out, filepath.ToSlash(rel))
+			}
+		}
+		return nil
+	})
+	return out, werr
+}
+
+// withFiles gives each gate of run that names {files} its files: the candidates that match its
+// paths (all of them without paths) and not its exclude, that exist now (a deleted file is never
+// passed), under the gate's dir and relative to it. A gate left with none is skipped, and says
+// why.
+func withFiles(ctx context.Context, root string, run []gates.Gate, l *fileLister) ([]gates.Gate, map[string]string) {
+	skipped := map[string]string{}
+	var out []gates.Gate
+	for _, g := range run {
+		if !filesarg.Uses(g) || !isCheck(g) {
+			out = append(out, g)
+			continue
+		}
+		candidates, whole, err := l.list(ctx)
+		if err != nil {
+			g.Files = nil
+			skipped[g.Name] = "{files}: the files could not be listed: " + err.Error()
+			continue
+		}
+		g.Files = gateFiles(root, g, candidates)
+		if len(g.Files) == 0 {
+			skipped[g.Name] = noFilesReason(g, whole)
+			continue
+		}
+		out = append(out, g)
+	}
+	return out, skipped
+}
+
+// gateFiles are the candidates a gate is given, relative to its dir.
+func gateFiles(root string, g gates.Gate, candidates []string) []string {
+	dir := strings.Trim(filepath.ToSlash(g.Dir), "/")
+	var out []string
+	for _, f := range candidates {
+		if len(g.Paths) > 0 && matchesAny(g.Paths, f) == "" || matchesAny(g.Exclude, f) != "" {
+			continue
+		}
+		rel := f
+		if dir != "" && dir != "." {
+			var ok bool
+			if rel, ok = strings.CutPrefix(f, dir+"/"); !ok {
+				continue
+			}
+		}
+		if info, err := os.Lstat(filepath.Join(root, filepath.FromSlash(f))); err != nil || info.IsDir() {
+			continue
+		}
+		out = append(out, rel)
+	}
+	return out
+}
+
+func noFilesReason(g gates.Gate, whole bool) string {
+	what := "no file of the change"
+	if whole {
+		what = "no file of the project"
+	}
+	where := ""
+	if len(g.Paths) > 0 {
+		where = " matches its paths"
+	}
+	if d := strings.Trim(filepath.ToSlash(g.Dir), "/"); d != "" && d != "." {
+		where += " under " + path.Clean(d)
+	}
+	if where == "" {
+		where = " exists now"
+	}
+	return "{files}: " + what + where
+}
+
+// filesReason says what a {files} gate runs on, for `gauntlet list` and the reports.
+func filesReason(g gates.Gate) string {
+	n := len(g.Files)
+	if n == 1 {
+		return "{files}: 1 file"
+	}
+	return "{files}: " + strconv.Itoa(n) + " files"
+}
