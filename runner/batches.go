@@ -70,7 +70,9 @@ func executeBatch(ctx context.Context, g *GateRun, b gates.Gate) batchExit {
 	if err != nil {
 		return batchExit{exit: Exit{Code: -1}, err: fmt.Errorf("output of a batch of gate %s: %w", b.Name, err)}
 	}
-	_ = os.Remove(f.Name()) // kept open, gone from the directory: nothing is left behind
+	// Gone from the directory while open, where the system allows it (Unix): nothing is left
+	// behind whatever happens; elsewhere it is removed once read.
+	_ = os.Remove(f.Name())
 	w := &cappedWriter{w: f, left: maxBatchOutput}
 	exit, err := g.Execute(ctx, Process{Argv: argv, Dir: g.Dir(), Env: g.Env()}, w)
 	if w.dropped {
@@ -81,7 +83,10 @@ func executeBatch(ctx context.Context, g *GateRun, b gates.Gate) batchExit {
 
 // copyBatchOutput passes a batch's output on and closes its file.
 func copyBatchOutput(out io.Writer, f *os.File, i, n int) {
-	defer f.Close()
+	defer func() {
+		f.Close()
+		_ = os.Remove(f.Name())
+	}()
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		fmt.Fprintf(out, "[gauntlet: the output of batch %d of %d could not be read: %v]\n", i+1, n, err)
 		return
