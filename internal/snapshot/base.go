@@ -43,11 +43,13 @@ func (s *Snapshot) Base(ctx context.Context) (*Base, error) {
 		if err != nil {
 			return nil, err
 		}
-		return resolveBase(ctx, s.root, s.opts.Base, tree.Head != NoCommit)
+		return resolveBase(ctx, s.root, s.opts.Base, tree.Head)
 	})
 }
 
-func resolveBase(ctx context.Context, dir, base string, hasHead bool) (*Base, error) {
+// resolveBase finds the base ref and its merge-base with head (NoCommit before the first commit).
+func resolveBase(ctx context.Context, dir, base, head string) (*Base, error) {
+	hasHead := head != NoCommit
 	if base != "" {
 		return explicitBase(ctx, dir, base, hasHead)
 	}
@@ -61,6 +63,10 @@ func resolveBase(ctx context.Context, dir, base string, hasHead bool) (*Base, er
 		b.WhyNone = "no base ref found (tried " + strings.Join(autoBases, ", ") + ")"
 	case !hasHead:
 		b.WhyNone = "HEAD has no commits yet"
+	case commit == head:
+		// On the base branch itself (a run of main, CI's push build): HEAD is its own
+		// merge-base, and no git process needs to say so.
+		b.MergeBase = head
 	default:
 		mb, ok := mergeBase(ctx, dir, commit)
 		if !ok {

@@ -84,6 +84,15 @@ func (s *Snapshot) readDiff(ctx context.Context, textCap int64) (*diff, error) {
 		return nil, err
 	}
 	d.against = against
+	tree, err := s.Tree(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if hasBase && from == tree.Head && !tree.trackedChanges() {
+		// The work tree against HEAD, and git status saw no tracked file differ: the diff is
+		// empty, and no git process needs to say so (untracked files are no part of it).
+		return d, nil
+	}
 	if !hasBase {
 		out, err := git.Output(ctx, s.root, maxRefOutput, "hash-object", "-t", "tree", os.DevNull)
 		if err != nil {

@@ -489,3 +489,14 @@ func blobID(ctx context.Context, path string, sha256Repo bool) (string, string, 
 	}
 	return "", "", false, nil
 }
+
+// trackedChanges says whether git status saw a tracked file differ from HEAD (staged, unstaged or
+// unmerged); untracked files are not tracked changes.
+func (s *Tree) trackedChanges() bool {
+	for _, e := range s.Entries {
+		if !e.Untracked {
+			return true
+		}
+	}
+	return false
+}
