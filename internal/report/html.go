@@ -114,7 +114,7 @@ func runView(r Report) htmlRun {
 		RunID:            termtext.Line(r.RunID),
 		StartedAt:        termtext.Line(r.StartedAt),
 		Duration:         FormatDuration(r.Duration()),
-		Tally:            setupTally(r.Setup) + tally(r.Gates),
+		Tally:            termtext.Line(setupTally(r.Setup) + tally(r.Gates)),
 		Shard:            termtext.Line(r.Shard),
 		ConfigDigest:     shortDigest(r.ConfigDigest),
 		IntegrityHeading: IntegrityHeading,
@@ -124,7 +124,7 @@ func runView(r Report) htmlRun {
 	}
 	for _, f := range r.Integrity {
 		v.Integrity = append(v.Integrity, htmlIntegrity{
-			Level: string(f.Level), Place: IntegrityPlace(f), Rule: termtext.Line(f.Rule), Message: termtext.Line(f.Message),
+			Level: termtext.Line(string(f.Level)), Place: IntegrityPlace(f), Rule: termtext.Line(f.Rule), Message: termtext.Line(f.Message),
 		})
 		v.IntegrityBlocks = v.IntegrityBlocks || f.Level == gates.IntegrityBlock
 	}
