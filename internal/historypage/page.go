@@ -13,6 +13,7 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
@@ -24,13 +25,14 @@ import (
 // The page's bounds. The history file is itself capped (stophook), so these only keep the page
 // readable and its size bounded if that cap grows.
 const (
-	maxEntries     = 5000 // the newest decisions the page reads
-	maxDays        = 30   // days in the per-day chart, ending today
-	maxBlockers    = 10   // gates in "blocked most"
-	maxTimedGates  = 12   // gates whose durations are drawn, the slowest first
-	maxRunsPerGate = 30   // the latest durations each gate's picture uses
-	maxFlaky       = 20   // flaky gates listed
-	maxReleased    = 50   // releases listed, newest first
+	maxEntries      = 5000 // the newest decisions the page reads
+	maxDays         = 30   // days in the per-day chart, ending today
+	maxBlockers     = 10   // gates in "blocked most"
+	maxTimedGates   = 12   // gates whose durations are drawn, the slowest first
+	maxRunsPerGate  = 30   // the latest durations each gate's picture uses
+	maxFlaky        = 20   // flaky gates listed
+	maxFlakyResults = 24   // results in order shown for each
+	maxReleased     = 50   // releases listed, newest first
 )
 
 //go:embed history.html
@@ -111,6 +113,9 @@ type spark struct {
 type flaky struct {
 	Gate, State, Last, Statuses string
 	Passes, Failures            int
+	results                     []string // the latest, at most maxFlakyResults
+	dropped                     bool     // older results were dropped from results
+
 }
 
 type released struct {
@@ -345,12 +350,19 @@ func flakyGates(entries []stophook.HistoryEntry, caps []string) ([]flaky, []stri
 				continue
 			}
 			f.Last = e.Time.UTC().Format("2006-01-02 15:04")
-			f.Statuses += termtext.Line(o.Status) + " "
+			f.results = append(f.results, termtext.Line(o.Status))
+			if len(f.results) > maxFlakyResults {
+				f.results, f.dropped = f.results[1:], true
+			}
 		}
 	}
 	var out []flaky
 	for _, k := range order {
 		if f := seen[k]; f.Passes > 0 && f.Failures > 0 {
+			if f.dropped {
+				f.Statuses = "… "
+			}
+			f.Statuses += strings.Join(f.results, " ") + " "
 			out = append(out, *f)
 		}
 	}
@@ -366,21 +378,28 @@ func flakyGates(entries []stophook.HistoryEntry, caps []string) ([]flaky, []stri
 // among them (a release whose line was deleted is still shown), marking those no pass of the
 // same session has followed.
 func releases(h stophook.History, entries []stophook.HistoryEntry, opts Options, caps []string) ([]released, []string) {
-	unresolved := h.Unresolved()
-	isUnresolved := func(e stophook.HistoryEntry) bool {
-		return slices.ContainsFunc(unresolved, func(u stophook.HistoryEntry) bool {
-			return u.Time.Equal(e.Time) && u.Session == e.Session && u.MAC == e.MAC
-		})
+	type key struct {
+		at           int64
+		session, mac string
+	}
+	keyOf := func(e stophook.HistoryEntry) key { return key{e.Time.UnixNano(), e.Session, e.MAC} }
+	// Judged on the entries the page reads, so that the work stays bounded with them.
+	unresolved := map[key]bool{}
+	for _, u := range (stophook.History{Entries: entries, Check: h.Check}).Unresolved() {
+		unresolved[keyOf(u)] = true
 	}
 	var all []stophook.HistoryEntry
+	listed := map[key]bool{}
 	for _, e := range entries {
 		if e.Released() {
 			all = append(all, e)
+			listed[keyOf(e)] = true
 		}
 	}
-	for _, u := range unresolved {
-		if !slices.ContainsFunc(all, func(e stophook.HistoryEntry) bool { return e.Time.Equal(u.Time) && e.MAC == u.MAC }) {
+	for _, u := range h.Check.Released {
+		if k := keyOf(u); !listed[k] && unresolved[k] {
 			all = append(all, u)
+			listed[k] = true
 		}
 	}
 	slices.SortStableFunc(all, func(a, b stophook.HistoryEntry) int { return b.Time.Compare(a.Time) })
@@ -399,7 +418,7 @@ func releases(h stophook.History, entries []stophook.HistoryEntry, opts Options,
 			Host:       termtext.Line(e.Host),
 			Session:    termtext.Line(cmp.Or(e.Session, "-")),
 			Reason:     termtext.Line(describe(e)),
-			Unresolved: isUnresolved(e),
+			Unresolved: unresolved[keyOf(e)],
 		})
 	}
 	return out, caps
