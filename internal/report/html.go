@@ -97,7 +97,7 @@ type htmlGate struct {
 	Name, Anchor, Status, Reason, Hint, Command, Rerun, Fix, Log string
 	Config, SkippedBecause, Tests, FindingCount                  string
 	Tail                                                         string
-	Lines                                                        int
+	Lines                                                        string
 	Open                                                         bool
 	Changed                                                      []string
 	Findings                                                     []htmlFinding
@@ -210,7 +210,7 @@ func gateView(g GateReport) htmlGate {
 		Log:            termtext.Line(g.Log),
 		SkippedBecause: termtext.Line(g.SkippedBecause),
 		Tail:           strings.TrimRight(termtext.Clean(g.Tail), "\n"),
-		Lines:          g.OutputLines,
+		Lines:          linesPrinted(g.OutputLines),
 		// What fails the run is open; warnings, errors of the environment and the rest folded.
 		Open: g.Status == gates.StatusFail,
 	}
@@ -241,6 +241,14 @@ func gateView(g GateReport) htmlGate {
 		})
 	}
 	return v
+}
+
+// linesPrinted says how many lines the gate printed: "" when it is not known.
+func linesPrinted(n int) string {
+	if n <= 0 {
+		return ""
+	}
+	return termtext.Count(n, "line")
 }
 
 // findingPlace is "file:line:col", as far as the finding knows it.
