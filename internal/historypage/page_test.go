@@ -42,8 +42,10 @@ func TestPageDrawsTheHistory(t *testing.T) {
 			Gates: []stophook.GateOutcome{gate("test", "fail", 5000), gate("lint", "fail", 800), {Name: "vet", Status: "pass", Cached: true}}},
 	}
 	page := render(t, stophook.History{Entries: entries}, Options{
-		Project:  "proj",
-		Describe: func(e stophook.HistoryEntry) string { return "retry limit, still failing: " + strings.Join(e.Failed, ", ") },
+		Project: "proj",
+		Describe: func(e stophook.HistoryEntry) string {
+			return "retry limit, still failing: " + strings.Join(e.Failed, ", ")
+		},
 	})
 	for _, want := range []string{
 		"Stop-hook history of proj",
@@ -133,7 +135,9 @@ func TestPageEscapesEveryField(t *testing.T) {
 	page := render(t, stophook.History{Entries: []stophook.HistoryEntry{e, flakyPass, release}}, Options{
 		Project:   h("project"),
 		CheckNote: h("check"),
-		Describe:  func(e stophook.HistoryEntry) string { return e.Message + " " + strings.Join(e.Failed, ", ") + " " + e.Guard },
+		Describe: func(e stophook.HistoryEntry) string {
+			return e.Message + " " + strings.Join(e.Failed, ", ") + " " + e.Guard
+		},
 	})
 	lower := strings.ToLower(page)
 	for _, bad := range []string{"<script", "<img", "</textarea", "\x1b", "\x00", "\x07", "\x08", "\x7f", "\u0085", "\r"} {
