@@ -37,7 +37,7 @@ func TestHTMLShowsTheRun(t *testing.T) {
 		`<span class="verdict s-fail">fail</span>`,
 		`id="timeline"`, `>deps <span class="tag">setup</span>`, `needs deps`,
 		`<span class="tag">cached</span>`, `skipped: no changed file matches paths`,
-		`pkg/x_test.go:12: </span><span class="sev-error">error</span>`,
+		`pkg/x_test.go:12: </span><span class="sev-error">error</span>: <span class="msg">got`,
 		`x_test.go:12: got &lt;nil&gt; &amp; want &#34;a|b&#34;`,
 		`<details class="gate fail" open id="gate-test">`,
 		`<details class="gate error" id="gate-typecheck">`,
