@@ -86,11 +86,11 @@ type htmlTick struct {
 
 // htmlRow is one gate's line on the timeline; Left and Width are percent of the time axis.
 type htmlRow struct {
-	Name, Status, Reason, Duration, Needs string
-	Setup, Cached, Ran                    bool
-	Left, Width                           float64
-	Mark                                  string
-	MarkAt                                float64
+	Name, Status, Reason, Duration, Needs, NeededBy string
+	Setup, Cached, Ran                              bool
+	Left, Width                                     float64
+	Mark                                            string
+	MarkAt                                          float64
 }
 
 type htmlGate struct {
@@ -166,6 +166,7 @@ func timeline(run time.Duration, shown []GateReport) ([]htmlTick, []htmlRow) {
 			Reason:   termtext.Line(shownReason(g)),
 			Duration: FormatDuration(g.Duration()),
 			Needs:    termtext.Line(strings.Join(g.Needs, ", ")),
+			NeededBy: termtext.Line(strings.Join(g.NeededBy, ", ")),
 			Setup:    g.setup,
 			Cached:   g.Cached,
 			Ran:      !g.Cached && g.Status != gates.StatusSkipped && (g.DurationMS > 0 || g.StartedMS > 0),
