@@ -18,7 +18,7 @@ TEST_TIMEOUT ?= 45m
 # The race detector needs cgo; without a C compiler the tests still run, and say so.
 RACE := $(shell [ "$$($(GO) env CGO_ENABLED)" = 1 ] && command -v "$$($(GO) env CC)" >/dev/null 2>&1 && echo -race)
 
-.PHONY: all build run test unit cross lint bench bench-all bench-hook bench-fixed bench-census schema fuzz release-check clean hosts-e2e
+.PHONY: all build run test browser unit cross lint bench bench-all bench-hook bench-fixed bench-census schema fuzz release-check clean hosts-e2e
 
 all: build
 
@@ -32,7 +32,21 @@ run: build
 	./$(BIN) run
 
 ## test: the whole test suite, with the race detector when cgo is available, then the cross check
-test: unit cross
+test: browser unit cross
+
+## browser: a Chromium for the HTML reports' browser test (cmd/gauntlet's html_browser script).
+## Debian's chromium is installed with apt-get when none is on PATH and we are root; otherwise
+## that test skips, saying so. Never fails: a machine without a browser still runs the rest.
+BROWSERS := chromium chromium-browser google-chrome
+browser:
+	@found=; for b in $(BROWSERS); do command -v $$b >/dev/null 2>&1 && { found=$$(command -v $$b); break; }; done; \
+	if [ -n "$$found" ]; then echo "browser: $$found renders the HTML reports in their browser test"; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	  echo "browser: installing Debian's chromium for the HTML reports' browser test"; \
+	  { timeout 300 apt-get update -qq && DEBIAN_FRONTEND=noninteractive timeout 900 apt-get install -y -qq chromium; } >/dev/null 2>&1 \
+	    && echo "browser: chromium installed" \
+	    || echo "browser: chromium could not be installed; the HTML reports' browser test will skip"; \
+	else echo "browser: no chromium and no apt-get as root; the HTML reports' browser test will skip"; fi
 
 unit:
 ifeq ($(RACE),)

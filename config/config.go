@@ -73,6 +73,8 @@ type Config struct {
 	// Integrity is the `integrity` setting; its zero value means the defaults of each context.
 	Integrity gates.IntegrityPolicy
 
+	// places are where each gate and setup step is defined (PlaceOf).
+	places map[string]Place
 	// ownTimeout names the gates whose timeout the config set, which a new default must not touch.
 	ownTimeout map[string]bool
 }

@@ -127,12 +127,14 @@ func assemble(root string, main source, local *source) (*Config, error) {
 	c.Root = root
 	c.Digest = digest(main, local)
 	c.ContentDigest = contentDigest(main, local)
+	c.places = placesOf(raw, main, local)
 	if local != nil {
 		c.LocalPath = local.path
 		if alone != nil && len(validateAlone(alone, root)) == 0 {
 			c.MainOnly = resolve(alone)
 			c.MainOnly.Path, c.MainOnly.Root = main.path, root
 			c.MainOnly.Digest, c.MainOnly.ContentDigest = c.Digest, c.ContentDigest
+			c.MainOnly.places = placesOf(alone, main, nil)
 		}
 		c.Overrides = overridesOf(localRaw, c.MainOnly, c)
 	}

@@ -148,7 +148,7 @@ func TestRunFormatConflicts(t *testing.T) {
 		{"--format json and --format sarif both write a.json", []string{"--format", "json", "-o", "a.json", "--format", "sarif=a.json"}},
 		{"-o r.json takes the one --format without a file", []string{"-o", "r.json", "--format", "json", "--format", "sarif"}},
 		{"-o b.json: every --format already has its file", []string{"--format", "json=a.json", "-o", "b.json"}},
-		{`--format: unknown format "xml" (want text, json, junit, github, sarif)`, []string{"--format", "xml"}},
+		{`--format: unknown format "xml" (want text, json, junit, github, sarif, html)`, []string{"--format", "xml"}},
 		{`unknown format "xml"`, []string{"--format", "xml=r.xml"}},
 		{"--format json=: no file after =", []string{"--format", "json="}},
 	}

@@ -111,14 +111,17 @@ var goCache = sync.OnceValue(func() string {
 	return strings.TrimSpace(string(out))
 })
 
-// scriptCondition adds [root] (the scripts that hand files to another user need to be root) and
-// [nginx] (the remote cache is tested against a real nginx).
+// scriptCondition adds [root] (the scripts that hand files to another user need to be root),
+// [nginx] (the remote cache is tested against a real nginx) and [browser] (the HTML reports are
+// rendered in headless Chromium).
 func scriptCondition(cond string) (bool, error) {
 	switch cond {
 	case "root":
 		return os.Geteuid() == 0, nil
 	case "nginx":
 		return nginxPath() != "", nil
+	case "browser":
+		return browserPath() != "", nil
 	}
 	return false, fmt.Errorf("unknown condition %q", cond)
 }

@@ -24,6 +24,8 @@ type statusOptions struct {
 	IO         *IOStreams
 	configFile string
 	json       bool
+	// html is where --html writes the history page: "-" is stdout, "" means no page.
+	html string
 }
 
 func newStatusCmd(ios *IOStreams, runF func(*statusOptions) error) *cobra.Command {
@@ -39,10 +41,17 @@ agent it let go with gates still failing (retry limit, gates not run) that has n
 then its last decisions; --json adds them to the report as stop_hook_history and
 stop_hook_released.
 
+--html[=FILE] draws the stop hook's history as one self-contained HTML page instead (to stdout,
+or to FILE): decisions per day, the gates that blocked most, each gate's durations, flaky gates
+and the agents let go with gates failing.
+
 The exit code does not reflect the last verdict: it is 0 whenever the report could be read,
 and also when there is no run yet (a message on stderr says so).`,
 		Args: cobra.NoArgs,
 		RunE: runE(func(*cobra.Command, []string) error {
+			if opts.json && opts.html != "" {
+				return usagef("--json and --html each print something else; give one")
+			}
 			if runF != nil {
 				return runF(opts)
 			}
@@ -52,6 +61,8 @@ and also when there is no run yet (a message on stderr says so).`,
 	f := cmd.Flags()
 	f.StringVarP(&opts.configFile, "config", "c", "", "the project of this config file instead of searching for .gauntlet.yml")
 	f.BoolVar(&opts.json, "json", false, "print the stored JSON report")
+	f.StringVar(&opts.html, "html", "", "draw the stop-hook history as an HTML page, to stdout or to `FILE` (--html=FILE)")
+	f.Lookup("html").NoOptDefVal = "-"
 	return cmd
 }
 
@@ -63,6 +74,9 @@ func showStatus(opts *statusOptions) error {
 		return err
 	}
 	history := readHookHistory(root, ios.ErrOut)
+	if opts.html != "" {
+		return writeHistoryPage(ios, opts.html, root, history, now)
+	}
 	data, err := readLastRun(root, ios.ErrOut)
 	if errors.Is(err, fs.ErrNotExist) {
 		if shown(history) {

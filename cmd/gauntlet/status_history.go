@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gauntlet-dev/gauntlet/internal/atomicfile"
+	"github.com/gauntlet-dev/gauntlet/internal/historypage"
 	"github.com/gauntlet-dev/gauntlet/internal/state"
 	"github.com/gauntlet-dev/gauntlet/internal/stophook"
 	"github.com/gauntlet-dev/gauntlet/internal/termtext"
@@ -54,6 +56,30 @@ func readOwnHistory(root, stateDir string, stderr io.Writer) stophook.History {
 		fmt.Fprintf(stderr, "gauntlet: %v\n", err)
 	}
 	return h
+}
+
+// writeHistoryPage draws the history as an HTML page to stdout ("-") or to a file, which is
+// replaced whole: a browser showing it never reads half a page.
+func writeHistoryPage(ios *IOStreams, dest, root string, h stophook.History, now time.Time) error {
+	var page bytes.Buffer
+	err := historypage.Write(&page, h, historypage.Options{
+		Project:   filepath.Base(root),
+		Now:       now,
+		Describe:  describeDecision,
+		CheckNote: checkNote(h.Check),
+	})
+	if err != nil {
+		return err
+	}
+	if dest == "-" {
+		_, err := ios.Out.Write(page.Bytes())
+		return err
+	}
+	if err := atomicfile.Write(dest, page.Bytes(), 0o644); err != nil {
+		return fmt.Errorf("status --html: %w", err)
+	}
+	_, err = fmt.Fprintf(ios.ErrOut, "gauntlet: wrote the stop-hook history (%s) to %s\n", termtext.Count(len(h.Entries), "decision"), dest)
+	return err
 }
 
 // shown says whether there is anything of the history to show.

@@ -270,12 +270,13 @@ func Execute(ctx context.Context, req Request) (*Run, error) {
 	run.IntegrityErr = integrityErr
 	run.Verdict = gates.VerdictWithIntegrity(gates.VerdictOf(slices.Concat(run.Setup, run.Results)), run.Integrity)
 	run.FirstFailure = firstFailure(ran)
-	run.Report = report.New(runID, started, run.Duration, run.Results).WithSetup(run.Setup)
+	run.Report = report.New(runID, started, run.Duration, run.Results).WithSetup(started, run.Setup)
 	run.Report.Verdict = run.Verdict
 	run.Report.Integrity = run.Integrity
 	run.Report.IntegritySkipped = integrityRes.Skipped
 	run.Report.ConfigDigest = cfg.ContentDigest
 	run.Report.LocalOverrides = config.OverrideNames(cfg.Overrides)
+	placeGates(&run.Report, cfg)
 	if req.Scope.Shard.N > 0 {
 		run.Report.Shard = req.Scope.Shard.String()
 	}

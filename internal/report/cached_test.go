@@ -49,3 +49,22 @@ func lineOf(text, name string) string {
 	}
 	return ""
 }
+
+// The cached pass's reason already says "cached: passed in run …": JUnit's note must not say
+// "cached:" twice.
+func TestJUnitSaysCachedOnce(t *testing.T) {
+	r := New("run-1", time.Unix(0, 0), time.Second, []gates.Result{
+		{Name: "hit", Kind: gates.KindCheck, Status: gates.StatusPass, Reason: "cached: passed in run r0 with the same inputs", Cached: true},
+	})
+	var b bytes.Buffer
+	if err := WriteJUnit(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	if strings.Contains(out, "cached: cached:") || strings.Count(out, "cached:") != 1 {
+		t.Errorf("want one \"cached:\" in the JUnit report:\n%s", out)
+	}
+	if !strings.Contains(out, "cached: passed in run r0 with the same inputs") {
+		t.Errorf("want the cache's reason in the JUnit report:\n%s", out)
+	}
+}

@@ -14,10 +14,11 @@ const (
 	FormatJUnit  Format = "junit"
 	FormatGitHub Format = "github"
 	FormatSARIF  Format = "sarif"
+	FormatHTML   Format = "html"
 )
 
 // Formats lists every format, in the order help text shows them.
-var Formats = []Format{FormatText, FormatJSON, FormatJUnit, FormatGitHub, FormatSARIF}
+var Formats = []Format{FormatText, FormatJSON, FormatJUnit, FormatGitHub, FormatSARIF, FormatHTML}
 
 // ParseFormat checks a --format value.
 func ParseFormat(s string) (Format, error) {

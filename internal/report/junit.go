@@ -98,7 +98,7 @@ func WriteJUnit(w io.Writer, r Report) error {
 			}
 		}
 		if g.Cached {
-			out = append(out, "cached: "+reason)
+			out = append(out, cachedNote(reason))
 		}
 		if g.Log != "" && g.Status != gates.StatusPass {
 			out = append(out, "log: "+xmlText(g.Log))
@@ -144,6 +144,19 @@ func WriteJUnit(w io.Writer, r Report) error {
 		return fmt.Errorf("write junit report: %w", err)
 	}
 	return nil
+}
+
+// cachedNote says a pass came from the cache. The engine's reason already begins with "cached:"
+// ("cached: passed in run …"); a reason from elsewhere (a report read back) gets the word added.
+func cachedNote(reason string) string {
+	switch {
+	case reason == "":
+		return "cached"
+	case strings.HasPrefix(reason, "cached"):
+		return reason
+	default:
+		return "cached: " + reason
+	}
 }
 
 func seconds(ms int64) string {

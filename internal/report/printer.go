@@ -6,7 +6,7 @@ import (
 )
 
 // Printer writes a report in one format. Each format is a file of its own (text.go, json.go,
-// junit.go, github.go, sarif.go) with its printer; PrinterFor is the one place that knows them
+// junit.go, github.go, sarif.go, html.go) with its printer; PrinterFor is the one place that knows them
 // all, and WriteOutputs the one that sends them where they were asked for.
 type Printer interface {
 	Print(w io.Writer, r Report) error
@@ -25,6 +25,8 @@ func PrinterFor(f Format, text TextOptions) (Printer, error) {
 		return githubPrinter{}, nil
 	case FormatSARIF:
 		return sarifPrinter{}, nil
+	case FormatHTML:
+		return htmlPrinter{}, nil
 	default:
 		return nil, fmt.Errorf("unknown format %q", f)
 	}

@@ -86,9 +86,23 @@ type GateReport struct {
 	// CoverageUnmeasured says why none was read.
 	Coverage           *gates.CoverageSummary `json:"coverage,omitempty"`
 	CoverageUnmeasured string                 `json:"coverage_unmeasured,omitempty"`
+	// StartedMS is when the gate started, in milliseconds after the run started: the HTML
+	// report's timeline. Omitted for a gate that did not run (skipped, cached) and for one that
+	// started with the run.
+	StartedMS int64 `json:"started_ms,omitempty"`
+	// Config is where the gate is defined, so that a failure without a finding of its own can
+	// still be shown on a line (SARIF); omitted when not known.
+	Config *ConfigPlace `json:"config,omitempty"`
 
 	// setup marks a setup step's line among the gates' in the renderings (see shown).
 	setup bool
+}
+
+// ConfigPlace is a line of the config: File is relative to the project root, with forward
+// slashes (absolute when the file is outside it), Line is the line of the gate's name.
+type ConfigPlace struct {
+	File string `json:"file"`
+	Line int    `json:"line"`
 }
 
 // shown lists what the renderings show, one line each: the setup steps first (a failed step
@@ -133,9 +147,20 @@ func New(runID string, started time.Time, d time.Duration, results []gates.Resul
 		Gates: make([]GateReport, 0, len(results)),
 	}
 	for _, res := range results {
-		r.Gates = append(r.Gates, gateReport(res))
+		g := gateReport(res)
+		g.StartedMS = startedAfter(started, res.Started)
+		r.Gates = append(r.Gates, g)
 	}
 	return r
+}
+
+// startedAfter is when a gate started, in milliseconds after the run: 0 for a gate that never
+// started (its time is zero) or that started before the run's clock did.
+func startedAfter(run, gate time.Time) int64 {
+	if gate.IsZero() || gate.Before(run) {
+		return 0
+	}
+	return gate.Sub(run).Milliseconds()
 }
 
 func gateReport(res gates.Result) GateReport {
@@ -174,15 +199,18 @@ func gateReport(res gates.Result) GateReport {
 	return g
 }
 
-// WithSetup adds the results of the run's setup steps, which count in the verdict like gates.
-func (r Report) WithSetup(setup []gates.Result) Report {
+// WithSetup adds the results of the run's setup steps, which count in the verdict like gates;
+// started is the run's start, as given to New (StartedAt keeps whole seconds only).
+func (r Report) WithSetup(started time.Time, setup []gates.Result) Report {
 	if len(setup) == 0 {
 		return r
 	}
 	r.Setup = make([]GateReport, 0, len(setup))
 	results := make([]gates.Result, 0, len(setup)+len(r.Gates))
 	for _, res := range setup {
-		r.Setup = append(r.Setup, gateReport(res))
+		s := gateReport(res)
+		s.StartedMS = startedAfter(started, res.Started)
+		r.Setup = append(r.Setup, s)
 		results = append(results, gates.Result{Status: res.Status})
 	}
 	for _, g := range r.Gates {

@@ -12,9 +12,9 @@ import (
 	"github.com/gauntlet-dev/gauntlet/internal/termtext"
 )
 
-// SARIF 2.1.0, the shape GitHub code scanning accepts (github/codeql-action/upload-sarif). Only
-// findings with a file are results: code scanning shows results on files, and a gate's failure
-// without one is in every other report.
+// SARIF 2.1.0, the shape GitHub code scanning accepts (github/codeql-action/upload-sarif). Code
+// scanning shows results on files: findings with a file are results, and a failing gate without
+// one is a result on its line of the config.
 const (
 	sarifVersion = "2.1.0"
 	sarifSchema  = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -94,10 +94,12 @@ func WriteSARIF(w io.Writer, r Report) error {
 	}
 	ruleIndex := map[string]int{}
 	for _, g := range r.Gates {
+		placed := 0
 		for _, f := range g.Findings {
 			if f.File == "" || outsideRoot(f.File) {
 				continue
 			}
+			placed++
 			id := g.Name
 			if rule := termtext.Line(f.Rule); rule != "" {
 				id += "/" + rule
@@ -128,6 +130,13 @@ func WriteSARIF(w io.Writer, r Report) error {
 				}}},
 			})
 		}
+		if placed == 0 {
+			addGateResult(&run, ruleIndex, g)
+		}
+	}
+	for _, s := range r.Setup {
+		s.setup = true
+		addGateResult(&run, ruleIndex, s)
 	}
 	for _, f := range r.Integrity {
 		if f.File == "" || outsideRoot(f.File) {
@@ -159,6 +168,63 @@ func WriteSARIF(w io.Writer, r Report) error {
 		return fmt.Errorf("write sarif report: %w", err)
 	}
 	return nil
+}
+
+// addGateResult gives a gate that needs attention and has no finding to show one result of its
+// own, on the line of the config that defines it: otherwise code scanning would show nothing of a
+// failure whose output names no file (a crashed test binary, a build that timed out). A gate
+// whose place is not known (a report of an older gauntlet) is left out, as before.
+func addGateResult(run *sarifRun, ruleIndex map[string]int, g GateReport) {
+	if !needsAttention(g.Status) || g.Config == nil || g.Config.File == "" || outsideRoot(g.Config.File) {
+		return
+	}
+	id := termtext.Line(g.Name)
+	idx, ok := ruleIndex[id]
+	if !ok {
+		idx = len(run.Tool.Driver.Rules)
+		ruleIndex[id] = idx
+		run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sarifRule{ID: id, ShortDescription: sarifMessage{Text: "Reported by gate " + id}})
+	}
+	run.Results = append(run.Results, sarifResult{
+		RuleID:    id,
+		RuleIndex: idx,
+		Level:     sarifGateLevel(g.Status),
+		Message:   sarifMessage{Text: gateMessage(g)},
+		Locations: []sarifLocation{{PhysicalLocation: sarifPhysical{
+			ArtifactLocation: sarifArtifactOf(g.Config.File),
+			Region:           sarifRegion{StartLine: max(g.Config.Line, 1)},
+		}}},
+	})
+}
+
+// sarifGateLevel is a gate's result level: a gate that could not run (error) is the environment's
+// problem, not the code's, so it warns like a gate of severity warn.
+func sarifGateLevel(s gates.Status) string {
+	if s == gates.StatusFail {
+		return "error"
+	}
+	return "warning"
+}
+
+// gateMessage says what happened and where to read more: "gate test failed: exit status 1".
+func gateMessage(g GateReport) string {
+	what := map[gates.Status]string{
+		gates.StatusFail:  "failed",
+		gates.StatusWarn:  "failed (severity warn)",
+		gates.StatusError: "could not run",
+	}[g.Status]
+	msg := "gate " + termtext.Line(g.label()) + " " + what
+	if reason := termtext.Line(g.Reason); reason != "" && reason != string(g.Status) {
+		msg += ": " + reason
+	}
+	if hint := termtext.Line(g.Hint); hint != "" {
+		msg += ". " + hint
+	}
+	msg += " (rerun: " + g.rerun()
+	if g.Log != "" {
+		msg += "; log: " + termtext.Line(g.Log)
+	}
+	return msg + ")"
 }
 
 func sarifLevel(severity string) string {

@@ -137,3 +137,44 @@ func TestSarifArtifactEscapesColons(t *testing.T) {
 		t.Errorf("got %+v, want c%%3Afoo.go relative to the source root", a)
 	}
 }
+
+// A failing gate without a finding to show is one result on its line of the config; a gate with
+// findings is shown on them, and a passing gate not at all.
+func TestSARIFPlacesAGateWithoutFindingsOnItsConfigLine(t *testing.T) {
+	r := New("run-1", time.Unix(0, 0), time.Second, []gates.Result{
+		{Name: "silent", Kind: gates.KindCheck, Status: gates.StatusFail, ExitCode: 3, Reason: "exit status 3", Log: ".gauntlet/logs/r/silent.log"},
+		{Name: "lint", Kind: gates.KindCheck, Status: gates.StatusFail, ExitCode: 1, Reason: "exit status 1",
+			Findings: []gates.Finding{{File: "a.go", Line: 3, Severity: "error", Message: "boom"}}},
+		{Name: "fine", Kind: gates.KindCheck, Status: gates.StatusPass},
+	})
+	for i, line := range []int{7, 4, 9} {
+		r.Gates[i].Config = &ConfigPlace{File: ".gauntlet.yml", Line: line}
+	}
+	var buf bytes.Buffer
+	if err := WriteSARIF(&buf, r); err != nil {
+		t.Fatal(err)
+	}
+	validateSARIF(t, buf.Bytes())
+	var log struct {
+		Runs []struct {
+			Results []sarifResult `json:"results"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal(buf.Bytes(), &log); err != nil {
+		t.Fatal(err)
+	}
+	var onConfig []sarifResult
+	for _, res := range log.Runs[0].Results {
+		if res.Locations[0].PhysicalLocation.ArtifactLocation.URI == ".gauntlet.yml" {
+			onConfig = append(onConfig, res)
+		}
+	}
+	if len(onConfig) != 1 {
+		t.Fatalf("want one result on .gauntlet.yml, got %+v", onConfig)
+	}
+	got := onConfig[0]
+	if got.RuleID != "silent" || got.Level != "error" || got.Locations[0].PhysicalLocation.Region.StartLine != 7 ||
+		!strings.HasPrefix(got.Message.Text, "gate silent failed: exit status 3") {
+		t.Errorf("result of the gate without findings: %+v", got)
+	}
+}

@@ -33,6 +33,11 @@ const (
 	maxHistorySession = 64
 	maxHistoryMessage = 300
 	maxHistoryGates   = 20
+	// maxHistoryOutcomes bounds the gates' results an entry keeps (HistoryEntry.Gates).
+	maxHistoryOutcomes = 32
+	// historyStateDigits is how much of the state's fingerprint an entry keeps: enough to tell
+	// states apart in one project's history, not to be a key to anything.
+	historyStateDigits = 16
 )
 
 // Why a stop was allowed or blocked, as the history records it.
@@ -74,11 +79,42 @@ type HistoryEntry struct {
 	// Notes say what of gauntlet's own state was found broken and how the stop was judged anyway
 	// ("state kept in the user's state directory: .gauntlet is not a directory").
 	Notes []string `json:"notes,omitempty"`
+	// State is the start of the fingerprint of the state the gates judged, set only when the
+	// verdict is known to be about it (the tree did not change while they ran): one gate passing
+	// and failing on one state is flaky. Gates are the results of the gates and setup steps that
+	// ran or were answered from the cache (their status and duration), at most
+	// maxHistoryOutcomes of them. Both are read by gauntlet status --html.
+	State string        `json:"state,omitempty"`
+	Gates []GateOutcome `json:"gates,omitempty"`
 	// Seq numbers the entries of a project's history; Prev is the seal of entry Seq-1, and MAC
 	// this entry's own seal (see historyseal.go).
 	Seq  uint64 `json:"seq,omitempty"`
 	Prev string `json:"prev,omitempty"`
 	MAC  string `json:"mac,omitempty"`
+}
+
+// GateOutcome is one gate's result in a stop's history entry.
+type GateOutcome struct {
+	Name       string `json:"name"`
+	Status     string `json:"status"`
+	DurationMS int64  `json:"duration_ms"`
+	Cached     bool   `json:"cached,omitempty"`
+}
+
+// outcomesOf keeps what the history needs of the results: a gate that did not run (skipped)
+// says nothing about its duration or its stability, and is left out.
+func outcomesOf(results []gates.Result) []GateOutcome {
+	var out []GateOutcome
+	for _, r := range results {
+		if r.Status == gates.StatusSkipped {
+			continue
+		}
+		if len(out) == maxHistoryOutcomes {
+			break
+		}
+		out = append(out, GateOutcome{Name: historyID(r.Name), Status: string(r.Status), DurationMS: r.Duration.Milliseconds(), Cached: r.Cached})
+	}
+	return out
 }
 
 // Released reports a stop let go while gates were failing or not run: what a user must hear
@@ -98,6 +134,8 @@ type decision struct {
 	overrides   []string
 	notes       []string
 	root        string // the project, once known
+	state       string
+	outcomes    []GateOutcome
 }
 
 // because notes why the stop is answered the way the next call on c says; it returns c so that
@@ -182,6 +220,8 @@ func (c *call) entry(out Outcome) HistoryEntry {
 		Integrity:   c.dec.integrity,
 		Overrides:   c.dec.overrides[:min(len(c.dec.overrides), maxHistoryGates)],
 		Notes:       c.dec.notes,
+		State:       c.dec.state,
+		Gates:       c.dec.outcomes,
 	}
 	if out.blocks {
 		e.Decision = "block"

@@ -554,6 +554,10 @@ func (c *call) decide(led *ledger, key, fingerprint string, judged bool, maxAtte
 	ps := c.promptOf(sess)
 	sess.Turn = c.payload.Prompt()
 	c.dec.verdict = run.Verdict
+	c.dec.outcomes = outcomesOf(slices.Concat(run.Setup, run.Results))
+	if judged {
+		c.dec.state = fingerprint[:min(len(fingerprint), historyStateDigits)]
+	}
 
 	switch run.Verdict {
 	case gates.VerdictPass:

@@ -1,0 +1,425 @@
+// Package historypage draws the stop hook's history as one self-contained HTML page: decisions
+// per day, the gates that blocked most, each gate's durations, flaky gates and the agents let go
+// with gates failing. Bounded whatever the history holds: it reads a capped number of entries and
+// shows capped lists, and says so on the page.
+package historypage
+
+import (
+	"bytes"
+	"cmp"
+	"embed"
+	"fmt"
+	"html/template"
+	"io"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/report"
+	"github.com/gauntlet-dev/gauntlet/internal/stophook"
+	"github.com/gauntlet-dev/gauntlet/internal/termtext"
+)
+
+// The page's bounds. The history file is itself capped (stophook), so these only keep the page
+// readable and its size bounded if that cap grows.
+const (
+	maxEntries      = 5000 // the newest decisions the page reads
+	maxDays         = 30   // days in the per-day chart, ending today
+	maxBlockers     = 10   // gates in "blocked most"
+	maxTimedGates   = 12   // gates whose durations are drawn, the slowest first
+	maxRunsPerGate  = 30   // the latest durations each gate's picture uses
+	maxFlaky        = 20   // flaky gates listed
+	maxFlakyResults = 24   // results in order shown for each
+	maxReleased     = 50   // releases listed, newest first
+)
+
+//go:embed history.html
+var files embed.FS
+
+var page = template.Must(template.New("history.html").ParseFS(files, "history.html"))
+
+// Options are what the page needs besides the history.
+type Options struct {
+	Project string    // the project's directory, in the title
+	Now     time.Time // today, the per-day chart's last day
+	// Describe says in words why a stop was decided as it was, as gauntlet status prints it.
+	Describe func(stophook.HistoryEntry) string
+	// CheckNote says how the history differs from what gauntlet wrote; "" when it does not.
+	CheckNote string
+}
+
+// Write draws the history as one HTML page.
+func Write(w io.Writer, h stophook.History, opts Options) error {
+	var buf bytes.Buffer
+	if err := page.Execute(&buf, build(h, opts)); err != nil {
+		return fmt.Errorf("write history page: %w", err)
+	}
+	if _, err := w.Write(buf.Bytes()); err != nil {
+		return fmt.Errorf("write history page: %w", err)
+	}
+	return nil
+}
+
+type view struct {
+	CSS        template.CSS
+	Project    string
+	Generated  string
+	Total      int
+	From, To   string
+	Caps       []string
+	CheckNote  string
+	Released   []released
+	Days       []day
+	DayMax     int
+	Counts     counts
+	Blockers   []blocker
+	Timed      []timed
+	Flaky      []flaky
+	HasOutcome bool
+}
+
+type counts struct{ Blocks, Passes, Releases, Other int }
+
+type day struct {
+	Label  string
+	counts counts
+	// Heights are percent of the busiest day's total.
+	Block, Pass, Release, Other float64
+	Title                       string
+}
+
+type blocker struct {
+	Gate  string
+	Count int
+	Width float64
+}
+
+type timed struct {
+	Gate                  string
+	Runs                  int
+	Median, Low, High     string
+	MedianAt, LowAt, Span float64
+	Spark                 []spark
+}
+
+type spark struct {
+	Height float64
+	Status string
+	Title  string
+}
+
+type flaky struct {
+	Gate, State, Last, Statuses string
+	Passes, Failures            int
+	results                     []string // the latest, at most maxFlakyResults
+	dropped                     bool     // older results were dropped from results
+
+}
+
+type released struct {
+	Time, Host, Session, Reason string
+	Unresolved                  bool
+}
+
+func build(h stophook.History, opts Options) view {
+	v := view{
+		CSS:       report.PageCSS(),
+		Project:   termtext.Line(opts.Project),
+		Generated: opts.Now.UTC().Format("2006-01-02 15:04 UTC"),
+		CheckNote: termtext.Line(opts.CheckNote),
+	}
+	entries := h.Entries
+	if len(entries) > maxEntries {
+		v.Caps = append(v.Caps, fmt.Sprintf("The history holds %d decisions; the page reads the newest %d.", len(entries), maxEntries))
+		entries = entries[len(entries)-maxEntries:]
+	}
+	v.Total = len(entries)
+	if len(entries) > 0 {
+		v.From = entries[0].Time.UTC().Format("2006-01-02")
+		v.To = entries[len(entries)-1].Time.UTC().Format("2006-01-02")
+	}
+	v.Days, v.Counts, v.Caps = perDay(entries, opts.Now, v.Caps)
+	v.Blockers = blockers(entries)
+	v.Timed, v.Caps = durations(entries, v.Caps)
+	v.Flaky, v.Caps = flakyGates(entries, v.Caps)
+	v.Released, v.Caps = releases(h, entries, opts, v.Caps)
+	for _, e := range entries {
+		if len(e.Gates) > 0 {
+			v.HasOutcome = true
+			break
+		}
+	}
+	return v
+}
+
+// kind sorts a decision into the chart's four: a block, a pass (warnings included), a release
+// (let go with gates failing or not run), or anything else (not judged).
+func kind(e stophook.HistoryEntry) string {
+	switch {
+	case e.Decision == "block":
+		return "block"
+	case e.Released():
+		return "release"
+	case e.Why == stophook.WhyPass || e.Why == stophook.WhyCached || e.Why == stophook.WhyWarn:
+		return "pass"
+	default:
+		return "other"
+	}
+}
+
+func (c *counts) add(k string) {
+	switch k {
+	case "block":
+		c.Blocks++
+	case "release":
+		c.Releases++
+	case "pass":
+		c.Passes++
+	default:
+		c.Other++
+	}
+}
+
+func (c counts) total() int { return c.Blocks + c.Passes + c.Releases + c.Other }
+
+// perDay counts the decisions of each of the last maxDays days (UTC), empty days included, so
+// that a quiet week shows as one.
+func perDay(entries []stophook.HistoryEntry, now time.Time, caps []string) ([]day, counts, []string) {
+	if len(entries) == 0 {
+		return nil, counts{}, caps
+	}
+	last := now.UTC().Truncate(24 * time.Hour)
+	if newest := entries[len(entries)-1].Time.UTC().Truncate(24 * time.Hour); newest.After(last) {
+		last = newest // a clock behind the history's
+	}
+	first := entries[0].Time.UTC().Truncate(24 * time.Hour)
+	if oldest := last.AddDate(0, 0, -(maxDays - 1)); first.Before(oldest) {
+		older := 0
+		for _, e := range entries {
+			if e.Time.UTC().Before(oldest) {
+				older++
+			}
+		}
+		caps = append(caps, fmt.Sprintf("The per-day chart shows the last %d days; %d older decisions are counted in the other pictures only.", maxDays, older))
+		first = oldest
+	}
+	n := int(last.Sub(first)/(24*time.Hour)) + 1
+	days := make([]day, n)
+	var all counts
+	for i := range days {
+		days[i].Label = first.AddDate(0, 0, i).Format("01-02")
+	}
+	for _, e := range entries {
+		k := kind(e)
+		all.add(k)
+		i := int(e.Time.UTC().Truncate(24*time.Hour).Sub(first) / (24 * time.Hour))
+		if i >= 0 && i < n {
+			days[i].counts.add(k)
+		}
+	}
+	busiest := 1
+	for _, d := range days {
+		busiest = max(busiest, d.counts.total())
+	}
+	for i := range days {
+		c := days[i].counts
+		pct := func(x int) float64 { return math.Round(float64(x)/float64(busiest)*1000) / 10 }
+		days[i].Block, days[i].Pass, days[i].Release, days[i].Other = pct(c.Blocks), pct(c.Passes), pct(c.Releases), pct(c.Other)
+		days[i].Title = fmt.Sprintf("%s: %d blocks, %d passes, %d releases, %d not judged", first.AddDate(0, 0, i).Format("2006-01-02"), c.Blocks, c.Passes, c.Releases, c.Other)
+	}
+	return days, all, caps
+}
+
+// blockers counts, for each gate, the blocks it was among the failing gates of.
+func blockers(entries []stophook.HistoryEntry) []blocker {
+	count := map[string]int{}
+	for _, e := range entries {
+		if e.Decision != "block" {
+			continue
+		}
+		for _, g := range e.Failed {
+			count[termtext.Line(g)]++
+		}
+	}
+	out := make([]blocker, 0, len(count))
+	for g, n := range count {
+		out = append(out, blocker{Gate: g, Count: n})
+	}
+	slices.SortFunc(out, func(a, b blocker) int { return cmp.Or(cmp.Compare(b.Count, a.Count), cmp.Compare(a.Gate, b.Gate)) })
+	out = out[:min(len(out), maxBlockers)]
+	for i := range out {
+		out[i].Width = math.Round(float64(out[i].Count)/float64(out[0].Count)*1000) / 10
+	}
+	return out
+}
+
+// durations draws each gate's latest runs (cached answers and cancelled runs aside: they say
+// nothing of how long the gate takes): the median, the spread from the 10th to the 90th
+// percentile on a scale shared by all gates, and each run as a bar.
+func durations(entries []stophook.HistoryEntry, caps []string) ([]timed, []string) {
+	type run struct {
+		ms     int64
+		status string
+		at     time.Time
+	}
+	runs := map[string][]run{}
+	for _, e := range entries {
+		for _, o := range e.Gates {
+			if o.Cached || o.Status == string(gates.StatusCancelled) {
+				continue
+			}
+			name := termtext.Line(o.Name)
+			runs[name] = append(runs[name], run{max(o.DurationMS, 0), termtext.Line(o.Status), e.Time})
+		}
+	}
+	out := make([]timed, 0, len(runs))
+	var longest int64 = 1
+	for name, rs := range runs {
+		rs = rs[max(0, len(rs)-maxRunsPerGate):]
+		ms := make([]int64, len(rs))
+		for i, r := range rs {
+			ms[i] = r.ms
+		}
+		slices.Sort(ms)
+		t := timed{Gate: name, Runs: len(rs)}
+		med, low, high := percentile(ms, 50), percentile(ms, 10), percentile(ms, 90)
+		t.Median, t.Low, t.High = duration(med), duration(low), duration(high)
+		t.MedianAt, t.LowAt, t.Span = float64(med), float64(low), float64(high-low)
+		peak := max(ms[len(ms)-1], 1)
+		longest = max(longest, high)
+		for _, r := range rs {
+			t.Spark = append(t.Spark, spark{
+				Height: math.Max(2, math.Round(float64(r.ms)/float64(peak)*1000)/10),
+				Status: r.status,
+				Title:  fmt.Sprintf("%s: %s, %s", r.at.UTC().Format("2006-01-02 15:04"), r.status, duration(r.ms)),
+			})
+		}
+		out = append(out, t)
+	}
+	slices.SortFunc(out, func(a, b timed) int { return cmp.Or(cmp.Compare(b.MedianAt, a.MedianAt), cmp.Compare(a.Gate, b.Gate)) })
+	if len(out) > maxTimedGates {
+		caps = append(caps, fmt.Sprintf("Durations are drawn for the %d slowest of %d gates.", maxTimedGates, len(out)))
+		out = out[:maxTimedGates]
+	}
+	// One scale for all, in percent, so that the gates compare at a glance.
+	for i := range out {
+		out[i].MedianAt = math.Round(out[i].MedianAt/float64(longest)*1000) / 10
+		out[i].LowAt = math.Round(out[i].LowAt/float64(longest)*1000) / 10
+		out[i].Span = math.Round(out[i].Span/float64(longest)*1000) / 10
+	}
+	return out, caps
+}
+
+// percentile of sorted values, by the nearest rank.
+func percentile(sorted []int64, p int) int64 {
+	i := (p*len(sorted) + 99) / 100
+	return sorted[min(max(i-1, 0), len(sorted)-1)]
+}
+
+func duration(ms int64) string { return report.FormatDuration(time.Duration(ms) * time.Millisecond) }
+
+// flakyGates finds gates that passed and did not pass on the same state: the tree, the config
+// and the environment alike (the state's fingerprint), so the gate's own result changed.
+func flakyGates(entries []stophook.HistoryEntry, caps []string) ([]flaky, []string) {
+	type key struct{ state, gate string }
+	seen := map[key]*flaky{}
+	var order []key
+	for _, e := range entries {
+		if e.State == "" {
+			continue
+		}
+		for _, o := range e.Gates {
+			if o.Cached {
+				continue
+			}
+			k := key{termtext.Line(e.State), termtext.Line(o.Name)}
+			f := seen[k]
+			if f == nil {
+				f = &flaky{Gate: k.gate, State: k.state}
+				seen[k] = f
+				order = append(order, k)
+			}
+			switch gates.Status(o.Status) {
+			case gates.StatusPass:
+				f.Passes++
+			case gates.StatusFail, gates.StatusWarn, gates.StatusError:
+				f.Failures++
+			default:
+				continue
+			}
+			f.Last = e.Time.UTC().Format("2006-01-02 15:04")
+			f.results = append(f.results, termtext.Line(o.Status))
+			if len(f.results) > maxFlakyResults {
+				f.results, f.dropped = f.results[1:], true
+			}
+		}
+	}
+	var out []flaky
+	for _, k := range order {
+		if f := seen[k]; f.Passes > 0 && f.Failures > 0 {
+			if f.dropped {
+				f.Statuses = "… "
+			}
+			f.Statuses += strings.Join(f.results, " ") + " "
+			out = append(out, *f)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b flaky) int { return cmp.Compare(b.Last, a.Last) })
+	if len(out) > maxFlaky {
+		caps = append(caps, fmt.Sprintf("%d gate-and-state pairs changed their result; the newest %d are listed.", len(out), maxFlaky))
+		out = out[:maxFlaky]
+	}
+	return out, caps
+}
+
+// releases lists the stops let go with gates failing or not run, newest first, the anchor's
+// among them (a release whose line was deleted is still shown), marking those no pass of the
+// same session has followed.
+func releases(h stophook.History, entries []stophook.HistoryEntry, opts Options, caps []string) ([]released, []string) {
+	type key struct {
+		at           int64
+		session, mac string
+	}
+	keyOf := func(e stophook.HistoryEntry) key { return key{e.Time.UnixNano(), e.Session, e.MAC} }
+	// Judged on the entries the page reads, so that the work stays bounded with them.
+	unresolved := map[key]bool{}
+	for _, u := range (stophook.History{Entries: entries, Check: h.Check}).Unresolved() {
+		unresolved[keyOf(u)] = true
+	}
+	var all []stophook.HistoryEntry
+	listed := map[key]bool{}
+	for _, e := range entries {
+		if e.Released() {
+			all = append(all, e)
+			listed[keyOf(e)] = true
+		}
+	}
+	for _, u := range h.Check.Released {
+		if k := keyOf(u); !listed[k] && unresolved[k] {
+			all = append(all, u)
+			listed[k] = true
+		}
+	}
+	slices.SortStableFunc(all, func(a, b stophook.HistoryEntry) int { return b.Time.Compare(a.Time) })
+	if len(all) > maxReleased {
+		caps = append(caps, fmt.Sprintf("%d releases; the newest %d are listed.", len(all), maxReleased))
+		all = all[:maxReleased]
+	}
+	describe := opts.Describe
+	if describe == nil {
+		describe = func(e stophook.HistoryEntry) string { return e.Why }
+	}
+	out := make([]released, 0, len(all))
+	for _, e := range all {
+		out = append(out, released{
+			Time:       e.Time.UTC().Format("2006-01-02 15:04:05"),
+			Host:       termtext.Line(e.Host),
+			Session:    termtext.Line(cmp.Or(e.Session, "-")),
+			Reason:     termtext.Line(describe(e)),
+			Unresolved: unresolved[keyOf(e)],
+		})
+	}
+	return out, caps
+}

@@ -1,0 +1,300 @@
+package report
+
+import (
+	"bytes"
+	"embed"
+	"fmt"
+	"html/template"
+	"io"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/termtext"
+)
+
+// The HTML pages are html/template files embedded in the binary, their one stylesheet inlined:
+// a page opens from file:// or as a CI artefact and loads nothing, and its Content-Security-Policy
+// says so to the browser. Every value goes through html/template's escaping, after the cleaning
+// every report gets (termtext: no escape sequences, no control characters).
+//
+//go:embed html/page.css html/run.html
+var htmlFiles embed.FS
+
+// PageCSS is the stylesheet of gauntlet's HTML pages, to inline in a page's <style>.
+func PageCSS() template.CSS {
+	css, err := htmlFiles.ReadFile("html/page.css")
+	if err != nil {
+		panic(err) // embedded: present in every build
+	}
+	return template.CSS(css)
+}
+
+var runPage = template.Must(template.New("run.html").ParseFS(htmlFiles, "html/run.html"))
+
+// htmlMaxFindings bounds the findings a gate's section lists; the rest are counted.
+const htmlMaxFindings = 50
+
+// htmlPrinter prints one self-contained HTML page.
+type htmlPrinter struct{}
+
+func (htmlPrinter) Print(w io.Writer, r Report) error { return WriteHTML(w, r) }
+
+// WriteHTML writes the run as one HTML page: the verdict, what the change weakened and which
+// environment causes kept gates from being judged (first, as in the stop hook's reason), a
+// timeline with a bar per gate and setup step, then each gate to look at with its findings and
+// the output's tail, folded.
+func WriteHTML(w io.Writer, r Report) error {
+	var buf bytes.Buffer
+	if err := runPage.Execute(&buf, runView(r)); err != nil {
+		return fmt.Errorf("write html report: %w", err)
+	}
+	if _, err := w.Write(buf.Bytes()); err != nil {
+		return fmt.Errorf("write html report: %w", err)
+	}
+	return nil
+}
+
+type htmlRun struct {
+	CSS              template.CSS
+	Verdict          string
+	RunID            string
+	StartedAt        string
+	Duration         string
+	Tally            string
+	Shard            string
+	ConfigDigest     string
+	LocalOverrides   []string
+	IntegrityHeading string
+	Integrity        []htmlIntegrity
+	IntegrityBlocks  bool
+	Causes           []htmlCause
+	Axis             []htmlTick
+	Rows             []htmlRow
+	Attention        []htmlGate
+}
+
+type htmlIntegrity struct{ Level, Place, Rule, Message string }
+
+type htmlCause struct{ Gate, Summary, Fix, Line string }
+
+type htmlTick struct {
+	Left  float64
+	Label string
+}
+
+// htmlRow is one gate's line on the timeline; Left and Width are percent of the time axis.
+type htmlRow struct {
+	Name, Status, Reason, Duration, Needs, NeededBy string
+	Setup, Cached, Ran                              bool
+	Left, Width                                     float64
+	Mark                                            string
+	MarkAt                                          float64
+}
+
+type htmlGate struct {
+	Name, Anchor, Status, Reason, Hint, Command, Rerun, Fix, Log string
+	Config, SkippedBecause, Tests, FindingCount                  string
+	Tail                                                         string
+	Lines                                                        string
+	Open                                                         bool
+	Changed                                                      []string
+	Findings                                                     []htmlFinding
+	MoreFindings                                                 int
+}
+
+type htmlFinding struct{ Place, Severity, Message, Rule string }
+
+func runView(r Report) htmlRun {
+	shown := r.shown()
+	v := htmlRun{
+		CSS:              PageCSS(),
+		Verdict:          termtext.Line(string(r.Verdict)),
+		RunID:            termtext.Line(r.RunID),
+		StartedAt:        termtext.Line(r.StartedAt),
+		Duration:         FormatDuration(r.Duration()),
+		Tally:            termtext.Line(setupTally(r.Setup) + tally(r.Gates)),
+		Shard:            termtext.Line(r.Shard),
+		ConfigDigest:     shortDigest(r.ConfigDigest),
+		IntegrityHeading: IntegrityHeading,
+	}
+	for _, o := range r.LocalOverrides {
+		v.LocalOverrides = append(v.LocalOverrides, termtext.Line(o))
+	}
+	for _, f := range r.Integrity {
+		v.Integrity = append(v.Integrity, htmlIntegrity{
+			Level: termtext.Line(string(f.Level)), Place: IntegrityPlace(f), Rule: termtext.Line(f.Rule), Message: termtext.Line(f.Message),
+		})
+		v.IntegrityBlocks = v.IntegrityBlocks || f.Level == gates.IntegrityBlock
+	}
+	for _, g := range shown {
+		if g.Cause != nil {
+			v.Causes = append(v.Causes, htmlCause{
+				Gate: termtext.Line(g.label()), Summary: termtext.Line(g.Cause.Summary),
+				Fix: termtext.Line(g.Cause.Fix), Line: termtext.Line(g.Cause.Line),
+			})
+		}
+	}
+	v.Axis, v.Rows = timeline(r.Duration(), shown)
+	for _, g := range shown {
+		if needsAttention(g.Status) || g.Status == gates.StatusCancelled || g.Status == gates.StatusSkipped && g.SkippedBecause != "" {
+			v.Attention = append(v.Attention, gateView(g))
+		}
+	}
+	return v
+}
+
+// timeline places each gate on an axis as long as the run (or as the latest end, for a report
+// whose gates were timed on other clocks, as a merge of shards): a bar from its start for its
+// duration; a gate that did not run is a mark at the start, saying why.
+func timeline(run time.Duration, shown []GateReport) ([]htmlTick, []htmlRow) {
+	if len(shown) == 0 {
+		return nil, nil
+	}
+	span := run.Milliseconds()
+	for _, g := range shown {
+		span = max(span, g.StartedMS+g.DurationMS)
+	}
+	span = max(span, 1)
+	pct := func(ms int64) float64 { return math.Round(float64(ms)/float64(span)*10000) / 100 }
+	rows := make([]htmlRow, 0, len(shown))
+	for _, g := range shown {
+		row := htmlRow{
+			Name:     termtext.Line(g.Name),
+			Status:   termtext.Line(string(g.Status)),
+			Reason:   termtext.Line(shownReason(g)),
+			Duration: FormatDuration(g.Duration()),
+			Needs:    termtext.Line(strings.Join(g.Needs, ", ")),
+			NeededBy: termtext.Line(strings.Join(g.NeededBy, ", ")),
+			Setup:    g.setup,
+			Cached:   g.Cached,
+			Ran:      !g.Cached && g.Status != gates.StatusSkipped && (g.DurationMS > 0 || g.StartedMS > 0),
+			Left:     pct(g.StartedMS),
+			Width:    pct(g.DurationMS),
+		}
+		switch {
+		case g.Cached:
+			row.Mark, row.Duration = "cached pass, not run", "—"
+		case g.Status == gates.StatusSkipped:
+			row.Mark, row.Duration = "skipped: "+row.Reason, "—"
+		case g.Status == gates.StatusCancelled && !row.Ran:
+			row.Mark = "cancelled before it started"
+		}
+		if row.Left+row.Width > 100 {
+			row.Left = max(0, 100-row.Width)
+		}
+		row.MarkAt = min(row.Left+row.Width, 70)
+		rows = append(rows, row)
+	}
+	const ticks = 5
+	axis := make([]htmlTick, 0, ticks+1)
+	for i := 0; i <= ticks; i++ {
+		at := span * int64(i) / ticks
+		axis = append(axis, htmlTick{Left: pct(at), Label: FormatDuration(time.Duration(at) * time.Millisecond)})
+	}
+	// The last label would hang off the track's end.
+	axis[len(axis)-1].Left = 96
+	return axis, rows
+}
+
+func gateView(g GateReport) htmlGate {
+	v := htmlGate{
+		Name:           termtext.Line(g.label()),
+		Anchor:         anchorOf(g.Name),
+		Status:         termtext.Line(string(g.Status)),
+		Reason:         termtext.Line(visibleReason(g.Status, g.Reason)),
+		Hint:           termtext.Line(g.Hint),
+		Command:        termtext.Line(g.Command),
+		Rerun:          termtext.Line(g.rerun()),
+		Fix:            termtext.Line(g.Fix),
+		Log:            termtext.Line(g.Log),
+		SkippedBecause: termtext.Line(g.SkippedBecause),
+		Tail:           strings.TrimRight(termtext.Clean(g.Tail), "\n"),
+		Lines:          linesPrinted(g.OutputLines),
+		// What fails the run is open; warnings, errors of the environment and the rest folded.
+		Open: g.Status == gates.StatusFail,
+	}
+	if g.Config != nil {
+		v.Config = fmt.Sprintf("%s:%d", termtext.Line(g.Config.File), g.Config.Line)
+	}
+	for _, f := range g.ChangedFiles {
+		v.Changed = append(v.Changed, termtext.Line(f))
+	}
+	if g.Tests != nil {
+		v.Tests = censusLine(g.Tests)
+	} else if g.TestsUncounted != "" {
+		v.Tests = "not counted: " + termtext.Line(g.TestsUncounted)
+	}
+	if n := len(g.Findings); n > 0 {
+		v.FindingCount = findingCounts(g.Findings)
+	}
+	for i, f := range gates.ByImportance(g.Findings) {
+		if i == htmlMaxFindings {
+			v.MoreFindings = len(g.Findings) - htmlMaxFindings
+			break
+		}
+		v.Findings = append(v.Findings, htmlFinding{
+			Place:    findingPlace(f),
+			Severity: termtext.Line(f.Severity),
+			Message:  strings.TrimSpace(termtext.Clean(f.Message)),
+			Rule:     termtext.Line(f.Rule),
+		})
+	}
+	return v
+}
+
+// linesPrinted says how many lines the gate printed: "" when it is not known.
+func linesPrinted(n int) string {
+	if n <= 0 {
+		return ""
+	}
+	return termtext.Count(n, "line")
+}
+
+// findingPlace is "file:line:col", as far as the finding knows it.
+func findingPlace(f gates.Finding) string {
+	if f.File == "" {
+		return ""
+	}
+	place := termtext.Line(f.File)
+	if f.Line > 0 {
+		place += fmt.Sprintf(":%d", f.Line)
+		if f.Column > 0 {
+			place += fmt.Sprintf(":%d", f.Column)
+		}
+	}
+	return place
+}
+
+// censusLine phrases a test census: "12 passed, 1 failed (TestX), 2 skipped".
+func censusLine(c *gates.TestCensus) string {
+	s := fmt.Sprintf("%d passed, %d failed, %d skipped", c.Passed, c.Failed, c.Skipped)
+	if len(c.FailedTests) > 0 {
+		names := make([]string, len(c.FailedTests))
+		for i, n := range c.FailedTests {
+			names[i] = termtext.Line(n)
+		}
+		s += "; failing: " + strings.Join(names, ", ")
+	}
+	return s
+}
+
+// anchorOf makes an id of a gate name; names are already [a-z0-9_-], but a report read back
+// may say anything.
+func anchorOf(name string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '_' {
+			return r
+		}
+		return '_'
+	}, strings.ToLower(name))
+}
+
+func shortDigest(d string) string {
+	d = termtext.Line(d)
+	if len(d) > 12 {
+		return d[:12]
+	}
+	return d
+}
