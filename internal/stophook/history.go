@@ -174,7 +174,18 @@ func (c *call) record(out Outcome) {
 		return
 	}
 	defer sd.Close()
-	if err := AppendHistory(sd, c.entry(out)); err != nil {
+	entry := c.entry(out)
+	err = AppendHistory(sd, entry)
+	if err != nil && c.usableRoot != "" {
+		// Opened unchecked, as found usable earlier in the call: checked now, and kept elsewhere
+		// when it broke since.
+		c.usableRoot = ""
+		if again, aerr := c.historyDir(); aerr == nil && again != nil {
+			defer again.Close()
+			err = AppendHistory(again, entry)
+		}
+	}
+	if err != nil {
 		fmt.Fprintf(c.Stderr, "gauntlet: stop-hook: %v\n", err)
 	}
 }
@@ -194,6 +205,9 @@ func (c *call) historyDir() (*state.Dir, error) {
 			return openFallback(filepath.Join(repo, state.Name))
 		}
 		root = filepath.Dir(found)
+	}
+	if root == c.usableRoot {
+		return state.Open(root)
 	}
 	sd, broken, err := openProjectState(root)
 	if broken != nil && err == nil {

@@ -74,6 +74,9 @@ func keptNote(b *state.BrokenError) string {
 func (c *call) openState(cfg *config.Config) (*state.Dir, error) {
 	c.cfg = cfg
 	sd, broken, err := openProjectState(cfg.Root)
+	if err == nil && broken == nil {
+		c.usableRoot = cfg.Root
+	}
 	if err != nil || broken == nil {
 		return sd, err
 	}

@@ -110,6 +110,9 @@ type call struct {
 	session judging
 	// cfg is the config the stop is judged with, once its state directory is open (openState).
 	cfg *config.Config
+	// usableRoot is the project whose .gauntlet this call found usable (openState): the history
+	// is written there without checking it again.
+	usableRoot string
 	// replyNotes qualify every reply: gauntlet's own state found broken, and judged anyway.
 	replyNotes []string
 }
