@@ -18,7 +18,7 @@ TEST_TIMEOUT ?= 45m
 # The race detector needs cgo; without a C compiler the tests still run, and say so.
 RACE := $(shell [ "$$($(GO) env CGO_ENABLED)" = 1 ] && command -v "$$($(GO) env CC)" >/dev/null 2>&1 && echo -race)
 
-.PHONY: all build run test browser unit cross lint bench bench-all bench-hook bench-fixed bench-census schema fuzz release-check clean hosts-e2e
+.PHONY: all build run test browser unit cross lint complexity bench bench-all bench-hook bench-fixed bench-census schema fuzz release-check clean hosts-e2e
 
 all: build
 
@@ -92,6 +92,12 @@ lint:
 	@if GOBIN=$(CURDIR)/bin/tools $(GO) install $(ACTIONLINT) >/dev/null 2>&1; then \
 	  bin/tools/actionlint docs/ci/*.yml && echo "lint: actionlint: the example workflows are valid"; \
 	else echo "lint: actionlint ($(ACTIONLINT)) could not be fetched, skipped"; fi
+
+## complexity: the three complexity figures of the non-test code (average cyclomatic, functions above
+## 15 per 1,000 lines, worst cognitive) and the worst functions; gocyclo and gocognit are fetched
+## through the Go module proxy, or skipped with a message
+complexity:
+	./bench/complexity.sh
 
 ## bench: the Go micro-benchmarks
 bench: build
