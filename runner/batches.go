@@ -38,7 +38,7 @@ func executeBatches(ctx context.Context, g *GateRun, batches []gates.Gate, out i
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			ends[i] = executeBatch(ctx, g, b)
+			ends[i] = executeBatch(ctx, g, b, i+1)
 		}()
 	}
 	wg.Wait()
@@ -60,8 +60,10 @@ func executeBatches(ctx context.Context, g *GateRun, batches []gates.Gate, out i
 	return exit, err
 }
 
-// executeBatch runs one batch with its output in a temporary file.
-func executeBatch(ctx context.Context, g *GateRun, b gates.Gate) batchExit {
+// executeBatch runs batch n with its output in a temporary file. Its processes carry a mark of
+// their own beside the gate's: the reaping of one batch's leftovers (processes marked with the
+// gate that outlived it) must never take another batch's, which carry the gate's marks too.
+func executeBatch(ctx context.Context, g *GateRun, b gates.Gate, n int) batchExit {
 	argv, err := checkArgv(b)
 	if err != nil {
 		return batchExit{exit: Exit{Code: -1}, err: &StartError{Err: err}}
@@ -74,7 +76,10 @@ func executeBatch(ctx context.Context, g *GateRun, b gates.Gate) batchExit {
 	// behind whatever happens; elsewhere it is removed once read.
 	_ = os.Remove(f.Name())
 	w := &cappedWriter{w: f, left: maxBatchOutput}
-	exit, err := g.Execute(ctx, Process{Argv: argv, Dir: g.Dir(), Env: g.Env()}, w)
+	mark := fmt.Sprintf("GAUNTLET_BATCH=%d", n)
+	p := Process{Argv: argv, Dir: g.Dir(), Env: append(g.Env(), mark)}
+	p.Marks = append(gateMarks(g.Gate, g.r.opts.RunID), mark)
+	exit, err := g.r.executor.Execute(ctx, p, w)
 	if w.dropped {
 		fmt.Fprintf(f, "\n[gauntlet: this batch printed more than %d MiB; the rest was dropped]\n", maxBatchOutput>>20)
 	}

@@ -3,7 +3,6 @@ package engine
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"slices"
@@ -13,12 +12,10 @@ import (
 	"github.com/gauntlet-dev/gauntlet/config"
 	"github.com/gauntlet-dev/gauntlet/gates"
 	"github.com/gauntlet-dev/gauntlet/internal/census"
-	"github.com/gauntlet-dev/gauntlet/internal/remotecache"
 	"github.com/gauntlet-dev/gauntlet/internal/report"
 	"github.com/gauntlet-dev/gauntlet/internal/snapshot"
 	"github.com/gauntlet-dev/gauntlet/internal/state"
 	"github.com/gauntlet-dev/gauntlet/internal/toolid"
-	"github.com/gauntlet-dev/gauntlet/lock"
 	"github.com/gauntlet-dev/gauntlet/runner"
 )
 
@@ -130,172 +127,23 @@ func (e *StateError) Error() string { return e.Err.Error() }
 func (e *StateError) Unwrap() error { return e.Err }
 
 // Execute selects, locks, runs and records. It returns an error only when the run could not
-// happen at all; gate failures are in the Run's verdict.
+// happen at all; gate failures are in the Run's verdict. Each stage is a method of the run in
+// progress (stages.go) and hands on what it decided; docs/architecture.md shows what each reads
+// and writes.
 func Execute(ctx context.Context, req Request) (*Run, error) {
-	cfg := req.Config
-	snap := req.Snapshot
-	if snap == nil {
-		snap = NewSnapshot(cfg, req.Scope)
-	}
-	sel, err := selectGates(ctx, cfg, req.Scope, snap)
+	// Which base and which config judge are the request's (the stop hook decides them for a
+	// session); begin reads the repository with them and selects the gates.
+	e, err := begin(ctx, req)
 	if err != nil {
 		return nil, err
 	}
-
-	sd, closeState, err := openState(req)
-	if err != nil {
-		return nil, &StateError{err}
-	}
-	defer closeState()
-
-	if !req.Locked {
-		held, err := lock.Acquire(ctx, sd.Path(), req.LockWait)
-		if err != nil {
-			return nil, err
-		}
-		defer held.Release()
-	}
-
-	started := time.Now()
-	runID := state.NewRunID(started)
-	// The run's log directory is made when a gate first prints something: a run of quiet gates
-	// (or one answered from the cache) writes none, and has none to prune for.
-	logs := &runLogs{sd: sd, runID: runID, keep: cfg.KeepRuns}
-	defer logs.close()
-
-	deadRun, leftovers, unclaim, err := claimRun(sd, runID, req.Unlocked)
-	if err != nil {
-		return nil, &StateError{err}
-	}
-	defer unclaim()
-
-	toRun, judged := skipAfterJudged(useJudged(req, sel.Run))
-	// Setup steps go first: they start first when gates wait for them.
-	toRun, hits, cacheErr := consultCache(ctx, req, snap, sd, slices.Concat(sel.Setup, toRun))
-	toRun = withoutIdleSetup(toRun)
-	if req.Starting != nil {
-		req.Starting(runID, toRun)
-	}
-	env := req.Env
-	if env == nil {
-		env = os.Environ()
-	}
-	secrets := cfg.Redactor(slices.Concat(env, req.ExtraEnv))
-	env = remotecache.WithoutSigningKey(env) // after the redactor, which must still know its value
-	observer := req.Observer
-	if observer != nil {
-		observer = sanitizingObserver{observer, secrets}
-	}
-	integrityRes, integrityErr := checkIntegrity(ctx, req, snap)
-	var before *treeBefore
-	if slices.ContainsFunc(toRun, func(g gates.Gate) bool { return !g.Writes && !g.Setup && isCheck(g) }) {
-		before = readTreeBefore(ctx, snap)
-	}
-	// The live view shows each gate with the status the judgements below give it.
-	cold := newColdJudge(sd, gatesByName(cfg))
-	live := newLiveView(observer, cold, gatesByName(cfg), before != nil, req.StopHook)
-	added := newOnlyChange(ctx, snap, toRun)
-	// The base's logs go beside the gates' (under base/).
-	judge := &baseJudge{root: cfg.Root, snap: snap, sd: sd, openLogs: logs.open, prefix: sd.RunLogsPrefix(runID),
-		env: env, extra: req.ExtraEnv, grace: req.Grace, abort: req.Abort, runID: runID, noCache: req.NoCache, remote: hits.remote}
-	defer judge.close()
-	tests := newCensusStage(ctx, cfg.Root, sd, runID, env, req.ExtraEnv, toRun)
-	defer tests.close()
-	ran := runner.Run(ctx, toRun, runner.Options{
-		RunID:     runID,
-		Root:      cfg.Root,
-		OpenLogs:  logs.open,
-		LogPrefix: sd.RunLogsPrefix(runID),
-		Jobs:      cfg.Jobs,
-		FailFast:  cfg.FailFast || req.FailFast,
-		FailGrace: failGrace(cfg, req),
-		Env:       env,
-		ExtraEnv:  req.ExtraEnv,
-		Grace:     req.Grace,
-		Observer:  live.observer(),
-		Abort:     req.Abort,
-		Kinds:     kinds(snap),
-		// A gate the host signalled with the hook is not the change's failure.
-		StopSignalWindow: req.StopSignalWindow,
-		// Causes first: their probes settle before new_only compares findings with the base, which
-		// a gate failed by its environment does not need.
-		Readers: joinReaders(causeReaders(cfg.Root, slices.Concat(env, req.ExtraEnv)),
-			findingReaders(cfg.Root, judge, added), tests.readers),
-		Invocations: tests.invocations,
-	})
-	// The base's checkout goes before the worktree is read again for gates that wrote.
-	judge.close()
-
-	// The worktree is read again at most once after the gates ran, by the first that needs it:
-	// the check for gates that wrote, the cache (which stores passes only for the state they were
-	// judged on), and the stop hook, which records a pass on the same condition.
-	var (
-		afterOnce sync.Once
-		treeAfter *snapshot.Tree
-		afterErr  error
-	)
-	afterRun := func() (*snapshot.Tree, error) {
-		afterOnce.Do(func() { treeAfter, afterErr = NewSnapshot(cfg, req.Scope).Tree(ctx) })
-		return treeAfter, afterErr
-	}
-	if before != nil {
-		// Before the cache records passes: a gate that wrote did not pass.
-		ran = blameWrites(cfg.Root, before.changedSince(ctx, afterRun), ran, gatesByName(cfg))
-	}
-	// An error excuses the agent only when the base fails the same way here: the base's checkout
-	// is made again if new_only's was removed above.
-	ran = live.settle(earnErrors(ctx, req, judge, cold.all(ran), gatesAndSetupByName(cfg)))
-	// Every test that passed at the base still runs and passes (the base's census, from its
-	// checkout when it is not stored).
-	lost := passToPass(ctx, req, judge, snap, tests, ran, gatesByName(cfg))
-	judge.close()
-	ran = tests.attach(ran)
-	rememberErr := hits.remember(ctx, runID, ran, afterRun)
-	cacheErr = errors.Join(cacheErr, rememberErr)
-	all := slices.Concat(ran, hits.results, judged)
-	run := &Run{
-		ID:          runID,
-		Started:     started,
-		Duration:    time.Since(started),
-		Results:     sanitize(merge(cfg, sel, all), secrets),
-		Setup:       sanitize(mergeSetup(sel, all), secrets),
-		Selection:   sel,
-		Leftovers:   leftovers,
-		LeftoversOf: deadRun,
-		TreeAfter:   treeAfter,
-		Executed:    len(toRun),
-		censuses:    tests.censuses(),
-	}
-	run.Integrity = sanitizeIntegrity(withSessionFindings(slices.Concat(integrityRes.Findings, lost), req), secrets)
-	run.IntegrityErr = integrityErr
-	run.Verdict = gates.VerdictWithIntegrity(gates.VerdictOf(slices.Concat(run.Setup, run.Results)), run.Integrity)
-	run.FirstFailure = firstFailure(ran)
-	run.Report = report.New(runID, started, run.Duration, run.Results).WithSetup(started, run.Setup)
-	run.Report.Verdict = run.Verdict
-	run.Report.Integrity = run.Integrity
-	run.Report.IntegritySkipped = integrityRes.Skipped
-	run.Report.ConfigDigest = cfg.ContentDigest
-	run.Report.LocalOverrides = config.OverrideNames(cfg.Overrides)
-	placeGates(&run.Report, cfg)
-	if req.Scope.Shard.N > 0 {
-		run.Report.Shard = req.Scope.Shard.String()
-	}
-
-	// The callback runs even when the report could not be written: what it records (the stop
-	// hook's attempt count) must not be lost with it.
-	run.CacheErr = cacheErr
-	recordErr := errors.Join(logs.pruneErr, writeLastRun(sd, run.Report))
-	if req.Scope.Shard.N == 0 {
-		recordErr = errors.Join(recordErr, recordTimings(sd, cfg, run.Results))
-	}
-	recordErr = errors.Join(recordErr, recordPasses(sd, gatesByName(cfg), run.Results))
-	if req.Recorded != nil {
-		recordErr = errors.Join(recordErr, req.Recorded(run))
-	}
-	if recordErr != nil {
-		return run, &StateError{recordErr}
-	}
-	return run, nil
+	defer e.end()
+	e.consult(ctx)     // a background judge's results and the cache answer what they can
+	e.environment()    // which environment the gates run in, its secrets redacted
+	e.checkChange(ctx) // the change's integrity, and the tree before the gates
+	ran, lost := e.judgeResults(ctx, e.runGates(ctx))
+	run := e.assemble(ran, lost)
+	return run, e.record(run)
 }
 
 // failGrace is the grace of the stop hook's first_failure; a config's own fail_fast means at once.

@@ -75,7 +75,9 @@ type Client struct {
 	http *http.Client
 
 	mu       sync.Mutex
-	deadline time.Time // set at the first call: the budget runs from there
+	// spent is the time the calls took so far: the budget bounds the time spent talking to the
+	// server, not the time since the first call (the gates run in between, for minutes).
+	spent time.Duration
 	down     error     // once the server failed, no more calls this run
 	ignored  Ignored   // entries the server returned that were not believed
 }
@@ -231,15 +233,20 @@ func (c *Client) call(ctx context.Context, key string) (context.Context, context
 	if c.down != nil {
 		return nil, nil, ErrDown
 	}
-	if c.deadline.IsZero() {
-		c.deadline = time.Now().Add(c.opts.Budget)
-	}
-	if !time.Now().Before(c.deadline) {
+	left := c.opts.Budget - c.spent
+	if left <= 0 {
 		c.down = errors.New("its time budget is spent")
 		return nil, nil, fmt.Errorf("remote cache not used further: %w", c.down)
 	}
-	ctx, cancel := context.WithDeadline(ctx, c.deadline)
-	return ctx, cancel, nil
+	start := time.Now()
+	ctx, cancel := context.WithTimeout(ctx, left)
+	// Calls at the same time each count whole: the sum bounds the wall time from above.
+	return ctx, func() {
+		cancel()
+		c.mu.Lock()
+		c.spent += time.Since(start)
+		c.mu.Unlock()
+	}, nil
 }
 
 // ErrDown is returned by every call after the one that reported the server's failure: the

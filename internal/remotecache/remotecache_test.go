@@ -381,3 +381,25 @@ func mustPub(t *testing.T) ed25519.PublicKey {
 	pub, _ := keypair(t)
 	return pub
 }
+
+// The budget is the time spent talking to the server, not the time since the first call: CI's
+// run reads at its start and stores its passes after gates that took minutes.
+func TestBudgetCountsTimeInCallsOnly(t *testing.T) {
+	dav, url := newDAV(t)
+	ctx := context.Background()
+	pub, priv := keypair(t)
+	ci, err := New(Options{URL: url, Trusted: []ed25519.PublicKey{pub}, Signer: priv, Budget: 300 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := ci.Get(ctx, key); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(400 * time.Millisecond) // the gates run
+	if err := ci.Put(ctx, key, Entry{Gate: "test", Run: "r", At: time.Now()}); err != nil {
+		t.Fatalf("Put after a long run: %v", err)
+	}
+	if _, ok := dav.files["/cache/ac/"+key]; !ok {
+		t.Fatal("the pass was not stored")
+	}
+}
