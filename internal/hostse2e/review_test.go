@@ -63,6 +63,17 @@ func (p *project) review(t *testing.T, bin string, m *fakemodel.Server, extra ..
 	}
 	t.Logf("gauntlet run exited %d: %+v", code, rep.Gates)
 	for i, b := range m.Bodies() {
+		// What the CLI's tools answered the model, for the log.
+		for _, marker := range []string{`"function_call_output"`, `"tool_result"`, `"functionResponse"`} {
+			for rest := b; ; {
+				at := strings.Index(rest, marker)
+				if at < 0 {
+					break
+				}
+				rest = rest[at+len(marker):]
+				t.Logf("request %d, %s: %.400s", i+1, marker, rest)
+			}
+		}
 		for _, decoy := range []string{decoyFile, decoyEnv, "sk-e2e-fake"} {
 			if strings.Contains(b, decoy) {
 				t.Errorf("request %d to the model holds %q:\n%s", i+1, decoy, b)
@@ -102,12 +113,20 @@ func TestReviewCodexLeaksNothing(t *testing.T) {
 	if err := os.MkdirAll(codexHome, 0o755); err != nil {
 		t.Fatal(err)
 	}
+	// The provider's key under a name the reviewer's allowlist keeps.
 	writeCodexConfig(t, codexHome, m, p.dir, "")
+	cfg := strings.Replace(mustRead(t, filepath.Join(codexHome, "config.toml")), "FAKE_OPENAI_KEY", "OPENAI_API_KEY", 1)
+	if err := os.WriteFile(filepath.Join(codexHome, "config.toml"), []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	m.Answer = verdict
 	m.Calls = map[int64]fakemodel.Call{
-		1: {Name: "exec_command", Args: map[string]any{"cmd": "cat .env; env"}},
+		1: {Name: "exec_command", Args: map[string]any{"cmd": "touch written.txt; cat .env; echo; cat main.txt; env; cat /proc/*/environ | tr '\\0' '\\n'"}},
 	}
-	rep := p.review(t, binDir(t, map[string]string{"codex": bin}), m, "CODEX_HOME="+codexHome, "FAKE_OPENAI_KEY=sk-e2e-fake")
+	rep := p.review(t, binDir(t, map[string]string{"codex": bin}), m, "CODEX_HOME="+codexHome, "OPENAI_API_KEY=sk-e2e-fake")
+	if _, err := os.Stat(filepath.Join(p.dir, "written.txt")); err == nil {
+		t.Errorf("the reviewer wrote in the project: its sandbox is not read-only")
+	}
 	if len(rep.Gates) != 1 || rep.Gates[0].Status != "pass" {
 		t.Errorf("review gate: %+v", rep.Gates)
 	}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -56,18 +57,32 @@ func newReviewer(cli, model, tempDir string) (reviewer, error) {
 
 // claudeCLI is Claude Code in print mode: JSON envelope, the verdict held to a schema, only the
 // read-only tools, no MCP servers and no hooks (the user's own stop hook would gate the
-// reviewer).
+// reviewer), and its own permission rules denying those tools the files that look secret
+// (anywhere on disk: the rules are absolute) and the environment of every process (/proc).
 type claudeCLI struct{ model string }
 
 func (claudeCLI) name() string { return CLIClaude }
 
 func (c claudeCLI) argv() []string {
 	argv := []string{"claude", "-p", "--output-format", "json", "--json-schema", verdictSchema,
-		"--tools", "Read,Grep,Glob", "--strict-mcp-config", "--settings", `{"disableAllHooks":true}`}
+		"--tools", "Read,Grep,Glob", "--strict-mcp-config", "--settings", claudeSettings()}
 	if c.model != "" {
 		argv = append(argv, "--model", c.model)
 	}
 	return argv
+}
+
+// claudeSettings are the review's own settings, layered over the user's without touching them:
+// hooks off, and Read denied (Claude Code applies Read rules to Grep and Glob too) on every file
+// the secret rules name and on /proc.
+func claudeSettings() string {
+	var deny []string
+	for _, g := range secretGlobs() {
+		deny = append(deny, "Read(//"+g+")")
+	}
+	deny = append(deny, "Read(//proc/**)")
+	data, _ := json.Marshal(map[string]any{"disableAllHooks": true, "permissions": map[string]any{"deny": deny}})
+	return string(data)
 }
 
 // claudeEnvelope is the single JSON object `claude -p --output-format json` prints last.
@@ -118,19 +133,45 @@ func findClaudeEnvelope(output []byte) (claudeEnvelope, bool) {
 	return claudeEnvelope{}, false
 }
 
-// codexCLI is `codex exec` in its read-only sandbox. Its progress, including the prompt, goes
-// to stderr, so the answer is read from the --output-last-message file instead of the output.
+// codexCLI is `codex exec` under a read-only permission profile of its own that also denies
+// reading the files that look secret, with hooks off and a shell that inherits only the core of
+// the environment (no provider key). Its progress, including the prompt, goes to stderr, so the
+// answer is read from the --output-last-message file instead of the output.
 type codexCLI struct{ model, schema, lastMessage string }
 
 func (codexCLI) name() string { return CLICodex }
 
+// codexProfile is the name of the permission profile the review defines on the command line.
+const codexProfile = "gauntlet-review"
+
+// codexGlobDepth bounds how deep Codex's Linux sandbox looks for files matching a deny glob
+// before it starts a command.
+const codexGlobDepth = 12
+
 func (c codexCLI) argv() []string {
-	argv := []string{"codex", "exec", "--sandbox", "read-only", "--output-schema", c.schema,
-		"--output-last-message", c.lastMessage}
+	argv := []string{"codex", "exec",
+		"-c", `default_permissions="` + codexProfile + `"`,
+		"-c", `permissions.` + codexProfile + `.extends=":read-only"`,
+		"-c", "permissions." + codexProfile + ".filesystem=" + codexFilesystem(),
+		"-c", "shell_environment_policy.inherit=core",
+		"--disable", "hooks",
+		"--output-schema", c.schema, "--output-last-message", c.lastMessage}
 	if c.model != "" {
 		argv = append(argv, "--model", c.model)
 	}
 	return append(argv, shortInstruction)
+}
+
+// codexFilesystem is the profile's filesystem table as TOML: the workspace readable, the
+// secret globs in it unreadable.
+func codexFilesystem() string {
+	var b strings.Builder
+	b.WriteString(`{":workspace_roots"={"."="read"`)
+	for _, g := range secretGlobs() {
+		fmt.Fprintf(&b, ",%s=\"none\"", strconv.Quote(g))
+	}
+	fmt.Fprintf(&b, "},glob_scan_max_depth=%d}", codexGlobDepth)
+	return b.String()
 }
 
 func (c codexCLI) answer(exitCode int, output []byte) (*Verdict, string) {

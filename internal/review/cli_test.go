@@ -1,6 +1,7 @@
 package review
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
@@ -97,14 +98,26 @@ func TestArgvNeverCarriesThePrompt(t *testing.T) {
 		}
 	}
 	claude, _ := newReviewer(CLIClaude, "", dir)
-	for _, want := range []string{"-p", "--output-format", "--json-schema", `{"disableAllHooks":true}`, "Read,Grep,Glob"} {
+	for _, want := range []string{"-p", "--output-format", "--json-schema", "Read,Grep,Glob", "--settings"} {
 		if !slices.Contains(claude.argv(), want) {
 			t.Errorf("claude argv lacks %q: %q", want, claude.argv())
 		}
 	}
+	var settings struct {
+		DisableAllHooks bool
+		Permissions     struct{ Deny []string }
+	}
+	if err := json.Unmarshal([]byte(claudeSettings()), &settings); err != nil || !settings.DisableAllHooks ||
+		!slices.Contains(settings.Permissions.Deny, "Read(//**/.env*)") || !slices.Contains(settings.Permissions.Deny, "Read(//proc/**)") {
+		t.Errorf("claude settings: %v %s", err, claudeSettings())
+	}
 	codex, _ := newReviewer(CLICodex, "", dir)
-	if argv := codex.argv(); !slices.Contains(argv, "read-only") || !slices.Contains(argv, "--output-schema") {
-		t.Errorf("codex argv is not read-only with a schema: %q", argv)
+	joined := strings.Join(codex.argv(), " ")
+	for _, want := range []string{`permissions.gauntlet-review.extends=":read-only"`, `"**/.env*"="none"`,
+		"shell_environment_policy.inherit=core", "--disable hooks", "--output-schema"} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("codex argv lacks %s: %s", want, joined)
+		}
 	}
 	if schema, err := os.ReadFile(filepath.Join(dir, "verdict.schema.json")); err != nil || string(schema) != verdictSchema {
 		t.Errorf("codex schema file: %v %q", err, schema)

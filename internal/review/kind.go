@@ -43,8 +43,9 @@ func (k Kind) Run(ctx context.Context, gr *runner.GateRun) gates.Outcome {
 		return gr.Judged(-1, gates.Judgement{Status: gates.StatusPass, Reason: job.NothingToReview, Lines: []string{job.NothingToReview}})
 	}
 
-	// A reviewer started from inside a Claude Code session must not believe it is nested in one.
-	env := withoutEnv(gr.Env(job.Env...), "CLAUDECODE")
+	// A reviewer started from inside a Claude Code session must not believe it is nested in one;
+	// a built-in one gets only what it needs of the environment (reviewerEnv).
+	env := reviewerEnv(g.Review.CLI, withoutEnv(gr.Env(job.Env...), "CLAUDECODE"), slices.Concat(g.Env, job.Env))
 	var answer Output
 	exit, err := gr.Execute(ctx, runner.Process{Argv: job.Argv, Dir: gr.Dir(), Env: env, Stdin: bytes.NewReader(job.Stdin)}, &answer)
 
