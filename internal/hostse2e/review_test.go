@@ -61,7 +61,7 @@ func (p *project) review(t *testing.T, bin string, m *fakemodel.Server, extra ..
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("gauntlet run exited %d, no JSON report: %v\n%s\n%s", code, err, out, errOut)
 	}
-	t.Logf("gauntlet run exited %d: %+v", code, rep.Gates)
+	t.Logf("gauntlet run exited %d: %+v; model requests: %q", code, rep.Gates, m.Seen())
 	for i, b := range m.Bodies() {
 		// What the CLI's tools answered the model, for the log.
 		for _, marker := range []string{`"function_call_output"`, `"tool_result"`, `"functionResponse"`} {
@@ -140,8 +140,11 @@ func TestReviewGeminiUntrustedNoHooksLeaksNothing(t *testing.T) {
 	m.Answer = verdict
 	m.GeminiCalls = map[int64]fakemodel.Call{
 		1: {Name: "read_file", Args: map[string]any{"file_path": ".env"}},
-		2: {Name: "grep_search", Args: map[string]any{"pattern": "DB_PASSWORD", "no_ignore": true}},
-		3: {Name: "run_shell_command", Args: map[string]any{"command": "env"}},
+		2: {Name: "grep_search", Args: map[string]any{"pattern": "DB_PASSWORD"}},
+		3: {Name: "grep_search", Args: map[string]any{"pattern": "DB_PASSWORD", "no_ignore": true}},
+		4: {Name: "read_many_files", Args: map[string]any{"include": []string{".env", "*.txt"}}},
+		5: {Name: "run_shell_command", Args: map[string]any{"command": "env"}},
+		6: {Name: "read_file", Args: map[string]any{"file_path": "main.txt"}},
 	}
 	rep := p.review(t, binDir(t, map[string]string{"gemini": "node " + gem}), m,
 		"GEMINI_API_KEY=sk-e2e-fake", "GOOGLE_GEMINI_BASE_URL="+m.URL)

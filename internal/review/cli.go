@@ -36,9 +36,10 @@ type reviewer interface {
 	answer(exitCode int, output []byte) (*Verdict, string)
 }
 
-// newReviewer picks the adapter for cli. Codex needs files for its schema and its last message;
-// they go into tempDir, which the caller creates and removes.
-func newReviewer(cli, model, tempDir string) (reviewer, error) {
+// newReviewer picks the adapter for cli. Codex needs files for its schema and its last message,
+// Gemini for its settings and policy; they go into tempDir, which the caller creates and
+// removes. dir is where the reviewer runs and env the gate's environment.
+func newReviewer(cli, model, tempDir, dir string, env []string) (reviewer, error) {
 	switch cli {
 	case CLIClaude:
 		return claudeCLI{model: model}, nil
@@ -49,7 +50,11 @@ func newReviewer(cli, model, tempDir string) (reviewer, error) {
 		}
 		return codexCLI{model: model, schema: schema, lastMessage: filepath.Join(tempDir, "last-message.txt")}, nil
 	case CLIGemini:
-		return geminiCLI{model: model}, nil
+		setup, err := prepareGemini(tempDir, dir, env)
+		if err != nil {
+			return nil, fmt.Errorf("gemini review settings: %w", err)
+		}
+		return geminiCLI{model: model, setup: setup}, nil
 	default:
 		return customCLI{command: cli}, nil
 	}
@@ -189,13 +194,18 @@ func (c codexCLI) answer(exitCode int, output []byte) (*Verdict, string) {
 }
 
 // geminiCLI is Gemini CLI headless with JSON output; it reads stdin before the -p prompt. Its
-// default approval mode keeps every tool that writes or runs commands out of a headless run.
-type geminiCLI struct{ model string }
+// default approval mode keeps every tool that writes or runs commands out of a headless run; the
+// review's own settings and policy (prepareGemini) turn hooks off and keep secret files from its
+// tools, and --skip-trust trusts the folder for this run only.
+type geminiCLI struct {
+	model string
+	setup geminiSetup
+}
 
 func (geminiCLI) name() string { return CLIGemini }
 
 func (c geminiCLI) argv() []string {
-	argv := []string{"gemini", "--output-format", "json", "--approval-mode", "default"}
+	argv := []string{"gemini", "--output-format", "json", "--approval-mode", "default", "--skip-trust", "--policy", c.setup.policy}
 	if c.model != "" {
 		argv = append(argv, "--model", c.model)
 	}

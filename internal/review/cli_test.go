@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -84,7 +85,7 @@ func TestAnswers(t *testing.T) {
 func TestArgvNeverCarriesThePrompt(t *testing.T) {
 	dir := t.TempDir()
 	for _, cli := range []string{CLIClaude, CLICodex, CLIGemini, "my-reviewer --strict"} {
-		rev, err := newReviewer(cli, "some-model", dir)
+		rev, err := newReviewer(cli, "some-model", dir, dir, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -97,7 +98,7 @@ func TestArgvNeverCarriesThePrompt(t *testing.T) {
 			t.Errorf("%s: model not passed: %q", cli, argv)
 		}
 	}
-	claude, _ := newReviewer(CLIClaude, "", dir)
+	claude, _ := newReviewer(CLIClaude, "", dir, dir, nil)
 	for _, want := range []string{"-p", "--output-format", "--json-schema", "Read,Grep,Glob", "--settings"} {
 		if !slices.Contains(claude.argv(), want) {
 			t.Errorf("claude argv lacks %q: %q", want, claude.argv())
@@ -111,7 +112,7 @@ func TestArgvNeverCarriesThePrompt(t *testing.T) {
 		!slices.Contains(settings.Permissions.Deny, "Read(//**/.env*)") || !slices.Contains(settings.Permissions.Deny, "Read(//proc/**)") {
 		t.Errorf("claude settings: %v %s", err, claudeSettings())
 	}
-	codex, _ := newReviewer(CLICodex, "", dir)
+	codex, _ := newReviewer(CLICodex, "", dir, dir, nil)
 	joined := strings.Join(codex.argv(), " ")
 	for _, want := range []string{`permissions.gauntlet-review.extends=":read-only"`, `"**/.env*"="none"`,
 		"shell_environment_policy.inherit=core", "--disable hooks", "--output-schema"} {
@@ -138,6 +139,28 @@ func TestNoVerdictNamesTheKindOfProblem(t *testing.T) {
 		}
 		if last := j.Lines[len(j.Lines)-1]; last != tt.want || !slices.Contains(j.Lines, "  line two") {
 			t.Errorf("lines %q: want the output's end, then the reason", j.Lines)
+		}
+	}
+}
+
+func TestGeminiPolicyDeniesSecretPaths(t *testing.T) {
+	for _, tc := range []struct {
+		path string
+		deny bool
+	}{
+		{".env", true}, {"/p/proj/.env.local", true}, {"a/b/id_ed25519", true}, {"home/.ssh/config", true},
+		{"keys/my-service-account.json", true}, {"certs/x.pem", true},
+		{"main.go", false}, {"docs/environment.md", false}, {"src/id_gen.go", false}, {"package.json", false},
+	} {
+		args := `{"file_path":"` + tc.path + `"}`
+		denied := false
+		for _, g := range secretGlobs() {
+			if regexp.MustCompile(`"file_path":"` + globRegexp(g) + `"`).MatchString(args) {
+				denied = true
+			}
+		}
+		if denied != tc.deny {
+			t.Errorf("%s: denied %v, want %v", tc.path, denied, tc.deny)
 		}
 	}
 }

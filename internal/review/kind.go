@@ -30,7 +30,7 @@ func (k Kind) Run(ctx context.Context, gr *runner.GateRun) gates.Outcome {
 	if g.Review == nil {
 		return gates.Outcome{ExitCode: -1, Internal: fmt.Errorf("review gate %s has no review settings", g.Name)}
 	}
-	job, err := Prepare(ctx, Request{Root: gr.Root, Review: *g.Review, Snapshot: k.Snapshot})
+	job, err := Prepare(ctx, Request{Root: gr.Root, Review: *g.Review, Snapshot: k.Snapshot, Dir: gr.Dir(), Env: gr.Env()})
 	if err != nil {
 		if ctx.Err() != nil {
 			return gr.Stopped(ctx, -1)

@@ -26,6 +26,10 @@ type Request struct {
 	// Snapshot is the run's reading of the repository, whose diff the review shares; nil reads
 	// the repository for this review alone.
 	Snapshot *snapshot.Snapshot
+	// Dir is the directory the reviewer runs in; "" is Root.
+	Dir string
+	// Env is the gate's environment, where a reviewer's own settings are looked up.
+	Env []string
 }
 
 // Job is a prepared review: what to run, what to feed it, and how to judge its answer.
@@ -79,16 +83,23 @@ func Prepare(ctx context.Context, req Request) (*Job, error) {
 		}
 		return j, nil
 	}
-	if r.CLI == CLICodex {
+	if r.CLI == CLICodex || r.CLI == CLIGemini {
 		if j.tempDir, err = os.MkdirTemp("", "gauntlet-review-"); err != nil {
-			return nil, fmt.Errorf("temporary directory for codex: %w", err)
+			return nil, fmt.Errorf("temporary directory for %s: %w", r.CLI, err)
 		}
 	}
-	if j.rev, err = newReviewer(r.CLI, r.Model, j.tempDir); err != nil {
+	dir := req.Dir
+	if dir == "" {
+		dir = req.Root
+	}
+	if j.rev, err = newReviewer(r.CLI, r.Model, j.tempDir, dir, req.Env); err != nil {
 		j.Close()
 		return nil, err
 	}
 	j.Argv = j.rev.argv()
+	if g, ok := j.rev.(geminiCLI); ok {
+		j.Env = append(j.Env, g.setup.env...)
+	}
 	j.Stdin = buildPrompt(instructions, patch, maxBytes)
 	if _, custom := j.rev.(customCLI); custom && r.Model != "" {
 		j.Env = append(j.Env, "GAUNTLET_REVIEW_MODEL="+r.Model)

@@ -30,12 +30,14 @@ type Server struct {
 	// ToolUses, when set, makes the model answer request N of the Messages API (Claude Code) by
 	// calling one of its tools (Read, Grep, Bash, ...).
 	ToolUses map[int64]Call
-	// GeminiCalls, when set, makes the model answer request N of generateContent (Gemini CLI)
-	// with a function call (read_file, grep_search, run_shell_command, ...).
+	// GeminiCalls, when set, makes the model answer streamed request N of generateContent
+	// (Gemini CLI's turns; its routing and checks are not streamed) with a function call
+	// (read_file, grep_search, run_shell_command, ...).
 	GeminiCalls map[int64]Call
 	// Answer, when set, is the final text of every turn instead of "Done (turn N).".
 	Answer   string
 	requests atomic.Int64
+	streams  atomic.Int64 // Gemini CLI's streamed requests
 	srv      *http.Server
 	ln       net.Listener
 
@@ -131,7 +133,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case strings.HasSuffix(r.URL.Path, ":streamGenerateContent"), strings.HasSuffix(r.URL.Path, ":generateContent"):
 		n := s.requests.Add(1)
 		stream := strings.HasSuffix(r.URL.Path, ":streamGenerateContent")
-		if call, ok := s.GeminiCalls[n]; ok {
+		var turn int64
+		if stream {
+			turn = s.streams.Add(1)
+		}
+		if call, ok := s.GeminiCalls[turn]; ok && stream {
 			s.geminiPart(w, stream, map[string]any{"functionCall": map[string]any{"name": call.Name, "args": call.Args}})
 			return
 		}
