@@ -57,8 +57,10 @@ func (k Kind) Run(ctx context.Context, gr *runner.GateRun) gates.Outcome {
 	case err != nil:
 		return gates.Outcome{ExitCode: exit.Code, Internal: fmt.Errorf("running gate %s: %w", g.Name, err)}
 	case exit.Interrupted:
+		// What a CLI does with SIGTERM (die of it, exit 0, exit 143) says nothing about the
+		// review: a stopped reviewer has no exit status, the same for every CLI.
 		gr.Out.Write(answer.Bytes())
-		return gr.Stopped(ctx, exit.Code)
+		return gr.Stopped(ctx, -1)
 	default:
 		j = job.Judge(exit.Code, answer.Bytes())
 	}
