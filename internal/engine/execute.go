@@ -214,7 +214,7 @@ func Execute(ctx context.Context, req Request) (*Run, error) {
 		Grace:     req.Grace,
 		Observer:  live.observer(),
 		Abort:     req.Abort,
-		Kinds:     kinds(snap),
+		Kinds:     kinds(snap, secrets),
 		// A gate the host signalled with the hook is not the change's failure.
 		StopSignalWindow: req.StopSignalWindow,
 		// Causes first: their probes settle before new_only compares findings with the base, which

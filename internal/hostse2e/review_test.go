@@ -136,7 +136,18 @@ func TestReviewGeminiUntrustedNoHooksLeaksNothing(t *testing.T) {
 	gem := cli(t, "@google/gemini-cli/bundle/gemini.js")
 	m := startModel(t)
 	p := reviewProject(t, "gemini", "gemini")
-	p.write("../home/.gemini/settings.json", `{"security": {"auth": {"selectedType": "gemini-api-key"}}, "general": {"disableAutoUpdate": true, "disableUpdateNag": true}, "privacy": {"usageStatisticsEnabled": false}, "telemetry": {"enabled": false}}`)
+	// Hooks that leave a mark when they run, in the project's settings (beside gauntlet's own,
+	// which allow at once under GAUNTLET=1) and in the user's: a trusted folder runs both.
+	marker := filepath.Join(t.TempDir(), "hook-ran")
+	hook := `[{"hooks": [{"type": "command", "command": "echo ran >> ` + marker + `", "timeout": 10000}]}]`
+	hooks := `"hooks": {"SessionStart": ` + hook + `, "BeforeAgent": ` + hook + `, "AfterAgent": ` + hook + `, "SessionEnd": ` + hook + `}`
+	p.write(".gemini/settings.json", "{"+hooks+"}")
+	p.write("../home/.gemini/settings.json", `{`+hooks+`, "security": {"auth": {"selectedType": "gemini-api-key"}}, "general": {"disableAutoUpdate": true, "disableUpdateNag": true}, "privacy": {"usageStatisticsEnabled": false}, "telemetry": {"enabled": false}}`)
+	defer func() {
+		if data, err := os.ReadFile(marker); err == nil {
+			t.Errorf("a project hook ran inside the review: %q", data)
+		}
+	}()
 	m.Answer = verdict
 	m.GeminiCalls = map[int64]fakemodel.Call{
 		1: {Name: "read_file", Args: map[string]any{"file_path": ".env"}},
@@ -153,5 +164,24 @@ func TestReviewGeminiUntrustedNoHooksLeaksNothing(t *testing.T) {
 	}
 	if len(rep.Gates) != 1 || rep.Gates[0].Status != "pass" {
 		t.Errorf("review gate: %+v", rep.Gates)
+	}
+}
+
+// A quota exceeded: Gemini CLI retries with backoff until the gate's timeout; the reason names
+// the limit from the CLI's own error line.
+func TestReviewGeminiQuota(t *testing.T) {
+	gem := cli(t, "@google/gemini-cli/bundle/gemini.js")
+	m := startModel(t)
+	p := reviewProject(t, "gemini", "gemini")
+	p.write(".gauntlet.yml", "version: 1\ngates:\n  review:\n    kind: review\n    cli: gemini\n    timeout: 40s\n")
+	p.write("../home/.gemini/settings.json", `{"security": {"auth": {"selectedType": "gemini-api-key"}}, "general": {"disableAutoUpdate": true, "disableUpdateNag": true}, "privacy": {"usageStatisticsEnabled": false}, "telemetry": {"enabled": false}}`)
+	m.GeminiStatus = 429
+	rep := p.review(t, binDir(t, map[string]string{"gemini": "node " + gem}), m,
+		"GEMINI_API_KEY=sk-e2e-fake", "GOOGLE_GEMINI_BASE_URL="+m.URL)
+	if len(rep.Gates) != 1 || rep.Gates[0].Status != "error" || !strings.Contains(rep.Gates[0].Reason, "usage or rate limit") {
+		t.Errorf("review gate: %+v", rep.Gates)
+	}
+	if log, err := os.ReadFile(filepath.Join(p.dir, ".gauntlet", "logs")); err == nil {
+		t.Logf("%s", log)
 	}
 }

@@ -28,7 +28,10 @@ var (
 	})
 	// errorLine is a line that starts by saying it reports an error, maybe after a timestamp;
 	// a word "error" anywhere would also pick lines of the echoed prompt or diff.
-	errorLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)^(\[[^\]]*\]\s*)?(error|fatal|failed)\b`) })
+	// footerLine is a line of a CLI's closing statistics (Codex ends with "tokens used" and the
+	// count on a line of its own), which says nothing about what went wrong.
+	footerLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)^(tokens used:?( [\d,]+)?|[\d,]+)$`) })
+	errorLine  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)^(\[[^\]]*\]\s*)?(error|fatal|failed)\b`) })
 )
 
 // kindOf names the kind of infrastructure problem a message reports, or "".
@@ -49,7 +52,7 @@ func telltaleLine(output []byte) string {
 	var lastError, last string
 	for i := len(lines) - 1; i >= 0; i-- {
 		line := strings.TrimSpace(lines[i])
-		if line == "" {
+		if line == "" || footerLine().MatchString(line) {
 			continue
 		}
 		if kindOf(line) != "" {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/gauntlet-dev/gauntlet/internal/oscmd"
 	"github.com/gauntlet-dev/gauntlet/internal/safefile"
+	"github.com/gauntlet-dev/gauntlet/internal/termtext"
 )
 
 // Built-in reviewers; any other cli value is a shell command.
@@ -34,6 +35,17 @@ type reviewer interface {
 	argv() []string
 	// answer finds the verdict in what the CLI printed, or says in a few words why there is none.
 	answer(exitCode int, output []byte) (*Verdict, string)
+	// said is the model's answer as the CLI reported it (Claude's result, Gemini's response,
+	// Codex's last message), or "" when it reported none: kept when there is no verdict.
+	said(output []byte) string
+}
+
+// noVerdictIn is the cause when the model answered without a verdict: what it said, on one line.
+func noVerdictIn(answer string) string {
+	if strings.TrimSpace(answer) == "" {
+		return "its answer was empty"
+	}
+	return `no parseable verdict in its answer: "` + oneLine(answer) + `"`
 }
 
 // newReviewer picks the adapter for cli. Codex needs files for its schema and its last message,
@@ -120,7 +132,12 @@ func (claudeCLI) answer(exitCode int, output []byte) (*Verdict, string) {
 	if v, ok := ExtractVerdict(env.Result); ok {
 		return v, ""
 	}
-	return nil, "no parseable verdict in its answer"
+	return nil, noVerdictIn(env.Result)
+}
+
+func (claudeCLI) said(output []byte) string {
+	env, _ := findClaudeEnvelope(output)
+	return env.Result
 }
 
 func findClaudeEnvelope(output []byte) (claudeEnvelope, bool) {
@@ -188,9 +205,26 @@ func (c codexCLI) answer(exitCode int, output []byte) (*Verdict, string) {
 		return v, ""
 	}
 	if len(bytes.TrimSpace(last)) == 0 {
+		// Codex says so in a warning of its own, before its token footer.
+		if line := lineContaining(output, "no last agent message"); line != "" {
+			return nil, "no final message: " + line
+		}
 		return nil, noResult(output, "no final message")
 	}
-	return nil, "no parseable verdict in its answer"
+	return nil, noVerdictIn(string(last))
+}
+
+func (c codexCLI) said(output []byte) string { return string(readSmallFile(c.lastMessage)) }
+
+// lineContaining is the last line of output that contains s, on one line; "" when none does.
+func lineContaining(output []byte, s string) string {
+	lines := strings.Split(string(termtext.Strip(nil, output)), "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		if strings.Contains(lines[i], s) {
+			return oneLine(lines[i])
+		}
+	}
+	return ""
 }
 
 // geminiCLI is Gemini CLI headless with JSON output; it reads stdin before the -p prompt. Its
@@ -227,7 +261,15 @@ func (geminiCLI) answer(exitCode int, output []byte) (*Verdict, string) {
 	if v, ok := ExtractVerdict(response); ok {
 		return v, ""
 	}
-	return nil, "no parseable verdict in its answer"
+	return nil, noVerdictIn(response)
+}
+
+func (geminiCLI) said(output []byte) string {
+	var response string
+	if obj := lastJSONObject(output, "response"); obj != nil {
+		_ = json.Unmarshal(obj["response"], &response)
+	}
+	return response
 }
 
 // geminiError reads {"type":..., "message":..., "code":...}; "" when there is no error.
@@ -262,6 +304,9 @@ func (c customCLI) argv() []string {
 	}
 	return argv
 }
+
+// said is "": a custom reviewer's output is its answer, and its end is kept anyway.
+func (customCLI) said([]byte) string { return "" }
 
 func (customCLI) answer(exitCode int, output []byte) (*Verdict, string) {
 	if v, ok := ExtractVerdict(string(output)); ok {

@@ -154,13 +154,24 @@ func TestGeminiPolicyDeniesSecretPaths(t *testing.T) {
 	} {
 		args := `{"file_path":"` + tc.path + `"}`
 		denied := false
-		for _, g := range secretGlobs() {
-			if regexp.MustCompile(`"file_path":"` + globRegexp(g) + `"`).MatchString(args) {
+		for _, p := range secretPathPatterns() {
+			if regexp.MustCompile(p).MatchString(args) {
 				denied = true
 			}
 		}
 		if denied != tc.deny {
 			t.Errorf("%s: denied %v, want %v", tc.path, denied, tc.deny)
+		}
+	}
+}
+
+// Gemini CLI drops a policy rule whose pattern has a quantified group (isSafeRegExp in its
+// bundle): none of the review's may.
+func TestGeminiPolicyPatternsAreSafeForGemini(t *testing.T) {
+	nested := regexp.MustCompile(`\([^)]*[*+?{].*\)[*+?{]`)
+	for _, p := range secretPathPatterns() {
+		if nested.MatchString(p) || len(p) > 2048 {
+			t.Errorf("Gemini CLI refuses %s", p)
 		}
 	}
 }

@@ -13,17 +13,19 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tailscale/hujson"
+
 	"github.com/gauntlet-dev/gauntlet/internal/safefile"
 )
 
-// Gemini CLI has no command-line switch for hooks nor for its file filters, so the review gives
-// it settings of its own at the system level, the level that wins over the user's and the
-// project's (GEMINI_CLI_SYSTEM_SETTINGS_PATH): the system settings in force, if any, with hooks
-// turned off and an ignore file naming the secret files added to its file filters (read_file,
-// read_many_files and glob honour it). A policy file (--policy) denies what the filters do not
-// cover: content search, the shell, and reading a secret file by its path. --skip-trust trusts the
-// project for this run only, so that a fresh checkout reviews without a trustedFolders.json.
-// Nothing of the user's is written.
+// Gemini CLI has no command-line switch for hooks nor for its file filters, and takes system
+// settings only from a file root owns, so the review gives it a Gemini home of its own
+// (GEMINI_CLI_HOME): the user's settings with hooks turned off and an ignore file naming the
+// secret files added to the file filters, and beside them links to everything else of the user's
+// ~/.gemini (sign-in, accounts, extensions), so that it runs as the user signed in. A policy file
+// (--policy) denies what the filters do not cover: content search, the shell, and reading a
+// secret file by its path. --skip-trust trusts the project for this run only, so that a fresh
+// checkout reviews without a trustedFolders.json. Nothing of the user's is written.
 
 // geminiSetup is what a Gemini review runs with: its policy file and its environment.
 type geminiSetup struct {
@@ -46,17 +48,28 @@ func geminiPolicy() string {
 	}
 	rule("grep_search", "", "gauntlet's review does not search file contents; read the files the change names")
 	rule("run_shell_command", "", "gauntlet's review runs no command")
-	for _, g := range secretGlobs() {
-		rule("read_file", `"file_path":"`+globRegexp(g)+`"`, "gauntlet's review never reads files that may hold secrets")
+	for _, p := range secretPathPatterns() {
+		rule("read_file", p, "gauntlet's review never reads files that may hold secrets")
 	}
 	return b.String()
 }
 
-// globRegexp turns a secret glob into a regular expression for a path as JSON quotes it:
-// "**/" is any directory (or none), "*" any part of a name.
+// secretPathPatterns match the arguments of a tool reading a path a secret glob matches, two
+// per glob: the path alone, and the path in a directory. Gemini CLI refuses a pattern with a
+// quantified group (its guard against catastrophic backtracking), so there is none.
+func secretPathPatterns() []string {
+	var out []string
+	for _, g := range secretGlobs() {
+		name := globRegexp(g)
+		out = append(out, `"file_path":"`+name+`"`, `"file_path":"[^"]*/`+name+`"`)
+	}
+	return out
+}
+
+// globRegexp turns a secret glob, without its leading "**/", into a regular expression for a
+// path as JSON quotes it: "*" is any part of a name, "/**" anything below.
 func globRegexp(glob string) string {
 	var b strings.Builder
-	b.WriteString(`(?:[^"]*/)?`)
 	rest := strings.TrimPrefix(glob, "**/")
 	for i := 0; i < len(rest); i++ {
 		switch {
@@ -72,12 +85,12 @@ func globRegexp(glob string) string {
 	return b.String()
 }
 
-// maxSystemSettingsBytes bounds the system settings read to be layered under the review's.
-const maxSystemSettingsBytes = 1 << 20
+// maxSettingsBytes bounds the user's settings read to be copied into the review's.
+const maxSettingsBytes = 1 << 20
 
-// prepareGemini writes the review's settings, ignore file and policy into tempDir. dir is the
+// prepareGemini writes the review's Gemini home, ignore file and policy into tempDir. dir is the
 // directory Gemini runs in (its file filters read ignore files relative to it); env is the gate's
-// environment, for where the system settings are.
+// environment, for where the user's Gemini home is.
 func prepareGemini(tempDir, dir string, env []string) (geminiSetup, error) {
 	ignore := filepath.Join(tempDir, "secret-files.ignore")
 	if err := os.WriteFile(ignore, []byte(strings.Join(secretGlobs(), "\n")+"\n"), 0o600); err != nil {
@@ -88,8 +101,8 @@ func prepareGemini(tempDir, dir string, env []string) (geminiSetup, error) {
 	if err != nil {
 		return geminiSetup{}, err
 	}
-	systemPath, defaultsPath := geminiSystemPaths(env)
-	settings, err := readGeminiSettings(systemPath)
+	userDir := filepath.Join(geminiHome(env), ".gemini")
+	settings, err := readGeminiSettings(filepath.Join(userDir, "settings.json"))
 	if err != nil {
 		return geminiSetup{}, err
 	}
@@ -101,23 +114,48 @@ func prepareGemini(tempDir, dir string, env []string) (geminiSetup, error) {
 	if err != nil {
 		return geminiSetup{}, err
 	}
-	ownSettings := filepath.Join(tempDir, "system-settings.json")
-	policy := filepath.Join(tempDir, "review-policy.toml")
-	if err := os.WriteFile(ownSettings, data, 0o600); err != nil {
+	home := filepath.Join(tempDir, "home")
+	ownDir := filepath.Join(home, ".gemini")
+	if err := os.MkdirAll(ownDir, 0o700); err != nil {
 		return geminiSetup{}, err
 	}
+	if err := os.WriteFile(filepath.Join(ownDir, "settings.json"), data, 0o600); err != nil {
+		return geminiSetup{}, err
+	}
+	if err := linkGeminiHome(userDir, ownDir); err != nil {
+		return geminiSetup{}, err
+	}
+	policy := filepath.Join(tempDir, "review-policy.toml")
 	if err := os.WriteFile(policy, []byte(geminiPolicy()), 0o600); err != nil {
 		return geminiSetup{}, err
 	}
-	return geminiSetup{policy: policy, env: []string{
-		"GEMINI_CLI_SYSTEM_SETTINGS_PATH=" + ownSettings,
-		// The system defaults are found beside the system settings unless named: keep the real ones.
-		"GEMINI_CLI_SYSTEM_DEFAULTS_PATH=" + defaultsPath,
-	}}, nil
+	return geminiSetup{policy: policy, env: []string{"GEMINI_CLI_HOME=" + home}}, nil
 }
 
-// geminiSystemPaths are where Gemini CLI would read its system settings and system defaults.
-func geminiSystemPaths(env []string) (settings, defaults string) {
+// linkGeminiHome links every entry of the user's ~/.gemini into the review's, but the settings
+// (the review writes its own) and the trusted folders (the review trusts by flag, and must not
+// add to the user's list).
+func linkGeminiHome(userDir, ownDir string) error {
+	entries, err := os.ReadDir(userDir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("gemini home: %w", err)
+	}
+	for _, e := range entries {
+		if e.Name() == "settings.json" || e.Name() == "trustedFolders.json" {
+			continue
+		}
+		if err := os.Symlink(filepath.Join(userDir, e.Name()), filepath.Join(ownDir, e.Name())); err != nil {
+			return fmt.Errorf("gemini home: %w", err)
+		}
+	}
+	return nil
+}
+
+// geminiHome is the folder Gemini CLI keeps .gemini in: GEMINI_CLI_HOME, else the home directory.
+func geminiHome(env []string) string {
 	lookup := func(key string) string {
 		for i := len(env) - 1; i >= 0; i-- {
 			if k, v, _ := strings.Cut(env[i], "="); k == key {
@@ -126,43 +164,44 @@ func geminiSystemPaths(env []string) (settings, defaults string) {
 		}
 		return ""
 	}
-	settings = lookup("GEMINI_CLI_SYSTEM_SETTINGS_PATH")
-	if settings == "" {
-		switch runtime.GOOS {
-		case "darwin":
-			settings = "/Library/Application Support/GeminiCli/settings.json"
-		case "windows":
-			settings = `C:\ProgramData\gemini-cli\settings.json`
-		default:
-			settings = "/etc/gemini-cli/settings.json"
-		}
+	if h := lookup("GEMINI_CLI_HOME"); h != "" {
+		return h
 	}
-	defaults = lookup("GEMINI_CLI_SYSTEM_DEFAULTS_PATH")
-	if defaults == "" {
-		defaults = filepath.Join(filepath.Dir(settings), "system-defaults.json")
+	if h := lookup("HOME"); h != "" && runtime.GOOS != "windows" {
+		return h
 	}
-	return settings, defaults
+	if h := lookup("USERPROFILE"); h != "" {
+		return h
+	}
+	h, _ := os.UserHomeDir()
+	return h
 }
 
-// readGeminiSettings reads the system settings in force, so that the review's only add to
-// them; none is an empty object. Settings that are not a plain JSON object (Gemini CLI also
-// accepts comments) cannot be layered and stop the review, saying so.
+// readGeminiSettings reads the user's settings (JSON with comments, as Gemini CLI reads them),
+// so that the review's only add to them; none is an empty object.
 func readGeminiSettings(path string) (map[string]any, error) {
 	f, _, err := safefile.Open(path, time.Now().Add(5*time.Second))
 	if errors.Is(err, fs.ErrNotExist) {
 		return map[string]any{}, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("gemini system settings: %w", err)
+		return nil, fmt.Errorf("gemini settings: %w", err)
 	}
 	defer f.Close()
-	data, err := safefile.ReadAll(f, maxSystemSettingsBytes, time.Now().Add(5*time.Second))
+	data, err := safefile.ReadAll(f, maxSettingsBytes, time.Now().Add(5*time.Second))
 	if err != nil {
-		return nil, fmt.Errorf("gemini system settings %s: %w", path, err)
+		return nil, fmt.Errorf("gemini settings %s: %w", path, err)
 	}
 	settings := map[string]any{}
-	if len(strings.TrimSpace(string(data))) > 0 && json.Unmarshal(data, &settings) != nil {
-		return nil, fmt.Errorf("gemini system settings %s are not plain JSON: the review cannot add its own to them", path)
+	if len(strings.TrimSpace(string(data))) == 0 {
+		return settings, nil
+	}
+	std, err := hujson.Standardize(data)
+	if err == nil {
+		err = json.Unmarshal(std, &settings)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("gemini settings %s: not a JSON object: %w", path, err)
 	}
 	return settings, nil
 }

@@ -20,6 +20,9 @@ type Kind struct {
 	// Snapshot is the run's reading of the repository: the review's diff is cut from the run's
 	// one diff against the base.
 	Snapshot *snapshot.Snapshot
+	// Redact hides secret values in what the review composes from the reviewer's output (the
+	// model's answer, the end of the output, the reason); nil leaves them.
+	Redact func(string) string
 }
 
 var _ runner.Kind = Kind{}
@@ -30,7 +33,7 @@ func (k Kind) Run(ctx context.Context, gr *runner.GateRun) gates.Outcome {
 	if g.Review == nil {
 		return gates.Outcome{ExitCode: -1, Internal: fmt.Errorf("review gate %s has no review settings", g.Name)}
 	}
-	job, err := Prepare(ctx, Request{Root: gr.Root, Review: *g.Review, Snapshot: k.Snapshot, Dir: gr.Dir(), Env: gr.Env()})
+	job, err := Prepare(ctx, Request{Root: gr.Root, Review: *g.Review, Snapshot: k.Snapshot, Dir: gr.Dir(), Env: gr.Env(), Redact: k.Redact})
 	if err != nil {
 		if ctx.Err() != nil {
 			return gr.Stopped(ctx, -1)

@@ -34,6 +34,9 @@ type Server struct {
 	// (Gemini CLI's turns; its routing and checks are not streamed) with a function call
 	// (read_file, grep_search, run_shell_command, ...).
 	GeminiCalls map[int64]Call
+	// GeminiStatus, when set, answers every generateContent request with this HTTP status and
+	// Google's error body (429: a quota exceeded).
+	GeminiStatus int
 	// Answer, when set, is the final text of every turn instead of "Done (turn N).".
 	Answer   string
 	requests atomic.Int64
@@ -133,6 +136,14 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case strings.HasSuffix(r.URL.Path, ":streamGenerateContent"), strings.HasSuffix(r.URL.Path, ":generateContent"):
 		n := s.requests.Add(1)
 		stream := strings.HasSuffix(r.URL.Path, ":streamGenerateContent")
+		if s.GeminiStatus != 0 {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(s.GeminiStatus)
+			_ = json.NewEncoder(w).Encode(map[string]any{"error": map[string]any{"code": s.GeminiStatus,
+				"message": "Quota exceeded for quota metric 'Generate Content API requests per minute' and limit 'GenerateContent request limit per minute for a region' of service 'generativelanguage.googleapis.com'.",
+				"status":  "RESOURCE_EXHAUSTED"}})
+			return
+		}
 		var turn int64
 		if stream {
 			turn = s.streams.Add(1)
