@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
@@ -154,7 +155,10 @@ const (
 func (j *Job) noVerdict(cause string, output []byte) Judgement {
 	jm := noVerdict(j.rev.name(), cause, output)
 	if said := answerLines(j.rev.said(output)); len(said) > 0 {
-		jm.Lines = append(append([]string{"the model answered:"}, said...), jm.Lines...)
+		// Beside the reason, after the output's end, so that the shortest tail still shows it.
+		last := len(jm.Lines) - 1
+		lines := append(slices.Clone(jm.Lines[:last]), "the model answered:")
+		jm.Lines = append(append(lines, said...), jm.Lines[last])
 	}
 	if j.redact != nil {
 		jm.Reason = j.redact(jm.Reason)
