@@ -73,3 +73,28 @@ func telltaleLine(output []byte) string {
 
 // oneLine collapses whitespace and caps the length, for a cause in a one-line reason.
 func oneLine(s string) string { return termtext.Short(s, maxCauseBytes) }
+
+// limitWords name a limit in words, not by a bare status code ("status: 429" of a stack dump).
+var limitWords = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)usage limit|rate.?limit|quota|resource.?exhausted|too many requests|overloaded|credit balance`)
+})
+
+// lastLimitLine is the last output line naming a usage or rate limit, on one line: one that says
+// it in words if there is one (Gemini CLI follows each retry line with its error's fields).
+func lastLimitLine(output []byte) string {
+	lines := strings.Split(string(termtext.Strip(nil, output)), "\n")
+	fallback := ""
+	for i := len(lines) - 1; i >= 0; i-- {
+		line := strings.TrimSpace(lines[i])
+		if line == "" || kindOf(line) != "usage or rate limit" {
+			continue
+		}
+		if limitWords().MatchString(line) {
+			return oneLine(line)
+		}
+		if fallback == "" {
+			fallback = oneLine(line)
+		}
+	}
+	return fallback
+}

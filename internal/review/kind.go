@@ -63,7 +63,11 @@ func (k Kind) Run(ctx context.Context, gr *runner.GateRun) gates.Outcome {
 		// What a CLI does with SIGTERM (die of it, exit 0, exit 143) says nothing about the
 		// review: a stopped reviewer has no exit status, the same for every CLI.
 		gr.Out.Write(answer.Bytes())
-		return gr.Stopped(ctx, -1)
+		o := gr.Stopped(ctx, -1)
+		if o.TimedOut {
+			o.Cause = limitCause(answer.Bytes(), k.Redact)
+		}
+		return o
 	default:
 		j = job.Judge(exit.Code, answer.Bytes())
 	}
@@ -76,4 +80,20 @@ func withoutEnv(env []string, key string) []string {
 		k, _, _ := strings.Cut(kv, "=")
 		return k == key
 	})
+}
+
+// limitCause names the usage or rate limit a reviewer stopped at its timeout was waiting out:
+// Gemini CLI retries a 429 with backoff until it is stopped, and only its retry lines say why
+// ("Attempt 3 failed with status 429. Retrying with backoff... Quota exceeded ..."). nil when
+// the output names no limit.
+func limitCause(output []byte, redact func(string) string) *gates.Cause {
+	line := lastLimitLine(output)
+	if line == "" {
+		return nil
+	}
+	if redact != nil {
+		line = redact(line)
+	}
+	return &gates.Cause{ID: "review-usage-limit", Summary: "the reviewer was held back by a usage or rate limit: " + line,
+		Fix: "wait for the provider's limit to reset, or raise the quota of the reviewer's account", Line: line}
 }
