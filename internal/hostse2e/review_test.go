@@ -181,7 +181,37 @@ func TestReviewGeminiQuota(t *testing.T) {
 	if len(rep.Gates) != 1 || rep.Gates[0].Status != "error" || !strings.Contains(rep.Gates[0].Reason, "usage or rate limit") {
 		t.Errorf("review gate: %+v", rep.Gates)
 	}
-	if log, err := os.ReadFile(filepath.Join(p.dir, ".gauntlet", "logs")); err == nil {
-		t.Logf("%s", log)
+}
+
+// A model that answers prose: each CLI's reason quotes it.
+func TestReviewProseNamesTheAnswer(t *testing.T) {
+	const prose = "Looks good to me, nothing to report."
+	for _, tc := range []struct{ cli string }{{"claude"}, {"codex"}, {"gemini"}} {
+		t.Run(tc.cli, func(t *testing.T) {
+			m := startModel(t)
+			m.Answer = prose
+			p := reviewProject(t, tc.cli, tc.cli)
+			var bin string
+			var env []string
+			switch tc.cli {
+			case "claude":
+				bin, env = binDir(t, map[string]string{"claude": claudeCLI(t)}), claudeEnv(m)
+			case "codex":
+				codexHome := filepath.Join(p.home, ".codex")
+				os.MkdirAll(codexHome, 0o755)
+				writeCodexConfig(t, codexHome, m, p.dir, "")
+				cfg := strings.Replace(mustRead(t, filepath.Join(codexHome, "config.toml")), "FAKE_OPENAI_KEY", "OPENAI_API_KEY", 1)
+				os.WriteFile(filepath.Join(codexHome, "config.toml"), []byte(cfg), 0o644)
+				bin, env = binDir(t, map[string]string{"codex": cli(t, ".bin/codex")}), []string{"CODEX_HOME=" + codexHome, "OPENAI_API_KEY=sk-e2e-fake"}
+			case "gemini":
+				p.write("../home/.gemini/settings.json", `{"security": {"auth": {"selectedType": "gemini-api-key"}}, "general": {"disableAutoUpdate": true}, "privacy": {"usageStatisticsEnabled": false}, "telemetry": {"enabled": false}}`)
+				bin = binDir(t, map[string]string{"gemini": "node " + cli(t, "@google/gemini-cli/bundle/gemini.js")})
+				env = []string{"GEMINI_API_KEY=sk-e2e-fake", "GOOGLE_GEMINI_BASE_URL=" + m.URL}
+			}
+			rep := p.review(t, bin, m, env...)
+			if len(rep.Gates) != 1 || rep.Gates[0].Status != "error" || !strings.Contains(rep.Gates[0].Reason, prose) {
+				t.Errorf("review gate: %+v", rep.Gates)
+			}
+		})
 	}
 }
