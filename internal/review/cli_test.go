@@ -175,3 +175,56 @@ func TestGeminiPolicyPatternsAreSafeForGemini(t *testing.T) {
 		}
 	}
 }
+
+// The review's Gemini home: the user's settings with hooks off and the ignore file added, the
+// rest of the user's ~/.gemini linked, the trusted folders left out, the user's files untouched.
+func TestGeminiHomeKeepsTheUsersSettingsUntouched(t *testing.T) {
+	home, tmp, project := t.TempDir(), t.TempDir(), t.TempDir()
+	user := filepath.Join(home, ".gemini")
+	os.MkdirAll(user, 0o700)
+	settings := "{\n  // mine\n  \"security\": {\"auth\": {\"selectedType\": \"oauth-personal\"}},\n  \"hooksConfig\": {\"enabled\": true},\n}\n"
+	os.WriteFile(filepath.Join(user, "settings.json"), []byte(settings), 0o600)
+	os.WriteFile(filepath.Join(user, "oauth_creds.json"), []byte(`{"token":"t"}`), 0o600)
+	os.WriteFile(filepath.Join(user, "trustedFolders.json"), []byte(`{}`), 0o600)
+	setup, err := prepareGemini(tmp, project, []string{"HOME=" + home})
+	if err != nil {
+		t.Fatal(err)
+	}
+	own := filepath.Join(tmp, "home", ".gemini")
+	if !slices.Contains(setup.env, "GEMINI_CLI_HOME="+filepath.Join(tmp, "home")) {
+		t.Errorf("env %q", setup.env)
+	}
+	var got struct {
+		Security    struct{ Auth struct{ SelectedType string } }
+		HooksConfig struct{ Enabled bool }
+		Context     struct{ FileFiltering struct{ CustomIgnoreFilePaths []string } }
+	}
+	data, _ := os.ReadFile(filepath.Join(own, "settings.json"))
+	if err := json.Unmarshal(data, &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Security.Auth.SelectedType != "oauth-personal" || got.HooksConfig.Enabled || len(got.Context.FileFiltering.CustomIgnoreFilePaths) != 1 {
+		t.Errorf("review settings: %s", data)
+	}
+	if ignore := filepath.Join(project, got.Context.FileFiltering.CustomIgnoreFilePaths[0]); !strings.Contains(mustReadFile(t, ignore), "**/.env*") {
+		t.Errorf("ignore file %s", ignore)
+	}
+	if creds, err := os.ReadFile(filepath.Join(own, "oauth_creds.json")); err != nil || string(creds) != `{"token":"t"}` {
+		t.Errorf("sign-in not reachable: %v %q", err, creds)
+	}
+	if _, err := os.Lstat(filepath.Join(own, "trustedFolders.json")); err == nil {
+		t.Errorf("the user's trusted folders are in the review's home")
+	}
+	if after := mustReadFile(t, filepath.Join(user, "settings.json")); after != settings {
+		t.Errorf("the user's settings changed: %q", after)
+	}
+}
+
+func mustReadFile(t *testing.T, path string) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}

@@ -147,11 +147,33 @@ func linkGeminiHome(userDir, ownDir string) error {
 		if e.Name() == "settings.json" || e.Name() == "trustedFolders.json" {
 			continue
 		}
-		if err := os.Symlink(filepath.Join(userDir, e.Name()), filepath.Join(ownDir, e.Name())); err != nil {
+		from, to := filepath.Join(userDir, e.Name()), filepath.Join(ownDir, e.Name())
+		if err := os.Symlink(from, to); err != nil && !copySmallFile(from, to) {
 			return fmt.Errorf("gemini home: %w", err)
 		}
 	}
 	return nil
+}
+
+// copySmallFile copies a regular file of at most maxSettingsBytes (a sign-in, an account list),
+// where links cannot be made (Windows without the privilege). A directory (extensions, Gemini's
+// own temporary files) is left out, and true says the review can do without it; false says the
+// file could not be copied.
+func copySmallFile(from, to string) bool {
+	if info, err := os.Stat(from); err == nil && info.IsDir() {
+		return true
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	f, info, err := safefile.Open(from, deadline)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	if info.Size() > maxSettingsBytes {
+		return false
+	}
+	data, err := safefile.ReadAll(f, maxSettingsBytes, deadline)
+	return err == nil && os.WriteFile(to, data, 0o600) == nil
 }
 
 // geminiHome is the folder Gemini CLI keeps .gemini in: GEMINI_CLI_HOME, else the home directory.
