@@ -113,8 +113,20 @@ func TestReviewCodexLeaksNothing(t *testing.T) {
 	if err := os.MkdirAll(codexHome, 0o755); err != nil {
 		t.Fatal(err)
 	}
+	// Project hooks that leave a mark when they run, trusted as Codex's /hooks screen records it.
+	marker := filepath.Join(t.TempDir(), "hook-ran")
+	hook := `[{"hooks": [{"type": "command", "command": "echo ran >> ` + marker + `", "timeout": 10}]}]`
+	p.write(".codex/hooks.json", `{"hooks": {"SessionStart": `+hook+`, "PostToolUse": `+hook+`, "Stop": `+hook+`}}`)
+	defer func() {
+		if data, err := os.ReadFile(marker); err == nil {
+			t.Errorf("a project hook ran inside the review: %q", data)
+		}
+	}()
 	// The provider's key under a name the reviewer's allowlist keeps.
+	p.env = append(p.env, "CODEX_HOME="+codexHome, "FAKE_OPENAI_KEY=fake",
+		"PATH="+filepath.Dir(bin)+":"+filepath.Dir(gauntletBin)+":/usr/local/bin:/usr/bin:/bin")
 	writeCodexConfig(t, codexHome, m, p.dir, "")
+	writeCodexConfig(t, codexHome, m, p.dir, codexTrustAll(t, p))
 	cfg := strings.Replace(mustRead(t, filepath.Join(codexHome, "config.toml")), "FAKE_OPENAI_KEY", "OPENAI_API_KEY", 1)
 	if err := os.WriteFile(filepath.Join(codexHome, "config.toml"), []byte(cfg), 0o644); err != nil {
 		t.Fatal(err)
