@@ -197,7 +197,9 @@ func TestGeminiHomeKeepsTheUsersSettingsUntouched(t *testing.T) {
 	var got struct {
 		Security    struct{ Auth struct{ SelectedType string } }
 		HooksConfig struct{ Enabled bool }
-		Context     struct{ FileFiltering struct{ CustomIgnoreFilePaths []string } }
+		Context     struct {
+			FileFiltering struct{ CustomIgnoreFilePaths []string }
+		}
 	}
 	data, _ := os.ReadFile(filepath.Join(own, "settings.json"))
 	if err := json.Unmarshal(data, &got); err != nil {
