@@ -2,6 +2,7 @@ package engine
 
 import (
 	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/redact"
 	"github.com/gauntlet-dev/gauntlet/internal/review"
 	"github.com/gauntlet-dev/gauntlet/internal/snapshot"
 	"github.com/gauntlet-dev/gauntlet/internal/todos"
@@ -9,11 +10,11 @@ import (
 )
 
 // kinds are the gate kinds this build runs besides check, which the runner runs itself. snap is
-// the run's reading of the repository, whose diff review gates share. A new kind is one line
-// here.
-func kinds(snap *snapshot.Snapshot) map[gates.Kind]runner.Kind {
+// the run's reading of the repository, whose diff review gates share; secrets hides secret values
+// in what a review composes from its reviewer's output. A new kind is one line here.
+func kinds(snap *snapshot.Snapshot, secrets *redact.Redactor) map[gates.Kind]runner.Kind {
 	return map[gates.Kind]runner.Kind{
-		gates.KindReview: review.Kind{Snapshot: snap},
+		gates.KindReview: review.Kind{Snapshot: snap, Redact: secrets.Redact},
 		gates.KindTodos:  todos.Kind{},
 	}
 }

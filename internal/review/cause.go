@@ -28,7 +28,10 @@ var (
 	})
 	// errorLine is a line that starts by saying it reports an error, maybe after a timestamp;
 	// a word "error" anywhere would also pick lines of the echoed prompt or diff.
-	errorLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)^(\[[^\]]*\]\s*)?(error|fatal|failed)\b`) })
+	// footerLine is a line of a CLI's closing statistics (Codex ends with "tokens used" and the
+	// count on a line of its own), which says nothing about what went wrong.
+	footerLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)^(tokens used:?( [\d,]+)?|[\d,]+)$`) })
+	errorLine  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)^(\[[^\]]*\]\s*)?(error|fatal|failed)\b`) })
 )
 
 // kindOf names the kind of infrastructure problem a message reports, or "".
@@ -49,7 +52,7 @@ func telltaleLine(output []byte) string {
 	var lastError, last string
 	for i := len(lines) - 1; i >= 0; i-- {
 		line := strings.TrimSpace(lines[i])
-		if line == "" {
+		if line == "" || footerLine().MatchString(line) {
 			continue
 		}
 		if kindOf(line) != "" {
@@ -70,3 +73,28 @@ func telltaleLine(output []byte) string {
 
 // oneLine collapses whitespace and caps the length, for a cause in a one-line reason.
 func oneLine(s string) string { return termtext.Short(s, maxCauseBytes) }
+
+// limitWords name a limit in words, not by a bare status code ("status: 429" of a stack dump).
+var limitWords = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)usage limit|rate.?limit|quota|resource.?exhausted|too many requests|overloaded|credit balance`)
+})
+
+// lastLimitLine is the last output line naming a usage or rate limit, on one line: one that says
+// it in words if there is one (Gemini CLI follows each retry line with its error's fields).
+func lastLimitLine(output []byte) string {
+	lines := strings.Split(string(termtext.Strip(nil, output)), "\n")
+	fallback := ""
+	for i := len(lines) - 1; i >= 0; i-- {
+		line := strings.TrimSpace(lines[i])
+		if line == "" || kindOf(line) != "usage or rate limit" {
+			continue
+		}
+		if limitWords().MatchString(line) {
+			return oneLine(line)
+		}
+		if fallback == "" {
+			fallback = oneLine(line)
+		}
+	}
+	return fallback
+}

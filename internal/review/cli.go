@@ -7,11 +7,13 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/gauntlet-dev/gauntlet/internal/oscmd"
 	"github.com/gauntlet-dev/gauntlet/internal/safefile"
+	"github.com/gauntlet-dev/gauntlet/internal/termtext"
 )
 
 // Built-in reviewers; any other cli value is a shell command.
@@ -33,11 +35,23 @@ type reviewer interface {
 	argv() []string
 	// answer finds the verdict in what the CLI printed, or says in a few words why there is none.
 	answer(exitCode int, output []byte) (*Verdict, string)
+	// said is the model's answer as the CLI reported it (Claude's result, Gemini's response,
+	// Codex's last message), or "" when it reported none: kept when there is no verdict.
+	said(output []byte) string
 }
 
-// newReviewer picks the adapter for cli. Codex needs files for its schema and its last message;
-// they go into tempDir, which the caller creates and removes.
-func newReviewer(cli, model, tempDir string) (reviewer, error) {
+// noVerdictIn is the cause when the model answered without a verdict: what it said, on one line.
+func noVerdictIn(answer string) string {
+	if strings.TrimSpace(answer) == "" {
+		return "its answer was empty"
+	}
+	return `no parseable verdict in its answer: "` + oneLine(answer) + `"`
+}
+
+// newReviewer picks the adapter for cli. Codex needs files for its schema and its last message,
+// Gemini for its settings and policy; they go into tempDir, which the caller creates and
+// removes. dir is where the reviewer runs and env the gate's environment.
+func newReviewer(cli, model, tempDir, dir string, env []string) (reviewer, error) {
 	switch cli {
 	case CLIClaude:
 		return claudeCLI{model: model}, nil
@@ -48,7 +62,11 @@ func newReviewer(cli, model, tempDir string) (reviewer, error) {
 		}
 		return codexCLI{model: model, schema: schema, lastMessage: filepath.Join(tempDir, "last-message.txt")}, nil
 	case CLIGemini:
-		return geminiCLI{model: model}, nil
+		setup, err := prepareGemini(tempDir, dir, env)
+		if err != nil {
+			return nil, fmt.Errorf("gemini review settings: %w", err)
+		}
+		return geminiCLI{model: model, setup: setup}, nil
 	default:
 		return customCLI{command: cli}, nil
 	}
@@ -56,18 +74,32 @@ func newReviewer(cli, model, tempDir string) (reviewer, error) {
 
 // claudeCLI is Claude Code in print mode: JSON envelope, the verdict held to a schema, only the
 // read-only tools, no MCP servers and no hooks (the user's own stop hook would gate the
-// reviewer).
+// reviewer), and its own permission rules denying those tools the files that look secret
+// (anywhere on disk: the rules are absolute) and the environment of every process (/proc).
 type claudeCLI struct{ model string }
 
 func (claudeCLI) name() string { return CLIClaude }
 
 func (c claudeCLI) argv() []string {
 	argv := []string{"claude", "-p", "--output-format", "json", "--json-schema", verdictSchema,
-		"--tools", "Read,Grep,Glob", "--strict-mcp-config", "--settings", `{"disableAllHooks":true}`}
+		"--tools", "Read,Grep,Glob", "--strict-mcp-config", "--settings", claudeSettings()}
 	if c.model != "" {
 		argv = append(argv, "--model", c.model)
 	}
 	return argv
+}
+
+// claudeSettings are the review's own settings, layered over the user's without touching them:
+// hooks off, and Read denied (Claude Code applies Read rules to Grep and Glob too) on every file
+// the secret rules name and on /proc.
+func claudeSettings() string {
+	var deny []string
+	for _, g := range secretGlobs() {
+		deny = append(deny, "Read(//"+g+")")
+	}
+	deny = append(deny, "Read(//proc/**)")
+	data, _ := json.Marshal(map[string]any{"disableAllHooks": true, "permissions": map[string]any{"deny": deny}})
+	return string(data)
 }
 
 // claudeEnvelope is the single JSON object `claude -p --output-format json` prints last.
@@ -100,7 +132,12 @@ func (claudeCLI) answer(exitCode int, output []byte) (*Verdict, string) {
 	if v, ok := ExtractVerdict(env.Result); ok {
 		return v, ""
 	}
-	return nil, "no parseable verdict in its answer"
+	return nil, noVerdictIn(env.Result)
+}
+
+func (claudeCLI) said(output []byte) string {
+	env, _ := findClaudeEnvelope(output)
+	return env.Result
 }
 
 func findClaudeEnvelope(output []byte) (claudeEnvelope, bool) {
@@ -118,19 +155,45 @@ func findClaudeEnvelope(output []byte) (claudeEnvelope, bool) {
 	return claudeEnvelope{}, false
 }
 
-// codexCLI is `codex exec` in its read-only sandbox. Its progress, including the prompt, goes
-// to stderr, so the answer is read from the --output-last-message file instead of the output.
+// codexCLI is `codex exec` under a read-only permission profile of its own that also denies
+// reading the files that look secret, with hooks off and a shell that inherits only the core of
+// the environment (no provider key). Its progress, including the prompt, goes to stderr, so the
+// answer is read from the --output-last-message file instead of the output.
 type codexCLI struct{ model, schema, lastMessage string }
 
 func (codexCLI) name() string { return CLICodex }
 
+// codexProfile is the name of the permission profile the review defines on the command line.
+const codexProfile = "gauntlet-review"
+
+// codexGlobDepth bounds how deep Codex's Linux sandbox looks for files matching a deny glob
+// before it starts a command.
+const codexGlobDepth = 12
+
 func (c codexCLI) argv() []string {
-	argv := []string{"codex", "exec", "--sandbox", "read-only", "--output-schema", c.schema,
-		"--output-last-message", c.lastMessage}
+	argv := []string{"codex", "exec",
+		"-c", `default_permissions="` + codexProfile + `"`,
+		"-c", `permissions.` + codexProfile + `.extends=":read-only"`,
+		"-c", "permissions." + codexProfile + ".filesystem=" + codexFilesystem(),
+		"-c", "shell_environment_policy.inherit=core",
+		"--disable", "hooks",
+		"--output-schema", c.schema, "--output-last-message", c.lastMessage}
 	if c.model != "" {
 		argv = append(argv, "--model", c.model)
 	}
 	return append(argv, shortInstruction)
+}
+
+// codexFilesystem is the profile's filesystem table as TOML: the workspace readable, the
+// secret globs in it unreadable.
+func codexFilesystem() string {
+	var b strings.Builder
+	b.WriteString(`{":workspace_roots"={"."="read"`)
+	for _, g := range secretGlobs() {
+		fmt.Fprintf(&b, ",%s=\"none\"", strconv.Quote(g))
+	}
+	fmt.Fprintf(&b, "},glob_scan_max_depth=%d}", codexGlobDepth)
+	return b.String()
 }
 
 func (c codexCLI) answer(exitCode int, output []byte) (*Verdict, string) {
@@ -142,19 +205,41 @@ func (c codexCLI) answer(exitCode int, output []byte) (*Verdict, string) {
 		return v, ""
 	}
 	if len(bytes.TrimSpace(last)) == 0 {
+		// Codex says so in a warning of its own, before its token footer.
+		if line := lineContaining(output, "no last agent message"); line != "" {
+			return nil, "no final message: " + line
+		}
 		return nil, noResult(output, "no final message")
 	}
-	return nil, "no parseable verdict in its answer"
+	return nil, noVerdictIn(string(last))
+}
+
+func (c codexCLI) said(output []byte) string { return string(readSmallFile(c.lastMessage)) }
+
+// lineContaining is the last line of output that contains s, on one line; "" when none does.
+func lineContaining(output []byte, s string) string {
+	lines := strings.Split(string(termtext.Strip(nil, output)), "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		if strings.Contains(lines[i], s) {
+			return oneLine(lines[i])
+		}
+	}
+	return ""
 }
 
 // geminiCLI is Gemini CLI headless with JSON output; it reads stdin before the -p prompt. Its
-// default approval mode keeps every tool that writes or runs commands out of a headless run.
-type geminiCLI struct{ model string }
+// default approval mode keeps every tool that writes or runs commands out of a headless run; the
+// review's own settings and policy (prepareGemini) turn hooks off and keep secret files from its
+// tools, and --skip-trust trusts the folder for this run only.
+type geminiCLI struct {
+	model string
+	setup geminiSetup
+}
 
 func (geminiCLI) name() string { return CLIGemini }
 
 func (c geminiCLI) argv() []string {
-	argv := []string{"gemini", "--output-format", "json", "--approval-mode", "default"}
+	argv := []string{"gemini", "--output-format", "json", "--approval-mode", "default", "--skip-trust", "--policy", c.setup.policy}
 	if c.model != "" {
 		argv = append(argv, "--model", c.model)
 	}
@@ -176,7 +261,15 @@ func (geminiCLI) answer(exitCode int, output []byte) (*Verdict, string) {
 	if v, ok := ExtractVerdict(response); ok {
 		return v, ""
 	}
-	return nil, "no parseable verdict in its answer"
+	return nil, noVerdictIn(response)
+}
+
+func (geminiCLI) said(output []byte) string {
+	var response string
+	if obj := lastJSONObject(output, "response"); obj != nil {
+		_ = json.Unmarshal(obj["response"], &response)
+	}
+	return response
 }
 
 // geminiError reads {"type":..., "message":..., "code":...}; "" when there is no error.
@@ -211,6 +304,9 @@ func (c customCLI) argv() []string {
 	}
 	return argv
 }
+
+// said is "": a custom reviewer's output is its answer, and its end is kept anyway.
+func (customCLI) said([]byte) string { return "" }
 
 func (customCLI) answer(exitCode int, output []byte) (*Verdict, string) {
 	if v, ok := ExtractVerdict(string(output)); ok {

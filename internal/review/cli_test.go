@@ -1,8 +1,10 @@
 package review
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -83,7 +85,7 @@ func TestAnswers(t *testing.T) {
 func TestArgvNeverCarriesThePrompt(t *testing.T) {
 	dir := t.TempDir()
 	for _, cli := range []string{CLIClaude, CLICodex, CLIGemini, "my-reviewer --strict"} {
-		rev, err := newReviewer(cli, "some-model", dir)
+		rev, err := newReviewer(cli, "some-model", dir, dir, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -96,15 +98,27 @@ func TestArgvNeverCarriesThePrompt(t *testing.T) {
 			t.Errorf("%s: model not passed: %q", cli, argv)
 		}
 	}
-	claude, _ := newReviewer(CLIClaude, "", dir)
-	for _, want := range []string{"-p", "--output-format", "--json-schema", `{"disableAllHooks":true}`, "Read,Grep,Glob"} {
+	claude, _ := newReviewer(CLIClaude, "", dir, dir, nil)
+	for _, want := range []string{"-p", "--output-format", "--json-schema", "Read,Grep,Glob", "--settings"} {
 		if !slices.Contains(claude.argv(), want) {
 			t.Errorf("claude argv lacks %q: %q", want, claude.argv())
 		}
 	}
-	codex, _ := newReviewer(CLICodex, "", dir)
-	if argv := codex.argv(); !slices.Contains(argv, "read-only") || !slices.Contains(argv, "--output-schema") {
-		t.Errorf("codex argv is not read-only with a schema: %q", argv)
+	var settings struct {
+		DisableAllHooks bool
+		Permissions     struct{ Deny []string }
+	}
+	if err := json.Unmarshal([]byte(claudeSettings()), &settings); err != nil || !settings.DisableAllHooks ||
+		!slices.Contains(settings.Permissions.Deny, "Read(//**/.env*)") || !slices.Contains(settings.Permissions.Deny, "Read(//proc/**)") {
+		t.Errorf("claude settings: %v %s", err, claudeSettings())
+	}
+	codex, _ := newReviewer(CLICodex, "", dir, dir, nil)
+	joined := strings.Join(codex.argv(), " ")
+	for _, want := range []string{`permissions.gauntlet-review.extends=":read-only"`, `"**/.env*"="none"`,
+		"shell_environment_policy.inherit=core", "--disable hooks", "--output-schema"} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("codex argv lacks %s: %s", want, joined)
+		}
 	}
 	if schema, err := os.ReadFile(filepath.Join(dir, "verdict.schema.json")); err != nil || string(schema) != verdictSchema {
 		t.Errorf("codex schema file: %v %q", err, schema)
@@ -127,4 +141,92 @@ func TestNoVerdictNamesTheKindOfProblem(t *testing.T) {
 			t.Errorf("lines %q: want the output's end, then the reason", j.Lines)
 		}
 	}
+}
+
+func TestGeminiPolicyDeniesSecretPaths(t *testing.T) {
+	for _, tc := range []struct {
+		path string
+		deny bool
+	}{
+		{".env", true}, {"/p/proj/.env.local", true}, {"a/b/id_ed25519", true}, {"home/.ssh/config", true},
+		{"keys/my-service-account.json", true}, {"certs/x.pem", true},
+		{"main.go", false}, {"docs/environment.md", false}, {"src/id_gen.go", false}, {"package.json", false},
+	} {
+		args := `{"file_path":"` + tc.path + `"}`
+		denied := false
+		for _, p := range secretPathPatterns() {
+			if regexp.MustCompile(p).MatchString(args) {
+				denied = true
+			}
+		}
+		if denied != tc.deny {
+			t.Errorf("%s: denied %v, want %v", tc.path, denied, tc.deny)
+		}
+	}
+}
+
+// Gemini CLI drops a policy rule whose pattern has a quantified group (isSafeRegExp in its
+// bundle): none of the review's may.
+func TestGeminiPolicyPatternsAreSafeForGemini(t *testing.T) {
+	nested := regexp.MustCompile(`\([^)]*[*+?{].*\)[*+?{]`)
+	for _, p := range secretPathPatterns() {
+		if nested.MatchString(p) || len(p) > 2048 {
+			t.Errorf("Gemini CLI refuses %s", p)
+		}
+	}
+}
+
+// The review's Gemini home: the user's settings with hooks off and the ignore file added, the
+// rest of the user's ~/.gemini linked, the trusted folders left out, the user's files untouched.
+func TestGeminiHomeKeepsTheUsersSettingsUntouched(t *testing.T) {
+	home, tmp, project := t.TempDir(), t.TempDir(), t.TempDir()
+	user := filepath.Join(home, ".gemini")
+	os.MkdirAll(user, 0o700)
+	settings := "{\n  // mine\n  \"security\": {\"auth\": {\"selectedType\": \"oauth-personal\"}},\n  \"hooksConfig\": {\"enabled\": true},\n}\n"
+	os.WriteFile(filepath.Join(user, "settings.json"), []byte(settings), 0o600)
+	os.WriteFile(filepath.Join(user, "oauth_creds.json"), []byte(`{"token":"t"}`), 0o600)
+	os.WriteFile(filepath.Join(user, "trustedFolders.json"), []byte(`{}`), 0o600)
+	setup, err := prepareGemini(tmp, project, []string{"HOME=" + home})
+	if err != nil {
+		t.Fatal(err)
+	}
+	own := filepath.Join(tmp, "home", ".gemini")
+	if !slices.Contains(setup.env, "GEMINI_CLI_HOME="+filepath.Join(tmp, "home")) {
+		t.Errorf("env %q", setup.env)
+	}
+	var got struct {
+		Security    struct{ Auth struct{ SelectedType string } }
+		HooksConfig struct{ Enabled bool }
+		Context     struct {
+			FileFiltering struct{ CustomIgnoreFilePaths []string }
+		}
+	}
+	data, _ := os.ReadFile(filepath.Join(own, "settings.json"))
+	if err := json.Unmarshal(data, &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Security.Auth.SelectedType != "oauth-personal" || got.HooksConfig.Enabled || len(got.Context.FileFiltering.CustomIgnoreFilePaths) != 1 {
+		t.Errorf("review settings: %s", data)
+	}
+	if ignore := filepath.Join(project, got.Context.FileFiltering.CustomIgnoreFilePaths[0]); !strings.Contains(mustReadFile(t, ignore), "**/.env*") {
+		t.Errorf("ignore file %s", ignore)
+	}
+	if creds, err := os.ReadFile(filepath.Join(own, "oauth_creds.json")); err != nil || string(creds) != `{"token":"t"}` {
+		t.Errorf("sign-in not reachable: %v %q", err, creds)
+	}
+	if _, err := os.Lstat(filepath.Join(own, "trustedFolders.json")); err == nil {
+		t.Errorf("the user's trusted folders are in the review's home")
+	}
+	if after := mustReadFile(t, filepath.Join(user, "settings.json")); after != settings {
+		t.Errorf("the user's settings changed: %q", after)
+	}
+}
+
+func mustReadFile(t *testing.T, path string) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
 }

@@ -20,6 +20,9 @@ type Kind struct {
 	// Snapshot is the run's reading of the repository: the review's diff is cut from the run's
 	// one diff against the base.
 	Snapshot *snapshot.Snapshot
+	// Redact hides secret values in what the review composes from the reviewer's output (the
+	// model's answer, the end of the output, the reason); nil leaves them.
+	Redact func(string) string
 }
 
 var _ runner.Kind = Kind{}
@@ -30,7 +33,7 @@ func (k Kind) Run(ctx context.Context, gr *runner.GateRun) gates.Outcome {
 	if g.Review == nil {
 		return gates.Outcome{ExitCode: -1, Internal: fmt.Errorf("review gate %s has no review settings", g.Name)}
 	}
-	job, err := Prepare(ctx, Request{Root: gr.Root, Review: *g.Review, Snapshot: k.Snapshot})
+	job, err := Prepare(ctx, Request{Root: gr.Root, Review: *g.Review, Snapshot: k.Snapshot, Dir: gr.Dir(), Env: gr.Env(), Redact: k.Redact})
 	if err != nil {
 		if ctx.Err() != nil {
 			return gr.Stopped(ctx, -1)
@@ -43,8 +46,9 @@ func (k Kind) Run(ctx context.Context, gr *runner.GateRun) gates.Outcome {
 		return gr.Judged(-1, gates.Judgement{Status: gates.StatusPass, Reason: job.NothingToReview, Lines: []string{job.NothingToReview}})
 	}
 
-	// A reviewer started from inside a Claude Code session must not believe it is nested in one.
-	env := withoutEnv(gr.Env(job.Env...), "CLAUDECODE")
+	// A reviewer started from inside a Claude Code session must not believe it is nested in one;
+	// a built-in one gets only what it needs of the environment (reviewerEnv).
+	env := reviewerEnv(g.Review.CLI, withoutEnv(gr.Env(job.Env...), "CLAUDECODE"), slices.Concat(g.Env, job.Env))
 	var answer Output
 	exit, err := gr.Execute(ctx, runner.Process{Argv: job.Argv, Dir: gr.Dir(), Env: env, Stdin: bytes.NewReader(job.Stdin)}, &answer)
 
@@ -56,8 +60,14 @@ func (k Kind) Run(ctx context.Context, gr *runner.GateRun) gates.Outcome {
 	case err != nil:
 		return gates.Outcome{ExitCode: exit.Code, Internal: fmt.Errorf("running gate %s: %w", g.Name, err)}
 	case exit.Interrupted:
+		// What a CLI does with SIGTERM (die of it, exit 0, exit 143) says nothing about the
+		// review: a stopped reviewer has no exit status, the same for every CLI.
 		gr.Out.Write(answer.Bytes())
-		return gr.Stopped(ctx, exit.Code)
+		o := gr.Stopped(ctx, -1)
+		if o.TimedOut {
+			o.Cause = limitCause(answer.Bytes(), k.Redact)
+		}
+		return o
 	default:
 		j = job.Judge(exit.Code, answer.Bytes())
 	}
@@ -70,4 +80,20 @@ func withoutEnv(env []string, key string) []string {
 		k, _, _ := strings.Cut(kv, "=")
 		return k == key
 	})
+}
+
+// limitCause names the usage or rate limit a reviewer stopped at its timeout was waiting out:
+// Gemini CLI retries a 429 with backoff until it is stopped, and only its retry lines say why
+// ("Attempt 3 failed with status 429. Retrying with backoff... Quota exceeded ..."). nil when
+// the output names no limit.
+func limitCause(output []byte, redact func(string) string) *gates.Cause {
+	line := lastLimitLine(output)
+	if line == "" {
+		return nil
+	}
+	if redact != nil {
+		line = redact(line)
+	}
+	return &gates.Cause{ID: "review-usage-limit", Summary: "the reviewer was held back by a usage or rate limit: " + line,
+		Fix: "wait for the provider's limit to reset, or raise the quota of the reviewer's account", Line: line}
 }

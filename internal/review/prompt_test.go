@@ -68,3 +68,14 @@ func TestLoadInstructions(t *testing.T) {
 		}
 	}
 }
+
+// Every glob the reviewers' deny rules get names files LooksSecret keeps out of the diff, so that
+// the two never disagree about what a secret file is.
+func TestSecretGlobsAgreeWithLooksSecret(t *testing.T) {
+	for _, g := range secretGlobs() {
+		sample := strings.NewReplacer("**/", "deep/dir/", "/**", "/x", "*", "abc").Replace(g)
+		if !LooksSecret(sample) {
+			t.Errorf("glob %s: sample %s is not LooksSecret", g, sample)
+		}
+	}
+}

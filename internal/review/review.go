@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
@@ -26,6 +27,13 @@ type Request struct {
 	// Snapshot is the run's reading of the repository, whose diff the review shares; nil reads
 	// the repository for this review alone.
 	Snapshot *snapshot.Snapshot
+	// Dir is the directory the reviewer runs in; "" is Root.
+	Dir string
+	// Env is the gate's environment, where a reviewer's own settings are looked up.
+	Env []string
+	// Redact hides secret values in the text a review composes from the reviewer's output; nil
+	// keeps it as it is.
+	Redact func(string) string
 }
 
 // Job is a prepared review: what to run, what to feed it, and how to judge its answer.
@@ -41,6 +49,7 @@ type Job struct {
 	NothingToReview string
 
 	rev     reviewer
+	redact  func(string) string
 	added   snapshot.AddedLines
 	root    string
 	tempDir string
@@ -71,7 +80,7 @@ func Prepare(ctx context.Context, req Request) (*Job, error) {
 		return nil, fmt.Errorf("no diff to review: %w", err)
 	}
 
-	j := &Job{root: req.Root, added: snapshot.ParseAdded(patch.Text)}
+	j := &Job{root: req.Root, added: snapshot.ParseAdded(patch.Text), redact: req.Redact}
 	if len(patch.Text) == 0 && !patch.Cut {
 		j.NothingToReview = "nothing to review: no change against " + patch.Against
 		if len(patch.LeftOut) > 0 {
@@ -79,16 +88,23 @@ func Prepare(ctx context.Context, req Request) (*Job, error) {
 		}
 		return j, nil
 	}
-	if r.CLI == CLICodex {
+	if r.CLI == CLICodex || r.CLI == CLIGemini {
 		if j.tempDir, err = os.MkdirTemp("", "gauntlet-review-"); err != nil {
-			return nil, fmt.Errorf("temporary directory for codex: %w", err)
+			return nil, fmt.Errorf("temporary directory for %s: %w", r.CLI, err)
 		}
 	}
-	if j.rev, err = newReviewer(r.CLI, r.Model, j.tempDir); err != nil {
+	dir := req.Dir
+	if dir == "" {
+		dir = req.Root
+	}
+	if j.rev, err = newReviewer(r.CLI, r.Model, j.tempDir, dir, req.Env); err != nil {
 		j.Close()
 		return nil, err
 	}
 	j.Argv = j.rev.argv()
+	if g, ok := j.rev.(geminiCLI); ok {
+		j.Env = append(j.Env, g.setup.env...)
+	}
 	j.Stdin = buildPrompt(instructions, patch, maxBytes)
 	if _, custom := j.rev.(customCLI); custom && r.Model != "" {
 		j.Env = append(j.Env, "GAUNTLET_REVIEW_MODEL="+r.Model)
@@ -111,7 +127,7 @@ func (j *Job) Close() error {
 func (j *Job) Judge(exitCode int, output []byte) Judgement {
 	v, cause := j.rev.answer(exitCode, output)
 	if v == nil {
-		return noVerdict(j.rev.name(), cause, output)
+		return j.noVerdict(cause, output)
 	}
 	return judgeVerdict(v, j.added, j.root)
 }
@@ -123,6 +139,61 @@ func (j *Job) StartFailed(err error) Judgement {
 		cause = j.Argv[0] + " is not installed (not found on PATH)"
 	}
 	return noVerdict(j.rev.name(), cause, nil)
+}
+
+// What is kept of the model's answer when it holds no verdict: its start, which says what the
+// model made of the request, in at most maxAnswerLines lines of maxAnswerLineBytes and
+// maxAnswerBytes in all.
+const (
+	maxAnswerBytes     = 4096
+	maxAnswerLines     = 40
+	maxAnswerLineBytes = 500
+)
+
+// noVerdict is the judgement without a verdict: the reason with its cause, the model's answer as
+// the CLI reported it, and the end of the CLI's output, every line redacted.
+func (j *Job) noVerdict(cause string, output []byte) Judgement {
+	jm := noVerdict(j.rev.name(), cause, output)
+	if said := answerLines(j.rev.said(output)); len(said) > 0 {
+		// Beside the reason, after the output's end, so that the shortest tail still shows it.
+		last := len(jm.Lines) - 1
+		lines := append(slices.Clone(jm.Lines[:last]), "the model answered:")
+		jm.Lines = append(append(lines, said...), jm.Lines[last])
+	}
+	if j.redact != nil {
+		jm.Reason = j.redact(jm.Reason)
+		for i, l := range jm.Lines {
+			jm.Lines[i] = j.redact(l)
+		}
+	}
+	return jm
+}
+
+// answerLines is the start of an answer, bounded, each line indented.
+func answerLines(answer string) []string {
+	text := strings.TrimSpace(string(termtext.Strip(nil, []byte(answer))))
+	if text == "" {
+		return nil
+	}
+	var lines []string
+	kept := 0
+	all := strings.Split(text, "\n")
+	for i, l := range all {
+		l = "  " + termtext.Short(l, maxAnswerLineBytes)
+		if i == maxAnswerLines || kept+len(l) > maxAnswerBytes {
+			lines = append(lines, fmt.Sprintf("  … (%d more lines of the answer not shown)", len(all)-i))
+			break
+		}
+		kept += len(l)
+		lines = append(lines, l)
+	}
+	return lines
+}
+
+// withRedact makes the job hide secret values in what it composes from the reviewer's output.
+func (j *Job) withRedact(redact func(string) string) *Job {
+	j.redact = redact
+	return j
 }
 
 // maxOutputLines is how much of a reviewer's output an error shows, to help tell why.

@@ -64,13 +64,46 @@ func LooksSecret(p string) bool {
 	return false
 }
 
+// jsonKeyParts are the parts of a JSON key file's name that say what it is.
+var jsonKeyParts = []string{"credential", "client_secret", "service-account", "service_account", "serviceaccount", "secret"}
+
 // jsonKeyName recognises the names JSON key files get: Google service-account keys
 // (my-project-sa.json, service-account-key.json), OAuth client secrets, credentials exports.
 func jsonKeyName(stem string) bool {
-	for _, part := range []string{"credential", "client_secret", "service-account", "service_account", "serviceaccount", "secret"} {
+	for _, part := range jsonKeyParts {
 		if strings.Contains(stem, part) {
 			return true
 		}
 	}
 	return false
+}
+
+// sshKeyNames are the names ssh-keygen gives keys (LooksSecret takes any id_ name without an
+// extension; a glob cannot say "without an extension").
+var sshKeyNames = []string{"id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "id_ecdsa_sk", "id_ed25519_sk"}
+
+// secretGlobs are the files LooksSecret names, as globs relative to a root in any directory
+// below it ("**/.env*"), for the reviewers' own deny rules: the patterns of LooksSecret's lists,
+// the .env family, SSH keys by their usual names, and JSON keys by the parts of their names.
+func secretGlobs() []string {
+	globs := []string{"**/.env*"}
+	for _, n := range sshKeyNames {
+		globs = append(globs, "**/"+n, "**/"+n+".pub")
+	}
+	for _, n := range secretFileNames {
+		globs = append(globs, "**/"+n)
+	}
+	for _, e := range secretExtensions {
+		globs = append(globs, "**/*"+e)
+	}
+	for _, p := range jsonKeyParts {
+		globs = append(globs, "**/*"+p+"*.json")
+	}
+	for _, p := range secretPaths {
+		globs = append(globs, "**/"+p)
+	}
+	for _, d := range secretDirs {
+		globs = append(globs, "**/"+d+"/**")
+	}
+	return globs
 }

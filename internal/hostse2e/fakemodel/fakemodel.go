@@ -26,13 +26,27 @@ type Server struct {
 	Writes map[int64]Write
 	// Calls, when set, makes the model answer request N of the Responses API (Codex, Copilot CLI)
 	// by calling one of the host's tools (Codex's exec_command, Copilot's bash).
-	Calls    map[int64]Call
+	Calls map[int64]Call
+	// ToolUses, when set, makes the model answer request N of the Messages API (Claude Code) by
+	// calling one of its tools (Read, Grep, Bash, ...).
+	ToolUses map[int64]Call
+	// GeminiCalls, when set, makes the model answer streamed request N of generateContent
+	// (Gemini CLI's turns; its routing and checks are not streamed) with a function call
+	// (read_file, grep_search, run_shell_command, ...).
+	GeminiCalls map[int64]Call
+	// GeminiStatus, when set, answers every generateContent request with this HTTP status and
+	// Google's error body (429: a quota exceeded).
+	GeminiStatus int
+	// Answer, when set, is the final text of every turn instead of "Done (turn N).".
+	Answer   string
 	requests atomic.Int64
+	streams  atomic.Int64 // Gemini CLI's streamed requests
 	srv      *http.Server
 	ln       net.Listener
 
-	mu   sync.Mutex
-	seen []string // method and path of every request, for debugging a host's traffic
+	mu     sync.Mutex
+	seen   []string // method and path of every request, for debugging a host's traffic
+	bodies []string // every request body, for checking what a host sent the model
 }
 
 // Start listens on a free port of 127.0.0.1 (never another address).
@@ -65,6 +79,21 @@ func (s *Server) Seen() []string {
 	return append([]string(nil), s.seen...)
 }
 
+// Bodies returns every request body received, in order.
+func (s *Server) Bodies() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.bodies...)
+}
+
+// text is the final answer of turn n.
+func (s *Server) text(n int64) string {
+	if s.Answer != "" {
+		return s.Answer
+	}
+	return fmt.Sprintf("Done (turn %d).", n)
+}
+
 // maxBody bounds what a request may send: a host's prompt with its tools is well below it.
 const maxBody = 16 << 20
 
@@ -73,6 +102,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.seen = append(s.seen, r.Method+" "+r.URL.Path)
 	s.mu.Unlock()
 	body, _ := io.ReadAll(io.LimitReader(r.Body, maxBody))
+	s.mu.Lock()
+	s.bodies = append(s.bodies, string(body))
+	s.mu.Unlock()
 	var req struct {
 		Stream bool   `json:"stream"`
 		Model  string `json:"model"`
@@ -84,22 +116,43 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case strings.HasSuffix(r.URL.Path, "/messages"):
 		n := s.requests.Add(1)
 		if wr, ok := s.Writes[n]; ok {
-			s.anthropicWrite(w, req.Model, req.Stream, wr)
+			s.anthropicToolUse(w, req.Model, req.Stream, Call{Name: "Write", Args: map[string]any{"file_path": wr.Path, "content": wr.Content}})
 			return
 		}
-		s.anthropic(w, req.Model, req.Stream, fmt.Sprintf("Done (turn %d).", n))
+		if call, ok := s.ToolUses[n]; ok {
+			s.anthropicToolUse(w, req.Model, req.Stream, call)
+			return
+		}
+		s.anthropic(w, req.Model, req.Stream, s.text(n))
 	case strings.HasSuffix(r.URL.Path, "/responses"):
 		n := s.requests.Add(1)
 		if call, ok := s.Calls[n]; ok {
 			s.openAICall(w, req.Model, call)
 			return
 		}
-		s.openAIResponses(w, req.Model, fmt.Sprintf("Done (turn %d).", n))
+		s.openAIResponses(w, req.Model, s.text(n))
 	case strings.HasSuffix(r.URL.Path, ":countTokens"):
 		writeJSON(w, map[string]any{"totalTokens": 100})
 	case strings.HasSuffix(r.URL.Path, ":streamGenerateContent"), strings.HasSuffix(r.URL.Path, ":generateContent"):
 		n := s.requests.Add(1)
-		s.gemini(w, strings.HasSuffix(r.URL.Path, ":streamGenerateContent"), fmt.Sprintf("Done (turn %d).", n))
+		stream := strings.HasSuffix(r.URL.Path, ":streamGenerateContent")
+		if s.GeminiStatus != 0 {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(s.GeminiStatus)
+			_ = json.NewEncoder(w).Encode(map[string]any{"error": map[string]any{"code": s.GeminiStatus,
+				"message": "Quota exceeded for quota metric 'Generate Content API requests per minute' and limit 'GenerateContent request limit per minute for a region' of service 'generativelanguage.googleapis.com'.",
+				"status":  "RESOURCE_EXHAUSTED"}})
+			return
+		}
+		var turn int64
+		if stream {
+			turn = s.streams.Add(1)
+		}
+		if call, ok := s.GeminiCalls[turn]; ok && stream {
+			s.geminiPart(w, stream, map[string]any{"functionCall": map[string]any{"name": call.Name, "args": call.Args}})
+			return
+		}
+		s.geminiPart(w, stream, map[string]any{"text": s.text(n)})
 	case strings.HasSuffix(r.URL.Path, "/models"):
 		writeJSON(w, map[string]any{"data": []any{}, "models": []any{}})
 	default:
@@ -201,18 +254,18 @@ func (s *Server) openAICall(w http.ResponseWriter, model string, call Call) {
 	sse(w, "response.completed", map[string]any{"type": "response.completed", "response": resp("completed", []any{item})})
 }
 
-// anthropicWrite answers with one tool_use block asking for the Write tool.
-func (s *Server) anthropicWrite(w http.ResponseWriter, model string, stream bool, wr Write) {
+// anthropicToolUse answers with one tool_use block asking for one of Claude Code's tools.
+func (s *Server) anthropicToolUse(w http.ResponseWriter, model string, stream bool, call Call) {
 	if model == "" {
 		model = "claude-fake"
 	}
 	n := s.requests.Load()
 	id, toolID := fmt.Sprintf("msg_fake_%d", n), fmt.Sprintf("toolu_fake_%d", n)
-	input := map[string]any{"file_path": wr.Path, "content": wr.Content}
+	input := call.Args
 	usage := map[string]any{"input_tokens": 100, "output_tokens": 5}
 	if !stream {
 		writeJSON(w, map[string]any{"id": id, "type": "message", "role": "assistant", "model": model,
-			"content":     []any{map[string]any{"type": "tool_use", "id": toolID, "name": "Write", "input": input}},
+			"content":     []any{map[string]any{"type": "tool_use", "id": toolID, "name": call.Name, "input": input}},
 			"stop_reason": "tool_use", "stop_sequence": nil, "usage": usage})
 		return
 	}
@@ -221,7 +274,7 @@ func (s *Server) anthropicWrite(w http.ResponseWriter, model string, stream bool
 	sse(w, "message_start", map[string]any{"type": "message_start", "message": map[string]any{"id": id, "type": "message",
 		"role": "assistant", "model": model, "content": []any{}, "stop_reason": nil, "stop_sequence": nil, "usage": usage}})
 	sse(w, "content_block_start", map[string]any{"type": "content_block_start", "index": 0,
-		"content_block": map[string]any{"type": "tool_use", "id": toolID, "name": "Write", "input": map[string]any{}}})
+		"content_block": map[string]any{"type": "tool_use", "id": toolID, "name": call.Name, "input": map[string]any{}}})
 	sse(w, "content_block_delta", map[string]any{"type": "content_block_delta", "index": 0,
 		"delta": map[string]any{"type": "input_json_delta", "partial_json": string(partial)}})
 	sse(w, "content_block_stop", map[string]any{"type": "content_block_stop", "index": 0})
@@ -230,12 +283,12 @@ func (s *Server) anthropicWrite(w http.ResponseWriter, model string, stream bool
 	sse(w, "message_stop", map[string]any{"type": "message_stop"})
 }
 
-// gemini answers a generateContent request (Gemini CLI's, streamed as SSE or not) with one text
-// part that ends the turn.
-func (s *Server) gemini(w http.ResponseWriter, stream bool, text string) {
+// geminiPart answers a generateContent request (Gemini CLI's, streamed as SSE or not) with one
+// part: a text that ends the turn, or a function call.
+func (s *Server) geminiPart(w http.ResponseWriter, stream bool, part map[string]any) {
 	chunk := map[string]any{
 		"candidates": []any{map[string]any{"index": 0, "finishReason": "STOP",
-			"content": map[string]any{"role": "model", "parts": []any{map[string]any{"text": text}}}}},
+			"content": map[string]any{"role": "model", "parts": []any{part}}}},
 		"usageMetadata": map[string]any{"promptTokenCount": 100, "candidatesTokenCount": 5, "totalTokenCount": 105},
 		"modelVersion":  "gemini-fake",
 	}
