@@ -65,76 +65,79 @@ func overridesOf(local *rawFile, main, merged *Config) []Override {
 	if local == nil {
 		return nil
 	}
+	out := gateOverrides(local, main, merged)
+	slices.SortStableFunc(out, func(a, b Override) int { return gateOrder(main, a.Gate) - gateOrder(main, b.Gate) })
+	return append(out, topOverrides(local)...)
+}
+
+// gateOverrides are what the local file changes of the main file's gates and setup steps.
+func gateOverrides(local *rawFile, main, merged *Config) []Override {
 	var out []Override
-	find := func(cfg *Config, name string) (gates.Gate, bool) {
-		if cfg == nil {
-			return gates.Gate{}, false
-		}
-		for _, g := range slices.Concat(cfg.Gates, cfg.Setup) {
-			if g.Name == name {
-				return g, true
-			}
-		}
-		return gates.Gate{}, false
-	}
-	order := func(name string) int {
-		if main == nil {
-			return 0
-		}
-		for i, g := range slices.Concat(main.Gates, main.Setup) {
-			if g.Name == name {
-				return i
-			}
-		}
-		return -1
-	}
-	type named struct {
-		name string
-		raw  *positions
-	}
-	var changed []named
-	for _, ng := range local.Gates {
-		changed = append(changed, named{ng.Name, ng.Gate.self()})
-	}
-	for _, ns := range local.Setup {
-		changed = append(changed, named{ns.Name, ns.Step.self()})
-	}
-	for _, n := range changed {
-		if order(n.name) < 0 {
+	for _, n := range localEntries(local) {
+		if gateOrder(main, n.name) < 0 {
 			continue // only in the local file
 		}
-		before, known := find(main, n.name)
-		after, _ := find(merged, n.name)
-		var what, other []string
-		for _, key := range setKeys(n.raw) {
-			switch key {
-			case "hint":
-			case "enabled":
-				if !after.Enabled && (!known || before.Enabled) {
-					what = append(what, "disabled")
-				}
-			case "severity":
-				if after.Severity == gates.SeverityWarn && (!known || before.Severity != gates.SeverityWarn) {
-					what = append(what, "severity warn")
-				}
-			case "run", "argv":
-				if (!known || after.Command() != before.Command()) && !slices.Contains(what, "command replaced") {
-					what = append(what, "command replaced")
-				}
-			default:
-				other = append(other, key)
-			}
-		}
-		if len(other) > 0 {
-			what = append(what, strings.Join(other, ", ")+" changed")
-		}
-		for _, w := range what {
+		before, known := findGate(main, n.name)
+		after, _ := findGate(merged, n.name)
+		for _, w := range keyEffects(setKeys(n.raw), before, after, known) {
 			out = append(out, Override{Gate: n.name, What: w})
 		}
 	}
-	slices.SortStableFunc(out, func(a, b Override) int { return order(a.Gate) - order(b.Gate) })
-	top := local.self()
-	for _, key := range setKeys(top) {
+	return out
+}
+
+// localEntry is a gate or setup step the local file sets keys of.
+type localEntry struct {
+	name string
+	raw  *positions
+}
+
+func localEntries(local *rawFile) []localEntry {
+	var out []localEntry
+	for _, ng := range local.Gates {
+		out = append(out, localEntry{ng.Name, ng.Gate.self()})
+	}
+	for _, ns := range local.Setup {
+		out = append(out, localEntry{ns.Name, ns.Step.self()})
+	}
+	return out
+}
+
+// keyEffects says what setting keys did to a gate: disabled, severity warn, command replaced, and
+// the other keys changed; a key that left the gate as it was (enabled: true again) says nothing.
+// known is false when the main file alone is not valid: every key set then counts.
+func keyEffects(keys []string, before, after gates.Gate, known bool) []string {
+	var what, other []string
+	for _, key := range keys {
+		switch key {
+		case "hint":
+		case "enabled":
+			if !after.Enabled && (!known || before.Enabled) {
+				what = append(what, "disabled")
+			}
+		case "severity":
+			if after.Severity == gates.SeverityWarn && (!known || before.Severity != gates.SeverityWarn) {
+				what = append(what, "severity warn")
+			}
+		case "run", "argv":
+			if (!known || after.Command() != before.Command()) && !slices.Contains(what, "command replaced") {
+				what = append(what, "command replaced")
+			}
+		default:
+			other = append(other, key)
+		}
+	}
+	if len(other) > 0 {
+		what = append(what, strings.Join(other, ", ")+" changed")
+	}
+	return what
+}
+
+// topOverrides are the top-level keys the local file sets that are not personal, stop_hook's
+// key by key.
+func topOverrides(local *rawFile) []Override {
+	var out []Override
+	for _, key := range setKeys(local.self()) {
 		switch {
 		case slices.Contains(personalKeys, key), key == "gates", key == "setup":
 		case key == "stop_hook":
@@ -151,6 +154,33 @@ func overridesOf(local *rawFile, main, merged *Config) []Override {
 		}
 	}
 	return out
+}
+
+// findGate finds a gate or setup step of cfg by name.
+func findGate(cfg *Config, name string) (gates.Gate, bool) {
+	if cfg == nil {
+		return gates.Gate{}, false
+	}
+	for _, g := range slices.Concat(cfg.Gates, cfg.Setup) {
+		if g.Name == name {
+			return g, true
+		}
+	}
+	return gates.Gate{}, false
+}
+
+// gateOrder is where a gate or setup step stands in the main file (-1: not there); 0 for every
+// name when the main file alone is not valid.
+func gateOrder(main *Config, name string) int {
+	if main == nil {
+		return 0
+	}
+	for i, g := range slices.Concat(main.Gates, main.Setup) {
+		if g.Name == name {
+			return i
+		}
+	}
+	return -1
 }
 
 // setKeys are the keys a raw mapping set, sorted.

@@ -204,22 +204,9 @@ func storedCauses(data []byte) map[string]*gates.Cause {
 
 func writeExplanation(w io.Writer, ex explanation) error {
 	var b strings.Builder
-	if len(ex.Integrity) > 0 {
-		fmt.Fprintf(&b, "%s (%s):\n", report.IntegrityHeading, termtext.Count(len(ex.Integrity), "finding"))
-		var rules []string
-		for _, f := range ex.Integrity {
-			fmt.Fprintf(&b, "  %s  %s  [%s] %s\n", f.Level, report.IntegrityPlace(f), f.Rule, termtext.Line(f.Message))
-			if !slices.Contains(rules, f.Rule) {
-				rules = append(rules, f.Rule)
-			}
-		}
-		for _, rule := range rules {
-			fmt.Fprintf(&b, "  %s: %s\n", rule, gates.IntegrityRuleSummary[rule])
-		}
-		b.WriteString("  Restore what the change weakened, or, if it was asked for, say so; docs/integrity.md lists the rules.\n")
-		if len(ex.Gates) > 0 {
-			b.WriteString("\n")
-		}
+	writeIntegrityFindings(&b, ex.Integrity)
+	if len(ex.Integrity) > 0 && len(ex.Gates) > 0 {
+		b.WriteString("\n")
 	}
 	if len(ex.Gates) == 0 && len(ex.Integrity) == 0 {
 		fmt.Fprintf(&b, "last run %s: %s, no gate failed\n", ex.RunID, ex.Verdict)
@@ -228,58 +215,92 @@ func writeExplanation(w io.Writer, ex explanation) error {
 		if i > 0 {
 			b.WriteString("\n")
 		}
-		if g.Setup {
-			fmt.Fprintf(&b, "%s (setup step of %s): %s", g.Name, strings.Join(g.NeededBy, ", "), g.Status)
-		} else {
-			fmt.Fprintf(&b, "%s: %s", g.Name, g.Status)
-		}
-		if reason := termtext.Line(g.Reason); reason != "" && reason != string(g.Status) {
-			fmt.Fprintf(&b, " (%s)", reason)
-		}
-		b.WriteString("\n")
-		if c := g.Cause; c != nil {
-			fmt.Fprintf(&b, "  cause: %s\n", termtext.Line(c.Summary))
-			if fix := termtext.Line(c.Fix); fix != "" {
-				fmt.Fprintf(&b, "  fix: %s\n", fix)
-			}
-		}
-		if hint := termtext.Line(g.Hint); hint != "" {
-			fmt.Fprintf(&b, "  hint: %s\n", hint)
-		}
-		writeCensus(&b, g)
-		if len(g.Findings) > 0 {
-			fmt.Fprintf(&b, "  findings (%d):\n", len(g.Findings))
-		}
-		for _, f := range g.Findings {
-			b.WriteString("    " + report.FindingLine(f) + "\n")
-			// The whole message: a failing assertion's detail is often on its later lines.
-			if _, rest, ok := strings.Cut(termtext.Clean(f.Message), "\n"); ok {
-				for _, l := range strings.Split(strings.TrimRight(rest, "\n"), "\n") {
-					b.WriteString("        " + l + "\n")
-				}
-			}
-		}
-		if g.SkippedBecause != "" {
-			fmt.Fprintf(&b, "  did not run: see %s below\n", termtext.Line(g.SkippedBecause))
-			continue
-		}
-		if len(g.Findings) == 0 && g.Cause == nil && g.Status != gates.StatusPass && g.Status != gates.StatusSkipped {
-			b.WriteString("  no findings were recognised in its output")
-			if g.Tail != "" {
-				b.WriteString("; its last lines:\n")
-				for _, l := range strings.Split(g.Tail, "\n") {
-					b.WriteString("    " + l + "\n")
-				}
-			} else {
-				b.WriteString("\n")
-			}
-		}
-		if g.Log != "" {
-			fmt.Fprintf(&b, "  log: %s\n", termtext.Line(g.Log))
-		}
+		writeExplainedGate(&b, g)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// writeIntegrityFindings lists the ways the change weakens the gates, then what each rule means.
+func writeIntegrityFindings(b *strings.Builder, fs []gates.IntegrityFinding) {
+	if len(fs) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "%s (%s):\n", report.IntegrityHeading, termtext.Count(len(fs), "finding"))
+	var rules []string
+	for _, f := range fs {
+		fmt.Fprintf(b, "  %s  %s  [%s] %s\n", f.Level, report.IntegrityPlace(f), f.Rule, termtext.Line(f.Message))
+		if !slices.Contains(rules, f.Rule) {
+			rules = append(rules, f.Rule)
+		}
+	}
+	for _, rule := range rules {
+		fmt.Fprintf(b, "  %s: %s\n", rule, gates.IntegrityRuleSummary[rule])
+	}
+	b.WriteString("  Restore what the change weakened, or, if it was asked for, say so; docs/integrity.md lists the rules.\n")
+}
+
+// writeExplainedGate says what happened to one gate and what to do about it.
+func writeExplainedGate(b *strings.Builder, g explained) {
+	if g.Setup {
+		fmt.Fprintf(b, "%s (setup step of %s): %s", g.Name, strings.Join(g.NeededBy, ", "), g.Status)
+	} else {
+		fmt.Fprintf(b, "%s: %s", g.Name, g.Status)
+	}
+	if reason := termtext.Line(g.Reason); reason != "" && reason != string(g.Status) {
+		fmt.Fprintf(b, " (%s)", reason)
+	}
+	b.WriteString("\n")
+	if c := g.Cause; c != nil {
+		fmt.Fprintf(b, "  cause: %s\n", termtext.Line(c.Summary))
+		if fix := termtext.Line(c.Fix); fix != "" {
+			fmt.Fprintf(b, "  fix: %s\n", fix)
+		}
+	}
+	if hint := termtext.Line(g.Hint); hint != "" {
+		fmt.Fprintf(b, "  hint: %s\n", hint)
+	}
+	writeCensus(b, g)
+	writeExplainedFindings(b, g.Findings)
+	if g.SkippedBecause != "" {
+		fmt.Fprintf(b, "  did not run: see %s below\n", termtext.Line(g.SkippedBecause))
+		return
+	}
+	if len(g.Findings) == 0 && g.Cause == nil && g.Status != gates.StatusPass && g.Status != gates.StatusSkipped {
+		writeUnrecognised(b, g.Tail)
+	}
+	if g.Log != "" {
+		fmt.Fprintf(b, "  log: %s\n", termtext.Line(g.Log))
+	}
+}
+
+// writeExplainedFindings lists a gate's findings with their whole messages: a failing
+// assertion's detail is often on its later lines.
+func writeExplainedFindings(b *strings.Builder, fs []gates.Finding) {
+	if len(fs) > 0 {
+		fmt.Fprintf(b, "  findings (%d):\n", len(fs))
+	}
+	for _, f := range fs {
+		b.WriteString("    " + report.FindingLine(f) + "\n")
+		if _, rest, ok := strings.Cut(termtext.Clean(f.Message), "\n"); ok {
+			for _, l := range strings.Split(strings.TrimRight(rest, "\n"), "\n") {
+				b.WriteString("        " + l + "\n")
+			}
+		}
+	}
+}
+
+// writeUnrecognised shows the last lines of a failing gate whose output nothing was recognised in.
+func writeUnrecognised(b *strings.Builder, tail string) {
+	b.WriteString("  no findings were recognised in its output")
+	if tail == "" {
+		b.WriteString("\n")
+		return
+	}
+	b.WriteString("; its last lines:\n")
+	for _, l := range strings.Split(tail, "\n") {
+		b.WriteString("    " + l + "\n")
+	}
 }
 
 // writeCensus says what a test gate's census counted, or why its tests could not be counted.

@@ -325,89 +325,18 @@ func definition(g gates.Gate) gateDefinition {
 // that the gate's inputs name by their content; and what symlinks among them lead to, file by
 // file. Each file is hashed once per run, whichever gates read it.
 func inputsDigest(ctx context.Context, sum hash.Hash, g gates.Gate, tree *snapshot.Tree) error {
-	patterns, exclude := g.Inputs, []string(nil)
-	if len(patterns) == 0 {
-		patterns, exclude = g.Paths, g.Exclude
-	}
-	if g.Kind == gates.KindReview && g.Review != nil && g.Review.PromptFile != "" && len(patterns) > 0 {
-		patterns = append(slices.Clip(patterns), g.Review.PromptFile)
-	}
-	wanted := func(path string) bool {
-		if len(patterns) == 0 {
-			return true
-		}
-		for _, p := range exclude {
-			if ok, _ := doublestar.Match(p, path); ok {
-				return false
-			}
-		}
-		for _, p := range patterns {
-			if ok, _ := doublestar.Match(p, path); ok {
-				return true
-			}
-		}
-		return false
-	}
 	index, err := tree.Index(ctx)
 	if err != nil {
 		return err
 	}
-	var n uint64
-	field := func(label string, data []byte) { snapshot.Field(sum, label, data) }
-	like := ""
+	d := &inputDigest{ctx: ctx, sum: sum, tree: tree}
+	d.patterns, d.exclude = inputPatterns(g)
 	if len(index) > 0 {
-		like = index[0].OID
-	}
-	// behind hashes the files a symlink at path leads to that the gate reads: git stores the
-	// link, never what is behind it.
-	behind := func(path string) error {
-		files, err := tree.Behind(ctx, path)
-		if err != nil {
-			return err
-		}
-		for _, f := range files {
-			if wanted(f.Path) {
-				n++
-				field("behind", []byte(f.Path))
-				field("content", f.Digest)
-			}
-		}
-		return nil
-	}
-	file := func(path string, worktree bool, mode, oid string) error {
-		if mode == "120000" || worktree {
-			if err := behind(path); err != nil {
-				return err
-			}
-		}
-		if !wanted(path) {
-			return nil
-		}
-		n++
-		field("path", []byte(path))
-		if worktree {
-			// Named like git would name it once added, so that committing a file as it is does
-			// not look like a change.
-			m, o, ok, err := tree.BlobID(ctx, path, like)
-			if err != nil {
-				return err
-			}
-			if !ok {
-				d, err := tree.FileDigest(ctx, path)
-				if err != nil {
-					return err
-				}
-				field("content", d)
-				return nil
-			}
-			mode, oid = m, o
-		}
-		field("object", []byte(mode+" "+oid))
-		return nil
+		d.like = index[0].OID
 	}
 	for _, ie := range index {
 		e, listed := tree.Lookup(ie.Path)
-		if err := file(ie.Path, listed && e.Worktree || ie.Hidden, ie.Mode, ie.OID); err != nil {
+		if err := d.file(ie.Path, listed && e.Worktree || ie.Hidden, ie.Mode, ie.OID); err != nil {
 			return err
 		}
 	}
@@ -415,7 +344,7 @@ func inputsDigest(ctx context.Context, sum hash.Hash, g gates.Gate, tree *snapsh
 		if !e.Untracked {
 			continue
 		}
-		if err := file(e.Path, true, "", ""); err != nil {
+		if err := d.file(e.Path, true, "", ""); err != nil {
 			return err
 		}
 	}
@@ -426,10 +355,104 @@ func inputsDigest(ctx context.Context, sum hash.Hash, g gates.Gate, tree *snapsh
 		return err
 	}
 	for _, path := range ignored {
-		if err := file(path, true, "", ""); err != nil {
+		if err := d.file(path, true, "", ""); err != nil {
 			return err
 		}
 	}
-	field("count", binary.BigEndian.AppendUint64(nil, n))
+	d.field("count", binary.BigEndian.AppendUint64(nil, d.n))
+	return nil
+}
+
+// inputPatterns are the globs of the files a gate reads: its inputs, else its paths (less its
+// exclude), with a review's prompt file; none means the whole tree.
+func inputPatterns(g gates.Gate) (patterns, exclude []string) {
+	patterns = g.Inputs
+	if len(patterns) == 0 {
+		patterns, exclude = g.Paths, g.Exclude
+	}
+	if g.Kind == gates.KindReview && g.Review != nil && g.Review.PromptFile != "" && len(patterns) > 0 {
+		patterns = append(slices.Clip(patterns), g.Review.PromptFile)
+	}
+	return patterns, exclude
+}
+
+// inputDigest hashes a gate's input files into sum, counting them.
+type inputDigest struct {
+	ctx               context.Context
+	sum               hash.Hash
+	tree              *snapshot.Tree
+	patterns, exclude []string
+	like              string // an object id of the index, for the length of the ids to make
+	n                 uint64
+}
+
+func (d *inputDigest) field(label string, data []byte) { snapshot.Field(d.sum, label, data) }
+
+// wanted says whether the gate reads path.
+func (d *inputDigest) wanted(path string) bool {
+	if len(d.patterns) == 0 {
+		return true
+	}
+	for _, p := range d.exclude {
+		if ok, _ := doublestar.Match(p, path); ok {
+			return false
+		}
+	}
+	for _, p := range d.patterns {
+		if ok, _ := doublestar.Match(p, path); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// behind hashes the files a symlink at path leads to that the gate reads: git stores the link,
+// never what is behind it.
+func (d *inputDigest) behind(path string) error {
+	files, err := d.tree.Behind(d.ctx, path)
+	if err != nil {
+		return err
+	}
+	for _, f := range files {
+		if d.wanted(f.Path) {
+			d.n++
+			d.field("behind", []byte(f.Path))
+			d.field("content", f.Digest)
+		}
+	}
+	return nil
+}
+
+// file hashes one file the gate reads: by git's object id when the index has it as it is, else
+// by its content (worktree: it differs from the index, or git has no id for it).
+func (d *inputDigest) file(path string, worktree bool, mode, oid string) error {
+	if mode == "120000" || worktree {
+		if err := d.behind(path); err != nil {
+			return err
+		}
+	}
+	if !d.wanted(path) {
+		return nil
+	}
+	d.n++
+	d.field("path", []byte(path))
+	if worktree {
+		// Named like git would name it once added, so that committing a file as it is does
+		// not look like a change.
+		m, o, ok, err := d.tree.BlobID(d.ctx, path, d.like)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			digest, err := d.tree.FileDigest(d.ctx, path)
+			if err != nil {
+				return err
+			}
+			d.field("content", digest)
+			return nil
+		}
+		mode, oid = m, o
+	}
+	d.field("object", []byte(mode+" "+oid))
 	return nil
 }
