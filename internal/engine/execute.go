@@ -78,6 +78,12 @@ type Request struct {
 	// the session's start. They come first among the run's integrity findings.
 	BaseJudged      bool
 	SessionFindings []gates.IntegrityFinding
+	// SessionEnv is what steered the tools at the agent session's start (envid.Steering), from
+	// its record; nil outside a session. The base's test census and coverage stored under it
+	// are compared with when none is stored under the environment of this run: a change of
+	// environment that runs fewer tests (go env -w GOFLAGS=-run=^$) would run fewer at the base
+	// too.
+	SessionEnv map[string]string
 	// State is the state directory to run in, already open (the stop hook's, which may stand in
 	// for a .gauntlet the agent made unusable); nil opens the project's own. The caller closes it.
 	State *state.Dir
@@ -197,7 +203,8 @@ func Execute(ctx context.Context, req Request) (*Run, error) {
 	added := newOnlyChange(ctx, snap, toRun)
 	// The base's logs go beside the gates' (under base/).
 	judge := &baseJudge{root: cfg.Root, snap: snap, sd: sd, openLogs: logs.open, prefix: sd.RunLogsPrefix(runID),
-		env: env, extra: req.ExtraEnv, grace: req.Grace, abort: req.Abort, runID: runID, noCache: req.NoCache, remote: hits.remote}
+		env: env, extra: req.ExtraEnv, grace: req.Grace, abort: req.Abort, runID: runID, noCache: req.NoCache, remote: hits.remote,
+		sessionEnv: req.SessionEnv}
 	defer judge.close()
 	tests := newCensusStage(ctx, cfg.Root, sd, runID, env, req.ExtraEnv, toRun)
 	defer tests.close()

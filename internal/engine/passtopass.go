@@ -298,15 +298,32 @@ func (j *baseJudge) remoteMeasures(ctx context.Context, key string) (measured, b
 // and environment (read once per run: it reads Go's env file).
 func (j *baseJudge) censusKey(g gates.Gate) string {
 	j.envOnce.Do(func() { j.portableEnv = envid.Portable(envid.Steering(j.env)) })
+	return j.censusKeyIn(g, j.portableEnv)
+}
+
+func (j *baseJudge) censusKeyIn(g gates.Gate, portableEnv string) string {
 	measures := "+census:" + g.Tests + "+coverage:" + g.Coverage
-	return baseline.CacheKey(g, j.from, cache.ToolVersion+measures+"+"+j.portableEnv)
+	return baseline.CacheKey(g, j.from, cache.ToolVersion+measures+"+"+portableEnv)
+}
+
+// sessionStartKey names g's base measures as the session's start environment keeps them; "" when
+// there is no session, or it is this run's own.
+func (j *baseJudge) sessionStartKey(g gates.Gate, key string) string {
+	if j.sessionEnv == nil {
+		return ""
+	}
+	if k := j.censusKeyIn(g, envid.Portable(j.sessionEnv)); k != key {
+		return k
+	}
+	return ""
 }
 
 // measuredAtBase is g's test census and coverage at the base of the change in this environment:
 // as stored once per base commit, definition and environment (a background judge usually stores
-// them before the stop), else, when run is set, read from a run of g in the base's checkout.
-// false when there is no base, the tree is the base (nothing to compare), or the base measured
-// nothing.
+// them before the stop), else as stored in the environment the agent session started in (what
+// steers the tools changed since: the base is not measured again where the change set it), else,
+// when run is set, read from a run of g in the base's checkout. false when there is no base, the
+// tree is the base (nothing to compare), or the base measured nothing.
 func (j *baseJudge) measuredAtBase(ctx context.Context, g gates.Gate, run bool) (measured, bool) {
 	j.readChange(ctx)
 	if j.from == "" || j.unchanged || g.Name == "" {
@@ -318,6 +335,11 @@ func (j *baseJudge) measuredAtBase(ctx context.Context, g gates.Gate, run bool) 
 	}
 	if m, ok := j.remoteMeasures(ctx, key); ok {
 		return m, true
+	}
+	if start := j.sessionStartKey(g, key); start != "" && !j.noCache {
+		if m, ok := loadCensus(j.sd, start); ok {
+			return m, true
+		}
 	}
 	if !run {
 		return measured{}, false
