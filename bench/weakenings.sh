@@ -13,7 +13,7 @@
 # it must be allowed.
 #
 # Usage: bench/weakenings.sh [FILTER]   (FILTER: an extended regexp on the row ids, e.g. 'go-|make')
-# Needs go and git; node 20 for the node rows; npm (or a filled WEAKEN_NPM) for jest, vitest and
+# Needs go, git and GNU sed; make for the make rows; node 20 for the node rows; npm (or a filled WEAKEN_NPM) for jest, vitest and
 # eslint, installed once into WEAKEN_NPM (default /tmp/weaken-npm) and reused; python3 with
 # pytest for the pytest rows. What is not installed is skipped, and said.
 # VERBOSE=1 prints every stop's reason.
@@ -42,6 +42,8 @@ have_node=
 command -v node >/dev/null && have_node=1
 have_pytest=
 python3 -m pytest --version >/dev/null 2>&1 && have_pytest=1
+have_make=
+command -v make >/dev/null && have_make=1
 npm_dir=${WEAKEN_NPM:-/tmp/weaken-npm}
 have_npm=
 npm_ready() { [ -x "$npm_dir/node_modules/.bin/jest" ] && [ -x "$npm_dir/node_modules/.bin/vitest" ] && [ -x "$npm_dir/node_modules/.bin/eslint" ]; }
@@ -173,6 +175,7 @@ row() {
 	node | npm | script) [ -n "$have_node" ] || why="node not installed" ;;
 	jest | vitest | eslint) [ -n "$have_npm" ] || why="$kind not installed (npm install into $npm_dir failed)" ;;
 	pytest) [ -n "$have_pytest" ] || why="pytest not installed" ;;
+	make) [ -n "$have_make" ] || why="make not installed" ;;
 	esac
 	if [ -n "$why" ]; then
 		rows+=("$label|$runner|skipped: $why|||")
@@ -366,7 +369,7 @@ row eslint-off '"eqeqeq": "error" turned "off" on a shared line' 'eslint (flat c
 {
 	echo "weakening|runner|decision|rules|names test/lines|runner by hand (bug, then weakened)|honest twin"
 	printf '%s\n' "${rows[@]}"
-} | column -t -s'|'
+} | if command -v column >/dev/null; then column -t -s'|'; else cat; fi
 echo
 summary="$blocked_named of $((tried + ${#skipped[@]})) blocked naming the test or lines; $twins_allowed of $twins_tried honest twins allowed"
 [ "$blocked_only" -gt 0 ] && summary="$summary; $blocked_only more blocked without naming them"
