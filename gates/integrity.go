@@ -53,7 +53,7 @@ var IntegrityRuleSummary = map[string]string{
 	RuleCICheckRemoved:    "A CI step that runs checks was removed or allowed to fail.",
 	RuleHookWeakened:      "The gauntlet hook entry was removed, disabled or changed.",
 	RuleGateAltered:       "A gate or setting of the gauntlet config at the session's base was removed, renamed or changed; the stop runs the base's.",
-	RuleEnvChanged:        "What steers the tools (PATH, GOFLAGS, the go env file, NODE_OPTIONS, ...) differs from the session's start.",
+	RuleEnvChanged:        "What steers the tools (PATH, GOFLAGS, a go env -w setting, NODE_OPTIONS, ...) differs from the session's start.",
 	RuleTestsLost:         "A test that passed at the base was skipped or did not run here, fewer tests pass, or a test fails under a gate that passed (the test census).",
 	RuleCoverageLost:      "Lines the change did not touch were covered by the gate's tests at the base and are not now (a test that stopped testing).",
 }

@@ -272,7 +272,7 @@ func Key(ctx context.Context, g gates.Gate, c Context) (key string, ok bool, err
 		return "", false, fmt.Errorf("cache key of %s: %w", g.Name, err)
 	}
 	snapshot.Field(sum, "tools", []byte(id))
-	// What steers the tools (GOFLAGS, the go env file, NODE_OPTIONS...) changes what they check.
+	// What steers the tools (GOFLAGS, a go env -w setting, NODE_OPTIONS...) changes what they check.
 	snapshot.Field(sum, "environment", []byte(c.Environment))
 	if err := inputsDigest(ctx, sum, g, c.Tree); err != nil {
 		return "", false, fmt.Errorf("cache key of %s: %w", g.Name, err)

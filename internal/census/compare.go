@@ -156,19 +156,24 @@ func judge(t *Test, now []*Test) (Finding, bool) {
 	}
 	if worst.Outcome == Fail {
 		f.Kind = KindFailing
-		f.Message = fmt.Sprintf("%s passed at the base and fails here%s: %s", t.Name, as, where(t))
+		f.Message = fmt.Sprintf("%s passed at the base and fails here%s%s", t.Name, as, where(t))
 	} else {
 		f.Kind = KindSkipped
-		f.Message = fmt.Sprintf("%s passed at the base and is skipped here%s: %s", t.Name, as, where(t))
+		f.Message = fmt.Sprintf("%s passed at the base and is skipped here%s%s", t.Name, as, where(t))
 	}
 	return f, true
 }
 
+// where is where a finding's test lives, after ": ": its file, else its suite; "" when the runner
+// names neither.
 func where(t *Test) string {
-	if t.File != "" {
-		return t.File
+	switch {
+	case t.File != "":
+		return ": " + t.File
+	case t.Suite != "":
+		return ": " + t.Suite
 	}
-	return t.Suite
+	return "" // node's reporters name neither
 }
 
 // absent is the finding on a base test that passed and is not here.
@@ -190,7 +195,7 @@ func (m *matcher) absent(t *Test) Finding {
 	case !m.nowCensus.Complete:
 		why = incomplete(m.nowCensus)
 	}
-	f.Message = fmt.Sprintf("%s passed at the base and did not run here: %s", t.Name, where(t))
+	f.Message = fmt.Sprintf("%s passed at the base and did not run here%s", t.Name, where(t))
 	if why != "" {
 		f.Message += " (" + why + ")"
 	}

@@ -240,6 +240,12 @@ func TestCompareWeakeningIsNamed(t *testing.T) {
 				Message: "TestParse passed at the base and is skipped here as TestParseLong: parse_test.go"}},
 		},
 		{
+			name: "a test of a runner that names neither suite nor file (node's JUnit): named alone",
+			base: run(tc("adds", Pass), tc("subtracts", Pass)),
+			now:  run(tc("adds", Skip), tc("subtracts", Pass)),
+			want: []Finding{{Kind: KindSkipped, Test: "adds", Message: "adds passed at the base and is skipped here"}},
+		},
+		{
 			name: "a table that dropped a case",
 			base: run(tc(pkg+"::TestParseEmpty", Pass, in("p_test.go")), tc(pkg+"::TestParseLong", Pass, in("p_test.go"))),
 			now:  run(tc(pkg+"::TestParse", Pass, in("p_test.go")), tc(pkg+"::TestParse/empty", Pass, in("p_test.go"))),

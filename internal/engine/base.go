@@ -52,9 +52,11 @@ type baseJudge struct {
 	fileErr error
 	fileRan bool
 
-	// portableEnv is the identity of the environment the base's censuses are kept under.
+	// portableEnv is the identity of the environment the base's censuses are kept under;
+	// sessionEnv, what steered the tools at the agent session's start (nil outside a session).
 	envOnce     sync.Once
 	portableEnv string
+	sessionEnv  map[string]string
 
 	mu        sync.Mutex
 	sets      map[string]*baseOnce

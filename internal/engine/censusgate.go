@@ -137,6 +137,11 @@ func (gc *gateCensus) reader() runner.OutputReader {
 	if gc.plan.Tests != "" {
 		gc.snapshotReports(gc.testsReports(gc.stage.readDeadline()))
 	}
+	if gc.cover != nil && gc.cover.plan.Reports != "" {
+		// A coverage report left by an earlier run (the base's, in the same tree) is not this
+		// run's: only one written during the gate's run is read.
+		gc.snapshotReports(gc.globReports(gc.cover.plan.Reports, gc.stage.readDeadline()))
+	}
 	return censusReader{gc}
 }
 

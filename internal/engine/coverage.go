@@ -83,6 +83,9 @@ type gateCoverage struct {
 	result   *coverage.Coverage
 	// unmeasured says why no coverage was read.
 	unmeasured string
+	// unwritten says why the coverage the gate's run was to write could not be read (not written,
+	// not written during the run, unreadable): set only once the gate has run.
+	unwritten string
 }
 
 // askCoverage gives the requests that ask the gate's go test commands for a cover profile, and
@@ -123,14 +126,14 @@ func (gc *gateCensus) readCoverage(deadline time.Time) {
 		paths = gc.globReports(cv.plan.Reports, deadline)
 	}
 	if len(paths) == 0 {
-		cv.unmeasured = "no coverage report was written"
+		cv.unmeasured, cv.unwritten = "no coverage report was written", "no coverage report was written"
 		return
 	}
 	var parts []coverage.Coverage
 	for _, p := range paths {
 		c, err := gc.readCoverageReport(p, deadline)
 		if err != nil {
-			cv.unmeasured = err.Error()
+			cv.unmeasured, cv.unwritten = err.Error(), err.Error()
 			return
 		}
 		parts = append(parts, c)
@@ -234,6 +237,17 @@ func (s *censusStage) coverages() map[string]coverage.Coverage {
 	for name, gc := range s.gates {
 		if gc.cover != nil && gc.cover.result != nil {
 			out[name] = *gc.cover.result
+		}
+	}
+	return out
+}
+
+// coverageUnwritten says, by gate, why the coverage its run was to write could not be read.
+func (s *censusStage) coverageUnwritten() map[string]string {
+	out := map[string]string{}
+	for name, gc := range s.gates {
+		if gc.cover != nil && gc.cover.result == nil && gc.cover.unwritten != "" {
+			out[name] = gc.cover.unwritten
 		}
 	}
 	return out

@@ -75,6 +75,12 @@ type Request struct {
 	// the session's start. They come first among the run's integrity findings.
 	BaseJudged      bool
 	SessionFindings []gates.IntegrityFinding
+	// SessionEnv is what steered the tools at the agent session's start (envid.Steering), from
+	// its record; nil outside a session. The base's test census and coverage stored under it
+	// are compared with when none is stored under the environment of this run: a change of
+	// environment that runs fewer tests (go env -w GOFLAGS=-run=^$) would run fewer at the base
+	// too.
+	SessionEnv map[string]string
 	// State is the state directory to run in, already open (the stop hook's, which may stand in
 	// for a .gauntlet the agent made unusable); nil opens the project's own. The caller closes it.
 	State *state.Dir

@@ -49,7 +49,7 @@ func passToPass(ctx context.Context, req Request, judge *baseJudge, snap *snapsh
 	if tests == nil {
 		return nil
 	}
-	now := measures{tests: tests.censuses(), coverage: tests.coverages()}
+	now := measures{tests: tests.censuses(), coverage: tests.coverages(), unwritten: tests.coverageUnwritten()}
 	cmp := comparison{
 		testsLevel:    req.Config.Integrity.Level(gates.RuleTestsLost, req.StopHook),
 		coverageLevel: req.Config.Integrity.Level(gates.RuleCoverageLost, req.StopHook),
@@ -62,7 +62,7 @@ func passToPass(ctx context.Context, req Request, judge *baseJudge, snap *snapsh
 		if !ok || r.Status != gates.StatusPass && r.Status != gates.StatusFail {
 			continue
 		}
-		if judge.keptAsBase(ctx, byName[r.Name], m) {
+		if m.read() && judge.keptAsBase(ctx, byName[r.Name], m) {
 			continue // the tree is the base: nothing to compare, and its measures are the base's
 		}
 		base, ok := judge.measuredAtBase(ctx, byName[r.Name], runBase)
@@ -75,13 +75,15 @@ func passToPass(ctx context.Context, req Request, judge *baseJudge, snap *snapsh
 	return out
 }
 
-// measures are what a run measured of its test gates: censuses and coverages, by gate.
+// measures are what a run measured of its test gates: censuses and coverages, by gate, and why
+// the coverage a gate's run was to write could not be read.
 type measures struct {
-	tests    map[string]census.Census
-	coverage map[string]coverage.Coverage
+	tests     map[string]census.Census
+	coverage  map[string]coverage.Coverage
+	unwritten map[string]string
 }
 
-// of is what was measured of one gate; false when nothing was.
+// of is what was measured of one gate; false when nothing was, nor was coverage missed.
 func (ms measures) of(gate string) (measured, bool) {
 	var m measured
 	if c, ok := ms.tests[gate]; ok {
@@ -89,15 +91,23 @@ func (ms measures) of(gate string) (measured, bool) {
 	}
 	if c, ok := ms.coverage[gate]; ok {
 		m.Coverage = &c
+	} else {
+		m.coverageUnwritten = ms.unwritten[gate]
 	}
-	return m, m.Census != nil || m.Coverage != nil
+	return m, m.read() || m.coverageUnwritten != ""
 }
 
 // measured is one gate's census and coverage, either of which may be missing.
 type measured struct {
 	Census   *census.Census     `json:"census,omitempty"`
 	Coverage *coverage.Coverage `json:"coverage,omitempty"`
+	// coverageUnwritten says why the coverage the gate's run was to write could not be read (it
+	// is never kept: a base without coverage has nothing to compare with).
+	coverageUnwritten string
 }
+
+// read says whether anything was measured.
+func (m measured) read() bool { return m.Census != nil || m.Coverage != nil }
 
 // comparison compares a gate's measures with the base's, reading the change once for all gates.
 type comparison struct {
@@ -136,19 +146,29 @@ func (c *comparison) tests(ctx context.Context, r gates.Result, base, now measur
 
 // coverage: lines the change did not touch, covered at the base and not now, under a gate that
 // passed (a failing gate's tests stopped early: its failure says more). A change that cannot be
-// read whole is not compared: a line it does not show would count as untouched.
+// read whole is not compared: a line it does not show would count as untouched. A gate that
+// passed without writing the coverage its run wrote at the base (its report not written, or not
+// during its run) covers nothing now: every file the base's tests covered and the change kept
+// is named, with why.
 func (c *comparison) coverage(ctx context.Context, r gates.Result, base, now measured) []gates.IntegrityFinding {
-	if c.coverageLevel == gates.IntegrityOff || base.Coverage == nil || now.Coverage == nil || r.Status != gates.StatusPass {
+	if c.coverageLevel == gates.IntegrityOff || base.Coverage == nil || r.Status != gates.StatusPass {
 		return nil
+	}
+	nowCov, why := now.Coverage, ""
+	if nowCov == nil {
+		if now.coverageUnwritten == "" {
+			return nil
+		}
+		nowCov, why = &coverage.Coverage{Format: base.Coverage.Format, Complete: true}, " ("+now.coverageUnwritten+")"
 	}
 	c.readChange(ctx)
 	if c.untouched == nil {
 		return nil
 	}
 	var out []gates.IntegrityFinding
-	for _, f := range coverage.Lost(*base.Coverage, *now.Coverage, c.untouched) {
+	for _, f := range coverage.Lost(*base.Coverage, *nowCov, c.untouched) {
 		out = append(out, gates.IntegrityFinding{Rule: gates.RuleCoverageLost, File: f.File, Line: f.From, Level: c.coverageLevel,
-			Message: r.Name + ": " + f.Message})
+			Message: r.Name + ": " + f.Message + why})
 	}
 	return out
 }
@@ -278,15 +298,32 @@ func (j *baseJudge) remoteMeasures(ctx context.Context, key string) (measured, b
 // and environment (read once per run: it reads Go's env file).
 func (j *baseJudge) censusKey(g gates.Gate) string {
 	j.envOnce.Do(func() { j.portableEnv = envid.Portable(envid.Steering(j.env)) })
+	return j.censusKeyIn(g, j.portableEnv)
+}
+
+func (j *baseJudge) censusKeyIn(g gates.Gate, portableEnv string) string {
 	measures := "+census:" + g.Tests + "+coverage:" + g.Coverage
-	return baseline.CacheKey(g, j.from, cache.ToolVersion+measures+"+"+j.portableEnv)
+	return baseline.CacheKey(g, j.from, cache.ToolVersion+measures+"+"+portableEnv)
+}
+
+// sessionStartKey names g's base measures as the session's start environment keeps them; "" when
+// there is no session, or it is this run's own.
+func (j *baseJudge) sessionStartKey(g gates.Gate, key string) string {
+	if j.sessionEnv == nil {
+		return ""
+	}
+	if k := j.censusKeyIn(g, envid.Portable(j.sessionEnv)); k != key {
+		return k
+	}
+	return ""
 }
 
 // measuredAtBase is g's test census and coverage at the base of the change in this environment:
 // as stored once per base commit, definition and environment (a background judge usually stores
-// them before the stop), else, when run is set, read from a run of g in the base's checkout.
-// false when there is no base, the tree is the base (nothing to compare), or the base measured
-// nothing.
+// them before the stop), else as stored in the environment the agent session started in (what
+// steers the tools changed since: the base is not measured again where the change set it), else,
+// when run is set, read from a run of g in the base's checkout. false when there is no base, the
+// tree is the base (nothing to compare), or the base measured nothing.
 func (j *baseJudge) measuredAtBase(ctx context.Context, g gates.Gate, run bool) (measured, bool) {
 	j.readChange(ctx)
 	if j.from == "" || j.unchanged || g.Name == "" {
@@ -298,6 +335,11 @@ func (j *baseJudge) measuredAtBase(ctx context.Context, g gates.Gate, run bool) 
 	}
 	if m, ok := j.remoteMeasures(ctx, key); ok {
 		return m, true
+	}
+	if start := j.sessionStartKey(g, key); start != "" && !j.noCache {
+		if m, ok := loadCensus(j.sd, start); ok {
+			return m, true
+		}
 	}
 	if !run {
 		return measured{}, false

@@ -37,17 +37,25 @@ var steeringVars = []string{
 // steeringPrefixes name families of such variables (npm_config_ignore_scripts, CARGO_TARGET_…_RUNNER).
 var steeringPrefixes = []string{"npm_config_", "NPM_CONFIG_", "CARGO_TARGET_", "PYTEST_"}
 
-// Keys of what Steering returns beyond the variables.
+// Keys of what Steering returns beyond the variables: GoEnvPrefix and a setting's name for each
+// setting of Go's env file, GoEnvKey for its lines that are no setting.
 const (
-	PathKey  = "PATH"
-	GoEnvKey = "go env file"
+	PathKey     = "PATH"
+	GoEnvKey    = "go env file"
+	GoEnvPrefix = "go env "
 )
+
+// goModuleSources are the settings of Go's env file that say only where modules come from and
+// how they are fetched: the go.sum check stands whatever they say, and no test is selected or
+// built differently. Writing them (a private module's host) is setup, not a check changed.
+var goModuleSources = []string{"GOPRIVATE", "GONOPROXY", "GONOSUMDB", "GOPROXY", "GOINSECURE", "GOAUTH", "GOSUMDB"}
 
 // maxGoEnvBytes bounds the read of Go's env file: a few settings.
 const maxGoEnvBytes = 64 << 10
 
 // Steering is the environment that steers the tools, by name: PATH as its directories resolved,
-// each steering variable that is set, and the digest of Go's env file.
+// each steering variable that is set, and the digest of each setting of Go's env file but where
+// modules come from.
 func Steering(environ []string) map[string]string {
 	env := map[string]string{}
 	for _, kv := range environ {
@@ -62,8 +70,8 @@ func Steering(environ []string) map[string]string {
 			out[k] = v
 		}
 	}
-	if d := goEnvDigest(env); d != "" {
-		out[GoEnvKey] = d
+	for k, d := range goEnvDigests(env) {
+		out[k] = d
 	}
 	return out
 }
@@ -89,28 +97,50 @@ func resolvedPath(path string) string {
 	return strings.Join(dirs, string(filepath.ListSeparator))
 }
 
-// goEnvDigest is the digest of the file `go env -w` writes ($GOENV, else go/env in the user's
-// config directory); "" when there is none.
-func goEnvDigest(env map[string]string) string {
+// goEnvDigests are the digests of the settings in the file `go env -w` writes ($GOENV, else
+// go/env in the user's config directory), by GoEnvPrefix and name, those of goModuleSources left
+// out; what is no KEY=VALUE line is digested whole under GoEnvKey. None when there is no file.
+func goEnvDigests(env map[string]string) map[string]string {
 	file := env["GOENV"]
 	if file == "off" {
-		return ""
+		return nil
 	}
 	if file == "" {
 		// The gates inherit the process's own environment in every caller: its config directory
 		// is theirs.
 		dir, err := os.UserConfigDir()
 		if err != nil {
-			return ""
+			return nil
 		}
 		file = filepath.Join(dir, "go", "env")
 	}
 	data, err := safefile.ReadFile(file, maxGoEnvBytes, time.Now().Add(time.Second))
 	if err != nil {
-		return ""
+		return nil
 	}
-	sum := sha256.Sum256(data)
-	return "sha256=" + hex.EncodeToString(sum[:12])
+	out := map[string]string{}
+	var rest []string
+	for _, line := range strings.Split(string(data), "\n") {
+		// Read as the go command reads it (cmd/go/internal/cfg: a line is KEY=VALUE, its key
+		// starting with A to Z, the last one wins); any other line is kept whole.
+		k, v, ok := strings.Cut(line, "=")
+		switch {
+		case line == "":
+		case !ok || line[0] < 'A' || line[0] > 'Z':
+			rest = append(rest, line)
+		case !slices.Contains(goModuleSources, k):
+			out[GoEnvPrefix+k] = sum(v)
+		}
+	}
+	if len(rest) > 0 {
+		out[GoEnvKey] = sum(strings.Join(rest, "\n"))
+	}
+	return out
+}
+
+func sum(s string) string {
+	d := sha256.Sum256([]byte(s))
+	return "sha256=" + hex.EncodeToString(d[:12])
 }
 
 // Portable is the identity of the steering variables and Go's env file, which mean the same on

@@ -23,7 +23,11 @@ func TestSteeringNamesWhatChanged(t *testing.T) {
 		{name: "a fake directory first on PATH", env: append(base, "PATH=/tmp/fake:/usr/bin:/bin"), want: []string{PathKey}},
 		{name: "GOFLAGS", env: append(base, "GOFLAGS=-run=^$"), want: []string{"GOFLAGS"}},
 		{name: "an npm setting", env: append(base, "npm_config_ignore_scripts=true"), want: []string{"npm_config_ignore_scripts"}},
-		{name: "go env -w", env: base, edit: func() { os.WriteFile(goenv, []byte("GOFLAGS=-run=^$\n"), 0o644) }, want: []string{GoEnvKey}},
+		{name: "go env -w", env: base, edit: func() { os.WriteFile(goenv, []byte("GOFLAGS=-run=^$\n"), 0o644) }, want: []string{GoEnvPrefix + "GOFLAGS"}},
+		{name: "go env -w where modules come from", env: base, edit: func() {
+			os.WriteFile(goenv, []byte("GOPRIVATE=example.com/private\nGOPROXY=https://proxy.example.com\n"), 0o644)
+		}},
+		{name: "a line of Go's env file that is no setting", env: base, edit: func() { os.WriteFile(goenv, []byte("# hand-written\n"), 0o644) }, want: []string{GoEnvKey}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -131,10 +131,44 @@ func (j *judge) constantlyFalse(f File, l lang, lines []string, n int) {
 	checks := assertions[l]
 	for _, b := range block {
 		if checks != nil && countOutsideStrings(checks.get(), b, l) > 0 {
-			j.add(gates.RuleTestNeutered, f.Path, n, "condition made constant false: %s: the checks under it never run", excerpt(lines[n-1]))
+			in := ""
+			if name := enclosingTest(l, lines, n); name != "" {
+				in = " in test " + name
+			}
+			j.add(gates.RuleTestNeutered, f.Path, n, "condition made constant false%s: %s: the checks under it never run", in, excerpt(lines[n-1]))
 			return
 		}
 	}
+}
+
+// enclosingTest names the test line n is in, so that a finding says which test stopped checking:
+// for Go the test function (a subtest's parent), for Python and JavaScript the nearest test
+// declared less indented above it; "" when it is in none.
+func enclosingTest(l lang, lines []string, n int) string {
+	if l == langGo {
+		return goEnclosingTest(lines, n)
+	}
+	level := indentOf(lines[n-1])
+	for k := n - 2; k >= 0 && level > 0; k-- {
+		if strings.TrimSpace(lines[k]) == "" || indentOf(lines[k]) >= level {
+			continue
+		}
+		level = indentOf(lines[k])
+		switch l {
+		case langPython:
+			if m := pyTestDecl.FindStringSubmatch(lines[k]); m != nil {
+				return m[1]
+			}
+			if pyDef.MatchString(lines[k]) || strings.HasPrefix(strings.TrimSpace(lines[k]), "class ") {
+				return "" // a helper, or a class that is no test
+			}
+		case langJS:
+			if m := jsTestDecl.FindStringSubmatch(lines[k]); m != nil {
+				return m[2]
+			}
+		}
+	}
+	return ""
 }
 
 func constantFalse(cond string) bool {

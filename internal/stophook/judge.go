@@ -269,6 +269,7 @@ func Judge(ctx context.Context, o JudgeOptions) error {
 		StopHook:        true,
 		BaseJudged:      judged.baseJudged,
 		SessionFindings: judged.allFindings(),
+		SessionEnv:      judged.startEnv,
 		Env:             o.Environ,
 		ExtraEnv:        c.gateEnv(),
 		Grace:           grace,

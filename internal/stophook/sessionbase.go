@@ -38,8 +38,10 @@ type judging struct {
 	note string
 	// tree is the work tree as pinning a new session read it, for the stop's own snapshot.
 	tree *snapshot.Tree
-	// steering is what steers the tools now (envid), read once per call.
+	// steering is what steers the tools now (envid), read once per call; startEnv is what
+	// steered them at the session's start, from its record (nil without one).
 	steering map[string]string
+	startEnv map[string]string
 }
 
 // pinTimeout bounds the git calls that pin a new session: the first hook call of a session pays
@@ -90,6 +92,7 @@ func (j *judging) fromRecord(ctx context.Context, loaded, forStop *config.Config
 			Message: "gauntlet's record of the session's base was removed after the session's first stop: the base is measured from where the refs are now, which the session may have moved"})
 	}
 	j.envChanged = envid.Changed(rec.Env, j.steering)
+	j.startEnv = rec.Env
 	for _, d := range rec.MissingDeps(loaded.Root) {
 		j.envChanged = append(j.envChanged, d+" removed")
 	}

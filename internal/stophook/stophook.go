@@ -316,6 +316,7 @@ func (c *call) judge(ctx context.Context, cfg *config.Config) Outcome {
 		// like the change's own integrity findings.
 		BaseJudged:      c.session.baseJudged,
 		SessionFindings: c.session.allFindings(),
+		SessionEnv:      c.session.startEnv,
 		Env:             c.Environ,
 		ExtraEnv:        c.gateEnv(),
 		Observer:        progress,

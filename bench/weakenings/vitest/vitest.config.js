@@ -1,0 +1,5 @@
+module.exports = {
+  test: {
+    include: ['test/**/*.test.js'],
+  },
+};
