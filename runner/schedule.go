@@ -23,84 +23,123 @@ const (
 // One goroutine decides and each gate runs on its own; the decisions happen when a gate
 // finishes, so a gate waiting for its needs takes no slot and no goroutine.
 func (r *run) schedule(gs []gates.Gate) []gates.Result {
-	results := make([]gates.Result, len(gs))
-	index := make(map[string]int, len(gs))
-	for i, g := range gs {
-		index[g.Name] = i
-	}
-	needs := make([][]int, len(gs))
-	for i, g := range gs {
-		for _, n := range g.Needs {
-			if j, ok := index[n]; ok && j != i {
-				needs[i] = append(needs[i], j)
-			}
-		}
-	}
-	state := make([]int, len(gs))
-	done := make(chan int)
-	var wg sync.WaitGroup
-	defer wg.Wait()
-	running, left := 0, len(gs)
+	s := newScheduler(r, gs)
+	defer s.wg.Wait()
 	cancelled := r.ctx.Done()
-	for left > 0 {
-		moved := false
-		for i, g := range gs {
-			if state[i] != pending {
-				continue
-			}
-			if r.ctx.Err() != nil {
-				results[i] = r.notStarted(g)
-				state[i], left, moved = finished, left-1, true
-				continue
-			}
-			ready, blocker := true, -1
-			for _, j := range needs[i] {
-				switch {
-				case state[j] != finished:
-					ready = false
-				case blocker < 0 && !gates.NeedMet(results[j].Status):
-					blocker = j
-				}
-			}
-			switch {
-			case blocker >= 0:
-				// Skipped as soon as one need is known to block, without waiting for the others.
-				results[i] = r.skipped(g, results[blocker], r.rootOf(results[blocker], results, index))
-				state[i], left, moved = finished, left-1, true
-			case ready && running < r.opts.Jobs:
-				state[i], running = started, running+1
-				wg.Go(func() {
-					res := r.runGate(g)
-					results[i] = res
-					done <- i
-				})
-			}
-		}
-		if left == 0 {
+	for s.left > 0 {
+		moved := s.advance()
+		if s.left == 0 {
 			break
 		}
-		if running == 0 {
+		if s.running == 0 {
 			if moved {
 				continue
 			}
 			// Nothing runs and nothing can start: the gates left wait on each other. Config
 			// rules cycles out; a caller that builds gates by hand gets an error, not a hang.
-			for i, g := range gs {
-				if state[i] == pending {
-					results[i] = r.stuck(g)
-					state[i] = finished
-				}
-			}
+			s.markStuck()
 			break
 		}
 		select {
-		case i := <-done:
-			state[i], running, left = finished, running-1, left-1
+		case i := <-s.done:
+			s.state[i], s.running, s.left = finished, s.running-1, s.left-1
 		case <-cancelled:
 			cancelled = nil // seen once; from now on only finished gates wake the loop
 		}
 	}
-	return results
+	return s.results
+}
+
+// scheduler is schedule's state: where each gate is, what it needs (by index), its result.
+type scheduler struct {
+	r       *run
+	gs      []gates.Gate
+	results []gates.Result
+	index   map[string]int
+	needs   [][]int
+	state   []int
+	done    chan int
+	wg      sync.WaitGroup
+	running int
+	left    int
+}
+
+func newScheduler(r *run, gs []gates.Gate) *scheduler {
+	s := &scheduler{r: r, gs: gs, results: make([]gates.Result, len(gs)), index: make(map[string]int, len(gs)),
+		needs: make([][]int, len(gs)), state: make([]int, len(gs)), done: make(chan int), left: len(gs)}
+	for i, g := range gs {
+		s.index[g.Name] = i
+	}
+	for i, g := range gs {
+		for _, n := range g.Needs {
+			if j, ok := s.index[n]; ok && j != i {
+				s.needs[i] = append(s.needs[i], j)
+			}
+		}
+	}
+	return s
+}
+
+// advance decides every pending gate it can: cancelled once the run is, skipped as soon as one
+// need is known to block (without waiting for the others), started when all its needs finished
+// and a slot is free. moved says whether a gate finished without running.
+func (s *scheduler) advance() (moved bool) {
+	for i, g := range s.gs {
+		if s.state[i] != pending {
+			continue
+		}
+		if s.r.ctx.Err() != nil {
+			s.finish(i, s.r.notStarted(g))
+			moved = true
+			continue
+		}
+		ready, blocker := s.readiness(i)
+		switch {
+		case blocker >= 0:
+			s.finish(i, s.r.skipped(g, s.results[blocker], s.r.rootOf(s.results[blocker], s.results, s.index)))
+			moved = true
+		case ready && s.running < s.r.opts.Jobs:
+			s.start(i, g)
+		}
+	}
+	return moved
+}
+
+// readiness says whether every need of gate i finished, and the first that finished without
+// being met (-1: none).
+func (s *scheduler) readiness(i int) (ready bool, blocker int) {
+	ready, blocker = true, -1
+	for _, j := range s.needs[i] {
+		switch {
+		case s.state[j] != finished:
+			ready = false
+		case blocker < 0 && !gates.NeedMet(s.results[j].Status):
+			blocker = j
+		}
+	}
+	return ready, blocker
+}
+
+func (s *scheduler) finish(i int, res gates.Result) {
+	s.results[i], s.state[i], s.left = res, finished, s.left-1
+}
+
+func (s *scheduler) start(i int, g gates.Gate) {
+	s.state[i], s.running = started, s.running+1
+	s.wg.Go(func() {
+		s.results[i] = s.r.runGate(g)
+		s.done <- i
+	})
+}
+
+// markStuck reports every gate still pending as stuck on the others.
+func (s *scheduler) markStuck() {
+	for i, g := range s.gs {
+		if s.state[i] == pending {
+			s.results[i] = s.r.stuck(g)
+			s.state[i] = finished
+		}
+	}
 }
 
 // rootOf follows a chain of gates skipped for their needs back to the result that started it.

@@ -227,95 +227,140 @@ var errIndexForm = errors.New("an index this reader does not take")
 // unmerged path. A split index (the "link" extension) or a sparse one (directory entries) is
 // errIndexForm: git must be asked.
 func parseIndexFile(data []byte, oidLen int, prefix string, keep func(mode uint32, hidden bool) bool) ([]IndexEntry, error) {
-	if len(data) < 12+oidLen || string(data[:4]) != "DIRC" {
-		return nil, errIndexForm
+	r, count, err := newIndexReader(data, oidLen)
+	if err != nil {
+		return nil, err
 	}
-	version := binary.BigEndian.Uint32(data[4:8])
-	if version < 2 || version > 4 {
-		return nil, errIndexForm
-	}
-	count := int(binary.BigEndian.Uint32(data[8:12]))
-	body := data[:len(data)-oidLen] // the trailing checksum
-	const statBytes = 40            // ctime, mtime, dev, ino, mode, uid, gid, size: 4 bytes each but times (8)
-	pos := 12
 	var index []IndexEntry
 	if keep == nil {
 		// Room for every entry the data can hold: a header claiming more must not allocate more.
 		index = make([]IndexEntry, 0, min(count, len(data)/(62+oidLen-20)))
 	}
-	var name []byte // the previous path, which version 4 compresses against
 	for range count {
-		start := pos
-		if pos+statBytes+oidLen+2 > len(body) {
-			return nil, errIndexForm
+		e, err := r.next()
+		if err != nil {
+			return nil, err
 		}
-		mode := binary.BigEndian.Uint32(body[pos+24 : pos+28])
-		oid := body[pos+statBytes : pos+statBytes+oidLen]
-		pos += statBytes + oidLen
-		flags := binary.BigEndian.Uint16(body[pos : pos+2])
-		pos += 2
-		var extended uint16
-		if flags&0x4000 != 0 {
-			if version < 3 || pos+2 > len(body) {
-				return nil, errIndexForm
-			}
-			extended = binary.BigEndian.Uint16(body[pos : pos+2])
-			pos += 2
-		}
-		if version == 4 {
-			strip, n := binary.Uvarint(body[pos:])
-			if n <= 0 || strip > uint64(len(name)) {
-				return nil, errIndexForm
-			}
-			pos += n
-			end := bytes.IndexByte(body[pos:], 0)
-			if end < 0 {
-				return nil, errIndexForm
-			}
-			name = append(name[:len(name)-int(strip)], body[pos:pos+end]...)
-			pos += end + 1
-		} else {
-			end := bytes.IndexByte(body[pos:], 0)
-			if end < 0 {
-				return nil, errIndexForm
-			}
-			name = append(name[:0], body[pos:pos+end]...)
-			// 1 to 8 NULs pad the entry to a multiple of 8 bytes.
-			pos = start + (pos+end-start+8)&^7
-			if pos > len(body) {
-				return nil, errIndexForm
-			}
-		}
-		if mode&0o170000 == 0o040000 {
+		if e.mode&0o170000 == 0o040000 {
 			return nil, errIndexForm // a sparse directory entry
 		}
-		// assume-valid (assume-unchanged) in flags, skip-worktree in the extended flags.
-		hidden := flags&0x8000 != 0 || extended&0x4000 != 0
-		if keep != nil && !keep(mode, hidden) {
+		if keep != nil && !keep(e.mode, e.hidden) {
 			continue
 		}
-		path, ok := strings.CutPrefix(string(name), prefix)
+		path, ok := strings.CutPrefix(string(r.name), prefix)
 		if !ok || path == "" || inStateDir(path) {
 			continue
 		}
 		if n := len(index); n > 0 && index[n-1].Path == path {
 			continue // an unmerged path has several stages; status marks it as changed anyway
 		}
-		index = append(index, IndexEntry{
-			Path:   path,
-			Mode:   modeString(mode),
-			OID:    hex.EncodeToString(oid),
-			Hidden: hidden,
-		})
+		index = append(index, IndexEntry{Path: path, Mode: modeString(e.mode), OID: hex.EncodeToString(e.oid), Hidden: e.hidden})
 	}
-	// Extensions follow: only the split index changes what the entries mean.
-	for pos+8 <= len(body) {
-		sig := string(body[pos : pos+4])
-		size := int(binary.BigEndian.Uint32(body[pos+4 : pos+8]))
-		if sig == "link" || sig == "sdir" {
-			return nil, errIndexForm
-		}
-		pos += 8 + size
+	if r.splitOrSparse() {
+		return nil, errIndexForm
 	}
 	return index, nil
+}
+
+// indexReader walks the entries of an index file (versions 2 to 4) within its body, the
+// trailing checksum cut off.
+type indexReader struct {
+	body    []byte
+	pos     int
+	version uint32
+	oidLen  int
+	name    []byte // the current entry's path; version 4 compresses each against the previous
+}
+
+// indexEntry is what an entry says besides its path (in indexReader.name).
+type indexEntry struct {
+	mode   uint32
+	oid    []byte
+	hidden bool
+}
+
+// statBytes is an entry's ctime, mtime, dev, ino, mode, uid, gid and size: 4 bytes each but the
+// times (8).
+const statBytes = 40
+
+func newIndexReader(data []byte, oidLen int) (*indexReader, int, error) {
+	if len(data) < 12+oidLen || string(data[:4]) != "DIRC" {
+		return nil, 0, errIndexForm
+	}
+	version := binary.BigEndian.Uint32(data[4:8])
+	if version < 2 || version > 4 {
+		return nil, 0, errIndexForm
+	}
+	count := int(binary.BigEndian.Uint32(data[8:12]))
+	return &indexReader{body: data[:len(data)-oidLen], pos: 12, version: version, oidLen: oidLen}, count, nil
+}
+
+// next reads the next entry.
+func (r *indexReader) next() (indexEntry, error) {
+	start, body := r.pos, r.body
+	if r.pos+statBytes+r.oidLen+2 > len(body) {
+		return indexEntry{}, errIndexForm
+	}
+	e := indexEntry{mode: binary.BigEndian.Uint32(body[r.pos+24 : r.pos+28]), oid: body[r.pos+statBytes : r.pos+statBytes+r.oidLen]}
+	r.pos += statBytes + r.oidLen
+	flags := binary.BigEndian.Uint16(body[r.pos : r.pos+2])
+	r.pos += 2
+	var extended uint16
+	if flags&0x4000 != 0 {
+		if r.version < 3 || r.pos+2 > len(body) {
+			return indexEntry{}, errIndexForm
+		}
+		extended = binary.BigEndian.Uint16(body[r.pos : r.pos+2])
+		r.pos += 2
+	}
+	// assume-valid (assume-unchanged) in flags, skip-worktree in the extended flags.
+	e.hidden = flags&0x8000 != 0 || extended&0x4000 != 0
+	if r.version == 4 {
+		return e, r.compressedName()
+	}
+	return e, r.paddedName(start)
+}
+
+// compressedName reads a version 4 path: how much of the previous one to drop, then the rest.
+func (r *indexReader) compressedName() error {
+	strip, n := binary.Uvarint(r.body[r.pos:])
+	if n <= 0 || strip > uint64(len(r.name)) {
+		return errIndexForm
+	}
+	r.pos += n
+	end := bytes.IndexByte(r.body[r.pos:], 0)
+	if end < 0 {
+		return errIndexForm
+	}
+	r.name = append(r.name[:len(r.name)-int(strip)], r.body[r.pos:r.pos+end]...)
+	r.pos += end + 1
+	return nil
+}
+
+// paddedName reads a version 2 or 3 path: 1 to 8 NULs pad the entry (from start) to a multiple
+// of 8 bytes.
+func (r *indexReader) paddedName(start int) error {
+	end := bytes.IndexByte(r.body[r.pos:], 0)
+	if end < 0 {
+		return errIndexForm
+	}
+	r.name = append(r.name[:0], r.body[r.pos:r.pos+end]...)
+	r.pos = start + (r.pos+end-start+8)&^7
+	if r.pos > len(r.body) {
+		return errIndexForm
+	}
+	return nil
+}
+
+// splitOrSparse reads the extensions after the entries: only a split index or a sparse one
+// changes what the entries mean.
+func (r *indexReader) splitOrSparse() bool {
+	for pos := r.pos; pos+8 <= len(r.body); {
+		sig := string(r.body[pos : pos+4])
+		if sig == "link" || sig == "sdir" {
+			return true
+		}
+		pos += 8 + int(binary.BigEndian.Uint32(r.body[pos+4:pos+8]))
+	}
+	return false
 }
