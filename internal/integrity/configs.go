@@ -76,54 +76,23 @@ func (j *judge) load(f File) (configPair, bool) {
 // configFile runs the rules that apply to one file by its name.
 func (j *judge) configFile(f File) {
 	p := f.Path
-	base := path.Base(p)
-	var rules []func(configPair)
-	switch {
+	var rules []func(*judge, configPair)
+	switch kind, ok := configKindOf(p); {
 	case p == j.configName() || p == ".gauntlet.yml" || p == ".gauntlet.yaml":
 		if moved, ok := j.gauntletConfigMoved(f); ok {
 			f = moved
 		} else if f.Deleted && j.configMovedFrom(p) {
 			return // judged as the file it moved to
 		}
-		rules = append(rules, j.gauntletConfig)
-	case base == ".golangci.yml" || base == ".golangci.yaml" || base == ".golangci.toml" || base == ".golangci.json":
-		rules = append(rules, j.golangci)
-	case base == ".eslintrc" || strings.HasPrefix(base, ".eslintrc.") && base != ".eslintrc.js" && base != ".eslintrc.cjs":
-		rules = append(rules, j.eslintrc)
-	case base == "package.json":
-		rules = append(rules, j.packageJSON)
-	case base == "biome.json" || base == "biome.jsonc" || base == ".oxlintrc.json":
-		rules = append(rules, j.severityConfig)
-	case strings.HasPrefix(base, "tsconfig") && strings.HasSuffix(base, ".json") || strings.HasPrefix(base, "jsconfig") && strings.HasSuffix(base, ".json"):
-		rules = append(rules, j.tsconfig)
-	case base == "pyproject.toml":
-		rules = append(rules, j.pyproject, j.pytestConfig)
-	case base == "ruff.toml" || base == ".ruff.toml":
-		rules = append(rules, func(c configPair) { j.ruff(c, c.old, c.new) })
-	case base == "setup.cfg" || base == "tox.ini" || base == ".flake8" || base == "mypy.ini" || base == ".mypy.ini" ||
-		base == ".pylintrc" || base == "pylintrc" || base == ".coveragerc" || base == "pytest.ini" || base == ".pytest.ini":
-		rules = append(rules, j.iniConfig, j.pytestConfig)
-	case base == "pyrightconfig.json":
-		rules = append(rules, func(c configPair) { j.pyright(c, c.old, c.new) })
-	case base == "Cargo.toml":
-		rules = append(rules, j.cargoLints)
-	case base == "clippy.toml" || base == ".clippy.toml":
-		rules = append(rules, j.clippyConfig)
-	case strings.HasPrefix(base, "jest.config.") && strings.HasSuffix(base, ".json"):
-		rules = append(rules, func(c configPair) { j.jsRunnerConfig(c, c.old, c.new) })
-	case isJSRunnerConfig(base):
-		j.jsRunnerFile(f)
-	case base == "conftest.py":
-		j.conftest(f)
-	case strings.HasPrefix(base, "eslint.config."):
-		j.eslintFlat(f)
-	case base == ".eslintignore":
-		j.ignoreFile(f, "eslint")
-	case isMakefile(p):
-		j.makefile(f)
+		rules = []func(*judge, configPair){(*judge).gauntletConfig}
+	case ok:
+		rules = slices.Clip(kind.rules)
+		if kind.file != nil {
+			kind.file(j, f)
+		}
 	}
 	if isHookFile(p) {
-		rules = append(rules, j.hookFile)
+		rules = append(rules, (*judge).hookFile)
 	}
 	if coverageFile(p, j.configName()) {
 		j.coverage(f)
@@ -136,9 +105,62 @@ func (j *judge) configFile(f File) {
 		return
 	}
 	for _, rule := range rules {
-		rule(pair)
+		rule(j, pair)
 	}
 }
+
+// configKind is a kind of config file, by its name: the rules that compare its contents before
+// and after the change, or the rule that reads the change of it itself.
+type configKind struct {
+	match func(base, path string) bool
+	rules []func(*judge, configPair)
+	file  func(*judge, File)
+}
+
+// configKinds are the config files the rules know; the first that matches a file judges it.
+var configKinds = []configKind{
+	{match: named(".golangci.yml", ".golangci.yaml", ".golangci.toml", ".golangci.json"), rules: pairRules((*judge).golangci)},
+	{match: func(b, _ string) bool {
+		return b == ".eslintrc" || strings.HasPrefix(b, ".eslintrc.") && b != ".eslintrc.js" && b != ".eslintrc.cjs"
+	}, rules: pairRules((*judge).eslintrc)},
+	{match: named("package.json"), rules: pairRules((*judge).packageJSON)},
+	{match: named("biome.json", "biome.jsonc", ".oxlintrc.json"), rules: pairRules((*judge).severityConfig)},
+	{match: func(b, _ string) bool {
+		return (strings.HasPrefix(b, "tsconfig") || strings.HasPrefix(b, "jsconfig")) && strings.HasSuffix(b, ".json")
+	}, rules: pairRules((*judge).tsconfig)},
+	{match: named("pyproject.toml"), rules: pairRules((*judge).pyproject, (*judge).pytestConfig)},
+	{match: named("ruff.toml", ".ruff.toml"), rules: pairRules(func(j *judge, c configPair) { j.ruff(c, c.old, c.new) })},
+	{match: named("setup.cfg", "tox.ini", ".flake8", "mypy.ini", ".mypy.ini", ".pylintrc", "pylintrc", ".coveragerc", "pytest.ini", ".pytest.ini"),
+		rules: pairRules((*judge).iniConfig, (*judge).pytestConfig)},
+	{match: named("pyrightconfig.json"), rules: pairRules(func(j *judge, c configPair) { j.pyright(c, c.old, c.new) })},
+	{match: named("Cargo.toml"), rules: pairRules((*judge).cargoLints)},
+	{match: named("clippy.toml", ".clippy.toml"), rules: pairRules((*judge).clippyConfig)},
+	{match: func(b, _ string) bool { return strings.HasPrefix(b, "jest.config.") && strings.HasSuffix(b, ".json") },
+		rules: pairRules(func(j *judge, c configPair) { j.jsRunnerConfig(c, c.old, c.new) })},
+	{match: func(b, _ string) bool { return isJSRunnerConfig(b) }, file: (*judge).jsRunnerFile},
+	{match: named("conftest.py"), file: (*judge).conftest},
+	{match: func(b, _ string) bool { return strings.HasPrefix(b, "eslint.config.") }, file: (*judge).eslintFlat},
+	{match: named(".eslintignore"), file: func(j *judge, f File) { j.ignoreFile(f, "eslint") }},
+	{match: func(_, p string) bool { return isMakefile(p) }, file: (*judge).makefile},
+}
+
+// configKindOf is the kind of the config file at p, if it is one the rules know.
+func configKindOf(p string) (configKind, bool) {
+	base := path.Base(p)
+	for _, k := range configKinds {
+		if k.match(base, p) {
+			return k, true
+		}
+	}
+	return configKind{}, false
+}
+
+// named matches a file by its base name.
+func named(names ...string) func(base, path string) bool {
+	return func(base, _ string) bool { return slices.Contains(names, base) }
+}
+
+func pairRules(rules ...func(*judge, configPair)) []func(*judge, configPair) { return rules }
 
 func (j *judge) configName() string { return cmpOr(j.in.ConfigFile, ".gauntlet.yml") }
 
