@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The weakenings of issue 27, each tried as written on a real runner, and an honest twin of each.
+# Seventeen one-to-three-line weakenings (docs/integrity.md, "Measured"), each tried as written on a real runner, and an honest twin of each.
 #
 # For every row: a tiny project (bench/weakenings/KIND) is copied to a scratch directory, given a
 # .gauntlet.yml with its gate, committed, and a session is started as a host starts one
