@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Seventeen one-to-three-line weakenings (docs/integrity.md, "Measured"), each tried as written on a real runner, and an honest twin of each.
+# Seventeen one-to-three-line weakenings (docs/integrity.md, "Measured"), each tried as written
+# on a real runner, and an honest twin of each.
 #
 # For every row: a tiny project (bench/weakenings/KIND) is copied to a scratch directory, given a
 # .gauntlet.yml with its gate, committed, and a session is started as a host starts one
