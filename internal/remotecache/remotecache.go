@@ -74,12 +74,12 @@ type Client struct {
 	opts Options
 	http *http.Client
 
-	mu       sync.Mutex
+	mu sync.Mutex
 	// spent is the time the calls took so far: the budget bounds the time spent talking to the
 	// server, not the time since the first call (the gates run in between, for minutes).
-	spent time.Duration
-	down     error     // once the server failed, no more calls this run
-	ignored  Ignored   // entries the server returned that were not believed
+	spent   time.Duration
+	down    error   // once the server failed, no more calls this run
+	ignored Ignored // entries the server returned that were not believed
 }
 
 // Ignored counts the entries a Client did not believe, by why.
