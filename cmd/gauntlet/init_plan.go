@@ -178,7 +178,7 @@ func (p *initPlan) planHook(host hosts.Name, shared bool, r hookfile.Resolver) e
 	if c.Installed {
 		p.hookDone = true
 		p.notes = append(p.notes, fmt.Sprintf("%s already runs gauntlet stop-hook for %s", c.Rel, p.hostName))
-		if need := hookfile.HookTimeoutFor(p.stopHookTimeout); need > hookfile.HookTimeoutSeconds {
+		if need := hookfile.HookTimeoutFor(p.stopHookTimeout); need > hookfile.HookTimeoutSeconds && !hookAllows(p.root, host, c.Rel, need) {
 			// The entry there is the user's: init leaves it, but its timeout may now be too short.
 			p.notes = append(p.notes, fmt.Sprintf("  stop_hook.timeout is %s: make sure that hook's timeout is at least %d seconds",
 				formatDuration(p.stopHookTimeout), need))
@@ -198,7 +198,7 @@ func (p *initPlan) planHook(host hosts.Name, shared bool, r hookfile.Resolver) e
 		state = "exists: every other key and hook is kept"
 	}
 	p.steps = append(p.steps, initStep{
-		preview:  fmt.Sprintf("%s (%s), add to %s:\n  %s", c.Rel, state, c.Where, c.Entry),
+		preview:  fmt.Sprintf("%s (%s), add:\n  %s", c.Rel, state, strings.Join(c.Entries, "\n  ")),
 		question: fmt.Sprintf("Install the %s stop hook in %s?", p.hostName, c.Rel),
 		apply: func() error {
 			if err := c.Apply(); err != nil {
@@ -211,6 +211,22 @@ func (p *initPlan) planHook(host hosts.Name, shared bool, r hookfile.Resolver) e
 		skipped: "stop hook not installed",
 	})
 	return nil
+}
+
+// hookAllows reports whether the stop-hook entry already in the host's file rel gives the hook at
+// least need seconds: then there is nothing to advise.
+func hookAllows(root string, host hosts.Name, rel string, need int) bool {
+	for _, f := range hookfile.Inspect(root, host) {
+		if f.File != rel {
+			continue
+		}
+		for _, h := range f.Hooks {
+			if h.Timeout >= time.Duration(need)*time.Second {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func printNextSteps(w io.Writer, p *initPlan, opts initOptions) {

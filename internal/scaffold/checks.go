@@ -72,6 +72,9 @@ func classify(words []string) (check, bool) {
 	switch tool {
 	case "go":
 		return classifyGo(args)
+	case "richgo":
+		// richgo colours go test's output; the go test it runs is the check.
+		return classifyGo(args)
 	case "gotestsum":
 		// gotestsum formats go test's output; the go test it runs is the check.
 		goArgs := []string{"test"}
@@ -91,7 +94,8 @@ func classify(words []string) (check, bool) {
 		if len(args) == 0 || args[0] != "run" {
 			return check{}, false
 		}
-		rest := drop(args[1:], "-v", "--verbose", "--fix", "--out-format*", "--output.*", "--color*")
+		// --timeout is CI's budget for its own machines; the gate's timeout is gauntlet's.
+		rest := drop(args[1:], "-v", "--verbose", "--fix", "--out-format*", "--output.*", "--color*", "--timeout*")
 		return check{key: "golangci-lint", kind: "Go", name: "lint", comment: "golangci-lint's linters",
 			words: append([]string{"golangci-lint", "run"}, rest...), timeout: 15 * time.Minute,
 			fix: append([]string{"golangci-lint", "run", "--fix"}, rest...), writes: slices.Contains(args, "--fix")}, true
@@ -182,10 +186,12 @@ func classify(words []string) (check, bool) {
 		return check{key: "jest", kind: "Node", name: "test", comment: "the tests, with jest",
 			words: drop(words, "--watch", "--watchAll"), timeout: testTime}, true
 	case "python", "python3":
-		if len(args) >= 2 && args[0] == "-m" {
-			c, ok := classify(args[1:])
+		// The interpreter's own flags stay: -W error turns the tests' warnings into failures.
+		flags := pythonFlags(args)
+		if rest := args[len(flags):]; len(rest) >= 2 && rest[0] == "-m" {
+			c, ok := classify(rest[1:])
 			if ok && c.kind == "Python" {
-				c.words = append([]string{tool, "-m"}, c.words...)
+				c.words = slices.Concat([]string{tool}, flags, []string{"-m"}, c.words)
 			}
 			return c, ok
 		}
@@ -368,11 +374,25 @@ func mergeGoTests(cmds [][]string) []string {
 	return append(out, pkgs...)
 }
 
-// dropPytest removes tox substitutions ({posargs}, --basetemp={envtmpdir}) and report outputs.
+// pythonFlags are the interpreter's flags before -m (-W error, -X dev, -bb, -u).
+func pythonFlags(args []string) []string {
+	n := 0
+	for n < len(args) && strings.HasPrefix(args[n], "-") && args[n] != "-m" && args[n] != "-c" {
+		if (args[n] == "-W" || args[n] == "-X") && n+1 < len(args) {
+			n++
+		}
+		n++
+	}
+	return args[:n]
+}
+
+// dropPytest removes tox substitutions ({posargs}, --basetemp={envtmpdir}), report outputs and
+// the verbosity that lists every passing test, which would fill a failure's reason.
 func dropPytest(words []string) []string {
 	var out []string
 	for _, w := range words {
-		if strings.Contains(w, "{") || strings.HasPrefix(w, "--junit") || strings.HasPrefix(w, "--cov") {
+		if strings.Contains(w, "{") || strings.HasPrefix(w, "--junit") || strings.HasPrefix(w, "--cov") ||
+			w == "-v" || w == "-vv" || w == "--verbose" {
 			continue
 		}
 		out = append(out, w)

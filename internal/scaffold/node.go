@@ -211,13 +211,13 @@ func detectNode(c *dirContext) *Project {
 			name = l.tool
 		}
 		p.Gates = append(p.Gates, Gate{Name: name, Comment: l.comment, Run: pm.exec + " " + l.run, Fix: pm.exec + " " + l.fix,
-			Timeout: lintTime, Source: "from " + inDir(c.rel, cfg) + " (no script runs " + l.tool + ")"})
+			Timeout: lintTime, Source: "from " + inDir(c.rel, cfg) + " (no script runs " + l.tool + ")", Inferred: true})
 	}
 	if !tscRun && !hasAny(kept, typecheckScripts) && exists(dir, "tsconfig.json") &&
 		(pkg.DevDependencies["typescript"] != nil || pkg.Dependencies["typescript"] != nil) {
 		p.Gates = append(p.Gates, Gate{Name: "typecheck", Comment: "type errors, as the TypeScript compiler reports them",
 			Run: pm.exec + " tsc --noEmit", Timeout: lintTime,
-			Source: "not declared by the project: gauntlet's default for tsconfig.json with a typescript dependency"})
+			Source: "not declared by the project: gauntlet's default for tsconfig.json with a typescript dependency", Inferred: true})
 	}
 	if len(p.Gates) == 0 {
 		p.Notes = append(p.Notes, "package.json has none of the scripts lint, typecheck, tsc, check, test, build: add its checks by hand.")
@@ -335,7 +335,7 @@ func formatGate(scripts map[string]string, runs map[string]map[string]bool, kept
 		}
 		return []Gate{g}
 	}
-	if writer == "" {
+	if writer == "" || biomeChecked(scripts, runs, kept, scripts[writer]) {
 		return nil
 	}
 	check, ok := checkForm(scripts[writer], pm)
@@ -344,6 +344,39 @@ func formatGate(scripts map[string]string, runs map[string]map[string]bool, kept
 	}
 	return []Gate{{Name: "fmt", Comment: "what the " + writer + " script formats, checked without writing (the script itself is the fix)",
 		Run: check, Fix: pm.run + " " + writer, Timeout: 5 * time.Minute, Source: "from " + src + ", script " + writer}}
+}
+
+// biomeChecked reports whether a biome format script's check is already done: biome check and
+// biome ci check the formatting too, so a kept script that runs them covers it.
+func biomeChecked(scripts map[string]string, runs map[string]map[string]bool, kept []string, writer string) bool {
+	if !runsTool(writer, "biome") {
+		return false
+	}
+	for _, k := range kept {
+		for s := range runs[k] {
+			for _, cmd := range splitCommands(scripts[s]) {
+				if c, ok := classify(cmd.words); ok && c.key == "biome" && len(c.words) > 1 && (c.words[1] == "check" || c.words[1] == "ci") {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// keptTools are the checks (classify's keys) the kept scripts run.
+func keptTools(scripts map[string]string, runs map[string]map[string]bool, kept []string) map[string]bool {
+	out := map[string]bool{}
+	for _, k := range kept {
+		for s := range runs[k] {
+			for _, cmd := range splitCommands(scripts[s]) {
+				if c, ok := classify(cmd.words); ok {
+					out[c.key] = true
+				}
+			}
+		}
+	}
+	return out
 }
 
 // gateRuns reports whether a gate already runs tool (through the package manager or not).
@@ -588,6 +621,7 @@ func leftOutScripts(scripts map[string]string, runs map[string]map[string]bool, 
 	}
 	slices.Sort(names)
 	var out []string
+	gated := keptTools(scripts, runs, kept)
 	for _, name := range names {
 		covered := false
 		for _, k := range kept {
@@ -613,6 +647,8 @@ func leftOutScripts(scripts map[string]string, runs map[string]map[string]bool, 
 		switch {
 		case writesFiles(scripts[name]):
 			continue // a fixer or a formatter: never a gate, and not a check left out
+		case gated[tool] || strings.Contains(name, "watch"):
+			continue // the same tool as a gate, in another mode (test:coverage, test:watch)
 		case tool != "":
 			out = append(out, fmt.Sprintf("the %s script (%s) is no gate: init makes gates of the lint, type-check, check, test and build scripts only; add it by hand as `run: %s %s` if the project treats it as a check.", name, tool, pm.run, name))
 		case checkTargets[name]:

@@ -113,7 +113,7 @@ func detectPython(c *dirContext) *Project {
 	}
 
 	ruffDefault := &Gate{Name: "lint", Comment: "ruff's lint rules", Run: "ruff check", Fix: "ruff check --fix", Timeout: 5 * time.Minute,
-		Source: def + " (ruff)"}
+		Source: def + " (ruff)", Inferred: true}
 	if !set.ruff {
 		ruffDefault = nil
 	}
@@ -124,13 +124,13 @@ func detectPython(c *dirContext) *Project {
 	add("flake8", nil)
 	add("pylint", nil)
 	mypyDefault := &Gate{Name: "typecheck", Comment: "type errors, as mypy reports them", Run: "mypy", Timeout: typeTime,
-		Source: def + " (mypy)"}
+		Source: def + " (mypy)", Inferred: true}
 	if !set.mypy {
 		mypyDefault = nil
 	}
 	add("mypy", mypyDefault)
 	pyrightDefault := &Gate{Name: "pyright", Comment: "type errors, as pyright reports them", Run: "pyright", Timeout: lintTime,
-		Source: def + " (pyright)"}
+		Source: def + " (pyright)", Inferred: true}
 	if !set.pyright {
 		pyrightDefault = nil
 	}
@@ -142,7 +142,7 @@ func detectPython(c *dirContext) *Project {
 		pytest = "pytest"
 	}
 	add("pytest", &Gate{Name: "test", Comment: "the tests, with pytest", Run: pytest, Timeout: testTime,
-		Source: strings.Replace(gauntletDefault, "%s", "a Python project", 1)})
+		Source: strings.Replace(gauntletDefault, "%s", "a Python project", 1), Inferred: true})
 	if last := &p.Gates[len(p.Gates)-1]; !strings.Contains(last.Run, "&&") {
 		last.Hint = "Rerun one test with `" + last.Run + " -k NAME`."
 	}

@@ -29,6 +29,7 @@ func TestScopeSharedRootFiles(t *testing.T) {
 		"pnpm-workspace.yaml": "packages: [web]\n",
 		"web/package.json":    `{"scripts": {"lint": "eslint ."}}`,
 		"web/tsconfig.json":   "{}",
+		".github/workflows/ci.yml": "jobs:\n  go:\n    steps:\n      - run: go test ./...\n",
 	})
 	web, ok := gates["web-lint"]
 	if !ok {

@@ -1,0 +1,368 @@
+package scaffold
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The fixtures below are trimmed from real repositories on which init once wrote gates the
+// project never runs, or left out checks it does run without a word.
+
+func detectTree(t *testing.T, files map[string]string) []Project {
+	t.Helper()
+	projects, err := Detect(writeTree(t, files))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return projects
+}
+
+// offerNames lists every project's offered (commented-out) gates, by project label.
+func offerNames(projects []Project) map[string][]string {
+	out := map[string][]string{}
+	for _, p := range projects {
+		for _, g := range p.Offers {
+			out[p.Label()] = append(out[p.Label()], g.Name)
+		}
+	}
+	return out
+}
+
+func allNotes(projects []Project) string {
+	var notes []string
+	for _, p := range projects {
+		notes = append(notes, p.Notes...)
+	}
+	return strings.Join(notes, "\n")
+}
+
+func gateByName(projects []Project, name string) (Gate, bool) {
+	for _, g := range Layout(projects) {
+		if g.Name == name {
+			return g, true
+		}
+	}
+	return Gate{}, false
+}
+
+// cobra: CI runs golangci-lint (action) and `make richtest`; the Makefile's fmt target checks with
+// gofmt inside $(shell ...). Nothing runs go mod tidy: it is offered, not gated. The license
+// header check CI runs through docker is named.
+func TestCobraGatesOnlyWhatTheProjectRuns(t *testing.T) {
+	projects := detectTree(t, map[string]string{
+		"go.mod":         "module github.com/spf13/cobra\n\ngo 1.15\n",
+		".golangci.yml":  "version: \"2\"\nlinters:\n  default: none\n  enable: [govet, errcheck]\n",
+		"Makefile":       "SRC=$(shell find . -name \"*.go\")\n\nall: fmt test\n\nfmt:\n\t$(info ***)\n\t@test -z $(shell gofmt -l $(SRC)) || (gofmt -d $(SRC); exit 1)\n\nlint:\n\tgolangci-lint run -v\n\ntest: install_deps\n\tgo test -v $(GO_TEST_FLAGS) ./...\n\nrichtest: install_deps\n\trichgo test -v $(GO_TEST_FLAGS) ./...\n\ninstall_deps:\n\tgo get -v ./...\n",
+		".github/workflows/test.yml": `env:
+  GO111MODULE: on
+jobs:
+  lic-headers:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - run: >-
+          docker run
+          -v $(pwd):/wrk -w /wrk
+          ghcr.io/google/addlicense
+          -c 'The Cobra Authors'
+          -check
+          .
+  golangci-lint:
+    steps:
+      - uses: golangci/golangci-lint-action@v8.0.0
+        with:
+          version: latest
+          args: --verbose
+  test-unix:
+    steps:
+    - run: |
+        export GOBIN=$HOME/go/bin
+        go install github.com/kyoh86/richgo@latest
+    - run: RICHGO_FORCE_COLOR=1 PATH=$HOME/go/bin/:$PATH make richtest
+`,
+	})
+	cmds := gateCommands(projects)
+	if want := []string{"fmt", "lint", "test"}; !slices.Equal(slices.Sorted(maps.Keys(cmds)), want) {
+		t.Errorf("gates = %v, want %v", cmds, want)
+	}
+	if g, _ := gateByName(projects, "fmt"); !strings.HasPrefix(g.Source, "from Makefile, target fmt") {
+		t.Errorf("fmt source = %q, want the Makefile's fmt target", g.Source)
+	}
+	if g, _ := gateByName(projects, "test"); !strings.Contains(g.Source, "make richtest") && !strings.Contains(g.Source, "target richtest") {
+		t.Errorf("test source = %q, want the richtest target CI runs", g.Source)
+	}
+	if offers := offerNames(projects)["Go"]; !slices.Equal(offers, []string{"tidy"}) {
+		t.Errorf("offered = %v, want tidy only (vet is golangci-lint's)", offers)
+	}
+	if notes := allNotes(projects); !strings.Contains(notes, "addlicense") {
+		t.Errorf("notes = %q, want the license-header check named", notes)
+	}
+}
+
+// fzf: the Makefile's test sets SHELL=/bin/sh for go test; its lint runs rubocop (fixing, -a) and
+// a script's --check; CI runs typos through an action. The environment stays, and every check
+// that becomes no gate is named.
+func TestFzfKeepsTheEnvironmentAndNamesWhatItLeavesOut(t *testing.T) {
+	projects := detectTree(t, map[string]string{
+		"go.mod": "module github.com/junegunn/fzf\n\ngo 1.23\n",
+		"Makefile": "GO ?= go\nBASH_SCRIPTS := shell/update.sh shell/completion.bash\n\n" +
+			"test: $(SOURCES)\n\tSHELL=/bin/sh GOOS= $(GO) test -v -tags \"$(TAGS)\" \\\n\t\t\tgithub.com/junegunn/fzf/src \\\n\t\t\tgithub.com/junegunn/fzf/src/algo\n\n" +
+			"lint: $(SOURCES)\n\t[ -z \"$$(gofmt -s -d src)\" ] || (gofmt -s -d src; exit 1)\n\tbundle exec rubocop -a --require rubocop-minitest\n\tshell/update.sh --check ${BASH_SCRIPTS}\n\n" +
+			"fmt: $(SOURCES)\n\tgofmt -s -w src\n\tshell/update.sh ${BASH_SCRIPTS}\n",
+		".github/workflows/linux.yml": `env:
+  LANG: C.UTF-8
+jobs:
+  build:
+    steps:
+    - name: Install packages
+      run: |
+        sudo apt-get update
+        sudo apt-get install --yes zsh fish tmux shfmt
+    - run: bundle install
+    - name: Rubocop
+      run: make lint
+    - name: Unit test
+      run: make test
+    - name: Fuzz test
+      run: |
+        go test ./src/algo/ -fuzz=FuzzIndexByteTwo -fuzztime=5s
+    - name: Integration test
+      run: make install && ./install --all && tmux new-session -d && ruby test/runner.rb --verbose
+`,
+		".github/workflows/typos.yml": "jobs:\n  typos:\n    steps:\n    - uses: actions/checkout@v4\n    - uses: crate-ci/typos@685eb3d55be2f85191e8c84acb9f44d7756f84ab # v1.29.4\n",
+	})
+	test, ok := gateByName(projects, "test")
+	if !ok {
+		t.Fatalf("no test gate in %v", gateCommands(projects))
+	}
+	env := map[string]string{}
+	for _, e := range test.Env {
+		env[e.Name] = e.Value
+	}
+	if env["SHELL"] != "/bin/sh" {
+		t.Errorf("test env = %v, want SHELL=/bin/sh as the Makefile sets it", test.Env)
+	}
+	if _, ok := gateByName(projects, "vet"); ok {
+		t.Errorf("a vet gate nothing in the project runs: %v", gateCommands(projects))
+	}
+	notes := allNotes(projects)
+	for _, want := range []string{"rubocop", "shell/update.sh --check", "typos", "ruby test/runner.rb"} {
+		if !strings.Contains(notes, want) {
+			t.Errorf("notes do not name %q:\n%s", want, notes)
+		}
+	}
+	for _, noise := range []string{"apt-get", "bundle install", "fuzz"} {
+		if strings.Contains(notes, noise) {
+			t.Errorf("notes name %q, which checks nothing:\n%s", noise, notes)
+		}
+	}
+}
+
+// ripgrep: the test job's env is CI's plumbing (the cargo program and cross-compilation flags,
+// filled into the command already) and must not be copied; clippy and the fuzz folder are run by
+// no CI job, so they are offered rather than gated.
+func TestRipgrepCopiesNoCIPlumbingAndInventsNoRustGates(t *testing.T) {
+	projects := detectTree(t, map[string]string{
+		"Cargo.toml":      "[package]\nname = \"ripgrep\"\n\n[workspace]\nmembers = [\"crates/*\"]\n",
+		"fuzz/Cargo.toml": "[package]\nname = \"fuzz\"\n",
+		".github/workflows/ci.yml": `jobs:
+  test:
+    env:
+      CARGO: cargo
+      TARGET_FLAGS:
+      TARGET_DIR: ./target
+      CROSS_VERSION: v0.2.5
+      RUST_BACKTRACE: 1
+    strategy:
+      matrix:
+        include:
+        - build: pinned
+          rust: 1.96.0
+    steps:
+    - name: Use Cross
+      run: |
+        curl -LO "https://github.com/cross-rs/cross/releases/download/$CROSS_VERSION/cross.tar.gz"
+        echo "CARGO=cross" >> $GITHUB_ENV
+    - run: ${{ env.CARGO }} build --verbose --workspace ${{ env.TARGET_FLAGS }}
+    - name: Show build.rs stderr
+      run: |
+        stderr="$(find "${{ env.TARGET_DIR }}/debug" -name stderr -print0 | xargs -0 ls -t | head -n1)"
+    - run: ${{ env.CARGO }} test --verbose --workspace --features unstable-index ${{ env.TARGET_FLAGS }}
+    - shell: bash
+      run: ci/test-complete
+  rustfmt:
+    steps:
+    - run: cargo fmt --all --check
+  docs:
+    steps:
+      - name: Check documentation
+        env:
+          RUSTDOCFLAGS: -D warnings
+        run: cargo doc --no-deps --document-private-items --workspace
+  fuzz_testing:
+    steps:
+      - run: cargo install cargo-fuzz
+        working-directory: fuzz
+      - name: Verify fuzz targets build
+        run: cargo check
+        working-directory: fuzz
+`,
+	})
+	cmds := gateCommands(projects)
+	if want := []string{"fmt", "test"}; !slices.Equal(slices.Sorted(maps.Keys(cmds)), want) {
+		t.Errorf("gates = %v, want %v", cmds, want)
+	}
+	if test, _ := gateByName(projects, "test"); len(test.Env) != 0 {
+		t.Errorf("test env = %v, want none of CI's plumbing", test.Env)
+	}
+	offers := offerNames(projects)
+	if !slices.Contains(offers["Rust workspace"], "lint") {
+		t.Errorf("offers = %v, want clippy offered", offers)
+	}
+	notes := allNotes(projects)
+	for _, want := range []string{"cargo doc", "ci/test-complete", "cargo check"} {
+		if !strings.Contains(notes, want) {
+			t.Errorf("notes do not name %q:\n%s", want, notes)
+		}
+	}
+}
+
+// memos: DRIVER comes from an expression over the matrix (`cond && '' || 'sqlite'` is always
+// 'sqlite'); GO_VERSION only feeds CI's own steps; golangci-lint's --timeout=3m is CI's budget, not
+// the project's; buf's checks are named; the web app's biome check already formats, so no fmt
+// gate of its format script.
+func TestMemosEnvironmentTimeoutsAndCoveredFormatting(t *testing.T) {
+	projects := detectTree(t, map[string]string{
+		"go.mod":           "module github.com/usememos/memos\n\ngo 1.25\n",
+		".golangci.yaml":   "version: \"2\"\n",
+		"web/package.json": `{"scripts": {"dev": "vite", "build": "vite build", "lint": "tsc --noEmit --skipLibCheck && biome check src tests", "lint:fix": "biome check --write src tests", "format": "biome format --write src tests", "test": "vitest run", "test:watch": "vitest", "test:coverage": "vitest run --coverage"}}`,
+		"web/pnpm-lock.yaml": "",
+		".github/workflows/backend-tests.yml": `env:
+  GO_VERSION: "1.25.0"
+jobs:
+  static-checks:
+    steps:
+      - uses: actions/setup-go@v6
+        with:
+          go-version: ${{ env.GO_VERSION }}
+      - name: Verify go.mod is tidy
+        run: |
+          go mod tidy -go=${{ env.GO_VERSION }}
+          git diff --exit-code
+      - uses: golangci/golangci-lint-action@v9
+        with:
+          version: v2.13.1
+          args: --timeout=3m
+  tests:
+    strategy:
+      matrix:
+        test-group: [store, server]
+    steps:
+      - run: |
+          case "${{ matrix.test-group }}" in
+            store)
+              go test -v -coverprofile=coverage.out ./store/...
+              ;;
+            server)
+              go test -v -race ./server/...
+              ;;
+          esac
+        env:
+          DRIVER: ${{ matrix.test-group == 'store' && '' || 'sqlite' }}
+`,
+		".github/workflows/proto-linter.yml": `jobs:
+  lint:
+    steps:
+      - uses: bufbuild/buf-lint-action@v1
+        with:
+          input: proto
+      - name: Check buf format
+        run: |
+          if [[ $(buf format -d) ]]; then
+            echo "Proto files are not formatted."
+            exit 1
+          fi
+`,
+		".github/workflows/frontend-tests.yml": "jobs:\n  lint:\n    steps:\n      - working-directory: web\n        run: pnpm install --frozen-lockfile\n      - working-directory: web\n        run: pnpm lint\n      - working-directory: web\n        run: pnpm test\n",
+	})
+	test, _ := gateByName(projects, "test")
+	if !slices.Equal(test.Env, []EnvVar{{"DRIVER", "sqlite"}}) {
+		t.Errorf("test env = %v, want DRIVER=sqlite only", test.Env)
+	}
+	if lint, _ := gateByName(projects, "lint"); strings.Contains(lint.Run, "--timeout") || strings.Contains(lint.Fix, "--timeout") {
+		t.Errorf("lint = %q / %q, want CI's --timeout left out", lint.Run, lint.Fix)
+	}
+	if _, ok := gateByName(projects, "web-fmt"); ok {
+		t.Errorf("a web-fmt gate beside biome check: %v", gateCommands(projects))
+	}
+	notes := allNotes(projects)
+	for _, want := range []string{"buf-lint-action", "buf format"} {
+		if !strings.Contains(notes, want) {
+			t.Errorf("notes do not name %q:\n%s", want, notes)
+		}
+	}
+	for _, noise := range []string{"test:watch", "test:coverage"} {
+		if strings.Contains(notes, noise) {
+			t.Errorf("notes name %q, a variant of the test gate:\n%s", noise, notes)
+		}
+	}
+}
+
+// A tox project: the env CI runs keeps python's -W error; pytest's -v only floods the reason; an env
+// CI never runs (pylint) is offered, not gated.
+func TestToxEnvsCIDoesNotRunAreOffered(t *testing.T) {
+	projects := detectTree(t, map[string]string{
+		"pyproject.toml": "[project]\nname = 'x'\n",
+		"tox.ini":        "[tox]\nenvlist = py\n\n[testenv]\ncommands =\n    python -W error -m pytest -v {posargs}\n\n[testenv:pylint]\ncommands = pylint src\n",
+		".github/workflows/ci.yml": "jobs:\n  t:\n    steps:\n      - run: pip install tox\n      - run: tox -e py\n",
+	})
+	cmds := gateCommands(projects)
+	if cmds["test"] != "python -W error -m pytest" {
+		t.Errorf("test = %q, want python -W error -m pytest", cmds["test"])
+	}
+	if _, ok := cmds["pylint"]; ok {
+		t.Errorf("a pylint gate from an env CI never runs: %v", cmds)
+	}
+	if offers := offerNames(projects)["Python"]; !slices.Contains(offers, "pylint") {
+		t.Errorf("offers = %v, want pylint offered", offers)
+	}
+}
+
+// A project that declares nothing anywhere (no CI, hooks or task runners) still gets gauntlet's
+// defaults as gates: there is nothing else to go by.
+func TestBareProjectGetsDefaults(t *testing.T) {
+	projects := detectTree(t, map[string]string{"go.mod": "module x\n", "main.go": "package main\n"})
+	if want := []string{"fmt", "test", "tidy", "vet"}; !slices.Equal(slices.Sorted(maps.Keys(gateCommands(projects))), want) {
+		t.Errorf("gates = %v, want %v", gateCommands(projects), want)
+	}
+}
+
+// A two-file project got a 20m test timeout and a 21m stop hook from a guess sized for a cold
+// build of a large one: the guess scales with the project's files and dependencies.
+func TestTimeoutsScaleWithTheProject(t *testing.T) {
+	small := detectTree(t, map[string]string{"go.mod": "module x\n", "main.go": "package main\n", "main_test.go": "package main\n"})
+	test, _ := gateByName(small, "test")
+	if test.Timeout > 5*time.Minute {
+		t.Errorf("two-file module: test timeout %s, want at most 5m", test.Timeout)
+	}
+	if d := StopHookTimeout(Layout(small)); d.Raised {
+		t.Errorf("two-file module: stop hook raised to %s", d.Timeout)
+	}
+	files := map[string]string{"go.mod": "module x\n"}
+	var sum strings.Builder
+	for i := range 400 {
+		fmt.Fprintf(&sum, "example.com/m%d v1.0.0 h1:x=\nexample.com/m%d v1.0.0/go.mod h1:y=\n", i, i)
+	}
+	files["go.sum"] = sum.String()
+	for i := range 1200 {
+		files[fmt.Sprintf("pkg%d/f%d.go", i/20, i)] = "package p\n"
+	}
+	large := detectTree(t, files)
+	if test, _ := gateByName(large, "test"); test.Timeout != 20*time.Minute {
+		t.Errorf("large module: test timeout %s, want the cold-build 20m", test.Timeout)
+	}
+}
