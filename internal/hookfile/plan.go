@@ -27,7 +27,7 @@ type Change struct {
 	// Entries are every entry added, each with where it goes ("hooks.Stop: {...}"): the stop
 	// hook's, then the after-edit hooks'.
 	Entries []string
-	Content   []byte // the whole new file
+	Content []byte // the whole new file
 }
 
 // InvalidFileError is a hook file that cannot be merged into safely; it is left as it was.

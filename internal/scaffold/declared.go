@@ -1001,5 +1001,5 @@ func stepEnv(matrix map[string]string, envs ...map[string]string) []EnvVar {
 	return out
 }
 
-// wholeExpression is a value that is one expression: `${{ matrix.x == 'a' && '' || 'b' }}`.
+// wholeExpression is a value that is one expression: `${{ matrix.x == 'a' && ” || 'b' }}`.
 var wholeExpression = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\$\{\{(.*)\}\}$`) })

@@ -6,7 +6,7 @@ import (
 
 // ghValue is a GitHub Actions expression's value as far as init can know it: the matrix's first
 // values are known, anything else (secrets, github.*, steps.*) is not. Truthiness can be known
-// when the value is not: `x && ''` is falsy whatever x is.
+// when the value is not: `x && ”` is falsy whatever x is.
 type ghValue struct {
 	s     string
 	known bool
@@ -25,7 +25,7 @@ var ghUnknown = ghValue{truth: -1}
 
 // evalExpression evaluates the expression inside `${{ }}` with the matrix's first values: string
 // literals, matrix.NAME and env.NAME (from env), ==, !=, !, &&, || and parentheses, which is what
-// CI files use to pick a value per matrix entry (`matrix.group == 'store' && '' || 'sqlite'`).
+// CI files use to pick a value per matrix entry (`matrix.group == 'store' && ” || 'sqlite'`).
 // ok is false when the value depends on anything else.
 func evalExpression(expr string, matrix, env map[string]string) (string, bool) {
 	p := &ghParser{toks: ghTokens(expr), matrix: matrix, env: env}

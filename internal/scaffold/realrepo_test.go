@@ -54,9 +54,9 @@ func gateByName(projects []Project, name string) (Gate, bool) {
 // header check CI runs through docker is named.
 func TestCobraGatesOnlyWhatTheProjectRuns(t *testing.T) {
 	projects := detectTree(t, map[string]string{
-		"go.mod":         "module github.com/spf13/cobra\n\ngo 1.15\n",
-		".golangci.yml":  "version: \"2\"\nlinters:\n  default: none\n  enable: [govet, errcheck]\n",
-		"Makefile":       "SRC=$(shell find . -name \"*.go\")\n\nall: fmt test\n\nfmt:\n\t$(info ***)\n\t@test -z $(shell gofmt -l $(SRC)) || (gofmt -d $(SRC); exit 1)\n\nlint:\n\tgolangci-lint run -v\n\ntest: install_deps\n\tgo test -v $(GO_TEST_FLAGS) ./...\n\nrichtest: install_deps\n\trichgo test -v $(GO_TEST_FLAGS) ./...\n\ninstall_deps:\n\tgo get -v ./...\n",
+		"go.mod":        "module github.com/spf13/cobra\n\ngo 1.15\n",
+		".golangci.yml": "version: \"2\"\nlinters:\n  default: none\n  enable: [govet, errcheck]\n",
+		"Makefile":      "SRC=$(shell find . -name \"*.go\")\n\nall: fmt test\n\nfmt:\n\t$(info ***)\n\t@test -z $(shell gofmt -l $(SRC)) || (gofmt -d $(SRC); exit 1)\n\nlint:\n\tgolangci-lint run -v\n\ntest: install_deps\n\tgo test -v $(GO_TEST_FLAGS) ./...\n\nrichtest: install_deps\n\trichgo test -v $(GO_TEST_FLAGS) ./...\n\ninstall_deps:\n\tgo get -v ./...\n",
 		".github/workflows/test.yml": `env:
   GO111MODULE: on
 jobs:
@@ -231,15 +231,15 @@ func TestRipgrepCopiesNoCIPlumbingAndInventsNoRustGates(t *testing.T) {
 	}
 }
 
-// memos: DRIVER comes from an expression over the matrix (`cond && '' || 'sqlite'` is always
+// memos: DRIVER comes from an expression over the matrix (`cond && ” || 'sqlite'` is always
 // 'sqlite'); GO_VERSION only feeds CI's own steps; golangci-lint's --timeout=3m is CI's budget, not
 // the project's; buf's checks are named; the web app's biome check already formats, so no fmt
 // gate of its format script.
 func TestMemosEnvironmentTimeoutsAndCoveredFormatting(t *testing.T) {
 	projects := detectTree(t, map[string]string{
-		"go.mod":           "module github.com/usememos/memos\n\ngo 1.25\n",
-		".golangci.yaml":   "version: \"2\"\n",
-		"web/package.json": `{"scripts": {"dev": "vite", "build": "vite build", "lint": "tsc --noEmit --skipLibCheck && biome check src tests", "lint:fix": "biome check --write src tests", "format": "biome format --write src tests", "test": "vitest run", "test:watch": "vitest", "test:coverage": "vitest run --coverage"}}`,
+		"go.mod":             "module github.com/usememos/memos\n\ngo 1.25\n",
+		".golangci.yaml":     "version: \"2\"\n",
+		"web/package.json":   `{"scripts": {"dev": "vite", "build": "vite build", "lint": "tsc --noEmit --skipLibCheck && biome check src tests", "lint:fix": "biome check --write src tests", "format": "biome format --write src tests", "test": "vitest run", "test:watch": "vitest", "test:coverage": "vitest run --coverage"}}`,
 		"web/pnpm-lock.yaml": "",
 		".github/workflows/backend-tests.yml": `env:
   GO_VERSION: "1.25.0"
@@ -316,8 +316,8 @@ jobs:
 // CI never runs (pylint) is offered, not gated.
 func TestToxEnvsCIDoesNotRunAreOffered(t *testing.T) {
 	projects := detectTree(t, map[string]string{
-		"pyproject.toml": "[project]\nname = 'x'\n",
-		"tox.ini":        "[tox]\nenvlist = py\n\n[testenv]\ncommands =\n    python -W error -m pytest -v {posargs}\n\n[testenv:pylint]\ncommands = pylint src\n",
+		"pyproject.toml":           "[project]\nname = 'x'\n",
+		"tox.ini":                  "[tox]\nenvlist = py\n\n[testenv]\ncommands =\n    python -W error -m pytest -v {posargs}\n\n[testenv:pylint]\ncommands = pylint src\n",
 		".github/workflows/ci.yml": "jobs:\n  t:\n    steps:\n      - run: pip install tox\n      - run: tox -e py\n",
 	})
 	cmds := gateCommands(projects)

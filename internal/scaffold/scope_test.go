@@ -22,13 +22,13 @@ func layoutOf(t *testing.T, files map[string]string) map[string]Gate {
 // which also run when the shared root files change; the Go root's gates exclude web/.
 func TestScopeSharedRootFiles(t *testing.T) {
 	gates := layoutOf(t, map[string]string{
-		"go.mod":              "module x\n",
-		"go.sum":              "",
-		"package.json":        `{"private": true}`,
-		"pnpm-lock.yaml":      "",
-		"pnpm-workspace.yaml": "packages: [web]\n",
-		"web/package.json":    `{"scripts": {"lint": "eslint ."}}`,
-		"web/tsconfig.json":   "{}",
+		"go.mod":                   "module x\n",
+		"go.sum":                   "",
+		"package.json":             `{"private": true}`,
+		"pnpm-lock.yaml":           "",
+		"pnpm-workspace.yaml":      "packages: [web]\n",
+		"web/package.json":         `{"scripts": {"lint": "eslint ."}}`,
+		"web/tsconfig.json":        "{}",
 		".github/workflows/ci.yml": "jobs:\n  go:\n    steps:\n      - run: go test ./...\n",
 	})
 	web, ok := gates["web-lint"]

@@ -12,7 +12,7 @@ import (
 // `cd DIR &&` before it says so.
 type simpleCommand struct {
 	words []string
-	cd    string // slash-separated, relative to where the line runs; "" when no cd came first
+	cd    string   // slash-separated, relative to where the line runs; "" when no cd came first
 	env   []EnvVar // the VAR=value assignments before the command (SHELL=/bin/sh go test)
 }
 
