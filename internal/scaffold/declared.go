@@ -546,6 +546,9 @@ func lefthook(root string) []declared {
 // makeVar is a simple Makefile variable definition: NAME = value, :=, ?=, ::=.
 var makeVar = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*)\s*(?:\?|:|::)?=\s*(.*)$`) })
 
+// makeFunction is a call of one of make's functions: $(shell ...), $(realpath ...), ${wildcard ...}.
+var makeFunction = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$[({][a-z-]+[ \t]`) })
+
 var makeRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$[({]([A-Za-z_][A-Za-z0-9_]*)[)}]`) })
 
 // makeRecipes returns the recipe of each wanted target (and of the targets it depends on, one
@@ -577,7 +580,14 @@ func makeRecipes(dir string, wanted map[string]bool) []declared {
 			continue
 		}
 		if m := makeVar().FindStringSubmatch(line); m != nil {
-			vars[m[1]] = strings.TrimSpace(m[2])
+			// A value make computes ($(shell ...), $(wildcard ...)) or that goes on over several
+			// lines is not known here: empty, as an unset variable, rather than fragments of
+			// make's own syntax taken for commands.
+			v := strings.TrimSpace(m[2])
+			if strings.HasSuffix(v, "\\") || makeFunction().MatchString(v) {
+				v = ""
+			}
+			vars[m[1]] = v
 			current = nil
 			continue
 		}

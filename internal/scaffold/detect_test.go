@@ -128,13 +128,13 @@ func TestDetectMixedRepository(t *testing.T) {
 		t.Errorf("web-lint = %+v", web)
 	}
 	// The root's gates run from the root, on any change outside the other projects' folders.
-	// The Go modules declare no checks while the others do: their defaults are offered.
+	// The Go modules declare no checks while the others do: their defaults are named.
 	if root := byName["test"]; root.Dir != "" || !slices.Equal(root.Paths, []string{"**"}) ||
 		!slices.Equal(root.Exclude, []string{"web/**"}) || root.Run != "make test" {
 		t.Errorf("root test gate = %+v, want make test from the root, the sub-projects excluded", root)
 	}
-	if offers := offerNames(projects)["Go (notes.txt)"]; !slices.Contains(offers, "test") {
-		t.Errorf("offers %v lack notes.txt's test", offerNames(projects))
+	if notes := allNotes(projects); !strings.Contains(notes, "`go test ./...`") || !strings.Contains(notes, "dir: notes.txt") {
+		t.Errorf("notes do not name notes.txt's defaults:\n%s", notes)
 	}
 }
 

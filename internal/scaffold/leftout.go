@@ -2,6 +2,7 @@ package scaffold
 
 import (
 	"fmt"
+	"path"
 	"strings"
 	"unicode"
 )
@@ -64,7 +65,25 @@ var notChecks = map[string]bool{
 	"grep": true, "tox": true, "nox": true, "pre-commit": true, "npm": true, "pnpm": true, "yarn": true, "bun": true,
 	"corepack": true, "nvm": true, "tmux": true, "sed": true, "awk": true, "touch": true, "pwd": true, "shift": true,
 	"return": true, "local": true, "wait": true, "kill": true, "ulimit": true, "python": true, "python3": true,
-	"node": true, "ruby": false, "docker": false, "bundle": false,
+	"node": true, "ruby": false, "docker": false, "bundle": false, "gh": true, "aws": true, "gcloud": true,
+	"az": true, "twine": true, "gsutil": true,
+}
+
+// notCheckUnits are tox envs and nox sessions that serve, release or update rather than check.
+var notCheckUnits = []string{"update", "release", "publish", "upload", "build", "dev", "clean", "serve", "watch",
+	"auto", "bump", "lock", "deploy", "format", "fmt", "fix"}
+
+// releaseWorkflow reports whether a CI source is a workflow that releases or deploys: its
+// commands (gh release create --verify-tag) check nothing of the code.
+func releaseWorkflow(source string) bool {
+	file, _, _ := strings.Cut(source, ",")
+	file = strings.ToLower(path.Base(file))
+	for _, w := range []string{"release", "publish", "deploy", "docker", "image", "pages"} {
+		if strings.Contains(file, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // checkWords are words that say a command checks something: `addlicense -check`,
@@ -84,7 +103,7 @@ func leftOutChecks(decls []declared) map[string][]string {
 		}
 	}
 	for _, d := range decls {
-		if d.fixer || d.inferred {
+		if d.fixer || d.inferred || d.rank == rankCI && releaseWorkflow(d.source) || notCheckUnit(d.unit) {
 			continue
 		}
 		if d.uses != "" {
@@ -134,8 +153,10 @@ func maybeCheck(words []string) bool {
 	}
 	for _, w := range words {
 		lw := strings.ToLower(w)
-		if strings.Contains(lw, "install") || strings.Contains(lw, "setup") {
-			return false
+		for _, not := range []string{"install", "setup", "watch", "serve", "autobuild"} {
+			if strings.Contains(lw, not) {
+				return false
+			}
 		}
 	}
 	switch tool {
@@ -152,6 +173,15 @@ func maybeCheck(words []string) bool {
 		return len(words) > 1 && !strings.HasPrefix(words[1], "-")
 	}
 	return true
+}
+
+func notCheckUnit(unit string) bool {
+	for _, part := range strings.FieldsFunc(strings.ToLower(unit), func(r rune) bool { return !unicode.IsLetter(r) }) {
+		if contains(notCheckUnits, part) {
+			return true
+		}
+	}
+	return false
 }
 
 // hasCheckWord reports whether a word, split at anything not a letter, says "check".

@@ -109,7 +109,8 @@ jobs:
 func TestFzfKeepsTheEnvironmentAndNamesWhatItLeavesOut(t *testing.T) {
 	projects := detectTree(t, map[string]string{
 		"go.mod": "module github.com/junegunn/fzf\n\ngo 1.23\n",
-		"Makefile": "GO ?= go\nBASH_SCRIPTS := shell/update.sh shell/completion.bash\n\n" +
+		"Makefile": "GO ?= go\nMAKEFILE := $(realpath $(lastword $(MAKEFILE_LIST)))\nROOT_DIR := $(shell dirname $(MAKEFILE))\n" +
+			"BASH_SCRIPTS := $(ROOT_DIR)/bin/fzf-preview.sh \\\n\t\t\t$(ROOT_DIR)/shell/update.sh\n\n" +
 			"test: $(SOURCES)\n\tSHELL=/bin/sh GOOS= $(GO) test -v -tags \"$(TAGS)\" \\\n\t\t\tgithub.com/junegunn/fzf/src \\\n\t\t\tgithub.com/junegunn/fzf/src/algo\n\n" +
 			"lint: $(SOURCES)\n\t[ -z \"$$(gofmt -s -d src)\" ] || (gofmt -s -d src; exit 1)\n\tbundle exec rubocop -a --require rubocop-minitest\n\tshell/update.sh --check ${BASH_SCRIPTS}\n\n" +
 			"fmt: $(SOURCES)\n\tgofmt -s -w src\n\tshell/update.sh ${BASH_SCRIPTS}\n",
@@ -155,7 +156,8 @@ jobs:
 			t.Errorf("notes do not name %q:\n%s", want, notes)
 		}
 	}
-	for _, noise := range []string{"apt-get", "bundle install", "fuzz"} {
+	// Make's functions ($(shell ...), $(realpath ...)) are not commands of the recipe.
+	for _, noise := range []string{"apt-get", "bundle install", "fuzz", "lastword", "MAKEFILE_LIST", "dirname"} {
 		if strings.Contains(notes, noise) {
 			t.Errorf("notes name %q, which checks nothing:\n%s", noise, notes)
 		}
@@ -194,6 +196,9 @@ func TestRipgrepCopiesNoCIPlumbingAndInventsNoRustGates(t *testing.T) {
     - run: ${{ env.CARGO }} test --verbose --workspace --features unstable-index ${{ env.TARGET_FLAGS }}
     - shell: bash
       run: ci/test-complete
+  release:
+    steps:
+      - run: gh release create $VERSION --draft --verify-tag --title $VERSION
   rustfmt:
     steps:
     - run: cargo fmt --all --check
@@ -222,6 +227,10 @@ func TestRipgrepCopiesNoCIPlumbingAndInventsNoRustGates(t *testing.T) {
 	offers := offerNames(projects)
 	if !slices.Contains(offers["Rust workspace"], "lint") {
 		t.Errorf("offers = %v, want clippy offered", offers)
+	}
+	// The fuzz folder, which nothing checks, is one line, not three commented gates.
+	if len(offers["Rust workspace (fuzz)"]) != 0 || !strings.Contains(allNotes(projects), "`cargo test`") {
+		t.Errorf("fuzz offers = %v, notes:\n%s\nwant its defaults named in a note", offers["Rust workspace (fuzz)"], allNotes(projects))
 	}
 	notes := allNotes(projects)
 	for _, want := range []string{"cargo doc", "ci/test-complete", "cargo check"} {

@@ -179,6 +179,21 @@ func offerInferred(projects []Project) {
 			}
 		}
 		p.Gates = kept
+		if p.Dir != "" && len(p.Gates) == 0 && len(p.Offers) > 0 {
+			// A folder nothing checks (a fuzz crate, an example module) is one line, not a page
+			// of commented gates.
+			var cmds []string
+			for _, g := range p.Offers {
+				if g.Run == gofmtCheck || g.Run == gofmtSimplifyCheck {
+					cmds = append(cmds, "`gofmt -l`")
+					continue
+				}
+				cmds = append(cmds, "`"+g.Run+"`")
+			}
+			p.Notes = append(p.Notes, "no check that init knows runs in this folder, so it has no gates; gauntlet's defaults "+
+				"here would be "+joinAnd(cmds)+" (add them as gates with dir: "+p.Dir+" to check it).")
+			p.Offers = nil
+		}
 	}
 }
 
