@@ -51,6 +51,9 @@ func planInit(ctx context.Context, opts initOptions, host hosts.Name, env initEn
 	if err := p.planGitignore(); err != nil {
 		return nil, err
 	}
+	if err := p.planPrettierIgnore(); err != nil {
+		return nil, err
+	}
 	if !opts.noHook {
 		if err := p.planHook(host, opts.shared, env.resolver); err != nil {
 			return nil, err
@@ -158,6 +161,37 @@ func (p *initPlan) planGitignore() error {
 		apply:    func() error { return atomicfile.Write(path, updated, 0o644) },
 		result:   fmt.Sprintf("%s .gitignore: %s", done, strings.Join(added, ", ")),
 		skipped:  ".gitignore not changed",
+	})
+	return nil
+}
+
+// planPrettierIgnore lists the config in .prettierignore where the root formats with prettier,
+// whose check would otherwise fail on the file init writes.
+func (p *initPlan) planPrettierIgnore() error {
+	if !scaffold.UsesPrettier(p.root) {
+		return nil
+	}
+	path := filepath.Join(p.root, ".prettierignore")
+	data, err := safefile.ReadFile(path, 4<<20, time.Now().Add(10*time.Second))
+	missing := errors.Is(err, fs.ErrNotExist)
+	if err != nil && !missing {
+		return fmt.Errorf("read .prettierignore: %w", err)
+	}
+	updated, added := scaffold.PrettierIgnore(data, p.configName)
+	if !added {
+		return nil
+	}
+	state, done := "exists", "added to"
+	if missing {
+		state, done = "new", "created"
+	}
+	p.steps = append(p.steps, initStep{
+		preview: fmt.Sprintf(".prettierignore (%s), line to add, so that prettier's check passes over the file init writes:\n  %s",
+			state, p.configName),
+		question: "Update .prettierignore?",
+		apply:    func() error { return atomicfile.Write(path, updated, 0o644) },
+		result:   fmt.Sprintf("%s .prettierignore: %s", done, p.configName),
+		skipped:  ".prettierignore not changed",
 	})
 	return nil
 }
