@@ -222,7 +222,64 @@ func detectNode(c *dirContext) *Project {
 	if len(p.Gates) == 0 {
 		p.Notes = append(p.Notes, "package.json has none of the scripts lint, typecheck, tsc, check, test, build: add its checks by hand.")
 	}
+	waitForBuild(p.Gates, scripts, pm)
 	return p
+}
+
+// orchestrators run a task together with the tasks it depends on, usually the builds of the
+// packages it uses: a test through nx builds first.
+var orchestrators = []string{"nx", "turbo", "lerna", "wireit"}
+
+// buildTools write build outputs (dist/, build/); tsc only without --noEmit.
+var buildTools = []string{"vite", "tsup", "rollup", "webpack", "esbuild", "babel", "unbuild", "next", "swc", "parcel"}
+
+// waitForBuild makes each script gate that builds too (through an orchestrator, or a build tool of
+// its own) need the build gate: two gates writing the same outputs side by side would each read
+// the other's half-written files.
+func waitForBuild(gs []Gate, scripts map[string]string, pm packageManager) {
+	if !hasGate(gs, "build") {
+		return
+	}
+	for i := range gs {
+		g := &gs[i]
+		name, ok := strings.CutPrefix(g.Run, pm.run+" ")
+		if !ok || g.Name == "build" {
+			continue
+		}
+		for s := range scriptClosure(scripts, name) {
+			if buildsToo(scripts[s]) {
+				g.Needs = []string{"build"}
+				break
+			}
+		}
+	}
+}
+
+// buildsToo reports whether a script writes build outputs or runs tasks that may.
+func buildsToo(script string) bool {
+	for _, cmd := range splitCommands(script) {
+		w := cmd.words
+		for _, p := range [][]string{{"npx"}, {"pnpm", "exec"}, {"yarn", "exec"}, {"bunx"}, {"yarn"}, {"pnpm"}} {
+			if hasPrefix(w, p...) && len(w) > len(p) {
+				w = w[len(p):]
+				break
+			}
+		}
+		switch {
+		case len(w) == 0:
+		case contains(orchestrators, w[0]):
+			return true
+		case w[0] == "tsc":
+			if !slices.Contains(w, "--noEmit") && !slices.Contains(w, "-noEmit") {
+				return true
+			}
+		case contains(buildTools, w[0]):
+			if w[0] != "vite" && w[0] != "next" || len(w) > 1 && w[1] == "build" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // nodeLinters are the linters whose config file alone makes a gate.

@@ -375,3 +375,27 @@ func TestTimeoutsScaleWithTheProject(t *testing.T) {
 		t.Errorf("large module: test timeout %s, want the cold-build 20m", test.Timeout)
 	}
 }
+
+// An nx monorepo: its build and test (which builds the projects it tests first, through nx)
+// ran side by side, and publint read a half-written dist/. A gate that builds through a task
+// orchestrator or writes build outputs waits for the build gate.
+func TestGatesThatBuildWaitForTheBuild(t *testing.T) {
+	projects := detectTree(t, map[string]string{
+		"package.json":   `{"scripts": {"build": "nx run-many -t build", "test": "nx run-many -t test", "typecheck": "tsc --noEmit"}}`,
+		"pnpm-lock.yaml": "",
+		"nx.json":        `{"targetDefaults": {"test": {"dependsOn": ["^build"]}}}`,
+	})
+	test, _ := gateByName(projects, "test")
+	if !slices.Equal(test.Needs, []string{"build"}) {
+		t.Errorf("test needs %v, want [build]", test.Needs)
+	}
+	if tc, _ := gateByName(projects, "typecheck"); len(tc.Needs) != 0 {
+		t.Errorf("typecheck (tsc --noEmit writes nothing) needs %v", tc.Needs)
+	}
+	plain := detectTree(t, map[string]string{
+		"package.json": `{"scripts": {"build": "vite build", "test": "vitest run"}}`,
+	})
+	if test, _ := gateByName(plain, "test"); len(test.Needs) != 0 {
+		t.Errorf("vitest beside vite build needs %v, want nothing", test.Needs)
+	}
+}

@@ -164,6 +164,9 @@ func writeGate(b *strings.Builder, p Project, g Gate) {
 	if g.Fix != "" {
 		fmt.Fprintf(b, "    fix: %s\n", yamlString(g.Fix))
 	}
+	if len(g.Needs) > 0 {
+		fmt.Fprintf(b, "    needs: %s\n", yamlFlowList(g.Needs))
+	}
 	if g.Dir != "" {
 		fmt.Fprintf(b, "    dir: %s\n", yamlString(g.Dir))
 	}

@@ -37,6 +37,9 @@ type Gate struct {
 	Inputs []string
 	// CacheNote, when set, says how and why init changed the command for the tool's own cache.
 	CacheNote string
+	// Needs are the gates (by their name in the project, before Layout) that must finish first:
+	// a gate that builds what another gate builds too must not run beside it.
+	Needs []string
 	// Inferred says the project runs this check nowhere: it is gauntlet's default, or a tool's
 	// config that no script, hook or CI job runs. When the project declares checks of its own,
 	// an inferred gate is offered in a comment instead of gated.
