@@ -399,8 +399,10 @@ func formatGate(scripts map[string]string, runs map[string]map[string]bool, kept
 	if !ok {
 		return nil
 	}
+	// The project formats with the script but checks the formatting nowhere: offered, not gated,
+	// where it declares checks of its own.
 	return []Gate{{Name: "fmt", Comment: "what the " + writer + " script formats, checked without writing (the script itself is the fix)",
-		Run: check, Fix: pm.run + " " + writer, Timeout: 5 * time.Minute, Source: "from " + src + ", script " + writer}}
+		Run: check, Fix: pm.run + " " + writer, Timeout: 5 * time.Minute, Source: "from " + src + ", script " + writer, Inferred: true}}
 }
 
 // biomeChecked reports whether a biome format script's check is already done: biome check and

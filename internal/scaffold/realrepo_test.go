@@ -399,3 +399,20 @@ func TestGatesThatBuildWaitForTheBuild(t *testing.T) {
 		t.Errorf("vitest beside vite build needs %v, want nothing", test.Needs)
 	}
 }
+
+// The same monorepo formats with `prettier --write` but checks formatting nowhere (CI runs nx's
+// targets): the check form is offered, not gated, and neither is a root eslint or tsc nothing runs.
+func TestAFormatScriptAloneIsOffered(t *testing.T) {
+	projects := detectTree(t, map[string]string{
+		"package.json":     `{"scripts": {"format": "prettier --write .", "test": "nx run-many -t test"}, "devDependencies": {"eslint": "^9", "typescript": "^5"}}`,
+		"pnpm-lock.yaml":   "",
+		"eslint.config.js": "export default []",
+		"tsconfig.json":    "{}",
+	})
+	if cmds := gateCommands(projects); len(cmds) != 1 || cmds["test"] == "" {
+		t.Errorf("gates = %v, want the test script alone", cmds)
+	}
+	if offers := offerNames(projects)["Node with pnpm"]; !slices.Equal(offers, []string{"fmt", "lint", "typecheck"}) {
+		t.Errorf("offers = %v, want fmt, lint and typecheck", offers)
+	}
+}
