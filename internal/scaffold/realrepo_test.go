@@ -416,3 +416,18 @@ func TestAFormatScriptAloneIsOffered(t *testing.T) {
 		t.Errorf("offers = %v, want fmt, lint and typecheck", offers)
 	}
 }
+
+// A small Go root beside a large web app is measured without the app's files.
+func TestRootSizeLeavesOutOtherProjects(t *testing.T) {
+	files := map[string]string{
+		"go.mod": "module x\n", "main_test.go": "package main\n",
+		".github/workflows/ci.yml": "jobs:\n  t:\n    steps:\n      - run: go test ./...\n",
+		"web/package.json":         `{"scripts": {"test": "vitest run"}}`,
+	}
+	for i := range 1500 {
+		files[fmt.Sprintf("web/src/c%d.ts", i)] = "export {}\n"
+	}
+	if test, _ := gateByName(detectTree(t, files), "test"); test.Timeout > 5*time.Minute {
+		t.Errorf("root test timeout %s, want the small module's 5m at most", test.Timeout)
+	}
+}

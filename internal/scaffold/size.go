@@ -37,9 +37,9 @@ var sourceExts = map[string]bool{".go": true, ".rs": true, ".py": true, ".ts": t
 	".jsx": true, ".mjs": true, ".cjs": true, ".mts": true, ".vue": true, ".svelte": true, ".c": true, ".cc": true,
 	".cpp": true, ".h": true, ".java": true, ".kt": true, ".rb": true}
 
-// measure counts a project's source files (dependency, build and hidden folders left out) and
-// its dependencies as its lock files list them.
-func measure(abs string) projectSize {
+// measure counts a project's source files (dependency, build and hidden folders, and the folders
+// of other projects, left out) and its dependencies as its lock files list them.
+func measure(abs string, others map[string]bool) projectSize {
 	var s projectSize
 	seen := 0
 	_ = filepath.WalkDir(abs, func(p string, d fs.DirEntry, err error) error {
@@ -52,7 +52,7 @@ func measure(abs string) projectSize {
 			return filepath.SkipAll
 		}
 		if d.IsDir() {
-			if p != abs && (skipDir(d.Name()) || d.Name() == "target" || d.Name() == "dist" || d.Name() == "build") {
+			if p != abs && (skipDir(d.Name()) || d.Name() == "target" || d.Name() == "dist" || d.Name() == "build" || others[p]) {
 				return filepath.SkipDir
 			}
 			return nil
@@ -92,12 +92,18 @@ func countDeps(abs string) int {
 // scaleTimeouts fits the cold-build timeouts of each project's gates (and offers) to its size.
 // Format checks, already short, stay as they are.
 func scaleTimeouts(root string, projects []Project) {
+	others := map[string]bool{}
+	for _, p := range projects {
+		if p.Dir != "" {
+			others[filepath.Join(root, filepath.FromSlash(p.Dir))] = true
+		}
+	}
 	for i := range projects {
 		p := &projects[i]
 		if len(p.Gates)+len(p.Offers) == 0 {
 			continue
 		}
-		size := measure(filepath.Join(root, filepath.FromSlash(p.Dir)))
+		size := measure(filepath.Join(root, filepath.FromSlash(p.Dir)), others)
 		limit := time.Duration(0)
 		for _, c := range sizeCaps {
 			if size.files <= c.maxFiles && size.deps <= c.maxDeps {
