@@ -86,6 +86,14 @@ func releaseWorkflow(source string) bool {
 	return false
 }
 
+// makeFunctions are make's functions: $(filter-out -v,$(FLAGS)) in a recipe is cut at its
+// parentheses into words that are no command.
+var makeFunctions = map[string]bool{"filter-out": true, "filter": true, "shell": true, "wildcard": true, "patsubst": true,
+	"subst": true, "foreach": true, "if": true, "or": true, "and": true, "call": true, "eval": true, "info": true,
+	"warning": true, "error": true, "realpath": true, "abspath": true, "dir": true, "notdir": true, "addprefix": true,
+	"addsuffix": true, "lastword": true, "firstword": true, "word": true, "words": true, "sort": true, "strip": true,
+	"findstring": true, "origin": true, "value": true, "join": true, "suffix": true, "basename": true}
+
 // checkWords are words that say a command checks something: `addlicense -check`,
 // `ci/test-complete`, `buf lint`.
 var checkWords = map[string]bool{"check": true, "lint": true, "test": true, "tests": true, "verify": true, "vet": true,
@@ -148,7 +156,7 @@ func maybeCheck(words []string) bool {
 		}
 	}
 	interpreter := tool == "python" || tool == "python3" || tool == "node"
-	if notChecks[tool] && tool != "cargo" && !interpreter || strings.HasPrefix(tool, "$") || strings.HasPrefix(tool, "-") {
+	if notChecks[tool] && tool != "cargo" && !interpreter || makeFunctions[tool] || strings.HasPrefix(tool, "$") || strings.HasPrefix(tool, "-") {
 		return false
 	}
 	for _, w := range words {
