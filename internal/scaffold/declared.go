@@ -762,7 +762,7 @@ func toxEnvs(dir string) []declared {
 			section = strings.TrimSpace(strings.Trim(line, "[]"))
 		case raw[0] == ' ' || raw[0] == '\t':
 			if key != "" {
-				lines = append(lines, strings.TrimLeft(line, "-!"))
+				lines = appendToxCommand(lines, line)
 			}
 		default:
 			flush()
@@ -772,12 +772,29 @@ func toxEnvs(dir string) []declared {
 			}
 			key = strings.TrimSpace(k)
 			if v = strings.TrimSpace(v); v != "" {
-				lines = append(lines, strings.TrimLeft(v, "-!"))
+				lines = appendToxCommand(lines, v)
 			}
 		}
 	}
 	flush()
 	return out
+}
+
+// toxFactor is a factor-conditional line (`coverage: coverage xml`, `!py310: ...`): it runs only in
+// the envs with that factor, not in the env the gate stands for.
+var toxFactor = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^!?[A-Za-z0-9_.{},!-]+:\s`) })
+
+// toxEnvDefault is tox's `{env:NAME:default}`: outside tox, the default.
+var toxEnvDefault = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{env:[A-Za-z_][A-Za-z0-9_]*:([^{}]*)\}`) })
+
+// appendToxCommand adds one line of a tox env's commands as the gate would run it: without the
+// lines of other factors, and with {env:X:default} read as its default.
+func appendToxCommand(lines []string, line string) []string {
+	line = strings.TrimLeft(line, "-!")
+	if toxFactor().MatchString(line) {
+		return lines
+	}
+	return append(lines, toxEnvDefault().ReplaceAllString(line, "$1"))
 }
 
 // toxTOML reads tox 4's TOML form: tox.toml, or [tool.tox] in pyproject.toml, where env_run_base

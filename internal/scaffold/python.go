@@ -58,6 +58,9 @@ func detectPython(c *dirContext) *Project {
 	if !exists(dir, "pyproject.toml") && len(requirements) == 0 && !exists(dir, "setup.py") && !exists(dir, "tox.ini") {
 		return nil
 	}
+	if contains([]string{"docs", "doc", "documentation"}, c.rel) && !exists(dir, "pyproject.toml") && !exists(dir, "setup.py") {
+		return nil // the docs' build requirements (sphinx), not a Python project
+	}
 	set := readPythonSettings(dir)
 
 	// A project managed by uv or Poetry keeps its tools in its own environment: run them there.

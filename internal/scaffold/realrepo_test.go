@@ -431,3 +431,26 @@ func TestRootSizeLeavesOutOtherProjects(t *testing.T) {
 		t.Errorf("root test timeout %s, want the small module's 5m at most", test.Timeout)
 	}
 }
+
+// pluggy: tox's base env runs `{env:_PLUGGY_TOX_CMD:pytest} {posargs}` (pytest unless a factor
+// sets the variable) and factor-conditional lines (`coverage: coverage xml`) that run only in the
+// coverage envs; CI runs the py envs. The test gate is the base env's pytest; the factor lines
+// and tox's substitutions are no checks left out; the benchmark env CI never runs is offered.
+func TestToxSubstitutionsAndFactors(t *testing.T) {
+	projects := detectTree(t, map[string]string{
+		"pyproject.toml": "[project]\nname = 'pluggy'\n",
+		"tox.ini":        "[tox]\nenvlist=py{310,311}\n\n[testenv]\ncommands=\n  {env:_PLUGGY_TOX_CMD:pytest} {posargs}\n  coverage: coverage combine\n  coverage: coverage xml\n\n[testenv:benchmark]\ncommands=pytest {posargs:testing/benchmark.py}\n",
+		".github/workflows/test.yml": "jobs:\n  build:\n    strategy:\n      matrix:\n        include:\n          - tox_env: py310\n    steps:\n      - run: tox -e ${{ matrix.tox_env }}\n",
+		"docs/requirements.txt": "sphinx\n",
+	})
+	test, _ := gateByName(projects, "test")
+	if test.Run != "pytest" || !strings.HasPrefix(test.Source, "from tox.ini, env testenv") {
+		t.Errorf("test = %q %q, want pytest from the base env", test.Run, test.Source)
+	}
+	notes := allNotes(projects)
+	for _, noise := range []string{"coverage", "_PLUGGY_TOX_CMD", "docs"} {
+		if strings.Contains(notes, noise) {
+			t.Errorf("notes name %q:\n%s", noise, notes)
+		}
+	}
+}
