@@ -438,10 +438,10 @@ func TestRootSizeLeavesOutOtherProjects(t *testing.T) {
 // and tox's substitutions are no checks left out; the benchmark env CI never runs is offered.
 func TestToxSubstitutionsAndFactors(t *testing.T) {
 	projects := detectTree(t, map[string]string{
-		"pyproject.toml": "[project]\nname = 'pluggy'\n",
-		"tox.ini":        "[tox]\nenvlist=py{310,311}\n\n[testenv]\ncommands=\n  {env:_PLUGGY_TOX_CMD:pytest} {posargs}\n  coverage: coverage combine\n  coverage: coverage xml\n\n[testenv:benchmark]\ncommands=pytest {posargs:testing/benchmark.py}\n",
+		"pyproject.toml":             "[project]\nname = 'pluggy'\n",
+		"tox.ini":                    "[tox]\nenvlist=py{310,311}\n\n[testenv]\ncommands=\n  {env:_PLUGGY_TOX_CMD:pytest} {posargs}\n  coverage: coverage combine\n  coverage: coverage xml\n\n[testenv:benchmark]\ncommands=pytest {posargs:testing/benchmark.py}\n",
 		".github/workflows/test.yml": "jobs:\n  build:\n    strategy:\n      matrix:\n        include:\n          - tox_env: py310\n    steps:\n      - run: tox -e ${{ matrix.tox_env }}\n",
-		"docs/requirements.txt": "sphinx\n",
+		"docs/requirements.txt":      "sphinx\n",
 	})
 	test, _ := gateByName(projects, "test")
 	if test.Run != "pytest" || !strings.HasPrefix(test.Source, "from tox.ini, env testenv") {
