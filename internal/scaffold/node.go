@@ -591,6 +591,36 @@ func scriptRefs(scripts map[string]string, script string) []string {
 			for _, a := range args {
 				add(a)
 			}
+		case "nx":
+			// nx runs the root package.json's scripts of a target's name as that target.
+			for _, t := range nxTargets(w[1:]) {
+				if scripts[t] != "" {
+					add(t)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// nxTargets are the targets an nx command runs: `run-many --targets=a,b`, `affected -t a`,
+// `run project:target`.
+func nxTargets(args []string) []string {
+	var out []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		for _, flag := range []string{"--targets", "--target", "-t"} {
+			if v, ok := strings.CutPrefix(a, flag+"="); ok {
+				out = append(out, strings.Split(v, ",")...)
+			} else if a == flag && i+1 < len(args) {
+				i++
+				out = append(out, strings.Split(args[i], ",")...)
+			}
+		}
+		if i > 0 && args[0] == "run" && !strings.HasPrefix(a, "-") {
+			if _, target, ok := strings.Cut(a, ":"); ok {
+				out = append(out, target)
+			}
 		}
 	}
 	return out

@@ -454,3 +454,19 @@ func TestToxSubstitutionsAndFactors(t *testing.T) {
 		}
 	}
 }
+
+// TanStack form: test runs `nx run-many --targets=test:knip,...,build`, and nx runs the root's
+// package.json scripts of those names as its targets: test covers build and knip, so there is
+// one gate, and knip is not named as left out.
+func TestNxTargetsAreTheRootScripts(t *testing.T) {
+	projects := detectTree(t, map[string]string{
+		"package.json":   `{"scripts": {"test": "pnpm run test:ci", "test:ci": "nx run-many --targets=test:knip,test:lib,build", "test:knip": "knip", "build": "nx affected --target=build --exclude=examples/**"}}`,
+		"pnpm-lock.yaml": "",
+	})
+	if cmds := gateCommands(projects); len(cmds) != 1 || cmds["test"] != "pnpm run test" {
+		t.Errorf("gates = %v, want the test script alone", cmds)
+	}
+	if notes := allNotes(projects); strings.Contains(notes, "knip") {
+		t.Errorf("notes name knip, which test runs through nx:\n%s", notes)
+	}
+}
