@@ -735,20 +735,10 @@ func toxEnvs(dir string) []declared {
 	if data == nil {
 		return nil
 	}
-	var out []declared
+	// Each env's commands and setenv, by section, in the order the sections come.
+	var sections []string
+	values := map[string]map[string][]string{}
 	section, key := "", ""
-	var lines []string
-	flush := func() {
-		if key == "commands" && len(lines) > 0 {
-			env, unit := "testenv", ""
-			if strings.HasPrefix(section, "testenv:") {
-				env = strings.TrimPrefix(section, "testenv:")
-				unit = env
-			}
-			out = append(out, declared{script: strings.Join(lines, "\n"), source: "tox.ini, env " + env, unit: unit})
-		}
-		key, lines = "", nil
-	}
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
@@ -758,25 +748,79 @@ func toxEnvs(dir string) []declared {
 		case line == "" || strings.HasPrefix(line, "#") || strings.HasPrefix(line, ";"):
 			continue
 		case strings.HasPrefix(line, "["):
-			flush()
-			section = strings.TrimSpace(strings.Trim(line, "[]"))
+			section, key = strings.TrimSpace(strings.Trim(line, "[]")), ""
 		case raw[0] == ' ' || raw[0] == '\t':
 			if key != "" {
-				lines = appendToxCommand(lines, line)
+				values[section][key] = append(values[section][key], line)
 			}
 		default:
-			flush()
+			key = ""
 			k, v, ok := strings.Cut(line, "=")
 			if !ok || (section != "testenv" && !strings.HasPrefix(section, "testenv:")) {
 				continue
 			}
+			if values[section] == nil {
+				values[section] = map[string][]string{}
+				sections = append(sections, section)
+			}
 			key = strings.TrimSpace(k)
 			if v = strings.TrimSpace(v); v != "" {
-				lines = appendToxCommand(lines, v)
+				values[section][key] = append(values[section][key], v)
 			}
 		}
 	}
-	flush()
+	var out []declared
+	for _, s := range sections {
+		var lines []string
+		for _, l := range values[s]["commands"] {
+			lines = appendToxCommand(lines, l)
+		}
+		if len(lines) == 0 {
+			continue
+		}
+		env, unit := "testenv", ""
+		if strings.HasPrefix(s, "testenv:") {
+			env = strings.TrimPrefix(s, "testenv:")
+			unit = env
+		}
+		// setenv is what the commands run with (PYTHONWARNINGS=error); an env has the base's too.
+		vars := toxSetenv(values["testenv"]["setenv"])
+		if s != "testenv" {
+			vars = mergeEnv(vars, toxSetenv(values[s]["setenv"]))
+		}
+		out = append(out, declared{script: strings.Join(lines, "\n"), source: "tox.ini, env " + env, unit: unit, env: vars})
+	}
+	return out
+}
+
+// toxSetenv reads setenv's NAME=value lines, leaving out other factors' lines and values tox
+// would still substitute ({toxinidir}).
+func toxSetenv(lines []string) []EnvVar {
+	var out []EnvVar
+	for _, l := range lines {
+		if toxFactor().MatchString(l) {
+			continue
+		}
+		name, value, ok := strings.Cut(l, "=")
+		name, value = strings.TrimSpace(name), strings.TrimSpace(value)
+		if !ok || !assignment().MatchString(name+"=") || strings.Contains(value, "{") || !keepEnv(name, value) {
+			continue
+		}
+		out = append(out, EnvVar{Name: name, Value: value})
+	}
+	return out
+}
+
+// mergeEnv is base with over's variables replacing those of the same name.
+func mergeEnv(base, over []EnvVar) []EnvVar {
+	out := slices.Clone(base)
+	for _, v := range over {
+		if i := slices.IndexFunc(out, func(e EnvVar) bool { return e.Name == v.Name }); i >= 0 {
+			out[i] = v
+		} else {
+			out = append(out, v)
+		}
+	}
 	return out
 }
 

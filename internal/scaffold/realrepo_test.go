@@ -325,8 +325,9 @@ jobs:
 // CI never runs (pylint) is offered, not gated.
 func TestToxEnvsCIDoesNotRunAreOffered(t *testing.T) {
 	projects := detectTree(t, map[string]string{
-		"pyproject.toml":           "[project]\nname = 'x'\n",
-		"tox.ini":                  "[tox]\nenvlist = py\n\n[testenv]\ncommands =\n    python -W error -m pytest -v {posargs}\n\n[testenv:pylint]\ncommands = pylint src\n",
+		"pyproject.toml": "[project]\nname = 'x'\n",
+		"tox.ini": "[tox]\nenvlist = py\n\n[testenv]\nsetenv =\n    PYTHONWARNINGS = error\n    cov: COVERAGE_FILE = x\ncommands =\n    python -W error -m pytest -v {posargs}\n\n" +
+			"[testenv:pylint]\ncommands = pylint src\n\n[testenv:check]\ncommands =\n    python scripts/check_changelog.py\n    python scripts/check_manifest.py\n",
 		".github/workflows/ci.yml": "jobs:\n  t:\n    steps:\n      - run: pip install tox\n      - run: tox -e py\n",
 	})
 	cmds := gateCommands(projects)
@@ -338,6 +339,13 @@ func TestToxEnvsCIDoesNotRunAreOffered(t *testing.T) {
 	}
 	if offers := offerNames(projects)["Python"]; !slices.Contains(offers, "pylint") {
 		t.Errorf("offers = %v, want pylint offered", offers)
+	}
+	if test, _ := gateByName(projects, "test"); !slices.Equal(test.Env, []EnvVar{{"PYTHONWARNINGS", "error"}}) {
+		t.Errorf("test env = %v, want setenv's PYTHONWARNINGS=error (not the cov factor's)", test.Env)
+	}
+	// The check env's scripts are declared, if not run by CI: named, not dropped.
+	if notes := allNotes(projects); !strings.Contains(notes, "scripts/check_changelog.py") || !strings.Contains(notes, "scripts/check_manifest.py") {
+		t.Errorf("notes do not name the check env's scripts:\n%s", notes)
 	}
 }
 

@@ -152,8 +152,8 @@ func noteLeftOut(projects []Project, left map[string][]string) {
 		if len(projects) == 0 {
 			return
 		}
-		projects[i].Notes = append(projects[i].Notes, "the project also runs checks that are no gate here (init does not "+
-			"know them; add one by hand if the agent should pass it): "+strings.Join(left[dir], "; ")+".")
+		projects[i].Notes = append(projects[i].Notes, "the project also runs or declares checks that are no gate here "+
+			"(init does not know them; add one by hand if the agent should pass it): "+strings.Join(left[dir], "; ")+".")
 	}
 }
 
