@@ -478,3 +478,17 @@ func TestNxTargetsAreTheRootScripts(t *testing.T) {
 		t.Errorf("notes name knip, which test runs through nx:\n%s", notes)
 	}
 }
+
+// A monorepo's test through nx builds every package first: its size is not its root's files and
+// direct dependencies, and it keeps the cold-build guess.
+func TestMonorepoKeepsTheColdGuess(t *testing.T) {
+	projects := detectTree(t, map[string]string{
+		"package.json":        `{"scripts": {"test": "nx run-many -t test"}}`,
+		"pnpm-lock.yaml":      "",
+		"pnpm-workspace.yaml": "packages: ['packages/*']\n",
+		"nx.json":             "{}",
+	})
+	if test, _ := gateByName(projects, "test"); test.Timeout != 20*time.Minute {
+		t.Errorf("monorepo test timeout %s, want the cold-build 20m", test.Timeout)
+	}
+}

@@ -89,6 +89,17 @@ func countDeps(abs string) int {
 	return n
 }
 
+// monorepo reports a JavaScript workspace run by a task orchestrator (nx, turbo, lerna), whose
+// tasks build its packages first: its root's files and direct dependencies say nothing of that.
+func monorepo(dir string) bool {
+	for _, f := range []string{"nx.json", "turbo.json", "lerna.json"} {
+		if exists(dir, f) {
+			return true
+		}
+	}
+	return false
+}
+
 // scaleTimeouts fits the cold-build timeouts of each project's gates (and offers) to its size.
 // Format checks, already short, stay as they are.
 func scaleTimeouts(root string, projects []Project) {
@@ -100,7 +111,7 @@ func scaleTimeouts(root string, projects []Project) {
 	}
 	for i := range projects {
 		p := &projects[i]
-		if len(p.Gates)+len(p.Offers) == 0 {
+		if len(p.Gates)+len(p.Offers) == 0 || monorepo(filepath.Join(root, filepath.FromSlash(p.Dir))) {
 			continue
 		}
 		size := measure(filepath.Join(root, filepath.FromSlash(p.Dir)), others)
