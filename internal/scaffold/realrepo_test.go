@@ -492,3 +492,17 @@ func TestMonorepoKeepsTheColdGuess(t *testing.T) {
 		t.Errorf("monorepo test timeout %s, want the cold-build 20m", test.Timeout)
 	}
 }
+
+// memos: 389 Go files and 196 modules in go.sum; its cold go test -race took more than 8m here,
+// downloading and compiling those modules. Dependencies weigh on a cold build more than files.
+func TestManyModulesKeepTheColdGuess(t *testing.T) {
+	files := map[string]string{"go.mod": "module x\n", "main_test.go": "package main\n"}
+	var sum strings.Builder
+	for i := range 196 {
+		fmt.Fprintf(&sum, "example.com/m%d v1.0.0 h1:x=\nexample.com/m%d v1.0.0/go.mod h1:y=\n", i, i)
+	}
+	files["go.sum"] = sum.String()
+	if test, _ := gateByName(detectTree(t, files), "test"); test.Timeout != 20*time.Minute {
+		t.Errorf("196 modules: test timeout %s, want the cold-build 20m", test.Timeout)
+	}
+}

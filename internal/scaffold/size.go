@@ -26,7 +26,7 @@ var sizeCaps = []struct {
 	cap, rustCap      time.Duration
 }{
 	{maxFiles: 100, maxDeps: 50, cap: 5 * time.Minute, rustCap: 10 * time.Minute},
-	{maxFiles: 1000, maxDeps: 300, cap: 8 * time.Minute, rustCap: 15 * time.Minute},
+	{maxFiles: 1000, maxDeps: 150, cap: 8 * time.Minute, rustCap: 15 * time.Minute},
 }
 
 // maxSizeWalk bounds the walk that counts files: past it the project is large anyway.
