@@ -148,7 +148,7 @@ func markUnrun(decls []declared) {
 			continue
 		}
 		runner := "tox"
-		if strings.HasPrefix(path.Base(d.source), "noxfile.py") || strings.Contains(d.source, "noxfile.py") {
+		if strings.Contains(d.source, "noxfile.py") {
 			runner = "nox"
 		}
 		r := runs[runner]
