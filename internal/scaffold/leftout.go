@@ -207,7 +207,7 @@ func hasCheckWord(words []string) bool {
 
 // clipCommand keeps a long command readable in a comment.
 func clipCommand(s string) string {
-	const max = 90
+	const max = 140
 	if len(s) <= max {
 		return s
 	}
