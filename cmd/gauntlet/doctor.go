@@ -78,6 +78,11 @@ func runDoctor(ctx context.Context, opts *doctorOptions) error {
 	env := doctorEnv(ios, wd)
 	report, cfg := doctor.Diagnose(ctx, doctor.Options{ConfigFile: opts.configFile, Hosts: names}, env)
 	if !opts.noRun {
+		if cfg != nil && len(report.Hosts) > 0 {
+			// The dry run takes as long as the gates (a minute or more): say so before it starts.
+			fmt.Fprintf(ios.ErrOut, "gauntlet doctor: running the stop hook once, which runs the %s (--no-run skips this)\n",
+				termtext.Count(len(cfg.Gates), "gate"))
+		}
 		report.DryRuns = doctor.DryRuns(ctx, cfg, report.Hosts, doctor.DryEnv{Getenv: ios.Getenv, Environ: ios.Environ(), Stderr: ios.ErrOut})
 	}
 	if opts.json {
