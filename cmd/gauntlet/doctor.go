@@ -78,6 +78,11 @@ func runDoctor(ctx context.Context, opts *doctorOptions) error {
 	env := doctorEnv(ios, wd)
 	report, cfg := doctor.Diagnose(ctx, doctor.Options{ConfigFile: opts.configFile, Hosts: names}, env)
 	if !opts.noRun {
+		if cfg != nil && len(report.Hosts) > 0 {
+			// The dry run takes as long as the gates (a minute or more): say so before it starts.
+			fmt.Fprintf(ios.ErrOut, "gauntlet doctor: running the stop hook once, which runs the %s (--no-run skips this)\n",
+				termtext.Count(len(cfg.Gates), "gate"))
+		}
 		report.DryRuns = doctor.DryRuns(ctx, cfg, report.Hosts, doctor.DryEnv{Getenv: ios.Getenv, Environ: ios.Environ(), Stderr: ios.ErrOut})
 	}
 	if opts.json {
@@ -153,16 +158,23 @@ func writeDoctor(w io.Writer, r *doctor.Report) {
 	fmt.Fprintf(w, "\n%s, %s\n", termtext.Count(r.Problems, "problem"), termtext.Count(r.Warnings, "warning"))
 }
 
-// writeChecks prints one line per check, its fix on the next.
+// writeChecks prints one line per check, its fix on the next, the messages in one column as wide
+// as the longest check's name ("claude after-edit").
 func writeChecks(w io.Writer, checks []doctor.Check) {
-	for _, c := range checks {
-		subject := c.Name
+	subject := func(c doctor.Check) string {
 		if c.Host != "" {
-			subject = string(c.Host) + " " + c.Name
+			return string(c.Host) + " " + c.Name
 		}
-		fmt.Fprintf(w, "%-8s %-16s %s\n", c.Level, subject, c.Message)
+		return c.Name
+	}
+	width := 16
+	for _, c := range checks {
+		width = max(width, len(subject(c)))
+	}
+	for _, c := range checks {
+		fmt.Fprintf(w, "%-8s %-*s %s\n", c.Level, width, subject(c), c.Message)
 		if c.Fix != "" {
-			fmt.Fprintf(w, "%-8s %-16s fix: %s\n", "", "", c.Fix)
+			fmt.Fprintf(w, "%-8s %-*s fix: %s\n", "", width, "", c.Fix)
 		}
 	}
 }

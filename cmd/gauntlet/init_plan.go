@@ -51,6 +51,9 @@ func planInit(ctx context.Context, opts initOptions, host hosts.Name, env initEn
 	if err := p.planGitignore(); err != nil {
 		return nil, err
 	}
+	if err := p.planPrettierIgnore(); err != nil {
+		return nil, err
+	}
 	if !opts.noHook {
 		if err := p.planHook(host, opts.shared, env.resolver); err != nil {
 			return nil, err
@@ -162,6 +165,37 @@ func (p *initPlan) planGitignore() error {
 	return nil
 }
 
+// planPrettierIgnore lists the config in .prettierignore where the root formats with prettier,
+// whose check would otherwise fail on the file init writes.
+func (p *initPlan) planPrettierIgnore() error {
+	if !scaffold.UsesPrettier(p.root) {
+		return nil
+	}
+	path := filepath.Join(p.root, ".prettierignore")
+	data, err := safefile.ReadFile(path, 4<<20, time.Now().Add(10*time.Second))
+	missing := errors.Is(err, fs.ErrNotExist)
+	if err != nil && !missing {
+		return fmt.Errorf("read .prettierignore: %w", err)
+	}
+	updated, added := scaffold.PrettierIgnore(data, p.configName)
+	if !added {
+		return nil
+	}
+	state, done := "exists", "added to"
+	if missing {
+		state, done = "new", "created"
+	}
+	p.steps = append(p.steps, initStep{
+		preview: fmt.Sprintf(".prettierignore (%s), line to add, so that prettier's check passes over the file init writes:\n  %s",
+			state, p.configName),
+		question: "Update .prettierignore?",
+		apply:    func() error { return atomicfile.Write(path, updated, 0o644) },
+		result:   fmt.Sprintf("%s .prettierignore: %s", done, p.configName),
+		skipped:  ".prettierignore not changed",
+	})
+	return nil
+}
+
 func (p *initPlan) planHook(host hosts.Name, shared bool, r hookfile.Resolver) error {
 	// Spelt for the shell the host runs hooks with on this system (PowerShell for most hosts
 	// on Windows).
@@ -178,7 +212,7 @@ func (p *initPlan) planHook(host hosts.Name, shared bool, r hookfile.Resolver) e
 	if c.Installed {
 		p.hookDone = true
 		p.notes = append(p.notes, fmt.Sprintf("%s already runs gauntlet stop-hook for %s", c.Rel, p.hostName))
-		if need := hookfile.HookTimeoutFor(p.stopHookTimeout); need > hookfile.HookTimeoutSeconds {
+		if need := hookfile.HookTimeoutFor(p.stopHookTimeout); need > hookfile.HookTimeoutSeconds && !hookAllows(p.root, host, c.Rel, need) {
 			// The entry there is the user's: init leaves it, but its timeout may now be too short.
 			p.notes = append(p.notes, fmt.Sprintf("  stop_hook.timeout is %s: make sure that hook's timeout is at least %d seconds",
 				formatDuration(p.stopHookTimeout), need))
@@ -198,7 +232,7 @@ func (p *initPlan) planHook(host hosts.Name, shared bool, r hookfile.Resolver) e
 		state = "exists: every other key and hook is kept"
 	}
 	p.steps = append(p.steps, initStep{
-		preview:  fmt.Sprintf("%s (%s), add to %s:\n  %s", c.Rel, state, c.Where, c.Entry),
+		preview:  fmt.Sprintf("%s (%s), add:\n  %s", c.Rel, state, strings.Join(c.Entries, "\n  ")),
 		question: fmt.Sprintf("Install the %s stop hook in %s?", p.hostName, c.Rel),
 		apply: func() error {
 			if err := c.Apply(); err != nil {
@@ -211,6 +245,22 @@ func (p *initPlan) planHook(host hosts.Name, shared bool, r hookfile.Resolver) e
 		skipped: "stop hook not installed",
 	})
 	return nil
+}
+
+// hookAllows reports whether the stop-hook entry already in the host's file rel gives the hook at
+// least need seconds: then there is nothing to advise.
+func hookAllows(root string, host hosts.Name, rel string, need int) bool {
+	for _, f := range hookfile.Inspect(root, host) {
+		if f.File != rel {
+			continue
+		}
+		for _, h := range f.Hooks {
+			if h.Timeout >= time.Duration(need)*time.Second {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func printNextSteps(w io.Writer, p *initPlan, opts initOptions) {

@@ -65,7 +65,10 @@ func TestInitAsksBeforeEachWrite(t *testing.T) {
 	for _, shown := range []string{
 		".gauntlet.yml (new):", "go vet ./...", // the config's content, before the question
 		".gitignore (new), lines to add:", "skipped: .gitignore not changed",
-		`.codex/hooks.json (new file), add to hooks.Stop, hooks.PostToolUse, hooks.SessionEnd:`, `"command":"gauntlet stop-hook"`,
+		// Every entry added is shown, each under its event: the preview once showed the stop
+		// hook's alone while three events were added.
+		`.codex/hooks.json (new file), add:`, `hooks.Stop: {`, `"command":"gauntlet stop-hook"`,
+		"hooks.PostToolUse: {", "hooks.SessionEnd: {", `"command":"gauntlet after-edit`,
 		"Codex is now gated",
 	} {
 		if !strings.Contains(text, shown) {

@@ -49,32 +49,39 @@ func (c *Change) WithAfterEdit(stopCommand string) error {
 	if err != nil {
 		return &InvalidFileError{Path: c.Rel, Reason: err.Error()}
 	}
-	if !added {
+	if len(added) == 0 {
 		return nil
 	}
 	if c.Content, err = encodeJSON(doc); err != nil {
 		return fmt.Errorf("encode %s: %w", c.Rel, err)
 	}
 	c.Installed = false
-	c.Where += ", " + afterEditWhere(spec)
+	// Where and the preview name only what is added: an event whose entry was there stays out.
+	for _, a := range added {
+		c.Where += ", hooks." + a.event
+		c.Entries = append(c.Entries, "hooks."+a.event+": "+a.entry)
+	}
 	return nil
 }
 
-func afterEditWhere(spec hosts.Host) string {
-	var where []string
-	for _, ev := range spec.AfterEdit {
-		where = append(where, "hooks."+ev.Event)
+// addedEntry is one after-edit entry added: its event and the entry as one line of JSON.
+type addedEntry struct{ event, entry string }
+
+func marshalLine(v *object) string {
+	b, err := v.MarshalJSON()
+	if err != nil {
+		return ""
 	}
-	return strings.Join(where, ", ")
+	return string(b)
 }
 
-// addAfterEdit adds the host's after-edit entries that are not there yet; false when none was
-// missing. An entry running gauntlet after-edit, by any path, counts as there.
-func addAfterEdit(doc *object, spec hosts.Host, stopCommand string) (bool, error) {
+// addAfterEdit adds the host's after-edit entries that are not there yet and returns them; none
+// when none was missing. An entry running gauntlet after-edit, by any path, counts as there.
+func addAfterEdit(doc *object, spec hosts.Host, stopCommand string) ([]addedEntry, error) {
 	if spec.Hook.Entry != hosts.CommandGroup && spec.Hook.Entry != hosts.BashCommand {
-		return false, nil
+		return nil, nil
 	}
-	added := false
+	var added []addedEntry
 	for _, ev := range spec.AfterEdit {
 		command := AfterEditCommand(stopCommand, ev.Args)
 		hooks := newObject()
@@ -83,7 +90,7 @@ func addAfterEdit(doc *object, spec hosts.Host, stopCommand string) (bool, error
 		case *object:
 			hooks = v
 		default:
-			return false, fmt.Errorf(`"hooks" is %s, not an object`, kindOf(v))
+			return nil, fmt.Errorf(`"hooks" is %s, not an object`, kindOf(v))
 		}
 		var list []any
 		switch v, _ := hooks.get(ev.Event); v := v.(type) {
@@ -91,7 +98,7 @@ func addAfterEdit(doc *object, spec hosts.Host, stopCommand string) (bool, error
 		case []any:
 			list = v
 		default:
-			return false, fmt.Errorf(`"hooks.%s" is %s, not a list`, ev.Event, kindOf(v))
+			return nil, fmt.Errorf(`"hooks.%s" is %s, not a list`, ev.Event, kindOf(v))
 		}
 		if runsCommand(list, func(s string) bool {
 			return IsAfterEditCommand(s) && afterEditRole(s) == afterEditRole(ev.Args)
@@ -104,9 +111,10 @@ func addAfterEdit(doc *object, spec hosts.Host, stopCommand string) (bool, error
 		}
 		if spec.Hook.Entry == hosts.BashCommand {
 			// Copilot's entries stand alone in the event's list, with no matcher: every tool.
-			hooks.set(ev.Event, append(list, entry(spec, command, int(timeout/time.Second))))
+			e := entry(spec, command, int(timeout/time.Second))
+			hooks.set(ev.Event, append(list, e))
 			doc.set("hooks", hooks)
-			added = true
+			added = append(added, addedEntry{ev.Event, marshalLine(e)})
 			continue
 		}
 		c := newObject().set("type", "command").set(spec.Hook.CommandKey, command).
@@ -118,7 +126,7 @@ func addAfterEdit(doc *object, spec hosts.Host, stopCommand string) (bool, error
 		group.set("hooks", []any{c})
 		hooks.set(ev.Event, append(list, group))
 		doc.set("hooks", hooks)
-		added = true
+		added = append(added, addedEntry{ev.Event, marshalLine(group)})
 	}
 	return added, nil
 }

@@ -24,7 +24,10 @@ type Change struct {
 	Installed bool   // it already runs gauntlet stop-hook: nothing to write
 	Where     string // where the entry goes, for people: "hooks.Stop"
 	Entry     []byte // the added entry as one line of JSON
-	Content   []byte // the whole new file
+	// Entries are every entry added, each with where it goes ("hooks.Stop: {...}"): the stop
+	// hook's, then the after-edit hooks'.
+	Entries []string
+	Content []byte // the whole new file
 }
 
 // InvalidFileError is a hook file that cannot be merged into safely; it is left as it was.
@@ -70,6 +73,7 @@ func PlanTimeout(root string, host hosts.Name, shared bool, command string, seco
 	if err != nil {
 		return nil, fmt.Errorf("encode hook entry: %w", err)
 	}
+	c.Entries = []string{c.Where + ": " + string(c.Entry)}
 	if spec.Hook.JSONC && len(bytes.TrimSpace(data)) > 0 && !json.Valid(data) {
 		// Comments or trailing commas, which the host reads: patch the file in place so that
 		// they stay, rather than refusing it or dropping them.

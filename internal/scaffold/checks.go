@@ -39,28 +39,10 @@ const (
 var pythonRunners = [][]string{{"uv", "run"}, {"poetry", "run"}, {"pipenv", "run"}, {"pdm", "run"}, {"hatch", "run"}, {"rye", "run"}}
 
 // classify recognises a check among a command's words; install, build, deploy and upload steps,
-// and anything unknown, are not checks.
+// and anything unknown, are not checks. The runner in front (uv run, npx, pnpm exec) is taken off;
+// the program's recipe in checkRecipes shapes the rest.
 func classify(words []string) (check, bool) {
-	if len(words) == 0 {
-		return check{}, false
-	}
-	for _, r := range pythonRunners {
-		if hasPrefix(words, r...) {
-			words = words[len(r):]
-			if len(words) > 0 && strings.HasPrefix(words[0], "-") { // uv run --frozen ruff
-				for len(words) > 0 && strings.HasPrefix(words[0], "-") {
-					words = words[1:]
-				}
-			}
-			break
-		}
-	}
-	for _, p := range [][]string{{"npx"}, {"pnpm", "exec"}, {"yarn", "exec"}, {"bunx"}, {"npm", "exec", "--"}} {
-		if hasPrefix(words, p...) && len(words) > len(p) {
-			words = words[len(p):]
-			break
-		}
-	}
+	words = withoutRunner(words)
 	if len(words) == 0 {
 		return check{}, false
 	}
@@ -68,129 +50,226 @@ func classify(words []string) (check, bool) {
 	if i := strings.LastIndexByte(tool, '/'); i >= 0 {
 		tool = tool[i+1:] // ./bin/golangci-lint, $(go env GOPATH)/bin/golangci-lint
 	}
-	args := words[1:]
-	switch tool {
-	case "go":
-		return classifyGo(args)
-	case "gotestsum":
-		// gotestsum formats go test's output; the go test it runs is the check.
-		goArgs := []string{"test"}
-		if i := slices.Index(args, "--"); i >= 0 {
-			goArgs = append(goArgs, args[i+1:]...)
-		} else {
-			for _, a := range args {
-				if strings.HasPrefix(a, "./") || a == "." {
-					goArgs = append(goArgs, a)
-				}
+	recipe, ok := checkRecipes[tool]
+	if !ok {
+		return check{}, false
+	}
+	return recipe(tool, words)
+}
+
+// withoutRunner takes off what runs a tool in the project's environment (uv run --frozen, npx,
+// pnpm exec): the check is the tool's.
+func withoutRunner(words []string) []string {
+	for _, r := range pythonRunners {
+		if hasPrefix(words, r...) {
+			words = words[len(r):]
+			for len(words) > 0 && strings.HasPrefix(words[0], "-") { // uv run --frozen ruff
+				words = words[1:]
 			}
-		}
-		return classifyGo(goArgs)
-	case "gofmt":
-		return check{key: "gofmt", kind: "Go", name: "fmt", writes: slices.Contains(args, "-w")}, true // shaped by detectGo
-	case "golangci-lint":
-		if len(args) == 0 || args[0] != "run" {
-			return check{}, false
-		}
-		rest := drop(args[1:], "-v", "--verbose", "--fix", "--out-format*", "--output.*", "--color*")
-		return check{key: "golangci-lint", kind: "Go", name: "lint", comment: "golangci-lint's linters",
-			words: append([]string{"golangci-lint", "run"}, rest...), timeout: 15 * time.Minute,
-			fix: append([]string{"golangci-lint", "run", "--fix"}, rest...), writes: slices.Contains(args, "--fix")}, true
-	case "staticcheck":
-		return check{key: "staticcheck", kind: "Go", name: "staticcheck", comment: "staticcheck's analyses",
-			words: words, timeout: lintTime}, true
-	case "cargo":
-		return classifyCargo(args)
-	case "ruff":
-		if len(args) > 0 && args[0] == "format" {
-			rest := drop(args[1:], "--diff", "--check")
-			return check{key: "ruff-format", kind: "Python", name: "fmt", comment: "files that ruff format would reformat",
-				words: ensure(append([]string{"ruff", "format"}, rest...), "--check"), timeout: quick,
-				fix: append([]string{"ruff", "format"}, rest...), writes: !slices.Contains(args, "--check") && !slices.Contains(args, "--diff")}, true
-		}
-		if len(args) > 0 && args[0] == "check" {
-			args = args[1:]
-		} else if !slices.ContainsFunc(args, func(a string) bool { return !strings.HasPrefix(a, "-") && strings.ContainsAny(a, "./") }) {
-			return check{}, false // not the old `ruff PATH` form: ruff --version, ruff rule, ...
-		}
-		rest := drop(args, "--fix", "--unsafe-fixes", "--show-fixes", "--exit-non-zero-on-fix", "--output-format*", "--diff")
-		return check{key: "ruff", kind: "Python", name: "lint", comment: "ruff's lint rules",
-			words: append([]string{"ruff", "check"}, rest...), timeout: 5 * time.Minute,
-			fix: append([]string{"ruff", "check", "--fix"}, rest...), writes: slices.Contains(args, "--fix")}, true
-	case "black":
-		checking := slices.Contains(args, "--check") || slices.Contains(args, "--diff")
-		return check{key: "black", kind: "Python", name: "fmt", comment: "files that black would reformat",
-			words: ensure(withDefaultPath(words), "--check"), timeout: quick,
-			fix: withDefaultPath(drop(words, "--check", "--diff")), writes: !checking}, true
-	case "isort":
-		checking := slices.ContainsFunc(args, func(a string) bool { return contains([]string{"--check-only", "--check", "-c", "--diff"}, a) })
-		return check{key: "isort", kind: "Python", name: "isort", comment: "imports that isort would reorder",
-			words: ensure(withDefaultPath(words), "--check-only"), timeout: quick,
-			fix: withDefaultPath(drop(words, "--check-only", "--check", "-c", "--diff")), writes: !checking}, true
-	case "flake8":
-		return check{key: "flake8", kind: "Python", name: "flake8", comment: "flake8's lint rules", words: words, timeout: 5 * time.Minute}, true
-	case "pylint":
-		return check{key: "pylint", kind: "Python", name: "pylint", comment: "pylint's lint rules", words: words, timeout: lintTime}, true
-	case "mypy":
-		return check{key: "mypy", kind: "Python", name: "typecheck", comment: "type errors, as mypy reports them",
-			words: words, timeout: typeTime}, true
-	case "pyright", "basedpyright":
-		return check{key: "pyright", kind: "Python", name: "pyright", comment: "type errors, as pyright reports them",
-			words: words, timeout: lintTime}, true
-	case "codespell":
-		checkForm := drop(words, "-w", "--write-changes", "-i*", "--interactive*")
-		return check{key: "codespell", kind: "Python", name: "spelling", comment: "misspelt words, as codespell finds them",
-			words: checkForm, timeout: quick, hint: "If a flagged word is right, add it to codespell's ignore list.",
-			fix: append([]string{checkForm[0], "-w"}, checkForm[1:]...), writes: slices.Contains(args, "-w") || slices.Contains(args, "--write-changes")}, true
-	case "pytest", "py.test":
-		return check{key: "pytest", kind: "Python", name: "test", comment: "the tests, with pytest",
-			words: dropPytest(words), timeout: testTime}, true
-	case "eslint":
-		w := drop(words, "--fix", "--fix-dry-run", "--fix-type*")
-		return check{key: "eslint", kind: "Node", name: "lint", comment: "eslint's rules",
-			words: w, timeout: lintTime, fix: append([]string{w[0], "--fix"}, w[1:]...), writes: slices.Contains(args, "--fix")}, true
-	case "prettier":
-		w := drop(words, "--write", "-w")
-		if !slices.Contains(w, "--check") && !slices.Contains(w, "-c") && !slices.Contains(w, "--list-different") && !slices.Contains(w, "-l") {
-			w = append(w[:1:1], append([]string{"--check"}, w[1:]...)...)
-		}
-		fix := drop(words, "--write", "-w", "--check", "-c", "--list-different", "-l")
-		return check{key: "prettier", kind: "Node", name: "fmt", comment: "files that prettier would reformat",
-			words: w, timeout: 5 * time.Minute, fix: append([]string{fix[0], "--write"}, fix[1:]...),
-			writes: slices.Contains(args, "--write") || slices.Contains(args, "-w")}, true
-	case "tsc", "vue-tsc":
-		return check{key: "tsc", kind: "Node", name: "typecheck", comment: "type errors, as the TypeScript compiler reports them",
-			words: drop(words, "--watch", "-w"), timeout: lintTime}, true
-	case "biome":
-		if len(args) == 0 || !contains([]string{"check", "ci", "lint", "format"}, args[0]) {
-			return check{}, false
-		}
-		w := drop(words, "--write", "--apply", "--apply-unsafe", "--fix", "--unsafe")
-		fix := append([]string{w[0], w[1], "--write"}, w[2:]...)
-		if w[1] == "ci" { // biome ci never writes; biome check is the same checks, and can
-			fix[1] = "check"
-		}
-		return check{key: "biome", kind: "Node", name: "lint", comment: "biome's checks",
-			words: w, timeout: lintTime, fix: fix,
-			writes: slices.ContainsFunc(args, func(a string) bool { return contains([]string{"--write", "--apply", "--apply-unsafe", "--fix"}, a) })}, true
-	case "vitest":
-		w := drop(words, "--watch", "-w")
-		if len(w) == 1 || strings.HasPrefix(w[1], "-") {
-			w = append(w[:1:1], append([]string{"run"}, w[1:]...)...) // plain vitest watches
-		}
-		return check{key: "vitest", kind: "Node", name: "test", comment: "the tests, with vitest", words: w, timeout: testTime}, true
-	case "jest":
-		return check{key: "jest", kind: "Node", name: "test", comment: "the tests, with jest",
-			words: drop(words, "--watch", "--watchAll"), timeout: testTime}, true
-	case "python", "python3":
-		if len(args) >= 2 && args[0] == "-m" {
-			c, ok := classify(args[1:])
-			if ok && c.kind == "Python" {
-				c.words = append([]string{tool, "-m"}, c.words...)
-			}
-			return c, ok
+			break
 		}
 	}
-	return check{}, false
+	for _, p := range [][]string{{"npx"}, {"pnpm", "exec"}, {"yarn", "exec"}, {"bunx"}, {"npm", "exec", "--"}} {
+		if hasPrefix(words, p...) && len(words) > len(p) {
+			return words[len(p):]
+		}
+	}
+	return words
+}
+
+// recipe turns a tool's command (words[0] is the program as written) into the check a gate runs.
+type recipe func(tool string, words []string) (check, bool)
+
+// asWritten is the recipe of a tool whose command checks as it is: only the words are the
+// command's own.
+func asWritten(c check) recipe {
+	return func(_ string, words []string) (check, bool) {
+		c.words = words
+		return c, true
+	}
+}
+
+// checkRecipes are the tools init knows, by program name. A tool whose command is its check as
+// written is data (asWritten); the others drop their writing and reporting flags, and say their
+// writing form (fix).
+var checkRecipes = map[string]recipe{
+	"go":        func(_ string, w []string) (check, bool) { return classifyGo(w[1:]) },
+	"richgo":    func(_ string, w []string) (check, bool) { return classifyGo(w[1:]) }, // colours go test's output
+	"gotestsum": classifyGotestsum,
+	"gofmt": func(_ string, w []string) (check, bool) { // shaped by detectGo
+		return check{key: "gofmt", kind: "Go", name: "fmt", writes: slices.Contains(w[1:], "-w")}, true
+	},
+	"golangci-lint": classifyGolangci,
+	"staticcheck": asWritten(check{key: "staticcheck", kind: "Go", name: "staticcheck", comment: "staticcheck's analyses",
+		timeout: lintTime}),
+	"cargo":  func(_ string, w []string) (check, bool) { return classifyCargo(w[1:]) },
+	"ruff":   classifyRuff,
+	"black":  classifyBlack,
+	"isort":  classifyIsort,
+	"flake8": asWritten(check{key: "flake8", kind: "Python", name: "flake8", comment: "flake8's lint rules", timeout: 5 * time.Minute}),
+	"pylint": asWritten(check{key: "pylint", kind: "Python", name: "pylint", comment: "pylint's lint rules", timeout: lintTime}),
+	"mypy": asWritten(check{key: "mypy", kind: "Python", name: "typecheck", comment: "type errors, as mypy reports them",
+		timeout: typeTime}),
+	"pyright": asWritten(check{key: "pyright", kind: "Python", name: "pyright", comment: "type errors, as pyright reports them",
+		timeout: lintTime}),
+	"basedpyright": asWritten(check{key: "pyright", kind: "Python", name: "pyright", comment: "type errors, as pyright reports them",
+		timeout: lintTime}),
+	"codespell": classifyCodespell,
+	"pytest":    classifyPytest,
+	"py.test":   classifyPytest,
+	"eslint":    classifyEslint,
+	"prettier":  classifyPrettier,
+	"tsc":       classifyTsc,
+	"vue-tsc":   classifyTsc,
+	"biome":     classifyBiome,
+	"vitest":    classifyVitest,
+	"jest": func(_ string, w []string) (check, bool) {
+		return check{key: "jest", kind: "Node", name: "test", comment: "the tests, with jest",
+			words: drop(w, "--watch", "--watchAll"), timeout: testTime}, true
+	},
+}
+
+func init() {
+	// classifyPython recurses into classify, which reads checkRecipes: set here, not in the
+	// literal, to keep the initialisation free of a cycle.
+	checkRecipes["python"], checkRecipes["python3"] = classifyPython, classifyPython
+}
+
+// classifyGotestsum is the go test gotestsum runs (it only formats the output).
+func classifyGotestsum(_ string, words []string) (check, bool) {
+	args := words[1:]
+	goArgs := []string{"test"}
+	if i := slices.Index(args, "--"); i >= 0 {
+		goArgs = append(goArgs, args[i+1:]...)
+	} else {
+		for _, a := range args {
+			if strings.HasPrefix(a, "./") || a == "." {
+				goArgs = append(goArgs, a)
+			}
+		}
+	}
+	return classifyGo(goArgs)
+}
+
+func classifyGolangci(_ string, words []string) (check, bool) {
+	args := words[1:]
+	if len(args) == 0 || args[0] != "run" {
+		return check{}, false
+	}
+	// --timeout is CI's budget for its own machines; the gate's timeout is gauntlet's.
+	rest := drop(args[1:], "-v", "--verbose", "--fix", "--out-format*", "--output.*", "--color*", "--timeout*")
+	return check{key: "golangci-lint", kind: "Go", name: "lint", comment: "golangci-lint's linters",
+		words: append([]string{"golangci-lint", "run"}, rest...), timeout: 15 * time.Minute,
+		fix: append([]string{"golangci-lint", "run", "--fix"}, rest...), writes: slices.Contains(args, "--fix")}, true
+}
+
+func classifyRuff(_ string, words []string) (check, bool) {
+	args := words[1:]
+	if len(args) > 0 && args[0] == "format" {
+		rest := drop(args[1:], "--diff", "--check")
+		return check{key: "ruff-format", kind: "Python", name: "fmt", comment: "files that ruff format would reformat",
+			words: ensure(append([]string{"ruff", "format"}, rest...), "--check"), timeout: quick,
+			fix: append([]string{"ruff", "format"}, rest...), writes: !slices.Contains(args, "--check") && !slices.Contains(args, "--diff")}, true
+	}
+	if len(args) > 0 && args[0] == "check" {
+		args = args[1:]
+	} else if !slices.ContainsFunc(args, func(a string) bool { return !strings.HasPrefix(a, "-") && strings.ContainsAny(a, "./") }) {
+		return check{}, false // not the old `ruff PATH` form: ruff --version, ruff rule, ...
+	}
+	rest := drop(args, "--fix", "--unsafe-fixes", "--show-fixes", "--exit-non-zero-on-fix", "--output-format*", "--diff")
+	return check{key: "ruff", kind: "Python", name: "lint", comment: "ruff's lint rules",
+		words: append([]string{"ruff", "check"}, rest...), timeout: 5 * time.Minute,
+		fix: append([]string{"ruff", "check", "--fix"}, rest...), writes: slices.Contains(args, "--fix")}, true
+}
+
+func classifyBlack(_ string, words []string) (check, bool) {
+	args := words[1:]
+	checking := slices.Contains(args, "--check") || slices.Contains(args, "--diff")
+	return check{key: "black", kind: "Python", name: "fmt", comment: "files that black would reformat",
+		words: ensure(withDefaultPath(words), "--check"), timeout: quick,
+		fix: withDefaultPath(drop(words, "--check", "--diff")), writes: !checking}, true
+}
+
+func classifyIsort(_ string, words []string) (check, bool) {
+	checking := slices.ContainsFunc(words[1:], func(a string) bool { return contains([]string{"--check-only", "--check", "-c", "--diff"}, a) })
+	return check{key: "isort", kind: "Python", name: "isort", comment: "imports that isort would reorder",
+		words: ensure(withDefaultPath(words), "--check-only"), timeout: quick,
+		fix: withDefaultPath(drop(words, "--check-only", "--check", "-c", "--diff")), writes: !checking}, true
+}
+
+func classifyCodespell(_ string, words []string) (check, bool) {
+	args := words[1:]
+	checkForm := drop(words, "-w", "--write-changes", "-i*", "--interactive*")
+	return check{key: "codespell", kind: "Python", name: "spelling", comment: "misspelt words, as codespell finds them",
+		words: checkForm, timeout: quick, hint: "If a flagged word is right, add it to codespell's ignore list.",
+		fix: append([]string{checkForm[0], "-w"}, checkForm[1:]...), writes: slices.Contains(args, "-w") || slices.Contains(args, "--write-changes")}, true
+}
+
+func classifyPytest(_ string, words []string) (check, bool) {
+	return check{key: "pytest", kind: "Python", name: "test", comment: "the tests, with pytest",
+		words: dropPytest(words), timeout: testTime}, true
+}
+
+func classifyEslint(_ string, words []string) (check, bool) {
+	w := drop(words, "--fix", "--fix-dry-run", "--fix-type*")
+	return check{key: "eslint", kind: "Node", name: "lint", comment: "eslint's rules",
+		words: w, timeout: lintTime, fix: append([]string{w[0], "--fix"}, w[1:]...), writes: slices.Contains(words[1:], "--fix")}, true
+}
+
+func classifyPrettier(_ string, words []string) (check, bool) {
+	args := words[1:]
+	w := drop(words, "--write", "-w")
+	if !slices.Contains(w, "--check") && !slices.Contains(w, "-c") && !slices.Contains(w, "--list-different") && !slices.Contains(w, "-l") {
+		w = append(w[:1:1], append([]string{"--check"}, w[1:]...)...)
+	}
+	fix := drop(words, "--write", "-w", "--check", "-c", "--list-different", "-l")
+	return check{key: "prettier", kind: "Node", name: "fmt", comment: "files that prettier would reformat",
+		words: w, timeout: 5 * time.Minute, fix: append([]string{fix[0], "--write"}, fix[1:]...),
+		writes: slices.Contains(args, "--write") || slices.Contains(args, "-w")}, true
+}
+
+func classifyTsc(_ string, words []string) (check, bool) {
+	return check{key: "tsc", kind: "Node", name: "typecheck", comment: "type errors, as the TypeScript compiler reports them",
+		words: drop(words, "--watch", "-w"), timeout: lintTime}, true
+}
+
+func classifyBiome(_ string, words []string) (check, bool) {
+	args := words[1:]
+	if len(args) == 0 || !contains([]string{"check", "ci", "lint", "format"}, args[0]) {
+		return check{}, false
+	}
+	w := drop(words, "--write", "--apply", "--apply-unsafe", "--fix", "--unsafe")
+	fix := append([]string{w[0], w[1], "--write"}, w[2:]...)
+	if w[1] == "ci" { // biome ci never writes; biome check is the same checks, and can
+		fix[1] = "check"
+	}
+	return check{key: "biome", kind: "Node", name: "lint", comment: "biome's checks",
+		words: w, timeout: lintTime, fix: fix,
+		writes: slices.ContainsFunc(args, func(a string) bool { return contains([]string{"--write", "--apply", "--apply-unsafe", "--fix"}, a) })}, true
+}
+
+func classifyVitest(_ string, words []string) (check, bool) {
+	w := drop(words, "--watch", "-w")
+	if len(w) == 1 || strings.HasPrefix(w[1], "-") {
+		w = append(w[:1:1], append([]string{"run"}, w[1:]...)...) // plain vitest watches
+	}
+	return check{key: "vitest", kind: "Node", name: "test", comment: "the tests, with vitest", words: w, timeout: testTime}, true
+}
+
+// classifyPython is `python -m TOOL`: the tool's check, run by the same interpreter with its own
+// flags kept (-W error turns the tests' warnings into failures).
+func classifyPython(tool string, words []string) (check, bool) {
+	args := words[1:]
+	flags := pythonFlags(args)
+	rest := args[len(flags):]
+	if len(rest) < 2 || rest[0] != "-m" {
+		return check{}, false
+	}
+	c, ok := classify(rest[1:])
+	if ok && c.kind == "Python" {
+		c.words = slices.Concat([]string{tool}, flags, []string{"-m"}, c.words)
+	}
+	return c, ok
 }
 
 // clippyFix is clippy's check with --fix, which needs --allow-dirty to touch a tree with
@@ -368,11 +447,25 @@ func mergeGoTests(cmds [][]string) []string {
 	return append(out, pkgs...)
 }
 
-// dropPytest removes tox substitutions ({posargs}, --basetemp={envtmpdir}) and report outputs.
+// pythonFlags are the interpreter's flags before -m (-W error, -X dev, -bb, -u).
+func pythonFlags(args []string) []string {
+	n := 0
+	for n < len(args) && strings.HasPrefix(args[n], "-") && args[n] != "-m" && args[n] != "-c" {
+		if (args[n] == "-W" || args[n] == "-X") && n+1 < len(args) {
+			n++
+		}
+		n++
+	}
+	return args[:n]
+}
+
+// dropPytest removes tox substitutions ({posargs}, --basetemp={envtmpdir}), report outputs and
+// the verbosity that lists every passing test, which would fill a failure's reason.
 func dropPytest(words []string) []string {
 	var out []string
 	for _, w := range words {
-		if strings.Contains(w, "{") || strings.HasPrefix(w, "--junit") || strings.HasPrefix(w, "--cov") {
+		if strings.Contains(w, "{") || strings.HasPrefix(w, "--junit") || strings.HasPrefix(w, "--cov") ||
+			w == "-v" || w == "-vv" || w == "--verbose" {
 			continue
 		}
 		out = append(out, w)

@@ -10,6 +10,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -31,12 +32,24 @@ type declared struct {
 	dir    string // where it runs, slash-separated and relative to the root ("" the root)
 	source string // for the gate's comment: ".github/workflows/ci.yml, job test"
 	rank   int    // lower is preferred, in the order the sources are read
+	// inferred: a tox env or nox session that CI, the hooks and the task runners never run, in
+	// a project that has CI: the project declares it but does not run it as a check.
+	inferred bool
+	// what says what kind of script this is, for naming what of it becomes no gate: a CI step's
+	// name, a task runner's target; fixer marks a formatting target (its commands write).
+	what  string
+	fixer bool
+	// uses is a CI step's action (crate-ci/typos@v1), when the step runs one instead of a script.
+	uses string
+	// unit is the tox env or nox session ("" for tox's base env), which CI may or may not run.
+	unit string
 }
 
 const (
 	rankCI = iota
 	rankPreCommit
 	rankLefthook
+	rankCalledTarget // a task runner's target that CI or a hook runs (make richtest)
 	rankTaskRunner
 	rankTox
 )
@@ -74,23 +87,109 @@ func readDeclared(root string, dirs []string) []declared {
 		for t := range called[dir] {
 			wanted[t] = true
 		}
-		for _, d := range makeRecipes(abs, wanted) {
-			out = append(out, declared{script: d.script, dir: dir, source: inDir(dir, d.source), rank: rankTaskRunner})
+		for t := range formatTargets {
+			// A formatting target names the formatter the project uses: its check form is the
+			// gate, the target itself no check.
+			wanted[t] = true
 		}
-		for _, d := range justRecipes(abs) {
-			out = append(out, declared{script: d.script, dir: dir, source: inDir(dir, d.source), rank: rankTaskRunner})
+		for _, d := range slices.Concat(makeRecipes(abs, wanted), justRecipes(abs), taskfile(abs)) {
+			d.dir, d.source, d.rank = dir, inDir(dir, d.source), rankTaskRunner
+			_, target, _ := strings.Cut(d.source, ", target ")
+			d.fixer = formatTargets[target] && !called[dir][target]
+			if called[dir][target] {
+				d.rank = rankCalledTarget
+			}
+			out = append(out, d)
 		}
-		for _, d := range taskfile(abs) {
-			out = append(out, declared{script: d.script, dir: dir, source: inDir(dir, d.source), rank: rankTaskRunner})
-		}
-		for _, d := range append(toxEnvs(abs), toxTOML(abs)...) {
-			out = append(out, declared{script: d.script, dir: dir, source: inDir(dir, d.source), rank: rankTox})
-		}
-		for _, d := range noxSessions(abs) {
-			out = append(out, declared{script: d.script, dir: dir, source: inDir(dir, d.source), rank: rankTox})
+		for _, d := range slices.Concat(toxEnvs(abs), toxTOML(abs), noxSessions(abs)) {
+			d.dir, d.source, d.rank = dir, inDir(dir, d.source), rankTox
+			out = append(out, d)
 		}
 	}
+	markUnrun(out)
 	return out
+}
+
+// markUnrun marks the tox envs and nox sessions that nothing else the project declares runs, when
+// it has CI: a check run only by a tool CI does not use (a pylint env, 1,000 messages old) is
+// offered, not gated. Without CI, tox and nox are how the project says what it checks.
+func markUnrun(decls []declared) {
+	ci := false
+	runs := map[string]map[string]bool{"tox": {}, "nox": {}}
+	for _, d := range decls {
+		if d.rank == rankTox {
+			continue
+		}
+		ci = ci || d.rank == rankCI
+		for _, cmd := range splitCommands(d.script) {
+			runner, units := runnerUnits(cmd)
+			if runner == "" {
+				continue
+			}
+			for _, e := range d.env {
+				if e.Name == "TOXENV" || e.Name == "TOX_ENV" {
+					units = append(units, strings.Split(e.Value, ",")...)
+				}
+			}
+			if len(units) == 0 {
+				units = []string{"*"}
+			}
+			for _, u := range units {
+				runs[runner][u] = true
+			}
+		}
+	}
+	if !ci {
+		return
+	}
+	for i := range decls {
+		d := &decls[i]
+		if d.rank != rankTox {
+			continue
+		}
+		runner := "tox"
+		if strings.Contains(d.source, "noxfile.py") {
+			runner = "nox"
+		}
+		r := runs[runner]
+		// tox's base env holds the commands of every env without its own (py, py312, ...).
+		d.inferred = !(r["*"] || r[d.unit] || d.unit == "" && len(r) > 0)
+	}
+}
+
+// runnerUnits reads a tox or nox command: which runner, and the envs or sessions it names
+// (-e a,b; -s name); none named means its defaults, taken here as all of them.
+func runnerUnits(cmd simpleCommand) (string, []string) {
+	w := cmd.words
+	for _, r := range pythonRunners {
+		if hasPrefix(w, r...) {
+			w = w[len(r):]
+			for len(w) > 0 && strings.HasPrefix(w[0], "-") {
+				if contains([]string{"--group", "--with", "--extra", "--python", "-p"}, w[0]) && len(w) > 1 {
+					w = w[1:]
+				}
+				w = w[1:]
+			}
+			break
+		}
+	}
+	if len(w) > 2 && (w[0] == "python" || w[0] == "python3") && w[1] == "-m" {
+		w = w[2:]
+	}
+	if len(w) == 0 || w[0] != "tox" && w[0] != "nox" {
+		return "", nil
+	}
+	var units []string
+	for i := 1; i < len(w); i++ {
+		switch a := w[i]; {
+		case (a == "-e" || a == "--env" || a == "-s" || a == "--session" || a == "--sessions") && i+1 < len(w):
+			i++
+			units = append(units, strings.Split(w[i], ",")...)
+		case strings.HasPrefix(a, "-e") && len(a) > 2:
+			units = append(units, strings.Split(a[2:], ",")...)
+		}
+	}
+	return w[0], units
 }
 
 // calledTargets are the Makefile targets that CI or a hook runs (`make lint-go`, `make -C api
@@ -136,6 +235,9 @@ var checkTargets = map[string]bool{
 	"mypy": true, "tidy-check": true, "ci": true, "verify": true, "style": true, "static": true,
 }
 
+// formatTargets are the Makefile targets that conventionally format the code.
+var formatTargets = map[string]bool{"fmt": true, "format": true}
+
 // --- CI ---------------------------------------------------------------------------------------
 
 type ghWorkflow struct {
@@ -157,6 +259,7 @@ type ghJob struct {
 }
 
 type ghStep struct {
+	Name             string            `yaml:"name"`
 	Env              map[string]string `yaml:"env"`
 	Run              string            `yaml:"run"`
 	Uses             string            `yaml:"uses"`
@@ -180,32 +283,122 @@ func githubWorkflows(root string) []declared {
 		rel := ".github/workflows/" + filepath.Base(f)
 		for _, name := range sortedKeys(wf.Jobs) {
 			job := wf.Jobs[name]
+			plumbing := workflowPlumbing(wf, name)
 			src := fmt.Sprintf("%s, job %s", rel, name)
-			for _, s := range job.Steps {
-				dir := cleanDir(firstNonEmpty(s.WorkingDirectory, job.Defaults.Run.WorkingDirectory))
-				switch {
-				case s.Run != "":
-					matrix := firstMatrixValues(job.Strategy.Matrix)
-					run := substituteMatrix(envExpression().ReplaceAllStringFunc(s.Run, func(e string) string {
-						k := envExpression().FindStringSubmatch(e)[1]
-						if v, ok := job.Env[k]; ok && !strings.Contains(v, "${{") {
-							return v
-						}
-						if v, ok := wf.Env[k]; ok && !strings.Contains(v, "${{") {
-							return v
-						}
-						return e
-					}), matrix)
-					out = append(out, declared{script: run, dir: dir, source: src, rank: rankCI,
-						env: stepEnv(matrix, wf.Env, job.Env, s.Env)})
-				case strings.HasPrefix(s.Uses, "golangci/golangci-lint-action@"):
-					out = append(out, declared{script: "golangci-lint run " + s.With["args"],
-						dir: cleanDir(firstNonEmpty(s.With["working-directory"], dir)), source: src, rank: rankCI})
+			for i := range job.Steps {
+				if d, ok := workflowStep(wf, job, i, plumbing); ok {
+					d.source = src
+					out = append(out, d)
 				}
 			}
 		}
 	}
 	return out
+}
+
+// workflowStep is what one step of a job runs: its script with the matrix's first values and the
+// workflow's env filled in, and the environment the check needs; golangci-lint's action as the
+// command it runs; another action by its name.
+func workflowStep(wf ghWorkflow, job ghJob, i int, plumbing map[string]bool) (declared, bool) {
+	s := job.Steps[i]
+	dir := cleanDir(firstNonEmpty(s.WorkingDirectory, job.Defaults.Run.WorkingDirectory))
+	switch {
+	case s.Run != "":
+		matrix := firstMatrixValues(job.Strategy.Matrix)
+		run := substituteMatrix(envExpression().ReplaceAllStringFunc(s.Run, func(e string) string {
+			k := envExpression().FindStringSubmatch(e)[1]
+			if v, ok := job.Env[k]; ok && !strings.Contains(v, "${{") {
+				return v
+			}
+			if v, ok := wf.Env[k]; ok && !strings.Contains(v, "${{") {
+				return v
+			}
+			return e
+		}), matrix)
+		// What is left that the matrix decides (`matrix.tox || 'py'`) is filled in too.
+		run = ciExpression().ReplaceAllStringFunc(run, func(e string) string {
+			if v, ok := evalExpression(strings.TrimSuffix(strings.TrimPrefix(e, "${{"), "}}"), matrix, nil); ok {
+				return v
+			}
+			return e
+		})
+		shared := map[string]string{}
+		for _, e := range []map[string]string{wf.Env, job.Env} {
+			for k, v := range e {
+				if !plumbing[k] || stepReads(s.Run, k) {
+					shared[k] = v
+				}
+			}
+		}
+		return declared{script: run, dir: dir, rank: rankCI, what: s.Name,
+			env: stepEnv(matrix, shared, s.Env)}, true
+	case strings.HasPrefix(s.Uses, "golangci/golangci-lint-action@"):
+		return declared{script: "golangci-lint run " + s.With["args"],
+			dir: cleanDir(firstNonEmpty(s.With["working-directory"], dir)), rank: rankCI}, true
+	case s.Uses != "":
+		// An action that runs a check init knows (codespell, black) is that check.
+		if c := actionCommand(s.Uses); c != "" {
+			if _, ok := classify(strings.Fields(c)); ok {
+				return declared{script: c, dir: dir, rank: rankCI, what: s.Name}, true
+			}
+		}
+		return declared{uses: s.Uses, dir: dir, rank: rankCI, what: s.Name}, true
+	}
+	return declared{}, false
+}
+
+// workflowPlumbing are the workflow's and the job's variables that serve CI itself: one a `${{
+// env.X }}` fills into a command or an action's input (the cargo program, a Go version for
+// setup-go), or one a step's script reads ($CROSS_VERSION in the step that downloads cross). A
+// check step that reads it itself keeps it.
+func workflowPlumbing(wf ghWorkflow, jobName string) map[string]bool {
+	job := wf.Jobs[jobName]
+	out := map[string]bool{}
+	mark := func(text string, names map[string]string) {
+		for _, m := range envExpression().FindAllStringSubmatch(text, -1) {
+			out[m[1]] = true
+		}
+		for k := range names {
+			if stepReads(text, k) {
+				out[k] = true
+			}
+		}
+	}
+	// The workflow's variables serve every job: setup-go's version in one job is plumbing in all.
+	for name, j := range wf.Jobs {
+		for _, s := range j.Steps {
+			names := wf.Env
+			if name == jobName {
+				names = map[string]string{}
+				maps.Copy(names, wf.Env)
+				maps.Copy(names, job.Env)
+			}
+			mark(s.Run, names)
+			for _, v := range s.With {
+				mark(v, names)
+			}
+		}
+	}
+	return out
+}
+
+// stepReads reports whether a script reads $NAME or ${NAME}.
+func stepReads(script, name string) bool {
+	for _, ref := range []string{"$" + name, "${" + name + "}", "${" + name + ":"} {
+		i := strings.Index(script, ref)
+		if i < 0 {
+			continue
+		}
+		end := i + len(ref)
+		if strings.HasSuffix(ref, "}") || strings.HasSuffix(ref, ":") || end == len(script) || !isNameByte(script[end]) {
+			return true
+		}
+	}
+	return false
+}
+
+func isNameByte(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
 // envExpression is ${{ env.NAME }}: a workflow that runs `${{ env.CARGO }} test` with CARGO: cargo
@@ -353,6 +546,9 @@ func lefthook(root string) []declared {
 // makeVar is a simple Makefile variable definition: NAME = value, :=, ?=, ::=.
 var makeVar = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*)\s*(?:\?|:|::)?=\s*(.*)$`) })
 
+// makeFunction is a call of one of make's functions: $(shell ...), $(realpath ...), ${wildcard ...}.
+var makeFunction = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$[({][a-z-]+[ \t]`) })
+
 var makeRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$[({]([A-Za-z_][A-Za-z0-9_]*)[)}]`) })
 
 // makeRecipes returns the recipe of each wanted target (and of the targets it depends on, one
@@ -384,7 +580,14 @@ func makeRecipes(dir string, wanted map[string]bool) []declared {
 			continue
 		}
 		if m := makeVar().FindStringSubmatch(line); m != nil {
-			vars[m[1]] = strings.TrimSpace(m[2])
+			// A value make computes ($(shell ...), $(wildcard ...)) or that goes on over several
+			// lines is not known here: empty, as an unset variable, rather than fragments of
+			// make's own syntax taken for commands.
+			v := strings.TrimSpace(m[2])
+			if strings.HasSuffix(v, "\\") || makeFunction().MatchString(v) {
+				v = ""
+			}
+			vars[m[1]] = v
 			current = nil
 			continue
 		}
@@ -532,19 +735,10 @@ func toxEnvs(dir string) []declared {
 	if data == nil {
 		return nil
 	}
-	var out []declared
+	// Each env's commands and setenv, by section, in the order the sections come.
+	var sections []string
+	values := map[string]map[string][]string{}
 	section, key := "", ""
-	var lines []string
-	flush := func() {
-		if key == "commands" && len(lines) > 0 {
-			env := "testenv"
-			if strings.HasPrefix(section, "testenv:") {
-				env = strings.TrimPrefix(section, "testenv:")
-			}
-			out = append(out, declared{script: strings.Join(lines, "\n"), source: "tox.ini, env " + env})
-		}
-		key, lines = "", nil
-	}
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
@@ -554,26 +748,97 @@ func toxEnvs(dir string) []declared {
 		case line == "" || strings.HasPrefix(line, "#") || strings.HasPrefix(line, ";"):
 			continue
 		case strings.HasPrefix(line, "["):
-			flush()
-			section = strings.TrimSpace(strings.Trim(line, "[]"))
+			section, key = strings.TrimSpace(strings.Trim(line, "[]")), ""
 		case raw[0] == ' ' || raw[0] == '\t':
 			if key != "" {
-				lines = append(lines, strings.TrimLeft(line, "-!"))
+				values[section][key] = append(values[section][key], line)
 			}
 		default:
-			flush()
+			key = ""
 			k, v, ok := strings.Cut(line, "=")
 			if !ok || (section != "testenv" && !strings.HasPrefix(section, "testenv:")) {
 				continue
 			}
+			if values[section] == nil {
+				values[section] = map[string][]string{}
+				sections = append(sections, section)
+			}
 			key = strings.TrimSpace(k)
 			if v = strings.TrimSpace(v); v != "" {
-				lines = append(lines, strings.TrimLeft(v, "-!"))
+				values[section][key] = append(values[section][key], v)
 			}
 		}
 	}
-	flush()
+	var out []declared
+	for _, s := range sections {
+		var lines []string
+		for _, l := range values[s]["commands"] {
+			lines = appendToxCommand(lines, l)
+		}
+		if len(lines) == 0 {
+			continue
+		}
+		env, unit := "testenv", ""
+		if strings.HasPrefix(s, "testenv:") {
+			env = strings.TrimPrefix(s, "testenv:")
+			unit = env
+		}
+		// setenv is what the commands run with (PYTHONWARNINGS=error); an env has the base's too.
+		vars := toxSetenv(values["testenv"]["setenv"])
+		if s != "testenv" {
+			vars = mergeEnv(vars, toxSetenv(values[s]["setenv"]))
+		}
+		out = append(out, declared{script: strings.Join(lines, "\n"), source: "tox.ini, env " + env, unit: unit, env: vars})
+	}
 	return out
+}
+
+// toxSetenv reads setenv's NAME=value lines, leaving out other factors' lines and values tox
+// would still substitute ({toxinidir}).
+func toxSetenv(lines []string) []EnvVar {
+	var out []EnvVar
+	for _, l := range lines {
+		if toxFactor().MatchString(l) {
+			continue
+		}
+		name, value, ok := strings.Cut(l, "=")
+		name, value = strings.TrimSpace(name), strings.TrimSpace(value)
+		if !ok || !assignment().MatchString(name+"=") || strings.Contains(value, "{") || !keepEnv(name, value) {
+			continue
+		}
+		out = append(out, EnvVar{Name: name, Value: value})
+	}
+	return out
+}
+
+// mergeEnv is base with over's variables replacing those of the same name.
+func mergeEnv(base, over []EnvVar) []EnvVar {
+	out := slices.Clone(base)
+	for _, v := range over {
+		if i := slices.IndexFunc(out, func(e EnvVar) bool { return e.Name == v.Name }); i >= 0 {
+			out[i] = v
+		} else {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// toxFactor is a factor-conditional line (`coverage: coverage xml`, `!py310: ...`): it runs only in
+// the envs with that factor, not in the env the gate stands for.
+var toxFactor = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^!?[A-Za-z0-9_.{},!-]+:\s`) })
+
+// toxEnvDefault is tox's `{env:NAME:default}`: outside tox, the default.
+var toxEnvDefault = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{env:[A-Za-z_][A-Za-z0-9_]*:([^{}]*)\}`) })
+
+// appendToxCommand adds one line of a tox env's commands as the gate would run it: without the
+// lines of other factors, and with {env:X:default} read as its default.
+func appendToxCommand(lines []string, line string) []string {
+	line = strings.TrimLeft(line, "-!")
+	if toxFactor().MatchString(line) {
+		return lines
+	}
+	return append(lines, toxEnvDefault().ReplaceAllString(line, "$1"))
 }
 
 // toxTOML reads tox 4's TOML form: tox.toml, or [tool.tox] in pyproject.toml, where env_run_base
@@ -594,7 +859,7 @@ func toxTOML(dir string) []declared {
 		return nil
 	}
 	var out []declared
-	add := func(env string, table any) {
+	add := func(env, unit string, table any) {
 		t, _ := table.(map[string]any)
 		cmds, _ := t["commands"].([]any)
 		var lines []string
@@ -611,13 +876,13 @@ func toxTOML(dir string) []declared {
 			}
 		}
 		if len(lines) > 0 {
-			out = append(out, declared{script: strings.Join(lines, "\n"), source: label + ", " + env})
+			out = append(out, declared{script: strings.Join(lines, "\n"), source: label + ", " + env, unit: unit})
 		}
 	}
-	add("env_run_base", doc["env_run_base"])
+	add("env_run_base", "", doc["env_run_base"])
 	envs, _ := doc["env"].(map[string]any)
 	for _, name := range sortedKeys(envs) {
-		add("env "+name, envs[name])
+		add("env "+name, name, envs[name])
 	}
 	return out
 }
@@ -663,7 +928,7 @@ func noxSessions(dir string) []declared {
 			}
 		}
 		if len(lines) > 0 {
-			out = append(out, declared{script: strings.Join(lines, "\n"), source: "noxfile.py, session " + name})
+			out = append(out, declared{script: strings.Join(lines, "\n"), source: "noxfile.py, session " + name, unit: name})
 		}
 	}
 	return out
@@ -743,8 +1008,16 @@ var matrixExpression = sync.OnceValue(func() *regexp.Regexp {
 func firstMatrixValues(m map[string]yaml.Node) map[string]string {
 	out := map[string]string{}
 	for k, n := range m {
-		if n.Kind == yaml.SequenceNode && len(n.Content) > 0 && n.Content[0].Kind == yaml.ScalarNode {
+		if k != "include" && n.Kind == yaml.SequenceNode && len(n.Content) > 0 && n.Content[0].Kind == yaml.ScalarNode {
 			out[k] = n.Content[0].Value
+		}
+	}
+	// A matrix of `include:` entries only runs its first entry first; a key it lacks stays
+	// unknown (empty to GitHub, but then the expression usually falls back to another value).
+	if inc, ok := m["include"]; ok && inc.Kind == yaml.SequenceNode && len(out) == 0 && len(inc.Content) > 0 {
+		var first map[string]string
+		if decodeNode(inc.Content[0], &first) {
+			maps.Copy(out, first)
 		}
 	}
 	return out
@@ -759,9 +1032,18 @@ func substituteMatrix(s string, matrix map[string]string) string {
 	})
 }
 
-// ciOnlyEnv are variables that only shape CI's own output or are set by every runner anyway.
+// ciOnlyEnv are variables that only shape CI's own output or are set by every runner anyway, and
+// PATH, which is the machine's.
 var ciOnlyEnv = map[string]bool{"CI": true, "FORCE_COLOR": true, "TERM": true, "NO_COLOR": true, "GITHUB_TOKEN": true,
-	"GH_TOKEN": true, "CARGO_TERM_COLOR": true, "PY_COLORS": true}
+	"GH_TOKEN": true, "CARGO_TERM_COLOR": true, "PY_COLORS": true, "RUST_BACKTRACE": true, "PATH": true, "HOME": true,
+	"GOBIN": true, "GOPATH": true}
+
+// keepEnv reports whether a variable CI or a recipe sets is one a gate should set too: not one
+// that only shapes output (colours, backtraces), not a secret, not a value still to be expanded.
+func keepEnv(name, value string) bool {
+	return !ciOnlyEnv[name] && !strings.Contains(name, "COLOR") && !strings.Contains(name, "TOKEN") &&
+		!strings.Contains(name, "SECRET") && !strings.ContainsAny(value, "$`")
+}
 
 // stepEnv is the environment a step sees, the later maps winning, with matrix values in place:
 // what the check needs to mean in the gate what it means in CI. Values still holding an
@@ -771,16 +1053,24 @@ func stepEnv(matrix map[string]string, envs ...map[string]string) []EnvVar {
 	merged := map[string]string{}
 	for _, e := range envs {
 		for k, v := range e {
+			if m := wholeExpression().FindStringSubmatch(strings.TrimSpace(v)); m != nil {
+				if val, ok := evalExpression(m[1], matrix, merged); ok {
+					v = val
+				}
+			}
 			merged[k] = substituteMatrix(v, matrix)
 		}
 	}
 	var out []EnvVar
 	for _, k := range sortedKeys(merged) {
 		v := merged[k]
-		if strings.Contains(v, "${{") || ciOnlyEnv[k] || strings.Contains(k, "TOKEN") || strings.Contains(k, "SECRET") {
+		if strings.Contains(v, "${{") || !keepEnv(k, v) {
 			continue
 		}
 		out = append(out, EnvVar{Name: k, Value: v})
 	}
 	return out
 }
+
+// wholeExpression is a value that is one expression: `${{ matrix.x == 'a' && ” || 'b' }}`.
+var wholeExpression = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\$\{\{(.*)\}\}$`) })

@@ -49,7 +49,7 @@ func TestClassify(t *testing.T) {
 		{"go vet ./...", "go-vet", "go vet ./..."},
 		{"gotestsum -f '{{.FORMAT}}' ./...", "go-test", "go test ./..."},
 		{"gotestsum --junitfile r.xml -- -race -tags x ./pkg/...", "go-test", "go test -race -tags x ./pkg/..."},
-		{"golangci-lint run -v --fix --timeout=5m", "golangci-lint", "golangci-lint run --timeout=5m"},
+		{"golangci-lint run -v --fix --timeout=5m", "golangci-lint", "golangci-lint run"},
 		{"golangci-lint cache clean", "", ""},
 		{"go build ./...", "", ""},
 		{"go install github.com/x/y@latest", "", ""},
@@ -65,7 +65,7 @@ func TestClassify(t *testing.T) {
 		{"black .", "black", "black --check ."},
 		{"isort", "isort", "isort --check-only ."},
 		{"python -m pytest --cov=x --junitxml=r.xml -x", "pytest", "python -m pytest -x"},
-		{"pytest -v --basetemp={envtmpdir} {posargs}", "pytest", "pytest -v"},
+		{"pytest -v --basetemp={envtmpdir} {posargs}", "pytest", "pytest"},
 		{"codespell -w", "codespell", "codespell"},
 		{"pip install -e .", "", ""},
 		{"npx tsc --noEmit --watch", "tsc", "tsc --noEmit"},
@@ -116,8 +116,7 @@ func TestDeclaredSources(t *testing.T) {
 		{"justfile", map[string]string{"Cargo.toml": "[package]\nname='x'\n", "justfile": "build:\n    cargo build\n\ntest *args:\n    cargo test --all-features {{args}}\n"},
 			map[string]string{"test": "cargo test --all-features <- from justfile, recipe test"}},
 		{"Taskfile", map[string]string{"go.mod": "module x\n", "Taskfile.yml": "version: '3'\ntasks:\n  lint:\n    cmds:\n      - cmd: go vet -tags integration ./...\n  deploy:\n    cmds: [go test ./...]\n"},
-			map[string]string{"vet": "go vet -tags integration ./... <- from Taskfile.yml, task lint",
-				"test": "go test ./... <- not declared by the project: gauntlet's default for a Go module"}},
+			map[string]string{"vet": "go vet -tags integration ./... <- from Taskfile.yml, task lint"}},
 		{"noxfile", map[string]string{"pyproject.toml": "", "noxfile.py": "import nox\n\n@nox.session\ndef tests(session):\n    session.install('.')\n    session.run('pytest', '-x')\n\n@nox.session\ndef lint(session):\n    session.run('ruff', 'check', *session.posargs)\n"},
 			map[string]string{"test": "pytest -x <- from noxfile.py, session tests"}},
 		{"tox 4 in pyproject.toml", map[string]string{"pyproject.toml": "[project]\nname = 'x'\n\n[tool.tox.env_run_base]\ncommands = [[\"pytest\", \"-x\", \"--basetemp={env_tmp_dir}\", {replace = \"posargs\", extend = true}]]\n\n[tool.tox.env.typing]\ncommands = [[\"mypy\"], [\"pyright\", \"src\"]]\n"},
@@ -132,8 +131,7 @@ func TestDeclaredSources(t *testing.T) {
 		{"a Makefile target that CI runs, whatever its name", map[string]string{"go.mod": "module x\n",
 			"Makefile":                 "lint-go:\n\tgolangci-lint run ./...\nrelease:\n\tgo test -run Release ./...\n",
 			".github/workflows/ci.yml": "jobs:\n  l:\n    steps:\n      - run: make -j2 lint-go\n"},
-			map[string]string{"lint": "golangci-lint run ./... <- from Makefile, target lint-go",
-				"test": "go test ./... <- not declared by the project: gauntlet's default for a Go module"}},
+			map[string]string{"lint": "golangci-lint run ./... <- from Makefile, target lint-go"}},
 		{"an odd value elsewhere in the workflow hides no step", map[string]string{"go.mod": "module x\n",
 			".github/workflows/ci.yml": "on: push\njobs:\n  t:\n    steps:\n      - uses: actions/checkout@v4\n        with:\n          fetch-depth: 0\n          sparse: [a, b]\n      - run: go test -short ./...\n"},
 			map[string]string{"test": "go test -short ./... <- from .github/workflows/ci.yml, job t"}},
@@ -144,8 +142,7 @@ func TestDeclaredSources(t *testing.T) {
 			map[string]string{"test": "go test -short ./... <- from .github/workflows/ci.yml, job t; also in Makefile, target test"}},
 		{"working-directory scopes a step to its folder", map[string]string{"go.mod": "module x\n", "api/go.mod": "module api\n",
 			".github/workflows/ci.yml": "jobs:\n  api:\n    defaults:\n      run:\n        working-directory: ./api\n    steps:\n      - run: go test -count=1 ./...\n"},
-			map[string]string{"api-test": "go test ./... <- from .github/workflows/ci.yml, job api",
-				"test": "go test ./... <- not declared by the project: gauntlet's default for a Go module"}},
+			map[string]string{"api-test": "go test ./... <- from .github/workflows/ci.yml, job api"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -216,13 +213,19 @@ func TestNodeLinterConfigWithoutAScript(t *testing.T) {
 		"eslint.config.js": "export default []",
 		"biome.json":       "{}",
 	})
-	want := map[string]string{
-		"test":  "pnpm run test <- from package.json, script test",
-		"lint":  "pnpm exec eslint . <- from eslint.config.js (no script runs eslint)",
-		"biome": "pnpm exec biome check . <- from biome.json (no script runs biome)",
-	}
+	// The project runs its tests, and no script runs eslint or biome: they are offered, not gated.
+	want := map[string]string{"test": "pnpm run test <- from package.json, script test"}
 	if !maps.Equal(got, want) {
 		t.Errorf("gates = %v, want %v", got, want)
+	}
+	offers := offerNames(detectTree(t, map[string]string{
+		"package.json":     `{"scripts": {"test": "vitest run"}, "devDependencies": {"eslint": "^9", "@biomejs/biome": "^1"}}`,
+		"pnpm-lock.yaml":   "",
+		"eslint.config.js": "export default []",
+		"biome.json":       "{}",
+	}))["Node with pnpm"]
+	if !slices.Equal(offers, []string{"lint", "biome"}) {
+		t.Errorf("offers = %v, want eslint's and biome's", offers)
 	}
 	// A script that runs the linter already covers it.
 	got = gateSources(t, map[string]string{

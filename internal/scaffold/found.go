@@ -16,25 +16,32 @@ type found struct {
 	dir    string
 	source string
 	rank   int
+	// inferred: declared only where the project does not run it (a tox env no CI job runs).
+	inferred bool
 }
 
 // gofmtFlags finds gofmt wherever it is written, even inside $(...) or quotes, which the command
 // splitter does not look into: `[ -z "$(gofmt -s -l .)" ]` is the usual way to check.
 var gofmtFlags = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\bgofmt((?:\s+-[a-z]+)*)`) })
 
+// gofmtUse is where a folder's project runs gofmt, found even where the command splitter does
+// not look (inside $(shell ...)): "" when nowhere.
+type gofmtUse struct{ source, simplify string }
+
 // recognise turns every declared script into the checks it runs, most preferred source first,
-// and says per folder where a gofmt -s is run.
-func recognise(decls []declared) ([]found, map[string]string) {
+// and says per folder where gofmt (and gofmt -s) is run.
+func recognise(decls []declared) ([]found, map[string]gofmtUse) {
 	sort.SliceStable(decls, func(i, j int) bool { return decls[i].rank < decls[j].rank })
 	var out []found
-	simplify := map[string]string{}
+	gofmt := map[string]gofmtUse{}
 	for _, d := range decls {
 		for _, m := range gofmtFlags().FindAllStringSubmatch(d.script, -1) {
+			use := gofmt[d.dir]
+			use.source = firstNonEmpty(use.source, d.source)
 			if strings.Contains(m[1], "-s") {
-				if _, ok := simplify[d.dir]; !ok {
-					simplify[d.dir] = d.source
-				}
+				use.simplify = firstNonEmpty(use.simplify, d.source)
 			}
+			gofmt[d.dir] = use
 		}
 		for _, cmd := range splitCommands(d.script) {
 			c, ok := classify(cmd.words)
@@ -45,10 +52,11 @@ func recognise(decls []declared) ([]found, map[string]string) {
 			if cmd.cd != "" {
 				dir = cleanDir(path.Join(dir, cmd.cd))
 			}
-			out = append(out, found{check: c, dir: dir, source: d.source, rank: d.rank, env: d.env})
+			out = append(out, found{check: c, dir: dir, source: d.source, rank: d.rank, env: append(slices.Clip(d.env), cmd.env...),
+				inferred: d.inferred})
 		}
 	}
-	return out, simplify
+	return out, gofmt
 }
 
 // pick builds the gate for one tool from the most preferred source that runs it. Several
@@ -107,7 +115,7 @@ func (c *dirContext) pick(key string) (Gate, bool) {
 		src += "; also in " + strings.Join(others, ", ")
 	}
 	g := Gate{Name: first.name, Comment: first.comment, Run: strings.Join(cmds, " && "),
-		Timeout: first.timeout, Hint: first.hint, Source: src, Env: first.env}
+		Timeout: first.timeout, Hint: first.hint, Source: src, Env: first.env, Inferred: first.inferred}
 	if len(fixes) == len(cmds) {
 		// Each command has its writing form; a fixer that covers only some of them would leave
 		// the gate failing after `gauntlet fix`.

@@ -40,12 +40,15 @@ func detectGo(c *dirContext) *Project {
 	def := strings.Replace(gauntletDefault, "%s", "a Go module", 1)
 
 	fmtGate := Gate{Name: "fmt", Comment: "files that gofmt would reformat", Run: gofmtCheck, Fix: gofmtFix,
-		Timeout: quick, Source: firstNonEmpty(c.sourceOf("gofmt"), def)}
+		Timeout: quick, Source: firstNonEmpty(c.sourceOf("gofmt"), c.gofmtSource, def)}
 	if c.gofmtSimplify != "" {
 		fmtGate.Comment = "files that gofmt -s would reformat or simplify"
 		fmtGate.Run, fmtGate.Fix = gofmtSimplifyCheck, gofmtSimplifyFix
 		fmtGate.Source = "from " + c.gofmtSimplify
+	} else if fmtGate.Source == c.gofmtSource {
+		fmtGate.Source = "from " + c.gofmtSource
 	}
+	fmtGate.Inferred = fmtGate.Source == def
 	p.Gates = append(p.Gates, fmtGate)
 
 	lint, hasLint := c.pick("golangci-lint")
@@ -58,14 +61,14 @@ func detectGo(c *dirContext) *Project {
 	}
 	if !hasLint && config != "" {
 		lint = Gate{Name: "lint", Comment: "golangci-lint's linters", Run: "golangci-lint run", Fix: "golangci-lint run --fix",
-			Timeout: 15 * time.Minute, Source: "from " + inDir(c.rel, config)}
+			Timeout: 15 * time.Minute, Source: "from " + inDir(c.rel, config), Inferred: true}
 		hasLint = true
 	}
 	if vet, ok := c.pick("go-vet"); ok {
 		p.Gates = append(p.Gates, vet)
 	} else if !hasLint || !golangciRunsVet(c.abs, config) {
 		p.Gates = append(p.Gates, Gate{Name: "vet", Comment: "suspicious constructs, as go vet reports them",
-			Run: "go vet ./...", Timeout: lintTime, Source: def})
+			Run: "go vet ./...", Timeout: lintTime, Source: def, Inferred: true})
 	}
 	if hasLint {
 		if golangciRunsVet(c.abs, config) {
@@ -76,14 +79,16 @@ func detectGo(c *dirContext) *Project {
 	if g, ok := c.pick("staticcheck"); ok {
 		p.Gates = append(p.Gates, g)
 	}
-	p.Gates = append(p.Gates, Gate{Name: "tidy", Comment: "go.mod and go.sum as go mod tidy would write them",
+	tidy := Gate{Name: "tidy", Comment: "go.mod and go.sum as go mod tidy would write them",
 		Run: goTidyCheck, Fix: "go mod tidy", Timeout: 5 * time.Minute,
-		Source: firstNonEmpty(c.sourceOf("go-mod-tidy"), def)})
+		Source: firstNonEmpty(c.sourceOf("go-mod-tidy"), def)}
+	tidy.Inferred = tidy.Source == def
+	p.Gates = append(p.Gates, tidy)
 	if g, ok := c.pick("go-test"); ok {
 		p.Gates = append(p.Gates, g)
 	} else {
 		p.Gates = append(p.Gates, Gate{Name: "test", Comment: "the tests", Run: "go test ./...",
-			Timeout: testTime, Hint: "Rerun one test with `go test -run NAME ./PKG`.", Source: def})
+			Timeout: testTime, Hint: "Rerun one test with `go test -run NAME ./PKG`.", Source: def, Inferred: true})
 	}
 	modInputs := sync.OnceValues(func() ([]string, bool) { return goModuleInputs(c.root, c.rel) })
 	for i := range p.Gates {

@@ -1,6 +1,7 @@
 package scaffold
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -20,8 +21,23 @@ func Layout(projects []Project) []Gate {
 		if p.Dir != "" {
 			prefix = slug(p.Dir) + "-"
 		}
-		for _, g := range p.Gates {
-			g.Name = uniqueName(taken, prefix, slug(p.Kind), g.Name)
+		// A gate's needs name gates of its own project, which are renamed with it.
+		renamed := map[string]string{}
+		names := make([]string, len(p.Gates))
+		for i, g := range p.Gates {
+			names[i] = uniqueName(taken, prefix, slug(p.Kind), g.Name)
+			if _, ok := renamed[g.Name]; !ok {
+				renamed[g.Name] = names[i]
+			}
+		}
+		for i, g := range p.Gates {
+			g.Name = names[i]
+			g.Needs = slices.Clone(g.Needs)
+			for i, n := range g.Needs {
+				if r, ok := renamed[n]; ok {
+					g.Needs[i] = r
+				}
+			}
 			if p.Dir != "" {
 				g.Dir = p.Dir
 				if len(g.Paths) == 0 {

@@ -42,15 +42,29 @@ var packageManagers = []packageManager{
 // typecheckScripts are the script names that conventionally type-check, most usual first.
 var typecheckScripts = []string{"typecheck", "type-check", "tsc", "types", "check-types"}
 
+// nodeScan is one package.json being read: what its scripts are, which of them become gates
+// (kept), what each runs, and the gates so far. Each decision init makes about a Node project
+// is one method below.
+type nodeScan struct {
+	c       *dirContext
+	pkg     packageJSON
+	pm      packageManager
+	scripts map[string]string
+	src     string                     // package.json, relative to the root
+	runs    map[string]map[string]bool // each wanted script and every script it runs
+	wanted  []string                   // the check scripts, by name
+	kept    []string                   // those no other wanted script runs already
+	tscRun  bool                       // a kept script (or a gate) runs the TypeScript compiler
+	p       *Project
+}
+
 func detectNode(c *dirContext) *Project {
-	dir := c.abs
-	if !exists(dir, "package.json") {
+	if !exists(c.abs, "package.json") {
 		return nil
 	}
-	data := readCapped(filepath.Join(dir, "package.json"))
 	var pkg packageJSON
-	err := json.Unmarshal(data, &pkg)
-	pm := choosePackageManager(dir, pkg.PackageManager)
+	err := json.Unmarshal(readCapped(filepath.Join(c.abs, "package.json")), &pkg)
+	pm := choosePackageManager(c.abs, pkg.PackageManager)
 	if pm.name == "npm" && c.rel != "" {
 		// A folder without a lock file of its own may belong to the root's workspace.
 		pm = choosePackageManager(c.root, pkg.PackageManager)
@@ -60,169 +74,248 @@ func detectNode(c *dirContext) *Project {
 		p.Notes = append(p.Notes, "package.json could not be read ("+err.Error()+"): add its checks by hand.")
 		return p
 	}
+	n := &nodeScan{c: c, pkg: pkg, pm: pm, scripts: checkableScripts(pkg), src: inDir(c.rel, "package.json"), p: p}
+	n.chooseScripts()
+	n.scriptGates()
+	p.Gates = append(p.Gates, formatGate(n.scripts, n.runs, n.kept, pm, n.src)...)
+	p.Notes = append(p.Notes, leftOutScripts(n.scripts, n.runs, n.kept, p.Gates, pm)...)
+	n.toolsRunByCI()
+	n.configuredLinters()
+	n.typeScriptDefault()
+	if len(p.Gates) == 0 {
+		p.Notes = append(p.Notes, "package.json has none of the scripts lint, typecheck, tsc, check, test, build: add its checks by hand.")
+	}
+	waitForBuild(p.Gates, n.scripts, pm)
+	return p
+}
+
+// checkableScripts are package.json's scripts that are text and not npm init's failing test.
+func checkableScripts(pkg packageJSON) map[string]string {
 	scripts := map[string]string{}
 	for name, v := range pkg.Scripts {
 		if s, ok := v.(string); ok && strings.TrimSpace(s) != "" && strings.TrimSpace(s) != npmInitTest {
 			scripts[name] = s
 		}
 	}
-	runScript := func(name string) string { return pm.run + " " + name }
-	src := inDir(c.rel, "package.json")
+	return scripts
+}
 
-	var wanted []string
-	if scripts["lint"] != "" {
-		wanted = append(wanted, "lint")
+// chooseScripts picks the check scripts (lint, the first type-check name, check, test, build)
+// and keeps those no other one runs: ky's test runs its lint and its build, so one test gate
+// checks all three, and each error shows once.
+func (n *nodeScan) chooseScripts() {
+	if n.scripts["lint"] != "" {
+		n.wanted = append(n.wanted, "lint")
 	}
 	for _, name := range typecheckScripts {
-		if scripts[name] != "" {
-			wanted = append(wanted, name)
+		if n.scripts[name] != "" {
+			n.wanted = append(n.wanted, name)
 			break
 		}
 	}
 	for _, name := range []string{"check", "test", "build"} {
-		if scripts[name] != "" {
-			wanted = append(wanted, name)
+		if n.scripts[name] != "" {
+			n.wanted = append(n.wanted, name)
 		}
 	}
-	// A script that another wanted script already runs is the same work twice: ky's test runs
-	// its lint and its build, so one test gate checks all three, and each error shows once.
-	runs := map[string]map[string]bool{}
-	for _, name := range wanted {
-		runs[name] = scriptClosure(scripts, name)
+	n.runs = map[string]map[string]bool{}
+	for _, name := range n.wanted {
+		n.runs[name] = scriptClosure(n.scripts, name)
 	}
-	var kept []string
-	for _, name := range wanted {
+	for _, name := range n.wanted {
 		covered := false
-		for _, other := range wanted {
-			if other != name && runs[other][name] && !(runs[name][other] && other > name) {
+		for _, other := range n.wanted {
+			if other != name && n.runs[other][name] && !(n.runs[name][other] && other > name) {
 				covered = true
 			}
 		}
 		if !covered {
-			kept = append(kept, name)
+			n.kept = append(n.kept, name)
 		}
 	}
-	tscRun := false
-	for _, name := range kept {
-		for s := range runs[name] {
-			if runsTool(scripts[s], "tsc", "vue-tsc", "tsgo") {
-				tscRun = true
+	n.tscRun = n.keptRun("tsc", "vue-tsc", "tsgo")
+}
+
+// keptRun reports whether a kept script, or a script it runs, runs one of tools.
+func (n *nodeScan) keptRun(tools ...string) bool {
+	for _, name := range n.kept {
+		for s := range n.runs[name] {
+			if runsTool(n.scripts[s], tools...) {
+				return true
 			}
 		}
 	}
-	for _, name := range kept {
+	return false
+}
+
+// scriptGates makes a gate of each kept script, run through the package manager: a script that
+// writes files is the fixer of its check form, and a sibling fix script (lint:fix) its fix.
+func (n *nodeScan) scriptGates() {
+	runScript := func(name string) string { return n.pm.run + " " + name }
+	for _, name := range n.kept {
 		g := Gate{Name: nodeGateName(name), Comment: "the " + name + " script", Run: runScript(name),
-			Timeout: nodeTimeout(name), Source: "from " + src + ", script " + name,
-			Format: scriptFormat(scripts, runs[name])}
+			Timeout: nodeTimeout(name), Source: "from " + n.src + ", script " + name,
+			Format: scriptFormat(n.scripts, n.runs[name])}
 		var also []string
-		for _, w := range wanted {
-			if w != name && runs[name][w] {
+		for _, w := range n.wanted {
+			if w != name && n.runs[name][w] {
 				also = append(also, w)
 			}
 		}
 		if len(also) > 0 {
 			g.Comment += ", which also runs " + joinAnd(also)
 		}
-		for _, d := range c.decls {
-			if contains(scriptRefs(scripts, d.script), name) {
+		for _, d := range n.c.decls {
+			if contains(scriptRefs(n.scripts, d.script), name) {
 				g.Source += "; run by " + d.source
 				break
 			}
 		}
-		if check, ok := checkForm(scripts[name], pm); ok {
+		if check, ok := checkForm(n.scripts[name], n.pm); ok {
 			// The script rewrites files (eslint --fix, biome --write): as a gate it would rewrite
 			// the agent's code instead of judging it. It is the gate's fixer, and the gate runs
 			// the same tools without their writing flags.
 			g.Run, g.Fix = check, runScript(name)
 			g.Comment = "what the " + name + " script checks, without its writing flags (the script itself is the fix)"
-		} else if writesFiles(scripts[name]) {
-			p.Notes = append(p.Notes, "the "+name+" script rewrites files and gauntlet knows no check form of it: "+
+		} else if writesFiles(n.scripts[name]) {
+			n.p.Notes = append(n.p.Notes, "the "+name+" script rewrites files and gauntlet knows no check form of it: "+
 				"it is no gate here. Add the check by hand, with `fix: "+runScript(name)+"`.")
 			continue
-		} else if fixer := siblingFix(scripts, name); fixer != "" {
+		} else if fixer := siblingFix(n.scripts, name); fixer != "" {
 			g.Fix = runScript(fixer)
 			g.Source += "; fix: script " + fixer
 		} else if name == "lint" {
 			g.Hint = "Run `" + runScript("lint") + "`; many linters fix what they can with --fix."
 		}
-		p.Gates = append(p.Gates, g)
+		n.p.Gates = append(n.p.Gates, g)
 	}
-	p.Gates = append(p.Gates, formatGate(scripts, runs, kept, pm, src)...)
-	p.Notes = append(p.Notes, leftOutScripts(scripts, runs, kept, p.Gates, pm)...)
-	// A tool CI (or a hook) runs directly rather than through a script, and that no kept script
-	// runs either: a gate of its own, through the package manager.
+}
+
+// toolsRunByCI makes a gate, through the package manager, of each Node tool CI (or a hook) runs
+// directly rather than through a script, when no kept script runs it either.
+func (n *nodeScan) toolsRunByCI() {
 	for _, key := range []string{"eslint", "biome", "prettier", "tsc", "vitest", "jest"} {
-		g, ok := c.pick(key)
+		g, ok := n.c.pick(key)
 		if !ok {
 			continue
 		}
 		tool := strings.Fields(g.Run)[0]
-		ran := gateRuns(p.Gates, tool)
-		for _, name := range kept {
-			for s := range runs[name] {
-				ran = ran || runsTool(scripts[s], tool)
-			}
-		}
-		for _, gate := range p.Gates {
+		ran := gateRuns(n.p.Gates, tool) || n.keptRun(tool)
+		for _, gate := range n.p.Gates {
 			// The fmt gate of the formatting scripts runs them by name.
-			if s, ok := strings.CutPrefix(gate.Run, pm.run+" "); ok {
-				ran = ran || runsTool(scripts[s], tool)
+			if s, ok := strings.CutPrefix(gate.Run, n.pm.run+" "); ok {
+				ran = ran || runsTool(n.scripts[s], tool)
 			}
 		}
 		if ran {
 			continue
 		}
 		if key == "tsc" {
-			tscRun = true
+			n.tscRun = true
 		}
-		g.Run = throughPM(g.Run, pm)
+		g.Run = throughPM(g.Run, n.pm)
 		if g.Fix != "" {
-			g.Fix = throughPM(g.Fix, pm)
+			g.Fix = throughPM(g.Fix, n.pm)
 		}
-		if hasGate(p.Gates, g.Name) {
+		if hasGate(n.p.Gates, g.Name) {
 			g.Name = tool
 		}
-		p.Gates = append(p.Gates, g)
+		n.p.Gates = append(n.p.Gates, g)
 	}
-	// A linter configured in the project but run by none of its scripts is still the project's
-	// own check: run it as configured, without fixing.
+}
+
+// configuredLinters: a linter configured in the project, among its dependencies, but run by none
+// of its scripts, as configured and without fixing (offered when the project declares checks).
+func (n *nodeScan) configuredLinters() {
 	for _, l := range nodeLinters {
 		cfg := ""
 		for _, name := range l.configs {
-			if exists(dir, name) {
+			if exists(n.c.abs, name) {
 				cfg = name
 				break
 			}
 		}
-		if cfg == "" || (pkg.DevDependencies[l.dep] == nil && pkg.Dependencies[l.dep] == nil) {
-			continue
-		}
-		ran := false
-		for _, name := range kept {
-			for s := range runs[name] {
-				ran = ran || runsTool(scripts[s], l.tool)
-			}
-		}
-		if ran || gateRuns(p.Gates, l.tool) {
+		if cfg == "" || !n.dependsOn(l.dep) || n.keptRun(l.tool) || gateRuns(n.p.Gates, l.tool) {
 			continue
 		}
 		name := "lint"
-		if contains(kept, "lint") || hasGate(p.Gates, "lint") {
+		if contains(n.kept, "lint") || hasGate(n.p.Gates, "lint") {
 			name = l.tool
 		}
-		p.Gates = append(p.Gates, Gate{Name: name, Comment: l.comment, Run: pm.exec + " " + l.run, Fix: pm.exec + " " + l.fix,
-			Timeout: lintTime, Source: "from " + inDir(c.rel, cfg) + " (no script runs " + l.tool + ")"})
+		n.p.Gates = append(n.p.Gates, Gate{Name: name, Comment: l.comment, Run: n.pm.exec + " " + l.run, Fix: n.pm.exec + " " + l.fix,
+			Timeout: lintTime, Source: "from " + inDir(n.c.rel, cfg) + " (no script runs " + l.tool + ")", Inferred: true})
 	}
-	if !tscRun && !hasAny(kept, typecheckScripts) && exists(dir, "tsconfig.json") &&
-		(pkg.DevDependencies["typescript"] != nil || pkg.Dependencies["typescript"] != nil) {
-		p.Gates = append(p.Gates, Gate{Name: "typecheck", Comment: "type errors, as the TypeScript compiler reports them",
-			Run: pm.exec + " tsc --noEmit", Timeout: lintTime,
-			Source: "not declared by the project: gauntlet's default for tsconfig.json with a typescript dependency"})
+}
+
+// typeScriptDefault: without a script that runs tsc, a tsconfig.json and a typescript dependency
+// give tsc --noEmit (gauntlet's guess).
+func (n *nodeScan) typeScriptDefault() {
+	if n.tscRun || hasAny(n.kept, typecheckScripts) || !exists(n.c.abs, "tsconfig.json") || !n.dependsOn("typescript") {
+		return
 	}
-	if len(p.Gates) == 0 {
-		p.Notes = append(p.Notes, "package.json has none of the scripts lint, typecheck, tsc, check, test, build: add its checks by hand.")
+	n.p.Gates = append(n.p.Gates, Gate{Name: "typecheck", Comment: "type errors, as the TypeScript compiler reports them",
+		Run: n.pm.exec + " tsc --noEmit", Timeout: lintTime,
+		Source: "not declared by the project: gauntlet's default for tsconfig.json with a typescript dependency", Inferred: true})
+}
+
+func (n *nodeScan) dependsOn(dep string) bool {
+	return n.pkg.DevDependencies[dep] != nil || n.pkg.Dependencies[dep] != nil
+}
+
+// orchestrators run a task together with the tasks it depends on, usually the builds of the
+// packages it uses: a test through nx builds first.
+var orchestrators = []string{"nx", "turbo", "lerna", "wireit"}
+
+// buildTools write build outputs (dist/, build/); tsc only without --noEmit.
+var buildTools = []string{"vite", "tsup", "rollup", "webpack", "esbuild", "babel", "unbuild", "next", "swc", "parcel"}
+
+// waitForBuild makes each script gate that builds too (through an orchestrator, or a build tool of
+// its own) need the build gate: two gates writing the same outputs side by side would each read
+// the other's half-written files.
+func waitForBuild(gs []Gate, scripts map[string]string, pm packageManager) {
+	if !hasGate(gs, "build") {
+		return
 	}
-	return p
+	for i := range gs {
+		g := &gs[i]
+		name, ok := strings.CutPrefix(g.Run, pm.run+" ")
+		if !ok || g.Name == "build" {
+			continue
+		}
+		for s := range scriptClosure(scripts, name) {
+			if buildsToo(scripts[s]) {
+				g.Needs = []string{"build"}
+				break
+			}
+		}
+	}
+}
+
+// buildsToo reports whether a script writes build outputs or runs tasks that may.
+func buildsToo(script string) bool {
+	for _, cmd := range splitCommands(script) {
+		w := cmd.words
+		for _, p := range [][]string{{"npx"}, {"pnpm", "exec"}, {"yarn", "exec"}, {"bunx"}, {"yarn"}, {"pnpm"}} {
+			if hasPrefix(w, p...) && len(w) > len(p) {
+				w = w[len(p):]
+				break
+			}
+		}
+		switch {
+		case len(w) == 0:
+		case contains(orchestrators, w[0]):
+			return true
+		case w[0] == "tsc":
+			if !slices.Contains(w, "--noEmit") && !slices.Contains(w, "-noEmit") {
+				return true
+			}
+		case contains(buildTools, w[0]):
+			if w[0] != "vite" && w[0] != "next" || len(w) > 1 && w[1] == "build" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // nodeLinters are the linters whose config file alone makes a gate.
@@ -335,15 +428,50 @@ func formatGate(scripts map[string]string, runs map[string]map[string]bool, kept
 		}
 		return []Gate{g}
 	}
-	if writer == "" {
+	if writer == "" || biomeChecked(scripts, runs, kept, scripts[writer]) {
 		return nil
 	}
 	check, ok := checkForm(scripts[writer], pm)
 	if !ok {
 		return nil
 	}
+	// The project formats with the script but checks the formatting nowhere: offered, not gated,
+	// where it declares checks of its own.
 	return []Gate{{Name: "fmt", Comment: "what the " + writer + " script formats, checked without writing (the script itself is the fix)",
-		Run: check, Fix: pm.run + " " + writer, Timeout: 5 * time.Minute, Source: "from " + src + ", script " + writer}}
+		Run: check, Fix: pm.run + " " + writer, Timeout: 5 * time.Minute, Source: "from " + src + ", script " + writer, Inferred: true}}
+}
+
+// biomeChecked reports whether a biome format script's check is already done: biome check and
+// biome ci check the formatting too, so a kept script that runs them covers it.
+func biomeChecked(scripts map[string]string, runs map[string]map[string]bool, kept []string, writer string) bool {
+	if !runsTool(writer, "biome") {
+		return false
+	}
+	for _, k := range kept {
+		for s := range runs[k] {
+			for _, cmd := range splitCommands(scripts[s]) {
+				if c, ok := classify(cmd.words); ok && c.key == "biome" && len(c.words) > 1 && (c.words[1] == "check" || c.words[1] == "ci") {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// keptTools are the checks (classify's keys) the kept scripts run.
+func keptTools(scripts map[string]string, runs map[string]map[string]bool, kept []string) map[string]bool {
+	out := map[string]bool{}
+	for _, k := range kept {
+		for s := range runs[k] {
+			for _, cmd := range splitCommands(scripts[s]) {
+				if c, ok := classify(cmd.words); ok {
+					out[c.key] = true
+				}
+			}
+		}
+	}
+	return out
 }
 
 // gateRuns reports whether a gate already runs tool (through the package manager or not).
@@ -462,6 +590,36 @@ func scriptRefs(scripts map[string]string, script string) []string {
 		case "run-s", "run-p", "npm-run-all", "npm-run-all2":
 			for _, a := range args {
 				add(a)
+			}
+		case "nx":
+			// nx runs the root package.json's scripts of a target's name as that target.
+			for _, t := range nxTargets(w[1:]) {
+				if scripts[t] != "" {
+					add(t)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// nxTargets are the targets an nx command runs: `run-many --targets=a,b`, `affected -t a`,
+// `run project:target`.
+func nxTargets(args []string) []string {
+	var out []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		for _, flag := range []string{"--targets", "--target", "-t"} {
+			if v, ok := strings.CutPrefix(a, flag+"="); ok {
+				out = append(out, strings.Split(v, ",")...)
+			} else if a == flag && i+1 < len(args) {
+				i++
+				out = append(out, strings.Split(args[i], ",")...)
+			}
+		}
+		if i > 0 && args[0] == "run" && !strings.HasPrefix(a, "-") {
+			if _, target, ok := strings.Cut(a, ":"); ok {
+				out = append(out, target)
 			}
 		}
 	}
@@ -588,6 +746,7 @@ func leftOutScripts(scripts map[string]string, runs map[string]map[string]bool, 
 	}
 	slices.Sort(names)
 	var out []string
+	gated := keptTools(scripts, runs, kept)
 	for _, name := range names {
 		covered := false
 		for _, k := range kept {
@@ -613,6 +772,8 @@ func leftOutScripts(scripts map[string]string, runs map[string]map[string]bool, 
 		switch {
 		case writesFiles(scripts[name]):
 			continue // a fixer or a formatter: never a gate, and not a check left out
+		case gated[tool] || strings.Contains(name, "watch"):
+			continue // the same tool as a gate, in another mode (test:coverage, test:watch)
 		case tool != "":
 			out = append(out, fmt.Sprintf("the %s script (%s) is no gate: init makes gates of the lint, type-check, check, test and build scripts only; add it by hand as `run: %s %s` if the project treats it as a check.", name, tool, pm.run, name))
 		case checkTargets[name]:

@@ -58,6 +58,9 @@ func detectPython(c *dirContext) *Project {
 	if !exists(dir, "pyproject.toml") && len(requirements) == 0 && !exists(dir, "setup.py") && !exists(dir, "tox.ini") {
 		return nil
 	}
+	if contains([]string{"docs", "doc", "documentation"}, c.rel) && !exists(dir, "pyproject.toml") && !exists(dir, "setup.py") {
+		return nil // the docs' build requirements (sphinx), not a Python project
+	}
 	set := readPythonSettings(dir)
 
 	// A project managed by uv or Poetry keeps its tools in its own environment: run them there.
@@ -113,7 +116,7 @@ func detectPython(c *dirContext) *Project {
 	}
 
 	ruffDefault := &Gate{Name: "lint", Comment: "ruff's lint rules", Run: "ruff check", Fix: "ruff check --fix", Timeout: 5 * time.Minute,
-		Source: def + " (ruff)"}
+		Source: def + " (ruff)", Inferred: true}
 	if !set.ruff {
 		ruffDefault = nil
 	}
@@ -124,13 +127,13 @@ func detectPython(c *dirContext) *Project {
 	add("flake8", nil)
 	add("pylint", nil)
 	mypyDefault := &Gate{Name: "typecheck", Comment: "type errors, as mypy reports them", Run: "mypy", Timeout: typeTime,
-		Source: def + " (mypy)"}
+		Source: def + " (mypy)", Inferred: true}
 	if !set.mypy {
 		mypyDefault = nil
 	}
 	add("mypy", mypyDefault)
 	pyrightDefault := &Gate{Name: "pyright", Comment: "type errors, as pyright reports them", Run: "pyright", Timeout: lintTime,
-		Source: def + " (pyright)"}
+		Source: def + " (pyright)", Inferred: true}
 	if !set.pyright {
 		pyrightDefault = nil
 	}
@@ -142,7 +145,7 @@ func detectPython(c *dirContext) *Project {
 		pytest = "pytest"
 	}
 	add("pytest", &Gate{Name: "test", Comment: "the tests, with pytest", Run: pytest, Timeout: testTime,
-		Source: strings.Replace(gauntletDefault, "%s", "a Python project", 1)})
+		Source: strings.Replace(gauntletDefault, "%s", "a Python project", 1), Inferred: true})
 	if last := &p.Gates[len(p.Gates)-1]; !strings.Contains(last.Run, "&&") {
 		last.Hint = "Rerun one test with `" + last.Run + " -k NAME`."
 	}

@@ -2,6 +2,7 @@ package scaffold
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -79,20 +80,62 @@ func Render(projects []Project) []byte {
 	}
 	if len(gates) == 0 {
 		b.WriteString(skeleton)
-		return []byte(b.String())
-	}
-	b.WriteString("gates:\n")
-	i := 0
-	for _, p := range projects {
-		for range p.Gates {
-			if i > 0 {
-				b.WriteByte('\n')
+	} else {
+		b.WriteString("gates:\n")
+		i := 0
+		for _, p := range projects {
+			for range p.Gates {
+				if i > 0 {
+					b.WriteByte('\n')
+				}
+				writeGate(&b, p, gates[i])
+				i++
 			}
-			writeGate(&b, p, gates[i])
+		}
+	}
+	writeOffers(&b, projects, len(gates))
+	return []byte(b.String())
+}
+
+// offersHeader introduces the checks init would suggest but the project runs nowhere.
+const offersHeader = `
+  # Not gated: checks gauntlet would suggest, which the project runs nowhere (no CI job, hook,
+  # task or script runs them), so they may fail on code its maintainers accept. Uncomment one to
+  # gate it.
+`
+
+// writeOffers writes the offered gates commented out, each ready to be uncommented under gates:
+// named as Layout would name them beside the real gates.
+func writeOffers(b *strings.Builder, projects []Project, gated int) {
+	all := slices.Clone(projects)
+	n := 0
+	for _, p := range projects {
+		if len(p.Offers) > 0 {
+			all = append(all, Project{Dir: p.Dir, Kind: p.Kind, Tool: p.Tool, Gates: p.Offers})
+			n += len(p.Offers)
+		}
+	}
+	if n == 0 {
+		return
+	}
+	laid := Layout(all)[gated:]
+	b.WriteString(offersHeader)
+	i := 0
+	for _, p := range all[len(projects):] {
+		for range p.Gates {
+			var g strings.Builder
+			g.WriteByte('\n')
+			writeGate(&g, p, laid[i])
+			for _, line := range strings.Split(strings.TrimSuffix(g.String(), "\n"), "\n") {
+				if line == "" {
+					b.WriteString("\n")
+					continue
+				}
+				b.WriteString("  #" + strings.TrimPrefix(line, " ") + "\n")
+			}
 			i++
 		}
 	}
-	return []byte(b.String())
 }
 
 func projectLabels(projects []Project) string {
@@ -120,6 +163,9 @@ func writeGate(b *strings.Builder, p Project, g Gate) {
 	}
 	if g.Fix != "" {
 		fmt.Fprintf(b, "    fix: %s\n", yamlString(g.Fix))
+	}
+	if len(g.Needs) > 0 {
+		fmt.Fprintf(b, "    needs: %s\n", yamlFlowList(g.Needs))
 	}
 	if g.Dir != "" {
 		fmt.Fprintf(b, "    dir: %s\n", yamlString(g.Dir))

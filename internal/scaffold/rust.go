@@ -54,7 +54,7 @@ func detectRust(c *dirContext) *Project {
 			continue
 		}
 		g := defaults[i]
-		g.Source = def
+		g.Source, g.Inferred = def, true
 		p.Gates = append(p.Gates, g)
 	}
 	return p

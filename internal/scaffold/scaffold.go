@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -36,6 +37,13 @@ type Gate struct {
 	Inputs []string
 	// CacheNote, when set, says how and why init changed the command for the tool's own cache.
 	CacheNote string
+	// Needs are the gates (by their name in the project, before Layout) that must finish first:
+	// a gate that builds what another gate builds too must not run beside it.
+	Needs []string
+	// Inferred says the project runs this check nowhere: it is gauntlet's default, or a tool's
+	// config that no script, hook or CI job runs. When the project declares checks of its own,
+	// an inferred gate is offered in a comment instead of gated.
+	Inferred bool
 	// Tests is the root-relative JUnit report the project's own config has the test runner
 	// write, when gauntlet cannot ask the runner for its census (see testReports); TestsNote
 	// says which config.
@@ -51,7 +59,10 @@ type Project struct {
 	Kind  string // Go, Node, Python, Rust or Make
 	Tool  string // the package manager or runner in use, when it matters (pnpm, uv, ...)
 	Gates []Gate // names without the directory prefix; Layout adds it
-	Notes []string
+	// Offers are checks gauntlet would suggest but the project does not run (its own defaults,
+	// a tool's config that nothing runs): written commented out, for the maintainer to take.
+	Offers []Gate
+	Notes  []string
 }
 
 // Label names the project for people: "Node with pnpm (web)".
@@ -76,6 +87,7 @@ type dirContext struct {
 	root, abs, rel string
 	found          []found
 	decls          []declared // every script declared to run in this folder
+	gofmtSource    string     // the source of a gofmt the project runs, "" when none
 	gofmtSimplify  string     // the source of a gofmt -s the project runs, "" when none
 }
 
@@ -99,10 +111,11 @@ func Detect(root string) ([]Project, error) {
 		dirs = append(dirs, e.Name())
 	}
 	decls := readDeclared(root, dirs)
-	checks, simplify := recognise(decls)
+	checks, gofmt := recognise(decls)
 	var projects []Project
 	for _, d := range dirs {
-		c := &dirContext{root: root, abs: filepath.Join(root, filepath.FromSlash(d)), rel: d, gofmtSimplify: simplify[d]}
+		c := &dirContext{root: root, abs: filepath.Join(root, filepath.FromSlash(d)), rel: d,
+			gofmtSource: gofmt[d].source, gofmtSimplify: gofmt[d].simplify}
 		for _, f := range checks {
 			if f.dir == d {
 				c.found = append(c.found, f)
@@ -115,6 +128,9 @@ func Detect(root string) ([]Project, error) {
 		}
 		projects = append(projects, detectDir(c)...)
 	}
+	noteLeftOut(projects, leftOutChecks(decls))
+	offerInferred(projects)
+	scaleTimeouts(root, projects)
 	scope(root, projects)
 	toolCaches(root, projects)
 	testReports(root, projects)
@@ -124,6 +140,64 @@ func Detect(root string) ([]Project, error) {
 			"): most of them fix files rather than check them; `pre-commit run --all-files` runs them all.")
 	}
 	return projects, nil
+}
+
+// noteLeftOut gives each folder's project the checks its folder runs that became no gate.
+func noteLeftOut(projects []Project, left map[string][]string) {
+	for _, dir := range sortedKeys(left) {
+		i := slices.IndexFunc(projects, func(p Project) bool { return p.Dir == dir })
+		if i < 0 {
+			i = 0
+		}
+		if len(projects) == 0 {
+			return
+		}
+		projects[i].Notes = append(projects[i].Notes, "the project also runs or declares checks that are no gate here "+
+			"(init does not know them; add one by hand if the agent should pass it): "+strings.Join(left[dir], "; ")+".")
+	}
+}
+
+// offerInferred moves the gates the project runs nowhere (gauntlet's defaults, a tool's config
+// that nothing runs) to the offers, written commented out, when the project declares any check
+// of its own: then those are what it means by "checked", and a gate it never runs would block
+// agents on failures its maintainers never see. A project that declares nothing keeps them.
+func offerInferred(projects []Project) {
+	declares := false
+	for _, p := range projects {
+		for _, g := range p.Gates {
+			declares = declares || !g.Inferred
+		}
+	}
+	if !declares {
+		return
+	}
+	for i := range projects {
+		p := &projects[i]
+		var kept []Gate
+		for _, g := range p.Gates {
+			if g.Inferred {
+				p.Offers = append(p.Offers, g)
+			} else {
+				kept = append(kept, g)
+			}
+		}
+		p.Gates = kept
+		if p.Dir != "" && len(p.Gates) == 0 && len(p.Offers) > 0 {
+			// A folder nothing checks (a fuzz crate, an example module) is one line, not a page
+			// of commented gates.
+			var cmds []string
+			for _, g := range p.Offers {
+				if g.Run == gofmtCheck || g.Run == gofmtSimplifyCheck {
+					cmds = append(cmds, "`gofmt -l`")
+					continue
+				}
+				cmds = append(cmds, "`"+g.Run+"`")
+			}
+			p.Notes = append(p.Notes, "no check that init knows runs in this folder, so it has no gates; gauntlet's defaults "+
+				"here would be "+joinAnd(cmds)+" (add them as gates with dir: "+p.Dir+" to check it).")
+			p.Offers = nil
+		}
+	}
 }
 
 func detectDir(c *dirContext) []Project {

@@ -3,6 +3,7 @@ package scaffold
 import (
 	"path/filepath"
 	"slices"
+	"strings"
 )
 
 // rootPaths are the files a root project's gates depend on, by kind, when the repository also
@@ -44,6 +45,9 @@ func scope(root string, projects []Project) {
 		p := &projects[i]
 		workspace := p.Kind == "Rust" && p.Tool == "workspace"
 		if !multi && !workspace {
+			if p.Kind == "Go" && p.Dir == "" {
+				scopeGoModule(root, p)
+			}
 			continue
 		}
 		var paths, exclude []string
@@ -71,6 +75,39 @@ func scope(root string, projects []Project) {
 			p.Gates[j].Exclude = exclude
 		}
 	}
+}
+
+// scopeGoModule gives a lone Go module's gates that run nothing but Go's tools the module's Go
+// files as paths (and what they embed): a change to the README or the CI file then runs none of
+// them. A gate that runs anything else has inputs init cannot know, and runs on every change.
+func scopeGoModule(root string, p *Project) {
+	rp := rootPaths["Go"]
+	paths := append(slices.Clone(rp.globs), existing(root, rp.configs)...)
+	for i := range p.Gates {
+		g := &p.Gates[i]
+		if !plainGo(g.Run) {
+			continue
+		}
+		g.Paths = slices.Clone(paths)
+		for _, in := range g.Inputs {
+			if !slices.Contains(g.Paths, in) && !strings.HasSuffix(in, ".go") {
+				g.Paths = append(g.Paths, in) // //go:embed patterns, vendor/modules.txt
+			}
+		}
+	}
+}
+
+// plainGo reports whether a command runs only Go's own tools on the module's Go files.
+func plainGo(run string) bool {
+	if run == gofmtCheck || run == gofmtSimplifyCheck {
+		return true
+	}
+	for _, prefix := range []string{"go test ", "go vet ", "go mod tidy ", "golangci-lint run", "staticcheck "} {
+		if onlyGoTools(run, prefix) {
+			return true
+		}
+	}
+	return false
 }
 
 func hasLockFile(dir string) bool {

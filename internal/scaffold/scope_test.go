@@ -22,13 +22,14 @@ func layoutOf(t *testing.T, files map[string]string) map[string]Gate {
 // which also run when the shared root files change; the Go root's gates exclude web/.
 func TestScopeSharedRootFiles(t *testing.T) {
 	gates := layoutOf(t, map[string]string{
-		"go.mod":              "module x\n",
-		"go.sum":              "",
-		"package.json":        `{"private": true}`,
-		"pnpm-lock.yaml":      "",
-		"pnpm-workspace.yaml": "packages: [web]\n",
-		"web/package.json":    `{"scripts": {"lint": "eslint ."}}`,
-		"web/tsconfig.json":   "{}",
+		"go.mod":                   "module x\n",
+		"go.sum":                   "",
+		"package.json":             `{"private": true}`,
+		"pnpm-lock.yaml":           "",
+		"pnpm-workspace.yaml":      "packages: [web]\n",
+		"web/package.json":         `{"scripts": {"lint": "eslint ."}}`,
+		"web/tsconfig.json":        "{}",
+		".github/workflows/ci.yml": "jobs:\n  go:\n    steps:\n      - run: go test ./...\n",
 	})
 	web, ok := gates["web-lint"]
 	if !ok {
@@ -57,10 +58,21 @@ func TestScopeWorkspaceCoveredByRootScripts(t *testing.T) {
 	}
 }
 
-// A single project is not scoped; a Cargo workspace's gates take its Rust files.
+// A single project is scoped where its gates' inputs are plain: a Go module's gates that run only
+// Go's tools take the Go files (a change to the README runs none of them), a gate that runs
+// anything else (make) none; a Cargo workspace's gates take its Rust files.
 func TestScopeSingleProjects(t *testing.T) {
-	if g := layoutOf(t, map[string]string{"go.mod": "module x\n"})["test"]; g.Paths != nil || g.Exclude != nil {
-		t.Errorf("single Go module: %+v, want no paths", g)
+	goFiles := []string{"**/*.go", "go.mod", "go.sum", "**/testdata/**"}
+	if g := layoutOf(t, map[string]string{"go.mod": "module x\n", "go.sum": ""})["test"]; !slices.Equal(g.Paths, goFiles) || g.Exclude != nil {
+		t.Errorf("single Go module: %+v, want paths %v", g, goFiles)
+	}
+	if g := layoutOf(t, map[string]string{"go.mod": "module x\n", "go.sum": ""})["fmt"]; !slices.Equal(g.Paths, goFiles) {
+		t.Errorf("single Go module's fmt: %+v, want paths %v", g, goFiles)
+	}
+	// A module whose tests run through a script: its inputs are the script's business.
+	scripted := layoutOf(t, map[string]string{"go.mod": "module x\n", ".github/workflows/ci.yml": "jobs:\n  t:\n    steps:\n      - run: go vet ./... && go test ./... | tee out.txt\n"})
+	if g := scripted["vet"]; !slices.Equal(g.Paths, goFiles) {
+		t.Errorf("vet: %+v, want the Go files", g)
 	}
 	g := layoutOf(t, map[string]string{"Cargo.toml": "[workspace]\nmembers = [\"a\"]\n", "a/Cargo.toml": "[package]\nname='a'\n", "rustfmt.toml": ""})
 	if len(g) != 3 || !slices.Equal(g["test"].Paths, []string{"**/*.rs", "**/Cargo.toml", "Cargo.lock", "rustfmt.toml"}) || g["test"].Run != "cargo test --workspace" {

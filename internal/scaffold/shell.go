@@ -12,7 +12,8 @@ import (
 // `cd DIR &&` before it says so.
 type simpleCommand struct {
 	words []string
-	cd    string // slash-separated, relative to where the line runs; "" when no cd came first
+	cd    string   // slash-separated, relative to where the line runs; "" when no cd came first
+	env   []EnvVar // the VAR=value assignments before the command (SHELL=/bin/sh go test)
 }
 
 // String writes the words back as one shell command.
@@ -33,7 +34,8 @@ func quoteWord(w string) string {
 }
 
 // ciExpression is a GitHub Actions or GitLab expression: it has no value before the CI runs.
-var ciExpression = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$\{\{[^}]*\}\}`) })
+// Braces inside it (format('py{0}', ...)) do not end it.
+var ciExpression = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$\{\{.*?\}\}`) })
 
 // splitCommands cuts a script (one or more shell lines) into its simple commands: at newlines,
 // `&&`, `||`, `;`, `|` (what a pipe feeds is a reporter, not a check) and parentheses, keeping
@@ -67,12 +69,13 @@ func splitCommands(script string) []simpleCommand {
 	}
 	endCommand := func() {
 		endWord()
-		words = dropAssignments(dropRedirections(dropTemplates(words)))
+		var env []EnvVar
+		env, words = splitAssignments(dropRedirections(dropTemplates(words)))
 		if len(words) > 0 {
 			if words[0] == "cd" && len(words) == 2 {
 				cd = strings.Trim(strings.TrimPrefix(words[1], "./"), "/")
 			} else {
-				out = append(out, simpleCommand{words: words, cd: cd})
+				out = append(out, simpleCommand{words: words, cd: cd, env: env})
 			}
 		}
 		words = nil
@@ -160,12 +163,23 @@ func dropRedirections(words []string) []string {
 
 var assignment = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*=`) })
 
-func dropAssignments(words []string) []string {
-	for len(words) > 0 && assignment().MatchString(words[0]) {
+// splitAssignments takes the leading VAR=value words (also after `env`) off a command. The
+// command needs those that set what it runs with (SHELL=/bin/sh, GOFLAGS=-mod=mod); values the
+// shell would still expand ($HOME/bin:$PATH) and variables that only shape output are left out.
+func splitAssignments(words []string) ([]EnvVar, []string) {
+	var env []EnvVar
+	for len(words) > 0 {
+		switch {
+		case assignment().MatchString(words[0]):
+			name, value, _ := strings.Cut(words[0], "=")
+			if keepEnv(name, value) {
+				env = append(env, EnvVar{Name: name, Value: value})
+			}
+		case words[0] == "env" && len(words) > 1 && assignment().MatchString(words[1]):
+		default:
+			return env, words
+		}
 		words = words[1:]
 	}
-	if len(words) > 0 && words[0] == "env" {
-		words = dropAssignments(words[1:])
-	}
-	return words
+	return env, words
 }

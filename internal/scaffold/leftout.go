@@ -1,0 +1,215 @@
+package scaffold
+
+import (
+	"fmt"
+	"path"
+	"strings"
+	"unicode"
+)
+
+// Nothing the project runs as a check is dropped without a word: a command init does not make a
+// gate of, in a CI step that checks or in a check target, is named in a note with where it runs,
+// and so is a CI action that checks (typos, buf lint). Setup, install and build commands, and
+// the shell's own words, are no checks and are not named.
+
+// checkActions are GitHub actions that run a check, with the command that runs it locally.
+// Those whose command init knows become gates through classify; the others are named.
+var checkActions = map[string]string{
+	"crate-ci/typos":                      "typos",
+	"bufbuild/buf-lint-action":            "buf lint",
+	"bufbuild/buf-breaking-action":        "buf breaking --against <ref>",
+	"bufbuild/buf-action":                 "buf lint && buf format --diff --exit-code",
+	"ludeeus/action-shellcheck":           "shellcheck",
+	"rhysd/actionlint":                    "actionlint",
+	"raven-actions/actionlint":            "actionlint",
+	"davidanson/markdownlint-cli2-action": "markdownlint-cli2",
+	"codespell-project/actions-codespell": "codespell",
+	"embarkstudios/cargo-deny-action":     "cargo deny check",
+	"rustsec/audit-check":                 "cargo audit",
+	"actions-rs/clippy-check":             "cargo clippy",
+	"hadolint/hadolint-action":            "hadolint Dockerfile",
+	"ibiqlik/action-yamllint":             "yamllint .",
+	"errata-ai/vale-action":               "vale",
+	"psf/black":                           "black --check .",
+	"astral-sh/ruff-action":               "ruff check",
+	"chartboost/ruff-action":              "ruff check",
+	"dprint/check":                        "dprint check",
+	"super-linter/super-linter":           "super-linter",
+	"github/super-linter":                 "super-linter",
+}
+
+// actionCommand is the local command of a check action, "" when the action checks nothing init
+// knows of.
+func actionCommand(uses string) string {
+	name, _, _ := strings.Cut(strings.ToLower(uses), "@")
+	if c, ok := checkActions[name]; ok {
+		return c
+	}
+	if strings.HasPrefix(name, "reviewdog/action-") {
+		return strings.TrimPrefix(name, "reviewdog/action-")
+	}
+	return ""
+}
+
+// notChecks are programs that set up, build, print or steer the shell: never a check left out.
+// A command of make, tox, nox or pre-commit is followed into what it runs instead.
+var notChecks = map[string]bool{
+	"apt": true, "apt-get": true, "sudo": true, "brew": true, "choco": true, "pip": true, "pip3": true, "pipx": true,
+	"uv": true, "poetry": true, "gem": true, "curl": true, "wget": true, "echo": true, "printf": true, "export": true,
+	"set": true, "mkdir": true, "cd": true, "cp": true, "mv": true, "rm": true, "ln": true, "chmod": true, "tar": true,
+	"unzip": true, "git": true, "make": true, "gmake": true, "rustup": true, "go": true, "cargo": true, "[": true,
+	"[[": true, "]]": true, "]": true, "test": true, "if": true, "then": true, "else": true, "elif": true, "fi": true,
+	"exit": true, "true": true, "false": true, "case": true, "esac": true, "for": true, "do": true, "done": true,
+	"while": true, "source": true, ".": true, "tee": true, "cat": true, "ls": true, "find": true, "xargs": true,
+	"sleep": true, "env": true, "eval": true, "which": true, "command": true, "dirname": true, "basename": true,
+	"grep": true, "tox": true, "nox": true, "pre-commit": true, "npm": true, "pnpm": true, "yarn": true, "bun": true,
+	"corepack": true, "nvm": true, "tmux": true, "sed": true, "awk": true, "touch": true, "pwd": true, "shift": true,
+	"return": true, "local": true, "wait": true, "kill": true, "ulimit": true, "python": true, "python3": true,
+	"node": true, "ruby": false, "docker": false, "bundle": false, "gh": true, "aws": true, "gcloud": true,
+	"az": true, "twine": true, "gsutil": true,
+}
+
+// notCheckUnits are tox envs and nox sessions that serve, release or update rather than check.
+var notCheckUnits = []string{"update", "release", "publish", "upload", "build", "dev", "clean", "serve", "watch",
+	"auto", "bump", "lock", "deploy", "format", "fmt", "fix"}
+
+// releaseWorkflow reports whether a CI source is a workflow that releases or deploys: its
+// commands (gh release create --verify-tag) check nothing of the code.
+func releaseWorkflow(source string) bool {
+	file, _, _ := strings.Cut(source, ",")
+	file = strings.ToLower(path.Base(file))
+	for _, w := range []string{"release", "publish", "deploy", "docker", "image", "pages"} {
+		if strings.Contains(file, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// makeFunctions are make's functions: $(filter-out -v,$(FLAGS)) in a recipe is cut at its
+// parentheses into words that are no command.
+var makeFunctions = map[string]bool{"filter-out": true, "filter": true, "shell": true, "wildcard": true, "patsubst": true,
+	"subst": true, "foreach": true, "if": true, "or": true, "and": true, "call": true, "eval": true, "info": true,
+	"warning": true, "error": true, "realpath": true, "abspath": true, "dir": true, "notdir": true, "addprefix": true,
+	"addsuffix": true, "lastword": true, "firstword": true, "word": true, "words": true, "sort": true, "strip": true,
+	"findstring": true, "origin": true, "value": true, "join": true, "suffix": true, "basename": true}
+
+// checkWords are words that say a command checks something: `addlicense -check`,
+// `ci/test-complete`, `buf lint`.
+var checkWords = map[string]bool{"check": true, "lint": true, "test": true, "tests": true, "verify": true, "vet": true,
+	"spec": true, "typos": true, "audit": true, "diff": false, "shellcheck": true, "rubocop": true, "spell": true,
+	"spelling": true, "format": false}
+
+// leftOutChecks names, per folder, the checks the declared scripts run that became no gate.
+func leftOutChecks(decls []declared) map[string][]string {
+	out := map[string][]string{}
+	seen := map[string]bool{}
+	add := func(dir, what, source string) {
+		if !seen[dir+"\x00"+what] {
+			seen[dir+"\x00"+what] = true
+			out[dir] = append(out[dir], what+" ("+source+")")
+		}
+	}
+	for _, d := range decls {
+		// A tox env CI does not run is still declared: its unknown commands are named too.
+		if d.fixer || d.rank == rankCI && releaseWorkflow(d.source) || notCheckUnit(d.unit) {
+			continue
+		}
+		if d.uses != "" {
+			if c := actionCommand(d.uses); c != "" {
+				name, _, _ := strings.Cut(d.uses, "@")
+				add(d.dir, fmt.Sprintf("%s, locally `%s`", name, c), d.source)
+			}
+			continue
+		}
+		var left []simpleCommand
+		for _, cmd := range splitCommands(d.script) {
+			if _, ok := classify(cmd.words); ok || !maybeCheck(cmd.words) {
+				continue
+			}
+			left = append(left, cmd)
+		}
+		for _, cmd := range left {
+			// In CI, where most commands set up, a command is a check when it says so, or when
+			// it is the one command of a step whose name says so ("Check documentation").
+			if d.rank != rankCI || hasCheckWord(cmd.words) || len(left) == 1 && hasCheckWord(strings.Fields(d.what)) {
+				text := cmd.String()
+				if line := strings.TrimSpace(d.script); !strings.Contains(line, "\n") {
+					text = line // one line, shown whole: `docker run -v $(pwd):/wrk ... -check .`
+				}
+				add(d.dir, "`"+clipCommand(text)+"`", d.source)
+			}
+		}
+	}
+	return out
+}
+
+// maybeCheck reports whether a command init does not recognise could still be a check: not
+// setup, install, build or the shell's own words.
+func maybeCheck(words []string) bool {
+	if len(words) == 0 {
+		return false
+	}
+	tool := words[0]
+	if i := strings.LastIndexByte(tool, '/'); i >= 0 && !strings.Contains(tool, "$") {
+		if i == len(tool)-1 {
+			return false
+		}
+	}
+	interpreter := tool == "python" || tool == "python3" || tool == "node"
+	if notChecks[tool] && tool != "cargo" && !interpreter || makeFunctions[tool] || strings.HasPrefix(tool, "$") || strings.HasPrefix(tool, "-") {
+		return false
+	}
+	for _, w := range words {
+		lw := strings.ToLower(w)
+		for _, not := range []string{"install", "setup", "watch", "serve", "autobuild"} {
+			if strings.Contains(lw, not) {
+				return false
+			}
+		}
+	}
+	switch tool {
+	case "cargo":
+		// cargo's checks init knows are classified; build, run and install are no checks.
+		return len(words) > 1 && (words[1] == "doc" || words[1] == "check" || words[1] == "deny" || words[1] == "audit" ||
+			words[1] == "semver-checks" || words[1] == "hack")
+	case "bundle":
+		return len(words) > 2 && words[1] == "exec"
+	case "docker":
+		return len(words) > 1 && words[1] == "run"
+	case "python", "python3", "node", "ruby":
+		// a script of the project's own (scripts/check_license.py), not -m build or -c '...'
+		return len(words) > 1 && !strings.HasPrefix(words[1], "-")
+	}
+	return true
+}
+
+func notCheckUnit(unit string) bool {
+	for _, part := range strings.FieldsFunc(strings.ToLower(unit), func(r rune) bool { return !unicode.IsLetter(r) }) {
+		if contains(notCheckUnits, part) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasCheckWord reports whether a word, split at anything not a letter, says "check".
+func hasCheckWord(words []string) bool {
+	for _, w := range words {
+		for _, part := range strings.FieldsFunc(strings.ToLower(w), func(r rune) bool { return !unicode.IsLetter(r) }) {
+			if checkWords[part] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// clipCommand keeps a long command readable in a comment.
+func clipCommand(s string) string {
+	const max = 140
+	if len(s) <= max {
+		return s
+	}
+	return s[:max-3] + "..."
+}

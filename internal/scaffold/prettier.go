@@ -1,0 +1,59 @@
+package scaffold
+
+import (
+	"bytes"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+)
+
+// A project that formats with prettier at its root checks every file there, .gauntlet.yml among
+// them, and prettier would reformat the file init writes (other quotes, flow lists broken over
+// lines): its format gate would fail on a clean tree. prettier skips what .prettierignore lists
+// (and, from version 3, what .gitignore lists), so init lists its file there.
+
+// prettierConfigs are the files that configure prettier for a folder.
+var prettierConfigs = []string{".prettierrc", ".prettierrc.json", ".prettierrc.json5", ".prettierrc.yaml", ".prettierrc.yml",
+	".prettierrc.toml", ".prettierrc.js", ".prettierrc.cjs", ".prettierrc.mjs", ".prettierrc.ts", "prettier.config.js",
+	"prettier.config.cjs", "prettier.config.mjs", "prettier.config.ts", ".prettierignore"}
+
+// UsesPrettier reports whether the folder formats with prettier: a config or ignore file of its
+// own, a prettier dependency, or a "prettier" key in its package.json.
+func UsesPrettier(dir string) bool {
+	for _, name := range prettierConfigs {
+		if exists(dir, name) {
+			return true
+		}
+	}
+	var pkg map[string]json.RawMessage
+	if json.Unmarshal(readCapped(filepath.Join(dir, "package.json")), &pkg) != nil {
+		return false
+	}
+	if _, ok := pkg["prettier"]; ok {
+		return true
+	}
+	for _, key := range []string{"dependencies", "devDependencies"} {
+		var deps map[string]any
+		if json.Unmarshal(pkg[key], &deps) == nil && deps["prettier"] != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// PrettierIgnore returns .prettierignore with name appended when it lacks it; false when it
+// lists it already (in any spelling that matches the same file).
+func PrettierIgnore(existing []byte, name string) ([]byte, bool) {
+	for _, line := range strings.Split(string(existing), "\n") {
+		if normalizeIgnore(line) == name {
+			return existing, false
+		}
+	}
+	var b bytes.Buffer
+	b.Write(existing)
+	if len(existing) > 0 && !bytes.HasSuffix(existing, []byte("\n")) {
+		b.WriteByte('\n')
+	}
+	b.WriteString("# gauntlet's config, written by gauntlet init\n" + name + "\n")
+	return b.Bytes(), true
+}

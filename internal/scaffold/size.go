@@ -1,0 +1,139 @@
+package scaffold
+
+import (
+	"bytes"
+	"encoding/json"
+	"io/fs"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// The timeouts in checks.go are sized for a cold first run of a large project, where compiling
+// dominates. A small project compiles in seconds: a 20m test timeout and a 21m stop hook for two
+// files would hold an agent for twenty minutes on a hung test. So the guess scales with what a
+// cold build has to do: the project's source files and its dependencies.
+
+// projectSize is how much a cold build of a project compiles.
+type projectSize struct {
+	files, deps int
+}
+
+// sizeCaps are the longest a compile-bound gate gets in a project of a size; 0 keeps the cold
+// guess. Rust compiles slowest, hence its own column.
+var sizeCaps = []struct {
+	maxFiles, maxDeps int
+	cap, rustCap      time.Duration
+}{
+	{maxFiles: 100, maxDeps: 50, cap: 5 * time.Minute, rustCap: 10 * time.Minute},
+	{maxFiles: 1000, maxDeps: 150, cap: 8 * time.Minute, rustCap: 15 * time.Minute},
+}
+
+// maxSizeWalk bounds the walk that counts files: past it the project is large anyway.
+const maxSizeWalk = 20000
+
+// sourceExts are the files a build compiles or a test runner loads.
+var sourceExts = map[string]bool{".go": true, ".rs": true, ".py": true, ".ts": true, ".tsx": true, ".js": true,
+	".jsx": true, ".mjs": true, ".cjs": true, ".mts": true, ".vue": true, ".svelte": true, ".c": true, ".cc": true,
+	".cpp": true, ".h": true, ".java": true, ".kt": true, ".rb": true}
+
+// measure counts a project's source files (dependency, build and hidden folders, and the folders
+// of other projects, left out) and its dependencies as its lock files list them.
+func measure(abs string, others map[string]bool) projectSize {
+	var s projectSize
+	seen := 0
+	_ = filepath.WalkDir(abs, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		seen++
+		if seen > maxSizeWalk {
+			s.files = maxSizeWalk
+			return filepath.SkipAll
+		}
+		if d.IsDir() {
+			if p != abs && (skipDir(d.Name()) || d.Name() == "target" || d.Name() == "dist" || d.Name() == "build" || others[p]) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if sourceExts[filepath.Ext(p)] {
+			s.files++
+		}
+		return nil
+	})
+	s.deps = countDeps(abs)
+	return s
+}
+
+// countDeps counts the modules of go.sum, the packages of Cargo.lock, uv.lock and poetry.lock,
+// and the direct dependencies of package.json (what node_modules compiles is little).
+func countDeps(abs string) int {
+	n := 0
+	if sum := readCapped(filepath.Join(abs, "go.sum")); sum != nil {
+		mods := map[string]bool{}
+		for _, line := range strings.Split(string(sum), "\n") {
+			if f := strings.Fields(line); len(f) > 0 {
+				mods[f[0]] = true
+			}
+		}
+		n += len(mods)
+	}
+	for _, lock := range []string{"Cargo.lock", "uv.lock", "poetry.lock"} {
+		n += bytes.Count(readCapped(filepath.Join(abs, lock)), []byte("[[package]]"))
+	}
+	var pkg packageJSON
+	if json.Unmarshal(readCapped(filepath.Join(abs, "package.json")), &pkg) == nil {
+		n += len(pkg.Dependencies) + len(pkg.DevDependencies)
+	}
+	return n
+}
+
+// monorepo reports a JavaScript workspace run by a task orchestrator (nx, turbo, lerna), whose
+// tasks build its packages first: its root's files and direct dependencies say nothing of that.
+func monorepo(dir string) bool {
+	for _, f := range []string{"nx.json", "turbo.json", "lerna.json"} {
+		if exists(dir, f) {
+			return true
+		}
+	}
+	return false
+}
+
+// scaleTimeouts fits the cold-build timeouts of each project's gates (and offers) to its size.
+// Format checks, already short, stay as they are.
+func scaleTimeouts(root string, projects []Project) {
+	others := map[string]bool{}
+	for _, p := range projects {
+		if p.Dir != "" {
+			others[filepath.Join(root, filepath.FromSlash(p.Dir))] = true
+		}
+	}
+	for i := range projects {
+		p := &projects[i]
+		if len(p.Gates)+len(p.Offers) == 0 || monorepo(filepath.Join(root, filepath.FromSlash(p.Dir))) {
+			continue
+		}
+		size := measure(filepath.Join(root, filepath.FromSlash(p.Dir)), others)
+		limit := time.Duration(0)
+		for _, c := range sizeCaps {
+			if size.files <= c.maxFiles && size.deps <= c.maxDeps {
+				limit = c.cap
+				if p.Kind == "Rust" {
+					limit = c.rustCap
+				}
+				break
+			}
+		}
+		if limit == 0 {
+			continue
+		}
+		for _, gs := range [][]Gate{p.Gates, p.Offers} {
+			for j := range gs {
+				if gs[j].Timeout > limit {
+					gs[j].Timeout = limit
+				}
+			}
+		}
+	}
+}
