@@ -110,7 +110,11 @@ func handleError(stderr io.Writer, cmd *cobra.Command, err error) int {
 	case errors.As(err, &busy):
 		fmt.Fprintf(stderr, "gauntlet: %s\n", busy.Error())
 		return exitLocked
-	case errors.Is(err, config.ErrNotFound), errors.As(err, &unknown), errors.Is(err, snapshot.ErrBaseNotFound),
+	case errors.Is(err, config.ErrNotFound) && !errors.As(err, &usage):
+		// A first run in a new project lands here: say what makes the config, not only its absence.
+		fmt.Fprintf(stderr, "gauntlet: %s\ngauntlet init writes one for this project (gauntlet init --help)\n", err)
+		return exitUsage
+	case errors.As(err, &unknown), errors.Is(err, snapshot.ErrBaseNotFound),
 		errors.As(err, &planted), errors.Is(err, errNoLastRun),
 		errors.Is(err, errNotInLastRun):
 		fmt.Fprintf(stderr, "gauntlet: %s\n", err)
