@@ -42,7 +42,7 @@ func newRootCmd(ios *IOStreams) *cobra.Command {
 	root.SetIn(ios.In)
 	root.SetOut(ios.Out)
 	root.SetErr(ios.ErrOut)
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err} })
+	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error { return &usageError{withFlagSuggestion(cmd, err)} })
 	root.AddCommand(
 		newRunCmd(ios, nil),
 		newStopHookCmd(ios, nil),
