@@ -97,10 +97,11 @@ func TestActionInputsAndCommand(t *testing.T) {
 		t.Errorf("runs.using = %v, want composite", runs["using"])
 	}
 	// The actions it uses, each only when its input asks for it: the cache, and the SARIF upload.
+	// Each is pinned by commit (internal/release/action checks the form and the tag comment).
 	allowed := map[string]string{
-		"actions/cache/restore@v4":             "inputs.cache == 'true'",
-		"actions/cache/save@v4":                "inputs.cache == 'true'",
-		"github/codeql-action/upload-sarif@v4": "inputs.sarif == 'true'",
+		"actions/cache/restore@0057852bfaa89a56745cba8c7296529d2fc39830":             "inputs.cache == 'true'",
+		"actions/cache/save@0057852bfaa89a56745cba8c7296529d2fc39830":                "inputs.cache == 'true'",
+		"github/codeql-action/upload-sarif@8aad20d150bbac5944a9f9d289da16a4b0d87c1e": "inputs.sarif == 'true'",
 	}
 	var script string
 	for _, s := range runs["steps"].([]any) {
