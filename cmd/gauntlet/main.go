@@ -63,6 +63,7 @@ func newRootCmd(ios *IOStreams) *cobra.Command {
 		newFixCmd(ios, nil),
 		newBaselineCmd(ios, nil),
 	)
+	root.AddCommand(newReleaseFilesCmd(ios, root))
 	strictCompletion(root)
 	addVersionFlag(root)
 	registerCompletions(root, ios)
