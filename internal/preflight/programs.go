@@ -52,7 +52,9 @@ func lookProgram(prog, root, dir string, env Env) (Problem, bool) {
 		if env.Exists(path) {
 			return Problem{}, false
 		}
-		return Problem{Tool: prog, Message: prog + " does not exist in " + relTo(root, dir), Sure: true,
+		// Windows adds an extension from PATHEXT (gradlew: gradlew.bat), which is not looked for
+		// here: there the problem is only a warning.
+		return Problem{Tool: prog, Message: prog + " does not exist in " + relTo(root, dir), Sure: runtime.GOOS != "windows",
 			Fix: "correct the gate's command, or create " + relTo(root, path)}, true
 	}
 	if _, err := env.LookPath(prog); err == nil {
