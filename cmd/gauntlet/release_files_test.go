@@ -371,6 +371,7 @@ func TestPackagesShipManPagesCompletionsAndDebianFiles(t *testing.T) {
 	for _, want := range []content{
 		{"packaging/deb/copyright", "/usr/share/doc/gauntlet/copyright", "deb"},
 		{releaseFilesDir + "/deb/changelog.gz", "/usr/share/doc/gauntlet/changelog.gz", "deb"},
+		{"packaging/deb/lintian-overrides", "/usr/share/lintian/overrides/gauntlet", "deb"},
 		{releaseFilesDir + "/manpages/*.1.gz", "/usr/share/man/man1/", ""},
 		{releaseFilesDir + "/completions/gauntlet.bash", "/usr/share/bash-completion/completions/gauntlet", ""},
 		{releaseFilesDir + "/completions/_gauntlet", "/usr/share/zsh/vendor-completions/_gauntlet", "deb"},
@@ -380,6 +381,9 @@ func TestPackagesShipManPagesCompletionsAndDebianFiles(t *testing.T) {
 		if !slices.Contains(contents, want) {
 			t.Errorf("nfpms contents %v lack %v", contents, want)
 		}
+	}
+	if section := doc["nfpms"].([]any)[0].(map[string]any)["section"]; section != "devel" {
+		t.Errorf("nfpms section = %v, want devel (lintian: unknown-section default)", section)
 	}
 	copyright, err := os.ReadFile("../../packaging/deb/copyright")
 	if err != nil {

@@ -119,7 +119,8 @@ func debianChangelog(version string, date time.Time) []byte {
 	if release, pre, ok := strings.Cut(version, "-"); ok {
 		debVersion = release + "~" + pre
 	}
-	return fmt.Appendf(nil, "gauntlet (%s) unstable; urgency=medium\n\n  * Release %s: https://github.com/gauntlet-dev/gauntlet/releases/tag/v%s\n\n -- %s  %s\n",
+	// Lines within 80 columns (lintian: debian-changelog-line-too-long).
+	return fmt.Appendf(nil, "gauntlet (%s) unstable; urgency=medium\n\n  * Release %s, notes at\n    https://github.com/gauntlet-dev/gauntlet/releases/tag/v%s\n\n -- %s  %s\n",
 		debVersion, version, version, releaseMaintainer, date.Format(time.RFC1123Z))
 }
 
