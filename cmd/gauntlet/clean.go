@@ -99,7 +99,9 @@ func clean(ctx context.Context, opts *cleanOptions) error {
 	// purpose, not lost.
 	cut, err := stophook.CutHistory(sd)
 	if err != nil {
-		return err
+		// The project is cleaned all the same: a record that cannot be read or written must not
+		// keep the user from it, only make status count the removed decisions as missing.
+		fmt.Fprintf(ios.ErrOut, "gauntlet: warning: %v; status will count the removed decisions as missing\n", err)
 	}
 	for _, name := range cleanable {
 		path := filepath.Join(sd.Path(), name)
