@@ -385,6 +385,13 @@ func TestPackagesShipManPagesCompletionsAndDebianFiles(t *testing.T) {
 	if section := doc["nfpms"].([]any)[0].(map[string]any)["section"]; section != "devel" {
 		t.Errorf("nfpms section = %v, want devel (lintian: unknown-section default)", section)
 	}
+	// A synopsis line within 80 columns, then the extended description (lintian:
+	// synopsis-too-long, extended-description-is-empty).
+	description, _ := doc["nfpms"].([]any)[0].(map[string]any)["description"].(string)
+	synopsis, extended, _ := strings.Cut(strings.TrimSpace(description), "\n")
+	if len(synopsis) > 80 || strings.TrimSpace(extended) == "" {
+		t.Errorf("nfpms description %q: want a synopsis of at most 80 columns, then an extended description", description)
+	}
 	copyright, err := os.ReadFile("../../packaging/deb/copyright")
 	if err != nil {
 		t.Fatal(err)

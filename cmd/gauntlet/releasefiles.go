@@ -41,7 +41,7 @@ func newReleaseFilesCmd(ios *IOStreams, root *cobra.Command) *cobra.Command {
 	}
 	f := cmd.Flags()
 	f.StringVar(&opts.version, "version", "", "the version released, as goreleaser's .Version (1.2.3, 1.2.4-snapshot)")
-	f.StringVar(&opts.date, "date", "", "the release's date, RFC 3339 (goreleaser's .CommitDate): the files carry no other time")
+	f.StringVar(&opts.date, "date", "", "the release's date, RFC 3339 (goreleaser's .CommitDate): the files carry no other time; a date before 1970 means unknown, and today's stands in")
 	return cmd
 }
 
@@ -52,6 +52,11 @@ func writeReleaseFiles(root *cobra.Command, opts *releaseFilesOptions) error {
 	date, err := time.Parse(time.RFC3339, opts.date)
 	if err != nil {
 		return usagef("--date: %v", err)
+	}
+	if date.Year() < 1970 {
+		// goreleaser's zero commit date: it could not read the git state (a snapshot in a
+		// checkout without a remote). The build's own date stands in.
+		date = opts.IO.Now()
 	}
 	date = date.UTC()
 	if err := writeManPages(root, filepath.Join(opts.dir, "manpages"), opts.version, date); err != nil {
