@@ -7,7 +7,8 @@ COMMIT  ?= $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
 LDFLAGS := -s -w -X main.version=$(VERSION) -X main.commit=$(COMMIT)
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.7.0
 GORELEASER  := github.com/goreleaser/goreleaser/v2@v2.14.0
-SYFT        := github.com/anchore/syft/cmd/syft@v1.57.0
+SYFT_VERSION := 1.57.0
+SYFT        := github.com/anchore/syft/cmd/syft@v$(SYFT_VERSION)
 ACTIONLINT  := github.com/rhysd/actionlint/cmd/actionlint@v1.7.12
 
 # go test's default of 10 minutes per package is too short for the end-to-end suite under -race on
@@ -125,7 +126,8 @@ schema:
 
 ## release-check: validate .goreleaser.yaml and build a snapshot of every channel into dist/:
 ## the archives (zip for windows), checksums, deb and rpm, the Homebrew cask, an SBOM per archive
-## (syft, built through the Go module proxy), the container image (only where a Docker engine
+## (syft, built through the Go module proxy with its version stamped in, which the SBOMs name as
+## their creator), the container image (only where a Docker engine
 ## runs; its config is checked either way) and the npm tarballs (with npm). goreleaser is fetched
 ## and built through the Go module proxy; whatever cannot be had is skipped with a message.
 release-check:
@@ -134,7 +136,7 @@ release-check:
 	set -e; skip=publish; \
 	if ! docker info >/dev/null 2>&1; then \
 	  echo "release-check: no Docker engine: the image's config is checked, the image is not built"; skip=$$skip,docker; fi; \
-	if GOBIN=$(CURDIR)/bin/tools $(GO) install $(SYFT) >/dev/null 2>&1; then PATH=$(CURDIR)/bin/tools:$$PATH; export PATH; \
+	if GOBIN=$(CURDIR)/bin/tools $(GO) install -ldflags '-X main.version=$(SYFT_VERSION)' $(SYFT) >/dev/null 2>&1; then PATH=$(CURDIR)/bin/tools:$$PATH; export PATH; \
 	else echo "release-check: syft ($(SYFT)) could not be fetched or built: no SBOMs"; skip=$$skip,sbom; fi; \
 	$(GO) run $(GORELEASER) check; \
 	$(GO) run $(GORELEASER) release --snapshot --clean --skip=$$skip; \

@@ -15,6 +15,7 @@ import (
 	"github.com/gauntlet-dev/gauntlet/internal/cache"
 	"github.com/gauntlet-dev/gauntlet/internal/engine"
 	"github.com/gauntlet-dev/gauntlet/internal/state"
+	"github.com/gauntlet-dev/gauntlet/internal/stophook"
 	"github.com/gauntlet-dev/gauntlet/internal/termtext"
 	"github.com/gauntlet-dev/gauntlet/lock"
 )
@@ -36,7 +37,13 @@ func newCleanCmd(ios *IOStreams, runF func(*cleanOptions) error) *cobra.Command 
 		Use:   "clean",
 		Short: "Remove the logs, the stop hook's state and the last report from .gauntlet/",
 		Long: `Remove .gauntlet/logs, .gauntlet/state, .gauntlet/last-run.json, .gauntlet/cache and .gauntlet/tmp, under the lock so that no run
-is writing them meanwhile. Another run holding the lock: exit 4, unless --wait.`,
+is writing them meanwhile. Another run holding the lock: exit 4, unless --wait.
+
+The stop hook's history goes with .gauntlet/state, and clean records that it removed it, so
+that gauntlet status does not report its decisions as missing. The record of agents let go with
+gates failing is kept in the user's state directory ($XDG_STATE_HOME/gauntlet, else
+~/.local/state/gauntlet) on purpose: cleaning the project must not erase that an agent stopped
+with its gates failing. status names them until a pass of the same session resolves them.`,
 		Args: cobra.NoArgs,
 		RunE: runE(func(cmd *cobra.Command, _ []string) error {
 			if runF != nil {
@@ -88,6 +95,14 @@ func clean(ctx context.Context, opts *cleanOptions) error {
 		fmt.Fprintf(ios.Out, "removed %s left by interrupted writes\n", termtext.Count(n, "temp file"))
 		removed++
 	}
+	// Before the history goes: the record of its decisions learns that they were removed on
+	// purpose, not lost.
+	cut, err := stophook.CutHistory(sd)
+	if err != nil {
+		// The project is cleaned all the same: a record that cannot be read or written must not
+		// keep the user from it, only make status count the removed decisions as missing.
+		fmt.Fprintf(ios.ErrOut, "gauntlet: warning: %v; status will count the removed decisions as missing\n", err)
+	}
 	for _, name := range cleanable {
 		path := filepath.Join(sd.Path(), name)
 		what, found := describeCleanable(path, name == "logs")
@@ -99,6 +114,10 @@ func clean(ctx context.Context, opts *cleanOptions) error {
 		}
 		fmt.Fprintf(ios.Out, "removed %s%s\n", config.DisplayPath(path), what)
 		removed++
+	}
+	if cut.Releases > 0 {
+		fmt.Fprintf(ios.Out, "kept: the record of %s let go with gates failing, in %s (on purpose: cleaning the project does not erase it; a pass of the same session resolves it)\n",
+			termtext.Count(cut.Releases, "agent"), displayHome(ios, cut.Record))
 	}
 	if n, err := cleanSharedCache(root, ios); err != nil {
 		return err
@@ -145,4 +164,14 @@ func describeCleanable(path string, countRuns bool) (string, bool) {
 		return "", true
 	}
 	return fmt.Sprintf(" (%s)", termtext.Count(len(entries), "run")), true
+}
+
+// displayHome shortens a path under the home directory to ~/...
+func displayHome(ios *IOStreams, path string) string {
+	if home := ios.Getenv("HOME"); home != "" {
+		if rel, err := filepath.Rel(home, path); err == nil && filepath.IsLocal(rel) {
+			return "~/" + filepath.ToSlash(rel)
+		}
+	}
+	return path
 }

@@ -31,6 +31,10 @@ const (
 // errInterrupted is the cancel cause of a run stopped by Ctrl-C or SIGTERM.
 var errInterrupted = errors.New("interrupted")
 
+// errInterruptedShown is errInterrupted once the summary's verdict line has said "interrupted":
+// the exit code is the same, and nothing more is printed.
+var errInterruptedShown = fmt.Errorf("%w (shown in the summary)", errInterrupted)
+
 // usageError is a bad command line: exit 2, with a pointer to the command's help.
 type usageError struct{ err error }
 
@@ -98,7 +102,9 @@ func handleError(stderr io.Writer, cmd *cobra.Command, err error) int {
 	case errors.As(err, &verdict):
 		return verdictCode(verdict.verdict)
 	case errors.Is(err, errInterrupted):
-		fmt.Fprintln(stderr, "gauntlet: interrupted")
+		if !errors.Is(err, errInterruptedShown) {
+			fmt.Fprintln(stderr, "gauntlet: interrupted")
+		}
 		return exitInterrupted
 	case errors.As(err, &cfgErrs):
 		// Config problems are printed bare, FILE:LINE:COL: message, so editors can jump to them.
@@ -110,7 +116,11 @@ func handleError(stderr io.Writer, cmd *cobra.Command, err error) int {
 	case errors.As(err, &busy):
 		fmt.Fprintf(stderr, "gauntlet: %s\n", busy.Error())
 		return exitLocked
-	case errors.Is(err, config.ErrNotFound), errors.As(err, &unknown), errors.Is(err, snapshot.ErrBaseNotFound),
+	case errors.Is(err, config.ErrNotFound) && !errors.As(err, &usage):
+		// A first run in a new project lands here: say what makes the config, not only its absence.
+		fmt.Fprintf(stderr, "gauntlet: %s\ngauntlet init writes one for this project (gauntlet init --help)\n", err)
+		return exitUsage
+	case errors.As(err, &unknown), errors.Is(err, snapshot.ErrBaseNotFound),
 		errors.As(err, &planted), errors.Is(err, errNoLastRun),
 		errors.Is(err, errNotInLastRun):
 		fmt.Fprintf(stderr, "gauntlet: %s\n", err)

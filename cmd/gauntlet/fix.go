@@ -80,10 +80,18 @@ func fixGates(parent context.Context, opts *fixOptions) error {
 		return err
 	}
 
+	tty := ios.StdoutTTY
+	colored := ios.ColorEnabled(opts.color, tty)
+	env := ios.Environ()
+	secrets := cfg.Redactor(env)
+	// Made before the signals are watched: Ctrl-C's note goes above its block once it is drawn.
+	progress := report.NewProgress(view, report.ProgressOptions{TTY: tty, Color: colored, Secrets: secrets})
+	defer progress.Stop()
+
 	ctx, cancel := context.WithCancelCause(parent)
 	defer cancel(nil)
 	abort := make(chan struct{})
-	stopSignals := forwardSignals(cancel, abort, ios.ErrOut)
+	stopSignals := forwardSignals(cancel, abort, noteAboveProgress(progress, ios.ErrOut))
 	defer stopSignals()
 
 	sd, err := state.Open(cfg.Root)
@@ -98,8 +106,6 @@ func fixGates(parent context.Context, opts *fixOptions) error {
 	}
 	defer held.Release()
 
-	env := ios.Environ()
-	secrets := cfg.Redactor(env)
 	fixed := fix.Run(ctx, targets, fix.Options{
 		RunID: state.NewRunID(ios.Now()),
 		Root:  cfg.Root,
@@ -116,10 +122,6 @@ func fixGates(parent context.Context, opts *fixOptions) error {
 		return errInterrupted
 	}
 
-	tty := ios.StdoutTTY
-	colored := ios.ColorEnabled(opts.color, tty)
-	progress := report.NewProgress(view, report.ProgressOptions{TTY: tty, Color: colored, Secrets: secrets})
-	defer progress.Stop()
 	names := make([]string, len(fixed))
 	for i, f := range fixed {
 		names[i] = f.Gate
@@ -142,12 +144,13 @@ func fixGates(parent context.Context, opts *fixOptions) error {
 		return err
 	}
 	fmt.Fprintln(view)
-	werr := report.WriteText(view, run.Report, report.TextOptions{Color: colored})
+	interrupted := errors.Is(context.Cause(ctx), errInterrupted)
+	werr := report.WriteText(view, run.Report, report.TextOptions{Color: colored, Interrupted: interrupted})
 	if err = errors.Join(werr, err); err != nil && run.Verdict != gates.VerdictFail {
 		return err
 	}
-	if errors.Is(context.Cause(ctx), errInterrupted) {
-		return errInterrupted
+	if interrupted {
+		return errInterruptedShown
 	}
 	return &verdictExit{run.Verdict}
 }

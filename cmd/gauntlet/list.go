@@ -54,7 +54,12 @@ func newListCmd(ios *IOStreams, runF func(*listOptions) error) *cobra.Command {
 		Use:   "list",
 		Short: "List the gates and whether each would run for the current change",
 		Long: `List the gates of the config, in order, with their kind, whether ` + "`gauntlet run`" + ` would run
-each of them now, and why: scoping by paths against the current change, when, enabled.`,
+each of them now, and why: scoping by paths against the current change, when, enabled.
+
+Change scoping applies only to gates with paths: such a gate runs when a file changed against
+the base (commits since the merge-base, staged, unstaged and untracked files) matches them. A
+gate without paths runs on every call, and so does every gate outside git or with --all. The
+last lines say which gates are scoped.`,
 		Args: cobra.NoArgs,
 		RunE: runE(func(cmd *cobra.Command, _ []string) error {
 			if runF != nil {
@@ -91,7 +96,7 @@ func listGates(ctx context.Context, opts *listOptions) error {
 		}
 		return nil
 	}
-	return writeGateTable(ios.Out, cfg, sel, listed)
+	return writeGateTable(ios.Out, cfg, sel, listed, opts.all)
 }
 
 func listedGates(cfg *config.Config, sel *engine.Selection) []listedGate {
@@ -129,7 +134,7 @@ func listedGates(cfg *config.Config, sel *engine.Selection) []listedGate {
 	return out
 }
 
-func writeGateTable(w io.Writer, cfg *config.Config, sel *engine.Selection, listed []listedGate) error {
+func writeGateTable(w io.Writer, cfg *config.Config, sel *engine.Selection, listed []listedGate, all bool) error {
 	if len(listed) == 0 {
 		_, err := fmt.Fprintf(w, "no gates in %s\n", config.DisplayPath(cfg.Path))
 		return err
@@ -160,8 +165,32 @@ func writeGateTable(w io.Writer, cfg *config.Config, sel *engine.Selection, list
 	if err := writeSetupTable(w, cfg, sel); err != nil {
 		return err
 	}
-	_, err := fmt.Fprintf(w, "\n%d of %s would run%s\n", len(sel.Run), termtext.Count(len(listed), "gate"), changeSummary(sel.Changes))
+	_, err := fmt.Fprintf(w, "\n%d of %s would run%s\n%s", len(sel.Run), termtext.Count(len(listed), "gate"), changeSummary(sel.Changes), scopingNote(sel, all))
 	return err
+}
+
+// scopingNote says which gates change scoping applies to ("" when it applies to none this time:
+// --all, or nothing to compare against, which the count line says): a gate without paths runs on
+// every call, which "the gates the change touches" does not tell.
+func scopingNote(sel *engine.Selection, all bool) string {
+	if all || sel.Changes != nil && sel.Changes.All {
+		return ""
+	}
+	switch {
+	case sel.WithPaths == 0 && sel.WithoutPaths > 0:
+		return "no gate has paths: every gate runs on every call; give a gate paths: to run it only when the change touches a matching file\n"
+	case sel.WithPaths == 0:
+		return ""
+	}
+	note := "change scoping applies to the " + termtext.Count(sel.WithPaths, "gate") + " with paths (each runs when a changed file matches)"
+	switch sel.WithoutPaths {
+	case 0:
+	case 1:
+		note += "; the 1 gate without paths runs on every call"
+	default:
+		note += "; the " + termtext.Count(sel.WithoutPaths, "gate") + " without paths run on every call"
+	}
+	return note + "\n"
 }
 
 // writeSetupTable lists the setup steps and which of the gates that would run need each: a step

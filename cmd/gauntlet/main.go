@@ -42,7 +42,7 @@ func newRootCmd(ios *IOStreams) *cobra.Command {
 	root.SetIn(ios.In)
 	root.SetOut(ios.Out)
 	root.SetErr(ios.ErrOut)
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err} })
+	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error { return &usageError{withFlagSuggestion(cmd, err)} })
 	root.AddCommand(
 		newRunCmd(ios, nil),
 		newStopHookCmd(ios, nil),
@@ -63,6 +63,7 @@ func newRootCmd(ios *IOStreams) *cobra.Command {
 		newFixCmd(ios, nil),
 		newBaselineCmd(ios, nil),
 	)
+	root.AddCommand(newReleaseFilesCmd(ios, root))
 	strictCompletion(root)
 	addVersionFlag(root)
 	registerCompletions(root, ios)

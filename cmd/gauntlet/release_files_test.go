@@ -97,10 +97,11 @@ func TestActionInputsAndCommand(t *testing.T) {
 		t.Errorf("runs.using = %v, want composite", runs["using"])
 	}
 	// The actions it uses, each only when its input asks for it: the cache, and the SARIF upload.
+	// Each is pinned by commit (internal/release/action checks the form and the tag comment).
 	allowed := map[string]string{
-		"actions/cache/restore@v4":             "inputs.cache == 'true'",
-		"actions/cache/save@v4":                "inputs.cache == 'true'",
-		"github/codeql-action/upload-sarif@v4": "inputs.sarif == 'true'",
+		"actions/cache/restore@0057852bfaa89a56745cba8c7296529d2fc39830":             "inputs.cache == 'true'",
+		"actions/cache/save@0057852bfaa89a56745cba8c7296529d2fc39830":                "inputs.cache == 'true'",
+		"github/codeql-action/upload-sarif@8aad20d150bbac5944a9f9d289da16a4b0d87c1e": "inputs.sarif == 'true'",
 	}
 	var script string
 	for _, s := range runs["steps"].([]any) {
@@ -326,5 +327,112 @@ func TestWorkflowExamplesPassActionlint(t *testing.T) {
 	out, err := exec.Command(actionlint, append([]string{"-no-color"}, files...)...).CombinedOutput()
 	if err != nil {
 		t.Errorf("actionlint: %v\n%s", err, out)
+	}
+}
+
+// releaseFilesDir is where the release build has `gauntlet release-files` write (ignored by git).
+const releaseFilesDir = "build/release-files"
+
+// What the packages carry besides the binary: the man pages and completions `gauntlet
+// release-files` writes before the build (every archive, deb, rpm and the cask), and for the deb
+// the copyright file and changelog Debian policy asks for (lintian: no-copyright-file,
+// no-changelog). The cask downloads from the release of its own version: with the default URL a
+// snapshot pointed at download/v0.0.0/.
+func TestPackagesShipManPagesCompletionsAndDebianFiles(t *testing.T) {
+	doc := yamlDoc(t, "../../.goreleaser.yaml").(map[string]any)
+	hooks := doc["before"].(map[string]any)["hooks"].([]any)
+	if !slices.ContainsFunc(hooks, func(h any) bool {
+		s, _ := h.(string)
+		return strings.Contains(s, "./cmd/gauntlet release-files --version {{ .Version }} --date {{ .CommitDate }} "+releaseFilesDir)
+	}) {
+		t.Errorf("before.hooks = %v: none writes the release files into %s", hooks, releaseFilesDir)
+	}
+
+	archive := doc["archives"].([]any)[0].(map[string]any)
+	var archived []string
+	for _, f := range archive["files"].([]any) {
+		if m, ok := f.(map[string]any); ok {
+			archived = append(archived, m["src"].(string)+" -> "+m["dst"].(string))
+		}
+	}
+	for _, want := range []string{releaseFilesDir + "/manpages/* -> manpages", releaseFilesDir + "/completions/* -> completions"} {
+		if !slices.Contains(archived, want) {
+			t.Errorf("archives.files %v lack %s", archived, want)
+		}
+	}
+
+	type content struct{ src, dst, packager string }
+	var contents []content
+	for _, c := range doc["nfpms"].([]any)[0].(map[string]any)["contents"].([]any) {
+		m := c.(map[string]any)
+		p, _ := m["packager"].(string)
+		contents = append(contents, content{m["src"].(string), m["dst"].(string), p})
+	}
+	for _, want := range []content{
+		{"packaging/deb/copyright", "/usr/share/doc/gauntlet/copyright", "deb"},
+		{releaseFilesDir + "/deb/changelog.gz", "/usr/share/doc/gauntlet/changelog.gz", "deb"},
+		{"packaging/deb/lintian-overrides", "/usr/share/lintian/overrides/gauntlet", "deb"},
+		{releaseFilesDir + "/manpages/*.1.gz", "/usr/share/man/man1/", ""},
+		{releaseFilesDir + "/completions/gauntlet.bash", "/usr/share/bash-completion/completions/gauntlet", ""},
+		{releaseFilesDir + "/completions/_gauntlet", "/usr/share/zsh/vendor-completions/_gauntlet", "deb"},
+		{releaseFilesDir + "/completions/_gauntlet", "/usr/share/zsh/site-functions/_gauntlet", "rpm"},
+		{releaseFilesDir + "/completions/gauntlet.fish", "/usr/share/fish/vendor_completions.d/gauntlet.fish", ""},
+	} {
+		if !slices.Contains(contents, want) {
+			t.Errorf("nfpms contents %v lack %v", contents, want)
+		}
+	}
+	if section := doc["nfpms"].([]any)[0].(map[string]any)["section"]; section != "devel" {
+		t.Errorf("nfpms section = %v, want devel (lintian: unknown-section default)", section)
+	}
+	// A synopsis line within 80 columns, then the extended description (lintian:
+	// synopsis-too-long, extended-description-is-empty).
+	description, _ := doc["nfpms"].([]any)[0].(map[string]any)["description"].(string)
+	synopsis, extended, _ := strings.Cut(strings.TrimSpace(description), "\n")
+	if len(synopsis) > 80 || strings.TrimSpace(extended) == "" {
+		t.Errorf("nfpms description %q: want a synopsis of at most 80 columns, then an extended description", description)
+	}
+	copyright, err := os.ReadFile("../../packaging/deb/copyright")
+	if err != nil {
+		t.Fatal(err)
+	}
+	license, err := os.ReadFile("../../LICENSE")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The notice of LICENSE ("Copyright (c) 2026 The gauntlet authors") and its text, indented.
+	notice := strings.TrimPrefix(strings.SplitN(string(license), "\n", 4)[2], "Copyright (c) ")
+	if !strings.HasPrefix(string(copyright), "Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\n") ||
+		!strings.Contains(string(copyright), "\nCopyright: "+notice+"\nLicense: MIT\n") ||
+		!strings.Contains(string(copyright), "\nLicense: MIT\n Permission is hereby granted") {
+		t.Errorf("packaging/deb/copyright is not a machine-readable copyright file with the LICENSE's notice:\n%s", copyright)
+	}
+
+	cask := doc["homebrew_casks"].([]any)[0].(map[string]any)
+	if got := cask["manpages"]; !slices.Equal(got.([]any), []any{"manpages/gauntlet.1.gz"}) {
+		t.Errorf("cask manpages = %v", got)
+	}
+	completions := cask["completions"].(map[string]any)
+	for shell, want := range map[string]string{"bash": "completions/gauntlet.bash", "zsh": "completions/_gauntlet", "fish": "completions/gauntlet.fish"} {
+		if completions[shell] != want {
+			t.Errorf("cask completions.%s = %v, want %s", shell, completions[shell], want)
+		}
+	}
+	url := cask["url"].(map[string]any)["template"].(string)
+	if !strings.Contains(url, "/releases/download/v{{ .Version }}/{{ .ArtifactName }}") {
+		t.Errorf("cask url %q: want the release of the cask's own version", url)
+	}
+}
+
+// The SBOMs name the syft that wrote them: built with go install, syft says "[not provided]"
+// unless its version is stamped in.
+func TestSyftIsBuiltWithItsVersion(t *testing.T) {
+	data, err := os.ReadFile("../../Makefile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	makefile := string(data)
+	if !strings.Contains(makefile, "SYFT_VERSION := ") || !strings.Contains(makefile, "-ldflags '-X main.version=$(SYFT_VERSION)' $(SYFT)") {
+		t.Error("the Makefile builds syft without -X main.version: its SBOMs' creator reads syft-[not provided]")
 	}
 }

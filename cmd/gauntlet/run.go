@@ -147,15 +147,15 @@ func runGates(parent context.Context, opts *runOptions) error {
 		stdout = &stopOnBrokenPipe{w: stdout}
 	}
 
-	ctx, cancel := context.WithCancelCause(parent)
-	defer cancel(nil)
-	abort := make(chan struct{})
-	stopSignals := forwardSignals(cancel, abort, ios.ErrOut)
-	defer stopSignals()
-
 	env := ios.Environ()
 	progress := report.NewProgress(view, report.ProgressOptions{TTY: tty, Color: colored, Verbose: opts.verbose, Secrets: cfg.Redactor(env)})
 	defer progress.Stop()
+
+	ctx, cancel := context.WithCancelCause(parent)
+	defer cancel(nil)
+	abort := make(chan struct{})
+	stopSignals := forwardSignals(cancel, abort, noteAboveProgress(progress, ios.ErrOut))
+	defer stopSignals()
 
 	run, err := engine.Execute(ctx, engine.Request{
 		Config: cfg,
@@ -197,7 +197,8 @@ func runGates(parent context.Context, opts *runOptions) error {
 	// the report formats and wherever they go; elsewhere only when the github format goes to stdout.
 	onActions := ios.OnGitHubActions()
 	annotate := onActions || anyToStdout && stdoutFormat == report.FormatGitHub
-	text := report.TextOptions{Color: colored}
+	interrupted := errors.Is(context.Cause(ctx), errInterrupted)
+	text := report.TextOptions{Color: colored, Interrupted: interrupted}
 	if cfg.FailFast {
 		text.FirstFailure = run.FirstFailure
 	}
@@ -232,10 +233,20 @@ func runGates(parent context.Context, opts *runOptions) error {
 	if ioErr != nil {
 		fmt.Fprintf(ios.ErrOut, "gauntlet: %v\n", ioErr)
 	}
-	if errors.Is(context.Cause(ctx), errInterrupted) {
-		return errInterrupted
+	if interrupted {
+		return errInterruptedShown
 	}
 	return &verdictExit{run.Verdict}
+}
+
+// noteAboveProgress writes a line of gauntlet's own above the live view's block while one is
+// redrawn (a line beside it would throw the redraw a row off), else on stderr.
+func noteAboveProgress(progress *report.Progress, stderr io.Writer) func(string) {
+	return func(line string) {
+		if !progress.Note(line) {
+			fmt.Fprintln(stderr, line)
+		}
+	}
 }
 
 // applyOverrides lets flags win over the config. --timeout replaces the default timeout only for
@@ -270,7 +281,7 @@ func appendStepSummary(ios *IOStreams, r report.Report) error {
 
 // forwardSignals turns the first Ctrl-C (or SIGTERM) into a graceful stop of every gate and the
 // second into an immediate kill. The returned func ends the watcher; nothing outlives the run.
-func forwardSignals(cancel context.CancelCauseFunc, abort chan<- struct{}, stderr io.Writer) func() {
+func forwardSignals(cancel context.CancelCauseFunc, abort chan<- struct{}, note func(string)) func() {
 	sigs := make(chan os.Signal, 2)
 	// SIGHUP: a closed terminal or SSH session stops the gates like Ctrl-C, not gauntlet alone.
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
@@ -280,7 +291,7 @@ func forwardSignals(cancel context.CancelCauseFunc, abort chan<- struct{}, stder
 		defer close(finished)
 		select {
 		case <-sigs:
-			fmt.Fprintln(stderr, "gauntlet: interrupted; stopping gates (interrupt again to kill them now)")
+			note("gauntlet: interrupted; stopping gates (interrupt again to kill them now)")
 			cancel(errInterrupted)
 		case <-done:
 			return

@@ -84,7 +84,7 @@ func writeHistoryPage(ios *IOStreams, dest, root string, h stophook.History, now
 
 // shown says whether there is anything of the history to show.
 func shown(h stophook.History) bool {
-	return len(h.Entries) > 0 || len(h.Check.Released) > 0 || !h.Check.OK() || h.Check.Unsealed > 0
+	return len(h.Entries) > 0 || len(h.Check.Released) > 0 || !h.Check.OK() || h.Check.Unsealed > 0 || h.Check.Cleaned > 0
 }
 
 // writeHistory shows first, loudly, every agent let go with gates failing that has not passed
@@ -106,6 +106,11 @@ func writeHistory(w io.Writer, h stophook.History, now time.Time, color bool) er
 	}
 	if note := checkNote(h.Check); note != "" {
 		fmt.Fprintln(w, loud("!! "+note))
+		fmt.Fprintln(w)
+	}
+	if c := h.Check; c.Cleaned > 0 {
+		// Said plainly, not as an alarm: the user removed them, and the next decision ends it.
+		fmt.Fprintf(w, "stop hook: %s removed by gauntlet clean at %s; none since\n", termtext.Count(c.Cleaned, "decision"), stamp(c.CleanedAt, now))
 		fmt.Fprintln(w)
 	}
 	entries := h.Entries

@@ -124,9 +124,18 @@ func Diagnose(ctx context.Context, opts Options, env Env) (*Report, *config.Conf
 	}
 	r.add(gitignoreCheck(ctx, r.Root))
 	if cfg != nil {
-		// The same preflight as init: a gate whose tool is missing here would only ever error.
-		for _, p := range preflight.Check(cfg.Root, slices.Concat(cfg.Setup, cfg.Gates)) {
-			r.add(Check{Name: "tool", Level: Warn, Message: p.Gate + ": " + p.Message, Fix: p.Fix})
+		// The same preflight as init, and every gate's program: a gate whose program is missing
+		// here would only ever error, so one that nothing could bring is a problem.
+		all := slices.Concat(cfg.Setup, cfg.Gates)
+		for _, p := range slices.Concat(preflight.Check(cfg.Root, all), preflight.Programs(cfg.Root, all)) {
+			level, message := Warn, p.Gate+": "+p.Message
+			switch {
+			case p.Sure:
+				level, message = Problem, message+": the gate cannot start"
+			case p.Doubt != "":
+				message += " (" + p.Doubt + ")"
+			}
+			r.add(Check{Name: "tool", Level: level, Message: message, Fix: p.Fix})
 		}
 		for _, c := range censusChecks(cfg) {
 			r.add(c)

@@ -26,6 +26,10 @@ type Selection struct {
 	// gates for each.
 	Setup    []gates.Gate
 	NeededBy map[string][]string
+	// WithPaths and WithoutPaths count the gates that may run here (enabled, their when: met) by
+	// whether change scoping applies to them: only gates with paths are scoped, the others run
+	// on every call.
+	WithPaths, WithoutPaths int
 }
 
 // Scope is what narrows a run down from the whole config.
@@ -116,6 +120,11 @@ func selectGates(ctx context.Context, cfg *config.Config, scope Scope, snap *sna
 			sel.Skipped[g.Name] = why
 		} else {
 			candidates = append(candidates, g)
+			if len(g.Paths) > 0 {
+				sel.WithPaths++
+			} else {
+				sel.WithoutPaths++
+			}
 		}
 	}
 

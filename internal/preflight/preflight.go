@@ -25,6 +25,12 @@ type Problem struct {
 	Tool    string // "golangci-lint", "node_modules", "Playwright browsers"
 	Message string // what is wrong: "golangci-lint is not on PATH"
 	Fix     string // the command (or step) that puts it right
+	// Sure says the gate cannot start here: nothing it needs first (a setup step), no PATH of its
+	// own and no when: of another place could bring the program. doctor counts it as a problem.
+	Sure bool
+	// Doubt is why a program missing here may be found when the gate runs ("setup step deps may
+	// install it"), when that is all that keeps the problem from being sure.
+	Doubt string
 }
 
 func (p Problem) String() string {
@@ -124,7 +130,7 @@ func CheckEnv(root string, gs []gates.Gate, env Env) []Problem {
 			if !seen[p.Tool] {
 				seen[p.Tool] = true
 				p.Gate = g.Name
-				out = append(out, p)
+				out = append(out, hedged(p, doubt(g, gs, env)))
 			}
 		}
 		for _, words := range commands(g) {
@@ -153,7 +159,7 @@ func checkCommand(words []string, root, dir string, env Env, add func(Problem)) 
 				}
 			}
 		}
-		add(Problem{Tool: prog, Message: prog + " is not on PATH", Fix: t.fix})
+		add(Problem{Tool: prog, Message: prog + " is not on PATH", Fix: t.fix, Sure: true})
 		return
 	}
 	checkVersions(prog, root, dir, env, add)

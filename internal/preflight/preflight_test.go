@@ -170,3 +170,87 @@ func TestInRange(t *testing.T) {
 		}
 	}
 }
+
+func TestStartedProgram(t *testing.T) {
+	tests := []struct {
+		gate gates.Gate
+		prog string // "" when the command is not judged
+		cwd  string
+	}{
+		{check("t", "golangci-lint-missing run ./..."), "golangci-lint-missing", "."},
+		{gates.Gate{Argv: []string{"golangci-lint-missing2", "run"}}, "golangci-lint-missing2", "."},
+		{check("t", "FOO=1 BAR=2 tool x"), "tool", "."},
+		{check("t", "env FOO=1 tool x"), "tool", "."},
+		{check("t", "exec tool"), "tool", "."},
+		{check("t", "cd web && npm-tool lint"), "npm-tool", "web"},
+		{check("t", "cd web; cd ../api && ./check.sh"), "./check.sh", "api"},
+		{check("t", "export A=1; set -e\ntool"), "tool", "."},
+		{check("t", "tool | tee out"), "tool", "."},
+		{check("t", "make build && ./bin/tool"), "make", "."},
+		{check("t", "test -x ./bin/tool && ./bin/tool"), "", ""},
+		{check("t", "[ -f x ] || tool"), "", ""},
+		{check("t", "if true; then tool; fi"), "", ""},
+		{check("t", "true || tool"), "", ""},
+		{check("t", "cd \"$DIR\" && tool"), "", ""},
+		{check("t", "cd .. && tool"), "", ""},
+		{check("t", "$TOOL run"), "", ""},
+		{check("t", "FOO='a b' tool"), "", ""},
+		{check("t", "env -i tool"), "", ""},
+		{check("t", "(cd x && tool)"), "", ""},
+		{check("t", "f() { tool; }; f"), "", ""},
+		{check("t", "echo hi"), "", ""},
+		{gates.Gate{Run: "Get-ChildItem", Shell: "pwsh"}, "", ""},
+	}
+	for _, tt := range tests {
+		prog, cwd, ok := startedProgram(tt.gate)
+		if !ok {
+			prog, cwd = "", ""
+		}
+		if prog != tt.prog || cwd != tt.cwd {
+			t.Errorf("startedProgram(%q %q) = %q in %q, want %q in %q", tt.gate.Run, tt.gate.Argv, prog, cwd, tt.prog, tt.cwd)
+		}
+	}
+}
+
+func TestPrograms(t *testing.T) {
+	root := "/repo"
+	setup := gates.Gate{Name: "deps", Kind: gates.KindCheck, Run: "echo install", Enabled: true, Setup: true}
+	needsSetup := check("gen", "protoc-gen-x")
+	needsSetup.Needs = []string{"deps"}
+	ciOnly := check("ci", "ci-tool")
+	ciOnly.When = gates.WhenCI
+	ownPath := check("own", "own-tool")
+	ownPath.Env = []string{"PATH=/opt/own/bin"}
+	tests := []struct {
+		name string
+		gate gates.Gate
+		env  Env
+		want string // "problem", "warn" or "" for nothing said
+	}{
+		{"missing everywhere", check("t", "ghost run"), fakeEnv(nil), "problem"},
+		{"on PATH", check("t", "ghost run"), fakeEnv([]string{"ghost"}), ""},
+		{"known tools are Check's", check("t", "golangci-lint run"), fakeEnv(nil), ""},
+		{"script in the gate's dir", gates.Gate{Name: "t", Kind: gates.KindCheck, Run: "./lint.sh", Dir: "web", Enabled: true},
+			fakeEnv(nil, "/repo/web/lint.sh"), ""},
+		{"script missing", check("t", "./lint.sh"), fakeEnv(nil), "problem"},
+		{"in node_modules/.bin", check("t", "eslint ."), fakeEnv(nil, "/repo/node_modules/.bin/eslint"), "warn"},
+		{"dependencies not installed", check("t", "eslint ."), fakeEnv(nil, "/repo/package.json"), "warn"},
+		{"in a venv", check("t", "pyflakes"), fakeEnv(nil, "/repo/.venv/bin/pyflakes"), "warn"},
+		{"a setup step may install it", needsSetup, fakeEnv(nil), "warn"},
+		{"runs only in CI", ciOnly, fakeEnv(nil), "warn"},
+		{"own PATH", ownPath, fakeEnv(nil), "warn"},
+		{"disabled", gates.Gate{Name: "t", Kind: gates.KindCheck, Run: "ghost"}, fakeEnv(nil), ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := ProgramsEnv(root, []gates.Gate{setup, tt.gate}, tt.env)
+			level := ""
+			if len(got) == 1 {
+				level = map[bool]string{true: "problem", false: "warn"}[got[0].Sure]
+			}
+			if len(got) > 1 || level != tt.want {
+				t.Errorf("ProgramsEnv = %+v, want %s", got, tt.want)
+			}
+		})
+	}
+}

@@ -132,7 +132,7 @@ func (p *Progress) Start(gs []gates.Gate) {
 		}
 	}
 	// A block taller than the screen cannot be redrawn: the cursor stops at the top row.
-	if _, height := terminalSize(p.w); p.redraw && height > 0 && len(p.gates) >= height {
+	if _, height := terminalSize(p.w); p.redraw && height > 0 && p.blockHeight() >= height {
 		p.redraw = false
 	}
 	interval, tick := p.opts.Heartbeat, p.heartbeat
@@ -181,6 +181,28 @@ func (p *Progress) Stop() {
 			p.mu.Unlock()
 		}
 	})
+}
+
+// Note writes a line of gauntlet's own (Ctrl-C's "stopping gates") above the redrawn block and
+// draws the block again below it; it reports false, writing nothing, when no block is on screen,
+// and the caller writes the line where it would anyway. Written beside the block instead, the
+// line would push the block down a row, and every later redraw would start one row too low,
+// leaving the block's first line on screen twice.
+func (p *Progress) Note(line string) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.redraw || !p.started || p.stopped {
+		return false
+	}
+	var b bytes.Buffer
+	if p.drawn > 0 {
+		fmt.Fprintf(&b, "\x1b[%dA", p.drawn)
+	}
+	b.WriteString("\r\x1b[2K" + strings.TrimRight(line, "\n") + "\n")
+	p.writeLocked(b.Bytes())
+	p.drawn = 0
+	p.drawLocked()
+	return true
 }
 
 // Started implements runner.Observer.
@@ -292,8 +314,21 @@ func (p *Progress) heartbeat() {
 		}
 	}
 	if len(running) > 0 {
-		p.writeLocked([]byte("... still running: " + strings.Join(running, ", ") + "\n"))
+		p.writeLocked([]byte("... still running: " + strings.Join(running, ", ") + "; " + p.doneCount() + "\n"))
 	}
+}
+
+// doneCount is the run's progress as a whole: "3 of 6 done". Callers hold p.mu.
+func (p *Progress) doneCount() string {
+	done := 0
+	for _, s := range p.gates {
+		switch s.state {
+		case stateWaiting, stateQueued, stateRunning, stateChecking:
+		default:
+			done++
+		}
+	}
+	return fmt.Sprintf("%d of %d done", done, len(p.gates))
 }
 
 func (p *Progress) draw() {

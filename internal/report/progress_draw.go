@@ -34,8 +34,16 @@ func (p *Progress) drawLocked() {
 		b.WriteString(p.blockLine(s, now, width))
 		b.WriteByte('\n')
 	}
-	p.drawn = len(p.gates)
+	b.WriteString("\r\x1b[2K")
+	b.WriteString(paint(p.doneCount(), p.opts.Color, color.Faint))
+	b.WriteByte('\n')
+	p.drawn = p.blockHeight()
 	p.writeLocked(b.Bytes())
+}
+
+// blockHeight is the block's rows: a line per gate and the count of those done.
+func (p *Progress) blockHeight() int {
+	return len(p.gates) + 1
 }
 
 // blockLine is one gate's line in the block, cut to width-1 columns: writing the last column

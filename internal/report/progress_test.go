@@ -80,7 +80,7 @@ func TestProgressPlain(t *testing.T) {
 	want := "" +
 		"start      test\n" +
 		"start      lint\n" +
-		"... still running: test (1m30s), lint (45s)\n" +
+		"... still running: test (1m30s), lint (45s); 0 of 3 done\n" +
 		"fail       lint  300ms  exit status 1\n" +
 		"skipped    docs  -  no changed file matches paths\n" +
 		"pass       test  1.2s\n"
@@ -180,15 +180,16 @@ func TestProgressTTYRedrawsBlock(t *testing.T) {
 	p.Stop()
 
 	got := out.String()
-	if strings.Count(got, "\x1b[3A") < 2 {
-		t.Errorf("want at least two redraws moving up over 3 lines:\n%q", got)
+	// The block is a line per gate and the count of those done.
+	if strings.Count(got, "\x1b[4A") < 2 {
+		t.Errorf("want at least two redraws moving up over 4 lines:\n%q", got)
 	}
-	frames := strings.Split(got, "\x1b[3A")
+	frames := strings.Split(got, "\x1b[4A")
 	final := strings.Split(strings.TrimSuffix(frames[len(frames)-1], "\n"), "\n")
-	if len(final) != 3 {
-		t.Fatalf("final frame has %d lines, want 3: %q", len(final), final)
+	if len(final) != 4 {
+		t.Fatalf("final frame has %d lines, want 4: %q", len(final), final)
 	}
-	want := []string{"pass       vet   300ms", "fail       test  4.1s  exit status 1: very long reason", "queued     lint"}
+	want := []string{"pass       vet   300ms", "fail       test  4.1s  exit status 1: very long reason", "queued     lint", "2 of 3 done"}
 	for i, line := range final {
 		if !strings.HasPrefix(line, "\r\x1b[2K") {
 			t.Errorf("line %d does not clear before writing: %q", i, line)
@@ -273,23 +274,23 @@ func TestProgressShowsWaitingGates(t *testing.T) {
 	p.Start(gs)
 	p.Started(gates.Gate{Name: "build"}, base)
 	p.draw()
-	frame := lastFrame(out.String(), 4)
+	frame := lastFrame(out.String(), 4+1)
 	if !strings.HasPrefix(frame[2], "waiting    test   for build, gen") || !strings.HasPrefix(frame[3], "queued     lint") {
 		t.Errorf("frame %q: want test waiting for build, gen and lint queued", frame)
 	}
 	p.Finished(gates.Result{Name: "build", Status: gates.StatusPass})
 	p.draw()
-	if frame := lastFrame(out.String(), 4); !strings.HasPrefix(frame[2], "waiting    test   for gen") {
+	if frame := lastFrame(out.String(), 4+1); !strings.HasPrefix(frame[2], "waiting    test   for gen") {
 		t.Errorf("frame %q: want test waiting for gen only", frame)
 	}
 	p.Finished(gates.Result{Name: "gen", Status: gates.StatusPass})
 	p.Stop()
-	if frame := lastFrame(out.String(), 4); !strings.HasPrefix(frame[2], "queued     test") {
+	if frame := lastFrame(out.String(), 4+1); !strings.HasPrefix(frame[2], "queued     test") {
 		t.Errorf("frame %q: want test queued once its needs finished", frame)
 	}
 }
 
-// lastFrame is the last drawing of an n-line block, as a user sees it.
+// lastFrame is the last drawing of an n-line block (its gates and the count), as a user sees it.
 func lastFrame(out string, n int) []string {
 	frames := strings.Split(out, fmt.Sprintf("\x1b[%dA", n))
 	lines := strings.Split(strings.TrimSuffix(frames[len(frames)-1], "\n"), "\n")
@@ -319,7 +320,7 @@ func TestProgressSettlingGateGetsOnlyItsFinalLine(t *testing.T) {
 	want := "" +
 		"start      fmt\n" +
 		"start      test\n" +
-		"... still running: test (1m00s)\n" +
+		"... still running: test (1m00s); 0 of 2 done\n" +
 		"pass       test  1m00s\n" +
 		"fail       fmt   200ms  changed the worktree (a.go)\n"
 	if got := out.String(); got != want {
@@ -350,4 +351,107 @@ func TestProgressTTYShowsSettlingGate(t *testing.T) {
 	if last := ansi.ReplaceAllString(frames[len(frames)-1], ""); !strings.Contains(last, "fail       fmt   200ms  changed the worktree (a.go)") {
 		t.Errorf("final frame does not show the final status:\n%q", last)
 	}
+}
+
+// screen plays what the block writes on a terminal of unlimited height and returns the rows as a
+// user sees them: text, \r, \n, cursor up (ESC [ n A) and clear line (ESC [ 2 K) are all the
+// block uses; colours are dropped.
+func screen(out string) []string {
+	var rows []string
+	row, col := 0, 0
+	put := func(r rune) {
+		for len(rows) <= row {
+			rows = append(rows, "")
+		}
+		line := []rune(rows[row])
+		for len(line) < col {
+			line = append(line, ' ')
+		}
+		if col < len(line) {
+			line[col] = r
+		} else {
+			line = append(line, r)
+		}
+		rows[row] = string(line)
+		col++
+	}
+	seq := regexp.MustCompile(`^\x1b\[([0-9;]*)([A-Za-z])`)
+	for i := 0; i < len(out); {
+		if m := seq.FindStringSubmatch(out[i:]); m != nil {
+			switch m[2] {
+			case "A":
+				n := 1
+				fmt.Sscan(m[1], &n)
+				row = max(row-n, 0)
+			case "K":
+				if row < len(rows) {
+					rows[row] = ""
+				}
+			}
+			i += len(m[0])
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(out[i:])
+		i += size
+		switch r {
+		case '\r':
+			col = 0
+		case '\n':
+			row, col = row+1, 0
+		default:
+			put(r)
+		}
+	}
+	return rows
+}
+
+func TestProgressTTYCountsGatesDone(t *testing.T) {
+	clock := &fakeClock{now: base}
+	var out syncBuffer
+	p := NewProgress(&out, ProgressOptions{TTY: true, Now: clock.Now})
+	p.Start(gateList("vet", "test", "lint"))
+	p.Started(gates.Gate{Name: "test"}, base)
+	p.draw()
+	if got := screen(out.String()); got[len(got)-1] != "0 of 3 done" {
+		t.Errorf("screen before any gate ended:\n%s", strings.Join(got, "\n"))
+	}
+	p.Finished(gates.Result{Name: "test", Status: gates.StatusFail, Duration: time.Second})
+	p.Finished(gates.Result{Name: "vet", Status: gates.StatusSkipped})
+	p.draw()
+	if got := screen(out.String()); got[len(got)-1] != "2 of 3 done" {
+		t.Errorf("screen after two gates ended:\n%s", strings.Join(got, "\n"))
+	}
+	p.Stop()
+}
+
+// A note written while the block is on screen (Ctrl-C's "stopping gates") goes above it, and the
+// block is redrawn whole below: no gate's line is left behind twice.
+func TestProgressTTYNoteAboveBlock(t *testing.T) {
+	clock := &fakeClock{now: base}
+	var out syncBuffer
+	p := NewProgress(&out, ProgressOptions{TTY: true, Now: clock.Now})
+	p.Start(gateList("vet", "test"))
+	p.Started(gates.Gate{Name: "vet"}, base)
+	p.draw()
+	if !p.Note("gauntlet: interrupted; stopping gates") {
+		t.Fatal("the redrawn block took no note")
+	}
+	p.Finished(gates.Result{Name: "vet", Status: gates.StatusCancelled, Duration: time.Second})
+	p.Finished(gates.Result{Name: "test", Status: gates.StatusCancelled})
+	p.Stop()
+	got := screen(out.String())
+	want := []string{"gauntlet: interrupted; stopping gates", "cancelled  vet   1.0s", "cancelled  test  -", "2 of 2 done"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("screen:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+func TestProgressPlainTakesNoNote(t *testing.T) {
+	var out syncBuffer
+	p := NewProgress(&out, ProgressOptions{})
+	p.Start(gateList("vet"))
+	if p.Note("gauntlet: interrupted") {
+		t.Error("plain progress took a note: the caller writes it where it belongs (stderr)")
+	}
+	p.Stop()
 }

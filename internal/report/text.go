@@ -21,6 +21,9 @@ type TextOptions struct {
 	// FirstFailure names the gate whose failure triggered fail-fast; its block comes first,
 	// because the other gates' states are consequences of it.
 	FirstFailure string
+	// Interrupted: the run was stopped by Ctrl-C or a signal. The verdict line says so instead of
+	// the verdict its cancelled gates make, so that the summary gives one verdict, the true one.
+	Interrupted bool
 }
 
 // textPrinter prints the human summary with its options.
@@ -58,8 +61,11 @@ func WriteText(w io.Writer, r Report, opts TextOptions) error {
 		// every gate, which is what a first run after init meets.
 		b.WriteString("gauntlet: no gate ran: nothing they watch has changed against the base; run them all with: gauntlet run --all\n")
 	}
-	fmt.Fprintf(&b, "gauntlet: %s — %s%s (%s)\n",
-		paint(string(r.Verdict), opts.Color, verdictAttrs[r.Verdict]...), setupTally(r.Setup), tally(r.Gates), FormatDuration(r.Duration()))
+	verdict := paint(string(r.Verdict), opts.Color, verdictAttrs[r.Verdict]...)
+	if opts.Interrupted {
+		verdict = paint("interrupted", opts.Color, verdictAttrs[gates.VerdictError]...)
+	}
+	fmt.Fprintf(&b, "gauntlet: %s — %s%s (%s)\n", verdict, setupTally(r.Setup), tally(r.Gates), FormatDuration(r.Duration()))
 	if _, err := io.WriteString(w, b.String()); err != nil {
 		return fmt.Errorf("write text report: %w", err)
 	}

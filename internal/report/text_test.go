@@ -178,3 +178,16 @@ func TestTextNeutralisesHostileOutput(t *testing.T) {
 		t.Errorf("text lost the readable part: %q", out)
 	}
 }
+
+func TestTextInterruptedVerdict(t *testing.T) {
+	r := New("id", time.Now(), 2*time.Second, []gates.Result{
+		{Name: "a", Status: gates.StatusPass}, {Name: "b", Status: gates.StatusCancelled, Reason: "cancelled"},
+	})
+	out := writeText(t, r, TextOptions{Interrupted: true})
+	if !strings.HasSuffix(out, "\ngauntlet: interrupted — 1 passed, 1 cancelled (2.0s)\n") {
+		t.Errorf("text ends %q, want the interrupted verdict", out)
+	}
+	if strings.Contains(out, "gauntlet: error") {
+		t.Errorf("an interrupted run reads as an error: %q", out)
+	}
+}

@@ -47,7 +47,11 @@ type anchor struct {
 	Last string `json:"last,omitempty"`
 	// Releases are the releases no pass of the same session has followed since.
 	Releases []HistoryEntry `json:"releases,omitempty"`
-	MAC      string         `json:"mac,omitempty"`
+	// Cleaned counts the entries gauntlet clean last removed, and CleanedAt says when: status
+	// says so until the next entry, where it would otherwise count them as missing.
+	Cleaned   uint64    `json:"cleaned,omitempty"`
+	CleanedAt time.Time `json:"cleaned_at,omitzero"`
+	MAC       string    `json:"mac,omitempty"`
 }
 
 func (a *anchor) SealField() *string { return &a.MAC }
@@ -151,6 +155,10 @@ type HistoryCheck struct {
 	Released []HistoryEntry `json:"-"`
 	// Problem says why nothing could be checked (no key, an anchor that fails its own check).
 	Problem string `json:"problem,omitempty"`
+	// Cleaned counts the entries gauntlet clean removed at CleanedAt, while no entry has been
+	// written since: removed on purpose, they are not missing, but not hidden either.
+	Cleaned   int       `json:"cleaned,omitempty"`
+	CleanedAt time.Time `json:"cleaned_at,omitzero"`
 }
 
 // OK says whether the history is as gauntlet wrote it.
@@ -170,6 +178,9 @@ func checkHistory(project string, lines []HistoryEntry) ([]HistoryEntry, History
 		c.Problem = err.Error()
 	}
 	c.Released = a.Releases
+	if a.Cleaned > 0 && a.From > a.Seq {
+		c.Cleaned, c.CleanedAt = int(a.Cleaned), a.CleanedAt
+	}
 	var out []HistoryEntry
 	present := map[uint64]bool{}
 	for _, e := range lines {
@@ -201,3 +212,48 @@ func resolves(e HistoryEntry) bool {
 }
 
 func sameSession(a, b HistoryEntry) bool { return a.Host == b.Host && a.Session == b.Session }
+
+// HistoryCut is what `gauntlet clean` leaves of a project's history: the record, in the user's
+// state directory, of the agents let go with gates failing.
+type HistoryCut struct {
+	Releases int    // releases the record still names, resolved by no pass since
+	Record   string // the anchor file that keeps them
+}
+
+// CutHistory records that the user removed the project's history (gauntlet clean): the entries
+// gauntlet wrote up to now are gone on purpose, so status no longer counts them as missing, and
+// numbering goes on after them. The releases stay in the record: cleaning the project must not
+// erase that an agent was let go with gates failing. Without a record (no stop ever sealed one)
+// it does nothing.
+func CutHistory(sd *state.Dir) (HistoryCut, error) {
+	key, err := seal.Load()
+	if err != nil {
+		return HistoryCut{}, fmt.Errorf("history record: %w", err)
+	}
+	path := anchorPath(key, sd.Path())
+	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
+		return HistoryCut{}, nil
+	}
+	lk := flock.New(path + ".lock")
+	ctx, cancel := context.WithTimeout(context.Background(), anchorLockWait)
+	defer cancel()
+	if ok, err := lk.TryLockContext(ctx, 10*time.Millisecond); !ok {
+		return HistoryCut{}, fmt.Errorf("history record: lock: %w", errors.Join(err, errors.New("held by another hook")))
+	}
+	defer lk.Unlock()
+	a, err := readAnchor(key, sd.Path())
+	if err != nil {
+		// A record that fails its check is left for status to report, not rewritten as believed.
+		return HistoryCut{}, fmt.Errorf("history record: %w", err)
+	}
+	cut := HistoryCut{Releases: len(a.Releases), Record: path}
+	if a.Seq == 0 || a.From > a.Seq {
+		return cut, nil
+	}
+	a.Cleaned, a.CleanedAt = a.Seq-max(a.From, 1)+1, time.Now()
+	a.From = a.Seq + 1
+	if err := a.write(key); err != nil {
+		return cut, fmt.Errorf("history record: %w", err)
+	}
+	return cut, nil
+}

@@ -49,6 +49,10 @@ func (h History) Merge(o History) History {
 	h.Check.Missing += o.Check.Missing
 	h.Check.Tampered += o.Check.Tampered
 	h.Check.Unsealed += o.Check.Unsealed
+	h.Check.Cleaned += o.Check.Cleaned
+	if o.Check.CleanedAt.After(h.Check.CleanedAt) {
+		h.Check.CleanedAt = o.Check.CleanedAt
+	}
 	h.Check.Released = append(slices.Clone(h.Check.Released), o.Check.Released...)
 	var problems []string
 	for _, p := range []string{h.Check.Problem, o.Check.Problem} {

@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"testing"
@@ -356,4 +357,33 @@ func tarGz(t *testing.T, path string) []byte {
 		t.Fatal(err)
 	}
 	return archive
+}
+
+// The actions the Action runs are pinned by commit, as a user pinning the Action itself by SHA
+// expects of everything it runs: a tag (v4) can be moved to other code, a commit cannot. The tag
+// the commit was read from stays in a comment on the same line, for people and for Dependabot.
+func TestActionsItRunsArePinnedByCommit(t *testing.T) {
+	data, err := os.ReadFile("../../../action.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pinned := regexp.MustCompile(`^\s*uses:\s*([\w.-]+/[\w./-]+)@([0-9a-f]{40})\s+#\s*(v\d+\.\d+\.\d+)\s*$`)
+	var uses int
+	for i, line := range strings.Split(string(data), "\n") {
+		if !regexp.MustCompile(`^\s*(-\s*)?uses:`).MatchString(line) {
+			continue
+		}
+		uses++
+		if !pinned.MatchString(line) {
+			t.Errorf("action.yml:%d: %q is not pinned by a full commit SHA with its tag in a comment (uses: owner/repo@SHA # vX.Y.Z)", i+1, strings.TrimSpace(line))
+		}
+	}
+	if uses == 0 {
+		t.Error("action.yml runs no action: the test reads the wrong file")
+	}
+	for _, s := range steps(t) {
+		if s.Uses != "" && !regexp.MustCompile(`@[0-9a-f]{40}$`).MatchString(s.Uses) {
+			t.Errorf("step %q uses %q, not a commit", s.Name, s.Uses)
+		}
+	}
 }
