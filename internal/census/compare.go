@@ -65,9 +65,11 @@ const maxNamed = 100
 //     test_add[small]), either way;
 //  6. the same last name in its suite and file: its describe block or module renamed;
 //  7. a split: two or more new tests of its suite and file whose names start with its name
-//     (TestParse into TestParseEmpty and TestParseLong).
+//     (TestParse into TestParseEmpty and TestParseLong);
+//  8. a typo fixed: the one new whole test (no subtest) of its suite and file whose name is at
+//     most two letters away, one in eight (TestHidesDeperecated and TestHidesDeprecated).
 //
-// Rules 1 to 6 give each new test to one base test at most; a split's tests may serve several,
+// Rules 1 to 6 and 8 give each new test to one base test at most; a split's tests may serve several,
 // which is why the count of passing tests is compared too. The test is then judged by its
 // successors: one that fails makes it failing, one skipped makes it skipped.
 //
@@ -306,11 +308,16 @@ type matcher struct {
 	deletedTests map[string]bool
 	touched      map[string]bool // test files deleted or edited
 	subjects     []string        // normalized removed names and deleted files' stems
+	typoChecks   int             // names compared for a typo, up to maxTypoChecks
 
 	// The tests new here, by what each rule looks them up by.
 	byDigest, byID, byName, byFileName, bySuiteNorm, bySuiteLeaf map[string][]*Test
 	bySuite                                                      map[string][]*Test // sorted by name
 }
+
+// maxTypoChecks bounds the pairs of names compared for a typo in one comparison (a rename of
+// thousands of tests pairs each with each): past it, a test renamed with a typo is missing.
+const maxTypoChecks = 1 << 20
 
 func key(parts ...string) string { return strings.Join(parts, "\x00") }
 
@@ -433,7 +440,73 @@ func (m *matcher) successors(t *Test) []*Test {
 		m.found[t.ID] = split
 		return split
 	}
+	// A typo fixed in a test's name: one new whole test of its suite and file a letter or two
+	// away. Not a subtest: a table case's name is data, where one letter tells cases apart.
+	if sep == "" {
+		name := normalize(t.Name)
+		var c []*Test
+		for _, n := range suite {
+			if m.used[n] || !sameFile(n) || depth(n.Name) != 1 || m.typoChecks >= maxTypoChecks {
+				continue
+			}
+			m.typoChecks++
+			if typo(name, normalize(n.Name)) {
+				c = append(c, n)
+			}
+		}
+		if len(c) == 1 {
+			return one(c, nil)
+		}
+	}
 	return nil
+}
+
+// typo says whether two normalized names are one name with a typo fixed: at most two letters
+// inserted, deleted or replaced, and at most one in every eight letters of the shorter name.
+func typo(a, b string) bool {
+	ra, rb := []rune(a), []rune(b)
+	if a == b {
+		return false
+	}
+	if len(ra) > len(rb) {
+		ra, rb = rb, ra
+	}
+	edits := min(2, len(ra)/8)
+	if edits == 0 || len(rb)-len(ra) > edits {
+		return false
+	}
+	// Levenshtein distance within the band of cells |i-j| <= edits (a path leaving it costs
+	// more), abandoned once every cell of a row exceeds the edits allowed.
+	far := edits + 1
+	prev, cur := make([]int, len(rb)+1), make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = min(j, far)
+	}
+	for i := 1; i <= len(ra); i++ {
+		lo, hi := max(1, i-edits), min(len(rb), i+edits)
+		cur[lo-1] = far
+		if lo == 1 {
+			cur[0] = min(i, far)
+		}
+		best := far
+		for j := lo; j <= hi; j++ {
+			up := far
+			if j <= i-1+edits {
+				up = prev[j]
+			}
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(up+1, cur[j-1]+1, prev[j-1]+cost, far)
+			best = min(best, cur[j])
+		}
+		if best > edits {
+			return false
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)] <= edits
 }
 
 // wentWithCode says whether a base test that is not here was deleted with the code it tests.

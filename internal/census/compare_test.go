@@ -78,6 +78,12 @@ func TestCompareHonestChangesStayQuiet(t *testing.T) {
 			now:  run(tc(pkg+"::TestParse", Pass), tc(pkg+"::TestParse/empty", Pass), tc(pkg+"::TestParse/long_input", Pass)),
 		},
 		{
+			// spf13/cobra 60d056d: TestManPrintFlagsHidesShortDeperecated, a typo fixed.
+			name: "renamed to fix a typo in its name: no body needed",
+			base: run(tc(pkg+"::TestHidesShortDeperecated", Pass, in("doc/man_test.go")), tc(pkg+"::TestOther", Pass, in("doc/man_test.go"))),
+			now:  run(tc(pkg+"::TestHidesShortDeprecated", Pass, in("doc/man_test.go")), tc(pkg+"::TestOther", Pass, in("doc/man_test.go"))),
+		},
+		{
 			name: "subtests made separate tests again",
 			base: run(tc(pkg+"::TestParse", Pass), tc(pkg+"::TestParse/empty", Pass), tc(pkg+"::TestParse/long", Pass)),
 			now:  run(tc(pkg+"::TestParseEmpty", Pass), tc(pkg+"::TestParseLong", Pass)),
@@ -260,6 +266,20 @@ func TestCompareWeakeningIsNamed(t *testing.T) {
 				Message: "TestSum passed at the base and did not run here: cart/lib_test.go"}},
 		},
 		{
+			name: "a table case replaced by another one letter apart: a case's name is data, no typo",
+			base: run(tc(pkg+"::TestParse", Pass, in("p_test.go")), tc(pkg+"::TestParse/case_1", Pass, in("p_test.go"))),
+			now:  run(tc(pkg+"::TestParse", Pass, in("p_test.go")), tc(pkg+"::TestParse/case_2", Pass, in("p_test.go"))),
+			want: []Finding{{Kind: KindMissing, Test: pkg + "::TestParse/case_1", File: "p_test.go",
+				Message: "TestParse/case_1 passed at the base and did not run here: p_test.go"}},
+		},
+		{
+			name: "renamed to fix a typo, and skipped",
+			base: run(tc(pkg+"::TestHidesDeperecated", Pass, in("m_test.go"))),
+			now:  run(tc(pkg+"::TestHidesDeprecated", Skip, in("m_test.go"))),
+			want: []Finding{{Kind: KindSkipped, Test: pkg + "::TestHidesDeperecated", Now: pkg + "::TestHidesDeprecated", File: "m_test.go",
+				Message: "TestHidesDeperecated passed at the base and is skipped here as TestHidesDeprecated: m_test.go"}},
+		},
+		{
 			name: "three tests merged into the two of a split: the count falls",
 			base: run(tc(pkg+"::TestP", Pass), tc(pkg+"::TestPa", Pass), tc(pkg+"::TestPab", Pass)),
 			now:  run(tc(pkg+"::TestPab1", Pass), tc(pkg+"::TestPab2", Pass)),
@@ -299,6 +319,72 @@ func TestCompareWeakeningIsNamed(t *testing.T) {
 				t.Errorf("got\n%s\nwant\n%s", show(got), show(tt.want))
 			}
 		})
+	}
+}
+
+func TestTypo(t *testing.T) {
+	for _, tt := range []struct {
+		a, b string
+		want bool
+	}{
+		{"testmanprintflagshidesshortdeperecated", "testmanprintflagshidesshortdeprecated", true},
+		{"testhidesdeprecated", "testhidesdeprecatde", true}, // two letters swapped: two edits
+		{"testparsea", "testparseb", true},
+		{"testparse", "testparse", false},
+		{"testsum", "testtotal", false},
+		{"testab", "testac", false},                       // under eight letters: no typo allowed
+		{"testparsea", "testparseab", true},               // one inserted
+		{"testparseabc", "testparse", false},              // three removed
+		{"testparsexx", "testparseyy", false},             // two edits in eleven letters: one allowed
+		{"abcdefghijklmnop", "abcdefghijklmnopqr", true},  // two at the end
+		{"xxcdefghijklmnop", "abcdefghijklmnopqr", false}, // four
+		{"testnoosargswhentesting", "testnoosargswhenrunning", false},
+	} {
+		if got := typo(tt.a, tt.b); got != tt.want {
+			t.Errorf("typo(%q, %q) = %v, want %v", tt.a, tt.b, got, tt.want)
+		}
+		if got := typo(tt.b, tt.a); got != tt.want {
+			t.Errorf("typo(%q, %q) = %v, want %v", tt.b, tt.a, got, tt.want)
+		}
+	}
+	// The banded distance agrees with the whole one on names of two letters.
+	levenshtein := func(a, b string) int {
+		d := make([][]int, len(a)+1)
+		for i := range d {
+			d[i] = make([]int, len(b)+1)
+			d[i][0] = i
+		}
+		for j := range d[0] {
+			d[0][j] = j
+		}
+		for i := 1; i <= len(a); i++ {
+			for j := 1; j <= len(b); j++ {
+				cost := 1
+				if a[i-1] == b[j-1] {
+					cost = 0
+				}
+				d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			}
+		}
+		return d[len(a)][len(b)]
+	}
+	name := func(n, bits int) string {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = 'a' + byte(bits>>i&1)
+		}
+		return string(b)
+	}
+	for la := 8; la <= 17; la++ {
+		for lb := la; lb <= la+3; lb++ {
+			for k := 0; k < 300; k++ {
+				a, b := name(la, k*7919), name(lb, k*104729+la)
+				want := a != b && levenshtein(a, b) <= min(2, la/8)
+				if got := typo(a, b); got != want {
+					t.Fatalf("typo(%q, %q) = %v, the whole distance is %d", a, b, got, levenshtein(a, b))
+				}
+			}
+		}
 	}
 }
 
