@@ -39,3 +39,11 @@ func TestSetupStepCannotNameFiles(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+func TestGlobNeedsFiles(t *testing.T) {
+	data := "version: 1\ngates:\n  fmt:\n    run: gofmt -l .\n    glob: [\"**/*.go\"]\n"
+	_, err := Parse(".gauntlet.yml", []byte(data), "")
+	if err == nil || !strings.Contains(err.Error(), `.gauntlet.yml:5:5: "glob" narrows the files {files} gives; gate "fmt"'s command does not name {files}`) {
+		t.Fatalf("err = %v", err)
+	}
+}

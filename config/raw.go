@@ -63,6 +63,7 @@ type rawGate struct {
 	Timeout        *duration `yaml:"timeout"`
 	Paths          []string  `yaml:"paths" format:"glob"`
 	Exclude        []string  `yaml:"exclude" format:"glob"`
+	Glob           []string  `yaml:"glob" format:"glob" only:"check"`
 	Severity       *string   `yaml:"severity" enum:"error,warn"`
 	OnTimeout      *string   `yaml:"on_timeout" enum:"fail,error"`
 	InfraExitCodes []int     `yaml:"infra_exit_codes" min:"0" max:"255" only:"check"`

@@ -88,6 +88,7 @@ func resolveGate(name string, g *rawGate, c *Config) gates.Gate {
 		Timeout:        time.Duration(valueOr(g.Timeout, duration(c.Timeout))),
 		Paths:          g.Paths,
 		Exclude:        g.Exclude,
+		Glob:           g.Glob,
 		Severity:       gates.Severity(valueOr(g.Severity, string(gates.SeverityError))),
 		OnTimeout:      gates.Status(valueOr(g.OnTimeout, string(onTimeout))),
 		InfraExitCodes: g.InfraExitCodes, // nil when absent: gates.DefaultInfraExitCodes apply

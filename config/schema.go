@@ -376,6 +376,7 @@ var schemaDocs = map[string]string{
 	"gates.*.timeout":          "This gate's timeout. Default: the top-level timeout.",
 	"gates.*.paths":            "Run only when a changed file matches one of these doublestar globs (root-relative). Default: always run.",
 	"gates.*.exclude":          "Changed files matching these globs do not count for paths. Default: none.",
+	"gates.*.glob":             "Check gates whose command names {files}: only the files matching one of these globs too are given (a formatter for Go files in a gate whose paths also hold go.mod). Default: every file the paths give.",
 	"gates.*.severity":         "error (default): a failure fails the run | warn: a failure only warns.",
 	"gates.*.on_timeout":       "Outcome of a timeout: fail | error. Default: fail for checks and todos, error for reviews.",
 	"gates.*.infra_exit_codes": "Exit codes that mean \"could not run\": the outcome is error. Default: [126, 127].",

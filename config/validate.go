@@ -73,6 +73,9 @@ func validateGate(ng namedGate) []Problem {
 		if g.has("shell") && g.has("argv") {
 			add(g.keyPos("shell"), `"shell" is for "run" commands; gate %q has "argv", which runs without a shell`, ng.Name)
 		}
+		if g.has("glob") && !usesFiles(g.Run, g.Argv) {
+			add(g.keyPos("glob"), `"glob" narrows the files {files} gives; gate %q's command does not name {files}`, ng.Name)
+		}
 		if why := filesProblem(g.Run, g.Argv); why != "" {
 			add(g.keyPos(commandKey(g.Argv)), "gate %q: %s", ng.Name, why)
 		}

@@ -75,10 +75,13 @@ type Gate struct {
 	// Dir is relative to the repository root ("" is the root itself); config guarantees it stays inside.
 	Dir string
 	// Env holds "KEY=VALUE" entries: the config-wide env first, then the gate's own, so later wins.
-	Env            []string
-	Timeout        time.Duration
-	Paths          []string
-	Exclude        []string
+	Env     []string
+	Timeout time.Duration
+	Paths   []string
+	Exclude []string
+	// Glob narrows the files {files} gives the gate to those it matches too (a formatter for Go
+	// files in a gate whose paths also hold go.mod); nil: every file paths gives.
+	Glob           []string
 	Severity       Severity
 	OnTimeout      Status // StatusFail or StatusError
 	InfraExitCodes []int

@@ -214,6 +214,7 @@ var gateKeys = []gateKey{
 	{name: "needs", value: func(g gates.Gate) string { return canon(g.Needs) }},
 	{name: "speculative", value: func(g gates.Gate) string { return fmt.Sprint(g.Speculative) }},
 	{name: "tests", value: func(g gates.Gate) string { return g.Tests }},
+	{name: "glob", value: func(g gates.Gate) string { return canon(g.Glob) }},
 	{name: "coverage", value: func(g gates.Gate) string { return g.Coverage },
 		stricter: func(b, h gates.Gate) bool { return b.Coverage == "" }},
 }

@@ -306,13 +306,14 @@ type gateDefinition struct {
 	Worktree string `json:",omitempty"`
 	// Files are the files a {files} gate runs on: a pass is a pass for that set of files only.
 	Files []string `json:",omitempty"`
+	Glob  []string `json:",omitempty"`
 }
 
 func definition(g gates.Gate) gateDefinition {
 	d := gateDefinition{
 		Kind: g.Kind, Run: g.Run, Argv: g.Argv, Shell: g.Shell, Dir: g.Dir, Env: g.Env, Severity: g.Severity,
 		InfraExitCodes: g.InfraExitCodes, Inputs: g.Inputs, Paths: g.Paths, Exclude: g.Exclude,
-		Session: g.Session, Review: g.Review, NewOnly: g.NewOnly, Format: g.Format, Files: g.Files,
+		Session: g.Session, Review: g.Review, NewOnly: g.NewOnly, Format: g.Format, Files: g.Files, Glob: g.Glob,
 	}
 	for _, re := range g.InfraPatterns {
 		d.InfraPatterns = append(d.InfraPatterns, re.String())

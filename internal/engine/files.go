@@ -120,7 +120,8 @@ func gateFiles(root string, g gates.Gate, candidates []string) []string {
 	dir := strings.Trim(filepath.ToSlash(g.Dir), "/")
 	var out []string
 	for _, f := range candidates {
-		if len(g.Paths) > 0 && matchesAny(g.Paths, f) == "" || matchesAny(g.Exclude, f) != "" {
+		if len(g.Paths) > 0 && matchesAny(g.Paths, f) == "" || matchesAny(g.Exclude, f) != "" ||
+			len(g.Glob) > 0 && matchesAny(g.Glob, f) == "" {
 			continue
 		}
 		rel := f
@@ -144,8 +145,13 @@ func noFilesReason(g gates.Gate, whole bool) string {
 		what = "no file of the project"
 	}
 	where := ""
-	if len(g.Paths) > 0 {
+	switch {
+	case len(g.Paths) > 0 && len(g.Glob) > 0:
+		where = " matches its paths and glob"
+	case len(g.Paths) > 0:
 		where = " matches its paths"
+	case len(g.Glob) > 0:
+		where = " matches its glob"
 	}
 	if d := strings.Trim(filepath.ToSlash(g.Dir), "/"); d != "" && d != "." {
 		where += " under " + path.Clean(d)
