@@ -7,11 +7,18 @@ import (
 	"time"
 )
 
-// gofmtCheck lists the files gofmt would change and fails when there are any. gofmt -l alone
-// always exits 0; testdata and vendor hold code that is not the project's to format, and hidden
-// folders (.git) and node_modules are pruned rather than walked: a web app's node_modules alone
-// can hold a hundred thousand files.
-const gofmtCheck = `files=$(find . \( -name "testdata" -o -name "node_modules" -o -name ".?*" -o -path "./vendor" \) -prune -o -name "*.go" -type f -exec gofmt -l {} +) && [ -z "$files" ] || { echo "$files"; exit 1; }`
+// gofmtCheck lists the files of the change gofmt would change and fails when there are any
+// (gofmt -l alone always exits 0). It is given the change's Go files ({files}, the gate's glob),
+// not the whole tree: gofmt's verdict on a file depends on that file alone, so a stop after a
+// one-file edit formats one file. testdata and vendor hold code that is not the project's to
+// format, and hidden folders and node_modules no Go of the project: gofmtExclude leaves them out.
+const gofmtCheck = `files=$(gofmt -l {files}) && [ -z "$files" ] || { echo "$files"; exit 1; }`
+
+// gofmtGlob and gofmtExclude choose the files gofmtCheck is given.
+var (
+	gofmtGlob    = []string{"**/*.go"}
+	gofmtExclude = []string{"**/testdata/**", "vendor/**", "**/node_modules/**", "**/.*/**"}
+)
 
 // gofmtSimplifyCheck is gofmtCheck with -s, for projects whose own lint simplifies code.
 var gofmtSimplifyCheck = strings.Replace(gofmtCheck, "gofmt -l", "gofmt -s -l", 1)
@@ -40,6 +47,7 @@ func detectGo(c *dirContext) *Project {
 	def := strings.Replace(gauntletDefault, "%s", "a Go module", 1)
 
 	fmtGate := Gate{Name: "fmt", Comment: "files that gofmt would reformat", Run: gofmtCheck, Fix: gofmtFix,
+		Glob: gofmtGlob, Exclude: gofmtExclude,
 		Timeout: quick, Source: firstNonEmpty(c.sourceOf("gofmt"), c.gofmtSource, def)}
 	if c.gofmtSimplify != "" {
 		fmtGate.Comment = "files that gofmt -s would reformat or simplify"

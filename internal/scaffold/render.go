@@ -182,6 +182,9 @@ func writeGate(b *strings.Builder, p Project, g Gate) {
 	if len(g.Exclude) > 0 {
 		fmt.Fprintf(b, "    exclude: %s\n", yamlFlowList(g.Exclude))
 	}
+	if len(g.Glob) > 0 {
+		fmt.Fprintf(b, "    glob: %s\n", yamlFlowList(g.Glob))
+	}
 	if len(g.Inputs) > 0 {
 		fmt.Fprintf(b, "    cache: true\n")
 		fmt.Fprintf(b, "    inputs: %s\n", yamlFlowList(g.Inputs))
@@ -192,6 +195,9 @@ func writeGate(b *strings.Builder, p Project, g Gate) {
 	if g.Tests != "" {
 		writeComment(b, "    ", g.TestsNote)
 		fmt.Fprintf(b, "    tests: %s\n", yamlString(g.Tests))
+	}
+	if g.Coverage != "" {
+		fmt.Fprintf(b, "    coverage: %s\n", yamlString(g.Coverage))
 	}
 	if g.Hint != "" {
 		hint := g.Hint

@@ -31,7 +31,11 @@ type Gate struct {
 	Timeout time.Duration
 	Hint    string
 	Exclude []string
-	Source  string // where the project declares this check: "from .github/workflows/ci.yml, job test"
+	// Glob narrows the files {files} gives the gate (see gates.Gate.Glob).
+	Glob []string
+	// Coverage is the gate's coverage: key (auto for a go test gauntlet asks for its profile).
+	Coverage string
+	Source   string // where the project declares this check: "from .github/workflows/ci.yml, job test"
 	// Inputs, when set, are every file the gate's result depends on (root-relative globs): the
 	// gate is written with `cache: true`, so that a pass is reused until one of them changes.
 	Inputs []string
@@ -134,6 +138,7 @@ func Detect(root string) ([]Project, error) {
 	scope(root, projects)
 	toolCaches(root, projects)
 	testReports(root, projects)
+	measureCoverage(projects)
 	if hooks := preCommitUnmapped(root); len(hooks) > 0 && len(projects) > 0 {
 		p := &projects[0]
 		p.Notes = append(p.Notes, ".pre-commit-config.yaml also has hooks that are no gate here ("+strings.Join(hooks, ", ")+

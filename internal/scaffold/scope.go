@@ -72,7 +72,8 @@ func scope(root string, projects []Project) {
 		}
 		for j := range p.Gates {
 			p.Gates[j].Paths = paths
-			p.Gates[j].Exclude = exclude
+			// A gate's own exclusions (what its tool must never be given) stay.
+			p.Gates[j].Exclude = slices.Concat(exclude, p.Gates[j].Exclude)
 		}
 	}
 }

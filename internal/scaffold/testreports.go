@@ -7,7 +7,9 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"github.com/gauntlet-dev/gauntlet/gates"
 	"github.com/gauntlet-dev/gauntlet/internal/census"
+	"github.com/gauntlet-dev/gauntlet/internal/engine"
 )
 
 // testReports names, in tests:, the JUnit report of a test gate whose runner writes one only where
@@ -101,4 +103,19 @@ func nextestProfile(g Gate) string {
 		}
 	}
 	return "default"
+}
+
+// measureCoverage turns on coverage: auto for the test gates whose runner gives it cheaply: a go
+// test gauntlet can ask for a cover profile (the same run, no second build; docs/coverage.md).
+// Lines the change did not touch that its tests stop covering are then a finding at the stop.
+func measureCoverage(projects []Project) {
+	for i := range projects {
+		for j := range projects[i].Gates {
+			g := &projects[i].Gates[j]
+			probe := gates.Gate{Name: g.Name, Kind: gates.KindCheck, Run: g.Run, Coverage: gates.CoverageAuto}
+			if plan := engine.PlanCoverage(probe, engine.PlanCensus(probe)); plan.Measured() && plan.Unmeasured == "" && g.Tests == "" {
+				g.Coverage = gates.CoverageAuto
+			}
+		}
+	}
 }
