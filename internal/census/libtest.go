@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"path"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -13,17 +12,17 @@ import (
 )
 
 var (
-	cargoRunning  = regexp.MustCompile(`^\s*Running (?:unittests )?(\S+)(?: \((.*)\))?$`)
-	cargoDocTests = regexp.MustCompile(`^\s*Doc-tests (\S+)$`)
-	cargoHash     = regexp.MustCompile(`-[0-9a-f]{16}(?:\.exe)?$`)
-	libtestStart  = regexp.MustCompile(`^running (\d+) tests?$`)
-	libtestResult = regexp.MustCompile(`^test (.+?) \.\.\. (ok|FAILED|ignored(?:, .*)?|bench:.*)$`)
-	libtestOpen   = regexp.MustCompile(`^test (.+?) \.\.\.\s*$`)
-	libtestTerse  = regexp.MustCompile(`^(\S+) --- FAILED$`)
-	libtestSum    = regexp.MustCompile(`^test result: (?:ok|FAILED)\. (\d+) passed; (\d+) failed; (\d+) ignored`)
-	docTestLine   = regexp.MustCompile(` \(line \d+\)`)
-	cargoNoBuild  = regexp.MustCompile("^error: could not compile `([^`]+)`(?: \\(([^)]*)\\))?")
-	cargoCrash    = regexp.MustCompile(`process didn't exit successfully: .*\((signal: .*|exit status: .*)\)$`)
+	cargoRunning  = lazyRegexp(`^\s*Running (?:unittests )?(\S+)(?: \((.*)\))?$`)
+	cargoDocTests = lazyRegexp(`^\s*Doc-tests (\S+)$`)
+	cargoHash     = lazyRegexp(`-[0-9a-f]{16}(?:\.exe)?$`)
+	libtestStart  = lazyRegexp(`^running (\d+) tests?$`)
+	libtestResult = lazyRegexp(`^test (.+?) \.\.\. (ok|FAILED|ignored(?:, .*)?|bench:.*)$`)
+	libtestOpen   = lazyRegexp(`^test (.+?) \.\.\.\s*$`)
+	libtestTerse  = lazyRegexp(`^(\S+) --- FAILED$`)
+	libtestSum    = lazyRegexp(`^test result: (?:ok|FAILED)\. (\d+) passed; (\d+) failed; (\d+) ignored`)
+	docTestLine   = lazyRegexp(` \(line \d+\)`)
+	cargoNoBuild  = lazyRegexp("^error: could not compile `([^`]+)`(?: \\(([^)]*)\\))?")
+	cargoCrash    = lazyRegexp(`process didn't exit successfully: .*\((signal: .*|exit status: .*)\)$`)
 )
 
 // ReadLibtest reads the text cargo test prints: libtest's "test a::b ... ok|FAILED|ignored"
@@ -52,7 +51,7 @@ func ReadLibtest(r io.Reader, opts Options) Census {
 	}
 	result := func(name, verdict string) {
 		name = strings.TrimSuffix(name, " - should panic")
-		name = docTestLine.ReplaceAllString(name, "")
+		name = docTestLine().ReplaceAllString(name, "")
 		o := Pass
 		switch {
 		case verdict == "FAILED":
@@ -83,28 +82,28 @@ func ReadLibtest(r io.Reader, opts Options) Census {
 		}
 		line := string(raw)
 		switch {
-		case cargoRunning.MatchString(line) || cargoDocTests.MatchString(line):
+		case cargoRunning().MatchString(line) || cargoDocTests().MatchString(line):
 			commitCrash()
 			if open {
 				b.fail(suite, "the test binary ended before reporting every test")
 			}
 			open, stopped, seen = false, false, true
-			if m := cargoDocTests.FindStringSubmatch(line); m != nil {
+			if m := cargoDocTests().FindStringSubmatch(line); m != nil {
 				suite = "Doc-tests " + m[1]
 			} else {
-				suite = cargoSuite(cargoRunning.FindStringSubmatch(line)[1])
+				suite = cargoSuite(cargoRunning().FindStringSubmatch(line)[1])
 			}
-		case libtestStart.MatchString(line):
+		case libtestStart().MatchString(line):
 			open, read, seen = true, 0, true
-		case libtestResult.MatchString(line):
-			m := libtestResult.FindStringSubmatch(line)
+		case libtestResult().MatchString(line):
+			m := libtestResult().FindStringSubmatch(line)
 			result(m[1], m[2])
-		case libtestOpen.MatchString(line):
-			pending = libtestOpen.FindStringSubmatch(line)[1]
-		case libtestTerse.MatchString(line) && open:
-			result(libtestTerse.FindStringSubmatch(line)[1], "FAILED")
-		case libtestSum.MatchString(line):
-			m := libtestSum.FindStringSubmatch(line)
+		case libtestOpen().MatchString(line):
+			pending = libtestOpen().FindStringSubmatch(line)[1]
+		case libtestTerse().MatchString(line) && open:
+			result(libtestTerse().FindStringSubmatch(line)[1], "FAILED")
+		case libtestSum().MatchString(line):
+			m := libtestSum().FindStringSubmatch(line)
 			total := 0
 			for _, n := range m[1:] {
 				v, _ := strconv.Atoi(n)
@@ -115,7 +114,7 @@ func ReadLibtest(r io.Reader, opts Options) Census {
 					orWhole(suite), total, read))
 			}
 			open = false
-		case cargoNoBuild.MatchString(line):
+		case cargoNoBuild().MatchString(line):
 			seen = true
 			reason := strings.TrimPrefix(line, "error: ")
 			if i := strings.Index(reason, " due to"); i > 0 {
@@ -128,8 +127,8 @@ func ReadLibtest(r io.Reader, opts Options) Census {
 				open = false
 			}
 			stopped = true
-		case crash != nil && cargoCrash.MatchString(line):
-			crash.Reason = "the test binary ended before reporting every test (" + cargoCrash.FindStringSubmatch(line)[1] + ")"
+		case crash != nil && cargoCrash().MatchString(line):
+			crash.Reason = "the test binary ended before reporting every test (" + cargoCrash().FindStringSubmatch(line)[1] + ")"
 		case strings.HasPrefix(line, "error: ") && strings.Contains(line, " failed:") && strings.Contains(line, "target"):
 			finished = true
 		}
@@ -167,7 +166,7 @@ var libtestStarts = [][]byte{[]byte("test "), []byte("running "), []byte("error"
 // binary, whose hash changes with every build.
 func cargoSuite(s string) string {
 	if strings.Contains(s, "/deps/") || strings.Contains(s, `\deps\`) {
-		return cargoHash.ReplaceAllString(path.Base(strings.ReplaceAll(s, `\`, "/")), "")
+		return cargoHash().ReplaceAllString(path.Base(strings.ReplaceAll(s, `\`, "/")), "")
 	}
 	return s
 }

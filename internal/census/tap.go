@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -12,9 +11,9 @@ import (
 )
 
 var (
-	tapPoint = regexp.MustCompile(`^(not )?ok\b(?:\s+(\d+))?\s*(?:-\s*)?(.*)$`)
-	tapPlan  = regexp.MustCompile(`^1\.\.(\d+)\b`)
-	tapLine  = regexp.MustCompile(`:\d+:\d+$`)
+	tapPoint = lazyRegexp(`^(not )?ok\b(?:\s+(\d+))?\s*(?:-\s*)?(.*)$`)
+	tapPlan  = lazyRegexp(`^1\.\.(\d+)\b`)
+	tapLine  = lazyRegexp(`:\d+:\d+$`)
 )
 
 // maxTAPDepth bounds the nesting kept, and with it the names held for the path of a test.
@@ -70,7 +69,7 @@ func ReadTAP(r io.Reader, opts Options) Census {
 				pending.suite = true
 			case bytes.HasPrefix(bodyBytes, []byte("location: ")):
 				loc := strings.Trim(string(bodyBytes[len("location: "):]), `'"`)
-				pending.file = tapLine.ReplaceAllString(loc, "")
+				pending.file = tapLine().ReplaceAllString(loc, "")
 			}
 			continue
 		}
@@ -96,12 +95,12 @@ func ReadTAP(r io.Reader, opts Options) Census {
 			stack = append(stack[:min(level, len(stack))], b.bound(strings.TrimPrefix(body, "# Subtest: ")))
 		case strings.HasPrefix(body, "Bail out!"):
 			b.incomplete("the TAP output bailed out")
-		case tapPlan.MatchString(body):
-			if n, err := strconv.Atoi(tapPlan.FindStringSubmatch(body)[1]); err == nil && level == 0 {
+		case tapPlan().MatchString(body):
+			if n, err := strconv.Atoi(tapPlan().FindStringSubmatch(body)[1]); err == nil && level == 0 {
 				plan = n
 			}
 		case strings.HasPrefix(body, "ok") || strings.HasPrefix(body, "not ok"):
-			m := tapPoint.FindStringSubmatch(body)
+			m := tapPoint().FindStringSubmatch(body)
 			if m == nil {
 				continue
 			}

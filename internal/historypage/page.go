@@ -14,6 +14,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
@@ -38,7 +39,11 @@ const (
 //go:embed history.html
 var files embed.FS
 
-var page = template.Must(template.New("history.html").ParseFS(files, "history.html"))
+// page is parsed at first use: every gauntlet call but `status --html` would pay for it at
+// start-up.
+var page = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("history.html").ParseFS(files, "history.html"))
+})
 
 // Options are what the page needs besides the history.
 type Options struct {
@@ -53,7 +58,7 @@ type Options struct {
 // Write draws the history as one HTML page.
 func Write(w io.Writer, h stophook.History, opts Options) error {
 	var buf bytes.Buffer
-	if err := page.Execute(&buf, build(h, opts)); err != nil {
+	if err := page().Execute(&buf, build(h, opts)); err != nil {
 		return fmt.Errorf("write history page: %w", err)
 	}
 	if _, err := w.Write(buf.Bytes()); err != nil {

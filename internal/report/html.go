@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
@@ -31,7 +32,11 @@ func PageCSS() template.CSS {
 	return template.CSS(css)
 }
 
-var runPage = template.Must(template.New("run.html").ParseFS(htmlFiles, "html/run.html"))
+// runPage is parsed at first use: every gauntlet call but the one writing the page would pay for
+// it at start-up.
+var runPage = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("run.html").ParseFS(htmlFiles, "html/run.html"))
+})
 
 // htmlMaxFindings bounds the findings a gate's section lists; the rest are counted.
 const htmlMaxFindings = 50
@@ -47,7 +52,7 @@ func (htmlPrinter) Print(w io.Writer, r Report) error { return WriteHTML(w, r) }
 // the output's tail, folded.
 func WriteHTML(w io.Writer, r Report) error {
 	var buf bytes.Buffer
-	if err := runPage.Execute(&buf, runView(r)); err != nil {
+	if err := runPage().Execute(&buf, runView(r)); err != nil {
 		return fmt.Errorf("write html report: %w", err)
 	}
 	if _, err := w.Write(buf.Bytes()); err != nil {
