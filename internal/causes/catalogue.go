@@ -142,6 +142,16 @@ var catalogue = []Signature{
 	},
 
 	{
+		ID: "golangci-lint-go-too-old", Ecosystem: "go",
+		// golangci-lint refuses to load a module whose go directive is newer than the Go it was
+		// built with, whatever Go is installed: the binary is what is too old.
+		Patterns: []Pattern{re(`the Go language version \(go\S+\) used to build golangci-lint is lower than the targeted Go version \(\S+\)`, "used to build golangci-lint is lower than")},
+		Summary:  "golangci-lint was built with an older Go than the module's go directive targets",
+		Fix:      "rebuild golangci-lint with the Go go.mod names (GOTOOLCHAIN=go1.N.0 go install …/golangci-lint@latest), or install a release binary built with it",
+		Probe:    ProbeVersion,
+		explain:  explainGolangciGo,
+	},
+	{
 		ID: "pytest-too-old", Ecosystem: "python",
 		// pytest's usage error (exit 4, which tox, nox or make may pass on as another code) for a
 		// minversion above the installed one.
@@ -247,11 +257,21 @@ var catalogue = []Signature{
 		Probe:    ProbeDisk,
 	},
 	{
+		ID: "golangci-lint-timeout", Ecosystem: "go",
+		// golangci-lint's own deadline (run.timeout, --timeout), not the gate's: on a loaded
+		// machine the same analysis takes longer.
+		Patterns: []Pattern{lit("Timeout exceeded: try increasing it by passing --timeout option")},
+		Summary:  "golangci-lint stopped at its own --timeout before the analysis finished",
+		Fix:      "raise golangci-lint's timeout (--timeout=10m, or run.timeout in its config) and the gate's timeout with it: on a loaded machine the analysis takes longer",
+	},
+	{
 		ID: "node-heap-out-of-memory", Ecosystem: "node",
-		Patterns: []Pattern{lit("JavaScript heap out of memory")},
-		Summary:  "Node.js ran out of heap memory",
-		Fix:      "give Node.js more memory (NODE_OPTIONS=--max-old-space-size=4096) or run fewer workers in parallel",
-		Probe:    ProbeMemory,
+		// V8's own report of reaching its heap limit (--max-old-space-size, by default a fraction of
+		// the machine's memory): a limit of the process, which free memory on the machine does not
+		// lift, so no memory probe.
+		Patterns: []Pattern{re(`FATAL ERROR: .*Allocation failed - JavaScript heap out of memory`, "JavaScript heap out of memory")},
+		Summary:  "Node.js reached V8's heap limit (the process's --max-old-space-size, not the machine's memory)",
+		Fix:      "raise the heap limit in the gate's env (NODE_OPTIONS=--max-old-space-size=4096) or run fewer workers in parallel",
 	},
 	{
 		ID: "go-out-of-memory", Ecosystem: "go",

@@ -100,6 +100,14 @@ var tools = map[string]tool{
 	"make":          {fix: "install make (apt-get install make)"},
 }
 
+// InstallHint is the command (or step) that gets prog, as preflight names it: the one place that
+// says how to install a tool, for preflight's warnings and for the causes catalogue's fixes.
+// ok is false for a program gauntlet does not know.
+func InstallHint(prog string) (hint string, ok bool) {
+	t, ok := tools[prog]
+	return t.fix, ok
+}
+
 // cargoSubcommands are cargo's tools that are installed apart from it.
 var cargoSubcommands = map[string]tool{
 	"clippy":  {fix: "rustup component add clippy"},
