@@ -196,21 +196,24 @@ var catalogue = []Signature{
 	{
 		ID: "python-env-missing", Ecosystem: "python",
 		// The interpreter's own "-m" message (no quotes, unlike an import error in a test) or the
-		// shell not finding a Python tool or a virtualenv's binary.
-		Patterns: []Pattern{re(`^\S*python[\d.]*: No module named (pytest|mypy|ruff|black|flake8|pylint|isort|coverage|tox|nox|pyright|bandit|pip)$|^(/bin/)?sh: \d+: (pytest|mypy|ruff|black|flake8|pylint|isort|tox|nox|pyright|bandit|poetry|pdm|hatch|uv|\S*/\.?venv/bin/\S+): not found$`, ": No module named ", ": not found")},
-		Summary:  "the Python environment is missing the project's tools (virtualenv not created or not active)",
-		Fix:      "create the virtualenv and install the dev dependencies (e.g. `uv sync`, or `python -m venv .venv && .venv/bin/pip install -e '.[dev]'`), then rerun",
+		// shell not finding a virtualenv's binary.
+		Patterns: []Pattern{re(`^\S*python[\d.]*: No module named (pytest|mypy|ruff|black|flake8|pylint|isort|coverage|tox|nox|pyright|bandit|pip)$|^(\S*/)?sh: \d+: \S*/\.?venv/bin/\S+: not found$`, ": No module named ", ": not found")},
+		Summary:  "the Python environment lacks a tool the gate runs (a virtualenv not created, not active or not synced)",
+		Fix:      "install the tool into the Python the gate runs; in a project with a virtualenv, create it with the dev dependencies (uv sync, poetry install, …) and activate it",
 		Probe:    ProbeCommand,
+		explain:  explainPythonEnv,
 	},
 
 	{
-		ID: "toolchain-missing", Ecosystem: "system",
-		// The shell's own words for a language toolchain it cannot find; other commands not found
-		// stay the exit code's business (127: command not found).
-		Patterns: []Pattern{re(`^((/bin/)?sh: \d+: |(/bin/)?bash: (line \d+: )?)(go|gofmt|cargo|rustc|rustup|node|npm|npx|pnpm|yarn|bun|deno|python|python3|pip|pip3|java|javac|mvn|gradle|dotnet|ruby|bundle|php|composer|swift|zig): (not found|command not found)$`, ": not found", ": command not found")},
-		Summary:  "a toolchain the gate runs is not installed or not on PATH",
-		Fix:      "install it (the line names it) or put it on the PATH gauntlet's gates get, then rerun",
+		ID: "tool-missing", Ecosystem: "system",
+		// The shell's own words for a tool it cannot find, for the tools preflight knows how to
+		// get (its table is the one list); other commands not found (a project's own scripts) stay
+		// the exit code's business (127: command not found).
+		Patterns: []Pattern{re(toolNotFound(), ": not found", ": command not found")},
+		Summary:  "a tool the gate runs is not installed or not on PATH",
+		Fix:      "install it (the line names it; gauntlet doctor gives the command) or put it on the PATH gauntlet's gates get, then rerun",
 		Probe:    ProbeCommand,
+		explain:  explainMissingTool,
 	},
 
 	// Browsers and app servers for end-to-end tests.

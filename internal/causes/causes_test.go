@@ -63,8 +63,12 @@ var positives = []struct {
 	// project; golangci-lint does not install here.
 	{"golangci-lint-go-too-old.txt", 3, "golangci-lint-go-too-old", "Error: can't load config: the Go language version (go1.26) used to build golangci-lint is lower than the targeted Go version (1.27.0)", true},
 	{"golangci-lint-timeout.txt", 4, "golangci-lint-timeout", `level=error msg="Timeout exceeded: try increasing it by passing --timeout option"`, true},
-	{"toolchain-missing.txt", 127, "toolchain-missing", "sh: 1: go: not found", false},
-	{"toolchain-missing-bash.txt", 127, "toolchain-missing", "bash: line 1: cargo: command not found", false},
+	{"tool-missing.txt", 127, "tool-missing", "sh: 1: go: not found", false},
+	{"tool-missing-bash.txt", 127, "tool-missing", "bash: line 1: cargo: command not found", false},
+	// make's /bin/sh not finding uv, and ruff, in projects that do not use uv (captured here).
+	{"tool-missing-uv.txt", 127, "tool-missing", "/bin/sh: 1: uv: not found", false},
+	{"tool-missing-ruff.txt", 127, "tool-missing", "/bin/sh: 1: ruff: not found", false},
+	{"tool-missing-golangci-lint.txt", 127, "tool-missing", "sh: 1: golangci-lint: not found", false},
 	{"playwright-browsers-missing.txt", 1, "playwright-browsers-missing", "browserType.launch: Executable doesn't exist at /tmp/cap/pwhome/.cache/ms-playwright/chromium_headless_shell-1148/chrome-linux/headless_shell", false},
 	{"playwright-host-deps-missing.txt", 1, "playwright-host-deps-missing", "║ Host system is missing dependencies to run browsers. ║", true},
 	{"cypress-binary-missing.txt", 1, "cypress-binary-missing", "No version of Cypress is installed in: /tmp/cap/cyhome/.cache/Cypress/13.17.0/Cypress", false},
