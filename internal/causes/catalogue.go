@@ -142,6 +142,16 @@ var catalogue = []Signature{
 	},
 
 	{
+		ID: "golangci-lint-go-too-old", Ecosystem: "go",
+		// golangci-lint refuses to load a module whose go directive is newer than the Go it was
+		// built with, whatever Go is installed: the binary is what is too old.
+		Patterns: []Pattern{re(`the Go language version \(go\S+\) used to build golangci-lint is lower than the targeted Go version \(\S+\)`, "used to build golangci-lint is lower than")},
+		Summary:  "golangci-lint was built with an older Go than the module's go directive targets",
+		Fix:      "rebuild golangci-lint with the Go go.mod names (GOTOOLCHAIN=go1.N.0 go install …/golangci-lint@latest), or install a release binary built with it",
+		Probe:    ProbeVersion,
+		explain:  explainGolangciGo,
+	},
+	{
 		ID: "pytest-too-old", Ecosystem: "python",
 		// pytest's usage error (exit 4, which tox, nox or make may pass on as another code) for a
 		// minversion above the installed one.
@@ -186,21 +196,24 @@ var catalogue = []Signature{
 	{
 		ID: "python-env-missing", Ecosystem: "python",
 		// The interpreter's own "-m" message (no quotes, unlike an import error in a test) or the
-		// shell not finding a Python tool or a virtualenv's binary.
-		Patterns: []Pattern{re(`^\S*python[\d.]*: No module named (pytest|mypy|ruff|black|flake8|pylint|isort|coverage|tox|nox|pyright|bandit|pip)$|^(/bin/)?sh: \d+: (pytest|mypy|ruff|black|flake8|pylint|isort|tox|nox|pyright|bandit|poetry|pdm|hatch|uv|\S*/\.?venv/bin/\S+): not found$`, ": No module named ", ": not found")},
-		Summary:  "the Python environment is missing the project's tools (virtualenv not created or not active)",
-		Fix:      "create the virtualenv and install the dev dependencies (e.g. `uv sync`, or `python -m venv .venv && .venv/bin/pip install -e '.[dev]'`), then rerun",
+		// shell not finding a virtualenv's binary.
+		Patterns: []Pattern{re(`^\S*python[\d.]*: No module named (pytest|mypy|ruff|black|flake8|pylint|isort|coverage|tox|nox|pyright|bandit|pip)$|^(\S*/)?sh: \d+: \S*/\.?venv/bin/\S+: not found$`, ": No module named ", ": not found")},
+		Summary:  "the Python environment lacks a tool the gate runs (a virtualenv not created, not active or not synced)",
+		Fix:      "install the tool into the Python the gate runs; in a project with a virtualenv, create it with the dev dependencies (uv sync, poetry install, …) and activate it",
 		Probe:    ProbeCommand,
+		explain:  explainPythonEnv,
 	},
 
 	{
-		ID: "toolchain-missing", Ecosystem: "system",
-		// The shell's own words for a language toolchain it cannot find; other commands not found
-		// stay the exit code's business (127: command not found).
-		Patterns: []Pattern{re(`^((/bin/)?sh: \d+: |(/bin/)?bash: (line \d+: )?)(go|gofmt|cargo|rustc|rustup|node|npm|npx|pnpm|yarn|bun|deno|python|python3|pip|pip3|java|javac|mvn|gradle|dotnet|ruby|bundle|php|composer|swift|zig): (not found|command not found)$`, ": not found", ": command not found")},
-		Summary:  "a toolchain the gate runs is not installed or not on PATH",
-		Fix:      "install it (the line names it) or put it on the PATH gauntlet's gates get, then rerun",
+		ID: "tool-missing", Ecosystem: "system",
+		// The shell's own words for a tool it cannot find, for the tools preflight knows how to
+		// get (its table is the one list); other commands not found (a project's own scripts) stay
+		// the exit code's business (127: command not found).
+		Patterns: []Pattern{re(toolNotFound(), ": not found", ": command not found")},
+		Summary:  "a tool the gate runs is not installed or not on PATH",
+		Fix:      "install it (the line names it; gauntlet doctor gives the command) or put it on the PATH gauntlet's gates get, then rerun",
 		Probe:    ProbeCommand,
+		explain:  explainMissingTool,
 	},
 
 	// Browsers and app servers for end-to-end tests.
@@ -247,11 +260,21 @@ var catalogue = []Signature{
 		Probe:    ProbeDisk,
 	},
 	{
+		ID: "golangci-lint-timeout", Ecosystem: "go",
+		// golangci-lint's own deadline (run.timeout, --timeout), not the gate's: on a loaded
+		// machine the same analysis takes longer.
+		Patterns: []Pattern{lit("Timeout exceeded: try increasing it by passing --timeout option")},
+		Summary:  "golangci-lint stopped at its own --timeout before the analysis finished",
+		Fix:      "raise golangci-lint's timeout (--timeout=10m, or run.timeout in its config) and the gate's timeout with it: on a loaded machine the analysis takes longer",
+	},
+	{
 		ID: "node-heap-out-of-memory", Ecosystem: "node",
-		Patterns: []Pattern{lit("JavaScript heap out of memory")},
-		Summary:  "Node.js ran out of heap memory",
-		Fix:      "give Node.js more memory (NODE_OPTIONS=--max-old-space-size=4096) or run fewer workers in parallel",
-		Probe:    ProbeMemory,
+		// V8's own report of reaching its heap limit (--max-old-space-size, by default a fraction of
+		// the machine's memory): a limit of the process, which free memory on the machine does not
+		// lift, so no memory probe.
+		Patterns: []Pattern{re(`FATAL ERROR: .*Allocation failed - JavaScript heap out of memory`, "JavaScript heap out of memory")},
+		Summary:  "Node.js reached V8's heap limit (the process's --max-old-space-size, not the machine's memory)",
+		Fix:      "raise the heap limit in the gate's env (NODE_OPTIONS=--max-old-space-size=4096) or run fewer workers in parallel",
 	},
 	{
 		ID: "go-out-of-memory", Ecosystem: "go",

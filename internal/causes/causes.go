@@ -19,7 +19,7 @@ import (
 
 // Version identifies the catalogue's contents; it changes whenever an entry is added, removed or
 // made to match differently, so that a report can be traced to the signatures that judged it.
-const Version = 1
+const Version = 2
 
 // maxLineBytes keeps the matched line short enough for a one-line report, and bounds the text a
 // pattern is run over: the signatures sit near the start of a line.
@@ -45,6 +45,10 @@ type Signature struct {
 	// whose text only the tool itself prints about its own setup, which nothing cheaper than
 	// running the tool again could check.
 	Probe Probe
+	// explain, when set, words Summary and Fix for the matched line (the first pattern's) and the
+	// gate's place: the tool the line names, the version it asks for, the project's own setup.
+	// An empty summary keeps the catalogue's words.
+	explain func(line string, opts Options) (summary, fix string)
 }
 
 // Pattern is one condition of a signature: a line containing one of Literals and, when Regexp is
@@ -288,7 +292,13 @@ func (r *Reader) Finish(o *gates.Outcome) {
 
 func (r *Reader) causeOf(i int) *gates.Cause {
 	s := catalogue[i]
-	return &gates.Cause{ID: s.ID, Summary: s.Summary, Fix: s.Fix, Line: r.first[i]}
+	c := &gates.Cause{ID: s.ID, Summary: s.Summary, Fix: s.Fix, Line: r.first[i]}
+	if s.explain != nil {
+		if summary, fix := s.explain(c.Line, r.opts); summary != "" {
+			c.Summary, c.Fix = summary, fix
+		}
+	}
+	return c
 }
 
 // Settle implements runner.Settler: once the gate ended, the cause this reader named is checked
@@ -309,7 +319,7 @@ func (r *Reader) Settle(ctx context.Context, o *gates.Outcome) {
 		}
 		if rejected == "" {
 			rejected = fmt.Sprintf("the output says %s (%q), but %s: treated as the gate's own failure",
-				strings.TrimSuffix(sig.Summary, "."), termtext.Short(r.first[i], maxQuotedBytes), v.why)
+				strings.TrimSuffix(r.causeOf(i).Summary, "."), termtext.Short(r.first[i], maxQuotedBytes), v.why)
 		}
 	}
 	o.Cause = nil

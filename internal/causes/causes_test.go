@@ -58,8 +58,17 @@ var positives = []struct {
 	{"node-modules-missing-yarn.txt", 127, "node-modules-missing", "/bin/sh: 1: jest: not found", false},
 	{"python-env-missing.txt", 1, "python-env-missing", "/tmp/cap/venv/bin/python: No module named pytest", false},
 	{"go-toolchain-too-old-go120.txt", 1, "go-toolchain-too-old", "/work/app/go.mod:3: invalid go version '1.22.0': must match format 1.23", true},
-	{"toolchain-missing.txt", 127, "toolchain-missing", "sh: 1: go: not found", false},
-	{"toolchain-missing-bash.txt", 127, "toolchain-missing", "bash: line 1: cargo: command not found", false},
+	// golangci-lint built by an older Go than go.mod targets, and its own --timeout running out
+	// on a loaded machine (exit 3 and 4, golangci-lint's own codes), as printed on a real
+	// project; golangci-lint does not install here.
+	{"golangci-lint-go-too-old.txt", 3, "golangci-lint-go-too-old", "Error: can't load config: the Go language version (go1.26) used to build golangci-lint is lower than the targeted Go version (1.27.0)", true},
+	{"golangci-lint-timeout.txt", 4, "golangci-lint-timeout", `level=error msg="Timeout exceeded: try increasing it by passing --timeout option"`, true},
+	{"tool-missing.txt", 127, "tool-missing", "sh: 1: go: not found", false},
+	{"tool-missing-bash.txt", 127, "tool-missing", "bash: line 1: cargo: command not found", false},
+	// make's /bin/sh not finding uv, and ruff, in projects that do not use uv (captured here).
+	{"tool-missing-uv.txt", 127, "tool-missing", "/bin/sh: 1: uv: not found", false},
+	{"tool-missing-ruff.txt", 127, "tool-missing", "/bin/sh: 1: ruff: not found", false},
+	{"tool-missing-golangci-lint.txt", 127, "tool-missing", "sh: 1: golangci-lint: not found", false},
 	{"playwright-browsers-missing.txt", 1, "playwright-browsers-missing", "browserType.launch: Executable doesn't exist at /tmp/cap/pwhome/.cache/ms-playwright/chromium_headless_shell-1148/chrome-linux/headless_shell", false},
 	{"playwright-host-deps-missing.txt", 1, "playwright-host-deps-missing", "║ Host system is missing dependencies to run browsers. ║", true},
 	{"cypress-binary-missing.txt", 1, "cypress-binary-missing", "No version of Cypress is installed in: /tmp/cap/cyhome/.cache/Cypress/13.17.0/Cypress", false},
@@ -93,7 +102,11 @@ func TestCapturedOutputs(t *testing.T) {
 				t.Errorf("cause = %s on %q\nwant %s on %q", got.ID, got.Line, tc.id, tc.line)
 			}
 			sig := signature(t, tc.id)
-			if got.Summary != sig.Summary || got.Fix != sig.Fix {
+			if sig.explain != nil {
+				if got.Summary == "" || got.Fix == "" {
+					t.Errorf("summary/fix = %q / %q, want both explained", got.Summary, got.Fix)
+				}
+			} else if got.Summary != sig.Summary || got.Fix != sig.Fix {
 				t.Errorf("summary/fix = %q / %q, want the catalogue's", got.Summary, got.Fix)
 			}
 		})
@@ -290,5 +303,23 @@ func TestDocsListTheCatalogue(t *testing.T) {
 		if !strings.Contains(string(b), "| `"+s.ID+"` |") {
 			t.Errorf("docs/causes.md has no table row for %s", s.ID)
 		}
+	}
+}
+
+// golangci-lint refusing a module newer than the Go it was built with names the Go to rebuild it
+// with, and the install command preflight gives for golangci-lint.
+func TestGolangciLintGoTooOldNamesTheGo(t *testing.T) {
+	got := Match(readTestdata(t, "golangci-lint-go-too-old.txt"), 3)
+	if got == nil || got.ID != "golangci-lint-go-too-old" {
+		t.Fatalf("cause %+v", got)
+	}
+	want := "GOTOOLCHAIN=go1.27.0 go install github.com/golangci/golangci-lint/v2/cmd/golangci-lint@latest"
+	if !strings.Contains(got.Fix, want) || !strings.Contains(got.Summary, "go1.26") {
+		t.Errorf("summary %q, fix %q; want the builder's Go named and %q", got.Summary, got.Fix, want)
+	}
+	// A go directive of two numbers is a language version: its first toolchain is .0.
+	got = Match("Error: can't load config: the Go language version (go1.26) used to build golangci-lint is lower than the targeted Go version (1.27)", 3)
+	if got == nil || !strings.Contains(got.Fix, "GOTOOLCHAIN=go1.27.0 ") {
+		t.Errorf("cause %+v", got)
 	}
 }

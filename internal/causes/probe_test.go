@@ -157,6 +157,9 @@ func TestVersionsMustBeReleased(t *testing.T) {
 		{"ERROR: Package 'p' requires a different Python: 3.11.7 not in '>=3.13'", true},
 		{`error x@1.0.0: The engine "node" is incompatible with this module. Expected version ">=99". Got "20.1.0"`, false},
 		{`error x@1.0.0: The engine "node" is incompatible with this module. Expected version ">=24". Got "20.1.0"`, true},
+		// golangci-lint names the go directive it cannot lint: go 1.99 is the project's typo.
+		{"Error: can't load config: the Go language version (go1.26) used to build golangci-lint is lower than the targeted Go version (1.27.0)", true},
+		{"Error: can't load config: the Go language version (go1.26) used to build golangci-lint is lower than the targeted Go version (1.99)", false},
 	} {
 		c := Match(tt.line, 1)
 		if c == nil {
@@ -198,6 +201,32 @@ func TestCommandAndPathProbes(t *testing.T) {
 	}
 }
 
+// Node.js stops at V8's heap limit (--max-old-space-size) however much memory the machine has
+// free: the memory probe must not call that the gate's own failure. Whether the change made the
+// heap grow is for the base to say at the stop.
+func TestHeapLimitIsNotTheMachinesMemory(t *testing.T) {
+	o := settle(t, ample(), Options{}, readTestdata(t, "node-heap-out-of-memory.txt"), 134)
+	if o.Cause == nil || o.Cause.ID != "node-heap-out-of-memory" || o.CauseRejected != "" {
+		t.Fatalf("16 GB free: cause %+v, rejected %q", o.Cause, o.CauseRejected)
+	}
+	if !strings.Contains(o.Cause.Fix, "NODE_OPTIONS=--max-old-space-size=") || !strings.Contains(o.Cause.Summary, "heap limit") {
+		t.Errorf("summary %q, fix %q: want the heap limit and how to raise it", o.Cause.Summary, o.Cause.Fix)
+	}
+	// Older Node.js words the same give-up differently, and a task runner prefixes the line.
+	for _, line := range []string{
+		"FATAL ERROR: CALL_AND_RETRY_LAST Allocation failed - JavaScript heap out of memory",
+		"web:build: FATAL ERROR: Ineffective mark-compacts near heap limit Allocation failed - JavaScript heap out of memory",
+	} {
+		if c := Match(line, 134); c == nil || c.ID != "node-heap-out-of-memory" {
+			t.Errorf("%q: cause %+v", line, c)
+		}
+	}
+	// A test that only says the words (an assertion on an error message) is no V8 report.
+	if c := Match(`    expect(received).toBe(expected) // "JavaScript heap out of memory"`, 1); c != nil {
+		t.Errorf("matched %s on %q", c.ID, c.Line)
+	}
+}
+
 // A later signature whose probe agrees names the cause when the first one's does not.
 func TestSettleTriesEveryMatchedSignature(t *testing.T) {
 	m := ample()
@@ -218,6 +247,8 @@ func TestEveryEntryIsProbedOrListed(t *testing.T) {
 		"cypress-server-not-running",       // the baseUrl is not on the line
 		"file-watchers-exhausted",          // inotify use is per user, not readable cheaply
 		"pnpm-version-switch-refused",      // pnpm's own refusal of a download it could not verify
+		"golangci-lint-timeout",            // golangci-lint's own --timeout: the load it ran under is gone
+		"node-heap-out-of-memory",          // V8's own heap limit, which free memory says nothing about
 	}
 	for _, s := range catalogue {
 		if (s.Probe == "") != slices.Contains(unprobed, s.ID) {

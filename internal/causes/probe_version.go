@@ -25,6 +25,7 @@ var versionProbes = map[string]toolVersion{
 	"go-toolchain-too-old": {"Go",
 		regexp.MustCompile(`requires go >= (?:go)?(\S+?)[;)]? |invalid go version '(?:go)?([^']+)'`), goReleased},
 	"go-toolchain-download-failed": {"Go", regexp.MustCompile(`download go(\S+?):? `), goReleased},
+	"golangci-lint-go-too-old":     {"Go", regexp.MustCompile(`targeted Go version \((?:go)?([^)\s]+)\)`), goReleased},
 	"rust-toolchain-too-old":       {"Rust", regexp.MustCompile(`rustc (\d\S*) is not supported|requires rustc (\d\S*) or newer`), rustReleased},
 	"python-version-unsupported":   {"Python", regexp.MustCompile(`not in '([^']+)'`), pythonReleased},
 	"node-engine-unsupported":      {"Node.js", regexp.MustCompile(`Expected version "([^"]+)"`), nodeReleased},

@@ -6,11 +6,13 @@ package preflight
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -71,19 +73,28 @@ type tool struct {
 	kind string // "python": also look in the project's .venv
 }
 
-// tools are the programs gates commonly run. Others (a project's own scripts, sh built-ins) are
-// not judged: a false alarm would teach people to ignore the warnings.
+// tools are the programs gates commonly run, each with the command that gets it: the one table
+// of how to install a tool, which the causes catalogue also reads when a gate's shell did not find
+// one. Others (a project's own scripts, sh built-ins) are not judged: a false alarm would teach
+// people to ignore the warnings.
 var tools = map[string]tool{
 	"go":            {fix: "install Go from https://go.dev/dl/"},
 	"gofmt":         {fix: "install Go from https://go.dev/dl/ (gofmt comes with it)"},
 	"golangci-lint": {fix: "go install github.com/golangci/golangci-lint/v2/cmd/golangci-lint@latest"},
 	"staticcheck":   {fix: "go install honnef.co/go/tools/cmd/staticcheck@latest"},
 	"cargo":         {fix: "install Rust with rustup: https://rustup.rs"},
+	"rustc":         {fix: "install Rust with rustup: https://rustup.rs"},
+	"rustup":        {fix: "install rustup: https://rustup.rs"},
 	"uv":            {fix: "pipx install uv"},
 	"poetry":        {fix: "pipx install poetry"},
+	"pdm":           {fix: "pipx install pdm"},
+	"hatch":         {fix: "pipx install hatch"},
 	"tox":           {fix: "pipx install tox"},
 	"nox":           {fix: "pipx install nox"},
 	"pre-commit":    {fix: "pipx install pre-commit"},
+	"pip":           {fix: "python3 -m ensurepip (or: apt-get install python3-pip)"},
+	"pip3":          {fix: "python3 -m ensurepip (or: apt-get install python3-pip)"},
+	"bandit":        {fix: "pipx install bandit", kind: "python"},
 	"ruff":          {fix: "uv tool install ruff (or: pipx install ruff)", kind: "python"},
 	"black":         {fix: "pipx install black", kind: "python"},
 	"isort":         {fix: "pipx install isort", kind: "python"},
@@ -103,7 +114,135 @@ var tools = map[string]tool{
 	"yarn":          {fix: "corepack enable yarn (or: npm install -g yarn)"},
 	"bun":           {fix: "npm install -g bun"},
 	"bunx":          {fix: "npm install -g bun"},
+	"deno":          {fix: "install Deno: https://docs.deno.com/runtime/getting_started/installation/"},
+	"java":          {fix: "install a JDK (apt-get install default-jdk, or https://adoptium.net)"},
+	"javac":         {fix: "install a JDK (apt-get install default-jdk, or https://adoptium.net)"},
+	"mvn":           {fix: "install Maven (apt-get install maven, or https://maven.apache.org/download.cgi)"},
+	"gradle":        {fix: "install Gradle (https://gradle.org/install/), or run the project's ./gradlew"},
+	"dotnet":        {fix: "install the .NET SDK: https://dot.net"},
+	"ruby":          {fix: "install Ruby (apt-get install ruby, or rbenv)"},
+	"bundle":        {fix: "gem install bundler"},
+	"php":           {fix: "install PHP (apt-get install php-cli)"},
+	"composer":      {fix: "install Composer: https://getcomposer.org/download/"},
+	"swift":         {fix: "install Swift: https://www.swift.org/install/"},
+	"zig":           {fix: "install Zig: https://ziglang.org/download/"},
 	"make":          {fix: "install make (apt-get install make)"},
+}
+
+// ToolNames lists the programs preflight knows how to get, sorted.
+func ToolNames() []string { return slices.Sorted(maps.Keys(tools)) }
+
+// InstallHint is the command (or step) that gets prog, as preflight names it: the one place that
+// says how to install a tool, for preflight's warnings and for the causes catalogue's fixes.
+// ok is false for a program gauntlet does not know.
+func InstallHint(prog string) (hint string, ok bool) {
+	t, ok := tools[prog]
+	return t.fix, ok
+}
+
+// Missing is the problem of prog not being on PATH for a gate in dir, with the command that gets
+// it: preflight's words before any gate runs, and the causes catalogue's when a gate's shell did
+// not find prog. A Python tool that is in the project's .venv needs the environment activated; in a
+// project that keeps a virtualenv (a uv, poetry, pdm or pipenv lock file, a .venv), creating it is
+// the fix, with the tool's own install beside it. Elsewhere the virtualenv is not mentioned: uv
+// missing is uv to install. ok is false for a program gauntlet does not know.
+func Missing(prog, root, dir string, env Env) (p Problem, ok bool) {
+	t, ok := tools[prog]
+	if !ok {
+		return Problem{}, false
+	}
+	// Sure: the gate cannot start here, unless the tool is in a virtualenv only not active.
+	p = Problem{Tool: prog, Message: prog + " is not on PATH", Fix: t.fix, Sure: true}
+	if t.kind != "python" || env.Exists == nil {
+		return p, true
+	}
+	dirs := projectDirs(root, dir)
+	for _, d := range dirs {
+		venv := filepath.Join(d, ".venv")
+		if env.Exists(filepath.Join(venv, "bin", prog)) {
+			p.Message = prog + " is in " + venv + " but not on PATH"
+			p.Fix = "activate the environment (. .venv/bin/activate) before running gauntlet, or run the tool through uv run"
+			p.Sure = false
+			return p, true
+		}
+	}
+	v, ok := ProjectVirtualenv(root, dir, env)
+	switch {
+	case !ok:
+	case v.Sync != "":
+		p.Message = prog + " is not on PATH, and the project's virtualenv (" + v.Evidence + ") is not created or lacks it"
+		p.Fix = v.Sync + ", then activate the virtualenv before running gauntlet (or run the tool through " + v.Run + "); or install " + prog + " alone: " + t.fix
+	default:
+		p.Message = prog + " is not on PATH nor in the project's virtualenv (" + v.Evidence + ")"
+		p.Fix = "install it there (" + filepath.ToSlash(filepath.Join(v.Evidence, "bin", "pip")) + " install " + prog + ") and activate it before running gauntlet; or install " + prog + " alone: " + t.fix
+	}
+	return p, true
+}
+
+// Virtualenv is how a project keeps its Python virtualenv.
+type Virtualenv struct {
+	Evidence string // what says so, relative to the root: "uv.lock", "api/poetry.lock", ".venv"
+	Sync     string // the command that creates it with the project's dependencies; "" for a bare .venv
+	Run      string // the command that runs a tool inside it: "uv run"
+}
+
+// lockFiles are the files of the Python project managers that keep a virtualenv, in the order
+// they are looked for in each directory.
+var lockFiles = []struct{ file, sync, run string }{
+	{"uv.lock", "uv sync", "uv run"},
+	{"poetry.lock", "poetry install", "poetry run"},
+	{"pdm.lock", "pdm install", "pdm run"},
+	{"Pipfile.lock", "pipenv install --dev", "pipenv run"},
+}
+
+// ProjectVirtualenv says whether the project keeps a virtualenv for the gate in dir: a lock file
+// of a manager that creates one, or a .venv, in dir or a directory above it up to root. ok is
+// false for a project that has none.
+func ProjectVirtualenv(root, dir string, env Env) (v Virtualenv, ok bool) {
+	if env.Exists == nil {
+		return Virtualenv{}, false
+	}
+	for _, d := range projectDirs(root, dir) {
+		for _, l := range lockFiles {
+			if env.Exists(filepath.Join(d, l.file)) {
+				return Virtualenv{Evidence: inRoot(root, filepath.Join(d, l.file)), Sync: l.sync, Run: l.run}, true
+			}
+		}
+		if env.Exists(filepath.Join(d, ".venv")) {
+			return Virtualenv{Evidence: inRoot(root, filepath.Join(d, ".venv"))}, true
+		}
+	}
+	return Virtualenv{}, false
+}
+
+// projectDirs are dir and the directories above it up to root; none when both are unknown.
+func projectDirs(root, dir string) []string {
+	if dir == "" {
+		dir = root
+	}
+	if dir == "" {
+		return nil
+	}
+	out := []string{dir}
+	for d := dir; root != "" && filepath.Clean(d) != filepath.Clean(root); {
+		parent := filepath.Dir(d)
+		if rel, err := filepath.Rel(root, parent); err != nil || !filepath.IsLocal(rel) && rel != "." || parent == d {
+			break
+		}
+		out = append(out, parent)
+		d = parent
+	}
+	return out
+}
+
+// inRoot is path relative to root, with slashes, when it is inside it.
+func inRoot(root, path string) string {
+	if root != "" {
+		if rel, err := filepath.Rel(root, path); err == nil && filepath.IsLocal(rel) {
+			return filepath.ToSlash(rel)
+		}
+	}
+	return path
 }
 
 // cargoSubcommands are cargo's tools that are installed apart from it.
@@ -145,21 +284,12 @@ func checkCommand(words []string, root, dir string, env Env, add func(Problem)) 
 		return
 	}
 	prog := words[0]
-	t, known := tools[prog]
-	if !known {
+	if _, known := tools[prog]; !known {
 		return
 	}
 	if _, err := env.LookPath(prog); err != nil {
-		if t.kind == "python" {
-			for _, venv := range []string{filepath.Join(dir, ".venv"), filepath.Join(root, ".venv")} {
-				if env.Exists(filepath.Join(venv, "bin", prog)) {
-					add(Problem{Tool: prog, Message: prog + " is in " + venv + " but not on PATH",
-						Fix: "activate the environment (. .venv/bin/activate) before running gauntlet, or run the tool through uv run"})
-					return
-				}
-			}
-		}
-		add(Problem{Tool: prog, Message: prog + " is not on PATH", Fix: t.fix, Sure: true})
+		p, _ := Missing(prog, root, dir, env)
+		add(p)
 		return
 	}
 	checkVersions(prog, root, dir, env, add)

@@ -55,6 +55,11 @@ func TestCheck(t *testing.T) {
 		{"uv missing", check("lint", "uv run ruff check"), fakeEnv(nil), []string{"uv"}, "pipx install uv"},
 		{"tool in a venv that is not active", check("t", "mypy"), fakeEnv(nil, "/repo/.venv/bin/mypy"), []string{"mypy"},
 			"activate the environment (. .venv/bin/activate) before running gauntlet, or run the tool through uv run"},
+		{"a Python tool in a project without a virtualenv", check("lint", "ruff check"), fakeEnv(nil), []string{"ruff"},
+			"uv tool install ruff (or: pipx install ruff)"},
+		{"a Python tool in a uv project", check("lint", "ruff check"), fakeEnv(nil, "/repo/uv.lock"), []string{"ruff"},
+			"uv sync, then activate the virtualenv before running gauntlet (or run the tool through uv run); or install ruff alone: uv tool install ruff (or: pipx install ruff)"},
+		{"uv itself in a uv project", check("lint", "uv run ruff check"), fakeEnv(nil, "/repo/uv.lock"), []string{"uv"}, "pipx install uv"},
 		{"node_modules missing", check("test", "pnpm run test"), fakeEnv([]string{"pnpm"}), []string{"node_modules"}, "pnpm install"},
 		{"node_modules of a sub-project", gates.Gate{Name: "web-lint", Kind: gates.KindCheck, Run: "npm run lint", Dir: "web", Enabled: true},
 			fakeEnv([]string{"npm"}), []string{"node_modules"}, "cd web && npm install"},
@@ -252,5 +257,37 @@ func TestPrograms(t *testing.T) {
 				t.Errorf("ProgramsEnv = %+v, want %s", got, tt.want)
 			}
 		})
+	}
+}
+
+// Missing is what preflight says of a tool not on PATH, for whoever finds it missing: the
+// virtualenv only where the project has one.
+func TestMissing(t *testing.T) {
+	for _, tt := range []struct {
+		name, prog, dir string
+		env             Env
+		message, fix    string
+	}{
+		{"unknown", "license-check", "/repo", fakeEnv(nil), "", ""},
+		{"uv", "uv", "/repo", fakeEnv(nil, "/repo/uv.lock"), "uv is not on PATH", "pipx install uv"},
+		{"ruff alone", "ruff", "/repo", fakeEnv(nil), "ruff is not on PATH", "uv tool install ruff (or: pipx install ruff)"},
+		{"ruff, poetry sub-project", "ruff", "/repo/api", fakeEnv(nil, "/repo/api/poetry.lock"),
+			"ruff is not on PATH, and the project's virtualenv (api/poetry.lock) is not created or lacks it",
+			"poetry install, then activate the virtualenv before running gauntlet (or run the tool through poetry run); or install ruff alone: uv tool install ruff (or: pipx install ruff)"},
+		{"ruff, an existing .venv without it", "ruff", "/repo", fakeEnv(nil, "/repo/.venv"),
+			"ruff is not on PATH nor in the project's virtualenv (.venv)",
+			"install it there (.venv/bin/pip install ruff) and activate it before running gauntlet; or install ruff alone: uv tool install ruff (or: pipx install ruff)"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			p, ok := Missing(tt.prog, "/repo", tt.dir, tt.env)
+			if ok != (tt.message != "") || p.Message != tt.message || p.Fix != tt.fix {
+				t.Errorf("Missing = %+v, %v\nwant message %q, fix %q", p, ok, tt.message, tt.fix)
+			}
+		})
+	}
+	for _, name := range ToolNames() {
+		if h, ok := InstallHint(name); !ok || h == "" {
+			t.Errorf("%s has no install hint", name)
+		}
 	}
 }
