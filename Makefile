@@ -19,7 +19,7 @@ TEST_TIMEOUT ?= 45m
 # The race detector needs cgo; without a C compiler the tests still run, and say so.
 RACE := $(shell [ "$$($(GO) env CGO_ENABLED)" = 1 ] && command -v "$$($(GO) env CC)" >/dev/null 2>&1 && echo -race)
 
-.PHONY: all build run test browser unit cross lint complexity bench bench-all bench-hook bench-fixed bench-census schema fuzz release-check clean hosts-e2e
+.PHONY: all build run test browser unit cross lint complexity bench bench-all bench-hook bench-fixed bench-census bench-proportional schema fuzz release-check clean hosts-e2e
 
 all: build
 
@@ -119,6 +119,10 @@ bench-fixed:
 ## bench-census: a stop whose go test gate is counted and compared with the base's census, against the same stop uncounted
 bench-census:
 	./bench/census.sh
+
+## bench-proportional: a gate given the change's files ({files}) against the whole project, on TanStack/query and golang/tools (cloned; tools from npm)
+bench-proportional:
+	./bench/proportional.sh
 
 ## schema: regenerate gauntlet.schema.json, the config's JSON Schema, from the config types
 schema:

@@ -88,9 +88,9 @@ func (l *fileLister) everyFile(ctx context.Context) ([]string, error) {
 }
 
 // withFiles gives each gate of run that names {files} its files: the candidates that match its
-// paths (all of them without paths) and not its exclude, that exist now (a deleted file is never
-// passed), under the gate's dir and relative to it. A gate left with none is skipped, and says
-// why.
+// paths (all of them without paths) and not its exclude, that exist now as regular files (a
+// deleted file or a symbolic link is never passed), under the gate's dir and relative to it. A
+// gate left with none is skipped, and says why.
 func withFiles(ctx context.Context, root string, run []gates.Gate, l *fileLister) ([]gates.Gate, map[string]string) {
 	skipped := map[string]string{}
 	var out []gates.Gate
@@ -131,7 +131,10 @@ func gateFiles(root string, g gates.Gate, candidates []string) []string {
 				continue
 			}
 		}
-		if info, err := os.Lstat(filepath.Join(root, filepath.FromSlash(f))); err != nil || info.IsDir() {
+		// A symbolic link is never passed: one to a file names a file that is passed itself when
+		// it is in the change (and some tools, prettier among them, fail on a link they are
+		// named), one to a directory is no file.
+		if info, err := os.Lstat(filepath.Join(root, filepath.FromSlash(f))); err != nil || !info.Mode().IsRegular() {
 			continue
 		}
 		out = append(out, rel)
