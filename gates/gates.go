@@ -263,6 +263,9 @@ type Result struct {
 	// test gate's tests could not be counted. Neither changes the gate's status.
 	Tests          *TestCensus
 	TestsUncounted string
+	// RerunAll says the gate ran on every file ({files} with --all): the command that reruns it
+	// says --all too, or it would run on the change's files only.
+	RerunAll bool
 	// Coverage is what a gate with coverage: covered, when it was read; CoverageUnmeasured says
 	// why it was not.
 	Coverage           *CoverageSummary

@@ -12,6 +12,7 @@ import (
 	"github.com/gauntlet-dev/gauntlet/config"
 	"github.com/gauntlet-dev/gauntlet/gates"
 	"github.com/gauntlet-dev/gauntlet/internal/census"
+	"github.com/gauntlet-dev/gauntlet/internal/filesarg"
 	"github.com/gauntlet-dev/gauntlet/internal/report"
 	"github.com/gauntlet-dev/gauntlet/internal/snapshot"
 	"github.com/gauntlet-dev/gauntlet/internal/state"
@@ -194,6 +195,7 @@ func merge(cfg *config.Config, sel *Selection, ran []gates.Result) []gates.Resul
 			}
 		}
 		r.Needs, r.Fix = g.Needs, g.Fix
+		r.RerunAll = sel.All && filesarg.Uses(g)
 		out = append(out, r)
 	}
 	return out

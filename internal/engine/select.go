@@ -30,6 +30,8 @@ type Selection struct {
 	// whether change scoping applies to them: only gates with paths are scoped, the others run
 	// on every call.
 	WithPaths, WithoutPaths int
+	// All says the run took every gate and every file (--all).
+	All bool
 }
 
 // Scope is what narrows a run down from the whole config.
@@ -105,7 +107,7 @@ func selectGates(ctx context.Context, cfg *config.Config, scope Scope, snap *sna
 		return nil, &UnknownGateError{Unknown: unknown, Known: known, Setup: setupNamed(cfg, unknown)}
 	}
 
-	sel := &Selection{Skipped: map[string]string{}, Reasons: map[string]string{}}
+	sel := &Selection{All: scope.All, Skipped: map[string]string{}, Reasons: map[string]string{}}
 	named := cfg.Gates
 	if len(scope.Names) > 0 {
 		named = slices.DeleteFunc(slices.Clone(cfg.Gates), func(g gates.Gate) bool { return !slices.Contains(scope.Names, g.Name) })

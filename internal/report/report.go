@@ -72,6 +72,8 @@ type GateReport struct {
 	SkippedBecause string `json:"skipped_because,omitempty"`
 	// NeededBy, for a setup step, names the gates of the run that need it.
 	NeededBy []string `json:"needed_by,omitempty"`
+	// RerunAll says the gate ran on every file ({files} with --all): it reruns with --all.
+	RerunAll bool `json:"rerun_all,omitempty"`
 	// Fix is the gate's fixer command: `gauntlet fix NAME` runs it and reruns the gate.
 	Fix string `json:"fix,omitempty"`
 	// ChangedFiles are the files the gate changed in the worktree without writes: true, which
@@ -132,6 +134,9 @@ func (g GateReport) rerun() string {
 	if g.setup && len(g.NeededBy) > 0 {
 		return "gauntlet run " + strings.Join(g.NeededBy, " ")
 	}
+	if g.RerunAll {
+		return "gauntlet run --all " + g.Name
+	}
 	return "gauntlet run " + g.Name
 }
 
@@ -183,6 +188,7 @@ func gateReport(res gates.Result) GateReport {
 		SkippedBecause:     res.SkippedBecause,
 		ChangedFiles:       res.Changed,
 		NeededBy:           res.NeededBy,
+		RerunAll:           res.RerunAll,
 		Fix:                res.Fix,
 		Tests:              res.Tests,
 		TestsUncounted:     res.TestsUncounted,
