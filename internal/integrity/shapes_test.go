@@ -132,10 +132,78 @@ func TestPythonGuardedSkips(t *testing.T) {
 			want: []string{"test-skipped tests/test_a.py:8"}},
 		{name: "xfail without a condition on a new test", old: old, new: newTest("@pytest.mark.xfail(reason=\"bug\")\ndef test_b():\n    assert b()\n"),
 			want: []string{"test-skipped tests/test_a.py:8"}},
+		// A file that loses one test and gains several: the removed test may be renamed to one
+		// of them (the one whose name is most like its own), not to every one.
+		{name: "skipif on a new test in a file that lost another", old: map[string]string{"tests/test_testing.py": pyTestingBefore},
+			new: map[string]string{"tests/test_testing.py": pyTestingAfter}},
+		{name: "a test renamed and guarded in a file that gained another", old: old,
+			new: map[string]string{"tests/test_a.py": replace(pyTests, "def test_a():", "@pytest.mark.skipif(sys.platform != \"win32\", reason=\"x\")\ndef test_renamed():") +
+				"\n\ndef test_b():\n    assert b()\n"},
+			want: []string{"test-skipped tests/test_a.py:4"}},
 		{name: "pytest.skip under an if in an existing test", old: old, new: map[string]string{"tests/test_a.py": replace(pyTests, "    assert a() == 1\n", "    if WIN:\n        pytest.skip(\"x\")\n    assert a() == 1\n")},
 			want: []string{"test-skipped tests/test_a.py:6"}},
 	})
 }
+
+// A change that replaced one test with several, one of them for Windows only (trimmed from a
+// real project's history).
+const pyTestingBefore = `import sys
+
+import pytest
+
+
+def test_output(runner):
+    assert runner.invoke(cli).output == "x\\n"
+
+
+def test_faulthandler_enable(runner):
+    """faulthandler.enable() inside CliRunner should not crash."""
+    result = runner.invoke(cli)
+    assert result.exit_code == 0
+
+
+def test_isolation(runner):
+    assert runner.isolation()
+`
+
+const pyTestingAfter = `import sys
+
+import pytest
+
+
+def test_output(runner):
+    assert runner.invoke(cli).output == "x\\n"
+
+
+needs_fd_capture = pytest.mark.skipif(
+    sys.platform == "win32",
+    reason="fd capture not supported on Windows",
+)
+
+
+def test_capture_invalid_mode():
+    """Invalid capture mode raises ValueError."""
+    with pytest.raises(ValueError, match="capture"):
+        CliRunner(capture="invalid")
+
+
+@pytest.mark.skipif(sys.platform != "win32", reason="Windows-only test")
+def test_capture_fd_windows_error():
+    """fd capture raises ValueError on Windows."""
+    with pytest.raises(ValueError, match="not supported on Windows"):
+        CliRunner(capture="fd")
+
+
+@needs_fd_capture
+def test_capture_fd_faulthandler(runner):
+    """faulthandler.enable() with capture="fd" should not crash."""
+    result = runner.invoke(cli, capture="fd")
+    assert result.exit_code == 0
+
+
+def test_isolation(runner):
+    assert runner.isolation()
+`
 
 // A test made unable to fail while it stays: a return before its first statement, a check whose
 // condition is constant false.
