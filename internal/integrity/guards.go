@@ -295,7 +295,7 @@ func (j *judge) skipExcused(file string, line int) bool {
 		return j.fresh[testKey{file, goEnclosingTest(lines, line)}] || !j.guardSkipsHere(guard)
 	case langPython:
 		name, conditional := pyGuardedTest(lines, line)
-		return conditional && j.fresh[testKey{file, name}]
+		return conditional && (j.fresh[testKey{file, name}] || j.pySkipElsewhere(file, lines, line))
 	}
 	return false
 }
