@@ -187,6 +187,9 @@ func pyPlatform(what string) string {
 // none elsewhere in it; else in the module the file imports it from (`from pkg.mod import NAME`),
 // looked for from the file's directory up to the project's root, plain and under src/.
 func (j *judge) pyDefinition(file, name string, depth int) (at, def string, ok bool) {
+	if depth > 4 {
+		return "", "", false // modules importing each other
+	}
 	data, found := j.ch.New(file)
 	if !found {
 		return "", "", false

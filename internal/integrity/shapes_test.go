@@ -162,6 +162,9 @@ func TestPythonGuardedSkips(t *testing.T) {
 		{name: "a name a function of the module sets again", old: pyCompat(pyUtilsBefore),
 			new:  map[string]string{"tests/test_utils.py": pyUtilsAfter, "src/click/_compat.py": pyCompatSource + "\n\ndef force():\n    global OTHER\n    OTHER = True\n\n\nforce()\n"},
 			want: []string{"test-skipped tests/test_utils.py:10"}},
+		{name: "modules importing a name from each other", old: pyCompat(pyUtilsBefore),
+			new:  map[string]string{"tests/test_utils.py": pyUtilsAfter, "src/click/_compat.py": "from click.other import OTHER\n", "src/click/other.py": "from click._compat import OTHER\n"},
+			want: []string{"test-skipped tests/test_utils.py:10"}},
 		{name: "pytest.skip under an if in an existing test", old: old, new: map[string]string{"tests/test_a.py": replace(pyTests, "    assert a() == 1\n", "    if WIN:\n        pytest.skip(\"x\")\n    assert a() == 1\n")},
 			want: []string{"test-skipped tests/test_a.py:6"}},
 	})
