@@ -392,7 +392,7 @@ var schemaDocs = map[string]string{
 	"gates.*.cache":            "Answer this gate's pass from the cache while its inputs are unchanged. Default: the top-level cache.",
 	"gates.*.inputs":           "Doublestar globs (root-relative) of the files the gate's result depends on, for the cache. Default: paths, else the whole tree.",
 	"gates.*.session":          "The result depends on the agent's session (it reads GAUNTLET_TRANSCRIPT_PATH): never answered from another session. Default: false; always true for todos gates.",
-	"gates.*.format":           "How findings are read from the output: a parser name (go, gotest, gofmt, eslint, tsc, vitest, jest, ava, ruff, mypy, pytest, rust, shellcheck, gcc, generic), none, or Vim errorformat lines. Default: detected from the command.",
+	"gates.*.format":           "How findings are read from the output: a parser name (go, gotest, gofmt, eslint, tsc, vitest, jest, ava, ruff, mypy, pytest, pylint, rust, shellcheck, gcc, generic), none, or Vim errorformat lines. Default: detected from the command.",
 	"gates.*.new_only":         "Findings the base of the change produces too (same file, rule, normalised message, line followed through the diff) do not fail the gate. Default: false.",
 	"gates.*.writes":           "The gate is meant to change the worktree (it generates code); any other check gate that changes a file git sees fails, naming the files. Default: false.",
 	"gates.*.speculative":      "Run this gate in the background judge started after the agent's edits; false waits for the stop (costly reviews). Default: true.",

@@ -16,7 +16,7 @@ var update = flag.Bool("update", false, "rewrite the expected findings in testda
 
 // The captured outputs in testdata were printed by the tools themselves (go, gofmt, cargo,
 // clippy, gcc, shellcheck, eslint, tsc, vitest, jest, ava) or, for tools this machine cannot
-// install (pytest, mypy, ruff, staticcheck, golangci-lint), written byte for byte in the format
+// install (pytest, mypy, ruff, pylint, staticcheck, golangci-lint), written byte for byte in the format
 // their documentation shows. Each golden file pins the exact findings.
 func TestGolden(t *testing.T) {
 	tests := []struct {
@@ -53,6 +53,8 @@ func TestGolden(t *testing.T) {
 		{name: "mypy", command: "mypy calc"},
 		{name: "ruff", command: "ruff check ."},
 		{name: "ruff-concise", format: []string{"ruff"}},
+		{name: "pylint", command: "pylint calc"},
+		{name: "pylint-parseable", command: "python -m pylint --output-format=parseable calc"},
 		{name: "generic", command: "./lint-docs.sh"},
 		{name: "errorformat", format: []string{`%f:%l:%c: %tarning: %m`, `%f:%l: %m`, `%-G%.%#`}},
 	}

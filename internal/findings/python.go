@@ -73,6 +73,45 @@ func newMypyParser(emit emitFunc, opts Options) parser {
 	})(emit, opts)
 }
 
+// pylint prints "x.py:1:0: C0114: Missing module docstring (missing-module-docstring)" (its text
+// format; the column is 0-based) or, with --output-format=parseable,
+// "x.py:1: [C0114(missing-module-docstring), obj] Missing module docstring". The letter of the
+// message id is its category: a convention (C) or an informational message (I) is a note, a
+// refactoring suggestion (R) or a warning (W) a warning, an error (E) or a fatal one (F) an
+// error. The symbol names the rule, as `# pylint: disable=` does.
+var (
+	pylintText = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(.+?\.pyi?):(\d+):(\d+): ([CRWEFI])(\d{4}): (.*?)(?: \(([a-z0-9-]+)\))?$`)
+	})
+	pylintParseable = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(.+?\.pyi?):(\d+): \[([CRWEFI])(\d{4})(?:\(([a-z0-9-]+)\))?, [^\]]*\] (.*)$`)
+	})
+)
+
+func newPylintParser(emit emitFunc, opts Options) parser {
+	return lineFormat(func(s string) (gates.Finding, bool) {
+		if m := pylintText().FindStringSubmatch(s); m != nil {
+			return gates.Finding{File: m[1], Line: atoi(m[2]), Column: atoi(m[3]) + 1, Severity: pylintSeverity(m[4]),
+				Message: m[6], Rule: cmpOr(m[7], m[4]+m[5])}, true
+		}
+		if m := pylintParseable().FindStringSubmatch(s); m != nil {
+			return gates.Finding{File: m[1], Line: atoi(m[2]), Severity: pylintSeverity(m[3]), Message: m[6], Rule: cmpOr(m[5], m[3]+m[4])}, true
+		}
+		return gates.Finding{}, false
+	})(emit, opts)
+}
+
+func pylintSeverity(category string) string {
+	switch category {
+	case "C", "I":
+		return SeverityInfo
+	case "R", "W":
+		return SeverityWarning
+	default:
+		return SeverityError
+	}
+}
+
 // pytest prints each failure in a section
 //
 //	___________________________ test_add ___________________________

@@ -14,6 +14,7 @@ import (
 	"github.com/gauntlet-dev/gauntlet/gates"
 	"github.com/gauntlet-dev/gauntlet/internal/baseline"
 	"github.com/gauntlet-dev/gauntlet/internal/snapshot"
+	"github.com/gauntlet-dev/gauntlet/internal/state"
 	"github.com/gauntlet-dev/gauntlet/internal/termtext"
 )
 
@@ -84,6 +85,11 @@ type Reader struct {
 	candidates []ranked // new_only: findings outside the change, until Settle decides
 	overflow   int      // candidates past maxCandidates
 
+	// ownState counts the findings located in gauntlet's own state directory, ownFirst is the
+	// first of them (see inOwnState).
+	ownState int
+	ownFirst gates.Finding
+
 	broken bool // a parser panicked; it reads no more
 	// filter, when the parsers have one, tells the lines they could take from bytes alone.
 	filter prefilter
@@ -146,6 +152,28 @@ func (r *Reader) Finish(o *gates.Outcome) {
 	}
 	o.Findings = r.Findings()
 	o.IgnoredFindings = r.ignored
+	if r.ownState > 0 && r.opts.Gate.Causes && o.Cause == nil && o.ExitCode > 0 && len(r.errs)+len(r.others)+len(r.candidates)+r.overflow+r.dropped == 0 {
+		f := r.ownFirst
+		o.Cause = &gates.Cause{ID: CauseOwnState, Summary: OwnStateSummary, Fix: OwnStateFix,
+			Line: fmt.Sprintf("%s:%d: %s", f.File, f.Line, f.Message)}
+	}
+}
+
+// CauseOwnState names the cause of a gate that failed only on what it read in gauntlet's own state
+// directory: the logs and reports of earlier runs hold their output, so a tool that walks the
+// project, hidden directories included (codespell --check-hidden, grep -r), finds there again
+// what it reported then. Such a finding is not the project's, and is not kept; a gate with no
+// other finding did not fail because of the code (unless the gate turned causes off).
+const (
+	CauseOwnState   = "reads-gauntlet-state"
+	OwnStateSummary = "the gate read gauntlet's own state directory (" + state.Name + "/), where earlier runs' output is kept, and reported nothing else"
+	OwnStateFix     = "exclude " + state.Name + " from what the tool reads (codespell: --skip=./" + state.Name + ")"
+)
+
+// inOwnState says whether a finding's file (relative to the project root) is in gauntlet's own
+// state directory.
+func inOwnState(file string) bool {
+	return file == state.Name || strings.HasPrefix(file, state.Name+"/")
 }
 
 // Settle implements runner.Settler for new_only. A gate judged by its exit code that failed with
@@ -295,6 +323,13 @@ func (r *Reader) Dropped() int { return r.dropped }
 func (r *Reader) add(f gates.Finding) {
 	f = r.clean(f)
 	if f.Message == "" && f.File == "" {
+		return
+	}
+	if inOwnState(f.File) {
+		if r.ownState == 0 {
+			r.ownFirst = f
+		}
+		r.ownState++
 		return
 	}
 	if r.opts.Collect != nil {

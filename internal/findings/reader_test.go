@@ -374,3 +374,34 @@ func TestCauseExplainsOnlyTheBasesFailures(t *testing.T) {
 		t.Error("no base to ask: the cause must stand")
 	}
 }
+
+// What a tool reports in gauntlet's own state directory (a log of an earlier run, the last
+// report) is not the project's: never a finding; and a failure with nothing else to show is the
+// cause's, not the code's. From a gate run from a subdirectory too, and only where causes apply.
+func TestOwnStateIsNotTheProjects(t *testing.T) {
+	read := func(opts Options, lines ...string) gates.Outcome {
+		r := NewReader(mustParse(t, "generic"), opts)
+		for _, l := range lines {
+			r.Line([]byte(l))
+		}
+		o := gates.Outcome{ExitCode: 65}
+		r.Finish(&o)
+		return o
+	}
+	withCauses := Options{Root: "/repo", Gate: gates.Gate{Causes: true}}
+	o := read(withCauses, "./.gauntlet/logs/20261126T135133Z-5773/spelling.log:1: teh ==> the",
+		"./.gauntlet/last-run.json:17: teh ==> the", "./notes.txt:1: teh ==> the")
+	if len(o.Findings) != 1 || o.Findings[0].File != "notes.txt" || o.Cause != nil {
+		t.Errorf("findings = %+v, cause = %+v; want notes.txt alone, no cause", o.Findings, o.Cause)
+	}
+	o = read(Options{Root: "/repo", Dir: "docs", Gate: gates.Gate{Causes: true}}, "../.gauntlet/last-run.json:17: teh ==> the")
+	if len(o.Findings) != 0 || o.Cause == nil || o.Cause.ID != CauseOwnState || o.Cause.Line != ".gauntlet/last-run.json:17: teh ==> the" {
+		t.Errorf("findings = %+v, cause = %+v; want none, and the cause %s", o.Findings, o.Cause, CauseOwnState)
+	}
+	if o = read(Options{Root: "/repo"}, "./.gauntlet/last-run.json:17: teh ==> the"); len(o.Findings) != 0 || o.Cause != nil {
+		t.Errorf("causes off: findings = %+v, cause = %+v; want neither", o.Findings, o.Cause)
+	}
+	if o = read(withCauses, "./.gauntlet-notes/a.txt:1: teh ==> the"); len(o.Findings) != 1 || o.Cause != nil {
+		t.Errorf("a directory that only starts like it: findings = %+v, cause = %+v", o.Findings, o.Cause)
+	}
+}

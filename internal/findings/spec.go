@@ -69,6 +69,7 @@ var builtin = map[string]makeParser{
 	"ruff":       newRuffParser,
 	"mypy":       newMypyParser,
 	"pytest":     newPytestParser,
+	"pylint":     newPylintParser,
 	"rust":       newRustParser,
 	"shellcheck": newShellcheckParser,
 	"gcc":        newGCCParser,
@@ -201,7 +202,7 @@ func Detect(words []string) Spec {
 			add("eslint")
 		case "tsc", "vue-tsc":
 			add("tsc")
-		case "vitest", "jest", "ava", "ruff", "mypy", "pytest", "shellcheck":
+		case "vitest", "jest", "ava", "ruff", "mypy", "pytest", "pylint", "shellcheck":
 			add(base)
 		case "py.test":
 			add("pytest")

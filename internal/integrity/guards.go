@@ -189,31 +189,90 @@ func gatesShort(commands []string) bool {
 type testKey struct{ file, name string }
 
 // freshTests are the tests the change adds to what runs where the gates run: declared now, not
-// before under that name in a file that ran (a test moved), and not in a file whose removed tests
-// they may stand in for (a rename). A test moved from a file that did not build here (another
-// platform's) adds to what runs here too.
+// before under that name in a file that ran (a test moved), and not the one a removed test of the
+// same file may have been renamed to: of the tests added there, the one whose name shares most
+// words with its own, the nearest to where it was among equals. A file that loses one test and
+// gains several has one rename at most; the others are new. A test moved from a file that did not
+// build here (another platform's) adds to what runs here too.
 func freshTests(removed, added []testDecl) map[testKey]bool {
 	addedNames := map[string]bool{}
 	for _, d := range added {
 		addedNames[d.name] = true
 	}
-	removedNames, renamedIn := map[string]bool{}, map[string]bool{}
+	removedNames := map[string]bool{}
 	for _, d := range removed {
-		if !d.ran {
-			continue
-		}
-		removedNames[d.name] = true
-		if !addedNames[d.name] {
-			renamedIn[d.file] = true
+		if d.ran {
+			removedNames[d.name] = true
 		}
 	}
 	out := map[testKey]bool{}
 	for _, d := range added {
-		if !removedNames[d.name] && !renamedIn[d.file] {
+		if !removedNames[d.name] {
 			out[testKey{d.file, d.name}] = true
 		}
 	}
+	for _, r := range removed {
+		if !r.ran || addedNames[r.name] {
+			continue
+		}
+		best, bestShared := -1, 0
+		for i, d := range added {
+			if d.file != r.file || !out[testKey{d.file, d.name}] {
+				continue
+			}
+			shared := sharedWords(r.name, d.name)
+			if best < 0 || shared > bestShared || shared == bestShared && abs(d.line-r.line) < abs(added[best].line-r.line) {
+				best, bestShared = i, shared
+			}
+		}
+		if best >= 0 {
+			delete(out, testKey{added[best].file, added[best].name})
+		}
+	}
 	return out
+}
+
+// sharedWords counts the words two test names have in common ("test_capture_fd_faulthandler"
+// and "test_faulthandler_enable" share "faulthandler"), "test" aside.
+func sharedWords(a, b string) int {
+	words := func(name string) map[string]bool {
+		set := map[string]bool{}
+		var w strings.Builder
+		end := func() {
+			if s := strings.ToLower(w.String()); s != "" && s != "test" {
+				set[s] = true
+			}
+			w.Reset()
+		}
+		for i, c := range name {
+			switch {
+			case c == '_':
+				end()
+			case c >= 'A' && c <= 'Z' && i > 0:
+				end()
+				w.WriteRune(c)
+			default:
+				w.WriteRune(c)
+			}
+		}
+		end()
+		return set
+	}
+	n := 0
+	wb := words(b)
+	for w := range words(a) {
+		if wb[w] {
+			n++
+		}
+	}
+	return n
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
 }
 
 // skipExcused says whether an added skip weakens nothing the gates run: a Go skip under a guard
@@ -236,7 +295,7 @@ func (j *judge) skipExcused(file string, line int) bool {
 		return j.fresh[testKey{file, goEnclosingTest(lines, line)}] || !j.guardSkipsHere(guard)
 	case langPython:
 		name, conditional := pyGuardedTest(lines, line)
-		return conditional && j.fresh[testKey{file, name}]
+		return conditional && (j.fresh[testKey{file, name}] || j.pySkipElsewhere(file, lines, line))
 	}
 	return false
 }

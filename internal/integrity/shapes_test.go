@@ -132,10 +132,179 @@ func TestPythonGuardedSkips(t *testing.T) {
 			want: []string{"test-skipped tests/test_a.py:8"}},
 		{name: "xfail without a condition on a new test", old: old, new: newTest("@pytest.mark.xfail(reason=\"bug\")\ndef test_b():\n    assert b()\n"),
 			want: []string{"test-skipped tests/test_a.py:8"}},
+		// A file that loses one test and gains several: the removed test may be renamed to one
+		// of them (the one whose name is most like its own), not to every one.
+		{name: "skipif on a new test in a file that lost another", old: map[string]string{"tests/test_testing.py": pyTestingBefore},
+			new: map[string]string{"tests/test_testing.py": pyTestingAfter}},
+		{name: "a test renamed and guarded in a file that gained another", old: old,
+			new: map[string]string{"tests/test_a.py": replace(pyTests, "def test_a():", "@pytest.mark.skipif(sys.platform != \"win32\", reason=\"x\")\ndef test_renamed():") +
+				"\n\ndef test_b():\n    assert b()\n"},
+			want: []string{"test-skipped tests/test_a.py:4"}},
+		// A skip whose condition does not hold where the gates run lets the test run here, as in
+		// Go; the condition's names are read where the module defines them.
+		{name: "a skip for another platform and more on an existing test", old: pyCompat(pyUtilsBefore), new: pyCompat(pyUtilsAfter)},
+		{name: "a skip's condition rewritten, still another platform's", old: pyCompat(pyEditBefore), new: pyCompat(pyEditAfter)},
+		{name: "skipUnless this platform", old: old, new: map[string]string{"tests/test_a.py": replace(pyTests, "def test_a", "@unittest.skipUnless(sys.platform == \""+pyHere+"\", \"x\")\ndef test_a")}},
+		{name: "pytest.skip under an if for another platform", old: old, new: map[string]string{"tests/test_a.py": replace(pyTests, "    assert a() == 1\n", "    if os.name == \""+pyOtherOSName+"\":\n        pytest.skip(\"x\")\n    assert a() == 1\n")}},
+		// Twins: the condition holds here, or cannot be told.
+		{name: "a skip for this platform on an existing test", old: old, new: map[string]string{"tests/test_a.py": replace(pyTests, "def test_a", "@pytest.mark.skipif(sys.platform == \""+pyHere+"\", reason=\"x\")\ndef test_a")},
+			want: []string{"test-skipped tests/test_a.py:4"}},
+		{name: "a skip for another platform or anything", old: old, new: map[string]string{"tests/test_a.py": replace(pyTests, "def test_a", "@pytest.mark.skipif(sys.platform == \""+pyElsewhere+"\" or SLOW, reason=\"x\")\ndef test_a")},
+			want: []string{"test-skipped tests/test_a.py:4"}},
+		{name: "skipUnless another platform", old: old, new: map[string]string{"tests/test_a.py": replace(pyTests, "def test_a", "@unittest.skipUnless(sys.platform == \""+pyElsewhere+"\", \"x\")\ndef test_a")},
+			want: []string{"test-skipped tests/test_a.py:4"}},
+		{name: "a name the module sets again under a condition", old: pyCompat(pyUtilsBefore),
+			new:  map[string]string{"tests/test_utils.py": pyUtilsAfter, "src/click/_compat.py": pyCompatSource + "if FORCE:\n    OTHER = True\n"},
+			want: []string{"test-skipped tests/test_utils.py:10"}},
+		{name: "a name the module sets again by an augmented assignment", old: pyCompat(pyUtilsBefore),
+			new:  map[string]string{"tests/test_utils.py": pyUtilsAfter, "src/click/_compat.py": pyCompatSource + "OTHER |= FORCE\n"},
+			want: []string{"test-skipped tests/test_utils.py:10"}},
+		{name: "a name a function of the module sets again", old: pyCompat(pyUtilsBefore),
+			new:  map[string]string{"tests/test_utils.py": pyUtilsAfter, "src/click/_compat.py": pyCompatSource + "\n\ndef force():\n    global OTHER\n    OTHER = True\n\n\nforce()\n"},
+			want: []string{"test-skipped tests/test_utils.py:10"}},
+		{name: "modules importing a name from each other", old: pyCompat(pyUtilsBefore),
+			new:  map[string]string{"tests/test_utils.py": pyUtilsAfter, "src/click/_compat.py": "from click.other import OTHER\n", "src/click/other.py": "from click._compat import OTHER\n"},
+			want: []string{"test-skipped tests/test_utils.py:10"}},
 		{name: "pytest.skip under an if in an existing test", old: old, new: map[string]string{"tests/test_a.py": replace(pyTests, "    assert a() == 1\n", "    if WIN:\n        pytest.skip(\"x\")\n    assert a() == 1\n")},
 			want: []string{"test-skipped tests/test_a.py:6"}},
 	})
 }
+
+// pyHere and pyElsewhere are sys.platform where the tests run and on a system they do not run
+// on; pyOtherOSName is os.name there.
+var (
+	pyHere        = map[string]string{"windows": "win32", "darwin": "darwin"}[runtime.GOOS]
+	pyElsewhere   = map[bool]string{true: "win32", false: "darwin"}[runtime.GOOS != "windows"]
+	pyOtherOSName = map[bool]string{true: "nt", false: "posix"}[runtime.GOOS != "windows"]
+)
+
+func init() {
+	if pyHere == "" {
+		pyHere = runtime.GOOS
+	}
+}
+
+// pyCompatSource defines the platform names a project's tests import (trimmed from a real
+// project): OTHER is true on a system the tests do not run on, WIN on Windows.
+var pyCompatSource = "import sys\n\nCYGWIN = sys.platform.startswith(\"cygwin\")\nWIN = sys.platform.startswith(\"win\")\nOTHER = sys.platform == \"" + pyElsewhere + "\"\n"
+
+func pyCompat(tests string) map[string]string {
+	return map[string]string{"src/click/_compat.py": pyCompatSource, "tests/test_utils.py": tests}
+}
+
+const pyUtilsBefore = `import sys
+
+import pytest
+
+from click._compat import WIN
+
+
+@pytest.mark.skipif(WIN, reason="Different behavior on windows.")
+@pytest.mark.parametrize(
+    "pager_cmd", ["cat", "cat ", " cat ", "less", " less", " less "]
+)
+def test_echo_via_pager(monkeypatch, pager_cmd):
+    monkeypatch.setattr(click._termui_impl, "OTHER", True)
+    assert pager(pager_cmd)
+`
+
+const pyUtilsAfter = `import sys
+
+import pytest
+
+from click._compat import OTHER
+from click._compat import WIN
+
+
+@pytest.mark.skipif(WIN, reason="Different behavior on windows.")
+@pytest.mark.skipif(
+    OTHER and sys.version_info >= (3, 13) and sys._is_gil_enabled(),
+    reason="Generator exception tests are flaky in Python 3.14t there.",
+)
+@pytest.mark.parametrize(
+    "pager_cmd", ["cat", "cat ", " cat ", "less", " less", " less "]
+)
+def test_echo_via_pager(monkeypatch, pager_cmd):
+    monkeypatch.setattr(click._termui_impl, "OTHER", True)
+    assert pager(pager_cmd)
+`
+
+var pyEditBefore = `import platform
+
+import pytest
+
+import click
+
+
+@pytest.mark.skipif(platform.system() == "` + map[bool]string{true: "Windows", false: "Darwin"}[runtime.GOOS != "windows"] + `", reason="No sed there.")
+def test_fast_edit(runner):
+    result = click.edit("a\nb", editor="sed -i~ 's/$/Test/'")
+    assert result == "aTest\nbTest\n"
+`
+
+var pyEditAfter = replace(replace(pyEditBefore, "import click\n", "import click\nfrom click._compat import OTHER\n"),
+	`@pytest.mark.skipif(platform.system() == "`+map[bool]string{true: "Windows", false: "Darwin"}[runtime.GOOS != "windows"]+`", reason="No sed there.")`,
+	`@pytest.mark.skipif(OTHER, reason="No sed there.")`)
+
+// A change that replaced one test with several, one of them for Windows only (trimmed from a
+// real project's history).
+const pyTestingBefore = `import sys
+
+import pytest
+
+
+def test_output(runner):
+    assert runner.invoke(cli).output == "x\\n"
+
+
+def test_faulthandler_enable(runner):
+    """faulthandler.enable() inside CliRunner should not crash."""
+    result = runner.invoke(cli)
+    assert result.exit_code == 0
+
+
+def test_isolation(runner):
+    assert runner.isolation()
+`
+
+const pyTestingAfter = `import sys
+
+import pytest
+
+
+def test_output(runner):
+    assert runner.invoke(cli).output == "x\\n"
+
+
+needs_fd_capture = pytest.mark.skipif(
+    sys.platform == "win32",
+    reason="fd capture not supported on Windows",
+)
+
+
+def test_capture_invalid_mode():
+    """Invalid capture mode raises ValueError."""
+    with pytest.raises(ValueError, match="capture"):
+        CliRunner(capture="invalid")
+
+
+@pytest.mark.skipif(sys.platform != "win32", reason="Windows-only test")
+def test_capture_fd_windows_error():
+    """fd capture raises ValueError on Windows."""
+    with pytest.raises(ValueError, match="not supported on Windows"):
+        CliRunner(capture="fd")
+
+
+@needs_fd_capture
+def test_capture_fd_faulthandler(runner):
+    """faulthandler.enable() with capture="fd" should not crash."""
+    result = runner.invoke(cli, capture="fd")
+    assert result.exit_code == 0
+
+
+def test_isolation(runner):
+    assert runner.isolation()
+`
 
 // A test made unable to fail while it stays: a return before its first statement, a check whose
 // condition is constant false.

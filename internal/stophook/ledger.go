@@ -58,8 +58,11 @@ type sessionState struct {
 	Prompts map[string]*promptState `json:"prompts,omitempty"`
 	// StopHookActive is what the host last said; recorded, but it decides only when
 	// honor_active_flag is set.
-	StopHookActive bool      `json:"stop_hook_active"`
-	UpdatedAt      time.Time `json:"updated_at"`
+	StopHookActive bool `json:"stop_hook_active"`
+	// MarksContinuations is set once the host said stop_hook_active true in this session: it
+	// marks the stops a block caused, so its false starts a new turn (see noteHostRelease).
+	MarksContinuations bool      `json:"marks_continuations,omitempty"`
+	UpdatedAt          time.Time `json:"updated_at"`
 	// LastPass is the ledger's LastPass for this session alone, kept instead of it when a gate's
 	// result depends on the session: another session's pass says nothing about this one.
 	LastPass string `json:"last_pass,omitempty"`
@@ -243,6 +246,12 @@ func (l *ledger) session(key string, now time.Time) *sessionState {
 	}
 	s.UpdatedAt = now
 	return s
+}
+
+// hear records what the host said of this stop: whether it continues a block.
+func (s *sessionState) hear(p Payload) {
+	s.StopHookActive = p.StopHookActive
+	s.MarksContinuations = s.MarksContinuations || p.StopHookActive
 }
 
 func (s *sessionState) prompt(id string) *promptState {

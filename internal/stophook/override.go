@@ -2,6 +2,7 @@ package stophook
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"time"
@@ -23,9 +24,12 @@ const overrideTailBytes = 64 << 10
 // block, and this stop starts a new turn, so the agent was let go between the two with gates
 // failing. A new turn is a new prompt id where the host sends one (Codex's turn_id, the prompt
 // gauntlet tells for Copilot and Gemini), Cursor's loop_count back at 0, and for Claude Code a
-// stop that says it is not a continuation (stop_hook_active false, not merely absent). A subagent's stop says nothing about
-// its parent's turn.
-func (c *call) noteHostRelease(sd *state.Dir) {
+// stop that says it is not a continuation (stop_hook_active false, not merely absent). Some hosts
+// send false on every stop, the continuation of a block included, so a false is believed only
+// from a session whose host has marked a continuation before (sess, the ledger's record of the
+// session), or when the transcript dates a prompt the user typed after the block. A subagent's
+// stop says nothing about its parent's turn.
+func (c *call) noteHostRelease(ctx context.Context, sd *state.Dir, sess *sessionState) {
 	if c.DryRun || c.payload.IsSubagentStop() {
 		return
 	}
@@ -40,7 +44,8 @@ func (c *call) noteHostRelease(sd *state.Dir) {
 	case c.host == HostCursor:
 		newTurn = c.payload.LoopCount != nil && *c.payload.LoopCount == 0
 	default:
-		newTurn = c.payload.seen&seenStopHookActive != 0 && !c.payload.StopHookActive
+		newTurn = c.payload.seen&seenStopHookActive != 0 && !c.payload.StopHookActive &&
+			(sess != nil && sess.MarksContinuations || typedAfter(ctx, c.payload.Transcript(), last.Time))
 	}
 	if !newTurn {
 		return
@@ -52,6 +57,12 @@ func (c *call) noteHostRelease(sd *state.Dir) {
 	if err := AppendHistory(sd, e); err != nil {
 		fmt.Fprintf(c.Stderr, "gauntlet: stop-hook: %v\n", err)
 	}
+}
+
+// typedAfter says whether the transcript's last prompt was typed after t, by its own date.
+func typedAfter(ctx context.Context, transcript string, t time.Time) bool {
+	msg := lastUserMessage(ctx, transcript)
+	return !msg.At.IsZero() && msg.At.After(t)
 }
 
 // lastDecision is the newest decision recorded for a host's session.

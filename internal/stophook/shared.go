@@ -113,7 +113,7 @@ func (c *call) sharedAnswer(sd *state.Dir, in *inflight, key string, maxAttempts
 	}
 	return c.remember(sd, func(led *ledger) Outcome {
 		sess := led.session(key, time.Now())
-		sess.StopHookActive = c.payload.StopHookActive
+		sess.hear(c.payload)
 		sess.settle(in.Failed)
 		ps := c.promptOf(sess)
 		c.dec.verdict = in.Verdict

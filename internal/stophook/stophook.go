@@ -255,7 +255,7 @@ func (c *call) judge(ctx context.Context, cfg *config.Config) Outcome {
 	}
 	key := sessionKey(c.host, c.payload.Session())
 	maxAttempts := cfg.StopHook.MaxAttempts
-	c.noteHostRelease(sd)
+	c.noteHostRelease(ctx, sd, led.Sessions[key])
 	perSession := sessionDependent(cfg)
 	c.resumeTurn(led, key)
 
@@ -553,7 +553,7 @@ func (c *call) remember(sd *state.Dir, fn func(*ledger) Outcome) Outcome {
 // decide maps the verdict onto the reply and updates the ledger (which the caller saves).
 func (c *call) decide(led *ledger, key, fingerprint string, judged bool, maxAttempts int, run *engine.Run, perSession bool) Outcome {
 	sess := led.session(key, time.Now())
-	sess.StopHookActive = c.payload.StopHookActive
+	sess.hear(c.payload)
 	sess.settle(run.Results)
 	ps := c.promptOf(sess)
 	sess.Turn = c.payload.Prompt()
@@ -613,7 +613,9 @@ func (c *call) reblock(ctx context.Context, cfg *config.Config, sd *state.Dir) O
 		c.killLeftovers(sd) // only a holder of the lock knows the run that left them is dead
 	}
 	return c.remember(sd, func(led *ledger) Outcome {
-		ps := c.promptOf(led.session(sessionKey(c.host, c.payload.Session()), time.Now()))
+		sess := led.session(sessionKey(c.host, c.payload.Session()), time.Now())
+		sess.hear(c.payload)
+		ps := c.promptOf(sess)
 		c.integrity = ps.Integrity
 		return c.nextAttempt(ps, ps.Failed, ps.Total, ps.BlockFingerprint, cfg.StopHook.MaxAttempts)
 	})

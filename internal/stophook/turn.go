@@ -24,7 +24,7 @@ const maxTurnTailBytes = 1 << 20
 // ownReason matches a block reason gauntlet wrote, wherever a host puts it: a host may feed it
 // back as the next user message, and counting it as a new prompt would reset the count forever.
 var ownReason = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`gauntlet: (\d+ of \d+ gates? failed|quality gates failed)`)
+	return regexp.MustCompile(`gauntlet: (?:\d+ of \d+ gates? failed|quality gates failed|setup steps? |[^\n]*\(attempt \d+ of \d+\))`)
 })
 
 // countPerTurn gives a stop from a host that sends no prompt id (Copilot, Gemini) the user's

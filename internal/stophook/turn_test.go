@@ -71,6 +71,8 @@ func TestOwnReasonMatchesBlockReasons(t *testing.T) {
 		BlockReason(nil, 1, Attempt{N: 1, Max: 3}, nil),
 		genericBlockReason,
 		"gauntlet: 3 of 7 gates failed (attempt 2 of 3). Fix them, then stop again.",
+		"gauntlet: setup step deps failed (attempt 1 of 10). Fix it, then stop again.",
+		"gauntlet: the stop hook was ended by SIGTERM 2s after it started, before its deadline (5m0s) and its host's timeout (10m0s), so the gates were not judged (attempt 1 of 10).\n\nA signal ...",
 	} {
 		if !ownReason().MatchString(r) {
 			t.Errorf("not recognised: %q", r)
