@@ -3,6 +3,7 @@ package stophook
 import (
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -415,7 +416,62 @@ func newReasonSection(r gates.Result, secrets *redact.Redactor) reasonSection {
 			}
 		}
 	}
+	s.excerpt = withoutPassingTests(s.excerpt)
+	s.tail = withoutPassingTests(s.tail)
 	return s
+}
+
+// passingTest is a test runner's line for a test that passed (pytest -v, with or without
+// xdist's worker prefix): a verbose run prints one per test, and none is what failed.
+var passingTest = regexp.MustCompile(`^(?:\S+::\S.*\s(?:PASSED|SKIPPED|XFAIL)(?:\s.*)?|\[gw\d+\] \[\s*\d+%\] (?:PASSED|SKIPPED|XFAIL) \S+::.*)$`)
+
+const passingSuffix = " of passing tests left out]"
+
+// withoutPassingTests replaces each run of passing tests' lines with one line saying how many
+// it stands for; lineSpan counts them back, so the cut markers still count the lines printed.
+func withoutPassingTests(lines []string) []string {
+	out := lines[:0:0]
+	run := 0
+	end := func() {
+		if run > 0 {
+			out = append(out, fmt.Sprintf("[... %s %s%s", groupDigits(run), lineWord(run), passingSuffix))
+			run = 0
+		}
+	}
+	for _, l := range lines {
+		if strings.Contains(l, "::") || strings.HasPrefix(l, "[gw") {
+			if passingTest.MatchString(strings.TrimRight(l, " ")) {
+				run++
+				continue
+			}
+		}
+		end()
+		out = append(out, l)
+	}
+	end()
+	return out
+}
+
+// lineSpan is the number of output lines a shown line stands for: 1, or the count of a run of
+// passing tests' lines left out.
+func lineSpan(l string) int {
+	if !strings.HasSuffix(l, passingSuffix) || !strings.HasPrefix(l, "[... ") {
+		return 1
+	}
+	num, _, _ := strings.Cut(strings.TrimPrefix(l, "[... "), " ")
+	n, err := strconv.Atoi(strings.ReplaceAll(num, ",", ""))
+	if err != nil || n < 1 {
+		return 1
+	}
+	return n
+}
+
+func spanOf(lines []string) int {
+	n := 0
+	for _, l := range lines {
+		n += lineSpan(l)
+	}
+	return n
 }
 
 // fixedCost is the bytes the section takes without findings or output: its lines, the cause when
@@ -512,7 +568,7 @@ func (s reasonSection) output(budget int) string {
 		return cutTailAfter(s.tail, budget, s.hiddenBefore(s.tailStart))
 	}
 	if len(s.tail) == 0 {
-		head, _ := cutHead(s.excerpt, budget, s.exStart-1, s.total-(s.exStart+len(s.excerpt)-1), true)
+		head, _ := cutHead(s.excerpt, budget, s.exStart-1, s.total-(s.exStart+spanOf(s.excerpt)-1), true)
 		return head
 	}
 	// The excerpt gets half the room unless the tail needs less.
@@ -523,7 +579,7 @@ func (s reasonSection) output(budget int) string {
 		return cutTailAfter(s.tail, budget, s.hiddenBefore(s.tailStart))
 	}
 	// The tail's marker counts everything between the two, excerpt lines cut included.
-	gap := s.tailStart - (s.exStart + shown)
+	gap := s.tailStart - (s.exStart + spanOf(s.excerpt[:shown]))
 	tail := cutTailAfter(s.tail, budget-len(head)-1, gap)
 	if tail == "" {
 		return head
@@ -630,17 +686,20 @@ func cutTailAfter(lines []string, budget, hidden int) string {
 	if n <= maxTailLines && joinedLen(lines) <= budget && hidden == 0 {
 		return strings.Join(lines, "\n")
 	}
+	// before is the printed lines the first i shown lines stand for.
+	total := spanOf(lines)
+	before := func(i int) int { return total - spanOf(lines[i:]) }
 	kept, size := 0, 0
 	for kept < n && kept < maxTailLines {
 		add := len(lines[n-1-kept])
 		if kept > 0 {
 			add++
 		}
-		total := size + add
-		if cut := hidden + n - kept - 1; cut > 0 {
-			total += len(cutMarker(cut, false)) + 1
+		need := size + add
+		if cut := hidden + before(n-kept-1); cut > 0 {
+			need += len(cutMarker(cut, false)) + 1
 		}
-		if total > budget {
+		if need > budget {
 			break
 		}
 		size += add
@@ -650,9 +709,9 @@ func cutTailAfter(lines []string, budget, hidden int) string {
 		if hidden+n-kept == 0 {
 			return strings.Join(lines, "\n")
 		}
-		return cutMarker(hidden+n-kept, false) + "\n" + strings.Join(lines[n-kept:], "\n")
+		return cutMarker(hidden+before(n-kept), false) + "\n" + strings.Join(lines[n-kept:], "\n")
 	}
-	marker := cutMarker(hidden+n-1, true)
+	marker := cutMarker(hidden+before(n-1), true)
 	room := budget - len(marker) - 1
 	if room < minPartialLineBytes {
 		return ""
@@ -676,7 +735,7 @@ func cutHead(lines []string, budget, before, after int, mark bool) (string, int)
 			add++
 		}
 		trailing := 0
-		if rest := len(lines) - kept - 1 + max(after, 0); rest > 0 && mark {
+		if rest := spanOf(lines[kept+1:]) + max(after, 0); rest > 0 && mark {
 			trailing = len(laterMarker(rest)) + 1
 		}
 		if size+add+trailing > budget {
@@ -689,7 +748,7 @@ func cutHead(lines []string, budget, before, after int, mark bool) (string, int)
 		return "", 0
 	}
 	out := lead + strings.Join(lines[:kept], "\n")
-	if rest := len(lines) - kept + max(after, 0); rest > 0 && mark {
+	if rest := spanOf(lines[kept:]) + max(after, 0); rest > 0 && mark {
 		out += "\n" + laterMarker(rest)
 	}
 	return out, kept
@@ -744,7 +803,7 @@ func findingLines(fs []gates.Finding, secrets *redact.Redactor) []string {
 	seen := make(map[string]bool, len(sorted))
 	var out []string
 	for _, f := range sorted {
-		line := termtext.Cap(secrets.Redact(findingLine(f)), maxFindingBytes)
+		line := capAtWord(secrets.Redact(findingLine(f)), maxFindingBytes)
 		if seen[line] {
 			continue
 		}
@@ -752,6 +811,22 @@ func findingLines(fs []gates.Finding, secrets *redact.Redactor) []string {
 		out = append(out, line)
 	}
 	return out
+}
+
+// capAtWord is termtext.Cap cut at the last space within n bytes, unless that would lose more
+// than a fifth of the room (one very long word): a word cut in two reads as another word.
+func capAtWord(s string, n int) string {
+	const ellipsis = "…"
+	if len(s) <= n || n <= len(ellipsis) {
+		return termtext.Cap(s, n)
+	}
+	cut := termtext.FirstBytes(s, n-len(ellipsis))
+	if s[len(cut)] != ' ' {
+		if i := strings.LastIndexByte(cut, ' '); i >= len(cut)*4/5 {
+			cut = cut[:i]
+		}
+	}
+	return strings.TrimRight(cut, " ") + ellipsis
 }
 
 // findingLine is "file:line:col: severity: message [rule]", leaving out what the tool did not say.
