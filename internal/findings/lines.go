@@ -50,6 +50,11 @@ func parseGoLine(s string) (gates.Finding, bool) {
 	if m == nil {
 		return gates.Finding{}, false
 	}
+	if strings.HasPrefix(strings.TrimLeft(m[4], ": "), "# ") {
+		// "x.go:1: : # example.com/pkg": golangci-lint's copy of the compiler's package header,
+		// above the errors that are the findings.
+		return gates.Finding{}, false
+	}
 	f := gates.Finding{File: m[1], Line: atoi(m[2]), Column: atoi(m[3]), Severity: SeverityError, Message: m[4]}
 	if r := goRule().FindStringSubmatch(f.Message); r != nil {
 		f.Message, f.Rule = r[1], r[2]

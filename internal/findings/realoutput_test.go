@@ -37,3 +37,20 @@ func TestPytestShortTracebackIsLocated(t *testing.T) {
 		t.Errorf("message = %q, want the E lines", f.Message)
 	}
 }
+
+// golangci-lint prints the compiler's package header as an issue of its own at line 1: it is
+// not a finding, the errors under it are.
+func TestGolangciPackageHeaderIsNoFinding(t *testing.T) {
+	_, o := feed(t, mustParse(t, "golangci-lint"), Options{},
+		"encoding.go:1: : # github.com/example/codec [github.com/example/codec.test]",
+		"./encoding.go:14:2: undefined: decodeHeader (typecheck)",
+		"1 issues:",
+		"* typecheck: 1",
+	)
+	if len(o.Findings) != 1 {
+		t.Fatalf("findings = %+v, want one", o.Findings)
+	}
+	if f := o.Findings[0]; f.File != "encoding.go" || f.Line != 14 || f.Message != "undefined: decodeHeader" || f.Rule != "typecheck" {
+		t.Errorf("finding = %+v, want encoding.go:14 undefined: decodeHeader [typecheck]", f)
+	}
+}
