@@ -1,6 +1,7 @@
 package findings
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -52,5 +53,40 @@ func TestGolangciPackageHeaderIsNoFinding(t *testing.T) {
 	}
 	if f := o.Findings[0]; f.File != "encoding.go" || f.Line != 14 || f.Message != "undefined: decodeHeader" || f.Rule != "typecheck" {
 		t.Errorf("finding = %+v, want encoding.go:14 undefined: decodeHeader [typecheck]", f)
+	}
+}
+
+// vitest's failures as a real run printed them: colour codes whose escape byte was lost on the
+// way, and two workers' lines run together. Each finding holds one test's message, plain.
+func TestVitestNoColourCodesNoSplicedMessages(t *testing.T) {
+	_, o := feed(t, mustParse(t, "vitest"), Options{},
+		"⎯⎯⎯⎯⎯⎯⎯ Failed Tests 2 ⎯⎯⎯⎯⎯⎯⎯",
+		"",
+		" FAIL  tests/tag-tree.test.ts > tag tree > keeps generated parents FAIL  tests/tag-tree.test.ts > tag tree > sorts regions",
+		"[31mAssertionError: expected 'singapo[39mAssertionError: expected [ 'b', 'a' ] to deeply equal [ 'a', 'b' ]",
+		"",
+		"\\u001b[32m- Expected\\u001b[39m",
+		" ❯ tests/tag-tree.test.ts:42:19",
+		"",
+		"⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯[1/2]⎯",
+		"",
+		" FAIL  tests/geo.test.ts > geo > names the city",
+		"\x1b[31mAssertionError: expected 'singapo' to be 'singapore'\x1b[39m",
+		" ❯ tests/geo.test.ts:7:5",
+	)
+	sgr := regexp.MustCompile(`\[[0-9;]*m|u001b|\x1b`)
+	var names []string
+	for _, f := range o.Findings {
+		names = append(names, f.Rule)
+		if sgr.MatchString(f.Message) || sgr.MatchString(f.Rule) {
+			t.Errorf("colour codes left in %+v", f)
+		}
+		if strings.Count(f.Message, "Error") > 1 || strings.Count(f.Message, "FAIL") > 0 {
+			t.Errorf("two messages spliced into one finding: %q", f.Message)
+		}
+	}
+	want := []string{"tag tree > keeps generated parents", "tag tree > sorts regions", "geo > names the city"}
+	if strings.Join(names, "|") != strings.Join(want, "|") {
+		t.Errorf("tests = %q, want %q", names, want)
 	}
 }
