@@ -73,17 +73,17 @@ var (
 	})
 )
 
-func newTSCParser(emit emitFunc, opts Options) parser {
-	return lineFormat(func(s string) (gates.Finding, bool) {
-		m := tscPlain().FindStringSubmatch(s)
-		if m == nil {
-			m = tscPretty().FindStringSubmatch(s)
-		}
-		if m == nil {
-			return gates.Finding{}, false
-		}
-		return gates.Finding{File: m[1], Line: atoi(m[2]), Column: atoi(m[3]), Severity: wordSeverity(m[4]), Message: m[6], Rule: m[5]}, true
-	})(emit, opts)
+func newTSCParser(emit emitFunc, opts Options) parser { return lineFormat(parseTSCLine)(emit, opts) }
+
+func parseTSCLine(s string) (gates.Finding, bool) {
+	m := tscPlain().FindStringSubmatch(s)
+	if m == nil {
+		m = tscPretty().FindStringSubmatch(s)
+	}
+	if m == nil {
+		return gates.Finding{}, false
+	}
+	return gates.Finding{File: m[1], Line: atoi(m[2]), Column: atoi(m[3]), Severity: wordSeverity(m[4]), Message: m[6], Rule: m[5]}, true
 }
 
 // testCase collects one failing test of a JavaScript runner: its name, the first lines of its

@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/gauntlet-dev/gauntlet/gates"
 )
 
 // Outputs of real projects, trimmed: what their findings must say.
@@ -88,5 +90,34 @@ func TestVitestNoColourCodesNoSplicedMessages(t *testing.T) {
 	want := []string{"tag tree > keeps generated parents", "tag tree > sorts regions", "geo > names the city"}
 	if strings.Join(names, "|") != strings.Join(want, "|") {
 		t.Errorf("tests = %q, want %q", names, want)
+	}
+}
+
+// ky's `npm test` runs xo, then tsc: the TypeScript error is a finding, an error, beside xo's
+// warnings.
+func TestGenericReadsTypeScriptErrors(t *testing.T) {
+	_, o := feed(t, For(gates.Gate{Run: "npm test"}), Options{},
+		"> ky@1.7.2 test",
+		"> xo && npm run build && ava",
+		"",
+		"  source/core/Ky.ts:120:5",
+		"  ⚠  120:5  Unexpected todo comment.  no-warning-comments",
+		"",
+		"  10 warnings",
+		"> ky@1.7.2 build",
+		"> del-cli distribution && tsc --project tsconfig.dist.json",
+		"",
+		"source/core/Ky.ts(213,4): error TS2322: Type 'string' is not assignable to type 'number'.",
+		"npm error Lifecycle script `build` failed with error:",
+		"npm error code 2",
+	)
+	var found bool
+	for _, f := range o.Findings {
+		if f.File == "source/core/Ky.ts" && f.Line == 213 && f.Column == 4 && f.Severity == SeverityError && f.Rule == "TS2322" {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("findings = %+v, want the TS2322 error at source/core/Ky.ts:213:4", o.Findings)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/findings"
 )
 
 // Reasons as real projects' failures made them, trimmed: what the agent must be able to act on.
@@ -71,5 +72,36 @@ func TestBlockReasonLeavesOutPassingTestLines(t *testing.T) {
 		if !strings.Contains(got, want) {
 			t.Errorf("reason lacks %q:\n%s", want, got)
 		}
+	}
+}
+
+// ky's `npm test`: ten xo warnings (each also in the file:line form a unix reporter prints), npm's
+// lines, and the TypeScript error last. The reason leads with the error, in a findings section.
+func TestBlockReasonLeadsWithTheTypeScriptError(t *testing.T) {
+	out := []string{"> ky@1.7.2 test", "> xo && npm run build && ava", ""}
+	for i := range 10 {
+		out = append(out, fmt.Sprintf("  source/core/Ky.ts:%d:5", 100+i), fmt.Sprintf("  ⚠  %d:5  Unexpected todo comment.  no-warning-comments", 100+i))
+		out = append(out, fmt.Sprintf("source/core/Ky.ts:%d:5: warning: Unexpected todo comment. [no-warning-comments]", 100+i))
+	}
+	out = append(out, "  10 warnings", "", "> ky@1.7.2 build", "> del-cli distribution && tsc --project tsconfig.dist.json", "",
+		"source/core/Ky.ts(213,4): error TS2322: Type 'string' is not assignable to type 'number'.",
+		"npm error Lifecycle script `build` failed with error:", "npm error code 2")
+	g := gates.Gate{Name: "test", Run: "npm test"}
+	r := findings.NewReader(findings.For(g), findings.Options{})
+	for _, l := range out {
+		r.Line([]byte(l))
+	}
+	var o gates.Outcome
+	r.Finish(&o)
+	res := gates.Result{Name: "test", Status: gates.StatusFail, ExitCode: 1, Reason: "exit status 1", Findings: o.Findings,
+		Tail: strings.Join(out, "\n") + "\n", Lines: len(out)}
+	got := BlockReason([]gates.Result{res}, 1, Attempt{}, nil)
+	_, after, ok := strings.Cut(got, "findings (")
+	if !ok {
+		t.Fatalf("no findings section:\n%s", got)
+	}
+	_, first, _ := strings.Cut(after, "\n")
+	if !strings.HasPrefix(first, "- source/core/Ky.ts:213:4: error: Type 'string' is not assignable to type 'number'. [TS2322]") {
+		t.Errorf("first finding = %q, want the TS2322 error:\n%s", first, got)
 	}
 }
