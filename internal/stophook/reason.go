@@ -368,13 +368,12 @@ func newReasonSection(r gates.Result, secrets *redact.Redactor) reasonSection {
 		}
 	}
 	lines := []string{"## " + label + ": " + termtext.Cap(secrets.Redact(termtext.Line(headline(r))), maxHeadlineBytes)}
-	fixable := r.Fix != "" && r.Status == gates.StatusFail
-	if fixable {
-		// A command instead of advice: the gate's own fixer repairs what it found, and says
-		// which files it changed.
+	if gates.FixerMends(r) {
+		// A command beside the advice: the gate's own fixer repairs what it found (formatting),
+		// and says which files it changed. For anything else it cannot mend, it is not offered.
 		lines = append(lines, "fix: run `gauntlet fix "+name+"`")
 	}
-	if hint := strings.TrimSpace(termtext.Clean(r.Hint)); hint != "" && !fixable {
+	if hint := strings.TrimSpace(termtext.Clean(r.Hint)); hint != "" {
 		lines = append(lines, "hint: "+termtext.Cap(secrets.Redact(hint), maxHintBytes))
 	}
 	if len(r.Changed) > 0 {

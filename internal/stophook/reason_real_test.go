@@ -105,3 +105,36 @@ func TestBlockReasonLeadsWithTheTypeScriptError(t *testing.T) {
 		t.Errorf("first finding = %q, want the TS2322 error:\n%s", first, got)
 	}
 }
+
+// `gauntlet fix NAME` is offered only for what the fixer rewrites (formatting), and beside the
+// gate's hint, never in its place: a type error, ineffassign or a timeout is not the fixer's.
+func TestBlockReasonOffersTheFixerOnlyForWhatItMends(t *testing.T) {
+	lint := gates.Result{Name: "lint", Status: gates.StatusFail, ExitCode: 1, Reason: "exit status 1",
+		Command: "golangci-lint run ./...", Fix: "golangci-lint run --fix ./...", Hint: "Read each finding; golangci-lint --fix mends only formatting.",
+		Findings: []gates.Finding{
+			{File: "encoding.go", Line: 14, Column: 2, Severity: "error", Message: "ineffectual assignment to err", Rule: "ineffassign"},
+			{File: "encoding.go", Line: 20, Column: 1, Severity: "error", Message: "File is not properly formatted", Rule: "gofmt"},
+		}}
+	types := gates.Result{Name: "types", Status: gates.StatusFail, ExitCode: 2, Reason: "exit status 2",
+		Command: "npx tsc --noEmit", Fix: "npx eslint --fix .", Hint: "Fix the types where they are declared.",
+		Findings: []gates.Finding{{File: "source/core/Ky.ts", Line: 213, Column: 4, Severity: "error", Message: "Type 'string' is not assignable to type 'number'.", Rule: "TS2322"}}}
+	slow := gates.Result{Name: "fmt", Status: gates.StatusFail, ExitCode: -1, TimedOut: true, Reason: "timed out after 1m0s",
+		Command: "gofmt -l .", Fix: "gofmt -w .", Hint: "Format with gofmt."}
+	fmtGate := gates.Result{Name: "web-fmt", Status: gates.StatusFail, ExitCode: 1, Reason: "exit status 1",
+		Command: "npx prettier --check .", Fix: "npx prettier --write .", Hint: "Keep the project's quoting."}
+	gofmt := gates.Result{Name: "gofmt", Status: gates.StatusFail, ExitCode: 1, Reason: "exit status 1",
+		Command: "test -z \"$(gofmt -l .)\"", Fix: "gofmt -w .", Hint: "Format with gofmt.",
+		Findings: []gates.Finding{{File: "encoding.go", Severity: "error", Message: "not formatted", Rule: "format"}}}
+	for _, tt := range []struct {
+		r     gates.Result
+		offer bool
+	}{{lint, false}, {types, false}, {slow, false}, {fmtGate, true}, {gofmt, true}} {
+		got := BlockReason([]gates.Result{tt.r}, 1, Attempt{}, nil)
+		if offered := strings.Contains(got, "gauntlet fix "+tt.r.Name); offered != tt.offer {
+			t.Errorf("%s: fixer offered = %v, want %v:\n%s", tt.r.Name, offered, tt.offer, got)
+		}
+		if !strings.Contains(got, "hint: "+tt.r.Hint) {
+			t.Errorf("%s: the hint is gone:\n%s", tt.r.Name, got)
+		}
+	}
+}
