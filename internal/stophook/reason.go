@@ -126,7 +126,28 @@ func blockReason(failed []gates.Result, total int, at Attempt, secrets *redact.R
 	b.WriteString("\n")
 	b.WriteString(closing)
 	// A secret could still span two parts; redacting can lengthen the text, so cap it after.
-	return termtext.Cap(secrets.Redact(strings.TrimRight(b.String(), "\n")), limit)
+	return capReason(secrets.Redact(strings.TrimRight(b.String(), "\n")), limit)
+}
+
+// nextPrefix starts the closing line, which every cap of a reason keeps.
+const nextPrefix = "Next: "
+
+// capReason is termtext.Cap for a block reason: what has to go is cut from the middle (findings
+// and output), never the first lines, which say what failed, nor the closing Next: line and the
+// notes after it, which say what to do.
+func capReason(reason string, limit int) string {
+	if len(reason) <= limit {
+		return reason
+	}
+	i := strings.LastIndex(reason, "\n"+nextPrefix)
+	if i < 0 {
+		return termtext.Cap(reason, limit)
+	}
+	end := reason[i:]
+	if len(end) > limit/2 {
+		end = termtext.Cap(end, limit/2)
+	}
+	return termtext.Cap(reason[:i], limit-len(end)) + end
 }
 
 func failingResults(results []gates.Result) []gates.Result {
@@ -345,7 +366,8 @@ type reasonSection struct {
 	name     string
 	fixed    string
 	cause    string   // "environment: ... (fix: ...)", always shown when set
-	findings []string // rendered, errors first, without duplicates
+	findings []string // rendered, errors first, without duplicates, repeats grouped
+	counts   []int    // how many findings each of findings stands for
 	excerpt  []string // the output around the first line that looked like an error
 	exStart  int      // line number of excerpt[0]
 	tail     []string
@@ -384,7 +406,8 @@ func newReasonSection(r gates.Result, secrets *redact.Redactor) reasonSection {
 	if log := termtext.Line(r.Log); log != "" {
 		lines = append(lines, "log: "+termtext.Cap(secrets.Redact(log), maxLogPathBytes))
 	}
-	s := reasonSection{name: name, fixed: strings.Join(lines, "\n"), findings: findingLines(r.Findings, secrets)}
+	s := reasonSection{name: name, fixed: strings.Join(lines, "\n")}
+	s.findings, s.counts = findingLines(r.Findings, secrets)
 	if r.Cause != nil {
 		s.cause = termtext.Cap(secrets.Redact(termtext.Line(gates.CauseReason(*r.Cause))), maxCauseBytes)
 	}
@@ -528,13 +551,17 @@ func (s reasonSection) findingsBlock(budget int) string {
 	if len(s.findings) == 0 {
 		return ""
 	}
-	head := fmt.Sprintf("findings (%s):", groupDigits(len(s.findings)))
+	total := 0
+	for _, n := range s.counts {
+		total += n
+	}
+	head := fmt.Sprintf("findings (%s):", groupDigits(total))
 	var b strings.Builder
 	b.WriteString(head)
-	shown := 0
+	shown, left := 0, total
 	for i, f := range s.findings {
 		more := ""
-		if rest := len(s.findings) - i - 1; rest > 0 {
+		if rest := left - s.counts[i]; rest > 0 {
 			more = fmt.Sprintf("\n[... %s more %s]", groupDigits(rest), findingWord(rest))
 		}
 		if shown == maxFindings || b.Len()+1+len(f)+len(more) > budget {
@@ -542,12 +569,13 @@ func (s reasonSection) findingsBlock(budget int) string {
 		}
 		b.WriteString("\n" + f)
 		shown++
+		left -= s.counts[i]
 	}
 	if shown == 0 {
 		return ""
 	}
-	if rest := len(s.findings) - shown; rest > 0 {
-		fmt.Fprintf(&b, "\n[... %s more %s]", groupDigits(rest), findingWord(rest))
+	if left > 0 {
+		fmt.Fprintf(&b, "\n[... %s more %s]", groupDigits(left), findingWord(left))
 	}
 	return b.String()
 }
@@ -795,21 +823,77 @@ func groupDigits(n int) string {
 	return s
 }
 
+// maxGroupPlaces is how many more places a line of repeated findings names after its first.
+const maxGroupPlaces = 3
+
 // findingLines renders findings one per line, errors before warnings before the rest, each shown
-// once, in the order they were printed otherwise.
-func findingLines(fs []gates.Finding, secrets *redact.Redactor) []string {
+// once, in the order they were printed otherwise. Findings of one severity, rule and message
+// (numbers aside) at several places are one line, with their count and the first places: 97
+// copies of a lint message say no more than one does. counts holds how many findings each line
+// stands for.
+func findingLines(fs []gates.Finding, secrets *redact.Redactor) (lines []string, counts []int) {
 	sorted := gates.ByImportance(fs)
 	seen := make(map[string]bool, len(sorted))
-	var out []string
+	type group struct {
+		first  gates.Finding
+		places []string
+		n      int
+	}
+	var groups []*group
+	byKey := map[string]*group{}
 	for _, f := range sorted {
-		line := capAtWord(secrets.Redact(findingLine(f)), maxFindingBytes)
+		line := findingLine(f)
 		if seen[line] {
 			continue
 		}
 		seen[line] = true
-		out = append(out, line)
+		key := f.Severity + "\x00" + f.Rule + "\x00" + strings.Map(digitsAlike, termtext.Line(f.Message))
+		if g := byKey[key]; g != nil {
+			g.n++
+			if len(g.places) < maxGroupPlaces {
+				g.places = append(g.places, place(f))
+			}
+			continue
+		}
+		g := &group{first: f, n: 1}
+		byKey[key] = g
+		groups = append(groups, g)
 	}
-	return out
+	for _, g := range groups {
+		line := capAtWord(secrets.Redact(findingLine(g.first)), maxFindingBytes)
+		if g.n > 1 {
+			also := strings.Join(g.places, ", ")
+			if rest := g.n - 1 - len(g.places); rest > 0 {
+				also += fmt.Sprintf(" and %s more", groupDigits(rest))
+			}
+			line += termtext.Cap(secrets.Redact(fmt.Sprintf(" (%s times; also %s)", groupDigits(g.n), also)), maxFindingBytes)
+		}
+		lines = append(lines, line)
+		counts = append(counts, g.n)
+	}
+	return lines, counts
+}
+
+func digitsAlike(r rune) rune {
+	if r >= '0' && r <= '9' {
+		return '0'
+	}
+	return r
+}
+
+// place is where a finding is: "file:line:col", as much as the tool said.
+func place(f gates.Finding) string {
+	p := termtext.Cap(termtext.Line(f.File), maxLogPathBytes)
+	if p == "" {
+		return "(no file)"
+	}
+	if f.Line > 0 {
+		p += ":" + strconv.Itoa(f.Line)
+		if f.Column > 0 {
+			p += ":" + strconv.Itoa(f.Column)
+		}
+	}
+	return p
 }
 
 // capAtWord is termtext.Cap cut at the last space within n bytes, unless that would lose more

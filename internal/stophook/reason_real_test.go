@@ -138,3 +138,53 @@ func TestBlockReasonOffersTheFixerOnlyForWhatItMends(t *testing.T) {
 		}
 	}
 }
+
+// 97 findings of one rule and message fill no reason: they are one line with their count and
+// the first places.
+func TestBlockReasonGroupsRepeatedFindings(t *testing.T) {
+	var fs []gates.Finding
+	for i := range 97 {
+		fs = append(fs, gates.Finding{File: fmt.Sprintf("src/click/mod%d.py", i%7), Line: 10 + i, Severity: "error",
+			Message: "Missing function or method docstring", Rule: "C0116"})
+	}
+	fs = append(fs, gates.Finding{File: "src/click/core.py", Line: 7, Severity: "error", Message: "Unused import os", Rule: "W0611"})
+	r := gates.Result{Name: "lint", Status: gates.StatusFail, ExitCode: 16, Reason: "exit status 16", Findings: fs}
+	got := BlockReason([]gates.Result{r}, 1, Attempt{}, nil)
+	if n := strings.Count(got, "Missing function or method docstring"); n != 1 {
+		t.Errorf("the repeated finding shows %d times, want once:\n%s", n, got)
+	}
+	for _, want := range []string{"findings (98):", "- src/click/mod0.py:10: error: Missing function or method docstring [C0116] (97 times; also src/click/mod1.py:11, src/click/mod2.py:12",
+		"- src/click/core.py:7: error: Unused import os [W0611]"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("reason lacks %q:\n%s", want, got)
+		}
+	}
+}
+
+// Whatever is added to the reason (the fixers' note, the gates not judged, the hook's notes),
+// its cap cuts the findings and output, never the first lines or the closing Next: line.
+func TestBlockReasonKeepsNextUnderTheCap(t *testing.T) {
+	var fs []gates.Finding
+	for i := range 97 {
+		fs = append(fs, gates.Finding{File: fmt.Sprintf("src/m%d.ts", i), Line: i + 1, Severity: "warning",
+			Message: fmt.Sprintf("Unexpected any. Specify a different type (near %s).", strings.Repeat("x", i%40)), Rule: fmt.Sprintf("r%d", i)})
+	}
+	r := gates.Result{Name: "lint", Status: gates.StatusFail, ExitCode: 1, Reason: "exit status 1", Findings: fs,
+		Tail: strings.Repeat("some output line that goes on for a while\n", 200), Lines: 200}
+	var stopped []gates.Result
+	for i := range 40 {
+		stopped = append(stopped, gates.Result{Name: fmt.Sprintf("slow-gate-with-a-long-name-%d", i), Status: gates.StatusCancelled})
+	}
+	reason := withNotJudged(BlockReason([]gates.Result{r}, 41, Attempt{N: 1, Max: 3}, nil), stopped)
+	reason = withOverrides(reason, []string{strings.Repeat("gates.lint.run changed ", 60)}, "honour")
+	reason = withNotes(reason, []string{"note: " + strings.Repeat("n", 300)})
+	if len(reason) > MaxReasonBytes {
+		t.Errorf("reason is %d bytes", len(reason))
+	}
+	if !strings.HasPrefix(reason, "gauntlet: 1 of 41 gates failed (attempt 1 of 3).") || !strings.Contains(reason, "\nnot judged: slow-gate") {
+		t.Errorf("first lines lost:\n%s", reason[:min(len(reason), 600)])
+	}
+	if !strings.Contains(reason, "\nNext: fix the findings above, check with `gauntlet run lint`, then stop again.") {
+		t.Errorf("Next: line cut:\n%s", reason[max(0, len(reason)-800):])
+	}
+}

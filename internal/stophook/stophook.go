@@ -688,7 +688,7 @@ func (c *call) nextAttempt(ps *promptState, failed []gates.Result, total int, fi
 	// The integrity findings come first, in at most half the room; the gates have the rest.
 	head := IntegrityReason(c.integrity, at, MaxReasonBytes/2, c.secrets)
 	rest := withFixed(withNotJudged(blockReason(failed, total, Attempt{}, c.secrets, MaxReasonBytes-len(head)-2), c.stopped), c.fixed)
-	return c.block(termtext.Cap(head+"\n\n"+rest, MaxReasonBytes))
+	return c.block(capReason(head+"\n\n"+rest, MaxReasonBytes))
 }
 
 // withNotJudged names, under the reason's first line, the gates first_failure stopped: the agent
@@ -699,7 +699,7 @@ func withNotJudged(reason string, stopped []gates.Result) string {
 	}
 	note := "not judged: " + names(stopped) + " (stopped after the first failure; judged at the next stop)"
 	header, rest, _ := strings.Cut(reason, "\n")
-	return termtext.Cap(header+"\n"+note+"\n"+rest, MaxReasonBytes)
+	return capReason(header+"\n"+note+"\n"+rest, MaxReasonBytes)
 }
 
 // gateEnv tells gates that an agent is stopping, so that a gate can check the agent's own work.
