@@ -123,10 +123,13 @@ func newGenericParser(emit emitFunc, opts Options) parser {
 }
 
 func parseGenericLine(s string) (gates.Finding, bool) {
-	if f, ok := parseTSCLine(s); ok {
-		// tsc under a script runner (`npm test` running a build): its errors are the ones that
-		// matter, whatever a linter before it warned about.
-		return f, true
+	// tsc under a script runner (`npm test` running a build): its errors are the ones that
+	// matter, whatever a linter before it warned about. Only a line naming a TS code costs its
+	// regexps.
+	if strings.Contains(s, " TS") {
+		if f, ok := parseTSCLine(s); ok {
+			return f, true
+		}
 	}
 	m := genericLine().FindStringSubmatch(s)
 	if m == nil || strings.HasPrefix(m[1], "http") || !looksLikePath(m[1]) {
