@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
 	"github.com/gauntlet-dev/gauntlet/internal/findings"
@@ -186,5 +187,20 @@ func TestBlockReasonKeepsNextUnderTheCap(t *testing.T) {
 	}
 	if !strings.Contains(reason, "\nNext: fix the findings above, check with `gauntlet run lint`, then stop again.") {
 		t.Errorf("Next: line cut:\n%s", reason[max(0, len(reason)-800):])
+	}
+}
+
+// The gates first_failure stopped are named, and whether each was stopped while it ran or never
+// started: a test gate stopped mid-run is a failure still to be seen.
+func TestNotJudgedSaysHowEachGateWasStopped(t *testing.T) {
+	reason := "gauntlet: 1 of 4 gates failed. Fix it, then stop again.\n\n## spell: exit code 65\n\nNext: fix it."
+	stopped := []gates.Result{
+		{Name: "typecheck", Status: gates.StatusCancelled, Started: time.Unix(1, 0)},
+		{Name: "docs", Status: gates.StatusCancelled},
+	}
+	got := withNotJudged(reason, stopped)
+	want := "not judged: typecheck (stopped while running), docs (not started): stopped after the first failure, they run at the next stop"
+	if _, rest, _ := strings.Cut(got, "\n"); !strings.HasPrefix(rest, want+"\n") {
+		t.Errorf("second line = %q, want %q", strings.SplitN(got, "\n", 3)[1], want)
 	}
 }

@@ -691,13 +691,22 @@ func (c *call) nextAttempt(ps *promptState, failed []gates.Result, total int, fi
 	return c.block(capReason(head+"\n\n"+rest, MaxReasonBytes))
 }
 
-// withNotJudged names, under the reason's first line, the gates first_failure stopped: the agent
-// must not read their silence as a pass. They run again at the next stop.
+// withNotJudged names, under the reason's first line, the gates first_failure stopped, each
+// saying whether it was stopped while it ran or never started: the agent must not read their
+// silence as a pass. They run again at the next stop.
 func withNotJudged(reason string, stopped []gates.Result) string {
 	if len(stopped) == 0 {
 		return reason
 	}
-	note := "not judged: " + names(stopped) + " (stopped after the first failure; judged at the next stop)"
+	parts := make([]string, len(stopped))
+	for i, r := range stopped {
+		how := "stopped while running"
+		if r.Started.IsZero() {
+			how = "not started"
+		}
+		parts[i] = termtext.Line(r.Name) + " (" + how + ")"
+	}
+	note := termtext.Cap("not judged: "+strings.Join(parts, ", ")+": stopped after the first failure, they run at the next stop", maxNotRunBytes)
 	header, rest, _ := strings.Cut(reason, "\n")
 	return capReason(header+"\n"+note+"\n"+rest, MaxReasonBytes)
 }
