@@ -39,10 +39,20 @@ func (r *run) failFast(gate string) {
 
 // gateContext gives the gate its own timeout, with a cause that tells it apart from the run's.
 func (r *run) gateContext(g gates.Gate) (context.Context, context.CancelFunc) {
+	base := r.baseContext(g)
 	if g.Timeout > 0 {
-		return context.WithTimeoutCause(r.ctx, g.Timeout, errGateTimeout)
+		return context.WithTimeoutCause(base, g.Timeout, errGateTimeout)
 	}
-	return context.WithCancel(r.ctx)
+	return context.WithCancel(base)
+}
+
+// baseContext is what a started gate's run ends with: fail-fast too, unless FinishStarted lets
+// it finish.
+func (r *run) baseContext(g gates.Gate) context.Context {
+	if r.opts.FailFast && r.opts.FinishStarted != nil && r.opts.FinishStarted(g) {
+		return r.kept
+	}
+	return r.ctx
 }
 
 // execute runs g with its output captured. A panic anywhere in it becomes the gate's internal
@@ -66,7 +76,7 @@ func (r *run) execute(ctx context.Context, g gates.Gate, start time.Time) (o gat
 			o.InfraMatch = out.InfraMatch()
 		}
 		out.finish(&o)
-		out.settle(r.ctx, &o)
+		out.settle(r.baseContext(g), &o)
 		tail = out.Tail()
 		if !out.logged() {
 			logPath = "" // it printed nothing: no log file to point to

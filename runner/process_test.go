@@ -190,3 +190,29 @@ func TestFailFastIgnoresWarnings(t *testing.T) {
 		t.Errorf("got %s and %s, want warn and pass", results[0].Status, results[1].Status)
 	}
 }
+
+// With FinishStarted, fail-fast stops the other gates but lets a started one it names run to its
+// end: a test gate's own failure is worth more than its silence.
+func TestFailFastLetsStartedTestsFinish(t *testing.T) {
+	t.Parallel()
+	opts := testOptions(t)
+	opts.Jobs = 3
+	opts.FailFast = true
+	opts.FailGrace = 10 * time.Millisecond
+	opts.FinishStarted = func(g gates.Gate) bool { return strings.HasPrefix(g.Name, "test") }
+	gs := []gates.Gate{
+		shellGate("test", `sleep 0.6; echo "FAILED tests/test_basic.py::test_echo"; exit 1`),
+		shellGate("spell", `sleep 1000`),
+		shellGate("bad", `sleep 0.1; exit 1`),
+	}
+	results := runWithin(t, 20*time.Second, func() []gates.Result {
+		return Run(context.Background(), gs, opts)
+	})
+	r := byName(results)
+	if r["test"].Status != gates.StatusFail || r["test"].ExitCode != 1 {
+		t.Errorf("test: got %s %q, want its own failure", r["test"].Status, r["test"].Reason)
+	}
+	if r["spell"].Status != gates.StatusCancelled {
+		t.Errorf("spell: got %s %q, want cancelled by fail-fast", r["spell"].Status, r["spell"].Reason)
+	}
+}

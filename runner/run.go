@@ -60,6 +60,11 @@ type Options struct {
 	// FailGrace, with FailFast, is how long the other gates may still finish after the first
 	// failure before they are stopped; 0 stops them at once.
 	FailGrace time.Duration
+	// FinishStarted, with FailFast, names the gates fail-fast lets run to their end once they
+	// have started (a test gate: its own failure says more than its silence); they still end
+	// with the caller's context, an abort or their own timeout. Gates not started yet never
+	// start. nil stops every gate.
+	FinishStarted func(gates.Gate) bool
 	// Env is the base environment; nil means os.Environ(). Then come gate.Env, GAUNTLET=1,
 	// GAUNTLET_RUN_ID, GAUNTLET_GATE, then ExtraEnv; later entries win.
 	Env      []string
@@ -103,12 +108,16 @@ func Run(ctx context.Context, gs []gates.Gate, opts Options) []gates.Result {
 
 // run is the state shared by the gates of one Run.
 type run struct {
-	opts     Options
-	parent   context.Context
-	ctx      context.Context // ends on parent end, fail-fast or abort
-	cancel   context.CancelCauseFunc
-	executor Executor
-	observer Observer
+	opts   Options
+	parent context.Context
+	ctx    context.Context // ends on parent end, fail-fast or abort
+	cancel context.CancelCauseFunc
+	// kept is the context of the gates FinishStarted names: it ends on parent end or abort, not
+	// on fail-fast.
+	kept       context.Context
+	cancelKept context.CancelCauseFunc
+	executor   Executor
+	observer   Observer
 
 	stopWatch    chan struct{}
 	watchStopped chan struct{}
@@ -140,11 +149,14 @@ func newRun(parent context.Context, opts Options) *run {
 		opts.Env = os.Environ()
 	}
 	ctx, cancel := context.WithCancelCause(parent)
+	kept, cancelKept := context.WithCancelCause(parent)
 	r := &run{
 		opts:         opts,
 		parent:       parent,
 		ctx:          ctx,
 		cancel:       cancel,
+		kept:         kept,
+		cancelKept:   cancelKept,
 		executor:     opts.Executor,
 		observer:     opts.Observer,
 		stopWatch:    make(chan struct{}),
@@ -166,6 +178,7 @@ func newRun(parent context.Context, opts Options) *run {
 	case <-opts.Abort:
 		// Already aborted: decide now rather than race the watcher against the first gate.
 		cancel(errAborted)
+		cancelKept(errAborted)
 	default:
 	}
 	go r.watchAbort()
@@ -198,6 +211,7 @@ func (r *run) watchAbort() {
 	select {
 	case <-r.opts.Abort:
 		r.cancel(errAborted)
+		r.cancelKept(errAborted)
 	case <-r.stopWatch:
 	}
 }
@@ -211,6 +225,7 @@ func (r *run) stop() {
 	<-r.watchStopped
 	<-r.sweepStopped
 	r.cancel(nil)
+	r.cancelKept(nil)
 }
 
 type silentObserver struct{}

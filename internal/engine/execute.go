@@ -153,6 +153,17 @@ func Execute(ctx context.Context, req Request) (*Run, error) {
 	return run, e.record(run)
 }
 
+// finishStarted lets, under the stop hook's first_failure, a test gate that had started before
+// the grace ran out run to its end: a test's own failure tells the agent more than the first
+// findings of a linter, and stopping it would leave the change's real failure for a later stop.
+// A config's own fail_fast stops everything at once.
+func finishStarted(cfg *config.Config, req Request) func(gates.Gate) bool {
+	if failGrace(cfg, req) <= 0 {
+		return nil
+	}
+	return func(g gates.Gate) bool { return PlanCensus(g).TestGate }
+}
+
 // failGrace is the grace of the stop hook's first_failure; a config's own fail_fast means at once.
 func failGrace(cfg *config.Config, req Request) time.Duration {
 	if cfg.FailFast || !req.FailFast {

@@ -167,7 +167,7 @@ func (e *execution) runGates(ctx context.Context) []gates.Result {
 	e.cleanup = append(e.cleanup, e.judge.close, e.tests.close)
 	ran := runner.Run(ctx, e.toRun, runner.Options{
 		RunID: e.runID, Root: cfg.Root, OpenLogs: e.logs.open, LogPrefix: e.sd.RunLogsPrefix(e.runID),
-		Jobs: cfg.Jobs, FailFast: cfg.FailFast || req.FailFast, FailGrace: failGrace(cfg, req),
+		Jobs: cfg.Jobs, FailFast: cfg.FailFast || req.FailFast, FailGrace: failGrace(cfg, req), FinishStarted: finishStarted(cfg, req),
 		Env: e.env, ExtraEnv: req.ExtraEnv, Grace: req.Grace, Observer: e.live.observer(), Abort: req.Abort,
 		Kinds: kinds(e.snap, e.secrets),
 		// A gate the host signalled with the hook is not the change's failure.

@@ -73,17 +73,17 @@ var (
 	})
 )
 
-func newTSCParser(emit emitFunc, opts Options) parser {
-	return lineFormat(func(s string) (gates.Finding, bool) {
-		m := tscPlain().FindStringSubmatch(s)
-		if m == nil {
-			m = tscPretty().FindStringSubmatch(s)
-		}
-		if m == nil {
-			return gates.Finding{}, false
-		}
-		return gates.Finding{File: m[1], Line: atoi(m[2]), Column: atoi(m[3]), Severity: wordSeverity(m[4]), Message: m[6], Rule: m[5]}, true
-	})(emit, opts)
+func newTSCParser(emit emitFunc, opts Options) parser { return lineFormat(parseTSCLine)(emit, opts) }
+
+func parseTSCLine(s string) (gates.Finding, bool) {
+	m := tscPlain().FindStringSubmatch(s)
+	if m == nil {
+		m = tscPretty().FindStringSubmatch(s)
+	}
+	if m == nil {
+		return gates.Finding{}, false
+	}
+	return gates.Finding{File: m[1], Line: atoi(m[2]), Column: atoi(m[3]), Severity: wordSeverity(m[4]), Message: m[6], Rule: m[5]}, true
 }
 
 // testCase collects one failing test of a JavaScript runner: its name, the first lines of its
@@ -142,7 +142,53 @@ func newVitestParser(emit emitFunc, _ Options) parser {
 	return &vitestParser{emit: emit, seen: map[string]bool{}}
 }
 
+// Colour codes whose escape byte was lost on the way ("[31m", or "\u001b[31m" from an error
+// serialised by a worker), and the starts of a second failure or error inside a line: two
+// workers' writes run together, which must not make one test's message out of two.
+var (
+	colourRemnant = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?:\\u001[bB]|\\x1[bB]|\\033|\\e)?\[[0-9;]*m`)
+	})
+	splicedFail  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\S\s+FAIL\s+\S+? > `) })
+	errorStart   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[A-Z][A-Za-z]*Error: `) })
+	wordInsideOf = func(b byte) bool { return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9' }
+)
+
 func (p *vitestParser) line(s string) {
+	if strings.Contains(s, "[") {
+		s = colourRemnant().ReplaceAllString(s, "")
+	}
+	for _, part := range unspliced(s) {
+		p.read(part)
+	}
+}
+
+// unspliced cuts a line where a second failure header, or a second error starting inside a word
+// ("expected 'singapoAssertionError: ..."), begins.
+func unspliced(s string) []string {
+	var parts []string
+	for {
+		cut := -1
+		if loc := splicedFail().FindStringIndex(s); loc != nil {
+			cut = loc[0] + 1
+		}
+		if first := errorStart().FindStringIndex(s); first != nil {
+			if next := errorStart().FindStringIndex(s[first[1]:]); next != nil {
+				at := first[1] + next[0]
+				if wordInsideOf(s[at-1]) && (cut < 0 || at < cut) {
+					cut = at
+				}
+			}
+		}
+		if cut <= 0 {
+			return append(parts, s)
+		}
+		parts = append(parts, s[:cut])
+		s = s[cut:]
+	}
+}
+
+func (p *vitestParser) read(s string) {
 	if m := vitestFail().FindStringSubmatch(s); m != nil {
 		p.flush()
 		p.cur = &testCase{name: strings.TrimSpace(m[2]), file: m[1]}

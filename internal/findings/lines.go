@@ -50,6 +50,11 @@ func parseGoLine(s string) (gates.Finding, bool) {
 	if m == nil {
 		return gates.Finding{}, false
 	}
+	if strings.HasPrefix(strings.TrimLeft(m[4], ": "), "# ") {
+		// "x.go:1: : # example.com/pkg": golangci-lint's copy of the compiler's package header,
+		// above the errors that are the findings.
+		return gates.Finding{}, false
+	}
 	f := gates.Finding{File: m[1], Line: atoi(m[2]), Column: atoi(m[3]), Severity: SeverityError, Message: m[4]}
 	if r := goRule().FindStringSubmatch(f.Message); r != nil {
 		f.Message, f.Rule = r[1], r[2]
@@ -118,6 +123,14 @@ func newGenericParser(emit emitFunc, opts Options) parser {
 }
 
 func parseGenericLine(s string) (gates.Finding, bool) {
+	// tsc under a script runner (`npm test` running a build): its errors are the ones that
+	// matter, whatever a linter before it warned about. Only a line naming a TS code costs its
+	// regexps.
+	if strings.Contains(s, " TS") {
+		if f, ok := parseTSCLine(s); ok {
+			return f, true
+		}
+	}
 	m := genericLine().FindStringSubmatch(s)
 	if m == nil || strings.HasPrefix(m[1], "http") || !looksLikePath(m[1]) {
 		return gates.Finding{}, false

@@ -134,7 +134,9 @@ type pytestParser struct {
 var (
 	pytestSection = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^_{3,} (?:ERROR at \w+ of )?(.+?) _{3,}$`) })
 	pytestE       = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^E\s+(.*)$`) })
-	pytestLoc     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([^\s:]+\.py):(\d+):(?: (\w+))? *$`) })
+	// "tests/test_a.py:5: AssertionError" (the long traceback) or "tests/test_a.py:5: in test_add"
+	// (--tb=short).
+	pytestLoc     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([^\s:]+\.py):(\d+):(?: (\w+)| in \S+)? *$`) })
 	pytestSummary = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`^(FAILED|ERROR) ([^\s:]+\.py)(?:::(\S+))?(?: - (.*))?$`)
 	})

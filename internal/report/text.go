@@ -119,7 +119,8 @@ func writeGateBlock(b *strings.Builder, g GateReport, root bool, opts TextOption
 	if hint := termtext.Line(g.Hint); hint != "" {
 		fmt.Fprintf(b, "hint: %s\n", hint)
 	}
-	if g.Fix != "" && g.Status == gates.StatusFail {
+	if gates.FixerMends(gates.Result{Name: g.Name, Status: g.Status, TimedOut: g.TimedOut, Command: g.Command, Fix: g.Fix,
+		Findings: g.Findings, Cause: g.Cause}) {
 		fmt.Fprintf(b, "fix: gauntlet fix %s\n", g.Name)
 	}
 	writeFindings(b, g)

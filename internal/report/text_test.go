@@ -191,3 +191,20 @@ func TestTextInterruptedVerdict(t *testing.T) {
 		t.Errorf("an interrupted run reads as an error: %q", out)
 	}
 }
+
+// The summary offers `gauntlet fix` only for what the fixer mends (formatting), beside the hint.
+func TestTextOffersTheFixerOnlyForWhatItMends(t *testing.T) {
+	r := New("r", time.Time{}, time.Second, []gates.Result{
+		{Name: "lint", Status: gates.StatusFail, ExitCode: 1, Reason: "exit status 1", Command: "golangci-lint run", Fix: "golangci-lint run --fix",
+			Hint: "read each finding", Findings: []gates.Finding{{File: "a.go", Line: 3, Severity: "error", Message: "ineffectual assignment to err", Rule: "ineffassign"}}},
+		{Name: "fmt", Status: gates.StatusFail, ExitCode: 1, Reason: "exit status 1", Command: "gofmt -l .", Fix: "gofmt -w .",
+			Hint: "format with gofmt", Findings: []gates.Finding{{File: "a.go", Severity: "error", Message: "not formatted", Rule: "format"}}},
+	})
+	got := writeText(t, r, TextOptions{})
+	if strings.Contains(got, "gauntlet fix lint") || !strings.Contains(got, "fix: gauntlet fix fmt") {
+		t.Errorf("want the fixer offered for fmt only:\n%s", got)
+	}
+	if !strings.Contains(got, "hint: read each finding") || !strings.Contains(got, "hint: format with gofmt") {
+		t.Errorf("hints missing:\n%s", got)
+	}
+}

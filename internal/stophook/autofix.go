@@ -51,7 +51,7 @@ func withFixed(reason string, fixed []fix.Result) string {
 		return reason
 	}
 	header, rest, _ := strings.Cut(reason, "\n")
-	return termtext.Cap(header+"\n"+fixedNote(fixed)+"\n"+rest, MaxReasonBytes)
+	return capReason(header+"\n"+fixedNote(fixed)+"\n"+rest, MaxReasonBytes)
 }
 
 func fixedNote(fixed []fix.Result) string {

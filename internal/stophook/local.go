@@ -33,7 +33,7 @@ func withOverrides(reason string, overrides []string, mode string) string {
 	}
 	note += strings.Join(overrides, "; ")
 	header, rest, _ := strings.Cut(reason, "\n")
-	return termtext.Cap(header+"\n"+termtext.Short(note, 1500)+"\n"+rest, MaxReasonBytes)
+	return capReason(header+"\n"+termtext.Short(note, 1500)+"\n"+rest, MaxReasonBytes)
 }
 
 // loadConfig loads the config of the project in dir. A .gauntlet.local.yml that does not load is

@@ -3,6 +3,7 @@ package stophook
 import (
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -125,7 +126,28 @@ func blockReason(failed []gates.Result, total int, at Attempt, secrets *redact.R
 	b.WriteString("\n")
 	b.WriteString(closing)
 	// A secret could still span two parts; redacting can lengthen the text, so cap it after.
-	return termtext.Cap(secrets.Redact(strings.TrimRight(b.String(), "\n")), limit)
+	return capReason(secrets.Redact(strings.TrimRight(b.String(), "\n")), limit)
+}
+
+// nextPrefix starts the closing line, which every cap of a reason keeps.
+const nextPrefix = "Next: "
+
+// capReason is termtext.Cap for a block reason: what has to go is cut from the middle (findings
+// and output), never the first lines, which say what failed, nor the closing Next: line and the
+// notes after it, which say what to do.
+func capReason(reason string, limit int) string {
+	if len(reason) <= limit {
+		return reason
+	}
+	i := strings.LastIndex(reason, "\n"+nextPrefix)
+	if i < 0 {
+		return termtext.Cap(reason, limit)
+	}
+	end := reason[i:]
+	if len(end) > limit/2 {
+		end = termtext.Cap(end, limit/2)
+	}
+	return termtext.Cap(reason[:i], limit-len(end)) + end
 }
 
 func failingResults(results []gates.Result) []gates.Result {
@@ -344,7 +366,8 @@ type reasonSection struct {
 	name     string
 	fixed    string
 	cause    string   // "environment: ... (fix: ...)", always shown when set
-	findings []string // rendered, errors first, without duplicates
+	findings []string // rendered, errors first, without duplicates, repeats grouped
+	counts   []int    // how many findings each of findings stands for
 	excerpt  []string // the output around the first line that looked like an error
 	exStart  int      // line number of excerpt[0]
 	tail     []string
@@ -367,13 +390,12 @@ func newReasonSection(r gates.Result, secrets *redact.Redactor) reasonSection {
 		}
 	}
 	lines := []string{"## " + label + ": " + termtext.Cap(secrets.Redact(termtext.Line(headline(r))), maxHeadlineBytes)}
-	fixable := r.Fix != "" && r.Status == gates.StatusFail
-	if fixable {
-		// A command instead of advice: the gate's own fixer repairs what it found, and says
-		// which files it changed.
+	if gates.FixerMends(r) {
+		// A command beside the advice: the gate's own fixer repairs what it found (formatting),
+		// and says which files it changed. For anything else it cannot mend, it is not offered.
 		lines = append(lines, "fix: run `gauntlet fix "+name+"`")
 	}
-	if hint := strings.TrimSpace(termtext.Clean(r.Hint)); hint != "" && !fixable {
+	if hint := strings.TrimSpace(termtext.Clean(r.Hint)); hint != "" {
 		lines = append(lines, "hint: "+termtext.Cap(secrets.Redact(hint), maxHintBytes))
 	}
 	if len(r.Changed) > 0 {
@@ -384,7 +406,8 @@ func newReasonSection(r gates.Result, secrets *redact.Redactor) reasonSection {
 	if log := termtext.Line(r.Log); log != "" {
 		lines = append(lines, "log: "+termtext.Cap(secrets.Redact(log), maxLogPathBytes))
 	}
-	s := reasonSection{name: name, fixed: strings.Join(lines, "\n"), findings: findingLines(r.Findings, secrets)}
+	s := reasonSection{name: name, fixed: strings.Join(lines, "\n")}
+	s.findings, s.counts = findingLines(r.Findings, secrets)
 	if r.Cause != nil {
 		s.cause = termtext.Cap(secrets.Redact(termtext.Line(gates.CauseReason(*r.Cause))), maxCauseBytes)
 	}
@@ -415,7 +438,62 @@ func newReasonSection(r gates.Result, secrets *redact.Redactor) reasonSection {
 			}
 		}
 	}
+	s.excerpt = withoutPassingTests(s.excerpt)
+	s.tail = withoutPassingTests(s.tail)
 	return s
+}
+
+// passingTest is a test runner's line for a test that passed (pytest -v, with or without
+// xdist's worker prefix): a verbose run prints one per test, and none is what failed.
+var passingTest = regexp.MustCompile(`^(?:\S+::\S.*\s(?:PASSED|SKIPPED|XFAIL)(?:\s.*)?|\[gw\d+\] \[\s*\d+%\] (?:PASSED|SKIPPED|XFAIL) \S+::.*)$`)
+
+const passingSuffix = " of passing tests left out]"
+
+// withoutPassingTests replaces each run of passing tests' lines with one line saying how many
+// it stands for; lineSpan counts them back, so the cut markers still count the lines printed.
+func withoutPassingTests(lines []string) []string {
+	out := lines[:0:0]
+	run := 0
+	end := func() {
+		if run > 0 {
+			out = append(out, fmt.Sprintf("[... %s %s%s", groupDigits(run), lineWord(run), passingSuffix))
+			run = 0
+		}
+	}
+	for _, l := range lines {
+		if strings.Contains(l, "::") || strings.HasPrefix(l, "[gw") {
+			if passingTest.MatchString(strings.TrimRight(l, " ")) {
+				run++
+				continue
+			}
+		}
+		end()
+		out = append(out, l)
+	}
+	end()
+	return out
+}
+
+// lineSpan is the number of output lines a shown line stands for: 1, or the count of a run of
+// passing tests' lines left out.
+func lineSpan(l string) int {
+	if !strings.HasSuffix(l, passingSuffix) || !strings.HasPrefix(l, "[... ") {
+		return 1
+	}
+	num, _, _ := strings.Cut(strings.TrimPrefix(l, "[... "), " ")
+	n, err := strconv.Atoi(strings.ReplaceAll(num, ",", ""))
+	if err != nil || n < 1 {
+		return 1
+	}
+	return n
+}
+
+func spanOf(lines []string) int {
+	n := 0
+	for _, l := range lines {
+		n += lineSpan(l)
+	}
+	return n
 }
 
 // fixedCost is the bytes the section takes without findings or output: its lines, the cause when
@@ -473,13 +551,17 @@ func (s reasonSection) findingsBlock(budget int) string {
 	if len(s.findings) == 0 {
 		return ""
 	}
-	head := fmt.Sprintf("findings (%s):", groupDigits(len(s.findings)))
+	total := 0
+	for _, n := range s.counts {
+		total += n
+	}
+	head := fmt.Sprintf("findings (%s):", groupDigits(total))
 	var b strings.Builder
 	b.WriteString(head)
-	shown := 0
+	shown, left := 0, total
 	for i, f := range s.findings {
 		more := ""
-		if rest := len(s.findings) - i - 1; rest > 0 {
+		if rest := left - s.counts[i]; rest > 0 {
 			more = fmt.Sprintf("\n[... %s more %s]", groupDigits(rest), findingWord(rest))
 		}
 		if shown == maxFindings || b.Len()+1+len(f)+len(more) > budget {
@@ -487,12 +569,13 @@ func (s reasonSection) findingsBlock(budget int) string {
 		}
 		b.WriteString("\n" + f)
 		shown++
+		left -= s.counts[i]
 	}
 	if shown == 0 {
 		return ""
 	}
-	if rest := len(s.findings) - shown; rest > 0 {
-		fmt.Fprintf(&b, "\n[... %s more %s]", groupDigits(rest), findingWord(rest))
+	if left > 0 {
+		fmt.Fprintf(&b, "\n[... %s more %s]", groupDigits(left), findingWord(left))
 	}
 	return b.String()
 }
@@ -512,7 +595,7 @@ func (s reasonSection) output(budget int) string {
 		return cutTailAfter(s.tail, budget, s.hiddenBefore(s.tailStart))
 	}
 	if len(s.tail) == 0 {
-		head, _ := cutHead(s.excerpt, budget, s.exStart-1, s.total-(s.exStart+len(s.excerpt)-1), true)
+		head, _ := cutHead(s.excerpt, budget, s.exStart-1, s.total-(s.exStart+spanOf(s.excerpt)-1), true)
 		return head
 	}
 	// The excerpt gets half the room unless the tail needs less.
@@ -523,7 +606,7 @@ func (s reasonSection) output(budget int) string {
 		return cutTailAfter(s.tail, budget, s.hiddenBefore(s.tailStart))
 	}
 	// The tail's marker counts everything between the two, excerpt lines cut included.
-	gap := s.tailStart - (s.exStart + shown)
+	gap := s.tailStart - (s.exStart + spanOf(s.excerpt[:shown]))
 	tail := cutTailAfter(s.tail, budget-len(head)-1, gap)
 	if tail == "" {
 		return head
@@ -630,17 +713,20 @@ func cutTailAfter(lines []string, budget, hidden int) string {
 	if n <= maxTailLines && joinedLen(lines) <= budget && hidden == 0 {
 		return strings.Join(lines, "\n")
 	}
+	// before is the printed lines the first i shown lines stand for.
+	total := spanOf(lines)
+	before := func(i int) int { return total - spanOf(lines[i:]) }
 	kept, size := 0, 0
 	for kept < n && kept < maxTailLines {
 		add := len(lines[n-1-kept])
 		if kept > 0 {
 			add++
 		}
-		total := size + add
-		if cut := hidden + n - kept - 1; cut > 0 {
-			total += len(cutMarker(cut, false)) + 1
+		need := size + add
+		if cut := hidden + before(n-kept-1); cut > 0 {
+			need += len(cutMarker(cut, false)) + 1
 		}
-		if total > budget {
+		if need > budget {
 			break
 		}
 		size += add
@@ -650,9 +736,9 @@ func cutTailAfter(lines []string, budget, hidden int) string {
 		if hidden+n-kept == 0 {
 			return strings.Join(lines, "\n")
 		}
-		return cutMarker(hidden+n-kept, false) + "\n" + strings.Join(lines[n-kept:], "\n")
+		return cutMarker(hidden+before(n-kept), false) + "\n" + strings.Join(lines[n-kept:], "\n")
 	}
-	marker := cutMarker(hidden+n-1, true)
+	marker := cutMarker(hidden+before(n-1), true)
 	room := budget - len(marker) - 1
 	if room < minPartialLineBytes {
 		return ""
@@ -676,7 +762,7 @@ func cutHead(lines []string, budget, before, after int, mark bool) (string, int)
 			add++
 		}
 		trailing := 0
-		if rest := len(lines) - kept - 1 + max(after, 0); rest > 0 && mark {
+		if rest := spanOf(lines[kept+1:]) + max(after, 0); rest > 0 && mark {
 			trailing = len(laterMarker(rest)) + 1
 		}
 		if size+add+trailing > budget {
@@ -689,7 +775,7 @@ func cutHead(lines []string, budget, before, after int, mark bool) (string, int)
 		return "", 0
 	}
 	out := lead + strings.Join(lines[:kept], "\n")
-	if rest := len(lines) - kept + max(after, 0); rest > 0 && mark {
+	if rest := spanOf(lines[kept:]) + max(after, 0); rest > 0 && mark {
 		out += "\n" + laterMarker(rest)
 	}
 	return out, kept
@@ -737,21 +823,93 @@ func groupDigits(n int) string {
 	return s
 }
 
+// maxGroupPlaces is how many more places a line of repeated findings names after its first.
+const maxGroupPlaces = 3
+
 // findingLines renders findings one per line, errors before warnings before the rest, each shown
-// once, in the order they were printed otherwise.
-func findingLines(fs []gates.Finding, secrets *redact.Redactor) []string {
+// once, in the order they were printed otherwise. Findings of one severity, rule and message
+// (numbers aside) at several places are one line, with their count and the first places: 97
+// copies of a lint message say no more than one does. counts holds how many findings each line
+// stands for.
+func findingLines(fs []gates.Finding, secrets *redact.Redactor) (lines []string, counts []int) {
 	sorted := gates.ByImportance(fs)
 	seen := make(map[string]bool, len(sorted))
-	var out []string
+	type group struct {
+		first  gates.Finding
+		places []string
+		n      int
+	}
+	var groups []*group
+	byKey := map[string]*group{}
 	for _, f := range sorted {
-		line := termtext.Cap(secrets.Redact(findingLine(f)), maxFindingBytes)
+		line := findingLine(f)
 		if seen[line] {
 			continue
 		}
 		seen[line] = true
-		out = append(out, line)
+		key := f.Severity + "\x00" + f.Rule + "\x00" + strings.Map(digitsAlike, termtext.Line(f.Message))
+		if g := byKey[key]; g != nil {
+			g.n++
+			if len(g.places) < maxGroupPlaces {
+				g.places = append(g.places, place(f))
+			}
+			continue
+		}
+		g := &group{first: f, n: 1}
+		byKey[key] = g
+		groups = append(groups, g)
 	}
-	return out
+	for _, g := range groups {
+		line := capAtWord(secrets.Redact(findingLine(g.first)), maxFindingBytes)
+		if g.n > 1 {
+			also := strings.Join(g.places, ", ")
+			if rest := g.n - 1 - len(g.places); rest > 0 {
+				also += fmt.Sprintf(" and %s more", groupDigits(rest))
+			}
+			line += termtext.Cap(secrets.Redact(fmt.Sprintf(" (%s times; also %s)", groupDigits(g.n), also)), maxFindingBytes)
+		}
+		lines = append(lines, line)
+		counts = append(counts, g.n)
+	}
+	return lines, counts
+}
+
+func digitsAlike(r rune) rune {
+	if r >= '0' && r <= '9' {
+		return '0'
+	}
+	return r
+}
+
+// place is where a finding is: "file:line:col", as much as the tool said.
+func place(f gates.Finding) string {
+	p := termtext.Cap(termtext.Line(f.File), maxLogPathBytes)
+	if p == "" {
+		return "(no file)"
+	}
+	if f.Line > 0 {
+		p += ":" + strconv.Itoa(f.Line)
+		if f.Column > 0 {
+			p += ":" + strconv.Itoa(f.Column)
+		}
+	}
+	return p
+}
+
+// capAtWord is termtext.Cap cut at the last space within n bytes, unless that would lose more
+// than a fifth of the room (one very long word): a word cut in two reads as another word.
+func capAtWord(s string, n int) string {
+	const ellipsis = "…"
+	if len(s) <= n || n <= len(ellipsis) {
+		return termtext.Cap(s, n)
+	}
+	cut := termtext.FirstBytes(s, n-len(ellipsis))
+	if s[len(cut)] != ' ' {
+		if i := strings.LastIndexByte(cut, ' '); i >= len(cut)*4/5 {
+			cut = cut[:i]
+		}
+	}
+	return strings.TrimRight(cut, " ") + ellipsis
 }
 
 // findingLine is "file:line:col: severity: message [rule]", leaving out what the tool did not say.

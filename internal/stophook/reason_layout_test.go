@@ -147,7 +147,9 @@ func TestBlockReasonCauseWithoutFindings(t *testing.T) {
 func TestBlockReasonManyFindingsLeaveRoomForOutput(t *testing.T) {
 	r := cobraLike()
 	for i := range 2000 {
-		r.Findings = append(r.Findings, gates.Finding{File: "a.go", Line: i + 1, Severity: "warning", Message: strings.Repeat("w", 60)})
+		// Distinct messages: repeats of one would be grouped into a single line.
+		word := string([]byte{byte('a' + i%26), byte('a' + i/26%26), byte('a' + i/676)})
+		r.Findings = append(r.Findings, gates.Finding{File: "a.go", Line: i + 1, Severity: "warning", Message: strings.Repeat("w", 60) + " " + word})
 	}
 	got := BlockReason([]gates.Result{r}, 1, Attempt{}, nil)
 	assertBounded(t, got)

@@ -113,7 +113,7 @@ func (r Reply) Shown() Reply {
 
 // text is the block reason as sent: cleaned, redacted, capped; "" when nothing is left.
 func (r Reply) text() string {
-	return termtext.Cap(strings.TrimSpace(r.Secrets.Text(r.Reason)), MaxReasonBytes)
+	return capReason(strings.TrimSpace(r.Secrets.Text(r.Reason)), MaxReasonBytes)
 }
 
 // message is the notice as sent: one clean, redacted line of at most MaxMessageBytes, ending

@@ -111,7 +111,7 @@ func withNotes(reason string, notes []string) string {
 		return reason
 	}
 	tail := strings.Join(notes, "\n")
-	return termtext.Cap(reason, max(0, MaxReasonBytes-len(tail)-2)) + "\n\n" + tail
+	return capReason(reason, max(0, MaxReasonBytes-len(tail)-2)) + "\n\n" + tail
 }
 
 // noticeWithNotes adds the notes to a notice that lets the agent stop.

@@ -690,18 +690,27 @@ func (c *call) nextAttempt(ps *promptState, failed []gates.Result, total int, fi
 	// The integrity findings come first, in at most half the room; the gates have the rest.
 	head := IntegrityReason(c.integrity, at, MaxReasonBytes/2, c.secrets)
 	rest := withFixed(withNotJudged(blockReason(failed, total, Attempt{}, c.secrets, MaxReasonBytes-len(head)-2), c.stopped), c.fixed)
-	return c.block(termtext.Cap(head+"\n\n"+rest, MaxReasonBytes))
+	return c.block(capReason(head+"\n\n"+rest, MaxReasonBytes))
 }
 
-// withNotJudged names, under the reason's first line, the gates first_failure stopped: the agent
-// must not read their silence as a pass. They run again at the next stop.
+// withNotJudged names, under the reason's first line, the gates first_failure stopped, each
+// saying whether it was stopped while it ran or never started: the agent must not read their
+// silence as a pass. They run again at the next stop.
 func withNotJudged(reason string, stopped []gates.Result) string {
 	if len(stopped) == 0 {
 		return reason
 	}
-	note := "not judged: " + names(stopped) + " (stopped after the first failure; judged at the next stop)"
+	parts := make([]string, len(stopped))
+	for i, r := range stopped {
+		how := "stopped while running"
+		if r.Started.IsZero() {
+			how = "not started"
+		}
+		parts[i] = termtext.Line(r.Name) + " (" + how + ")"
+	}
+	note := termtext.Cap("not judged: "+strings.Join(parts, ", ")+": stopped after the first failure, they run at the next stop", maxNotRunBytes)
 	header, rest, _ := strings.Cut(reason, "\n")
-	return termtext.Cap(header+"\n"+note+"\n"+rest, MaxReasonBytes)
+	return capReason(header+"\n"+note+"\n"+rest, MaxReasonBytes)
 }
 
 // gateEnv tells gates that an agent is stopping, so that a gate can check the agent's own work.
