@@ -122,21 +122,9 @@ func (j *judge) evalGuard(e ast.Expr, src string, onlyProbes *bool) truth {
 
 func combine(op token.Token, a, b truth) truth {
 	if op == token.LAND {
-		switch {
-		case a == no || b == no:
-			return no
-		case a == yes && b == yes:
-			return yes
-		}
-		return unknown
+		return combineAnd(a, b)
 	}
-	switch {
-	case a == yes || b == yes:
-		return yes
-	case a == no && b == no:
-		return no
-	}
-	return unknown
+	return combineOr(a, b)
 }
 
 // platformIs compares runtime.GOOS or runtime.GOARCH with a string literal, either way round.
