@@ -318,12 +318,13 @@ func (p *Progress) heartbeat() {
 	}
 }
 
-// doneCount is the run's progress as a whole: "3 of 6 done". Callers hold p.mu.
+// doneCount is the run's progress as a whole: "3 of 6 done". A gate being checked (its process
+// ended, the run still judges its result) has run, and counts. Callers hold p.mu.
 func (p *Progress) doneCount() string {
 	done := 0
 	for _, s := range p.gates {
 		switch s.state {
-		case stateWaiting, stateQueued, stateRunning, stateChecking:
+		case stateWaiting, stateQueued, stateRunning:
 		default:
 			done++
 		}

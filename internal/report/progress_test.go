@@ -455,3 +455,21 @@ func TestProgressPlainTakesNoNote(t *testing.T) {
 	}
 	p.Stop()
 }
+
+// A gate whose process ended and whose result the run still checks (for writes, against the
+// base) has run: the count says so, or a long run of quiet gates reads "0 of 5 done" while only
+// one gate still runs.
+func TestProgressCountsCheckedGatesDone(t *testing.T) {
+	clock := &fakeClock{now: base}
+	var out syncBuffer
+	p := NewProgress(&out, ProgressOptions{Now: clock.Now})
+	p.Start(gateList("vet", "test"))
+	p.Started(gates.Gate{Name: "vet"}, base)
+	p.Started(gates.Gate{Name: "test"}, base)
+	p.Settling(gates.Result{Name: "vet", Status: gates.StatusPass, Duration: time.Second})
+	p.heartbeat()
+	if !strings.Contains(out.String(), "still running: test (0ms); 1 of 2 done") {
+		t.Errorf("heartbeat with vet being checked:\n%s", out.String())
+	}
+	p.Stop()
+}
