@@ -320,7 +320,7 @@ func TestProgressSettlingGateGetsOnlyItsFinalLine(t *testing.T) {
 	want := "" +
 		"start      fmt\n" +
 		"start      test\n" +
-		"... still running: test (1m00s); 0 of 2 done\n" +
+		"... still running: test (1m00s); 1 of 2 done\n" +
 		"pass       test  1m00s\n" +
 		"fail       fmt   200ms  changed the worktree (a.go)\n"
 	if got := out.String(); got != want {
