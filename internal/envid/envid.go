@@ -37,6 +37,11 @@ var steeringVars = []string{
 // steeringPrefixes name families of such variables (npm_config_ignore_scripts, CARGO_TARGET_…_RUNNER).
 var steeringPrefixes = []string{"npm_config_", "NPM_CONFIG_", "CARGO_TARGET_", "PYTEST_"}
 
+// Format is the form of what Steering returns: a record made in another form (an older gauntlet's,
+// before Go's env file was read setting by setting) names its keys otherwise, and comparing it with
+// this one would see every Go setting changed.
+const Format = 2
+
 // Keys of what Steering returns beyond the variables: GoEnvPrefix and a setting's name for each
 // setting of Go's env file, GoEnvKey for its lines that are no setting.
 const (

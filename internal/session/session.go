@@ -54,6 +54,8 @@ type Record struct {
 	Config     []byte `json:"config,omitempty"`
 	// Env is the environment the session started in: what steers the tools (see envid).
 	Env map[string]string `json:"env,omitempty"`
+	// EnvFormat is envid.Format when the record was made: Env is compared only in that form.
+	EnvFormat int `json:"env_format,omitempty"`
 	// Deps are the installed dependency directories (DependencyDirs) the project root had.
 	Deps []string `json:"deps,omitempty"`
 	// Remotes are the repository's remotes and their URLs: only these vouch for upstream work.

@@ -91,8 +91,8 @@ func (j *judging) fromRecord(ctx context.Context, loaded, forStop *config.Config
 		j.findings = append(j.findings, gates.IntegrityFinding{Rule: gates.RuleGateAltered, File: engine.ConfigFile(loaded), Level: gates.IntegrityBlock,
 			Message: "gauntlet's record of the session's base was removed after the session's first stop: the base is measured from where the refs are now, which the session may have moved"})
 	}
-	j.envChanged = envid.Changed(rec.Env, j.steering)
-	j.startEnv = rec.Env
+	j.startEnv = startEnvironment(rec)
+	j.envChanged = envid.Changed(j.startEnv, j.steering)
 	for _, d := range rec.MissingDeps(loaded.Root) {
 		j.envChanged = append(j.envChanged, d+" removed")
 	}
@@ -168,7 +168,7 @@ func pinSession(ctx context.Context, cfg *config.Config, key, how string, steeri
 		return nil, nil, fmt.Errorf("pin the session's base: %w", err)
 	}
 	rec := &session.Record{Project: cfg.Root, Session: key, How: how, Pinned: time.Now().UTC(),
-		Env: steering, Deps: session.PresentDeps(cfg.Root), Remotes: remotesOf(cfg.Root), Late: stoppedBefore(cfg.Root, key)}
+		Env: steering, EnvFormat: envid.Format, Deps: session.PresentDeps(cfg.Root), Remotes: remotesOf(cfg.Root), Late: stoppedBefore(cfg.Root, key)}
 	if tree.Head == snapshot.NoCommit {
 		rec, err := session.Pin(rec)
 		return rec, tree, err
@@ -234,4 +234,15 @@ func stoppedBefore(root, key string) bool {
 	defer sd.Close()
 	_, found := lastDecision(sd, host, historyID(id))
 	return found
+}
+
+// startEnvironment is the environment the session started in, as the record keeps it; nil (not
+// known, so nothing is compared) when an older gauntlet made the record in another form: a
+// gauntlet upgraded during a session must not call its own new keys a changed environment. The
+// record is sealed: the agent cannot make its form older.
+func startEnvironment(rec *session.Record) map[string]string {
+	if rec.EnvFormat != envid.Format {
+		return nil
+	}
+	return rec.Env
 }
