@@ -344,3 +344,9 @@ func Match(output string, exitCode int) *gates.Cause {
 func cleanLine(line []byte) string {
 	return termtext.FirstBytes(strings.TrimSpace(termtext.Line(string(line))), maxLineBytes)
 }
+
+// lazyRegexp compiles expr at first use: a stop answered from its record never reads a gate's
+// output, and would pay for every expression of the catalogue's probes at start-up.
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
+}

@@ -10,20 +10,20 @@ import (
 
 // The fixes that depend on the line: the tool or version it names, the project around the gate.
 
-var languageVersion = regexp.MustCompile(`^\d+\.\d+$`)
+var languageVersion = lazyRegexp(`^\d+\.\d+$`)
 
-var golangciGo = regexp.MustCompile(`the Go language version \((go\S+)\) used to build golangci-lint is lower than the targeted Go version \((?:go)?(\d[^)\s]*)\)`)
+var golangciGo = lazyRegexp(`the Go language version \((go\S+)\) used to build golangci-lint is lower than the targeted Go version \((?:go)?(\d[^)\s]*)\)`)
 
 // explainGolangciGo names the Go golangci-lint was built with and the one to rebuild it with,
 // with the install command preflight gives for golangci-lint.
 func explainGolangciGo(line string, _ Options) (summary, fix string) {
-	m := golangciGo.FindStringSubmatch(line)
+	m := golangciGo().FindStringSubmatch(line)
 	install, ok := preflight.InstallHint("golangci-lint")
 	if m == nil || !ok {
 		return "", ""
 	}
 	target := m[2]
-	if languageVersion.MatchString(target) {
+	if languageVersion().MatchString(target) {
 		target += ".0" // a language version (go 1.27): its first release is go1.27.0
 	}
 	summary = "golangci-lint was built with " + m[1] + ", older than the go " + m[2] + " go.mod targets"
@@ -43,7 +43,7 @@ func toolNotFound() string {
 // explainMissingTool names the tool the shell did not find and the command that gets it, as
 // preflight does: one source of truth for a missing tool.
 func explainMissingTool(line string, opts Options) (summary, fix string) {
-	m := commandNotFound.FindStringSubmatch(line)
+	m := commandNotFound().FindStringSubmatch(line)
 	if m == nil {
 		return "", ""
 	}
@@ -54,13 +54,13 @@ func explainMissingTool(line string, opts Options) (summary, fix string) {
 	return p.Message, p.Fix
 }
 
-var missingModule = regexp.MustCompile(`^(\S*python[\d.]*): No module named (\S+)$`)
+var missingModule = lazyRegexp(`^(\S*python[\d.]*): No module named (\S+)$`)
 
 // explainPythonEnv names the interpreter that lacks the module and what puts it there: the
 // project's virtualenv when the interpreter is one or the project keeps one, else the module's
 // install command.
 func explainPythonEnv(line string, opts Options) (summary, fix string) {
-	m := missingModule.FindStringSubmatch(line)
+	m := missingModule().FindStringSubmatch(line)
 	if m == nil {
 		return "", "" // a virtualenv's binary not found: the catalogue's words are right
 	}

@@ -9,7 +9,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -237,8 +236,8 @@ var registries = map[string]string{
 }
 
 var (
-	urlHost    = regexp.MustCompile(`\bhttps?://[^\s"'` + "`" + `<>]+`)
-	lookupHost = regexp.MustCompile(`\b(?:lookup|getaddrinfo (?:ENOTFOUND|EAI_AGAIN)|Could not resolve host:|resolve host) ([A-Za-z0-9][A-Za-z0-9.-]*\.[A-Za-z]{2,})\b`)
+	urlHost    = lazyRegexp(`\bhttps?://[^\s"'` + "`" + `<>]+`)
+	lookupHost = lazyRegexp(`\b(?:lookup|getaddrinfo (?:ENOTFOUND|EAI_AGAIN)|Could not resolve host:|resolve host) ([A-Za-z0-9][A-Za-z0-9.-]*\.[A-Za-z]{2,})\b`)
 )
 
 // probeNetwork connects to the hosts the line names (URLs, DNS lookups), else to the
@@ -251,10 +250,10 @@ func probeNetwork(ctx context.Context, env Environment, opts Options, sig Signat
 			addrs = append(addrs, a)
 		}
 	}
-	for _, u := range urlHost.FindAllString(line, maxHosts) {
+	for _, u := range urlHost().FindAllString(line, maxHosts) {
 		add(hostPort(u))
 	}
-	for _, m := range lookupHost.FindAllStringSubmatch(line, maxHosts) {
+	for _, m := range lookupHost().FindAllStringSubmatch(line, maxHosts) {
 		add(net.JoinHostPort(m[1], "443"))
 	}
 	if len(addrs) == 0 {
@@ -348,7 +347,7 @@ func dialOnce(ctx context.Context, env Environment, network, addr string) error 
 // probeCommand: "sh: 1: go: not found" is the environment's only when go is not on the PATH
 // the gate has.
 func probeCommand(opts Options, line string) verdict {
-	m := commandNotFound.FindStringSubmatch(line)
+	m := commandNotFound().FindStringSubmatch(line)
 	if m == nil {
 		return agree()
 	}
@@ -358,7 +357,7 @@ func probeCommand(opts Options, line string) verdict {
 	return agree()
 }
 
-var commandNotFound = regexp.MustCompile(`: ([^\s:/]+): (?:command )?not found$`)
+var commandNotFound = lazyRegexp(`: ([^\s:/]+): (?:command )?not found$`)
 
 // lookPath finds an executable file named name in the directories of pathList.
 func lookPath(name, pathList, dir string) (string, bool) {
@@ -378,14 +377,14 @@ func lookPath(name, pathList, dir string) (string, bool) {
 }
 
 var (
-	missingModulePath = regexp.MustCompile(`Cannot find module '([^']*[/\\]node_modules[/\\][^']*)'`)
-	missingJSTool     = regexp.MustCompile(`(?:: ([^\s:/]+): not found$|Command "([^"]+)" not found|missing packages and no YES option: \["(@?[^@"]+)@?)`)
+	missingModulePath = lazyRegexp(`Cannot find module '([^']*[/\\]node_modules[/\\][^']*)'`)
+	missingJSTool     = lazyRegexp(`(?:: ([^\s:/]+): not found$|Command "([^"]+)" not found|missing packages and no YES option: \["(@?[^@"]+)@?)`)
 )
 
 // probeNodeModules: node_modules, the tool in node_modules/.bin, or the module path named, is
 // not there in the gate's directory or a directory above it up to the root.
 func probeNodeModules(opts Options, line string) verdict {
-	if m := missingModulePath.FindStringSubmatch(line); m != nil {
+	if m := missingModulePath().FindStringSubmatch(line); m != nil {
 		p := m[1]
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(opts.Dir, p)
@@ -396,7 +395,7 @@ func probeNodeModules(opts Options, line string) verdict {
 		return agree()
 	}
 	tool := ""
-	if m := missingJSTool.FindStringSubmatch(line); m != nil {
+	if m := missingJSTool().FindStringSubmatch(line); m != nil {
 		tool = filepath.Base(cmp.Or(m[1], m[2], m[3]))
 	}
 	for dir := opts.Dir; dir != ""; dir = parentWithin(dir, opts.Root) {
@@ -426,11 +425,11 @@ func parentWithin(dir, root string) string {
 	return parent
 }
 
-var missingFile = regexp.MustCompile(`(?:Executable doesn't exist at|is installed in:|executable not found at:) (\S+)`)
+var missingFile = lazyRegexp(`(?:Executable doesn't exist at|is installed in:|executable not found at:) (\S+)`)
 
 // probePath: the file the line says is missing does not exist.
 func probePath(line string) verdict {
-	m := missingFile.FindStringSubmatch(line)
+	m := missingFile().FindStringSubmatch(line)
 	if m == nil {
 		return agree()
 	}

@@ -17,20 +17,20 @@ import (
 // toolVersion reads the required versions out of a signature's matched line.
 type toolVersion struct {
 	tool     string
-	required *regexp.Regexp // its groups hold the required versions
+	required func() *regexp.Regexp // its groups hold the required versions (compiled at first use)
 	released func(v version, now time.Time) bool
 }
 
 var versionProbes = map[string]toolVersion{
 	"go-toolchain-too-old": {"Go",
-		regexp.MustCompile(`requires go >= (?:go)?(\S+?)[;)]? |invalid go version '(?:go)?([^']+)'`), goReleased},
-	"go-toolchain-download-failed": {"Go", regexp.MustCompile(`download go(\S+?):? `), goReleased},
-	"golangci-lint-go-too-old":     {"Go", regexp.MustCompile(`targeted Go version \((?:go)?([^)\s]+)\)`), goReleased},
-	"rust-toolchain-too-old":       {"Rust", regexp.MustCompile(`rustc (\d\S*) is not supported|requires rustc (\d\S*) or newer`), rustReleased},
-	"python-version-unsupported":   {"Python", regexp.MustCompile(`not in '([^']+)'`), pythonReleased},
-	"node-engine-unsupported":      {"Node.js", regexp.MustCompile(`Expected version "([^"]+)"`), nodeReleased},
-	"pytest-too-old":               {"pytest", regexp.MustCompile(`requires pytest-(\S+?),`), majorEveryYearSince(8, 2024, 1)},
-	"pre-commit-too-old":           {"pre-commit", regexp.MustCompile(`pre-commit version (\S+) is required`), majorEveryYearSince(4, 2024, 9)},
+		lazyRegexp(`requires go >= (?:go)?(\S+?)[;)]? |invalid go version '(?:go)?([^']+)'`), goReleased},
+	"go-toolchain-download-failed": {"Go", lazyRegexp(`download go(\S+?):? `), goReleased},
+	"golangci-lint-go-too-old":     {"Go", lazyRegexp(`targeted Go version \((?:go)?([^)\s]+)\)`), goReleased},
+	"rust-toolchain-too-old":       {"Rust", lazyRegexp(`rustc (\d\S*) is not supported|requires rustc (\d\S*) or newer`), rustReleased},
+	"python-version-unsupported":   {"Python", lazyRegexp(`not in '([^']+)'`), pythonReleased},
+	"node-engine-unsupported":      {"Node.js", lazyRegexp(`Expected version "([^"]+)"`), nodeReleased},
+	"pytest-too-old":               {"pytest", lazyRegexp(`requires pytest-(\S+?),`), majorEveryYearSince(8, 2024, 1)},
+	"pre-commit-too-old":           {"pre-commit", lazyRegexp(`pre-commit version (\S+) is required`), majorEveryYearSince(4, 2024, 9)},
 }
 
 // version is major.minor.patch with an optional pre-release ("1.23rc1": pre "rc1").
@@ -40,12 +40,12 @@ type version struct {
 	pre                 string
 }
 
-var versionText = regexp.MustCompile(`(\d+)(?:\.(\d+))?(?:\.(\d+))?((?:rc|beta|alpha|a|b)\d+)?`)
+var versionText = lazyRegexp(`(\d+)(?:\.(\d+))?(?:\.(\d+))?((?:rc|beta|alpha|a|b)\d+)?`)
 
 // versionsIn finds every version in s ("1.99", ">=3.99,<4", "^22.1.0 || >=24").
 func versionsIn(s string) []version {
 	var out []version
-	for _, m := range versionText.FindAllStringSubmatch(s, 8) {
+	for _, m := range versionText().FindAllStringSubmatch(s, 8) {
 		v := version{pre: m[4]}
 		v.major, _ = strconv.Atoi(m[1])
 		v.parts = 1
@@ -80,7 +80,7 @@ func probeVersion(now time.Time, sig Signature, line string) verdict {
 	if !ok {
 		return agree()
 	}
-	for _, m := range tv.required.FindAllStringSubmatch(line, 4) {
+	for _, m := range tv.required().FindAllStringSubmatch(line, 4) {
 		for _, group := range m[1:] {
 			for _, v := range versionsIn(group) {
 				if !tv.released(v, now) {

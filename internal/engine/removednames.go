@@ -3,6 +3,7 @@ package engine
 import (
 	"regexp"
 	"slices"
+	"sync"
 
 	"github.com/gauntlet-dev/gauntlet/internal/integrity"
 	"github.com/gauntlet-dev/gauntlet/internal/snapshot"
@@ -10,16 +11,19 @@ import (
 
 // definitionPatterns find the name a line of code defines, in the languages whose tests the
 // census reads: a test named after a function the change removed may go with it (TestParseLegacy
-// with func ParseLegacy). Each pattern's first group is the name.
-var definitionPatterns = []*regexp.Regexp{
-	regexp.MustCompile(`^func\s+(?:\([^)]*\)\s*)?([A-Za-z_]\w*)\s*[\[(]`),                                                                                 // Go func and method
-	regexp.MustCompile(`^type\s+([A-Za-z_]\w*)\s`),                                                                                                        // Go type
-	regexp.MustCompile(`^\s*(?:async\s+)?def\s+([A-Za-z_]\w*)\s*\(`),                                                                                      // Python def
-	regexp.MustCompile(`^\s*class\s+([A-Za-z_$][\w$]*)`),                                                                                                  // Python, JS class
-	regexp.MustCompile(`^\s*(?:export\s+)?(?:default\s+)?(?:async\s+)?function\s*\*?\s*([A-Za-z_$][\w$]*)\s*\(`),                                          // JS function
-	regexp.MustCompile(`^\s*(?:export\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*=>|[A-Za-z_$][\w$]*\s*=>)`), // JS arrow
-	regexp.MustCompile(`^\s*(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?fn\s+([A-Za-z_]\w*)`),                                                                   // Rust fn
-}
+// with func ParseLegacy). Each pattern's first group is the name. Compiled at first use: only a
+// stop that compares a census needs them.
+var definitionPatterns = sync.OnceValue(func() []*regexp.Regexp {
+	return []*regexp.Regexp{
+		regexp.MustCompile(`^func\s+(?:\([^)]*\)\s*)?([A-Za-z_]\w*)\s*[\[(]`),                                                                                 // Go func and method
+		regexp.MustCompile(`^type\s+([A-Za-z_]\w*)\s`),                                                                                                        // Go type
+		regexp.MustCompile(`^\s*(?:async\s+)?def\s+([A-Za-z_]\w*)\s*\(`),                                                                                      // Python def
+		regexp.MustCompile(`^\s*class\s+([A-Za-z_$][\w$]*)`),                                                                                                  // Python, JS class
+		regexp.MustCompile(`^\s*(?:export\s+)?(?:default\s+)?(?:async\s+)?function\s*\*?\s*([A-Za-z_$][\w$]*)\s*\(`),                                          // JS function
+		regexp.MustCompile(`^\s*(?:export\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*=>|[A-Za-z_$][\w$]*\s*=>)`), // JS arrow
+		regexp.MustCompile(`^\s*(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?fn\s+([A-Za-z_]\w*)`),                                                                   // Rust fn
+	}
+})
 
 // removedNames are the names whose definition the change removed from code files it kept, and
 // defines nowhere in what it added: a function moved to another file is not removed.
@@ -53,7 +57,7 @@ func removedNames(ch *snapshot.Change) []string {
 }
 
 func definedName(line string) string {
-	for _, p := range definitionPatterns {
+	for _, p := range definitionPatterns() {
 		if m := p.FindStringSubmatch(line); m != nil {
 			return m[1]
 		}
