@@ -165,11 +165,15 @@ func noFilesReason(g gates.Gate, whole bool) string {
 	return "{files}: " + what + where
 }
 
-// filesReason says what a {files} gate runs on, for `gauntlet list` and the reports.
-func filesReason(g gates.Gate) string {
-	n := len(g.Files)
-	if n == 1 {
-		return "{files}: 1 file"
+// filesReason says what a {files} gate runs on, for `gauntlet list` and the reports. With --all
+// its paths chose no run, but still choose its files: the reason says so.
+func filesReason(g gates.Gate, all bool) string {
+	n := strconv.Itoa(len(g.Files)) + " files"
+	if len(g.Files) == 1 {
+		n = "1 file"
 	}
-	return "{files}: " + strconv.Itoa(n) + " files"
+	if all && (len(g.Paths) > 0 || len(g.Glob) > 0) {
+		return "{files}: " + n + " (every tracked file its paths match)"
+	}
+	return "{files}: " + n
 }

@@ -178,7 +178,7 @@ func (sel *Selection) giveFiles(ctx context.Context, root string, l *fileLister)
 	}
 	for _, g := range run {
 		if g.Files != nil {
-			sel.Reasons[g.Name] += "; " + filesReason(g)
+			sel.Reasons[g.Name] += "; " + filesReason(g, sel.All)
 		}
 	}
 	sel.Run = run
