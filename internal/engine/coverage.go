@@ -3,7 +3,6 @@ package engine
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -160,7 +159,7 @@ func (gc *gateCensus) readCoverageReport(p string, deadline time.Time) (coverage
 	if was, ok := gc.before[p]; ok && was == (stamp{info.ModTime(), info.Size()}) {
 		return coverage.Coverage{}, fmt.Errorf("coverage report %s was not written during the gate's run", name)
 	}
-	c, err := coverage.Read(&deadlineReader{r: file, deadline: deadline}, gc.coveragePaths(), gc.goModulePaths(), coverage.Options{})
+	c, err := coverage.Read(&deadlineReader{r: file, deadline: deadline}, gc.coveragePaths(), gc.goModulePaths(deadline), coverage.Options{})
 	if err != nil {
 		return coverage.Coverage{}, fmt.Errorf("coverage report %s: %w", name, err)
 	}
@@ -182,15 +181,16 @@ func (gc *gateCensus) coveragePaths() coverage.PathMap {
 }
 
 // goModulePaths maps a Go cover profile's import paths by the module the gate runs in: the
-// nearest go.mod from its directory up to the project's root; nil when there is none.
-func (gc *gateCensus) goModulePaths() coverage.PathMap {
+// nearest go.mod from its directory up to the project's root; nil when there is none. A go.mod
+// is read as every file gauntlet reads: a regular file only, bounded, before deadline.
+func (gc *gateCensus) goModulePaths(deadline time.Time) coverage.PathMap {
 	root, err := os.OpenRoot(gc.stage.root)
 	if err != nil {
 		return nil
 	}
 	defer root.Close()
 	for dir := path.Clean(filepath.ToSlash(gc.gate.Dir)); ; dir = path.Dir(dir) {
-		if data, err := readRootFile(root, path.Join(dir, "go.mod"), maxGoModBytes); err == nil {
+		if data, err := readRootFile(root, path.Join(dir, "go.mod"), maxGoModBytes, deadline); err == nil {
 			mod, err := coverage.GoModPath(data)
 			if err != nil {
 				return nil
@@ -203,14 +203,14 @@ func (gc *gateCensus) goModulePaths() coverage.PathMap {
 	}
 }
 
-// readRootFile reads at most limit bytes of a file inside root.
-func readRootFile(root *os.Root, name string, limit int64) ([]byte, error) {
-	f, err := root.Open(filepath.FromSlash(name))
+// readRootFile reads at most limit bytes of a regular file inside root, before deadline.
+func readRootFile(root *os.Root, name string, limit int64, deadline time.Time) ([]byte, error) {
+	f, _, err := safefile.OpenInRoot(root, filepath.FromSlash(name), deadline)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return io.ReadAll(io.LimitReader(f, limit))
+	return safefile.ReadAll(f, limit, deadline)
 }
 
 // globReports are the files a glob matches in the project, absolute, at most maxReports.

@@ -55,7 +55,8 @@ func (l *fileLister) list(ctx context.Context) ([]string, bool, error) {
 	return l.files, true, l.err
 }
 
-// everyFile is every tracked file in git; outside git, every file under the root.
+// everyFile is every tracked file in git; outside git, every file under the root (at most
+// maxListedFiles, and no longer than the run).
 func (l *fileLister) everyFile(ctx context.Context) ([]string, error) {
 	tree, err := l.snap.Tree(ctx)
 	if err == nil {
@@ -71,6 +72,9 @@ func (l *fileLister) everyFile(ctx context.Context) ([]string, error) {
 	}
 	var out []string
 	werr := filepath.WalkDir(l.snap.Root(), func(p string, d fs.DirEntry, err error) error {
+		if ctx.Err() != nil {
+			return context.Cause(ctx) // the run ended: no walk outlives it
+		}
 		if err != nil || len(out) >= maxListedFiles {
 			return fs.SkipAll
 		}
