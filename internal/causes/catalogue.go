@@ -206,10 +206,10 @@ var catalogue = []Signature{
 
 	{
 		ID: "tool-missing", Ecosystem: "system",
-		// The shell's own words for a tool it cannot find, for the tools preflight knows how to
-		// get (its table is the one list); other commands not found (a project's own scripts) stay
-		// the exit code's business (127: command not found).
-		Patterns: []Pattern{re(toolNotFound(), ": not found", ": command not found")},
+		// The words of the shell, make or env for a tool it cannot find, for the tools preflight
+		// knows how to get (its table is the one list); other commands not found (a project's own
+		// scripts) stay the exit code's business (127: command not found).
+		Patterns: []Pattern{re(toolNotFound(), ": not found", ": command not found", ": Command not found", ": No such file or directory")},
 		Summary:  "a tool the gate runs is not installed or not on PATH",
 		Fix:      "install it (the line names it; gauntlet doctor gives the command) or put it on the PATH gauntlet's gates get, then rerun",
 		Probe:    ProbeCommand,

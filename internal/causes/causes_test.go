@@ -69,6 +69,15 @@ var positives = []struct {
 	{"tool-missing-uv.txt", 127, "tool-missing", "/bin/sh: 1: uv: not found", false},
 	{"tool-missing-ruff.txt", 127, "tool-missing", "/bin/sh: 1: ruff: not found", false},
 	{"tool-missing-golangci-lint.txt", 127, "tool-missing", "sh: 1: golangci-lint: not found", false},
+	// The same tool missing, in the words of the program that looked for it (captured here:
+	// GNU make 4.3 running a recipe without a shell, directly and from a recursive make, zsh 5.9,
+	// coreutils env in the C and a UTF-8 locale), and in older GNU make's (its manual's wording).
+	{"tool-missing-make.txt", 2, "tool-missing", "make: ruff: No such file or directory", false},
+	{"tool-missing-make-recursive.txt", 2, "tool-missing", "make[1]: ruff: No such file or directory", false},
+	{"tool-missing-make-old.txt", 2, "tool-missing", "make: ruff: Command not found", true},
+	{"tool-missing-zsh.txt", 127, "tool-missing", "zsh:1: command not found: uv", false},
+	{"tool-missing-env.txt", 127, "tool-missing", "env: 'uv': No such file or directory", false},
+	{"tool-missing-env-utf8.txt", 127, "tool-missing", "env: \u2018uv\u2019: No such file or directory", false},
 	{"playwright-browsers-missing.txt", 1, "playwright-browsers-missing", "browserType.launch: Executable doesn't exist at /tmp/cap/pwhome/.cache/ms-playwright/chromium_headless_shell-1148/chrome-linux/headless_shell", false},
 	{"playwright-host-deps-missing.txt", 1, "playwright-host-deps-missing", "║ Host system is missing dependencies to run browsers. ║", true},
 	{"cypress-binary-missing.txt", 1, "cypress-binary-missing", "No version of Cypress is installed in: /tmp/cap/cyhome/.cache/Cypress/13.17.0/Cypress", false},
