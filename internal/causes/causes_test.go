@@ -37,6 +37,8 @@ var positives = []struct {
 	{"yarn-registry-unreachable.txt", 1, "yarn-registry-unreachable", "error Error: getaddrinfo ENOTFOUND registry.npmjs.invalid", false},
 	{"node-registry-unreachable.txt", 1, "node-registry-unreachable", "[cause]: Error: getaddrinfo EAI_AGAIN registry.npmjs.org", true},
 	{"pip-index-unreachable.txt", 1, "pip-index-unreachable", "ERROR: Could not find a version that satisfies the requirement requests (from versions: none)", false},
+	// pip's own read timeout (--timeout) on an index that accepts the connection and never answers.
+	{"pip-index-unreachable-read-timeout.txt", 1, "pip-index-unreachable", "ERROR: Could not find a version that satisfies the requirement requests (from versions: none)", false},
 	{"uv-index-unreachable.txt", 2, "uv-index-unreachable", "error: Failed to fetch: `https://pypi.org/simple/requests/`", true},
 	{"docker-daemon-unreachable.txt", 1, "docker-daemon-unreachable", "repo_test.go:31: start postgres: Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the docker daemon running?", true},
 	{"go-toolchain-too-old.txt", 1, "go-toolchain-too-old", "go: go.mod requires go >= 1.27.0 (running go 1.26.8; GOTOOLCHAIN=local)", false},
@@ -85,6 +87,11 @@ var positives = []struct {
 	{"file-watchers-exhausted.txt", 1, "file-watchers-exhausted", "Error: ENOSPC: System limit for number of file watchers reached, watch '/work/app/src'", true},
 	{"disk-full.txt", 1, "disk-full", "cp: error writing '/dev/full': No space left on device", false},
 	{"node-heap-out-of-memory.txt", 134, "node-heap-out-of-memory", "FATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory", false},
+	// V8 giving up on garbage collection near the limit, and a worker thread reaching it (node
+	// 20 here: a worker of its own, and vitest's threads pool, whose workers inherit the limit).
+	{"node-heap-out-of-memory-ineffective.txt", 134, "node-heap-out-of-memory", "FATAL ERROR: Ineffective mark-compacts near heap limit Allocation failed - JavaScript heap out of memory", false},
+	{"node-heap-out-of-memory-worker.txt", 1, "node-heap-out-of-memory", "Error [ERR_WORKER_OUT_OF_MEMORY]: Worker terminated due to reaching memory limit: JS heap out of memory", false},
+	{"node-heap-out-of-memory-vitest-worker.txt", 1, "node-heap-out-of-memory", "Error: Worker terminated due to reaching memory limit: JS heap out of memory", false},
 	{"go-out-of-memory.txt", 2, "go-out-of-memory", "fatal error: out of memory", false},
 	{"oom-killed.txt", 137, "oom-killed", "Killed", false},
 	{"oom-killed-child.txt", 1, "oom-killed-child", "signal: killed", false},
