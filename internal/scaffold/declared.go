@@ -501,11 +501,7 @@ func preCommit(root string) []declared {
 					cmd += " " + quoteWord(a)
 				}
 			}
-			// pre-commit passes the hook only the files its files: pattern matches.
-			paths, dirs := hookFiles(h.Files)
-			if len(dirs) > 0 && r.Repo != "local" && preCommitTakesFiles[h.ID] {
-				cmd = withTargets(cmd, dirs)
-			}
+			cmd, paths := hookScope(cmd, h.ID, h.Files, r.Repo == "local")
 			out = append(out, declared{script: cmd, source: ".pre-commit-config.yaml, hook " + h.ID, rank: rankPreCommit, paths: paths})
 		}
 	}

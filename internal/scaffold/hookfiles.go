@@ -54,6 +54,18 @@ func hookFiles(pattern string) (globs, dirs []string) {
 	return globs, dirs
 }
 
+// hookScope is a mapped hook's command and paths for its files: pattern: pre-commit passes the
+// hook only the files it matches, so the gate runs when one of them changes and, for a tool that
+// checks the files it is given, checks the pattern's folders. A local hook's entry is kept as
+// written.
+func hookScope(cmd, id, files string, local bool) (string, []string) {
+	paths, dirs := hookFiles(files)
+	if len(dirs) > 0 && !local && preCommitTakesFiles[id] {
+		cmd = withTargets(cmd, dirs)
+	}
+	return cmd, paths
+}
+
 // withTargets makes a command that checks the whole project (its "." or, with none named, its
 // working directory) check dirs instead.
 func withTargets(cmd string, dirs []string) string {
