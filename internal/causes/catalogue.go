@@ -206,10 +206,10 @@ var catalogue = []Signature{
 
 	{
 		ID: "tool-missing", Ecosystem: "system",
-		// The shell's own words for a tool it cannot find, for the tools preflight knows how to
-		// get (its table is the one list); other commands not found (a project's own scripts) stay
-		// the exit code's business (127: command not found).
-		Patterns: []Pattern{re(toolNotFound(), ": not found", ": command not found")},
+		// The words of the shell, make or env for a tool it cannot find, for the tools preflight
+		// knows how to get (its table is the one list); other commands not found (a project's own
+		// scripts) stay the exit code's business (127: command not found).
+		Patterns: []Pattern{re(toolNotFound(), ": not found", ": command not found", ": Command not found", ": No such file or directory")},
 		Summary:  "a tool the gate runs is not installed or not on PATH",
 		Fix:      "install it (the line names it; gauntlet doctor gives the command) or put it on the PATH gauntlet's gates get, then rerun",
 		Probe:    ProbeCommand,
@@ -270,9 +270,11 @@ var catalogue = []Signature{
 	{
 		ID: "node-heap-out-of-memory", Ecosystem: "node",
 		// V8's own report of reaching its heap limit (--max-old-space-size, by default a fraction of
-		// the machine's memory): a limit of the process, which free memory on the machine does not
-		// lift, so no memory probe.
-		Patterns: []Pattern{re(`FATAL ERROR: .*Allocation failed - JavaScript heap out of memory`, "JavaScript heap out of memory")},
+		// the machine's memory), on the main thread (whatever V8 was doing: "Reached heap limit",
+		// "Ineffective mark-compacts near heap limit") or in a worker thread, which inherits the
+		// limit (a test runner's pool): a limit of the process, which free memory on the machine
+		// does not lift, so no memory probe.
+		Patterns: []Pattern{re(`FATAL ERROR: .*Allocation failed - JavaScript heap out of memory|Worker terminated due to reaching memory limit: JS heap out of memory`, "JavaScript heap out of memory", "JS heap out of memory")},
 		Summary:  "Node.js reached V8's heap limit (the process's --max-old-space-size, not the machine's memory)",
 		Fix:      "raise the heap limit in the gate's env (NODE_OPTIONS=--max-old-space-size=4096) or run fewer workers in parallel",
 	},

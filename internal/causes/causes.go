@@ -19,7 +19,7 @@ import (
 
 // Version identifies the catalogue's contents; it changes whenever an entry is added, removed or
 // made to match differently, so that a report can be traced to the signatures that judged it.
-const Version = 2
+const Version = 3
 
 // maxLineBytes keeps the matched line short enough for a one-line report, and bounds the text a
 // pattern is run over: the signatures sit near the start of a line.

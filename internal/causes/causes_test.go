@@ -37,6 +37,8 @@ var positives = []struct {
 	{"yarn-registry-unreachable.txt", 1, "yarn-registry-unreachable", "error Error: getaddrinfo ENOTFOUND registry.npmjs.invalid", false},
 	{"node-registry-unreachable.txt", 1, "node-registry-unreachable", "[cause]: Error: getaddrinfo EAI_AGAIN registry.npmjs.org", true},
 	{"pip-index-unreachable.txt", 1, "pip-index-unreachable", "ERROR: Could not find a version that satisfies the requirement requests (from versions: none)", false},
+	// pip's own read timeout (--timeout) on an index that accepts the connection and never answers.
+	{"pip-index-unreachable-read-timeout.txt", 1, "pip-index-unreachable", "ERROR: Could not find a version that satisfies the requirement requests (from versions: none)", false},
 	{"uv-index-unreachable.txt", 2, "uv-index-unreachable", "error: Failed to fetch: `https://pypi.org/simple/requests/`", true},
 	{"docker-daemon-unreachable.txt", 1, "docker-daemon-unreachable", "repo_test.go:31: start postgres: Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the docker daemon running?", true},
 	{"go-toolchain-too-old.txt", 1, "go-toolchain-too-old", "go: go.mod requires go >= 1.27.0 (running go 1.26.8; GOTOOLCHAIN=local)", false},
@@ -69,6 +71,15 @@ var positives = []struct {
 	{"tool-missing-uv.txt", 127, "tool-missing", "/bin/sh: 1: uv: not found", false},
 	{"tool-missing-ruff.txt", 127, "tool-missing", "/bin/sh: 1: ruff: not found", false},
 	{"tool-missing-golangci-lint.txt", 127, "tool-missing", "sh: 1: golangci-lint: not found", false},
+	// The same tool missing, in the words of the program that looked for it (captured here:
+	// GNU make 4.3 running a recipe without a shell, directly and from a recursive make, zsh 5.9,
+	// coreutils env in the C and a UTF-8 locale), and in older GNU make's (its manual's wording).
+	{"tool-missing-make.txt", 2, "tool-missing", "make: ruff: No such file or directory", false},
+	{"tool-missing-make-recursive.txt", 2, "tool-missing", "make[1]: ruff: No such file or directory", false},
+	{"tool-missing-make-old.txt", 2, "tool-missing", "make: ruff: Command not found", true},
+	{"tool-missing-zsh.txt", 127, "tool-missing", "zsh:1: command not found: uv", false},
+	{"tool-missing-env.txt", 127, "tool-missing", "env: 'uv': No such file or directory", false},
+	{"tool-missing-env-utf8.txt", 127, "tool-missing", "env: \u2018uv\u2019: No such file or directory", false},
 	{"playwright-browsers-missing.txt", 1, "playwright-browsers-missing", "browserType.launch: Executable doesn't exist at /tmp/cap/pwhome/.cache/ms-playwright/chromium_headless_shell-1148/chrome-linux/headless_shell", false},
 	{"playwright-host-deps-missing.txt", 1, "playwright-host-deps-missing", "║ Host system is missing dependencies to run browsers. ║", true},
 	{"cypress-binary-missing.txt", 1, "cypress-binary-missing", "No version of Cypress is installed in: /tmp/cap/cyhome/.cache/Cypress/13.17.0/Cypress", false},
@@ -76,6 +87,11 @@ var positives = []struct {
 	{"file-watchers-exhausted.txt", 1, "file-watchers-exhausted", "Error: ENOSPC: System limit for number of file watchers reached, watch '/work/app/src'", true},
 	{"disk-full.txt", 1, "disk-full", "cp: error writing '/dev/full': No space left on device", false},
 	{"node-heap-out-of-memory.txt", 134, "node-heap-out-of-memory", "FATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory", false},
+	// V8 giving up on garbage collection near the limit, and a worker thread reaching it (node
+	// 20 here: a worker of its own, and vitest's threads pool, whose workers inherit the limit).
+	{"node-heap-out-of-memory-ineffective.txt", 134, "node-heap-out-of-memory", "FATAL ERROR: Ineffective mark-compacts near heap limit Allocation failed - JavaScript heap out of memory", false},
+	{"node-heap-out-of-memory-worker.txt", 1, "node-heap-out-of-memory", "Error [ERR_WORKER_OUT_OF_MEMORY]: Worker terminated due to reaching memory limit: JS heap out of memory", false},
+	{"node-heap-out-of-memory-vitest-worker.txt", 1, "node-heap-out-of-memory", "Error: Worker terminated due to reaching memory limit: JS heap out of memory", false},
 	{"go-out-of-memory.txt", 2, "go-out-of-memory", "fatal error: out of memory", false},
 	{"oom-killed.txt", 137, "oom-killed", "Killed", false},
 	{"oom-killed-child.txt", 1, "oom-killed-child", "signal: killed", false},

@@ -31,23 +31,31 @@ func explainGolangciGo(line string, _ Options) (summary, fix string) {
 	return summary, fix
 }
 
-// toolNotFound is the shell's line for a tool preflight knows, not found: sh (dash) and bash.
+// toolNotFound is the line of the program that looked for a tool preflight knows and did not find
+// it, in each program's words: sh (dash) and bash; zsh, also running a script; GNU make running a
+// recipe without a shell (older versions said "Command not found"), also recursively; env.
 func toolNotFound() string {
 	names := preflight.ToolNames()
 	for i, n := range names {
 		names[i] = regexp.QuoteMeta(n)
 	}
-	return `^((\S*/)?sh: \d+: |(\S*/)?bash: (line \d+: )?)(` + strings.Join(names, "|") + `): (not found|command not found)$`
+	tool := `(` + strings.Join(names, "|") + `)`
+	return `^(` +
+		`((\S*/)?sh: \d+: |(\S*/)?bash: (line \d+: )?)` + tool + `: (not found|command not found)` +
+		`|\S+:\d+: command not found: ` + tool +
+		`|(\S*/)?g?make(\[\d+\])?: ` + tool + `: (No such file or directory|Command not found)` +
+		`|(\S*/)?env: ['‘]` + tool + `['’]: No such file or directory` +
+		`)$`
 }
 
 // explainMissingTool names the tool the shell did not find and the command that gets it, as
 // preflight does: one source of truth for a missing tool.
 func explainMissingTool(line string, opts Options) (summary, fix string) {
-	m := commandNotFound().FindStringSubmatch(line)
-	if m == nil {
+	prog, found := notFoundProgram(line)
+	if !found {
 		return "", ""
 	}
-	p, ok := preflight.Missing(m[1], opts.Root, opts.Dir, preflight.System())
+	p, ok := preflight.Missing(prog, opts.Root, opts.Dir, preflight.System())
 	if !ok {
 		return "", ""
 	}

@@ -42,6 +42,14 @@ func TestMissingToolNamesItsInstall(t *testing.T) {
 		{"mypy in an inactive .venv", inactive, inactive, "sh: 1: mypy: not found", "mypy is in " + filepath.Join(inactive, ".venv"), "activate the environment", true},
 		{"a toolchain", plain, plain, "sh: 1: go: not found", "go is not on PATH", hint("go"), false},
 		{"a linter", plain, plain, "sh: 1: golangci-lint: not found", "golangci-lint is not on PATH", hint("golangci-lint"), false},
+		{"make without a shell", plain, plain, "make: ruff: No such file or directory", "ruff is not on PATH", hint("ruff"), false},
+		{"a recursive make", plain, plain, "make[1]: ruff: No such file or directory", "ruff is not on PATH", hint("ruff"), false},
+		{"an older make", plain, plain, "make: ruff: Command not found", "ruff is not on PATH", hint("ruff"), false},
+		{"zsh", plain, plain, "zsh:1: command not found: uv", "uv is not on PATH", hint("uv"), false},
+		{"a zsh script", plain, plain, "./scripts/lint.zsh:3: command not found: ruff", "ruff is not on PATH", hint("ruff"), false},
+		{"env", plain, plain, "env: 'uv': No such file or directory", "uv is not on PATH", hint("uv"), false},
+		{"env in a UTF-8 locale", plain, plain, "env: \u2018uv\u2019: No such file or directory", "uv is not on PATH", hint("uv"), false},
+		{"make, in a uv project", uvProject, uvProject, "make: ruff: No such file or directory", "the project's virtualenv (uv.lock)", "uv sync", true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			o := settle(t, ample(), Options{Root: tt.root, Dir: tt.dir, Env: []string{"PATH=" + plain}}, tt.line, 127)
@@ -103,8 +111,19 @@ func TestMissingToolsArePreflights(t *testing.T) {
 			t.Errorf("%s: fix %q, want preflight's %q", tool, c.Fix, h)
 		}
 	}
-	// A program nobody knows (the project's own script) stays exit 127's "command not found".
-	if c := Match("sh: 1: license-check: not found", 127); c != nil {
-		t.Errorf("matched %s", c.ID)
+	// A program nobody knows (the project's own script) stays exit 127's "command not found", in
+	// every program's words.
+	for _, line := range []string{"sh: 1: license-check: not found", "make: license-check: No such file or directory", "zsh:1: command not found: license-check", "env: 'license-check': No such file or directory", "make: ./scripts/ruff: No such file or directory"} {
+		if c := Match(line, 127); c != nil {
+			t.Errorf("%s: matched %s", line, c.ID)
+		}
+	}
+	// Every program's words for each of preflight's tools.
+	for _, tool := range preflight.ToolNames() {
+		for _, line := range []string{"make: " + tool + ": No such file or directory", "zsh:1: command not found: " + tool, "env: '" + tool + "': No such file or directory"} {
+			if c := Match(line, 127); c == nil || c.ID != "tool-missing" {
+				t.Errorf("%s: cause %+v", line, c)
+			}
+		}
 	}
 }

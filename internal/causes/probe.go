@@ -347,17 +347,28 @@ func dialOnce(ctx context.Context, env Environment, network, addr string) error 
 // probeCommand: "sh: 1: go: not found" is the environment's only when go is not on the PATH
 // the gate has.
 func probeCommand(opts Options, line string) verdict {
-	m := commandNotFound().FindStringSubmatch(line)
-	if m == nil {
+	prog, found := notFoundProgram(line)
+	if !found {
 		return agree()
 	}
-	if path, ok := lookPath(m[1], opts.getenv("PATH"), opts.Dir); ok {
-		return disagree(fmt.Sprintf("%s is at %s on the gate's PATH", m[1], path))
+	if path, ok := lookPath(prog, opts.getenv("PATH"), opts.Dir); ok {
+		return disagree(fmt.Sprintf("%s is at %s on the gate's PATH", prog, path))
 	}
 	return agree()
 }
 
-var commandNotFound = lazyRegexp(`: ([^\s:/]+): (?:command )?not found$`)
+// commandNotFound is a program's name (never a path) in the words of whatever looked for it: sh
+// and bash, zsh, make, env.
+var commandNotFound = lazyRegexp(`: ([^\s:/]+): (?:command )?not found$|:\d+: command not found: ([^\s:/]+)$|make(?:\[\d+\])?: ([^\s:/]+): (?:No such file or directory|Command not found)$|^(?:\S*/)?env: ['‘]([^\s:/'’]+)['’]: No such file or directory$`)
+
+// notFoundProgram is the program a not-found line names; false for a path or another line.
+func notFoundProgram(line string) (string, bool) {
+	m := commandNotFound().FindStringSubmatch(line)
+	if m == nil {
+		return "", false
+	}
+	return cmp.Or(m[1], m[2], m[3], m[4]), true
+}
 
 // lookPath finds an executable file named name in the directories of pathList.
 func lookPath(name, pathList, dir string) (string, bool) {

@@ -43,6 +43,8 @@ type declared struct {
 	uses string
 	// unit is the tox env or nox session ("" for tox's base env), which CI may or may not run.
 	unit string
+	// paths are the files it runs on, as globs: a pre-commit hook's files: pattern; nil for all.
+	paths []string
 }
 
 const (
@@ -454,6 +456,7 @@ type preCommitConfig struct {
 			ID    string   `yaml:"id"`
 			Entry string   `yaml:"entry"`
 			Args  []string `yaml:"args"`
+			Files string   `yaml:"files"`
 		} `yaml:"hooks"`
 	} `yaml:"repos"`
 }
@@ -498,7 +501,8 @@ func preCommit(root string) []declared {
 					cmd += " " + quoteWord(a)
 				}
 			}
-			out = append(out, declared{script: cmd, source: ".pre-commit-config.yaml, hook " + h.ID, rank: rankPreCommit})
+			cmd, paths := hookScope(cmd, h.ID, h.Files, r.Repo == "local")
+			out = append(out, declared{script: cmd, source: ".pre-commit-config.yaml, hook " + h.ID, rank: rankPreCommit, paths: paths})
 		}
 	}
 	return out

@@ -18,6 +18,7 @@ type found struct {
 	rank   int
 	// inferred: declared only where the project does not run it (a tox env no CI job runs).
 	inferred bool
+	paths    []string // the files it runs on (declared.paths)
 }
 
 // gofmtFlags finds gofmt wherever it is written, even inside $(...) or quotes, which the command
@@ -53,7 +54,7 @@ func recognise(decls []declared) ([]found, map[string]gofmtUse) {
 				dir = cleanDir(path.Join(dir, cmd.cd))
 			}
 			out = append(out, found{check: c, dir: dir, source: d.source, rank: d.rank, env: append(slices.Clip(d.env), cmd.env...),
-				inferred: d.inferred})
+				inferred: d.inferred, paths: d.paths})
 		}
 	}
 	return out, gofmt
@@ -115,7 +116,7 @@ func (c *dirContext) pick(key string) (Gate, bool) {
 		src += "; also in " + strings.Join(others, ", ")
 	}
 	g := Gate{Name: first.name, Comment: first.comment, Run: strings.Join(cmds, " && "),
-		Timeout: first.timeout, Hint: first.hint, Source: src, Env: first.env, Inferred: first.inferred}
+		Timeout: first.timeout, Hint: first.hint, Source: src, Env: first.env, Inferred: first.inferred, Paths: first.paths}
 	if len(fixes) == len(cmds) {
 		// Each command has its writing form; a fixer that covers only some of them would leave
 		// the gate failing after `gauntlet fix`.

@@ -71,7 +71,9 @@ func scope(root string, projects []Project) {
 			}
 		}
 		for j := range p.Gates {
-			p.Gates[j].Paths = paths
+			if len(p.Gates[j].Paths) == 0 { // a hook's own files: pattern is narrower
+				p.Gates[j].Paths = paths
+			}
 			// A gate's own exclusions (what its tool must never be given) stay.
 			p.Gates[j].Exclude = slices.Concat(exclude, p.Gates[j].Exclude)
 		}

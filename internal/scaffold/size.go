@@ -2,11 +2,14 @@ package scaffold
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io/fs"
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/gauntlet-dev/gauntlet/internal/git"
 )
 
 // The timeouts in checks.go are sized for a cold first run of a large project, where compiling
@@ -37,11 +40,13 @@ var sourceExts = map[string]bool{".go": true, ".rs": true, ".py": true, ".ts": t
 	".jsx": true, ".mjs": true, ".cjs": true, ".mts": true, ".vue": true, ".svelte": true, ".c": true, ".cc": true,
 	".cpp": true, ".h": true, ".java": true, ".kt": true, ".rb": true}
 
-// measure counts a project's source files (dependency, build and hidden folders, and the folders
-// of other projects, left out) and its dependencies as its lock files list them.
+// measure counts a project's source files (dependency, build and hidden folders, what git
+// ignores, and the folders of other projects, left out) and its dependencies as its lock files
+// list them.
 func measure(abs string, others map[string]bool) projectSize {
 	var s projectSize
 	seen := 0
+	ignored := gitIgnored(abs)
 	_ = filepath.WalkDir(abs, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return nil
@@ -52,18 +57,45 @@ func measure(abs string, others map[string]bool) projectSize {
 			return filepath.SkipAll
 		}
 		if d.IsDir() {
-			if p != abs && (skipDir(d.Name()) || d.Name() == "target" || d.Name() == "dist" || d.Name() == "build" || others[p]) {
+			if p != abs && (skipDir(d.Name()) || buildOutputDirs[d.Name()] || others[p] || ignored[p]) {
 				return filepath.SkipDir
 			}
 			return nil
 		}
-		if sourceExts[filepath.Ext(p)] {
+		if sourceExts[filepath.Ext(p)] && !ignored[p] {
 			s.files++
 		}
 		return nil
 	})
 	s.deps = countDeps(abs)
 	return s
+}
+
+// buildOutputDirs are folders of build outputs and installed packages whatever git says (outside
+// git it says nothing): site-packages is any virtualenv's, by whatever name it goes.
+var buildOutputDirs = map[string]bool{"target": true, "dist": true, "build": true, "site-packages": true}
+
+// ignoredListTimeout bounds asking git what it ignores: without an answer, the walk counts all.
+const (
+	ignoredListTimeout = 5 * time.Second
+	maxIgnoredList     = 4 << 20
+)
+
+// gitIgnored is what git ignores under abs (a virtualenv, a coverage report, a build's output),
+// as absolute paths: whole folders are listed once. Nothing outside git, or when git cannot say
+// within its time and size.
+func gitIgnored(abs string) map[string]bool {
+	ctx, cancel := context.WithTimeout(context.Background(), ignoredListTimeout)
+	defer cancel()
+	out, err := git.Output(ctx, abs, maxIgnoredList, "ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory", "--", ".")
+	if err != nil {
+		return nil
+	}
+	ignored := map[string]bool{}
+	for _, name := range git.SplitNUL(out) {
+		ignored[filepath.Join(abs, filepath.FromSlash(strings.TrimSuffix(name, "/")))] = true
+	}
+	return ignored
 }
 
 // countDeps counts the modules of go.sum, the packages of Cargo.lock, uv.lock and poetry.lock,
