@@ -74,38 +74,47 @@ func pyFile(b *builder, dec *json.Decoder, f *File) error {
 		}
 		switch key {
 		case "executed_lines", "missing_lines":
-			covered := key == "executed_lines"
-			if err := delim(dec, '['); err != nil {
-				return err
-			}
-			for dec.More() {
-				t, err := dec.Token()
-				if err != nil {
-					return err
-				}
-				n, ok := t.(float64)
-				if !ok || n != math.Trunc(n) || n < 1 || n > float64(b.opts.MaxLineNumber)+1 {
-					if !ok {
-						if _, isDelim := t.(json.Delim); isDelim {
-							return fmt.Errorf("%s holds a %v", key, t)
-						}
-					}
-					b.add(f, 0, false) // notes the bound once
-					continue
-				}
-				b.add(f, int(n), covered)
-			}
-			if _, err := dec.Token(); err != nil {
-				return err
-			}
+			err = pyLines(b, dec, f, key.(string))
 		default:
-			if err := skip(dec); err != nil {
-				return err
-			}
+			err = skip(dec)
+		}
+		if err != nil {
+			return err
 		}
 	}
 	_, err := dec.Token()
 	return err
+}
+
+// pyLines reads a file's list of executed or missing lines, named key.
+func pyLines(b *builder, dec *json.Decoder, f *File, key string) error {
+	covered := key == "executed_lines"
+	if err := delim(dec, '['); err != nil {
+		return err
+	}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		n, ok := t.(float64)
+		if ok && pyLineNumber(n, b.opts.MaxLineNumber) {
+			b.add(f, int(n), covered)
+			continue
+		}
+		if _, isDelim := t.(json.Delim); isDelim {
+			return fmt.Errorf("%s holds a %v", key, t)
+		}
+		b.add(f, 0, false) // notes the bound once
+	}
+	_, err := dec.Token()
+	return err
+}
+
+// pyLineNumber says whether n is a line number to count: whole, from 1, and at most one past
+// the largest line number kept (which add notes as the bound reached).
+func pyLineNumber(n float64, maxLine int) bool {
+	return n == math.Trunc(n) && n >= 1 && n <= float64(maxLine)+1
 }
 
 // delim reads the delimiter want.
