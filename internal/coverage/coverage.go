@@ -186,12 +186,8 @@ func GoModules(mods ...Module) PathMap {
 // GoModPath returns the module path a go.mod declares.
 func GoModPath(gomod []byte) (string, error) {
 	for line := range bytes.Lines(gomod) {
-		line = bytes.TrimSpace(line)
-		if i := bytes.Index(line, []byte("//")); i >= 0 {
-			line = bytes.TrimSpace(line[:i])
-		}
-		rest, ok := bytes.CutPrefix(line, []byte("module"))
-		if !ok || len(rest) == 0 || (rest[0] != ' ' && rest[0] != '\t' && rest[0] != '"') {
+		rest, ok := moduleDirective(line)
+		if !ok {
 			continue
 		}
 		p := string(bytes.Trim(bytes.TrimSpace(rest), "\"`"))
@@ -201,6 +197,20 @@ func GoModPath(gomod []byte) (string, error) {
 		return p, nil
 	}
 	return "", errors.New("go.mod: no module line")
+}
+
+// moduleDirective is what follows "module" on a line of go.mod that is the module directive,
+// its comment dropped; false for any other line.
+func moduleDirective(line []byte) ([]byte, bool) {
+	line = bytes.TrimSpace(line)
+	if i := bytes.Index(line, []byte("//")); i >= 0 {
+		line = bytes.TrimSpace(line[:i])
+	}
+	rest, ok := bytes.CutPrefix(line, []byte("module"))
+	if !ok || len(rest) == 0 || (rest[0] != ' ' && rest[0] != '\t' && rest[0] != '"') {
+		return nil, false
+	}
+	return rest, true
 }
 
 // GoModMap is GoModules for the one module whose go.mod is at the root.
@@ -233,10 +243,7 @@ func (b *builder) file(rel string) *File {
 		return f
 	}
 	if len(b.cov.Files) >= b.opts.MaxFiles {
-		if !b.capFiles {
-			b.capFiles = true
-			b.incomplete("more than " + strconv.Itoa(b.opts.MaxFiles) + " files: the rest were not kept")
-		}
+		b.incompleteOnce(&b.capFiles, "more than ", b.opts.MaxFiles, " files: the rest were not kept")
 		return nil
 	}
 	f := &File{lines: map[int]bool{}}
@@ -252,10 +259,7 @@ func (b *builder) add(f *File, line int, covered bool) {
 		return
 	}
 	if line < 1 || line > b.opts.MaxLineNumber {
-		if !b.capNum {
-			b.capNum = true
-			b.incomplete("a line number out of range (1 to " + strconv.Itoa(b.opts.MaxLineNumber) + ") was dropped")
-		}
+		b.incompleteOnce(&b.capNum, "a line number out of range (1 to ", b.opts.MaxLineNumber, ") was dropped")
 		return
 	}
 	was, ok := f.lines[line]
@@ -266,10 +270,7 @@ func (b *builder) add(f *File, line int, covered bool) {
 		return
 	}
 	if b.lines >= b.opts.MaxLines {
-		if !b.capLines {
-			b.capLines = true
-			b.incomplete("more than " + strconv.Itoa(b.opts.MaxLines) + " instrumented lines: the rest were not kept")
-		}
+		b.incompleteOnce(&b.capLines, "more than ", b.opts.MaxLines, " instrumented lines: the rest were not kept")
 		return
 	}
 	b.lines++
@@ -285,6 +286,15 @@ func (b *builder) note(s string) {
 func (b *builder) incomplete(s string) {
 	b.cov.Complete = false
 	b.note(s)
+}
+
+// incompleteOnce is incomplete the first time a bound is reached (once, its flag), its note
+// the bound between two phrases: made only then, as the bound may be met on every line after.
+func (b *builder) incompleteOnce(once *bool, before string, bound int, after string) {
+	if !*once {
+		*once = true
+		b.incomplete(before + strconv.Itoa(bound) + after)
+	}
 }
 
 func (b *builder) done() Coverage {

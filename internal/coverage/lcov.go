@@ -33,31 +33,16 @@ func ReadLCOV(r io.Reader, paths PathMap, opts Options) (Coverage, error) {
 		line = bytes.TrimSpace(line)
 		switch {
 		case bytes.HasPrefix(line, []byte("SF:")):
-			in, cur = true, nil
-			if rel, keep := paths(string(line[3:])); keep {
-				cur = b.file(rel)
-			} else {
-				b.dropped++
-			}
+			in, cur = true, recordFile(b, paths, string(line[3:]))
 		case bytes.Equal(line, []byte("end_of_record")):
 			in, cur = false, nil
 		case bytes.HasPrefix(line, []byte("DA:")):
-			if !in {
+			n, covered, ok := parseDA(line[3:])
+			if !in || !ok {
 				bad++
 				continue
 			}
-			fields := bytes.Split(line[3:], []byte(","))
-			if len(fields) < 2 {
-				bad++
-				continue
-			}
-			n, ok := atoi(bytes.TrimSpace(fields[0]))
-			cnt := bytes.TrimSpace(fields[1])
-			if !ok || len(cnt) == 0 {
-				bad++
-				continue
-			}
-			b.add(cur, n, hit(cnt))
+			b.add(cur, n, covered)
 		}
 	}
 	if in {
@@ -67,6 +52,30 @@ func ReadLCOV(r io.Reader, paths PathMap, opts Options) (Coverage, error) {
 		b.note(strconv.Itoa(bad) + " DA lines were not understood")
 	}
 	return b.done(), lr.Err
+}
+
+// recordFile is the file a record's SF names, nil when paths drops it.
+func recordFile(b *builder, paths PathMap, name string) *File {
+	rel, keep := paths(name)
+	if !keep {
+		b.dropped++
+		return nil
+	}
+	return b.file(rel)
+}
+
+// parseDA parses what follows "DA:": "line,count[,checksum]".
+func parseDA(da []byte) (line int, covered, ok bool) {
+	fields := bytes.Split(da, []byte(","))
+	if len(fields) < 2 {
+		return 0, false, false
+	}
+	n, ok := atoi(bytes.TrimSpace(fields[0]))
+	cnt := bytes.TrimSpace(fields[1])
+	if !ok || len(cnt) == 0 {
+		return 0, false, false
+	}
+	return n, hit(cnt), true
 }
 
 // hit reads an lcov count: a decimal (gcov's can be negative after a counter overflow, or
