@@ -117,23 +117,26 @@ type PathMap func(name string) (rel string, ok bool)
 // separators, as Windows tools write them.
 func RootRelative(root string) PathMap {
 	root = path.Clean(strings.ReplaceAll(root, `\`, "/"))
-	return func(name string) (string, bool) {
-		name = strings.ReplaceAll(name, `\`, "/")
-		if name == "" {
-			return "", false
-		}
-		if path.IsAbs(name) || isDriveAbs(name) {
-			if root == "" || root == "." {
-				return "", false
-			}
-			rel, ok := strings.CutPrefix(path.Clean(name), strings.TrimSuffix(root, "/")+"/")
-			if !ok {
-				return "", false
-			}
-			name = rel
-		}
+	return func(name string) (string, bool) { return relToRoot(root, name) }
+}
+
+// relToRoot maps a name as RootRelative does, root cleaned.
+func relToRoot(root, name string) (string, bool) {
+	name = strings.ReplaceAll(name, `\`, "/")
+	if name == "" {
+		return "", false
+	}
+	if !path.IsAbs(name) && !isDriveAbs(name) {
 		return cleanRel(name)
 	}
+	if root == "" || root == "." {
+		return "", false
+	}
+	rel, ok := strings.CutPrefix(path.Clean(name), strings.TrimSuffix(root, "/")+"/")
+	if !ok {
+		return "", false
+	}
+	return cleanRel(rel)
 }
 
 // isDriveAbs reports a Windows path with a drive letter, "C:/x".
@@ -164,23 +167,29 @@ type Module struct {
 func GoModules(mods ...Module) PathMap {
 	mods = slices.Clone(mods)
 	slices.SortFunc(mods, func(a, b Module) int { return len(b.Path) - len(a.Path) })
-	return func(name string) (string, bool) {
-		for _, m := range mods {
-			if m.Path == "" {
-				continue
-			}
-			rest, ok := strings.CutPrefix(name, m.Path+"/")
-			if !ok {
-				continue
-			}
-			dir := strings.Trim(filepath.ToSlash(m.Dir), "/")
-			if dir != "" && dir != "." {
-				rest = dir + "/" + rest
-			}
-			return cleanRel(rest)
+	return func(name string) (string, bool) { return moduleRel(mods, name) }
+}
+
+// moduleRel maps a name as GoModules does, mods longest path first.
+func moduleRel(mods []Module, name string) (string, bool) {
+	for _, m := range mods {
+		if m.Path == "" {
+			continue
 		}
-		return "", false
+		if rest, ok := strings.CutPrefix(name, m.Path+"/"); ok {
+			return cleanRel(inModuleDir(m.Dir, rest))
+		}
 	}
+	return "", false
+}
+
+// inModuleDir is a path relative to a module's directory made relative to the root.
+func inModuleDir(dir, rest string) string {
+	dir = strings.Trim(filepath.ToSlash(dir), "/")
+	if dir == "" || dir == "." {
+		return rest
+	}
+	return dir + "/" + rest
 }
 
 // GoModPath returns the module path a go.mod declares.
@@ -235,6 +244,16 @@ type builder struct {
 
 func newBuilder(format string, opts Options) *builder {
 	return &builder{opts: opts.withDefaults(), cov: Coverage{Format: format, Files: map[string]*File{}, Complete: true}}
+}
+
+// keptFile is the file a report names, nil when paths drops it (counted).
+func keptFile(b *builder, paths PathMap, name string) *File {
+	rel, keep := paths(name)
+	if !keep {
+		b.dropped++
+		return nil
+	}
+	return b.file(rel)
 }
 
 // file returns the kept file rel, creating it within the bounds; nil when it is not kept.

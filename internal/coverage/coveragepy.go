@@ -34,32 +34,29 @@ func ReadCoveragePy(r io.Reader, paths PathMap, opts Options) (Coverage, error) 
 const maxDepth = 64
 
 func pyReport(b *builder, dec *json.Decoder, paths PathMap) error {
-	found, err := boundedio.Field(dec, "files", maxDepth, func() error {
-		if err := delim(dec, '{'); err != nil {
-			return err
-		}
-		for dec.More() {
-			name, err := dec.Token()
-			if err != nil {
-				return err
-			}
-			s, _ := name.(string)
-			var f *File
-			if rel, keep := paths(s); keep {
-				f = b.file(rel)
-			} else {
-				b.dropped++
-			}
-			if err := pyFile(b, dec, f); err != nil {
-				return err
-			}
-		}
-		_, err := dec.Token()
-		return err
-	})
+	found, err := boundedio.Field(dec, "files", maxDepth, func() error { return pyFiles(b, dec, paths) })
 	if err == nil && !found {
 		err = errors.New("no files in the coverage.py report")
 	}
+	return err
+}
+
+// pyFiles reads the report's files: an object of the files by name.
+func pyFiles(b *builder, dec *json.Decoder, paths PathMap) error {
+	if err := delim(dec, '{'); err != nil {
+		return err
+	}
+	for dec.More() {
+		name, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		s, _ := name.(string)
+		if err := pyFile(b, dec, keptFile(b, paths, s)); err != nil {
+			return err
+		}
+	}
+	_, err := dec.Token()
 	return err
 }
 
