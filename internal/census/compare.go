@@ -160,12 +160,7 @@ func fewerPassing(base, now Census, explained int) (Finding, bool) {
 
 // judge is the finding on a base test that passed, from the tests it is found as here.
 func judge(t *Test, now []*Test) (Finding, bool) {
-	var worst *Test
-	for _, n := range now {
-		if n.Outcome == Fail || (n.Outcome == Skip && (worst == nil || worst.Outcome != Fail)) {
-			worst = n
-		}
-	}
+	worst := worstOf(now)
 	if worst == nil {
 		return Finding{}, false
 	}
@@ -185,6 +180,17 @@ func judge(t *Test, now []*Test) (Finding, bool) {
 	return f, true
 }
 
+// worstOf is the last of the tests that failed, else the last skipped; nil when all passed.
+func worstOf(now []*Test) *Test {
+	var worst *Test
+	for _, n := range now {
+		if n.Outcome == Fail || (n.Outcome == Skip && (worst == nil || worst.Outcome != Fail)) {
+			worst = n
+		}
+	}
+	return worst
+}
+
 // where is where a finding's test lives, after ": ": its file, else its suite; "" when the runner
 // names neither.
 func where(t *Test) string {
@@ -200,27 +206,38 @@ func where(t *Test) string {
 // absent is the finding on a base test that passed and is not here.
 func (m *matcher) absent(t *Test) Finding {
 	f := Finding{Kind: KindMissing, Test: t.ID, File: t.File}
-	var why string
-	u := m.unitFailed(t)
-	switch {
-	case u != nil:
+	if m.unitFailed(t) != nil {
 		f.Kind = KindFailing
-		why = u.Reason
-		if u.Suite != "" {
-			why = u.Suite + ": " + u.Reason
-		}
-	case t.File != "" && m.deletedTests[t.File]:
-		why = "deleted"
-	case t.File != "" && m.change.RenamedTests[t.File] != "":
-		why = "moved to " + m.change.RenamedTests[t.File]
-	case !m.nowCensus.Complete:
-		why = incomplete(m.nowCensus)
 	}
 	f.Message = fmt.Sprintf("%s passed at the base and did not run here%s", t.Name, where(t))
-	if why != "" {
+	if why := m.whyAbsent(t); why != "" {
 		f.Message += " (" + why + ")"
 	}
 	return f
+}
+
+// whyAbsent says why a base test may not have run here: its unit failed, its file was deleted
+// or moved, the census is incomplete; "" when nothing says.
+func (m *matcher) whyAbsent(t *Test) string {
+	switch u := m.unitFailed(t); {
+	case u != nil:
+		return unitReason(*u)
+	case t.File != "" && m.deletedTests[t.File]:
+		return "deleted"
+	case t.File != "" && m.change.RenamedTests[t.File] != "":
+		return "moved to " + m.change.RenamedTests[t.File]
+	case !m.nowCensus.Complete:
+		return incomplete(m.nowCensus)
+	}
+	return ""
+}
+
+// unitReason is a failed unit's reason, after its suite when it names one.
+func unitReason(u Unit) string {
+	if u.Suite != "" {
+		return u.Suite + ": " + u.Reason
+	}
+	return u.Reason
 }
 
 func (m *matcher) unitFailed(t *Test) *Unit {
@@ -251,11 +268,7 @@ func nothingRan(now Census, named []Finding) Finding {
 	if len(now.Failed) > 0 {
 		var reasons []string
 		for _, u := range now.Failed[:min(len(now.Failed), 5)] {
-			r := u.Reason
-			if u.Suite != "" {
-				r = u.Suite + ": " + r
-			}
-			reasons = append(reasons, r)
+			reasons = append(reasons, unitReason(u))
 		}
 		return Finding{Kind: KindFailing, Message: "no test ran: " + strings.Join(reasons, "; ") + "; " + passed}
 	}

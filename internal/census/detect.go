@@ -215,12 +215,7 @@ func (sp *shellSplitter) step(i int) int {
 	case c == '"':
 		return sp.doubleQuoted(i)
 	case c == '#' && !sp.inWord:
-		end := strings.IndexByte(s[i:], '\n')
-		if end < 0 {
-			end = len(s) - i
-		}
-		sp.endCommand(i + end)
-		return i + end
+		return sp.comment(i)
 	case c == ' ' || c == '\t':
 		sp.endWord(i)
 	case strings.IndexByte(";&|()<>\n", c) >= 0:
@@ -230,6 +225,16 @@ func (sp *shellSplitter) step(i int) int {
 		sp.inWord = true
 	}
 	return i
+}
+
+// comment reads a comment opened at i, to the end of its line (the newline is left).
+func (sp *shellSplitter) comment(i int) int {
+	end := strings.IndexByte(sp.s[i:], '\n')
+	if end < 0 {
+		end = len(sp.s) - i
+	}
+	sp.endCommand(i + end)
+	return i + end
 }
 
 // escaped reads the byte a backslash escapes, at i: a newline continues the line.
@@ -511,18 +516,28 @@ func nodeAddJUnit(r Request, reporters, dests []string) Request {
 	return r
 }
 
+// vitestAt is where vitest's arguments go: after its command when it names one that runs tests;
+// false for a command that runs none.
+func vitestAt(w []string, i int) (int, bool) {
+	if i+1 >= len(w) {
+		return i, true
+	}
+	switch w[i+1] {
+	case "bench", "init", "list":
+		return 0, false
+	case "run", "watch", "dev", "related":
+		return i + 1, true
+	}
+	return i, true
+}
+
 func vitestRunner(w []string, i int) (Request, bool) {
 	if path.Base(w[i]) != "vitest" {
 		return Request{}, false
 	}
-	at := i
-	if i+1 < len(w) {
-		switch w[i+1] {
-		case "bench", "init", "list":
-			return Request{}, false
-		case "run", "watch", "dev", "related":
-			at = i + 1
-		}
+	at, ok := vitestAt(w, i)
+	if !ok {
+		return Request{}, false
 	}
 	rest := w[i+1:]
 	r := Request{Runner: "vitest", Format: FormatJUnit, At: at, File: FilePlaceholder, Display: DisplayExtraLine}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 
@@ -135,10 +136,16 @@ func (gr *goReader) testEvent(e goEvent, p *goPackage) {
 	gr.b.add(Test{Suite: e.Package, Name: e.Test, Outcome: o})
 }
 
+// cutOff says whether the output ended while the package was still being tested: it did not
+// end, and a test was running or nothing says why it stopped.
+func (p *goPackage) cutOff() bool {
+	return !p.ended && (len(p.running) > 0 || p.summary == "" && p.reason == "")
+}
+
 // end judges the packages that did not end, and the output as a whole.
 func (gr *goReader) end() {
 	for _, name := range gr.order {
-		if p := gr.pkgs[name]; !p.ended && (len(p.running) > 0 || p.summary == "" && p.reason == "") {
+		if p := gr.pkgs[name]; p.cutOff() {
 			gr.b.incomplete(fmt.Sprintf("the output ended before %s finished", name))
 		} else if !p.ended && p.reason != "" {
 			// Before Go 1.24 a package that did not build may only be named in text.
@@ -183,11 +190,7 @@ func goPackageOutput(p *goPackage, raw []byte) {
 func goPackageFailed(b *builder, pkg string, failedBuild bool, p *goPackage) {
 	// Tests still running when the binary ended were cut off by it: a panic in another
 	// goroutine, a timeout, os.Exit.
-	running := make([]string, 0, len(p.running))
-	for name := range p.running {
-		running = append(running, name)
-	}
-	slices.Sort(running)
+	running := slices.Sorted(maps.Keys(p.running))
 	for _, name := range running {
 		b.add(Test{Suite: pkg, Name: name, Outcome: Fail})
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -200,6 +201,9 @@ func (s *xmlScanner) skipSpace() (byte, error) {
 	}
 }
 
+// endsXMLName says whether c ends a name: a space, '/', '>' or '='.
+func endsXMLName(c byte) bool { return isSpace(c) || c == '/' || c == '>' || c == '=' }
+
 // name reads a name up to a space, '/', '>' or '='.
 func (s *xmlScanner) name() (string, error) {
 	var b []byte
@@ -208,7 +212,7 @@ func (s *xmlScanner) name() (string, error) {
 		if err != nil {
 			return "", eof(err)
 		}
-		if isSpace(c) || c == '/' || c == '>' || c == '=' {
+		if endsXMLName(c) {
 			_ = s.r.UnreadByte()
 			break
 		}
@@ -393,6 +397,8 @@ func resolve(ref string) string {
 
 // validXMLChar is XML 1.0's Char production.
 func validXMLChar(r rune) bool {
-	return r == 0x09 || r == 0x0A || r == 0x0D || (r >= 0x20 && r <= 0xD7FF) ||
-		(r >= 0xE000 && r <= 0xFFFD) || (r >= 0x10000 && r <= 0x10FFFF)
+	return slices.ContainsFunc(xmlCharRanges, func(cr [2]rune) bool { return cr[0] <= r && r <= cr[1] })
 }
+
+// xmlCharRanges are the ranges of XML 1.0's Char production, inclusive.
+var xmlCharRanges = [][2]rune{{0x09, 0x0A}, {0x0D, 0x0D}, {0x20, 0xD7FF}, {0xE000, 0xFFFD}, {0x10000, 0x10FFFF}}
