@@ -600,38 +600,49 @@ func typo(a, b string) bool {
 	if edits == 0 || len(rb)-len(ra) > edits {
 		return false
 	}
-	// Levenshtein distance within the band of cells |i-j| <= edits (a path leaving it costs
-	// more), abandoned once every cell of a row exceeds the edits allowed.
+	return withinEdits(ra, rb, edits)
+}
+
+// withinEdits says whether the Levenshtein distance from ra to rb is at most edits, computed
+// within the band of cells |i-j| <= edits (a path leaving it costs more), and abandoned once
+// every cell of a row exceeds the edits allowed.
+func withinEdits(ra, rb []rune, edits int) bool {
 	far := edits + 1
 	prev, cur := make([]int, len(rb)+1), make([]int, len(rb)+1)
 	for j := range prev {
 		prev[j] = min(j, far)
 	}
 	for i := 1; i <= len(ra); i++ {
-		lo, hi := max(1, i-edits), min(len(rb), i+edits)
-		cur[lo-1] = far
-		if lo == 1 {
-			cur[0] = min(i, far)
-		}
-		best := far
-		for j := lo; j <= hi; j++ {
-			up := far
-			if j <= i-1+edits {
-				up = prev[j]
-			}
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(up+1, cur[j-1]+1, prev[j-1]+cost, far)
-			best = min(best, cur[j])
-		}
-		if best > edits {
+		if bandRow(ra, rb, i, edits, prev, cur) > edits {
 			return false
 		}
 		prev, cur = cur, prev
 	}
 	return prev[len(rb)] <= edits
+}
+
+// bandRow fills row i of the band in cur from the row before, prev, and returns its least cell.
+func bandRow(ra, rb []rune, i, edits int, prev, cur []int) int {
+	far := edits + 1
+	lo, hi := max(1, i-edits), min(len(rb), i+edits)
+	cur[lo-1] = far
+	if lo == 1 {
+		cur[0] = min(i, far)
+	}
+	best := far
+	for j := lo; j <= hi; j++ {
+		up := far
+		if j <= i-1+edits {
+			up = prev[j]
+		}
+		cost := 1
+		if ra[i-1] == rb[j-1] {
+			cost = 0
+		}
+		cur[j] = min(up+1, cur[j-1]+1, prev[j-1]+cost, far)
+		best = min(best, cur[j])
+	}
+	return best
 }
 
 // wentWithCode says whether a base test that is not here was deleted with the code it tests.
