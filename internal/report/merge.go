@@ -249,7 +249,13 @@ func checkShards(inputs []MergeInput) []string {
 	if sharded == 0 || len(problems) > 0 {
 		return problems
 	}
-	var missing []string
+	return wholeSplit(byK, total)
+}
+
+// wholeSplit makes sure every shard K of a split of total was given once (byK, the reports of
+// each).
+func wholeSplit(byK map[int][]string, total int) []string {
+	var problems, missing []string
 	for k := 1; k <= total; k++ {
 		switch srcs := byK[k]; {
 		case len(srcs) == 0:
