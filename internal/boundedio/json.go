@@ -41,13 +41,7 @@ func (s *JSONSqueezer) Read(p []byte) (int, error) {
 	}
 	for {
 		n, err := s.r.Read(s.buf[:len(p)])
-		out := 0
-		for _, c := range s.buf[:n] {
-			if s.keep(c) {
-				p[out] = c
-				out++
-			}
-		}
+		out := s.squeeze(p, s.buf[:n])
 		if s.wordLen > MaxJSONWord {
 			return out, ErrJSONWord
 		}
@@ -57,50 +51,81 @@ func (s *JSONSqueezer) Read(p []byte) (int, error) {
 	}
 }
 
+// squeeze copies into p the bytes of read that go on, and returns how many.
+func (s *JSONSqueezer) squeeze(p, read []byte) int {
+	out := 0
+	for _, c := range read {
+		if s.keep(c) {
+			p[out] = c
+			out++
+		}
+	}
+	return out
+}
+
 // keep says whether a byte goes on to the decoder.
 func (s *JSONSqueezer) keep(c byte) bool {
+	if s.inStr {
+		return s.keepInString(c)
+	}
 	switch {
-	case s.inStr && s.esc != 0:
-		if s.esc == -1 && c == 'u' {
-			s.esc = 4
-		} else if s.esc == -1 {
-			s.esc = 0
-		} else {
-			s.esc--
-		}
-		if s.keepEsc {
-			s.strLen++
-		}
-		return s.keepEsc
-	case s.inStr && c == '\\':
-		s.esc = -1
-		// An escape is kept whole or not at all: "\u00e9" is six bytes.
-		s.keepEsc = s.strLen+6 <= MaxJSONString
-		if !s.keepEsc {
-			s.strLen = MaxJSONString
-			return false
-		}
-		s.strLen++
-		return true
-	case s.inStr && c == '"':
-		s.inStr = false
-		return true
-	case s.inStr:
-		if s.strLen >= MaxJSONString {
-			return false
-		}
-		s.strLen++
-		return true
 	case c == '"':
 		s.inStr, s.strLen, s.wordLen = true, 0, 0
-		return true
-	case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ',' || c == ':' || c == '[' || c == ']' || c == '{' || c == '}':
+	case endsJSONWord[c]:
 		s.wordLen = 0
-		return true
 	default:
 		s.wordLen++
-		return true
 	}
+	return true
+}
+
+// endsJSONWord are the bytes outside strings that end a number or word: blanks and punctuation.
+var endsJSONWord = [256]bool{' ': true, '\t': true, '\n': true, '\r': true, ',': true, ':': true, '[': true, ']': true, '{': true, '}': true}
+
+// keepInString says whether a byte of a string goes on to the decoder.
+func (s *JSONSqueezer) keepInString(c byte) bool {
+	switch {
+	case s.esc != 0:
+		return s.keepEscaped(c)
+	case c == '\\':
+		return s.keepBackslash()
+	case c == '"':
+		s.inStr = false
+		return true
+	case s.strLen >= MaxJSONString:
+		return false
+	}
+	s.strLen++
+	return true
+}
+
+// keepEscaped says whether a byte of an escape, after its backslash, goes on: as the escape does.
+func (s *JSONSqueezer) keepEscaped(c byte) bool {
+	switch {
+	case s.esc == -1 && c == 'u':
+		s.esc = 4
+	case s.esc == -1:
+		s.esc = 0
+	default:
+		s.esc--
+	}
+	if s.keepEsc {
+		s.strLen++
+	}
+	return s.keepEsc
+}
+
+// keepBackslash says whether an escape starting goes on. An escape is kept whole or not at all:
+// "\u00e9" is six bytes.
+func (s *JSONSqueezer) keepBackslash() bool {
+	s.esc = -1
+	s.keepEsc = s.strLen+6 <= MaxJSONString
+	if !s.keepEsc {
+		s.strLen = MaxJSONString
+		return false
+	}
+	s.strLen++
+	return true
 }
 
 // NewJSONSqueezer squeezes the JSON r holds on its way to a decoder.
@@ -127,20 +152,27 @@ func SkipValue(dec *json.Decoder, maxDepth int) error {
 		if err != nil {
 			return err
 		}
-		if d, ok := tok.(json.Delim); ok {
-			if d == '{' || d == '[' {
-				depth++
-				if maxDepth > 0 && depth > maxDepth {
-					return errors.New("JSON nested too deep")
-				}
-			} else {
-				depth--
-			}
+		depth += nesting(tok)
+		if maxDepth > 0 && depth > maxDepth {
+			return errors.New("JSON nested too deep")
 		}
 		if depth == 0 {
 			return nil
 		}
 	}
+}
+
+// nesting is how a token changes the depth of nesting: +1 an opening delimiter, -1 a closing
+// one, 0 any other.
+func nesting(tok json.Token) int {
+	d, ok := tok.(json.Delim)
+	switch {
+	case !ok:
+		return 0
+	case d == '{' || d == '[':
+		return 1
+	}
+	return -1
 }
 
 // Field reads an object, handing the value of its key field to read and skipping every other
@@ -155,13 +187,12 @@ func Field(dec *json.Decoder, field string, maxDepth int, read func() error) (fo
 			return found, err
 		}
 		if key != field {
-			if err := SkipValue(dec, maxDepth); err != nil {
-				return found, err
-			}
-			continue
+			err = SkipValue(dec, maxDepth)
+		} else {
+			found = true
+			err = read()
 		}
-		found = true
-		if err := read(); err != nil {
+		if err != nil {
 			return found, err
 		}
 	}

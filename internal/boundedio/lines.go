@@ -36,18 +36,10 @@ func (l *LineReader) Next() (line []byte, ok bool) {
 	}
 	line, err := l.r.ReadSlice('\n')
 	if errors.Is(err, bufio.ErrBufferFull) {
-		l.Long = true
-		// Keep the start (copied: the buffer is reused) and drop the rest of the line.
-		line = bytes.Clone(line)
-		for errors.Is(err, bufio.ErrBufferFull) {
-			_, err = l.r.ReadSlice('\n')
-		}
+		line, err = l.cut(line, err)
 	}
 	if err != nil {
-		l.done = true
-		if err != io.EOF {
-			l.Err = err
-		}
+		l.end(err)
 		if len(line) == 0 {
 			return nil, false
 		}
@@ -55,4 +47,23 @@ func (l *LineReader) Next() (line []byte, ok bool) {
 	line = bytes.TrimSuffix(line, []byte("\n"))
 	line = bytes.TrimSuffix(line, []byte("\r"))
 	return line, true
+}
+
+// cut keeps the start of a line longer than the buffer (copied: the buffer is reused) and drops
+// the rest of it; err is the error that ended the line.
+func (l *LineReader) cut(start []byte, err error) ([]byte, error) {
+	l.Long = true
+	line := bytes.Clone(start)
+	for errors.Is(err, bufio.ErrBufferFull) {
+		_, err = l.r.ReadSlice('\n')
+	}
+	return line, err
+}
+
+// end ends the stream on err, which is kept unless it is the clean end.
+func (l *LineReader) end(err error) {
+	l.done = true
+	if err != io.EOF {
+		l.Err = err
+	}
 }

@@ -229,22 +229,33 @@ func Merge(parts ...Census) Census {
 		if p.Runner != b.c.Runner {
 			b.c.Runner = "mixed"
 		}
-		for _, t := range p.Tests {
-			digest := t.Digest
-			b.add(t)
-			if i, ok := b.index[t.ID]; ok && b.c.Tests[i].Digest == "" {
-				b.c.Tests[i].Digest = digest
-			}
-		}
-		for _, u := range p.Failed {
-			b.fail(u.Suite, u.Reason)
-		}
-		if !p.Complete {
-			b.c.Complete = false
-		}
-		for _, n := range p.Notes {
-			b.note(n)
-		}
+		b.merge(p)
 	}
 	return b.census()
+}
+
+// merge adds a part's tests, failed units and notes to those merged so far.
+func (b *builder) merge(p Census) {
+	for _, t := range p.Tests {
+		b.mergeTest(t)
+	}
+	for _, u := range p.Failed {
+		b.fail(u.Suite, u.Reason)
+	}
+	if !p.Complete {
+		b.c.Complete = false
+	}
+	for _, n := range p.Notes {
+		b.note(n)
+	}
+}
+
+// mergeTest adds a test, keeping the worse outcome of one already there and the digest either
+// part gave.
+func (b *builder) mergeTest(t Test) {
+	digest := t.Digest
+	b.add(t)
+	if i, ok := b.index[t.ID]; ok && b.c.Tests[i].Digest == "" {
+		b.c.Tests[i].Digest = digest
+	}
 }

@@ -93,25 +93,9 @@ func Compare(base, now Census, change ChangeInfo) []Finding {
 	m := newMatcher(base, now, change)
 	var named []Finding
 	excused := 0
-	var basePassing []*Test
-	for i := range base.Tests {
-		if base.Tests[i].Outcome == Pass {
-			basePassing = append(basePassing, &base.Tests[i])
-		}
-	}
-	// Parents before their subtests, so that a subtest can follow its parent's new name.
-	slices.SortStableFunc(basePassing, func(a, b *Test) int {
-		return cmp.Or(cmp.Compare(depth(a.Name), depth(b.Name)), cmp.Compare(a.ID, b.ID))
-	})
-	for _, t := range basePassing {
-		if n, ok := m.now[t.ID]; ok {
-			if f, bad := judge(t, []*Test{n}); bad {
-				named = append(named, f)
-			}
-			continue
-		}
-		if succ := m.successors(t); len(succ) > 0 {
-			if f, bad := judge(t, succ); bad {
+	for _, t := range passingParentsFirst(base) {
+		if here := m.foundHere(t); len(here) > 0 {
+			if f, bad := judge(t, here); bad {
 				named = append(named, f)
 			}
 			continue
@@ -123,30 +107,60 @@ func Compare(base, now Census, change ChangeInfo) []Finding {
 		named = append(named, m.absent(t))
 	}
 	slices.SortStableFunc(named, func(a, b Finding) int { return cmp.Compare(a.Test, b.Test) })
-	explained := len(named)
-
-	var out []Finding
-	if len(now.Tests) == 0 && len(named) > 0 {
-		out = append(out, nothingRan(now, named))
-	} else {
-		out = capPerKind(named)
-	}
-	passedThen, passedNow := countPassing(base), countPassing(now)
-	if fall := passedThen - passedNow; fall > explained+excused {
-		out = append(out, Finding{Kind: KindFewer, Message: fmt.Sprintf("%d fewer %s here than at the base (%d then, %d now)",
-			fall, plural(fall, "test passes", "tests pass"), passedThen, passedNow)})
+	out := nameFindings(now, named)
+	if fewer, ok := fewerPassing(base, now, len(named)+excused); ok {
+		out = append(out, fewer)
 	}
 	return out
 }
 
-// judge is the finding on a base test that passed, from the tests it is found as here.
-func judge(t *Test, now []*Test) (Finding, bool) {
-	var worst *Test
-	for _, n := range now {
-		if n.Outcome == Fail || (n.Outcome == Skip && (worst == nil || worst.Outcome != Fail)) {
-			worst = n
+// passingParentsFirst is the tests that passed at the base, parents before their subtests, so
+// that a subtest can follow its parent's new name.
+func passingParentsFirst(base Census) []*Test {
+	var basePassing []*Test
+	for i := range base.Tests {
+		if base.Tests[i].Outcome == Pass {
+			basePassing = append(basePassing, &base.Tests[i])
 		}
 	}
+	slices.SortStableFunc(basePassing, func(a, b *Test) int {
+		return cmp.Or(cmp.Compare(depth(a.Name), depth(b.Name)), cmp.Compare(a.ID, b.ID))
+	})
+	return basePassing
+}
+
+// foundHere is the tests a base test is found as here: itself by its ID, else its successors.
+func (m *matcher) foundHere(t *Test) []*Test {
+	if n, ok := m.now[t.ID]; ok {
+		return []*Test{n}
+	}
+	return m.successors(t)
+}
+
+// nameFindings is the named findings as reported: one finding when no test ran at all, else
+// each kind capped.
+func nameFindings(now Census, named []Finding) []Finding {
+	if len(now.Tests) == 0 && len(named) > 0 {
+		return []Finding{nothingRan(now, named)}
+	}
+	return capPerKind(named)
+}
+
+// fewerPassing is the finding on a fall in the count of passing tests beyond the explained ones
+// (named or excused); false when there is none.
+func fewerPassing(base, now Census, explained int) (Finding, bool) {
+	passedThen, passedNow := countPassing(base), countPassing(now)
+	fall := passedThen - passedNow
+	if fall <= explained {
+		return Finding{}, false
+	}
+	return Finding{Kind: KindFewer, Message: fmt.Sprintf("%d fewer %s here than at the base (%d then, %d now)",
+		fall, plural(fall, "test passes", "tests pass"), passedThen, passedNow)}, true
+}
+
+// judge is the finding on a base test that passed, from the tests it is found as here.
+func judge(t *Test, now []*Test) (Finding, bool) {
+	worst := worstOf(now)
 	if worst == nil {
 		return Finding{}, false
 	}
@@ -166,6 +180,17 @@ func judge(t *Test, now []*Test) (Finding, bool) {
 	return f, true
 }
 
+// worstOf is the last of the tests that failed, else the last skipped; nil when all passed.
+func worstOf(now []*Test) *Test {
+	var worst *Test
+	for _, n := range now {
+		if n.Outcome == Fail || (n.Outcome == Skip && (worst == nil || worst.Outcome != Fail)) {
+			worst = n
+		}
+	}
+	return worst
+}
+
 // where is where a finding's test lives, after ": ": its file, else its suite; "" when the runner
 // names neither.
 func where(t *Test) string {
@@ -181,27 +206,38 @@ func where(t *Test) string {
 // absent is the finding on a base test that passed and is not here.
 func (m *matcher) absent(t *Test) Finding {
 	f := Finding{Kind: KindMissing, Test: t.ID, File: t.File}
-	var why string
-	u := m.unitFailed(t)
-	switch {
-	case u != nil:
+	if m.unitFailed(t) != nil {
 		f.Kind = KindFailing
-		why = u.Reason
-		if u.Suite != "" {
-			why = u.Suite + ": " + u.Reason
-		}
-	case t.File != "" && m.deletedTests[t.File]:
-		why = "deleted"
-	case t.File != "" && m.change.RenamedTests[t.File] != "":
-		why = "moved to " + m.change.RenamedTests[t.File]
-	case !m.nowCensus.Complete:
-		why = incomplete(m.nowCensus)
 	}
 	f.Message = fmt.Sprintf("%s passed at the base and did not run here%s", t.Name, where(t))
-	if why != "" {
+	if why := m.whyAbsent(t); why != "" {
 		f.Message += " (" + why + ")"
 	}
 	return f
+}
+
+// whyAbsent says why a base test may not have run here: its unit failed, its file was deleted
+// or moved, the census is incomplete; "" when nothing says.
+func (m *matcher) whyAbsent(t *Test) string {
+	switch u := m.unitFailed(t); {
+	case u != nil:
+		return unitReason(*u)
+	case t.File != "" && m.deletedTests[t.File]:
+		return "deleted"
+	case t.File != "" && m.change.RenamedTests[t.File] != "":
+		return "moved to " + m.change.RenamedTests[t.File]
+	case !m.nowCensus.Complete:
+		return incomplete(m.nowCensus)
+	}
+	return ""
+}
+
+// unitReason is a failed unit's reason, after its suite when it names one.
+func unitReason(u Unit) string {
+	if u.Suite != "" {
+		return u.Suite + ": " + u.Reason
+	}
+	return u.Reason
 }
 
 func (m *matcher) unitFailed(t *Test) *Unit {
@@ -232,11 +268,7 @@ func nothingRan(now Census, named []Finding) Finding {
 	if len(now.Failed) > 0 {
 		var reasons []string
 		for _, u := range now.Failed[:min(len(now.Failed), 5)] {
-			r := u.Reason
-			if u.Suite != "" {
-				r = u.Suite + ": " + r
-			}
-			reasons = append(reasons, r)
+			reasons = append(reasons, unitReason(u))
 		}
 		return Finding{Kind: KindFailing, Message: "no test ran: " + strings.Join(reasons, "; ") + "; " + passed}
 	}
@@ -333,24 +365,34 @@ func newMatcher(base, now Census, change ChangeInfo) *matcher {
 	for i := range now.Tests {
 		t := &now.Tests[i]
 		m.now[t.ID] = t
-		if inBase[t.ID] {
-			continue
+		if !inBase[t.ID] {
+			m.index(t)
 		}
-		if t.Digest != "" {
-			m.byDigest[t.Digest] = append(m.byDigest[t.Digest], t)
-		}
-		m.byID[t.ID] = append(m.byID[t.ID], t)
-		m.byName[t.Name] = append(m.byName[t.Name], t)
-		m.byFileName[key(t.File, t.Name)] = append(m.byFileName[key(t.File, t.Name)], t)
-		m.bySuiteNorm[key(t.Suite, normalize(t.Name))] = append(m.bySuiteNorm[key(t.Suite, normalize(t.Name))], t)
-		if _, leaf, sep := splitLast(t.Name); sep != "" {
-			m.bySuiteLeaf[key(t.Suite, leaf)] = append(m.bySuiteLeaf[key(t.Suite, leaf)], t)
-		}
-		m.bySuite[t.Suite] = append(m.bySuite[t.Suite], t)
 	}
 	for _, ts := range m.bySuite {
 		slices.SortFunc(ts, func(a, b *Test) int { return strings.Compare(a.Name, b.Name) })
 	}
+	m.noteChange(change)
+	return m
+}
+
+// index files a test new here under each key a rule looks it up by.
+func (m *matcher) index(t *Test) {
+	if t.Digest != "" {
+		m.byDigest[t.Digest] = append(m.byDigest[t.Digest], t)
+	}
+	m.byID[t.ID] = append(m.byID[t.ID], t)
+	m.byName[t.Name] = append(m.byName[t.Name], t)
+	m.byFileName[key(t.File, t.Name)] = append(m.byFileName[key(t.File, t.Name)], t)
+	m.bySuiteNorm[key(t.Suite, normalize(t.Name))] = append(m.bySuiteNorm[key(t.Suite, normalize(t.Name))], t)
+	if _, leaf, sep := splitLast(t.Name); sep != "" {
+		m.bySuiteLeaf[key(t.Suite, leaf)] = append(m.bySuiteLeaf[key(t.Suite, leaf)], t)
+	}
+	m.bySuite[t.Suite] = append(m.bySuite[t.Suite], t)
+}
+
+// noteChange files what the change deleted, edited and removed, for wentWithCode.
+func (m *matcher) noteChange(change ChangeInfo) {
 	for _, f := range change.DeletedTests {
 		m.deletedTests[f] = true
 		m.touched[f] = true
@@ -358,107 +400,190 @@ func newMatcher(base, now Census, change ChangeInfo) *matcher {
 	for _, f := range change.ModifiedTests {
 		m.touched[f] = true
 	}
-	for _, n := range change.RemovedNames {
-		if s := normalize(n); len(s) >= 3 {
-			m.subjects = append(m.subjects, s)
+	m.subjects = appendSubjects(m.subjects, change.RemovedNames, func(n string) string { return n })
+	m.subjects = appendSubjects(m.subjects, change.DeletedCode, stem)
+}
+
+// appendSubjects appends the normalized subject of each name, as subjectOf reads it, when it is
+// long enough to tell a test's subject (three letters or more).
+func appendSubjects(subjects, names []string, subjectOf func(string) string) []string {
+	for _, n := range names {
+		if s := normalize(subjectOf(n)); len(s) >= 3 {
+			subjects = append(subjects, s)
 		}
 	}
-	for _, f := range change.DeletedCode {
-		if s := normalize(stem(f)); len(s) >= 3 {
-			m.subjects = append(m.subjects, s)
-		}
-	}
-	return m
+	return subjects
+}
+
+// successorRule is one of Compare's rules: the successors it finds for a base test, nil when
+// it finds none and the next rule is asked.
+type successorRule func(m *matcher, t *Test, name nameParts) []*Test
+
+// nameParts is a base test's name cut at its last separator (see splitLast).
+type nameParts struct{ parent, leaf, sep string }
+
+// successorRules are the rules of Compare's doc, in order.
+var successorRules = []successorRule{
+	(*matcher).sameDigest,
+	(*matcher).fileRenamed,
+	(*matcher).parentRenamed,
+	(*matcher).sameName,
+	(*matcher).sameNormalizedName,
+	(*matcher).sameLeaf,
+	(*matcher).split,
+	(*matcher).typoFixed,
 }
 
 // successors finds a base test under the rules of Compare's doc, in order.
 func (m *matcher) successors(t *Test) []*Test {
-	// one takes, among the unused candidates a rule found, the likeliest: one in the test's
-	// own suite, then in its own file.
-	one := func(cands []*Test, keep func(n *Test) bool) []*Test {
-		var pick *Test
-		for _, n := range cands {
-			if m.used[n] || (keep != nil && !keep(n)) {
-				continue
-			}
-			if pick == nil || (n.Suite == t.Suite && pick.Suite != t.Suite) || (t.File != "" && n.File == t.File && pick.File != t.File) {
-				pick = n
-			}
-		}
-		if pick == nil {
-			return nil
-		}
-		m.used[pick] = true
-		m.found[t.ID] = []*Test{pick}
-		return m.found[t.ID]
-	}
-	sameFile := func(n *Test) bool { return t.File == "" || n.File == "" || n.File == t.File }
-	if t.Digest != "" {
-		if s := one(m.byDigest[t.Digest], nil); s != nil {
+	parent, leaf, sep := splitLast(t.Name)
+	name := nameParts{parent: parent, leaf: leaf, sep: sep}
+	for _, rule := range successorRules {
+		if s := rule(m, t, name); s != nil {
 			return s
-		}
-	}
-	if to := m.change.RenamedTests[t.File]; t.File != "" && to != "" {
-		if s := one(m.byFileName[key(to, t.Name)], nil); s != nil {
-			return s
-		}
-	}
-	_, leaf, sep := splitLast(t.Name)
-	if parent, _, _ := splitLast(t.Name); sep != "" {
-		if ps := m.found[joinID(t.Suite, parent)]; len(ps) == 1 {
-			if s := one(m.byID[joinID(ps[0].Suite, ps[0].Name+sep+leaf)], nil); s != nil {
-				return s
-			}
-		}
-	}
-	if s := one(m.byName[t.Name], nil); s != nil {
-		return s
-	}
-	if s := one(m.bySuiteNorm[key(t.Suite, normalize(t.Name))], nil); s != nil {
-		return s
-	}
-	if sep != "" {
-		var c []*Test
-		for _, n := range m.bySuiteLeaf[key(t.Suite, leaf)] {
-			if !m.used[n] && sameFile(n) {
-				c = append(c, n)
-			}
-		}
-		if len(c) == 1 {
-			return one(c, nil)
-		}
-	}
-	suite := m.bySuite[t.Suite]
-	var split []*Test
-	for i, _ := slices.BinarySearchFunc(suite, t.Name, func(n *Test, name string) int { return strings.Compare(n.Name, name) }); i < len(suite) && strings.HasPrefix(suite[i].Name, t.Name); i++ {
-		n := suite[i]
-		if !m.used[n] && sameFile(n) && len(n.Name) > len(t.Name) && depth(n.Name) == depth(t.Name) {
-			split = append(split, n)
-		}
-	}
-	if len(split) >= 2 {
-		m.found[t.ID] = split
-		return split
-	}
-	// A typo fixed in a test's name: one new whole test of its suite and file a letter or two
-	// away. Not a subtest: a table case's name is data, where one letter tells cases apart.
-	if sep == "" {
-		name := normalize(t.Name)
-		var c []*Test
-		for _, n := range suite {
-			if m.used[n] || !sameFile(n) || depth(n.Name) != 1 || m.typoChecks >= maxTypoChecks {
-				continue
-			}
-			m.typoChecks++
-			if typo(name, normalize(n.Name)) {
-				c = append(c, n)
-			}
-		}
-		if len(c) == 1 {
-			return one(c, nil)
 		}
 	}
 	return nil
+}
+
+// one takes, among the unused candidates a rule found, the likeliest: one in the test's own
+// suite, then in its own file.
+func (m *matcher) one(t *Test, cands []*Test) []*Test {
+	var pick *Test
+	for _, n := range cands {
+		if m.used[n] {
+			continue
+		}
+		if pick == nil || likelier(t, n, pick) {
+			pick = n
+		}
+	}
+	if pick == nil {
+		return nil
+	}
+	m.used[pick] = true
+	m.found[t.ID] = []*Test{pick}
+	return m.found[t.ID]
+}
+
+// likelier says whether candidate n is a likelier successor of t than pick: in t's suite where
+// pick is not, or in t's file where pick is not.
+func likelier(t, n, pick *Test) bool {
+	inSuite := n.Suite == t.Suite && pick.Suite != t.Suite
+	inFile := t.File != "" && n.File == t.File && pick.File != t.File
+	return inSuite || inFile
+}
+
+// sameFile says whether n may live in t's file: the same file, or either file unknown.
+func sameFile(t, n *Test) bool { return t.File == "" || n.File == "" || n.File == t.File }
+
+// sameDigest is rule 1: the same body.
+func (m *matcher) sameDigest(t *Test, _ nameParts) []*Test {
+	if t.Digest == "" {
+		return nil
+	}
+	return m.one(t, m.byDigest[t.Digest])
+}
+
+// fileRenamed is rule 2: the same name in the file the test's file became.
+func (m *matcher) fileRenamed(t *Test, _ nameParts) []*Test {
+	to := m.change.RenamedTests[t.File]
+	if t.File == "" || to == "" {
+		return nil
+	}
+	return m.one(t, m.byFileName[key(to, t.Name)])
+}
+
+// parentRenamed is rule 3: a subtest follows its parent's new name.
+func (m *matcher) parentRenamed(t *Test, name nameParts) []*Test {
+	if name.sep == "" {
+		return nil
+	}
+	ps := m.found[joinID(t.Suite, name.parent)]
+	if len(ps) != 1 {
+		return nil
+	}
+	return m.one(t, m.byID[joinID(ps[0].Suite, ps[0].Name+name.sep+name.leaf)])
+}
+
+// sameName is rule 4: the same name in another suite.
+func (m *matcher) sameName(t *Test, _ nameParts) []*Test {
+	return m.one(t, m.byName[t.Name])
+}
+
+// sameNormalizedName is rule 5: the same name but for case and punctuation, in its suite.
+func (m *matcher) sameNormalizedName(t *Test, _ nameParts) []*Test {
+	return m.one(t, m.bySuiteNorm[key(t.Suite, normalize(t.Name))])
+}
+
+// sameLeaf is rule 6: the one unused test of the same last name in its suite and file.
+func (m *matcher) sameLeaf(t *Test, name nameParts) []*Test {
+	if name.sep == "" {
+		return nil
+	}
+	var c []*Test
+	for _, n := range m.bySuiteLeaf[key(t.Suite, name.leaf)] {
+		if !m.used[n] && sameFile(t, n) {
+			c = append(c, n)
+		}
+	}
+	if len(c) != 1 {
+		return nil
+	}
+	return m.one(t, c)
+}
+
+// split is rule 7: two or more new tests of its suite and file, at its depth, whose names
+// start with its name.
+func (m *matcher) split(t *Test, _ nameParts) []*Test {
+	suite := m.bySuite[t.Suite]
+	var split []*Test
+	start, _ := slices.BinarySearchFunc(suite, t.Name, func(n *Test, name string) int { return strings.Compare(n.Name, name) })
+	for i := start; i < len(suite) && strings.HasPrefix(suite[i].Name, t.Name); i++ {
+		if n := suite[i]; m.splitPart(t, n) {
+			split = append(split, n)
+		}
+	}
+	if len(split) < 2 {
+		return nil
+	}
+	m.found[t.ID] = split
+	return split
+}
+
+// splitPart says whether n, whose name starts with t's, may be a part of t split up.
+func (m *matcher) splitPart(t, n *Test) bool {
+	return !m.used[n] && sameFile(t, n) && len(n.Name) > len(t.Name) && depth(n.Name) == depth(t.Name)
+}
+
+// typoFixed is rule 8: a typo fixed in a test's name, one new whole test of its suite and file
+// a letter or two away. Not a subtest: a table case's name is data, where one letter tells
+// cases apart.
+func (m *matcher) typoFixed(t *Test, name nameParts) []*Test {
+	if name.sep != "" {
+		return nil
+	}
+	normalized := normalize(t.Name)
+	var c []*Test
+	for _, n := range m.bySuite[t.Suite] {
+		if !m.typoCandidate(t, n) {
+			continue
+		}
+		m.typoChecks++
+		if typo(normalized, normalize(n.Name)) {
+			c = append(c, n)
+		}
+	}
+	if len(c) != 1 {
+		return nil
+	}
+	return m.one(t, c)
+}
+
+// typoCandidate says whether n is worth comparing with t for a typo: unused, a whole test in
+// t's file, and the comparisons' budget not spent.
+func (m *matcher) typoCandidate(t, n *Test) bool {
+	return !m.used[n] && sameFile(t, n) && depth(n.Name) == 1 && m.typoChecks < maxTypoChecks
 }
 
 // typo says whether two normalized names are one name with a typo fixed: at most two letters
@@ -475,33 +600,20 @@ func typo(a, b string) bool {
 	if edits == 0 || len(rb)-len(ra) > edits {
 		return false
 	}
-	// Levenshtein distance within the band of cells |i-j| <= edits (a path leaving it costs
-	// more), abandoned once every cell of a row exceeds the edits allowed.
+	return withinEdits(ra, rb, edits)
+}
+
+// withinEdits says whether the Levenshtein distance from ra to rb is at most edits, computed
+// within the band of cells |i-j| <= edits (a path leaving it costs more), and abandoned once
+// every cell of a row exceeds the edits allowed.
+func withinEdits(ra, rb []rune, edits int) bool {
 	far := edits + 1
 	prev, cur := make([]int, len(rb)+1), make([]int, len(rb)+1)
 	for j := range prev {
 		prev[j] = min(j, far)
 	}
 	for i := 1; i <= len(ra); i++ {
-		lo, hi := max(1, i-edits), min(len(rb), i+edits)
-		cur[lo-1] = far
-		if lo == 1 {
-			cur[0] = min(i, far)
-		}
-		best := far
-		for j := lo; j <= hi; j++ {
-			up := far
-			if j <= i-1+edits {
-				up = prev[j]
-			}
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(up+1, cur[j-1]+1, prev[j-1]+cost, far)
-			best = min(best, cur[j])
-		}
-		if best > edits {
+		if bandRow(ra, rb, i, edits, prev, cur) > edits {
 			return false
 		}
 		prev, cur = cur, prev
@@ -509,41 +621,83 @@ func typo(a, b string) bool {
 	return prev[len(rb)] <= edits
 }
 
+// bandRow fills row i of the band in cur from the row before, prev, and returns its least cell.
+func bandRow(ra, rb []rune, i, edits int, prev, cur []int) int {
+	far := edits + 1
+	lo, hi := max(1, i-edits), min(len(rb), i+edits)
+	cur[lo-1] = far
+	if lo == 1 {
+		cur[0] = min(i, far)
+	}
+	best := far
+	for j := lo; j <= hi; j++ {
+		up := far
+		if j <= i-1+edits {
+			up = prev[j]
+		}
+		cost := 1
+		if ra[i-1] == rb[j-1] {
+			cost = 0
+		}
+		cur[j] = min(up+1, cur[j-1]+1, prev[j-1]+cost, far)
+		best = min(best, cur[j])
+	}
+	return best
+}
+
 // wentWithCode says whether a base test that is not here was deleted with the code it tests.
 func (m *matcher) wentWithCode(t *Test) bool {
-	if t.File != "" && m.deletedTests[t.File] {
-		st, goTest := stem(t.File), strings.HasSuffix(t.File, ".go")
-		for _, f := range m.change.DeletedCode {
-			if strings.EqualFold(stem(f), st) && (!goTest || path.Dir(f) == path.Dir(t.File)) {
-				return true
-			}
-		}
+	return m.deletedWithItsCode(t) || m.inDeletedDir(t) || m.namedAfterRemoved(t)
+}
+
+// deletedWithItsCode says whether the test's file was deleted together with a code file of the
+// same stem (for Go, in the same directory).
+func (m *matcher) deletedWithItsCode(t *Test) bool {
+	if t.File == "" || !m.deletedTests[t.File] {
+		return false
 	}
-	for _, d := range m.change.DeletedDirs {
-		d = strings.TrimSuffix(d, "/")
-		if d == "" {
-			continue
-		}
-		if t.File != "" {
-			if strings.HasPrefix(t.File, d+"/") {
-				return true
-			}
-			continue
-		}
-		// No file: the suite may be a path (a test file, a Rust target) or a Go import path,
-		// which ends with the package's directory.
-		if t.Suite == d || strings.HasPrefix(t.Suite, d+"/") || strings.HasSuffix(t.Suite, "/"+d) {
+	st, goTest := stem(t.File), strings.HasSuffix(t.File, ".go")
+	for _, f := range m.change.DeletedCode {
+		if strings.EqualFold(stem(f), st) && (!goTest || path.Dir(f) == path.Dir(t.File)) {
 			return true
 		}
 	}
-	if t.File == "" || m.touched[t.File] {
-		first, _, _ := strings.Cut(strings.ReplaceAll(strings.ReplaceAll(t.Name, " > ", "/"), "::", "/"), "/")
-		name := normalize(first)
-		name = strings.TrimPrefix(name, "test")
-		for _, s := range m.subjects {
-			if strings.HasPrefix(name, s) {
-				return true
-			}
+	return false
+}
+
+// inDeletedDir says whether the test lived in a directory the change removed entirely.
+func (m *matcher) inDeletedDir(t *Test) bool {
+	for _, d := range m.change.DeletedDirs {
+		d = strings.TrimSuffix(d, "/")
+		if d != "" && underDir(t, d) {
+			return true
+		}
+	}
+	return false
+}
+
+// underDir says whether the test lives under directory d: by its file, else by its suite, which
+// may be a path (a test file, a Rust target) or a Go import path, which ends with the package's
+// directory.
+func underDir(t *Test, d string) bool {
+	if t.File != "" {
+		return strings.HasPrefix(t.File, d+"/")
+	}
+	return t.Suite == d || strings.HasPrefix(t.Suite, d+"/") || strings.HasSuffix(t.Suite, "/"+d)
+}
+
+// namedAfterRemoved says whether a test whose file was deleted or edited (or is not known) is
+// named after a removed name or a deleted file's stem.
+func (m *matcher) namedAfterRemoved(t *Test) bool {
+	if t.File != "" && !m.touched[t.File] {
+		return false
+	}
+	first, _, _ := strings.Cut(strings.ReplaceAll(strings.ReplaceAll(t.Name, " > ", "/"), "::", "/"), "/")
+	name := normalize(first)
+	name = strings.TrimPrefix(name, "test")
+	for _, s := range m.subjects {
+		if strings.HasPrefix(name, s) {
+			return true
 		}
 	}
 	return false

@@ -98,37 +98,46 @@ type cmdWord struct {
 // It reads the command only: a runner behind a script (npm test, make check) is not seen, and
 // the gate's tests: key names its JUnit instead.
 func Detect(c Command) []Request {
-	var commands [][]cmdWord
-	if c.Argv != nil {
-		var ws []cmdWord
-		for _, a := range c.Argv {
-			ws = append(ws, cmdWord{text: a})
-		}
-		commands = [][]cmdWord{ws}
-	} else {
-		commands = shellCommands(c.Shell)
-	}
 	var out []Request
-	for _, words := range commands {
-		i := commandStart(words)
-		if i >= len(words) {
-			continue
-		}
-		texts := make([]string, len(words))
-		for k, w := range words {
-			texts[k] = w.text
-		}
-		for _, r := range runners {
-			if req, ok := r(texts, i); ok {
-				if c.Argv == nil {
-					req.Offset = words[req.At].end
-				}
-				out = append(out, req)
-				break
+	for _, words := range commandWords(c) {
+		if req, ok := detectRunner(words); ok {
+			if c.Argv == nil {
+				req.Offset = words[req.At].end
 			}
+			out = append(out, req)
 		}
 	}
 	return out
+}
+
+// commandWords is the words of each simple command of c: its argv, or its shell string split.
+func commandWords(c Command) [][]cmdWord {
+	if c.Argv == nil {
+		return shellCommands(c.Shell)
+	}
+	var ws []cmdWord
+	for _, a := range c.Argv {
+		ws = append(ws, cmdWord{text: a})
+	}
+	return [][]cmdWord{ws}
+}
+
+// detectRunner is the request of the first runner that recognises the command's start.
+func detectRunner(words []cmdWord) (Request, bool) {
+	i := commandStart(words)
+	if i >= len(words) {
+		return Request{}, false
+	}
+	texts := make([]string, len(words))
+	for k, w := range words {
+		texts[k] = w.text
+	}
+	for _, r := range runners {
+		if req, ok := r(texts, i); ok {
+			return req, true
+		}
+	}
+	return Request{}, false
 }
 
 // Apply puts requests' arguments in a command, FilePlaceholder replaced by file(i) for the
@@ -176,65 +185,133 @@ func Apply(c Command, reqs []Request, file func(i int) string, quote func(string
 // it reads what a gate's run: string usually holds, and a word it cannot read simply names no
 // runner.
 func shellCommands(s string) [][]cmdWord {
-	var commands [][]cmdWord
-	var words []cmdWord
-	var cur strings.Builder
-	inWord := false
-	endWord := func(at int) {
-		if inWord {
-			words = append(words, cmdWord{text: cur.String(), end: at})
-			cur.Reset()
-			inWord = false
-		}
-	}
-	endCommand := func(at int) {
-		endWord(at)
-		if len(words) > 0 {
-			commands = append(commands, words)
-			words = nil
-		}
-	}
+	sp := &shellSplitter{s: s}
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '\\' && i+1 < len(s):
-			i++
-			if s[i] != '\n' {
-				cur.WriteByte(s[i])
-				inWord = true
-			}
-		case c == '\'':
-			j := strings.IndexByte(s[i+1:], '\'')
-			if j < 0 {
-				j = len(s) - i - 1
-			}
-			cur.WriteString(s[i+1 : i+1+j])
-			inWord = true
-			i += j + 1
-		case c == '"':
-			inWord = true
-			for i++; i < len(s) && s[i] != '"'; i++ {
-				if s[i] == '\\' && i+1 < len(s) && strings.IndexByte("\"\\$`", s[i+1]) >= 0 {
-					i++
-				}
-				cur.WriteByte(s[i])
-			}
-		case c == '#' && !inWord:
-			for i < len(s) && s[i] != '\n' {
-				i++
-			}
-			endCommand(i)
-		case c == ' ' || c == '\t':
-			endWord(i)
-		case strings.IndexByte(";&|()<>\n", c) >= 0:
-			endCommand(i)
-		default:
-			cur.WriteByte(c)
-			inWord = true
-		}
+		i = sp.step(i)
 	}
-	endCommand(len(s))
-	return commands
+	sp.endCommand(len(s))
+	return sp.commands
+}
+
+// shellSplitter holds shellCommands' state: the commands read, the words of the one being
+// read, and the word being read.
+type shellSplitter struct {
+	s        string
+	commands [][]cmdWord
+	words    []cmdWord
+	cur      strings.Builder
+	inWord   bool
+}
+
+// step reads the byte at i (and what it opens: an escape, a quote, a comment) and returns the
+// index of the last byte it read.
+func (sp *shellSplitter) step(i int) int {
+	s, c := sp.s, sp.s[i]
+	switch {
+	case c == '\\' && i+1 < len(s):
+		return sp.escaped(i + 1)
+	case c == '\'':
+		return sp.singleQuoted(i)
+	case c == '"':
+		return sp.doubleQuoted(i)
+	case c == '#' && !sp.inWord:
+		return sp.comment(i)
+	case c == ' ' || c == '\t':
+		sp.endWord(i)
+	case strings.IndexByte(";&|()<>\n", c) >= 0:
+		sp.endCommand(i)
+	default:
+		sp.cur.WriteByte(c)
+		sp.inWord = true
+	}
+	return i
+}
+
+// comment reads a comment opened at i, to the end of its line (the newline is left).
+func (sp *shellSplitter) comment(i int) int {
+	end := strings.IndexByte(sp.s[i:], '\n')
+	if end < 0 {
+		end = len(sp.s) - i
+	}
+	sp.endCommand(i + end)
+	return i + end
+}
+
+// escaped reads the byte a backslash escapes, at i: a newline continues the line.
+func (sp *shellSplitter) escaped(i int) int {
+	if sp.s[i] != '\n' {
+		sp.cur.WriteByte(sp.s[i])
+		sp.inWord = true
+	}
+	return i
+}
+
+// singleQuoted reads a quote opened at i, to its end or the string's.
+func (sp *shellSplitter) singleQuoted(i int) int {
+	s := sp.s
+	j := strings.IndexByte(s[i+1:], '\'')
+	if j < 0 {
+		j = len(s) - i - 1
+	}
+	sp.cur.WriteString(s[i+1 : i+1+j])
+	sp.inWord = true
+	return i + j + 1
+}
+
+// doubleQuoted reads a quote opened at i, where a backslash escapes " \ $ and `.
+func (sp *shellSplitter) doubleQuoted(i int) int {
+	s := sp.s
+	sp.inWord = true
+	for i++; i < len(s) && s[i] != '"'; i++ {
+		if s[i] == '\\' && i+1 < len(s) && strings.IndexByte("\"\\$`", s[i+1]) >= 0 {
+			i++
+		}
+		sp.cur.WriteByte(s[i])
+	}
+	return i
+}
+
+func (sp *shellSplitter) endWord(at int) {
+	if sp.inWord {
+		sp.words = append(sp.words, cmdWord{text: sp.cur.String(), end: at})
+		sp.cur.Reset()
+		sp.inWord = false
+	}
+}
+
+func (sp *shellSplitter) endCommand(at int) {
+	sp.endWord(at)
+	if len(sp.words) > 0 {
+		sp.commands = append(sp.commands, sp.words)
+		sp.words = nil
+	}
+}
+
+// wrapper is a program that runs a command given in its arguments: named by one of programs,
+// with one of subcommands after it when it has any, it takes its own words (consumes of them),
+// then the options skip says are its own.
+type wrapper struct {
+	programs    []string
+	subcommands []string
+	consumes    int
+	skip        func(word string) bool
+}
+
+// wrappers are the programs commandStart skips.
+var wrappers = []wrapper{
+	{programs: []string{"env", "time", "nice", "npx", "bunx", "pnpx", "xvfb-run"}, consumes: 1, skip: isOptionOrAssignment},
+	{programs: []string{"pnpm", "yarn", "npm"}, subcommands: []string{"exec", "dlx", "x"}, consumes: 2, skip: isOption},
+	{programs: []string{"pnpm", "yarn"}, subcommands: []string{"vitest", "jest"}, consumes: 1}, // pnpm vitest runs vitest
+	{programs: []string{"uv", "poetry", "pipenv", "pdm", "hatch", "rye"}, subcommands: []string{"run"}, consumes: 2, skip: isOption},
+}
+
+func isOption(word string) bool { return strings.HasPrefix(word, "-") }
+
+func isOptionOrAssignment(word string) bool { return isOption(word) || strings.Contains(word, "=") }
+
+// isAssignment says whether a word sets a variable for the command: NAME=value.
+func isAssignment(word string) bool {
+	return strings.Contains(word, "=") && !strings.HasPrefix(word, "-") && !strings.HasPrefix(word, "=")
 }
 
 // commandStart skips what runs a command without being it: variable assignments and wrappers
@@ -242,36 +319,46 @@ func shellCommands(s string) [][]cmdWord {
 func commandStart(w []cmdWord) int {
 	i := 0
 	for i < len(w) {
-		word := w[i].text
-		next := ""
-		if i+1 < len(w) {
-			next = w[i+1].text
-		}
-		switch base := path.Base(word); {
-		case strings.Contains(word, "=") && !strings.HasPrefix(word, "-") && !strings.HasPrefix(word, "="):
-			i++ // NAME=value
-		case base == "env" || base == "time" || base == "nice" || base == "npx" || base == "bunx" || base == "pnpx" || base == "xvfb-run":
-			i++
-			for i < len(w) && (strings.HasPrefix(w[i].text, "-") || strings.Contains(w[i].text, "=")) {
-				i++
-			}
-		case (base == "pnpm" || base == "yarn" || base == "npm") && (next == "exec" || next == "dlx" || next == "x"):
-			i += 2
-			for i < len(w) && strings.HasPrefix(w[i].text, "-") {
-				i++
-			}
-		case (base == "pnpm" || base == "yarn") && slices.Contains([]string{"vitest", "jest"}, next):
-			i++
-		case (base == "uv" || base == "poetry" || base == "pipenv" || base == "pdm" || base == "hatch" || base == "rye") && next == "run":
-			i += 2
-			for i < len(w) && strings.HasPrefix(w[i].text, "-") {
-				i++
-			}
-		case isPython(base) && next == "-m" && i+2 < len(w):
-			return i + 2
-		default:
+		var more bool
+		if i, more = skipRunner(w, i); !more {
 			return i
 		}
+	}
+	return i
+}
+
+// skipRunner skips w[i] when it runs the command after it: the index of the next word, and
+// whether that word may run a command too.
+func skipRunner(w []cmdWord, i int) (next int, more bool) {
+	word, following := w[i].text, ""
+	if i+1 < len(w) {
+		following = w[i+1].text
+	}
+	base := path.Base(word)
+	if isAssignment(word) {
+		return i + 1, true
+	}
+	for _, wr := range wrappers {
+		if wr.wraps(base, following) {
+			return wr.skipOwn(w, i), true
+		}
+	}
+	if isPython(base) && following == "-m" && i+2 < len(w) {
+		return i + 2, false
+	}
+	return i, false
+}
+
+// wraps says whether a program named base, followed by the word following, is this wrapper.
+func (wr wrapper) wraps(base, following string) bool {
+	return slices.Contains(wr.programs, base) && (wr.subcommands == nil || slices.Contains(wr.subcommands, following))
+}
+
+// skipOwn skips the wrapper's words at w[i] and its options after them.
+func (wr wrapper) skipOwn(w []cmdWord, i int) int {
+	i += wr.consumes
+	for wr.skip != nil && i < len(w) && wr.skip(w[i].text) {
+		i++
 	}
 	return i
 }
@@ -363,21 +450,30 @@ func unittestRunner(w []string, i int) (Request, bool) {
 		Problem: "python -m unittest writes no machine output; run the tests under pytest, or name a JUnit file in tests:"}, true
 }
 
+// nodeValueFlags are node's options that take their value as the next word.
+var nodeValueFlags = []string{"--test-reporter", "--test-reporter-destination", "--test-name-pattern", "--import", "--require", "-r"}
+
+// nodeOptions is node's own options, which come before the script or the test paths.
+func nodeOptions(args []string) []string {
+	for k, a := range args {
+		if strings.HasPrefix(a, "-") || takenAsValue(args, k) {
+			continue
+		}
+		return args[:k]
+	}
+	return args
+}
+
+// takenAsValue says whether args[k] is the value of the option before it.
+func takenAsValue(args []string, k int) bool {
+	return k > 0 && !strings.Contains(args[k-1], "=") && slices.Contains(nodeValueFlags, args[k-1])
+}
+
 func nodeRunner(w []string, i int) (Request, bool) {
 	if path.Base(w[i]) != "node" {
 		return Request{}, false
 	}
-	// node's own options come before the script or the test paths.
-	opts := w[i+1:]
-	for k, a := range opts {
-		if !strings.HasPrefix(a, "-") {
-			if k > 0 && !strings.Contains(opts[k-1], "=") && slices.Contains([]string{"--test-reporter", "--test-reporter-destination", "--test-name-pattern", "--import", "--require", "-r"}, opts[k-1]) {
-				continue
-			}
-			opts = opts[:k]
-			break
-		}
-	}
+	opts := nodeOptions(w[i+1:])
 	if !slices.Contains(opts, "--test") {
 		return Request{}, false
 	}
@@ -385,14 +481,25 @@ func nodeRunner(w []string, i int) (Request, bool) {
 	reporters := flagValues(opts, "--test-reporter")
 	dests := flagValues(opts, "--test-reporter-destination")
 	if k := slices.Index(reporters, "junit"); k >= 0 {
-		if k < len(dests) {
-			r.File = dests[k]
-			return r, true
-		}
-		r.Format = FormatJUnit
-		r.File, r.Problem = "", "node's junit reporter writes into the gate's output without a --test-reporter-destination"
-		return r, true
+		return nodeOwnJUnit(r, k, dests), true
 	}
+	return nodeAddJUnit(r, reporters, dests), true
+}
+
+// nodeOwnJUnit is the request for a node command that names the junit reporter, the k-th.
+func nodeOwnJUnit(r Request, k int, dests []string) Request {
+	if k < len(dests) {
+		r.File = dests[k]
+		return r
+	}
+	r.Format = FormatJUnit
+	r.File, r.Problem = "", "node's junit reporter writes into the gate's output without a --test-reporter-destination"
+	return r
+}
+
+// nodeAddJUnit is the request for a node command that does not name the junit reporter: one
+// added beside the reporters it names.
+func nodeAddJUnit(r Request, reporters, dests []string) Request {
 	junit := []string{"--test-reporter=junit", "--test-reporter-destination=" + FilePlaceholder}
 	switch {
 	case len(reporters) == 0:
@@ -406,21 +513,31 @@ func nodeRunner(w []string, i int) (Request, bool) {
 	default:
 		r.File, r.Problem = "", "node's reporters and their destinations do not pair"
 	}
-	return r, true
+	return r
+}
+
+// vitestAt is where vitest's arguments go: after its command when it names one that runs tests;
+// false for a command that runs none.
+func vitestAt(w []string, i int) (int, bool) {
+	if i+1 >= len(w) {
+		return i, true
+	}
+	switch w[i+1] {
+	case "bench", "init", "list":
+		return 0, false
+	case "run", "watch", "dev", "related":
+		return i + 1, true
+	}
+	return i, true
 }
 
 func vitestRunner(w []string, i int) (Request, bool) {
 	if path.Base(w[i]) != "vitest" {
 		return Request{}, false
 	}
-	at := i
-	if i+1 < len(w) {
-		switch w[i+1] {
-		case "bench", "init", "list":
-			return Request{}, false
-		case "run", "watch", "dev", "related":
-			at = i + 1
-		}
+	at, ok := vitestAt(w, i)
+	if !ok {
+		return Request{}, false
 	}
 	rest := w[i+1:]
 	r := Request{Runner: "vitest", Format: FormatJUnit, At: at, File: FilePlaceholder, Display: DisplayExtraLine}
@@ -473,17 +590,22 @@ func cargoRunner(w []string, i int) (Request, bool) {
 	}
 	switch w[k] {
 	case "test", "t":
-		r := Request{Runner: "cargo test", Format: FormatLibtest, At: k}
-		rest := w[k+1:]
-		if slices.Contains(rest, "-q") || slices.Contains(rest, "--quiet") {
-			r.Problem = "cargo test -q prints terse output, which names only the failing tests"
-		} else if v, ok := flagValue(rest, "--format"); ok && v != "pretty" {
-			r.Problem = "libtest's --format " + v + " is not the text a census reads"
-		}
-		return r, true
+		return Request{Runner: "cargo test", Format: FormatLibtest, At: k, Problem: cargoTestProblem(w[k+1:])}, true
 	case "nextest":
 		return Request{Runner: "cargo nextest", Format: FormatJUnit, At: k,
 			Problem: "nextest writes JUnit only where a profile of .config/nextest.toml says ([profile.NAME.junit] path); name that file in tests:"}, true
 	}
 	return Request{}, false
+}
+
+// cargoTestProblem says why cargo test's arguments (after test) print no text a census reads;
+// "" when they do.
+func cargoTestProblem(args []string) string {
+	if slices.Contains(args, "-q") || slices.Contains(args, "--quiet") {
+		return "cargo test -q prints terse output, which names only the failing tests"
+	}
+	if v, ok := flagValue(args, "--format"); ok && v != "pretty" {
+		return "libtest's --format " + v + " is not the text a census reads"
+	}
+	return ""
 }

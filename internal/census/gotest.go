@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 
@@ -40,132 +41,168 @@ type goPackage struct {
 // running when its binary died is failed. Lines that are not events are passed over: the go
 // command writes build errors as text before Go 1.24.
 func ReadGo(r io.Reader, opts Options) Census {
-	b := newBuilder("go", opts)
-	pkgs := map[string]*goPackage{}
-	var order []string
-	pkg := func(name string) *goPackage {
-		p := pkgs[name]
-		if p == nil {
-			p = &goPackage{running: map[string]bool{}}
-			pkgs[name] = p
-			order = append(order, name)
-		}
-		return p
-	}
-	events := 0
+	gr := &goReader{b: newBuilder("go", opts), pkgs: map[string]*goPackage{}}
 	lr := boundedio.NewLineReader(r)
 	for {
 		line, ok := lr.Next()
 		if !ok {
 			break
 		}
-		trimmed := bytes.TrimSpace(line)
-		if len(trimmed) == 0 || trimmed[0] != '{' {
-			if name, why, ok := goTextFailure(string(trimmed)); ok {
-				pkg(name).reason = why
-			}
-			continue
-		}
-		if lr.Long {
-			b.incomplete("a go test -json line longer than 64 KiB was cut")
-			continue
-		}
-		if bytes.Contains(trimmed, outputOfATest[0]) && bytes.Contains(trimmed, outputOfATest[1]) {
-			continue // a test's own output, most of the lines: nothing a census needs
-		}
-		var e goEvent
-		if err := json.Unmarshal(trimmed, &e); err != nil {
-			if bytes.Contains(trimmed, []byte(`"Action"`)) {
-				b.incomplete("a go test -json event did not parse")
-			}
-			continue
-		}
-		events++
-		if e.Action == "build-fail" && e.ImportPath != "" {
-			// "example.com/x [example.com/x.test]": the package is the first word.
-			name, _, _ := strings.Cut(e.ImportPath, " ")
-			pkg(name).reason = "build failed"
-			continue
-		}
-		if e.Package == "" {
-			continue
-		}
-		p := pkg(e.Package)
-		if e.Test == "" {
-			goPackageEvent(b, e, p, trimmed)
-			continue
-		}
-		switch e.Action {
-		case "run":
-			if len(p.running) < b.opts.MaxTests {
-				p.running[e.Test] = true
-			}
-		case "pass", "fail", "skip":
-			delete(p.running, e.Test)
-			o := map[string]Outcome{"pass": Pass, "fail": Fail, "skip": Skip}[e.Action]
-			if o == Fail {
-				p.failedTest = true
-			}
-			b.add(Test{Suite: e.Package, Name: e.Test, Outcome: o})
-		}
+		gr.line(bytes.TrimSpace(line), lr.Long)
 	}
 	if lr.Err != nil {
-		b.incomplete("reading go test -json: " + lr.Err.Error())
+		gr.b.incomplete("reading go test -json: " + lr.Err.Error())
 	}
-	for _, name := range order {
-		if p := pkgs[name]; !p.ended && (len(p.running) > 0 || p.summary == "" && p.reason == "") {
-			b.incomplete(fmt.Sprintf("the output ended before %s finished", name))
+	gr.end()
+	return gr.b.census()
+}
+
+// goReader is ReadGo's state between lines: the packages in the order they were first named.
+type goReader struct {
+	b      *builder
+	pkgs   map[string]*goPackage
+	order  []string
+	events int
+}
+
+func (gr *goReader) pkg(name string) *goPackage {
+	p := gr.pkgs[name]
+	if p == nil {
+		p = &goPackage{running: map[string]bool{}}
+		gr.pkgs[name] = p
+		gr.order = append(gr.order, name)
+	}
+	return p
+}
+
+// line reads one line, trimmed; long says it was cut.
+func (gr *goReader) line(trimmed []byte, long bool) {
+	switch {
+	case len(trimmed) == 0 || trimmed[0] != '{':
+		if name, why, ok := goTextFailure(string(trimmed)); ok {
+			gr.pkg(name).reason = why
+		}
+	case long:
+		gr.b.incomplete("a go test -json line longer than 64 KiB was cut")
+	case bytes.Contains(trimmed, outputOfATest[0]) && bytes.Contains(trimmed, outputOfATest[1]):
+		// a test's own output, most of the lines: nothing a census needs
+	default:
+		gr.eventLine(trimmed)
+	}
+}
+
+// eventLine reads a line that should be an event.
+func (gr *goReader) eventLine(raw []byte) {
+	var e goEvent
+	if err := json.Unmarshal(raw, &e); err != nil {
+		if bytes.Contains(raw, []byte(`"Action"`)) {
+			gr.b.incomplete("a go test -json event did not parse")
+		}
+		return
+	}
+	gr.events++
+	switch {
+	case e.Action == "build-fail" && e.ImportPath != "":
+		// "example.com/x [example.com/x.test]": the package is the first word.
+		name, _, _ := strings.Cut(e.ImportPath, " ")
+		gr.pkg(name).reason = "build failed"
+	case e.Package == "":
+	case e.Test == "":
+		goPackageEvent(gr.b, e, gr.pkg(e.Package), raw)
+	default:
+		gr.testEvent(e, gr.pkg(e.Package))
+	}
+}
+
+// goOutcomes are the actions that end a test, by the outcome they give it.
+var goOutcomes = map[string]Outcome{"pass": Pass, "fail": Fail, "skip": Skip}
+
+// testEvent reads an event of a test of package p.
+func (gr *goReader) testEvent(e goEvent, p *goPackage) {
+	if e.Action == "run" {
+		if len(p.running) < gr.b.opts.MaxTests {
+			p.running[e.Test] = true
+		}
+		return
+	}
+	o, ends := goOutcomes[e.Action]
+	if !ends {
+		return
+	}
+	delete(p.running, e.Test)
+	if o == Fail {
+		p.failedTest = true
+	}
+	gr.b.add(Test{Suite: e.Package, Name: e.Test, Outcome: o})
+}
+
+// cutOff says whether the output ended while the package was still being tested: it did not
+// end, and a test was running or nothing says why it stopped.
+func (p *goPackage) cutOff() bool {
+	return !p.ended && (len(p.running) > 0 || p.summary == "" && p.reason == "")
+}
+
+// end judges the packages that did not end, and the output as a whole.
+func (gr *goReader) end() {
+	for _, name := range gr.order {
+		if p := gr.pkgs[name]; p.cutOff() {
+			gr.b.incomplete(fmt.Sprintf("the output ended before %s finished", name))
 		} else if !p.ended && p.reason != "" {
 			// Before Go 1.24 a package that did not build may only be named in text.
-			b.fail(name, p.reason)
+			gr.b.fail(name, p.reason)
 		}
 	}
-	if events == 0 {
-		b.incomplete("no go test -json events in the output")
+	if gr.events == 0 {
+		gr.b.incomplete("no go test -json events in the output")
 	}
-	return b.census()
 }
 
 func goPackageEvent(b *builder, e goEvent, p *goPackage, raw []byte) {
 	switch e.Action {
 	case "output":
-		var o struct{ Output string }
-		if json.Unmarshal(raw, &o) != nil {
-			return
-		}
-		switch out := strings.TrimRight(o.Output, "\n"); {
-		case out == "PASS" || out == "FAIL":
-			p.summary = out
-		case strings.HasSuffix(out, "[build failed]"):
-			p.reason = "build failed"
-		case strings.HasSuffix(out, "[setup failed]"):
-			p.reason = "setup failed"
-		}
+		goPackageOutput(p, raw)
 	case "pass", "skip":
 		p.ended = true
 	case "fail":
 		p.ended = true
-		// Tests still running when the binary ended were cut off by it: a panic in another
-		// goroutine, a timeout, os.Exit.
-		running := make([]string, 0, len(p.running))
-		for name := range p.running {
-			running = append(running, name)
-		}
-		slices.Sort(running)
-		for _, name := range running {
-			b.add(Test{Suite: e.Package, Name: name, Outcome: Fail})
-		}
-		switch {
-		case e.FailedBuild != "" || p.reason == "build failed":
-			b.fail(e.Package, "build failed")
-		case p.reason != "":
-			b.fail(e.Package, p.reason)
-		case p.summary == "":
-			b.fail(e.Package, "the test binary ended before reporting every test (a panic, a timeout or os.Exit)")
-		case !p.failedTest && len(running) == 0:
-			b.fail(e.Package, "the test binary failed after its tests passed (TestMain or os.Exit)")
-		}
+		goPackageFailed(b, e.Package, e.FailedBuild != "", p)
 		clear(p.running)
+	}
+}
+
+// goPackageOutput reads a line a package's test binary or the go command printed for it.
+func goPackageOutput(p *goPackage, raw []byte) {
+	var o struct{ Output string }
+	if json.Unmarshal(raw, &o) != nil {
+		return
+	}
+	switch out := strings.TrimRight(o.Output, "\n"); {
+	case out == "PASS" || out == "FAIL":
+		p.summary = out
+	case strings.HasSuffix(out, "[build failed]"):
+		p.reason = "build failed"
+	case strings.HasSuffix(out, "[setup failed]"):
+		p.reason = "setup failed"
+	}
+}
+
+// goPackageFailed judges a package's fail event; failedBuild says the event named a build.
+func goPackageFailed(b *builder, pkg string, failedBuild bool, p *goPackage) {
+	// Tests still running when the binary ended were cut off by it: a panic in another
+	// goroutine, a timeout, os.Exit.
+	running := slices.Sorted(maps.Keys(p.running))
+	for _, name := range running {
+		b.add(Test{Suite: pkg, Name: name, Outcome: Fail})
+	}
+	switch {
+	case failedBuild || p.reason == "build failed":
+		b.fail(pkg, "build failed")
+	case p.reason != "":
+		b.fail(pkg, p.reason)
+	case p.summary == "":
+		b.fail(pkg, "the test binary ended before reporting every test (a panic, a timeout or os.Exit)")
+	case !p.failedTest && len(running) == 0:
+		b.fail(pkg, "the test binary failed after its tests passed (TestMain or os.Exit)")
 	}
 }
 

@@ -52,47 +52,66 @@ type jestTest struct {
 }
 
 func jestFile(b *builder, dec *json.Decoder) error {
+	jf := &jestFileReport{max: b.opts.MaxTests}
+	if err := readObject(dec, func(key any) error { return jf.field(b, dec, key) }); err != nil {
+		return err
+	}
+	file := b.rel(jf.file)
+	for _, t := range jf.tests {
+		b.add(Test{Suite: file, Name: t.name, File: file, Outcome: t.outcome})
+	}
+	if jf.status == "failed" && !jf.failed {
+		b.fail(file, "the test file failed to run")
+	}
+	return nil
+}
+
+// jestFileReport is what a census keeps of one of testResults: a test file's report.
+type jestFileReport struct {
+	file, status string
+	tests        []jestTest
+	failed       bool // a test of the file failed
+	max          int  // tests kept at most
+}
+
+// field reads the value of one of the report's keys.
+func (jf *jestFileReport) field(b *builder, dec *json.Decoder, key any) (err error) {
+	switch key {
+	case "name":
+		jf.file, err = stringValue(dec)
+	case "status":
+		jf.status, err = stringValue(dec)
+	case "assertionResults":
+		err = jestAssertions(b, dec, jf.add)
+	default:
+		err = skipValue(dec)
+	}
+	return err
+}
+
+func (jf *jestFileReport) add(t jestTest) {
+	if len(jf.tests) < jf.max {
+		jf.tests = append(jf.tests, t)
+	}
+	jf.failed = jf.failed || t.outcome == Fail
+}
+
+// readObject reads a JSON object, field reading the value of each key.
+func readObject(dec *json.Decoder, field func(key any) error) error {
 	if err := expectDelim(dec, '{'); err != nil {
 		return err
 	}
-	var file, status string
-	var tests []jestTest
-	failed := false
 	for dec.More() {
 		key, err := dec.Token()
 		if err != nil {
 			return err
 		}
-		switch key {
-		case "name":
-			file, err = stringValue(dec)
-		case "status":
-			status, err = stringValue(dec)
-		case "assertionResults":
-			err = jestAssertions(b, dec, func(t jestTest) {
-				if len(tests) < b.opts.MaxTests {
-					tests = append(tests, t)
-				}
-				failed = failed || t.outcome == Fail
-			})
-		default:
-			err = skipValue(dec)
-		}
-		if err != nil {
+		if err := field(key); err != nil {
 			return err
 		}
 	}
-	if _, err := dec.Token(); err != nil {
-		return err
-	}
-	file = b.rel(file)
-	for _, t := range tests {
-		b.add(Test{Suite: file, Name: t.name, File: file, Outcome: t.outcome})
-	}
-	if status == "failed" && !failed {
-		b.fail(file, "the test file failed to run")
-	}
-	return nil
+	_, err := dec.Token()
+	return err
 }
 
 func jestAssertions(b *builder, dec *json.Decoder, add func(jestTest)) error {
@@ -100,44 +119,45 @@ func jestAssertions(b *builder, dec *json.Decoder, add func(jestTest)) error {
 		return err
 	}
 	for dec.More() {
-		if err := expectDelim(dec, '{'); err != nil {
+		t, err := jestAssertion(dec)
+		if err != nil {
 			return err
 		}
-		var path []string
-		var title, status string
-		for dec.More() {
-			key, err := dec.Token()
-			if err != nil {
-				return err
-			}
-			switch key {
-			case "ancestorTitles":
-				path, err = stringsValue(dec, maxTAPDepth)
-			case "title":
-				title, err = stringValue(dec)
-			case "status":
-				status, err = stringValue(dec)
-			default:
-				err = skipValue(dec)
-			}
-			if err != nil {
-				return err
-			}
-		}
-		if _, err := dec.Token(); err != nil {
-			return err
-		}
-		o := Skip // pending, skipped, todo, disabled
-		switch status {
-		case "passed", "focused":
-			o = Pass
-		case "failed":
-			o = Fail
-		}
-		add(jestTest{name: strings.Join(append(path, title), " > "), outcome: o})
+		add(t)
 	}
 	_, err := dec.Token()
 	return err
+}
+
+// jestOutcomes are the statuses of an assertion that are not a skip (pending, skipped, todo,
+// disabled).
+var jestOutcomes = map[string]Outcome{"passed": Pass, "focused": Pass, "failed": Fail}
+
+// jestAssertion reads one of a test file's assertionResults.
+func jestAssertion(dec *json.Decoder) (jestTest, error) {
+	var path []string
+	var title, status string
+	err := readObject(dec, func(key any) (err error) {
+		switch key {
+		case "ancestorTitles":
+			path, err = stringsValue(dec, maxTAPDepth)
+		case "title":
+			title, err = stringValue(dec)
+		case "status":
+			status, err = stringValue(dec)
+		default:
+			err = skipValue(dec)
+		}
+		return err
+	})
+	if err != nil {
+		return jestTest{}, err
+	}
+	o, ok := jestOutcomes[status]
+	if !ok {
+		o = Skip
+	}
+	return jestTest{name: strings.Join(append(path, title), " > "), outcome: o}, nil
 }
 
 func expectDelim(dec *json.Decoder, want json.Delim) error { return boundedio.ExpectDelim(dec, want) }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path"
+	"slices"
 	"strings"
 	"time"
 
@@ -74,70 +75,89 @@ type junitSuite struct{ name, file string }
 
 func readJUnit(b *builder, r io.Reader) {
 	s := newXMLScanner(r)
-	var suites []junitSuite
-	var tc *junitCase
-	sawRoot := false
+	jr := &junitReader{b: b}
 	for {
 		tok, err := s.next()
 		if err != nil {
-			switch {
-			case errors.Is(err, io.EOF) && sawRoot:
-			case errors.Is(err, io.EOF):
-				b.incomplete("no JUnit testsuite or testcase in the report")
-			default:
-				b.incomplete("the JUnit report did not parse: " + err.Error())
-			}
+			jr.end(err)
 			return
 		}
-		switch {
-		case tok.end && tok.name == "testsuite" && tc == nil:
-			if len(suites) > 0 {
-				suites = suites[:len(suites)-1]
-			}
-		case tok.end && tok.name == "testcase" && tc != nil && s.depth() == tc.depth-1:
-			b.add(Test{Suite: tc.suite, Name: tc.name, File: tc.file, Outcome: tc.outcome})
-			tc = nil
-		case tok.end:
-		case tok.name == "testsuites":
-			sawRoot = true
-		case tok.name == "testsuite" && tc == nil:
-			sawRoot = true
-			suites = append(suites, junitSuite{name: strings.TrimSpace(attr(tok, "name")), file: fileAttr(tok)})
-		case tok.name == "testcase" && tc == nil:
-			sawRoot = true
-			tc = newJUnitCase(tok, suites)
-			tc.depth = s.depth()
-		case tc != nil && s.depth() == tc.depth+1:
-			// The testcase's own children; a flaky test's earlier failures (nextest's
-			// flakyFailure, surefire's rerunFailure) are not its outcome.
-			switch tok.name {
-			case "failure", "error":
-				tc.outcome = Fail
-			case "skipped":
-				if tc.outcome != Fail {
-					tc.outcome = Skip
-				}
-			}
+		if tok.end {
+			jr.endTag(tok, s.depth())
+		} else {
+			jr.startTag(tok, s.depth())
 		}
 	}
+}
+
+// junitReader is readJUnit's state between tokens: the testsuites open, the testcase open.
+type junitReader struct {
+	b       *builder
+	suites  []junitSuite
+	tc      *junitCase
+	sawRoot bool
+}
+
+// end reads the error that ended the report: its end, or a report that does not parse.
+func (jr *junitReader) end(err error) {
+	switch {
+	case errors.Is(err, io.EOF) && jr.sawRoot:
+	case errors.Is(err, io.EOF):
+		jr.b.incomplete("no JUnit testsuite or testcase in the report")
+	default:
+		jr.b.incomplete("the JUnit report did not parse: " + err.Error())
+	}
+}
+
+// endTag reads an end tag, the scanner at depth after it.
+func (jr *junitReader) endTag(tok xmlToken, depth int) {
+	switch {
+	case tok.name == "testsuite" && jr.tc == nil:
+		if len(jr.suites) > 0 {
+			jr.suites = jr.suites[:len(jr.suites)-1]
+		}
+	case tok.name == "testcase" && jr.tc != nil && depth == jr.tc.depth-1:
+		jr.b.add(Test{Suite: jr.tc.suite, Name: jr.tc.name, File: jr.tc.file, Outcome: jr.tc.outcome})
+		jr.tc = nil
+	}
+}
+
+// startTag reads a start tag, the scanner at depth inside it.
+func (jr *junitReader) startTag(tok xmlToken, depth int) {
+	switch {
+	case tok.name == "testsuites":
+		jr.sawRoot = true
+	case tok.name == "testsuite" && jr.tc == nil:
+		jr.sawRoot = true
+		jr.suites = append(jr.suites, junitSuite{name: strings.TrimSpace(attr(tok, "name")), file: fileAttr(tok)})
+	case tok.name == "testcase" && jr.tc == nil:
+		jr.sawRoot = true
+		jr.tc = newJUnitCase(tok, jr.suites)
+		jr.tc.depth = depth
+	case jr.tc != nil && depth == jr.tc.depth+1:
+		jr.tc.outcome = childOutcome(tok.name, jr.tc.outcome)
+	}
+}
+
+// childOutcome is a testcase's outcome after one of its own children, named name; a flaky
+// test's earlier failures (nextest's flakyFailure, surefire's rerunFailure) are not its outcome.
+func childOutcome(name string, outcome Outcome) Outcome {
+	switch {
+	case name == "failure" || name == "error":
+		return Fail
+	case name == "skipped" && outcome != Fail:
+		return Skip
+	}
+	return outcome
 }
 
 func newJUnitCase(tok xmlToken, suites []junitSuite) *junitCase {
 	name := strings.TrimSpace(attr(tok, "name"))
 	class := strings.TrimSpace(attr(tok, "classname"))
-	var path []string
-	file := fileAttr(tok)
-	for _, s := range suites {
-		if s.name != "" {
-			path = append(path, s.name)
-		}
-		if s.file != "" && file == "" {
-			file = s.file
-		}
-	}
+	path, file := suitePath(suites, fileAttr(tok))
 	tc := &junitCase{name: name, outcome: Pass}
 	switch {
-	case class == "test" && (len(suites) == 0 || len(suites) > 0 && suites[0].name != "test"):
+	case class == "test" && nodeNesting(suites):
 		// node: the describe blocks are testsuites.
 		tc.name = strings.Join(append(path, name), " > ")
 	case class != "" && class != name:
@@ -149,16 +169,50 @@ func newJUnitCase(tok xmlToken, suites []junitSuite) *junitCase {
 		file = tc.suite
 	}
 	tc.file = file
-	// Dialects that mark a skip in attributes (GoogleTest, some Ant tasks).
-	switch strings.ToLower(attr(tok, "status")) {
-	case "notrun", "skipped", "disabled":
-		tc.outcome = Skip
-	}
-	switch strings.ToLower(attr(tok, "result")) {
-	case "skipped", "suppressed":
+	if skippedByAttributes(tok) {
 		tc.outcome = Skip
 	}
 	return tc
+}
+
+// suitePath is the names of the testsuites a testcase is in, and its file: its own (file), else
+// the first its testsuites name.
+func suitePath(suites []junitSuite, file string) (path []string, caseFile string) {
+	caseFile = file
+	for _, s := range suites {
+		if s.name != "" {
+			path = append(path, s.name)
+		}
+		if s.file != "" && caseFile == "" {
+			caseFile = s.file
+		}
+	}
+	return path, caseFile
+}
+
+// nodeNesting says whether testsuites around a testcase of classname "test" are node's describe
+// blocks: not a suite that is itself named "test".
+func nodeNesting(suites []junitSuite) bool {
+	return len(suites) == 0 || suites[0].name != "test"
+}
+
+// skipAttributes are the attributes, and their values (lower case), by which dialects mark a
+// skip (GoogleTest, some Ant tasks).
+var skipAttributes = []struct {
+	name   string
+	values []string
+}{
+	{"status", []string{"notrun", "skipped", "disabled"}},
+	{"result", []string{"skipped", "suppressed"}},
+}
+
+func skippedByAttributes(tok xmlToken) bool {
+	for _, a := range skipAttributes {
+		if slices.Contains(a.values, strings.ToLower(attr(tok, a.name))) {
+			return true
+		}
+	}
+	return false
 }
 
 func attr(tok xmlToken, name string) string {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"path"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -32,36 +34,7 @@ var (
 // The summary of each target checks the count: terse output (cargo test -q) names only the
 // failing tests, and the census then says it is incomplete.
 func ReadLibtest(r io.Reader, opts Options) Census {
-	b := newBuilder("libtest", opts)
-	var (
-		suite    string
-		open     bool // "running N tests" seen, its summary not yet
-		read     int  // results read in the open target
-		pending  string
-		crash    *Unit // a target that ended before its summary, its reason still to be read
-		stopped  bool  // cargo said a target failed: without --no-fail-fast it stops there
-		finished bool  // cargo's "error: N targets failed" after running them all
-		seen     bool
-	)
-	commitCrash := func() {
-		if crash != nil {
-			b.fail(crash.Suite, crash.Reason)
-			crash = nil
-		}
-	}
-	result := func(name, verdict string) {
-		name = strings.TrimSuffix(name, " - should panic")
-		name = docTestLine().ReplaceAllString(name, "")
-		o := Pass
-		switch {
-		case verdict == "FAILED":
-			o = Fail
-		case strings.HasPrefix(verdict, "ignored"):
-			o = Skip
-		}
-		b.add(Test{Suite: suite, Name: name, Outcome: o})
-		read++
-	}
+	lt := &libtestReader{b: newBuilder("libtest", opts)}
 	lr := boundedio.NewLineReader(r)
 	for {
 		raw, ok := lr.Next()
@@ -69,82 +42,199 @@ func ReadLibtest(r io.Reader, opts Options) Census {
 			break
 		}
 		raw = bytes.TrimRight(raw, " \t")
-		if pending != "" {
-			switch v := bytes.TrimSpace(raw); {
-			case string(v) == "ok" || string(v) == "FAILED" || bytes.HasPrefix(v, []byte("ignored")):
-				result(pending, string(v))
-				pending = ""
-				continue
-			}
-		}
-		if !libtestMay(raw) {
+		if lt.takePending(raw) || !libtestMay(raw) {
 			continue
 		}
-		line := string(raw)
-		switch {
-		case cargoRunning().MatchString(line) || cargoDocTests().MatchString(line):
-			commitCrash()
-			if open {
-				b.fail(suite, "the test binary ended before reporting every test")
-			}
-			open, stopped, seen = false, false, true
-			if m := cargoDocTests().FindStringSubmatch(line); m != nil {
-				suite = "Doc-tests " + m[1]
-			} else {
-				suite = cargoSuite(cargoRunning().FindStringSubmatch(line)[1])
-			}
-		case libtestStart().MatchString(line):
-			open, read, seen = true, 0, true
-		case libtestResult().MatchString(line):
-			m := libtestResult().FindStringSubmatch(line)
-			result(m[1], m[2])
-		case libtestOpen().MatchString(line):
-			pending = libtestOpen().FindStringSubmatch(line)[1]
-		case libtestTerse().MatchString(line) && open:
-			result(libtestTerse().FindStringSubmatch(line)[1], "FAILED")
-		case libtestSum().MatchString(line):
-			m := libtestSum().FindStringSubmatch(line)
-			total := 0
-			for _, n := range m[1:] {
-				v, _ := strconv.Atoi(n)
-				total += v
-			}
-			if read < total {
-				b.incomplete(fmt.Sprintf("libtest's summary of %s counts %d tests, %d were named (terse output, as cargo test -q prints it, names only failures)",
-					orWhole(suite), total, read))
-			}
-			open = false
-		case cargoNoBuild().MatchString(line):
-			seen = true
-			reason := strings.TrimPrefix(line, "error: ")
-			if i := strings.Index(reason, " due to"); i > 0 {
-				reason = reason[:i]
-			}
-			b.fail("", reason)
-		case strings.HasPrefix(line, "error: test failed, to rerun pass") || strings.HasPrefix(line, "error: doctest failed, to rerun pass"):
-			if open {
-				crash = &Unit{Suite: suite, Reason: "the test binary ended before reporting every test"}
-				open = false
-			}
-			stopped = true
-		case crash != nil && cargoCrash().MatchString(line):
-			crash.Reason = "the test binary ended before reporting every test (" + cargoCrash().FindStringSubmatch(line)[1] + ")"
-		case strings.HasPrefix(line, "error: ") && strings.Contains(line, " failed:") && strings.Contains(line, "target"):
-			finished = true
+		lt.line(string(raw))
+	}
+	lt.end(lr.Err)
+	return lt.b.census()
+}
+
+// libtestReader is ReadLibtest's state between lines.
+type libtestReader struct {
+	b        *builder
+	suite    string
+	open     bool // "running N tests" seen, its summary not yet
+	read     int  // results read in the open target
+	pending  string
+	crash    *Unit // a target that ended before its summary, its reason still to be read
+	stopped  bool  // cargo said a target failed: without --no-fail-fast it stops there
+	finished bool  // cargo's "error: N targets failed" after running them all
+	seen     bool
+}
+
+// libtestLine is a kind of line cargo test prints: what it matches and what reading it does.
+type libtestLine struct {
+	matches func(lt *libtestReader, line string) bool
+	read    func(lt *libtestReader, line string)
+}
+
+// libtestLines are the lines ReadLibtest reads, the first that matches deciding.
+var libtestLines = []libtestLine{
+	{matches: matching(cargoRunning, cargoDocTests), read: (*libtestReader).target},
+	{matches: matching(libtestStart), read: (*libtestReader).start},
+	{matches: matching(libtestResult), read: (*libtestReader).result},
+	{matches: matching(libtestOpen), read: (*libtestReader).opened},
+	{matches: (*libtestReader).terseFailure, read: (*libtestReader).terse},
+	{matches: matching(libtestSum), read: (*libtestReader).summary},
+	{matches: matching(cargoNoBuild), read: (*libtestReader).noBuild},
+	{matches: isTestFailedLine, read: (*libtestReader).targetFailed},
+	{matches: (*libtestReader).crashReason, read: (*libtestReader).crashed},
+	{matches: isTargetsFailedLine, read: (*libtestReader).allFailed},
+}
+
+// matching is a libtestLine's matches for lines any of the expressions match.
+func matching(exprs ...func() *regexp.Regexp) func(*libtestReader, string) bool {
+	return func(_ *libtestReader, line string) bool {
+		return slices.ContainsFunc(exprs, func(re func() *regexp.Regexp) bool { return re().MatchString(line) })
+	}
+}
+
+// line reads one line of cargo test's output by the first kind of line it is.
+func (lt *libtestReader) line(line string) {
+	for _, kind := range libtestLines {
+		if kind.matches(lt, line) {
+			kind.read(lt, line)
+			return
 		}
 	}
-	commitCrash()
-	switch {
-	case lr.Err != nil:
-		b.incomplete("reading cargo test's output: " + lr.Err.Error())
-	case !seen:
-		b.incomplete("no cargo test output")
-	case open:
-		b.incomplete("the output ended inside " + orWhole(suite))
-	case stopped && !finished:
-		b.fail("", "cargo stopped at the first target that failed: the targets after it did not run (no --no-fail-fast)")
+}
+
+// takePending reads the line that ends a test whose result went on another line ("test a ...",
+// its output, then "ok"); false when the line is not that.
+func (lt *libtestReader) takePending(raw []byte) bool {
+	if lt.pending == "" {
+		return false
 	}
-	return b.census()
+	v := bytes.TrimSpace(raw)
+	if string(v) != "ok" && string(v) != "FAILED" && !bytes.HasPrefix(v, []byte("ignored")) {
+		return false
+	}
+	lt.addResult(lt.pending, string(v))
+	lt.pending = ""
+	return true
+}
+
+func (lt *libtestReader) addResult(name, verdict string) {
+	name = strings.TrimSuffix(name, " - should panic")
+	name = docTestLine().ReplaceAllString(name, "")
+	o := Pass
+	switch {
+	case verdict == "FAILED":
+		o = Fail
+	case strings.HasPrefix(verdict, "ignored"):
+		o = Skip
+	}
+	lt.b.add(Test{Suite: lt.suite, Name: name, Outcome: o})
+	lt.read++
+}
+
+func (lt *libtestReader) commitCrash() {
+	if lt.crash != nil {
+		lt.b.fail(lt.crash.Suite, lt.crash.Reason)
+		lt.crash = nil
+	}
+}
+
+// target reads a "Running" or "Doc-tests" line: a test target starts.
+func (lt *libtestReader) target(line string) {
+	lt.commitCrash()
+	if lt.open {
+		lt.b.fail(lt.suite, "the test binary ended before reporting every test")
+	}
+	lt.open, lt.stopped, lt.seen = false, false, true
+	if m := cargoDocTests().FindStringSubmatch(line); m != nil {
+		lt.suite = "Doc-tests " + m[1]
+	} else {
+		lt.suite = cargoSuite(cargoRunning().FindStringSubmatch(line)[1])
+	}
+}
+
+func (lt *libtestReader) start(string) { lt.open, lt.read, lt.seen = true, 0, true }
+
+func (lt *libtestReader) result(line string) {
+	m := libtestResult().FindStringSubmatch(line)
+	lt.addResult(m[1], m[2])
+}
+
+func (lt *libtestReader) opened(line string) {
+	lt.pending = libtestOpen().FindStringSubmatch(line)[1]
+}
+
+func (lt *libtestReader) terseFailure(line string) bool {
+	return libtestTerse().MatchString(line) && lt.open
+}
+
+func (lt *libtestReader) terse(line string) {
+	lt.addResult(libtestTerse().FindStringSubmatch(line)[1], "FAILED")
+}
+
+// summary reads a target's "test result:" line, which checks the count of results read.
+func (lt *libtestReader) summary(line string) {
+	m := libtestSum().FindStringSubmatch(line)
+	total := 0
+	for _, n := range m[1:] {
+		v, _ := strconv.Atoi(n)
+		total += v
+	}
+	if lt.read < total {
+		lt.b.incomplete(fmt.Sprintf("libtest's summary of %s counts %d tests, %d were named (terse output, as cargo test -q prints it, names only failures)",
+			orWhole(lt.suite), total, lt.read))
+	}
+	lt.open = false
+}
+
+// noBuild reads cargo's "could not compile": the whole run fails.
+func (lt *libtestReader) noBuild(line string) {
+	lt.seen = true
+	reason := strings.TrimPrefix(line, "error: ")
+	if i := strings.Index(reason, " due to"); i > 0 {
+		reason = reason[:i]
+	}
+	lt.b.fail("", reason)
+}
+
+func isTestFailedLine(_ *libtestReader, line string) bool {
+	return strings.HasPrefix(line, "error: test failed, to rerun pass") || strings.HasPrefix(line, "error: doctest failed, to rerun pass")
+}
+
+// targetFailed reads cargo's word that a target failed: one still open ended early.
+func (lt *libtestReader) targetFailed(string) {
+	if lt.open {
+		lt.crash = &Unit{Suite: lt.suite, Reason: "the test binary ended before reporting every test"}
+		lt.open = false
+	}
+	lt.stopped = true
+}
+
+func (lt *libtestReader) crashReason(line string) bool {
+	return lt.crash != nil && cargoCrash().MatchString(line)
+}
+
+func (lt *libtestReader) crashed(line string) {
+	lt.crash.Reason = "the test binary ended before reporting every test (" + cargoCrash().FindStringSubmatch(line)[1] + ")"
+}
+
+func isTargetsFailedLine(_ *libtestReader, line string) bool {
+	return strings.HasPrefix(line, "error: ") && strings.Contains(line, " failed:") && strings.Contains(line, "target")
+}
+
+func (lt *libtestReader) allFailed(string) { lt.finished = true }
+
+// end judges the output as a whole once read (err, an error reading it).
+func (lt *libtestReader) end(err error) {
+	lt.commitCrash()
+	switch {
+	case err != nil:
+		lt.b.incomplete("reading cargo test's output: " + err.Error())
+	case !lt.seen:
+		lt.b.incomplete("no cargo test output")
+	case lt.open:
+		lt.b.incomplete("the output ended inside " + orWhole(lt.suite))
+	case lt.stopped && !lt.finished:
+		lt.b.fail("", "cargo stopped at the first target that failed: the targets after it did not run (no --no-fail-fast)")
+	}
 }
 
 // libtestMay is false for a line none of the patterns can match, decided without them: most

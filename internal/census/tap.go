@@ -34,105 +34,132 @@ type tapTest struct {
 // "# TODO" are skips. TAP names no file: the file is read from a failure's location when
 // node gives one. The output is complete when the top-level plan is met.
 func ReadTAP(r io.Reader, opts Options) Census {
-	b := newBuilder("tap", opts)
-	var (
-		stack         []string // "# Subtest:" names by level
-		pending       *tapTest
-		inYAML        bool
-		yamlIndent    int
-		plan, topSeen = -1, 0
-		sawTAP        bool
-	)
-	flush := func() {
-		if pending != nil && !pending.suite {
-			b.add(Test{Name: pending.name, File: pending.file, Outcome: pending.outcome})
-		}
-		pending = nil
-	}
+	tr := &tapReader{b: newBuilder("tap", opts), plan: -1}
 	lr := boundedio.NewLineReader(r)
 	for {
 		raw, ok := lr.Next()
 		if !ok {
 			break
 		}
-		raw = bytes.TrimRight(raw, " \t")
-		bodyBytes := bytes.TrimLeft(raw, " ")
-		indent := len(raw) - len(bodyBytes)
-		if inYAML {
-			// Only a few lines of a YAML block matter; the rest (stacks, messages) is not
-			// even made a string.
-			switch {
-			case indent == yamlIndent && string(bodyBytes) == "...":
-				inYAML = false
-			case pending == nil || indent != yamlIndent:
-			case string(bodyBytes) == "type: 'suite'":
-				pending.suite = true
-			case bytes.HasPrefix(bodyBytes, []byte("location: ")):
-				loc := strings.Trim(string(bodyBytes[len("location: "):]), `'"`)
-				pending.file = tapLine().ReplaceAllString(loc, "")
-			}
-			continue
-		}
-		if string(bodyBytes) == "---" && pending != nil {
-			inYAML, yamlIndent = true, indent
-			continue
-		}
-		if !tapMay(bodyBytes) {
-			flush()
-			continue
-		}
-		body := string(bodyBytes)
-		flush()
-		level := indent / 4
-		if level > maxTAPDepth {
-			b.incomplete(fmt.Sprintf("TAP nested deeper than %d levels", maxTAPDepth))
-			continue
-		}
-		switch {
-		case strings.HasPrefix(body, "TAP version"):
-			sawTAP = true
-		case strings.HasPrefix(body, "# Subtest: "):
-			stack = append(stack[:min(level, len(stack))], b.bound(strings.TrimPrefix(body, "# Subtest: ")))
-		case strings.HasPrefix(body, "Bail out!"):
-			b.incomplete("the TAP output bailed out")
-		case tapPlan().MatchString(body):
-			if n, err := strconv.Atoi(tapPlan().FindStringSubmatch(body)[1]); err == nil && level == 0 {
-				plan = n
-			}
-		case strings.HasPrefix(body, "ok") || strings.HasPrefix(body, "not ok"):
-			m := tapPoint().FindStringSubmatch(body)
-			if m == nil {
-				continue
-			}
-			sawTAP = true
-			if level == 0 {
-				topSeen++
-			}
-			name, directive := tapDirective(m[3])
-			t := &tapTest{outcome: Pass, name: name}
-			if m[1] != "" {
-				t.outcome = Fail
-			}
-			if d := strings.ToUpper(directive); strings.HasPrefix(d, "SKIP") || strings.HasPrefix(d, "TODO") {
-				t.outcome = Skip // a failing todo is not a failure, a passing one not a test yet
-			}
-			path := append([]string(nil), stack[:min(level, len(stack))]...)
-			t.name = strings.Join(append(path, name), " > ")
-			pending = t
-		}
+		tr.line(bytes.TrimRight(raw, " \t"))
 	}
-	flush()
+	tr.flush()
+	tr.end(lr.Err)
+	return tr.b.census()
+}
+
+// tapReader is ReadTAP's state between lines.
+type tapReader struct {
+	b          *builder
+	stack      []string // "# Subtest:" names by level
+	pending    *tapTest
+	inYAML     bool
+	yamlIndent int
+	plan       int // -1 before the top-level plan
+	topSeen    int
+	sawTAP     bool
+}
+
+// line reads one line, trailing blanks trimmed.
+func (tr *tapReader) line(raw []byte) {
+	bodyBytes := bytes.TrimLeft(raw, " ")
+	indent := len(raw) - len(bodyBytes)
 	switch {
-	case lr.Err != nil:
-		b.incomplete("reading TAP: " + lr.Err.Error())
-	case !sawTAP:
-		b.incomplete("no TAP test points in the output")
-	case plan < 0:
-		b.incomplete("the TAP output ended before its plan")
-	case topSeen < plan:
-		b.incomplete(fmt.Sprintf("the TAP plan counts %d tests, %d were reported", plan, topSeen))
+	case tr.inYAML:
+		tr.yamlLine(indent, bodyBytes)
+	case string(bodyBytes) == "---" && tr.pending != nil:
+		tr.inYAML, tr.yamlIndent = true, indent
+	case !tapMay(bodyBytes):
+		tr.flush()
+	default:
+		tr.flush()
+		tr.tapLine(indent/4, string(bodyBytes))
 	}
-	return b.census()
+}
+
+func (tr *tapReader) flush() {
+	if tr.pending != nil && !tr.pending.suite {
+		tr.b.add(Test{Name: tr.pending.name, File: tr.pending.file, Outcome: tr.pending.outcome})
+	}
+	tr.pending = nil
+}
+
+// yamlLine reads a line of a test point's YAML block. Only a few lines of it matter; the rest
+// (stacks, messages) is not even made a string.
+func (tr *tapReader) yamlLine(indent int, body []byte) {
+	switch {
+	case indent == tr.yamlIndent && string(body) == "...":
+		tr.inYAML = false
+	case tr.pending == nil || indent != tr.yamlIndent:
+	case string(body) == "type: 'suite'":
+		tr.pending.suite = true
+	case bytes.HasPrefix(body, []byte("location: ")):
+		loc := strings.Trim(string(body[len("location: "):]), `'"`)
+		tr.pending.file = tapLine().ReplaceAllString(loc, "")
+	}
+}
+
+// tapLine reads a line of TAP's own at a level of nesting.
+func (tr *tapReader) tapLine(level int, body string) {
+	if level > maxTAPDepth {
+		tr.b.incomplete(fmt.Sprintf("TAP nested deeper than %d levels", maxTAPDepth))
+		return
+	}
+	switch {
+	case strings.HasPrefix(body, "TAP version"):
+		tr.sawTAP = true
+	case strings.HasPrefix(body, "# Subtest: "):
+		tr.stack = append(tr.stack[:min(level, len(tr.stack))], tr.b.bound(strings.TrimPrefix(body, "# Subtest: ")))
+	case strings.HasPrefix(body, "Bail out!"):
+		tr.b.incomplete("the TAP output bailed out")
+	case tapPlan().MatchString(body):
+		if n, err := strconv.Atoi(tapPlan().FindStringSubmatch(body)[1]); err == nil && level == 0 {
+			tr.plan = n
+		}
+	case strings.HasPrefix(body, "ok") || strings.HasPrefix(body, "not ok"):
+		tr.point(level, body)
+	}
+}
+
+// point reads a test point ("ok 1 - name", "not ok 2 - name # SKIP"): it waits for its YAML.
+func (tr *tapReader) point(level int, body string) {
+	m := tapPoint().FindStringSubmatch(body)
+	if m == nil {
+		return
+	}
+	tr.sawTAP = true
+	if level == 0 {
+		tr.topSeen++
+	}
+	name, directive := tapDirective(m[3])
+	path := append([]string(nil), tr.stack[:min(level, len(tr.stack))]...)
+	tr.pending = &tapTest{outcome: tapOutcome(m[1] != "", directive), name: strings.Join(append(path, name), " > ")}
+}
+
+// tapOutcome is a test point's outcome: a failing todo is not a failure, a passing one not a
+// test yet.
+func tapOutcome(notOK bool, directive string) Outcome {
+	if d := strings.ToUpper(directive); strings.HasPrefix(d, "SKIP") || strings.HasPrefix(d, "TODO") {
+		return Skip
+	}
+	if notOK {
+		return Fail
+	}
+	return Pass
+}
+
+// end judges the output as a whole once read (err, an error reading it).
+func (tr *tapReader) end(err error) {
+	switch {
+	case err != nil:
+		tr.b.incomplete("reading TAP: " + err.Error())
+	case !tr.sawTAP:
+		tr.b.incomplete("no TAP test points in the output")
+	case tr.plan < 0:
+		tr.b.incomplete("the TAP output ended before its plan")
+	case tr.topSeen < tr.plan:
+		tr.b.incomplete(fmt.Sprintf("the TAP plan counts %d tests, %d were reported", tr.plan, tr.topSeen))
+	}
 }
 
 // tapMay is false for a line that is none of TAP's own: a test's output, a diagnostic.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -55,15 +56,7 @@ func (s *xmlScanner) next() (xmlToken, error) {
 		return xmlToken{end: true, name: local(name)}, nil
 	}
 	for {
-		// Text is skipped a buffer at a time, never kept.
-		_, err := s.r.ReadSlice('<')
-		for errors.Is(err, bufio.ErrBufferFull) {
-			_, err = s.r.ReadSlice('<')
-		}
-		if err != nil {
-			if err == io.EOF && len(s.stack) > 0 {
-				return xmlToken{}, fmt.Errorf("the XML ended inside <%s>: %w", s.stack[len(s.stack)-1], io.ErrUnexpectedEOF)
-			}
+		if err := s.skipText(); err != nil {
 			return xmlToken{}, err
 		}
 		c, err := s.r.ReadByte()
@@ -85,6 +78,18 @@ func (s *xmlScanner) next() (xmlToken, error) {
 			return xmlToken{}, err
 		}
 	}
+}
+
+// skipText skips text up to and including the next '<', a buffer at a time, never kept.
+func (s *xmlScanner) skipText() error {
+	_, err := s.r.ReadSlice('<')
+	for errors.Is(err, bufio.ErrBufferFull) {
+		_, err = s.r.ReadSlice('<')
+	}
+	if err == io.EOF && len(s.stack) > 0 {
+		return fmt.Errorf("the XML ended inside <%s>: %w", s.stack[len(s.stack)-1], io.ErrUnexpectedEOF)
+	}
+	return err
 }
 
 func eof(err error) error {
@@ -137,14 +142,18 @@ func (s *xmlScanner) skipBang() error {
 		s.r.Discard(7)
 		return s.skipPast("]]>")
 	}
-	// As encoding/xml reads a declaration: its first byte is its keyword's, never a quote or
-	// an end; quoted angle brackets do not nest.
+	return s.skipDeclaration()
+}
+
+// skipDeclaration skips a declaration as encoding/xml reads one: its first byte is its
+// keyword's, never a quote or an end; quoted angle brackets do not nest.
+func (s *xmlScanner) skipDeclaration() error {
 	if _, err := s.r.ReadByte(); err != nil {
 		return eof(err)
 	}
 	depth := 1
 	var quote byte
-	for {
+	for depth > 0 {
 		c, err := s.r.ReadByte()
 		if err != nil {
 			return eof(err)
@@ -157,21 +166,25 @@ func (s *xmlScanner) skipBang() error {
 		case c == '"' || c == '\'':
 			quote = c
 		case c == '<':
-			if p, _ := s.r.Peek(3); string(p) == "!--" {
-				s.r.Discard(3)
-				if err := s.skipPast("-->"); err != nil {
-					return err
-				}
-				continue
+			depth, err = s.declarationOpen(depth)
+			if err != nil {
+				return err
 			}
-			depth++
 		case c == '>':
 			depth--
-			if depth == 0 {
-				return nil
-			}
 		}
 	}
+	return nil
+}
+
+// declarationOpen reads what follows a '<' inside a declaration: a comment skipped, else one
+// more level of nesting.
+func (s *xmlScanner) declarationOpen(depth int) (int, error) {
+	if p, _ := s.r.Peek(3); string(p) == "!--" {
+		s.r.Discard(3)
+		return depth, s.skipPast("-->")
+	}
+	return depth + 1, nil
 }
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
@@ -188,6 +201,9 @@ func (s *xmlScanner) skipSpace() (byte, error) {
 	}
 }
 
+// endsXMLName says whether c ends a name: a space, '/', '>' or '='.
+func endsXMLName(c byte) bool { return isSpace(c) || c == '/' || c == '>' || c == '=' }
+
 // name reads a name up to a space, '/', '>' or '='.
 func (s *xmlScanner) name() (string, error) {
 	var b []byte
@@ -196,7 +212,7 @@ func (s *xmlScanner) name() (string, error) {
 		if err != nil {
 			return "", eof(err)
 		}
-		if isSpace(c) || c == '/' || c == '>' || c == '=' {
+		if endsXMLName(c) {
 			_ = s.r.UnreadByte()
 			break
 		}
@@ -242,47 +258,63 @@ func (s *xmlScanner) startTag() (xmlToken, error) {
 		if err != nil {
 			return xmlToken{}, err
 		}
-		switch c {
-		case '>', '/':
-			if c == '/' {
-				if c, err = s.r.ReadByte(); err != nil {
-					return xmlToken{}, eof(err)
-				} else if c != '>' {
-					return xmlToken{}, fmt.Errorf("unexpected %q after / in <%s>", c, name)
-				}
-				s.closeTop = true
+		if c == '>' || c == '/' {
+			if err := s.openElement(name, c == '/'); err != nil {
+				return xmlToken{}, err
 			}
-			if len(s.stack) >= xmlMaxDepth {
-				return xmlToken{}, errXMLTooDeep
-			}
-			s.stack = append(s.stack, name)
 			return tok, nil
 		}
 		_ = s.r.UnreadByte()
-		attr, err := s.name()
-		if err != nil {
-			return xmlToken{}, err
-		}
-		if c, err = s.skipSpace(); err != nil {
-			return xmlToken{}, err
-		} else if c != '=' {
-			return xmlToken{}, fmt.Errorf("attribute %s of <%s> has no value", attr, name)
-		}
-		quote, err := s.skipSpace()
-		if err != nil {
-			return xmlToken{}, err
-		}
-		if quote != '"' && quote != '\'' {
-			return xmlToken{}, fmt.Errorf("attribute %s of <%s> is not quoted", attr, name)
-		}
-		value, err := s.value(quote)
+		a, err := s.attribute(name)
 		if err != nil {
 			return xmlToken{}, err
 		}
 		if len(tok.attrs) < xmlMaxAttrs {
-			tok.attrs = append(tok.attrs, xmlAttr{name: local(attr), value: value})
+			tok.attrs = append(tok.attrs, a)
 		}
 	}
+}
+
+// openElement ends the start tag of element name, after its '>' or, selfClosing, its '/'.
+func (s *xmlScanner) openElement(name string, selfClosing bool) error {
+	if selfClosing {
+		if c, err := s.r.ReadByte(); err != nil {
+			return eof(err)
+		} else if c != '>' {
+			return fmt.Errorf("unexpected %q after / in <%s>", c, name)
+		}
+		s.closeTop = true
+	}
+	if len(s.stack) >= xmlMaxDepth {
+		return errXMLTooDeep
+	}
+	s.stack = append(s.stack, name)
+	return nil
+}
+
+// attribute reads an attribute of element elem: name="value".
+func (s *xmlScanner) attribute(elem string) (xmlAttr, error) {
+	attr, err := s.name()
+	if err != nil {
+		return xmlAttr{}, err
+	}
+	if c, err := s.skipSpace(); err != nil {
+		return xmlAttr{}, err
+	} else if c != '=' {
+		return xmlAttr{}, fmt.Errorf("attribute %s of <%s> has no value", attr, elem)
+	}
+	quote, err := s.skipSpace()
+	if err != nil {
+		return xmlAttr{}, err
+	}
+	if quote != '"' && quote != '\'' {
+		return xmlAttr{}, fmt.Errorf("attribute %s of <%s> is not quoted", attr, elem)
+	}
+	value, err := s.value(quote)
+	if err != nil {
+		return xmlAttr{}, err
+	}
+	return xmlAttr{name: local(attr), value: value}, nil
 }
 
 // value reads a quoted attribute value, its references resolved, its line ends made "\n" as
@@ -321,7 +353,7 @@ func (s *xmlScanner) reference() []byte {
 	var ref []byte
 	for len(ref) < 12 {
 		p, err := s.r.Peek(1)
-		if err != nil || !(p[0] == '#' || p[0] == ';' || ('a' <= p[0] && p[0] <= 'z') || ('A' <= p[0] && p[0] <= 'Z') || ('0' <= p[0] && p[0] <= '9')) {
+		if err != nil || !isReferenceByte(p[0]) {
 			break
 		}
 		s.r.Discard(1)
@@ -336,33 +368,37 @@ func (s *xmlScanner) reference() []byte {
 	return append([]byte{'&'}, ref...)
 }
 
+// isReferenceByte says whether c may be part of a reference: a letter, a digit, '#' or its
+// closing ';'.
+func isReferenceByte(c byte) bool {
+	return c == '#' || c == ';' || ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z') || ('0' <= c && c <= '9')
+}
+
+// xmlEntities are XML's own five entities.
+var xmlEntities = map[string]string{"lt": "<", "gt": ">", "amp": "&", "quot": `"`, "apos": "'"}
+
 func resolve(ref string) string {
-	switch ref {
-	case "lt":
-		return "<"
-	case "gt":
-		return ">"
-	case "amp":
-		return "&"
-	case "quot":
-		return `"`
-	case "apos":
-		return "'"
+	if r, ok := xmlEntities[ref]; ok {
+		return r
 	}
-	if n, ok := strings.CutPrefix(ref, "#"); ok {
-		base := 10
-		if h, ok := strings.CutPrefix(n, "x"); ok {
-			n, base = h, 16
-		}
-		if v, err := strconv.ParseUint(n, base, 32); err == nil && validXMLChar(rune(v)) {
-			return string(rune(v))
-		}
+	n, ok := strings.CutPrefix(ref, "#")
+	if !ok {
+		return ""
+	}
+	base := 10
+	if h, ok := strings.CutPrefix(n, "x"); ok {
+		n, base = h, 16
+	}
+	if v, err := strconv.ParseUint(n, base, 32); err == nil && validXMLChar(rune(v)) {
+		return string(rune(v))
 	}
 	return ""
 }
 
 // validXMLChar is XML 1.0's Char production.
 func validXMLChar(r rune) bool {
-	return r == 0x09 || r == 0x0A || r == 0x0D || (r >= 0x20 && r <= 0xD7FF) ||
-		(r >= 0xE000 && r <= 0xFFFD) || (r >= 0x10000 && r <= 0x10FFFF)
+	return slices.ContainsFunc(xmlCharRanges, func(cr [2]rune) bool { return cr[0] <= r && r <= cr[1] })
 }
+
+// xmlCharRanges are the ranges of XML 1.0's Char production, inclusive.
+var xmlCharRanges = [][2]rune{{0x09, 0x0A}, {0x0D, 0x0D}, {0x20, 0xD7FF}, {0xE000, 0xFFFD}, {0x10000, 0x10FFFF}}

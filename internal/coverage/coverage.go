@@ -117,23 +117,26 @@ type PathMap func(name string) (rel string, ok bool)
 // separators, as Windows tools write them.
 func RootRelative(root string) PathMap {
 	root = path.Clean(strings.ReplaceAll(root, `\`, "/"))
-	return func(name string) (string, bool) {
-		name = strings.ReplaceAll(name, `\`, "/")
-		if name == "" {
-			return "", false
-		}
-		if path.IsAbs(name) || isDriveAbs(name) {
-			if root == "" || root == "." {
-				return "", false
-			}
-			rel, ok := strings.CutPrefix(path.Clean(name), strings.TrimSuffix(root, "/")+"/")
-			if !ok {
-				return "", false
-			}
-			name = rel
-		}
+	return func(name string) (string, bool) { return relToRoot(root, name) }
+}
+
+// relToRoot maps a name as RootRelative does, root cleaned.
+func relToRoot(root, name string) (string, bool) {
+	name = strings.ReplaceAll(name, `\`, "/")
+	if name == "" {
+		return "", false
+	}
+	if !path.IsAbs(name) && !isDriveAbs(name) {
 		return cleanRel(name)
 	}
+	if root == "" || root == "." {
+		return "", false
+	}
+	rel, ok := strings.CutPrefix(path.Clean(name), strings.TrimSuffix(root, "/")+"/")
+	if !ok {
+		return "", false
+	}
+	return cleanRel(rel)
 }
 
 // isDriveAbs reports a Windows path with a drive letter, "C:/x".
@@ -164,34 +167,36 @@ type Module struct {
 func GoModules(mods ...Module) PathMap {
 	mods = slices.Clone(mods)
 	slices.SortFunc(mods, func(a, b Module) int { return len(b.Path) - len(a.Path) })
-	return func(name string) (string, bool) {
-		for _, m := range mods {
-			if m.Path == "" {
-				continue
-			}
-			rest, ok := strings.CutPrefix(name, m.Path+"/")
-			if !ok {
-				continue
-			}
-			dir := strings.Trim(filepath.ToSlash(m.Dir), "/")
-			if dir != "" && dir != "." {
-				rest = dir + "/" + rest
-			}
-			return cleanRel(rest)
+	return func(name string) (string, bool) { return moduleRel(mods, name) }
+}
+
+// moduleRel maps a name as GoModules does, mods longest path first.
+func moduleRel(mods []Module, name string) (string, bool) {
+	for _, m := range mods {
+		if m.Path == "" {
+			continue
 		}
-		return "", false
+		if rest, ok := strings.CutPrefix(name, m.Path+"/"); ok {
+			return cleanRel(inModuleDir(m.Dir, rest))
+		}
 	}
+	return "", false
+}
+
+// inModuleDir is a path relative to a module's directory made relative to the root.
+func inModuleDir(dir, rest string) string {
+	dir = strings.Trim(filepath.ToSlash(dir), "/")
+	if dir == "" || dir == "." {
+		return rest
+	}
+	return dir + "/" + rest
 }
 
 // GoModPath returns the module path a go.mod declares.
 func GoModPath(gomod []byte) (string, error) {
 	for line := range bytes.Lines(gomod) {
-		line = bytes.TrimSpace(line)
-		if i := bytes.Index(line, []byte("//")); i >= 0 {
-			line = bytes.TrimSpace(line[:i])
-		}
-		rest, ok := bytes.CutPrefix(line, []byte("module"))
-		if !ok || len(rest) == 0 || (rest[0] != ' ' && rest[0] != '\t' && rest[0] != '"') {
+		rest, ok := moduleDirective(line)
+		if !ok {
 			continue
 		}
 		p := string(bytes.Trim(bytes.TrimSpace(rest), "\"`"))
@@ -201,6 +206,20 @@ func GoModPath(gomod []byte) (string, error) {
 		return p, nil
 	}
 	return "", errors.New("go.mod: no module line")
+}
+
+// moduleDirective is what follows "module" on a line of go.mod that is the module directive,
+// its comment dropped; false for any other line.
+func moduleDirective(line []byte) ([]byte, bool) {
+	line = bytes.TrimSpace(line)
+	if i := bytes.Index(line, []byte("//")); i >= 0 {
+		line = bytes.TrimSpace(line[:i])
+	}
+	rest, ok := bytes.CutPrefix(line, []byte("module"))
+	if !ok || len(rest) == 0 || (rest[0] != ' ' && rest[0] != '\t' && rest[0] != '"') {
+		return nil, false
+	}
+	return rest, true
 }
 
 // GoModMap is GoModules for the one module whose go.mod is at the root.
@@ -227,16 +246,23 @@ func newBuilder(format string, opts Options) *builder {
 	return &builder{opts: opts.withDefaults(), cov: Coverage{Format: format, Files: map[string]*File{}, Complete: true}}
 }
 
+// keptFile is the file a report names, nil when paths drops it (counted).
+func keptFile(b *builder, paths PathMap, name string) *File {
+	rel, keep := paths(name)
+	if !keep {
+		b.dropped++
+		return nil
+	}
+	return b.file(rel)
+}
+
 // file returns the kept file rel, creating it within the bounds; nil when it is not kept.
 func (b *builder) file(rel string) *File {
 	if f := b.cov.Files[rel]; f != nil {
 		return f
 	}
 	if len(b.cov.Files) >= b.opts.MaxFiles {
-		if !b.capFiles {
-			b.capFiles = true
-			b.incomplete("more than " + strconv.Itoa(b.opts.MaxFiles) + " files: the rest were not kept")
-		}
+		b.incompleteOnce(&b.capFiles, "more than ", b.opts.MaxFiles, " files: the rest were not kept")
 		return nil
 	}
 	f := &File{lines: map[int]bool{}}
@@ -252,10 +278,7 @@ func (b *builder) add(f *File, line int, covered bool) {
 		return
 	}
 	if line < 1 || line > b.opts.MaxLineNumber {
-		if !b.capNum {
-			b.capNum = true
-			b.incomplete("a line number out of range (1 to " + strconv.Itoa(b.opts.MaxLineNumber) + ") was dropped")
-		}
+		b.incompleteOnce(&b.capNum, "a line number out of range (1 to ", b.opts.MaxLineNumber, ") was dropped")
 		return
 	}
 	was, ok := f.lines[line]
@@ -266,10 +289,7 @@ func (b *builder) add(f *File, line int, covered bool) {
 		return
 	}
 	if b.lines >= b.opts.MaxLines {
-		if !b.capLines {
-			b.capLines = true
-			b.incomplete("more than " + strconv.Itoa(b.opts.MaxLines) + " instrumented lines: the rest were not kept")
-		}
+		b.incompleteOnce(&b.capLines, "more than ", b.opts.MaxLines, " instrumented lines: the rest were not kept")
 		return
 	}
 	b.lines++
@@ -285,6 +305,15 @@ func (b *builder) note(s string) {
 func (b *builder) incomplete(s string) {
 	b.cov.Complete = false
 	b.note(s)
+}
+
+// incompleteOnce is incomplete the first time a bound is reached (once, its flag), its note
+// the bound between two phrases: made only then, as the bound may be met on every line after.
+func (b *builder) incompleteOnce(once *bool, before string, bound int, after string) {
+	if !*once {
+		*once = true
+		b.incomplete(before + strconv.Itoa(bound) + after)
+	}
 }
 
 func (b *builder) done() Coverage {

@@ -34,32 +34,29 @@ func ReadCoveragePy(r io.Reader, paths PathMap, opts Options) (Coverage, error) 
 const maxDepth = 64
 
 func pyReport(b *builder, dec *json.Decoder, paths PathMap) error {
-	found, err := boundedio.Field(dec, "files", maxDepth, func() error {
-		if err := delim(dec, '{'); err != nil {
-			return err
-		}
-		for dec.More() {
-			name, err := dec.Token()
-			if err != nil {
-				return err
-			}
-			s, _ := name.(string)
-			var f *File
-			if rel, keep := paths(s); keep {
-				f = b.file(rel)
-			} else {
-				b.dropped++
-			}
-			if err := pyFile(b, dec, f); err != nil {
-				return err
-			}
-		}
-		_, err := dec.Token()
-		return err
-	})
+	found, err := boundedio.Field(dec, "files", maxDepth, func() error { return pyFiles(b, dec, paths) })
 	if err == nil && !found {
 		err = errors.New("no files in the coverage.py report")
 	}
+	return err
+}
+
+// pyFiles reads the report's files: an object of the files by name.
+func pyFiles(b *builder, dec *json.Decoder, paths PathMap) error {
+	if err := delim(dec, '{'); err != nil {
+		return err
+	}
+	for dec.More() {
+		name, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		s, _ := name.(string)
+		if err := pyFile(b, dec, keptFile(b, paths, s)); err != nil {
+			return err
+		}
+	}
+	_, err := dec.Token()
 	return err
 }
 
@@ -74,38 +71,47 @@ func pyFile(b *builder, dec *json.Decoder, f *File) error {
 		}
 		switch key {
 		case "executed_lines", "missing_lines":
-			covered := key == "executed_lines"
-			if err := delim(dec, '['); err != nil {
-				return err
-			}
-			for dec.More() {
-				t, err := dec.Token()
-				if err != nil {
-					return err
-				}
-				n, ok := t.(float64)
-				if !ok || n != math.Trunc(n) || n < 1 || n > float64(b.opts.MaxLineNumber)+1 {
-					if !ok {
-						if _, isDelim := t.(json.Delim); isDelim {
-							return fmt.Errorf("%s holds a %v", key, t)
-						}
-					}
-					b.add(f, 0, false) // notes the bound once
-					continue
-				}
-				b.add(f, int(n), covered)
-			}
-			if _, err := dec.Token(); err != nil {
-				return err
-			}
+			err = pyLines(b, dec, f, key.(string))
 		default:
-			if err := skip(dec); err != nil {
-				return err
-			}
+			err = skip(dec)
+		}
+		if err != nil {
+			return err
 		}
 	}
 	_, err := dec.Token()
 	return err
+}
+
+// pyLines reads a file's list of executed or missing lines, named key.
+func pyLines(b *builder, dec *json.Decoder, f *File, key string) error {
+	covered := key == "executed_lines"
+	if err := delim(dec, '['); err != nil {
+		return err
+	}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		n, ok := t.(float64)
+		if ok && pyLineNumber(n, b.opts.MaxLineNumber) {
+			b.add(f, int(n), covered)
+			continue
+		}
+		if _, isDelim := t.(json.Delim); isDelim {
+			return fmt.Errorf("%s holds a %v", key, t)
+		}
+		b.add(f, 0, false) // notes the bound once
+	}
+	_, err := dec.Token()
+	return err
+}
+
+// pyLineNumber says whether n is a line number to count: whole, from 1, and at most one past
+// the largest line number kept (which add notes as the bound reached).
+func pyLineNumber(n float64, maxLine int) bool {
+	return n == math.Trunc(n) && n >= 1 && n <= float64(maxLine)+1
 }
 
 // delim reads the delimiter want.

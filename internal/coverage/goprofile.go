@@ -19,78 +19,113 @@ import (
 // The error is the stream's own read error, or a profile that does not start with "mode:";
 // lines that are not blocks are counted in the notes and skipped.
 func ReadGoProfile(r io.Reader, paths PathMap, opts Options) (Coverage, error) {
-	b := newBuilder("go", opts)
+	gp := &goProfileReader{b: newBuilder("go", opts), paths: paths, first: true}
 	lr := boundedio.NewLineReader(r)
-	first, bad := true, 0
-	var lastName []byte
-	var lastFile *File
-	lastKept := false
-	work := 0 // lines of blocks walked: bounds the time a hostile profile takes
 	for {
 		line, ok := lr.Next()
 		if !ok {
 			break
 		}
-		if lr.Long {
-			b.incomplete("a line longer than 64 KiB was skipped")
-			continue
+		stop, err := gp.line(line, lr.Long)
+		if err != nil {
+			return gp.b.done(), err
 		}
-		if bytes.HasPrefix(line, []byte("mode:")) {
-			first = false
-			continue
-		}
-		if first {
-			if len(bytes.TrimSpace(line)) == 0 {
-				continue
-			}
-			return b.done(), errors.New("not a Go cover profile: the first line is not mode:")
-		}
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
-		}
-		name, blk, ok := parseGoBlock(line)
-		if !ok {
-			bad++
-			continue
-		}
-		if lastName == nil || !bytes.Equal(name, lastName) {
-			lastName = append(lastName[:0], name...)
-			rel, keep := paths(string(name))
-			lastKept = keep
-			lastFile = nil
-			if keep {
-				lastFile = b.file(rel)
-			} else {
-				b.dropped++
-			}
-		}
-		if !lastKept || blk.stmts == 0 {
-			continue
-		}
-		end := blk.endLine
-		if blk.endCol <= 1 && end > blk.startLine {
-			end-- // the block ends before the first column of its last line
-		}
-		if end > b.opts.MaxLineNumber {
-			b.add(lastFile, end, false) // notes the bound once
-			end = b.opts.MaxLineNumber
-		}
-		work += end - blk.startLine + 1
-		if work > 8*b.opts.MaxLines {
-			b.incomplete("the blocks span more than " + strconv.Itoa(8*b.opts.MaxLines) + " lines in all: the rest of the profile was not read")
+		if stop {
 			break
 		}
-		for l := blk.startLine; l <= end; l++ {
-			b.add(lastFile, l, blk.count)
-		}
 	}
-	if first && lr.Err == nil {
-		return b.done(), errors.New("not a Go cover profile: empty")
+	if gp.first && lr.Err == nil {
+		return gp.b.done(), errors.New("not a Go cover profile: empty")
 	}
-	if bad > 0 {
-		b.note(strconv.Itoa(bad) + " lines were not cover profile blocks")
+	if gp.bad > 0 {
+		gp.b.note(strconv.Itoa(gp.bad) + " lines were not cover profile blocks")
 	}
-	return b.done(), lr.Err
+	return gp.b.done(), lr.Err
+}
+
+// goProfileReader is ReadGoProfile's state between lines.
+type goProfileReader struct {
+	b        *builder
+	paths    PathMap
+	first    bool // no "mode:" line yet
+	bad      int  // lines that are not blocks
+	lastName []byte
+	lastFile *File
+	lastKept bool
+	work     int // lines of blocks walked: bounds the time a hostile profile takes
+}
+
+// line reads one line of the profile (long: it was cut); stop says the rest is not to be read.
+func (gp *goProfileReader) line(line []byte, long bool) (stop bool, err error) {
+	switch {
+	case long:
+		gp.b.incomplete("a line longer than 64 KiB was skipped")
+	case bytes.HasPrefix(line, []byte("mode:")):
+		gp.first = false
+	case len(bytes.TrimSpace(line)) == 0:
+	case gp.first:
+		return false, errors.New("not a Go cover profile: the first line is not mode:")
+	default:
+		return gp.blockLine(line), nil
+	}
+	return false, nil
+}
+
+// blockLine reads a line that should be a block.
+func (gp *goProfileReader) blockLine(line []byte) (stop bool) {
+	name, blk, ok := parseGoBlock(line)
+	if !ok {
+		gp.bad++
+		return false
+	}
+	gp.toFile(name)
+	if !gp.lastKept || blk.stmts == 0 {
+		return false
+	}
+	return gp.addBlock(blk)
+}
+
+// toFile makes the file a block names the one its lines go to: blocks come file by file.
+func (gp *goProfileReader) toFile(name []byte) {
+	if gp.lastName != nil && bytes.Equal(name, gp.lastName) {
+		return
+	}
+	gp.lastName = append(gp.lastName[:0], name...)
+	rel, keep := gp.paths(string(name))
+	gp.lastKept = keep
+	gp.lastFile = nil
+	if keep {
+		gp.lastFile = gp.b.file(rel)
+	} else {
+		gp.b.dropped++
+	}
+}
+
+// addBlock adds a block's lines; stop says the blocks span too many lines to read more.
+func (gp *goProfileReader) addBlock(blk goBlock) (stop bool) {
+	end := blk.lastLine()
+	if end > gp.b.opts.MaxLineNumber {
+		gp.b.add(gp.lastFile, end, false) // notes the bound once
+		end = gp.b.opts.MaxLineNumber
+	}
+	gp.work += end - blk.startLine + 1
+	if gp.work > 8*gp.b.opts.MaxLines {
+		gp.b.incomplete("the blocks span more than " + strconv.Itoa(8*gp.b.opts.MaxLines) + " lines in all: the rest of the profile was not read")
+		return true
+	}
+	for l := blk.startLine; l <= end; l++ {
+		gp.b.add(gp.lastFile, l, blk.count)
+	}
+	return false
+}
+
+// lastLine is the last line a block holds: one that ends before the first column of its last
+// line ends on the line before.
+func (blk goBlock) lastLine() int {
+	if blk.endCol <= 1 && blk.endLine > blk.startLine {
+		return blk.endLine - 1
+	}
+	return blk.endLine
 }
 
 type goBlock struct {

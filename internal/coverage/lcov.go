@@ -17,56 +17,66 @@ import (
 // The error is the stream's own read error; lines that are not understood are counted in the
 // notes, and a last record without end_of_record makes the coverage incomplete.
 func ReadLCOV(r io.Reader, paths PathMap, opts Options) (Coverage, error) {
-	b := newBuilder("lcov", opts)
+	lc := &lcovReader{b: newBuilder("lcov", opts), paths: paths}
 	lr := boundedio.NewLineReader(r)
-	var cur *File
-	in, bad := false, 0
 	for {
 		line, ok := lr.Next()
 		if !ok {
 			break
 		}
 		if lr.Long {
-			b.incomplete("a line longer than 64 KiB was skipped")
+			lc.b.incomplete("a line longer than 64 KiB was skipped")
 			continue
 		}
-		line = bytes.TrimSpace(line)
-		switch {
-		case bytes.HasPrefix(line, []byte("SF:")):
-			in, cur = true, nil
-			if rel, keep := paths(string(line[3:])); keep {
-				cur = b.file(rel)
-			} else {
-				b.dropped++
-			}
-		case bytes.Equal(line, []byte("end_of_record")):
-			in, cur = false, nil
-		case bytes.HasPrefix(line, []byte("DA:")):
-			if !in {
-				bad++
-				continue
-			}
-			fields := bytes.Split(line[3:], []byte(","))
-			if len(fields) < 2 {
-				bad++
-				continue
-			}
-			n, ok := atoi(bytes.TrimSpace(fields[0]))
-			cnt := bytes.TrimSpace(fields[1])
-			if !ok || len(cnt) == 0 {
-				bad++
-				continue
-			}
-			b.add(cur, n, hit(cnt))
+		lc.line(bytes.TrimSpace(line))
+	}
+	if lc.in {
+		lc.b.incomplete("the last lcov record has no end_of_record")
+	}
+	if lc.bad > 0 {
+		lc.b.note(strconv.Itoa(lc.bad) + " DA lines were not understood")
+	}
+	return lc.b.done(), lr.Err
+}
+
+// lcovReader is ReadLCOV's state between lines: the record open, and its file when kept.
+type lcovReader struct {
+	b     *builder
+	paths PathMap
+	cur   *File
+	in    bool
+	bad   int // DA lines not understood
+}
+
+// line reads one line of the tracefile, trimmed.
+func (lc *lcovReader) line(line []byte) {
+	switch {
+	case bytes.HasPrefix(line, []byte("SF:")):
+		lc.in, lc.cur = true, keptFile(lc.b, lc.paths, string(line[3:]))
+	case bytes.Equal(line, []byte("end_of_record")):
+		lc.in, lc.cur = false, nil
+	case bytes.HasPrefix(line, []byte("DA:")):
+		n, covered, ok := parseDA(line[3:])
+		if !lc.in || !ok {
+			lc.bad++
+			return
 		}
+		lc.b.add(lc.cur, n, covered)
 	}
-	if in {
-		b.incomplete("the last lcov record has no end_of_record")
+}
+
+// parseDA parses what follows "DA:": "line,count[,checksum]".
+func parseDA(da []byte) (line int, covered, ok bool) {
+	fields := bytes.Split(da, []byte(","))
+	if len(fields) < 2 {
+		return 0, false, false
 	}
-	if bad > 0 {
-		b.note(strconv.Itoa(bad) + " DA lines were not understood")
+	n, ok := atoi(bytes.TrimSpace(fields[0]))
+	cnt := bytes.TrimSpace(fields[1])
+	if !ok || len(cnt) == 0 {
+		return 0, false, false
 	}
-	return b.done(), lr.Err
+	return n, hit(cnt), true
 }
 
 // hit reads an lcov count: a decimal (gcov's can be negative after a counter overflow, or

@@ -55,30 +55,35 @@ func Lost(base, now Coverage, untouched Untouched) []Finding {
 func linesLost(name string, bf, nf *File, untouched Untouched) []Finding {
 	var out []Finding
 	from, to := 0, 0
-	flush := func() {
-		if from != 0 {
-			out = append(out, rangeFinding(name, from, to))
-		}
-		from, to = 0, 0
-	}
 	for _, l := range nf.Lines() {
-		lost := false
-		if !nf.Covered(l) {
-			if b, ok := untouched(name, l); ok && bf.Covered(b) {
-				lost = true
-			}
+		if !lineLost(name, l, bf, nf, untouched) {
+			out = appendRange(out, name, from, to)
+			from, to = 0, 0
+			continue
 		}
-		switch {
-		case !lost:
-			flush()
-		case from == 0:
-			from, to = l, l
-		default:
-			to = l
+		if from == 0 {
+			from = l
 		}
+		to = l
 	}
-	flush()
-	return out
+	return appendRange(out, name, from, to)
+}
+
+// lineLost says whether line l of file name, not covered now, was covered at the base.
+func lineLost(name string, l int, bf, nf *File, untouched Untouched) bool {
+	if nf.Covered(l) {
+		return false
+	}
+	b, ok := untouched(name, l)
+	return ok && bf.Covered(b)
+}
+
+// appendRange appends the finding on the lines from-to lost, when there is a range (from not 0).
+func appendRange(out []Finding, name string, from, to int) []Finding {
+	if from == 0 {
+		return out
+	}
+	return append(out, rangeFinding(name, from, to))
 }
 
 // fileLost reports a file covered at the base, absent from the coverage now, when it still

@@ -116,27 +116,34 @@ func (c *Coverage) UnmarshalJSON(data []byte) error {
 	for _, name := range slices.Sorted(maps.Keys(st.Files)) {
 		sf := st.Files[name]
 		f := &File{lines: map[int]bool{}}
-		for _, list := range []struct {
-			spans   [][2]int
-			covered bool
-		}{{sf.Instrumented, false}, {sf.Covered, true}} {
-			for _, s := range list.spans {
-				if s[0] < 1 || s[1] < s[0] || s[1] > opts.MaxLineNumber {
-					return fmt.Errorf("stored coverage: %s: span %d-%d out of range", name, s[0], s[1])
-				}
-				if total += s[1] - s[0] + 1; total > 2*opts.MaxLines {
-					return errors.New("stored coverage: more lines than a coverage keeps")
-				}
-				for l := s[0]; l <= s[1]; l++ {
-					if list.covered || !f.lines[l] {
-						f.lines[l] = list.covered
-					}
-				}
-			}
+		if err := f.addStored(name, sf.Instrumented, false, &total, opts); err != nil {
+			return err
+		}
+		if err := f.addStored(name, sf.Covered, true, &total, opts); err != nil {
+			return err
 		}
 		out.Files[name] = f
 	}
 	*c = out
+	return nil
+}
+
+// addStored adds the stored spans of file name, covered or only instrumented, counting their
+// lines in total against the bounds of opts.
+func (f *File) addStored(name string, spans [][2]int, covered bool, total *int, opts Options) error {
+	for _, s := range spans {
+		if s[0] < 1 || s[1] < s[0] || s[1] > opts.MaxLineNumber {
+			return fmt.Errorf("stored coverage: %s: span %d-%d out of range", name, s[0], s[1])
+		}
+		if *total += s[1] - s[0] + 1; *total > 2*opts.MaxLines {
+			return errors.New("stored coverage: more lines than a coverage keeps")
+		}
+		for l := s[0]; l <= s[1]; l++ {
+			if covered || !f.lines[l] {
+				f.lines[l] = covered
+			}
+		}
+	}
 	return nil
 }
 

@@ -81,49 +81,74 @@ func (p *efmParser) line(s string) {
 	p.flush()
 }
 
+// efmPrefixes read a match by its format's prefix; a prefix not here (none, %G) is a finding of
+// its own line.
+var efmPrefixes = map[byte]func(p *efmParser, e efmLine, m *errorformat.Match){
+	'P': (*efmParser).pushFile,
+	'Q': (*efmParser).popFile,
+	'D': ignoreMatch, 'X': ignoreMatch, 'O': ignoreMatch,
+	'C': (*efmParser).continueEntry,
+	'Z': (*efmParser).endEntry,
+	'E': (*efmParser).startEntry, 'W': (*efmParser).startEntry, 'I': (*efmParser).startEntry,
+	'N': (*efmParser).startEntry, 'A': (*efmParser).startEntry,
+}
+
+// efmDefaultSeverity is the severity an entry's prefix gives it when the match names no type.
+var efmDefaultSeverity = map[byte]string{'W': SeverityWarning, 'I': SeverityInfo, 'N': SeverityInfo}
+
 func (p *efmParser) apply(e efmLine, m *errorformat.Match) {
-	switch e.prefix {
-	case 'P':
-		if len(p.files) < maxFileStack {
-			p.files = append(p.files, m.F)
-		}
-		return
-	case 'Q':
-		if len(p.files) > 0 {
-			p.files = p.files[:len(p.files)-1]
-		}
-		return
-	case 'D', 'X', 'O':
-		return
-	case 'C', 'Z':
-		if p.pending != nil && !e.minus {
-			p.extend(m)
-		}
-		if e.prefix == 'Z' {
-			p.flush()
-		}
+	if read, ok := efmPrefixes[e.prefix]; ok {
+		read(p, e, m)
 		return
 	}
 	if e.minus {
 		return
 	}
 	f := p.finding(m)
-	switch e.prefix {
-	case 'E', 'W', 'I', 'N', 'A':
-		p.flush()
-		if m.T == 0 {
-			switch e.prefix {
-			case 'W':
-				f.Severity = SeverityWarning
-			case 'I', 'N':
-				f.Severity = SeverityInfo
-			}
-		}
-		p.pending = &f
-	default:
-		p.flush()
-		p.emit(f)
+	p.flush()
+	p.emit(f)
+}
+
+// ignoreMatch reads a line that changes nothing a quickfix list holds (%D %X: directories, %O).
+func ignoreMatch(*efmParser, efmLine, *errorformat.Match) {}
+
+func (p *efmParser) pushFile(_ efmLine, m *errorformat.Match) {
+	if len(p.files) < maxFileStack {
+		p.files = append(p.files, m.F)
 	}
+}
+
+func (p *efmParser) popFile(efmLine, *errorformat.Match) {
+	if len(p.files) > 0 {
+		p.files = p.files[:len(p.files)-1]
+	}
+}
+
+// continueEntry reads %C: more of the entry being read, unless the line is only consumed.
+func (p *efmParser) continueEntry(e efmLine, m *errorformat.Match) {
+	if p.pending != nil && !e.minus {
+		p.extend(m)
+	}
+}
+
+// endEntry reads %Z: the last line of the entry being read.
+func (p *efmParser) endEntry(e efmLine, m *errorformat.Match) {
+	p.continueEntry(e, m)
+	p.flush()
+}
+
+// startEntry reads %E %W %I %N %A: an entry starts, its severity the prefix's when the match
+// names no type.
+func (p *efmParser) startEntry(e efmLine, m *errorformat.Match) {
+	if e.minus {
+		return
+	}
+	f := p.finding(m)
+	p.flush()
+	if sev, ok := efmDefaultSeverity[e.prefix]; ok && m.T == 0 {
+		f.Severity = sev
+	}
+	p.pending = &f
 }
 
 func (p *efmParser) finding(m *errorformat.Match) gates.Finding {

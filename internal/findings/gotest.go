@@ -68,61 +68,158 @@ func newGoTestParser(emit emitFunc, opts Options) parser {
 	return p
 }
 
+// goTestSteps read a line of go test's output: each in turn, the first that takes the line
+// deciding what it is.
+var goTestSteps = []func(p *goTestParser, s string) bool{
+	(*goTestParser).gotestsumLine,
+	(*goTestParser).plainOutput,
+	(*goTestParser).runLine,
+	(*goTestParser).resultLine,
+	(*goTestParser).locationLine,
+	(*goTestParser).continuationLine,
+	(*goTestParser).messageEnds,
+	(*goTestParser).panicLine,
+	(*goTestParser).frameLine,
+	(*goTestParser).packageLine,
+	(*goTestParser).buildLine,
+}
+
 func (p *goTestParser) line(s string) {
-	if m := goTestSumFail().FindStringSubmatch(s); m != nil {
-		p.endMessage()
-		p.gotestsumFailure(m[1], m[2])
-		return
-	}
-	trimmed := strings.TrimLeft(s, " \t")
-	if !strings.HasPrefix(trimmed, "=== ") && !strings.HasPrefix(trimmed, "--- ") && !strings.Contains(s, ".go:") &&
-		!strings.HasPrefix(s, "FAIL") && !strings.HasPrefix(s, "ok ") && !strings.HasPrefix(s, "panic: ") &&
-		(p.last == nil || trimmed == s) {
-		// Most of a test run's output is the tests' own printing: none of it can be a finding,
-		// and a few prefix checks say so without running the regexps.
-		p.endMessage()
-		return
-	}
-	if m := goTestRun().FindStringSubmatch(s); m != nil {
-		p.endMessage()
-		p.current, p.failing = m[1], false
-		return
-	}
-	if m := goTestResult().FindStringSubmatch(s); m != nil {
-		p.endMessage()
-		p.result(m[2], m[3])
-		return
-	}
-	if m := goTestLoc().FindStringSubmatch(s); m != nil && p.current != "" {
-		p.endMessage()
-		f := gates.Finding{File: m[2], Line: atoi(m[3]), Severity: SeverityError, Message: m[4], Rule: p.current}
-		p.last, p.indent = &f, len(m[1])
-		return
-	}
-	if p.last != nil && indentOf(s) > p.indent && strings.TrimSpace(s) != "" {
-		if len(p.last.Message) < MaxMessageBytes {
-			p.last.Message += "\n" + strings.TrimSpace(s)
+	for _, step := range goTestSteps {
+		if step(p, s) {
+			return
 		}
-		return
+	}
+}
+
+// gotestsumLine reads the start of a failure in gotestsum's summary.
+func (p *goTestParser) gotestsumLine(s string) bool {
+	m := goTestSumFail().FindStringSubmatch(s)
+	if m == nil {
+		return false
 	}
 	p.endMessage()
-	if rest, ok := strings.CutPrefix(s, "panic: "); ok && p.failing {
-		p.panic = "panic: " + rest
-		return
+	p.gotestsumFailure(m[1], m[2])
+	return true
+}
+
+// plainOutput takes a line of the tests' own printing, most of a test run's output: none of it
+// can be a finding, and a few prefix checks say so without running the regexps.
+func (p *goTestParser) plainOutput(s string) bool {
+	if p.mayMatter(s) {
+		return false
 	}
-	if m := goTestFrame().FindStringSubmatch(s); m != nil && p.panic != "" {
-		p.keep(gates.Finding{File: m[1], Line: atoi(m[2]), Severity: SeverityError, Message: p.panic, Rule: p.current})
-		p.panic = ""
-		return
+	p.endMessage()
+	return true
+}
+
+// mayMatter says whether a line may be one of go test's own, or continue a message.
+func (p *goTestParser) mayMatter(s string) bool {
+	trimmed := strings.TrimLeft(s, " \t")
+	for _, prefix := range []string{"=== ", "--- "} {
+		if strings.HasPrefix(trimmed, prefix) {
+			return true
+		}
 	}
-	if m := goTestPkg().FindStringSubmatch(s); m != nil {
-		p.endPackage(m[1])
-		return
+	for _, prefix := range []string{"FAIL", "ok ", "panic: "} {
+		if strings.HasPrefix(s, prefix) {
+			return true
+		}
 	}
-	if f, ok := parseGoLine(s); ok && indentOf(s) == 0 {
-		// A build or vet failure of the package, relative to the working directory already.
-		p.emit(f)
+	return strings.Contains(s, ".go:") || p.last != nil && trimmed != s
+}
+
+// runLine reads "=== RUN TestX" (or CONT, NAME, PAUSE): the lines after it are TestX's.
+func (p *goTestParser) runLine(s string) bool {
+	m := goTestRun().FindStringSubmatch(s)
+	if m == nil {
+		return false
 	}
+	p.endMessage()
+	p.current, p.failing = m[1], false
+	return true
+}
+
+// resultLine reads a test's verdict, "--- FAIL: TestX (0.00s)".
+func (p *goTestParser) resultLine(s string) bool {
+	m := goTestResult().FindStringSubmatch(s)
+	if m == nil {
+		return false
+	}
+	p.endMessage()
+	p.result(m[2], m[3])
+	return true
+}
+
+// locationLine reads "    x_test.go:12: message" of the current test: a message starts.
+func (p *goTestParser) locationLine(s string) bool {
+	m := goTestLoc().FindStringSubmatch(s)
+	if m == nil || p.current == "" {
+		return false
+	}
+	p.endMessage()
+	f := gates.Finding{File: m[2], Line: atoi(m[3]), Severity: SeverityError, Message: m[4], Rule: p.current}
+	p.last, p.indent = &f, len(m[1])
+	return true
+}
+
+// continuationLine reads a line indented deeper than the message being read: more of it.
+func (p *goTestParser) continuationLine(s string) bool {
+	if p.last == nil || indentOf(s) <= p.indent || strings.TrimSpace(s) == "" {
+		return false
+	}
+	if len(p.last.Message) < MaxMessageBytes {
+		p.last.Message += "\n" + strings.TrimSpace(s)
+	}
+	return true
+}
+
+// messageEnds ends the message being read: no line the steps after it take continues one.
+func (p *goTestParser) messageEnds(string) bool {
+	p.endMessage()
+	return false
+}
+
+// panicLine reads the panic of a failing test, whose location its stack trace gives.
+func (p *goTestParser) panicLine(s string) bool {
+	rest, ok := strings.CutPrefix(s, "panic: ")
+	if !ok || !p.failing {
+		return false
+	}
+	p.panic = "panic: " + rest
+	return true
+}
+
+// frameLine reads a frame of a panic's stack trace in a _test.go file: where it panicked.
+func (p *goTestParser) frameLine(s string) bool {
+	m := goTestFrame().FindStringSubmatch(s)
+	if m == nil || p.panic == "" {
+		return false
+	}
+	p.keep(gates.Finding{File: m[1], Line: atoi(m[2]), Severity: SeverityError, Message: p.panic, Rule: p.current})
+	p.panic = ""
+	return true
+}
+
+// packageLine reads a package's last line, "FAIL example.com/m/sub 0.01s" or "ok ...".
+func (p *goTestParser) packageLine(s string) bool {
+	m := goTestPkg().FindStringSubmatch(s)
+	if m == nil {
+		return false
+	}
+	p.endPackage(m[1])
+	return true
+}
+
+// buildLine reads a build or vet failure of the package, relative to the working directory
+// already.
+func (p *goTestParser) buildLine(s string) bool {
+	f, ok := parseGoLine(s)
+	if !ok || indentOf(s) != 0 {
+		return false
+	}
+	p.emit(f)
+	return true
 }
 
 // gotestsumFailure starts one failure block of gotestsum's summary. The package's findings wait
@@ -191,10 +288,7 @@ func (p *goTestParser) keep(f gates.Finding) {
 // endPackage puts the package's findings under its directory and emits them, then one finding
 // per failing test that printed no location (a panic, a timeout), naming the test.
 func (p *goTestParser) endPackage(importPath string) {
-	dir := ""
-	if p.module != "" && (importPath == p.module || strings.HasPrefix(importPath, p.module+"/")) {
-		dir = strings.TrimPrefix(strings.TrimPrefix(importPath, p.module), "/")
-	}
+	dir := p.packageDir(importPath)
 	for _, f := range p.pkg {
 		if !path.IsAbs(f.File) && !strings.Contains(f.File, "/") {
 			f.File = path.Join(p.modDir, dir, f.File)
@@ -209,6 +303,14 @@ func (p *goTestParser) endPackage(importPath string) {
 	}
 	p.pkg, p.failed, p.early = p.pkg[:0], p.failed[:0], p.early[:0]
 	p.current, p.failing, p.panic = "", false, ""
+}
+
+// packageDir is a package's directory relative to its module's; "" for one outside the module.
+func (p *goTestParser) packageDir(importPath string) string {
+	if p.module == "" || importPath != p.module && !strings.HasPrefix(importPath, p.module+"/") {
+		return ""
+	}
+	return strings.TrimPrefix(strings.TrimPrefix(importPath, p.module), "/")
 }
 
 func (p *goTestParser) hasLocatedSubtest(name string) bool {

@@ -250,37 +250,80 @@ var (
 
 func newJestParser(emit emitFunc, _ Options) parser { return &jestParser{emit: emit} }
 
+// jestSteps read a line of jest's output: each in turn, the first that takes the line deciding
+// what it is.
+var jestSteps = []func(p *jestParser, s string) bool{
+	(*jestParser).fileLine,
+	(*jestParser).testLine,
+	(*jestParser).outsideTest,
+	(*jestParser).reportLine,
+	(*jestParser).atLine,
+	(*jestParser).messageLine,
+}
+
 func (p *jestParser) line(s string) {
-	if m := jestFile().FindStringSubmatch(s); m != nil {
-		p.flush()
-		p.file = m[1]
-		return
-	}
-	if m := jestTest().FindStringSubmatch(s); m != nil {
-		p.flush()
-		name := strings.TrimSpace(m[1])
-		if strings.HasPrefix(name, "Console") {
+	for _, step := range jestSteps {
+		if step(p, s) {
 			return
 		}
+	}
+}
+
+// fileLine reads "FAIL src/sum.test.js": the failures after it are the file's.
+func (p *jestParser) fileLine(s string) bool {
+	m := jestFile().FindStringSubmatch(s)
+	if m == nil {
+		return false
+	}
+	p.flush()
+	p.file = m[1]
+	return true
+}
+
+// testLine reads "● suite › adds": a failure starts, unless it is a console message's.
+func (p *jestParser) testLine(s string) bool {
+	m := jestTest().FindStringSubmatch(s)
+	if m == nil {
+		return false
+	}
+	p.flush()
+	if name := strings.TrimSpace(m[1]); !strings.HasPrefix(name, "Console") {
 		p.cur = &testCase{name: name, file: p.file}
-		return
 	}
-	if p.cur == nil {
-		return
+	return true
+}
+
+// outsideTest takes what the steps before did not, outside a failure.
+func (p *jestParser) outsideTest(string) bool { return p.cur == nil }
+
+// reportLine reads the summary that ends the failures.
+func (p *jestParser) reportLine(s string) bool {
+	if !jestReport().MatchString(s) {
+		return false
 	}
-	if jestReport().MatchString(s) {
-		p.flush()
-		return
+	p.flush()
+	return true
+}
+
+// atLine reads a stack frame: the first in the project's own code places the failure.
+func (p *jestParser) atLine(s string) bool {
+	m := jestAt().FindStringSubmatch(s)
+	if m == nil {
+		return false
 	}
-	if m := jestAt().FindStringSubmatch(s); m != nil {
-		if p.cur.f == nil && !strings.Contains(m[1], "node_modules") && !strings.HasPrefix(m[1], "node:") {
-			p.cur.f = &gates.Finding{File: m[1], Line: atoi(m[2]), Column: atoi(m[3])}
-		}
-		return
+	if p.cur.f == nil && !strings.Contains(m[1], "node_modules") && !strings.HasPrefix(m[1], "node:") {
+		p.cur.f = &gates.Finding{File: m[1], Line: atoi(m[2]), Column: atoi(m[3])}
 	}
+	return true
+}
+
+// messageLine reads a line of the failure's message, up to its first frame; the code excerpt
+// ("> 10 | expect(...)") is not the message.
+func (p *jestParser) messageLine(s string) bool {
 	if p.cur.f == nil && !jestFrame().MatchString(s) && !strings.Contains(s, "|") {
 		p.cur.addMessage(s)
 	}
+	return true
 }
 
 func (p *jestParser) flush() {
@@ -312,23 +355,34 @@ func (p *avaParser) line(s string) {
 		}
 		return
 	}
-	trimmed := strings.TrimSpace(s)
-	for i := range p.failed {
-		t := &p.failed[i]
-		// The running line adds the error message after the title; the detail section has the
-		// title alone, which tells the two apart.
-		if trimmed != "" && (t.name == trimmed || strings.HasPrefix(t.name, trimmed+" ")) {
-			if rest := strings.TrimSpace(strings.TrimPrefix(t.name, trimmed)); rest != "" && len(t.message) == 0 {
-				t.addMessage(rest)
-			}
-			t.name = trimmed
-			p.current = i
-			return
-		}
+	if p.detailTitle(strings.TrimSpace(s)) {
+		return
 	}
 	if m := avaLoc().FindStringSubmatch(s); m != nil && p.current >= 0 && p.failed[p.current].f == nil {
 		p.failed[p.current].f = &gates.Finding{File: m[1], Line: atoi(m[2])}
 	}
+}
+
+// detailTitle reads the title that starts a failure's detail section (trimmed): the running
+// line adds the error message after the title, the detail section has the title alone, which
+// tells the two apart.
+func (p *avaParser) detailTitle(trimmed string) bool {
+	if trimmed == "" {
+		return false
+	}
+	for i := range p.failed {
+		t := &p.failed[i]
+		if t.name != trimmed && !strings.HasPrefix(t.name, trimmed+" ") {
+			continue
+		}
+		if rest := strings.TrimSpace(strings.TrimPrefix(t.name, trimmed)); rest != "" && len(t.message) == 0 {
+			t.addMessage(rest)
+		}
+		t.name = trimmed
+		p.current = i
+		return true
+	}
+	return false
 }
 
 func (p *avaParser) flush() {

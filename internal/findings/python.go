@@ -29,30 +29,72 @@ var (
 
 func newRuffParser(emit emitFunc, _ Options) parser { return &ruffParser{emit: emit} }
 
+// ruffSteps read a line of ruff's output: each in turn, the first that takes the line deciding
+// what it is.
+var ruffSteps = []func(p *ruffParser, s string) bool{
+	(*ruffParser).chatter,
+	(*ruffParser).conciseLine,
+	(*ruffParser).syntaxLine,
+	(*ruffParser).headerLine,
+	(*ruffParser).arrowLine,
+}
+
 func (p *ruffParser) line(s string) {
-	if !hasPlace(s) && !strings.Contains(s, "-->") && (s == "" || s[0] < 'A' || s[0] > 'Z') {
-		return // neither a location nor a rule code starting a diagnostic
+	for _, step := range ruffSteps {
+		if step(p, s) {
+			return
+		}
 	}
-	if m := ruffConcise().FindStringSubmatch(s); m != nil {
-		p.pending = nil
-		p.emit(gates.Finding{File: m[1], Line: atoi(m[2]), Column: atoi(m[3]), Severity: SeverityError, Message: m[5], Rule: m[4]})
-		return
+}
+
+// chatter takes a line that is neither a location nor a rule code starting a diagnostic.
+func (p *ruffParser) chatter(s string) bool {
+	return !hasPlace(s) && !strings.Contains(s, "-->") && (s == "" || s[0] < 'A' || s[0] > 'Z')
+}
+
+// conciseLine reads "x.py:1:8: F401 [*] `os` imported but unused".
+func (p *ruffParser) conciseLine(s string) bool {
+	m := ruffConcise().FindStringSubmatch(s)
+	if m == nil {
+		return false
 	}
-	if m := ruffSyntax().FindStringSubmatch(s); m != nil {
-		p.pending = nil
-		p.emit(gates.Finding{File: m[1], Line: atoi(m[2]), Column: atoi(m[3]), Severity: SeverityError, Message: m[4]})
-		return
+	p.pending = nil
+	p.emit(gates.Finding{File: m[1], Line: atoi(m[2]), Column: atoi(m[3]), Severity: SeverityError, Message: m[5], Rule: m[4]})
+	return true
+}
+
+// syntaxLine reads "x.py:1:8: SyntaxError: ...".
+func (p *ruffParser) syntaxLine(s string) bool {
+	m := ruffSyntax().FindStringSubmatch(s)
+	if m == nil {
+		return false
 	}
-	if m := ruffHeader().FindStringSubmatch(s); m != nil {
-		p.pending = &gates.Finding{Severity: SeverityError, Message: m[2], Rule: m[1]}
-		return
+	p.pending = nil
+	p.emit(gates.Finding{File: m[1], Line: atoi(m[2]), Column: atoi(m[3]), Severity: SeverityError, Message: m[4]})
+	return true
+}
+
+// headerLine reads the rule and message that start a diagnostic in the full format.
+func (p *ruffParser) headerLine(s string) bool {
+	m := ruffHeader().FindStringSubmatch(s)
+	if m == nil {
+		return false
 	}
-	if m := ruffArrow().FindStringSubmatch(s); m != nil && p.pending != nil {
-		f := *p.pending
-		p.pending = nil
-		f.File, f.Line, f.Column = m[1], atoi(m[2]), atoi(m[3])
-		p.emit(f)
+	p.pending = &gates.Finding{Severity: SeverityError, Message: m[2], Rule: m[1]}
+	return true
+}
+
+// arrowLine reads the location of the diagnostic started, " --> x.py:1:8".
+func (p *ruffParser) arrowLine(s string) bool {
+	m := ruffArrow().FindStringSubmatch(s)
+	if m == nil || p.pending == nil {
+		return false
 	}
+	f := *p.pending
+	p.pending = nil
+	f.File, f.Line, f.Column = m[1], atoi(m[2]), atoi(m[3])
+	p.emit(f)
+	return true
 }
 
 func (p *ruffParser) flush() {}
@@ -147,48 +189,97 @@ func newPytestParser(emit emitFunc, _ Options) parser {
 	return &pytestParser{emit: emit, located: map[string]bool{}}
 }
 
+// pytestSteps read a line of pytest's output: each in turn, the first that takes the line
+// deciding what it is.
+var pytestSteps = []func(p *pytestParser, s string) bool{
+	(*pytestParser).chatter,
+	(*pytestParser).sectionLine,
+	(*pytestParser).bannerLine,
+	(*pytestParser).summaryLine,
+	(*pytestParser).outsideSection,
+	(*pytestParser).eLine,
+	(*pytestParser).locationLine,
+}
+
 func (p *pytestParser) line(s string) {
-	if !strings.HasPrefix(s, "___") && !strings.HasPrefix(s, "===") && !strings.HasPrefix(s, "FAILED ") &&
-		!strings.HasPrefix(s, "ERROR ") && (p.test == "" || !strings.HasPrefix(s, "E ") && !strings.Contains(s, ".py:")) {
-		return
-	}
-	if m := pytestSection().FindStringSubmatch(s); m != nil {
-		p.endSection()
-		p.test = m[1]
-		return
-	}
-	if pytestBanner().MatchString(s) {
-		p.endSection()
-		return
-	}
-	if m := pytestSummary().FindStringSubmatch(s); m != nil {
-		name := m[3]
-		if name == "" {
-			name = m[2]
-		}
-		if !p.located[shortTestName(name)] {
-			f := gates.Finding{File: m[2], Severity: SeverityError, Message: cmpOr(m[4], m[1]+" "+name), Rule: name}
-			p.emit(f)
-		}
-		return
-	}
-	if p.test == "" {
-		return
-	}
-	if m := pytestE().FindStringSubmatch(s); m != nil {
-		if len(p.elines) < maxMessageLines {
-			p.elines = append(p.elines, strings.TrimRight(m[1], " "))
-		}
-		return
-	}
-	if m := pytestLoc().FindStringSubmatch(s); m != nil {
-		// The last location of a traceback is where it was raised; a test file's is the one a
-		// person looks at, so a location inside a test file wins over one in a library.
-		f := &gates.Finding{File: m[1], Line: atoi(m[2]), Rule: m[3]}
-		if p.loc == nil || isTestFile(m[1]) || !isTestFile(p.loc.File) {
-			p.loc = f
+	for _, step := range pytestSteps {
+		if step(p, s) {
+			return
 		}
 	}
+}
+
+// chatter takes a line none of the steps after it can read, told by its first bytes.
+func (p *pytestParser) chatter(s string) bool {
+	for _, prefix := range []string{"___", "===", "FAILED ", "ERROR "} {
+		if strings.HasPrefix(s, prefix) {
+			return false
+		}
+	}
+	return p.test == "" || !strings.HasPrefix(s, "E ") && !strings.Contains(s, ".py:")
+}
+
+// sectionLine reads the rule that starts a failure's section, naming its test.
+func (p *pytestParser) sectionLine(s string) bool {
+	m := pytestSection().FindStringSubmatch(s)
+	if m == nil {
+		return false
+	}
+	p.endSection()
+	p.test = m[1]
+	return true
+}
+
+// bannerLine reads a banner ("=== short test summary info ==="): a section ends.
+func (p *pytestParser) bannerLine(s string) bool {
+	if !pytestBanner().MatchString(s) {
+		return false
+	}
+	p.endSection()
+	return true
+}
+
+// summaryLine reads "FAILED tests/test_a.py::test_add - assert 3 == 4": a finding of its own
+// when the test's section gave none.
+func (p *pytestParser) summaryLine(s string) bool {
+	m := pytestSummary().FindStringSubmatch(s)
+	if m == nil {
+		return false
+	}
+	name := cmpOr(m[3], m[2])
+	if !p.located[shortTestName(name)] {
+		p.emit(gates.Finding{File: m[2], Severity: SeverityError, Message: cmpOr(m[4], m[1]+" "+name), Rule: name})
+	}
+	return true
+}
+
+// outsideSection takes what the steps before did not, outside a section.
+func (p *pytestParser) outsideSection(string) bool { return p.test == "" }
+
+// eLine reads a line of the error, "E       assert 3 == 4".
+func (p *pytestParser) eLine(s string) bool {
+	m := pytestE().FindStringSubmatch(s)
+	if m == nil {
+		return false
+	}
+	if len(p.elines) < maxMessageLines {
+		p.elines = append(p.elines, strings.TrimRight(m[1], " "))
+	}
+	return true
+}
+
+// locationLine reads a location of the traceback. The last location is where it was raised; a
+// test file's is the one a person looks at, so a location inside a test file wins over one in
+// a library.
+func (p *pytestParser) locationLine(s string) bool {
+	m := pytestLoc().FindStringSubmatch(s)
+	if m == nil {
+		return false
+	}
+	if p.loc == nil || isTestFile(m[1]) || !isTestFile(p.loc.File) {
+		p.loc = &gates.Finding{File: m[1], Line: atoi(m[2]), Rule: m[3]}
+	}
+	return true
 }
 
 func (p *pytestParser) endSection() {

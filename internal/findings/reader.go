@@ -183,47 +183,73 @@ func inOwnState(file string) bool {
 // environment cause, a timeout) keeps every candidate as a finding: nothing is claimed
 // pre-existing that was not compared.
 func (r *Reader) Settle(ctx context.Context, o *gates.Outcome) {
-	base := r.opts.Base
-	if o.Cause != nil && r.opts.SameEnvironment != nil {
-		if set := r.unexplained(ctx, o); set != nil && base != nil {
-			// new_only compares with the same base run: the one that ran under this environment.
-			base = func(context.Context) (*baseline.Set, error) { return set.Clone(), nil }
-		}
-	}
+	base := r.baseFor(ctx, o)
 	if r.opts.Added == nil || len(r.candidates) == 0 && r.overflow == 0 {
 		return
 	}
 	candidates := r.candidates
 	r.candidates = nil
-	defer func() {
-		for _, c := range candidates {
-			r.keep(c)
-		}
-		r.dropped += r.overflow
-		o.Findings = r.Findings()
-		o.IgnoredFindings = r.ignored
-	}()
+	defer func() { r.keepCandidates(candidates, o) }()
 	if !gates.JudgedByExitCode(r.opts.Gate, *o) {
 		return
 	}
+	set, note := r.failedBase(ctx, base)
+	if set == nil {
+		o.NewOnlyNote = note
+		return
+	}
+	o.NewOnlyBase = set.Source
+	candidates = r.setAsidePreexisting(set, candidates)
+}
+
+// baseFor is where Settle finds the base's findings. An environment cause the gate's failures
+// reject (unexplained) was checked against a base run under this environment: new_only compares
+// with that same run.
+func (r *Reader) baseFor(ctx context.Context, o *gates.Outcome) func(context.Context) (*baseline.Set, error) {
+	base := r.opts.Base
+	if o.Cause == nil || r.opts.SameEnvironment == nil {
+		return base
+	}
+	if set := r.unexplained(ctx, o); set != nil && base != nil {
+		return func(context.Context) (*baseline.Set, error) { return set.Clone(), nil }
+	}
+	return base
+}
+
+// keepCandidates keeps the candidates Settle did not set aside as findings, and puts the
+// findings in the outcome.
+func (r *Reader) keepCandidates(candidates []ranked, o *gates.Outcome) {
+	for _, c := range candidates {
+		r.keep(c)
+	}
+	r.dropped += r.overflow
+	o.Findings = r.Findings()
+	o.IgnoredFindings = r.ignored
+}
+
+// failedBase is the base's set of findings when the candidates may be compared with it: there
+// is a base, it failed, and the candidates are all known. Otherwise nil, and the note that says
+// why every candidate counts.
+func (r *Reader) failedBase(ctx context.Context, base func(context.Context) (*baseline.Set, error)) (*baseline.Set, string) {
 	switch {
 	case base == nil:
-		o.NewOnlyNote = "findings outside the change count: there is no base to compare them with"
-		return
+		return nil, "findings outside the change count: there is no base to compare them with"
 	case r.overflow > 0:
-		o.NewOnlyNote = fmt.Sprintf("more than %d findings outside the change: they were not compared with the base, and count", maxCandidates)
-		return
+		return nil, fmt.Sprintf("more than %d findings outside the change: they were not compared with the base, and count", maxCandidates)
 	}
 	set, err := base(ctx)
 	switch {
 	case err != nil:
-		o.NewOnlyNote = "findings outside the change count: " + err.Error()
-		return
+		return nil, "findings outside the change count: " + err.Error()
 	case !set.Failed:
-		o.NewOnlyNote = "the gate passes at " + set.Source + ": every finding counts"
-		return
+		return nil, "the gate passes at " + set.Source + ": every finding counts"
 	}
-	o.NewOnlyBase = set.Source
+	return set, ""
+}
+
+// setAsidePreexisting sets aside (counts as ignored) each candidate the base has too, and
+// returns the others.
+func (r *Reader) setAsidePreexisting(set *baseline.Set, candidates []ranked) []ranked {
 	kept := candidates[:0]
 	for _, c := range candidates {
 		if set.Take(c.f) {
@@ -232,7 +258,7 @@ func (r *Reader) Settle(ctx context.Context, o *gates.Outcome) {
 			kept = append(kept, c)
 		}
 	}
-	candidates = kept
+	return kept
 }
 
 // unexplained checks the environment cause o names against the gate's failures. The base, run

@@ -109,26 +109,8 @@ func (s Spec) Names() []string { return s.names }
 // reviewdog/errorformat catalogue ships (flake8, rubocop, ...), or errorformat lines.
 func Parse(format []string) (Spec, error) {
 	if len(format) == 1 {
-		name := strings.TrimSpace(format[0])
-		if name == None {
-			return Spec{names: []string{None}}, nil
-		}
-		if a, ok := aliases[name]; ok {
-			name = a
-		}
-		if mk, ok := builtin[name]; ok {
-			return Spec{parsers: []makeParser{mk}, names: []string{name}}, nil
-		}
-		if f, ok := fmts.DefinedFmts()[name]; ok {
-			mk, err := errorformatParser(f.Errorformat)
-			if err != nil {
-				return Spec{}, fmt.Errorf("format %q: %w", name, err)
-			}
-			return Spec{parsers: []makeParser{mk}, names: []string{name}}, nil
-		}
-		if !strings.Contains(name, "%") {
-			return Spec{}, fmt.Errorf("unknown format %q: want a built-in name (%s) or an errorformat such as %q",
-				name, strings.Join(Builtins(), ", "), "%f:%l:%c: %m")
+		if s, ok, err := parseName(strings.TrimSpace(format[0])); ok || err != nil {
+			return s, err
 		}
 	}
 	if len(format) == 0 {
@@ -139,6 +121,33 @@ func Parse(format []string) (Spec, error) {
 		return Spec{}, err
 	}
 	return Spec{parsers: []makeParser{mk}, names: []string{"errorformat"}}, nil
+}
+
+// parseName reads a format named in one word: "none", a built-in name or alias, or an
+// errorformat of the catalogue. ok is false for a name it does not know that may be an
+// errorformat line (it holds a %).
+func parseName(name string) (s Spec, ok bool, err error) {
+	if name == None {
+		return Spec{names: []string{None}}, true, nil
+	}
+	if a, ok := aliases[name]; ok {
+		name = a
+	}
+	if mk, ok := builtin[name]; ok {
+		return Spec{parsers: []makeParser{mk}, names: []string{name}}, true, nil
+	}
+	if f, ok := fmts.DefinedFmts()[name]; ok {
+		mk, err := errorformatParser(f.Errorformat)
+		if err != nil {
+			return Spec{}, false, fmt.Errorf("format %q: %w", name, err)
+		}
+		return Spec{parsers: []makeParser{mk}, names: []string{name}}, true, nil
+	}
+	if !strings.Contains(name, "%") {
+		return Spec{}, false, fmt.Errorf("unknown format %q: want a built-in name (%s) or an errorformat such as %q",
+			name, strings.Join(Builtins(), ", "), "%f:%l:%c: %m")
+	}
+	return Spec{}, false, nil
 }
 
 // For is the spec of a gate: its own format, else what its command suggests. A format that does
@@ -156,66 +165,90 @@ func For(g gates.Gate) Spec {
 
 func commandWords(g gates.Gate) []string {
 	if g.Run != "" {
-		return strings.FieldsFunc(g.Run, func(r rune) bool {
-			return r == ' ' || r == '\t' || r == '\n' || r == ';' || r == '&' || r == '|' || r == '(' || r == ')'
-		})
+		return strings.FieldsFunc(g.Run, splitsWords)
 	}
 	return g.Argv
 }
+
+// splitsWords says whether r ends a word of a shell command: a blank or an operator.
+func splitsWords(r rune) bool { return strings.ContainsRune(" \t\n;&|()", r) }
 
 // Detect picks parsers from the words of a command: every tool it recognises, in order, so that
 // `go vet ./... && go test ./...` reads both; the generic file:line: reader when none.
 func Detect(words []string) Spec {
 	var s Spec
-	add := func(name string) {
-		if !slices.Contains(s.names, name) {
-			s.names = append(s.names, name)
-			s.parsers = append(s.parsers, builtin[name])
-		}
-	}
-	for i, w := range words {
-		if i > 0 && slices.Contains([]string{"-f", "--format", "--reporter", "--output-format"}, words[i-1]) {
+	for i := range words {
+		if i > 0 && slices.Contains(formatFlags, words[i-1]) {
 			continue // a format's name ("shellcheck -f gcc"), not a command
 		}
-		w = strings.Trim(w, `"'`)
-		next := ""
-		if i+1 < len(words) {
-			next = strings.Trim(words[i+1], `"'`)
-		}
-		switch base := path.Base(w); base {
-		case "go":
-			switch next {
-			case "test":
-				add("gotest")
-			case "vet", "build", "run", "install":
-				add("go")
-			}
-		case "gotestsum":
-			add("gotest")
-		case "staticcheck", "golangci-lint", "revive", "errcheck", "gosec", "govulncheck":
-			add("go")
-		case "gofmt", "goimports", "gofumpt":
-			if slices.Contains(words[i+1:], "-l") {
-				add("gofmt")
-			}
-		case "eslint":
-			add("eslint")
-		case "tsc", "vue-tsc":
-			add("tsc")
-		case "vitest", "jest", "ava", "ruff", "mypy", "pytest", "pylint", "shellcheck":
-			add(base)
-		case "py.test":
-			add("pytest")
-		case "cargo", "rustc", "cargo-clippy":
-			add("rust")
-		case "gcc", "g++", "cc", "c++", "clang", "clang++":
-			add("gcc")
+		if name, ok := toolParser(words, i); ok {
+			s.add(name)
 		}
 	}
 	if len(s.parsers) == 0 {
-		add("generic")
+		s.add("generic")
 	}
 	return s
+}
+
+// formatFlags are the flags whose value names an output format, not a command.
+var formatFlags = []string{"-f", "--format", "--reporter", "--output-format"}
+
+// add adds the built-in parser name, once.
+func (s *Spec) add(name string) {
+	if !slices.Contains(s.names, name) {
+		s.names = append(s.names, name)
+		s.parsers = append(s.parsers, builtin[name])
+	}
+}
+
+// toolParse names the parser that reads the output of the programs a tool names.
+type toolParse struct {
+	programs []string
+	// subcommands, when any, are the words after the program that make it this tool (go test).
+	subcommands []string
+	// flag, when set, must be among the command's words after the program: gofmt lists files
+	// only with -l.
+	flag string
+	// parser is the parser's name; "" the program's own.
+	parser string
+}
+
+// toolParsers are the tools Detect recognises, the first that matches deciding.
+var toolParsers = []toolParse{
+	{programs: []string{"go"}, subcommands: []string{"test"}, parser: "gotest"},
+	{programs: []string{"go"}, subcommands: []string{"vet", "build", "run", "install"}, parser: "go"},
+	{programs: []string{"gotestsum"}, parser: "gotest"},
+	{programs: []string{"staticcheck", "golangci-lint", "revive", "errcheck", "gosec", "govulncheck"}, parser: "go"},
+	{programs: []string{"gofmt", "goimports", "gofumpt"}, flag: "-l", parser: "gofmt"},
+	{programs: []string{"eslint"}},
+	{programs: []string{"tsc", "vue-tsc"}, parser: "tsc"},
+	{programs: []string{"vitest", "jest", "ava", "ruff", "mypy", "pytest", "pylint", "shellcheck"}},
+	{programs: []string{"py.test"}, parser: "pytest"},
+	{programs: []string{"cargo", "rustc", "cargo-clippy"}, parser: "rust"},
+	{programs: []string{"gcc", "g++", "cc", "c++", "clang", "clang++"}, parser: "gcc"},
+}
+
+// toolParser names the parser for the program words[i] names, when Detect knows it.
+func toolParser(words []string, i int) (string, bool) {
+	base := path.Base(strings.Trim(words[i], `"'`))
+	next := ""
+	if i+1 < len(words) {
+		next = strings.Trim(words[i+1], `"'`)
+	}
+	for _, t := range toolParsers {
+		if t.matches(base, next, words[i+1:]) {
+			return cmpOr(t.parser, base), true
+		}
+	}
+	return "", false
+}
+
+// matches says whether program base, followed by the word next and the words rest, is this tool.
+func (t toolParse) matches(base, next string, rest []string) bool {
+	return slices.Contains(t.programs, base) &&
+		(t.subcommands == nil || slices.Contains(t.subcommands, next)) &&
+		(t.flag == "" || slices.Contains(rest, t.flag))
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }

@@ -195,19 +195,9 @@ func perDay(entries []stophook.HistoryEntry, now time.Time, caps []string) ([]da
 	if len(entries) == 0 {
 		return nil, counts{}, caps
 	}
-	last := now.UTC().Truncate(24 * time.Hour)
-	if newest := entries[len(entries)-1].Time.UTC().Truncate(24 * time.Hour); newest.After(last) {
-		last = newest // a clock behind the history's
-	}
-	first := entries[0].Time.UTC().Truncate(24 * time.Hour)
+	first, last := dayRange(entries, now)
 	if oldest := last.AddDate(0, 0, -(maxDays - 1)); first.Before(oldest) {
-		older := 0
-		for _, e := range entries {
-			if e.Time.UTC().Before(oldest) {
-				older++
-			}
-		}
-		caps = append(caps, fmt.Sprintf("The per-day chart shows the last %d days; %d older decisions are counted in the other pictures only.", maxDays, older))
+		caps = append(caps, fmt.Sprintf("The per-day chart shows the last %d days; %d older decisions are counted in the other pictures only.", maxDays, olderThan(entries, oldest)))
 		first = oldest
 	}
 	n := int(last.Sub(first)/(24*time.Hour)) + 1
@@ -224,17 +214,44 @@ func perDay(entries []stophook.HistoryEntry, now time.Time, caps []string) ([]da
 			days[i].counts.add(k)
 		}
 	}
+	scaleDays(days, first)
+	return days, all, caps
+}
+
+// dayRange is the first and the last day of the chart before its bound: from the oldest
+// decision to today, or to the newest decision when the clock is behind the history's.
+func dayRange(entries []stophook.HistoryEntry, now time.Time) (first, last time.Time) {
+	last = now.UTC().Truncate(24 * time.Hour)
+	if newest := entries[len(entries)-1].Time.UTC().Truncate(24 * time.Hour); newest.After(last) {
+		last = newest
+	}
+	return entries[0].Time.UTC().Truncate(24 * time.Hour), last
+}
+
+// olderThan counts the decisions before a time.
+func olderThan(entries []stophook.HistoryEntry, t time.Time) int {
+	older := 0
+	for _, e := range entries {
+		if e.Time.UTC().Before(t) {
+			older++
+		}
+	}
+	return older
+}
+
+// scaleDays sets each day's heights, in percent of the busiest day's total, and its title; the
+// first day is first.
+func scaleDays(days []day, first time.Time) {
 	busiest := 1
 	for _, d := range days {
 		busiest = max(busiest, d.counts.total())
 	}
+	pct := func(x int) float64 { return math.Round(float64(x)/float64(busiest)*1000) / 10 }
 	for i := range days {
 		c := days[i].counts
-		pct := func(x int) float64 { return math.Round(float64(x)/float64(busiest)*1000) / 10 }
 		days[i].Block, days[i].Pass, days[i].Release, days[i].Other = pct(c.Blocks), pct(c.Passes), pct(c.Releases), pct(c.Other)
 		days[i].Title = fmt.Sprintf("%s: %d blocks, %d passes, %d releases, %d not judged", first.AddDate(0, 0, i).Format("2006-01-02"), c.Blocks, c.Passes, c.Releases, c.Other)
 	}
-	return days, all, caps
 }
 
 // blockers counts, for each gate, the blocks it was among the failing gates of.
@@ -264,43 +281,12 @@ func blockers(entries []stophook.HistoryEntry) []blocker {
 // nothing of how long the gate takes): the median, the spread from the 10th to the 90th
 // percentile on a scale shared by all gates, and each run as a bar.
 func durations(entries []stophook.HistoryEntry, caps []string) ([]timed, []string) {
-	type run struct {
-		ms     int64
-		status string
-		at     time.Time
-	}
-	runs := map[string][]run{}
-	for _, e := range entries {
-		for _, o := range e.Gates {
-			if o.Cached || o.Status == string(gates.StatusCancelled) {
-				continue
-			}
-			name := termtext.Line(o.Name)
-			runs[name] = append(runs[name], run{max(o.DurationMS, 0), termtext.Line(o.Status), e.Time})
-		}
-	}
+	runs := gateRuns(entries)
 	out := make([]timed, 0, len(runs))
 	var longest int64 = 1
 	for name, rs := range runs {
-		rs = rs[max(0, len(rs)-maxRunsPerGate):]
-		ms := make([]int64, len(rs))
-		for i, r := range rs {
-			ms[i] = r.ms
-		}
-		slices.Sort(ms)
-		t := timed{Gate: name, Runs: len(rs)}
-		med, low, high := percentile(ms, 50), percentile(ms, 10), percentile(ms, 90)
-		t.Median, t.Low, t.High = duration(med), duration(low), duration(high)
-		t.MedianAt, t.LowAt, t.Span = float64(med), float64(low), float64(high-low)
-		peak := max(ms[len(ms)-1], 1)
+		t, high := timedOf(name, rs[max(0, len(rs)-maxRunsPerGate):])
 		longest = max(longest, high)
-		for _, r := range rs {
-			t.Spark = append(t.Spark, spark{
-				Height: math.Max(2, math.Round(float64(r.ms)/float64(peak)*1000)/10),
-				Status: r.status,
-				Title:  fmt.Sprintf("%s: %s, %s", r.at.UTC().Format("2006-01-02 15:04"), r.status, duration(r.ms)),
-			})
-		}
 		out = append(out, t)
 	}
 	slices.SortFunc(out, func(a, b timed) int { return cmp.Or(cmp.Compare(b.MedianAt, a.MedianAt), cmp.Compare(a.Gate, b.Gate)) })
@@ -317,6 +303,51 @@ func durations(entries []stophook.HistoryEntry, caps []string) ([]timed, []strin
 	return out, caps
 }
 
+// gateRun is one run of a gate the durations draw.
+type gateRun struct {
+	ms     int64
+	status string
+	at     time.Time
+}
+
+// gateRuns is each gate's runs in order, cached answers and cancelled runs aside.
+func gateRuns(entries []stophook.HistoryEntry) map[string][]gateRun {
+	runs := map[string][]gateRun{}
+	for _, e := range entries {
+		for _, o := range e.Gates {
+			if o.Cached || o.Status == string(gates.StatusCancelled) {
+				continue
+			}
+			name := termtext.Line(o.Name)
+			runs[name] = append(runs[name], gateRun{max(o.DurationMS, 0), termtext.Line(o.Status), e.Time})
+		}
+	}
+	return runs
+}
+
+// timedOf is a gate's picture of its runs, its places in milliseconds until durations scales
+// them, and its 90th percentile.
+func timedOf(name string, rs []gateRun) (timed, int64) {
+	ms := make([]int64, len(rs))
+	for i, r := range rs {
+		ms[i] = r.ms
+	}
+	slices.Sort(ms)
+	t := timed{Gate: name, Runs: len(rs)}
+	med, low, high := percentile(ms, 50), percentile(ms, 10), percentile(ms, 90)
+	t.Median, t.Low, t.High = duration(med), duration(low), duration(high)
+	t.MedianAt, t.LowAt, t.Span = float64(med), float64(low), float64(high-low)
+	peak := max(ms[len(ms)-1], 1)
+	for _, r := range rs {
+		t.Spark = append(t.Spark, spark{
+			Height: math.Max(2, math.Round(float64(r.ms)/float64(peak)*1000)/10),
+			Status: r.status,
+			Title:  fmt.Sprintf("%s: %s, %s", r.at.UTC().Format("2006-01-02 15:04"), r.status, duration(r.ms)),
+		})
+	}
+	return t, high
+}
+
 // percentile of sorted values, by the nearest rank.
 func percentile(sorted []int64, p int) int64 {
 	i := (p*len(sorted) + 99) / 100
@@ -328,47 +359,11 @@ func duration(ms int64) string { return report.FormatDuration(time.Duration(ms) 
 // flakyGates finds gates that passed and did not pass on the same state: the tree, the config
 // and the environment alike (the state's fingerprint), so the gate's own result changed.
 func flakyGates(entries []stophook.HistoryEntry, caps []string) ([]flaky, []string) {
-	type key struct{ state, gate string }
-	seen := map[key]*flaky{}
-	var order []key
-	for _, e := range entries {
-		if e.State == "" {
-			continue
-		}
-		for _, o := range e.Gates {
-			if o.Cached {
-				continue
-			}
-			k := key{termtext.Line(e.State), termtext.Line(o.Name)}
-			f := seen[k]
-			if f == nil {
-				f = &flaky{Gate: k.gate, State: k.state}
-				seen[k] = f
-				order = append(order, k)
-			}
-			switch gates.Status(o.Status) {
-			case gates.StatusPass:
-				f.Passes++
-			case gates.StatusFail, gates.StatusWarn, gates.StatusError:
-				f.Failures++
-			default:
-				continue
-			}
-			f.Last = e.Time.UTC().Format("2006-01-02 15:04")
-			f.results = append(f.results, termtext.Line(o.Status))
-			if len(f.results) > maxFlakyResults {
-				f.results, f.dropped = f.results[1:], true
-			}
-		}
-	}
+	seen, order := tallyByState(entries)
 	var out []flaky
 	for _, k := range order {
 		if f := seen[k]; f.Passes > 0 && f.Failures > 0 {
-			if f.dropped {
-				f.Statuses = "… "
-			}
-			f.Statuses += strings.Join(f.results, " ") + " "
-			out = append(out, *f)
+			out = append(out, f.withStatuses())
 		}
 	}
 	slices.SortStableFunc(out, func(a, b flaky) int { return cmp.Compare(b.Last, a.Last) })
@@ -377,6 +372,70 @@ func flakyGates(entries []stophook.HistoryEntry, caps []string) ([]flaky, []stri
 		out = out[:maxFlaky]
 	}
 	return out, caps
+}
+
+// stateGate is a gate on a state, by the state's fingerprint.
+type stateGate struct{ state, gate string }
+
+// tallyByState counts the passes and failures of each gate on each state, cached answers
+// aside, and the pairs in the order they first appear.
+func tallyByState(entries []stophook.HistoryEntry) (map[stateGate]*flaky, []stateGate) {
+	seen := map[stateGate]*flaky{}
+	var order []stateGate
+	for _, e := range entries {
+		if e.State == "" {
+			continue
+		}
+		for _, o := range e.Gates {
+			if o.Cached {
+				continue
+			}
+			k := stateGate{termtext.Line(e.State), termtext.Line(o.Name)}
+			f := seen[k]
+			if f == nil {
+				f = &flaky{Gate: k.gate, State: k.state}
+				seen[k] = f
+				order = append(order, k)
+			}
+			f.record(gates.Status(o.Status), e.Time)
+		}
+	}
+	return seen, order
+}
+
+// flakyCounts says which results count as what: a pass (true) or a failure (false); the others
+// (skipped, cancelled) do not count.
+var flakyCounts = map[gates.Status]bool{
+	gates.StatusPass: true,
+	gates.StatusFail: false, gates.StatusWarn: false, gates.StatusError: false,
+}
+
+// record counts one result of the gate on its state, at, keeping the latest results in order.
+func (f *flaky) record(status gates.Status, at time.Time) {
+	pass, counts := flakyCounts[status]
+	if !counts {
+		return
+	}
+	if pass {
+		f.Passes++
+	} else {
+		f.Failures++
+	}
+	f.Last = at.UTC().Format("2006-01-02 15:04")
+	f.results = append(f.results, termtext.Line(string(status)))
+	if len(f.results) > maxFlakyResults {
+		f.results, f.dropped = f.results[1:], true
+	}
+}
+
+// withStatuses is the gate with its results in order written out, an ellipsis first when older
+// ones were dropped.
+func (f *flaky) withStatuses() flaky {
+	if f.dropped {
+		f.Statuses = "… "
+	}
+	f.Statuses += strings.Join(f.results, " ") + " "
+	return *f
 }
 
 // releases lists the stops let go with gates failing or not run, newest first, the anchor's

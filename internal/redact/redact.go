@@ -66,10 +66,8 @@ func SecretName(name string, rules Rules) bool {
 		return true
 	}
 	upper := strings.ToUpper(name)
-	for _, part := range secretNameParts {
-		if strings.Contains(upper, part) {
-			return true
-		}
+	if containsAny(upper, secretNameParts) {
+		return true
 	}
 	words := strings.Split(upper, "_")
 	last := words[len(words)-1]
@@ -81,17 +79,18 @@ func SecretName(name string, rules Rules) bool {
 	}
 	// The first word of a longer name says what the rest is about (KEY_REPEAT_RATE, TOKEN_LIMIT):
 	// it marks a secret only when it is the whole name.
-	for i, w := range words {
-		if i == 0 && len(words) > 1 {
-			continue
-		}
-		for _, end := range secretWordEndings {
-			if strings.HasSuffix(w, end) {
-				return true
-			}
-		}
+	if len(words) > 1 {
+		words = words[1:]
 	}
-	return false
+	return slices.ContainsFunc(words, func(w string) bool { return endsWithAny(w, secretWordEndings) })
+}
+
+func containsAny(s string, parts []string) bool {
+	return slices.ContainsFunc(parts, func(p string) bool { return strings.Contains(s, p) })
+}
+
+func endsWithAny(s string, ends []string) bool {
+	return slices.ContainsFunc(ends, func(end string) bool { return strings.HasSuffix(s, end) })
 }
 
 // SecretValue reports whether a secret variable's value is worth hiding: at least MinSecretBytes
@@ -131,23 +130,11 @@ type Redactor struct {
 // whitespace collapsed, since texts are cleaned and cut line by line before they are shown.
 func New(rules Rules, envs ...[]string) *Redactor {
 	var secrets []string
-	add := func(v string) {
-		if SecretValue(v) {
-			secrets = append(secrets, v)
-		}
-	}
 	for _, env := range envs {
 		for _, kv := range env {
 			name, value, ok := strings.Cut(kv, "=")
-			if !ok || !SecretName(name, rules) {
-				continue
-			}
-			add(value)
-			add(strings.TrimSpace(value))
-			add(termtext.Line(value))
-			for line := range strings.Lines(value) {
-				add(strings.TrimSpace(line))
-				add(termtext.Line(line))
+			if ok && SecretName(name, rules) {
+				secrets = appendForms(secrets, value)
 			}
 		}
 	}
@@ -165,6 +152,21 @@ func New(rules Rules, envs ...[]string) *Redactor {
 		pairs = append(pairs, s, Mark)
 	}
 	return &Redactor{replacer: strings.NewReplacer(pairs...), secrets: secrets}
+}
+
+// appendForms appends the forms of a secret value worth hiding: whole, trimmed, cleaned to one
+// line, and each of its lines trimmed and cleaned.
+func appendForms(secrets []string, value string) []string {
+	forms := []string{value, strings.TrimSpace(value), termtext.Line(value)}
+	for line := range strings.Lines(value) {
+		forms = append(forms, strings.TrimSpace(line), termtext.Line(line))
+	}
+	for _, v := range forms {
+		if SecretValue(v) {
+			secrets = append(secrets, v)
+		}
+	}
+	return secrets
 }
 
 // Redact replaces every occurrence of every secret value with Mark, and a fragment of one at the
@@ -189,17 +191,29 @@ func (r *Redactor) Redact(s string) string {
 // edges hides a secret's end at the start of line and a secret's beginning at its end.
 func (r *Redactor) edges(line string) string {
 	for _, sec := range r.secrets {
-		for k := len(sec) - 1; k >= MinSecretBytes; k-- {
-			if strings.HasPrefix(line, sec[len(sec)-k:]) {
-				line = Mark + line[k:]
-				break
-			}
+		line = hideEnd(line, sec)
+		line = hideBeginning(line, sec)
+	}
+	return line
+}
+
+// hideEnd hides the longest end of sec, shorter than sec and at least MinSecretBytes long, that
+// starts line.
+func hideEnd(line, sec string) string {
+	for k := len(sec) - 1; k >= MinSecretBytes; k-- {
+		if strings.HasPrefix(line, sec[len(sec)-k:]) {
+			return Mark + line[k:]
 		}
-		for k := len(sec) - 1; k >= MinSecretBytes; k-- {
-			if strings.HasSuffix(line, sec[:k]) {
-				line = line[:len(line)-k] + Mark
-				break
-			}
+	}
+	return line
+}
+
+// hideBeginning hides the longest beginning of sec, shorter than sec and at least
+// MinSecretBytes long, that ends line.
+func hideBeginning(line, sec string) string {
+	for k := len(sec) - 1; k >= MinSecretBytes; k-- {
+		if strings.HasSuffix(line, sec[:k]) {
+			return line[:len(line)-k] + Mark
 		}
 	}
 	return line

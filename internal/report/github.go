@@ -23,38 +23,13 @@ func (githubPrinter) Print(w io.Writer, r Report) error { return WriteGitHub(w, 
 func WriteGitHub(w io.Writer, r Report) error {
 	var b strings.Builder
 	for _, g := range r.shown() {
-		if g.Cached {
-			fmt.Fprintf(&b, "::notice title=%s::%s\n", escapeProperty("gauntlet: "+g.label()), escapeData("cached pass: "+termtext.Line(g.Reason)))
+		writeGateNotices(&b, g)
+		if needsAttention(g.Status) {
+			writeGateGroup(&b, g)
 		}
-		if g.SkippedBecause != "" {
-			// Not judged at all: said where it is seen, so that nobody takes its absence for a pass.
-			fmt.Fprintf(&b, "::notice title=%s::%s\n", escapeProperty("gauntlet: "+g.label()), escapeData("not run: "+termtext.Line(g.Reason)))
-		}
-		if !needsAttention(g.Status) {
-			continue
-		}
-		fmt.Fprintf(&b, "::group::%s\n", escapeData(fmt.Sprintf("gauntlet: %s (%s)", g.label(), g.Status)))
-		writeInert(&b, g)
-		if hint := termtext.Line(g.Hint); hint != "" && len(g.Findings) > 0 {
-			// Its findings are annotated instead of the gate: the hint would be lost with it.
-			fmt.Fprintf(&b, "hint: %s\n", hint)
-		}
-		fmt.Fprintf(&b, "rerun: %s\n", g.rerun())
-		if g.Log != "" {
-			fmt.Fprintf(&b, "log: %s\n", termtext.Line(g.Log))
-		}
-		b.WriteString("::endgroup::\n")
 	}
 	for _, f := range r.Integrity {
-		kind := "warning"
-		if f.Level == gates.IntegrityBlock {
-			kind = "error"
-		}
-		props := "file=" + escapeProperty(termtext.Line(f.File))
-		if f.Line > 0 {
-			props += ",line=" + fmt.Sprint(f.Line)
-		}
-		fmt.Fprintf(&b, "::%s %s,title=%s::%s\n", kind, props, escapeProperty("gauntlet integrity: "+f.Rule), escapeData(termtext.Line(f.Message)))
+		writeIntegrityAnnotation(&b, f)
 	}
 	plan := planAnnotations(r.shown())
 	for _, a := range plan.chosen {
@@ -70,6 +45,45 @@ func WriteGitHub(w io.Writer, r Report) error {
 		return fmt.Errorf("write github report: %w", err)
 	}
 	return nil
+}
+
+// writeGateNotices writes the notices of a gate that passed from the cache or was not run.
+func writeGateNotices(b *strings.Builder, g GateReport) {
+	if g.Cached {
+		fmt.Fprintf(b, "::notice title=%s::%s\n", escapeProperty("gauntlet: "+g.label()), escapeData("cached pass: "+termtext.Line(g.Reason)))
+	}
+	if g.SkippedBecause != "" {
+		// Not judged at all: said where it is seen, so that nobody takes its absence for a pass.
+		fmt.Fprintf(b, "::notice title=%s::%s\n", escapeProperty("gauntlet: "+g.label()), escapeData("not run: "+termtext.Line(g.Reason)))
+	}
+}
+
+// writeGateGroup writes the output of a gate that needs attention, folded in a group.
+func writeGateGroup(b *strings.Builder, g GateReport) {
+	fmt.Fprintf(b, "::group::%s\n", escapeData(fmt.Sprintf("gauntlet: %s (%s)", g.label(), g.Status)))
+	writeInert(b, g)
+	if hint := termtext.Line(g.Hint); hint != "" && len(g.Findings) > 0 {
+		// Its findings are annotated instead of the gate: the hint would be lost with it.
+		fmt.Fprintf(b, "hint: %s\n", hint)
+	}
+	fmt.Fprintf(b, "rerun: %s\n", g.rerun())
+	if g.Log != "" {
+		fmt.Fprintf(b, "log: %s\n", termtext.Line(g.Log))
+	}
+	b.WriteString("::endgroup::\n")
+}
+
+// writeIntegrityAnnotation writes an integrity finding as an annotation on its file.
+func writeIntegrityAnnotation(b *strings.Builder, f gates.IntegrityFinding) {
+	kind := "warning"
+	if f.Level == gates.IntegrityBlock {
+		kind = "error"
+	}
+	props := "file=" + escapeProperty(termtext.Line(f.File))
+	if f.Line > 0 {
+		props += ",line=" + fmt.Sprint(f.Line)
+	}
+	fmt.Fprintf(b, "::%s %s,title=%s::%s\n", kind, props, escapeProperty("gauntlet integrity: "+f.Rule), escapeData(termtext.Line(f.Message)))
 }
 
 // writeInert writes the gate's tail with workflow commands switched off around it: a line of gate

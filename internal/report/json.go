@@ -55,39 +55,57 @@ func ReadJSON(rd io.Reader) (Report, error) {
 	results := make([]gates.Result, 0, len(r.Gates)+len(r.Setup))
 	for _, list := range [][]GateReport{r.Setup, r.Gates} {
 		for i := range list {
-			// Names become file names and lines of every format: one gauntlet would not write (a
-			// newline injecting workflow commands, an escape sequence) means the file is not a report.
-			if !config.ValidGateName(list[i].Name) {
-				return Report{}, fmt.Errorf("read json report: gate name %q is not a valid gate name", list[i].Name)
+			g, err := readGate(list[i])
+			if err != nil {
+				return Report{}, fmt.Errorf("read json report: %w", err)
 			}
-			for _, n := range slices.Concat(list[i].Needs, list[i].NeededBy, []string{list[i].SkippedBecause}) {
-				if n != "" && !config.ValidGateName(n) {
-					return Report{}, fmt.Errorf("read json report: gate %q names %q, which is not a valid gate name", list[i].Name, n)
-				}
-			}
-			list[i] = cleanGate(list[i])
-			if list[i].Findings == nil {
-				list[i].Findings = []gates.Finding{} // a report from before findings existed
-			}
-			if !knownStatus(list[i].Status) {
-				return Report{}, fmt.Errorf("read json report: gate %q has status %q, not one gauntlet writes", list[i].Name, list[i].Status)
-			}
-			results = append(results, gates.Result{Status: list[i].Status})
+			list[i] = g
+			results = append(results, gates.Result{Status: g.Status})
 		}
 	}
 	// A report is one verdict of its gates, setup steps and integrity findings; one that says
 	// otherwise was not written by gauntlet, and believing either half could turn a failure into
 	// a pass.
-	for i, f := range r.Integrity {
-		if f.Level != gates.IntegrityBlock && f.Level != gates.IntegrityWarn {
-			return Report{}, fmt.Errorf("read json report: integrity finding %d has level %q, not one gauntlet writes", i+1, f.Level)
-		}
-		r.Integrity[i].Rule, r.Integrity[i].File, r.Integrity[i].Message = termtext.Line(f.Rule), termtext.Line(f.File), termtext.Line(f.Message)
+	if err := cleanIntegrity(r.Integrity); err != nil {
+		return Report{}, fmt.Errorf("read json report: %w", err)
 	}
 	if want := gates.VerdictWithIntegrity(gates.VerdictOf(results), r.Integrity); r.Verdict != want {
 		return Report{}, fmt.Errorf("read json report: verdict %q, but its gates make it %q", r.Verdict, want)
 	}
 	return r, nil
+}
+
+// readGate checks a gate (or setup step) read back and cleans it. Names become file names and
+// lines of every format: one gauntlet would not write (a newline injecting workflow commands, an
+// escape sequence) means the file is not a report.
+func readGate(g GateReport) (GateReport, error) {
+	if !config.ValidGateName(g.Name) {
+		return g, fmt.Errorf("gate name %q is not a valid gate name", g.Name)
+	}
+	for _, n := range slices.Concat(g.Needs, g.NeededBy, []string{g.SkippedBecause}) {
+		if n != "" && !config.ValidGateName(n) {
+			return g, fmt.Errorf("gate %q names %q, which is not a valid gate name", g.Name, n)
+		}
+	}
+	g = cleanGate(g)
+	if g.Findings == nil {
+		g.Findings = []gates.Finding{} // a report from before findings existed
+	}
+	if !knownStatus(g.Status) {
+		return g, fmt.Errorf("gate %q has status %q, not one gauntlet writes", g.Name, g.Status)
+	}
+	return g, nil
+}
+
+// cleanIntegrity checks the integrity findings read back and makes their text one line each.
+func cleanIntegrity(findings []gates.IntegrityFinding) error {
+	for i, f := range findings {
+		if f.Level != gates.IntegrityBlock && f.Level != gates.IntegrityWarn {
+			return fmt.Errorf("integrity finding %d has level %q, not one gauntlet writes", i+1, f.Level)
+		}
+		findings[i].Rule, findings[i].File, findings[i].Message = termtext.Line(f.Rule), termtext.Line(f.File), termtext.Line(f.Message)
+	}
+	return nil
 }
 
 // cleanCensus makes a census read back one line per name, as a run's own is.

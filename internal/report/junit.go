@@ -66,6 +66,69 @@ type junitPrinter struct{}
 
 func (junitPrinter) Print(w io.Writer, r Report) error { return WriteJUnit(w, r) }
 
+// addGate adds a gate's test case to the suite, counted by its status.
+func (suite *junitSuite) addGate(g GateReport) {
+	c := junitCase{ClassName: junitName, Name: xmlText(g.label()), Time: seconds(g.DurationMS)}
+	reason := xmlText(termtext.Line(g.Reason))
+	switch g.Status {
+	case gates.StatusFail:
+		c.Failure = &junitProblem{Message: reason, Type: string(g.Status), Body: xmlText(g.Tail)}
+		suite.Failures++
+	case gates.StatusError:
+		c.Error = &junitProblem{Message: reason, Type: string(g.Status), Body: xmlText(g.Tail)}
+		suite.Errors++
+	case gates.StatusSkipped, gates.StatusCancelled:
+		c.Skipped = &junitSkipped{Message: string(g.Status)}
+		if reason := shownReason(g); reason != "" {
+			c.Skipped.Message += ": " + xmlText(reason)
+		}
+		suite.Skipped++
+	}
+	if out := junitSystemOut(g, reason); len(out) > 0 {
+		c.SystemOut = &junitText{Body: strings.Join(out, "\n") + "\n"}
+	}
+	suite.Cases = append(suite.Cases, c)
+	suite.Tests++
+}
+
+// junitSystemOut is the lines of a gate's system-out: a warning gate's note and output, the
+// cache's note, the log of a gate that did not pass.
+func junitSystemOut(g GateReport, reason string) []string {
+	var out []string
+	if g.Status == gates.StatusWarn {
+		out = append(out, fmt.Sprintf("warning: %s (severity warn: does not fail the run)", reason))
+		if tail := strings.TrimRight(xmlText(g.Tail), "\n"); tail != "" {
+			out = append(out, tail)
+		}
+	}
+	if g.Cached {
+		out = append(out, cachedNote(reason))
+	}
+	if g.Log != "" && g.Status != gates.StatusPass {
+		out = append(out, "log: "+xmlText(g.Log))
+	}
+	return out
+}
+
+// integritySuite is the suite of the integrity findings, one case per finding: a blocking one
+// fails, a warning passes with a note, as a warn gate does.
+func integritySuite(r Report) junitSuite {
+	is := junitSuite{Name: junitName + " integrity", Time: "0", Timestamp: r.StartedAt}
+	for _, f := range r.Integrity {
+		c := junitCase{ClassName: junitName + ".integrity", Name: xmlText(f.Rule + " " + IntegrityPlace(f)), Time: "0"}
+		msg := xmlText(termtext.Line(f.Message))
+		if f.Level == gates.IntegrityBlock {
+			c.Failure = &junitProblem{Message: msg, Type: "integrity", Body: xmlText(IntegrityHeading + ": " + msg)}
+			is.Failures++
+		} else {
+			c.SystemOut = &junitText{Body: "warning: " + msg + "\n"}
+		}
+		is.Cases = append(is.Cases, c)
+		is.Tests++
+	}
+	return is
+}
+
 // WriteJUnit writes the report as JUnit XML: one suite, one test case per gate. A warning gate
 // passes (the run does not fail on it) but carries its output and a note in system-out.
 func WriteJUnit(w io.Writer, r Report) error {
@@ -75,59 +138,14 @@ func WriteJUnit(w io.Writer, r Report) error {
 		Timestamp: r.StartedAt,
 	}
 	for _, g := range r.shown() {
-		c := junitCase{ClassName: junitName, Name: xmlText(g.label()), Time: seconds(g.DurationMS)}
-		reason := xmlText(termtext.Line(g.Reason))
-		var out []string
-		switch g.Status {
-		case gates.StatusFail:
-			c.Failure = &junitProblem{Message: reason, Type: string(g.Status), Body: xmlText(g.Tail)}
-			suite.Failures++
-		case gates.StatusError:
-			c.Error = &junitProblem{Message: reason, Type: string(g.Status), Body: xmlText(g.Tail)}
-			suite.Errors++
-		case gates.StatusSkipped, gates.StatusCancelled:
-			c.Skipped = &junitSkipped{Message: string(g.Status)}
-			if reason := shownReason(g); reason != "" {
-				c.Skipped.Message += ": " + xmlText(reason)
-			}
-			suite.Skipped++
-		case gates.StatusWarn:
-			out = append(out, fmt.Sprintf("warning: %s (severity warn: does not fail the run)", reason))
-			if tail := strings.TrimRight(xmlText(g.Tail), "\n"); tail != "" {
-				out = append(out, tail)
-			}
-		}
-		if g.Cached {
-			out = append(out, cachedNote(reason))
-		}
-		if g.Log != "" && g.Status != gates.StatusPass {
-			out = append(out, "log: "+xmlText(g.Log))
-		}
-		if len(out) > 0 {
-			c.SystemOut = &junitText{Body: strings.Join(out, "\n") + "\n"}
-		}
-		suite.Cases = append(suite.Cases, c)
-		suite.Tests++
+		suite.addGate(g)
 	}
 	doc := junitSuites{
 		Name: junitName, Tests: suite.Tests, Failures: suite.Failures, Errors: suite.Errors,
 		Skipped: suite.Skipped, Time: suite.Time, Suites: []junitSuite{suite},
 	}
 	if len(r.Integrity) > 0 {
-		// One case per finding: a blocking one fails, a warning passes with a note, as a warn gate does.
-		is := junitSuite{Name: junitName + " integrity", Time: "0", Timestamp: r.StartedAt}
-		for _, f := range r.Integrity {
-			c := junitCase{ClassName: junitName + ".integrity", Name: xmlText(f.Rule + " " + IntegrityPlace(f)), Time: "0"}
-			msg := xmlText(termtext.Line(f.Message))
-			if f.Level == gates.IntegrityBlock {
-				c.Failure = &junitProblem{Message: msg, Type: "integrity", Body: xmlText(IntegrityHeading + ": " + msg)}
-				is.Failures++
-			} else {
-				c.SystemOut = &junitText{Body: "warning: " + msg + "\n"}
-			}
-			is.Cases = append(is.Cases, c)
-			is.Tests++
-		}
+		is := integritySuite(r)
 		doc.Suites = append(doc.Suites, is)
 		doc.Tests += is.Tests
 		doc.Failures += is.Failures

@@ -39,78 +39,23 @@ func Merge(inputs []MergeInput, order []string) (Report, error) {
 	var problems []string
 	problems = append(problems, checkConfigs(inputs)...)
 	problems = append(problems, checkShards(inputs)...)
-
-	type placed struct {
-		gate   GateReport
-		source string
-	}
-	byName := map[string]placed{}
-	for _, in := range inputs {
-		for _, g := range in.Report.Gates {
-			prev, seen := byName[g.Name]
-			switch {
-			case !seen, prev.gate.Status == gates.StatusSkipped && g.Status != gates.StatusSkipped:
-				byName[g.Name] = placed{g, in.Source}
-			case g.Status != gates.StatusSkipped:
-				problems = append(problems, fmt.Sprintf("gate %q ran in both %s and %s (overlapping shards)", g.Name, prev.source, in.Source))
-			}
-		}
-	}
-
-	var start, end time.Time
-	var runIDs []string
-	var machine int64
-	for i, in := range inputs {
-		s, err := time.Parse(time.RFC3339, in.Report.StartedAt)
-		if err != nil {
-			problems = append(problems, fmt.Sprintf("%s: started_at %q is not a time", in.Source, in.Report.StartedAt))
-			continue
-		}
-		e := s.Add(in.Report.Duration())
-		if i == 0 || s.Before(start) {
-			start = s
-		}
-		if e.After(end) {
-			end = e
-		}
-		runIDs = append(runIDs, in.Report.RunID)
-		machine += in.Report.DurationMS
-	}
+	byName, overlaps := placeGates(inputs)
+	problems = append(problems, overlaps...)
+	span, badTimes := spanOf(inputs)
+	problems = append(problems, badTimes...)
 	if len(problems) > 0 {
 		return Report{}, &MergeError{problems}
 	}
 
-	rank := make(map[string]int, len(order))
-	for i, n := range order {
-		rank[n] = i
-	}
-	names := make([]string, 0, len(byName))
-	for n := range byName {
-		names = append(names, n)
-	}
-	slices.SortFunc(names, func(a, b string) int {
-		ra, okA := rank[a]
-		rb, okB := rank[b]
-		switch {
-		case okA && okB:
-			return cmp.Compare(ra, rb)
-		case okA != okB: // known gates first
-			if okA {
-				return -1
-			}
-			return 1
-		}
-		return strings.Compare(a, b)
-	})
-
+	names := gateOrder(byName, order)
 	out := Report{
 		SchemaVersion:    SchemaVersion,
-		RunID:            mergedRunID(start, runIDs),
-		StartedAt:        start.UTC().Format(time.RFC3339),
-		DurationMS:       end.Sub(start).Milliseconds(),
+		RunID:            mergedRunID(span.start, span.runIDs),
+		StartedAt:        span.start.UTC().Format(time.RFC3339),
+		DurationMS:       span.end.Sub(span.start).Milliseconds(),
 		Gates:            make([]GateReport, 0, len(names)),
 		ConfigDigest:     inputs[0].Report.ConfigDigest,
-		ShardsDurationMS: machine,
+		ShardsDurationMS: span.machine,
 	}
 	results := make([]gates.Result, 0, len(names))
 	for _, n := range names {
@@ -122,15 +67,107 @@ func Merge(inputs []MergeInput, order []string) (Report, error) {
 	for _, s := range out.Setup {
 		results = append(results, gates.Result{Name: s.Name, Status: s.Status})
 	}
+	out.Integrity = mergeIntegrity(inputs)
+	out.Verdict = gates.VerdictWithIntegrity(gates.VerdictOf(results), out.Integrity)
+	return out, nil
+}
+
+// placedGate is a gate of the merged report and the report it came from.
+type placedGate struct {
+	gate   GateReport
+	source string
+}
+
+// placeGates takes every gate from the report it ran in: a gate skipped in one shard and run in
+// another is the run one. The problems name gates that ran in two reports.
+func placeGates(inputs []MergeInput) (map[string]placedGate, []string) {
+	var problems []string
+	byName := map[string]placedGate{}
 	for _, in := range inputs {
-		for _, f := range in.Report.Integrity {
-			if !slices.Contains(out.Integrity, f) {
-				out.Integrity = append(out.Integrity, f)
+		for _, g := range in.Report.Gates {
+			prev, seen := byName[g.Name]
+			switch {
+			case !seen, prev.gate.Status == gates.StatusSkipped && g.Status != gates.StatusSkipped:
+				byName[g.Name] = placedGate{g, in.Source}
+			case g.Status != gates.StatusSkipped:
+				problems = append(problems, fmt.Sprintf("gate %q ran in both %s and %s (overlapping shards)", g.Name, prev.source, in.Source))
 			}
 		}
 	}
-	out.Verdict = gates.VerdictWithIntegrity(gates.VerdictOf(results), out.Integrity)
-	return out, nil
+	return byName, problems
+}
+
+// runSpan is the wall time of the shards, from the first start to the last end, their run IDs
+// and the machine time they took together.
+type runSpan struct {
+	start, end time.Time
+	runIDs     []string
+	machine    int64
+}
+
+// spanOf measures the shards' span; the problems name reports whose start is not a time.
+func spanOf(inputs []MergeInput) (runSpan, []string) {
+	var span runSpan
+	var problems []string
+	for i, in := range inputs {
+		s, err := time.Parse(time.RFC3339, in.Report.StartedAt)
+		if err != nil {
+			problems = append(problems, fmt.Sprintf("%s: started_at %q is not a time", in.Source, in.Report.StartedAt))
+			continue
+		}
+		if i == 0 || s.Before(span.start) {
+			span.start = s
+		}
+		if e := s.Add(in.Report.Duration()); e.After(span.end) {
+			span.end = e
+		}
+		span.runIDs = append(span.runIDs, in.Report.RunID)
+		span.machine += in.Report.DurationMS
+	}
+	return span, problems
+}
+
+// gateOrder is the order of the merged gates: those order names as it orders them, then the
+// others by name.
+func gateOrder(byName map[string]placedGate, order []string) []string {
+	rank := make(map[string]int, len(order))
+	for i, n := range order {
+		rank[n] = i
+	}
+	names := make([]string, 0, len(byName))
+	for n := range byName {
+		names = append(names, n)
+	}
+	slices.SortFunc(names, func(a, b string) int { return compareRanked(rank, a, b) })
+	return names
+}
+
+// compareRanked compares two gates by their rank, known gates first, else by name.
+func compareRanked(rank map[string]int, a, b string) int {
+	ra, okA := rank[a]
+	rb, okB := rank[b]
+	switch {
+	case okA && okB:
+		return cmp.Compare(ra, rb)
+	case okA:
+		return -1
+	case okB:
+		return 1
+	}
+	return strings.Compare(a, b)
+}
+
+// mergeIntegrity is the integrity findings of every report, each once.
+func mergeIntegrity(inputs []MergeInput) []gates.IntegrityFinding {
+	var out []gates.IntegrityFinding
+	for _, in := range inputs {
+		for _, f := range in.Report.Integrity {
+			if !slices.Contains(out, f) {
+				out = append(out, f)
+			}
+		}
+	}
+	return out
 }
 
 // mergeSetup combines the setup steps of the shards. Each shard runs the steps its own gates
@@ -212,7 +249,13 @@ func checkShards(inputs []MergeInput) []string {
 	if sharded == 0 || len(problems) > 0 {
 		return problems
 	}
-	var missing []string
+	return wholeSplit(byK, total)
+}
+
+// wholeSplit makes sure every shard K of a split of total was given once (byK, the reports of
+// each).
+func wholeSplit(byK map[int][]string, total int) []string {
+	var problems, missing []string
 	for k := 1; k <= total; k++ {
 		switch srcs := byK[k]; {
 		case len(srcs) == 0:

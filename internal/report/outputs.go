@@ -42,24 +42,13 @@ func ParseOutputs(formats []string, output string, sameFile func(a, b string) bo
 	var outs []Output
 	toStdout := -1
 	for _, v := range formats {
-		name, path, hasPath := strings.Cut(v, "=")
-		f, err := ParseFormat(name)
+		o, err := parseOutput(v)
 		if err != nil {
-			return nil, fmt.Errorf("--format: %v", err)
+			return nil, err
 		}
-		if hasPath && path == "" {
-			return nil, fmt.Errorf("--format %s: no file after =, want %s=FILE (or %s alone for stdout)", v, name, name)
-		}
-		if path == "-" {
-			path = ""
-		}
-		o := Output{Format: f, Path: path}
 		if o.Path == "" {
-			if toStdout >= 0 && output != "" {
-				return nil, fmt.Errorf("-o %s takes the one --format without a file, but --format %s and --format %s both have none: write one as %s=FILE", output, outs[toStdout], o, o.Format)
-			}
-			if toStdout >= 0 {
-				return nil, fmt.Errorf("--format %s and --format %s both go to stdout: give one of them a file, as %s=FILE", outs[toStdout], o, o.Format)
+			if err := secondToStdout(outs, toStdout, o, output); err != nil {
+				return nil, err
 			}
 			toStdout = len(outs)
 		}
@@ -71,14 +60,50 @@ func ParseOutputs(formats []string, output string, sameFile func(a, b string) bo
 		}
 		outs[toStdout].Path = output
 	}
+	if err := sharedFile(outs, sameFile); err != nil {
+		return nil, err
+	}
+	return outs, nil
+}
+
+// parseOutput reads one value of --format, FORMAT or FORMAT=FILE ("-" is stdout).
+func parseOutput(v string) (Output, error) {
+	name, path, hasPath := strings.Cut(v, "=")
+	f, err := ParseFormat(name)
+	if err != nil {
+		return Output{}, fmt.Errorf("--format: %v", err)
+	}
+	if hasPath && path == "" {
+		return Output{}, fmt.Errorf("--format %s: no file after =, want %s=FILE (or %s alone for stdout)", v, name, name)
+	}
+	if path == "-" {
+		path = ""
+	}
+	return Output{Format: f, Path: path}, nil
+}
+
+// secondToStdout refuses o, bound for stdout, when outs[toStdout] already goes there (toStdout
+// not -1); output is -o's file.
+func secondToStdout(outs []Output, toStdout int, o Output, output string) error {
+	switch {
+	case toStdout < 0:
+		return nil
+	case output != "":
+		return fmt.Errorf("-o %s takes the one --format without a file, but --format %s and --format %s both have none: write one as %s=FILE", output, outs[toStdout], o, o.Format)
+	}
+	return fmt.Errorf("--format %s and --format %s both go to stdout: give one of them a file, as %s=FILE", outs[toStdout], o, o.Format)
+}
+
+// sharedFile refuses two outputs that write one file.
+func sharedFile(outs []Output, sameFile func(a, b string) bool) error {
 	for i, a := range outs {
 		for _, b := range outs[:i] {
 			if a.Path != "" && b.Path != "" && sameFile(a.Path, b.Path) {
-				return nil, fmt.Errorf("--format %s and --format %s both write %s: give each report a file of its own", b.Format, a.Format, a.Path)
+				return fmt.Errorf("--format %s and --format %s both write %s: give each report a file of its own", b.Format, a.Format, a.Path)
 			}
 		}
 	}
-	return outs, nil
+	return nil
 }
 
 // StdoutFormat is the format that goes to stdout, if any.

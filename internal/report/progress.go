@@ -117,19 +117,7 @@ func (p *Progress) Start(gs []gates.Gate) {
 		listed[g.Name] = true
 	}
 	for _, g := range gs {
-		s := p.gate(g.Name)
-		if g.Setup {
-			s.label = g.Name + " (setup)"
-			p.nameWidth = max(p.nameWidth, len(s.label))
-		}
-		for _, n := range g.Needs {
-			if listed[n] {
-				s.needs = append(s.needs, n)
-			}
-		}
-		if len(s.needs) > 0 && s.state == stateQueued {
-			s.state = stateWaiting
-		}
+		p.list(g, listed)
 	}
 	// A block taller than the screen cannot be redrawn: the cursor stops at the top row.
 	if _, height := terminalSize(p.w); p.redraw && height > 0 && p.blockHeight() >= height {
@@ -141,6 +129,23 @@ func (p *Progress) Start(gs []gates.Gate) {
 		p.drawLocked()
 	}
 	go p.loop(interval, tick)
+}
+
+// list lists a gate as queued, or waiting when it needs others of the run (listed).
+func (p *Progress) list(g gates.Gate, listed map[string]bool) {
+	s := p.gate(g.Name)
+	if g.Setup {
+		s.label = g.Name + " (setup)"
+		p.nameWidth = max(p.nameWidth, len(s.label))
+	}
+	for _, n := range g.Needs {
+		if listed[n] {
+			s.needs = append(s.needs, n)
+		}
+	}
+	if len(s.needs) > 0 && s.state == stateQueued {
+		s.state = stateWaiting
+	}
 }
 
 func (p *Progress) loop(interval time.Duration, tick func()) {

@@ -88,104 +88,126 @@ func (sarifPrinter) Print(w io.Writer, r Report) error { return WriteSARIF(w, r)
 // WriteSARIF writes the findings of every gate as one SARIF run of the tool "gauntlet". A rule
 // is the gate and the tool's rule ("lint/errcheck"), or the gate alone when the tool named none.
 func WriteSARIF(w io.Writer, r Report) error {
-	run := sarifRun{
+	b := &sarifBuilder{run: sarifRun{
 		Tool:    sarifTool{Driver: sarifDriver{Name: "gauntlet", InformationURI: "https://github.com/gauntlet-dev/gauntlet", Rules: []sarifRule{}}},
 		Results: []sarifResult{},
-	}
-	ruleIndex := map[string]int{}
+	}, ruleIndex: map[string]int{}}
 	for _, g := range r.Gates {
-		placed := 0
-		for _, f := range g.Findings {
-			if f.File == "" || outsideRoot(f.File) {
-				continue
-			}
-			placed++
-			id := g.Name
-			if rule := termtext.Line(f.Rule); rule != "" {
-				id += "/" + rule
-			}
-			idx, ok := ruleIndex[id]
-			if !ok {
-				idx = len(run.Tool.Driver.Rules)
-				ruleIndex[id] = idx
-				desc := fmt.Sprintf("Reported by gate %s", g.Name)
-				if f.Rule != "" {
-					desc += " (" + termtext.Line(f.Rule) + ")"
-				}
-				run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sarifRule{ID: id, ShortDescription: sarifMessage{Text: desc}})
-			}
-			message := strings.TrimSpace(termtext.Clean(f.Message))
-			if message == "" {
-				message = id
-			}
-			run.Results = append(run.Results, sarifResult{
-				RuleID:    id,
-				RuleIndex: idx,
-				Level:     sarifLevel(f.Severity),
-				Message:   sarifMessage{Text: message},
-				Locations: []sarifLocation{{PhysicalLocation: sarifPhysical{
-					ArtifactLocation: sarifArtifactOf(f.File),
-					// A finding about a whole file (an unformatted file) is shown on its first line.
-					Region: sarifRegion{StartLine: max(f.Line, 1), StartColumn: f.Column},
-				}}},
-			})
-		}
-		if placed == 0 {
-			addGateResult(&run, ruleIndex, g)
+		if b.addFindings(g) == 0 {
+			b.addGateResult(g)
 		}
 	}
 	for _, s := range r.Setup {
 		s.setup = true
-		addGateResult(&run, ruleIndex, s)
+		b.addGateResult(s)
 	}
 	for _, f := range r.Integrity {
-		if f.File == "" || outsideRoot(f.File) {
-			continue
-		}
-		id := "integrity/" + f.Rule
-		idx, ok := ruleIndex[id]
-		if !ok {
-			idx = len(run.Tool.Driver.Rules)
-			ruleIndex[id] = idx
-			run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sarifRule{ID: id, ShortDescription: sarifMessage{Text: gates.IntegrityRuleSummary[f.Rule]}})
-		}
-		level := "warning"
-		if f.Level == gates.IntegrityBlock {
-			level = "error"
-		}
-		run.Results = append(run.Results, sarifResult{
-			RuleID: id, RuleIndex: idx, Level: level, Message: sarifMessage{Text: termtext.Line(f.Message)},
-			Locations: []sarifLocation{{PhysicalLocation: sarifPhysical{
-				ArtifactLocation: sarifArtifactOf(f.File),
-				Region:           sarifRegion{StartLine: max(f.Line, 1)},
-			}}},
-		})
+		b.addIntegrity(f)
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
-	if err := enc.Encode(sarifLog{Schema: sarifSchema, Version: sarifVersion, Runs: []sarifRun{run}}); err != nil {
+	if err := enc.Encode(sarifLog{Schema: sarifSchema, Version: sarifVersion, Runs: []sarifRun{b.run}}); err != nil {
 		return fmt.Errorf("write sarif report: %w", err)
 	}
 	return nil
+}
+
+// sarifBuilder collects the run's results and the rules they name, each rule once.
+type sarifBuilder struct {
+	run       sarifRun
+	ruleIndex map[string]int
+}
+
+// rule is the index of rule id, added with the description desc() the first time it is named.
+func (b *sarifBuilder) rule(id string, desc func() string) int {
+	if idx, ok := b.ruleIndex[id]; ok {
+		return idx
+	}
+	idx := len(b.run.Tool.Driver.Rules)
+	b.ruleIndex[id] = idx
+	b.run.Tool.Driver.Rules = append(b.run.Tool.Driver.Rules, sarifRule{ID: id, ShortDescription: sarifMessage{Text: desc()}})
+	return idx
+}
+
+// addFindings adds a result per finding of a gate that has a place in the project, and returns
+// how many it added.
+func (b *sarifBuilder) addFindings(g GateReport) int {
+	placed := 0
+	for _, f := range g.Findings {
+		if f.File == "" || outsideRoot(f.File) {
+			continue
+		}
+		placed++
+		b.addFinding(g.Name, f)
+	}
+	return placed
+}
+
+// addFinding adds the result of a finding of gate: its rule is the gate and the tool's rule.
+func (b *sarifBuilder) addFinding(gate string, f gates.Finding) {
+	id := gate
+	rule := termtext.Line(f.Rule)
+	if rule != "" {
+		id += "/" + rule
+	}
+	idx := b.rule(id, func() string { return findingRuleDescription(gate, f.Rule) })
+	message := strings.TrimSpace(termtext.Clean(f.Message))
+	if message == "" {
+		message = id
+	}
+	b.run.Results = append(b.run.Results, sarifResult{
+		RuleID:    id,
+		RuleIndex: idx,
+		Level:     sarifLevel(f.Severity),
+		Message:   sarifMessage{Text: message},
+		Locations: []sarifLocation{{PhysicalLocation: sarifPhysical{
+			ArtifactLocation: sarifArtifactOf(f.File),
+			// A finding about a whole file (an unformatted file) is shown on its first line.
+			Region: sarifRegion{StartLine: max(f.Line, 1), StartColumn: f.Column},
+		}}},
+	})
+}
+
+func findingRuleDescription(gate, rule string) string {
+	desc := fmt.Sprintf("Reported by gate %s", gate)
+	if rule != "" {
+		desc += " (" + termtext.Line(rule) + ")"
+	}
+	return desc
+}
+
+// addIntegrity adds the result of an integrity finding that has a place in the project.
+func (b *sarifBuilder) addIntegrity(f gates.IntegrityFinding) {
+	if f.File == "" || outsideRoot(f.File) {
+		return
+	}
+	id := "integrity/" + f.Rule
+	idx := b.rule(id, func() string { return gates.IntegrityRuleSummary[f.Rule] })
+	level := "warning"
+	if f.Level == gates.IntegrityBlock {
+		level = "error"
+	}
+	b.run.Results = append(b.run.Results, sarifResult{
+		RuleID: id, RuleIndex: idx, Level: level, Message: sarifMessage{Text: termtext.Line(f.Message)},
+		Locations: []sarifLocation{{PhysicalLocation: sarifPhysical{
+			ArtifactLocation: sarifArtifactOf(f.File),
+			Region:           sarifRegion{StartLine: max(f.Line, 1)},
+		}}},
+	})
 }
 
 // addGateResult gives a gate that needs attention and has no finding to show one result of its
 // own, on the line of the config that defines it: otherwise code scanning would show nothing of a
 // failure whose output names no file (a crashed test binary, a build that timed out). A gate
 // whose place is not known (a report of an older gauntlet) is left out, as before.
-func addGateResult(run *sarifRun, ruleIndex map[string]int, g GateReport) {
+func (b *sarifBuilder) addGateResult(g GateReport) {
 	if !needsAttention(g.Status) || g.Config == nil || g.Config.File == "" || outsideRoot(g.Config.File) {
 		return
 	}
 	id := termtext.Line(g.Name)
-	idx, ok := ruleIndex[id]
-	if !ok {
-		idx = len(run.Tool.Driver.Rules)
-		ruleIndex[id] = idx
-		run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sarifRule{ID: id, ShortDescription: sarifMessage{Text: "Reported by gate " + id}})
-	}
-	run.Results = append(run.Results, sarifResult{
+	idx := b.rule(id, func() string { return "Reported by gate " + id })
+	b.run.Results = append(b.run.Results, sarifResult{
 		RuleID:    id,
 		RuleIndex: idx,
 		Level:     sarifGateLevel(g.Status),

@@ -40,32 +40,42 @@ func skipEscape(s []byte, i int) int {
 		return len(s)
 	}
 	switch s[i+1] {
-	case '[': // CSI: parameter and intermediate bytes, then one final byte
-		j := i + 2
-		for j < len(s) && s[j] >= 0x20 && s[j] <= 0x3f {
-			j++
-		}
-		if j < len(s) && s[j] >= 0x40 && s[j] <= 0x7e {
-			j++
-		}
-		return j
-	case ']', 'P', 'X', '^', '_': // OSC, DCS, SOS, PM, APC: a string ended by BEL or ESC \
-		for j := i + 2; j < len(s); j++ {
-			switch {
-			case s[j] == 0x07:
-				return j + 1
-			case s[j] == esc && j+1 < len(s) && s[j+1] == '\\':
-				return j + 2
-			case s[j] == '\n':
-				return j
-			}
-		}
-		return len(s)
+	case '[':
+		return skipCSI(s, i+2)
+	case ']', 'P', 'X', '^', '_':
+		return skipControlString(s, i+2)
 	case '(', ')', '*', '+', '-', '.', '/', '#', '%': // character set and line attribute selection
 		return min(i+3, len(s))
 	default: // two-byte sequences such as ESC 7, ESC =, ESC c
 		return i + 2
 	}
+}
+
+// skipCSI skips a CSI's body from s[j]: parameter and intermediate bytes, then one final byte.
+func skipCSI(s []byte, j int) int {
+	for j < len(s) && s[j] >= 0x20 && s[j] <= 0x3f {
+		j++
+	}
+	if j < len(s) && s[j] >= 0x40 && s[j] <= 0x7e {
+		j++
+	}
+	return j
+}
+
+// skipControlString skips the string of an OSC, DCS, SOS, PM or APC from s[j]: ended by BEL or
+// ESC \, or (malformed) before a newline.
+func skipControlString(s []byte, j int) int {
+	for ; j < len(s); j++ {
+		switch {
+		case s[j] == 0x07:
+			return j + 1
+		case s[j] == esc && j+1 < len(s) && s[j+1] == '\\':
+			return j + 2
+		case s[j] == '\n':
+			return j
+		}
+	}
+	return len(s)
 }
 
 // Clean makes gate-provided text safe to print: valid UTF-8, no escape sequences, no control

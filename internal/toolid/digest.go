@@ -113,14 +113,20 @@ func (d *digestMemo) save() {
 	if err != nil {
 		return
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(d.path), ".tools-*")
+	replaceFile(d.path, data)
+}
+
+// replaceFile replaces the file at path with data whole, through a temporary file beside it; a
+// failure leaves the file as it was.
+func replaceFile(path string, data []byte) {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".tools-*")
 	if err != nil {
 		return
 	}
 	defer os.Remove(tmp.Name())
 	_, werr := tmp.Write(data)
 	if cerr := tmp.Close(); werr == nil && cerr == nil {
-		os.Rename(tmp.Name(), d.path)
+		os.Rename(tmp.Name(), path)
 	}
 }
 

@@ -76,15 +76,9 @@ func (r *Resolver) Identity(ctx context.Context, g gates.Gate, root string, env 
 	var b strings.Builder
 	var goFound bool
 	for _, name := range Programs(g) {
-		path, id := r.resolve(ctx, name, dir, env)
-		fmt.Fprintf(&b, "program %q %s\n", name, id)
-		if path == "" {
-			continue
+		if r.describeProgram(ctx, &b, name, dir, env) {
+			goFound = goFound || slices.Contains(goTools, filepath.Base(name))
 		}
-		if interp := r.interpreter(ctx, path, dir, env); interp != "" {
-			fmt.Fprintf(&b, "interpreter %s\n", interp)
-		}
-		goFound = goFound || slices.Contains(goTools, filepath.Base(name))
 	}
 	if goFound {
 		text, err := r.goToolchain(ctx, dir, env)
@@ -94,6 +88,20 @@ func (r *Resolver) Identity(ctx context.Context, g gates.Gate, root string, env 
 		b.WriteString(text)
 	}
 	return b.String(), nil
+}
+
+// describeProgram writes the lines of a program: its identity, and its interpreter when it is a
+// script. found says the program was found.
+func (r *Resolver) describeProgram(ctx context.Context, b *strings.Builder, name, dir string, env []string) (found bool) {
+	path, id := r.resolve(ctx, name, dir, env)
+	fmt.Fprintf(b, "program %q %s\n", name, id)
+	if path == "" {
+		return false
+	}
+	if interp := r.interpreter(ctx, path, dir, env); interp != "" {
+		fmt.Fprintf(b, "interpreter %s\n", interp)
+	}
+	return true
 }
 
 // Programs lists the programs gate g starts by name: argv's first word, or the command names of
@@ -133,37 +141,51 @@ func shellPrograms(script string) []string {
 	}
 	var out []string
 	syntax.Walk(file, func(n syntax.Node) bool {
-		call, ok := n.(*syntax.CallExpr)
-		if !ok || len(out) >= maxPrograms {
-			return len(out) < maxPrograms
+		if len(out) >= maxPrograms {
+			return false
 		}
-		for i := 0; i < len(call.Args); i++ {
-			word := call.Args[i].Lit()
-			if word == "" {
-				break // built at run time
-			}
-			if wrappers[word] {
-				// Skip the wrapper's options (with their values) and env's NAME=value arguments.
-				for i+1 < len(call.Args) {
-					next := call.Args[i+1].Lit()
-					if !strings.HasPrefix(next, "-") && !(word == "env" && strings.Contains(next, "=")) {
-						break
-					}
-					i++
-					if slices.Contains(optionsWithValue[word], next) {
-						i++
-					}
-				}
-				continue
-			}
-			if !slices.Contains(out, word) {
-				out = append(out, word)
-			}
-			break
+		if call, ok := n.(*syntax.CallExpr); ok {
+			out = appendProgram(out, call.Args)
 		}
 		return true
 	})
 	return out
+}
+
+// appendProgram appends the program a simple command runs, once: its first word past the
+// wrappers, unless that word is built at run time.
+func appendProgram(out []string, args []*syntax.Word) []string {
+	for i := 0; i < len(args); i++ {
+		word := args[i].Lit()
+		if word == "" {
+			return out // built at run time
+		}
+		if wrappers[word] {
+			i = skipWrapperArgs(word, args, i)
+			continue
+		}
+		if !slices.Contains(out, word) {
+			out = append(out, word)
+		}
+		return out
+	}
+	return out
+}
+
+// skipWrapperArgs skips the options (with their values) of the wrapper at args[i], and env's
+// NAME=value arguments: the index of the last word skipped.
+func skipWrapperArgs(wrapper string, args []*syntax.Word, i int) int {
+	for i+1 < len(args) {
+		next := args[i+1].Lit()
+		if !strings.HasPrefix(next, "-") && !(wrapper == "env" && strings.Contains(next, "=")) {
+			break
+		}
+		i++
+		if slices.Contains(optionsWithValue[wrapper], next) {
+			i++
+		}
+	}
+	return i
 }
 
 // resolve finds name as the runner's lookup does (the gate's PATH; a name with a slash is
@@ -188,53 +210,78 @@ func lookPath(name, dir string, env []string) string {
 		pathVar = "/bin:/usr/bin"
 	}
 	for _, entry := range filepath.SplitList(pathVar) {
-		if entry == "" {
-			entry = "."
-		}
-		candidate := filepath.Join(entry, name)
-		if !filepath.IsAbs(candidate) {
-			candidate = filepath.Join(dir, candidate)
-		}
-		if info, err := os.Stat(candidate); err == nil && info.Mode().IsRegular() && info.Mode().Perm()&0o111 != 0 {
+		if candidate := inPathEntry(entry, name, dir); isExecutable(candidate) {
 			return candidate
 		}
 	}
 	return ""
 }
 
+// inPathEntry is where name would be in an entry of PATH: an empty entry is the directory, and
+// a relative one is relative to dir.
+func inPathEntry(entry, name, dir string) string {
+	if entry == "" {
+		entry = "."
+	}
+	candidate := filepath.Join(entry, name)
+	if !filepath.IsAbs(candidate) {
+		candidate = filepath.Join(dir, candidate)
+	}
+	return candidate
+}
+
+// isExecutable says whether path is a regular file someone may execute.
+func isExecutable(path string) bool {
+	info, err := os.Stat(path)
+	return err == nil && info.Mode().IsRegular() && info.Mode().Perm()&0o111 != 0
+}
+
 // interpreter names the program a script's #! line starts (through /usr/bin/env, the program
 // env looks up), or "" for a binary.
 func (r *Resolver) interpreter(ctx context.Context, path, dir string, env []string) string {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return ""
-	}
-	defer f.Close()
-	if info, err := f.Stat(); err != nil || !info.Mode().IsRegular() {
-		return ""
-	}
-	line, _ := bufio.NewReaderSize(f, 256).Peek(256)
-	if !bytes.HasPrefix(line, []byte("#!")) {
-		return ""
-	}
-	if i := bytes.IndexByte(line, '\n'); i >= 0 {
-		line = line[:i]
-	}
-	fields := strings.Fields(string(line[2:]))
+	fields := shebang(path)
 	if len(fields) == 0 {
 		return ""
 	}
 	prog := fields[0]
 	if filepath.Base(prog) == "env" {
-		for _, f := range fields[1:] {
-			if !strings.HasPrefix(f, "-") && !strings.Contains(f, "=") {
-				_, id := r.resolve(ctx, f, dir, env)
-				return fmt.Sprintf("%q %s", f, id)
-			}
+		if p, ok := envProgram(fields[1:]); ok {
+			prog = p
 		}
 	}
 	_, id := r.resolve(ctx, prog, dir, env)
 	return fmt.Sprintf("%q %s", prog, id)
+}
+
+// shebang is the words of a regular file's #! line, nil when it has none (a binary).
+func shebang(path string) []string {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	if info, err := f.Stat(); err != nil || !info.Mode().IsRegular() {
+		return nil
+	}
+	line, _ := bufio.NewReaderSize(f, 256).Peek(256)
+	if !bytes.HasPrefix(line, []byte("#!")) {
+		return nil
+	}
+	if i := bytes.IndexByte(line, '\n'); i >= 0 {
+		line = line[:i]
+	}
+	return strings.Fields(string(line[2:]))
+}
+
+// envProgram is the program env runs, given env's arguments: the first that is neither an
+// option nor an assignment.
+func envProgram(args []string) (string, bool) {
+	for _, a := range args {
+		if !strings.HasPrefix(a, "-") && !strings.Contains(a, "=") {
+			return a, true
+		}
+	}
+	return "", false
 }
 
 // goToolchain asks the go the gate would run what toolchain it is, once per go, directory and
