@@ -31,23 +31,22 @@ func keys(paths ...string) [][]string {
 
 // golangci compares golangci-lint's linters and exclusions, v1 and v2 layouts alike.
 func (j *judge) golangci(c configPair) {
-	file := c.file.Path
-	at := func(keys ...string) int { return lineOf(c.newData, keys...) }
 	if c.file.Deleted {
-		j.add(gates.RuleLintRelaxed, file, 0, "golangci-lint config deleted: its linters and settings are gone")
+		j.add(gates.RuleLintRelaxed, c.file.Path, 0, "golangci-lint config deleted: its linters and settings are gone")
 		return
 	}
+	j.golangciLinters(c)
+	j.golangciExclusions(c)
+}
+
+// golangciLinters compares which linters run.
+func (j *judge) golangciLinters(c configPair) {
+	file := c.file.Path
+	at := func(keys ...string) int { return lineOf(c.newData, keys...) }
 	if off := grown(union(c.old, keys("linters.disable")...), union(c.new, keys("linters.disable")...)); len(off) > 0 {
 		j.add(gates.RuleLintRelaxed, file, at("linters", "disable"), "linters disabled: %s", list(off, 5))
 	}
-	enabled := union(c.new, keys("linters.enable", "formatters.enable")...)
-	var lost []string
-	for _, l := range grown(enabled, union(c.old, keys("linters.enable", "formatters.enable")...)) {
-		if successor, gone := retiredLinters[l]; !gone || successor != "" && !slices.Contains(items(enabled), successor) {
-			lost = append(lost, l)
-		}
-	}
-	if len(lost) > 0 {
+	if lost := lintersLost(c.old, c.new); len(lost) > 0 {
 		j.add(gates.RuleLintRelaxed, file, at("linters", "enable"), "linters no longer enabled: %s", list(lost, 5))
 	}
 	if !truthy(getOr(c.old, "linters", "disable-all")) && truthy(getOr(c.new, "linters", "disable-all")) {
@@ -56,29 +55,61 @@ func (j *judge) golangci(c configPair) {
 	if truthy(getOr(c.old, "linters", "enable-all")) && !truthy(getOr(c.new, "linters", "enable-all")) {
 		j.add(gates.RuleLintRelaxed, file, at("linters"), "enable-all turned off")
 	}
-	rank := map[string]int{"all": 3, "standard": 2, "fast": 1, "none": 0}
-	if o, n := str(getOr(c.old, "linters", "default")), str(getOr(c.new, "linters", "default")); o != "" && rank[cmpOr(n, "standard")] < rank[o] {
-		j.add(gates.RuleLintRelaxed, file, at("linters", "default"), "linters.default lowered from %s to %s", o, cmpOr(n, "standard"))
+	if o, n := str(getOr(c.old, "linters", "default")), cmpOr(str(getOr(c.new, "linters", "default")), "standard"); o != "" && lintDefaultRank[n] < lintDefaultRank[o] {
+		j.add(gates.RuleLintRelaxed, file, at("linters", "default"), "linters.default lowered from %s to %s", o, n)
 	}
-	exclusions := keys("issues.exclude", "issues.exclude-rules", "issues.exclude-dirs", "issues.exclude-files",
-		"run.skip-dirs", "run.skip-files", "linters.exclusions.rules", "linters.exclusions.paths", "linters.exclusions.presets",
-		"issues.exclude-dirs-use-default")
-	oldExclusions := union(c.old, exclusions...)
-	if str(c.old["version"]) != "2" && getOr(c.old, "issues", "exclude-use-default") != false {
-		// v1 excluded these by default; v2 names them as presets.
-		oldExclusions = append(oldExclusions, "comments", "common-false-positives", "legacy", "std-error-handling")
+}
+
+// lintDefaultRank orders linters.default's values by how many linters they run.
+var lintDefaultRank = map[string]int{"all": 3, "standard": 2, "fast": 1, "none": 0}
+
+// lintersLost lists the linters (and formatters) no longer enabled, but for the retired ones
+// whose successor, if any, is enabled.
+func lintersLost(old, new map[string]any) []string {
+	enabled := union(new, keys("linters.enable", "formatters.enable")...)
+	var lost []string
+	for _, l := range grown(enabled, union(old, keys("linters.enable", "formatters.enable")...)) {
+		if successor, gone := retiredLinters[l]; !gone || successor != "" && !slices.Contains(items(enabled), successor) {
+			lost = append(lost, l)
+		}
 	}
-	if added := grown(oldExclusions, union(c.new, exclusions...)); len(added) > 0 {
+	return lost
+}
+
+// golangciExclusions compares what is excluded from the report.
+func (j *judge) golangciExclusions(c configPair) {
+	file := c.file.Path
+	at := func(keys ...string) int { return lineOf(c.newData, keys...) }
+	if added := grown(oldExclusions(c.old), union(c.new, golangciExclusionKeys...)); len(added) > 0 {
 		j.add(gates.RuleLintRelaxed, file, cmpOr0(at("exclusions"), at("issues")), "exclusions added: %s", list(added, 3))
 	}
 	if getOr(c.old, "issues", "exclude-use-default") == false && getOr(c.new, "issues", "exclude-use-default") != false {
 		j.add(gates.RuleLintRelaxed, file, at("issues"), "the default exclusions are back on (exclude-use-default)")
 	}
 	for _, k := range []string{"new", "new-from-rev", "new-from-patch", "new-from-merge-base"} {
-		if o, n := getOr(c.old, "issues", k), getOr(c.new, "issues", k); (o == nil || o == false || o == "") && n != nil && n != false && n != "" {
+		if o, n := getOr(c.old, "issues", k), getOr(c.new, "issues", k); unsetFlag(o) && !unsetFlag(n) {
 			j.add(gates.RuleLintRelaxed, file, at("issues", k), "only new issues reported now (issues.%s)", k)
 		}
 	}
+}
+
+var golangciExclusionKeys = keys("issues.exclude", "issues.exclude-rules", "issues.exclude-dirs", "issues.exclude-files",
+	"run.skip-dirs", "run.skip-files", "linters.exclusions.rules", "linters.exclusions.paths", "linters.exclusions.presets",
+	"issues.exclude-dirs-use-default")
+
+// oldExclusions are the old config's exclusions, with the ones v1 made by default.
+func oldExclusions(old map[string]any) []any {
+	excluded := union(old, golangciExclusionKeys...)
+	if str(old["version"]) != "2" && getOr(old, "issues", "exclude-use-default") != false {
+		// v1 excluded these by default; v2 names them as presets.
+		excluded = append(excluded, "comments", "common-false-positives", "legacy", "std-error-handling")
+	}
+	return excluded
+}
+
+// unsetFlag says a setting is absent, false or empty.
+func unsetFlag(v any) bool {
+	return v == nil || v == false || v == ""
 }
 
 // retiredLinters are linters golangci-lint removed or merged into another (the successor, "" when
