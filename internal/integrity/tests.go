@@ -69,21 +69,34 @@ func testScope(p string) bool {
 
 // testDecls finds the tests each file's change removes and adds.
 func (j *judge) testDecls() (removed, added []testDecl) {
-	idle := map[string]bool{} // tests removed from files that did not run at the base
+	removed, idle := j.removedDecls()
+	return removed, j.addedDecls(idle)
+}
+
+// removedDecls are the tests the change removes, each marked with whether it ran at the base;
+// idle names those removed from files that did not run there.
+func (j *judge) removedDecls() (removed []testDecl, idle map[string]bool) {
+	idle = map[string]bool{}
 	for _, f := range j.files {
-		if testScope(f.OldPath) || f.Deleted && testScope(f.Path) {
-			ran := langOf(f.Path) == langRust || j.runs(f, true)
-			for _, d := range j.declsIn(f, f.Removed, true) {
-				d.ran = ran
-				idle[d.name] = idle[d.name] || !ran
-				removed = append(removed, d)
-			}
+		if !testScope(f.OldPath) && !(f.Deleted && testScope(f.Path)) {
+			continue
+		}
+		ran := langOf(f.Path) == langRust || j.runs(f, true)
+		for _, d := range j.declsIn(f, f.Removed, true) {
+			d.ran = ran
+			idle[d.name] = idle[d.name] || !ran
+			removed = append(removed, d)
 		}
 	}
-	// A test declared in a file the runner does not pick up does not run: it is not declared
-	// again, unless it did not run before either (a helper moved from one module to another). A
-	// file the runner did not pick up at the base either (a module of a runner of its own) is
-	// judged as it always was.
+	return removed, idle
+}
+
+// addedDecls are the tests the change adds that run. A test declared in a file the runner does
+// not pick up does not run: it is not declared again, unless it did not run before either (a
+// helper moved from one module to another, named in idle). A file the runner did not pick up at
+// the base either (a module of a runner of its own) is judged as it always was.
+func (j *judge) addedDecls(idle map[string]bool) []testDecl {
+	var added []testDecl
 	for _, f := range j.files {
 		if !testScope(f.Path) || f.Deleted {
 			continue
@@ -95,38 +108,29 @@ func (j *judge) testDecls() (removed, added []testDecl) {
 			}
 		}
 	}
-	return removed, added
+	return added
 }
 
 func (j *judge) declsIn(f File, lines []Line, old bool) []testDecl {
-	var out []testDecl
 	at := func(l Line) int {
 		if old {
 			return l.At
 		}
 		return l.N
 	}
-	switch langOf(f.Path) {
-	case langGo:
-		for _, l := range lines {
-			if m := goTestDecl.FindStringSubmatch(l.Text); m != nil {
-				out = append(out, testDecl{name: m[1], file: f.Path, line: at(l)})
-			}
+	l := langOf(f.Path)
+	if l == langRust {
+		return j.rustDecls(f, lines, old, at)
+	}
+	o, ok := testOpeners[l]
+	if !ok {
+		return nil
+	}
+	var out []testDecl
+	for _, line := range lines {
+		if m := o.decl.FindStringSubmatch(line.Text); m != nil {
+			out = append(out, testDecl{name: m[o.name], file: f.Path, line: at(line)})
 		}
-	case langJS:
-		for _, l := range lines {
-			if m := jsTestDecl.FindStringSubmatch(l.Text); m != nil {
-				out = append(out, testDecl{name: m[2], file: f.Path, line: at(l)})
-			}
-		}
-	case langPython:
-		for _, l := range lines {
-			if m := pyTestDecl.FindStringSubmatch(l.Text); m != nil {
-				out = append(out, testDecl{name: m[1], file: f.Path, line: at(l)})
-			}
-		}
-	case langRust:
-		out = j.rustDecls(f, lines, old, at)
 	}
 	return out
 }
@@ -185,29 +189,13 @@ func (j *judge) read(f File, old bool) ([]byte, bool) {
 // moved by hand); and a Go test file that stays but that a build constraint now keeps the go
 // tool from building where the gates run: every test in it skipped at once.
 func (j *judge) testFilesRemoved(removed, added []testDecl) {
-	addedNames := map[string]bool{}
-	for _, d := range added {
-		addedNames[d.name] = true
-	}
+	addedNames := declNames(added, false)
 	for _, f := range j.files {
 		wasTest := wasTestFile(cmpOr(f.OldPath, f.Path))
 		switch {
 		case !wasTest:
 		case f.Deleted:
-			var lost []string
-			declared := 0
-			for _, d := range removed {
-				if d.file == f.Path {
-					declared++
-					if !addedNames[d.name] {
-						lost = append(lost, d.name)
-					}
-				}
-			}
-			if declared > 0 && len(lost) == 0 {
-				continue // its tests live on in other files
-			}
-			j.add(gates.RuleTestFileRemoved, f.Path, 0, "test file deleted%s", testCount(lost))
+			j.testFileDeleted(f, removed, addedNames)
 		case f.Created || langOf(f.Path) == langRust || !j.runs(f, true):
 			// Rust unit tests run from any source file; a file that did not run has nothing to lose.
 		case f.Renamed() && !j.nameRuns(f.Path):
@@ -219,6 +207,26 @@ func (j *judge) testFilesRemoved(removed, added []testDecl) {
 				cmpOr(excerpt(text), "(none)"), j.platform())
 		}
 	}
+}
+
+// testFileDeleted reports a deleted test file, unless it declared tests and every one of them
+// is declared again elsewhere.
+func (j *judge) testFileDeleted(f File, removed []testDecl, addedNames map[string]bool) {
+	var lost []string
+	declared := 0
+	for _, d := range removed {
+		if d.file != f.Path {
+			continue
+		}
+		declared++
+		if !addedNames[d.name] {
+			lost = append(lost, d.name)
+		}
+	}
+	if declared > 0 && len(lost) == 0 {
+		return // its tests live on in other files
+	}
+	j.add(gates.RuleTestFileRemoved, f.Path, 0, "test file deleted%s", testCount(lost))
 }
 
 // wasTestFile says whether a file gone or moved held tests of its own: a test file, but not a
@@ -393,36 +401,12 @@ func isWordStart(c byte) bool {
 // assertionsDropped reports test files with fewer assertions than before, when the change as a
 // whole has fewer: assertions moved from one test file to another are not a drop.
 func (j *judge) assertionsDropped() {
-	type count struct{ removed, added, line int }
-	perFile := map[string]*count{}
+	perFile := map[string]assertionCount{}
 	var order []string
 	total := 0
 	for _, f := range j.files {
-		re := assertions[langOf(f.Path)]
-		if re == nil {
-			continue
-		}
-		c := &count{}
-		for _, l := range f.Removed {
-			if n := countOutsideStrings(re.get(), l.Text, langOf(f.Path)); n > 0 {
-				c.removed += n
-				if c.line == 0 {
-					c.line = l.At
-				}
-			}
-		}
-		if !f.Deleted {
-			for _, l := range f.Added {
-				c.added += countOutsideStrings(re.get(), l.Text, langOf(f.Path))
-			}
-		}
-		if c.removed > 0 && !j.assertScope(f, true) {
-			c.removed, c.line = 0, 0
-		}
-		if c.added > 0 && !j.assertScope(f, false) {
-			c.added = 0
-		}
-		if c.removed == 0 && c.added == 0 {
+		c, ok := j.assertionsIn(f)
+		if !ok {
 			continue
 		}
 		total += c.added - c.removed
@@ -434,12 +418,54 @@ func (j *judge) assertionsDropped() {
 	}
 	for _, p := range order {
 		c := perFile[p]
-		if c.added >= c.removed || slices.ContainsFunc(j.files, func(f File) bool { return f.Path == p && f.Deleted }) {
+		if c.added >= c.removed || j.deletedFile(p) {
 			continue
 		}
 		j.add(gates.RuleAssertionsDropped, p, c.line, "%s fewer in this file (%d removed, %d added; %d fewer in the whole change)",
 			plural(c.removed-c.added, "assertion"), c.removed, c.added, -total)
 	}
+}
+
+// assertionCount is how many test assertions a file's change removes and adds, and the line of
+// the first removed.
+type assertionCount struct{ removed, added, line int }
+
+// assertionsIn counts the test assertions a file's change removes and adds; false when it
+// touches none.
+func (j *judge) assertionsIn(f File) (assertionCount, bool) {
+	re := assertions[langOf(f.Path)]
+	if re == nil {
+		return assertionCount{}, false
+	}
+	var c assertionCount
+	c.removed, c.line = assertionsOn(re.get(), f.Removed, langOf(f.Path))
+	if !f.Deleted {
+		c.added, _ = assertionsOn(re.get(), f.Added, langOf(f.Path))
+	}
+	if c.removed > 0 && !j.assertScope(f, true) {
+		c.removed, c.line = 0, 0
+	}
+	if c.added > 0 && !j.assertScope(f, false) {
+		c.added = 0
+	}
+	return c, c.removed != 0 || c.added != 0
+}
+
+// assertionsOn counts the assertions on lines, and says where (At) the first is.
+func assertionsOn(re *regexp.Regexp, lines []Line, l lang) (n, first int) {
+	for _, line := range lines {
+		if k := countOutsideStrings(re, line.Text, l); k > 0 {
+			n += k
+			if first == 0 {
+				first = line.At
+			}
+		}
+	}
+	return n, first
+}
+
+func (j *judge) deletedFile(p string) bool {
+	return slices.ContainsFunc(j.files, func(f File) bool { return f.Path == p && f.Deleted })
 }
 
 // assertScope says whether a file's assertions are test assertions: in test files, and in Rust
