@@ -203,39 +203,62 @@ var makeInclude = lazy(`^\s*(-include|sinclude|include)\s+(.+?)\s*$`)
 // local, untracked or new file can redefine any target a check runs. Dependency files (.d) are
 // what compilers write; an include moved within the makefiles is not new.
 func (j *judge) makeIncludes(f File, newData []byte) {
-	pool := map[string]int{}
-	for _, other := range j.files {
-		if isMakefile(other.Path) || isMakefile(other.OldPath) {
-			for _, l := range other.Removed {
-				if m := makeInclude.FindStringSubmatch(l.Text); m != nil && !strings.HasPrefix(l.Text, "\t") {
-					pool[normalize(m[0])]++
-				}
-			}
-		}
-	}
+	pool := j.includesRemoved()
 	for _, l := range f.Added {
-		m := makeInclude.FindStringSubmatch(l.Text)
-		if m == nil || strings.HasPrefix(l.Text, "\t") {
+		m := includeDirective(l.Text)
+		if m == nil {
 			continue
 		}
 		if key := normalize(m[0]); pool[key] > 0 {
 			pool[key]--
 			continue
 		}
-		var unknown []string
-		for _, name := range strings.Fields(m[2]) {
-			if strings.HasSuffix(name, ".d") || strings.HasSuffix(name, ".d)") {
-				continue
-			}
-			if _, had := j.ch.Old(path.Join(path.Dir(f.Path), name)); had && !strings.Contains(name, "$") {
-				continue
-			}
-			unknown = append(unknown, name)
-		}
-		if len(unknown) > 0 {
+		if unknown := j.includesNew(f, m[2]); len(unknown) > 0 {
 			j.add(gates.RuleScriptNeutered, f.Path, l.N, "%s %s added: a makefile the base did not have can redefine any target a check runs", m[1], list(unknown, 3))
 		}
 	}
+}
+
+// includeDirective reads an include directive (not a recipe line): the directive and what it
+// names; nil when the line is none.
+func includeDirective(text string) []string {
+	if strings.HasPrefix(text, "\t") {
+		return nil
+	}
+	return makeInclude.FindStringSubmatch(text)
+}
+
+// includesRemoved counts the include directives the change removes from any makefile, by their
+// text: one added again elsewhere moved.
+func (j *judge) includesRemoved() map[string]int {
+	pool := map[string]int{}
+	for _, other := range j.files {
+		if !isMakefile(other.Path) && !isMakefile(other.OldPath) {
+			continue
+		}
+		for _, l := range other.Removed {
+			if m := includeDirective(l.Text); m != nil {
+				pool[normalize(m[0])]++
+			}
+		}
+	}
+	return pool
+}
+
+// includesNew are the makefiles an include in f names that the base did not have (a name made
+// of variables counts as unknown); dependency files aside.
+func (j *judge) includesNew(f File, names string) []string {
+	var unknown []string
+	for _, name := range strings.Fields(names) {
+		if strings.HasSuffix(name, ".d") || strings.HasSuffix(name, ".d)") {
+			continue
+		}
+		if _, had := j.ch.Old(path.Join(path.Dir(f.Path), name)); had && !strings.Contains(name, "$") {
+			continue
+		}
+		unknown = append(unknown, name)
+	}
+	return unknown
 }
 
 func anySlice(s []string) []any {
