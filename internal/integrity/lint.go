@@ -334,34 +334,54 @@ var (
 )
 
 func (j *judge) tsconfig(c configPair) {
-	file := c.file.Path
 	if c.file.Deleted {
 		return // a project without a tsconfig is not type-checked more loosely, it is not a TS project
 	}
 	oc, nc := getMap(c.old, "compilerOptions"), getMap(c.new, "compilerOptions")
-	at := func(k string) int {
-		return cmpOr0(lineOf(c.newData, "compilerOptions", k), lineOf(c.newData, "compilerOptions"))
+	found := switchedOff([]string{"strict"}, oc, nc)
+	found = append(found, tsStrictFamilyOff(oc, nc)...)
+	found = append(found, switchedOff(tsStrict, oc, nc)...)
+	found = append(found, switchedOn(tsLax, oc, nc)...)
+	for _, r := range found {
+		line := cmpOr0(lineOf(c.newData, "compilerOptions", r.key), lineOf(c.newData, "compilerOptions"))
+		j.add(gates.RuleTypecheckRelaxed, c.file.Path, line, "compilerOptions.%s", r.message)
 	}
-	if truthy(oc["strict"]) && !truthy(nc["strict"]) {
-		j.add(gates.RuleTypecheckRelaxed, file, at("strict"), "compilerOptions.strict turned off")
-	}
+}
+
+// tsStrictFamilyOff are the options strict turns on that are now off: turned off one by one, or
+// strict itself turned off while they were not set apart.
+func tsStrictFamilyOff(oc, nc map[string]any) []relaxation {
+	var found []relaxation
 	for _, k := range tsStrictFamily {
 		o := boolOr(oc[k], truthy(oc["strict"]))
 		n := boolOr(nc[k], truthy(nc["strict"]))
 		if o && !n && (truthy(nc["strict"]) || !truthy(oc["strict"]) || nc[k] == false) {
-			j.add(gates.RuleTypecheckRelaxed, file, at(k), "compilerOptions.%s turned off", k)
+			found = append(found, relaxation{key: k, message: k + " turned off"})
 		}
 	}
-	for _, k := range tsStrict {
-		if truthy(oc[k]) && !truthy(nc[k]) {
-			j.add(gates.RuleTypecheckRelaxed, file, at(k), "compilerOptions.%s turned off", k)
+	return found
+}
+
+// switchedOff are the boolean options that were on and are not now.
+func switchedOff(options []string, was, now map[string]any) []relaxation {
+	var found []relaxation
+	for _, k := range options {
+		if truthy(was[k]) && !truthy(now[k]) {
+			found = append(found, relaxation{key: k, message: k + " turned off"})
 		}
 	}
-	for _, k := range tsLax {
-		if !truthy(oc[k]) && truthy(nc[k]) {
-			j.add(gates.RuleTypecheckRelaxed, file, at(k), "compilerOptions.%s turned on", k)
+	return found
+}
+
+// switchedOn are the boolean options that were off and are on now.
+func switchedOn(options []string, was, now map[string]any) []relaxation {
+	var found []relaxation
+	for _, k := range options {
+		if !truthy(was[k]) && truthy(now[k]) {
+			found = append(found, relaxation{key: k, message: k + " turned on"})
 		}
 	}
+	return found
 }
 
 // boolOr is an explicit boolean, else the fallback.
@@ -432,26 +452,34 @@ func (j *judge) mypyScope(c configPair, scope string, old, new map[string]any, g
 	if scope != "" {
 		where = "mypy for " + scope
 	}
-	line := func(k string) int {
-		return cmpOr0(lineOf(c.newData, append(append([]string{}, at...), k)...), lineOf(c.newData, at...))
+	for _, r := range mypyRelaxations(old, new, global) {
+		line := cmpOr0(lineOf(c.newData, append(append([]string{}, at...), r.key)...), lineOf(c.newData, at...))
+		j.add(gates.RuleTypecheckRelaxed, c.file.Path, line, "%s: %s", where, r.message)
 	}
+}
+
+// mypyRelaxations compares one scope of mypy's options: the global one, or a module's override.
+func mypyRelaxations(old, new map[string]any, global bool) []relaxation {
+	var found []relaxation
 	for _, k := range mypyStrict {
-		o, n := old[k], new[k]
-		if (truthy(o) && !truthy(n) && (n != nil || global)) || (n != nil && !truthy(n) && o == nil && !global) {
-			j.add(gates.RuleTypecheckRelaxed, c.file.Path, line(k), "%s: %s turned off", where, k)
+		if mypyStrictOff(old[k], new[k], global) {
+			found = append(found, relaxation{key: k, message: k + " turned off"})
 		}
 	}
-	for _, k := range mypyLax {
-		if !truthy(old[k]) && truthy(new[k]) {
-			j.add(gates.RuleTypecheckRelaxed, c.file.Path, line(k), "%s: %s turned on", where, k)
-		}
-	}
+	found = append(found, switchedOn(mypyLax, old, new)...)
 	if added := grown(old["disable_error_code"], new["disable_error_code"]); len(added) > 0 {
-		j.add(gates.RuleTypecheckRelaxed, c.file.Path, line("disable_error_code"), "%s: error codes disabled: %s", where, list(added, 5))
+		found = append(found, relaxation{key: "disable_error_code", message: "error codes disabled: " + list(added, 5)})
 	}
 	if f := str(new["follow_imports"]); (f == "skip" || f == "silent") && str(old["follow_imports"]) != f {
-		j.add(gates.RuleTypecheckRelaxed, c.file.Path, line("follow_imports"), "%s: follow_imports = %s", where, f)
+		found = append(found, relaxation{key: "follow_imports", message: "follow_imports = " + f})
 	}
+	return found
+}
+
+// mypyStrictOff says a strict option is off now: turned off where it was on (an override only
+// when it sets it), or an override setting it off where it was not set.
+func mypyStrictOff(o, n any, global bool) bool {
+	return truthy(o) && !truthy(n) && (n != nil || global) || n != nil && !truthy(n) && o == nil && !global
 }
 
 func (j *judge) pyright(c configPair, old, new map[string]any) {
