@@ -29,18 +29,28 @@ func (j *judge) checkConfigs() {
 // formatOf says how a configuration file the rules know is written; ok is false for any other.
 func formatOf(p string) (format, bool) {
 	base := path.Base(p)
-	switch {
-	case strings.HasSuffix(base, ".json") || strings.HasSuffix(base, ".jsonc") || base == ".eslintrc" || base == ".nycrc" || base == ".c8rc":
-		return formatJSON, true
-	case strings.HasSuffix(base, ".yml") || strings.HasSuffix(base, ".yaml"):
-		return formatYAML, true
-	case strings.HasSuffix(base, ".toml"):
-		return formatTOML, true
-	case strings.HasSuffix(base, ".cfg") || strings.HasSuffix(base, ".ini") || base == ".flake8" || base == ".pylintrc" ||
-		base == "pylintrc" || base == ".coveragerc":
-		return formatINI, true
+	for _, s := range formatSuffixes {
+		if strings.HasSuffix(base, s.suffix) {
+			return s.format, true
+		}
 	}
-	return 0, false
+	f, ok := formatNames[base]
+	return f, ok
+}
+
+// formatSuffixes are the endings that say how a config file is written.
+var formatSuffixes = []struct {
+	suffix string
+	format format
+}{
+	{".json", formatJSON}, {".jsonc", formatJSON}, {".yml", formatYAML}, {".yaml", formatYAML}, {".toml", formatTOML},
+	{".cfg", formatINI}, {".ini", formatINI},
+}
+
+// formatNames are the config files whose whole name says how they are written.
+var formatNames = map[string]format{
+	".eslintrc": formatJSON, ".nycrc": formatJSON, ".c8rc": formatJSON,
+	".flake8": formatINI, ".pylintrc": formatINI, "pylintrc": formatINI, ".coveragerc": formatINI,
 }
 
 // load reads and parses both sides of a configuration file. ok is false when a side that exists

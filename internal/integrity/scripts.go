@@ -203,14 +203,13 @@ var makeInclude = lazy(`^\s*(-include|sinclude|include)\s+(.+?)\s*$`)
 // local, untracked or new file can redefine any target a check runs. Dependency files (.d) are
 // what compilers write; an include moved within the makefiles is not new.
 func (j *judge) makeIncludes(f File, newData []byte) {
-	pool := j.includesRemoved()
+	moved := j.includesRemoved()
 	for _, l := range f.Added {
 		m := includeDirective(l.Text)
 		if m == nil {
 			continue
 		}
-		if key := normalize(m[0]); pool[key] > 0 {
-			pool[key]--
+		if moved.take(normalize(m[0])) {
 			continue
 		}
 		if unknown := j.includesNew(f, m[2]); len(unknown) > 0 {
@@ -230,8 +229,8 @@ func includeDirective(text string) []string {
 
 // includesRemoved counts the include directives the change removes from any makefile, by their
 // text: one added again elsewhere moved.
-func (j *judge) includesRemoved() map[string]int {
-	pool := map[string]int{}
+func (j *judge) includesRemoved() tally {
+	pool := tally{}
 	for _, other := range j.files {
 		if !isMakefile(other.Path) && !isMakefile(other.OldPath) {
 			continue

@@ -292,84 +292,96 @@ func testCount(names []string) string {
 // testsRemoved reports tests removed from files that remain. A test declared again anywhere in
 // the change moved; a new test in the same file pairs with a removed one as a rename.
 func (j *judge) testsRemoved(removed, added []testDecl) {
-	pool := map[string]int{}
+	declared := tally{}
 	for _, d := range added {
-		pool[d.name]++
+		declared[d.name]++
 	}
 	var left []testDecl
 	for _, d := range removed {
-		if pool[d.name] > 0 {
-			pool[d.name]--
-			continue
+		if !declared.take(d.name) {
+			left = append(left, d)
 		}
-		left = append(left, d)
 	}
 	// New names left in each file: candidates for renames.
-	renames := map[string]int{}
+	renames := tally{}
 	for _, d := range added {
-		if pool[d.name] > 0 {
-			pool[d.name]--
+		if declared.take(d.name) {
 			renames[d.file]++
 		}
 	}
-	deleted := map[string]bool{}
-	for _, f := range j.files {
-		if f.Deleted || f.Renamed() && isTestFile(f.OldPath) && !j.nameRuns(f.Path) && langOf(f.Path) != langRust {
-			deleted[f.Path] = true
-		}
-	}
+	deleted := j.testFilesGone()
 	for _, d := range left {
-		if deleted[d.file] {
-			continue // reported once, as the file
-		}
-		if renames[d.file] > 0 {
-			renames[d.file]--
-			continue
+		if deleted[d.file] || renames.take(d.file) {
+			continue // a file gone is reported once, as the file
 		}
 		j.add(gates.RuleTestRemoved, d.file, d.line, "test %s removed", d.name)
 	}
 }
 
+// testFilesGone are the files deleted, and the test files renamed to where their runner does not
+// pick them up: reported as files, not test by test.
+func (j *judge) testFilesGone() map[string]bool {
+	gone := map[string]bool{}
+	for _, f := range j.files {
+		if f.Deleted || f.Renamed() && isTestFile(f.OldPath) && !j.nameRuns(f.Path) && langOf(f.Path) != langRust {
+			gone[f.Path] = true
+		}
+	}
+	return gone
+}
+
 // markersAdded reports lines of test scope that add a marker of the rule; a marker the change
 // also removes elsewhere (the same text, moved) is not new.
 func (j *judge) markersAdded(rule string, markers map[lang]*lazyRegexp, what string) {
-	pool := map[string]int{}
-	type hit struct {
-		key, file string
-		line      int
-		text      string
-	}
-	var hits []hit
+	moved := tally{}
+	var hits []markerHit
 	for _, f := range j.files {
 		re := markers[langOf(f.Path)]
 		if re == nil {
 			continue
 		}
-		if testScope(cmpOr(f.OldPath, f.Path)) {
-			for _, l := range f.Removed {
-				for _, k := range markerKeys(re.get(), l.Text, langOf(f.Path)) {
-					pool[k]++
-				}
-			}
-		}
-		if testScope(f.Path) && !f.Deleted {
-			for _, l := range f.Added {
-				for _, k := range markerKeys(re.get(), l.Text, langOf(f.Path)) {
-					hits = append(hits, hit{k, f.Path, l.N, l.Text})
-				}
-			}
-		}
+		markersRemoved(f, re.get(), moved)
+		hits = append(hits, markerHits(f, re.get())...)
 	}
 	for _, h := range hits {
-		if pool[h.key] > 0 {
-			pool[h.key]--
-			continue
-		}
-		if rule == gates.RuleTestSkipped && j.skipExcused(h.file, h.line) {
+		if moved.take(h.key) || rule == gates.RuleTestSkipped && j.skipExcused(h.file, h.line) {
 			continue
 		}
 		j.add(rule, h.file, h.line, "%s: %s", what, excerpt(h.text))
 	}
+}
+
+// markerHit is a marker a line adds, keyed as markerKeys keys it.
+type markerHit struct {
+	key, file string
+	line      int
+	text      string
+}
+
+// markersRemoved counts the markers a file of test scope loses.
+func markersRemoved(f File, re *regexp.Regexp, moved tally) {
+	if !testScope(cmpOr(f.OldPath, f.Path)) {
+		return
+	}
+	for _, l := range f.Removed {
+		for _, k := range markerKeys(re, l.Text, langOf(f.Path)) {
+			moved[k]++
+		}
+	}
+}
+
+// markerHits are the markers a file of test scope gains.
+func markerHits(f File, re *regexp.Regexp) []markerHit {
+	if !testScope(f.Path) || f.Deleted {
+		return nil
+	}
+	var hits []markerHit
+	for _, l := range f.Added {
+		for _, k := range markerKeys(re, l.Text, langOf(f.Path)) {
+			hits = append(hits, markerHit{k, f.Path, l.N, l.Text})
+		}
+	}
+	return hits
 }
 
 // environmentProbe is the condition of a Go skip that depends on the machine, not on the code
