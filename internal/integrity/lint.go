@@ -161,21 +161,23 @@ var severityName = []string{"off", "warn", "error"}
 // eslintRules collects the rules of a config and its overrides, keyed by where they apply.
 func eslintRules(tree map[string]any) map[string]int {
 	out := map[string]int{}
-	add := func(scope string, rules map[string]any) {
-		for name, v := range rules {
-			if s := eslintSeverity(v); s >= 0 {
-				out[scope+name] = s
-			}
-		}
-	}
-	add("", getMap(tree, "rules"))
+	addEslintRules(out, "", getMap(tree, "rules"))
 	if overrides, ok := tree["overrides"].([]any); ok {
 		for _, o := range overrides {
 			om, _ := o.(map[string]any)
-			add("("+strings.Join(items(om["files"]), ",")+") ", getMap(om, "rules"))
+			addEslintRules(out, "("+strings.Join(items(om["files"]), ",")+") ", getMap(om, "rules"))
 		}
 	}
 	return out
+}
+
+// addEslintRules adds the rules set to a severity, under the scope they apply in.
+func addEslintRules(out map[string]int, scope string, rules map[string]any) {
+	for name, v := range rules {
+		if s := eslintSeverity(v); s >= 0 {
+			out[scope+name] = s
+		}
+	}
 }
 
 func (j *judge) eslintrc(c configPair) { j.eslintTree(c, c.old, c.new, nil) }
@@ -188,23 +190,12 @@ func (j *judge) eslintTree(c configPair, old, new map[string]any, prefix []strin
 		j.add(gates.RuleLintRelaxed, file, 0, "eslint config deleted")
 		return
 	}
-	oldRules, newRules := eslintRules(old), eslintRules(new)
-	for _, name := range sortedKeys(anyMap(oldRules)) {
-		o := oldRules[name]
-		n, ok := newRules[name]
-		rule := name[strings.LastIndex(name, " ")+1:]
-		switch {
-		case !ok && o > 0:
-			j.add(gates.RuleLintRelaxed, file, at("rules"), "eslint rule %s removed (was %s)", name, severityName[o])
-		case ok && n < o:
-			j.add(gates.RuleLintRelaxed, file, cmpOr0(at("rules", rule), at("rules")), "eslint rule %s lowered from %s to %s", name, severityName[o], severityName[n])
+	for _, r := range eslintRulesRelaxed(eslintRules(old), eslintRules(new), len(old) > 0) {
+		line := at("rules")
+		if r.written {
+			line = cmpOr0(at("rules", r.rule), line)
 		}
-	}
-	for _, name := range sortedKeys(anyMap(newRules)) {
-		if _, existed := oldRules[name]; !existed && newRules[name] == 0 && len(old) > 0 {
-			rule := name[strings.LastIndex(name, " ")+1:]
-			j.add(gates.RuleLintRelaxed, file, cmpOr0(at("rules", rule), at("rules")), "eslint rule %s set to %s", name, severityName[newRules[name]])
-		}
+		j.add(gates.RuleLintRelaxed, file, line, "%s", r.message)
 	}
 	if lost := grown(new["extends"], old["extends"]); len(lost) > 0 {
 		j.add(gates.RuleLintRelaxed, file, at("extends"), "eslint no longer extends %s", list(lost, 3))
@@ -212,6 +203,40 @@ func (j *judge) eslintTree(c configPair, old, new map[string]any, prefix []strin
 	if added := grown(old["ignorePatterns"], new["ignorePatterns"]); len(added) > 0 {
 		j.add(gates.RuleLintRelaxed, file, at("ignorePatterns"), "eslint ignores %s", list(added, 3))
 	}
+}
+
+// eslintRuleRelaxed is a rule relaxed: its own name, to point at it when it is still written.
+type eslintRuleRelaxed struct {
+	rule    string
+	written bool
+	message string
+}
+
+// eslintRulesRelaxed are the rules removed, lowered, or added switched off (when there was a
+// config before).
+func eslintRulesRelaxed(oldRules, newRules map[string]int, hadConfig bool) []eslintRuleRelaxed {
+	var found []eslintRuleRelaxed
+	for _, name := range sortedKeys(anyMap(oldRules)) {
+		o := oldRules[name]
+		n, ok := newRules[name]
+		switch {
+		case !ok && o > 0:
+			found = append(found, eslintRuleRelaxed{rule: eslintRuleName(name), message: fmt.Sprintf("eslint rule %s removed (was %s)", name, severityName[o])})
+		case ok && n < o:
+			found = append(found, eslintRuleRelaxed{rule: eslintRuleName(name), written: true, message: fmt.Sprintf("eslint rule %s lowered from %s to %s", name, severityName[o], severityName[n])})
+		}
+	}
+	for _, name := range sortedKeys(anyMap(newRules)) {
+		if _, existed := oldRules[name]; !existed && newRules[name] == 0 && hadConfig {
+			found = append(found, eslintRuleRelaxed{rule: eslintRuleName(name), written: true, message: fmt.Sprintf("eslint rule %s set to %s", name, severityName[newRules[name]])})
+		}
+	}
+	return found
+}
+
+// eslintRuleName is a rule's name without the scope of the override it is in.
+func eslintRuleName(scoped string) string {
+	return scoped[strings.LastIndex(scoped, " ")+1:]
 }
 
 func anyMap[V any](m map[string]V) map[string]any {
@@ -303,23 +328,28 @@ func (j *judge) severities(c configPair, rule string, path []string, old, new an
 			j.severities(c, rule, append(append([]string{}, path...), k), o[k], n[k])
 		}
 	case string:
-		or, ok := severityRank[o]
-		if !ok || len(path) == 0 {
-			return
-		}
-		ns, _ := new.(string)
-		if nr, ok := severityRank[ns]; ok && nr < or {
+		if ns, lowered := severityLowered(o, new, path); lowered {
 			j.add(rule, c.file.Path, lineOf(c.newData, path...), "%s lowered from %s to %s", strings.Join(path, "."), o, ns)
 		}
 	case bool:
-		last := ""
-		if len(path) > 0 {
-			last = path[len(path)-1]
-		}
-		if o && new == false && (last == "enabled" || last == "recommended" || last == "all") {
+		if o && new == false && len(path) > 0 && switchKeys[path[len(path)-1]] {
 			j.add(rule, c.file.Path, lineOf(c.newData, path...), "%s turned off", strings.Join(path, "."))
 		}
 	}
+}
+
+// switchKeys are the keys whose boolean turns a check, or a set of them, on.
+var switchKeys = map[string]bool{"enabled": true, "recommended": true, "all": true}
+
+// severityLowered says whether a severity word under a key is now a lower one, and names it.
+func severityLowered(o string, new any, path []string) (string, bool) {
+	or, ok := severityRank[o]
+	if !ok || len(path) == 0 {
+		return "", false
+	}
+	ns, _ := new.(string)
+	nr, ok := severityRank[ns]
+	return ns, ok && nr < or
 }
 
 // Type-checker options whose turning off (strict ones) or on (lax ones) weakens the check.
@@ -535,25 +565,9 @@ func (j *judge) pylint(c configPair, old, new map[string]any) {
 
 // iniConfig runs the rules of the tools configured in INI files: flake8, mypy, pylint.
 func (j *judge) iniConfig(c configPair) {
-	file := c.file.Path
 	for _, tool := range []string{"flake8", "pycodestyle", "pydocstyle"} {
-		old, new := getMap(c.old, tool), getMap(c.new, tool)
-		if old == nil {
-			continue
-		}
-		ignores := keys("ignore", "extend-ignore", "per-file-ignores", "extend-per-file-ignores", "exclude", "extend-exclude")
-		if added := grown(union(old, ignores...), union(new, ignores...)); len(added) > 0 {
-			j.add(gates.RuleLintRelaxed, file, cmpOr0(lineOf(c.newData, "ignore"), lineOf(c.newData, tool)), "%s now ignores %s", tool, list(added, 5))
-		}
-		if lost := grown(union(new, keys("select", "extend-select")...), union(old, keys("select", "extend-select")...)); len(lost) > 0 {
-			j.add(gates.RuleLintRelaxed, file, lineOf(c.newData, "select"), "%s no longer selects %s", tool, list(lost, 5))
-		}
-		for _, k := range []string{"max-complexity", "max-line-length"} {
-			o, ok1 := number(old[k])
-			n, ok2 := number(new[k])
-			if ok1 && (ok2 && n > o || !ok2 && k == "max-complexity") {
-				j.add(gates.RuleLintRelaxed, file, lineOf(c.newData, k), "%s %s raised from %g to %s", tool, k, o, fmt.Sprint(cmpOr(str(new[k]), "(none)")))
-			}
+		if old := getMap(c.old, tool); old != nil {
+			j.flake8(c, tool, old, getMap(c.new, tool))
 		}
 	}
 	for _, name := range sortedKeys(c.new) {
@@ -565,15 +579,39 @@ func (j *judge) iniConfig(c configPair) {
 	j.pylint(c, c.old, c.new)
 }
 
+// flake8Ignores are the settings of flake8 and its kin that leave checks or files out.
+var flake8Ignores = keys("ignore", "extend-ignore", "per-file-ignores", "extend-per-file-ignores", "exclude", "extend-exclude")
+
+// flake8 compares the section of flake8 or one of its kin: what it ignores and selects, and its
+// limits.
+func (j *judge) flake8(c configPair, tool string, old, new map[string]any) {
+	file := c.file.Path
+	if added := grown(union(old, flake8Ignores...), union(new, flake8Ignores...)); len(added) > 0 {
+		j.add(gates.RuleLintRelaxed, file, cmpOr0(lineOf(c.newData, "ignore"), lineOf(c.newData, tool)), "%s now ignores %s", tool, list(added, 5))
+	}
+	if lost := grown(union(new, keys("select", "extend-select")...), union(old, keys("select", "extend-select")...)); len(lost) > 0 {
+		j.add(gates.RuleLintRelaxed, file, lineOf(c.newData, "select"), "%s no longer selects %s", tool, list(lost, 5))
+	}
+	for _, k := range []string{"max-complexity", "max-line-length"} {
+		if o, raised := limitRaised(k, old[k], new[k]); raised {
+			j.add(gates.RuleLintRelaxed, file, lineOf(c.newData, k), "%s %s raised from %g to %s", tool, k, o, fmt.Sprint(cmpOr(str(new[k]), "(none)")))
+		}
+	}
+}
+
+// limitRaised says whether a limit that was set is now higher, or for max-complexity, gone (no
+// complexity check at all); it returns the old limit.
+func limitRaised(k string, old, new any) (float64, bool) {
+	o, wasSet := number(old)
+	n, isSet := number(new)
+	return o, wasSet && (isSet && n > o || !isSet && k == "max-complexity")
+}
+
+// cargoLintRank orders Cargo's lint levels by how hard they fail.
+var cargoLintRank = map[string]int{"forbid": 4, "deny": 3, "warn": 2, "allow": 1}
+
 // cargoLints compares the lint levels of Cargo.toml's [lints] and [workspace.lints].
 func (j *judge) cargoLints(c configPair) {
-	rank := map[string]int{"forbid": 4, "deny": 3, "warn": 2, "allow": 1}
-	level := func(v any) string {
-		if m, ok := v.(map[string]any); ok {
-			v = m["level"]
-		}
-		return str(v)
-	}
 	for _, table := range [][]string{{"lints"}, {"workspace", "lints"}} {
 		old, new := getMap(c.old, table...), getMap(c.new, table...)
 		if truthy(old["workspace"]) && !truthy(new["workspace"]) {
@@ -582,30 +620,35 @@ func (j *judge) cargoLints(c configPair) {
 		for _, tool := range sortedKeys(old) {
 			ot, _ := old[tool].(map[string]any)
 			nt, _ := new[tool].(map[string]any)
-			for _, lint := range sortedKeys(ot) {
-				o, n := level(ot[lint]), level(nt[lint])
-				if rank[o] >= 2 && rank[n] < rank[o] {
-					j.add(gates.RuleLintRelaxed, c.file.Path, cmpOr0(lineOf(c.newData, lint), lineOf(c.newData, "lints")),
-						"%s lint %s lowered from %s to %s", tool, lint, o, cmpOr(n, "(default)"))
-				}
-			}
+			j.cargoToolLints(c, tool, ot, nt)
 		}
 	}
+}
+
+// cargoToolLints reports the lints of one tool (rust, clippy) lowered from warn or above.
+func (j *judge) cargoToolLints(c configPair, tool string, ot, nt map[string]any) {
+	for _, lint := range sortedKeys(ot) {
+		o, n := cargoLintLevel(ot[lint]), cargoLintLevel(nt[lint])
+		if cargoLintRank[o] >= 2 && cargoLintRank[n] < cargoLintRank[o] {
+			j.add(gates.RuleLintRelaxed, c.file.Path, cmpOr0(lineOf(c.newData, lint), lineOf(c.newData, "lints")),
+				"%s lint %s lowered from %s to %s", tool, lint, o, cmpOr(n, "(default)"))
+		}
+	}
+}
+
+// cargoLintLevel reads a lint's level: written alone, or as a table's level.
+func cargoLintLevel(v any) string {
+	if m, ok := v.(map[string]any); ok {
+		v = m["level"]
+	}
+	return str(v)
 }
 
 // clippyConfig reports clippy thresholds raised and allowances turned on.
 func (j *judge) clippyConfig(c configPair) {
 	for _, k := range sortedKeys(c.old) {
-		o, n := c.old[k], c.new[k]
-		on, ok1 := number(o)
-		nn, ok2 := number(n)
-		switch {
-		case ok1 && ok2 && (strings.HasSuffix(k, "-threshold") || strings.HasPrefix(k, "max-") || strings.HasPrefix(k, "too-many-")) && nn > on:
-			j.add(gates.RuleLintRelaxed, c.file.Path, lineOf(c.newData, k), "clippy %s raised from %g to %g", k, on, nn)
-		case strings.HasPrefix(k, "disallowed-"):
-			if lost := grown(n, o); len(lost) > 0 {
-				j.add(gates.RuleLintRelaxed, c.file.Path, lineOf(c.newData, k), "clippy %s no longer lists %s", k, list(lost, 3))
-			}
+		if msg := clippyRelaxed(k, c.old[k], c.new[k]); msg != "" {
+			j.add(gates.RuleLintRelaxed, c.file.Path, lineOf(c.newData, k), "%s", msg)
 		}
 	}
 	for _, k := range sortedKeys(c.new) {
@@ -613,4 +656,24 @@ func (j *judge) clippyConfig(c configPair) {
 			j.add(gates.RuleLintRelaxed, c.file.Path, lineOf(c.newData, k), "clippy %s turned on", k)
 		}
 	}
+}
+
+// clippyRelaxed says how a clippy setting that was set relaxes: a threshold raised, a disallowed
+// list shortened; "" when it does not.
+func clippyRelaxed(k string, o, n any) string {
+	on, ok1 := number(o)
+	nn, ok2 := number(n)
+	switch {
+	case ok1 && ok2 && isClippyThreshold(k) && nn > on:
+		return fmt.Sprintf("clippy %s raised from %g to %g", k, on, nn)
+	case strings.HasPrefix(k, "disallowed-"):
+		if lost := grown(n, o); len(lost) > 0 {
+			return fmt.Sprintf("clippy %s no longer lists %s", k, list(lost, 3))
+		}
+	}
+	return ""
+}
+
+func isClippyThreshold(k string) bool {
+	return strings.HasSuffix(k, "-threshold") || strings.HasPrefix(k, "max-") || strings.HasPrefix(k, "too-many-")
 }
