@@ -86,20 +86,9 @@ func (j *judge) load(f File) (configPair, bool) {
 // configFile runs the rules that apply to one file by its name.
 func (j *judge) configFile(f File) {
 	p := f.Path
-	var rules []func(*judge, configPair)
-	switch kind, ok := configKindOf(p); {
-	case p == j.configName() || p == ".gauntlet.yml" || p == ".gauntlet.yaml":
-		if moved, ok := j.gauntletConfigMoved(f); ok {
-			f = moved
-		} else if f.Deleted && j.configMovedFrom(p) {
-			return // judged as the file it moved to
-		}
-		rules = []func(*judge, configPair){(*judge).gauntletConfig}
-	case ok:
-		rules = slices.Clip(kind.rules)
-		if kind.file != nil {
-			kind.file(j, f)
-		}
+	f, rules, judged := j.rulesFor(f)
+	if !judged {
+		return
 	}
 	if isHookFile(p) {
 		rules = append(rules, (*judge).hookFile)
@@ -117,6 +106,33 @@ func (j *judge) configFile(f File) {
 	for _, rule := range rules {
 		rule(j, pair)
 	}
+}
+
+// rulesFor finds the rules that compare a config file by its kind, running at once those that
+// read the change of it itself. It returns the file to judge (a gauntlet config moved is judged
+// against where it was), and false when the file is judged elsewhere.
+func (j *judge) rulesFor(f File) (File, []func(*judge, configPair), bool) {
+	p := f.Path
+	kind, ok := configKindOf(p)
+	switch {
+	case p == j.configName() || p == ".gauntlet.yml" || p == ".gauntlet.yaml":
+		return j.gauntletConfigRules(f)
+	case !ok:
+		return f, nil, true
+	}
+	if kind.file != nil {
+		kind.file(j, f)
+	}
+	return f, slices.Clip(kind.rules), true
+}
+
+func (j *judge) gauntletConfigRules(f File) (File, []func(*judge, configPair), bool) {
+	if moved, ok := j.gauntletConfigMoved(f); ok {
+		f = moved
+	} else if f.Deleted && j.configMovedFrom(f.Path) {
+		return f, nil, false // judged as the file it moved to
+	}
+	return f, []func(*judge, configPair){(*judge).gauntletConfig}, true
 }
 
 // configKind is a kind of config file, by its name: the rules that compare its contents before
