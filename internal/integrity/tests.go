@@ -333,16 +333,7 @@ func (j *judge) testFilesGone() map[string]bool {
 // markersAdded reports lines of test scope that add a marker of the rule; a marker the change
 // also removes elsewhere (the same text, moved) is not new.
 func (j *judge) markersAdded(rule string, markers map[lang]*lazyRegexp, what string) {
-	moved := tally{}
-	var hits []markerHit
-	for _, f := range j.files {
-		re := markers[langOf(f.Path)]
-		if re == nil {
-			continue
-		}
-		markersRemoved(f, re.get(), moved)
-		hits = append(hits, markerHits(f, re.get())...)
-	}
+	moved, hits := markerChanges(j.files, markers, testScope)
 	for _, h := range hits {
 		if moved.take(h.key) || rule == gates.RuleTestSkipped && j.skipExcused(h.file, h.line) {
 			continue
@@ -358,11 +349,28 @@ type markerHit struct {
 	text      string
 }
 
-// markersRemoved counts the markers a file of test scope loses.
-func markersRemoved(f File, re *regexp.Regexp, moved tally) {
-	if !testScope(cmpOr(f.OldPath, f.Path)) {
-		return
+// markerChanges reads the markers of the files in scope, by their language: those removed,
+// counted to pair with the same added elsewhere (moved), and those added.
+func markerChanges(files []File, markers map[lang]*lazyRegexp, inScope func(string) bool) (tally, []markerHit) {
+	moved := tally{}
+	var hits []markerHit
+	for _, f := range files {
+		re := markers[langOf(f.Path)]
+		if re == nil {
+			continue
+		}
+		if inScope(cmpOr(f.OldPath, f.Path)) {
+			markersRemoved(f, re.get(), moved)
+		}
+		if !f.Deleted && inScope(f.Path) {
+			hits = append(hits, markerHits(f, re.get())...)
+		}
 	}
+	return moved, hits
+}
+
+// markersRemoved counts the markers a file loses.
+func markersRemoved(f File, re *regexp.Regexp, moved tally) {
 	for _, l := range f.Removed {
 		for _, k := range markerKeys(re, l.Text, langOf(f.Path)) {
 			moved[k]++
@@ -370,11 +378,8 @@ func markersRemoved(f File, re *regexp.Regexp, moved tally) {
 	}
 }
 
-// markerHits are the markers a file of test scope gains.
+// markerHits are the markers a file gains.
 func markerHits(f File, re *regexp.Regexp) []markerHit {
-	if !testScope(f.Path) || f.Deleted {
-		return nil
-	}
 	var hits []markerHit
 	for _, l := range f.Added {
 		for _, k := range markerKeys(re, l.Text, langOf(f.Path)) {
