@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"slices"
 	"strings"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
@@ -18,30 +19,42 @@ import (
 // checkNeutered reports tests the change makes unable to fail, in the test files it edits.
 func (j *judge) checkNeutered() {
 	for _, f := range j.files {
-		if f.Deleted || !testScope(f.Path) {
-			continue
-		}
-		data, ok := j.ch.New(f.Path)
-		if !ok {
-			continue
-		}
-		lines := splitLines(data)
-		l := langOf(f.Path)
-		added := map[int]bool{}
-		for _, a := range f.Added {
-			added[a.N] = true
-		}
-		for _, a := range f.Added {
-			if a.N < 1 || a.N > len(lines) || f.Created {
-				continue // a file the change creates holds no test that ran before
-			}
-			j.returnFirst(f, l, lines, a.N, added)
-			j.constantlyFalse(f, l, lines, a.N)
-		}
-		if l == langGo {
-			j.testMain(f, data)
+		if !f.Deleted && testScope(f.Path) {
+			j.neuteredIn(f)
 		}
 	}
+}
+
+// neuteredIn reports the tests of one test file made unable to fail. A file the change creates
+// holds no test that ran before, but its TestMain is judged all the same.
+func (j *judge) neuteredIn(f File) {
+	data, ok := j.ch.New(f.Path)
+	if !ok {
+		return
+	}
+	l := langOf(f.Path)
+	if !f.Created {
+		lines := splitLines(data)
+		added := lineNumbers(f.Added)
+		for _, a := range f.Added {
+			if a.N >= 1 && a.N <= len(lines) {
+				j.returnFirst(f, l, lines, a.N, added)
+				j.constantlyFalse(f, l, lines, a.N)
+			}
+		}
+	}
+	if l == langGo {
+		j.testMain(f, data)
+	}
+}
+
+// lineNumbers is the set of the lines' numbers.
+func lineNumbers(lines []Line) map[int]bool {
+	set := map[int]bool{}
+	for _, l := range lines {
+		set[l.N] = true
+	}
+	return set
 }
 
 // returnFirst reports a bare return added as the first statement of an existing test (its
@@ -152,18 +165,23 @@ func (j *judge) constantlyFalse(f File, l lang, lines []string, n int) {
 	if m == nil || orOperator.MatchString(m[1]) || !constantFalse(m[1]) {
 		return
 	}
-	block := append([]string{m[2]}, blockBelow(lines, n)...)
-	checks := assertions[l]
-	for _, b := range block {
-		if checks != nil && countOutsideStrings(checks.get(), b, l) > 0 {
-			in := ""
-			if name := enclosingTest(l, lines, n); name != "" {
-				in = " in test " + name
-			}
-			j.add(gates.RuleTestNeutered, f.Path, n, "condition made constant false%s: %s: the checks under it never run", in, excerpt(lines[n-1]))
-			return
-		}
+	if !holdsCheck(l, append([]string{m[2]}, blockBelow(lines, n)...)) {
+		return
 	}
+	in := ""
+	if name := enclosingTest(l, lines, n); name != "" {
+		in = " in test " + name
+	}
+	j.add(gates.RuleTestNeutered, f.Path, n, "condition made constant false%s: %s: the checks under it never run", in, excerpt(lines[n-1]))
+}
+
+// holdsCheck says whether a block's lines hold an assertion of the language.
+func holdsCheck(l lang, block []string) bool {
+	checks := assertions[l]
+	if checks == nil {
+		return false
+	}
+	return slices.ContainsFunc(block, func(b string) bool { return countOutsideStrings(checks.get(), b, l) > 0 })
 }
 
 // enclosingTest names the test line n is in, so that a finding says which test stopped checking:
@@ -179,21 +197,30 @@ func enclosingTest(l lang, lines []string, n int) string {
 			continue
 		}
 		level = indentOf(lines[k])
-		switch l {
-		case langPython:
-			if m := pyTestDecl.FindStringSubmatch(lines[k]); m != nil {
-				return m[1]
-			}
-			if pyDef.MatchString(lines[k]) || strings.HasPrefix(strings.TrimSpace(lines[k]), "class ") {
-				return "" // a helper, or a class that is no test
-			}
-		case langJS:
-			if m := jsTestDecl.FindStringSubmatch(lines[k]); m != nil {
-				return m[2]
-			}
+		if name, found := enclosingDeclaration(l, lines[k]); found {
+			return name
 		}
 	}
 	return ""
+}
+
+// enclosingDeclaration reads a line that encloses others: the test it declares, or "" for a
+// Python helper or class that is no test; found is false when it ends nothing (a block inside).
+func enclosingDeclaration(l lang, line string) (name string, found bool) {
+	switch l {
+	case langPython:
+		if m := pyTestDecl.FindStringSubmatch(line); m != nil {
+			return m[1], true
+		}
+		if pyDef.MatchString(line) || strings.HasPrefix(strings.TrimSpace(line), "class ") {
+			return "", true // a helper, or a class that is no test
+		}
+	case langJS:
+		if m := jsTestDecl.FindStringSubmatch(line); m != nil {
+			return m[2], true
+		}
+	}
+	return "", false
 }
 
 func constantFalse(cond string) bool {
