@@ -193,20 +193,28 @@ func parseRunnerArgs(spec *runnerSpec, args []string) runnerCall {
 		case spec == goTestRunner && (a == "-args" || a == "--args"):
 			return c
 		case strings.HasPrefix(a, "-") && len(a) > 1:
-			if spec == goTestRunner && strings.HasPrefix(a, "--") {
-				a = a[1:] // the go tool reads -x and --x alike
-			}
-			name, _, hasValue := strings.Cut(a, "=")
-			if !hasValue && slices.Contains(spec.valued, name) && i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") {
-				i++
-				a = name + "=" + args[i]
-			}
-			c.flags = append(c.flags, a)
+			var flag string
+			flag, i = readFlag(spec, args, i)
+			c.flags = append(c.flags, flag)
 		default:
 			c.paths = append(c.paths, a)
 		}
 	}
 	return c
+}
+
+// readFlag reads the flag at args[i] as "name" or "name=value", its value taken from the next
+// argument when the flag takes one; it returns the index of the flag's last argument.
+func readFlag(spec *runnerSpec, args []string, i int) (string, int) {
+	a := args[i]
+	if spec == goTestRunner && strings.HasPrefix(a, "--") {
+		a = a[1:] // the go tool reads -x and --x alike
+	}
+	name, _, hasValue := strings.Cut(a, "=")
+	if !hasValue && slices.Contains(spec.valued, name) && i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") {
+		return name + "=" + args[i+1], i + 1
+	}
+	return a, i
 }
 
 // narrowedBy says how a runner's call selects fewer tests than the one it replaced: narrowing

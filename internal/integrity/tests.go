@@ -145,28 +145,38 @@ func (j *judge) rustDecls(f File, lines []Line, old bool, at func(Line) int) []t
 		if !rsTestAttr.MatchString(l.Text) {
 			continue
 		}
-		name := ""
-		for k := i + 1; k < len(lines) && lines[k].N == lines[k-1].N+1 && k < i+8; k++ {
-			if m := rsFn.FindStringSubmatch(lines[k].Text); m != nil {
-				name = m[1]
-				break
-			}
-		}
+		name := rsFnInHunk(lines, i)
 		if name == "" {
 			if content == nil {
 				data, _ := j.read(f, old)
 				content = splitLines(data)
 			}
-			for k := l.N; k < len(content) && k < l.N+8; k++ {
-				if m := rsFn.FindStringSubmatch(content[k]); m != nil {
-					name = m[1]
-					break
-				}
-			}
+			name = rsFnBelow(content, l.N)
 		}
 		out = append(out, testDecl{name: cmpOr(name, "(unnamed)"), file: f.Path, line: at(l)})
 	}
 	return out
+}
+
+// rsFnInHunk names the fn declared on the lines right after lines[i], as long as they follow it
+// without a gap (at most 7); "" when there is none.
+func rsFnInHunk(lines []Line, i int) string {
+	for k := i + 1; k < len(lines) && lines[k].N == lines[k-1].N+1 && k < i+8; k++ {
+		if m := rsFn.FindStringSubmatch(lines[k].Text); m != nil {
+			return m[1]
+		}
+	}
+	return ""
+}
+
+// rsFnBelow names the fn declared in the 8 lines of a file after line n; "" when there is none.
+func rsFnBelow(content []string, n int) string {
+	for k := n; k < len(content) && k < n+8; k++ {
+		if m := rsFn.FindStringSubmatch(content[k]); m != nil {
+			return m[1]
+		}
+	}
+	return ""
 }
 
 func cmpOr(a, b string) string {
