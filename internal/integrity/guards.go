@@ -46,19 +46,26 @@ func goIfCondition(line string) (cond ast.Expr, src string, ok bool) {
 		return nil, "", false
 	}
 	src = "package p\nfunc _() {\n" + t + "}\n}\n"
-	f, err := parser.ParseFile(token.NewFileSet(), "", src, parser.SkipObjectResolution)
-	if err != nil || len(f.Decls) == 0 {
-		return nil, "", false
-	}
-	fn, _ := f.Decls[0].(*ast.FuncDecl)
-	if fn == nil || fn.Body == nil || len(fn.Body.List) == 0 {
-		return nil, "", false
-	}
-	is, _ := fn.Body.List[0].(*ast.IfStmt)
+	is := firstIfStatement(src)
 	if is == nil {
 		return nil, "", false
 	}
 	return is.Cond, src, true
+}
+
+// firstIfStatement is the if statement a source file's first function starts with; nil when it
+// does not parse or starts with something else.
+func firstIfStatement(src string) *ast.IfStmt {
+	f, err := parser.ParseFile(token.NewFileSet(), "", src, parser.SkipObjectResolution)
+	if err != nil || len(f.Decls) == 0 {
+		return nil
+	}
+	fn, _ := f.Decls[0].(*ast.FuncDecl)
+	if fn == nil || fn.Body == nil || len(fn.Body.List) == 0 {
+		return nil
+	}
+	is, _ := fn.Body.List[0].(*ast.IfStmt)
+	return is
 }
 
 // guardSkipsHere says whether a Go skip under the `if` line may skip where the gates run: its
@@ -297,16 +304,22 @@ func (j *judge) skipExcused(file string, line int) bool {
 	}
 	switch langOf(file) {
 	case langGo:
-		guard, ok := goGuardLine(lines, line)
-		if !ok {
-			return false // unconditional
-		}
-		return j.fresh[testKey{file, goEnclosingTest(lines, line)}] || !j.guardSkipsHere(guard)
+		return j.goSkipExcused(file, lines, line)
 	case langPython:
 		name, conditional := pyGuardedTest(lines, line)
 		return conditional && (j.fresh[testKey{file, name}] || j.pySkipElsewhere(file, lines, line))
 	}
 	return false
+}
+
+// goSkipExcused says whether a Go skip is under a guard, in a test the change adds or one whose
+// guard does not hold where the gates run.
+func (j *judge) goSkipExcused(file string, lines []string, line int) bool {
+	guard, ok := goGuardLine(lines, line)
+	if !ok {
+		return false // unconditional
+	}
+	return j.fresh[testKey{file, goEnclosingTest(lines, line)}] || !j.guardSkipsHere(guard)
 }
 
 // goGuardLine is the `if` line a Go skip sits directly under (comments and blank lines aside).
