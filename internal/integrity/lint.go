@@ -55,7 +55,7 @@ func (j *judge) golangciLinters(c configPair) {
 	if truthy(getOr(c.old, "linters", "enable-all")) && !truthy(getOr(c.new, "linters", "enable-all")) {
 		j.add(gates.RuleLintRelaxed, file, at("linters"), "enable-all turned off")
 	}
-	if o, n := str(getOr(c.old, "linters", "default")), cmpOr(str(getOr(c.new, "linters", "default")), "standard"); o != "" && lintDefaultRank[n] < lintDefaultRank[o] {
+	if o, n, lowered := modeLowered(lintDefaultRank, getOr(c.old, "linters", "default"), getOr(c.new, "linters", "default"), "standard"); lowered {
 		j.add(gates.RuleLintRelaxed, file, at("linters", "default"), "linters.default lowered from %s to %s", o, n)
 	}
 }
@@ -516,22 +516,36 @@ func (j *judge) pyright(c configPair, old, new map[string]any) {
 	if old == nil {
 		return
 	}
-	rank := map[string]int{"strict": 4, "standard": 3, "basic": 2, "off": 1}
-	if o, n := str(old["typeCheckingMode"]), str(new["typeCheckingMode"]); o != "" && rank[cmpOr(n, "standard")] < rank[o] {
-		j.add(gates.RuleTypecheckRelaxed, c.file.Path, lineOf(c.newData, "typeCheckingMode"), "pyright typeCheckingMode lowered from %s to %s", o, cmpOr(n, "standard"))
+	if o, n, lowered := modeLowered(pyrightModeRank, old["typeCheckingMode"], new["typeCheckingMode"], "standard"); lowered {
+		j.add(gates.RuleTypecheckRelaxed, c.file.Path, lineOf(c.newData, "typeCheckingMode"), "pyright typeCheckingMode lowered from %s to %s", o, n)
 	}
-	for _, k := range sortedKeys(old) {
-		if !strings.HasPrefix(k, "report") {
-			continue
-		}
-		o, n := pyrightLevel(old[k]), pyrightLevel(new[k])
-		if new[k] != nil && n < o {
-			j.add(gates.RuleTypecheckRelaxed, c.file.Path, lineOf(c.newData, k), "pyright %s lowered", k)
-		}
+	for _, k := range pyrightReportsLowered(old, new) {
+		j.add(gates.RuleTypecheckRelaxed, c.file.Path, lineOf(c.newData, k), "pyright %s lowered", k)
 	}
 	if added := grown(union(old, keys("ignore", "exclude")...), union(new, keys("ignore", "exclude")...)); len(added) > 0 {
 		j.add(gates.RuleTypecheckRelaxed, c.file.Path, lineOf(c.newData, "ignore"), "pyright now ignores %s", list(added, 3))
 	}
+}
+
+// pyrightModeRank orders pyright's type checking modes by how much they check.
+var pyrightModeRank = map[string]int{"strict": 4, "standard": 3, "basic": 2, "off": 1}
+
+// pyrightReportsLowered are the report* settings still written at a lower level.
+func pyrightReportsLowered(old, new map[string]any) []string {
+	var lowered []string
+	for _, k := range sortedKeys(old) {
+		if strings.HasPrefix(k, "report") && new[k] != nil && pyrightLevel(new[k]) < pyrightLevel(old[k]) {
+			lowered = append(lowered, k)
+		}
+	}
+	return lowered
+}
+
+// modeLowered says whether a mode that was set is now one rank puts lower, an unset one counting
+// as fallback; it returns both modes as they count.
+func modeLowered(rank map[string]int, old, new any, fallback string) (o, n string, lowered bool) {
+	o, n = str(old), cmpOr(str(new), fallback)
+	return o, n, o != "" && rank[n] < rank[o]
 }
 
 func pyrightLevel(v any) int {

@@ -422,7 +422,8 @@ func markerKeys(re *regexp.Regexp, text string, l lang) []string {
 }
 
 func isWordStart(c byte) bool {
-	return c == '@' || c == '#' || c == '/' || c == '.' || c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+	lower := c | 0x20 // an ASCII letter's lower case
+	return strings.IndexByte("@#/._", c) >= 0 || lower >= 'a' && lower <= 'z'
 }
 
 // assertionsDropped reports test files with fewer assertions than before, when the change as a
