@@ -323,26 +323,36 @@ func headerPaths(rest string) (a, b string) {
 func quotedFields(s string) []string {
 	var out []string
 	for s = strings.TrimSpace(s); s != ""; s = strings.TrimSpace(s) {
-		if s[0] == '"' {
-			end := 1
-			for end < len(s) && s[end] != '"' {
-				if s[end] == '\\' {
-					end++
-				}
-				end++
-			}
-			if end >= len(s) {
-				return nil
-			}
-			out = append(out, unquote(s[:end+1]))
-			s = s[end+1:]
+		if s[0] != '"' {
+			word, rest, _ := strings.Cut(s, " ")
+			out = append(out, word)
+			s = rest
 			continue
 		}
-		word, rest, _ := strings.Cut(s, " ")
-		out = append(out, word)
-		s = rest
+		end := closingQuote(s)
+		if end < 0 {
+			return nil
+		}
+		out = append(out, unquote(s[:end+1]))
+		s = s[end+1:]
 	}
 	return out
+}
+
+// closingQuote is the index of the quote that closes the quoted string s starts with, escapes
+// skipped; -1 when it is not closed.
+func closingQuote(s string) int {
+	end := 1
+	for end < len(s) && s[end] != '"' {
+		if s[end] == '\\' {
+			end++
+		}
+		end++
+	}
+	if end >= len(s) {
+		return -1
+	}
+	return end
 }
 
 func unquote(s string) string {

@@ -47,11 +47,7 @@ func (j *judge) checkGoEnvWrites() {
 		if notOurs(f.Path) || !runsCommands(f.Path) && !runsCommands(f.OldPath) {
 			continue
 		}
-		for _, l := range f.Removed {
-			if m := goEnvWrite.FindStringSubmatch(l.Text); m != nil {
-				moved[normalize(m[1])]++
-			}
-		}
+		goEnvWritesRemoved(f, moved)
 		if !f.Deleted {
 			hits = append(hits, goEnvWritesAdded(f)...)
 		}
@@ -60,6 +56,15 @@ func (j *judge) checkGoEnvWrites() {
 		if !moved.take(h.key) {
 			j.add(gates.RuleScriptNeutered, h.file, h.line, "go env -w %s added: it writes the go tool's own settings, so every later go command, the gates' included, runs with them unseen",
 				strings.Join(h.vars, ", "))
+		}
+	}
+}
+
+// goEnvWritesRemoved counts the `go env -w` commands a file loses, by their text.
+func goEnvWritesRemoved(f File, moved tally) {
+	for _, l := range f.Removed {
+		if m := goEnvWrite.FindStringSubmatch(l.Text); m != nil {
+			moved[normalize(m[1])]++
 		}
 	}
 }

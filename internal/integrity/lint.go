@@ -215,6 +215,15 @@ type eslintRuleRelaxed struct {
 // eslintRulesRelaxed are the rules removed, lowered, or added switched off (when there was a
 // config before).
 func eslintRulesRelaxed(oldRules, newRules map[string]int, hadConfig bool) []eslintRuleRelaxed {
+	found := eslintRulesWeakened(oldRules, newRules)
+	if hadConfig {
+		found = append(found, eslintRulesAddedOff(oldRules, newRules)...)
+	}
+	return found
+}
+
+// eslintRulesWeakened are the rules of the old config removed or lowered.
+func eslintRulesWeakened(oldRules, newRules map[string]int) []eslintRuleRelaxed {
 	var found []eslintRuleRelaxed
 	for _, name := range sortedKeys(anyMap(oldRules)) {
 		o := oldRules[name]
@@ -226,8 +235,14 @@ func eslintRulesRelaxed(oldRules, newRules map[string]int, hadConfig bool) []esl
 			found = append(found, eslintRuleRelaxed{rule: eslintRuleName(name), written: true, message: fmt.Sprintf("eslint rule %s lowered from %s to %s", name, severityName[o], severityName[n])})
 		}
 	}
+	return found
+}
+
+// eslintRulesAddedOff are the rules the new config names only to switch them off.
+func eslintRulesAddedOff(oldRules, newRules map[string]int) []eslintRuleRelaxed {
+	var found []eslintRuleRelaxed
 	for _, name := range sortedKeys(anyMap(newRules)) {
-		if _, existed := oldRules[name]; !existed && newRules[name] == 0 && hadConfig {
+		if _, existed := oldRules[name]; !existed && newRules[name] == 0 {
 			found = append(found, eslintRuleRelaxed{rule: eslintRuleName(name), written: true, message: fmt.Sprintf("eslint rule %s set to %s", name, severityName[newRules[name]])})
 		}
 	}
