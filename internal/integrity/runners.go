@@ -327,21 +327,29 @@ func narrowedCommands(old, new []string) (why string, at int) {
 	var whys []string
 	used := make([]bool, len(newCalls))
 	for _, o := range oldCalls {
-		for i, n := range newCalls {
-			if used[i] || n.spec != o.spec {
-				continue
+		i := sameRunner(o, newCalls, used)
+		if i < 0 {
+			continue
+		}
+		used[i] = true
+		if w := narrowedBy(o, newCalls[i]); w != "" {
+			if len(whys) == 0 {
+				at = newCalls[i].at
 			}
-			used[i] = true
-			if w := narrowedBy(o, n); w != "" {
-				if len(whys) == 0 {
-					at = n.at
-				}
-				whys = append(whys, n.spec.name+": "+w)
-			}
-			break
+			whys = append(whys, newCalls[i].spec.name+": "+w)
 		}
 	}
 	return strings.Join(whys, "; "), at
+}
+
+// sameRunner is the first call not yet paired that runs o's runner; -1 when there is none.
+func sameRunner(o runnerCall, calls []runnerCall, used []bool) int {
+	for i, n := range calls {
+		if !used[i] && n.spec == o.spec {
+			return i
+		}
+	}
+	return -1
 }
 
 // shellCommands splits a command line into simple commands (on &&, ||, ;, | and newlines) of

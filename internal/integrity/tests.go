@@ -78,10 +78,10 @@ func (j *judge) testDecls() (removed, added []testDecl) {
 func (j *judge) removedDecls() (removed []testDecl, idle map[string]bool) {
 	idle = map[string]bool{}
 	for _, f := range j.files {
-		if !testScope(f.OldPath) && !(f.Deleted && testScope(f.Path)) {
+		if !heldTests(f) {
 			continue
 		}
-		ran := langOf(f.Path) == langRust || j.runs(f, true)
+		ran := j.ranAtBase(f)
 		for _, d := range j.declsIn(f, f.Removed, true) {
 			d.ran = ran
 			idle[d.name] = idle[d.name] || !ran
@@ -101,7 +101,7 @@ func (j *judge) addedDecls(idle map[string]bool) []testDecl {
 		if !testScope(f.Path) || f.Deleted {
 			continue
 		}
-		runs := langOf(f.Path) == langRust || j.runs(f, false) || !f.Created && !j.runs(f, true)
+		runs := j.runsNow(f)
 		for _, d := range j.declsIn(f, f.Added, false) {
 			if runs || idle[d.name] {
 				added = append(added, d)
@@ -109,6 +109,23 @@ func (j *judge) addedDecls(idle map[string]bool) []testDecl {
 		}
 	}
 	return added
+}
+
+// heldTests says whether a file's base side held tests that are judged.
+func heldTests(f File) bool {
+	return testScope(f.OldPath) || f.Deleted && testScope(f.Path)
+}
+
+// ranAtBase says whether the runner picked up a file's tests at the base; Rust unit tests run
+// from any source file.
+func (j *judge) ranAtBase(f File) bool {
+	return langOf(f.Path) == langRust || j.runs(f, true)
+}
+
+// runsNow says whether the tests a file declares now count as running: the runner picks it up,
+// or it did not at the base either (judged as it always was).
+func (j *judge) runsNow(f File) bool {
+	return langOf(f.Path) == langRust || j.runs(f, false) || !f.Created && !j.runs(f, true)
 }
 
 func (j *judge) declsIn(f File, lines []Line, old bool) []testDecl {
