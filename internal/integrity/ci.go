@@ -58,25 +58,32 @@ func workflowSteps(file string, tree map[string]any) []ciStep {
 		steps, _ := jm["steps"].([]any)
 		for _, s := range steps {
 			sm, _ := s.(map[string]any)
-			run, uses := str(sm["run"]), str(sm["uses"])
-			var key string
-			switch {
-			case run != "" && runsChecks(run):
-				key = "run: " + normalize(run)
-			case uses != "" && checkUses.MatchString(uses):
-				name, _, _ := strings.Cut(uses, "@")
-				key = "uses: " + name + " " + canonical(sm["with"])
-			default:
+			key, checks := checkStepKey(sm)
+			if !checks {
 				continue
 			}
 			out = append(out, ciStep{
-				file: file, job: job, key: key, name: str(sm["name"]), run: run,
+				file: file, job: job, key: key, name: str(sm["name"]), run: str(sm["run"]),
 				continueOnError: jobSoft || truthy(sm["continue-on-error"]),
 				disabled:        jobOff || isFalseCondition(sm["if"]),
 			})
 		}
 	}
 	return out
+}
+
+// checkStepKey says whether a workflow step runs checks, and keys it by what it runs (its
+// command, or its action and inputs) to pair it with the same step elsewhere.
+func checkStepKey(step map[string]any) (string, bool) {
+	run, uses := str(step["run"]), str(step["uses"])
+	switch {
+	case run != "" && runsChecks(run):
+		return "run: " + normalize(run), true
+	case uses != "" && checkUses.MatchString(uses):
+		name, _, _ := strings.Cut(uses, "@")
+		return "uses: " + name + " " + canonical(step["with"]), true
+	}
+	return "", false
 }
 
 // reusableInputs are the inputs of jobs that call a reusable workflow, lower-cased: a check step

@@ -64,23 +64,27 @@ func (j *judge) load(f File) (configPair, bool) {
 		pair.newData, _ = j.ch.New(f.Path)
 	}
 	var err error
-	if of, ok := formatOf(cmpOr(f.OldPath, f.Path)); ok {
-		if pair.old, err = parse(of, pair.oldData); err != nil {
-			return pair, false
-		}
+	if pair.old, err = treeOf(cmpOr(f.OldPath, f.Path), pair.oldData); err != nil {
+		return pair, false
 	}
-	if nf, ok := formatOf(f.Path); ok {
-		if pair.new, err = parse(nf, pair.newData); err != nil {
-			return pair, false
-		}
-	}
-	if pair.old == nil {
-		pair.old = map[string]any{}
-	}
-	if pair.new == nil {
-		pair.new = map[string]any{}
+	if pair.new, err = treeOf(f.Path, pair.newData); err != nil {
+		return pair, false
 	}
 	return pair, true
+}
+
+// treeOf parses one side of a config file by the format its path names: a format not known, or
+// a side that is absent, is an empty tree.
+func treeOf(p string, data []byte) (map[string]any, error) {
+	f, known := formatOf(p)
+	if !known {
+		return map[string]any{}, nil
+	}
+	tree, err := parse(f, data)
+	if err != nil || tree != nil {
+		return tree, err
+	}
+	return map[string]any{}, nil
 }
 
 // configFile runs the rules that apply to one file by its name.
