@@ -42,33 +42,13 @@ func Check(ctx context.Context, o Options) (Result, error) {
 	if snap == nil {
 		snap = snapshot.New(o.Root, snapshot.Options{Base: o.Base})
 	}
-	from, against, hasBase, err := snap.DiffBase(ctx)
-	switch {
-	case errors.Is(err, snapshot.ErrNotGit):
-		return Result{Skipped: "not in a git work tree"}, nil
-	case err != nil:
-		return Result{}, err
-	case !hasBase:
-		return Result{Skipped: "nothing to judge the change against: " + against}, nil
+	from, skipped, err := judgedBase(ctx, snap)
+	if skipped != "" || err != nil {
+		return Result{Skipped: skipped}, err
 	}
-	// The accepted policy is the base's (the defaults when the base has no config): the current
-	// one may be the change's own doing. A config the change does not touch is read from the
-	// work tree, which saves asking git.
-	configFile := cmpOr(o.Inputs.ConfigFile, ".gauntlet.yml")
-	changed, err := snap.ChangedFiles(ctx)
+	basePolicy, err := acceptedPolicy(ctx, snap, from, cmpOr(o.Inputs.ConfigFile, ".gauntlet.yml"))
 	if err != nil {
 		return Result{}, err
-	}
-	base := &GitChange{root: snap.Root(), from: from}
-	read := base.Old
-	if !slices.Contains(changed.Files, configFile) {
-		read = base.New
-	}
-	var basePolicy gates.IntegrityPolicy
-	if data, ok := read(configFile); ok {
-		if tree, err := parse(formatYAML, data); err == nil {
-			basePolicy = PolicyOf(tree["integrity"])
-		}
 	}
 	if off(o.Policy) && off(basePolicy) {
 		return Result{Skipped: "integrity: off"}, nil
@@ -82,6 +62,46 @@ func Check(ctx context.Context, o Options) (Result, error) {
 	}
 	found := Detect(ch, o.Inputs)
 	return Result{Findings: Apply(found, basePolicy, o.Policy, o.Hook), Truncated: ch.Truncated}, nil
+}
+
+// judgedBase is the commit the change is judged against, or why there is none to judge it
+// against (outside git, no commit to compare with); only a git failure is an error.
+func judgedBase(ctx context.Context, snap *snapshot.Snapshot) (from, skipped string, err error) {
+	from, against, hasBase, err := snap.DiffBase(ctx)
+	switch {
+	case errors.Is(err, snapshot.ErrNotGit):
+		return "", "not in a git work tree", nil
+	case err != nil:
+		return "", "", err
+	case !hasBase:
+		return "", "nothing to judge the change against: " + against, nil
+	}
+	return from, "", nil
+}
+
+// acceptedPolicy is the integrity policy the change is judged by: the base's (the defaults when
+// the base has no config, or one that does not parse), since the current one may be the
+// change's own doing. A config the change does not touch is read from the work tree, which
+// saves asking git.
+func acceptedPolicy(ctx context.Context, snap *snapshot.Snapshot, from, configFile string) (gates.IntegrityPolicy, error) {
+	changed, err := snap.ChangedFiles(ctx)
+	if err != nil {
+		return gates.IntegrityPolicy{}, err
+	}
+	base := &GitChange{root: snap.Root(), from: from}
+	read := base.Old
+	if !slices.Contains(changed.Files, configFile) {
+		read = base.New
+	}
+	data, ok := read(configFile)
+	if !ok {
+		return gates.IntegrityPolicy{}, nil
+	}
+	tree, err := parse(formatYAML, data)
+	if err != nil {
+		return gates.IntegrityPolicy{}, nil // a base config that does not parse sets no policy
+	}
+	return PolicyOf(tree["integrity"]), nil
 }
 
 // off says whether the policy turns every rule off in both contexts, so that nothing is read.

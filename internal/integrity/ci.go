@@ -58,25 +58,32 @@ func workflowSteps(file string, tree map[string]any) []ciStep {
 		steps, _ := jm["steps"].([]any)
 		for _, s := range steps {
 			sm, _ := s.(map[string]any)
-			run, uses := str(sm["run"]), str(sm["uses"])
-			var key string
-			switch {
-			case run != "" && runsChecks(run):
-				key = "run: " + normalize(run)
-			case uses != "" && checkUses.MatchString(uses):
-				name, _, _ := strings.Cut(uses, "@")
-				key = "uses: " + name + " " + canonical(sm["with"])
-			default:
+			key, checks := checkStepKey(sm)
+			if !checks {
 				continue
 			}
 			out = append(out, ciStep{
-				file: file, job: job, key: key, name: str(sm["name"]), run: run,
+				file: file, job: job, key: key, name: str(sm["name"]), run: str(sm["run"]),
 				continueOnError: jobSoft || truthy(sm["continue-on-error"]),
 				disabled:        jobOff || isFalseCondition(sm["if"]),
 			})
 		}
 	}
 	return out
+}
+
+// checkStepKey says whether a workflow step runs checks, and keys it by what it runs (its
+// command, or its action and inputs) to pair it with the same step elsewhere.
+func checkStepKey(step map[string]any) (string, bool) {
+	run, uses := str(step["run"]), str(step["uses"])
+	switch {
+	case run != "" && runsChecks(run):
+		return "run: " + normalize(run), true
+	case uses != "" && checkUses.MatchString(uses):
+		name, _, _ := strings.Cut(uses, "@")
+		return "uses: " + name + " " + canonical(step["with"]), true
+	}
+	return "", false
 }
 
 // reusableInputs are the inputs of jobs that call a reusable workflow, lower-cased: a check step
@@ -124,9 +131,26 @@ func isFalseCondition(v any) bool {
 // step moved to another job or file still runs. A step whose command changed in place (same
 // job, same name) is a change, not a removal; one that now may fail, or never runs, is reported.
 func (j *judge) checkWorkflows() {
-	var oldSteps, newSteps []ciStep
-	var reusable []string
-	newData := map[string][]byte{}
+	w := j.workflows()
+	if len(w.oldSteps) == 0 {
+		return
+	}
+	used := make([]bool, len(w.newSteps))
+	for _, o := range j.sameSteps(w, used) {
+		j.editedOrRemoved(w, o, used)
+	}
+}
+
+// workflowChange is what the change does to the workflows: their check steps before and after,
+// the inputs of the reusable workflows they now call, and the new files' text.
+type workflowChange struct {
+	oldSteps, newSteps []ciStep
+	reusable           []string
+	newData            map[string][]byte
+}
+
+func (j *judge) workflows() workflowChange {
+	w := workflowChange{newData: map[string][]byte{}}
 	for _, f := range j.files {
 		if !isWorkflow(f.Path) && !isWorkflow(f.OldPath) {
 			continue
@@ -135,21 +159,23 @@ func (j *judge) checkWorkflows() {
 		if !ok {
 			continue
 		}
-		oldSteps = append(oldSteps, workflowSteps(f.Path, pair.old)...)
-		newSteps = append(newSteps, workflowSteps(f.Path, pair.new)...)
-		reusable = append(reusable, reusableInputs(pair.new)...)
-		newData[f.Path] = pair.newData
+		w.oldSteps = append(w.oldSteps, workflowSteps(f.Path, pair.old)...)
+		w.newSteps = append(w.newSteps, workflowSteps(f.Path, pair.new)...)
+		w.reusable = append(w.reusable, reusableInputs(pair.new)...)
+		w.newData[f.Path] = pair.newData
 	}
-	if len(oldSteps) == 0 {
-		return
-	}
+	return w
+}
+
+// sameSteps pairs each old step with a new one running the same check, anywhere, and judges the
+// pair; used marks the new steps taken. It returns the old steps left unpaired.
+func (j *judge) sameSteps(w workflowChange, used []bool) []ciStep {
 	pool := map[string][]int{}
-	for i, s := range newSteps {
+	for i, s := range w.newSteps {
 		pool[s.key] = append(pool[s.key], i)
 	}
-	used := make([]bool, len(newSteps))
 	var unmatched []ciStep
-	for _, o := range oldSteps {
+	for _, o := range w.oldSteps {
 		idx := pool[o.key]
 		if len(idx) == 0 {
 			unmatched = append(unmatched, o)
@@ -157,33 +183,47 @@ func (j *judge) checkWorkflows() {
 		}
 		pool[o.key] = idx[1:]
 		used[idx[0]] = true
-		j.stepWeakened(o, newSteps[idx[0]], newData)
+		j.stepWeakened(o, w.newSteps[idx[0]], w.newData)
 	}
-	for _, o := range unmatched {
-		// The same step, edited: same job and name, or the job's only unmatched check step.
-		match := -1
-		for i, n := range newSteps {
-			if !used[i] && n.file == o.file && n.job == o.job && (n.name == o.name && o.name != "" || o.name == "" && n.name == "") {
-				match = i
-				break
-			}
-		}
-		if match >= 0 {
-			used[match] = true
-			j.stepWeakened(o, newSteps[match], newData)
-			continue
-		}
-		if handedTo(o, reusable) {
-			continue
-		}
-		where := fmt.Sprintf("job %s", o.job)
-		label := cmpOr(o.name, excerpt(strings.TrimPrefix(strings.TrimPrefix(o.key, "run: "), "uses: ")))
-		j.add(gates.RuleCICheckRemoved, o.file, lineOf(newData[o.file], "jobs", o.job), "CI step %s removed from %s", shown(label), where)
+	return unmatched
+}
+
+// editedOrRemoved judges an old step no new one runs the same check as: the same step edited,
+// a step handed to a reusable workflow, or a step removed.
+func (j *judge) editedOrRemoved(w workflowChange, o ciStep, used []bool) {
+	if match := editedStep(o, w.newSteps, used); match >= 0 {
+		used[match] = true
+		j.stepWeakened(o, w.newSteps[match], w.newData)
+		return
 	}
+	if handedTo(o, w.reusable) {
+		return
+	}
+	j.add(gates.RuleCICheckRemoved, o.file, lineOf(w.newData[o.file], "jobs", o.job), "CI step %s removed from %s", shown(stepLabel(o)), fmt.Sprintf("job %s", o.job))
+}
+
+// editedStep is the new step not yet taken that is the old one edited: same job and name, or the
+// job's only unnamed one; -1 when there is none.
+func editedStep(o ciStep, newSteps []ciStep, used []bool) int {
+	for i, n := range newSteps {
+		if !used[i] && n.file == o.file && n.job == o.job && sameName(o.name, n.name) {
+			return i
+		}
+	}
+	return -1
+}
+
+func sameName(o, n string) bool {
+	return n == o && o != "" || o == "" && n == ""
+}
+
+// stepLabel names a step in a message: its name, else its command or action.
+func stepLabel(s ciStep) string {
+	return cmpOr(s.name, excerpt(strings.TrimPrefix(strings.TrimPrefix(s.key, "run: "), "uses: ")))
 }
 
 func (j *judge) stepWeakened(o, n ciStep, newData map[string][]byte) {
-	label := cmpOr(n.name, excerpt(strings.TrimPrefix(strings.TrimPrefix(n.key, "run: "), "uses: ")))
+	label := stepLabel(n)
 	line := cmpOr0(lineOf(newData[n.file], "jobs", n.job, "continue-on-error"), lineOf(newData[n.file], "jobs", n.job))
 	if !o.continueOnError && n.continueOnError {
 		j.add(gates.RuleCICheckRemoved, n.file, line, "CI step %s in job %s may now fail (continue-on-error)", shown(label), n.job)

@@ -29,18 +29,28 @@ func (j *judge) checkConfigs() {
 // formatOf says how a configuration file the rules know is written; ok is false for any other.
 func formatOf(p string) (format, bool) {
 	base := path.Base(p)
-	switch {
-	case strings.HasSuffix(base, ".json") || strings.HasSuffix(base, ".jsonc") || base == ".eslintrc" || base == ".nycrc" || base == ".c8rc":
-		return formatJSON, true
-	case strings.HasSuffix(base, ".yml") || strings.HasSuffix(base, ".yaml"):
-		return formatYAML, true
-	case strings.HasSuffix(base, ".toml"):
-		return formatTOML, true
-	case strings.HasSuffix(base, ".cfg") || strings.HasSuffix(base, ".ini") || base == ".flake8" || base == ".pylintrc" ||
-		base == "pylintrc" || base == ".coveragerc":
-		return formatINI, true
+	for _, s := range formatSuffixes {
+		if strings.HasSuffix(base, s.suffix) {
+			return s.format, true
+		}
 	}
-	return 0, false
+	f, ok := formatNames[base]
+	return f, ok
+}
+
+// formatSuffixes are the endings that say how a config file is written.
+var formatSuffixes = []struct {
+	suffix string
+	format format
+}{
+	{".json", formatJSON}, {".jsonc", formatJSON}, {".yml", formatYAML}, {".yaml", formatYAML}, {".toml", formatTOML},
+	{".cfg", formatINI}, {".ini", formatINI},
+}
+
+// formatNames are the config files whose whole name says how they are written.
+var formatNames = map[string]format{
+	".eslintrc": formatJSON, ".nycrc": formatJSON, ".c8rc": formatJSON,
+	".flake8": formatINI, ".pylintrc": formatINI, "pylintrc": formatINI, ".coveragerc": formatINI,
 }
 
 // load reads and parses both sides of a configuration file. ok is false when a side that exists
@@ -54,42 +64,35 @@ func (j *judge) load(f File) (configPair, bool) {
 		pair.newData, _ = j.ch.New(f.Path)
 	}
 	var err error
-	if of, ok := formatOf(cmpOr(f.OldPath, f.Path)); ok {
-		if pair.old, err = parse(of, pair.oldData); err != nil {
-			return pair, false
-		}
+	if pair.old, err = treeOf(cmpOr(f.OldPath, f.Path), pair.oldData); err != nil {
+		return pair, false
 	}
-	if nf, ok := formatOf(f.Path); ok {
-		if pair.new, err = parse(nf, pair.newData); err != nil {
-			return pair, false
-		}
-	}
-	if pair.old == nil {
-		pair.old = map[string]any{}
-	}
-	if pair.new == nil {
-		pair.new = map[string]any{}
+	if pair.new, err = treeOf(f.Path, pair.newData); err != nil {
+		return pair, false
 	}
 	return pair, true
+}
+
+// treeOf parses one side of a config file by the format its path names: a format not known, or
+// a side that is absent, is an empty tree.
+func treeOf(p string, data []byte) (map[string]any, error) {
+	f, known := formatOf(p)
+	if !known {
+		return map[string]any{}, nil
+	}
+	tree, err := parse(f, data)
+	if err != nil || tree != nil {
+		return tree, err
+	}
+	return map[string]any{}, nil
 }
 
 // configFile runs the rules that apply to one file by its name.
 func (j *judge) configFile(f File) {
 	p := f.Path
-	var rules []func(*judge, configPair)
-	switch kind, ok := configKindOf(p); {
-	case p == j.configName() || p == ".gauntlet.yml" || p == ".gauntlet.yaml":
-		if moved, ok := j.gauntletConfigMoved(f); ok {
-			f = moved
-		} else if f.Deleted && j.configMovedFrom(p) {
-			return // judged as the file it moved to
-		}
-		rules = []func(*judge, configPair){(*judge).gauntletConfig}
-	case ok:
-		rules = slices.Clip(kind.rules)
-		if kind.file != nil {
-			kind.file(j, f)
-		}
+	f, rules, judged := j.rulesFor(f)
+	if !judged {
+		return
 	}
 	if isHookFile(p) {
 		rules = append(rules, (*judge).hookFile)
@@ -107,6 +110,33 @@ func (j *judge) configFile(f File) {
 	for _, rule := range rules {
 		rule(j, pair)
 	}
+}
+
+// rulesFor finds the rules that compare a config file by its kind, running at once those that
+// read the change of it itself. It returns the file to judge (a gauntlet config moved is judged
+// against where it was), and false when the file is judged elsewhere.
+func (j *judge) rulesFor(f File) (File, []func(*judge, configPair), bool) {
+	p := f.Path
+	kind, ok := configKindOf(p)
+	switch {
+	case p == j.configName() || p == ".gauntlet.yml" || p == ".gauntlet.yaml":
+		return j.gauntletConfigRules(f)
+	case !ok:
+		return f, nil, true
+	}
+	if kind.file != nil {
+		kind.file(j, f)
+	}
+	return f, slices.Clip(kind.rules), true
+}
+
+func (j *judge) gauntletConfigRules(f File) (File, []func(*judge, configPair), bool) {
+	if moved, ok := j.gauntletConfigMoved(f); ok {
+		f = moved
+	} else if f.Deleted && j.configMovedFrom(f.Path) {
+		return f, nil, false // judged as the file it moved to
+	}
+	return f, []func(*judge, configPair){(*judge).gauntletConfig}, true
 }
 
 // configKind is a kind of config file, by its name: the rules that compare its contents before

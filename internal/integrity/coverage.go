@@ -48,50 +48,53 @@ func jsCoverageFile(base string) bool {
 func thresholds(data []byte, js bool) map[string][]float64 {
 	out := map[string][]float64{}
 	text := string(data)
-	if js && !strings.Contains(strings.ToLower(text), "coverage") && !strings.Contains(strings.ToLower(text), "threshold") && !strings.Contains(text, "target") {
-		js = false
-	}
-	res := []*regexp.Regexp{thresholdAnywhere.get()}
-	if js {
-		res = append(res, thresholdJS.get())
-	}
-	for _, re := range res {
-		for _, m := range re.FindAllStringSubmatch(text, -1) {
-			v, err := strconv.ParseFloat(m[2], 64)
-			if err != nil {
-				continue
-			}
-			k := strings.ToLower(strings.TrimLeft(strings.ReplaceAll(m[1], "_", "-"), "-"))
-			out[k] = append(out[k], v)
-		}
+	addThresholds(out, thresholdAnywhere.get(), text)
+	if js && mentionsThresholds(text) {
+		addThresholds(out, thresholdJS.get(), text)
 	}
 	return out
 }
 
-// coverage reports thresholds lowered or removed in a file that stays.
+// mentionsThresholds says whether a JavaScript file may set coverage thresholds at all.
+func mentionsThresholds(text string) bool {
+	lower := strings.ToLower(text)
+	return strings.Contains(lower, "coverage") || strings.Contains(lower, "threshold") || strings.Contains(text, "target")
+}
+
+// addThresholds adds the thresholds re finds in text, keyed by their lower-cased, dashed name.
+func addThresholds(out map[string][]float64, re *regexp.Regexp, text string) {
+	for _, m := range re.FindAllStringSubmatch(text, -1) {
+		v, err := strconv.ParseFloat(m[2], 64)
+		if err != nil {
+			continue
+		}
+		k := strings.ToLower(strings.TrimLeft(strings.ReplaceAll(m[1], "_", "-"), "-"))
+		out[k] = append(out[k], v)
+	}
+}
+
+// coverage reports thresholds lowered or removed in a file that stays; a deleted file's other
+// rules say what its deletion means.
 func (j *judge) coverage(f File) {
-	if f.Created {
+	if f.Created || f.Deleted {
 		return
 	}
 	oldData, _ := j.ch.Old(cmpOr(f.OldPath, f.Path))
-	var newData []byte
-	if !f.Deleted {
-		newData, _ = j.ch.New(f.Path)
-	}
+	newData, _ := j.ch.New(f.Path)
 	js := jsCoverageFile(path.Base(f.Path))
 	old, new := thresholds(oldData, js), thresholds(newData, js)
 	for _, k := range sortedKeys(anyMap(old)) {
-		ov, nv := old[k], new[k]
-		if f.Deleted {
-			continue // the file's other rules say what its deletion means
-		}
-		if len(nv) == 0 {
-			j.add(gates.RuleCoverageLowered, f.Path, 0, "coverage threshold %s removed (was %s)", k, numbers(ov))
-			continue
-		}
-		if slices.Min(nv) < slices.Min(ov) || slices.Max(nv) < slices.Max(ov) {
-			j.add(gates.RuleCoverageLowered, f.Path, thresholdLine(newData, k, slices.Min(nv)), "coverage threshold %s lowered from %s to %s", k, numbers(ov), numbers(nv))
-		}
+		j.thresholdLowered(f.Path, newData, k, old[k], new[k])
+	}
+}
+
+// thresholdLowered reports a threshold removed, or lowered at either end of its values.
+func (j *judge) thresholdLowered(file string, newData []byte, k string, ov, nv []float64) {
+	switch {
+	case len(nv) == 0:
+		j.add(gates.RuleCoverageLowered, file, 0, "coverage threshold %s removed (was %s)", k, numbers(ov))
+	case slices.Min(nv) < slices.Min(ov) || slices.Max(nv) < slices.Max(ov):
+		j.add(gates.RuleCoverageLowered, file, thresholdLine(newData, k, slices.Min(nv)), "coverage threshold %s lowered from %s to %s", k, numbers(ov), numbers(nv))
 	}
 }
 

@@ -21,32 +21,34 @@ func (j *judge) gauntletConfig(c configPair) {
 	if c.file.Created {
 		return // a first config adds gates; there was nothing to relax
 	}
+	j.compareGates(c)
+	j.compareSetup(c)
+	j.stopHook(c)
+	j.measuredAndExcused(c)
+	j.remoteCache(c)
+	j.integritySettings(c)
+}
+
+// compareGates compares every gate the old config had with its new definition.
+func (j *judge) compareGates(c configPair) {
 	oldGates, newGates := getMap(c.old, "gates"), getMap(c.new, "gates")
 	for _, name := range sortedKeys(oldGates) {
 		og, _ := oldGates[name].(map[string]any)
 		ng, ok := newGates[name].(map[string]any)
-		if !ok {
-			if renamedGate(og, oldGates, newGates) {
-				continue
-			}
-			j.add(gates.RuleGateRelaxed, file, lineOf(c.newData, "gates"), "gate %q removed", name)
-			continue
+		if ok {
+			j.compareGate(c, name, og, ng)
+		} else if !renamedGate(og, oldGates, newGates) {
+			j.add(gates.RuleGateRelaxed, c.file.Path, lineOf(c.newData, "gates"), "gate %q removed", name)
 		}
-		j.compareGate(c, name, og, ng)
 	}
-	j.compareSetup(c)
+}
 
+// stopHook compares the settings that decide when the stop hook lets the agent go.
+func (j *judge) stopHook(c configPair) {
+	file := c.file.Path
 	oldHook, newHook := getMap(c.old, "stop_hook"), getMap(c.new, "stop_hook")
 	at := func(keys ...string) int { return lineOf(c.newData, keys...) }
-	oldMax, okOld := number(oldHook["max_attempts"])
-	newMax, okNew := number(newHook["max_attempts"])
-	if !okOld {
-		oldMax = 3
-	}
-	if !okNew {
-		newMax = 3
-	}
-	if newMax < oldMax {
+	if oldMax, newMax := maxAttempts(oldHook), maxAttempts(newHook); newMax < oldMax {
 		j.add(gates.RuleGateRelaxed, file, at("stop_hook", "max_attempts"), "stop_hook.max_attempts lowered from %g to %g: the agent is let go sooner", oldMax, newMax)
 	}
 	if !truthy(oldHook["honor_active_flag"]) && truthy(newHook["honor_active_flag"]) {
@@ -55,17 +57,29 @@ func (j *judge) gauntletConfig(c configPair) {
 	if truthy(oldHook["subagents"]) && !truthy(newHook["subagents"]) {
 		j.add(gates.RuleGateRelaxed, file, at("stop_hook"), "stop_hook.subagents turned off: subagents stop unjudged")
 	}
-	if s, _ := newHook["local_overrides"].(string); s == "honour" && oldHook["local_overrides"] != "honour" {
+	if newHook["local_overrides"] == "honour" && oldHook["local_overrides"] != "honour" {
 		j.add(gates.RuleGateRelaxed, file, at("stop_hook", "local_overrides"), "stop_hook.local_overrides set to honour: a personal override can now weaken the gates")
 	}
+}
+
+// maxAttempts is how many stops the hook refuses before letting the agent go (3 unless set).
+func maxAttempts(hook map[string]any) float64 {
+	if n, ok := number(hook["max_attempts"]); ok {
+		return n
+	}
+	return 3
+}
+
+// measuredAndExcused compares where the change is measured from and whether recognised
+// environment failures excuse a gate.
+func (j *judge) measuredAndExcused(c configPair) {
+	file := c.file.Path
 	if ob, nb := fmt.Sprint(c.old["base"]), fmt.Sprint(c.new["base"]); ob != nb {
-		j.add(gates.RuleGateRelaxed, file, at("base"), "base changed from %s to %s: the change is measured from elsewhere", shown(c.old["base"]), shown(c.new["base"]))
+		j.add(gates.RuleGateRelaxed, file, lineOf(c.newData, "base"), "base changed from %s to %s: the change is measured from elsewhere", shown(c.old["base"]), shown(c.new["base"]))
 	}
-	if oc, ok := c.old["causes"].(bool); ok && !oc && c.new["causes"] != false {
-		j.add(gates.RuleGateRelaxed, file, at("causes"), "the environment-cause catalogue turned on: failures it recognises no longer block")
+	if explicitlyOff(c.old["causes"]) && c.new["causes"] != false {
+		j.add(gates.RuleGateRelaxed, file, lineOf(c.newData, "causes"), "the environment-cause catalogue turned on: failures it recognises no longer block")
 	}
-	j.remoteCache(c)
-	j.integritySettings(c)
 }
 
 // remoteCache reports a public key the remote cache now trusts: an entry it signed answers for a
@@ -99,31 +113,7 @@ func (j *judge) compareSetup(c configPair) {
 		if !ok {
 			continue // gone: a gate needing it is refused by the config, or no longer needs it and runs
 		}
-		at := func(key string) int {
-			if n := lineOf(c.newData, "setup", name, key); n > 0 {
-				return n
-			}
-			return lineOf(c.newData, "setup", name)
-		}
-		report := func(line int, format string, args ...any) {
-			j.add(gates.RuleGateRelaxed, c.file.Path, line, "setup step %q %s", name, fmt.Sprintf(format, args...))
-		}
-		if canonical(was["run"]) != canonical(now["run"]) || canonical(was["argv"]) != canonical(now["argv"]) {
-			report(at(cmpOr(keyOf(now, "run", "argv"), "run")), "command changed from %s to %s: the gates that need it are skipped when it cannot run", shown(commandOf(was)), shown(commandOf(now)))
-		}
-		for _, key := range []string{"dir", "env"} {
-			if canonical(was[key]) != canonical(now[key]) {
-				report(at(key), "%s changed from %s to %s", key, shown(was[key]), shown(now[key]))
-			}
-		}
-		for _, key := range []string{"infra_exit_codes", "infra_patterns"} {
-			if added := grown(was[key], now[key]); len(added) > 0 {
-				report(at(key), "%s adds %s: its failures count as environment errors, which skip the gates that need it and let the agent stop", key, list(added, 3))
-			}
-		}
-		if oc, ok := was["causes"].(bool); ok && !oc && now["causes"] != false {
-			report(at("causes"), "environment causes turned on: failures they recognise skip the gates that need it")
-		}
+		j.reportSettings(c, "setup", "setup step", name, relaxations(setupChecks, was, now))
 	}
 }
 
@@ -138,80 +128,219 @@ func renamedGate(def map[string]any, oldGates, newGates map[string]any) bool {
 }
 
 func (j *judge) compareGate(c configPair, name string, og, ng map[string]any) {
-	file := c.file.Path
-	at := func(keys ...string) int {
-		if n := lineOf(c.newData, append([]string{"gates", name}, keys...)...); n > 0 {
-			return n
+	j.reportSettings(c, "gates", "gate", name, relaxations(gateChecks, og, ng))
+}
+
+// relaxation is one way an entry's new definition judges less than its old one: the setting to
+// point at and what to say after the entry's name.
+type relaxation struct {
+	key, message string
+}
+
+// settingCheck compares one aspect of an entry's old and new definitions.
+type settingCheck func(was, now map[string]any) []relaxation
+
+// gateChecks are a gate's settings that can relax it, in the order their findings are reported.
+var gateChecks = []settingCheck{
+	becomes("enabled", false, "disabled (enabled: false)"),
+	becomes("severity", "warn", "made severity: warn: its failures no longer block"),
+	gateWhen,
+	gatePaths,
+	gateInputs,
+	grows("exclude", "narrowed: exclude adds %s"),
+	turnsOn("new_only", "narrowed: new_only: true ignores findings on lines the change did not touch"),
+	grows("needs", "now needs %s: it is skipped when that fails"),
+	becomes("on_timeout", "error", "timeouts no longer fail it (on_timeout: error)"),
+	grows("infra_exit_codes", "infra_exit_codes adds %s: such failures count as environment errors, which let the agent stop"),
+	grows("infra_patterns", "infra_patterns adds %s: such failures count as environment errors, which let the agent stop"),
+	causesOn("environment causes turned on: failures they recognise no longer block"),
+	turnsOn("writes", "may now change the work tree (writes: true)"),
+	gateCommand,
+	commandSettings,
+}
+
+// setupChecks are a setup step's settings that can relax the gates needing it, in report order.
+var setupChecks = []settingCheck{
+	setupCommand,
+	changed("dir"),
+	changed("env"),
+	grows("infra_exit_codes", "infra_exit_codes adds %s: its failures count as environment errors, which skip the gates that need it and let the agent stop"),
+	grows("infra_patterns", "infra_patterns adds %s: its failures count as environment errors, which skip the gates that need it and let the agent stop"),
+	causesOn("environment causes turned on: failures they recognise skip the gates that need it"),
+}
+
+// relaxations runs every check on an entry's old and new definitions.
+func relaxations(checks []settingCheck, was, now map[string]any) []relaxation {
+	var found []relaxation
+	for _, check := range checks {
+		found = append(found, check(was, now)...)
+	}
+	return found
+}
+
+// reportSettings reports an entry's relaxations, each at its setting's line, or at the entry's
+// own when the setting is gone.
+func (j *judge) reportSettings(c configPair, section, noun, name string, found []relaxation) {
+	for _, r := range found {
+		line := lineOf(c.newData, section, name, r.key)
+		if line == 0 {
+			line = lineOf(c.newData, section, name)
 		}
-		return lineOf(c.newData, "gates", name)
+		j.add(gates.RuleGateRelaxed, c.file.Path, line, "%s %q %s", noun, name, r.message)
 	}
-	report := func(line int, format string, args ...any) {
-		j.add(gates.RuleGateRelaxed, file, line, "gate %q %s", name, fmt.Sprintf(format, args...))
-	}
-	if og["enabled"] != false && ng["enabled"] == false {
-		report(at("enabled"), "disabled (enabled: false)")
-	}
-	if og["severity"] != "warn" && ng["severity"] == "warn" {
-		report(at("severity"), "made severity: warn: its failures no longer block")
-	}
-	if ow, nw := whenOf(og), whenOf(ng); ow != nw && nw != "always" {
-		report(at("when"), "now runs only when: %s", nw)
-	}
-	if items(og["paths"]) == nil && items(ng["paths"]) != nil {
-		report(at("paths"), "narrowed: paths added (%s)", list(items(ng["paths"]), 3))
-	} else if lost := grown(ng["paths"], og["paths"]); len(lost) > 0 && items(ng["paths"]) != nil {
-		report(at("paths"), "narrowed: paths no longer include %s", list(lost, 3))
-	}
-	if canonical(og["inputs"]) != canonical(ng["inputs"]) {
-		// A cached pass holds while the files its inputs name are unchanged (paths stand in for
-		// inputs not given, the whole tree for neither): naming fewer lets a pass outlive the code.
-		effective := func(g map[string]any) any {
-			if items(g["inputs"]) != nil {
-				return g["inputs"]
-			}
-			return g["paths"]
+}
+
+func relaxed(key, format string, args ...any) []relaxation {
+	return []relaxation{{key: key, message: fmt.Sprintf(format, args...)}}
+}
+
+// becomes is the check that a setting now holds value, which it did not.
+func becomes(key string, value any, message string) settingCheck {
+	return func(was, now map[string]any) []relaxation {
+		if was[key] != value && now[key] == value {
+			return relaxed(key, "%s", message)
 		}
-		if was, now := effective(og), effective(ng); items(was) == nil && items(now) != nil {
-			report(at("inputs"), "narrowed: inputs %s: a cached pass now holds while only those are unchanged", list(items(now), 3))
-		} else if lost := grown(now, was); len(lost) > 0 && items(now) != nil {
-			report(at("inputs"), "narrowed: inputs no longer include %s: a cached pass outlives changes to them", list(lost, 3))
+		return nil
+	}
+}
+
+// turnsOn is the check that a boolean setting is now true, which it was not.
+func turnsOn(key, message string) settingCheck {
+	return func(was, now map[string]any) []relaxation {
+		if !truthy(was[key]) && truthy(now[key]) {
+			return relaxed(key, "%s", message)
 		}
+		return nil
 	}
-	if added := grown(og["exclude"], ng["exclude"]); len(added) > 0 {
-		report(at("exclude"), "narrowed: exclude adds %s", list(added, 3))
-	}
-	if !truthy(og["new_only"]) && truthy(ng["new_only"]) {
-		report(at("new_only"), "narrowed: new_only: true ignores findings on lines the change did not touch")
-	}
-	if added := grown(og["needs"], ng["needs"]); len(added) > 0 {
-		report(at("needs"), "now needs %s: it is skipped when that fails", list(added, 3))
-	}
-	if og["on_timeout"] != "error" && ng["on_timeout"] == "error" {
-		report(at("on_timeout"), "timeouts no longer fail it (on_timeout: error)")
-	}
-	for _, key := range []string{"infra_exit_codes", "infra_patterns"} {
-		if added := grown(og[key], ng[key]); len(added) > 0 {
-			report(at(key), "%s adds %s: such failures count as environment errors, which let the agent stop", key, list(added, 3))
+}
+
+// grows is the check that a list setting gained entries; format takes them.
+func grows(key, format string) settingCheck {
+	return func(was, now map[string]any) []relaxation {
+		if added := grown(was[key], now[key]); len(added) > 0 {
+			return relaxed(key, format, list(added, 3))
 		}
+		return nil
 	}
-	if oc, ok := og["causes"].(bool); ok && !oc && ng["causes"] != false {
-		report(at("causes"), "environment causes turned on: failures they recognise no longer block")
-	}
-	if !truthy(og["writes"]) && truthy(ng["writes"]) {
-		report(at("writes"), "may now change the work tree (writes: true)")
-	}
-	if canonical(og["run"]) != canonical(ng["run"]) || canonical(og["argv"]) != canonical(ng["argv"]) {
-		narrowed := ""
-		if !namesFiles(commandOf(og)) && namesFiles(commandOf(ng)) {
-			narrowed = "narrowed to the change's files ({files}): "
+}
+
+// changed is the check that a setting's value changed at all.
+func changed(key string) settingCheck {
+	return func(was, now map[string]any) []relaxation {
+		if canonical(was[key]) != canonical(now[key]) {
+			return relaxed(key, "%s changed from %s to %s", key, shown(was[key]), shown(now[key]))
 		}
-		report(at(cmpOr(keyOf(ng, "run", "argv"), "run")), "%scommand changed from %s to %s", narrowed, shown(commandOf(og)), shown(commandOf(ng)))
+		return nil
 	}
+}
+
+// causesOn is the check that the environment causes, explicitly off, are no longer off.
+func causesOn(message string) settingCheck {
+	return func(was, now map[string]any) []relaxation {
+		if explicitlyOff(was["causes"]) && now["causes"] != false {
+			return relaxed("causes", "%s", message)
+		}
+		return nil
+	}
+}
+
+// explicitlyOff says a boolean setting is written, and false.
+func explicitlyOff(v any) bool {
+	on, ok := v.(bool)
+	return ok && !on
+}
+
+func gateWhen(was, now map[string]any) []relaxation {
+	if ow, nw := whenOf(was), whenOf(now); ow != nw && nw != "always" {
+		return relaxed("when", "now runs only when: %s", nw)
+	}
+	return nil
+}
+
+func gatePaths(was, now map[string]any) []relaxation {
+	introduced, lost := narrowing(was["paths"], now["paths"])
+	if introduced != nil {
+		return relaxed("paths", "narrowed: paths added (%s)", list(introduced, 3))
+	}
+	if len(lost) > 0 {
+		return relaxed("paths", "narrowed: paths no longer include %s", list(lost, 3))
+	}
+	return nil
+}
+
+// gateInputs judges what a cached pass depends on. A cached pass holds while the files its inputs
+// name are unchanged (paths stand in for inputs not given, the whole tree for neither): naming
+// fewer lets a pass outlive the code.
+func gateInputs(was, now map[string]any) []relaxation {
+	if canonical(was["inputs"]) == canonical(now["inputs"]) {
+		return nil
+	}
+	introduced, lost := narrowing(effectiveInputs(was), effectiveInputs(now))
+	if introduced != nil {
+		return relaxed("inputs", "narrowed: inputs %s: a cached pass now holds while only those are unchanged", list(introduced, 3))
+	}
+	if len(lost) > 0 {
+		return relaxed("inputs", "narrowed: inputs no longer include %s: a cached pass outlives changes to them", list(lost, 3))
+	}
+	return nil
+}
+
+func effectiveInputs(g map[string]any) any {
+	if items(g["inputs"]) != nil {
+		return g["inputs"]
+	}
+	return g["paths"]
+}
+
+// narrowing says how a list that limits a gate shrank: given where it was absent (introduced,
+// all its entries), or no longer holding some of the entries it held (lost). Nothing when the
+// list is now absent: the gate then covers everything.
+func narrowing(was, now any) (introduced, lost []string) {
+	if items(now) == nil {
+		return nil, nil
+	}
+	if items(was) == nil {
+		return items(now), nil
+	}
+	return nil, grown(now, was)
+}
+
+func commandChanged(was, now map[string]any) bool {
+	return canonical(was["run"]) != canonical(now["run"]) || canonical(was["argv"]) != canonical(now["argv"])
+}
+
+// commandKey is the setting a command is written under, for pointing at it.
+func commandKey(g map[string]any) string {
+	return cmpOr(keyOf(g, "run", "argv"), "run")
+}
+
+func gateCommand(was, now map[string]any) []relaxation {
+	if !commandChanged(was, now) {
+		return nil
+	}
+	narrowed := ""
+	if !namesFiles(commandOf(was)) && namesFiles(commandOf(now)) {
+		narrowed = "narrowed to the change's files ({files}): "
+	}
+	return relaxed(commandKey(now), "%scommand changed from %s to %s", narrowed, shown(commandOf(was)), shown(commandOf(now)))
+}
+
+func setupCommand(was, now map[string]any) []relaxation {
+	if !commandChanged(was, now) {
+		return nil
+	}
+	return relaxed(commandKey(now), "command changed from %s to %s: the gates that need it are skipped when it cannot run", shown(commandOf(was)), shown(commandOf(now)))
+}
+
+// commandSettings reports the other settings that decide what a gate runs.
+func commandSettings(was, now map[string]any) []relaxation {
+	var found []relaxation
 	for _, key := range commandKeys {
-		if key != "run" && key != "argv" && canonical(og[key]) != canonical(ng[key]) {
-			report(at(key), "%s changed from %s to %s", key, shown(og[key]), shown(ng[key]))
+		if key != "run" && key != "argv" {
+			found = append(found, changed(key)(was, now)...)
 		}
 	}
+	return found
 }
 
 // keyOf is the first of keys that m has.

@@ -165,66 +165,106 @@ func (p *patchReader) flush() {
 }
 
 func (p *patchReader) line(line string) {
-	if p.cur != nil && (p.oldLeft > 0 || p.newLeft > 0) {
-		if line == "" {
-			line = " "
-		}
-		switch line[0] {
-		case '-':
-			p.keepLine(&p.cur.Removed, Line{N: p.oldN, At: max(p.at, 1), Text: capLine(line[1:])})
-			p.oldN++
-			p.oldLeft--
-			return
-		case '+':
-			p.keepLine(&p.cur.Added, Line{N: p.newN, Text: capLine(line[1:])})
-			p.newN++
-			p.newLeft--
-			return
-		case ' ':
-			p.oldN++
-			p.newN++
-			p.oldLeft--
-			p.newLeft--
-			return
-		case '\\':
-			return
-		}
-		p.oldLeft, p.newLeft = 0, 0
+	if p.cur != nil && (p.oldLeft > 0 || p.newLeft > 0) && p.hunkLine(line) {
+		return
 	}
-	switch {
-	case strings.HasPrefix(line, "diff --git "):
-		p.flush()
-		a, b := headerPaths(strings.TrimPrefix(line, "diff --git "))
-		p.cur = &File{Path: b, OldPath: a}
-		p.keepCur = p.keep == nil || p.keep(b) || p.keep(a)
-	case p.cur == nil:
-	case strings.HasPrefix(line, "new file mode"):
-		p.cur.Created, p.cur.OldPath = true, ""
-	case strings.HasPrefix(line, "deleted file mode"):
-		p.cur.Deleted = true
-		p.cur.Path = p.cur.OldPath
-	case strings.HasPrefix(line, "rename from "):
+	if rest, ok := strings.CutPrefix(line, "diff --git "); ok {
+		p.startFile(rest)
+		return
+	}
+	if p.cur == nil {
+		return
+	}
+	for _, h := range patchHeaders {
+		if strings.HasPrefix(line, h.prefix) {
+			h.read(p, line)
+			return
+		}
+	}
+}
+
+// hunkLine takes a line of the current hunk; false when the hunk ended before it: a line that
+// is none of a hunk's ends it.
+func (p *patchReader) hunkLine(line string) bool {
+	if line == "" {
+		line = " "
+	}
+	switch line[0] {
+	case '-':
+		p.keepLine(&p.cur.Removed, Line{N: p.oldN, At: max(p.at, 1), Text: capLine(line[1:])})
+		p.oldN++
+		p.oldLeft--
+	case '+':
+		p.keepLine(&p.cur.Added, Line{N: p.newN, Text: capLine(line[1:])})
+		p.newN++
+		p.newLeft--
+	case ' ':
+		p.oldN++
+		p.newN++
+		p.oldLeft--
+		p.newLeft--
+	case '\\':
+	default:
+		p.oldLeft, p.newLeft = 0, 0
+		return false
+	}
+	return true
+}
+
+// startFile begins a file at its "diff --git" line.
+func (p *patchReader) startFile(paths string) {
+	p.flush()
+	a, b := headerPaths(paths)
+	p.cur = &File{Path: b, OldPath: a}
+	p.keepCur = p.keep == nil || p.keep(b) || p.keep(a)
+}
+
+// patchHeaders are the lines of a file's header that say what happened to it, by how they start.
+var patchHeaders = []struct {
+	prefix string
+	read   func(p *patchReader, line string)
+}{
+	{"new file mode", func(p *patchReader, _ string) { p.cur.Created, p.cur.OldPath = true, "" }},
+	{"deleted file mode", func(p *patchReader, _ string) { p.deleted() }},
+	{"rename from ", func(p *patchReader, line string) {
 		p.cur.OldPath = unquote(strings.TrimPrefix(line, "rename from "))
-	case strings.HasPrefix(line, "rename to "):
-		p.cur.Path = unquote(strings.TrimPrefix(line, "rename to "))
-		p.keepCur = p.keepCur || p.keep == nil || p.keep(p.cur.Path)
-	case strings.HasPrefix(line, "--- "):
-		if name := snapshot.PatchPath(line[4:]); name != "" {
-			p.cur.OldPath = name
-		}
-	case strings.HasPrefix(line, "+++ "):
-		if name := snapshot.PatchPath(line[4:]); name != "" {
-			p.cur.Path = name
-		} else {
-			p.cur.Deleted = true
-			p.cur.Path = p.cur.OldPath
-		}
-	case strings.HasPrefix(line, "@@ "):
-		p.oldN, p.oldLeft, p.newN, p.newLeft = hunk(line)
-		p.at = p.newN
-		if p.newLeft == 0 {
-			p.at = p.newN + 1 // -U0 names the line before a pure removal
-		}
+	}},
+	{"rename to ", (*patchReader).renamedTo},
+	{"--- ", (*patchReader).oldName},
+	{"+++ ", (*patchReader).newName},
+	{"@@ ", (*patchReader).startHunk},
+}
+
+func (p *patchReader) deleted() {
+	p.cur.Deleted = true
+	p.cur.Path = p.cur.OldPath
+}
+
+func (p *patchReader) renamedTo(line string) {
+	p.cur.Path = unquote(strings.TrimPrefix(line, "rename to "))
+	p.keepCur = p.keepCur || p.keep == nil || p.keep(p.cur.Path)
+}
+
+func (p *patchReader) oldName(line string) {
+	if name := snapshot.PatchPath(line[4:]); name != "" {
+		p.cur.OldPath = name
+	}
+}
+
+// newName reads the "+++" line: /dev/null there is a deleted file.
+func (p *patchReader) newName(line string) {
+	if name := snapshot.PatchPath(line[4:]); name != "" {
+		p.cur.Path = name
+	} else {
+		p.deleted()
+	}
+}
+
+func (p *patchReader) startHunk(line string) {
+	p.oldN, p.oldLeft, p.newN, p.newLeft = hunk(line)
+	p.at = p.newN
+	if p.newLeft == 0 {
+		p.at = p.newN + 1 // -U0 names the line before a pure removal
 	}
 }
 
@@ -283,26 +323,36 @@ func headerPaths(rest string) (a, b string) {
 func quotedFields(s string) []string {
 	var out []string
 	for s = strings.TrimSpace(s); s != ""; s = strings.TrimSpace(s) {
-		if s[0] == '"' {
-			end := 1
-			for end < len(s) && s[end] != '"' {
-				if s[end] == '\\' {
-					end++
-				}
-				end++
-			}
-			if end >= len(s) {
-				return nil
-			}
-			out = append(out, unquote(s[:end+1]))
-			s = s[end+1:]
+		if s[0] != '"' {
+			word, rest, _ := strings.Cut(s, " ")
+			out = append(out, word)
+			s = rest
 			continue
 		}
-		word, rest, _ := strings.Cut(s, " ")
-		out = append(out, word)
-		s = rest
+		end := closingQuote(s)
+		if end < 0 {
+			return nil
+		}
+		out = append(out, unquote(s[:end+1]))
+		s = s[end+1:]
 	}
 	return out
+}
+
+// closingQuote is the index of the quote that closes the quoted string s starts with, escapes
+// skipped; -1 when it is not closed.
+func closingQuote(s string) int {
+	end := 1
+	for end < len(s) && s[end] != '"' {
+		if s[end] == '\\' {
+			end++
+		}
+		end++
+	}
+	if end >= len(s) {
+		return -1
+	}
+	return end
 }
 
 func unquote(s string) string {

@@ -75,33 +75,45 @@ func (j *judge) platform() string { return j.goContext().GOOS + "/" + j.goContex
 // the diff rather than from git (a process per file): the file's own now, less those the change
 // adds, plus those it removes; a deleted file's removed lines are all of it.
 func (j *judge) goHeader(f File, old bool) []byte {
-	added := map[int]bool{}
+	var added map[int]bool
 	if old {
-		for _, a := range f.Added {
-			added[a.N] = true
-		}
+		added = lineNumbers(f.Added)
 	}
 	var lines []string
 	if !f.Deleted {
 		data, _ := j.ch.New(f.Path)
-		for i, line := range splitLines(data) {
-			t := strings.TrimSpace(line)
-			if strings.HasPrefix(t, "package ") {
-				break
-			}
-			if isBuildConstraint(t) && !added[i+1] {
-				lines = append(lines, t)
-			}
-		}
+		lines = constraintsAbovePackage(splitLines(data), added)
 	}
 	if old {
-		for _, r := range f.Removed {
-			if t := strings.TrimSpace(r.Text); isBuildConstraint(t) {
-				lines = append(lines, t)
-			}
-		}
+		lines = append(lines, constraintsOf(f.Removed)...)
 	}
 	return []byte(strings.Join(lines, "\n") + "\n\npackage p\n")
+}
+
+// constraintsAbovePackage are a Go file's build constraint lines, but the lines skip names.
+func constraintsAbovePackage(lines []string, skip map[int]bool) []string {
+	var out []string
+	for i, line := range lines {
+		t := strings.TrimSpace(line)
+		if strings.HasPrefix(t, "package ") {
+			break
+		}
+		if isBuildConstraint(t) && !skip[i+1] {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// constraintsOf are the build constraints among lines of a diff.
+func constraintsOf(lines []Line) []string {
+	var out []string
+	for _, r := range lines {
+		if t := strings.TrimSpace(r.Text); isBuildConstraint(t) {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 func isBuildConstraint(line string) bool {

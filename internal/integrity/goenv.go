@@ -41,47 +41,76 @@ func isMakefile(p string) bool {
 // tool's own env file, so every later go command, the gates' included, runs with it, and no
 // gate's command shows it. A command the change removes elsewhere (moved) is not new.
 func (j *judge) checkGoEnvWrites() {
-	pool := map[string]int{}
-	type hit struct {
-		key, file string
-		line      int
-		vars      []string
-	}
-	var hits []hit
+	moved := tally{}
+	var hits []goEnvHit
 	for _, f := range j.files {
 		if notOurs(f.Path) || !runsCommands(f.Path) && !runsCommands(f.OldPath) {
 			continue
 		}
-		for _, l := range f.Removed {
-			if m := goEnvWrite.FindStringSubmatch(l.Text); m != nil {
-				pool[normalize(m[1])]++
-			}
-		}
-		if f.Deleted {
-			continue
-		}
-		for _, l := range f.Added {
-			m := goEnvWrite.FindStringSubmatch(l.Text)
-			if m == nil {
-				continue
-			}
-			var vars []string
-			for _, v := range goEnvVar.FindAllStringSubmatch(m[1], -1) {
-				if !moduleSourceVars[v[1]] {
-					vars = append(vars, v[1])
-				}
-			}
-			if len(vars) > 0 {
-				hits = append(hits, hit{normalize(m[1]), f.Path, l.N, vars})
-			}
+		goEnvWritesRemoved(f, moved)
+		if !f.Deleted {
+			hits = append(hits, goEnvWritesAdded(f)...)
 		}
 	}
 	for _, h := range hits {
-		if pool[h.key] > 0 {
-			pool[h.key]--
+		if !moved.take(h.key) {
+			j.add(gates.RuleScriptNeutered, h.file, h.line, "go env -w %s added: it writes the go tool's own settings, so every later go command, the gates' included, runs with them unseen",
+				strings.Join(h.vars, ", "))
+		}
+	}
+}
+
+// goEnvWritesRemoved counts the `go env -w` commands a file loses, by their text.
+func goEnvWritesRemoved(f File, moved tally) {
+	for _, l := range f.Removed {
+		if m := goEnvWrite.FindStringSubmatch(l.Text); m != nil {
+			moved[normalize(m[1])]++
+		}
+	}
+}
+
+// goEnvHit is a `go env -w` a file's change adds: its text, for pairing with one removed, and
+// the variables it sets that decide what the gates check.
+type goEnvHit struct {
+	key, file string
+	line      int
+	vars      []string
+}
+
+func goEnvWritesAdded(f File) []goEnvHit {
+	var hits []goEnvHit
+	for _, l := range f.Added {
+		m := goEnvWrite.FindStringSubmatch(l.Text)
+		if m == nil {
 			continue
 		}
-		j.add(gates.RuleScriptNeutered, h.file, h.line, "go env -w %s added: it writes the go tool's own settings, so every later go command, the gates' included, runs with them unseen",
-			strings.Join(h.vars, ", "))
+		if vars := checkedGoVars(m[1]); len(vars) > 0 {
+			hits = append(hits, goEnvHit{normalize(m[1]), f.Path, l.N, vars})
+		}
 	}
+	return hits
+}
+
+// checkedGoVars are the variables a `go env -w` sets, but those saying where modules come from.
+func checkedGoVars(args string) []string {
+	var vars []string
+	for _, v := range goEnvVar.FindAllStringSubmatch(args, -1) {
+		if !moduleSourceVars[v[1]] {
+			vars = append(vars, v[1])
+		}
+	}
+	return vars
+}
+
+// tally counts keys, to pair each with one of its kind later: a text the change removes with
+// the same text added elsewhere (moved, not new), a test removed with one added.
+type tally map[string]int
+
+// take says whether a key is left to pair with, and uses it up.
+func (m tally) take(key string) bool {
+	if m[key] > 0 {
+		m[key]--
+		return true
+	}
+	return false
 }

@@ -46,19 +46,26 @@ func goIfCondition(line string) (cond ast.Expr, src string, ok bool) {
 		return nil, "", false
 	}
 	src = "package p\nfunc _() {\n" + t + "}\n}\n"
-	f, err := parser.ParseFile(token.NewFileSet(), "", src, parser.SkipObjectResolution)
-	if err != nil || len(f.Decls) == 0 {
-		return nil, "", false
-	}
-	fn, _ := f.Decls[0].(*ast.FuncDecl)
-	if fn == nil || fn.Body == nil || len(fn.Body.List) == 0 {
-		return nil, "", false
-	}
-	is, _ := fn.Body.List[0].(*ast.IfStmt)
+	is := firstIfStatement(src)
 	if is == nil {
 		return nil, "", false
 	}
 	return is.Cond, src, true
+}
+
+// firstIfStatement is the if statement a source file's first function starts with; nil when it
+// does not parse or starts with something else.
+func firstIfStatement(src string) *ast.IfStmt {
+	f, err := parser.ParseFile(token.NewFileSet(), "", src, parser.SkipObjectResolution)
+	if err != nil || len(f.Decls) == 0 {
+		return nil
+	}
+	fn, _ := f.Decls[0].(*ast.FuncDecl)
+	if fn == nil || fn.Body == nil || len(fn.Body.List) == 0 {
+		return nil
+	}
+	is, _ := fn.Body.List[0].(*ast.IfStmt)
+	return is
 }
 
 // guardSkipsHere says whether a Go skip under the `if` line may skip where the gates run: its
@@ -87,27 +94,16 @@ func (j *judge) evalGuard(e ast.Expr, src string, onlyProbes *bool) truth {
 	case *ast.ParenExpr:
 		return j.evalGuard(e.X, src, onlyProbes)
 	case *ast.Ident:
-		switch e.Name {
-		case "true":
-			return yes
-		case "false":
-			return no
+		if v, ok := goConstants[e.Name]; ok {
+			return v
 		}
 	case *ast.UnaryExpr:
 		if e.Op == token.NOT {
 			return j.evalGuard(e.X, src, onlyProbes).not()
 		}
 	case *ast.BinaryExpr:
-		switch e.Op {
-		case token.LAND, token.LOR:
-			return combine(e.Op, j.evalGuard(e.X, src, onlyProbes), j.evalGuard(e.Y, src, onlyProbes))
-		case token.EQL, token.NEQ:
-			if v, ok := j.platformIs(e.X, e.Y); ok {
-				if e.Op == token.NEQ {
-					return v.not()
-				}
-				return v
-			}
+		if v, ok := j.evalBinary(e, src, onlyProbes); ok {
+			return v
 		}
 	case *ast.CallExpr:
 		if isSelector(e.Fun, "testing", "Short") && len(e.Args) == 0 {
@@ -118,6 +114,25 @@ func (j *judge) evalGuard(e ast.Expr, src string, onlyProbes *bool) truth {
 		*onlyProbes = false
 	}
 	return unknown
+}
+
+// goConstants are the boolean constants a guard may be written with.
+var goConstants = map[string]truth{"true": yes, "false": no}
+
+// evalBinary tells a conjunction, a disjunction or a comparison of the platform with a string;
+// false when it is none of those.
+func (j *judge) evalBinary(e *ast.BinaryExpr, src string, onlyProbes *bool) (truth, bool) {
+	switch e.Op {
+	case token.LAND, token.LOR:
+		return combine(e.Op, j.evalGuard(e.X, src, onlyProbes), j.evalGuard(e.Y, src, onlyProbes)), true
+	case token.EQL, token.NEQ:
+		v, ok := j.platformIs(e.X, e.Y)
+		if ok && e.Op == token.NEQ {
+			v = v.not()
+		}
+		return v, ok
+	}
+	return unknown, false
 }
 
 func combine(op token.Token, a, b truth) truth {
@@ -183,19 +198,11 @@ type testKey struct{ file, name string }
 // gains several has one rename at most; the others are new. A test moved from a file that did not
 // build here (another platform's) adds to what runs here too.
 func freshTests(removed, added []testDecl) map[testKey]bool {
-	addedNames := map[string]bool{}
-	for _, d := range added {
-		addedNames[d.name] = true
-	}
-	removedNames := map[string]bool{}
-	for _, d := range removed {
-		if d.ran {
-			removedNames[d.name] = true
-		}
-	}
+	addedNames := declNames(added, false)
+	ranNames := declNames(removed, true)
 	out := map[testKey]bool{}
 	for _, d := range added {
-		if !removedNames[d.name] {
+		if !ranNames[d.name] {
 			out[testKey{d.file, d.name}] = true
 		}
 	}
@@ -203,57 +210,78 @@ func freshTests(removed, added []testDecl) map[testKey]bool {
 		if !r.ran || addedNames[r.name] {
 			continue
 		}
-		best, bestShared := -1, 0
-		for i, d := range added {
-			if d.file != r.file || !out[testKey{d.file, d.name}] {
-				continue
-			}
-			shared := sharedWords(r.name, d.name)
-			if best < 0 || shared > bestShared || shared == bestShared && abs(d.line-r.line) < abs(added[best].line-r.line) {
-				best, bestShared = i, shared
-			}
-		}
-		if best >= 0 {
+		if best := renamedTo(r, added, out); best >= 0 {
 			delete(out, testKey{added[best].file, added[best].name})
 		}
 	}
 	return out
 }
 
+// declNames are the names of tests declared (only of those that ran, with ranOnly).
+func declNames(decls []testDecl, ranOnly bool) map[string]bool {
+	names := map[string]bool{}
+	for _, d := range decls {
+		if d.ran || !ranOnly {
+			names[d.name] = true
+		}
+	}
+	return names
+}
+
+// renamedTo is which of the added tests still counted fresh a removed test may have been renamed
+// to: in its file, sharing most words with its name, the nearest to it among equals; -1 when
+// there is none.
+func renamedTo(r testDecl, added []testDecl, fresh map[testKey]bool) int {
+	best, bestShared := -1, 0
+	for i, d := range added {
+		if d.file != r.file || !fresh[testKey{d.file, d.name}] {
+			continue
+		}
+		shared := sharedWords(r.name, d.name)
+		if best < 0 || shared > bestShared || shared == bestShared && abs(d.line-r.line) < abs(added[best].line-r.line) {
+			best, bestShared = i, shared
+		}
+	}
+	return best
+}
+
 // sharedWords counts the words two test names have in common ("test_capture_fd_faulthandler"
 // and "test_faulthandler_enable" share "faulthandler"), "test" aside.
 func sharedWords(a, b string) int {
-	words := func(name string) map[string]bool {
-		set := map[string]bool{}
-		var w strings.Builder
-		end := func() {
-			if s := strings.ToLower(w.String()); s != "" && s != "test" {
-				set[s] = true
-			}
-			w.Reset()
-		}
-		for i, c := range name {
-			switch {
-			case c == '_':
-				end()
-			case c >= 'A' && c <= 'Z' && i > 0:
-				end()
-				w.WriteRune(c)
-			default:
-				w.WriteRune(c)
-			}
-		}
-		end()
-		return set
-	}
 	n := 0
-	wb := words(b)
-	for w := range words(a) {
+	wb := nameWords(b)
+	for w := range nameWords(a) {
 		if wb[w] {
 			n++
 		}
 	}
 	return n
+}
+
+// nameWords are the words of a test name, split at underscores and capitals, lower-cased,
+// "test" aside.
+func nameWords(name string) map[string]bool {
+	set := map[string]bool{}
+	var w strings.Builder
+	end := func() {
+		if s := strings.ToLower(w.String()); s != "" && s != "test" {
+			set[s] = true
+		}
+		w.Reset()
+	}
+	for i, c := range name {
+		switch {
+		case c == '_':
+			end()
+		case c >= 'A' && c <= 'Z' && i > 0:
+			end()
+			w.WriteRune(c)
+		default:
+			w.WriteRune(c)
+		}
+	}
+	end()
+	return set
 }
 
 func abs(n int) int {
@@ -276,16 +304,22 @@ func (j *judge) skipExcused(file string, line int) bool {
 	}
 	switch langOf(file) {
 	case langGo:
-		guard, ok := goGuardLine(lines, line)
-		if !ok {
-			return false // unconditional
-		}
-		return j.fresh[testKey{file, goEnclosingTest(lines, line)}] || !j.guardSkipsHere(guard)
+		return j.goSkipExcused(file, lines, line)
 	case langPython:
 		name, conditional := pyGuardedTest(lines, line)
 		return conditional && (j.fresh[testKey{file, name}] || j.pySkipElsewhere(file, lines, line))
 	}
 	return false
+}
+
+// goSkipExcused says whether a Go skip is under a guard, in a test the change adds or one whose
+// guard does not hold where the gates run.
+func (j *judge) goSkipExcused(file string, lines []string, line int) bool {
+	guard, ok := goGuardLine(lines, line)
+	if !ok {
+		return false // unconditional
+	}
+	return j.fresh[testKey{file, goEnclosingTest(lines, line)}] || !j.guardSkipsHere(guard)
 }
 
 // goGuardLine is the `if` line a Go skip sits directly under (comments and blank lines aside).
@@ -324,37 +358,58 @@ var (
 // decorator with a condition (skipif, xfail(cond)), or a call under an if.
 func pyGuardedTest(lines []string, line int) (name string, conditional bool) {
 	text := lines[line-1]
-	indent := indentOf(text)
 	if strings.HasPrefix(strings.TrimSpace(text), "@") {
-		for k := line; k < len(lines) && k < line+50; k++ {
-			t := strings.TrimSpace(lines[k])
-			if t == "" || indentOf(lines[k]) != indent || strings.HasPrefix(t, "@") || strings.HasPrefix(t, "#") || strings.IndexByte(")]}", t[0]) >= 0 {
-				continue
-			}
-			if m := pyTestDecl.FindStringSubmatch(lines[k]); m != nil {
-				name = m[1]
-			}
-			break
-		}
-		return name, pyConditionalDecorator.MatchString(text)
+		return pyDecoratedTest(lines, line), pyConditionalDecorator.MatchString(text)
 	}
+	return pyTestAround(lines, line)
+}
+
+// pyDecoratedTest names the test the decorator on the line decorates; "" when it decorates
+// something else.
+func pyDecoratedTest(lines []string, line int) string {
+	indent := indentOf(lines[line-1])
+	for k := line; k < len(lines) && k < line+50; k++ {
+		if pyBeforeDecorated(lines[k], indent) {
+			continue
+		}
+		if m := pyTestDecl.FindStringSubmatch(lines[k]); m != nil {
+			return m[1]
+		}
+		return ""
+	}
+	return ""
+}
+
+// pyBeforeDecorated says a line below a decorator comes before what it decorates: blank, a
+// comment, another decorator, the decorator's arguments going on.
+func pyBeforeDecorated(l string, indent int) bool {
+	t := strings.TrimSpace(l)
+	return t == "" || indentOf(l) != indent || strings.HasPrefix(t, "@") || strings.HasPrefix(t, "#") || strings.IndexByte(")]}", t[0]) >= 0
+}
+
+// pyTestAround names the test function a skip call is in ("" for another function), and
+// whether an if is between them.
+func pyTestAround(lines []string, line int) (name string, conditional bool) {
+	indent := indentOf(lines[line-1])
 	for k := line - 2; k >= 0; k-- {
 		t := strings.TrimSpace(lines[k])
 		if t == "" || strings.HasPrefix(t, "#") || indentOf(lines[k]) >= indent {
 			continue
 		}
-		if !conditional && (strings.HasPrefix(t, "if ") || strings.HasPrefix(t, "elif ")) && strings.HasSuffix(t, ":") {
-			conditional = true
-		}
+		conditional = conditional || isPyIfLine(t)
 		if m := pyDef.FindStringSubmatch(lines[k]); m != nil {
 			if pyTestDecl.MatchString(lines[k]) {
-				name = m[1]
+				return m[1], conditional
 			}
-			return name, conditional
+			return "", conditional
 		}
 		indent = indentOf(lines[k])
 	}
 	return "", conditional
+}
+
+func isPyIfLine(t string) bool {
+	return (strings.HasPrefix(t, "if ") || strings.HasPrefix(t, "elif ")) && strings.HasSuffix(t, ":")
 }
 
 // indentOf is the width of a line's leading whitespace, a tab counting as one.

@@ -26,23 +26,35 @@ func hookHosts(p string) []hosts.Name {
 // hookFile reports the gauntlet stop-hook entry removed or changed in a host's project file, and
 // every hook of the file disabled.
 func (j *judge) hookFile(c configPair) {
-	file := c.file.Path
-	for _, host := range hookHosts(file) {
-		oldHooks := hookfile.HooksIn(host, cmpOr(c.file.OldPath, file), c.old)
-		newHooks := hookfile.HooksIn(host, file, c.new)
-		if len(oldHooks) == 0 {
-			continue
-		}
-		line := cmpOr0(lineOf(c.newData, "hooks"), 1)
-		switch {
-		case c.file.Deleted:
-			j.add(gates.RuleHookWeakened, file, 0, "%s hook file deleted: the gauntlet stop hook no longer runs", host)
-		case len(newHooks) == 0:
-			j.add(gates.RuleHookWeakened, file, line, "gauntlet stop hook removed from %s's hooks", host)
-		case !slices.Equal(hookKeys(oldHooks), hookKeys(newHooks)):
-			j.add(gates.RuleHookWeakened, file, cmpOr0(lineOf(c.newData, "hooks", "command"), line), "gauntlet stop hook entry changed: %s", hookChange(oldHooks, newHooks))
-		}
+	for _, host := range hookHosts(c.file.Path) {
+		j.stopHookEntry(c, host)
 	}
+	j.hooksDisabled(c)
+}
+
+// stopHookEntry reports the gauntlet stop hook, there at the base, gone or changed in what one
+// host reads.
+func (j *judge) stopHookEntry(c configPair, host hosts.Name) {
+	file := c.file.Path
+	oldHooks := hookfile.HooksIn(host, cmpOr(c.file.OldPath, file), c.old)
+	newHooks := hookfile.HooksIn(host, file, c.new)
+	if len(oldHooks) == 0 {
+		return
+	}
+	line := cmpOr0(lineOf(c.newData, "hooks"), 1)
+	switch {
+	case c.file.Deleted:
+		j.add(gates.RuleHookWeakened, file, 0, "%s hook file deleted: the gauntlet stop hook no longer runs", host)
+	case len(newHooks) == 0:
+		j.add(gates.RuleHookWeakened, file, line, "gauntlet stop hook removed from %s's hooks", host)
+	case !slices.Equal(hookKeys(oldHooks), hookKeys(newHooks)):
+		j.add(gates.RuleHookWeakened, file, cmpOr0(lineOf(c.newData, "hooks", "command"), line), "gauntlet stop hook entry changed: %s", hookChange(oldHooks, newHooks))
+	}
+}
+
+// hooksDisabled reports the settings that turn every hook of the file off.
+func (j *judge) hooksDisabled(c configPair) {
+	file := c.file.Path
 	if !truthy(c.old["disableAllHooks"]) && truthy(c.new["disableAllHooks"]) {
 		j.add(gates.RuleHookWeakened, file, lineOf(c.newData, "disableAllHooks"), "every hook disabled (disableAllHooks: true)")
 	}

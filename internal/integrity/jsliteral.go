@@ -1,6 +1,7 @@
 package integrity
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -21,42 +22,50 @@ type jsToken struct {
 // one string token, so that its brackets and slashes are not read as code.
 func jsTokens(src string) []jsToken {
 	var out []jsToken
-	regexCanStart := func() bool {
-		if len(out) == 0 {
-			return true
-		}
-		last := out[len(out)-1]
-		return !last.str && strings.Contains("(,:[=!&|?{};", last.text)
-	}
 	for i := 0; i < len(src); {
-		c := src[i]
-		switch {
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
-			i++
-		case strings.HasPrefix(src[i:], "//"):
-			i = jsSkipTo(src, i, "\n")
-		case strings.HasPrefix(src[i:], "/*"):
-			i = jsSkipTo(src, i+2, "*/")
-		case c == '"' || c == '\'' || c == '`' || c == '/' && regexCanStart():
-			end, value := jsQuoted(src, i)
-			out = append(out, jsToken{text: value, str: true, offset: i})
-			i = end
-		case strings.HasPrefix(src[i:], "..."):
-			out = append(out, jsToken{text: "...", offset: i})
-			i += 3
-		case isJSWordByte(c):
-			j := i
-			for j < len(src) && isJSWordByte(src[j]) {
-				j++
-			}
-			out = append(out, jsToken{text: src[i:j], offset: i})
-			i = j
-		default:
-			out = append(out, jsToken{text: string(c), offset: i})
-			i++
+		next, tok, ok := jsNextToken(src, i, jsRegexCanFollow(out))
+		if ok {
+			out = append(out, tok)
 		}
+		i = next
 	}
 	return out
+}
+
+// jsRegexCanFollow says whether a / after these tokens starts a regular expression literal
+// rather than a division.
+func jsRegexCanFollow(toks []jsToken) bool {
+	if len(toks) == 0 {
+		return true
+	}
+	last := toks[len(toks)-1]
+	return !last.str && strings.Contains("(,:[=!&|?{};", last.text)
+}
+
+// jsNextToken reads what starts at i: the token there (none for space and comments) and where
+// the next starts.
+func jsNextToken(src string, i int, regexAllowed bool) (next int, tok jsToken, ok bool) {
+	c := src[i]
+	switch {
+	case strings.IndexByte(" \t\n\r", c) >= 0:
+		return i + 1, jsToken{}, false
+	case strings.HasPrefix(src[i:], "//"):
+		return jsSkipTo(src, i, "\n"), jsToken{}, false
+	case strings.HasPrefix(src[i:], "/*"):
+		return jsSkipTo(src, i+2, "*/"), jsToken{}, false
+	case strings.IndexByte("\"'`", c) >= 0 || c == '/' && regexAllowed:
+		end, value := jsQuoted(src, i)
+		return end, jsToken{text: value, str: true, offset: i}, true
+	case strings.HasPrefix(src[i:], "..."):
+		return i + 3, jsToken{text: "...", offset: i}, true
+	case isJSWordByte(c):
+		j := i
+		for j < len(src) && isJSWordByte(src[j]) {
+			j++
+		}
+		return j, jsToken{text: src[i:j], offset: i}, true
+	}
+	return i + 1, jsToken{text: string(c), offset: i}, true
 }
 
 func jsSkipTo(src string, i int, end string) int {
@@ -69,29 +78,23 @@ func jsSkipTo(src string, i int, end string) int {
 // jsQuoted reads the string (or regular expression) literal at i: where it ends, and its value.
 func jsQuoted(src string, i int) (int, string) {
 	quote := src[i]
+	regex := quote == '/'
 	var b strings.Builder
 	inClass := false
 	for k := i + 1; k < len(src); k++ {
 		c := src[k]
 		switch {
 		case c == '\\' && k+1 < len(src):
-			if quote == '/' {
-				b.WriteByte(c)
+			if regex {
+				b.WriteByte(c) // a regular expression keeps its escapes
 			}
 			k++
 			b.WriteByte(src[k])
-		case quote == '/' && c == '[':
-			inClass = true
-			b.WriteByte(c)
-		case quote == '/' && c == ']':
-			inClass = false
+		case regex && (c == '[' || c == ']'):
+			inClass = c == '['
 			b.WriteByte(c)
 		case c == quote && !inClass:
-			k++
-			for quote == '/' && k < len(src) && isJSWordByte(src[k]) {
-				k++ // flags
-			}
-			return k, b.String()
+			return jsFlagsEnd(src, k+1, regex), b.String()
 		case c == '\n' && quote != '`':
 			return k, b.String() // unterminated: stop at the line's end
 		default:
@@ -99,6 +102,14 @@ func jsQuoted(src string, i int) (int, string) {
 		}
 	}
 	return len(src), b.String()
+}
+
+// jsFlagsEnd is where a literal closing before k ends: past a regular expression's flags.
+func jsFlagsEnd(src string, k int, regex bool) int {
+	for regex && k < len(src) && isJSWordByte(src[k]) {
+		k++
+	}
+	return k
 }
 
 func isJSWordByte(c byte) bool {
@@ -118,6 +129,19 @@ func (p *jsParser) peek() string {
 		return p.toks[p.pos].text
 	}
 	return ""
+}
+
+// pastItem steps over the comma after an item, or over a token nothing could read (the item
+// started at before): so that every loop advances.
+func (p *jsParser) pastItem(before int) {
+	if p.peek() == "," || p.pos == before {
+		p.pos++
+	}
+}
+
+// isPunct says a token is one of the punctuation texts (no string that reads the same).
+func isPunct(t jsToken, texts ...string) bool {
+	return !t.str && slices.Contains(texts, t.text)
 }
 
 // jsLiteralTree reads the object literals of a JavaScript config into one tree: every outermost
@@ -165,33 +189,23 @@ func (p *jsParser) value() any {
 	return p.expression()
 }
 
+// jsClosing is the bracket that closes an opening one, in an expression.
+var jsClosing = map[string]string{"(": ")", "[": "]"}
+
 // expression reads up to the , } ] or ) that ends it; objects inside calls and parentheses are
 // read as values.
 func (p *jsParser) expression() any {
 	var found any
 	var literal any
 	n := 0
-	for p.pos < len(p.toks) {
+	for ; p.pos < len(p.toks) && !isPunct(p.toks[p.pos], ",", "}", "]", ")", ";"); n++ {
 		t := p.toks[p.pos]
-		if !t.str && (t.text == "," || t.text == "}" || t.text == "]" || t.text == ")" || t.text == ";") {
-			break
-		}
-		n++
 		switch {
-		case !t.str && (t.text == "(" || t.text == "["):
-			closing := map[string]string{"(": ")", "[": "]"}[t.text]
-			p.pos++
-			for p.pos < len(p.toks) && p.peek() != closing {
-				before := p.pos
-				if m, ok := p.value().(map[string]any); ok {
-					found = p.found(m)
-				}
-				if p.peek() == "," || p.pos == before {
-					p.pos++
-				}
+		case isPunct(t, "(", "["):
+			if m := p.bracketed(jsClosing[t.text]); m != nil {
+				found = m
 			}
-			p.pos++
-		case !t.str && t.text == "{":
+		case isPunct(t, "{"):
 			if m, ok := p.object().(map[string]any); ok {
 				found = p.found(m)
 			}
@@ -203,6 +217,22 @@ func (p *jsParser) expression() any {
 	if found == nil && n == 1 {
 		return literal
 	}
+	return found
+}
+
+// bracketed reads from an opening bracket past its closing one: the last object among the
+// values inside, nil when there is none.
+func (p *jsParser) bracketed(closing string) map[string]any {
+	var found map[string]any
+	p.pos++
+	for p.pos < len(p.toks) && p.peek() != closing {
+		before := p.pos
+		if m, ok := p.value().(map[string]any); ok {
+			found = p.found(m)
+		}
+		p.pastItem(before)
+	}
+	p.pos++
 	return found
 }
 
@@ -238,35 +268,38 @@ func (p *jsParser) object() any {
 		before := p.pos
 		t := p.toks[p.pos]
 		switch {
-		case !t.str && t.text == "...":
+		case isPunct(t, "..."):
 			p.pos++
 			p.value()
-		case !t.str && t.text == "[":
+		case isPunct(t, "["):
 			p.list() // a computed key
 			if p.peek() == ":" {
 				p.pos++
 				p.value()
 			}
-		case !t.str && (t.text == "{" || t.text == "("):
+		case isPunct(t, "{", "("):
 			p.value() // no key: a block of a method's body, read past whole
 		default:
-			p.pos++
-			switch p.peek() {
-			case ":":
-				p.pos++
-				if v := p.value(); v != nil {
-					out[t.text] = v
-				}
-			case "(":
-				p.expression() // a method: its parameters and its body
-			}
+			p.property(t.text, out)
 		}
-		if p.peek() == "," || p.pos == before {
-			p.pos++
-		}
+		p.pastItem(before)
 	}
 	p.pos++ // }
 	return out
+}
+
+// property reads what follows a key: its value, or a method's parameters and body.
+func (p *jsParser) property(key string, out map[string]any) {
+	p.pos++
+	switch p.peek() {
+	case ":":
+		p.pos++
+		if v := p.value(); v != nil {
+			out[key] = v
+		}
+	case "(":
+		p.expression() // a method: its parameters and its body
+	}
 }
 
 // list reads [ value, ... ]; spreads and values that are not literal are left out.
@@ -283,9 +316,7 @@ func (p *jsParser) list() any {
 		} else if v := p.value(); v != nil {
 			out = append(out, v)
 		}
-		if p.peek() == "," || p.pos == before {
-			p.pos++
-		}
+		p.pastItem(before)
 	}
 	p.pos++ // ]
 	return out

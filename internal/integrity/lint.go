@@ -31,23 +31,22 @@ func keys(paths ...string) [][]string {
 
 // golangci compares golangci-lint's linters and exclusions, v1 and v2 layouts alike.
 func (j *judge) golangci(c configPair) {
-	file := c.file.Path
-	at := func(keys ...string) int { return lineOf(c.newData, keys...) }
 	if c.file.Deleted {
-		j.add(gates.RuleLintRelaxed, file, 0, "golangci-lint config deleted: its linters and settings are gone")
+		j.add(gates.RuleLintRelaxed, c.file.Path, 0, "golangci-lint config deleted: its linters and settings are gone")
 		return
 	}
+	j.golangciLinters(c)
+	j.golangciExclusions(c)
+}
+
+// golangciLinters compares which linters run.
+func (j *judge) golangciLinters(c configPair) {
+	file := c.file.Path
+	at := func(keys ...string) int { return lineOf(c.newData, keys...) }
 	if off := grown(union(c.old, keys("linters.disable")...), union(c.new, keys("linters.disable")...)); len(off) > 0 {
 		j.add(gates.RuleLintRelaxed, file, at("linters", "disable"), "linters disabled: %s", list(off, 5))
 	}
-	enabled := union(c.new, keys("linters.enable", "formatters.enable")...)
-	var lost []string
-	for _, l := range grown(enabled, union(c.old, keys("linters.enable", "formatters.enable")...)) {
-		if successor, gone := retiredLinters[l]; !gone || successor != "" && !slices.Contains(items(enabled), successor) {
-			lost = append(lost, l)
-		}
-	}
-	if len(lost) > 0 {
+	if lost := lintersLost(c.old, c.new); len(lost) > 0 {
 		j.add(gates.RuleLintRelaxed, file, at("linters", "enable"), "linters no longer enabled: %s", list(lost, 5))
 	}
 	if !truthy(getOr(c.old, "linters", "disable-all")) && truthy(getOr(c.new, "linters", "disable-all")) {
@@ -56,29 +55,61 @@ func (j *judge) golangci(c configPair) {
 	if truthy(getOr(c.old, "linters", "enable-all")) && !truthy(getOr(c.new, "linters", "enable-all")) {
 		j.add(gates.RuleLintRelaxed, file, at("linters"), "enable-all turned off")
 	}
-	rank := map[string]int{"all": 3, "standard": 2, "fast": 1, "none": 0}
-	if o, n := str(getOr(c.old, "linters", "default")), str(getOr(c.new, "linters", "default")); o != "" && rank[cmpOr(n, "standard")] < rank[o] {
-		j.add(gates.RuleLintRelaxed, file, at("linters", "default"), "linters.default lowered from %s to %s", o, cmpOr(n, "standard"))
+	if o, n, lowered := modeLowered(lintDefaultRank, getOr(c.old, "linters", "default"), getOr(c.new, "linters", "default"), "standard"); lowered {
+		j.add(gates.RuleLintRelaxed, file, at("linters", "default"), "linters.default lowered from %s to %s", o, n)
 	}
-	exclusions := keys("issues.exclude", "issues.exclude-rules", "issues.exclude-dirs", "issues.exclude-files",
-		"run.skip-dirs", "run.skip-files", "linters.exclusions.rules", "linters.exclusions.paths", "linters.exclusions.presets",
-		"issues.exclude-dirs-use-default")
-	oldExclusions := union(c.old, exclusions...)
-	if str(c.old["version"]) != "2" && getOr(c.old, "issues", "exclude-use-default") != false {
-		// v1 excluded these by default; v2 names them as presets.
-		oldExclusions = append(oldExclusions, "comments", "common-false-positives", "legacy", "std-error-handling")
+}
+
+// lintDefaultRank orders linters.default's values by how many linters they run.
+var lintDefaultRank = map[string]int{"all": 3, "standard": 2, "fast": 1, "none": 0}
+
+// lintersLost lists the linters (and formatters) no longer enabled, but for the retired ones
+// whose successor, if any, is enabled.
+func lintersLost(old, new map[string]any) []string {
+	enabled := union(new, keys("linters.enable", "formatters.enable")...)
+	var lost []string
+	for _, l := range grown(enabled, union(old, keys("linters.enable", "formatters.enable")...)) {
+		if successor, gone := retiredLinters[l]; !gone || successor != "" && !slices.Contains(items(enabled), successor) {
+			lost = append(lost, l)
+		}
 	}
-	if added := grown(oldExclusions, union(c.new, exclusions...)); len(added) > 0 {
+	return lost
+}
+
+// golangciExclusions compares what is excluded from the report.
+func (j *judge) golangciExclusions(c configPair) {
+	file := c.file.Path
+	at := func(keys ...string) int { return lineOf(c.newData, keys...) }
+	if added := grown(oldExclusions(c.old), union(c.new, golangciExclusionKeys...)); len(added) > 0 {
 		j.add(gates.RuleLintRelaxed, file, cmpOr0(at("exclusions"), at("issues")), "exclusions added: %s", list(added, 3))
 	}
 	if getOr(c.old, "issues", "exclude-use-default") == false && getOr(c.new, "issues", "exclude-use-default") != false {
 		j.add(gates.RuleLintRelaxed, file, at("issues"), "the default exclusions are back on (exclude-use-default)")
 	}
 	for _, k := range []string{"new", "new-from-rev", "new-from-patch", "new-from-merge-base"} {
-		if o, n := getOr(c.old, "issues", k), getOr(c.new, "issues", k); (o == nil || o == false || o == "") && n != nil && n != false && n != "" {
+		if o, n := getOr(c.old, "issues", k), getOr(c.new, "issues", k); unsetFlag(o) && !unsetFlag(n) {
 			j.add(gates.RuleLintRelaxed, file, at("issues", k), "only new issues reported now (issues.%s)", k)
 		}
 	}
+}
+
+var golangciExclusionKeys = keys("issues.exclude", "issues.exclude-rules", "issues.exclude-dirs", "issues.exclude-files",
+	"run.skip-dirs", "run.skip-files", "linters.exclusions.rules", "linters.exclusions.paths", "linters.exclusions.presets",
+	"issues.exclude-dirs-use-default")
+
+// oldExclusions are the old config's exclusions, with the ones v1 made by default.
+func oldExclusions(old map[string]any) []any {
+	excluded := union(old, golangciExclusionKeys...)
+	if str(old["version"]) != "2" && getOr(old, "issues", "exclude-use-default") != false {
+		// v1 excluded these by default; v2 names them as presets.
+		excluded = append(excluded, "comments", "common-false-positives", "legacy", "std-error-handling")
+	}
+	return excluded
+}
+
+// unsetFlag says a setting is absent, false or empty.
+func unsetFlag(v any) bool {
+	return v == nil || v == false || v == ""
 }
 
 // retiredLinters are linters golangci-lint removed or merged into another (the successor, "" when
@@ -130,21 +161,23 @@ var severityName = []string{"off", "warn", "error"}
 // eslintRules collects the rules of a config and its overrides, keyed by where they apply.
 func eslintRules(tree map[string]any) map[string]int {
 	out := map[string]int{}
-	add := func(scope string, rules map[string]any) {
-		for name, v := range rules {
-			if s := eslintSeverity(v); s >= 0 {
-				out[scope+name] = s
-			}
-		}
-	}
-	add("", getMap(tree, "rules"))
+	addEslintRules(out, "", getMap(tree, "rules"))
 	if overrides, ok := tree["overrides"].([]any); ok {
 		for _, o := range overrides {
 			om, _ := o.(map[string]any)
-			add("("+strings.Join(items(om["files"]), ",")+") ", getMap(om, "rules"))
+			addEslintRules(out, "("+strings.Join(items(om["files"]), ",")+") ", getMap(om, "rules"))
 		}
 	}
 	return out
+}
+
+// addEslintRules adds the rules set to a severity, under the scope they apply in.
+func addEslintRules(out map[string]int, scope string, rules map[string]any) {
+	for name, v := range rules {
+		if s := eslintSeverity(v); s >= 0 {
+			out[scope+name] = s
+		}
+	}
 }
 
 func (j *judge) eslintrc(c configPair) { j.eslintTree(c, c.old, c.new, nil) }
@@ -157,23 +190,12 @@ func (j *judge) eslintTree(c configPair, old, new map[string]any, prefix []strin
 		j.add(gates.RuleLintRelaxed, file, 0, "eslint config deleted")
 		return
 	}
-	oldRules, newRules := eslintRules(old), eslintRules(new)
-	for _, name := range sortedKeys(anyMap(oldRules)) {
-		o := oldRules[name]
-		n, ok := newRules[name]
-		rule := name[strings.LastIndex(name, " ")+1:]
-		switch {
-		case !ok && o > 0:
-			j.add(gates.RuleLintRelaxed, file, at("rules"), "eslint rule %s removed (was %s)", name, severityName[o])
-		case ok && n < o:
-			j.add(gates.RuleLintRelaxed, file, cmpOr0(at("rules", rule), at("rules")), "eslint rule %s lowered from %s to %s", name, severityName[o], severityName[n])
+	for _, r := range eslintRulesRelaxed(eslintRules(old), eslintRules(new), len(old) > 0) {
+		line := at("rules")
+		if r.written {
+			line = cmpOr0(at("rules", r.rule), line)
 		}
-	}
-	for _, name := range sortedKeys(anyMap(newRules)) {
-		if _, existed := oldRules[name]; !existed && newRules[name] == 0 && len(old) > 0 {
-			rule := name[strings.LastIndex(name, " ")+1:]
-			j.add(gates.RuleLintRelaxed, file, cmpOr0(at("rules", rule), at("rules")), "eslint rule %s set to %s", name, severityName[newRules[name]])
-		}
+		j.add(gates.RuleLintRelaxed, file, line, "%s", r.message)
 	}
 	if lost := grown(new["extends"], old["extends"]); len(lost) > 0 {
 		j.add(gates.RuleLintRelaxed, file, at("extends"), "eslint no longer extends %s", list(lost, 3))
@@ -181,6 +203,55 @@ func (j *judge) eslintTree(c configPair, old, new map[string]any, prefix []strin
 	if added := grown(old["ignorePatterns"], new["ignorePatterns"]); len(added) > 0 {
 		j.add(gates.RuleLintRelaxed, file, at("ignorePatterns"), "eslint ignores %s", list(added, 3))
 	}
+}
+
+// eslintRuleRelaxed is a rule relaxed: its own name, to point at it when it is still written.
+type eslintRuleRelaxed struct {
+	rule    string
+	written bool
+	message string
+}
+
+// eslintRulesRelaxed are the rules removed, lowered, or added switched off (when there was a
+// config before).
+func eslintRulesRelaxed(oldRules, newRules map[string]int, hadConfig bool) []eslintRuleRelaxed {
+	found := eslintRulesWeakened(oldRules, newRules)
+	if hadConfig {
+		found = append(found, eslintRulesAddedOff(oldRules, newRules)...)
+	}
+	return found
+}
+
+// eslintRulesWeakened are the rules of the old config removed or lowered.
+func eslintRulesWeakened(oldRules, newRules map[string]int) []eslintRuleRelaxed {
+	var found []eslintRuleRelaxed
+	for _, name := range sortedKeys(anyMap(oldRules)) {
+		o := oldRules[name]
+		n, ok := newRules[name]
+		switch {
+		case !ok && o > 0:
+			found = append(found, eslintRuleRelaxed{rule: eslintRuleName(name), message: fmt.Sprintf("eslint rule %s removed (was %s)", name, severityName[o])})
+		case ok && n < o:
+			found = append(found, eslintRuleRelaxed{rule: eslintRuleName(name), written: true, message: fmt.Sprintf("eslint rule %s lowered from %s to %s", name, severityName[o], severityName[n])})
+		}
+	}
+	return found
+}
+
+// eslintRulesAddedOff are the rules the new config names only to switch them off.
+func eslintRulesAddedOff(oldRules, newRules map[string]int) []eslintRuleRelaxed {
+	var found []eslintRuleRelaxed
+	for _, name := range sortedKeys(anyMap(newRules)) {
+		if _, existed := oldRules[name]; !existed && newRules[name] == 0 {
+			found = append(found, eslintRuleRelaxed{rule: eslintRuleName(name), written: true, message: fmt.Sprintf("eslint rule %s set to %s", name, severityName[newRules[name]])})
+		}
+	}
+	return found
+}
+
+// eslintRuleName is a rule's name without the scope of the override it is in.
+func eslintRuleName(scoped string) string {
+	return scoped[strings.LastIndex(scoped, " ")+1:]
 }
 
 func anyMap[V any](m map[string]V) map[string]any {
@@ -272,23 +343,28 @@ func (j *judge) severities(c configPair, rule string, path []string, old, new an
 			j.severities(c, rule, append(append([]string{}, path...), k), o[k], n[k])
 		}
 	case string:
-		or, ok := severityRank[o]
-		if !ok || len(path) == 0 {
-			return
-		}
-		ns, _ := new.(string)
-		if nr, ok := severityRank[ns]; ok && nr < or {
+		if ns, lowered := severityLowered(o, new, path); lowered {
 			j.add(rule, c.file.Path, lineOf(c.newData, path...), "%s lowered from %s to %s", strings.Join(path, "."), o, ns)
 		}
 	case bool:
-		last := ""
-		if len(path) > 0 {
-			last = path[len(path)-1]
-		}
-		if o && new == false && (last == "enabled" || last == "recommended" || last == "all") {
+		if o && new == false && len(path) > 0 && switchKeys[path[len(path)-1]] {
 			j.add(rule, c.file.Path, lineOf(c.newData, path...), "%s turned off", strings.Join(path, "."))
 		}
 	}
+}
+
+// switchKeys are the keys whose boolean turns a check, or a set of them, on.
+var switchKeys = map[string]bool{"enabled": true, "recommended": true, "all": true}
+
+// severityLowered says whether a severity word under a key is now a lower one, and names it.
+func severityLowered(o string, new any, path []string) (string, bool) {
+	or, ok := severityRank[o]
+	if !ok || len(path) == 0 {
+		return "", false
+	}
+	ns, _ := new.(string)
+	nr, ok := severityRank[ns]
+	return ns, ok && nr < or
 }
 
 // Type-checker options whose turning off (strict ones) or on (lax ones) weakens the check.
@@ -303,34 +379,54 @@ var (
 )
 
 func (j *judge) tsconfig(c configPair) {
-	file := c.file.Path
 	if c.file.Deleted {
 		return // a project without a tsconfig is not type-checked more loosely, it is not a TS project
 	}
 	oc, nc := getMap(c.old, "compilerOptions"), getMap(c.new, "compilerOptions")
-	at := func(k string) int {
-		return cmpOr0(lineOf(c.newData, "compilerOptions", k), lineOf(c.newData, "compilerOptions"))
+	found := switchedOff([]string{"strict"}, oc, nc)
+	found = append(found, tsStrictFamilyOff(oc, nc)...)
+	found = append(found, switchedOff(tsStrict, oc, nc)...)
+	found = append(found, switchedOn(tsLax, oc, nc)...)
+	for _, r := range found {
+		line := cmpOr0(lineOf(c.newData, "compilerOptions", r.key), lineOf(c.newData, "compilerOptions"))
+		j.add(gates.RuleTypecheckRelaxed, c.file.Path, line, "compilerOptions.%s", r.message)
 	}
-	if truthy(oc["strict"]) && !truthy(nc["strict"]) {
-		j.add(gates.RuleTypecheckRelaxed, file, at("strict"), "compilerOptions.strict turned off")
-	}
+}
+
+// tsStrictFamilyOff are the options strict turns on that are now off: turned off one by one, or
+// strict itself turned off while they were not set apart.
+func tsStrictFamilyOff(oc, nc map[string]any) []relaxation {
+	var found []relaxation
 	for _, k := range tsStrictFamily {
 		o := boolOr(oc[k], truthy(oc["strict"]))
 		n := boolOr(nc[k], truthy(nc["strict"]))
 		if o && !n && (truthy(nc["strict"]) || !truthy(oc["strict"]) || nc[k] == false) {
-			j.add(gates.RuleTypecheckRelaxed, file, at(k), "compilerOptions.%s turned off", k)
+			found = append(found, relaxation{key: k, message: k + " turned off"})
 		}
 	}
-	for _, k := range tsStrict {
-		if truthy(oc[k]) && !truthy(nc[k]) {
-			j.add(gates.RuleTypecheckRelaxed, file, at(k), "compilerOptions.%s turned off", k)
+	return found
+}
+
+// switchedOff are the boolean options that were on and are not now.
+func switchedOff(options []string, was, now map[string]any) []relaxation {
+	var found []relaxation
+	for _, k := range options {
+		if truthy(was[k]) && !truthy(now[k]) {
+			found = append(found, relaxation{key: k, message: k + " turned off"})
 		}
 	}
-	for _, k := range tsLax {
-		if !truthy(oc[k]) && truthy(nc[k]) {
-			j.add(gates.RuleTypecheckRelaxed, file, at(k), "compilerOptions.%s turned on", k)
+	return found
+}
+
+// switchedOn are the boolean options that were off and are on now.
+func switchedOn(options []string, was, now map[string]any) []relaxation {
+	var found []relaxation
+	for _, k := range options {
+		if !truthy(was[k]) && truthy(now[k]) {
+			found = append(found, relaxation{key: k, message: k + " turned on"})
 		}
 	}
+	return found
 }
 
 // boolOr is an explicit boolean, else the fallback.
@@ -401,48 +497,70 @@ func (j *judge) mypyScope(c configPair, scope string, old, new map[string]any, g
 	if scope != "" {
 		where = "mypy for " + scope
 	}
-	line := func(k string) int {
-		return cmpOr0(lineOf(c.newData, append(append([]string{}, at...), k)...), lineOf(c.newData, at...))
+	for _, r := range mypyRelaxations(old, new, global) {
+		line := cmpOr0(lineOf(c.newData, append(append([]string{}, at...), r.key)...), lineOf(c.newData, at...))
+		j.add(gates.RuleTypecheckRelaxed, c.file.Path, line, "%s: %s", where, r.message)
 	}
+}
+
+// mypyRelaxations compares one scope of mypy's options: the global one, or a module's override.
+func mypyRelaxations(old, new map[string]any, global bool) []relaxation {
+	var found []relaxation
 	for _, k := range mypyStrict {
-		o, n := old[k], new[k]
-		if (truthy(o) && !truthy(n) && (n != nil || global)) || (n != nil && !truthy(n) && o == nil && !global) {
-			j.add(gates.RuleTypecheckRelaxed, c.file.Path, line(k), "%s: %s turned off", where, k)
+		if mypyStrictOff(old[k], new[k], global) {
+			found = append(found, relaxation{key: k, message: k + " turned off"})
 		}
 	}
-	for _, k := range mypyLax {
-		if !truthy(old[k]) && truthy(new[k]) {
-			j.add(gates.RuleTypecheckRelaxed, c.file.Path, line(k), "%s: %s turned on", where, k)
-		}
-	}
+	found = append(found, switchedOn(mypyLax, old, new)...)
 	if added := grown(old["disable_error_code"], new["disable_error_code"]); len(added) > 0 {
-		j.add(gates.RuleTypecheckRelaxed, c.file.Path, line("disable_error_code"), "%s: error codes disabled: %s", where, list(added, 5))
+		found = append(found, relaxation{key: "disable_error_code", message: "error codes disabled: " + list(added, 5)})
 	}
 	if f := str(new["follow_imports"]); (f == "skip" || f == "silent") && str(old["follow_imports"]) != f {
-		j.add(gates.RuleTypecheckRelaxed, c.file.Path, line("follow_imports"), "%s: follow_imports = %s", where, f)
+		found = append(found, relaxation{key: "follow_imports", message: "follow_imports = " + f})
 	}
+	return found
+}
+
+// mypyStrictOff says a strict option is off now: turned off where it was on (an override only
+// when it sets it), or an override setting it off where it was not set.
+func mypyStrictOff(o, n any, global bool) bool {
+	return truthy(o) && !truthy(n) && (n != nil || global) || n != nil && !truthy(n) && o == nil && !global
 }
 
 func (j *judge) pyright(c configPair, old, new map[string]any) {
 	if old == nil {
 		return
 	}
-	rank := map[string]int{"strict": 4, "standard": 3, "basic": 2, "off": 1}
-	if o, n := str(old["typeCheckingMode"]), str(new["typeCheckingMode"]); o != "" && rank[cmpOr(n, "standard")] < rank[o] {
-		j.add(gates.RuleTypecheckRelaxed, c.file.Path, lineOf(c.newData, "typeCheckingMode"), "pyright typeCheckingMode lowered from %s to %s", o, cmpOr(n, "standard"))
+	if o, n, lowered := modeLowered(pyrightModeRank, old["typeCheckingMode"], new["typeCheckingMode"], "standard"); lowered {
+		j.add(gates.RuleTypecheckRelaxed, c.file.Path, lineOf(c.newData, "typeCheckingMode"), "pyright typeCheckingMode lowered from %s to %s", o, n)
 	}
-	for _, k := range sortedKeys(old) {
-		if !strings.HasPrefix(k, "report") {
-			continue
-		}
-		o, n := pyrightLevel(old[k]), pyrightLevel(new[k])
-		if new[k] != nil && n < o {
-			j.add(gates.RuleTypecheckRelaxed, c.file.Path, lineOf(c.newData, k), "pyright %s lowered", k)
-		}
+	for _, k := range pyrightReportsLowered(old, new) {
+		j.add(gates.RuleTypecheckRelaxed, c.file.Path, lineOf(c.newData, k), "pyright %s lowered", k)
 	}
 	if added := grown(union(old, keys("ignore", "exclude")...), union(new, keys("ignore", "exclude")...)); len(added) > 0 {
 		j.add(gates.RuleTypecheckRelaxed, c.file.Path, lineOf(c.newData, "ignore"), "pyright now ignores %s", list(added, 3))
 	}
+}
+
+// pyrightModeRank orders pyright's type checking modes by how much they check.
+var pyrightModeRank = map[string]int{"strict": 4, "standard": 3, "basic": 2, "off": 1}
+
+// pyrightReportsLowered are the report* settings still written at a lower level.
+func pyrightReportsLowered(old, new map[string]any) []string {
+	var lowered []string
+	for _, k := range sortedKeys(old) {
+		if strings.HasPrefix(k, "report") && new[k] != nil && pyrightLevel(new[k]) < pyrightLevel(old[k]) {
+			lowered = append(lowered, k)
+		}
+	}
+	return lowered
+}
+
+// modeLowered says whether a mode that was set is now one rank puts lower, an unset one counting
+// as fallback; it returns both modes as they count.
+func modeLowered(rank map[string]int, old, new any, fallback string) (o, n string, lowered bool) {
+	o, n = str(old), cmpOr(str(new), fallback)
+	return o, n, o != "" && rank[n] < rank[o]
 }
 
 func pyrightLevel(v any) int {
@@ -476,25 +594,9 @@ func (j *judge) pylint(c configPair, old, new map[string]any) {
 
 // iniConfig runs the rules of the tools configured in INI files: flake8, mypy, pylint.
 func (j *judge) iniConfig(c configPair) {
-	file := c.file.Path
 	for _, tool := range []string{"flake8", "pycodestyle", "pydocstyle"} {
-		old, new := getMap(c.old, tool), getMap(c.new, tool)
-		if old == nil {
-			continue
-		}
-		ignores := keys("ignore", "extend-ignore", "per-file-ignores", "extend-per-file-ignores", "exclude", "extend-exclude")
-		if added := grown(union(old, ignores...), union(new, ignores...)); len(added) > 0 {
-			j.add(gates.RuleLintRelaxed, file, cmpOr0(lineOf(c.newData, "ignore"), lineOf(c.newData, tool)), "%s now ignores %s", tool, list(added, 5))
-		}
-		if lost := grown(union(new, keys("select", "extend-select")...), union(old, keys("select", "extend-select")...)); len(lost) > 0 {
-			j.add(gates.RuleLintRelaxed, file, lineOf(c.newData, "select"), "%s no longer selects %s", tool, list(lost, 5))
-		}
-		for _, k := range []string{"max-complexity", "max-line-length"} {
-			o, ok1 := number(old[k])
-			n, ok2 := number(new[k])
-			if ok1 && (ok2 && n > o || !ok2 && k == "max-complexity") {
-				j.add(gates.RuleLintRelaxed, file, lineOf(c.newData, k), "%s %s raised from %g to %s", tool, k, o, fmt.Sprint(cmpOr(str(new[k]), "(none)")))
-			}
+		if old := getMap(c.old, tool); old != nil {
+			j.flake8(c, tool, old, getMap(c.new, tool))
 		}
 	}
 	for _, name := range sortedKeys(c.new) {
@@ -506,15 +608,39 @@ func (j *judge) iniConfig(c configPair) {
 	j.pylint(c, c.old, c.new)
 }
 
+// flake8Ignores are the settings of flake8 and its kin that leave checks or files out.
+var flake8Ignores = keys("ignore", "extend-ignore", "per-file-ignores", "extend-per-file-ignores", "exclude", "extend-exclude")
+
+// flake8 compares the section of flake8 or one of its kin: what it ignores and selects, and its
+// limits.
+func (j *judge) flake8(c configPair, tool string, old, new map[string]any) {
+	file := c.file.Path
+	if added := grown(union(old, flake8Ignores...), union(new, flake8Ignores...)); len(added) > 0 {
+		j.add(gates.RuleLintRelaxed, file, cmpOr0(lineOf(c.newData, "ignore"), lineOf(c.newData, tool)), "%s now ignores %s", tool, list(added, 5))
+	}
+	if lost := grown(union(new, keys("select", "extend-select")...), union(old, keys("select", "extend-select")...)); len(lost) > 0 {
+		j.add(gates.RuleLintRelaxed, file, lineOf(c.newData, "select"), "%s no longer selects %s", tool, list(lost, 5))
+	}
+	for _, k := range []string{"max-complexity", "max-line-length"} {
+		if o, raised := limitRaised(k, old[k], new[k]); raised {
+			j.add(gates.RuleLintRelaxed, file, lineOf(c.newData, k), "%s %s raised from %g to %s", tool, k, o, fmt.Sprint(cmpOr(str(new[k]), "(none)")))
+		}
+	}
+}
+
+// limitRaised says whether a limit that was set is now higher, or for max-complexity, gone (no
+// complexity check at all); it returns the old limit.
+func limitRaised(k string, old, new any) (float64, bool) {
+	o, wasSet := number(old)
+	n, isSet := number(new)
+	return o, wasSet && (isSet && n > o || !isSet && k == "max-complexity")
+}
+
+// cargoLintRank orders Cargo's lint levels by how hard they fail.
+var cargoLintRank = map[string]int{"forbid": 4, "deny": 3, "warn": 2, "allow": 1}
+
 // cargoLints compares the lint levels of Cargo.toml's [lints] and [workspace.lints].
 func (j *judge) cargoLints(c configPair) {
-	rank := map[string]int{"forbid": 4, "deny": 3, "warn": 2, "allow": 1}
-	level := func(v any) string {
-		if m, ok := v.(map[string]any); ok {
-			v = m["level"]
-		}
-		return str(v)
-	}
 	for _, table := range [][]string{{"lints"}, {"workspace", "lints"}} {
 		old, new := getMap(c.old, table...), getMap(c.new, table...)
 		if truthy(old["workspace"]) && !truthy(new["workspace"]) {
@@ -523,30 +649,35 @@ func (j *judge) cargoLints(c configPair) {
 		for _, tool := range sortedKeys(old) {
 			ot, _ := old[tool].(map[string]any)
 			nt, _ := new[tool].(map[string]any)
-			for _, lint := range sortedKeys(ot) {
-				o, n := level(ot[lint]), level(nt[lint])
-				if rank[o] >= 2 && rank[n] < rank[o] {
-					j.add(gates.RuleLintRelaxed, c.file.Path, cmpOr0(lineOf(c.newData, lint), lineOf(c.newData, "lints")),
-						"%s lint %s lowered from %s to %s", tool, lint, o, cmpOr(n, "(default)"))
-				}
-			}
+			j.cargoToolLints(c, tool, ot, nt)
 		}
 	}
+}
+
+// cargoToolLints reports the lints of one tool (rust, clippy) lowered from warn or above.
+func (j *judge) cargoToolLints(c configPair, tool string, ot, nt map[string]any) {
+	for _, lint := range sortedKeys(ot) {
+		o, n := cargoLintLevel(ot[lint]), cargoLintLevel(nt[lint])
+		if cargoLintRank[o] >= 2 && cargoLintRank[n] < cargoLintRank[o] {
+			j.add(gates.RuleLintRelaxed, c.file.Path, cmpOr0(lineOf(c.newData, lint), lineOf(c.newData, "lints")),
+				"%s lint %s lowered from %s to %s", tool, lint, o, cmpOr(n, "(default)"))
+		}
+	}
+}
+
+// cargoLintLevel reads a lint's level: written alone, or as a table's level.
+func cargoLintLevel(v any) string {
+	if m, ok := v.(map[string]any); ok {
+		v = m["level"]
+	}
+	return str(v)
 }
 
 // clippyConfig reports clippy thresholds raised and allowances turned on.
 func (j *judge) clippyConfig(c configPair) {
 	for _, k := range sortedKeys(c.old) {
-		o, n := c.old[k], c.new[k]
-		on, ok1 := number(o)
-		nn, ok2 := number(n)
-		switch {
-		case ok1 && ok2 && (strings.HasSuffix(k, "-threshold") || strings.HasPrefix(k, "max-") || strings.HasPrefix(k, "too-many-")) && nn > on:
-			j.add(gates.RuleLintRelaxed, c.file.Path, lineOf(c.newData, k), "clippy %s raised from %g to %g", k, on, nn)
-		case strings.HasPrefix(k, "disallowed-"):
-			if lost := grown(n, o); len(lost) > 0 {
-				j.add(gates.RuleLintRelaxed, c.file.Path, lineOf(c.newData, k), "clippy %s no longer lists %s", k, list(lost, 3))
-			}
+		if msg := clippyRelaxed(k, c.old[k], c.new[k]); msg != "" {
+			j.add(gates.RuleLintRelaxed, c.file.Path, lineOf(c.newData, k), "%s", msg)
 		}
 	}
 	for _, k := range sortedKeys(c.new) {
@@ -554,4 +685,24 @@ func (j *judge) clippyConfig(c configPair) {
 			j.add(gates.RuleLintRelaxed, c.file.Path, lineOf(c.newData, k), "clippy %s turned on", k)
 		}
 	}
+}
+
+// clippyRelaxed says how a clippy setting that was set relaxes: a threshold raised, a disallowed
+// list shortened; "" when it does not.
+func clippyRelaxed(k string, o, n any) string {
+	on, ok1 := number(o)
+	nn, ok2 := number(n)
+	switch {
+	case ok1 && ok2 && isClippyThreshold(k) && nn > on:
+		return fmt.Sprintf("clippy %s raised from %g to %g", k, on, nn)
+	case strings.HasPrefix(k, "disallowed-"):
+		if lost := grown(n, o); len(lost) > 0 {
+			return fmt.Sprintf("clippy %s no longer lists %s", k, list(lost, 3))
+		}
+	}
+	return ""
+}
+
+func isClippyThreshold(k string) bool {
+	return strings.HasSuffix(k, "-threshold") || strings.HasPrefix(k, "max-") || strings.HasPrefix(k, "too-many-")
 }

@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"slices"
 	"strings"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
@@ -18,30 +19,42 @@ import (
 // checkNeutered reports tests the change makes unable to fail, in the test files it edits.
 func (j *judge) checkNeutered() {
 	for _, f := range j.files {
-		if f.Deleted || !testScope(f.Path) {
-			continue
-		}
-		data, ok := j.ch.New(f.Path)
-		if !ok {
-			continue
-		}
-		lines := splitLines(data)
-		l := langOf(f.Path)
-		added := map[int]bool{}
-		for _, a := range f.Added {
-			added[a.N] = true
-		}
-		for _, a := range f.Added {
-			if a.N < 1 || a.N > len(lines) || f.Created {
-				continue // a file the change creates holds no test that ran before
-			}
-			j.returnFirst(f, l, lines, a.N, added)
-			j.constantlyFalse(f, l, lines, a.N)
-		}
-		if l == langGo {
-			j.testMain(f, data)
+		if !f.Deleted && testScope(f.Path) {
+			j.neuteredIn(f)
 		}
 	}
+}
+
+// neuteredIn reports the tests of one test file made unable to fail. A file the change creates
+// holds no test that ran before, but its TestMain is judged all the same.
+func (j *judge) neuteredIn(f File) {
+	data, ok := j.ch.New(f.Path)
+	if !ok {
+		return
+	}
+	l := langOf(f.Path)
+	if !f.Created {
+		lines := splitLines(data)
+		added := lineNumbers(f.Added)
+		for _, a := range f.Added {
+			if a.N >= 1 && a.N <= len(lines) {
+				j.returnFirst(f, l, lines, a.N, added)
+				j.constantlyFalse(f, l, lines, a.N)
+			}
+		}
+	}
+	if l == langGo {
+		j.testMain(f, data)
+	}
+}
+
+// lineNumbers is the set of the lines' numbers.
+func lineNumbers(lines []Line) map[int]bool {
+	set := map[int]bool{}
+	for _, l := range lines {
+		set[l.N] = true
+	}
+	return set
 }
 
 // returnFirst reports a bare return added as the first statement of an existing test (its
@@ -63,41 +76,66 @@ var goSubtest = lazy(`func\s*\(\s*\w+\s+\*testing\.[TB]\s*\)\s*\{\s*$`)
 // testOpenedAbove says whether the code line above line n opens a test's body, names the test
 // (the enclosing one, for a Go subtest) and the line that opens it.
 func testOpenedAbove(l lang, lines []string, n int) (name string, at int, ok bool) {
-	k := n - 2
-	for ; k >= 0; k-- {
-		t := strings.TrimSpace(lines[k])
-		if t == "" || strings.HasPrefix(t, "//") || strings.HasPrefix(t, "#") {
-			continue
-		}
-		if l == langPython && (strings.HasPrefix(t, `"""`) || strings.HasPrefix(t, `'''`) || strings.HasSuffix(t, `"""`) || strings.HasSuffix(t, `'''`)) {
-			continue // a docstring
-		}
-		break
-	}
+	k := codeLineAbove(l, lines, n)
 	if k < 0 {
 		return "", 0, false
 	}
-	line := lines[k]
-	switch l {
-	case langGo:
-		if m := goTestDecl.FindStringSubmatch(line); m != nil && strings.HasSuffix(strings.TrimSpace(line), "{") {
-			return m[1], k + 1, true
-		}
-		if goSubtest.MatchString(line) {
-			if name := goEnclosingTest(lines, k+1); name != "" {
-				return name, k + 1, true
-			}
-		}
-	case langPython:
-		if m := pyTestDecl.FindStringSubmatch(line); m != nil && strings.HasSuffix(strings.TrimSpace(line), ":") {
-			return m[1], k + 1, true
-		}
-	case langJS:
-		if m := jsTestDecl.FindStringSubmatch(line); m != nil && strings.HasSuffix(strings.TrimSpace(line), "{") {
-			return m[2], k + 1, true
-		}
+	if name, ok := testOpenedAt(l, lines, k); ok {
+		return name, k + 1, true
 	}
 	return "", 0, false
+}
+
+// codeLineAbove is the index of the nearest line above line n that holds code (no blank line,
+// comment or Python docstring); -1 when there is none.
+func codeLineAbove(l lang, lines []string, n int) int {
+	for k := n - 2; k >= 0; k-- {
+		if !holdsNoCode(l, strings.TrimSpace(lines[k])) {
+			return k
+		}
+	}
+	return -1
+}
+
+func holdsNoCode(l lang, trimmed string) bool {
+	return trimmed == "" || strings.HasPrefix(trimmed, "//") || strings.HasPrefix(trimmed, "#") ||
+		l == langPython && isDocstringEdge(trimmed)
+}
+
+// isDocstringEdge says a Python line opens or closes a docstring.
+func isDocstringEdge(t string) bool {
+	return strings.HasPrefix(t, `"""`) || strings.HasPrefix(t, `'''`) || strings.HasSuffix(t, `"""`) || strings.HasSuffix(t, `'''`)
+}
+
+// testOpener is how a language's test declaration opens its body: the declaration, which of its
+// groups is the name, and what ends the line.
+type testOpener struct {
+	decl  *lazyRegexp
+	name  int
+	opens string
+}
+
+var testOpeners = map[lang]testOpener{
+	langGo:     {goTestDecl, 1, "{"},
+	langPython: {pyTestDecl, 1, ":"},
+	langJS:     {jsTestDecl, 2, "{"},
+}
+
+// testOpenedAt names the test whose body lines[k] opens: a test declaration, or for Go a
+// subtest's function literal (named by its enclosing test).
+func testOpenedAt(l lang, lines []string, k int) (string, bool) {
+	line := lines[k]
+	if o, ok := testOpeners[l]; ok {
+		if m := o.decl.FindStringSubmatch(line); m != nil && strings.HasSuffix(strings.TrimSpace(line), o.opens) {
+			return m[o.name], true
+		}
+	}
+	if l == langGo && goSubtest.MatchString(line) {
+		if name := goEnclosingTest(lines, k+1); name != "" {
+			return name, true
+		}
+	}
+	return "", false
 }
 
 var (
@@ -127,18 +165,23 @@ func (j *judge) constantlyFalse(f File, l lang, lines []string, n int) {
 	if m == nil || orOperator.MatchString(m[1]) || !constantFalse(m[1]) {
 		return
 	}
-	block := append([]string{m[2]}, blockBelow(lines, n)...)
-	checks := assertions[l]
-	for _, b := range block {
-		if checks != nil && countOutsideStrings(checks.get(), b, l) > 0 {
-			in := ""
-			if name := enclosingTest(l, lines, n); name != "" {
-				in = " in test " + name
-			}
-			j.add(gates.RuleTestNeutered, f.Path, n, "condition made constant false%s: %s: the checks under it never run", in, excerpt(lines[n-1]))
-			return
-		}
+	if !holdsCheck(l, append([]string{m[2]}, blockBelow(lines, n)...)) {
+		return
 	}
+	in := ""
+	if name := enclosingTest(l, lines, n); name != "" {
+		in = " in test " + name
+	}
+	j.add(gates.RuleTestNeutered, f.Path, n, "condition made constant false%s: %s: the checks under it never run", in, excerpt(lines[n-1]))
+}
+
+// holdsCheck says whether a block's lines hold an assertion of the language.
+func holdsCheck(l lang, block []string) bool {
+	checks := assertions[l]
+	if checks == nil {
+		return false
+	}
+	return slices.ContainsFunc(block, func(b string) bool { return countOutsideStrings(checks.get(), b, l) > 0 })
 }
 
 // enclosingTest names the test line n is in, so that a finding says which test stopped checking:
@@ -154,21 +197,30 @@ func enclosingTest(l lang, lines []string, n int) string {
 			continue
 		}
 		level = indentOf(lines[k])
-		switch l {
-		case langPython:
-			if m := pyTestDecl.FindStringSubmatch(lines[k]); m != nil {
-				return m[1]
-			}
-			if pyDef.MatchString(lines[k]) || strings.HasPrefix(strings.TrimSpace(lines[k]), "class ") {
-				return "" // a helper, or a class that is no test
-			}
-		case langJS:
-			if m := jsTestDecl.FindStringSubmatch(lines[k]); m != nil {
-				return m[2]
-			}
+		if name, found := enclosingDeclaration(l, lines[k]); found {
+			return name
 		}
 	}
 	return ""
+}
+
+// enclosingDeclaration reads a line that encloses others: the test it declares, or "" for a
+// Python helper or class that is no test; found is false when it ends nothing (a block inside).
+func enclosingDeclaration(l lang, line string) (name string, found bool) {
+	switch l {
+	case langPython:
+		if m := pyTestDecl.FindStringSubmatch(line); m != nil {
+			return m[1], true
+		}
+		if pyDef.MatchString(line) || strings.HasPrefix(strings.TrimSpace(line), "class ") {
+			return "", true // a helper, or a class that is no test
+		}
+	case langJS:
+		if m := jsTestDecl.FindStringSubmatch(line); m != nil {
+			return m[2], true
+		}
+	}
+	return "", false
 }
 
 func constantFalse(cond string) bool {
@@ -236,38 +288,54 @@ func testMainDefects(data []byte) map[string]int {
 	}
 	out := map[string]int{}
 	for _, d := range file.Decls {
-		fn, ok := d.(*ast.FuncDecl)
-		if !ok || fn.Name.Name != "TestMain" || fn.Recv != nil || fn.Body == nil || len(fn.Type.Params.List) != 1 {
-			continue
-		}
-		param := fn.Type.Params.List[0]
-		if star, ok := param.Type.(*ast.StarExpr); !ok || !isSelector(star.X, "testing", "M") {
-			continue
-		}
-		m := ""
-		if len(param.Names) == 1 {
-			m = param.Names[0].Name
-		}
-		// m.Run called, or m handed to a helper that may call it (os.Exit(testutil.Run(m))).
-		runs := false
-		ast.Inspect(fn.Body, func(n ast.Node) bool {
-			if id, ok := n.(*ast.Ident); ok && id.Name == m && m != "_" {
-				runs = true
+		if fn, ok := d.(*ast.FuncDecl); ok {
+			if m, isMain := testMainParam(fn); isMain {
+				testMainDefectsOf(fset, fn, m, out)
 			}
-			call, ok := n.(*ast.CallExpr)
-			if !ok {
-				return true
-			}
-			if isSelector(call.Fun, "os", "Exit") && len(call.Args) == 1 {
-				if lit, ok := call.Args[0].(*ast.BasicLit); ok && lit.Kind == token.INT && lit.Value == "0" {
-					out[mainExitsZero] = fset.Position(call.Pos()).Line
-				}
-			}
-			return true
-		})
-		if !runs {
-			out[mainNeverRuns] = fset.Position(fn.Pos()).Line
 		}
 	}
 	return out
+}
+
+// testMainParam says whether fn is a TestMain(m *testing.M) with a body, and names m ("" when
+// unnamed).
+func testMainParam(fn *ast.FuncDecl) (string, bool) {
+	if fn.Name.Name != "TestMain" || fn.Recv != nil || fn.Body == nil || len(fn.Type.Params.List) != 1 {
+		return "", false
+	}
+	param := fn.Type.Params.List[0]
+	if star, ok := param.Type.(*ast.StarExpr); !ok || !isSelector(star.X, "testing", "M") {
+		return "", false
+	}
+	if len(param.Names) == 1 {
+		return param.Names[0].Name, true
+	}
+	return "", true
+}
+
+// testMainDefectsOf adds one TestMain's defects to out. m used in any way counts as running the
+// tests: m.Run called, or m handed to a helper that may call it (os.Exit(testutil.Run(m))).
+func testMainDefectsOf(fset *token.FileSet, fn *ast.FuncDecl, m string, out map[string]int) {
+	runs := false
+	ast.Inspect(fn.Body, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && id.Name == m && m != "_" {
+			runs = true
+		}
+		if call, ok := n.(*ast.CallExpr); ok && exitsZero(call) {
+			out[mainExitsZero] = fset.Position(call.Pos()).Line
+		}
+		return true
+	})
+	if !runs {
+		out[mainNeverRuns] = fset.Position(fn.Pos()).Line
+	}
+}
+
+// exitsZero says a call is os.Exit(0).
+func exitsZero(call *ast.CallExpr) bool {
+	if !isSelector(call.Fun, "os", "Exit") || len(call.Args) != 1 {
+		return false
+	}
+	lit, ok := call.Args[0].(*ast.BasicLit)
+	return ok && lit.Kind == token.INT && lit.Value == "0"
 }

@@ -29,44 +29,57 @@ const (
 
 // parse reads data as f; nil data (the file does not exist) is an empty tree.
 func parse(f format, data []byte) (map[string]any, error) {
-	out := map[string]any{}
 	if len(bytes.TrimSpace(data)) == 0 {
-		return out, nil
+		return map[string]any{}, nil
 	}
-	switch f {
-	case formatYAML:
-		var v any
-		if err := yaml.Unmarshal(data, &v); err != nil {
-			return nil, err
-		}
-		m, ok := normalizeTree(v).(map[string]any)
-		if !ok {
-			return nil, fmt.Errorf("not a mapping")
-		}
-		return m, nil
-	case formatJSON:
-		std, err := hujson.Standardize(slices.Clone(data))
-		if err != nil {
-			return nil, err
-		}
-		var v any
-		if err := json.Unmarshal(std, &v); err != nil {
-			return nil, err
-		}
-		m, ok := v.(map[string]any)
-		if !ok {
-			return nil, fmt.Errorf("not an object")
-		}
-		return m, nil
-	case formatTOML:
-		if err := toml.Unmarshal(data, &out); err != nil {
-			return nil, err
-		}
-		return normalizeTree(out).(map[string]any), nil
-	case formatINI:
-		return parseINI(data), nil
+	if read, ok := parsers[f]; ok {
+		return read(data)
 	}
-	return out, nil
+	return map[string]any{}, nil
+}
+
+// parsers read a config file's text, by its format, into a tree.
+var parsers = map[format]func([]byte) (map[string]any, error){
+	formatYAML: parseYAML,
+	formatJSON: parseJSON,
+	formatTOML: parseTOML,
+	formatINI:  func(data []byte) (map[string]any, error) { return parseINI(data), nil },
+}
+
+func parseYAML(data []byte) (map[string]any, error) {
+	var v any
+	if err := yaml.Unmarshal(data, &v); err != nil {
+		return nil, err
+	}
+	m, ok := normalizeTree(v).(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("not a mapping")
+	}
+	return m, nil
+}
+
+func parseJSON(data []byte) (map[string]any, error) {
+	std, err := hujson.Standardize(slices.Clone(data))
+	if err != nil {
+		return nil, err
+	}
+	var v any
+	if err := json.Unmarshal(std, &v); err != nil {
+		return nil, err
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("not an object")
+	}
+	return m, nil
+}
+
+func parseTOML(data []byte) (map[string]any, error) {
+	out := map[string]any{}
+	if err := toml.Unmarshal(data, &out); err != nil {
+		return nil, err
+	}
+	return normalizeTree(out).(map[string]any), nil
 }
 
 // normalizeTree turns YAML's and TOML's value types into JSON's: string keys, float64 numbers,
@@ -95,12 +108,19 @@ func normalizeTree(v any) any {
 			v[i] = normalizeTree(e)
 		}
 		return v
+	}
+	return asFloat(v)
+}
+
+// asFloat is an integer as JSON's number; any other value as it is.
+func asFloat(v any) any {
+	switch n := v.(type) {
 	case int:
-		return float64(v)
+		return float64(n)
 	case int64:
-		return float64(v)
+		return float64(n)
 	case uint64:
-		return float64(v)
+		return float64(n)
 	}
 	return v
 }
@@ -109,39 +129,45 @@ func normalizeTree(v any) any {
 // key = value (or key: value), values continued on indented lines, ; and # comments. Section
 // and key names are lower-cased, as the tools read them.
 func parseINI(data []byte) map[string]any {
-	out := map[string]any{}
-	var section map[string]any
-	var key string
+	r := iniReader{out: map[string]any{}}
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	for sc.Scan() {
-		raw := strings.TrimRight(sc.Text(), "\r")
-		line := strings.TrimSpace(raw)
-		if line == "" || line[0] == '#' || line[0] == ';' {
-			continue
-		}
-		if strings.HasPrefix(line, "[") && strings.HasSuffix(line, "]") {
-			name := strings.ToLower(strings.TrimSpace(line[1 : len(line)-1]))
-			section = map[string]any{}
-			out[name] = section
-			key = ""
-			continue
-		}
-		if section == nil {
-			continue
-		}
-		if (raw[0] == ' ' || raw[0] == '\t') && key != "" {
-			section[key] = section[key].(string) + "\n" + stripINIComment(line)
-			continue
-		}
-		i := strings.IndexAny(line, "=:")
-		if i < 0 {
-			continue
-		}
-		key = strings.ToLower(strings.TrimSpace(line[:i]))
-		section[key] = stripINIComment(strings.TrimSpace(line[i+1:]))
+		r.line(strings.TrimRight(sc.Text(), "\r"))
 	}
-	return out
+	return r.out
+}
+
+// iniReader is parseINI's state: the sections so far, the one being read, its last key.
+type iniReader struct {
+	out, section map[string]any
+	key          string
+}
+
+func (r *iniReader) line(raw string) {
+	line := strings.TrimSpace(raw)
+	switch {
+	case line == "" || strings.IndexByte("#;", line[0]) >= 0:
+	case strings.HasPrefix(line, "[") && strings.HasSuffix(line, "]"):
+		r.section = map[string]any{}
+		r.out[strings.ToLower(strings.TrimSpace(line[1:len(line)-1]))] = r.section
+		r.key = ""
+	case r.section == nil:
+	case r.key != "" && strings.IndexByte(" \t", raw[0]) >= 0:
+		r.section[r.key] = r.section[r.key].(string) + "\n" + stripINIComment(line)
+	default:
+		r.setting(line)
+	}
+}
+
+// setting reads a key = value (or key: value) line; one without either is skipped.
+func (r *iniReader) setting(line string) {
+	i := strings.IndexAny(line, "=:")
+	if i < 0 {
+		return
+	}
+	r.key = strings.ToLower(strings.TrimSpace(line[:i]))
+	r.section[r.key] = stripINIComment(strings.TrimSpace(line[i+1:]))
 }
 
 func stripINIComment(s string) string {
@@ -190,32 +216,47 @@ func items(v any) []string {
 	case nil:
 		return nil
 	case []any:
-		out := make([]string, 0, len(v))
-		for _, e := range v {
-			if s, ok := e.(string); ok {
-				out = append(out, s)
-			} else {
-				out = append(out, canonical(e))
-			}
-		}
-		return out
+		return listItems(v)
 	case map[string]any:
-		var out []string
-		for k, e := range v {
-			for _, it := range items(e) {
-				out = append(out, k+": "+it)
-			}
-			if len(items(e)) == 0 {
-				out = append(out, k+": "+canonical(e))
-			}
-		}
-		slices.Sort(out)
-		return out
+		return mapItems(v)
 	case string:
-		return strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == '\n' || r == ' ' || r == '\t' })
+		return strings.FieldsFunc(v, isListSeparator)
 	default:
 		return []string{canonical(v)}
 	}
+}
+
+func isListSeparator(r rune) bool {
+	return r == ',' || r == '\n' || r == ' ' || r == '\t'
+}
+
+// listItems are a list's entries: strings as they are, other values as JSON.
+func listItems(v []any) []string {
+	out := make([]string, 0, len(v))
+	for _, e := range v {
+		if s, ok := e.(string); ok {
+			out = append(out, s)
+		} else {
+			out = append(out, canonical(e))
+		}
+	}
+	return out
+}
+
+// mapItems are a map's "key: entry" pairs, one per entry of each value (the value as JSON when
+// it has none), sorted.
+func mapItems(v map[string]any) []string {
+	var out []string
+	for k, e := range v {
+		for _, it := range items(e) {
+			out = append(out, k+": "+it)
+		}
+		if len(items(e)) == 0 {
+			out = append(out, k+": "+canonical(e))
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // grown lists the entries of next that prev does not have.

@@ -28,41 +28,64 @@ var (
 // run: a skipif (skipIf, xfail with a condition) whose condition is false here, a skipUnless whose
 // condition is true here, or a skip call under an `if` whose condition is false here.
 func (j *judge) pySkipElsewhere(file string, lines []string, line int) bool {
-	text := lines[line-1]
-	cond, skipsWhen := "", true
-	if t := strings.TrimSpace(text); strings.HasPrefix(t, "@") {
-		switch {
-		case strings.Contains(t, "skipUnless"):
-			skipsWhen = false
-		case strings.Contains(t, "skipif"), strings.Contains(t, "skipIf"), strings.Contains(t, "xfail"):
-		default:
-			return false
-		}
-		open := strings.IndexByte(t, '(')
-		if open < 0 {
-			return false
-		}
-		cond = pyFirstArg(t[open+1:] + "\n" + strings.Join(lines[line:min(len(lines), line+20)], "\n"))
-	} else {
-		indent := indentOf(text)
-		for k := line - 2; k >= 0; k-- {
-			t := strings.TrimSpace(lines[k])
-			if t == "" || strings.HasPrefix(t, "#") || indentOf(lines[k]) >= indent {
-				continue
-			}
-			for _, kw := range []string{"if ", "elif "} {
-				if strings.HasPrefix(t, kw) && strings.HasSuffix(t, ":") {
-					cond = strings.TrimSuffix(strings.TrimPrefix(t, kw), ":")
-				}
-			}
-			break
-		}
-	}
+	cond, skipsWhen := pySkipCondition(lines, line)
 	if cond == "" {
 		return false
 	}
 	v := j.pyTruth(file, cond, 0)
 	return skipsWhen && v == no || !skipsWhen && v == yes
+}
+
+// pySkipCondition is the condition a skip on the line depends on, and whether it skips when the
+// condition holds (skipUnless: when it does not); "" when it has none that can be read.
+func pySkipCondition(lines []string, line int) (cond string, skipsWhen bool) {
+	if t := strings.TrimSpace(lines[line-1]); strings.HasPrefix(t, "@") {
+		return pyDecoratorCondition(t, lines, line)
+	}
+	return pyGuardAbove(lines, line), true
+}
+
+// pyDecoratorCondition reads a skip decorator's condition: its first argument, which may go on
+// over the lines below.
+func pyDecoratorCondition(t string, lines []string, line int) (cond string, skipsWhen bool) {
+	skipsWhen = true
+	switch {
+	case strings.Contains(t, "skipUnless"):
+		skipsWhen = false
+	case strings.Contains(t, "skipif"), strings.Contains(t, "skipIf"), strings.Contains(t, "xfail"):
+	default:
+		return "", true
+	}
+	open := strings.IndexByte(t, '(')
+	if open < 0 {
+		return "", true
+	}
+	return pyFirstArg(t[open+1:] + "\n" + strings.Join(lines[line:min(len(lines), line+20)], "\n")), skipsWhen
+}
+
+// pyGuardAbove is the condition of the if (or elif) the line is directly under; "" when the
+// statement it is under is none.
+func pyGuardAbove(lines []string, line int) string {
+	indent := indentOf(lines[line-1])
+	for k := line - 2; k >= 0; k-- {
+		t := strings.TrimSpace(lines[k])
+		if t == "" || strings.HasPrefix(t, "#") || indentOf(lines[k]) >= indent {
+			continue
+		}
+		return pyIfCondition(t)
+	}
+	return ""
+}
+
+// pyIfCondition is the condition of an if or elif line; "" when it is none.
+func pyIfCondition(t string) string {
+	cond := ""
+	for _, kw := range []string{"if ", "elif "} {
+		if strings.HasPrefix(t, kw) && strings.HasSuffix(t, ":") {
+			cond = strings.TrimSuffix(strings.TrimPrefix(t, kw), ":")
+		}
+	}
+	return cond
 }
 
 // pyFirstArg is the first positional argument of a call whose text starts after its "(": "" when
@@ -71,27 +94,35 @@ func pyFirstArg(s string) string {
 	depth, quote := 0, byte(0)
 	for i := 0; i < len(s); i++ {
 		c := s[i]
+		if quote != 0 {
+			i, quote = pyInQuote(s, i, quote)
+			continue
+		}
+		closes := strings.IndexByte(")]}", c) >= 0
 		switch {
-		case quote != 0:
-			if c == '\\' {
-				i++
-			} else if c == quote {
-				quote = 0
-			}
 		case c == '"' || c == '\'':
 			quote = c
-		case c == '(' || c == '[' || c == '{':
+		case strings.IndexByte("([{", c) >= 0:
 			depth++
-		case c == ')' || c == ']' || c == '}':
-			if depth == 0 {
-				return pyPositional(s[:i])
-			}
+		case closes && depth > 0:
 			depth--
-		case c == ',' && depth == 0:
+		case closes || c == ',' && depth == 0:
 			return pyPositional(s[:i])
 		}
 	}
 	return ""
+}
+
+// pyInQuote reads s[i] inside a string: past an escaped character, or out of the string at its
+// closing quote.
+func pyInQuote(s string, i int, quote byte) (int, byte) {
+	switch s[i] {
+	case '\\':
+		return i + 1, quote
+	case quote:
+		return i, 0
+	}
+	return i, quote
 }
 
 func pyPositional(arg string) string {
@@ -107,46 +138,20 @@ func pyPositional(arg string) string {
 
 // pyTruth is a condition's value where the gates run, when it can be told.
 func (j *judge) pyTruth(file, expr string, depth int) truth {
-	e := strings.Join(strings.Fields(expr), " ")
-	for len(e) >= 2 && e[0] == '(' && e[len(e)-1] == ')' && balanced(e[1:len(e)-1]) {
-		e = strings.TrimSpace(e[1 : len(e)-1])
-	}
-	if parts := pySplit(e, " or "); len(parts) > 1 {
-		v := no
-		for _, p := range parts {
-			v = combineOr(v, j.pyTruth(file, p, depth))
+	e := pyUnwrapped(expr)
+	for _, c := range pyConnectives {
+		if parts := pySplit(e, c.sep); len(parts) > 1 {
+			v := c.identity
+			for _, p := range parts {
+				v = c.combine(v, j.pyTruth(file, p, depth))
+			}
+			return v
 		}
-		return v
-	}
-	if parts := pySplit(e, " and "); len(parts) > 1 {
-		v := yes
-		for _, p := range parts {
-			v = combineAnd(v, j.pyTruth(file, p, depth))
-		}
-		return v
 	}
 	if rest, ok := strings.CutPrefix(e, "not "); ok {
 		return j.pyTruth(file, rest, depth).not()
 	}
-	switch e {
-	case "True":
-		return yes
-	case "False":
-		return no
-	}
-	if m := pyCompare.FindStringSubmatch(e); m != nil {
-		return pyCompared(m[1], m[2], m[3]+m[4])
-	}
-	if m := pyCompareR.FindStringSubmatch(e); m != nil {
-		return pyCompared(m[4], m[3], m[1]+m[2])
-	}
-	if m := pyStarts.FindStringSubmatch(e); m != nil {
-		v := no
-		for _, lit := range pyStrLit.FindAllStringSubmatch(m[1], -1) {
-			if strings.HasPrefix(pyPlatform("sys.platform"), lit[1]+lit[2]) {
-				v = yes
-			}
-		}
+	if v, ok := pyPlatformTruth(e); ok {
 		return v
 	}
 	if pyIdent.MatchString(e) && depth < 4 {
@@ -155,6 +160,58 @@ func (j *judge) pyTruth(file, expr string, depth int) truth {
 		}
 	}
 	return unknown
+}
+
+// pyConnectives are the operators that join conditions, loosest first, with the value that
+// joins as nothing and how two values join.
+var pyConnectives = []struct {
+	sep      string
+	identity truth
+	combine  func(a, b truth) truth
+}{
+	{" or ", no, combineOr},
+	{" and ", yes, combineAnd},
+}
+
+// pyUnwrapped is an expression with its spaces normalised and its outer parentheses removed.
+func pyUnwrapped(expr string) string {
+	e := strings.Join(strings.Fields(expr), " ")
+	for len(e) >= 2 && e[0] == '(' && e[len(e)-1] == ')' && balanced(e[1:len(e)-1]) {
+		e = strings.TrimSpace(e[1 : len(e)-1])
+	}
+	return e
+}
+
+// pyPlatformTruth tells a literal or a test of the platform: True, False, a comparison of
+// sys.platform, platform.system() or os.name with a string, sys.platform.startswith(...).
+func pyPlatformTruth(e string) (truth, bool) {
+	switch e {
+	case "True":
+		return yes, true
+	case "False":
+		return no, true
+	}
+	if m := pyCompare.FindStringSubmatch(e); m != nil {
+		return pyCompared(m[1], m[2], m[3]+m[4]), true
+	}
+	if m := pyCompareR.FindStringSubmatch(e); m != nil {
+		return pyCompared(m[4], m[3], m[1]+m[2]), true
+	}
+	if m := pyStarts.FindStringSubmatch(e); m != nil {
+		return pyStartsWith(m[1]), true
+	}
+	return unknown, false
+}
+
+// pyStartsWith is sys.platform.startswith's value for its string arguments.
+func pyStartsWith(args string) truth {
+	v := no
+	for _, lit := range pyStrLit.FindAllStringSubmatch(args, -1) {
+		if strings.HasPrefix(pyPlatform("sys.platform"), lit[1]+lit[2]) {
+			v = yes
+		}
+	}
+	return v
 }
 
 func pyCompared(what, op, want string) truth {
@@ -195,10 +252,24 @@ func (j *judge) pyDefinition(file, name string, depth int) (at, def string, ok b
 		return "", "", false
 	}
 	lines := splitLines(data)
+	top, once := pyTopAssignment(lines, name)
+	if !once {
+		return "", "", false
+	}
+	if top != "" {
+		return file, top, true
+	}
+	return j.pyImported(file, lines, name, depth)
+}
+
+// pyTopAssignment is the value a module sets a name to at its top level ("" when it does not),
+// and whether that is the only binding of the name that counts: false when the name is set again,
+// or in a way not read here.
+func pyTopAssignment(lines []string, name string) (top string, once bool) {
 	q := regexp.QuoteMeta(name)
 	binds := regexp.MustCompile(`\b` + q + `\s*(?:[-+*/|&^%@]|//|\*\*|>>|<<)?=(?:[^=]|$)|\bglobal\b[^#]*\b` + q + `\b|` +
 		`\bfor\s[^#]*\b` + q + `\b[^#]*\bin\b|\bas\s+` + q + `\b|\b(?:def|class)\s+` + q + `\b|["']` + q + `["']`)
-	top, sets := "", 0
+	sets := 0
 	for k, l := range lines {
 		if !binds.MatchString(l) {
 			continue
@@ -214,12 +285,11 @@ func (j *judge) pyDefinition(file, name string, depth int) (at, def string, ok b
 			sets += 2 // set again somewhere, or in a way not read here
 		}
 	}
-	if sets > 1 {
-		return "", "", false
-	}
-	if top != "" {
-		return file, top, true
-	}
+	return top, sets <= 1
+}
+
+// pyImported follows the import a file takes a name from to the module that sets it.
+func (j *judge) pyImported(file string, lines []string, name string, depth int) (at, def string, ok bool) {
 	for _, l := range lines {
 		m := pyFromImpor.FindStringSubmatch(l)
 		if m == nil || !pyImports(m[2], name) {

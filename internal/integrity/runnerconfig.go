@@ -1,6 +1,7 @@
 package integrity
 
 import (
+	"fmt"
 	"path"
 	"slices"
 	"strings"
@@ -57,36 +58,58 @@ func (j *judge) pytestConfig(c configPair) {
 	if !hadOld || !hasNew || c.file.Deleted {
 		return
 	}
-	file := c.file.Path
-	at := func(k string) int { return lineOf(c.newData, k) }
+	var found []relaxation
+	for _, check := range pytestChecks {
+		found = append(found, check(old, new)...)
+	}
+	for _, r := range found {
+		j.add(gates.RuleTestsExcluded, c.file.Path, lineOf(c.newData, r.key), "%s", r.message)
+	}
+}
+
+// pytestChecks compare the pytest settings that select tests, in report order.
+var pytestChecks = []settingCheck{pytestAddopts, pytestTestpaths, pytestNorecursedirs, pytestPatterns}
+
+func pytestAddopts(old, new map[string]any) []relaxation {
 	oldOpts := parseRunnerArgs(pytestRunner, pytestWords(old["addopts"]))
 	if why := narrowedBy(oldOpts, parseRunnerArgs(pytestRunner, pytestWords(new["addopts"]))); why != "" {
-		j.add(gates.RuleTestsExcluded, file, at("addopts"), "pytest addopts select fewer tests: %s", why)
+		return relaxed("addopts", "pytest addopts select fewer tests: %s", why)
 	}
+	return nil
+}
+
+// pytestTestpaths judges testpaths: set where it was not (from the whole project) to name files,
+// or losing paths.
+func pytestTestpaths(old, new map[string]any) []relaxation {
 	op, np := items(old["testpaths"]), items(new["testpaths"])
 	switch {
 	case len(op) == 0 && slices.ContainsFunc(np, namesFile):
-		j.add(gates.RuleTestsExcluded, file, at("testpaths"), "pytest testpaths set to %s: it no longer collects from the whole project", list(np, 3))
-	case len(op) == 0:
-	case len(np) > 0:
-		if lost := uncovered(op, np); len(lost) > 0 {
-			j.add(gates.RuleTestsExcluded, file, at("testpaths"), "pytest testpaths no longer include %s", list(lost, 3))
-		}
+		return relaxed("testpaths", "pytest testpaths set to %s: it no longer collects from the whole project", list(np, 3))
+	case len(op) == 0 || len(np) == 0:
+		return nil
 	}
-	var skipped []string
-	for _, d := range grown(old["norecursedirs"], new["norecursedirs"]) {
-		if mayHoldTests(d) {
-			skipped = append(skipped, d)
-		}
+	if lost := uncovered(op, np); len(lost) > 0 {
+		return relaxed("testpaths", "pytest testpaths no longer include %s", list(lost, 3))
 	}
-	if len(skipped) > 0 {
-		j.add(gates.RuleTestsExcluded, file, at("norecursedirs"), "pytest no longer recurses into %s", list(skipped, 3))
+	return nil
+}
+
+func pytestNorecursedirs(old, new map[string]any) []relaxation {
+	if skipped := mayHoldTestsOf(grown(old["norecursedirs"], new["norecursedirs"])); len(skipped) > 0 {
+		return relaxed("norecursedirs", "pytest no longer recurses into %s", list(skipped, 3))
 	}
+	return nil
+}
+
+// pytestPatterns judges the python_* collection patterns.
+func pytestPatterns(old, new map[string]any) []relaxation {
+	var found []relaxation
 	for _, k := range sortedKeys(anyMap(pytestDefaults)) {
 		if lost := lostPatterns(old[k], new[k], pytestDefaults[k]); len(lost) > 0 {
-			j.add(gates.RuleTestsExcluded, file, at(k), "pytest %s no longer matches %s", k, list(lost, 3))
+			found = append(found, relaxed(k, "pytest %s no longer matches %s", k, list(lost, 3))...)
 		}
 	}
+	return found
 }
 
 // pytestWords are addopts as words: a TOML list as it is, a string split as a shell would.
@@ -222,37 +245,50 @@ var notSelecting = map[string]bool{"coverage": true, "coverageThreshold": true, 
 // runnerSelections finds the selecting lists of a jest or vitest config tree, by where they are.
 func runnerSelections(tree map[string]any) map[string]runnerSelection {
 	out := map[string]runnerSelection{}
-	var walk func(v any, keys []string)
-	walk = func(v any, keys []string) {
-		switch v := v.(type) {
-		case map[string]any:
-			for _, k := range sortedKeys(v) {
-				if notSelecting[k] {
-					continue
-				}
-				ignore, selects := jestSelectKeys[k]
-				if !selects && len(keys) > 0 && keys[len(keys)-1] == "test" {
-					ignore, selects = vitestSelectKeys[k]
-				}
-				at := append(slices.Clone(keys), k)
-				if selects {
-					entries := items(v[k])
-					if s, ok := v[k].(string); ok {
-						entries = []string{s}
-					}
-					out[strings.Join(at, ".")] = runnerSelection{ignore: ignore, entries: entries, keys: at}
-					continue
-				}
-				walk(v[k], at)
+	collectSelections(tree, nil, out)
+	return out
+}
+
+// collectSelections adds the selecting lists of v, found at keys, to out: in objects at any
+// depth, and in the objects of lists (projects).
+func collectSelections(v any, keys []string, out map[string]runnerSelection) {
+	switch v := v.(type) {
+	case map[string]any:
+		for _, k := range sortedKeys(v) {
+			if notSelecting[k] {
+				continue
 			}
-		case []any:
-			for _, e := range v {
-				walk(e, keys)
+			at := append(slices.Clone(keys), k)
+			if ignore, selects := selectingKey(k, keys); selects {
+				out[strings.Join(at, ".")] = runnerSelection{ignore: ignore, entries: selectionEntries(v[k]), keys: at}
+			} else {
+				collectSelections(v[k], at, out)
 			}
 		}
+	case []any:
+		for _, e := range v {
+			collectSelections(e, keys, out)
+		}
 	}
-	walk(tree, nil)
-	return out
+}
+
+// selectingKey says whether a key, under keys, names a list that selects tests, and whether that
+// list is an ignore list: jest's keys anywhere, vitest's under `test`.
+func selectingKey(k string, keys []string) (ignore, selects bool) {
+	ignore, selects = jestSelectKeys[k]
+	if !selects && len(keys) > 0 && keys[len(keys)-1] == "test" {
+		ignore, selects = vitestSelectKeys[k]
+	}
+	return ignore, selects
+}
+
+// selectionEntries are a selecting list's entries: a single string is one entry, whatever it
+// holds.
+func selectionEntries(v any) []string {
+	if s, ok := v.(string); ok {
+		return []string{s}
+	}
+	return items(v)
 }
 
 // jsRunnerConfig compares the test selection of two jest or vitest configs (a file, or
@@ -265,28 +301,42 @@ func (j *judge) jsRunnerConfig(c configPair, old, new map[string]any) {
 	for _, k := range sortedKeys(anyMap(after)) {
 		n := after[k]
 		o, had := before[k]
-		line := cmpOr0(lineOf(c.newData, n.keys...), lineOf(c.newData, n.keys[len(n.keys)-1]))
-		switch {
-		case n.ignore:
-			var added []string
-			for _, e := range grown(anySlice(o.entries), anySlice(n.entries)) {
-				if mayHoldTests(e) {
-					added = append(added, e)
-				}
-			}
-			if len(added) > 0 {
-				j.add(gates.RuleTestsExcluded, c.file.Path, line, "%s now leaves out %s", k, list(added, 3))
-			}
-		case !had:
-			if slices.ContainsFunc(n.entries, namesFile) {
-				j.add(gates.RuleTestsExcluded, c.file.Path, line, "%s set to %s: only the tests it names run", k, list(n.entries, 3))
-			}
-		default:
-			if lost := narrowedSelection(o.entries, n.entries); len(lost) > 0 {
-				j.add(gates.RuleTestsExcluded, c.file.Path, line, "%s no longer selects %s", k, list(lost, 3))
-			}
+		if msg := selectionNarrowed(k, o, had, n); msg != "" {
+			line := cmpOr0(lineOf(c.newData, n.keys...), lineOf(c.newData, n.keys[len(n.keys)-1]))
+			j.add(gates.RuleTestsExcluded, c.file.Path, line, "%s", msg)
 		}
 	}
+}
+
+// selectionNarrowed says how the selecting list at k now selects fewer tests than it did (had
+// says whether it was there); "" when it does not.
+func selectionNarrowed(k string, o runnerSelection, had bool, n runnerSelection) string {
+	switch {
+	case n.ignore:
+		if added := mayHoldTestsOf(grown(anySlice(o.entries), anySlice(n.entries))); len(added) > 0 {
+			return fmt.Sprintf("%s now leaves out %s", k, list(added, 3))
+		}
+	case !had:
+		if slices.ContainsFunc(n.entries, namesFile) {
+			return fmt.Sprintf("%s set to %s: only the tests it names run", k, list(n.entries, 3))
+		}
+	default:
+		if lost := narrowedSelection(o.entries, n.entries); len(lost) > 0 {
+			return fmt.Sprintf("%s no longer selects %s", k, list(lost, 3))
+		}
+	}
+	return ""
+}
+
+// mayHoldTestsOf are the ignore entries that can name tests.
+func mayHoldTestsOf(entries []string) []string {
+	var out []string
+	for _, e := range entries {
+		if mayHoldTests(e) {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // isJSRunnerConfig says whether a file is a jest or vitest config written in JavaScript.

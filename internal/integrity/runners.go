@@ -110,46 +110,77 @@ func runnerCalls(lines []string) []runnerCall {
 	return out
 }
 
+// runnerCommands are the runners called by a command's name (a path's base) and the words that
+// must follow it; a name's longer forms come first.
+var runnerCommands = []struct {
+	name       string
+	subcommand []string
+	spec       *runnerSpec
+}{
+	{"pytest", nil, pytestRunner},
+	{"py.test", nil, pytestRunner},
+	{"jest", nil, jestRunner},
+	{"vitest", []string{"run"}, vitestRunner},
+	{"vitest", []string{"watch"}, vitestRunner},
+	{"vitest", nil, vitestRunner},
+	{"mocha", nil, mochaRunner},
+	{"cargo", []string{"test"}, cargoTestRunner},
+	{"cargo", []string{"nextest", "run"}, cargoTestRunner},
+}
+
 // whichRunner names the test runner a simple command runs, and the words after its name.
 func whichRunner(words []string) (*runnerSpec, []string) {
-	for len(words) > 0 && (strings.Contains(words[0], "=") && !strings.HasPrefix(words[0], "-")) {
-		words = words[1:] // environment assignments
-	}
-	for unwrapped := true; unwrapped && len(words) > 0; {
-		unwrapped = false
-		for _, w := range runnerWrappers {
-			if len(words) > len(w) && slices.Equal(words[:len(w)], w) {
-				words, unwrapped = words[len(w):], true
-				break
-			}
-		}
-	}
+	words = unwrapped(withoutAssignments(words))
 	if len(words) == 0 {
 		return nil, nil
 	}
-	first := path.Base(words[0])
-	switch {
-	case goCommandAliases[words[0]] && len(words) > 1 && words[1] == "test":
+	if goCommandAliases[words[0]] && len(words) > 1 && words[1] == "test" {
 		return goTestRunner, words[2:]
-	case first == "pytest" || first == "py.test":
-		return pytestRunner, words[1:]
-	case first == "jest":
-		return jestRunner, words[1:]
-	case first == "vitest":
-		if len(words) > 1 && (words[1] == "run" || words[1] == "watch") {
-			return vitestRunner, words[2:]
-		}
-		return vitestRunner, words[1:]
-	case first == "mocha":
-		return mochaRunner, words[1:]
-	case first == "node" && slices.Contains(words[1:], "--test"):
+	}
+	first := path.Base(words[0])
+	if first == "node" && slices.Contains(words[1:], "--test") {
 		return nodeTestRunner, slices.DeleteFunc(slices.Clone(words[1:]), func(w string) bool { return w == "--test" })
-	case first == "cargo" && len(words) > 1 && words[1] == "test":
-		return cargoTestRunner, words[2:]
-	case first == "cargo" && len(words) > 2 && words[1] == "nextest" && words[2] == "run":
-		return cargoTestRunner, words[3:]
+	}
+	for _, rc := range runnerCommands {
+		if first == rc.name && followedBy(words, rc.subcommand) {
+			return rc.spec, words[1+len(rc.subcommand):]
+		}
 	}
 	return nil, nil
+}
+
+// followedBy says whether a command's name is followed by the words sub.
+func followedBy(words, sub []string) bool {
+	return len(words) > len(sub) && slices.Equal(words[1:1+len(sub)], sub)
+}
+
+// withoutAssignments is a command without the environment assignments before its name.
+func withoutAssignments(words []string) []string {
+	for len(words) > 0 && (strings.Contains(words[0], "=") && !strings.HasPrefix(words[0], "-")) {
+		words = words[1:]
+	}
+	return words
+}
+
+// unwrapped is a command without the wrappers that run the rest of it.
+func unwrapped(words []string) []string {
+	for {
+		w := wrapperOf(words)
+		if w == nil {
+			return words
+		}
+		words = words[len(w):]
+	}
+}
+
+// wrapperOf is the wrapper a command starts with, when something follows it.
+func wrapperOf(words []string) []string {
+	for _, w := range runnerWrappers {
+		if len(words) > len(w) && slices.Equal(words[:len(w)], w) {
+			return w
+		}
+	}
+	return nil
 }
 
 // parseRunnerArgs sorts a runner's arguments into flags and paths; go test's -args ends them.
@@ -162,15 +193,9 @@ func parseRunnerArgs(spec *runnerSpec, args []string) runnerCall {
 		case spec == goTestRunner && (a == "-args" || a == "--args"):
 			return c
 		case strings.HasPrefix(a, "-") && len(a) > 1:
-			if spec == goTestRunner && strings.HasPrefix(a, "--") {
-				a = a[1:] // the go tool reads -x and --x alike
-			}
-			name, _, hasValue := strings.Cut(a, "=")
-			if !hasValue && slices.Contains(spec.valued, name) && i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") {
-				i++
-				a = name + "=" + args[i]
-			}
-			c.flags = append(c.flags, a)
+			var flag string
+			flag, i = readFlag(spec, args, i)
+			c.flags = append(c.flags, flag)
 		default:
 			c.paths = append(c.paths, a)
 		}
@@ -178,40 +203,74 @@ func parseRunnerArgs(spec *runnerSpec, args []string) runnerCall {
 	return c
 }
 
+// readFlag reads the flag at args[i] as "name" or "name=value", its value taken from the next
+// argument when the flag takes one; it returns the index of the flag's last argument.
+func readFlag(spec *runnerSpec, args []string, i int) (string, int) {
+	a := args[i]
+	if spec == goTestRunner && strings.HasPrefix(a, "--") {
+		a = a[1:] // the go tool reads -x and --x alike
+	}
+	name, _, hasValue := strings.Cut(a, "=")
+	if !hasValue && slices.Contains(spec.valued, name) && i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") {
+		return name + "=" + args[i+1], i + 1
+	}
+	return a, i
+}
+
 // narrowedBy says how a runner's call selects fewer tests than the one it replaced: narrowing
 // flags added, paths lost; "" when it does not.
 func narrowedBy(old, new runnerCall) string {
-	var why []string
-	for _, f := range new.flags {
-		name, value, _ := strings.Cut(f, "=")
-		want, narrows := new.spec.narrowing[name]
-		if !narrows || want != "" && value != want || slices.Contains(old.flags, f) || excludesOnlyOutput(name, value) {
-			continue
-		}
-		why = append(why, f+" added")
-	}
-	oldPaths, newPaths := old.paths, new.paths
-	if slices.ContainsFunc(append(slices.Clone(oldPaths), newPaths...), func(p string) bool { return strings.Contains(p, "$") }) {
+	why := narrowingFlagsAdded(old, new)
+	if slices.ContainsFunc(append(slices.Clone(old.paths), new.paths...), func(p string) bool { return strings.Contains(p, "$") }) {
 		return strings.Join(why, ", ") // a path computed by the shell cannot be compared
 	}
-	if !new.spec.allByDefault {
+	if w := pathsNarrowed(new.spec, old.paths, new.paths); w != "" {
+		why = append(why, w)
+	}
+	return strings.Join(why, ", ")
+}
+
+// narrowingFlagsAdded lists the new call's flags that select fewer tests and the old lacked.
+func narrowingFlagsAdded(old, new runnerCall) []string {
+	var why []string
+	for _, f := range new.flags {
+		if !slices.Contains(old.flags, f) && narrowingFlag(new.spec, f) {
+			why = append(why, f+" added")
+		}
+	}
+	return why
+}
+
+// narrowingFlag says whether a flag ("name" or "name=value") selects fewer tests.
+func narrowingFlag(spec *runnerSpec, flag string) bool {
+	name, value, _ := strings.Cut(flag, "=")
+	want, narrows := spec.narrowing[name]
+	return narrows && (want == "" || value == want) && !excludesOnlyOutput(name, value)
+}
+
+// pathsNarrowed says how a call's paths select fewer tests than the old call's; "" when they do
+// not.
+func pathsNarrowed(spec *runnerSpec, oldPaths, newPaths []string) string {
+	if !spec.allByDefault {
 		oldPaths, newPaths = orDefault(oldPaths), orDefault(newPaths)
 	}
 	switch {
 	case len(oldPaths) == 0 && slices.ContainsFunc(newPaths, namesFile):
-		why = append(why, "now runs only "+list(newPaths, 3))
-	case len(oldPaths) > 0 && len(newPaths) > 0:
-		var lost []string
-		for _, o := range oldPaths {
-			if !slices.ContainsFunc(newPaths, func(n string) bool { return pathCovers(n, o) }) {
-				lost = append(lost, o)
-			}
-		}
-		if len(lost) > 0 {
-			why = append(why, fmt.Sprintf("runs %s instead of %s", list(newPaths, 3), list(oldPaths, 3)))
+		return "now runs only " + list(newPaths, 3)
+	case len(oldPaths) > 0 && len(newPaths) > 0 && !coversAll(newPaths, oldPaths):
+		return fmt.Sprintf("runs %s instead of %s", list(newPaths, 3), list(oldPaths, 3))
+	}
+	return ""
+}
+
+// coversAll says whether the paths n select everything each of the paths o does.
+func coversAll(n, o []string) bool {
+	for _, op := range o {
+		if !slices.ContainsFunc(n, func(np string) bool { return pathCovers(np, op) }) {
+			return false
 		}
 	}
-	return strings.Join(why, ", ")
+	return true
 }
 
 // namesFile says whether a path argument or setting names one test file (or one test in it):
@@ -268,71 +327,99 @@ func narrowedCommands(old, new []string) (why string, at int) {
 	var whys []string
 	used := make([]bool, len(newCalls))
 	for _, o := range oldCalls {
-		for i, n := range newCalls {
-			if used[i] || n.spec != o.spec {
-				continue
+		i := sameRunner(o, newCalls, used)
+		if i < 0 {
+			continue
+		}
+		used[i] = true
+		if w := narrowedBy(o, newCalls[i]); w != "" {
+			if len(whys) == 0 {
+				at = newCalls[i].at
 			}
-			used[i] = true
-			if w := narrowedBy(o, n); w != "" {
-				if len(whys) == 0 {
-					at = n.at
-				}
-				whys = append(whys, n.spec.name+": "+w)
-			}
-			break
+			whys = append(whys, newCalls[i].spec.name+": "+w)
 		}
 	}
 	return strings.Join(whys, "; "), at
 }
 
+// sameRunner is the first call not yet paired that runs o's runner; -1 when there is none.
+func sameRunner(o runnerCall, calls []runnerCall, used []bool) int {
+	for i, n := range calls {
+		if !used[i] && n.spec == o.spec {
+			return i
+		}
+	}
+	return -1
+}
+
 // shellCommands splits a command line into simple commands (on &&, ||, ;, | and newlines) of
 // words, quotes removed. It is no shell: enough to find a runner and its arguments.
 func shellCommands(line string) [][]string {
-	var out [][]string
-	var words []string
-	var word strings.Builder
-	inWord := false
-	var quote byte
-	flushWord := func() {
-		if inWord {
-			words = append(words, subshellTrimmed(word.String()))
-			word.Reset()
-			inWord = false
-		}
-	}
-	flushCommand := func() {
-		flushWord()
-		if len(words) > 0 {
-			out = append(out, words)
-			words = nil
-		}
-	}
+	var s shellSplitter
 	for i := 0; i < len(line); i++ {
-		c := line[i]
-		switch {
-		case quote != 0:
-			if c == quote {
-				quote = 0
-			} else {
-				word.WriteByte(c)
-			}
-		case c == '\'' || c == '"':
-			quote, inWord = c, true
-		case c == '\\' && i+1 < len(line):
-			i++
-			word.WriteByte(line[i])
-			inWord = true
-		case c == ' ' || c == '\t':
-			flushWord()
-		case c == ';' || c == '|' || c == '&' || c == '\n':
-			flushCommand()
-		default:
-			word.WriteByte(c)
-			inWord = true
-		}
+		i = s.take(line, i)
 	}
-	flushCommand()
-	return out
+	s.endCommand()
+	return s.commands
+}
+
+// shellSplitter is shellCommands' state: the commands so far, the one being read, its word.
+type shellSplitter struct {
+	commands [][]string
+	words    []string
+	word     strings.Builder
+	inWord   bool
+	quote    byte // the quote a quoted word is in, 0 outside quotes
+}
+
+// take reads line[i] and says where the reading stands (past an escaped character).
+func (s *shellSplitter) take(line string, i int) int {
+	c := line[i]
+	switch {
+	case s.quote != 0:
+		s.quoted(c)
+	case c == '\'' || c == '"':
+		s.quote, s.inWord = c, true
+	case c == '\\' && i+1 < len(line):
+		i++
+		s.add(line[i])
+	case c == ' ' || c == '\t':
+		s.endWord()
+	case strings.IndexByte(";|&\n", c) >= 0:
+		s.endCommand()
+	default:
+		s.add(c)
+	}
+	return i
+}
+
+func (s *shellSplitter) quoted(c byte) {
+	if c == s.quote {
+		s.quote = 0
+	} else {
+		s.word.WriteByte(c)
+	}
+}
+
+func (s *shellSplitter) add(c byte) {
+	s.word.WriteByte(c)
+	s.inWord = true
+}
+
+func (s *shellSplitter) endWord() {
+	if s.inWord {
+		s.words = append(s.words, subshellTrimmed(s.word.String()))
+		s.word.Reset()
+		s.inWord = false
+	}
+}
+
+func (s *shellSplitter) endCommand() {
+	s.endWord()
+	if len(s.words) > 0 {
+		s.commands = append(s.commands, s.words)
+		s.words = nil
+	}
 }
 
 // subshellTrimmed is a word without the parentheses of a subshell around it: "(cd", "./...)".

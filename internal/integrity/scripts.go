@@ -56,20 +56,25 @@ func (j *judge) packageJSON(c configPair) {
 	}
 	oldScripts, newScripts := getMap(c.old, "scripts"), getMap(c.new, "scripts")
 	for _, name := range j.scriptNames(oldScripts) {
-		o, n := str(oldScripts[name]), str(newScripts[name])
-		_, still := newScripts[name]
-		at := cmpOr0(lineOf(c.newData, "scripts", name), lineOf(c.newData, "scripts"))
-		if still && !neutered(o) && neutered(n) {
-			j.add(gates.RuleScriptNeutered, c.file.Path, at, "script %q replaced by %s, which cannot fail", name, shown(n))
-		}
-		if why, _ := narrowedCommands([]string{o}, []string{n}); still && why != "" {
-			j.add(gates.RuleTestsExcluded, c.file.Path, at, "script %q runs fewer tests: %s", name, why)
+		if n, still := newScripts[name]; still {
+			j.scriptWeakened(c, name, str(oldScripts[name]), str(n))
 		}
 	}
 	if oe, ne := getMap(c.old, "eslintConfig"), getMap(c.new, "eslintConfig"); oe != nil {
 		j.eslintTree(c, oe, ne, []string{"eslintConfig"})
 	}
 	j.jsRunnerConfig(c, getMap(c.old, "jest"), getMap(c.new, "jest"))
+}
+
+// scriptWeakened reports a package script that stays but can no longer fail or runs fewer tests.
+func (j *judge) scriptWeakened(c configPair, name, o, n string) {
+	at := cmpOr0(lineOf(c.newData, "scripts", name), lineOf(c.newData, "scripts"))
+	if !neutered(o) && neutered(n) {
+		j.add(gates.RuleScriptNeutered, c.file.Path, at, "script %q replaced by %s, which cannot fail", name, shown(n))
+	}
+	if why, _ := narrowedCommands([]string{o}, []string{n}); why != "" {
+		j.add(gates.RuleTestsExcluded, c.file.Path, at, "script %q runs fewer tests: %s", name, why)
+	}
 }
 
 // makeRule is a target's prerequisites and recipe, with the line each recipe line starts on.
@@ -83,8 +88,7 @@ var makeTargetLine = lazy(`^([\w./%-]+(?:\s+[\w./%-]+)*)\s*::?\s*([^=]*)$`)
 
 // parseMakefile reads the explicit rules of a Makefile; enough to tell what a target runs.
 func parseMakefile(data []byte) map[string]*makeRule {
-	rules := map[string]*makeRule{}
-	var cur []*makeRule
+	r := makeReader{rules: map[string]*makeRule{}}
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	var cont string
@@ -100,34 +104,50 @@ func parseMakefile(data []byte) map[string]*makeRule {
 			cont = strings.TrimSuffix(line, "\\") + " "
 			continue
 		}
-		if strings.HasPrefix(line, "\t") {
-			for _, r := range cur {
-				r.recipe = append(r.recipe, strings.TrimSpace(line))
-				r.lines = append(r.lines, start)
-			}
-			continue
-		}
-		t := strings.TrimSpace(line)
-		if t == "" || strings.HasPrefix(t, "#") {
-			continue
-		}
-		cur = nil
-		m := makeTargetLine.FindStringSubmatch(t)
-		if m == nil {
-			continue
-		}
-		prereqs, _, _ := strings.Cut(m[2], ";")
-		for _, target := range strings.Fields(m[1]) {
-			r := rules[target]
-			if r == nil {
-				r = &makeRule{}
-				rules[target] = r
-			}
-			r.prereqs = append(r.prereqs, strings.Fields(prereqs)...)
-			cur = append(cur, r)
-		}
+		r.line(line, start)
 	}
-	return rules
+	return r.rules
+}
+
+// makeReader is parseMakefile's state: the rules so far, and those the recipe lines being read
+// belong to.
+type makeReader struct {
+	rules map[string]*makeRule
+	cur   []*makeRule
+}
+
+// line reads one logical line (continuations joined) that starts on line start.
+func (r *makeReader) line(line string, start int) {
+	if strings.HasPrefix(line, "\t") {
+		for _, rule := range r.cur {
+			rule.recipe = append(rule.recipe, strings.TrimSpace(line))
+			rule.lines = append(rule.lines, start)
+		}
+		return
+	}
+	t := strings.TrimSpace(line)
+	if t == "" || strings.HasPrefix(t, "#") {
+		return
+	}
+	r.cur = nil
+	if m := makeTargetLine.FindStringSubmatch(t); m != nil {
+		r.targets(strings.Fields(m[1]), m[2])
+	}
+}
+
+// targets starts the rules of a target line: its targets, and its prerequisites up to a ; (an
+// inline recipe).
+func (r *makeReader) targets(names []string, rest string) {
+	prereqs, _, _ := strings.Cut(rest, ";")
+	for _, target := range names {
+		rule := r.rules[target]
+		if rule == nil {
+			rule = &makeRule{}
+			r.rules[target] = rule
+		}
+		rule.prereqs = append(rule.prereqs, strings.Fields(prereqs)...)
+		r.cur = append(r.cur, rule)
+	}
 }
 
 // canFail says whether a recipe line can make the target fail: not an echo or a true, and not
@@ -170,31 +190,34 @@ func (j *judge) makefile(f File) {
 	oldData, _ := j.ch.Old(cmpOr(f.OldPath, f.Path))
 	newData, _ := j.ch.New(f.Path)
 	old, new := parseMakefile(oldData), parseMakefile(newData)
-	if _, had := old[".IGNORE"]; !had {
-		if _, has := new[".IGNORE"]; has {
-			j.add(gates.RuleScriptNeutered, f.Path, lineOf(newData, ".IGNORE"), ".IGNORE added: make ignores every recipe's errors")
-		}
+	if _, had := old[".IGNORE"]; !had && new[".IGNORE"] != nil {
+		j.add(gates.RuleScriptNeutered, f.Path, lineOf(newData, ".IGNORE"), ".IGNORE added: make ignores every recipe's errors")
 	}
 	for _, name := range j.makeTargets(old) {
-		o, n := old[name], new[name]
-		if n == nil {
-			continue
-		}
-		failed := func(r *makeRule) bool { return slices.ContainsFunc(r.recipe, canFail) }
-		switch {
-		case failed(o) && !failed(n) && len(n.prereqs) == 0:
-			j.add(gates.RuleScriptNeutered, f.Path, targetLine(newData, name), "make target %q can no longer fail: %s", name, shown(strings.Join(n.recipe, "; ")))
-		case len(o.prereqs) > 0:
-			if lost := grown(anySlice(n.prereqs), anySlice(o.prereqs)); len(lost) > 0 {
-				j.add(gates.RuleScriptNeutered, f.Path, targetLine(newData, name), "make target %q no longer runs %s", name, list(lost, 3))
-			}
-		}
-		if why, at := narrowedCommands(o.recipe, n.recipe); why != "" {
-			j.add(gates.RuleTestsExcluded, f.Path, n.lines[at], "make target %q runs fewer tests: %s", name, why)
+		if n := new[name]; n != nil {
+			j.makeTargetWeakened(f.Path, newData, name, old[name], n)
 		}
 	}
 	j.makeIncludes(f, newData)
 }
+
+// makeTargetWeakened reports a target that stays but can no longer fail, no longer runs a
+// prerequisite, or runs fewer tests.
+func (j *judge) makeTargetWeakened(file string, newData []byte, name string, o, n *makeRule) {
+	switch {
+	case recipeCanFail(o) && !recipeCanFail(n) && len(n.prereqs) == 0:
+		j.add(gates.RuleScriptNeutered, file, targetLine(newData, name), "make target %q can no longer fail: %s", name, shown(strings.Join(n.recipe, "; ")))
+	case len(o.prereqs) > 0:
+		if lost := grown(anySlice(n.prereqs), anySlice(o.prereqs)); len(lost) > 0 {
+			j.add(gates.RuleScriptNeutered, file, targetLine(newData, name), "make target %q no longer runs %s", name, list(lost, 3))
+		}
+	}
+	if why, at := narrowedCommands(o.recipe, n.recipe); why != "" {
+		j.add(gates.RuleTestsExcluded, file, n.lines[at], "make target %q runs fewer tests: %s", name, why)
+	}
+}
+
+func recipeCanFail(r *makeRule) bool { return slices.ContainsFunc(r.recipe, canFail) }
 
 // makeInclude is a directive that reads another makefile; - and s make a missing one no error.
 var makeInclude = lazy(`^\s*(-include|sinclude|include)\s+(.+?)\s*$`)
@@ -203,39 +226,61 @@ var makeInclude = lazy(`^\s*(-include|sinclude|include)\s+(.+?)\s*$`)
 // local, untracked or new file can redefine any target a check runs. Dependency files (.d) are
 // what compilers write; an include moved within the makefiles is not new.
 func (j *judge) makeIncludes(f File, newData []byte) {
-	pool := map[string]int{}
-	for _, other := range j.files {
-		if isMakefile(other.Path) || isMakefile(other.OldPath) {
-			for _, l := range other.Removed {
-				if m := makeInclude.FindStringSubmatch(l.Text); m != nil && !strings.HasPrefix(l.Text, "\t") {
-					pool[normalize(m[0])]++
-				}
-			}
-		}
-	}
+	moved := j.includesRemoved()
 	for _, l := range f.Added {
-		m := makeInclude.FindStringSubmatch(l.Text)
-		if m == nil || strings.HasPrefix(l.Text, "\t") {
+		m := includeDirective(l.Text)
+		if m == nil {
 			continue
 		}
-		if key := normalize(m[0]); pool[key] > 0 {
-			pool[key]--
+		if moved.take(normalize(m[0])) {
 			continue
 		}
-		var unknown []string
-		for _, name := range strings.Fields(m[2]) {
-			if strings.HasSuffix(name, ".d") || strings.HasSuffix(name, ".d)") {
-				continue
-			}
-			if _, had := j.ch.Old(path.Join(path.Dir(f.Path), name)); had && !strings.Contains(name, "$") {
-				continue
-			}
-			unknown = append(unknown, name)
-		}
-		if len(unknown) > 0 {
+		if unknown := j.includesNew(f, m[2]); len(unknown) > 0 {
 			j.add(gates.RuleScriptNeutered, f.Path, l.N, "%s %s added: a makefile the base did not have can redefine any target a check runs", m[1], list(unknown, 3))
 		}
 	}
+}
+
+// includeDirective reads an include directive (not a recipe line): the directive and what it
+// names; nil when the line is none.
+func includeDirective(text string) []string {
+	if strings.HasPrefix(text, "\t") {
+		return nil
+	}
+	return makeInclude.FindStringSubmatch(text)
+}
+
+// includesRemoved counts the include directives the change removes from any makefile, by their
+// text: one added again elsewhere moved.
+func (j *judge) includesRemoved() tally {
+	pool := tally{}
+	for _, other := range j.files {
+		if !isMakefile(other.Path) && !isMakefile(other.OldPath) {
+			continue
+		}
+		for _, l := range other.Removed {
+			if m := includeDirective(l.Text); m != nil {
+				pool[normalize(m[0])]++
+			}
+		}
+	}
+	return pool
+}
+
+// includesNew are the makefiles an include in f names that the base did not have (a name made
+// of variables counts as unknown); dependency files aside.
+func (j *judge) includesNew(f File, names string) []string {
+	var unknown []string
+	for _, name := range strings.Fields(names) {
+		if strings.HasSuffix(name, ".d") || strings.HasSuffix(name, ".d)") {
+			continue
+		}
+		if _, had := j.ch.Old(path.Join(path.Dir(f.Path), name)); had && !strings.Contains(name, "$") {
+			continue
+		}
+		unknown = append(unknown, name)
+	}
+	return unknown
 }
 
 func anySlice(s []string) []any {

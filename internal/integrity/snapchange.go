@@ -26,49 +26,76 @@ func ReadSnapshot(ctx context.Context, snap *snapshot.Snapshot) (*GitChange, err
 		return nil, err
 	}
 	c := &GitChange{root: snap.Root(), from: from, Against: against, Truncated: model.Cut}
-	kept := 0
+	r := snapshotReader{c: c}
 	for _, sf := range model.Files {
-		if sf.Status == snapshot.Deleted && sf.RenamedTo != "" {
-			continue // the added side stands for the move
-		}
-		f := File{Path: sf.Path, OldPath: sf.Path}
-		switch {
-		case sf.Status == snapshot.Added && sf.RenamedFrom != "":
-			f.OldPath = sf.RenamedFrom
-			c.files = append(c.files, f) // same content: no line changed
-			continue
-		case sf.Status == snapshot.Added:
-			f.Created, f.OldPath = true, ""
-		case sf.Status == snapshot.Deleted:
-			f.Deleted = true
-		}
-		if Keep(sf.Path) {
-			for _, h := range sf.Hunks {
-				at := h.NewStart
-				if h.NewLines == 0 {
-					at++ // the hunk names the line before a pure removal
-				}
-				for _, l := range h.Lines {
-					if kept >= maxKeptLines {
-						c.Truncated = true
-						break
-					}
-					switch l.Kind {
-					case snapshot.Add:
-						f.Added = append(f.Added, Line{N: l.New, Text: capLine(l.Text)})
-						at = l.New + 1
-						kept++
-					case snapshot.Remove:
-						f.Removed = append(f.Removed, Line{N: l.Old, At: max(at, 1), Text: capLine(l.Text)})
-						kept++
-					case snapshot.Context:
-						at = l.New + 1
-					}
-				}
-			}
-		}
-		c.files = append(c.files, f)
+		r.file(sf)
 	}
 	slices.SortFunc(c.files, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
 	return c, nil
+}
+
+// snapshotReader turns a snapshot's files into Files, keeping at most maxKeptLines lines in all.
+type snapshotReader struct {
+	c    *GitChange
+	kept int
+}
+
+func (r *snapshotReader) file(sf *snapshot.File) {
+	if sf.Status == snapshot.Deleted && sf.RenamedTo != "" {
+		return // the added side stands for the move
+	}
+	f, moved := snapshotFile(sf)
+	if !moved && Keep(sf.Path) {
+		for _, h := range sf.Hunks {
+			r.hunk(&f, h)
+		}
+	}
+	r.c.files = append(r.c.files, f)
+}
+
+// snapshotFile is a snapshot file's File without its lines, and whether it is a move without
+// an edit (same content: no line changed).
+func snapshotFile(sf *snapshot.File) (File, bool) {
+	f := File{Path: sf.Path, OldPath: sf.Path}
+	switch {
+	case sf.Status == snapshot.Added && sf.RenamedFrom != "":
+		f.OldPath = sf.RenamedFrom
+		return f, true
+	case sf.Status == snapshot.Added:
+		f.Created, f.OldPath = true, ""
+	case sf.Status == snapshot.Deleted:
+		f.Deleted = true
+	}
+	return f, false
+}
+
+func (r *snapshotReader) hunk(f *File, h snapshot.Hunk) {
+	at := h.NewStart
+	if h.NewLines == 0 {
+		at++ // the hunk names the line before a pure removal
+	}
+	for _, l := range h.Lines {
+		if r.kept >= maxKeptLines {
+			r.c.Truncated = true
+			return
+		}
+		at = r.line(f, l, at)
+	}
+}
+
+// line keeps an added or removed line; at is the new line a removal is reported at, returned
+// moved past the line.
+func (r *snapshotReader) line(f *File, l snapshot.Line, at int) int {
+	switch l.Kind {
+	case snapshot.Add:
+		f.Added = append(f.Added, Line{N: l.New, Text: capLine(l.Text)})
+		r.kept++
+		return l.New + 1
+	case snapshot.Remove:
+		f.Removed = append(f.Removed, Line{N: l.Old, At: max(at, 1), Text: capLine(l.Text)})
+		r.kept++
+	case snapshot.Context:
+		return l.New + 1
+	}
+	return at
 }

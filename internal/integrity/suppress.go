@@ -16,40 +16,13 @@ var suppressionMarkers = map[lang]*lazyRegexp{
 // checkSuppressions reports suppressions the change adds to the project's own code. One the
 // change removes elsewhere (the same directive, moved with its code) is not new.
 func (j *judge) checkSuppressions() {
-	pool := map[string]int{}
-	type hit struct {
-		key, file string
-		line      int
-		text      string
-	}
-	var hits []hit
-	for _, f := range j.files {
-		l := langOf(f.Path)
-		re := suppressionMarkers[l]
-		if re == nil {
-			continue
-		}
-		if !notOurs(cmpOr(f.OldPath, f.Path)) {
-			for _, line := range f.Removed {
-				for _, k := range markerKeys(re.get(), line.Text, l) {
-					pool[k]++
-				}
-			}
-		}
-		if f.Deleted || notOurs(f.Path) {
-			continue
-		}
-		for _, line := range f.Added {
-			for _, k := range markerKeys(re.get(), line.Text, l) {
-				hits = append(hits, hit{k, f.Path, line.N, line.Text})
-			}
-		}
-	}
+	moved, hits := markerChanges(j.files, suppressionMarkers, ours)
 	for _, h := range hits {
-		if pool[h.key] > 0 {
-			pool[h.key]--
-			continue
+		if !moved.take(h.key) {
+			j.add(gates.RuleSuppressionAdded, h.file, h.line, "suppression added: %s", excerpt(h.key))
 		}
-		j.add(gates.RuleSuppressionAdded, h.file, h.line, "suppression added: %s", excerpt(h.key))
 	}
 }
+
+// ours says whether a path is the project's own code, not vendored or generated.
+func ours(p string) bool { return !notOurs(p) }

@@ -69,64 +69,85 @@ func testScope(p string) bool {
 
 // testDecls finds the tests each file's change removes and adds.
 func (j *judge) testDecls() (removed, added []testDecl) {
-	idle := map[string]bool{} // tests removed from files that did not run at the base
+	removed, idle := j.removedDecls()
+	return removed, j.addedDecls(idle)
+}
+
+// removedDecls are the tests the change removes, each marked with whether it ran at the base;
+// idle names those removed from files that did not run there.
+func (j *judge) removedDecls() (removed []testDecl, idle map[string]bool) {
+	idle = map[string]bool{}
 	for _, f := range j.files {
-		if testScope(f.OldPath) || f.Deleted && testScope(f.Path) {
-			ran := langOf(f.Path) == langRust || j.runs(f, true)
-			for _, d := range j.declsIn(f, f.Removed, true) {
-				d.ran = ran
-				idle[d.name] = idle[d.name] || !ran
-				removed = append(removed, d)
-			}
+		if !heldTests(f) {
+			continue
+		}
+		ran := j.ranAtBase(f)
+		for _, d := range j.declsIn(f, f.Removed, true) {
+			d.ran = ran
+			idle[d.name] = idle[d.name] || !ran
+			removed = append(removed, d)
 		}
 	}
-	// A test declared in a file the runner does not pick up does not run: it is not declared
-	// again, unless it did not run before either (a helper moved from one module to another). A
-	// file the runner did not pick up at the base either (a module of a runner of its own) is
-	// judged as it always was.
+	return removed, idle
+}
+
+// addedDecls are the tests the change adds that run. A test declared in a file the runner does
+// not pick up does not run: it is not declared again, unless it did not run before either (a
+// helper moved from one module to another, named in idle). A file the runner did not pick up at
+// the base either (a module of a runner of its own) is judged as it always was.
+func (j *judge) addedDecls(idle map[string]bool) []testDecl {
+	var added []testDecl
 	for _, f := range j.files {
 		if !testScope(f.Path) || f.Deleted {
 			continue
 		}
-		runs := langOf(f.Path) == langRust || j.runs(f, false) || !f.Created && !j.runs(f, true)
+		runs := j.runsNow(f)
 		for _, d := range j.declsIn(f, f.Added, false) {
 			if runs || idle[d.name] {
 				added = append(added, d)
 			}
 		}
 	}
-	return removed, added
+	return added
+}
+
+// heldTests says whether a file's base side held tests that are judged.
+func heldTests(f File) bool {
+	return testScope(f.OldPath) || f.Deleted && testScope(f.Path)
+}
+
+// ranAtBase says whether the runner picked up a file's tests at the base; Rust unit tests run
+// from any source file.
+func (j *judge) ranAtBase(f File) bool {
+	return langOf(f.Path) == langRust || j.runs(f, true)
+}
+
+// runsNow says whether the tests a file declares now count as running: the runner picks it up,
+// or it did not at the base either (judged as it always was).
+func (j *judge) runsNow(f File) bool {
+	return langOf(f.Path) == langRust || j.runs(f, false) || !f.Created && !j.runs(f, true)
 }
 
 func (j *judge) declsIn(f File, lines []Line, old bool) []testDecl {
-	var out []testDecl
 	at := func(l Line) int {
 		if old {
 			return l.At
 		}
 		return l.N
 	}
-	switch langOf(f.Path) {
-	case langGo:
-		for _, l := range lines {
-			if m := goTestDecl.FindStringSubmatch(l.Text); m != nil {
-				out = append(out, testDecl{name: m[1], file: f.Path, line: at(l)})
-			}
+	l := langOf(f.Path)
+	if l == langRust {
+		return j.rustDecls(f, lines, old, at)
+	}
+	o, ok := testOpeners[l]
+	if !ok {
+		return nil
+	}
+	var out []testDecl
+	for _, line := range lines {
+		if m := o.decl.FindStringSubmatch(line.Text); m != nil {
+			out = append(out, testDecl{name: m[o.name], file: f.Path, line: at(line)})
 		}
-	case langJS:
-		for _, l := range lines {
-			if m := jsTestDecl.FindStringSubmatch(l.Text); m != nil {
-				out = append(out, testDecl{name: m[2], file: f.Path, line: at(l)})
-			}
-		}
-	case langPython:
-		for _, l := range lines {
-			if m := pyTestDecl.FindStringSubmatch(l.Text); m != nil {
-				out = append(out, testDecl{name: m[1], file: f.Path, line: at(l)})
-			}
-		}
-	case langRust:
-		out = j.rustDecls(f, lines, old, at)
 	}
 	return out
 }
@@ -141,28 +162,38 @@ func (j *judge) rustDecls(f File, lines []Line, old bool, at func(Line) int) []t
 		if !rsTestAttr.MatchString(l.Text) {
 			continue
 		}
-		name := ""
-		for k := i + 1; k < len(lines) && lines[k].N == lines[k-1].N+1 && k < i+8; k++ {
-			if m := rsFn.FindStringSubmatch(lines[k].Text); m != nil {
-				name = m[1]
-				break
-			}
-		}
+		name := rsFnInHunk(lines, i)
 		if name == "" {
 			if content == nil {
 				data, _ := j.read(f, old)
 				content = splitLines(data)
 			}
-			for k := l.N; k < len(content) && k < l.N+8; k++ {
-				if m := rsFn.FindStringSubmatch(content[k]); m != nil {
-					name = m[1]
-					break
-				}
-			}
+			name = rsFnBelow(content, l.N)
 		}
 		out = append(out, testDecl{name: cmpOr(name, "(unnamed)"), file: f.Path, line: at(l)})
 	}
 	return out
+}
+
+// rsFnInHunk names the fn declared on the lines right after lines[i], as long as they follow it
+// without a gap (at most 7); "" when there is none.
+func rsFnInHunk(lines []Line, i int) string {
+	for k := i + 1; k < len(lines) && lines[k].N == lines[k-1].N+1 && k < i+8; k++ {
+		if m := rsFn.FindStringSubmatch(lines[k].Text); m != nil {
+			return m[1]
+		}
+	}
+	return ""
+}
+
+// rsFnBelow names the fn declared in the 8 lines of a file after line n; "" when there is none.
+func rsFnBelow(content []string, n int) string {
+	for k := n; k < len(content) && k < n+8; k++ {
+		if m := rsFn.FindStringSubmatch(content[k]); m != nil {
+			return m[1]
+		}
+	}
+	return ""
 }
 
 func cmpOr(a, b string) string {
@@ -185,29 +216,13 @@ func (j *judge) read(f File, old bool) ([]byte, bool) {
 // moved by hand); and a Go test file that stays but that a build constraint now keeps the go
 // tool from building where the gates run: every test in it skipped at once.
 func (j *judge) testFilesRemoved(removed, added []testDecl) {
-	addedNames := map[string]bool{}
-	for _, d := range added {
-		addedNames[d.name] = true
-	}
+	addedNames := declNames(added, false)
 	for _, f := range j.files {
 		wasTest := wasTestFile(cmpOr(f.OldPath, f.Path))
 		switch {
 		case !wasTest:
 		case f.Deleted:
-			var lost []string
-			declared := 0
-			for _, d := range removed {
-				if d.file == f.Path {
-					declared++
-					if !addedNames[d.name] {
-						lost = append(lost, d.name)
-					}
-				}
-			}
-			if declared > 0 && len(lost) == 0 {
-				continue // its tests live on in other files
-			}
-			j.add(gates.RuleTestFileRemoved, f.Path, 0, "test file deleted%s", testCount(lost))
+			j.testFileDeleted(f, removed, addedNames)
 		case f.Created || langOf(f.Path) == langRust || !j.runs(f, true):
 			// Rust unit tests run from any source file; a file that did not run has nothing to lose.
 		case f.Renamed() && !j.nameRuns(f.Path):
@@ -219,6 +234,26 @@ func (j *judge) testFilesRemoved(removed, added []testDecl) {
 				cmpOr(excerpt(text), "(none)"), j.platform())
 		}
 	}
+}
+
+// testFileDeleted reports a deleted test file, unless it declared tests and every one of them
+// is declared again elsewhere.
+func (j *judge) testFileDeleted(f File, removed []testDecl, addedNames map[string]bool) {
+	var lost []string
+	declared := 0
+	for _, d := range removed {
+		if d.file != f.Path {
+			continue
+		}
+		declared++
+		if !addedNames[d.name] {
+			lost = append(lost, d.name)
+		}
+	}
+	if declared > 0 && len(lost) == 0 {
+		return // its tests live on in other files
+	}
+	j.add(gates.RuleTestFileRemoved, f.Path, 0, "test file deleted%s", testCount(lost))
 }
 
 // wasTestFile says whether a file gone or moved held tests of its own: a test file, but not a
@@ -284,84 +319,101 @@ func testCount(names []string) string {
 // testsRemoved reports tests removed from files that remain. A test declared again anywhere in
 // the change moved; a new test in the same file pairs with a removed one as a rename.
 func (j *judge) testsRemoved(removed, added []testDecl) {
-	pool := map[string]int{}
+	declared := tally{}
 	for _, d := range added {
-		pool[d.name]++
+		declared[d.name]++
 	}
 	var left []testDecl
 	for _, d := range removed {
-		if pool[d.name] > 0 {
-			pool[d.name]--
-			continue
+		if !declared.take(d.name) {
+			left = append(left, d)
 		}
-		left = append(left, d)
 	}
 	// New names left in each file: candidates for renames.
-	renames := map[string]int{}
+	renames := tally{}
 	for _, d := range added {
-		if pool[d.name] > 0 {
-			pool[d.name]--
+		if declared.take(d.name) {
 			renames[d.file]++
 		}
 	}
-	deleted := map[string]bool{}
-	for _, f := range j.files {
-		if f.Deleted || f.Renamed() && isTestFile(f.OldPath) && !j.nameRuns(f.Path) && langOf(f.Path) != langRust {
-			deleted[f.Path] = true
-		}
-	}
+	deleted := j.testFilesGone()
 	for _, d := range left {
-		if deleted[d.file] {
-			continue // reported once, as the file
-		}
-		if renames[d.file] > 0 {
-			renames[d.file]--
-			continue
+		if deleted[d.file] || renames.take(d.file) {
+			continue // a file gone is reported once, as the file
 		}
 		j.add(gates.RuleTestRemoved, d.file, d.line, "test %s removed", d.name)
 	}
 }
 
+// testFilesGone are the files deleted, and the test files renamed to where their runner does not
+// pick them up: reported as files, not test by test.
+func (j *judge) testFilesGone() map[string]bool {
+	gone := map[string]bool{}
+	for _, f := range j.files {
+		if f.Deleted || f.Renamed() && isTestFile(f.OldPath) && !j.nameRuns(f.Path) && langOf(f.Path) != langRust {
+			gone[f.Path] = true
+		}
+	}
+	return gone
+}
+
 // markersAdded reports lines of test scope that add a marker of the rule; a marker the change
 // also removes elsewhere (the same text, moved) is not new.
 func (j *judge) markersAdded(rule string, markers map[lang]*lazyRegexp, what string) {
-	pool := map[string]int{}
-	type hit struct {
-		key, file string
-		line      int
-		text      string
-	}
-	var hits []hit
-	for _, f := range j.files {
-		re := markers[langOf(f.Path)]
-		if re == nil {
-			continue
-		}
-		if testScope(cmpOr(f.OldPath, f.Path)) {
-			for _, l := range f.Removed {
-				for _, k := range markerKeys(re.get(), l.Text, langOf(f.Path)) {
-					pool[k]++
-				}
-			}
-		}
-		if testScope(f.Path) && !f.Deleted {
-			for _, l := range f.Added {
-				for _, k := range markerKeys(re.get(), l.Text, langOf(f.Path)) {
-					hits = append(hits, hit{k, f.Path, l.N, l.Text})
-				}
-			}
-		}
-	}
+	moved, hits := markerChanges(j.files, markers, testScope)
 	for _, h := range hits {
-		if pool[h.key] > 0 {
-			pool[h.key]--
-			continue
-		}
-		if rule == gates.RuleTestSkipped && j.skipExcused(h.file, h.line) {
+		if moved.take(h.key) || rule == gates.RuleTestSkipped && j.skipExcused(h.file, h.line) {
 			continue
 		}
 		j.add(rule, h.file, h.line, "%s: %s", what, excerpt(h.text))
 	}
+}
+
+// markerHit is a marker a line adds, keyed as markerKeys keys it.
+type markerHit struct {
+	key, file string
+	line      int
+	text      string
+}
+
+// markerChanges reads the markers of the files in scope, by their language: those removed,
+// counted to pair with the same added elsewhere (moved), and those added.
+func markerChanges(files []File, markers map[lang]*lazyRegexp, inScope func(string) bool) (tally, []markerHit) {
+	moved := tally{}
+	var hits []markerHit
+	for _, f := range files {
+		re := markers[langOf(f.Path)]
+		if re == nil {
+			continue
+		}
+		if inScope(cmpOr(f.OldPath, f.Path)) {
+			markersRemoved(f, re.get(), moved)
+		}
+		if !f.Deleted && inScope(f.Path) {
+			hits = append(hits, markerHits(f, re.get())...)
+		}
+	}
+	return moved, hits
+}
+
+// markersRemoved counts the markers a file loses.
+func markersRemoved(f File, re *regexp.Regexp, moved tally) {
+	for _, l := range f.Removed {
+		for _, k := range markerKeys(re, l.Text, langOf(f.Path)) {
+			moved[k]++
+		}
+	}
+}
+
+// markerHits are the markers a file gains.
+func markerHits(f File, re *regexp.Regexp) []markerHit {
+	var hits []markerHit
+	for _, l := range f.Added {
+		for _, k := range markerKeys(re, l.Text, langOf(f.Path)) {
+			hits = append(hits, markerHit{k, f.Path, l.N, l.Text})
+		}
+	}
+	return hits
 }
 
 // environmentProbe is the condition of a Go skip that depends on the machine, not on the code
@@ -387,42 +439,19 @@ func markerKeys(re *regexp.Regexp, text string, l lang) []string {
 }
 
 func isWordStart(c byte) bool {
-	return c == '@' || c == '#' || c == '/' || c == '.' || c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+	lower := c | 0x20 // an ASCII letter's lower case
+	return strings.IndexByte("@#/._", c) >= 0 || lower >= 'a' && lower <= 'z'
 }
 
 // assertionsDropped reports test files with fewer assertions than before, when the change as a
 // whole has fewer: assertions moved from one test file to another are not a drop.
 func (j *judge) assertionsDropped() {
-	type count struct{ removed, added, line int }
-	perFile := map[string]*count{}
+	perFile := map[string]assertionCount{}
 	var order []string
 	total := 0
 	for _, f := range j.files {
-		re := assertions[langOf(f.Path)]
-		if re == nil {
-			continue
-		}
-		c := &count{}
-		for _, l := range f.Removed {
-			if n := countOutsideStrings(re.get(), l.Text, langOf(f.Path)); n > 0 {
-				c.removed += n
-				if c.line == 0 {
-					c.line = l.At
-				}
-			}
-		}
-		if !f.Deleted {
-			for _, l := range f.Added {
-				c.added += countOutsideStrings(re.get(), l.Text, langOf(f.Path))
-			}
-		}
-		if c.removed > 0 && !j.assertScope(f, true) {
-			c.removed, c.line = 0, 0
-		}
-		if c.added > 0 && !j.assertScope(f, false) {
-			c.added = 0
-		}
-		if c.removed == 0 && c.added == 0 {
+		c, ok := j.assertionsIn(f)
+		if !ok {
 			continue
 		}
 		total += c.added - c.removed
@@ -434,12 +463,54 @@ func (j *judge) assertionsDropped() {
 	}
 	for _, p := range order {
 		c := perFile[p]
-		if c.added >= c.removed || slices.ContainsFunc(j.files, func(f File) bool { return f.Path == p && f.Deleted }) {
+		if c.added >= c.removed || j.deletedFile(p) {
 			continue
 		}
 		j.add(gates.RuleAssertionsDropped, p, c.line, "%s fewer in this file (%d removed, %d added; %d fewer in the whole change)",
 			plural(c.removed-c.added, "assertion"), c.removed, c.added, -total)
 	}
+}
+
+// assertionCount is how many test assertions a file's change removes and adds, and the line of
+// the first removed.
+type assertionCount struct{ removed, added, line int }
+
+// assertionsIn counts the test assertions a file's change removes and adds; false when it
+// touches none.
+func (j *judge) assertionsIn(f File) (assertionCount, bool) {
+	re := assertions[langOf(f.Path)]
+	if re == nil {
+		return assertionCount{}, false
+	}
+	var c assertionCount
+	c.removed, c.line = assertionsOn(re.get(), f.Removed, langOf(f.Path))
+	if !f.Deleted {
+		c.added, _ = assertionsOn(re.get(), f.Added, langOf(f.Path))
+	}
+	if c.removed > 0 && !j.assertScope(f, true) {
+		c.removed, c.line = 0, 0
+	}
+	if c.added > 0 && !j.assertScope(f, false) {
+		c.added = 0
+	}
+	return c, c.removed != 0 || c.added != 0
+}
+
+// assertionsOn counts the assertions on lines, and says where (At) the first is.
+func assertionsOn(re *regexp.Regexp, lines []Line, l lang) (n, first int) {
+	for _, line := range lines {
+		if k := countOutsideStrings(re, line.Text, l); k > 0 {
+			n += k
+			if first == 0 {
+				first = line.At
+			}
+		}
+	}
+	return n, first
+}
+
+func (j *judge) deletedFile(p string) bool {
+	return slices.ContainsFunc(j.files, func(f File) bool { return f.Path == p && f.Deleted })
 }
 
 // assertScope says whether a file's assertions are test assertions: in test files, and in Rust
