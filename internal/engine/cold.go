@@ -11,6 +11,7 @@ import (
 
 	"github.com/gauntlet-dev/gauntlet/gates"
 	"github.com/gauntlet-dev/gauntlet/internal/baseconfig"
+	"github.com/gauntlet-dev/gauntlet/internal/policy"
 	"github.com/gauntlet-dev/gauntlet/internal/safefile"
 	"github.com/gauntlet-dev/gauntlet/internal/seal"
 	"github.com/gauntlet-dev/gauntlet/internal/state"
@@ -31,7 +32,7 @@ const passedRecord = "passed.json"
 const sealPassed = "gates passed"
 
 // ColdBuildID is the cause given to such a timeout.
-const ColdBuildID = "cold-build-timeout"
+const ColdBuildID = policy.ColdBuildID
 
 // maxPassedBytes bounds the read of the list; maxPassedNames bounds what it keeps, far above any
 // config's gate count.
@@ -88,10 +89,9 @@ func readPassed(sd *state.Dir) passed {
 	return p
 }
 
-// coldJudge turns into errors the check gates that timed out before reporting any result (no
-// finding, no error line, no cause) and have never passed here: their failure says nothing about
-// the agent's work yet. A gate that passed once is judged as usual: a timeout then is the
-// change's. It needs nothing but the gate's result, so it judges each gate as it ends, for the
+// coldJudge asks the verdict policy whether a check that timed out before reporting any result is
+// a cold build's error: the policy decides, from the gate's result and whether it ever passed
+// here. It needs nothing but the gate's result, so it judges each gate as it ends, for the
 // live view, and the run's results after; the record of passes is read once for both, so that
 // they agree.
 type coldJudge struct {
@@ -105,25 +105,20 @@ func newColdJudge(sd *state.Dir, byName map[string]gates.Gate) *coldJudge {
 	return &coldJudge{sd: sd, byName: byName}
 }
 
-// judge returns r, turned into an error with the cold-build cause when it is one. Safe for
+// judge returns r, turned into an error with the cold-build cause when the verdict policy says
+// it is one (policy.JudgeTimeout); the record of passes is read only when it decides. Safe for
 // concurrent use: the gates end on their own goroutines.
 func (c *coldJudge) judge(r gates.Result) gates.Result {
 	g, ok := c.byName[r.Name]
-	if !ok || r.Status != gates.StatusFail || !r.TimedOut || len(r.Findings) > 0 || r.Excerpt != nil || r.Cause != nil ||
-		(g.Kind != gates.KindCheck && g.Kind != "") {
+	ev := policy.TimeoutEvidence{Result: r, Check: ok && isCheck(g), Timeout: g.Timeout}
+	if !policy.AsksPasses(ev) {
 		return r
 	}
 	c.once.Do(func() { c.ever = readPassed(c.sd) })
 	// By definition: a gate renamed is the same gate, and renews no excuse. Names are what
 	// older records hold.
-	if c.ever.has(definitionKey(g)) || c.ever.has(r.Name) {
-		return r
-	}
-	cause := gates.Cause{ID: ColdBuildID,
-		Summary: fmt.Sprintf("%s timed out after %s before reporting any result and has never passed in this checkout: most likely a cold first build (empty build or module caches)", r.Name, g.Timeout),
-		Fix:     fmt.Sprintf("run it once with more time (gauntlet run %s, after raising its timeout if needed) so that the caches fill; later runs are judged as usual", r.Name)}
-	r.Status, r.Cause, r.Reason = gates.StatusError, &cause, gates.CauseReason(cause)
-	return r
+	ev.EverPassed = c.ever.has(definitionKey(g)) || c.ever.has(r.Name)
+	return policy.JudgeTimeout(ev)
 }
 
 // all judges every result of the run.

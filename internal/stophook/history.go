@@ -15,6 +15,7 @@ import (
 
 	"github.com/gauntlet-dev/gauntlet/config"
 	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/policy"
 	"github.com/gauntlet-dev/gauntlet/internal/state"
 	"github.com/gauntlet-dev/gauntlet/internal/termtext"
 )
@@ -40,17 +41,18 @@ const (
 	historyStateDigits = 16
 )
 
-// Why a stop was allowed or blocked, as the history records it.
+// Why a stop was allowed or blocked, as the history records it: the verdict policy's words
+// (internal/policy), and the stop hook's own for a stop that was not its to decide.
 const (
-	WhyPass       = "pass"        // every gate in scope passed
-	WhyCached     = "cached"      // the same state passed before: nothing ran
-	WhyWarn       = "warn"        // only warn-severity gates failed
-	WhyFail       = "fail"        // a block: gates failed, attempts left
-	WhyRetryLimit = "retry_limit" // max_attempts blocks reached: let go with gates failing
-	WhyInfra      = "infra"       // gates could not run or be judged: let go unverified
-	WhyLock       = "lock"        // the call's time ran out waiting for a hook judging this state: let go unverified
-	WhyGuard      = "guard"       // not judged at all: see Guard
-	WhyNoConfig   = "no_config"   // no .gauntlet.yml: nothing to judge (recorded inside a git repository only)
+	WhyPass       = policy.WhyPass       // every gate in scope passed
+	WhyCached     = policy.WhyCached     // the same state passed before: nothing ran
+	WhyWarn       = policy.WhyWarn       // only warn-severity gates failed
+	WhyFail       = policy.WhyFail       // a block: gates failed, attempts left
+	WhyRetryLimit = policy.WhyRetryLimit // max_attempts blocks reached: let go with gates failing
+	WhyInfra      = policy.WhyInfra      // gates could not run or be judged: let go unverified
+	WhyLock       = policy.WhyLock       // the call's time ran out waiting for a hook judging this state: let go unverified
+	WhyGuard      = policy.WhyGuard      // not judged at all: see Guard
+	WhyNoConfig   = "no_config"          // no .gauntlet.yml: nothing to judge (recorded inside a git repository only)
 )
 
 // HistoryEntry is one stop-hook decision.

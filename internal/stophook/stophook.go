@@ -18,6 +18,7 @@ import (
 	"github.com/gauntlet-dev/gauntlet/gates"
 	"github.com/gauntlet-dev/gauntlet/internal/engine"
 	"github.com/gauntlet-dev/gauntlet/internal/fix"
+	"github.com/gauntlet-dev/gauntlet/internal/policy"
 	"github.com/gauntlet-dev/gauntlet/internal/redact"
 	"github.com/gauntlet-dev/gauntlet/internal/report"
 	"github.com/gauntlet-dev/gauntlet/internal/seal"
@@ -63,6 +64,10 @@ type Outcome struct {
 	// Reply is the answer before the host's encoding, for showing it in another host's words.
 	Reply  Reply
 	blocks bool
+	// decided is the verdict policy's decision the reply was made from; asked is the evidence of
+	// a block, asked again when the block cannot be counted.
+	decided policy.Decision
+	asked   *policy.Evidence
 }
 
 // Run answers one stop request. It never panics and never returns an error: every problem that
@@ -78,7 +83,7 @@ func Run(ctx context.Context, o Options) (out Outcome) {
 	defer func() {
 		if p := recover(); p != nil {
 			fmt.Fprintf(o.Stderr, "gauntlet: stop-hook: internal error: %v\n%s", p, debug.Stack())
-			out = call.because(WhyInfra, "").notify(fmt.Sprintf("gauntlet: gates not run: internal error: %v; stop allowed", p))
+			out = call.unjudged(fmt.Sprintf("internal error: %v", p), false)
 		}
 		call.record(out)
 	}()
@@ -145,6 +150,34 @@ func (c *call) notify(msg string) Outcome {
 	return c.message(noticeWithNotes(msg, c.replyNotes))
 }
 
+// answer makes the reply the verdict policy decided; text words what the policy leaves to the
+// caller (a block's reason, a notice made from the results).
+func (c *call) answer(d policy.Decision, text string) Outcome {
+	c.because(d.Why, d.Guard)
+	var out Outcome
+	switch d.Action {
+	case policy.Allow:
+		out = c.allow()
+	case policy.Block:
+		out = c.block(text)
+	default:
+		out = c.notify(cmp.Or(d.Notice, text))
+	}
+	out.decided = d
+	return out
+}
+
+// unjudged answers a stop whose gates could not reach a verdict: what says why, in the reply's
+// words; lock says the run lock stood in the way.
+func (c *call) unjudged(what string, lock bool) Outcome {
+	return c.answer(policy.Decide(policy.Evidence{Unjudged: &policy.Unjudged{What: what, Lock: lock}}), "")
+}
+
+// guard answers a stop that is not judged at all.
+func (c *call) guard(name string) Outcome {
+	return c.answer(policy.Decide(policy.Evidence{Guard: name}), "")
+}
+
 // message is notify's reply, the notes already in msg.
 func (c *call) message(msg string) Outcome {
 	r := Reply{Verdict: Notify, Message: msg, Secrets: c.secrets}.Shown()
@@ -155,7 +188,7 @@ func (c *call) message(msg string) Outcome {
 func (c *call) run(ctx context.Context) Outcome {
 	// A gate's own agent is stopping (a review gate runs one): judging it would recurse.
 	if c.Getenv("GAUNTLET") != "" {
-		return c.because(WhyGuard, "GAUNTLET set").allow()
+		return c.guard("GAUNTLET set")
 	}
 	p, err := ReadPayload(c.Stdin, c.ReadTimeout)
 	if err != nil {
@@ -167,7 +200,7 @@ func (c *call) run(ctx context.Context) Outcome {
 		c.host = DetectHost(p)
 	}
 	if p.PermissionMode == "plan" {
-		return c.because(WhyGuard, "plan mode").allow()
+		return c.guard("plan mode")
 	}
 
 	dir := p.Dir(c.Getenv, c.Cwd)
@@ -183,7 +216,7 @@ func (c *call) run(ctx context.Context) Outcome {
 	case errors.Is(err, config.ErrNotFound):
 		return c.allow()
 	case err != nil:
-		return c.because(WhyInfra, "").notify("gauntlet: gates not run: config error: " + oneLine(err.Error()) + "; stop allowed")
+		return c.unjudged("config error: "+oneLine(err.Error()), false)
 	}
 	if c.session.note != "" {
 		fmt.Fprintf(c.Stderr, "gauntlet: stop-hook: %s\n", c.session.note)
@@ -194,10 +227,10 @@ func (c *call) run(ctx context.Context) Outcome {
 		c.secrets = cfg.Redactor(c.Environ)
 	}
 	if p.IsSubagentStop() && !cfg.StopHook.Subagents {
-		return c.because(WhyGuard, "subagent").allow()
+		return c.guard("subagent")
 	}
 	if cfg.StopHook.HonorActiveFlag && p.StopHookActive {
-		return c.because(WhyGuard, "stop_hook_active").allow()
+		return c.guard("stop_hook_active")
 	}
 
 	// The whole call ends within stop_hook.timeout; the runner reports gates still running at
@@ -224,7 +257,7 @@ func stopBudget(timeout time.Duration) (gates, grace time.Duration) {
 func (c *call) judge(ctx context.Context, cfg *config.Config) Outcome {
 	sd, err := c.openState(cfg)
 	if err != nil {
-		return c.because(WhyInfra, "").notify("gauntlet: gates not run: " + oneLine(err.Error()) + "; stop allowed")
+		return c.unjudged(oneLine(err.Error()), false)
 	}
 	defer sd.Close()
 
@@ -264,7 +297,7 @@ func (c *call) judge(ctx context.Context, cfg *config.Config) Outcome {
 		// can be out of scope for everybody else), nor about gates that read the session.
 		if passedBefore(led, key, fingerprint, perSession) && len(stickyOf(led, key)) == 0 {
 			c.reapLeftovers(ctx, sd)
-			return c.because(WhyCached, "").allow()
+			return c.answer(policy.Decide(policy.Evidence{PassedBefore: true}), "")
 		}
 		if ps := led.Sessions[key]; ps != nil && ps.Prompts[c.payload.Prompt()] != nil &&
 			ps.Prompts[c.payload.Prompt()].BlockFingerprint == fingerprint {
@@ -367,9 +400,9 @@ func (c *call) judge(ctx context.Context, cfg *config.Config) Outcome {
 	var busy *lock.BusyError
 	switch {
 	case errors.As(err, &busy):
-		return c.because(WhyLock, "").notify("gauntlet: gates not run: " + lowerFirst(busy.Error()) + "; stop allowed")
+		return c.unjudged(lowerFirst(busy.Error()), true)
 	case run == nil:
-		return c.because(WhyInfra, "").notify("gauntlet: gates not run: " + oneLine(err.Error()) + "; stop allowed")
+		return c.unjudged(oneLine(err.Error()), false)
 	case err != nil:
 		// The verdict stands even when the run could not be recorded.
 		fmt.Fprintf(c.Stderr, "gauntlet: stop-hook: %v\n", err)
@@ -434,16 +467,19 @@ func (c *call) lockFor(ctx context.Context, cfg *config.Config, sd *state.Dir, f
 			held, err = awaitVerdict(ctx, sd.Path())
 		}
 	}
-	switch {
-	case err != nil && !waited && ctx.Err() == nil:
-		c.judgeUnlocked(cfg, err)
-		return nil, false, Outcome{}, false
-	case errors.As(err, &busy):
-		return nil, false, c.because(WhyLock, "").notify("gauntlet: gates not run: " + lowerFirst(busy.Error()) + "; stop allowed"), true
-	case err != nil:
-		return nil, false, c.because(WhyLock, "").notify("gauntlet: gates not run: " + lowerFirst(oneLine(err.Error())) + "; stop allowed"), true
+	if err == nil {
+		return held, waited, Outcome{}, false
 	}
-	return held, waited, Outcome{}, false
+	l := lockEvidence(err, waited, ctx.Err() != nil)
+	if errors.As(err, &busy) {
+		l.Holder = lowerFirst(busy.Error())
+	}
+	d := policy.Decide(policy.Evidence{Lock: &l})
+	if d.Action != policy.Judge {
+		return nil, false, c.answer(d, ""), true
+	}
+	c.judgeUnlocked(cfg, l, d)
+	return nil, false, Outcome{}, false
 }
 
 // verdictPoll is how often a hook waiting for another's verdict tries the lock: the verdict is
@@ -544,7 +580,7 @@ func (c *call) remember(sd *state.Dir, fn func(*ledger) Outcome) Outcome {
 		return reply
 	}
 	if reply.blocks {
-		return c.because(WhyInfra, "").notify("gauntlet: gates failed, but attempts cannot be counted (" + oneLine(err.Error()) + "); stop allowed")
+		return c.answer(policy.Decide(uncounted(reply.asked, oneLine(err.Error()))), "")
 	}
 	fmt.Fprintf(c.Stderr, "gauntlet: stop-hook: %v\n", err)
 	return reply
@@ -563,8 +599,10 @@ func (c *call) decide(led *ledger, key, fingerprint string, judged bool, maxAtte
 		c.dec.state = fingerprint[:min(len(fingerprint), historyStateDigits)]
 	}
 
-	switch run.Verdict {
-	case gates.VerdictPass:
+	ev := policy.Evidence{Verdict: run.Verdict, Results: blocking(run), Integrity: run.Integrity, Attempts: attemptsOf(ps, maxAttempts)}
+	d := policy.Decide(ev)
+	switch d.Why {
+	case policy.WhyPass:
 		switch {
 		case !judged:
 		case perSession:
@@ -573,19 +611,37 @@ func (c *call) decide(led *ledger, key, fingerprint string, judged bool, maxAtte
 			led.LastPass = fingerprint
 		}
 		*ps = promptState{}
-		return c.because(WhyPass, "").allow()
-	case gates.VerdictWarn:
+		return c.answer(d, "")
+	case policy.WhyWarn:
 		*ps = promptState{}
 		c.failing(run.Results, gates.StatusWarn)
 		c.dec.integrity = len(run.Integrity)
-		return c.because(WhyWarn, "").notify(warnNotice(run.Results, run.Integrity))
-	case gates.VerdictError:
+		return c.answer(d, warnNotice(run.Results, run.Integrity))
+	case policy.WhyInfra:
 		c.failing(slices.Concat(run.Setup, run.Results), gates.StatusError, gates.StatusCancelled)
-		return c.because(WhyInfra, "").notify(errorNotice(slices.Concat(run.Setup, run.Results)))
+		return c.answer(d, errorNotice(slices.Concat(run.Setup, run.Results)))
 	}
 	c.stopped = only(run.Results, gates.StatusCancelled)
 	c.integrity = run.Integrity
-	return c.nextAttempt(ps, blocking(run), ranCount(run.Results), fingerprint, maxAttempts)
+	return c.attempted(ps, ev, d, ranCount(run.Results), fingerprint)
+}
+
+// attemptsOf is the turn's count of blocks, for the policy.
+func attemptsOf(ps *promptState, maxAttempts int) *policy.Attempts {
+	return &policy.Attempts{Blocks: ps.Blocks, Max: maxAttempts}
+}
+
+// uncounted is the evidence of a block that could not be counted: asked again, the policy lets
+// the agent go saying so.
+func uncounted(asked *policy.Evidence, why string) policy.Evidence {
+	ev := policy.Evidence{Verdict: gates.VerdictFail, Attempts: &policy.Attempts{Max: 1}}
+	if asked != nil && asked.Attempts != nil {
+		ev = *asked
+		a := *asked.Attempts
+		ev.Attempts = &a
+	}
+	ev.Attempts.Unsaved = why
+	return ev
 }
 
 // blocking is what a block is about: the failed setup steps and gates, then the gates that did
@@ -603,12 +659,15 @@ func blocking(run *engine.Run) []gates.Result {
 // the retry limit instead of looping forever.
 func (c *call) reblock(ctx context.Context, cfg *config.Config, sd *state.Dir) Outcome {
 	held, err := lock.Acquire(ctx, sd.Path(), min(cfg.StopHook.LockWait, cfg.StopHook.Timeout))
-	switch {
-	case err != nil && ctx.Err() == nil:
-		c.judgeUnlocked(cfg, err)
-	case err != nil:
-		return c.because(WhyLock, "").notify("gauntlet: gates not run: " + lowerFirst(oneLine(err.Error())) + "; stop allowed")
-	default:
+	if err != nil {
+		// Said as the error, one line, whoever holds the lock.
+		l := lockEvidence(err, false, ctx.Err() != nil)
+		d := policy.Decide(policy.Evidence{Lock: &l})
+		if d.Action != policy.Judge {
+			return c.answer(d, "")
+		}
+		c.judgeUnlocked(cfg, l, d)
+	} else {
 		defer held.Release()
 		c.killLeftovers(sd) // only a holder of the lock knows the run that left them is dead
 	}
@@ -648,49 +707,66 @@ func (c *call) killLeftovers(sd *state.Dir) {
 	}
 }
 
-// nextAttempt blocks once more, or, after maxAttempts blocks, lets the agent stop with the
-// retry-limit message and starts the count again.
+// nextAttempt answers a failure already judged (the same state blocked before, a verdict shared):
+// the policy blocks once more or lets the agent stop at the retry limit.
 func (c *call) nextAttempt(ps *promptState, failed []gates.Result, total int, fingerprint string, maxAttempts int) Outcome {
+	ev := policy.Evidence{Verdict: gates.VerdictFail, Results: failed, Integrity: c.integrity, Attempts: attemptsOf(ps, maxAttempts)}
+	return c.attempted(ps, ev, policy.Decide(ev), total, fingerprint)
+}
+
+// attempted words the policy's answer to a failure: a block, counted in ps, or, after
+// max_attempts blocks, the retry-limit message, the count started again.
+func (c *call) attempted(ps *promptState, ev policy.Evidence, d policy.Decision, total int, fingerprint string) Outcome {
+	failed, maxAttempts := ev.Results, ev.Attempts.Max
 	c.failing(failed, gates.StatusFail)
-	c.dec.verdict, c.dec.attempt, c.dec.maxAttempts = gates.VerdictFail, ps.Blocks, maxAttempts
+	c.dec.verdict, c.dec.attempt, c.dec.maxAttempts = gates.VerdictFail, d.Attempt, maxAttempts
 	c.dec.integrity = len(c.integrity)
-	if ps.Blocks >= maxAttempts {
-		*ps = promptState{}
-		stillFailing := only(failed, gates.StatusFail)
-		what := termtext.Count(len(stillFailing), "gate") + " still failing"
-		switch {
-		case len(c.integrity) > 0 && len(stillFailing) == 0:
-			what = "the change still weakens the gates (" + termtext.Count(len(c.integrity), "integrity finding") + ")"
-		case len(c.integrity) > 0:
-			what += " and the change still weakens the gates (" + termtext.Count(len(c.integrity), "integrity finding") + ")"
+	if d.Action != policy.Block {
+		if d.Reset {
+			*ps = promptState{}
 		}
-		msg := fmt.Sprintf("gauntlet: %s after %s (%s); stop allowed, see %s",
-			what, termtext.Count(maxAttempts, "attempt"), cmp.Or(names(stillFailing), integrityRules(c.integrity)), ".gauntlet/"+engine.LastRunFile)
-		if len(c.fixed) > 0 {
-			msg += " (" + fixedNote(c.fixed) + ")"
-		}
-		return c.because(WhyRetryLimit, "").notify(msg)
+		return c.answer(d, c.retryLimitNotice(failed, maxAttempts))
 	}
-	ps.Blocks++
-	c.dec.attempt = ps.Blocks
-	c.because(WhyFail, "")
+	ps.Blocks = d.Attempt
 	ps.BlockFingerprint = fingerprint
 	ps.Failed = remembered(failed)
 	ps.Total = total
 	ps.Integrity = c.integrity
-	at := Attempt{N: ps.Blocks, Max: maxAttempts}
-	// Only blocking findings lead the reason: a warning alone is no reason to restore anything.
-	blockingFindings := gates.Blocking(c.integrity)
-	if len(only(failed, gates.StatusFail)) == 0 && blockingFindings {
-		return c.block(IntegrityReason(c.integrity, at, MaxReasonBytes, c.secrets))
+	out := c.answer(d, c.blockReason(d.Lead, failed, total, Attempt{N: ps.Blocks, Max: maxAttempts}))
+	out.asked = &ev
+	return out
+}
+
+// retryLimitNotice says what is still failing when the retry limit lets the agent stop.
+func (c *call) retryLimitNotice(failed []gates.Result, maxAttempts int) string {
+	stillFailing := only(failed, gates.StatusFail)
+	what := termtext.Count(len(stillFailing), "gate") + " still failing"
+	switch {
+	case len(c.integrity) > 0 && len(stillFailing) == 0:
+		what = "the change still weakens the gates (" + termtext.Count(len(c.integrity), "integrity finding") + ")"
+	case len(c.integrity) > 0:
+		what += " and the change still weakens the gates (" + termtext.Count(len(c.integrity), "integrity finding") + ")"
 	}
-	if !blockingFindings {
-		return c.block(withFixed(withNotJudged(BlockReason(failed, total, at, c.secrets), c.stopped), c.fixed))
+	msg := fmt.Sprintf("gauntlet: %s after %s (%s); stop allowed, see %s",
+		what, termtext.Count(maxAttempts, "attempt"), cmp.Or(names(stillFailing), integrityRules(c.integrity)), ".gauntlet/"+engine.LastRunFile)
+	if len(c.fixed) > 0 {
+		msg += " (" + fixedNote(c.fixed) + ")"
 	}
-	// The integrity findings come first, in at most half the room; the gates have the rest.
+	return msg
+}
+
+// blockReason is a block's reason, led as the policy says: the integrity findings alone, the
+// gates alone, or the findings first in at most half the room and the gates in the rest.
+func (c *call) blockReason(lead policy.Lead, failed []gates.Result, total int, at Attempt) string {
+	switch lead {
+	case policy.LeadIntegrity:
+		return IntegrityReason(c.integrity, at, MaxReasonBytes, c.secrets)
+	case policy.LeadGates:
+		return withFixed(withNotJudged(BlockReason(failed, total, at, c.secrets), c.stopped), c.fixed)
+	}
 	head := IntegrityReason(c.integrity, at, MaxReasonBytes/2, c.secrets)
 	rest := withFixed(withNotJudged(blockReason(failed, total, Attempt{}, c.secrets, MaxReasonBytes-len(head)-2), c.stopped), c.fixed)
-	return c.block(capReason(head+"\n\n"+rest, MaxReasonBytes))
+	return capReason(head+"\n\n"+rest, MaxReasonBytes)
 }
 
 // withNotJudged names, under the reason's first line, the gates first_failure stopped, each
