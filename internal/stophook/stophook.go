@@ -260,21 +260,55 @@ func (c *call) judge(ctx context.Context, cfg *config.Config) Outcome {
 		return c.unjudged(oneLine(err.Error()), false)
 	}
 	defer sd.Close()
-
-	// The repository is read once: the fingerprint, change scoping, the per-gate cache and the
-	// gates share the reading, and the gates' tools are named once for the fingerprint and the
-	// cache keys.
-	inputs := c.session.inputs(judgedInputs(ctx, cfg, c.payload.Transcript()), c.Environ)
-	tools := toolid.New()
-	stateOf := fingerprinter(cfg, sd, inputs, c.Environ, tools)
-	var fingerprint string
-	snap := engine.NewSnapshot(cfg, engine.Scope{Pinned: c.session.base})
-	if c.session.tree != nil {
-		snap.SetTree(c.session.tree)
+	st := c.readStop(ctx, cfg, sd)
+	if out, ok := c.answerKnown(ctx, cfg, st); ok {
+		return out
 	}
-	tree, err := snap.Tree(ctx)
+	c.supersedeJudge(sd, st.fingerprint)
+	held, waited, out, done := c.lockFor(ctx, cfg, sd, st.fingerprint, st.key, st.perSession)
+	if done {
+		return out
+	}
+	defer held.Release()
+	if out, ok := c.answerShared(st, held, waited); ok {
+		return out
+	}
+	return c.runGates(ctx, cfg, st, held)
+}
+
+// stopState is what a stop reads before it decides anything: the state directory, the reading of
+// the repository and the fingerprint of the state, the ledger, and who is stopping.
+type stopState struct {
+	sd      *state.Dir
+	inputs  []byte
+	tools   *toolid.Resolver
+	stateOf func(context.Context, *snapshot.Tree) (string, error)
+	snap    *snapshot.Snapshot
+	// fingerprint is "" when the state could not be fingerprinted: nothing is remembered for it.
+	fingerprint string
+	led         *ledger
+	key         string
+	maxAttempts int
+	perSession  bool
+	// judged are the results a background judge left for this state (answerShared).
+	judged []gates.Result
+}
+
+// readStop reads the state of the stop. The repository is read once: the fingerprint, change
+// scoping, the per-gate cache and the gates share the reading, and the gates' tools are named once
+// for the fingerprint and the cache keys.
+func (c *call) readStop(ctx context.Context, cfg *config.Config, sd *state.Dir) *stopState {
+	st := &stopState{sd: sd, tools: toolid.New(), key: sessionKey(c.host, c.payload.Session()),
+		maxAttempts: cfg.StopHook.MaxAttempts, perSession: sessionDependent(cfg)}
+	st.inputs = c.session.inputs(judgedInputs(ctx, cfg, c.payload.Transcript()), c.Environ)
+	st.stateOf = fingerprinter(cfg, sd, st.inputs, c.Environ, st.tools)
+	st.snap = engine.NewSnapshot(cfg, engine.Scope{Pinned: c.session.base})
+	if c.session.tree != nil {
+		st.snap.SetTree(c.session.tree)
+	}
+	tree, err := st.snap.Tree(ctx)
 	if err == nil {
-		fingerprint, err = stateOf(ctx, tree)
+		st.fingerprint, err = st.stateOf(ctx, tree)
 	}
 	if err != nil && !errors.Is(err, ErrNotGit) {
 		fmt.Fprintf(c.Stderr, "gauntlet: stop-hook: no fingerprint, running the gates: %v\n", err)
@@ -283,66 +317,108 @@ func (c *call) judge(ctx context.Context, cfg *config.Config) Outcome {
 	if err != nil {
 		fmt.Fprintf(c.Stderr, "gauntlet: stop-hook: %v\n", err)
 	}
+	st.led = led
 	if _, err := seal.Load(); err != nil {
 		fmt.Fprintf(c.Stderr, "gauntlet: stop-hook: %v; no stored pass is believed, the gates run\n", err)
 	}
-	key := sessionKey(c.host, c.payload.Session())
-	maxAttempts := cfg.StopHook.MaxAttempts
-	c.noteHostRelease(ctx, sd, led.Sessions[key])
-	perSession := sessionDependent(cfg)
-	c.resumeTurn(led, key)
+	c.noteHostRelease(ctx, sd, led.Sessions[st.key])
+	c.resumeTurn(led, st.key)
+	return st
+}
 
-	if fingerprint != "" {
-		// Another session's pass says nothing about gates this session still owes (sticky ones
-		// can be out of scope for everybody else), nor about gates that read the session.
-		if passedBefore(led, key, fingerprint, perSession) && len(stickyOf(led, key)) == 0 {
-			c.reapLeftovers(ctx, sd)
-			return c.answer(policy.Decide(policy.Evidence{PassedBefore: true}), "")
-		}
-		if ps := led.Sessions[key]; ps != nil && ps.Prompts[c.payload.Prompt()] != nil &&
-			ps.Prompts[c.payload.Prompt()].BlockFingerprint == fingerprint {
-			return c.reblock(ctx, cfg, sd)
-		}
+// answerKnown answers a state the ledger knows: one that passed before, or one this session's
+// turn was already blocked on. ok is false when the gates must judge it.
+func (c *call) answerKnown(ctx context.Context, cfg *config.Config, st *stopState) (_ Outcome, ok bool) {
+	if st.fingerprint == "" {
+		return Outcome{}, false
 	}
+	// Another session's pass says nothing about gates this session still owes (sticky ones
+	// can be out of scope for everybody else), nor about gates that read the session.
+	if passedBefore(st.led, st.key, st.fingerprint, st.perSession) && len(stickyOf(st.led, st.key)) == 0 {
+		c.reapLeftovers(ctx, st.sd)
+		return c.answer(policy.Decide(policy.Evidence{PassedBefore: true}), ""), true
+	}
+	if c.blockedOn(st) {
+		return c.reblock(ctx, cfg, st.sd), true
+	}
+	return Outcome{}, false
+}
 
-	c.supersedeJudge(sd, fingerprint)
-	held, waited, out, done := c.lockFor(ctx, cfg, sd, fingerprint, key, perSession)
-	if done {
-		return out
+// blockedOn says whether this session's turn was last blocked on the very state st.
+func (c *call) blockedOn(st *stopState) bool {
+	sess := st.led.Sessions[st.key]
+	if sess == nil {
+		return false
 	}
-	defer held.Release()
+	ps := sess.Prompts[c.payload.Prompt()]
+	return ps != nil && ps.BlockFingerprint == st.fingerprint
+}
+
+// answerShared answers, under the lock (or past it), from a verdict another hook reached on the
+// same state. A verdict this call waited for answers it, whatever it is. One found already
+// finished answers when it is a pass or a failure (a hook that raced another for the lock and
+// lost must not judge the same state again); warnings and infrastructure errors are judged anew,
+// as they always were. Otherwise the state is marked as being judged by this call.
+func (c *call) answerShared(st *stopState, held *lock.Lock, waited bool) (_ Outcome, ok bool) {
 	// Read again under the lock: a hook of the same session that held it meanwhile may have made
 	// a gate sticky, and running without it could let a laundered failure through.
-	if fresh, err := loadLedger(sd); err == nil {
-		led = fresh
+	if fresh, err := loadLedger(st.sd); err == nil {
+		st.led = fresh
 	}
-	// A verdict this call waited for answers it, whatever it is. One found already finished
-	// answers when it is a pass or a failure (a hook that raced another for the lock and lost
-	// must not judge the same state again); warnings and infrastructure errors are judged anew,
-	// as they always were.
-	in := readInflight(sd)
-	judged := judgedResults(in, fingerprint, key, perSession)
-	if in.sameState(fingerprint, key, perSession) && in.Done && !in.Speculative &&
+	in := readInflight(st.sd)
+	st.judged = judgedResults(in, st.fingerprint, st.key, st.perSession)
+	if in.sameState(st.fingerprint, st.key, st.perSession) && in.Done && !in.Speculative &&
 		(waited || in.Verdict == gates.VerdictFail || in.Verdict == gates.VerdictPass) {
-		if out, ok := c.sharedAnswer(sd, in, key, maxAttempts); ok {
-			return out
+		if out, ok := c.sharedAnswer(st.sd, in, st.key, st.maxAttempts); ok {
+			return out, true
 		}
 	}
-	if fingerprint != "" && held != nil {
-		if err := writeInflight(sd, inflight{Fingerprint: fingerprint, Session: key, PID: os.Getpid()}); err != nil {
+	if st.fingerprint != "" && held != nil {
+		if err := writeInflight(st.sd, inflight{Fingerprint: st.fingerprint, Session: st.key, PID: os.Getpid()}); err != nil {
 			fmt.Fprintf(c.Stderr, "gauntlet: stop-hook: %v\n", err)
 		}
 	}
+	return Outcome{}, false
+}
 
+// runGates runs the gates through the engine and answers from their verdict; the reply is decided
+// and the attempt counted under the run lock, as the engine records the run.
+func (c *call) runGates(ctx context.Context, cfg *config.Config, st *stopState, held *lock.Lock) Outcome {
 	var reply Outcome
 	progress := report.NewProgress(c.Stderr, report.ProgressOptions{})
 	defer progress.Stop()
 	gatesTime, grace := stopBudget(cfg.StopHook.Timeout)
 	gatesCtx, cancelGates := context.WithDeadline(ctx, c.started.Add(gatesTime))
 	defer cancelGates()
-	run, err := engine.Execute(gatesCtx, engine.Request{
+	req := c.request(cfg, st, progress, grace, held == nil)
+	// Under the run lock, so that two hooks never count over each other.
+	req.Recorded = func(run *engine.Run) error {
+		reply = c.recorded(ctx, gatesCtx, cfg, st, held, grace, run)
+		return nil
+	}
+	run, err := engine.Execute(gatesCtx, req)
+	progress.Stop()
+	var busy *lock.BusyError
+	switch {
+	case errors.As(err, &busy):
+		return c.unjudged(lowerFirst(busy.Error()), true)
+	case run == nil:
+		return c.unjudged(oneLine(err.Error()), false)
+	case err != nil:
+		// The verdict stands even when the run could not be recorded.
+		fmt.Fprintf(c.Stderr, "gauntlet: stop-hook: %v\n", err)
+	}
+	if run.CacheErr != nil {
+		fmt.Fprintf(c.Stderr, "gauntlet: stop-hook: %v\n", run.CacheErr)
+	}
+	return reply
+}
+
+// request is the engine's request for this stop's gates.
+func (c *call) request(cfg *config.Config, st *stopState, progress *report.Progress, grace time.Duration, unlocked bool) engine.Request {
+	return engine.Request{
 		Config:   cfg,
-		Scope:    engine.Scope{Sticky: stickyOf(led, key), Pinned: c.session.base},
+		Scope:    engine.Scope{Sticky: stickyOf(st.led, st.key), Pinned: c.session.base},
 		Locked:   true,
 		StopHook: true,
 		// The session's findings (its base's config altered, its environment changed) count
@@ -358,57 +434,44 @@ func (c *call) judge(ctx context.Context, cfg *config.Config) Outcome {
 		StopSignalWindow: c.StopSignalWindow,
 		// The agent's fix for the first failure changes the code: gates still running after a
 		// short grace would judge a state that is about to go, so they are stopped.
-		FailFast:  !cfg.StopHook.FirstFailure.Wait,
-		FailGrace: cfg.StopHook.FirstFailure.Grace,
-		Starting:  func(_ string, toRun []gates.Gate) { progress.Start(toRun) },
-		// Under the run lock, so that two hooks never count over each other.
-		Recorded: func(run *engine.Run) error {
-			// A verdict is remembered for the state it was judged on only if that is still the
-			// state: a tree that changed while the gates ran (an agent's background job) has no
-			// state the verdict is known to be about.
-			// A verdict made of the cache's and a background judge's answers alone is about the
-			// state read before (their keys and fingerprint were taken from it): nothing ran that
-			// could have seen another.
-			same := fingerprint != "" && (run.Executed == 0 || c.unchanged(ctx, cfg, fingerprint, run.TreeAfter, stateOf))
-			// Fixers change the tree: after the check above, which is about the gates' state.
-			c.autofix(gatesCtx, cfg, run, grace)
-			reply = c.remember(sd, func(led *ledger) Outcome {
-				return c.decide(led, key, fingerprint, same, maxAttempts, run, perSession)
-			})
-			switch {
-			case held == nil:
-				// Judged without the run lock: the state's shared verdict is its holder's to write.
-			case same:
-				c.share(sd, fingerprint, key, stickyOf(led, key), run)
-			case fingerprint != "":
-				// Hooks waiting on this state judge it themselves.
-				if err := sd.RemoveAll(inflightFile); err != nil {
-					fmt.Fprintf(c.Stderr, "gauntlet: stop-hook: %v\n", err)
-				}
-			}
-			return nil
-		},
-		Snapshot:      snap,
-		Tools:         tools,
-		Session:       key,
-		SessionInputs: inputs,
-		Judged:        judged,
-		State:         sd,
-		Unlocked:      held == nil,
-	})
-	progress.Stop()
-	var busy *lock.BusyError
-	switch {
-	case errors.As(err, &busy):
-		return c.unjudged(lowerFirst(busy.Error()), true)
-	case run == nil:
-		return c.unjudged(oneLine(err.Error()), false)
-	case err != nil:
-		// The verdict stands even when the run could not be recorded.
-		fmt.Fprintf(c.Stderr, "gauntlet: stop-hook: %v\n", err)
+		FailFast:      !cfg.StopHook.FirstFailure.Wait,
+		FailGrace:     cfg.StopHook.FirstFailure.Grace,
+		Starting:      func(_ string, toRun []gates.Gate) { progress.Start(toRun) },
+		Snapshot:      st.snap,
+		Tools:         st.tools,
+		Session:       st.key,
+		SessionInputs: st.inputs,
+		Judged:        st.judged,
+		State:         st.sd,
+		Unlocked:      unlocked,
 	}
-	if run.CacheErr != nil {
-		fmt.Fprintf(c.Stderr, "gauntlet: stop-hook: %v\n", run.CacheErr)
+}
+
+// recorded decides the reply from the run, as the engine records it, and shares the verdict with
+// the hooks waiting on the same state.
+func (c *call) recorded(ctx, gatesCtx context.Context, cfg *config.Config, st *stopState, held *lock.Lock, grace time.Duration, run *engine.Run) Outcome {
+	// A verdict is remembered for the state it was judged on only if that is still the
+	// state: a tree that changed while the gates ran (an agent's background job) has no
+	// state the verdict is known to be about.
+	// A verdict made of the cache's and a background judge's answers alone is about the
+	// state read before (their keys and fingerprint were taken from it): nothing ran that
+	// could have seen another.
+	same := st.fingerprint != "" && (run.Executed == 0 || c.unchanged(ctx, cfg, st.fingerprint, run.TreeAfter, st.stateOf))
+	// Fixers change the tree: after the check above, which is about the gates' state.
+	c.autofix(gatesCtx, cfg, run, grace)
+	reply := c.remember(st.sd, func(led *ledger) Outcome {
+		return c.decide(led, st.key, st.fingerprint, same, st.maxAttempts, run, st.perSession)
+	})
+	switch {
+	case held == nil:
+		// Judged without the run lock: the state's shared verdict is its holder's to write.
+	case same:
+		c.share(st.sd, st.fingerprint, st.key, stickyOf(st.led, st.key), run)
+	case st.fingerprint != "":
+		// Hooks waiting on this state judge it themselves.
+		if err := st.sd.RemoveAll(inflightFile); err != nil {
+			fmt.Fprintf(c.Stderr, "gauntlet: stop-hook: %v\n", err)
+		}
 	}
 	return reply
 }
