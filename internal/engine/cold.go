@@ -143,20 +143,28 @@ func recordPasses(sd *state.Dir, byName map[string]gates.Gate, results []gates.R
 		// would forget the gates the edit removed, and give their timeouts the excuse back.
 		return nil
 	}
-	changed := false
+	if !p.add(byName, results) {
+		return nil
+	}
+	return writePassed(sd, p.kept(names))
+}
+
+// add adds the gates that passed among results; false when none was new.
+func (p passed) add(byName map[string]gates.Gate, results []gates.Result) (changed bool) {
 	for _, r := range results {
 		g, ok := byName[r.Name]
 		if r.Status == gates.StatusPass && ok && !p.names[definitionKey(g)] {
 			p.names[definitionKey(g)], changed = true, true
 		}
 	}
-	if !changed {
-		return nil
-	}
-	// Every name is kept, not only the config's: a run with another config (-c) must not make
-	// the record forget a gate. The list is bounded, the newest names of the config first.
-	keep := slices.Clone(names)
-	keep = slices.DeleteFunc(keep, func(n string) bool { return !p.names[n] })
+	return changed
+}
+
+// kept is the list to record. Every name is kept, not only the config's (names): a run with
+// another config (-c) must not make the record forget a gate. The list is bounded, the newest
+// names of the config first.
+func (p passed) kept(names []string) []string {
+	keep := slices.DeleteFunc(slices.Clone(names), func(n string) bool { return !p.names[n] })
 	for n := range p.names {
 		if len(keep) >= maxPassedNames {
 			break
@@ -166,6 +174,12 @@ func recordPasses(sd *state.Dir, byName map[string]gates.Gate, results []gates.R
 		}
 	}
 	slices.Sort(keep)
+	return keep
+}
+
+// writePassed records the list: sealed beside the user's key, or, without the key, under the
+// state dir, where it is better than nothing.
+func writePassed(sd *state.Dir, keep []string) error {
 	key, err := seal.Load()
 	if err != nil {
 		data, err := json.Marshal(keep)
