@@ -330,6 +330,18 @@ func (j *baseJudge) measuredAtBase(ctx context.Context, g gates.Gate, run bool) 
 		return measured{}, false
 	}
 	key := j.censusKey(g)
+	if m, ok := j.storedMeasures(ctx, g, key); ok {
+		return m, true
+	}
+	if !run {
+		return measured{}, false
+	}
+	return j.measure(ctx, g, key)
+}
+
+// storedMeasures are the base's measures kept under key (unless --no-cache), shared by the remote
+// cache, or kept for the session's start.
+func (j *baseJudge) storedMeasures(ctx context.Context, g gates.Gate, key string) (measured, bool) {
 	if m, ok := loadCensus(j.sd, key); ok && !j.noCache {
 		return m, true
 	}
@@ -337,13 +349,13 @@ func (j *baseJudge) measuredAtBase(ctx context.Context, g gates.Gate, run bool) 
 		return m, true
 	}
 	if start := j.sessionStartKey(g, key); start != "" && !j.noCache {
-		if m, ok := loadCensus(j.sd, start); ok {
-			return m, true
-		}
+		return loadCensus(j.sd, start)
 	}
-	if !run {
-		return measured{}, false
-	}
+	return measured{}, false
+}
+
+// measure runs g in the base's checkout for its census and coverage, and keeps them under key.
+func (j *baseJudge) measure(ctx context.Context, g gates.Gate, key string) (measured, bool) {
 	baseRoot, opts, done, err := j.prepare(ctx)
 	if err != nil {
 		return measured{}, false
