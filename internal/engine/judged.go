@@ -34,13 +34,19 @@ func useJudged(req Request, gs []gates.Gate) (rest []gates.Gate, used []gates.Re
 	if failed == "" || !(req.FailFast || req.Config.FailFast) {
 		return rest, used
 	}
-	for _, g := range rest {
-		used = append(used, gates.Result{
+	return nil, append(used, cancelledAfter(rest, failed)...)
+}
+
+// cancelledAfter are the results of the gates fail-fast cancels once failed has failed.
+func cancelledAfter(gs []gates.Gate, failed string) []gates.Result {
+	var out []gates.Result
+	for _, g := range gs {
+		out = append(out, gates.Result{
 			Name: g.Name, Kind: g.Kind, Status: gates.StatusCancelled, ExitCode: -1,
 			Reason: "cancelled: fail-fast after " + failed + " failed", Hint: g.Hint, Command: g.Command(),
 		})
 	}
-	return nil, used
+	return out
 }
 
 // judgedStatus says whether a result is a judgement of the gate rather than its absence. An
