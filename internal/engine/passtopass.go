@@ -62,17 +62,21 @@ func passToPass(ctx context.Context, req Request, judge *baseJudge, snap *snapsh
 		if !ok || r.Status != gates.StatusPass && r.Status != gates.StatusFail {
 			continue
 		}
-		if m.read() && judge.keptAsBase(ctx, byName[r.Name], m) {
-			continue // the tree is the base: nothing to compare, and its measures are the base's
-		}
-		base, ok := judge.measuredAtBase(ctx, byName[r.Name], runBase)
-		if !ok {
-			continue
-		}
-		out = append(out, cmp.tests(ctx, r, base, m)...)
-		out = append(out, cmp.coverage(ctx, r, base, m)...)
+		out = append(out, cmp.lost(ctx, judge, byName[r.Name], r, m, runBase)...)
 	}
 	return out
+}
+
+// lost compares a gate's measures m with the base's, measured there when runBase allows.
+func (cmp comparison) lost(ctx context.Context, judge *baseJudge, g gates.Gate, r gates.Result, m measured, runBase bool) []gates.IntegrityFinding {
+	if m.read() && judge.keptAsBase(ctx, g, m) {
+		return nil // the tree is the base: nothing to compare, and its measures are the base's
+	}
+	base, ok := judge.measuredAtBase(ctx, g, runBase)
+	if !ok {
+		return nil
+	}
+	return append(cmp.tests(ctx, r, base, m), cmp.coverage(ctx, r, base, m)...)
 }
 
 // measures are what a run measured of its test gates: censuses and coverages, by gate, and why
