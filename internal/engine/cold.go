@@ -62,31 +62,49 @@ func (p passed) has(name string) bool { return p.all || p.names[name] }
 
 func readPassed(sd *state.Dir) passed {
 	p := passed{names: map[string]bool{}}
-	if data, err := sd.ReadFileLimit(PassedFile, maxPassedBytes); err == nil {
-		var names []string
-		if json.Unmarshal(data, &names) == nil {
-			for _, n := range names {
-				p.names[n] = true
-			}
-		}
+	for _, n := range unsealedPasses(sd) {
+		p.names[n] = true
 	}
 	key, err := seal.Load()
 	if err != nil {
 		return p
 	}
-	data, err := safefile.ReadFile(key.ProjectFile(sd.Identity(), passedRecord), maxPassedBytes, time.Now().Add(5*time.Second))
-	if errors.Is(err, fs.ErrNotExist) {
-		return p
-	}
-	var list passedList
-	if err != nil || json.Unmarshal(data, &list) != nil || list.Project != sd.Identity() || !key.VerifyJSON(sealPassed, sd.Identity(), &list) {
+	names, trusted := sealedPasses(sd, key)
+	if !trusted {
 		p.all = true
 		return p
 	}
-	for _, n := range list.Gates {
+	for _, n := range names {
 		p.names[n] = true
 	}
 	return p
+}
+
+// unsealedPasses is the list under the state dir: it can only add passes.
+func unsealedPasses(sd *state.Dir) []string {
+	data, err := sd.ReadFileLimit(PassedFile, maxPassedBytes)
+	if err != nil {
+		return nil
+	}
+	var names []string
+	if json.Unmarshal(data, &names) != nil {
+		return nil
+	}
+	return names
+}
+
+// sealedPasses is the sealed record beside the user's key: none when there is no record yet;
+// trusted is false when it cannot be read or fails its seal.
+func sealedPasses(sd *state.Dir, key *seal.Key) (names []string, trusted bool) {
+	data, err := safefile.ReadFile(key.ProjectFile(sd.Identity(), passedRecord), maxPassedBytes, time.Now().Add(5*time.Second))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, true
+	}
+	var list passedList
+	if err != nil || json.Unmarshal(data, &list) != nil || list.Project != sd.Identity() || !key.VerifyJSON(sealPassed, sd.Identity(), &list) {
+		return nil, false
+	}
+	return list.Gates, true
 }
 
 // coldJudge asks the verdict policy whether a check that timed out before reporting any result is
