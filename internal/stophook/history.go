@@ -169,27 +169,33 @@ func (c *call) record(out Outcome) {
 		}
 	}()
 	sd, err := c.historyDir()
+	if err != nil {
+		fmt.Fprintf(c.Stderr, "gauntlet: stop-hook: history: %v\n", err)
+	}
 	if sd == nil || err != nil {
-		if err != nil {
-			fmt.Fprintf(c.Stderr, "gauntlet: stop-hook: history: %v\n", err)
-		}
 		return
 	}
 	defer sd.Close()
-	entry := c.entry(out)
-	err = AppendHistory(sd, entry)
-	if err != nil && c.usableRoot != "" {
-		// Opened unchecked, as found usable earlier in the call: checked now, and kept elsewhere
-		// when it broke since.
-		c.usableRoot = ""
-		if again, aerr := c.historyDir(); aerr == nil && again != nil {
-			defer again.Close()
-			err = AppendHistory(again, entry)
-		}
-	}
-	if err != nil {
+	if err := c.appendEntry(sd, c.entry(out)); err != nil {
 		fmt.Fprintf(c.Stderr, "gauntlet: stop-hook: %v\n", err)
 	}
+}
+
+// appendEntry appends entry to the history in sd. A directory opened unchecked, as found usable
+// earlier in the call, is checked when the append fails, and the entry kept elsewhere when it
+// broke since.
+func (c *call) appendEntry(sd *state.Dir, entry HistoryEntry) error {
+	err := AppendHistory(sd, entry)
+	if err == nil || c.usableRoot == "" {
+		return err
+	}
+	c.usableRoot = ""
+	again, aerr := c.historyDir()
+	if aerr != nil || again == nil {
+		return err
+	}
+	defer again.Close()
+	return AppendHistory(again, entry)
 }
 
 // historyDir opens the state directory the decision is recorded in; nil when there is no project.
