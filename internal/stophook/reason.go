@@ -759,6 +759,25 @@ func cutTailAfter(lines []string, budget, hidden int) string {
 	// before is the printed lines the first i shown lines stand for.
 	total := spanOf(lines)
 	before := func(i int) int { return total - spanOf(lines[i:]) }
+	kept := tailLinesFitting(lines, budget, hidden, before)
+	if kept > 0 {
+		if hidden+n-kept == 0 {
+			return strings.Join(lines, "\n")
+		}
+		return cutMarker(hidden+before(n-kept), false) + "\n" + strings.Join(lines[n-kept:], "\n")
+	}
+	marker := cutMarker(hidden+before(n-1), true)
+	room := budget - len(marker) - 1
+	if room < minPartialLineBytes {
+		return ""
+	}
+	return marker + "\n" + termtext.LastBytes(lines[n-1], room)
+}
+
+// tailLinesFitting is how many of the last lines (at most maxTailLines) fit in budget with the
+// marker saying how many were cut before them.
+func tailLinesFitting(lines []string, budget, hidden int, before func(int) int) int {
+	n := len(lines)
 	kept, size := 0, 0
 	for kept < n && kept < maxTailLines {
 		add := len(lines[n-1-kept])
@@ -775,18 +794,7 @@ func cutTailAfter(lines []string, budget, hidden int) string {
 		size += add
 		kept++
 	}
-	if kept > 0 {
-		if hidden+n-kept == 0 {
-			return strings.Join(lines, "\n")
-		}
-		return cutMarker(hidden+before(n-kept), false) + "\n" + strings.Join(lines[n-kept:], "\n")
-	}
-	marker := cutMarker(hidden+before(n-1), true)
-	room := budget - len(marker) - 1
-	if room < minPartialLineBytes {
-		return ""
-	}
-	return marker + "\n" + termtext.LastBytes(lines[n-1], room)
+	return kept
 }
 
 // cutHead keeps the first lines that fit in budget bytes, after a marker counting the before
@@ -798,17 +806,19 @@ func cutHead(lines []string, budget, before, after int, mark bool) (string, int)
 	if before > 0 {
 		lead = cutMarker(before, false) + "\n"
 	}
+	laterLines := func(kept int) int {
+		if !mark {
+			return 0
+		}
+		return spanOf(lines[kept:]) + max(after, 0)
+	}
 	size, kept := len(lead), 0
 	for kept < len(lines) {
 		add := len(lines[kept])
 		if kept > 0 {
 			add++
 		}
-		trailing := 0
-		if rest := spanOf(lines[kept+1:]) + max(after, 0); rest > 0 && mark {
-			trailing = len(laterMarker(rest)) + 1
-		}
-		if size+add+trailing > budget {
+		if size+add+laterMarkerCost(laterLines(kept+1)) > budget {
 			break
 		}
 		size += add
@@ -818,10 +828,19 @@ func cutHead(lines []string, budget, before, after int, mark bool) (string, int)
 		return "", 0
 	}
 	out := lead + strings.Join(lines[:kept], "\n")
-	if rest := spanOf(lines[kept:]) + max(after, 0); rest > 0 && mark {
+	if rest := laterLines(kept); rest > 0 {
 		out += "\n" + laterMarker(rest)
 	}
 	return out, kept
+}
+
+// laterMarkerCost is the room the marker of rest later lines takes, its newline included; none
+// when there are none.
+func laterMarkerCost(rest int) int {
+	if rest <= 0 {
+		return 0
+	}
+	return len(laterMarker(rest)) + 1
 }
 
 func laterMarker(lines int) string {
