@@ -203,7 +203,27 @@ func (c *call) run(ctx context.Context) Outcome {
 		return c.guard("plan mode")
 	}
 
-	dir := p.Dir(c.Getenv, c.Cwd)
+	cfg, out, ok := c.sessionConfig(ctx, p.Dir(c.Getenv, c.Cwd))
+	if !ok {
+		return out
+	}
+	if guard := stopGuard(p, cfg); guard != "" {
+		return c.guard(guard)
+	}
+
+	// The whole call ends within stop_hook.timeout; the runner reports gates still running at
+	// the deadline as timed out.
+	c.started = time.Now()
+	ctx, cancel := context.WithTimeout(ctx, cfg.StopHook.Timeout)
+	defer cancel()
+	c.countPerTurn(ctx)
+	return c.judge(ctx, cfg)
+}
+
+// sessionConfig loads the config in dir and decides what judges the session's stops: the config
+// it is judged with, or, when ok is false, the reply (no config: allow; a config error: let go
+// unjudged, saying so).
+func (c *call) sessionConfig(ctx context.Context, dir string) (_ *config.Config, _ Outcome, ok bool) {
 	loaded, err := c.loadConfig(dir)
 	if loaded != nil {
 		// Secrets of both files are hidden, whichever the stop is judged with.
@@ -214,9 +234,9 @@ func (c *call) run(ctx context.Context) Outcome {
 	c.session, err = sessionJudging(ctx, dir, c.sessionKey(), session.PinnedAtStop, loaded, err, c.Environ)
 	switch {
 	case errors.Is(err, config.ErrNotFound):
-		return c.allow()
+		return nil, c.allow(), false
 	case err != nil:
-		return c.unjudged("config error: "+oneLine(err.Error()), false)
+		return nil, c.unjudged("config error: "+oneLine(err.Error()), false), false
 	}
 	if c.session.note != "" {
 		fmt.Fprintf(c.Stderr, "gauntlet: stop-hook: %s\n", c.session.note)
@@ -226,20 +246,20 @@ func (c *call) run(ctx context.Context) Outcome {
 	if loaded == nil {
 		c.secrets = cfg.Redactor(c.Environ)
 	}
-	if p.IsSubagentStop() && !cfg.StopHook.Subagents {
-		return c.guard("subagent")
-	}
-	if cfg.StopHook.HonorActiveFlag && p.StopHookActive {
-		return c.guard("stop_hook_active")
-	}
+	return cfg, Outcome{}, true
+}
 
-	// The whole call ends within stop_hook.timeout; the runner reports gates still running at
-	// the deadline as timed out.
-	c.started = time.Now()
-	ctx, cancel := context.WithTimeout(ctx, cfg.StopHook.Timeout)
-	defer cancel()
-	c.countPerTurn(ctx)
-	return c.judge(ctx, cfg)
+// stopGuard names the guard of the config that lets this stop go unjudged: a subagent's stop
+// (without stop_hook.subagents), a continuation the host marks (with honor_active_flag); "" for
+// none.
+func stopGuard(p Payload, cfg *config.Config) string {
+	switch {
+	case p.IsSubagentStop() && !cfg.StopHook.Subagents:
+		return "subagent"
+	case cfg.StopHook.HonorActiveFlag && p.StopHookActive:
+		return "stop_hook_active"
+	}
+	return ""
 }
 
 // stopBudget splits stop_hook.timeout between the gates and the stopping of them: gates still
