@@ -387,8 +387,7 @@ func (c *call) answerShared(st *stopState, held *lock.Lock, waited bool) (_ Outc
 	}
 	in := readInflight(st.sd)
 	st.judged = judgedResults(in, st.fingerprint, st.key, st.perSession)
-	if in.sameState(st.fingerprint, st.key, st.perSession) && in.Done && !in.Speculative &&
-		(waited || in.Verdict == gates.VerdictFail || in.Verdict == gates.VerdictPass) {
+	if answers(in, st, waited) {
 		if out, ok := c.sharedAnswer(st.sd, in, st.key, st.maxAttempts); ok {
 			return out, true
 		}
@@ -399,6 +398,13 @@ func (c *call) answerShared(st *stopState, held *lock.Lock, waited bool) (_ Outc
 		}
 	}
 	return Outcome{}, false
+}
+
+// answers says whether another hook's finished verdict in answers this stop on st: any verdict
+// this call waited for, else a pass or a failure.
+func answers(in *inflight, st *stopState, waited bool) bool {
+	return in.sameState(st.fingerprint, st.key, st.perSession) && in.Done && !in.Speculative &&
+		(waited || in.Verdict == gates.VerdictFail || in.Verdict == gates.VerdictPass)
 }
 
 // runGates runs the gates through the engine and answers from their verdict; the reply is decided

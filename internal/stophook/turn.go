@@ -93,10 +93,7 @@ func (c *call) promptOf(sess *sessionState) *promptState {
 // longer. A prompt that has a count of its own keeps it.
 func (s *sessionState) adoptUntold(id string, typed time.Time) {
 	untold := s.Prompts[""]
-	if id == "" || untold == nil || untold.Blocks == 0 {
-		return
-	}
-	if !typed.IsZero() && !untold.Since.IsZero() && typed.After(untold.Since) {
+	if id == "" || untold == nil || untold.Blocks == 0 || typedSince(typed, untold.Since) {
 		return
 	}
 	if own := s.Prompts[id]; own != nil && own.Blocks > 0 {
@@ -104,6 +101,11 @@ func (s *sessionState) adoptUntold(id string, typed time.Time) {
 	}
 	s.Prompts[id] = untold
 	delete(s.Prompts, "")
+}
+
+// typedSince says whether a prompt typed at typed came after since, both known.
+func typedSince(typed, since time.Time) bool {
+	return !typed.IsZero() && !since.IsZero() && typed.After(since)
 }
 
 // userMessage is a message a person typed: its text and, when the transcript dates it, when.

@@ -138,10 +138,7 @@ func remotesOf(root string) map[string]string {
 	for line := range strings.Lines(string(data)) {
 		line = strings.TrimSpace(line)
 		if strings.HasPrefix(line, "[") {
-			section = ""
-			if name, ok := strings.CutPrefix(strings.TrimSuffix(line, "]"), `[remote "`); ok {
-				section = strings.TrimSuffix(name, `"`)
-			}
+			section = remoteSection(line)
 			continue
 		}
 		key, value, ok := strings.Cut(line, "=")
@@ -150,6 +147,14 @@ func remotesOf(root string) map[string]string {
 		}
 	}
 	return remotes
+}
+
+// remoteSection is the remote a section header of git's config names, "" for another section.
+func remoteSection(header string) string {
+	if name, ok := strings.CutPrefix(strings.TrimSuffix(header, "]"), `[remote "`); ok {
+		return strings.TrimSuffix(name, `"`)
+	}
+	return ""
 }
 
 // advanceNote says, for stderr, that upstream work is not the session's.
