@@ -71,27 +71,40 @@ func skipAfterJudged(rest []gates.Gate, judged []gates.Result) ([]gates.Gate, []
 	for changed := true; changed; {
 		changed = false
 		rest = slices.DeleteFunc(rest, func(g gates.Gate) bool {
-			for _, n := range g.Needs {
-				need, ok := done[n]
-				if !ok || gates.NeedMet(need.Status) {
-					continue
-				}
-				root := need
-				for range len(done) {
-					next, ok := done[root.SkippedBecause]
-					if root.Status != gates.StatusSkipped || !ok {
-						break
-					}
-					root = next
-				}
-				r := gates.SkippedForNeed(g, need, root)
+			r, skipped := skippedForJudged(g, done)
+			if skipped {
 				done[g.Name] = r
 				judged = append(judged, r)
 				changed = true
-				return true
 			}
-			return false
+			return skipped
 		})
 	}
 	return rest, judged
+}
+
+// skippedForJudged is g skipped because a need judged in done did not pass, naming the need whose
+// failure started the chain; false when every judged need of g was met.
+func skippedForJudged(g gates.Gate, done map[string]gates.Result) (gates.Result, bool) {
+	for _, n := range g.Needs {
+		need, ok := done[n]
+		if !ok || gates.NeedMet(need.Status) {
+			continue
+		}
+		return gates.SkippedForNeed(g, need, rootCause(need, done)), true
+	}
+	return gates.Result{}, false
+}
+
+// rootCause follows a skipped need back to the judged result that kept it from running.
+func rootCause(need gates.Result, done map[string]gates.Result) gates.Result {
+	root := need
+	for range len(done) {
+		next, ok := done[root.SkippedBecause]
+		if root.Status != gates.StatusSkipped || !ok {
+			break
+		}
+		root = next
+	}
+	return root
 }
