@@ -145,30 +145,37 @@ func (j *baseJudge) find(ctx context.Context, g gates.Gate, cause string) (*base
 		}
 		tool += environmentKey
 	}
-	key := baseline.CacheKey(g, j.from, tool)
-	set, ok := baseline.LoadCached(j.sd, key)
-	if ok && cause != "" && set.Cause != cause {
-		ok = false
-	}
-	if !ok || j.noCache {
-		ok = false
-		if cause == "" {
-			set, ok = j.fromBaselineFile(ctx, g)
-		}
-		if !ok {
-			var err error
-			if set, err = j.run(ctx, g, cause); err != nil {
-				return nil, err
-			}
-		}
-		// A set that could not be stored is only found again next time.
-		_ = baseline.SaveCached(j.sd, key, set)
+	set, err := j.setAtBase(ctx, g, cause, baseline.CacheKey(g, j.from, tool))
+	if err != nil {
+		return nil, err
 	}
 	lines, err := j.linesFrom(ctx, set.Commit)
 	if err != nil {
 		return nil, err
 	}
 	set.Lines, set.Root = lines, j.root
+	return set, nil
+}
+
+// setAtBase is the base's set of findings for g: the one kept under key (for the same cause),
+// else the committed baseline file's (without a cause), else a run at the base, kept under key.
+func (j *baseJudge) setAtBase(ctx context.Context, g gates.Gate, cause, key string) (*baseline.Set, error) {
+	set, ok := baseline.LoadCached(j.sd, key)
+	if ok && !j.noCache && (cause == "" || set.Cause == cause) {
+		return set, nil
+	}
+	ok = false
+	if cause == "" {
+		set, ok = j.fromBaselineFile(ctx, g)
+	}
+	if !ok {
+		var err error
+		if set, err = j.run(ctx, g, cause); err != nil {
+			return nil, err
+		}
+	}
+	// A set that could not be stored is only found again next time.
+	_ = baseline.SaveCached(j.sd, key, set)
 	return set, nil
 }
 
@@ -233,18 +240,13 @@ func (j *baseJudge) run(ctx context.Context, g gates.Gate, cause string) (*basel
 	bg.NewOnly, bg.Cache = false, false
 	readers, collectors := collectReaders(baseRoot, slices.Concat(j.env, j.extra), []gates.Gate{bg})
 	opts.Readers = readers
-	logPath := ""
 	res := runner.Run(ctx, []gates.Gate{bg}, opts)[0]
-	if res.Log != "" {
-		logPath = " (its log: " + res.Log + ")"
-	}
 	switch {
 	case res.Status == gates.StatusPass:
 		set := baseline.NewSet(source, false)
 		set.Commit = j.from
 		return set, nil
-	case res.Status == gates.StatusFail || res.Status == gates.StatusWarn,
-		cause != "" && res.Status == gates.StatusError && res.Cause != nil && res.Cause.ID == cause && !res.TimedOut:
+	case failsAtBase(res, cause):
 		set := baseline.NewSet(source, true)
 		set.Commit = j.from
 		if res.Status == gates.StatusError {
@@ -256,9 +258,21 @@ func (j *baseJudge) run(ctx context.Context, g gates.Gate, cause string) (*basel
 		}
 		set.Complete = set.Complete && c.complete
 		return set, nil
-	default:
-		return nil, fmt.Errorf("the gate could not be judged at %s: %s%s", source, res.Reason, logPath)
 	}
+	logPath := ""
+	if res.Log != "" {
+		logPath = " (its log: " + res.Log + ")"
+	}
+	return nil, fmt.Errorf("the gate could not be judged at %s: %s%s", source, res.Reason, logPath)
+}
+
+// failsAtBase says whether the base's result is a set of findings: a failure or a warning, or,
+// when the base is asked about a cause, an error of that very cause (not a timeout).
+func failsAtBase(res gates.Result, cause string) bool {
+	if res.Status == gates.StatusFail || res.Status == gates.StatusWarn {
+		return true
+	}
+	return cause != "" && res.Status == gates.StatusError && res.Cause != nil && res.Cause.ID == cause && !res.TimedOut
 }
 
 // prepare checks the base out (once per run) and gives what running one of its gates there

@@ -51,14 +51,8 @@ func RecordBaseline(ctx context.Context, req BaselineRequest) ([]BaselineGate, e
 		return nil, &StateError{err}
 	}
 	defer logs.Close()
-	if err := sd.PruneRuns(cfg.KeepRuns, runID); err != nil {
-		return nil, &StateError{err}
-	}
-	if _, _, err := KillLeftovers(sd); err != nil {
-		return nil, &StateError{err}
-	}
-	if err := markRunning(sd, runID); err != nil {
-		return nil, &StateError{err}
+	if err := startBaselineRun(sd, cfg.KeepRuns, runID); err != nil {
+		return nil, err
 	}
 	defer clearRunning(sd)
 
@@ -86,4 +80,19 @@ func RecordBaseline(ctx context.Context, req BaselineRequest) ([]BaselineGate, e
 		out[i] = BaselineGate{Result: sanitizeResult(r, secrets), Findings: clean.Findings, Complete: c.complete}
 	}
 	return out, nil
+}
+
+// startBaselineRun does what every run does before its gates, under the lock: older runs' logs
+// pruned, a killed run's leftovers killed, this run marked as running (the caller clears it).
+func startBaselineRun(sd *state.Dir, keepRuns int, runID string) error {
+	if err := sd.PruneRuns(keepRuns, runID); err != nil {
+		return &StateError{err}
+	}
+	if _, _, err := KillLeftovers(sd); err != nil {
+		return &StateError{err}
+	}
+	if err := markRunning(sd, runID); err != nil {
+		return &StateError{err}
+	}
+	return nil
 }

@@ -43,11 +43,7 @@ func (c *cached) localKey(key string) string { return cache.LocalKey(key, c.loca
 // problem with the cache (no git, an unreadable file) only means the gates run.
 func consultCache(ctx context.Context, req Request, snap *snapshot.Snapshot, sd *state.Dir, toRun []gates.Gate) ([]gates.Gate, *cached, error) {
 	c := &cached{keys: map[string]string{}, local: map[string]bool{}, gates: map[string]gates.Gate{}}
-	wanted := false
-	for _, g := range toRun {
-		wanted = wanted || g.Cache
-	}
-	if !wanted {
+	if !slices.ContainsFunc(toRun, func(g gates.Gate) bool { return g.Cache }) {
 		return toRun, c, nil
 	}
 	tree, err := snap.Tree(ctx)
@@ -57,6 +53,23 @@ func consultCache(ctx context.Context, req Request, snap *snapshot.Snapshot, sd 
 	if err != nil {
 		return toRun, c, fmt.Errorf("gate cache: %w", err)
 	}
+	err = c.open(ctx, req, snap, sd)
+	c.kc, c.localEnv = keyContext(ctx, req, snap, tree)
+	hits := map[string]hit{}
+	for _, g := range toRun {
+		h, found, lerr := c.lookup(ctx, g, req.NoCache)
+		err = errors.Join(err, lerr)
+		if found {
+			hits[g.Name] = h
+		}
+	}
+	rerunAfterNeeds(toRun, hits, c.keys)
+	return c.answer(toRun, hits), c, err
+}
+
+// open opens the project's store and the remote cache; the error says what of them cannot be
+// used, and that no pass is answered without the user's key.
+func (c *cached) open(ctx context.Context, req Request, snap *snapshot.Snapshot, sd *state.Dir) error {
 	store, release, err := cache.OpenForProject(req.Config.Root, sd)
 	c.store, c.release = store, release
 	if _, kerr := seal.Load(); kerr != nil {
@@ -65,21 +78,21 @@ func consultCache(ctx context.Context, req Request, snap *snapshot.Snapshot, sd 
 	}
 	remote, rerr := openRemote(ctx, req, snap)
 	c.remote = remote
-	err = errors.Join(err, rerr)
-	kc := cache.Context{
+	return errors.Join(err, rerr)
+}
+
+// keyContext is what the gates' keys are computed from, and the identity of this machine's
+// environment that local keys add.
+func keyContext(ctx context.Context, req Request, snap *snapshot.Snapshot, tree *snapshot.Tree) (kc cache.Context, localEnv string) {
+	kc = cache.Context{
 		Tree:          tree,
 		Session:       req.Session,
 		SessionInputs: req.SessionInputs,
 		Base:          snap.BaseRef(),
-		MergeBase: func() string {
-			if base, err := snap.Base(ctx); err == nil {
-				return base.MergeBase
-			}
-			return ""
-		},
-		Worktree: req.Config.Root,
-		Env:      req.Env,
-		Tools:    req.Tools,
+		MergeBase:     mergeBaseOf(ctx, snap),
+		Worktree:      req.Config.Root,
+		Env:           req.Env,
+		Tools:         req.Tools,
 	}
 	if kc.Tools == nil {
 		kc.Tools = toolid.New()
@@ -89,37 +102,51 @@ func consultCache(ctx context.Context, req Request, snap *snapshot.Snapshot, sd 
 	}
 	steering := envid.Steering(kc.Env)
 	kc.Environment = envid.Portable(steering)
-	c.localEnv = envid.Local(steering)
-	c.kc = kc
-	hits := map[string]hit{}
-	for _, g := range toRun {
-		key, ok, kerr := cache.Key(ctx, g, kc)
-		err = errors.Join(err, kerr)
-		if !ok || kerr != nil {
-			continue
+	return kc, envid.Local(steering)
+}
+
+// mergeBaseOf reads the change's merge base when a key first needs it; "" when there is none.
+func mergeBaseOf(ctx context.Context, snap *snapshot.Snapshot) func() string {
+	return func() string {
+		if base, err := snap.Base(ctx); err == nil {
+			return base.MergeBase
 		}
-		c.keys[g.Name] = key
-		c.gates[g.Name] = g
-		// --no-cache runs the gate anyway; its outcome still updates the cache.
-		if e, found := store.Lookup(c.localKey(key)); found && !req.NoCache {
-			hits[g.Name] = hit{entry: e}
-			continue
-		}
-		if g.Setup {
-			// What a setup step leaves behind is on this machine: another's pass says nothing.
-			c.local[g.Name] = true
-			continue
-		}
-		if e, found, rerr := c.lookupRemote(ctx, key, req.NoCache); found {
-			// Kept locally too: the next run on this machine needs no server.
-			entry := cache.Entry{Gate: e.Gate, Run: e.Run, At: e.At}
-			store.Put(c.localKey(key), entry)
-			hits[g.Name] = hit{entry: entry, remote: true}
-		} else if rerr != nil && !errors.Is(rerr, remotecache.ErrDown) {
-			err = errors.Join(err, rerr)
-		}
+		return ""
 	}
-	rerunAfterNeeds(toRun, hits, c.keys)
+}
+
+// lookup keys g and finds its pass: on this machine, else (not for a setup step) on the remote
+// cache, keeping it locally too. --no-cache finds none; the gate's outcome still updates the cache.
+func (c *cached) lookup(ctx context.Context, g gates.Gate, noCache bool) (hit, bool, error) {
+	key, ok, err := cache.Key(ctx, g, c.kc)
+	if !ok || err != nil {
+		return hit{}, false, err
+	}
+	c.keys[g.Name] = key
+	c.gates[g.Name] = g
+	if e, found := c.store.Lookup(c.localKey(key)); found && !noCache {
+		return hit{entry: e}, true, nil
+	}
+	if g.Setup {
+		// What a setup step leaves behind is on this machine: another's pass says nothing.
+		c.local[g.Name] = true
+		return hit{}, false, nil
+	}
+	e, found, rerr := c.lookupRemote(ctx, key, noCache)
+	if found {
+		// Kept locally too: the next run on this machine needs no server.
+		entry := cache.Entry{Gate: e.Gate, Run: e.Run, At: e.At}
+		c.store.Put(c.localKey(key), entry)
+		return hit{entry: entry, remote: true}, true, nil
+	}
+	if rerr != nil && !errors.Is(rerr, remotecache.ErrDown) {
+		return hit{}, false, rerr
+	}
+	return hit{}, false, nil
+}
+
+// answer keeps the hits' passes as the run's results and returns the gates left to run.
+func (c *cached) answer(toRun []gates.Gate, hits map[string]hit) []gates.Gate {
 	var rest []gates.Gate
 	for _, g := range toRun {
 		h, found := hits[g.Name]
@@ -133,7 +160,7 @@ func consultCache(ctx context.Context, req Request, snap *snapshot.Snapshot, sd 
 		}
 		c.results = append(c.results, res)
 	}
-	return rest, c, err
+	return rest
 }
 
 // hit is a pass the cache holds for a gate of this run.
@@ -196,42 +223,75 @@ func (c *cached) remember(ctx context.Context, runID string, ran []gates.Result,
 	if c.store == nil || len(c.keys) == 0 {
 		return nil
 	}
-	now := time.Now()
-	var after *snapshot.Tree
-	var keyErr, remoteErr error
+	m := &remembering{c: c, runID: runID, now: time.Now(), readAfter: readAfter}
 	for _, r := range ran {
-		key, ok := c.keys[r.Name]
-		switch {
-		case !ok:
-		case r.Status == gates.StatusPass:
-			if after == nil {
-				t, err := readAfter()
-				if err != nil {
-					if ctx.Err() == nil { // stopped: nothing is stored, and nothing is wrong
-						keyErr = fmt.Errorf("gate cache: read the tree after the run: %w", err)
-					}
-					return errors.Join(keyErr, c.store.Save(), remoteErr, c.ignoredRemoteNote())
-				}
-				after = t
-				c.kc.Tree = after
-			}
-			again, ok, err := cache.Key(ctx, c.gates[r.Name], c.kc)
-			keyErr = errors.Join(keyErr, err)
-			if !ok || err != nil || again != key {
-				continue
-			}
-			c.store.Put(c.localKey(key), cache.Entry{Gate: r.Name, Run: runID, At: now})
-			if c.remote != nil && remoteErr == nil && !c.local[r.Name] {
-				remoteErr = c.remote.Put(ctx, key, remotecache.Entry{Gate: r.Name, Run: runID, At: now})
-			}
-		case r.Status == gates.StatusFail || r.Status == gates.StatusWarn:
-			c.store.Delete(c.localKey(key))
+		if !m.keep(ctx, r) {
+			return errors.Join(m.keyErr, c.store.Save(), m.remoteErr, c.ignoredRemoteNote())
 		}
 	}
-	if errors.Is(remoteErr, remotecache.ErrDown) {
-		remoteErr = nil // said once already
+	if errors.Is(m.remoteErr, remotecache.ErrDown) {
+		m.remoteErr = nil // said once already
 	}
-	return errors.Join(keyErr, c.store.Save(), remoteErr, c.ignoredRemoteNote())
+	return errors.Join(m.keyErr, c.store.Save(), m.remoteErr, c.ignoredRemoteNote())
+}
+
+// remembering is one run's results being remembered.
+type remembering struct {
+	c         *cached
+	runID     string
+	now       time.Time
+	readAfter func() (*snapshot.Tree, error)
+	after     *snapshot.Tree
+	keyErr    error
+	remoteErr error
+}
+
+// keep stores a pass, drops the pass of a gate that failed or warned; false when the tree after
+// the run cannot be read, and nothing more can be stored.
+func (m *remembering) keep(ctx context.Context, r gates.Result) bool {
+	key, ok := m.c.keys[r.Name]
+	switch {
+	case !ok:
+	case r.Status == gates.StatusPass:
+		return m.keepPass(ctx, r.Name, key)
+	case r.Status == gates.StatusFail || r.Status == gates.StatusWarn:
+		m.c.store.Delete(m.c.localKey(key))
+	}
+	return true
+}
+
+// keepPass stores the pass of gate when its key is still key on the tree after the run.
+func (m *remembering) keepPass(ctx context.Context, gate, key string) bool {
+	if !m.readTree(ctx) {
+		return false
+	}
+	again, ok, err := cache.Key(ctx, m.c.gates[gate], m.c.kc)
+	m.keyErr = errors.Join(m.keyErr, err)
+	if !ok || err != nil || again != key {
+		return true
+	}
+	m.c.store.Put(m.c.localKey(key), cache.Entry{Gate: gate, Run: m.runID, At: m.now})
+	if m.c.remote != nil && m.remoteErr == nil && !m.c.local[gate] {
+		m.remoteErr = m.c.remote.Put(ctx, key, remotecache.Entry{Gate: gate, Run: m.runID, At: m.now})
+	}
+	return true
+}
+
+// readTree reads the tree after the run once, for the keys; false when it cannot be read.
+func (m *remembering) readTree(ctx context.Context) bool {
+	if m.after != nil {
+		return true
+	}
+	t, err := m.readAfter()
+	if err != nil {
+		if ctx.Err() == nil { // stopped: nothing is stored, and nothing is wrong
+			m.keyErr = fmt.Errorf("gate cache: read the tree after the run: %w", err)
+		}
+		return false
+	}
+	m.after = t
+	m.c.kc.Tree = t
+	return true
 }
 
 // openRemote makes the run's remote cache client, or nil when there is none to use. Beside it,

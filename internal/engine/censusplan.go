@@ -131,35 +131,60 @@ func outputLeaves(s string) bool {
 	}
 	var quote byte
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case quote != 0:
-			if c == quote {
-				quote = 0
-			} else if c == '\\' && quote == '"' {
-				i++
-			}
-		case c == '\\':
-			i++
-		case c == '\'' || c == '"':
-			quote = c
-		case c == '|':
-			if i+1 < len(s) && s[i+1] == '|' {
-				i++ // ||: an alternative, not a pipe
-				continue
-			}
+		if quote != 0 {
+			quote, i = inQuote(s, i, quote)
+			continue
+		}
+		var leaves bool
+		leaves, quote, i = outsideQuotes(s, i)
+		if leaves {
 			return true
-		case c == '>' && redirectsErrors(s, i):
-			if i+1 < len(s) && s[i+1] == '>' {
-				i++ // 2>>file
-			}
-		case c == '>':
-			if !duplicatesOutput(s[i+1:]) {
-				return true
-			}
 		}
 	}
 	return false
+}
+
+// inQuote steps over s[i] inside quote: the quote still open after it (0 when it closes it), and
+// the index to go on from.
+func inQuote(s string, i int, quote byte) (byte, int) {
+	switch {
+	case s[i] == quote:
+		return 0, i
+	case s[i] == '\\' && quote == '"':
+		return quote, i + 1
+	}
+	return quote, i
+}
+
+// outsideQuotes judges s[i] outside quotes: whether output leaves there, the quote it opens, and
+// the index to go on from.
+func outsideQuotes(s string, i int) (leaves bool, quote byte, next int) {
+	switch c := s[i]; {
+	case c == '\\':
+		return false, 0, i + 1
+	case c == '\'' || c == '"':
+		return false, c, i
+	case c == '|':
+		if i+1 < len(s) && s[i+1] == '|' {
+			return false, 0, i + 1 // ||: an alternative, not a pipe
+		}
+		return true, 0, i
+	case c == '>':
+		return redirectAt(s, i)
+	}
+	return false, 0, i
+}
+
+// redirectAt judges the '>' at i: output leaves unless it is the standard error's, or a copy of a
+// descriptor.
+func redirectAt(s string, i int) (leaves bool, quote byte, next int) {
+	if !redirectsErrors(s, i) {
+		return !duplicatesOutput(s[i+1:]), 0, i
+	}
+	if i+1 < len(s) && s[i+1] == '>' {
+		return false, 0, i + 1 // 2>>file
+	}
+	return false, 0, i
 }
 
 // redirectsErrors says the '>' at i sends only the standard error elsewhere (2>file): the output

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gauntlet-dev/gauntlet/gates"
 	"github.com/gauntlet-dev/gauntlet/internal/baseconfig"
+	"github.com/gauntlet-dev/gauntlet/internal/policy"
 	"github.com/gauntlet-dev/gauntlet/internal/safefile"
 	"github.com/gauntlet-dev/gauntlet/internal/seal"
 	"github.com/gauntlet-dev/gauntlet/internal/state"
@@ -31,7 +32,7 @@ const passedRecord = "passed.json"
 const sealPassed = "gates passed"
 
 // ColdBuildID is the cause given to such a timeout.
-const ColdBuildID = "cold-build-timeout"
+const ColdBuildID = policy.ColdBuildID
 
 // maxPassedBytes bounds the read of the list; maxPassedNames bounds what it keeps, far above any
 // config's gate count.
@@ -61,37 +62,54 @@ func (p passed) has(name string) bool { return p.all || p.names[name] }
 
 func readPassed(sd *state.Dir) passed {
 	p := passed{names: map[string]bool{}}
-	if data, err := sd.ReadFileLimit(PassedFile, maxPassedBytes); err == nil {
-		var names []string
-		if json.Unmarshal(data, &names) == nil {
-			for _, n := range names {
-				p.names[n] = true
-			}
-		}
+	for _, n := range unsealedPasses(sd) {
+		p.names[n] = true
 	}
 	key, err := seal.Load()
 	if err != nil {
 		return p
 	}
-	data, err := safefile.ReadFile(key.ProjectFile(sd.Identity(), passedRecord), maxPassedBytes, time.Now().Add(5*time.Second))
-	if errors.Is(err, fs.ErrNotExist) {
-		return p
-	}
-	var list passedList
-	if err != nil || json.Unmarshal(data, &list) != nil || list.Project != sd.Identity() || !key.VerifyJSON(sealPassed, sd.Identity(), &list) {
+	names, trusted := sealedPasses(sd, key)
+	if !trusted {
 		p.all = true
 		return p
 	}
-	for _, n := range list.Gates {
+	for _, n := range names {
 		p.names[n] = true
 	}
 	return p
 }
 
-// coldJudge turns into errors the check gates that timed out before reporting any result (no
-// finding, no error line, no cause) and have never passed here: their failure says nothing about
-// the agent's work yet. A gate that passed once is judged as usual: a timeout then is the
-// change's. It needs nothing but the gate's result, so it judges each gate as it ends, for the
+// unsealedPasses is the list under the state dir: it can only add passes.
+func unsealedPasses(sd *state.Dir) []string {
+	data, err := sd.ReadFileLimit(PassedFile, maxPassedBytes)
+	if err != nil {
+		return nil
+	}
+	var names []string
+	if json.Unmarshal(data, &names) != nil {
+		return nil
+	}
+	return names
+}
+
+// sealedPasses is the sealed record beside the user's key: none when there is no record yet;
+// trusted is false when it cannot be read or fails its seal.
+func sealedPasses(sd *state.Dir, key *seal.Key) (names []string, trusted bool) {
+	data, err := safefile.ReadFile(key.ProjectFile(sd.Identity(), passedRecord), maxPassedBytes, time.Now().Add(5*time.Second))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, true
+	}
+	var list passedList
+	if err != nil || json.Unmarshal(data, &list) != nil || list.Project != sd.Identity() || !key.VerifyJSON(sealPassed, sd.Identity(), &list) {
+		return nil, false
+	}
+	return list.Gates, true
+}
+
+// coldJudge asks the verdict policy whether a check that timed out before reporting any result is
+// a cold build's error: the policy decides, from the gate's result and whether it ever passed
+// here. It needs nothing but the gate's result, so it judges each gate as it ends, for the
 // live view, and the run's results after; the record of passes is read once for both, so that
 // they agree.
 type coldJudge struct {
@@ -105,25 +123,20 @@ func newColdJudge(sd *state.Dir, byName map[string]gates.Gate) *coldJudge {
 	return &coldJudge{sd: sd, byName: byName}
 }
 
-// judge returns r, turned into an error with the cold-build cause when it is one. Safe for
+// judge returns r, turned into an error with the cold-build cause when the verdict policy says
+// it is one (policy.JudgeTimeout); the record of passes is read only when it decides. Safe for
 // concurrent use: the gates end on their own goroutines.
 func (c *coldJudge) judge(r gates.Result) gates.Result {
 	g, ok := c.byName[r.Name]
-	if !ok || r.Status != gates.StatusFail || !r.TimedOut || len(r.Findings) > 0 || r.Excerpt != nil || r.Cause != nil ||
-		(g.Kind != gates.KindCheck && g.Kind != "") {
+	ev := policy.TimeoutEvidence{Result: r, Check: ok && isCheck(g), Timeout: g.Timeout}
+	if !policy.AsksPasses(ev) {
 		return r
 	}
 	c.once.Do(func() { c.ever = readPassed(c.sd) })
 	// By definition: a gate renamed is the same gate, and renews no excuse. Names are what
 	// older records hold.
-	if c.ever.has(definitionKey(g)) || c.ever.has(r.Name) {
-		return r
-	}
-	cause := gates.Cause{ID: ColdBuildID,
-		Summary: fmt.Sprintf("%s timed out after %s before reporting any result and has never passed in this checkout: most likely a cold first build (empty build or module caches)", r.Name, g.Timeout),
-		Fix:     fmt.Sprintf("run it once with more time (gauntlet run %s, after raising its timeout if needed) so that the caches fill; later runs are judged as usual", r.Name)}
-	r.Status, r.Cause, r.Reason = gates.StatusError, &cause, gates.CauseReason(cause)
-	return r
+	ev.EverPassed = c.ever.has(definitionKey(g)) || c.ever.has(r.Name)
+	return policy.JudgeTimeout(ev)
 }
 
 // all judges every result of the run.
@@ -148,20 +161,28 @@ func recordPasses(sd *state.Dir, byName map[string]gates.Gate, results []gates.R
 		// would forget the gates the edit removed, and give their timeouts the excuse back.
 		return nil
 	}
-	changed := false
+	if !p.add(byName, results) {
+		return nil
+	}
+	return writePassed(sd, p.kept(names))
+}
+
+// add adds the gates that passed among results; false when none was new.
+func (p passed) add(byName map[string]gates.Gate, results []gates.Result) (changed bool) {
 	for _, r := range results {
 		g, ok := byName[r.Name]
 		if r.Status == gates.StatusPass && ok && !p.names[definitionKey(g)] {
 			p.names[definitionKey(g)], changed = true, true
 		}
 	}
-	if !changed {
-		return nil
-	}
-	// Every name is kept, not only the config's: a run with another config (-c) must not make
-	// the record forget a gate. The list is bounded, the newest names of the config first.
-	keep := slices.Clone(names)
-	keep = slices.DeleteFunc(keep, func(n string) bool { return !p.names[n] })
+	return changed
+}
+
+// kept is the list to record. Every name is kept, not only the config's (names): a run with
+// another config (-c) must not make the record forget a gate. The list is bounded, the newest
+// names of the config first.
+func (p passed) kept(names []string) []string {
+	keep := slices.DeleteFunc(slices.Clone(names), func(n string) bool { return !p.names[n] })
 	for n := range p.names {
 		if len(keep) >= maxPassedNames {
 			break
@@ -171,6 +192,12 @@ func recordPasses(sd *state.Dir, byName map[string]gates.Gate, results []gates.R
 		}
 	}
 	slices.Sort(keep)
+	return keep
+}
+
+// writePassed records the list: sealed beside the user's key, or, without the key, under the
+// state dir, where it is better than nothing.
+func writePassed(sd *state.Dir, keep []string) error {
 	key, err := seal.Load()
 	if err != nil {
 		data, err := json.Marshal(keep)

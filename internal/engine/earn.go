@@ -2,56 +2,33 @@ package engine
 
 import (
 	"context"
-	"fmt"
-	"slices"
-
 	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/policy"
 )
 
-// decisiveCauses are environment causes whose probe reads the machine, never the tree: they
-// excuse without asking the base. Every other error is one a change can produce (a timeout taken
-// for a cold build, an infra_patterns match, a catalogue line the gate printed itself, missing
-// node_modules, a setup step that cannot start, a command not found), and is checked there.
-var decisiveCauses = []string{"disk-full", "oom-killed", "oom-killed-child", "file-watchers-exhausted"}
-
-// earnErrors lets an error excuse the agent only when the change could not have caused it: an
-// error a change can produce, on a tree that differs from the base, is checked against the base,
-// and when the same gate passes there, here and now, the error is the change's: a failure,
-// saying so. `run` keeps its errors: it judges no agent.
+// earnErrors asks the verdict policy, for each error of the run, whether the change could have
+// caused it (policy.JudgeError); the base is run only for the errors whose judgement it decides.
 func earnErrors(ctx context.Context, req Request, judge *baseJudge, results []gates.Result, byName map[string]gates.Gate) []gates.Result {
-	if !req.StopHook {
-		return results
-	}
 	for i, r := range results {
-		if !mayBeEarned(r) {
+		g, ok := byName[r.Name]
+		ev := policy.ErrorEvidence{Result: r, Stop: req.StopHook, Check: ok && isCheck(g)}
+		if !policy.AsksBase(ev) {
 			continue
 		}
-		g, ok := byName[r.Name]
-		if !ok || !isCheck(g) {
-			continue // a review without a login, a todos gate: nothing the base can tell
-		}
-		if source, passes := judge.passesAtBase(ctx, g); passes {
-			results[i] = earnedFailure(r, source)
-		}
+		ev.Base = judge.answerFor(ctx, g)
+		results[i] = policy.JudgeError(ev)
 	}
 	return results
 }
 
-// mayBeEarned says whether earnErrors may turn r into a failure.
-func mayBeEarned(r gates.Result) bool {
-	return r.Status == gates.StatusError && (r.Cause == nil || !slices.Contains(decisiveCauses, r.Cause.ID))
-}
-
-// earnedFailure is an error the base shows to be the change's.
-func earnedFailure(r gates.Result, source string) gates.Result {
-	why := r.Reason
-	if r.Cause != nil {
-		why = gates.CauseReason(*r.Cause)
+// answerFor is what the base says of g, for the policy.
+func (j *baseJudge) answerFor(ctx context.Context, g gates.Gate) policy.BaseAnswer {
+	j.readChange(ctx)
+	if j.from == "" || j.unchanged {
+		return policy.BaseAnswer{}
 	}
-	r.Status = gates.StatusFail
-	r.Cause = nil
-	r.Reason = fmt.Sprintf("%s (%s) in this environment, so the change caused it: %s", gates.BasePassesMark, source, why)
-	return r
+	source, passes := j.passesAtBase(ctx, g)
+	return policy.BaseAnswer{Differs: true, Passes: passes, Source: source}
 }
 
 // passesAtBase says whether g passes at the base of the change, here and now: run there in this
@@ -59,12 +36,8 @@ func earnedFailure(r gates.Result, source string) gates.Result {
 // down, a tool uninstalled), and a pass stored before it broke would blame the change for it. An
 // error is rare, and the base under a broken environment fails fast the same way. Anything but a
 // pass (no base, the tree is the base, the base errors, fails or cannot be judged in time) says
-// no: the error stands.
+// no: the error stands. The caller has checked that there is a base and that the tree differs.
 func (j *baseJudge) passesAtBase(ctx context.Context, g gates.Gate) (source string, passes bool) {
-	j.readChange(ctx)
-	if j.from == "" || j.unchanged {
-		return "", false
-	}
 	bg := g
 	bg.Causes = false // the base is asked whether it passes, not why it would not
 	set, err := j.run(ctx, bg, "")

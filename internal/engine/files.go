@@ -59,36 +59,48 @@ func (l *fileLister) list(ctx context.Context) ([]string, bool, error) {
 // maxListedFiles, and no longer than the run).
 func (l *fileLister) everyFile(ctx context.Context) ([]string, error) {
 	tree, err := l.snap.Tree(ctx)
-	if err == nil {
-		entries, err := tree.Index(ctx)
-		if err != nil {
-			return nil, err
-		}
-		out := make([]string, 0, len(entries))
-		for _, e := range entries {
-			out = append(out, e.Path)
-		}
-		return out, nil
+	if err != nil {
+		return walkFiles(ctx, l.snap.Root())
 	}
+	entries, err := tree.Index(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, 0, len(entries))
+	for _, e := range entries {
+		out = append(out, e.Path)
+	}
+	return out, nil
+}
+
+// walkFiles lists the files under root, outside git: at most maxListedFiles, none of .git or
+// .gauntlet, and no longer than the run.
+func walkFiles(ctx context.Context, root string) ([]string, error) {
 	var out []string
-	werr := filepath.WalkDir(l.snap.Root(), func(p string, d fs.DirEntry, err error) error {
+	werr := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if ctx.Err() != nil {
 			return context.Cause(ctx) // the run ended: no walk outlives it
 		}
 		if err != nil || len(out) >= maxListedFiles {
 			return fs.SkipAll
 		}
-		if d.IsDir() && (d.Name() == ".git" || d.Name() == ".gauntlet") {
-			return fs.SkipDir
+		if d.IsDir() {
+			return skipStateDirs(d)
 		}
-		if !d.IsDir() {
-			if rel, err := filepath.Rel(l.snap.Root(), p); err == nil {
-				out = append(out, filepath.ToSlash(rel))
-			}
+		if rel, err := filepath.Rel(root, p); err == nil {
+			out = append(out, filepath.ToSlash(rel))
 		}
 		return nil
 	})
 	return out, werr
+}
+
+// skipStateDirs skips git's and gauntlet's own directories.
+func skipStateDirs(d fs.DirEntry) error {
+	if d.Name() == ".git" || d.Name() == ".gauntlet" {
+		return fs.SkipDir
+	}
+	return nil
 }
 
 // withFiles gives each gate of run that names {files} its files: the candidates that match its
@@ -124,26 +136,40 @@ func gateFiles(root string, g gates.Gate, candidates []string) []string {
 	dir := strings.Trim(filepath.ToSlash(g.Dir), "/")
 	var out []string
 	for _, f := range candidates {
-		if len(g.Paths) > 0 && matchesAny(g.Paths, f) == "" || matchesAny(g.Exclude, f) != "" ||
-			len(g.Glob) > 0 && matchesAny(g.Glob, f) == "" {
+		if !selectsFile(g, f) {
 			continue
 		}
-		rel := f
-		if dir != "" && dir != "." {
-			var ok bool
-			if rel, ok = strings.CutPrefix(f, dir+"/"); !ok {
-				continue
-			}
-		}
+		rel, ok := underDir(dir, f)
 		// A symbolic link is never passed: one to a file names a file that is passed itself when
 		// it is in the change (and some tools, prettier among them, fail on a link they are
 		// named), one to a directory is no file.
-		if info, err := os.Lstat(filepath.Join(root, filepath.FromSlash(f))); err != nil || !info.Mode().IsRegular() {
-			continue
+		if ok && regularFile(root, f) {
+			out = append(out, rel)
 		}
-		out = append(out, rel)
 	}
 	return out
+}
+
+// selectsFile says whether g's paths (all files without paths), exclude and glob choose f.
+func selectsFile(g gates.Gate, f string) bool {
+	if len(g.Paths) > 0 && matchesAny(g.Paths, f) == "" || matchesAny(g.Exclude, f) != "" {
+		return false
+	}
+	return len(g.Glob) == 0 || matchesAny(g.Glob, f) != ""
+}
+
+// underDir is f relative to dir ("" or "." for the root); false when f is not under it.
+func underDir(dir, f string) (string, bool) {
+	if dir == "" || dir == "." {
+		return f, true
+	}
+	return strings.CutPrefix(f, dir+"/")
+}
+
+// regularFile says whether f exists under root as a regular file, not a link.
+func regularFile(root, f string) bool {
+	info, err := os.Lstat(filepath.Join(root, filepath.FromSlash(f)))
+	return err == nil && info.Mode().IsRegular()
 }
 
 func noFilesReason(g gates.Gate, whole bool) string {

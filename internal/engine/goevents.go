@@ -170,22 +170,12 @@ func (f *goEventsFilter) event(e goEventLine) {
 		}
 		return
 	}
-	p := f.pkgs[e.Package]
-	if p == nil {
-		p = &goPackage{name: e.Package, tests: map[string]*goTest{}, holding: !f.show.Streams && !f.show.Verbose}
-		f.pkgs[e.Package] = p
-	}
+	p := f.pkg(e.Package)
 	t := p.tests[e.Test]
 	switch e.Action {
 	case "output":
-		switch {
-		case e.Output == nil:
-		case e.Test == "":
-			f.print(p, *e.Output)
-		case t != nil:
-			f.testOutput(p, t, *e.Output)
-		default:
-			f.untrackedOutput(p, *e.Output)
+		if e.Output != nil {
+			f.output(p, t, e.Test, *e.Output)
 		}
 	case "run":
 		if e.Test != "" && t == nil && f.tracked < maxTrackedTests {
@@ -193,12 +183,40 @@ func (f *goEventsFilter) event(e goEventLine) {
 			p.tests[e.Test] = &goTest{name: e.Test, parent: p.parentOf(e.Test), bench: strings.HasPrefix(e.Test, "Benchmark")}
 		}
 	case "pass", "fail", "skip":
-		switch {
-		case e.Test == "":
-			f.packageEnd(p, e.Action == "fail")
-		case t != nil:
-			f.testEnd(p, t, e.Action == "fail")
-		}
+		f.end(p, t, e.Test, e.Action == "fail")
+	}
+}
+
+// pkg is the package named, from its first event on.
+func (f *goEventsFilter) pkg(name string) *goPackage {
+	p := f.pkgs[name]
+	if p == nil {
+		p = &goPackage{name: name, tests: map[string]*goTest{}, holding: !f.show.Streams && !f.show.Verbose}
+		f.pkgs[name] = p
+	}
+	return p
+}
+
+// output takes a piece of output of the package, of its test t (nil when it is not tracked)
+// named test, or of the package itself (test "").
+func (f *goEventsFilter) output(p *goPackage, t *goTest, test, s string) {
+	switch {
+	case test == "":
+		f.print(p, s)
+	case t != nil:
+		f.testOutput(p, t, s)
+	default:
+		f.untrackedOutput(p, s)
+	}
+}
+
+// end takes the end of the package (test "") or of its tracked test t.
+func (f *goEventsFilter) end(p *goPackage, t *goTest, test string, failed bool) {
+	switch {
+	case test == "":
+		f.packageEnd(p, failed)
+	case t != nil:
+		f.testEnd(p, t, failed)
 	}
 }
 
@@ -216,15 +234,7 @@ func (p *goPackage) parentOf(name string) *goTest {
 // long one in several, the first of which says what the line is.
 func (f *goEventsFilter) testOutput(p *goPackage, t *goTest, s string) {
 	whole := strings.HasSuffix(s, "\n")
-	kind := t.mid
-	if k := classify(t.name, t.inLog, t.reported, t.bench, s); kind == lineStart || (whole && (k == lineFrame || k == lineReport)) {
-		kind = k
-		t.inLog = kind == lineLog
-	}
-	t.mid = lineStart
-	if !whole {
-		t.mid = kind
-	}
+	kind := t.kindOf(s, whole)
 	if f.show.Verbose {
 		f.verbose(p, t.name, kind, s)
 		return
@@ -243,6 +253,22 @@ func (f *goEventsFilter) testOutput(p *goPackage, t *goTest, s string) {
 			f.print(p, "--- BENCH: "+strings.TrimSpace(name)+"\n"+f.emptied(&t.held, t.name, ""))
 		}
 	}
+}
+
+// kindOf says what the piece s of t's output is: a piece that starts a line is classified
+// (a whole one again when it turns out to be a frame or a report), and one that continues a line
+// is of that line's kind.
+func (t *goTest) kindOf(s string, whole bool) lineKind {
+	kind := t.mid
+	if k := classify(t.name, t.inLog, t.reported, t.bench, s); kind == lineStart || (whole && (k == lineFrame || k == lineReport)) {
+		kind = k
+		t.inLog = kind == lineLog
+	}
+	t.mid = lineStart
+	if !whole {
+		t.mid = kind
+	}
+	return kind
 }
 
 // classify says what a line of a test's output is, from its start.

@@ -27,14 +27,7 @@ func checkIntegrity(ctx context.Context, req Request, snap *snapshot.Snapshot) (
 	for _, g := range cfg.Gates {
 		commands = append(commands, g.Command())
 	}
-	base := cmp.Or(req.Scope.Base, cfg.Base)
-	if req.Scope.Base == "" && req.Scope.Pinned == "" && cfg.Base != "" && judgedAgainstItself(ctx, snap) {
-		// The config's own base may be the change's doing (a base that is HEAD itself sees no
-		// committed work): judge against the accepted one.
-		if accepted, ok := integrity.AcceptedBase(ctx, cfg.Root, configFile); ok && accepted != cfg.Base {
-			base, snap = accepted, snapshot.New(cfg.Root, snapshot.Options{Base: accepted, PatchBytes: snapshot.DefaultPatchBytes})
-		}
-	}
+	base, snap := integrityBase(ctx, req, snap, configFile)
 	res, err := integrity.Check(ctx, integrity.Options{
 		Root:     cfg.Root,
 		Snapshot: snap,
@@ -50,6 +43,21 @@ func checkIntegrity(ctx context.Context, req Request, snap *snapshot.Snapshot) (
 		res.Skipped = "the change is larger than gauntlet reads: only part of it was judged"
 	}
 	return res, nil
+}
+
+// integrityBase is the base the change's integrity is judged against, and the reading of the
+// repository against it. The config's own base may be the change's doing (a base that is HEAD
+// itself sees no committed work): then the accepted one judges.
+func integrityBase(ctx context.Context, req Request, snap *snapshot.Snapshot, configFile string) (string, *snapshot.Snapshot) {
+	cfg := req.Config
+	base := cmp.Or(req.Scope.Base, cfg.Base)
+	if req.Scope.Base != "" || req.Scope.Pinned != "" || cfg.Base == "" || !judgedAgainstItself(ctx, snap) {
+		return base, snap
+	}
+	if accepted, ok := integrity.AcceptedBase(ctx, cfg.Root, configFile); ok && accepted != cfg.Base {
+		return accepted, snapshot.New(cfg.Root, snapshot.Options{Base: accepted, PatchBytes: snapshot.DefaultPatchBytes})
+	}
+	return base, snap
 }
 
 // sanitizeIntegrity redacts secrets from the messages, which quote config values and lines.

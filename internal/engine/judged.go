@@ -34,13 +34,19 @@ func useJudged(req Request, gs []gates.Gate) (rest []gates.Gate, used []gates.Re
 	if failed == "" || !(req.FailFast || req.Config.FailFast) {
 		return rest, used
 	}
-	for _, g := range rest {
-		used = append(used, gates.Result{
+	return nil, append(used, cancelledAfter(rest, failed)...)
+}
+
+// cancelledAfter are the results of the gates fail-fast cancels once failed has failed.
+func cancelledAfter(gs []gates.Gate, failed string) []gates.Result {
+	var out []gates.Result
+	for _, g := range gs {
+		out = append(out, gates.Result{
 			Name: g.Name, Kind: g.Kind, Status: gates.StatusCancelled, ExitCode: -1,
 			Reason: "cancelled: fail-fast after " + failed + " failed", Hint: g.Hint, Command: g.Command(),
 		})
 	}
-	return nil, used
+	return out
 }
 
 // judgedStatus says whether a result is a judgement of the gate rather than its absence. An
@@ -65,27 +71,40 @@ func skipAfterJudged(rest []gates.Gate, judged []gates.Result) ([]gates.Gate, []
 	for changed := true; changed; {
 		changed = false
 		rest = slices.DeleteFunc(rest, func(g gates.Gate) bool {
-			for _, n := range g.Needs {
-				need, ok := done[n]
-				if !ok || gates.NeedMet(need.Status) {
-					continue
-				}
-				root := need
-				for range len(done) {
-					next, ok := done[root.SkippedBecause]
-					if root.Status != gates.StatusSkipped || !ok {
-						break
-					}
-					root = next
-				}
-				r := gates.SkippedForNeed(g, need, root)
+			r, skipped := skippedForJudged(g, done)
+			if skipped {
 				done[g.Name] = r
 				judged = append(judged, r)
 				changed = true
-				return true
 			}
-			return false
+			return skipped
 		})
 	}
 	return rest, judged
+}
+
+// skippedForJudged is g skipped because a need judged in done did not pass, naming the need whose
+// failure started the chain; false when every judged need of g was met.
+func skippedForJudged(g gates.Gate, done map[string]gates.Result) (gates.Result, bool) {
+	for _, n := range g.Needs {
+		need, ok := done[n]
+		if !ok || gates.NeedMet(need.Status) {
+			continue
+		}
+		return gates.SkippedForNeed(g, need, rootCause(need, done)), true
+	}
+	return gates.Result{}, false
+}
+
+// rootCause follows a skipped need back to the judged result that kept it from running.
+func rootCause(need gates.Result, done map[string]gates.Result) gates.Result {
+	root := need
+	for range len(done) {
+		next, ok := done[root.SkippedBecause]
+		if root.Status != gates.StatusSkipped || !ok {
+			break
+		}
+		root = next
+	}
+	return root
 }

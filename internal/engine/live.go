@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/policy"
 	"github.com/gauntlet-dev/gauntlet/runner"
 )
 
@@ -60,7 +61,7 @@ func (v *liveView) Output(gate string, line []byte)    { v.view.Output(gate, lin
 // Finished passes on a result the run's checks can no longer change, and holds back the others.
 func (v *liveView) Finished(r gates.Result) {
 	r = v.cold.judge(r)
-	if (!v.checked || !mayBecomeFailure(r, v.byName)) && (!v.earns || !mayBeEarned(r)) {
+	if (!v.checked || !mayBecomeFailure(r, v.byName)) && (!v.earns || !policy.MayBeEarned(r)) {
 		v.view.Finished(r)
 		return
 	}

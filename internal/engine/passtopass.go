@@ -62,17 +62,21 @@ func passToPass(ctx context.Context, req Request, judge *baseJudge, snap *snapsh
 		if !ok || r.Status != gates.StatusPass && r.Status != gates.StatusFail {
 			continue
 		}
-		if m.read() && judge.keptAsBase(ctx, byName[r.Name], m) {
-			continue // the tree is the base: nothing to compare, and its measures are the base's
-		}
-		base, ok := judge.measuredAtBase(ctx, byName[r.Name], runBase)
-		if !ok {
-			continue
-		}
-		out = append(out, cmp.tests(ctx, r, base, m)...)
-		out = append(out, cmp.coverage(ctx, r, base, m)...)
+		out = append(out, cmp.lost(ctx, judge, byName[r.Name], r, m, runBase)...)
 	}
 	return out
+}
+
+// lost compares a gate's measures m with the base's, measured there when runBase allows.
+func (cmp comparison) lost(ctx context.Context, judge *baseJudge, g gates.Gate, r gates.Result, m measured, runBase bool) []gates.IntegrityFinding {
+	if m.read() && judge.keptAsBase(ctx, g, m) {
+		return nil // the tree is the base: nothing to compare, and its measures are the base's
+	}
+	base, ok := judge.measuredAtBase(ctx, g, runBase)
+	if !ok {
+		return nil
+	}
+	return append(cmp.tests(ctx, r, base, m), cmp.coverage(ctx, r, base, m)...)
 }
 
 // measures are what a run measured of its test gates: censuses and coverages, by gate, and why
@@ -330,6 +334,18 @@ func (j *baseJudge) measuredAtBase(ctx context.Context, g gates.Gate, run bool) 
 		return measured{}, false
 	}
 	key := j.censusKey(g)
+	if m, ok := j.storedMeasures(ctx, g, key); ok {
+		return m, true
+	}
+	if !run {
+		return measured{}, false
+	}
+	return j.measure(ctx, g, key)
+}
+
+// storedMeasures are the base's measures kept under key (unless --no-cache), shared by the remote
+// cache, or kept for the session's start.
+func (j *baseJudge) storedMeasures(ctx context.Context, g gates.Gate, key string) (measured, bool) {
 	if m, ok := loadCensus(j.sd, key); ok && !j.noCache {
 		return m, true
 	}
@@ -337,13 +353,13 @@ func (j *baseJudge) measuredAtBase(ctx context.Context, g gates.Gate, run bool) 
 		return m, true
 	}
 	if start := j.sessionStartKey(g, key); start != "" && !j.noCache {
-		if m, ok := loadCensus(j.sd, start); ok {
-			return m, true
-		}
+		return loadCensus(j.sd, start)
 	}
-	if !run {
-		return measured{}, false
-	}
+	return measured{}, false
+}
+
+// measure runs g in the base's checkout for its census and coverage, and keeps them under key.
+func (j *baseJudge) measure(ctx context.Context, g gates.Gate, key string) (measured, bool) {
 	baseRoot, opts, done, err := j.prepare(ctx)
 	if err != nil {
 		return measured{}, false

@@ -34,16 +34,7 @@ func removedNames(ch *snapshot.Change) []string {
 			continue // a deleted file excuses its tests already; a test file defines tests
 		}
 		for _, h := range f.Hunks {
-			for _, l := range h.Lines {
-				name := definedName(l.Text)
-				switch {
-				case name == "":
-				case l.New == 0:
-					removed[name] = true
-				case l.Old == 0:
-					added[name] = true
-				}
-			}
+			namesIn(h, removed, added)
 		}
 	}
 	var out []string
@@ -54,6 +45,20 @@ func removedNames(ch *snapshot.Change) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// namesIn adds the names the hunk's removed lines define to removed, its added lines' to added.
+func namesIn(h snapshot.Hunk, removed, added map[string]bool) {
+	for _, l := range h.Lines {
+		name := definedName(l.Text)
+		switch {
+		case name == "":
+		case l.New == 0:
+			removed[name] = true
+		case l.Old == 0:
+			added[name] = true
+		}
+	}
 }
 
 func definedName(line string) string {

@@ -91,74 +91,23 @@ func Select(ctx context.Context, cfg *config.Config, scope Scope) (*Selection, e
 
 // selectGates is Select with the run's reading of the repository.
 func selectGates(ctx context.Context, cfg *config.Config, scope Scope, snap *snapshot.Snapshot) (*Selection, error) {
-	byName := make(map[string]bool, len(cfg.Gates))
-	var known []string
-	for _, g := range cfg.Gates {
-		byName[g.Name] = true
-		known = append(known, g.Name)
+	if err := checkNames(cfg, scope.Names); err != nil {
+		return nil, err
 	}
-	var unknown []string
-	for _, n := range scope.Names {
-		if !byName[n] {
-			unknown = append(unknown, n)
-		}
-	}
-	if len(unknown) > 0 {
-		return nil, &UnknownGateError{Unknown: unknown, Known: known, Setup: setupNamed(cfg, unknown)}
-	}
-
 	sel := &Selection{All: scope.All, Skipped: map[string]string{}, Reasons: map[string]string{}}
-	named := cfg.Gates
-	if len(scope.Names) > 0 {
-		named = slices.DeleteFunc(slices.Clone(cfg.Gates), func(g gates.Gate) bool { return !slices.Contains(scope.Names, g.Name) })
-	}
-	if scope.Shard.N > 1 {
-		named = shardOf(named, cfg.Gates, scope)
-	}
-	var candidates []gates.Gate
-	for _, g := range named {
-		sel.Order = append(sel.Order, g.Name)
-		if why := staticSkip(g, scope.CI); why != "" {
-			sel.Skipped[g.Name] = why
-		} else {
-			candidates = append(candidates, g)
-			if len(g.Paths) > 0 {
-				sel.WithPaths++
-			} else {
-				sel.WithoutPaths++
-			}
-		}
-	}
-
-	needsChanges := !scope.All && len(scope.Names) == 0 && slices.ContainsFunc(candidates, func(g gates.Gate) bool { return len(g.Paths) > 0 })
-	if needsChanges {
+	candidates := sel.candidates(namedGates(cfg, scope), scope.CI)
+	if needsChanges(scope, candidates) {
 		set, err := snap.ChangedFiles(ctx)
 		if err != nil {
 			return nil, fmt.Errorf("change scoping: %w", err)
 		}
 		sel.Changes = set
 	}
-
 	for _, g := range candidates {
-		var why string
-		switch {
-		case len(scope.Names) > 0:
-			why = "named on the command line"
-		case len(g.Paths) == 0:
-			why = "no paths: always runs"
-		case scope.All:
-			why = "--all: paths ignored"
-		case slices.Contains(scope.Sticky, g.Name):
-			why = "failed earlier in this session"
-		case sel.Changes.All:
-			why = "no change scoping: " + cmp.Or(sel.Changes.BaseErr, "nothing to compare against")
-		default:
-			ok, matched := matchPaths(g.Paths, g.Exclude, sel.Changes.Files)
-			if !ok {
-				sel.Skipped[g.Name] = matched
-				continue
-			}
-			why = matched
+		why, runs := sel.scoped(g, scope)
+		if !runs {
+			sel.Skipped[g.Name] = why
+			continue
 		}
 		sel.Reasons[g.Name] = why
 		sel.Run = append(sel.Run, g)
@@ -167,6 +116,81 @@ func selectGates(ctx context.Context, cfg *config.Config, scope Scope, snap *sna
 	sel.giveFiles(ctx, cfg.Root, &fileLister{snap: snap, all: scope.All, changes: sel.Changes})
 	sel.setupFor(cfg.Setup)
 	return sel, nil
+}
+
+// checkNames refuses names that are no gate of the config.
+func checkNames(cfg *config.Config, names []string) error {
+	byName := make(map[string]bool, len(cfg.Gates))
+	var known []string
+	for _, g := range cfg.Gates {
+		byName[g.Name] = true
+		known = append(known, g.Name)
+	}
+	var unknown []string
+	for _, n := range names {
+		if !byName[n] {
+			unknown = append(unknown, n)
+		}
+	}
+	if len(unknown) > 0 {
+		return &UnknownGateError{Unknown: unknown, Known: known, Setup: setupNamed(cfg, unknown)}
+	}
+	return nil
+}
+
+// namedGates are the gates the run is about: the named ones (all without names), of its shard.
+func namedGates(cfg *config.Config, scope Scope) []gates.Gate {
+	named := cfg.Gates
+	if len(scope.Names) > 0 {
+		named = slices.DeleteFunc(slices.Clone(cfg.Gates), func(g gates.Gate) bool { return !slices.Contains(scope.Names, g.Name) })
+	}
+	if scope.Shard.N > 1 {
+		named = shardOf(named, cfg.Gates, scope)
+	}
+	return named
+}
+
+// candidates orders the named gates in the report and returns those neither disabled nor ruled
+// out by `when`, counting those scoped by paths.
+func (sel *Selection) candidates(named []gates.Gate, ci bool) []gates.Gate {
+	var candidates []gates.Gate
+	for _, g := range named {
+		sel.Order = append(sel.Order, g.Name)
+		if why := staticSkip(g, ci); why != "" {
+			sel.Skipped[g.Name] = why
+			continue
+		}
+		candidates = append(candidates, g)
+		if len(g.Paths) > 0 {
+			sel.WithPaths++
+		} else {
+			sel.WithoutPaths++
+		}
+	}
+	return candidates
+}
+
+// needsChanges says whether the change must be read to scope the candidates by their paths.
+func needsChanges(scope Scope, candidates []gates.Gate) bool {
+	return !scope.All && len(scope.Names) == 0 && slices.ContainsFunc(candidates, func(g gates.Gate) bool { return len(g.Paths) > 0 })
+}
+
+// scoped says why g runs, or, when runs is false, why its paths skip it.
+func (sel *Selection) scoped(g gates.Gate, scope Scope) (why string, runs bool) {
+	switch {
+	case len(scope.Names) > 0:
+		return "named on the command line", true
+	case len(g.Paths) == 0:
+		return "no paths: always runs", true
+	case scope.All:
+		return "--all: paths ignored", true
+	case slices.Contains(scope.Sticky, g.Name):
+		return "failed earlier in this session", true
+	case sel.Changes.All:
+		return "no change scoping: " + cmp.Or(sel.Changes.BaseErr, "nothing to compare against"), true
+	}
+	ok, matched := matchPaths(g.Paths, g.Exclude, sel.Changes.Files)
+	return matched, ok
 }
 
 // giveFiles gives the gates that name {files} theirs; a gate left with none is skipped.
@@ -241,20 +265,33 @@ func (sel *Selection) pullInNeeds(all []gates.Gate, ci bool) {
 	for len(queue) > 0 {
 		name := queue[0]
 		queue = queue[1:]
-		for _, n := range byName[name].Needs {
-			need, isGate := byName[n]
-			if !isGate || inRun[n] || staticSkip(need, ci) != "" {
-				continue
-			}
-			inRun[n], pulled = true, true
-			delete(sel.Skipped, n)
-			sel.Reasons[n] = "needed by " + name
-			queue = append(queue, n)
+		added := sel.pullNeedsOf(byName, name, inRun, ci)
+		pulled = pulled || len(added) > 0
+		queue = append(queue, added...)
+	}
+	if pulled {
+		sel.reorder(all, inRun)
+	}
+}
+
+// pullNeedsOf adds to the run the needs of the gate name that are not in it yet, and returns them.
+func (sel *Selection) pullNeedsOf(byName map[string]gates.Gate, name string, inRun map[string]bool, ci bool) []string {
+	var added []string
+	for _, n := range byName[name].Needs {
+		need, isGate := byName[n]
+		if !isGate || inRun[n] || staticSkip(need, ci) != "" {
+			continue
 		}
+		inRun[n] = true
+		delete(sel.Skipped, n)
+		sel.Reasons[n] = "needed by " + name
+		added = append(added, n)
 	}
-	if !pulled {
-		return
-	}
+	return added
+}
+
+// reorder puts the run and the reported order back in config order, with the gates pulled in.
+func (sel *Selection) reorder(all []gates.Gate, inRun map[string]bool) {
 	reported := make(map[string]bool, len(sel.Order))
 	for _, n := range sel.Order {
 		reported[n] = true

@@ -51,41 +51,47 @@ func split(gs, all []gates.Gate, ci bool, t shard.Timings, n int) shard.Plan {
 // gates need without running a gate another shard runs too (their reports could not be merged).
 // Setup steps are no gates: every shard runs the ones its gates need.
 func needGroups(all []gates.Gate) map[string]string {
-	parent := make(map[string]string, len(all))
-	find := func(n string) string {
-		for parent[n] != n {
-			parent[n] = parent[parent[n]]
-			n = parent[n]
-		}
-		return n
-	}
-	for _, g := range all {
-		parent[g.Name] = g.Name
-	}
-	first := make(map[string]int, len(all))
+	u := unionFind{parent: make(map[string]string, len(all)), first: make(map[string]int, len(all))}
 	for i, g := range all {
-		first[g.Name] = i
+		u.parent[g.Name] = g.Name
+		u.first[g.Name] = i
 	}
 	for _, g := range all {
 		for _, n := range g.Needs {
-			if _, isGate := parent[n]; !isGate {
-				continue
-			}
-			a, b := find(g.Name), find(n)
-			if a == b {
-				continue
-			}
-			// The root is the group's first gate in config order, so names are stable.
-			if first[a] < first[b] {
-				parent[b] = a
-			} else {
-				parent[a] = b
+			if _, isGate := u.parent[n]; isGate {
+				u.join(g.Name, n)
 			}
 		}
 	}
 	groups := make(map[string]string, len(all))
 	for _, g := range all {
-		groups[g.Name] = find(g.Name)
+		groups[g.Name] = u.find(g.Name)
 	}
 	return groups
+}
+
+// unionFind groups gates; each group's root is its first gate in config order, so names are
+// stable.
+type unionFind struct {
+	parent map[string]string
+	first  map[string]int
+}
+
+func (u unionFind) find(n string) string {
+	for u.parent[n] != n {
+		u.parent[n] = u.parent[u.parent[n]]
+		n = u.parent[n]
+	}
+	return n
+}
+
+func (u unionFind) join(x, y string) {
+	a, b := u.find(x), u.find(y)
+	switch {
+	case a == b:
+	case u.first[a] < u.first[b]:
+		u.parent[b] = a
+	default:
+		u.parent[a] = b
+	}
 }

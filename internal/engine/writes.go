@@ -74,30 +74,12 @@ func (b *treeBefore) changedSince(ctx context.Context, readAfter func() (*snapsh
 	seen := map[string]bool{}
 	for _, e := range after.Entries {
 		if e.Untracked && strings.HasSuffix(e.Path, "/") {
-			known := false
-			for _, old := range b.tree.Entries {
-				if strings.HasPrefix(old.Path, e.Path) {
-					known, seen[old.Path] = true, true
-					if d, err := after.FileDigest(ctx, old.Path); err == nil && !bytes.Equal(d, b.digests[old.Path]) {
-						changed = append(changed, old.Path)
-					}
-				}
-			}
-			if !known {
-				changed = append(changed, e.Path)
-			}
+			changed = append(changed, b.changedIn(ctx, after, e.Path, seen)...)
 			continue
 		}
 		seen[e.Path] = true
-		old, ok := b.tree.Lookup(e.Path)
-		switch {
-		case !ok || old.Meta != e.Meta || old.Untracked != e.Untracked:
+		if b.entryChanged(ctx, after, e) {
 			changed = append(changed, e.Path)
-		case e.Worktree:
-			d, err := after.FileDigest(ctx, e.Path)
-			if err == nil && !bytes.Equal(d, b.digests[e.Path]) {
-				changed = append(changed, e.Path)
-			}
 		}
 	}
 	for _, e := range b.tree.Entries {
@@ -109,6 +91,46 @@ func (b *treeBefore) changedSince(ctx context.Context, readAfter func() (*snapsh
 	return slices.Compact(changed)
 }
 
+// changedIn lists what changed in a directory listed whole after the gates: the files known in
+// it before whose content differs (marked seen), or the directory itself when none was known.
+func (b *treeBefore) changedIn(ctx context.Context, after *snapshot.Tree, dir string, seen map[string]bool) []string {
+	var changed []string
+	known := false
+	for _, old := range b.tree.Entries {
+		if !strings.HasPrefix(old.Path, dir) {
+			continue
+		}
+		known, seen[old.Path] = true, true
+		if b.contentChanged(ctx, after, old.Path) {
+			changed = append(changed, old.Path)
+		}
+	}
+	if !known {
+		changed = append(changed, dir)
+	}
+	return changed
+}
+
+// entryChanged says whether e differs from before: new, another status, or, in the worktree,
+// another content.
+func (b *treeBefore) entryChanged(ctx context.Context, after *snapshot.Tree, e snapshot.Entry) bool {
+	old, ok := b.tree.Lookup(e.Path)
+	switch {
+	case !ok || old.Meta != e.Meta || old.Untracked != e.Untracked:
+		return true
+	case e.Worktree:
+		return b.contentChanged(ctx, after, e.Path)
+	}
+	return false
+}
+
+// contentChanged says whether path's content after the gates differs from before; a file that
+// cannot be read is not blamed.
+func (b *treeBefore) contentChanged(ctx context.Context, after *snapshot.Tree, path string) bool {
+	d, err := after.FileDigest(ctx, path)
+	return err == nil && !bytes.Equal(d, b.digests[path])
+}
+
 // mtimeSlack widens a gate's window for a file's modification time: clocks of filesystems and
 // the process differ by their granularity.
 const mtimeSlack = 50 * time.Millisecond
@@ -118,50 +140,64 @@ func blameWrites(root string, changed []string, results []gates.Result, byName m
 	if len(changed) == 0 {
 		return results
 	}
-	mayRun := func(r gates.Result) bool { return blameable(r, byName) }
 	blamed := map[string][]string{}
 	for _, path := range changed {
-		var suspects []string
-		if info, err := os.Lstat(filepath.Join(root, filepath.FromSlash(path))); err == nil {
-			at := info.ModTime()
-			for _, r := range results {
-				if mayRun(r) && !at.Before(r.Started.Add(-mtimeSlack)) && !at.After(r.Started.Add(r.Duration+mtimeSlack)) {
-					suspects = append(suspects, r.Name)
-				}
-			}
-			if len(suspects) == 0 && writerRan(results, byName, at) {
-				continue // written while a gate that may write was running
-			}
-		}
-		if len(suspects) == 0 {
-			for _, r := range results {
-				if mayRun(r) {
-					suspects = append(suspects, r.Name)
-				}
-			}
-		}
-		for _, s := range suspects {
+		for _, s := range suspectsOf(root, path, results, byName) {
 			blamed[s] = append(blamed[s], path)
 		}
 	}
 	for i, r := range results {
-		files := blamed[r.Name]
-		if len(files) == 0 {
-			continue
-		}
-		results[i].Changed = files
-		note := fmt.Sprintf("changed the worktree (%s): a check must not write files; give it writes: true if it is meant to", termtext.Short(strings.Join(files, ", "), 300))
-		switch r.Status {
-		case gates.StatusPass, gates.StatusWarn:
-			results[i].Status, results[i].Reason = gates.StatusFail, note
-		default:
-			results[i].Reason = strings.TrimSuffix(r.Reason+"; "+note, "; ")
-			if r.Status == gates.StatusError {
-				results[i].Status = gates.StatusFail // the writing is the gate's own doing
-			}
+		if files := blamed[r.Name]; len(files) > 0 {
+			results[i] = blamedFor(r, files)
 		}
 	}
 	return results
+}
+
+// suspectsOf names the gates that may have written path: those running when it was modified, or,
+// when none was and no gate that may write was either, every gate the check judges.
+func suspectsOf(root, path string, results []gates.Result, byName map[string]gates.Gate) []string {
+	var suspects []string
+	if info, err := os.Lstat(filepath.Join(root, filepath.FromSlash(path))); err == nil {
+		at := info.ModTime()
+		for _, r := range results {
+			if blameable(r, byName) && ranAt(r, at) {
+				suspects = append(suspects, r.Name)
+			}
+		}
+		if len(suspects) == 0 && writerRan(results, byName, at) {
+			return nil // written while a gate that may write was running
+		}
+	}
+	if len(suspects) == 0 {
+		for _, r := range results {
+			if blameable(r, byName) {
+				suspects = append(suspects, r.Name)
+			}
+		}
+	}
+	return suspects
+}
+
+// ranAt says whether r was running at t, give or take the clocks' granularity.
+func ranAt(r gates.Result, t time.Time) bool {
+	return !t.Before(r.Started.Add(-mtimeSlack)) && !t.After(r.Started.Add(r.Duration+mtimeSlack))
+}
+
+// blamedFor is r failed for writing files.
+func blamedFor(r gates.Result, files []string) gates.Result {
+	r.Changed = files
+	note := fmt.Sprintf("changed the worktree (%s): a check must not write files; give it writes: true if it is meant to", termtext.Short(strings.Join(files, ", "), 300))
+	switch r.Status {
+	case gates.StatusPass, gates.StatusWarn:
+		r.Status, r.Reason = gates.StatusFail, note
+	default:
+		r.Reason = strings.TrimSuffix(r.Reason+"; "+note, "; ")
+		if r.Status == gates.StatusError {
+			r.Status = gates.StatusFail // the writing is the gate's own doing
+		}
+	}
+	return r
 }
 
 // blameable says whether the check for writes judges r: a check gate that ran, and may not write
@@ -187,8 +223,7 @@ func mayBecomeFailure(r gates.Result, byName map[string]gates.Gate) bool {
 func writerRan(results []gates.Result, byName map[string]gates.Gate, t time.Time) bool {
 	for _, r := range results {
 		g := byName[r.Name]
-		if (r.Setup || g.Setup || g.Writes) && !r.Started.IsZero() &&
-			!t.Before(r.Started.Add(-mtimeSlack)) && !t.After(r.Started.Add(r.Duration+mtimeSlack)) {
+		if (r.Setup || g.Setup || g.Writes) && !r.Started.IsZero() && ranAt(r, t) {
 			return true
 		}
 	}

@@ -55,20 +55,7 @@ func withFixed(reason string, fixed []fix.Result) string {
 }
 
 func fixedNote(fixed []fix.Result) string {
-	var ran, files, odd []string
-	unknown := false
-	for _, f := range fixed {
-		ran = append(ran, termtext.Line(f.Gate))
-		for _, p := range f.Changed {
-			if p = termtext.Line(p); !slices.Contains(files, p) {
-				files = append(files, p)
-			}
-		}
-		unknown = unknown || !f.Known
-		if f.Status == gates.StatusError || f.Status == gates.StatusCancelled {
-			odd = append(odd, fmt.Sprintf("%s (%s)", termtext.Line(f.Gate), termtext.Line(f.Reason)))
-		}
-	}
+	ran, files, odd, unknown := fixersSaid(fixed)
 	var b strings.Builder
 	fmt.Fprintf(&b, "autofix: gauntlet ran the fixers of %s before replying; ", strings.Join(ran, ", "))
 	switch {
@@ -84,4 +71,22 @@ func fixedNote(fixed []fix.Result) string {
 		fmt.Fprintf(&b, " Could not run: %s.", strings.Join(odd, ", "))
 	}
 	return termtext.Cap(b.String(), maxFixedNoteBytes)
+}
+
+// fixersSaid gathers what the fixers did: which ran, the files they changed (each once), those
+// that could not run (with why), and whether any could not tell which files it changed.
+func fixersSaid(fixed []fix.Result) (ran, files, odd []string, unknown bool) {
+	for _, f := range fixed {
+		ran = append(ran, termtext.Line(f.Gate))
+		for _, p := range f.Changed {
+			if p = termtext.Line(p); !slices.Contains(files, p) {
+				files = append(files, p)
+			}
+		}
+		unknown = unknown || !f.Known
+		if f.Status == gates.StatusError || f.Status == gates.StatusCancelled {
+			odd = append(odd, fmt.Sprintf("%s (%s)", termtext.Line(f.Gate), termtext.Line(f.Reason)))
+		}
+	}
+	return ran, files, odd, unknown
 }

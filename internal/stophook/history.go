@@ -15,6 +15,7 @@ import (
 
 	"github.com/gauntlet-dev/gauntlet/config"
 	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/policy"
 	"github.com/gauntlet-dev/gauntlet/internal/state"
 	"github.com/gauntlet-dev/gauntlet/internal/termtext"
 )
@@ -40,17 +41,18 @@ const (
 	historyStateDigits = 16
 )
 
-// Why a stop was allowed or blocked, as the history records it.
+// Why a stop was allowed or blocked, as the history records it: the verdict policy's words
+// (internal/policy), and the stop hook's own for a stop that was not its to decide.
 const (
-	WhyPass       = "pass"        // every gate in scope passed
-	WhyCached     = "cached"      // the same state passed before: nothing ran
-	WhyWarn       = "warn"        // only warn-severity gates failed
-	WhyFail       = "fail"        // a block: gates failed, attempts left
-	WhyRetryLimit = "retry_limit" // max_attempts blocks reached: let go with gates failing
-	WhyInfra      = "infra"       // gates could not run or be judged: let go unverified
-	WhyLock       = "lock"        // the call's time ran out waiting for a hook judging this state: let go unverified
-	WhyGuard      = "guard"       // not judged at all: see Guard
-	WhyNoConfig   = "no_config"   // no .gauntlet.yml: nothing to judge (recorded inside a git repository only)
+	WhyPass       = policy.WhyPass       // every gate in scope passed
+	WhyCached     = policy.WhyCached     // the same state passed before: nothing ran
+	WhyWarn       = policy.WhyWarn       // only warn-severity gates failed
+	WhyFail       = policy.WhyFail       // a block: gates failed, attempts left
+	WhyRetryLimit = policy.WhyRetryLimit // max_attempts blocks reached: let go with gates failing
+	WhyInfra      = policy.WhyInfra      // gates could not run or be judged: let go unverified
+	WhyLock       = policy.WhyLock       // the call's time ran out waiting for a hook judging this state: let go unverified
+	WhyGuard      = policy.WhyGuard      // not judged at all: see Guard
+	WhyNoConfig   = "no_config"          // no .gauntlet.yml: nothing to judge (recorded inside a git repository only)
 )
 
 // HistoryEntry is one stop-hook decision.
@@ -167,27 +169,33 @@ func (c *call) record(out Outcome) {
 		}
 	}()
 	sd, err := c.historyDir()
+	if err != nil {
+		fmt.Fprintf(c.Stderr, "gauntlet: stop-hook: history: %v\n", err)
+	}
 	if sd == nil || err != nil {
-		if err != nil {
-			fmt.Fprintf(c.Stderr, "gauntlet: stop-hook: history: %v\n", err)
-		}
 		return
 	}
 	defer sd.Close()
-	entry := c.entry(out)
-	err = AppendHistory(sd, entry)
-	if err != nil && c.usableRoot != "" {
-		// Opened unchecked, as found usable earlier in the call: checked now, and kept elsewhere
-		// when it broke since.
-		c.usableRoot = ""
-		if again, aerr := c.historyDir(); aerr == nil && again != nil {
-			defer again.Close()
-			err = AppendHistory(again, entry)
-		}
-	}
-	if err != nil {
+	if err := c.appendEntry(sd, c.entry(out)); err != nil {
 		fmt.Fprintf(c.Stderr, "gauntlet: stop-hook: %v\n", err)
 	}
+}
+
+// appendEntry appends entry to the history in sd. A directory opened unchecked, as found usable
+// earlier in the call, is checked when the append fails, and the entry kept elsewhere when it
+// broke since.
+func (c *call) appendEntry(sd *state.Dir, entry HistoryEntry) error {
+	err := AppendHistory(sd, entry)
+	if err == nil || c.usableRoot == "" {
+		return err
+	}
+	c.usableRoot = ""
+	again, aerr := c.historyDir()
+	if aerr != nil || again == nil {
+		return err
+	}
+	defer again.Close()
+	return AppendHistory(again, entry)
 }
 
 // historyDir opens the state directory the decision is recorded in; nil when there is no project.

@@ -181,6 +181,21 @@ func checkHistory(project string, lines []HistoryEntry) ([]HistoryEntry, History
 	if a.Cleaned > 0 && a.From > a.Seq {
 		c.Cleaned, c.CleanedAt = int(a.Cleaned), a.CleanedAt
 	}
+	out, present := c.believed(key, project, lines)
+	// Every number from the oldest the file should hold to the anchor's last must be there.
+	if a.Seq > 0 {
+		for n := max(a.From, 1); n <= a.Seq; n++ {
+			if !present[n] {
+				c.Missing++
+			}
+		}
+	}
+	return out, c
+}
+
+// believed are the entries whose seal holds, and the unsealed ones (counted), with the numbers
+// of every sealed line present; a line whose seal fails is counted, present, and not believed.
+func (c *HistoryCheck) believed(key *seal.Key, project string, lines []HistoryEntry) ([]HistoryEntry, map[uint64]bool) {
 	var out []HistoryEntry
 	present := map[uint64]bool{}
 	for _, e := range lines {
@@ -196,15 +211,7 @@ func checkHistory(project string, lines []HistoryEntry) ([]HistoryEntry, History
 			out = append(out, e)
 		}
 	}
-	// Every number from the oldest the file should hold to the anchor's last must be there.
-	if a.Seq > 0 {
-		for n := max(a.From, 1); n <= a.Seq; n++ {
-			if !present[n] {
-				c.Missing++
-			}
-		}
-	}
-	return out, c
+	return out, present
 }
 
 func resolves(e HistoryEntry) bool {

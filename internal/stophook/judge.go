@@ -174,14 +174,7 @@ type JudgeOptions struct {
 // newer judge, a stop on another state, or the session's end).
 func Judge(ctx context.Context, o JudgeOptions) error {
 	req := o.Request
-	loaded, err := config.Load(config.Options{Dir: req.Root})
-	key := sessionKey(req.Host, req.Session)
-	if req.Session == "" {
-		key = ""
-	}
-	// Judged as the stop will be, with the session's base and its config: its results stand for
-	// the stop's gates.
-	judged, err := sessionJudging(ctx, req.Root, key, session.PinnedAtJudge, loaded, err, o.Environ)
+	judged, err := judgeJudging(ctx, req, o.Environ)
 	if err != nil {
 		return err
 	}
@@ -189,9 +182,7 @@ func Judge(ctx context.Context, o JudgeOptions) error {
 	// A judge lives at most its quiet period and one stop hook's time.
 	ctx, cancel := context.WithTimeout(ctx, cfg.StopHook.QuietPeriod+cfg.StopHook.Timeout)
 	defer cancel()
-	select {
-	case <-time.After(cfg.StopHook.QuietPeriod):
-	case <-ctx.Done():
+	if !quiet(ctx, cfg.StopHook.QuietPeriod) {
 		return nil
 	}
 	sd, err := state.Open(cfg.Root)
@@ -199,16 +190,13 @@ func Judge(ctx context.Context, o JudgeOptions) error {
 		return err
 	}
 	defer sd.Close()
-	key = sessionKey(req.Host, req.Session)
+	key := sessionKey(req.Host, req.Session)
 	superseded := func() bool { return readJudgeRecord(sd, judgeRequestFile).Seq != req.Seq }
 	if superseded() {
 		return nil
 	}
-	if older := readJudgeRecord(sd, judgeFile); older.Seq < req.Seq {
-		stopJudge(older)
-	}
-	me := judgeRecord{Seq: req.Seq, PID: os.Getpid(), Session: key}
-	if err := writeJudgeRecord(sd, judgeFile, me); err != nil {
+	me, err := takeOverJudging(sd, req.Seq, key)
+	if err != nil {
 		return err
 	}
 	defer func() {
@@ -216,23 +204,8 @@ func Judge(ctx context.Context, o JudgeOptions) error {
 			sd.RemoveAll(judgeFile)
 		}
 	}()
-
-	c := &call{
-		Options: Options{Stderr: o.Stderr, Getenv: o.Getenv, Environ: o.Environ, Host: req.Host},
-		host:    req.Host,
-		payload: Payload{HookEventName: "AfterEdit", SessionID: req.Session, TranscriptPath: req.Transcript},
-		secrets: cfg.Redactor(o.Environ),
-		started: time.Now(),
-	}
-	inputs := judged.inputs(judgedInputs(ctx, cfg, req.Transcript), o.Environ)
-	snap := engine.NewSnapshot(cfg, engine.Scope{Pinned: judged.base})
-	tree, err := snap.Tree(ctx)
-	if err != nil {
-		return fmt.Errorf("judge: %w", err)
-	}
-	tools := toolid.New()
-	stateOf := fingerprinter(cfg, sd, inputs, o.Environ, tools)
-	fingerprint, err := stateOf(ctx, tree)
+	c := judgeCall(o, cfg)
+	st, err := readJudgedState(ctx, cfg, sd, judged, req, key, o.Environ)
 	if err != nil {
 		return fmt.Errorf("judge: %w", err)
 	}
@@ -241,70 +214,141 @@ func Judge(ctx context.Context, o JudgeOptions) error {
 		return nil // a run or a stop holds the lock: it is judging already
 	}
 	defer held.Release()
-	if superseded() {
+	if superseded() || st.judgedAlready() {
 		return nil
 	}
-	led, _ := loadLedger(sd)
-	perSession := sessionDependent(cfg)
-	// Nothing to do when this state was judged already: a stop that came during the quiet
-	// period, or an earlier judge.
-	if passedBefore(led, key, fingerprint, perSession) {
-		return nil
-	}
-	if in := readInflight(sd); in.sameState(fingerprint, key, perSession) && in.Done {
-		return nil
-	}
-	if err := writeInflight(sd, inflight{Fingerprint: fingerprint, Session: key, PID: os.Getpid(), Speculative: true}); err != nil {
+	if err := writeInflight(sd, inflight{Fingerprint: st.fingerprint, Session: key, PID: os.Getpid(), Speculative: true}); err != nil {
 		return err
 	}
+	return c.speculate(ctx, cfg, judged, st, superseded)
+}
+
+// judgeJudging is what judges the judge's gates: as the stop will be, with the session's base and
+// its config, so that its results stand for the stop's gates.
+func judgeJudging(ctx context.Context, req AfterEdit, environ []string) (judging, error) {
+	loaded, err := config.Load(config.Options{Dir: req.Root})
+	key := sessionKey(req.Host, req.Session)
+	if req.Session == "" {
+		key = ""
+	}
+	return sessionJudging(ctx, req.Root, key, session.PinnedAtJudge, loaded, err, environ)
+}
+
+// quiet waits the quiet period; false when ctx ended first.
+func quiet(ctx context.Context, period time.Duration) bool {
+	select {
+	case <-time.After(period):
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// takeOverJudging stops an older judge and records this one as the judge running.
+func takeOverJudging(sd *state.Dir, seq int64, key string) (judgeRecord, error) {
+	if older := readJudgeRecord(sd, judgeFile); older.Seq < seq {
+		stopJudge(older)
+	}
+	me := judgeRecord{Seq: seq, PID: os.Getpid(), Session: key}
+	return me, writeJudgeRecord(sd, judgeFile, me)
+}
+
+// judgeCall is the stop-hook call a judge's gates see: an AfterEdit event of the session.
+func judgeCall(o JudgeOptions, cfg *config.Config) *call {
+	req := o.Request
+	return &call{
+		Options: Options{Stderr: o.Stderr, Getenv: o.Getenv, Environ: o.Environ, Host: req.Host},
+		host:    req.Host,
+		payload: Payload{HookEventName: "AfterEdit", SessionID: req.Session, TranscriptPath: req.Transcript},
+		secrets: cfg.Redactor(o.Environ),
+		started: time.Now(),
+	}
+}
+
+// readJudgedState reads the state the judge judges, and fingerprints it as the stop will.
+func readJudgedState(ctx context.Context, cfg *config.Config, sd *state.Dir, judged judging, req AfterEdit, key string, environ []string) (*stopState, error) {
+	st := &stopState{sd: sd, key: key, perSession: sessionDependent(cfg)}
+	st.inputs = judged.inputs(judgedInputs(ctx, cfg, req.Transcript), environ)
+	st.snap = engine.NewSnapshot(cfg, engine.Scope{Pinned: judged.base})
+	tree, err := st.snap.Tree(ctx)
+	if err != nil {
+		return nil, err
+	}
+	st.tools = toolid.New()
+	st.stateOf = fingerprinter(cfg, sd, st.inputs, environ, st.tools)
+	if st.fingerprint, err = st.stateOf(ctx, tree); err != nil {
+		return nil, err
+	}
+	return st, nil
+}
+
+// judgedAlready says whether the state was judged already: a stop that came during the quiet
+// period, or an earlier judge. It reads the ledger, under the run lock, into st.
+func (st *stopState) judgedAlready() bool {
+	st.led, _ = loadLedger(st.sd)
+	if passedBefore(st.led, st.key, st.fingerprint, st.perSession) {
+		return true
+	}
+	in := readInflight(st.sd)
+	return in.sameState(st.fingerprint, st.key, st.perSession) && in.Done
+}
+
+// speculate runs the speculative gates and leaves their results for the stop on the same state.
+func (c *call) speculate(ctx context.Context, cfg *config.Config, judged judging, st *stopState, superseded func() bool) error {
 	speculative := *cfg
 	speculative.Gates = speculativeGates(cfg.Gates)
 	gatesTime, grace := stopBudget(cfg.StopHook.Timeout)
 	gatesCtx, cancelGates := context.WithTimeout(ctx, gatesTime)
 	defer cancelGates()
-	_, err = engine.Execute(gatesCtx, engine.Request{
+	_, err := engine.Execute(gatesCtx, engine.Request{
 		Config:          &speculative,
-		Scope:           engine.Scope{Sticky: stickyOf(led, key), Pinned: judged.base},
+		Scope:           engine.Scope{Sticky: stickyOf(st.led, st.key), Pinned: judged.base},
 		Locked:          true,
 		StopHook:        true,
 		BaseJudged:      judged.baseJudged,
 		SessionFindings: judged.allFindings(),
 		SessionEnv:      judged.startEnv,
-		Env:             o.Environ,
+		Env:             c.Environ,
 		ExtraEnv:        c.gateEnv(),
 		Grace:           grace,
 		FailFast:        !cfg.StopHook.FirstFailure.Wait,
 		FailGrace:       cfg.StopHook.FirstFailure.Grace,
 		Recorded: func(run *engine.Run) error {
-			if ctx.Err() != nil {
-				return nil // stopped: what it saw is about a state already gone
-			}
-			// The agent edited while the gates ran: they may have read the newer state, and an
-			// edit put back would let their results answer for a state they never saw.
-			if superseded() {
-				return nil
-			}
-			// An edit the agent made without its host's after-edit hook (a background job):
-			// results are left for the state fingerprinted before only if that is still the state.
-			if !c.unchanged(ctx, cfg, fingerprint, run.TreeAfter, stateOf) {
-				return sd.RemoveAll(inflightFile)
-			}
-			return writeInflight(sd, inflight{
-				Fingerprint: fingerprint, Session: key, PID: os.Getpid(), RunID: run.ID, Done: true,
-				Speculative: true, Verdict: run.Verdict, Results: remembered(run.Results),
-				Sticky: stickyOf(led, key), Integrity: run.Integrity,
-			})
+			return c.leaveResults(ctx, cfg, st, superseded, run)
 		},
-		Snapshot:      snap,
-		Tools:         tools,
-		Session:       key,
-		SessionInputs: inputs,
+		Snapshot:      st.snap,
+		Tools:         st.tools,
+		Session:       st.key,
+		SessionInputs: st.inputs,
 	})
 	var busy *lock.BusyError
 	if errors.As(err, &busy) {
 		return nil
 	}
 	return err
+}
+
+// leaveResults leaves the judge's results for the stop on the state it judged, if that is still
+// the state.
+func (c *call) leaveResults(ctx context.Context, cfg *config.Config, st *stopState, superseded func() bool, run *engine.Run) error {
+	if ctx.Err() != nil {
+		return nil // stopped: what it saw is about a state already gone
+	}
+	// The agent edited while the gates ran: they may have read the newer state, and an
+	// edit put back would let their results answer for a state they never saw.
+	if superseded() {
+		return nil
+	}
+	// An edit the agent made without its host's after-edit hook (a background job):
+	// results are left for the state fingerprinted before only if that is still the state.
+	if !c.unchanged(ctx, cfg, st.fingerprint, run.TreeAfter, st.stateOf) {
+		return st.sd.RemoveAll(inflightFile)
+	}
+	return writeInflight(st.sd, inflight{
+		Fingerprint: st.fingerprint, Session: st.key, PID: os.Getpid(), RunID: run.ID, Done: true,
+		Speculative: true, Verdict: run.Verdict, Results: remembered(run.Results),
+		Sticky: stickyOf(st.led, st.key), Integrity: run.Integrity,
+	})
 }
 
 // speculativeGates are the gates a judge runs: those not marked speculative: false, less those

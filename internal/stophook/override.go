@@ -34,20 +34,7 @@ func (c *call) noteHostRelease(ctx context.Context, sd *state.Dir, sess *session
 		return
 	}
 	last, ok := lastDecision(sd, string(c.host), historyID(c.payload.Session()))
-	if !ok || last.Decision != "block" {
-		return
-	}
-	newTurn := false
-	switch prompt := historyID(c.payload.Prompt()); {
-	case prompt != "" || last.Prompt != "":
-		newTurn = prompt != last.Prompt
-	case c.host == HostCursor:
-		newTurn = c.payload.LoopCount != nil && *c.payload.LoopCount == 0
-	default:
-		newTurn = c.payload.seen&seenStopHookActive != 0 && !c.payload.StopHookActive &&
-			(sess != nil && sess.MarksContinuations || typedAfter(ctx, c.payload.Transcript(), last.Time))
-	}
-	if !newTurn {
+	if !ok || last.Decision != "block" || !c.newTurnSince(ctx, last, sess) {
 		return
 	}
 	e := last
@@ -57,6 +44,18 @@ func (c *call) noteHostRelease(ctx context.Context, sd *state.Dir, sess *session
 	if err := AppendHistory(sd, e); err != nil {
 		fmt.Fprintf(c.Stderr, "gauntlet: stop-hook: %v\n", err)
 	}
+}
+
+// newTurnSince says whether this stop starts another turn than the one last was decided in.
+func (c *call) newTurnSince(ctx context.Context, last HistoryEntry, sess *sessionState) bool {
+	switch prompt := historyID(c.payload.Prompt()); {
+	case prompt != "" || last.Prompt != "":
+		return prompt != last.Prompt
+	case c.host == HostCursor:
+		return c.payload.LoopCount != nil && *c.payload.LoopCount == 0
+	}
+	return c.payload.seen&seenStopHookActive != 0 && !c.payload.StopHookActive &&
+		(sess != nil && sess.MarksContinuations || typedAfter(ctx, c.payload.Transcript(), last.Time))
 }
 
 // typedAfter says whether the transcript's last prompt was typed after t, by its own date.

@@ -78,24 +78,9 @@ func ReadPayload(r io.Reader, timeout time.Duration) (Payload, error) {
 func decodePayload(r io.Reader) (Payload, error) {
 	in := &payloadReader{r: r, left: MaxPayloadBytes}
 	var raw json.RawMessage
-	err := json.NewDecoder(in).Decode(&raw)
-	var syntax *json.SyntaxError
-	switch {
-	case err == nil:
-	case errors.Is(err, io.EOF) && in.read == 0:
-		return Payload{}, ErrNoInput
-	case errors.Is(err, io.EOF):
-		return Payload{}, fmt.Errorf("%w (only whitespace)", ErrNoInput)
-	case errors.Is(err, io.ErrUnexpectedEOF):
-		return Payload{}, fmt.Errorf("incomplete JSON on stdin: input ended after %d bytes", in.read)
-	case errors.As(err, &syntax):
-		return Payload{}, fmt.Errorf("invalid JSON on stdin at byte %d: %s", syntax.Offset, syntax.Error())
-	case errors.Is(err, errPayloadTooLarge), errors.Is(err, os.ErrDeadlineExceeded):
-		return Payload{}, err
-	default:
-		return Payload{}, fmt.Errorf("reading stdin: %w", err)
+	if err := json.NewDecoder(in).Decode(&raw); err != nil {
+		return Payload{}, readError(err, in.read)
 	}
-
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || raw[0] != '{' {
 		return Payload{}, fmt.Errorf("stdin holds a JSON %s, not an object", jsonKind(raw))
@@ -105,6 +90,24 @@ func decodePayload(r io.Reader) (Payload, error) {
 		return Payload{}, fmt.Errorf("decoding the payload: %w", err)
 	}
 	return p, nil
+}
+
+// readError says why no JSON value could be read from stdin, read bytes into it.
+func readError(err error, read int64) error {
+	var syntax *json.SyntaxError
+	switch {
+	case errors.Is(err, io.EOF) && read == 0:
+		return ErrNoInput
+	case errors.Is(err, io.EOF):
+		return fmt.Errorf("%w (only whitespace)", ErrNoInput)
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return fmt.Errorf("incomplete JSON on stdin: input ended after %d bytes", read)
+	case errors.As(err, &syntax):
+		return fmt.Errorf("invalid JSON on stdin at byte %d: %s", syntax.Offset, syntax.Error())
+	case errors.Is(err, errPayloadTooLarge), errors.Is(err, os.ErrDeadlineExceeded):
+		return err
+	}
+	return fmt.Errorf("reading stdin: %w", err)
 }
 
 func jsonKind(raw []byte) string {

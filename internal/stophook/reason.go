@@ -49,12 +49,7 @@ func BlockReason(failed []gates.Result, total int, at Attempt, secrets *redact.R
 // blockReason is BlockReason within limit bytes: the room integrity findings leave it.
 func blockReason(failed []gates.Result, total int, at Attempt, secrets *redact.Redactor, limit int) string {
 	results := failingResults(failed)
-	var setup []string
-	for _, r := range results {
-		if r.Setup {
-			setup = append(setup, termtext.Cap(termtext.Line(r.Name), maxNameBytes))
-		}
-	}
+	setup := setupNames(results)
 	gatesFailed := len(results) - len(setup)
 	total = max(total, gatesFailed)
 
@@ -68,21 +63,55 @@ func blockReason(failed []gates.Result, total int, at Attempt, secrets *redact.R
 	}
 
 	var b strings.Builder
-	b.WriteString(header)
-	b.WriteString("\n")
-	if line := notRunLine(failed, secrets); line != "" {
-		b.WriteString(line)
-		b.WriteString("\n")
-	}
-	if line := errorLine(failed, secrets); line != "" && slices.ContainsFunc(failed, isFail) {
-		b.WriteString(line)
-		b.WriteString("\n")
+	b.WriteString(header + "\n")
+	writeLines(&b, notRunLine(failed, secrets))
+	if slices.ContainsFunc(failed, isFail) {
+		writeLines(&b, errorLine(failed, secrets))
 	}
 	closing := nextLine(results, secrets)
 	left := limit - b.Len() - len(closing) - 2
 
-	// Fixed parts first, in order, while they fit with room for the footer naming the rest.
-	shown := 0
+	shown, left := fitSections(sections, left)
+	footer := ""
+	if shown < len(sections) {
+		footer = moreGatesLine(sectionNames(sections[shown:]), left-2)
+		left -= len(footer) + 2
+	}
+	writeSections(&b, sections[:shown], shareFairly(left, sections[:shown]))
+	if footer != "" {
+		b.WriteString("\n")
+		writeLines(&b, footer)
+	}
+	b.WriteString("\n")
+	b.WriteString(closing)
+	// A secret could still span two parts; redacting can lengthen the text, so cap it after.
+	return capReason(secrets.Redact(strings.TrimRight(b.String(), "\n")), limit)
+}
+
+// setupNames are the names of the setup steps among results, as a reason shows them.
+func setupNames(results []gates.Result) []string {
+	var setup []string
+	for _, r := range results {
+		if r.Setup {
+			setup = append(setup, termtext.Cap(termtext.Line(r.Name), maxNameBytes))
+		}
+	}
+	return setup
+}
+
+// writeLines writes each line that is not empty, ended by a newline.
+func writeLines(b *strings.Builder, lines ...string) {
+	for _, line := range lines {
+		if line != "" {
+			b.WriteString(line)
+			b.WriteString("\n")
+		}
+	}
+}
+
+// fitSections says how many sections' fixed parts fit in left, in order, each with room for the
+// footer naming the rest, and the room left after them.
+func fitSections(sections []reasonSection, left int) (shown, rest int) {
 	for i, s := range sections {
 		need := s.fixedCost()
 		if i < len(sections)-1 {
@@ -94,39 +123,27 @@ func blockReason(failed []gates.Result, total int, at Attempt, secrets *redact.R
 		left -= s.fixedCost()
 		shown++
 	}
-	var footer string
-	if shown < len(sections) {
-		rest := make([]string, 0, len(sections)-shown)
-		for _, s := range sections[shown:] {
-			rest = append(rest, s.name)
-		}
-		footer = moreGatesLine(rest, left-2)
-		left -= len(footer) + 2
-	}
+	return shown, left
+}
 
-	budgets := shareFairly(left, sections[:shown])
-	for i, s := range sections[:shown] {
-		b.WriteString("\n")
-		b.WriteString(s.fixed)
-		b.WriteString("\n")
-		if s.cause != "" && len(s.findings) == 0 {
-			b.WriteString(s.cause)
-			b.WriteString("\n")
-		}
-		if body := s.body(budgets[i] - 1); body != "" {
-			b.WriteString(body)
-			b.WriteString("\n")
-		}
+func sectionNames(sections []reasonSection) []string {
+	names := make([]string, 0, len(sections))
+	for _, s := range sections {
+		names = append(names, s.name)
 	}
-	if footer != "" {
-		b.WriteString("\n")
-		b.WriteString(footer)
-		b.WriteString("\n")
+	return names
+}
+
+// writeSections writes each section shown: its fixed part, its cause when it has no findings,
+// and its body within its budget.
+func writeSections(b *strings.Builder, sections []reasonSection, budgets []int) {
+	for i, s := range sections {
+		b.WriteString("\n" + s.fixed + "\n")
+		if len(s.findings) == 0 {
+			writeLines(b, s.cause)
+		}
+		writeLines(b, s.body(budgets[i]-1))
 	}
-	b.WriteString("\n")
-	b.WriteString(closing)
-	// A secret could still span two parts; redacting can lengthen the text, so cap it after.
-	return capReason(secrets.Redact(strings.TrimRight(b.String(), "\n")), limit)
 }
 
 // nextPrefix starts the closing line, which every cap of a reason keeps.
@@ -258,42 +275,55 @@ const (
 // findingOutput keeps the output lines of the findings: each line naming a finding's place
 // (file:line), and the indented or blank-free lines right after it up to the next place named.
 func findingOutput(lines []string, fs []gates.Finding) []string {
+	places := placesOf(fs)
+	if len(places) == 0 {
+		return nil
+	}
+	var out []string
+	for i := 0; i < len(lines) && len(out) < maxFindingOutputLines; i++ {
+		if !namesPlace(lines[i], places) {
+			continue
+		}
+		out = append(out, lines[i])
+		for j := i + 1; j < len(lines) && j <= i+findingContext && len(out) < maxFindingOutputLines; j++ {
+			if !continuesFinding(lines[j], places) {
+				break
+			}
+			out = append(out, lines[j])
+			i = j
+		}
+	}
+	return out
+}
+
+// placesOf are the findings' places as tools print them: "a.go:7".
+func placesOf(fs []gates.Finding) []string {
 	var places []string
 	for _, f := range fs {
 		if f.File != "" && f.Line > 0 {
 			places = append(places, fmt.Sprintf("%s:%d", filepath.Base(f.File), f.Line))
 		}
 	}
-	if len(places) == 0 {
-		return nil
-	}
-	names := func(l string) bool {
-		for _, p := range places {
-			if i := strings.Index(l, p); i >= 0 {
-				// The place ends there: "a.go:7" must not match "a.go:71".
-				if end := i + len(p); end == len(l) || l[end] < '0' || l[end] > '9' {
-					return true
-				}
+	return places
+}
+
+// namesPlace says whether line names one of the places.
+func namesPlace(line string, places []string) bool {
+	for _, p := range places {
+		if i := strings.Index(line, p); i >= 0 {
+			// The place ends there: "a.go:7" must not match "a.go:71".
+			if end := i + len(p); end == len(line) || line[end] < '0' || line[end] > '9' {
+				return true
 			}
 		}
-		return false
 	}
-	var out []string
-	for i := 0; i < len(lines) && len(out) < maxFindingOutputLines; i++ {
-		if !names(lines[i]) {
-			continue
-		}
-		out = append(out, lines[i])
-		for j := i + 1; j < len(lines) && j <= i+findingContext && len(out) < maxFindingOutputLines; j++ {
-			l := lines[j]
-			if strings.TrimSpace(l) == "" || names(l) || (l[0] != ' ' && l[0] != '\t') {
-				break
-			}
-			out = append(out, l)
-			i = j
-		}
-	}
-	return out
+	return false
+}
+
+// continuesFinding says whether line belongs to the finding named above it: indented, not blank,
+// naming no place of its own.
+func continuesFinding(line string, places []string) bool {
+	return strings.TrimSpace(line) != "" && !namesPlace(line, places) && (line[0] == ' ' || line[0] == '\t')
 }
 
 // maxNotRunBytes bounds the line naming the gates a failed need kept from running.
@@ -381,6 +411,36 @@ func newReasonSection(r gates.Result, secrets *redact.Redactor) reasonSection {
 	if name == "" {
 		name = "(unnamed)"
 	}
+	s := reasonSection{name: name, fixed: strings.Join(sectionHead(r, name, secrets), "\n")}
+	s.findings, s.counts = findingLines(r.Findings, secrets)
+	if r.Cause != nil {
+		s.cause = termtext.Cap(secrets.Redact(termtext.Line(gates.CauseReason(*r.Cause))), maxCauseBytes)
+	}
+
+	if text := strings.TrimRight(secrets.Redact(termtext.Clean(r.Tail)), " \t\n"); text != "" {
+		s.tail = strings.Split(text, "\n")
+	}
+	if newOnly(r) {
+		// The raw output holds the errors that were there before the change, which the agent is
+		// not asked to fix: show the lines of the new findings only, and say where the rest is.
+		s.tail = findingOutput(s.tail, r.Findings)
+		s.fixed += "\nnew_only: " + termtext.Cap(secrets.Redact(termtext.Line(ignoredNoteOf(r.Reason))), maxHeadlineBytes) +
+			"; the output below is only the lines of the new findings, the log has everything"
+		return s
+	}
+	if r.Lines >= len(s.tail) && r.Lines > 0 {
+		s.total = r.Lines
+		s.tailStart = r.Lines - len(s.tail) + 1
+		s.withExcerpt(r.Excerpt, secrets)
+	}
+	s.excerpt = withoutPassingTests(s.excerpt)
+	s.tail = withoutPassingTests(s.tail)
+	return s
+}
+
+// sectionHead is the fixed head of a gate's section: its headline, the fix and hint, the files it
+// rewrote, how to run it again, its log.
+func sectionHead(r gates.Result, name string, secrets *redact.Redactor) []string {
 	label, rerun := name, name
 	if r.Setup {
 		// A step is run again through the gates that need it.
@@ -406,41 +466,24 @@ func newReasonSection(r gates.Result, secrets *redact.Redactor) reasonSection {
 	if log := termtext.Line(r.Log); log != "" {
 		lines = append(lines, "log: "+termtext.Cap(secrets.Redact(log), maxLogPathBytes))
 	}
-	s := reasonSection{name: name, fixed: strings.Join(lines, "\n")}
-	s.findings, s.counts = findingLines(r.Findings, secrets)
-	if r.Cause != nil {
-		s.cause = termtext.Cap(secrets.Redact(termtext.Line(gates.CauseReason(*r.Cause))), maxCauseBytes)
-	}
+	return lines
+}
 
-	if text := strings.TrimRight(secrets.Redact(termtext.Clean(r.Tail)), " \t\n"); text != "" {
-		s.tail = strings.Split(text, "\n")
+// withExcerpt adds the excerpt of the output's first errors when it starts before the tail, and
+// drops from the tail what the excerpt already shows.
+func (s *reasonSection) withExcerpt(ex *gates.Excerpt, secrets *redact.Redactor) {
+	if ex == nil || ex.Start < 1 || len(ex.Lines) == 0 || ex.Start >= s.tailStart {
+		return
 	}
-	if newOnly(r) {
-		// The raw output holds the errors that were there before the change, which the agent is
-		// not asked to fix: show the lines of the new findings only, and say where the rest is.
-		s.tail = findingOutput(s.tail, r.Findings)
-		s.fixed += "\nnew_only: " + termtext.Cap(secrets.Redact(termtext.Line(ignoredNoteOf(r.Reason))), maxHeadlineBytes) +
-			"; the output below is only the lines of the new findings, the log has everything"
-		return s
+	s.exStart = ex.Start
+	for _, l := range ex.Lines {
+		s.excerpt = append(s.excerpt, secrets.Redact(termtext.Clean(l)))
 	}
-	if r.Lines >= len(s.tail) && r.Lines > 0 {
-		s.total = r.Lines
-		s.tailStart = r.Lines - len(s.tail) + 1
-		if ex := r.Excerpt; ex != nil && ex.Start >= 1 && len(ex.Lines) > 0 && ex.Start < s.tailStart {
-			s.exStart = ex.Start
-			for _, l := range ex.Lines {
-				s.excerpt = append(s.excerpt, secrets.Redact(termtext.Clean(l)))
-			}
-			// The tail repeats what the excerpt already shows when they overlap.
-			if end := s.exStart + len(s.excerpt); end > s.tailStart {
-				s.tail = s.tail[min(end-s.tailStart, len(s.tail)):]
-				s.tailStart = end
-			}
-		}
+	// The tail repeats what the excerpt already shows when they overlap.
+	if end := s.exStart + len(s.excerpt); end > s.tailStart {
+		s.tail = s.tail[min(end-s.tailStart, len(s.tail)):]
+		s.tailStart = end
 	}
-	s.excerpt = withoutPassingTests(s.excerpt)
-	s.tail = withoutPassingTests(s.tail)
-	return s
 }
 
 // passingTest is a test runner's line for a test that passed (pytest -v, with or without
@@ -716,6 +759,25 @@ func cutTailAfter(lines []string, budget, hidden int) string {
 	// before is the printed lines the first i shown lines stand for.
 	total := spanOf(lines)
 	before := func(i int) int { return total - spanOf(lines[i:]) }
+	kept := tailLinesFitting(lines, budget, hidden, before)
+	if kept > 0 {
+		if hidden+n-kept == 0 {
+			return strings.Join(lines, "\n")
+		}
+		return cutMarker(hidden+before(n-kept), false) + "\n" + strings.Join(lines[n-kept:], "\n")
+	}
+	marker := cutMarker(hidden+before(n-1), true)
+	room := budget - len(marker) - 1
+	if room < minPartialLineBytes {
+		return ""
+	}
+	return marker + "\n" + termtext.LastBytes(lines[n-1], room)
+}
+
+// tailLinesFitting is how many of the last lines (at most maxTailLines) fit in budget with the
+// marker saying how many were cut before them.
+func tailLinesFitting(lines []string, budget, hidden int, before func(int) int) int {
+	n := len(lines)
 	kept, size := 0, 0
 	for kept < n && kept < maxTailLines {
 		add := len(lines[n-1-kept])
@@ -732,18 +794,7 @@ func cutTailAfter(lines []string, budget, hidden int) string {
 		size += add
 		kept++
 	}
-	if kept > 0 {
-		if hidden+n-kept == 0 {
-			return strings.Join(lines, "\n")
-		}
-		return cutMarker(hidden+before(n-kept), false) + "\n" + strings.Join(lines[n-kept:], "\n")
-	}
-	marker := cutMarker(hidden+before(n-1), true)
-	room := budget - len(marker) - 1
-	if room < minPartialLineBytes {
-		return ""
-	}
-	return marker + "\n" + termtext.LastBytes(lines[n-1], room)
+	return kept
 }
 
 // cutHead keeps the first lines that fit in budget bytes, after a marker counting the before
@@ -755,17 +806,19 @@ func cutHead(lines []string, budget, before, after int, mark bool) (string, int)
 	if before > 0 {
 		lead = cutMarker(before, false) + "\n"
 	}
+	laterLines := func(kept int) int {
+		if !mark {
+			return 0
+		}
+		return spanOf(lines[kept:]) + max(after, 0)
+	}
 	size, kept := len(lead), 0
 	for kept < len(lines) {
 		add := len(lines[kept])
 		if kept > 0 {
 			add++
 		}
-		trailing := 0
-		if rest := spanOf(lines[kept+1:]) + max(after, 0); rest > 0 && mark {
-			trailing = len(laterMarker(rest)) + 1
-		}
-		if size+add+trailing > budget {
+		if size+add+laterMarkerCost(laterLines(kept+1)) > budget {
 			break
 		}
 		size += add
@@ -775,10 +828,19 @@ func cutHead(lines []string, budget, before, after int, mark bool) (string, int)
 		return "", 0
 	}
 	out := lead + strings.Join(lines[:kept], "\n")
-	if rest := spanOf(lines[kept:]) + max(after, 0); rest > 0 && mark {
+	if rest := laterLines(kept); rest > 0 {
 		out += "\n" + laterMarker(rest)
 	}
 	return out, kept
+}
+
+// laterMarkerCost is the room the marker of rest later lines takes, its newline included; none
+// when there are none.
+func laterMarkerCost(rest int) int {
+	if rest <= 0 {
+		return 0
+	}
+	return len(laterMarker(rest)) + 1
 }
 
 func laterMarker(lines int) string {

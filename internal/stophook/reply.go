@@ -2,6 +2,7 @@ package stophook
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -63,32 +64,32 @@ type (
 // characters), redacted, and within MaxReasonBytes and MaxMessageBytes.
 func Encode(h Host, r Reply) []byte {
 	r = r.Shown()
-	reason, message := r.Reason, r.Message
-	if reason == "" {
-		reason = genericBlockReason
-	}
-	notify := r.Verdict == Notify && message != ""
-
 	host, ok := hosts.Get(h)
 	if !ok {
 		host = hosts.MustGet(hosts.Claude)
 	}
-	var v any
-	switch {
-	case r.Verdict == Block && host.Reply.BlockDecision != "":
-		v = blockReply{Decision: host.Reply.BlockDecision, Reason: reason}
-	case r.Verdict == Block:
-		v = map[string]string{host.Reply.FollowupKey: reason}
-	case notify && host.Reply.SystemMessage:
-		v = messageReply{SystemMessage: message}
-	case host.Reply.EmptyAllow != "":
-		v = emptyReply{}
-	}
 	// A host that shows no message (Copilot, Cursor) gets it on stderr from the caller.
+	v := replyValue(host.Reply, r)
 	if v == nil {
 		return nil
 	}
 	return encodeJSONLine(v)
+}
+
+// replyValue is the reply in a host's shape; nil when the host is to get nothing on stdout.
+func replyValue(shape hosts.Reply, r Reply) any {
+	reason := cmp.Or(r.Reason, genericBlockReason)
+	switch {
+	case r.Verdict == Block && shape.BlockDecision != "":
+		return blockReply{Decision: shape.BlockDecision, Reason: reason}
+	case r.Verdict == Block:
+		return map[string]string{shape.FollowupKey: reason}
+	case r.Verdict == Notify && r.Message != "" && shape.SystemMessage:
+		return messageReply{SystemMessage: r.Message}
+	case shape.EmptyAllow != "":
+		return emptyReply{}
+	}
+	return nil
 }
 
 // encodeJSONLine marshals v without HTML escaping: the reader is an agent, not a browser, and

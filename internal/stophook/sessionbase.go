@@ -96,18 +96,7 @@ func (j *judging) fromRecord(ctx context.Context, loaded, forStop *config.Config
 	for _, d := range rec.MissingDeps(loaded.Root) {
 		j.envChanged = append(j.envChanged, d+" removed")
 	}
-	// Upstream work the session merged is not its own: the base moves onto it when a remote
-	// vouches for it. The tree read for HEAD is the stop's own reading, handed on.
-	if j.tree == nil && rec.Base != "" && len(rec.Remotes) > 0 {
-		if t, err := snapshot.New(loaded.Root, snapshot.Options{}).Tree(ctx); err == nil {
-			j.tree = t
-		}
-	}
-	head := ""
-	if j.tree != nil {
-		head = j.tree.Head
-	}
-	adv := advanced(ctx, loaded.Root, rec, head)
+	adv := advanced(ctx, loaded.Root, rec, j.head(ctx, loaded.Root, rec))
 	j.base, j.note = adv.Base, advanceNote(adv, rec.Base)
 	if adv.Config == nil {
 		return
@@ -122,6 +111,21 @@ func (j *judging) fromRecord(ctx context.Context, loaded, forStop *config.Config
 	}
 	judged := baseconfig.Judge(base, forStop, main, engine.ConfigFile(loaded))
 	j.cfg, j.findings, j.baseJudged = judged.Config, append(j.findings, judged.Findings...), true
+}
+
+// head is HEAD, for moving the base onto upstream work the session merged (which is not its own)
+// when a remote vouches for it: read only when there are remotes, and the tree read for it is the
+// stop's own reading, handed on. "" when it is not read.
+func (j *judging) head(ctx context.Context, root string, rec *session.Record) string {
+	if j.tree == nil && rec.Base != "" && len(rec.Remotes) > 0 {
+		if t, err := snapshot.New(root, snapshot.Options{}).Tree(ctx); err == nil {
+			j.tree = t
+		}
+	}
+	if j.tree == nil {
+		return ""
+	}
+	return j.tree.Head
 }
 
 // judgingWithoutConfig is a stop whose work tree has no config that loads: the session's base
@@ -179,18 +183,23 @@ func pinSession(ctx context.Context, cfg *config.Config, key, how string, steeri
 			rec.Base = b.MergeBase
 		}
 	}
-	for _, name := range []string{filepath.Base(cfg.Path), config.FileName, config.AltFileName} {
-		data, found, err := snap.FileAt(ctx, rec.Base, name, config.MaxFileBytes)
-		if err != nil {
-			return nil, nil, fmt.Errorf("pin the session's base: %w", err)
-		}
-		if found {
-			rec.ConfigPath, rec.Config = name, data
-			break
-		}
+	if rec.ConfigPath, rec.Config, err = configAtBase(ctx, snap, rec.Base, cfg.Path); err != nil {
+		return nil, nil, fmt.Errorf("pin the session's base: %w", err)
 	}
 	rec, err = session.Pin(rec)
 	return rec, tree, err
+}
+
+// configAtBase is the config file at base, by the name it has now or either usual name; none
+// when base has none.
+func configAtBase(ctx context.Context, snap *snapshot.Snapshot, base, path string) (name string, data []byte, err error) {
+	for _, name := range []string{filepath.Base(path), config.FileName, config.AltFileName} {
+		data, found, err := snap.FileAt(ctx, base, name, config.MaxFileBytes)
+		if err != nil || found {
+			return name, data, err
+		}
+	}
+	return "", nil, nil
 }
 
 // inputs adds to what decides a verdict besides the tree the session's base and the environment

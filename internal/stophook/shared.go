@@ -7,6 +7,7 @@ import (
 
 	"github.com/gauntlet-dev/gauntlet/config"
 	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/policy"
 	"github.com/gauntlet-dev/gauntlet/internal/proc"
 	"github.com/gauntlet-dev/gauntlet/internal/seal"
 	"github.com/gauntlet-dev/gauntlet/internal/state"
@@ -117,18 +118,17 @@ func (c *call) sharedAnswer(sd *state.Dir, in *inflight, key string, maxAttempts
 		sess.settle(in.Failed)
 		ps := c.promptOf(sess)
 		c.dec.verdict = in.Verdict
-		switch in.Verdict {
-		case gates.VerdictPass:
-			*ps = promptState{}
-			return c.because(WhyPass, "").allow()
-		case gates.VerdictWarn:
-			*ps = promptState{}
-			return c.because(WhyWarn, "").notify(in.Notice)
-		case gates.VerdictError:
-			return c.because(WhyInfra, "").notify(in.Notice)
+		ev := policy.Evidence{Verdict: in.Verdict, Results: in.Failed, Integrity: in.Integrity, Attempts: attemptsOf(ps, maxAttempts)}
+		d := policy.Decide(ev)
+		switch d.Why {
+		case policy.WhyPass, policy.WhyWarn, policy.WhyInfra:
+			if d.Reset {
+				*ps = promptState{}
+			}
+			return c.answer(d, in.Notice)
 		}
 		c.integrity = in.Integrity
-		return c.nextAttempt(ps, in.Failed, in.Total, in.Fingerprint, maxAttempts)
+		return c.attempted(ps, ev, d, in.Total, in.Fingerprint)
 	}), true
 }
 

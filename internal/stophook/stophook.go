@@ -18,6 +18,7 @@ import (
 	"github.com/gauntlet-dev/gauntlet/gates"
 	"github.com/gauntlet-dev/gauntlet/internal/engine"
 	"github.com/gauntlet-dev/gauntlet/internal/fix"
+	"github.com/gauntlet-dev/gauntlet/internal/policy"
 	"github.com/gauntlet-dev/gauntlet/internal/redact"
 	"github.com/gauntlet-dev/gauntlet/internal/report"
 	"github.com/gauntlet-dev/gauntlet/internal/seal"
@@ -63,6 +64,10 @@ type Outcome struct {
 	// Reply is the answer before the host's encoding, for showing it in another host's words.
 	Reply  Reply
 	blocks bool
+	// decided is the verdict policy's decision the reply was made from; asked is the evidence of
+	// a block, asked again when the block cannot be counted.
+	decided policy.Decision
+	asked   *policy.Evidence
 }
 
 // Run answers one stop request. It never panics and never returns an error: every problem that
@@ -78,7 +83,7 @@ func Run(ctx context.Context, o Options) (out Outcome) {
 	defer func() {
 		if p := recover(); p != nil {
 			fmt.Fprintf(o.Stderr, "gauntlet: stop-hook: internal error: %v\n%s", p, debug.Stack())
-			out = call.because(WhyInfra, "").notify(fmt.Sprintf("gauntlet: gates not run: internal error: %v; stop allowed", p))
+			out = call.unjudged(fmt.Sprintf("internal error: %v", p), false)
 		}
 		call.record(out)
 	}()
@@ -145,6 +150,34 @@ func (c *call) notify(msg string) Outcome {
 	return c.message(noticeWithNotes(msg, c.replyNotes))
 }
 
+// answer makes the reply the verdict policy decided; text words what the policy leaves to the
+// caller (a block's reason, a notice made from the results).
+func (c *call) answer(d policy.Decision, text string) Outcome {
+	c.because(d.Why, d.Guard)
+	var out Outcome
+	switch d.Action {
+	case policy.Allow:
+		out = c.allow()
+	case policy.Block:
+		out = c.block(text)
+	default:
+		out = c.notify(cmp.Or(d.Notice, text))
+	}
+	out.decided = d
+	return out
+}
+
+// unjudged answers a stop whose gates could not reach a verdict: what says why, in the reply's
+// words; lock says the run lock stood in the way.
+func (c *call) unjudged(what string, lock bool) Outcome {
+	return c.answer(policy.Decide(policy.Evidence{Unjudged: &policy.Unjudged{What: what, Lock: lock}}), "")
+}
+
+// guard answers a stop that is not judged at all.
+func (c *call) guard(name string) Outcome {
+	return c.answer(policy.Decide(policy.Evidence{Guard: name}), "")
+}
+
 // message is notify's reply, the notes already in msg.
 func (c *call) message(msg string) Outcome {
 	r := Reply{Verdict: Notify, Message: msg, Secrets: c.secrets}.Shown()
@@ -155,7 +188,7 @@ func (c *call) message(msg string) Outcome {
 func (c *call) run(ctx context.Context) Outcome {
 	// A gate's own agent is stopping (a review gate runs one): judging it would recurse.
 	if c.Getenv("GAUNTLET") != "" {
-		return c.because(WhyGuard, "GAUNTLET set").allow()
+		return c.guard("GAUNTLET set")
 	}
 	p, err := ReadPayload(c.Stdin, c.ReadTimeout)
 	if err != nil {
@@ -167,10 +200,30 @@ func (c *call) run(ctx context.Context) Outcome {
 		c.host = DetectHost(p)
 	}
 	if p.PermissionMode == "plan" {
-		return c.because(WhyGuard, "plan mode").allow()
+		return c.guard("plan mode")
 	}
 
-	dir := p.Dir(c.Getenv, c.Cwd)
+	cfg, out, ok := c.sessionConfig(ctx, p.Dir(c.Getenv, c.Cwd))
+	if !ok {
+		return out
+	}
+	if guard := stopGuard(p, cfg); guard != "" {
+		return c.guard(guard)
+	}
+
+	// The whole call ends within stop_hook.timeout; the runner reports gates still running at
+	// the deadline as timed out.
+	c.started = time.Now()
+	ctx, cancel := context.WithTimeout(ctx, cfg.StopHook.Timeout)
+	defer cancel()
+	c.countPerTurn(ctx)
+	return c.judge(ctx, cfg)
+}
+
+// sessionConfig loads the config in dir and decides what judges the session's stops: the config
+// it is judged with, or, when ok is false, the reply (no config: allow; a config error: let go
+// unjudged, saying so).
+func (c *call) sessionConfig(ctx context.Context, dir string) (_ *config.Config, _ Outcome, ok bool) {
 	loaded, err := c.loadConfig(dir)
 	if loaded != nil {
 		// Secrets of both files are hidden, whichever the stop is judged with.
@@ -181,9 +234,9 @@ func (c *call) run(ctx context.Context) Outcome {
 	c.session, err = sessionJudging(ctx, dir, c.sessionKey(), session.PinnedAtStop, loaded, err, c.Environ)
 	switch {
 	case errors.Is(err, config.ErrNotFound):
-		return c.allow()
+		return nil, c.allow(), false
 	case err != nil:
-		return c.because(WhyInfra, "").notify("gauntlet: gates not run: config error: " + oneLine(err.Error()) + "; stop allowed")
+		return nil, c.unjudged("config error: "+oneLine(err.Error()), false), false
 	}
 	if c.session.note != "" {
 		fmt.Fprintf(c.Stderr, "gauntlet: stop-hook: %s\n", c.session.note)
@@ -193,20 +246,20 @@ func (c *call) run(ctx context.Context) Outcome {
 	if loaded == nil {
 		c.secrets = cfg.Redactor(c.Environ)
 	}
-	if p.IsSubagentStop() && !cfg.StopHook.Subagents {
-		return c.because(WhyGuard, "subagent").allow()
-	}
-	if cfg.StopHook.HonorActiveFlag && p.StopHookActive {
-		return c.because(WhyGuard, "stop_hook_active").allow()
-	}
+	return cfg, Outcome{}, true
+}
 
-	// The whole call ends within stop_hook.timeout; the runner reports gates still running at
-	// the deadline as timed out.
-	c.started = time.Now()
-	ctx, cancel := context.WithTimeout(ctx, cfg.StopHook.Timeout)
-	defer cancel()
-	c.countPerTurn(ctx)
-	return c.judge(ctx, cfg)
+// stopGuard names the guard of the config that lets this stop go unjudged: a subagent's stop
+// (without stop_hook.subagents), a continuation the host marks (with honor_active_flag); "" for
+// none.
+func stopGuard(p Payload, cfg *config.Config) string {
+	switch {
+	case p.IsSubagentStop() && !cfg.StopHook.Subagents:
+		return "subagent"
+	case cfg.StopHook.HonorActiveFlag && p.StopHookActive:
+		return "stop_hook_active"
+	}
+	return ""
 }
 
 // stopBudget splits stop_hook.timeout between the gates and the stopping of them: gates still
@@ -224,24 +277,58 @@ func stopBudget(timeout time.Duration) (gates, grace time.Duration) {
 func (c *call) judge(ctx context.Context, cfg *config.Config) Outcome {
 	sd, err := c.openState(cfg)
 	if err != nil {
-		return c.because(WhyInfra, "").notify("gauntlet: gates not run: " + oneLine(err.Error()) + "; stop allowed")
+		return c.unjudged(oneLine(err.Error()), false)
 	}
 	defer sd.Close()
-
-	// The repository is read once: the fingerprint, change scoping, the per-gate cache and the
-	// gates share the reading, and the gates' tools are named once for the fingerprint and the
-	// cache keys.
-	inputs := c.session.inputs(judgedInputs(ctx, cfg, c.payload.Transcript()), c.Environ)
-	tools := toolid.New()
-	stateOf := fingerprinter(cfg, sd, inputs, c.Environ, tools)
-	var fingerprint string
-	snap := engine.NewSnapshot(cfg, engine.Scope{Pinned: c.session.base})
-	if c.session.tree != nil {
-		snap.SetTree(c.session.tree)
+	st := c.readStop(ctx, cfg, sd)
+	if out, ok := c.answerKnown(ctx, cfg, st); ok {
+		return out
 	}
-	tree, err := snap.Tree(ctx)
+	c.supersedeJudge(sd, st.fingerprint)
+	held, waited, out, done := c.lockFor(ctx, cfg, sd, st.fingerprint, st.key, st.perSession)
+	if done {
+		return out
+	}
+	defer held.Release()
+	if out, ok := c.answerShared(st, held, waited); ok {
+		return out
+	}
+	return c.runGates(ctx, cfg, st, held)
+}
+
+// stopState is what a stop reads before it decides anything: the state directory, the reading of
+// the repository and the fingerprint of the state, the ledger, and who is stopping.
+type stopState struct {
+	sd      *state.Dir
+	inputs  []byte
+	tools   *toolid.Resolver
+	stateOf func(context.Context, *snapshot.Tree) (string, error)
+	snap    *snapshot.Snapshot
+	// fingerprint is "" when the state could not be fingerprinted: nothing is remembered for it.
+	fingerprint string
+	led         *ledger
+	key         string
+	maxAttempts int
+	perSession  bool
+	// judged are the results a background judge left for this state (answerShared).
+	judged []gates.Result
+}
+
+// readStop reads the state of the stop. The repository is read once: the fingerprint, change
+// scoping, the per-gate cache and the gates share the reading, and the gates' tools are named once
+// for the fingerprint and the cache keys.
+func (c *call) readStop(ctx context.Context, cfg *config.Config, sd *state.Dir) *stopState {
+	st := &stopState{sd: sd, tools: toolid.New(), key: sessionKey(c.host, c.payload.Session()),
+		maxAttempts: cfg.StopHook.MaxAttempts, perSession: sessionDependent(cfg)}
+	st.inputs = c.session.inputs(judgedInputs(ctx, cfg, c.payload.Transcript()), c.Environ)
+	st.stateOf = fingerprinter(cfg, sd, st.inputs, c.Environ, st.tools)
+	st.snap = engine.NewSnapshot(cfg, engine.Scope{Pinned: c.session.base})
+	if c.session.tree != nil {
+		st.snap.SetTree(c.session.tree)
+	}
+	tree, err := st.snap.Tree(ctx)
 	if err == nil {
-		fingerprint, err = stateOf(ctx, tree)
+		st.fingerprint, err = st.stateOf(ctx, tree)
 	}
 	if err != nil && !errors.Is(err, ErrNotGit) {
 		fmt.Fprintf(c.Stderr, "gauntlet: stop-hook: no fingerprint, running the gates: %v\n", err)
@@ -250,66 +337,114 @@ func (c *call) judge(ctx context.Context, cfg *config.Config) Outcome {
 	if err != nil {
 		fmt.Fprintf(c.Stderr, "gauntlet: stop-hook: %v\n", err)
 	}
+	st.led = led
 	if _, err := seal.Load(); err != nil {
 		fmt.Fprintf(c.Stderr, "gauntlet: stop-hook: %v; no stored pass is believed, the gates run\n", err)
 	}
-	key := sessionKey(c.host, c.payload.Session())
-	maxAttempts := cfg.StopHook.MaxAttempts
-	c.noteHostRelease(ctx, sd, led.Sessions[key])
-	perSession := sessionDependent(cfg)
-	c.resumeTurn(led, key)
+	c.noteHostRelease(ctx, sd, led.Sessions[st.key])
+	c.resumeTurn(led, st.key)
+	return st
+}
 
-	if fingerprint != "" {
-		// Another session's pass says nothing about gates this session still owes (sticky ones
-		// can be out of scope for everybody else), nor about gates that read the session.
-		if passedBefore(led, key, fingerprint, perSession) && len(stickyOf(led, key)) == 0 {
-			c.reapLeftovers(ctx, sd)
-			return c.because(WhyCached, "").allow()
-		}
-		if ps := led.Sessions[key]; ps != nil && ps.Prompts[c.payload.Prompt()] != nil &&
-			ps.Prompts[c.payload.Prompt()].BlockFingerprint == fingerprint {
-			return c.reblock(ctx, cfg, sd)
-		}
+// answerKnown answers a state the ledger knows: one that passed before, or one this session's
+// turn was already blocked on. ok is false when the gates must judge it.
+func (c *call) answerKnown(ctx context.Context, cfg *config.Config, st *stopState) (_ Outcome, ok bool) {
+	if st.fingerprint == "" {
+		return Outcome{}, false
 	}
+	// Another session's pass says nothing about gates this session still owes (sticky ones
+	// can be out of scope for everybody else), nor about gates that read the session.
+	if passedBefore(st.led, st.key, st.fingerprint, st.perSession) && len(stickyOf(st.led, st.key)) == 0 {
+		c.reapLeftovers(ctx, st.sd)
+		return c.answer(policy.Decide(policy.Evidence{PassedBefore: true}), ""), true
+	}
+	if c.blockedOn(st) {
+		return c.reblock(ctx, cfg, st.sd), true
+	}
+	return Outcome{}, false
+}
 
-	c.supersedeJudge(sd, fingerprint)
-	held, waited, out, done := c.lockFor(ctx, cfg, sd, fingerprint, key, perSession)
-	if done {
-		return out
+// blockedOn says whether this session's turn was last blocked on the very state st.
+func (c *call) blockedOn(st *stopState) bool {
+	sess := st.led.Sessions[st.key]
+	if sess == nil {
+		return false
 	}
-	defer held.Release()
+	ps := sess.Prompts[c.payload.Prompt()]
+	return ps != nil && ps.BlockFingerprint == st.fingerprint
+}
+
+// answerShared answers, under the lock (or past it), from a verdict another hook reached on the
+// same state. A verdict this call waited for answers it, whatever it is. One found already
+// finished answers when it is a pass or a failure (a hook that raced another for the lock and
+// lost must not judge the same state again); warnings and infrastructure errors are judged anew,
+// as they always were. Otherwise the state is marked as being judged by this call.
+func (c *call) answerShared(st *stopState, held *lock.Lock, waited bool) (_ Outcome, ok bool) {
 	// Read again under the lock: a hook of the same session that held it meanwhile may have made
 	// a gate sticky, and running without it could let a laundered failure through.
-	if fresh, err := loadLedger(sd); err == nil {
-		led = fresh
+	if fresh, err := loadLedger(st.sd); err == nil {
+		st.led = fresh
 	}
-	// A verdict this call waited for answers it, whatever it is. One found already finished
-	// answers when it is a pass or a failure (a hook that raced another for the lock and lost
-	// must not judge the same state again); warnings and infrastructure errors are judged anew,
-	// as they always were.
-	in := readInflight(sd)
-	judged := judgedResults(in, fingerprint, key, perSession)
-	if in.sameState(fingerprint, key, perSession) && in.Done && !in.Speculative &&
-		(waited || in.Verdict == gates.VerdictFail || in.Verdict == gates.VerdictPass) {
-		if out, ok := c.sharedAnswer(sd, in, key, maxAttempts); ok {
-			return out
+	in := readInflight(st.sd)
+	st.judged = judgedResults(in, st.fingerprint, st.key, st.perSession)
+	if answers(in, st, waited) {
+		if out, ok := c.sharedAnswer(st.sd, in, st.key, st.maxAttempts); ok {
+			return out, true
 		}
 	}
-	if fingerprint != "" && held != nil {
-		if err := writeInflight(sd, inflight{Fingerprint: fingerprint, Session: key, PID: os.Getpid()}); err != nil {
+	if st.fingerprint != "" && held != nil {
+		if err := writeInflight(st.sd, inflight{Fingerprint: st.fingerprint, Session: st.key, PID: os.Getpid()}); err != nil {
 			fmt.Fprintf(c.Stderr, "gauntlet: stop-hook: %v\n", err)
 		}
 	}
+	return Outcome{}, false
+}
 
+// answers says whether another hook's finished verdict in answers this stop on st: any verdict
+// this call waited for, else a pass or a failure.
+func answers(in *inflight, st *stopState, waited bool) bool {
+	return in.sameState(st.fingerprint, st.key, st.perSession) && in.Done && !in.Speculative &&
+		(waited || in.Verdict == gates.VerdictFail || in.Verdict == gates.VerdictPass)
+}
+
+// runGates runs the gates through the engine and answers from their verdict; the reply is decided
+// and the attempt counted under the run lock, as the engine records the run.
+func (c *call) runGates(ctx context.Context, cfg *config.Config, st *stopState, held *lock.Lock) Outcome {
 	var reply Outcome
 	progress := report.NewProgress(c.Stderr, report.ProgressOptions{})
 	defer progress.Stop()
 	gatesTime, grace := stopBudget(cfg.StopHook.Timeout)
 	gatesCtx, cancelGates := context.WithDeadline(ctx, c.started.Add(gatesTime))
 	defer cancelGates()
-	run, err := engine.Execute(gatesCtx, engine.Request{
+	req := c.request(cfg, st, progress, grace, held == nil)
+	// Under the run lock, so that two hooks never count over each other.
+	req.Recorded = func(run *engine.Run) error {
+		reply = c.recorded(ctx, gatesCtx, cfg, st, held, grace, run)
+		return nil
+	}
+	run, err := engine.Execute(gatesCtx, req)
+	progress.Stop()
+	var busy *lock.BusyError
+	switch {
+	case errors.As(err, &busy):
+		return c.unjudged(lowerFirst(busy.Error()), true)
+	case run == nil:
+		return c.unjudged(oneLine(err.Error()), false)
+	case err != nil:
+		// The verdict stands even when the run could not be recorded.
+		fmt.Fprintf(c.Stderr, "gauntlet: stop-hook: %v\n", err)
+	}
+	if run.CacheErr != nil {
+		fmt.Fprintf(c.Stderr, "gauntlet: stop-hook: %v\n", run.CacheErr)
+	}
+	return reply
+}
+
+// request is the engine's request for this stop's gates.
+func (c *call) request(cfg *config.Config, st *stopState, progress *report.Progress, grace time.Duration, unlocked bool) engine.Request {
+	return engine.Request{
 		Config:   cfg,
-		Scope:    engine.Scope{Sticky: stickyOf(led, key), Pinned: c.session.base},
+		Scope:    engine.Scope{Sticky: stickyOf(st.led, st.key), Pinned: c.session.base},
 		Locked:   true,
 		StopHook: true,
 		// The session's findings (its base's config altered, its environment changed) count
@@ -325,57 +460,44 @@ func (c *call) judge(ctx context.Context, cfg *config.Config) Outcome {
 		StopSignalWindow: c.StopSignalWindow,
 		// The agent's fix for the first failure changes the code: gates still running after a
 		// short grace would judge a state that is about to go, so they are stopped.
-		FailFast:  !cfg.StopHook.FirstFailure.Wait,
-		FailGrace: cfg.StopHook.FirstFailure.Grace,
-		Starting:  func(_ string, toRun []gates.Gate) { progress.Start(toRun) },
-		// Under the run lock, so that two hooks never count over each other.
-		Recorded: func(run *engine.Run) error {
-			// A verdict is remembered for the state it was judged on only if that is still the
-			// state: a tree that changed while the gates ran (an agent's background job) has no
-			// state the verdict is known to be about.
-			// A verdict made of the cache's and a background judge's answers alone is about the
-			// state read before (their keys and fingerprint were taken from it): nothing ran that
-			// could have seen another.
-			same := fingerprint != "" && (run.Executed == 0 || c.unchanged(ctx, cfg, fingerprint, run.TreeAfter, stateOf))
-			// Fixers change the tree: after the check above, which is about the gates' state.
-			c.autofix(gatesCtx, cfg, run, grace)
-			reply = c.remember(sd, func(led *ledger) Outcome {
-				return c.decide(led, key, fingerprint, same, maxAttempts, run, perSession)
-			})
-			switch {
-			case held == nil:
-				// Judged without the run lock: the state's shared verdict is its holder's to write.
-			case same:
-				c.share(sd, fingerprint, key, stickyOf(led, key), run)
-			case fingerprint != "":
-				// Hooks waiting on this state judge it themselves.
-				if err := sd.RemoveAll(inflightFile); err != nil {
-					fmt.Fprintf(c.Stderr, "gauntlet: stop-hook: %v\n", err)
-				}
-			}
-			return nil
-		},
-		Snapshot:      snap,
-		Tools:         tools,
-		Session:       key,
-		SessionInputs: inputs,
-		Judged:        judged,
-		State:         sd,
-		Unlocked:      held == nil,
-	})
-	progress.Stop()
-	var busy *lock.BusyError
-	switch {
-	case errors.As(err, &busy):
-		return c.because(WhyLock, "").notify("gauntlet: gates not run: " + lowerFirst(busy.Error()) + "; stop allowed")
-	case run == nil:
-		return c.because(WhyInfra, "").notify("gauntlet: gates not run: " + oneLine(err.Error()) + "; stop allowed")
-	case err != nil:
-		// The verdict stands even when the run could not be recorded.
-		fmt.Fprintf(c.Stderr, "gauntlet: stop-hook: %v\n", err)
+		FailFast:      !cfg.StopHook.FirstFailure.Wait,
+		FailGrace:     cfg.StopHook.FirstFailure.Grace,
+		Starting:      func(_ string, toRun []gates.Gate) { progress.Start(toRun) },
+		Snapshot:      st.snap,
+		Tools:         st.tools,
+		Session:       st.key,
+		SessionInputs: st.inputs,
+		Judged:        st.judged,
+		State:         st.sd,
+		Unlocked:      unlocked,
 	}
-	if run.CacheErr != nil {
-		fmt.Fprintf(c.Stderr, "gauntlet: stop-hook: %v\n", run.CacheErr)
+}
+
+// recorded decides the reply from the run, as the engine records it, and shares the verdict with
+// the hooks waiting on the same state.
+func (c *call) recorded(ctx, gatesCtx context.Context, cfg *config.Config, st *stopState, held *lock.Lock, grace time.Duration, run *engine.Run) Outcome {
+	// A verdict is remembered for the state it was judged on only if that is still the
+	// state: a tree that changed while the gates ran (an agent's background job) has no
+	// state the verdict is known to be about.
+	// A verdict made of the cache's and a background judge's answers alone is about the
+	// state read before (their keys and fingerprint were taken from it): nothing ran that
+	// could have seen another.
+	same := st.fingerprint != "" && (run.Executed == 0 || c.unchanged(ctx, cfg, st.fingerprint, run.TreeAfter, st.stateOf))
+	// Fixers change the tree: after the check above, which is about the gates' state.
+	c.autofix(gatesCtx, cfg, run, grace)
+	reply := c.remember(st.sd, func(led *ledger) Outcome {
+		return c.decide(led, st.key, st.fingerprint, same, st.maxAttempts, run, st.perSession)
+	})
+	switch {
+	case held == nil:
+		// Judged without the run lock: the state's shared verdict is its holder's to write.
+	case same:
+		c.share(st.sd, st.fingerprint, st.key, stickyOf(st.led, st.key), run)
+	case st.fingerprint != "":
+		// Hooks waiting on this state judge it themselves.
+		if err := st.sd.RemoveAll(inflightFile); err != nil {
+			fmt.Fprintf(c.Stderr, "gauntlet: stop-hook: %v\n", err)
+		}
 	}
 	return reply
 }
@@ -434,16 +556,19 @@ func (c *call) lockFor(ctx context.Context, cfg *config.Config, sd *state.Dir, f
 			held, err = awaitVerdict(ctx, sd.Path())
 		}
 	}
-	switch {
-	case err != nil && !waited && ctx.Err() == nil:
-		c.judgeUnlocked(cfg, err)
-		return nil, false, Outcome{}, false
-	case errors.As(err, &busy):
-		return nil, false, c.because(WhyLock, "").notify("gauntlet: gates not run: " + lowerFirst(busy.Error()) + "; stop allowed"), true
-	case err != nil:
-		return nil, false, c.because(WhyLock, "").notify("gauntlet: gates not run: " + lowerFirst(oneLine(err.Error())) + "; stop allowed"), true
+	if err == nil {
+		return held, waited, Outcome{}, false
 	}
-	return held, waited, Outcome{}, false
+	l := lockEvidence(err, waited, ctx.Err() != nil)
+	if errors.As(err, &busy) {
+		l.Holder = lowerFirst(busy.Error())
+	}
+	d := policy.Decide(policy.Evidence{Lock: &l})
+	if d.Action != policy.Judge {
+		return nil, false, c.answer(d, ""), true
+	}
+	c.judgeUnlocked(cfg, l, d)
+	return nil, false, Outcome{}, false
 }
 
 // verdictPoll is how often a hook waiting for another's verdict tries the lock: the verdict is
@@ -544,7 +669,7 @@ func (c *call) remember(sd *state.Dir, fn func(*ledger) Outcome) Outcome {
 		return reply
 	}
 	if reply.blocks {
-		return c.because(WhyInfra, "").notify("gauntlet: gates failed, but attempts cannot be counted (" + oneLine(err.Error()) + "); stop allowed")
+		return c.answer(policy.Decide(uncounted(reply.asked, oneLine(err.Error()))), "")
 	}
 	fmt.Fprintf(c.Stderr, "gauntlet: stop-hook: %v\n", err)
 	return reply
@@ -563,8 +688,10 @@ func (c *call) decide(led *ledger, key, fingerprint string, judged bool, maxAtte
 		c.dec.state = fingerprint[:min(len(fingerprint), historyStateDigits)]
 	}
 
-	switch run.Verdict {
-	case gates.VerdictPass:
+	ev := policy.Evidence{Verdict: run.Verdict, Results: blocking(run), Integrity: run.Integrity, Attempts: attemptsOf(ps, maxAttempts)}
+	d := policy.Decide(ev)
+	switch d.Why {
+	case policy.WhyPass:
 		switch {
 		case !judged:
 		case perSession:
@@ -573,19 +700,37 @@ func (c *call) decide(led *ledger, key, fingerprint string, judged bool, maxAtte
 			led.LastPass = fingerprint
 		}
 		*ps = promptState{}
-		return c.because(WhyPass, "").allow()
-	case gates.VerdictWarn:
+		return c.answer(d, "")
+	case policy.WhyWarn:
 		*ps = promptState{}
 		c.failing(run.Results, gates.StatusWarn)
 		c.dec.integrity = len(run.Integrity)
-		return c.because(WhyWarn, "").notify(warnNotice(run.Results, run.Integrity))
-	case gates.VerdictError:
+		return c.answer(d, warnNotice(run.Results, run.Integrity))
+	case policy.WhyInfra:
 		c.failing(slices.Concat(run.Setup, run.Results), gates.StatusError, gates.StatusCancelled)
-		return c.because(WhyInfra, "").notify(errorNotice(slices.Concat(run.Setup, run.Results)))
+		return c.answer(d, errorNotice(slices.Concat(run.Setup, run.Results)))
 	}
 	c.stopped = only(run.Results, gates.StatusCancelled)
 	c.integrity = run.Integrity
-	return c.nextAttempt(ps, blocking(run), ranCount(run.Results), fingerprint, maxAttempts)
+	return c.attempted(ps, ev, d, ranCount(run.Results), fingerprint)
+}
+
+// attemptsOf is the turn's count of blocks, for the policy.
+func attemptsOf(ps *promptState, maxAttempts int) *policy.Attempts {
+	return &policy.Attempts{Blocks: ps.Blocks, Max: maxAttempts}
+}
+
+// uncounted is the evidence of a block that could not be counted: asked again, the policy lets
+// the agent go saying so.
+func uncounted(asked *policy.Evidence, why string) policy.Evidence {
+	ev := policy.Evidence{Verdict: gates.VerdictFail, Attempts: &policy.Attempts{Max: 1}}
+	if asked != nil && asked.Attempts != nil {
+		ev = *asked
+		a := *asked.Attempts
+		ev.Attempts = &a
+	}
+	ev.Attempts.Unsaved = why
+	return ev
 }
 
 // blocking is what a block is about: the failed setup steps and gates, then the gates that did
@@ -603,12 +748,15 @@ func blocking(run *engine.Run) []gates.Result {
 // the retry limit instead of looping forever.
 func (c *call) reblock(ctx context.Context, cfg *config.Config, sd *state.Dir) Outcome {
 	held, err := lock.Acquire(ctx, sd.Path(), min(cfg.StopHook.LockWait, cfg.StopHook.Timeout))
-	switch {
-	case err != nil && ctx.Err() == nil:
-		c.judgeUnlocked(cfg, err)
-	case err != nil:
-		return c.because(WhyLock, "").notify("gauntlet: gates not run: " + lowerFirst(oneLine(err.Error())) + "; stop allowed")
-	default:
+	if err != nil {
+		// Said as the error, one line, whoever holds the lock.
+		l := lockEvidence(err, false, ctx.Err() != nil)
+		d := policy.Decide(policy.Evidence{Lock: &l})
+		if d.Action != policy.Judge {
+			return c.answer(d, "")
+		}
+		c.judgeUnlocked(cfg, l, d)
+	} else {
 		defer held.Release()
 		c.killLeftovers(sd) // only a holder of the lock knows the run that left them is dead
 	}
@@ -648,49 +796,66 @@ func (c *call) killLeftovers(sd *state.Dir) {
 	}
 }
 
-// nextAttempt blocks once more, or, after maxAttempts blocks, lets the agent stop with the
-// retry-limit message and starts the count again.
+// nextAttempt answers a failure already judged (the same state blocked before, a verdict shared):
+// the policy blocks once more or lets the agent stop at the retry limit.
 func (c *call) nextAttempt(ps *promptState, failed []gates.Result, total int, fingerprint string, maxAttempts int) Outcome {
+	ev := policy.Evidence{Verdict: gates.VerdictFail, Results: failed, Integrity: c.integrity, Attempts: attemptsOf(ps, maxAttempts)}
+	return c.attempted(ps, ev, policy.Decide(ev), total, fingerprint)
+}
+
+// attempted words the policy's answer to a failure: a block, counted in ps, or, after
+// max_attempts blocks, the retry-limit message, the count started again.
+func (c *call) attempted(ps *promptState, ev policy.Evidence, d policy.Decision, total int, fingerprint string) Outcome {
+	failed, maxAttempts := ev.Results, ev.Attempts.Max
 	c.failing(failed, gates.StatusFail)
-	c.dec.verdict, c.dec.attempt, c.dec.maxAttempts = gates.VerdictFail, ps.Blocks, maxAttempts
+	c.dec.verdict, c.dec.attempt, c.dec.maxAttempts = gates.VerdictFail, d.Attempt, maxAttempts
 	c.dec.integrity = len(c.integrity)
-	if ps.Blocks >= maxAttempts {
-		*ps = promptState{}
-		stillFailing := only(failed, gates.StatusFail)
-		what := termtext.Count(len(stillFailing), "gate") + " still failing"
-		switch {
-		case len(c.integrity) > 0 && len(stillFailing) == 0:
-			what = "the change still weakens the gates (" + termtext.Count(len(c.integrity), "integrity finding") + ")"
-		case len(c.integrity) > 0:
-			what += " and the change still weakens the gates (" + termtext.Count(len(c.integrity), "integrity finding") + ")"
+	if d.Action != policy.Block {
+		if d.Reset {
+			*ps = promptState{}
 		}
-		msg := fmt.Sprintf("gauntlet: %s after %s (%s); stop allowed, see %s",
-			what, termtext.Count(maxAttempts, "attempt"), cmp.Or(names(stillFailing), integrityRules(c.integrity)), ".gauntlet/"+engine.LastRunFile)
-		if len(c.fixed) > 0 {
-			msg += " (" + fixedNote(c.fixed) + ")"
-		}
-		return c.because(WhyRetryLimit, "").notify(msg)
+		return c.answer(d, c.retryLimitNotice(failed, maxAttempts))
 	}
-	ps.Blocks++
-	c.dec.attempt = ps.Blocks
-	c.because(WhyFail, "")
+	ps.Blocks = d.Attempt
 	ps.BlockFingerprint = fingerprint
 	ps.Failed = remembered(failed)
 	ps.Total = total
 	ps.Integrity = c.integrity
-	at := Attempt{N: ps.Blocks, Max: maxAttempts}
-	// Only blocking findings lead the reason: a warning alone is no reason to restore anything.
-	blockingFindings := gates.Blocking(c.integrity)
-	if len(only(failed, gates.StatusFail)) == 0 && blockingFindings {
-		return c.block(IntegrityReason(c.integrity, at, MaxReasonBytes, c.secrets))
+	out := c.answer(d, c.blockReason(d.Lead, failed, total, Attempt{N: ps.Blocks, Max: maxAttempts}))
+	out.asked = &ev
+	return out
+}
+
+// retryLimitNotice says what is still failing when the retry limit lets the agent stop.
+func (c *call) retryLimitNotice(failed []gates.Result, maxAttempts int) string {
+	stillFailing := only(failed, gates.StatusFail)
+	what := termtext.Count(len(stillFailing), "gate") + " still failing"
+	switch {
+	case len(c.integrity) > 0 && len(stillFailing) == 0:
+		what = "the change still weakens the gates (" + termtext.Count(len(c.integrity), "integrity finding") + ")"
+	case len(c.integrity) > 0:
+		what += " and the change still weakens the gates (" + termtext.Count(len(c.integrity), "integrity finding") + ")"
 	}
-	if !blockingFindings {
-		return c.block(withFixed(withNotJudged(BlockReason(failed, total, at, c.secrets), c.stopped), c.fixed))
+	msg := fmt.Sprintf("gauntlet: %s after %s (%s); stop allowed, see %s",
+		what, termtext.Count(maxAttempts, "attempt"), cmp.Or(names(stillFailing), integrityRules(c.integrity)), ".gauntlet/"+engine.LastRunFile)
+	if len(c.fixed) > 0 {
+		msg += " (" + fixedNote(c.fixed) + ")"
 	}
-	// The integrity findings come first, in at most half the room; the gates have the rest.
+	return msg
+}
+
+// blockReason is a block's reason, led as the policy says: the integrity findings alone, the
+// gates alone, or the findings first in at most half the room and the gates in the rest.
+func (c *call) blockReason(lead policy.Lead, failed []gates.Result, total int, at Attempt) string {
+	switch lead {
+	case policy.LeadIntegrity:
+		return IntegrityReason(c.integrity, at, MaxReasonBytes, c.secrets)
+	case policy.LeadGates:
+		return withFixed(withNotJudged(BlockReason(failed, total, at, c.secrets), c.stopped), c.fixed)
+	}
 	head := IntegrityReason(c.integrity, at, MaxReasonBytes/2, c.secrets)
 	rest := withFixed(withNotJudged(blockReason(failed, total, Attempt{}, c.secrets, MaxReasonBytes-len(head)-2), c.stopped), c.fixed)
-	return c.block(capReason(head+"\n\n"+rest, MaxReasonBytes))
+	return capReason(head+"\n\n"+rest, MaxReasonBytes)
 }
 
 // withNotJudged names, under the reason's first line, the gates first_failure stopped, each

@@ -93,10 +93,7 @@ func (c *call) promptOf(sess *sessionState) *promptState {
 // longer. A prompt that has a count of its own keeps it.
 func (s *sessionState) adoptUntold(id string, typed time.Time) {
 	untold := s.Prompts[""]
-	if id == "" || untold == nil || untold.Blocks == 0 {
-		return
-	}
-	if !typed.IsZero() && !untold.Since.IsZero() && typed.After(untold.Since) {
+	if id == "" || untold == nil || untold.Blocks == 0 || typedSince(typed, untold.Since) {
 		return
 	}
 	if own := s.Prompts[id]; own != nil && own.Blocks > 0 {
@@ -104,6 +101,11 @@ func (s *sessionState) adoptUntold(id string, typed time.Time) {
 	}
 	s.Prompts[id] = untold
 	delete(s.Prompts, "")
+}
+
+// typedSince says whether a prompt typed at typed came after since, both known.
+func typedSince(typed, since time.Time) bool {
+	return !typed.IsZero() && !since.IsZero() && typed.After(since)
 }
 
 // userMessage is a message a person typed: its text and, when the transcript dates it, when.
@@ -135,15 +137,27 @@ func lastUserMessage(ctx context.Context, path string) userMessage {
 	if !os.SameFile(info, opened) {
 		return userMessage{}
 	}
-	var r io.Reader = f
-	if size := info.Size(); size > maxTurnTailBytes {
-		if _, err := f.Seek(size-maxTurnTailBytes, io.SeekStart); err != nil {
-			return userMessage{}
-		}
-		if r, err = skipPartialLine(f); err != nil {
-			return userMessage{}
-		}
+	r, err := transcriptTail(f, info.Size())
+	if err != nil {
+		return userMessage{}
 	}
+	return lastTyped(ctx, r)
+}
+
+// transcriptTail is the transcript's last maxTurnTailBytes, from the first whole line in them.
+func transcriptTail(f *os.File, size int64) (io.Reader, error) {
+	if size <= maxTurnTailBytes {
+		return f, nil
+	}
+	if _, err := f.Seek(size-maxTurnTailBytes, io.SeekStart); err != nil {
+		return nil, err
+	}
+	return skipPartialLine(f)
+}
+
+// lastTyped is the last message a user typed among the transcript's lines in r (gauntlet's own
+// block reasons, which hosts record as the user's, left out).
+func lastTyped(ctx context.Context, r io.Reader) userMessage {
 	sc := bufio.NewScanner(io.LimitReader(r, maxTurnTailBytes))
 	sc.Buffer(make([]byte, 64<<10), maxTurnTailBytes)
 	var last userMessage
@@ -166,31 +180,11 @@ func userText(line []byte) userMessage {
 	if len(line) == 0 || line[0] != '{' || !bytes.Contains(line, []byte("user")) {
 		return userMessage{}
 	}
-	var v struct {
-		Type      string          `json:"type"`
-		Role      string          `json:"role"`
-		Content   json.RawMessage `json:"content"`
-		Timestamp any             `json:"timestamp"`
-		Message   *struct {
-			Role    string          `json:"role"`
-			Content json.RawMessage `json:"content"`
-		} `json:"message"`
-		Data *struct {
-			Content json.RawMessage `json:"content"`
-		} `json:"data"`
-	}
+	var v transcriptLine
 	if json.Unmarshal(line, &v) != nil {
 		return userMessage{}
 	}
-	var text string
-	switch {
-	case v.Type == "user.message" && v.Data != nil: // Copilot CLI events
-		text = contentText(v.Data.Content)
-	case v.Type == "user" && v.Message != nil: // Claude Code
-		text = contentText(v.Message.Content)
-	case v.Role == "user":
-		text = contentText(v.Content)
-	}
+	text := v.userText()
 	if text == "" {
 		return userMessage{}
 	}
@@ -199,6 +193,34 @@ func userText(line []byte) userMessage {
 		msg.At, _ = time.Parse(time.RFC3339Nano, s)
 	}
 	return msg
+}
+
+// transcriptLine is a line of a transcript, in the shapes of the hosts that say who wrote it.
+type transcriptLine struct {
+	Type      string          `json:"type"`
+	Role      string          `json:"role"`
+	Content   json.RawMessage `json:"content"`
+	Timestamp any             `json:"timestamp"`
+	Message   *struct {
+		Role    string          `json:"role"`
+		Content json.RawMessage `json:"content"`
+	} `json:"message"`
+	Data *struct {
+		Content json.RawMessage `json:"content"`
+	} `json:"data"`
+}
+
+// userText is the text of a user's message, "" for any other line.
+func (v transcriptLine) userText() string {
+	switch {
+	case v.Type == "user.message" && v.Data != nil: // Copilot CLI events
+		return contentText(v.Data.Content)
+	case v.Type == "user" && v.Message != nil: // Claude Code
+		return contentText(v.Message.Content)
+	case v.Role == "user":
+		return contentText(v.Content)
+	}
+	return ""
 }
 
 // contentText reads a message's content: a string, or a list whose text parts are joined. A

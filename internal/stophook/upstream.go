@@ -43,17 +43,9 @@ func advanced(ctx context.Context, root string, rec *session.Record, head string
 		return adv
 	}
 	for line := range bytes.Lines(out) {
-		ref, tip, ok := strings.Cut(strings.TrimSpace(string(line)), "\x00")
-		remote, branch, isBranch := remoteBranch(ref)
-		url := rec.Remotes[remote]
-		if !ok || !isBranch || url == "" {
-			continue
+		if base, via, ok := vouchedBase(ctx, root, rec, head, adv.Base, line); ok {
+			adv.Base, adv.Via = base, via
 		}
-		m := mergeBaseOf(ctx, root, head, tip)
-		if m == "" || m == adv.Base || !isAncestor(ctx, root, adv.Base, m) || !remoteHolds(ctx, root, url, branch, m) {
-			continue
-		}
-		adv.Base, adv.Via = m, remote+"/"+branch
 	}
 	if adv.Base != rec.Base {
 		adv.ConfigPath, adv.Config = configAt(ctx, root, adv.Base, rec.ConfigPath)
@@ -61,6 +53,23 @@ func advanced(ctx context.Context, root string, rec *session.Record, head string
 	// Not kept, it is only asked again at the next stop.
 	_ = session.SaveAdvance(adv)
 	return adv
+}
+
+// vouchedBase is the base a remote-tracking ref (a line of for-each-ref: name, NUL, tip) moves
+// base onto: the merge base of head and its tip, when it is newer than base and the remote the
+// session started with holds it on that branch now. ok is false when the ref vouches for nothing.
+func vouchedBase(ctx context.Context, root string, rec *session.Record, head, base string, line []byte) (newBase, via string, ok bool) {
+	ref, tip, cut := strings.Cut(strings.TrimSpace(string(line)), "\x00")
+	remote, branch, isBranch := remoteBranch(ref)
+	url := rec.Remotes[remote]
+	if !cut || !isBranch || url == "" {
+		return "", "", false
+	}
+	m := mergeBaseOf(ctx, root, head, tip)
+	if m == "" || m == base || !isAncestor(ctx, root, base, m) || !remoteHolds(ctx, root, url, branch, m) {
+		return "", "", false
+	}
+	return m, remote + "/" + branch, true
 }
 
 // remoteBranch splits refs/remotes/REMOTE/BRANCH; a remote's HEAD is no branch.
@@ -129,10 +138,7 @@ func remotesOf(root string) map[string]string {
 	for line := range strings.Lines(string(data)) {
 		line = strings.TrimSpace(line)
 		if strings.HasPrefix(line, "[") {
-			section = ""
-			if name, ok := strings.CutPrefix(strings.TrimSuffix(line, "]"), `[remote "`); ok {
-				section = strings.TrimSuffix(name, `"`)
-			}
+			section = remoteSection(line)
 			continue
 		}
 		key, value, ok := strings.Cut(line, "=")
@@ -141,6 +147,14 @@ func remotesOf(root string) map[string]string {
 		}
 	}
 	return remotes
+}
+
+// remoteSection is the remote a section header of git's config names, "" for another section.
+func remoteSection(header string) string {
+	if name, ok := strings.CutPrefix(strings.TrimSuffix(header, "]"), `[remote "`); ok {
+		return strings.TrimSuffix(name, `"`)
+	}
+	return ""
 }
 
 // advanceNote says, for stderr, that upstream work is not the session's.

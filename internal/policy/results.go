@@ -1,0 +1,112 @@
+package policy
+
+import (
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/gauntlet-dev/gauntlet/gates"
+)
+
+// A gate's result can change what it excuses before the stop is decided: an error a change can
+// produce is the change's failure when the base passes the same gate here and now, and a check's
+// timeout before it reported anything, when the gate never passed in this checkout, is a cold
+// build's error. Each is a pair: whether the evidence is worth gathering (Asks...), and the
+// judgement once it is (Judge...), so that the engine asks the base or reads the record of passes
+// only when it can change something.
+
+// decisiveCauses are environment causes whose probe reads the machine, never the tree: they
+// excuse without asking the base. Every other error is one a change can produce (a timeout taken
+// for a cold build, an infra_patterns match, a catalogue line the gate printed itself, missing
+// node_modules, a setup step that cannot start, a command not found), and is checked there.
+var decisiveCauses = []string{"disk-full", "oom-killed", "oom-killed-child", "file-watchers-exhausted"}
+
+// ErrorEvidence is what a gate's error is judged on.
+type ErrorEvidence struct {
+	Result gates.Result
+	// Stop: the run judges an agent's stop. `run` keeps its errors: it judges no agent.
+	Stop bool
+	// Check: the gate is a check, which the base can run (a review without a login, a todos
+	// gate: nothing the base can tell).
+	Check bool
+	// Base is the same gate at the base of the change; the zero value when it was not asked.
+	Base BaseAnswer
+}
+
+// BaseAnswer is what the base of the change says of a gate, here and now.
+type BaseAnswer struct {
+	// Differs: there is a base, and the tree differs from it. The tree that is the base has
+	// nothing to compare with.
+	Differs bool
+	// Passes: the gate passed there, in this environment; Source says which base.
+	Passes bool
+	Source string
+}
+
+// AsksBase says whether the base's answer can turn the error into a failure: an error of a check,
+// at a stop, with no decisive cause.
+func AsksBase(e ErrorEvidence) bool {
+	return e.Stop && e.Check && MayBeEarned(e.Result)
+}
+
+// MayBeEarned says whether an error may yet be the change's, whatever the gate: a live view holds
+// it back until the run has judged it.
+func MayBeEarned(r gates.Result) bool {
+	return r.Status == gates.StatusError && (r.Cause == nil || !slices.Contains(decisiveCauses, r.Cause.ID))
+}
+
+// JudgeError lets an error excuse the agent only when the change could not have caused it: an
+// error a change can produce, on a tree that differs from the base, when the same gate passes at
+// the base here and now, is the change's failure, saying so.
+func JudgeError(e ErrorEvidence) gates.Result {
+	r := e.Result
+	if !AsksBase(e) || !e.Base.Differs || !e.Base.Passes {
+		return r
+	}
+	why := r.Reason
+	if r.Cause != nil {
+		why = gates.CauseReason(*r.Cause)
+	}
+	r.Status = gates.StatusFail
+	r.Cause = nil
+	r.Reason = fmt.Sprintf("%s (%s) in this environment, so the change caused it: %s", gates.BasePassesMark, e.Base.Source, why)
+	return r
+}
+
+// ColdBuildID is the cause given to a cold build's timeout.
+const ColdBuildID = "cold-build-timeout"
+
+// TimeoutEvidence is what a gate's timeout is judged on.
+type TimeoutEvidence struct {
+	Result gates.Result
+	// Check: the gate is a check (a review's or a todos gate's timeout is its own).
+	Check bool
+	// Timeout is the gate's.
+	Timeout time.Duration
+	// EverPassed: the gate, by its definition or its name, passed in this checkout before (a
+	// record that fails its seal says every gate did).
+	EverPassed bool
+}
+
+// AsksPasses says whether the record of passes can turn the failure into an error: a check that
+// timed out before reporting any result (no finding, no error line, no cause).
+func AsksPasses(e TimeoutEvidence) bool {
+	r := e.Result
+	return e.Check && r.Status == gates.StatusFail && r.TimedOut && len(r.Findings) == 0 && r.Excerpt == nil && r.Cause == nil
+}
+
+// JudgeTimeout turns into an error, with the cold-build cause, a timeout that says nothing about
+// the agent's work yet: the gate never passed here, and is most likely building from cold caches
+// (an empty Go build cache, a first cargo build), which the agent cannot fix and a longer first
+// run can. A gate that passed once is judged as usual: a timeout then is the change's.
+func JudgeTimeout(e TimeoutEvidence) gates.Result {
+	r := e.Result
+	if !AsksPasses(e) || e.EverPassed {
+		return r
+	}
+	cause := gates.Cause{ID: ColdBuildID,
+		Summary: fmt.Sprintf("%s timed out after %s before reporting any result and has never passed in this checkout: most likely a cold first build (empty build or module caches)", r.Name, e.Timeout),
+		Fix:     fmt.Sprintf("run it once with more time (gauntlet run %s, after raising its timeout if needed) so that the caches fill; later runs are judged as usual", r.Name)}
+	r.Status, r.Cause, r.Reason = gates.StatusError, &cause, gates.CauseReason(cause)
+	return r
+}
