@@ -126,16 +126,21 @@ func taskChildren() ([]int, bool) {
 			}
 			continue // the thread is gone; its children went to another one
 		}
-		if err != nil {
-			continue
-		}
-		for field := range bytes.FieldsSeq(list) {
-			if pid, err := strconv.Atoi(string(field)); err == nil {
-				out = append(out, pid)
-			}
+		if err == nil {
+			out = appendPids(out, list)
 		}
 	}
 	return out, true
+}
+
+// appendPids appends the pids of a children list ("12 34 ") to out.
+func appendPids(out []int, list []byte) []int {
+	for field := range bytes.FieldsSeq(list) {
+		if pid, err := strconv.Atoi(string(field)); err == nil {
+			out = append(out, pid)
+		}
+	}
+	return out
 }
 
 // childrenBufs keeps the buffers the children lists are read into; one grows (up to
