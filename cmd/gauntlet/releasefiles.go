@@ -6,11 +6,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/cobra/doc"
+	"github.com/spf13/pflag"
 )
 
 // The release build (.goreleaser.yaml's before hook) writes with `gauntlet release-files` what the
@@ -70,7 +71,6 @@ func writeReleaseFiles(root *cobra.Command, opts *releaseFilesOptions) error {
 
 // writeManPages writes a page per visible command (gauntlet.1.gz, gauntlet-run.1.gz, ...).
 func writeManPages(root *cobra.Command, dir, version string, date time.Time) error {
-	header := &doc.GenManHeader{Title: "GAUNTLET", Section: "1", Source: "gauntlet " + version, Manual: "gauntlet manual", Date: &date}
 	var walk func(*cobra.Command) error
 	walk = func(cmd *cobra.Command) error {
 		for _, sub := range cmd.Commands() {
@@ -80,16 +80,116 @@ func writeManPages(root *cobra.Command, dir, version string, date time.Time) err
 				}
 			}
 		}
-		cmd.DisableAutoGenTag = true // a HISTORY section naming the generator, not the program
-		// cobra's own name for the page, so that its SEE ALSO references resolve.
+		// The page's name is the command path with dashes, which its SEE ALSO references use.
 		name := strings.ReplaceAll(cmd.CommandPath(), " ", "-") + ".1.gz"
-		var page bytes.Buffer
-		if err := doc.GenMan(cmd, header, &page); err != nil {
-			return fmt.Errorf("man page of %s: %w", cmd.CommandPath(), err)
-		}
-		return writeGzipped(filepath.Join(dir, name), page.Bytes())
+		return writeGzipped(filepath.Join(dir, name), manPage(cmd, version, date))
 	}
 	return walk(root)
+}
+
+// manPage is cmd's page in roff, laid out as cobra's man page generator lays it out. It is
+// written here rather than by that generator, whose markdown renderer's package initialisation
+// cost every gauntlet command about a millisecond at start-up, for a command only the release
+// build runs.
+func manPage(cmd *cobra.Command, version string, date time.Time) []byte {
+	cmd.InitDefaultHelpCmd()
+	cmd.InitDefaultHelpFlag()
+	dashed := strings.ReplaceAll(cmd.CommandPath(), " ", "-")
+	var b bytes.Buffer
+	fmt.Fprintf(&b, ".nh\n.TH \"GAUNTLET\" \"1\" \"%s\" \"gauntlet %s\" \"gauntlet manual\"\n\n", date.Format("Jan 2006"), roffEscape(version))
+	fmt.Fprintf(&b, ".SH NAME\n%s \\- %s\n\n\n", roffEscape(dashed), roffEscape(cmd.Short))
+	fmt.Fprintf(&b, ".SH SYNOPSIS\n\\fB%s\\fP\n\n\n", roffEscape(cmd.UseLine()))
+	description := cmd.Long
+	if description == "" {
+		description = cmd.Short
+	}
+	b.WriteString(".SH DESCRIPTION\n")
+	writeManText(&b, description)
+	b.WriteString("\n\n")
+	writeManFlags(&b, "OPTIONS", cmd.NonInheritedFlags())
+	writeManFlags(&b, "OPTIONS INHERITED FROM PARENT COMMANDS", cmd.InheritedFlags())
+	var seeAlso []string
+	if cmd.HasParent() {
+		seeAlso = append(seeAlso, manRef(strings.ReplaceAll(cmd.Parent().CommandPath(), " ", "-")))
+	}
+	children := cmd.Commands()
+	slices.SortFunc(children, func(a, b *cobra.Command) int { return strings.Compare(a.Name(), b.Name()) })
+	for _, c := range children {
+		if c.IsAvailableCommand() && !c.IsAdditionalHelpTopicCommand() {
+			seeAlso = append(seeAlso, manRef(dashed+"-"+c.Name()))
+		}
+	}
+	if len(seeAlso) > 0 {
+		b.WriteString(".SH SEE ALSO\n" + strings.Join(seeAlso, ", ") + "\n")
+	}
+	return b.Bytes()
+}
+
+// writeManText writes text as roff paragraphs, one per blank-line-separated block; an indented
+// line (an example, a list's item) starts a line of its own and keeps its indent.
+func writeManText(b *bytes.Buffer, text string) {
+	for i, para := range strings.Split(strings.TrimSpace(text), "\n\n") {
+		if i > 0 {
+			b.WriteString("\n.PP\n")
+		}
+		for _, line := range strings.Split(strings.Trim(para, "\n"), "\n") {
+			if trimmed := strings.TrimLeft(line, " \t"); trimmed != line {
+				b.WriteString(".br\n" + strings.Repeat("\\ ", len(line)-len(trimmed)) + roffEscape(trimmed) + "\n")
+				continue
+			}
+			b.WriteString(roffLine(line) + "\n")
+		}
+	}
+}
+
+// writeManFlags writes a section of flags as cobra's generator does: the names in bold, the
+// default after =, and the usage indented below.
+func writeManFlags(b *bytes.Buffer, title string, flags *pflag.FlagSet) {
+	if !flags.HasAvailableFlags() {
+		return
+	}
+	b.WriteString(".SH " + title + "\n")
+	first := true
+	flags.VisitAll(func(f *pflag.Flag) {
+		if f.Deprecated != "" || f.Hidden {
+			return
+		}
+		if !first {
+			b.WriteString(".PP\n")
+		}
+		first = false
+		names := "\\fB--" + roffEscape(f.Name) + "\\fP"
+		if f.Shorthand != "" && f.ShorthandDeprecated == "" {
+			names = "\\fB-" + roffEscape(f.Shorthand) + "\\fP, " + names
+		}
+		value := f.DefValue
+		if f.Value.Type() == "string" {
+			value = fmt.Sprintf("%q", value)
+		}
+		if f.NoOptDefVal != "" {
+			value = "[=" + value + "]"
+		} else {
+			value = "=" + value
+		}
+		b.WriteString(names + roffEscape(value) + "\n\t" + roffEscape(f.Usage) + "\n\n")
+	})
+	b.WriteString("\n")
+}
+
+// manRef is a reference to another page of section 1, in bold.
+func manRef(page string) string { return "\\fB" + roffEscape(page) + "(1)\\fP" }
+
+// roffEscape makes text print as it reads: a backslash is roff's escape character.
+func roffEscape(text string) string { return strings.ReplaceAll(text, "\\", "\\e") }
+
+// roffLine is a line of text that roff does not take for a request: one starting with a dot or
+// an apostrophe is preceded by a zero-width character.
+func roffLine(line string) string {
+	line = roffEscape(line)
+	if strings.HasPrefix(line, ".") || strings.HasPrefix(line, "'") {
+		return "\\&" + line
+	}
+	return line
 }
 
 // completionFiles are the completion scripts and the names each shell looks them up by.

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
 	"github.com/gauntlet-dev/gauntlet/internal/snapshot"
@@ -23,7 +24,7 @@ const MaxFindings = 100_000
 // normalised, hashed so that a set of thousands stays small.
 type Key [16]byte
 
-var number = regexp.MustCompile(`[0-9]+`)
+var number = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[0-9]+`) })
 
 // KeyOf is the identity of f at line, with root (the tree it was produced in) normalised out.
 // Numbers become N, so that "F() = 3, want 1" at the base and "F() = 2, want 1" now are the same
@@ -48,7 +49,7 @@ func normalise(s, root string) string {
 	if root != "" {
 		s = strings.ReplaceAll(s, root, "$ROOT")
 	}
-	s = number.ReplaceAllString(s, "N")
+	s = number().ReplaceAllString(s, "N")
 	return strings.Join(strings.Fields(s), " ")
 }
 

@@ -30,7 +30,7 @@ var nodeDefaultReporter = []struct {
 	{23, "spec"}, // node 23 changed the default to spec everywhere
 }
 
-var nodeVersionPattern = regexp.MustCompile(`^v(\d+)\.`)
+var nodeVersionPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^v(\d+)\.`) })
 
 // adjustNode names node's own default reporter in the requests that keep it (census.Display
 // NodeTAP), from the version of the node the gate runs; it says why the census cannot be asked
@@ -101,7 +101,7 @@ func runNodeVersion(path, dir string, env []string) (int, error) {
 	if err := cmd.Run(); err != nil {
 		return 0, fmt.Errorf("%s --version: %w", path, err)
 	}
-	m := nodeVersionPattern.FindStringSubmatch(strings.TrimSpace(out.String()))
+	m := nodeVersionPattern().FindStringSubmatch(strings.TrimSpace(out.String()))
 	if m == nil {
 		return 0, fmt.Errorf("%s --version said %q", path, strings.TrimSpace(out.String()))
 	}

@@ -31,17 +31,19 @@ type requirement struct {
 	where string // "go.mod", "package.json engines.node"
 	// argv prints the installed version; parse reads it from the output.
 	argv  []string
-	parse *regexp.Regexp
+	parse func() *regexp.Regexp
 	// satisfied says whether the installed version meets want.
 	satisfied func(have, want string) bool
 	fix       string
 }
 
+// The version outputs' expressions, compiled at first use: every command starts this package,
+// few look at a version.
 var (
-	goVersionOut     = regexp.MustCompile(`go(\d+(?:\.\d+){0,2})`)
-	plainVersionOut  = regexp.MustCompile(`v?(\d+(?:\.\d+){0,2})`)
-	pytestVersionOut = regexp.MustCompile(`pytest (\d+(?:\.\d+){0,2})`)
-	precommitOut     = regexp.MustCompile(`pre-commit (\d+(?:\.\d+){0,2})`)
+	goVersionOut     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`go(\d+(?:\.\d+){0,2})`) })
+	plainVersionOut  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`v?(\d+(?:\.\d+){0,2})`) })
+	pytestVersionOut = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`pytest (\d+(?:\.\d+){0,2})`) })
+	precommitOut     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`pre-commit (\d+(?:\.\d+){0,2})`) })
 )
 
 // requirements lists what the gate's programs ask of their versions in dir (or the root).
@@ -82,7 +84,7 @@ func checkVersions(prog, root, dir string, env Env, add func(Problem)) {
 		if err != nil {
 			continue
 		}
-		m := r.parse.FindStringSubmatch(out)
+		m := r.parse().FindStringSubmatch(out)
 		if m == nil {
 			continue
 		}
@@ -116,10 +118,10 @@ func nearest(root, dir, name string) []byte {
 	return nil
 }
 
-var goDirective = regexp.MustCompile(`(?m)^go\s+(\d+(?:\.\d+){0,2})\s*$`)
+var goDirective = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^go\s+(\d+(?:\.\d+){0,2})\s*$`) })
 
 func goModVersion(root, dir string) string {
-	if m := goDirective.FindSubmatch(nearest(root, dir, "go.mod")); m != nil {
+	if m := goDirective().FindSubmatch(nearest(root, dir, "go.mod")); m != nil {
 		return string(m[1])
 	}
 	return ""

@@ -5,7 +5,6 @@ package proc
 import (
 	"bytes"
 	"errors"
-	"io"
 	"os"
 	"os/exec"
 	"strconv"
@@ -49,12 +48,6 @@ func KillOrphans(marks []string, after int, within time.Duration) int {
 		return 0
 	}
 	killed := 0
-	var env *[]byte
-	defer func() {
-		if env != nil {
-			environBufs.Put(env)
-		}
-	}()
 	deadline := time.Now().Add(min(settle, within))
 	for time.Now().Before(deadline) {
 		var round []int
@@ -62,10 +55,7 @@ func KillOrphans(marks []string, after int, within time.Duration) int {
 			if owned(pid) {
 				continue
 			}
-			if env == nil {
-				env = environBufs.Get().(*[]byte)
-			}
-			if environHas(pid, marks, *env) && syscall.Kill(pid, syscall.SIGKILL) == nil {
+			if environMarked(pid, marks) && syscall.Kill(pid, syscall.SIGKILL) == nil {
 				round = append(round, pid)
 			}
 		}
@@ -111,35 +101,95 @@ func taskChildren() ([]int, bool) {
 	if !childrenFiles.Load() {
 		return nil, false
 	}
-	d, err := os.Open("/proc/self/task")
+	// Raw system calls on a descriptor of the task folder: this runs at every gate's end, once
+	// per thread, and an os.File per read (with its poller registration and finalizer) and a
+	// lookup of the whole path each time cost as much as starting the gate.
+	dir, err := unix.Open("/proc/self/task", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return nil, false
 	}
-	tids, _ := d.Readdirnames(-1)
-	d.Close()
+	defer unix.Close(dir)
+	tids, ok := dirNames(dir)
+	if !ok {
+		return nil, false
+	}
+	buf := childrenBufs.Get().(*[]byte)
+	defer childrenBufs.Put(buf)
 	var out []int
 	for _, tid := range tids {
-		f, err := os.Open("/proc/self/task/" + tid + "/children")
-		if errors.Is(err, os.ErrNotExist) {
-			if _, terr := os.Stat("/proc/self/task/" + tid); terr == nil {
+		list, err := readAt(dir, tid+"/children", buf)
+		if errors.Is(err, unix.ENOENT) {
+			var st unix.Stat_t
+			if unix.Fstatat(dir, tid, &st, 0) == nil {
 				childrenFiles.Store(false) // the thread is there, its children file is not
 				return nil, false
 			}
 			continue // the thread is gone; its children went to another one
 		}
-		if err != nil {
-			continue
-		}
-		// Read whole, so that no pid is cut between two reads: some 8 bytes a child.
-		list, _ := io.ReadAll(io.LimitReader(f, maxChildrenList))
-		f.Close()
-		for field := range bytes.FieldsSeq(list) {
-			if pid, err := strconv.Atoi(string(field)); err == nil {
-				out = append(out, pid)
-			}
+		if err == nil {
+			out = appendPids(out, list)
 		}
 	}
 	return out, true
+}
+
+// appendPids appends the pids of a children list ("12 34 ") to out.
+func appendPids(out []int, list []byte) []int {
+	for field := range bytes.FieldsSeq(list) {
+		if pid, err := strconv.Atoi(string(field)); err == nil {
+			out = append(out, pid)
+		}
+	}
+	return out
+}
+
+// childrenBufs keeps the buffers the children lists are read into; one grows (up to
+// maxChildrenList) only for a thread with thousands of children.
+var childrenBufs = sync.Pool{New: func() any { b := make([]byte, 4096); return &b }}
+
+// dirNames lists the names in the open folder dir.
+func dirNames(dir int) ([]string, bool) {
+	var names []string
+	buf := make([]byte, 4096)
+	for {
+		n, err := unix.Getdents(dir, buf)
+		if errors.Is(err, unix.EINTR) {
+			continue
+		}
+		if err != nil {
+			return nil, false
+		}
+		if n <= 0 {
+			return names, true
+		}
+		_, _, names = unix.ParseDirent(buf[:n], -1, names)
+	}
+}
+
+// readAt reads the file name under the open folder dir whole, into *buf (grown as needed, up to
+// maxChildrenList), so that no pid is cut between two reads: some 8 bytes a child.
+func readAt(dir int, name string, buf *[]byte) ([]byte, error) {
+	fd, err := unix.Openat(dir, name, unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer unix.Close(fd)
+	b := (*buf)[:0]
+	for len(b) < maxChildrenList {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		k, err := unix.Read(fd, b[len(b):min(cap(b), maxChildrenList)])
+		if errors.Is(err, unix.EINTR) {
+			continue
+		}
+		if err != nil || k <= 0 {
+			break
+		}
+		b = b[:len(b)+k]
+	}
+	*buf = b
+	return b, nil
 }
 
 var (
@@ -288,17 +338,47 @@ func parentOf(pid int) int {
 // maxEnviron bounds what is read of one process's environment.
 const maxEnviron = 1 << 20
 
-// environBufs keeps the buffers environments are read into: a gate's end that finds a stray
-// child must not allocate a megabyte each time.
-var environBufs = sync.Pool{New: func() any { b := make([]byte, maxEnviron); return &b }}
+// smallEnviron is what is read of an environment first: most fit. The megabyte of maxEnviron is
+// only allocated for one that does not; allocated at a gate's end, it cost a short run a garbage
+// collection.
+const smallEnviron = 16 << 10
+
+// environBufs and smallEnvironBufs keep the buffers environments are read into: a gate's end
+// that finds a stray child must not allocate each time.
+var (
+	environBufs      = sync.Pool{New: func() any { b := make([]byte, maxEnviron); return &b }}
+	smallEnvironBufs = sync.Pool{New: func() any { b := make([]byte, smallEnviron); return &b }}
+)
+
+// environMarked is environHas with a buffer of maxEnviron, read into a small one first: an
+// environment that fills the small one is read again whole.
+func environMarked(pid int, marks []string) bool {
+	small := smallEnvironBufs.Get().(*[]byte)
+	has, whole := environHolds(pid, marks, *small)
+	smallEnvironBufs.Put(small)
+	if has || whole {
+		return has
+	}
+	large := environBufs.Get().(*[]byte)
+	defer environBufs.Put(large)
+	return environHas(pid, marks, *large)
+}
 
 // environHas reads pid's environment into buf (reused between calls, so that looking at many
 // processes costs no memory) and reports whether it holds every mark as a whole entry.
 func environHas(pid int, marks []string, buf []byte) bool {
+	has, _ := environHolds(pid, marks, buf)
+	return has
+}
+
+// environHolds is environHas, and whether the environment was read whole: false when it filled
+// buf, so that a mark may lie beyond what was read.
+func environHolds(pid int, marks []string, buf []byte) (has, whole bool) {
 	buf[0] = 0 // so that the first entry, too, is preceded by a NUL
 	env := readProc(pid, "environ", buf[1:len(buf)-1])
+	whole = len(env) < len(buf)-2
 	if len(env) == 0 {
-		return false
+		return false, whole
 	}
 	env = buf[:len(env)+1]
 	if env[len(env)-1] != 0 {
@@ -306,10 +386,10 @@ func environHas(pid int, marks []string, buf []byte) bool {
 	}
 	for _, m := range marks {
 		if !bytes.Contains(env, []byte("\x00"+m+"\x00")) {
-			return false
+			return false, whole
 		}
 	}
-	return true
+	return true, whole
 }
 
 func readProc(pid int, name string, buf []byte) []byte {

@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -42,6 +43,31 @@ func TestEnvironHasMatchesWholeEntries(t *testing.T) {
 	}
 	if parentOf(pid) != os.Getpid() {
 		t.Errorf("parentOf(%d) = %d, want %d", pid, parentOf(pid), os.Getpid())
+	}
+}
+
+// An environment larger than the buffer read first is read again whole: a mark at its end is
+// found, and one absent from it is not.
+func TestEnvironMarkedReadsALargeEnvironmentWhole(t *testing.T) {
+	cmd := exec.Command("sleep", "10")
+	cmd.Env = []string{"FILLER=" + strings.Repeat("x", 2*smallEnviron), "GAUNTLET_RUN_ID=late"}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	pid := cmd.Process.Pid
+	buf := make([]byte, maxEnviron)
+	for deadline := time.Now().Add(10 * time.Second); len(readProc(pid, "environ", buf)) == 0 && time.Now().Before(deadline); {
+		time.Sleep(time.Millisecond)
+	}
+	if _, whole := environHolds(pid, nil, make([]byte, smallEnviron)); whole {
+		t.Fatal("the environment fits the small buffer: the test does not reach the second read")
+	}
+	if !environMarked(pid, []string{"GAUNTLET_RUN_ID=late"}) {
+		t.Error("the mark past the small buffer was not found")
+	}
+	if environMarked(pid, []string{"GAUNTLET_RUN_ID=other"}) {
+		t.Error("a mark the environment does not hold was found")
 	}
 }
 
@@ -111,5 +137,22 @@ func TestReapStraysCollectsExitedOrphans(t *testing.T) {
 	}
 	if err := syscall.Kill(pid, 0); err == nil {
 		t.Fatalf("orphan %d still exists", pid)
+	}
+}
+
+// The children files list a child this process started, read through the task folder's
+// descriptor.
+func TestTaskChildrenListsAChild(t *testing.T) {
+	cmd := exec.Command("sleep", "10")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	pids, ok := taskChildren()
+	if !ok {
+		t.Skip("no children files on this kernel")
+	}
+	if !slices.Contains(pids, cmd.Process.Pid) {
+		t.Errorf("taskChildren() = %v, want it to hold %d", pids, cmd.Process.Pid)
 	}
 }

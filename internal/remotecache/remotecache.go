@@ -67,7 +67,7 @@ const hmacFormat = "gauntlet-remote-cache-1"
 
 // keyPattern is what a key must look like to become part of a URL: the local cache's keys are
 // SHA-256 hex digests, which is also what Bazel's action cache expects.
-var keyPattern = regexp.MustCompile(`^[0-9a-f]{64}$`)
+var keyPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9a-f]{64}$`) })
 
 // Client talks to one remote cache for one run. It is safe for concurrent use.
 type Client struct {
@@ -225,7 +225,7 @@ func (c *Client) Ignored() Ignored {
 
 // call checks the key and the server's state, and bounds the call by what is left of the budget.
 func (c *Client) call(ctx context.Context, key string) (context.Context, context.CancelFunc, error) {
-	if !keyPattern.MatchString(key) {
+	if !keyPattern().MatchString(key) {
 		return nil, nil, fmt.Errorf("remote cache: key %q is not a SHA-256 hex digest", key)
 	}
 	c.mu.Lock()

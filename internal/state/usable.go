@@ -77,7 +77,7 @@ func (d *Dir) usable(names []string) error {
 		}
 	}
 	for _, dir := range folders {
-		if err := d.probe(dir); err != nil {
+		if err := d.probe(dir, names); err != nil {
 			return err
 		}
 	}
@@ -90,8 +90,12 @@ func (d *Dir) usable(names []string) error {
 }
 
 // probe creates and removes a file in dir (relative, created when missing). Its name is a temp
-// file's: one a killed process leaves behind is removed like theirs.
-func (d *Dir) probe(dir string) error {
+// file's: one a killed process leaves behind is removed like theirs. Where one of names (the
+// caller's files) is already a regular file in dir, the new name is a second link to it: the
+// folder takes a new entry all the same, as its file system judges it, without a new file (which
+// cost a stop a quarter of a millisecond on a busy ext4). A link that fails proves nothing; a
+// file is created then.
+func (d *Dir) probe(dir string, names []string) error {
 	shown := path.Join(Name, dir)
 	if dir != "." {
 		if err := d.root.MkdirAll(filepath.FromSlash(dir), 0o755); err != nil {
@@ -99,6 +103,12 @@ func (d *Dir) probe(dir string) error {
 		}
 	}
 	name := filepath.Join(filepath.FromSlash(dir), ".probe.tmp-"+randomHex(4))
+	if d.linkProbe(dir, names, name) {
+		if err := d.root.Remove(name); err != nil {
+			return &BrokenError{Path: shown, What: "cannot be written" + because(err), Err: err}
+		}
+		return nil
+	}
 	f, err := d.root.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return &BrokenError{Path: shown, What: "cannot be written" + because(err), Err: err}
@@ -108,6 +118,22 @@ func (d *Dir) probe(dir string) error {
 		return &BrokenError{Path: shown, What: "cannot be written" + because(err), Err: err}
 	}
 	return nil
+}
+
+// linkProbe links probe to the first of names that is a regular file directly in dir, and
+// reports whether it could.
+func (d *Dir) linkProbe(dir string, names []string, probe string) bool {
+	for _, n := range names {
+		if strings.HasSuffix(n, "/") || path.Dir(n) != dir {
+			continue
+		}
+		existing := filepath.FromSlash(n)
+		if info, err := d.root.Lstat(existing); err != nil || !info.Mode().IsRegular() {
+			continue
+		}
+		return d.root.Link(existing, probe) == nil
+	}
+	return false
 }
 
 // writable checks one name: absent, or what it must be and open for writing.

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
 	"github.com/gauntlet-dev/gauntlet/internal/redact"
@@ -488,7 +489,9 @@ func (s *reasonSection) withExcerpt(ex *gates.Excerpt, secrets *redact.Redactor)
 
 // passingTest is a test runner's line for a test that passed (pytest -v, with or without
 // xdist's worker prefix): a verbose run prints one per test, and none is what failed.
-var passingTest = regexp.MustCompile(`^(?:\S+::\S.*\s(?:PASSED|SKIPPED|XFAIL)(?:\s.*)?|\[gw\d+\] \[\s*\d+%\] (?:PASSED|SKIPPED|XFAIL) \S+::.*)$`)
+var passingTest = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?:\S+::\S.*\s(?:PASSED|SKIPPED|XFAIL)(?:\s.*)?|\[gw\d+\] \[\s*\d+%\] (?:PASSED|SKIPPED|XFAIL) \S+::.*)$`)
+})
 
 const passingSuffix = " of passing tests left out]"
 
@@ -505,7 +508,7 @@ func withoutPassingTests(lines []string) []string {
 	}
 	for _, l := range lines {
 		if strings.Contains(l, "::") || strings.HasPrefix(l, "[gw") {
-			if passingTest.MatchString(strings.TrimRight(l, " ")) {
+			if passingTest().MatchString(strings.TrimRight(l, " ")) {
 				run++
 				continue
 			}
