@@ -156,6 +156,9 @@ func writeGate(b *strings.Builder, p Project, g Gate) {
 	if g.CacheNote != "" {
 		writeComment(b, "  ", g.CacheNote)
 	}
+	if g.FilesNote != "" {
+		writeComment(b, "  ", g.FilesNote)
+	}
 	fmt.Fprintf(b, "  %s:\n", g.Name)
 	fmt.Fprintf(b, "    run: %s\n", yamlString(g.Run))
 	if g.Format != "" {

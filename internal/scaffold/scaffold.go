@@ -41,6 +41,8 @@ type Gate struct {
 	Inputs []string
 	// CacheNote, when set, says how and why init changed the command for the tool's own cache.
 	CacheNote string
+	// FilesNote, when set, says why the command is given the change's files ({files}).
+	FilesNote string
 	// Needs are the gates (by their name in the project, before Layout) that must finish first:
 	// a gate that builds what another gate builds too must not run beside it.
 	Needs []string
@@ -137,6 +139,7 @@ func Detect(root string) ([]Project, error) {
 	scaleTimeouts(root, projects)
 	scope(root, projects)
 	toolCaches(root, projects)
+	changedFiles(root, projects)
 	testReports(root, projects)
 	measureCoverage(projects)
 	if hooks := preCommitUnmapped(root); len(hooks) > 0 && len(projects) > 0 {

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/filesarg"
 )
 
 // simpleCommand is one command of a shell line, as words, with the folder it runs in when a
@@ -27,6 +28,9 @@ func (c simpleCommand) String() string {
 
 // quoteWord keeps shell variables readable ($GOFLAGS) and quotes only what needs it.
 func quoteWord(w string) string {
+	if w == filesarg.Placeholder {
+		return w // a word of its own, which the runner replaces by the files
+	}
 	if strings.HasPrefix(w, "$") && !strings.ContainsAny(w, " \t'\"") {
 		return w
 	}
