@@ -554,93 +554,133 @@ var makeRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`
 // makeRecipes returns the recipe of each wanted target (and of the targets it depends on, one
 // level deep), with the Makefile's simple variables expanded.
 func makeRecipes(dir string, wanted map[string]bool) []declared {
-	var data []byte
-	name := ""
-	for _, n := range []string{"GNUmakefile", "makefile", "Makefile"} {
-		if data = readCapped(filepath.Join(dir, n)); data != nil {
-			name = n
-			break
-		}
-	}
+	name, data := firstFile(dir, "GNUmakefile", "makefile", "Makefile")
 	if name == "" {
 		return nil
 	}
-	vars := map[string]string{}
-	recipes := map[string][]string{}
-	deps := map[string][]string{}
-	var order, current []string
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		line := sc.Text()
-		if strings.HasPrefix(line, "\t") {
-			for _, t := range current {
-				recipes[t] = append(recipes[t], line[1:])
-			}
-			continue
-		}
-		if m := makeVar().FindStringSubmatch(line); m != nil {
-			// A value make computes ($(shell ...), $(wildcard ...)) or that goes on over several
-			// lines is not known here: empty, as an unset variable, rather than fragments of
-			// make's own syntax taken for commands.
-			v := strings.TrimSpace(m[2])
-			if strings.HasSuffix(v, "\\") || makeFunction().MatchString(v) {
-				v = ""
-			}
-			vars[m[1]] = v
-			current = nil
-			continue
-		}
-		if m := ruleLine().FindStringSubmatch(line); m != nil {
-			current = strings.Fields(m[1])
-			rest := line[len(m[0])-1:]
-			if i := strings.IndexByte(rest, ':'); i >= 0 {
-				rest = rest[i+1:]
-			}
-			for _, t := range current {
-				order = append(order, t)
-				deps[t] = append(deps[t], strings.Fields(strings.SplitN(rest, "#", 2)[0])...)
-			}
-			continue
-		}
-		if strings.TrimSpace(line) != "" && !strings.HasPrefix(strings.TrimSpace(line), "#") {
-			current = nil
-		}
-	}
-	expand := func(s string) string {
-		for range 3 {
-			s = makeRef().ReplaceAllStringFunc(s, func(ref string) string {
-				// An undefined variable is empty to make too (TAGS in `-tags "$(TAGS)"`).
-				return vars[makeRef().FindStringSubmatch(ref)[1]]
-			})
-		}
-		return strings.ReplaceAll(s, "$$", "$")
-	}
+	mf := parseMakefile(data)
 	var out []declared
 	seen := map[string]bool{}
-	for _, t := range order {
+	for _, t := range mf.order {
 		if !wanted[t] || seen[t] {
 			continue
 		}
-		for _, target := range append([]string{t}, deps[t]...) {
+		for _, target := range append([]string{t}, mf.deps[t]...) {
 			if seen[target] {
 				continue
 			}
 			seen[target] = true
-			var lines []string
-			for _, l := range recipes[target] {
-				l = strings.TrimLeft(strings.TrimSpace(l), "@-+")
-				if strings.HasPrefix(l, "$(info") || strings.HasPrefix(l, "$(warning") {
-					continue
-				}
-				lines = append(lines, expand(l))
-			}
-			if len(lines) > 0 {
+			if lines := mf.recipe(target); len(lines) > 0 {
 				out = append(out, declared{script: strings.Join(lines, "\n"), source: name + ", target " + target})
 			}
 		}
 	}
 	return out
+}
+
+// firstFile is the first of names in dir that can be read, with its content; "" when none.
+func firstFile(dir string, names ...string) (string, []byte) {
+	for _, n := range names {
+		if data := readCapped(filepath.Join(dir, n)); data != nil {
+			return n, data
+		}
+	}
+	return "", nil
+}
+
+// makefile is what makeRecipes reads of a Makefile: its simple variables, each target's
+// recipe lines and prerequisites, and the targets in the order they are defined.
+type makefile struct {
+	vars    map[string]string
+	recipes map[string][]string
+	deps    map[string][]string
+	order   []string
+	current []string // the targets whose recipe the lines being read are
+}
+
+func parseMakefile(data []byte) *makefile {
+	mf := &makefile{vars: map[string]string{}, recipes: map[string][]string{}, deps: map[string][]string{}}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		mf.line(sc.Text())
+	}
+	return mf
+}
+
+// line reads one line: a recipe line of the current targets, a variable, a rule, or anything
+// else that ends the current rule (a comment or an empty line does not).
+func (mf *makefile) line(line string) {
+	if strings.HasPrefix(line, "\t") {
+		for _, t := range mf.current {
+			mf.recipes[t] = append(mf.recipes[t], line[1:])
+		}
+		return
+	}
+	if m := makeVar().FindStringSubmatch(line); m != nil {
+		mf.vars[m[1]] = knownMakeValue(m[2])
+		mf.current = nil
+		return
+	}
+	if m := ruleLine().FindStringSubmatch(line); m != nil {
+		mf.rule(line, m)
+		return
+	}
+	if trimmed := strings.TrimSpace(line); trimmed != "" && !strings.HasPrefix(trimmed, "#") {
+		mf.current = nil
+	}
+}
+
+// knownMakeValue is a variable's value as far as it is known here: a value make computes
+// ($(shell ...), $(wildcard ...)) or that goes on over several lines is empty, as an unset
+// variable, rather than fragments of make's own syntax taken for commands.
+func knownMakeValue(value string) string {
+	v := strings.TrimSpace(value)
+	if strings.HasSuffix(v, "\\") || makeFunction().MatchString(v) {
+		return ""
+	}
+	return v
+}
+
+// rule starts the targets of a rule line (m is ruleLine's match) with their prerequisites.
+func (mf *makefile) rule(line string, m []string) {
+	mf.current = strings.Fields(m[1])
+	rest := line[len(m[0])-1:]
+	if i := strings.IndexByte(rest, ':'); i >= 0 {
+		rest = rest[i+1:]
+	}
+	for _, t := range mf.current {
+		mf.order = append(mf.order, t)
+		mf.deps[t] = append(mf.deps[t], strings.Fields(strings.SplitN(rest, "#", 2)[0])...)
+	}
+}
+
+// recipe is a target's commands, without make's line prefixes (@, -, +) and messages, with the
+// variables expanded.
+func (mf *makefile) recipe(target string) []string {
+	var lines []string
+	for _, l := range mf.recipes[target] {
+		l = strings.TrimLeft(strings.TrimSpace(l), "@-+")
+		if strings.HasPrefix(l, "$(info") || strings.HasPrefix(l, "$(warning") {
+			continue
+		}
+		lines = append(lines, mf.expand(l))
+	}
+	return lines
+}
+
+// expand fills in the variables, three levels deep; an undefined variable is empty to make too
+// (TAGS in `-tags "$(TAGS)"`).
+func (mf *makefile) expand(s string) string {
+	for range 3 {
+		s = makeRef().ReplaceAllStringFunc(s, mf.value)
+	}
+	return strings.ReplaceAll(s, "$$", "$")
+}
+
+// value is the value of one variable reference, $(NAME) or ${NAME}.
+func (mf *makefile) value(ref string) string {
+	return mf.vars[makeRef().FindStringSubmatch(ref)[1]]
 }
 
 // justRecipe is a justfile recipe line: name, optional parameters, a colon, dependencies.
