@@ -114,31 +114,7 @@ func readDeclared(root string, dirs []string) []declared {
 // it has CI: a check run only by a tool CI does not use (a pylint env, 1,000 messages old) is
 // offered, not gated. Without CI, tox and nox are how the project says what it checks.
 func markUnrun(decls []declared) {
-	ci := false
-	runs := map[string]map[string]bool{"tox": {}, "nox": {}}
-	for _, d := range decls {
-		if d.rank == rankTox {
-			continue
-		}
-		ci = ci || d.rank == rankCI
-		for _, cmd := range splitCommands(d.script) {
-			runner, units := runnerUnits(cmd)
-			if runner == "" {
-				continue
-			}
-			for _, e := range d.env {
-				if e.Name == "TOXENV" || e.Name == "TOX_ENV" {
-					units = append(units, strings.Split(e.Value, ",")...)
-				}
-			}
-			if len(units) == 0 {
-				units = []string{"*"}
-			}
-			for _, u := range units {
-				runs[runner][u] = true
-			}
-		}
-	}
+	runs, ci := unitsRun(decls)
 	if !ci {
 		return
 	}
@@ -157,32 +133,59 @@ func markUnrun(decls []declared) {
 	}
 }
 
+// unitsRun are the tox envs and nox sessions the declared scripts other than tox's and nox's
+// own run, by runner ("*": all of them), and whether the project has CI.
+func unitsRun(decls []declared) (map[string]map[string]bool, bool) {
+	ci := false
+	runs := map[string]map[string]bool{"tox": {}, "nox": {}}
+	for _, d := range decls {
+		if d.rank == rankTox {
+			continue
+		}
+		ci = ci || d.rank == rankCI
+		for _, cmd := range splitCommands(d.script) {
+			runner, units := runnerUnits(cmd)
+			if runner == "" {
+				continue
+			}
+			for _, u := range unitsOr(append(units, toxEnvVar(d.env)...), "*") {
+				runs[runner][u] = true
+			}
+		}
+	}
+	return runs, ci
+}
+
+// toxEnvVar are the envs TOXENV (or TOX_ENV) names.
+func toxEnvVar(env []EnvVar) []string {
+	var units []string
+	for _, e := range env {
+		if e.Name == "TOXENV" || e.Name == "TOX_ENV" {
+			units = append(units, strings.Split(e.Value, ",")...)
+		}
+	}
+	return units
+}
+
+// unitsOr is units, or all when there are none.
+func unitsOr(units []string, all string) []string {
+	if len(units) == 0 {
+		return []string{all}
+	}
+	return units
+}
+
 // runnerUnits reads a tox or nox command: which runner, and the envs or sessions it names
 // (-e a,b; -s name); none named means its defaults, taken here as all of them.
 func runnerUnits(cmd simpleCommand) (string, []string) {
-	w := cmd.words
-	for _, r := range pythonRunners {
-		if hasPrefix(w, r...) {
-			w = w[len(r):]
-			for len(w) > 0 && strings.HasPrefix(w[0], "-") {
-				if contains([]string{"--group", "--with", "--extra", "--python", "-p"}, w[0]) && len(w) > 1 {
-					w = w[1:]
-				}
-				w = w[1:]
-			}
-			break
-		}
-	}
-	if len(w) > 2 && (w[0] == "python" || w[0] == "python3") && w[1] == "-m" {
-		w = w[2:]
-	}
+	w := withoutModule(withoutEnvRunner(cmd.words))
 	if len(w) == 0 || w[0] != "tox" && w[0] != "nox" {
 		return "", nil
 	}
 	var units []string
 	for i := 1; i < len(w); i++ {
 		switch a := w[i]; {
-		case (a == "-e" || a == "--env" || a == "-s" || a == "--session" || a == "--sessions") && i+1 < len(w):
+		case contains(unitFlags, a) && i+1 < len(w):
 			i++
 			units = append(units, strings.Split(w[i], ",")...)
 		case strings.HasPrefix(a, "-e") && len(a) > 2:
@@ -190,6 +193,41 @@ func runnerUnits(cmd simpleCommand) (string, []string) {
 		}
 	}
 	return w[0], units
+}
+
+// unitFlags name tox's envs and nox's sessions.
+var unitFlags = []string{"-e", "--env", "-s", "--session", "--sessions"}
+
+// runnerValueFlags are the flags of uv run and its like that take a value.
+var runnerValueFlags = []string{"--group", "--with", "--extra", "--python", "-p"}
+
+// withoutEnvRunner takes off the runner of a Python environment (uv run --with tox) and its flags.
+func withoutEnvRunner(w []string) []string {
+	for _, r := range pythonRunners {
+		if hasPrefix(w, r...) {
+			return skipFlags(w[len(r):], runnerValueFlags)
+		}
+	}
+	return w
+}
+
+// skipFlags takes the flags off the front of w, with the values of those in valued.
+func skipFlags(w []string, valued []string) []string {
+	for len(w) > 0 && strings.HasPrefix(w[0], "-") {
+		if contains(valued, w[0]) && len(w) > 1 {
+			w = w[1:]
+		}
+		w = w[1:]
+	}
+	return w
+}
+
+// withoutModule takes off `python -m` in front of a module run as a program.
+func withoutModule(w []string) []string {
+	if len(w) > 2 && (w[0] == "python" || w[0] == "python3") && w[1] == "-m" {
+		return w[2:]
+	}
+	return w
 }
 
 // calledTargets are the Makefile targets that CI or a hook runs (`make lint-go`, `make -C api
@@ -775,62 +813,87 @@ func toxEnvs(dir string) []declared {
 	if data == nil {
 		return nil
 	}
-	// Each env's commands and setenv, by section, in the order the sections come.
-	var sections []string
-	values := map[string]map[string][]string{}
-	section, key := "", ""
+	ini := parseToxIni(data)
+	var out []declared
+	for _, s := range ini.sections {
+		if d, ok := ini.env(s); ok {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// toxIni is what toxEnvs reads of tox.ini: each env's keys' values (a key continued over
+// indented lines has one value per line), by section, in the order the sections come.
+type toxIni struct {
+	sections     []string
+	values       map[string]map[string][]string
+	section, key string // where the reading is
+}
+
+func parseToxIni(data []byte) *toxIni {
+	ini := &toxIni{values: map[string]map[string][]string{}}
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
-		raw := sc.Text()
-		line := strings.TrimSpace(raw)
-		switch {
-		case line == "" || strings.HasPrefix(line, "#") || strings.HasPrefix(line, ";"):
-			continue
-		case strings.HasPrefix(line, "["):
-			section, key = strings.TrimSpace(strings.Trim(line, "[]")), ""
-		case raw[0] == ' ' || raw[0] == '\t':
-			if key != "" {
-				values[section][key] = append(values[section][key], line)
-			}
-		default:
-			key = ""
-			k, v, ok := strings.Cut(line, "=")
-			if !ok || (section != "testenv" && !strings.HasPrefix(section, "testenv:")) {
-				continue
-			}
-			if values[section] == nil {
-				values[section] = map[string][]string{}
-				sections = append(sections, section)
-			}
-			key = strings.TrimSpace(k)
-			if v = strings.TrimSpace(v); v != "" {
-				values[section][key] = append(values[section][key], v)
-			}
-		}
+		ini.line(sc.Text())
 	}
-	var out []declared
-	for _, s := range sections {
-		var lines []string
-		for _, l := range values[s]["commands"] {
-			lines = appendToxCommand(lines, l)
+	return ini
+}
+
+// line reads one line: a section header, a key's continuation, or a key of an env's section.
+func (ini *toxIni) line(raw string) {
+	line := strings.TrimSpace(raw)
+	switch {
+	case line == "" || strings.HasPrefix(line, "#") || strings.HasPrefix(line, ";"):
+	case strings.HasPrefix(line, "["):
+		ini.section, ini.key = strings.TrimSpace(strings.Trim(line, "[]")), ""
+	case raw[0] == ' ' || raw[0] == '\t':
+		if ini.key != "" {
+			ini.values[ini.section][ini.key] = append(ini.values[ini.section][ini.key], line)
 		}
-		if len(lines) == 0 {
-			continue
-		}
-		env, unit := "testenv", ""
-		if strings.HasPrefix(s, "testenv:") {
-			env = strings.TrimPrefix(s, "testenv:")
-			unit = env
-		}
-		// setenv is what the commands run with (PYTHONWARNINGS=error); an env has the base's too.
-		vars := toxSetenv(values["testenv"]["setenv"])
-		if s != "testenv" {
-			vars = mergeEnv(vars, toxSetenv(values[s]["setenv"]))
-		}
-		out = append(out, declared{script: strings.Join(lines, "\n"), source: "tox.ini, env " + env, unit: unit, env: vars})
+	default:
+		ini.keyLine(line)
 	}
-	return out
+}
+
+// keyLine starts a key (NAME = value) of the current section, when that is an env's.
+func (ini *toxIni) keyLine(line string) {
+	ini.key = ""
+	k, v, ok := strings.Cut(line, "=")
+	if !ok || (ini.section != "testenv" && !strings.HasPrefix(ini.section, "testenv:")) {
+		return
+	}
+	if ini.values[ini.section] == nil {
+		ini.values[ini.section] = map[string][]string{}
+		ini.sections = append(ini.sections, ini.section)
+	}
+	ini.key = strings.TrimSpace(k)
+	if v = strings.TrimSpace(v); v != "" {
+		ini.values[ini.section][ini.key] = append(ini.values[ini.section][ini.key], v)
+	}
+}
+
+// env is the check of one env's section; false when it runs no command.
+func (ini *toxIni) env(s string) (declared, bool) {
+	var lines []string
+	for _, l := range ini.values[s]["commands"] {
+		lines = appendToxCommand(lines, l)
+	}
+	if len(lines) == 0 {
+		return declared{}, false
+	}
+	env, unit := "testenv", ""
+	if strings.HasPrefix(s, "testenv:") {
+		env = strings.TrimPrefix(s, "testenv:")
+		unit = env
+	}
+	// setenv is what the commands run with (PYTHONWARNINGS=error); an env has the base's too.
+	vars := toxSetenv(ini.values["testenv"]["setenv"])
+	if s != "testenv" {
+		vars = mergeEnv(vars, toxSetenv(ini.values[s]["setenv"]))
+	}
+	return declared{script: strings.Join(lines, "\n"), source: "tox.ini, env " + env, unit: unit, env: vars}, true
 }
 
 // toxSetenv reads setenv's NAME=value lines, leaving out other factors' lines and values tox
