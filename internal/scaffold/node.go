@@ -552,52 +552,66 @@ func scriptClosure(scripts map[string]string, name string) map[string]bool {
 // `run-s X Y`, `npm-run-all X 'lint:*'`.
 func scriptRefs(scripts map[string]string, script string) []string {
 	var out []string
-	add := func(name string) {
-		if strings.HasSuffix(name, "*") {
-			prefix := strings.TrimSuffix(name, "*")
-			for s := range scripts {
-				if strings.HasPrefix(s, prefix) {
-					out = append(out, s)
-				}
-			}
-			return
-		}
-		out = append(out, name)
-	}
 	for _, cmd := range splitCommands(script) {
-		w := cmd.words
-		if len(w) == 0 {
-			continue
+		for _, name := range scriptsNamed(scripts, cmd.words) {
+			out = append(out, expandScriptGlob(scripts, name)...)
 		}
-		args := nonFlags(w[1:])
-		switch w[0] {
-		case "npm", "pnpm", "yarn", "bun":
-			if len(args) == 0 {
-				continue
+	}
+	return out
+}
+
+// scriptsNamed are the scripts one command runs, by name or by a glob ending in * (run-s 'lint:*').
+func scriptsNamed(scripts map[string]string, w []string) []string {
+	if len(w) == 0 {
+		return nil
+	}
+	args := nonFlags(w[1:])
+	switch w[0] {
+	case "npm", "pnpm", "yarn", "bun":
+		return packageManagerRuns(scripts, w[0], args)
+	case "run-s", "run-p", "npm-run-all", "npm-run-all2":
+		return args
+	case "nx":
+		// nx runs the root package.json's scripts of a target's name as that target.
+		var out []string
+		for _, t := range nxTargets(w[1:]) {
+			if scripts[t] != "" {
+				out = append(out, t)
 			}
-			switch args[0] {
-			case "run", "run-script":
-				if len(args) > 1 {
-					add(args[1])
-				}
-			case "test", "t":
-				add("test")
-			default:
-				if w[0] != "npm" && scripts[args[0]] != "" {
-					add(args[0]) // pnpm lint, yarn lint
-				}
-			}
-		case "run-s", "run-p", "npm-run-all", "npm-run-all2":
-			for _, a := range args {
-				add(a)
-			}
-		case "nx":
-			// nx runs the root package.json's scripts of a target's name as that target.
-			for _, t := range nxTargets(w[1:]) {
-				if scripts[t] != "" {
-					add(t)
-				}
-			}
+		}
+		return out
+	}
+	return nil
+}
+
+// packageManagerRuns is the script a package manager's command runs: npm run lint, npm test,
+// pnpm lint, yarn lint.
+func packageManagerRuns(scripts map[string]string, pm string, args []string) []string {
+	if len(args) == 0 {
+		return nil
+	}
+	switch args[0] {
+	case "run", "run-script":
+		return args[1:min(len(args), 2)]
+	case "test", "t":
+		return []string{"test"}
+	}
+	if pm != "npm" && scripts[args[0]] != "" {
+		return args[:1] // pnpm lint, yarn lint
+	}
+	return nil
+}
+
+// expandScriptGlob is the scripts a name ending in * matches, or the name itself.
+func expandScriptGlob(scripts map[string]string, name string) []string {
+	prefix, ok := strings.CutSuffix(name, "*")
+	if !ok {
+		return []string{name}
+	}
+	var out []string
+	for s := range scripts {
+		if strings.HasPrefix(s, prefix) {
+			out = append(out, s)
 		}
 	}
 	return out
@@ -740,35 +754,13 @@ func scriptFormat(scripts map[string]string, closure map[string]bool) string {
 // leftOutScripts names the scripts that run a check (a tool init knows as one, or a check's
 // name) but that no gate runs, each with why: a declared check is never dropped without a word.
 func leftOutScripts(scripts map[string]string, runs map[string]map[string]bool, kept []string, gs []Gate, pm packageManager) []string {
-	var names []string
-	for name := range scripts {
-		names = append(names, name)
-	}
-	slices.Sort(names)
 	var out []string
 	gated := keptTools(scripts, runs, kept)
-	for _, name := range names {
-		covered := false
-		for _, k := range kept {
-			covered = covered || runs[k][name] || scriptClosure(scripts, k)[name]
-		}
-		for _, g := range gs {
-			covered = covered || g.Run == pm.run+" "+name || g.Fix == pm.run+" "+name
-		}
-		if covered || strings.HasPrefix(name, "pre") || strings.HasPrefix(name, "post") {
+	for _, name := range sortedKeys(scripts) {
+		if scriptCovered(scripts, runs, kept, gs, pm, name) || strings.HasPrefix(name, "pre") || strings.HasPrefix(name, "post") {
 			continue
 		}
-		tool := ""
-		for _, cmd := range splitCommands(scripts[name]) {
-			if c, ok := classify(cmd.words); ok {
-				tool = c.key
-				break
-			}
-			if len(cmd.words) > 0 && checkScriptTools[cmd.words[0]] {
-				tool = cmd.words[0]
-				break
-			}
-		}
+		tool := scriptTool(scripts[name])
 		switch {
 		case writesFiles(scripts[name]):
 			continue // a fixer or a formatter: never a gate, and not a check left out
@@ -781,6 +773,29 @@ func leftOutScripts(scripts map[string]string, runs map[string]map[string]bool, 
 		}
 	}
 	return out
+}
+
+// scriptCovered reports whether a script is run by a kept script or is a gate's run or fix.
+func scriptCovered(scripts map[string]string, runs map[string]map[string]bool, kept []string, gs []Gate, pm packageManager, name string) bool {
+	for _, k := range kept {
+		if runs[k][name] || scriptClosure(scripts, k)[name] {
+			return true
+		}
+	}
+	return slices.ContainsFunc(gs, func(g Gate) bool { return g.Run == pm.run+" "+name || g.Fix == pm.run+" "+name })
+}
+
+// scriptTool is the first check a script runs that init knows or names, "" when none.
+func scriptTool(script string) string {
+	for _, cmd := range splitCommands(script) {
+		if c, ok := classify(cmd.words); ok {
+			return c.key
+		}
+		if len(cmd.words) > 0 && checkScriptTools[cmd.words[0]] {
+			return cmd.words[0]
+		}
+	}
+	return ""
 }
 
 // checkScriptTools are JavaScript checks classify does not shape into gates of their own.

@@ -150,65 +150,89 @@ func projectLabels(projects []Project) string {
 
 func writeGate(b *strings.Builder, p Project, g Gate) {
 	writeComment(b, "  ", p.Label()+": "+g.Comment+".")
-	if g.Source != "" {
-		writeComment(b, "  ", g.Source)
-	}
-	if g.CacheNote != "" {
-		writeComment(b, "  ", g.CacheNote)
-	}
-	if g.FilesNote != "" {
-		writeComment(b, "  ", g.FilesNote)
+	for _, note := range []string{g.Source, g.CacheNote, g.FilesNote} {
+		if note != "" {
+			writeComment(b, "  ", note)
+		}
 	}
 	fmt.Fprintf(b, "  %s:\n", g.Name)
 	fmt.Fprintf(b, "    run: %s\n", yamlString(g.Run))
-	if g.Format != "" {
-		fmt.Fprintf(b, "    format: %s\n", yamlString(g.Format))
+	for _, write := range gateFields {
+		write(b, g)
 	}
-	if g.Fix != "" {
-		fmt.Fprintf(b, "    fix: %s\n", yamlString(g.Fix))
+}
+
+// gateFields write a gate's keys after run:, in order, each only when it is set.
+var gateFields = []func(b *strings.Builder, g Gate){
+	func(b *strings.Builder, g Gate) { scalarField(b, "format", g.Format) },
+	func(b *strings.Builder, g Gate) { scalarField(b, "fix", g.Fix) },
+	func(b *strings.Builder, g Gate) { listField(b, "needs", g.Needs) },
+	func(b *strings.Builder, g Gate) { scalarField(b, "dir", g.Dir) },
+	writeGateEnv,
+	func(b *strings.Builder, g Gate) { listField(b, "paths", g.Paths) },
+	func(b *strings.Builder, g Gate) { listField(b, "exclude", g.Exclude) },
+	func(b *strings.Builder, g Gate) { listField(b, "glob", g.Glob) },
+	writeGateCache,
+	writeGateTimeout,
+	writeGateTests,
+	func(b *strings.Builder, g Gate) { scalarField(b, "coverage", g.Coverage) },
+	writeGateHint,
+}
+
+// scalarField writes `key: value` when value is set.
+func scalarField(b *strings.Builder, key, value string) {
+	if value != "" {
+		fmt.Fprintf(b, "    %s: %s\n", key, yamlString(value))
 	}
-	if len(g.Needs) > 0 {
-		fmt.Fprintf(b, "    needs: %s\n", yamlFlowList(g.Needs))
+}
+
+// listField writes `key: [a, b]` when the list has items.
+func listField(b *strings.Builder, key string, items []string) {
+	if len(items) > 0 {
+		fmt.Fprintf(b, "    %s: %s\n", key, yamlFlowList(items))
 	}
-	if g.Dir != "" {
-		fmt.Fprintf(b, "    dir: %s\n", yamlString(g.Dir))
+}
+
+func writeGateEnv(b *strings.Builder, g Gate) {
+	if len(g.Env) == 0 {
+		return
 	}
-	if len(g.Env) > 0 {
-		b.WriteString("    env:\n")
-		for _, e := range g.Env {
-			fmt.Fprintf(b, "      %s: %s\n", yamlString(e.Name), yamlString(e.Value))
-		}
+	b.WriteString("    env:\n")
+	for _, e := range g.Env {
+		fmt.Fprintf(b, "      %s: %s\n", yamlString(e.Name), yamlString(e.Value))
 	}
-	if len(g.Paths) > 0 {
-		fmt.Fprintf(b, "    paths: %s\n", yamlFlowList(g.Paths))
-	}
-	if len(g.Exclude) > 0 {
-		fmt.Fprintf(b, "    exclude: %s\n", yamlFlowList(g.Exclude))
-	}
-	if len(g.Glob) > 0 {
-		fmt.Fprintf(b, "    glob: %s\n", yamlFlowList(g.Glob))
-	}
+}
+
+func writeGateCache(b *strings.Builder, g Gate) {
 	if len(g.Inputs) > 0 {
 		fmt.Fprintf(b, "    cache: true\n")
 		fmt.Fprintf(b, "    inputs: %s\n", yamlFlowList(g.Inputs))
 	}
+}
+
+func writeGateTimeout(b *strings.Builder, g Gate) {
 	if g.Timeout > 0 {
 		fmt.Fprintf(b, "    timeout: %s\n", formatDuration(g.Timeout))
 	}
+}
+
+func writeGateTests(b *strings.Builder, g Gate) {
 	if g.Tests != "" {
 		writeComment(b, "    ", g.TestsNote)
 		fmt.Fprintf(b, "    tests: %s\n", yamlString(g.Tests))
 	}
-	if g.Coverage != "" {
-		fmt.Fprintf(b, "    coverage: %s\n", yamlString(g.Coverage))
+}
+
+// writeGateHint writes the hint, saying the folder it is about when the gate runs in one.
+func writeGateHint(b *strings.Builder, g Gate) {
+	if g.Hint == "" {
+		return
 	}
-	if g.Hint != "" {
-		hint := g.Hint
-		if g.Dir != "" {
-			hint = "In " + g.Dir + "/: " + strings.ToLower(hint[:1]) + hint[1:]
-		}
-		fmt.Fprintf(b, "    hint: %s\n", yamlString(hint))
+	hint := g.Hint
+	if g.Dir != "" {
+		hint = "In " + g.Dir + "/: " + strings.ToLower(hint[:1]) + hint[1:]
 	}
+	fmt.Fprintf(b, "    hint: %s\n", yamlString(hint))
 }
 
 // writeComment writes text as comment lines; a line break in text (from a folder name or an

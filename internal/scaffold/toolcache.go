@@ -85,33 +85,63 @@ func (t *cacheTuner) command(words []string) ([]string, string) {
 	if s < 0 {
 		return nil, ""
 	}
-	tool, args := path.Base(words[s]), words[s+1:]
-	head := slices.Clone(words[:s+1])
-	switch tool {
-	case "go":
-		if len(args) > 0 && args[0] == "test" {
-			if out := dropCount1(args); len(out) < len(args) {
-				return append(head, out...), noteGoCount
-			}
-		}
-	case "eslint", "tsc":
-		add, note := t.additions(tool, args)
-		if add != nil {
-			return append(append(head, args...), add...), note
-		}
+	tool := path.Base(words[s])
+	tune, ok := cacheTuners[tool]
+	if !ok {
+		return nil, ""
+	}
+	args, note := tune(t, tool, words[s+1:])
+	if args == nil {
 		return nil, note
-	case "ruff":
-		if out := drop(args, "--no-cache"); len(out) < len(args) {
-			return append(head, out...), noteRuffNoCache
+	}
+	return append(slices.Clone(words[:s+1]), args...), note
+}
+
+// cacheTuners change a tool's arguments (given after the tool) for its own cache: the new
+// arguments, nil when unchanged, and the comment that says why.
+var cacheTuners = map[string]func(t *cacheTuner, tool string, args []string) ([]string, string){
+	"go":     goTestCache,
+	"eslint": (*cacheTuner).withCache,
+	"tsc":    (*cacheTuner).withCache,
+	"ruff":   ruffCache,
+	"mypy":   mypyCache,
+}
+
+// goTestCache leaves go test's -count=1 out.
+func goTestCache(_ *cacheTuner, _ string, args []string) ([]string, string) {
+	if len(args) > 0 && args[0] == "test" {
+		if out := dropCount1(args); len(out) < len(args) {
+			return out, noteGoCount
 		}
-	case "mypy":
-		out := drop(args, "--no-incremental", "--cache-dir=/dev/null")
-		if i := slices.Index(out, "--cache-dir"); i >= 0 && i+1 < len(out) && out[i+1] == "/dev/null" {
-			out = slices.Delete(out, i, i+2)
-		}
-		if len(out) < len(args) {
-			return append(head, out...), noteMypyNoIncrem
-		}
+	}
+	return nil, ""
+}
+
+// withCache adds the flags that turn on eslint's or tsc's cache.
+func (t *cacheTuner) withCache(tool string, args []string) ([]string, string) {
+	add, note := t.additions(tool, args)
+	if add == nil {
+		return nil, note
+	}
+	return append(slices.Clone(args), add...), note
+}
+
+// ruffCache leaves ruff's --no-cache out.
+func ruffCache(_ *cacheTuner, _ string, args []string) ([]string, string) {
+	if out := drop(args, "--no-cache"); len(out) < len(args) {
+		return out, noteRuffNoCache
+	}
+	return nil, ""
+}
+
+// mypyCache leaves out what turns mypy's incremental cache off.
+func mypyCache(_ *cacheTuner, _ string, args []string) ([]string, string) {
+	out := drop(args, "--no-incremental", "--cache-dir=/dev/null")
+	if i := slices.Index(out, "--cache-dir"); i >= 0 && i+1 < len(out) && out[i+1] == "/dev/null" {
+		out = slices.Delete(out, i, i+2)
+	}
+	if len(out) < len(args) {
+		return out, noteMypyNoIncrem
 	}
 	return nil, ""
 }
@@ -157,42 +187,56 @@ func (t *cacheTuner) script(words []string) ([]string, string) {
 func (t *cacheTuner) additions(tool string, args []string) ([]string, string) {
 	switch tool {
 	case "eslint":
-		for _, a := range args {
-			if strings.HasPrefix(a, "--cache") || contains([]string{"--print-config", "--init", "--stdin", "-h", "--help",
-				"-v", "--version", "--env-info"}, a) {
-				return nil, ""
-			}
-		}
-		if !t.nodeModulesIgnored() {
-			return nil, ""
-		}
-		switch t.eslintCrossFile(flagValue(args, "-c", "--config")) {
-		case crossFileNo:
-			return []string{"--cache", "--cache-location", eslintCacheDir}, noteEslintCache
-		case crossFileYes:
-			return nil, noteEslintTyped
-		}
+		return t.eslintCacheFlags(args)
 	case "tsc":
-		for _, a := range args {
-			if strings.HasPrefix(a, "--tsBuildInfoFile") || contains([]string{"--incremental", "-i", "-b", "--build",
-				"-w", "--watch", "--init", "--showConfig", "-v", "--version", "-h", "--help", "--all", "--listFilesOnly"}, a) {
-				return nil, ""
-			}
-		}
-		if !t.nodeModulesIgnored() {
-			return nil, ""
-		}
-		project := flagValue(args, "-p", "--project")
-		opts := tsconfigOptions(t.abs, project)
-		switch {
-		case opts.Incremental != nil || opts.Composite != nil && *opts.Composite:
-			return nil, "" // the project decided
-		case opts.TsBuildInfoFile != "":
-			return []string{"--incremental"}, noteTscCache
-		}
-		return []string{"--incremental", "--tsBuildInfoFile", tscCacheDir + tscInfoName(project)}, noteTscCache
+		return t.tscCacheFlags(args)
 	}
 	return nil, ""
+}
+
+// eslintNoLint are eslint's flags that make a run no lint of the project.
+var eslintNoLint = []string{"--print-config", "--init", "--stdin", "-h", "--help", "-v", "--version", "--env-info"}
+
+// tscNoCheck are tsc's flags that decide its build info already, or make a run no check.
+var tscNoCheck = []string{"--incremental", "-i", "-b", "--build", "-w", "--watch", "--init", "--showConfig", "-v",
+	"--version", "-h", "--help", "--all", "--listFilesOnly"}
+
+// eslintCacheDecided: the project set eslint's cache itself, or the run lints nothing.
+func eslintCacheDecided(a string) bool {
+	return strings.HasPrefix(a, "--cache") || contains(eslintNoLint, a)
+}
+
+// tscCacheDecided: the project set tsc's build info itself, or the run checks nothing.
+func tscCacheDecided(a string) bool {
+	return strings.HasPrefix(a, "--tsBuildInfoFile") || contains(tscNoCheck, a)
+}
+
+func (t *cacheTuner) eslintCacheFlags(args []string) ([]string, string) {
+	if slices.ContainsFunc(args, eslintCacheDecided) || !t.nodeModulesIgnored() {
+		return nil, ""
+	}
+	switch t.eslintCrossFile(flagValue(args, "-c", "--config")) {
+	case crossFileNo:
+		return []string{"--cache", "--cache-location", eslintCacheDir}, noteEslintCache
+	case crossFileYes:
+		return nil, noteEslintTyped
+	}
+	return nil, ""
+}
+
+func (t *cacheTuner) tscCacheFlags(args []string) ([]string, string) {
+	if slices.ContainsFunc(args, tscCacheDecided) || !t.nodeModulesIgnored() {
+		return nil, ""
+	}
+	project := flagValue(args, "-p", "--project")
+	opts := tsconfigOptions(t.abs, project)
+	switch {
+	case opts.Incremental != nil || opts.Composite != nil && *opts.Composite:
+		return nil, "" // the project decided
+	case opts.TsBuildInfoFile != "":
+		return []string{"--incremental"}, noteTscCache
+	}
+	return []string{"--incremental", "--tsBuildInfoFile", tscCacheDir + tscInfoName(project)}, noteTscCache
 }
 
 // toolAt is the index of the tool in a command, past the runners that start it in the project's
