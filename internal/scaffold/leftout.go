@@ -104,44 +104,60 @@ var checkWords = map[string]bool{"check": true, "lint": true, "test": true, "tes
 func leftOutChecks(decls []declared) map[string][]string {
 	out := map[string][]string{}
 	seen := map[string]bool{}
-	add := func(dir, what, source string) {
-		if !seen[dir+"\x00"+what] {
-			seen[dir+"\x00"+what] = true
-			out[dir] = append(out[dir], what+" ("+source+")")
-		}
-	}
 	for _, d := range decls {
 		// A tox env CI does not run is still declared: its unknown commands are named too.
 		if d.fixer || d.rank == rankCI && releaseWorkflow(d.source) || notCheckUnit(d.unit) {
 			continue
 		}
-		if d.uses != "" {
-			if c := actionCommand(d.uses); c != "" {
-				name, _, _ := strings.Cut(d.uses, "@")
-				add(d.dir, fmt.Sprintf("%s, locally `%s`", name, c), d.source)
-			}
-			continue
-		}
-		var left []simpleCommand
-		for _, cmd := range splitCommands(d.script) {
-			if _, ok := classify(cmd.words); ok || !maybeCheck(cmd.words) {
-				continue
-			}
-			left = append(left, cmd)
-		}
-		for _, cmd := range left {
-			// In CI, where most commands set up, a command is a check when it says so, or when
-			// it is the one command of a step whose name says so ("Check documentation").
-			if d.rank != rankCI || hasCheckWord(cmd.words) || len(left) == 1 && hasCheckWord(strings.Fields(d.what)) {
-				text := cmd.String()
-				if line := strings.TrimSpace(d.script); !strings.Contains(line, "\n") {
-					text = line // one line, shown whole: `docker run -v $(pwd):/wrk ... -check .`
-				}
-				add(d.dir, "`"+clipCommand(text)+"`", d.source)
+		for _, what := range leftOutOf(d) {
+			if !seen[d.dir+"\x00"+what] {
+				seen[d.dir+"\x00"+what] = true
+				out[d.dir] = append(out[d.dir], what+" ("+d.source+")")
 			}
 		}
 	}
 	return out
+}
+
+// leftOutOf names the checks one declared script runs that init makes no gate of: the action it
+// uses, or its commands that may check.
+func leftOutOf(d declared) []string {
+	if d.uses != "" {
+		if c := actionCommand(d.uses); c != "" {
+			name, _, _ := strings.Cut(d.uses, "@")
+			return []string{fmt.Sprintf("%s, locally `%s`", name, c)}
+		}
+		return nil
+	}
+	var left []simpleCommand
+	for _, cmd := range splitCommands(d.script) {
+		if _, ok := classify(cmd.words); !ok && maybeCheck(cmd.words) {
+			left = append(left, cmd)
+		}
+	}
+	var out []string
+	for _, cmd := range left {
+		if saysItChecks(d, cmd, len(left)) {
+			out = append(out, "`"+clipCommand(shownCommand(d, cmd))+"`")
+		}
+	}
+	return out
+}
+
+// saysItChecks: in CI, where most commands set up, a command is a check when it says so, or
+// when it is the one command of a step whose name says so ("Check documentation"); elsewhere
+// (a check target, a tox env) every command may be.
+func saysItChecks(d declared, cmd simpleCommand, commands int) bool {
+	return d.rank != rankCI || hasCheckWord(cmd.words) || commands == 1 && hasCheckWord(strings.Fields(d.what))
+}
+
+// shownCommand is the command as a note shows it: a one-line script whole (`docker run -v
+// $(pwd):/wrk ... -check .`), else the command's words.
+func shownCommand(d declared, cmd simpleCommand) string {
+	if line := strings.TrimSpace(d.script); !strings.Contains(line, "\n") {
+		return line
+	}
+	return cmd.String()
 }
 
 // maybeCheck reports whether a command init does not recognise could still be a check: not
