@@ -346,13 +346,12 @@ func dropGoTest(args []string) []string {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
-		case a == "-v" || a == "-cover" || a == "-json":
+		case contains(goTestOutputFlags, a):
 		case goTestValueFlags[a] && i+1 < len(args) && args[i+1] == "":
 			i++ // -tags "$(TAGS)" with TAGS unset: no value, no flag
-		case a == "-coverprofile" || a == "-covermode" || a == "-coverpkg" || a == "-o":
+		case contains(goTestOutputValueFlags, a):
 			i++
-		case strings.HasPrefix(a, "-coverprofile=") || strings.HasPrefix(a, "-covermode=") || strings.HasPrefix(a, "-coverpkg=") ||
-			strings.HasPrefix(a, "--coverprofile=") || strings.HasPrefix(a, "-o="):
+		case slices.ContainsFunc(goTestOutputValueFlags, func(f string) bool { return hasValueOf(a, f) }) || hasValueOf(a, "--coverprofile"):
 		default:
 			out = append(out, a)
 		}
@@ -361,6 +360,18 @@ func dropGoTest(args []string) []string {
 		out = append(out, "./...")
 	}
 	return out
+}
+
+// goTestOutputFlags only print more or write machine output; goTestOutputValueFlags only write
+// coverage or the test binary, with a value.
+var (
+	goTestOutputFlags      = []string{"-v", "-cover", "-json"}
+	goTestOutputValueFlags = []string{"-coverprofile", "-covermode", "-coverpkg", "-o"}
+)
+
+// hasValueOf reports whether arg is flag with its value: -flag=value.
+func hasValueOf(arg, flag string) bool {
+	return strings.HasPrefix(arg, flag+"=")
 }
 
 // goTestValueFlags are go test's (and go build's) flags that take the next word as their value
