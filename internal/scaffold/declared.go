@@ -342,47 +342,65 @@ func workflowStep(wf ghWorkflow, job ghJob, i int, plumbing map[string]bool) (de
 	dir := cleanDir(firstNonEmpty(s.WorkingDirectory, job.Defaults.Run.WorkingDirectory))
 	switch {
 	case s.Run != "":
-		matrix := firstMatrixValues(job.Strategy.Matrix)
-		run := substituteMatrix(envExpression().ReplaceAllStringFunc(s.Run, func(e string) string {
-			k := envExpression().FindStringSubmatch(e)[1]
-			if v, ok := job.Env[k]; ok && !strings.Contains(v, "${{") {
-				return v
-			}
-			if v, ok := wf.Env[k]; ok && !strings.Contains(v, "${{") {
-				return v
-			}
-			return e
-		}), matrix)
-		// What is left that the matrix decides (`matrix.tox || 'py'`) is filled in too.
-		run = ciExpression().ReplaceAllStringFunc(run, func(e string) string {
-			if v, ok := evalExpression(strings.TrimSuffix(strings.TrimPrefix(e, "${{"), "}}"), matrix, nil); ok {
-				return v
-			}
-			return e
-		})
-		shared := map[string]string{}
-		for _, e := range []map[string]string{wf.Env, job.Env} {
-			for k, v := range e {
-				if !plumbing[k] || stepReads(s.Run, k) {
-					shared[k] = v
-				}
-			}
-		}
-		return declared{script: run, dir: dir, rank: rankCI, what: s.Name,
-			env: stepEnv(matrix, shared, s.Env)}, true
+		return runStep(wf, job, s, dir, plumbing), true
 	case strings.HasPrefix(s.Uses, "golangci/golangci-lint-action@"):
 		return declared{script: "golangci-lint run " + s.With["args"],
 			dir: cleanDir(firstNonEmpty(s.With["working-directory"], dir)), rank: rankCI}, true
 	case s.Uses != "":
-		// An action that runs a check init knows (codespell, black) is that check.
-		if c := actionCommand(s.Uses); c != "" {
-			if _, ok := classify(strings.Fields(c)); ok {
-				return declared{script: c, dir: dir, rank: rankCI, what: s.Name}, true
-			}
-		}
-		return declared{uses: s.Uses, dir: dir, rank: rankCI, what: s.Name}, true
+		return actionStep(s, dir), true
 	}
 	return declared{}, false
+}
+
+// runStep is a run: step's script, with the workflow's and the job's env and the matrix's first
+// values filled in, and the environment its check needs.
+func runStep(wf ghWorkflow, job ghJob, s ghStep, dir string, plumbing map[string]bool) declared {
+	matrix := firstMatrixValues(job.Strategy.Matrix)
+	filled := envExpression().ReplaceAllStringFunc(s.Run, func(e string) string { return workflowEnvValue(wf, job, e) })
+	run := substituteMatrix(filled, matrix)
+	// What is left that the matrix decides (`matrix.tox || 'py'`) is filled in too.
+	run = ciExpression().ReplaceAllStringFunc(run, func(e string) string { return matrixExpressionValue(e, matrix) })
+	shared := map[string]string{}
+	for _, e := range []map[string]string{wf.Env, job.Env} {
+		for k, v := range e {
+			if !plumbing[k] || stepReads(s.Run, k) {
+				shared[k] = v
+			}
+		}
+	}
+	return declared{script: run, dir: dir, rank: rankCI, what: s.Name, env: stepEnv(matrix, shared, s.Env)}
+}
+
+// workflowEnvValue is the value of ${{ env.X }} (the expression e) as the job or the workflow
+// sets it, e itself when neither does or the value is an expression too.
+func workflowEnvValue(wf ghWorkflow, job ghJob, e string) string {
+	k := envExpression().FindStringSubmatch(e)[1]
+	for _, env := range []map[string]string{job.Env, wf.Env} {
+		if v, ok := env[k]; ok && !strings.Contains(v, "${{") {
+			return v
+		}
+	}
+	return e
+}
+
+// matrixExpressionValue is the value of the expression e worked out with the matrix's values,
+// e itself when it depends on anything else.
+func matrixExpressionValue(e string, matrix map[string]string) string {
+	if v, ok := evalExpression(strings.TrimSuffix(strings.TrimPrefix(e, "${{"), "}}"), matrix, nil); ok {
+		return v
+	}
+	return e
+}
+
+// actionStep is a uses: step: the check an action runs when init knows it (codespell, black),
+// else the action, to be named if it checks.
+func actionStep(s ghStep, dir string) declared {
+	if c := actionCommand(s.Uses); c != "" {
+		if _, ok := classify(strings.Fields(c)); ok {
+			return declared{script: c, dir: dir, rank: rankCI, what: s.Name}
+		}
+	}
+	return declared{uses: s.Uses, dir: dir, rank: rankCI, what: s.Name}
 }
 
 // workflowPlumbing are the workflow's and the job's variables that serve CI itself: one a `${{

@@ -294,26 +294,38 @@ func waitForBuild(gs []Gate, scripts map[string]string, pm packageManager) {
 // buildsToo reports whether a script writes build outputs or runs tasks that may.
 func buildsToo(script string) bool {
 	for _, cmd := range splitCommands(script) {
-		w := cmd.words
-		for _, p := range [][]string{{"npx"}, {"pnpm", "exec"}, {"yarn", "exec"}, {"bunx"}, {"yarn"}, {"pnpm"}} {
-			if hasPrefix(w, p...) && len(w) > len(p) {
-				w = w[len(p):]
-				break
-			}
-		}
-		switch {
-		case len(w) == 0:
-		case contains(orchestrators, w[0]):
+		if builds(withoutNodeRunner(cmd.words)) {
 			return true
-		case w[0] == "tsc":
-			if !slices.Contains(w, "--noEmit") && !slices.Contains(w, "-noEmit") {
-				return true
-			}
-		case contains(buildTools, w[0]):
-			if w[0] != "vite" && w[0] != "next" || len(w) > 1 && w[1] == "build" {
-				return true
-			}
 		}
+	}
+	return false
+}
+
+// nodeRunners start a tool from the project's node_modules.
+var nodeRunners = [][]string{{"npx"}, {"pnpm", "exec"}, {"yarn", "exec"}, {"bunx"}, {"yarn"}, {"pnpm"}}
+
+// withoutNodeRunner takes the runner in front of a tool off (npx tsc: tsc).
+func withoutNodeRunner(w []string) []string {
+	for _, p := range nodeRunners {
+		if hasPrefix(w, p...) && len(w) > len(p) {
+			return w[len(p):]
+		}
+	}
+	return w
+}
+
+// builds reports whether a command writes build outputs: a task orchestrator, tsc without
+// --noEmit, a build tool (vite and next only as `vite build`, `next build`).
+func builds(w []string) bool {
+	switch {
+	case len(w) == 0:
+		return false
+	case contains(orchestrators, w[0]):
+		return true
+	case w[0] == "tsc":
+		return !slices.Contains(w, "--noEmit") && !slices.Contains(w, "-noEmit")
+	case contains(buildTools, w[0]):
+		return w[0] != "vite" && w[0] != "next" || len(w) > 1 && w[1] == "build"
 	}
 	return false
 }

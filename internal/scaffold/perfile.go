@@ -208,20 +208,14 @@ func eslintPerFile(fp fileProject, args []string) bool {
 // flatEslintConfig reports whether the eslint config nearest the folder, looking up to the
 // root as eslint does, is a flat one.
 func (fp fileProject) flatEslintConfig() bool {
-	for rel := fp.rel; ; rel = path.Dir(rel) {
-		if rel == "." {
-			rel = ""
-		}
-		dir := filepath.Join(fp.root, filepath.FromSlash(rel))
+	for _, dir := range foldersUp(fp.root, fp.rel) {
 		for _, name := range eslintConfigs {
 			if exists(dir, name) {
 				return strings.HasPrefix(name, "eslint.config.")
 			}
 		}
-		if rel == "" {
-			return false
-		}
 	}
+	return false
 }
 
 // ruffPerFile: ruff's include chooses the files it walks only; a named file is checked whatever

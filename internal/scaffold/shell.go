@@ -78,27 +78,50 @@ type shellScanner struct {
 
 // step reads the rune at the scanner's position.
 func (sc *shellScanner) step(r rune) {
-	switch {
-	case sc.quote != 0:
+	if sc.quote != 0 {
 		sc.quoted(r)
-	case r == '\'' || r == '"':
-		sc.quote, sc.in = r, true
-	case r == '\\' && sc.i+1 < len(sc.rs):
-		sc.i++
-		sc.cur.WriteRune(sc.rs[sc.i])
-		sc.in = true
-	case r == '#' && !sc.in:
-		sc.comment()
-	case r == '(' || r == ')':
-		sc.parenthesis()
-	case r == '\n' || r == ';' || r == '|' || r == '&':
-		sc.separator(r)
-	case r == ' ' || r == '\t' || r == '\r':
-		sc.endWord()
-	default:
-		sc.cur.WriteRune(r)
-		sc.in = true
+		return
 	}
+	if special, ok := shellSpecials[r]; ok {
+		special(sc, r)
+		return
+	}
+	sc.literal(r)
+}
+
+// shellSpecials are what the runes that mean something to the shell, outside quotes, do.
+var shellSpecials = map[rune]func(sc *shellScanner, r rune){
+	'\'': (*shellScanner).openQuote, '"': (*shellScanner).openQuote,
+	'\\': (*shellScanner).escape,
+	'#':  (*shellScanner).comment,
+	'(':  (*shellScanner).parenthesis, ')': (*shellScanner).parenthesis,
+	'\n': (*shellScanner).separator, ';': (*shellScanner).separator, '|': (*shellScanner).separator,
+	'&': (*shellScanner).separator,
+	' ': (*shellScanner).blank, '\t': (*shellScanner).blank, '\r': (*shellScanner).blank,
+}
+
+// literal adds a rune to the word being read.
+func (sc *shellScanner) literal(r rune) {
+	sc.cur.WriteRune(r)
+	sc.in = true
+}
+
+func (sc *shellScanner) openQuote(r rune) {
+	sc.quote, sc.in = r, true
+}
+
+// escape takes the next rune as it is; a backslash at the very end is itself.
+func (sc *shellScanner) escape(r rune) {
+	if sc.i+1 >= len(sc.rs) {
+		sc.literal(r)
+		return
+	}
+	sc.i++
+	sc.literal(sc.rs[sc.i])
+}
+
+func (sc *shellScanner) blank(rune) {
+	sc.endWord()
 }
 
 // quoted reads a rune inside quotes: only a double quote's backslash escapes.
@@ -115,8 +138,12 @@ func (sc *shellScanner) quoted(r rune) {
 }
 
 // comment skips to the end of the line, which ends the command (the loop ends by itself when the
-// comment ran to the end).
-func (sc *shellScanner) comment() {
+// comment ran to the end); a # inside a word is part of it.
+func (sc *shellScanner) comment(r rune) {
+	if sc.in {
+		sc.literal(r)
+		return
+	}
 	for sc.i < len(sc.rs) && sc.rs[sc.i] != '\n' {
 		sc.i++
 	}
@@ -125,7 +152,7 @@ func (sc *shellScanner) comment() {
 
 // parenthesis ends the command: a subshell, a case pattern (`a) go test`), a command
 // substitution: what is inside or after is a command of its own.
-func (sc *shellScanner) parenthesis() {
+func (sc *shellScanner) parenthesis(rune) {
 	if sc.in && sc.cur.String() == "$" {
 		sc.cur.Reset()
 		sc.in = false

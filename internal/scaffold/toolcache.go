@@ -372,47 +372,62 @@ func (t *cacheTuner) eslintCrossFile(explicit string) int {
 		texts = append(texts, string(data))
 	}
 	found := explicit != ""
-	for rel := t.rel; ; rel = path.Dir(rel) {
-		if rel == "." {
-			rel = ""
-		}
-		dir := filepath.Join(t.root, filepath.FromSlash(rel))
-		for _, name := range eslintConfigs {
-			if data := readCapped(filepath.Join(dir, name)); data != nil {
-				texts = append(texts, string(data))
-				found = true
-			}
-		}
-		var pkg struct {
-			ESLintConfig    json.RawMessage `json:"eslintConfig"`
-			Dependencies    map[string]any  `json:"dependencies"`
-			DevDependencies map[string]any  `json:"devDependencies"`
-		}
-		if json.Unmarshal(readCapped(filepath.Join(dir, "package.json")), &pkg) == nil {
-			if len(pkg.ESLintConfig) > 0 {
-				texts = append(texts, string(pkg.ESLintConfig))
-				found = true
-			}
-			for name := range pkg.Dependencies {
-				texts = append(texts, `"`+name+`"`)
-			}
-			for name := range pkg.DevDependencies {
-				texts = append(texts, `"`+name+`"`)
-			}
-		}
-		if rel == "" {
-			break
-		}
+	for _, dir := range foldersUp(t.root, t.rel) {
+		more, configured := eslintTexts(dir)
+		texts = append(texts, more...)
+		found = found || configured
 	}
 	if !found {
 		return crossFileUnknown
 	}
-	for _, s := range texts {
-		if eslintCrossFileWords().MatchString(s) {
-			return crossFileYes
-		}
+	if slices.ContainsFunc(texts, eslintCrossFileWords().MatchString) {
+		return crossFileYes
 	}
 	return crossFileNo
+}
+
+// foldersUp are the folder rel under root and each folder above it up to root, as paths.
+func foldersUp(root, rel string) []string {
+	var out []string
+	for {
+		if rel == "." {
+			rel = ""
+		}
+		out = append(out, filepath.Join(root, filepath.FromSlash(rel)))
+		if rel == "" {
+			return out
+		}
+		rel = path.Dir(rel)
+	}
+}
+
+// eslintTexts are the words of one folder's eslint config: its config files, package.json's
+// eslintConfig and the names of its dependencies; configured says whether it has a config.
+func eslintTexts(dir string) (texts []string, configured bool) {
+	for _, name := range eslintConfigs {
+		if data := readCapped(filepath.Join(dir, name)); data != nil {
+			texts = append(texts, string(data))
+			configured = true
+		}
+	}
+	var pkg struct {
+		ESLintConfig    json.RawMessage `json:"eslintConfig"`
+		Dependencies    map[string]any  `json:"dependencies"`
+		DevDependencies map[string]any  `json:"devDependencies"`
+	}
+	if json.Unmarshal(readCapped(filepath.Join(dir, "package.json")), &pkg) != nil {
+		return texts, configured
+	}
+	if len(pkg.ESLintConfig) > 0 {
+		texts = append(texts, string(pkg.ESLintConfig))
+		configured = true
+	}
+	for _, deps := range []map[string]any{pkg.Dependencies, pkg.DevDependencies} {
+		for name := range deps {
+			texts = append(texts, `"`+name+`"`)
+		}
+	}
+	return texts, configured
 }
 
 // tsOptions are the compiler options that decide whether tsc keeps build info already.
