@@ -104,36 +104,46 @@ func checkableScripts(pkg packageJSON) map[string]string {
 // and keeps those no other one runs: ky's test runs its lint and its build, so one test gate
 // checks all three, and each error shows once.
 func (n *nodeScan) chooseScripts() {
-	if n.scripts["lint"] != "" {
-		n.wanted = append(n.wanted, "lint")
-	}
-	for _, name := range typecheckScripts {
-		if n.scripts[name] != "" {
-			n.wanted = append(n.wanted, name)
-			break
-		}
-	}
-	for _, name := range []string{"check", "test", "build"} {
-		if n.scripts[name] != "" {
-			n.wanted = append(n.wanted, name)
-		}
-	}
+	n.wanted = wantedScripts(n.scripts)
 	n.runs = map[string]map[string]bool{}
 	for _, name := range n.wanted {
 		n.runs[name] = scriptClosure(n.scripts, name)
 	}
 	for _, name := range n.wanted {
-		covered := false
-		for _, other := range n.wanted {
-			if other != name && n.runs[other][name] && !(n.runs[name][other] && other > name) {
-				covered = true
-			}
-		}
-		if !covered {
+		if !n.coveredByOther(name) {
 			n.kept = append(n.kept, name)
 		}
 	}
 	n.tscRun = n.keptRun("tsc", "vue-tsc", "tsgo")
+}
+
+// wantedScripts are the check scripts the package has: lint, the first type-check name, check,
+// test and build.
+func wantedScripts(scripts map[string]string) []string {
+	var wanted []string
+	if scripts["lint"] != "" {
+		wanted = append(wanted, "lint")
+	}
+	if i := slices.IndexFunc(typecheckScripts, func(name string) bool { return scripts[name] != "" }); i >= 0 {
+		wanted = append(wanted, typecheckScripts[i])
+	}
+	for _, name := range []string{"check", "test", "build"} {
+		if scripts[name] != "" {
+			wanted = append(wanted, name)
+		}
+	}
+	return wanted
+}
+
+// coveredByOther reports whether another wanted script runs this one; of two that run each
+// other, the first by name is kept.
+func (n *nodeScan) coveredByOther(name string) bool {
+	for _, other := range n.wanted {
+		if other != name && n.runs[other][name] && !(n.runs[name][other] && other > name) {
+			return true
+		}
+	}
+	return false
 }
 
 // keptRun reports whether a kept script, or a script it runs, runs one of tools.
@@ -151,44 +161,65 @@ func (n *nodeScan) keptRun(tools ...string) bool {
 // scriptGates makes a gate of each kept script, run through the package manager: a script that
 // writes files is the fixer of its check form, and a sibling fix script (lint:fix) its fix.
 func (n *nodeScan) scriptGates() {
-	runScript := func(name string) string { return n.pm.run + " " + name }
 	for _, name := range n.kept {
-		g := Gate{Name: nodeGateName(name), Comment: "the " + name + " script", Run: runScript(name),
-			Timeout: nodeTimeout(name), Source: "from " + n.src + ", script " + name,
+		g := Gate{Name: nodeGateName(name), Comment: "the " + name + " script", Run: n.runScript(name),
+			Timeout: nodeTimeout(name), Source: "from " + n.src + ", script " + name + n.runBy(name),
 			Format: scriptFormat(n.scripts, n.runs[name])}
-		var also []string
-		for _, w := range n.wanted {
-			if w != name && n.runs[name][w] {
-				also = append(also, w)
-			}
-		}
-		if len(also) > 0 {
+		if also := n.alsoRuns(name); len(also) > 0 {
 			g.Comment += ", which also runs " + joinAnd(also)
 		}
-		for _, d := range n.c.decls {
-			if contains(scriptRefs(n.scripts, d.script), name) {
-				g.Source += "; run by " + d.source
-				break
-			}
+		if n.checkAndFix(&g, name) {
+			n.p.Gates = append(n.p.Gates, g)
 		}
-		if check, ok := checkForm(n.scripts[name], n.pm); ok {
-			// The script rewrites files (eslint --fix, biome --write): as a gate it would rewrite
-			// the agent's code instead of judging it. It is the gate's fixer, and the gate runs
-			// the same tools without their writing flags.
-			g.Run, g.Fix = check, runScript(name)
-			g.Comment = "what the " + name + " script checks, without its writing flags (the script itself is the fix)"
-		} else if writesFiles(n.scripts[name]) {
-			n.p.Notes = append(n.p.Notes, "the "+name+" script rewrites files and gauntlet knows no check form of it: "+
-				"it is no gate here. Add the check by hand, with `fix: "+runScript(name)+"`.")
-			continue
-		} else if fixer := siblingFix(n.scripts, name); fixer != "" {
-			g.Fix = runScript(fixer)
-			g.Source += "; fix: script " + fixer
-		} else if name == "lint" {
-			g.Hint = "Run `" + runScript("lint") + "`; many linters fix what they can with --fix."
-		}
-		n.p.Gates = append(n.p.Gates, g)
 	}
+}
+
+func (n *nodeScan) runScript(name string) string { return n.pm.run + " " + name }
+
+// alsoRuns are the other wanted scripts a kept one runs.
+func (n *nodeScan) alsoRuns(name string) []string {
+	var also []string
+	for _, w := range n.wanted {
+		if w != name && n.runs[name][w] {
+			also = append(also, w)
+		}
+	}
+	return also
+}
+
+// runBy names the first declared check (CI, a hook) that runs the script, "" when none does.
+func (n *nodeScan) runBy(name string) string {
+	for _, d := range n.c.decls {
+		if contains(scriptRefs(n.scripts, d.script), name) {
+			return "; run by " + d.source
+		}
+	}
+	return ""
+}
+
+// checkAndFix gives a script's gate its check and fix forms; false when the script rewrites
+// files and no check form of it is known: it is no gate then, and a note says so.
+func (n *nodeScan) checkAndFix(g *Gate, name string) bool {
+	if check, ok := checkForm(n.scripts[name], n.pm); ok {
+		// The script rewrites files (eslint --fix, biome --write): as a gate it would rewrite
+		// the agent's code instead of judging it. It is the gate's fixer, and the gate runs
+		// the same tools without their writing flags.
+		g.Run, g.Fix = check, n.runScript(name)
+		g.Comment = "what the " + name + " script checks, without its writing flags (the script itself is the fix)"
+		return true
+	}
+	if writesFiles(n.scripts[name]) {
+		n.p.Notes = append(n.p.Notes, "the "+name+" script rewrites files and gauntlet knows no check form of it: "+
+			"it is no gate here. Add the check by hand, with `fix: "+n.runScript(name)+"`.")
+		return false
+	}
+	if fixer := siblingFix(n.scripts, name); fixer != "" {
+		g.Fix = n.runScript(fixer)
+		g.Source += "; fix: script " + fixer
+	} else if name == "lint" {
+		g.Hint = "Run `" + n.runScript("lint") + "`; many linters fix what they can with --fix."
+	}
+	return true
 }
 
 // toolsRunByCI makes a gate, through the package manager, of each Node tool CI (or a hook) runs
@@ -413,25 +444,9 @@ func siblingFix(scripts map[string]string, name string) string {
 // already: its check script (format:check) with the writing one (format) as the fix, or, when
 // there is only the writing one, the check form of the same tool.
 func formatGate(scripts map[string]string, runs map[string]map[string]bool, kept []string, pm packageManager, src string) []Gate {
-	covered := func(s string) bool {
-		for _, k := range kept {
-			if runs[k][s] {
-				return true
-			}
-		}
-		return false
-	}
-	writer := ""
-	for _, s := range []string{"format", "fmt", "prettier"} {
-		if scripts[s] != "" && !covered(s) {
-			writer = s
-			break
-		}
-	}
-	for _, s := range []string{"format:check", "fmt:check", "format-check", "check:format", "check-format", "prettier:check"} {
-		if scripts[s] == "" || covered(s) {
-			continue
-		}
+	free := func(s string) bool { return scripts[s] != "" && !runByKept(runs, kept, s) }
+	writer := firstOf(formatWriters, free)
+	if s := firstOf(formatChecks, free); s != "" {
 		g := Gate{Name: "fmt", Comment: "the " + s + " script", Run: pm.run + " " + s, Timeout: 5 * time.Minute,
 			Source: "from " + src + ", script " + s}
 		if writer != "" {
@@ -451,6 +466,26 @@ func formatGate(scripts map[string]string, runs map[string]map[string]bool, kept
 	// where it declares checks of its own.
 	return []Gate{{Name: "fmt", Comment: "what the " + writer + " script formats, checked without writing (the script itself is the fix)",
 		Run: check, Fix: pm.run + " " + writer, Timeout: 5 * time.Minute, Source: "from " + src + ", script " + writer, Inferred: true}}
+}
+
+// formatWriters are the script names that conventionally format the code; formatChecks those
+// that check its formatting.
+var (
+	formatWriters = []string{"format", "fmt", "prettier"}
+	formatChecks  = []string{"format:check", "fmt:check", "format-check", "check:format", "check-format", "prettier:check"}
+)
+
+// runByKept reports whether a kept script runs the script s.
+func runByKept(runs map[string]map[string]bool, kept []string, s string) bool {
+	return slices.ContainsFunc(kept, func(k string) bool { return runs[k][s] })
+}
+
+// firstOf is the first of names ok takes, "" when none.
+func firstOf(names []string, ok func(string) bool) string {
+	if i := slices.IndexFunc(names, ok); i >= 0 {
+		return names[i]
+	}
+	return ""
 }
 
 // biomeChecked reports whether a biome format script's check is already done: biome check and

@@ -170,13 +170,7 @@ func noteLeftOut(projects []Project, left map[string][]string) {
 // of its own: then those are what it means by "checked", and a gate it never runs would block
 // agents on failures its maintainers never see. A project that declares nothing keeps them.
 func offerInferred(projects []Project) {
-	declares := false
-	for _, p := range projects {
-		for _, g := range p.Gates {
-			declares = declares || !g.Inferred
-		}
-	}
-	if !declares {
+	if !slices.ContainsFunc(projects, declaresCheck) {
 		return
 	}
 	for i := range projects {
@@ -193,19 +187,29 @@ func offerInferred(projects []Project) {
 		if p.Dir != "" && len(p.Gates) == 0 && len(p.Offers) > 0 {
 			// A folder nothing checks (a fuzz crate, an example module) is one line, not a page
 			// of commented gates.
-			var cmds []string
-			for _, g := range p.Offers {
-				if g.Run == gofmtCheck || g.Run == gofmtSimplifyCheck {
-					cmds = append(cmds, "`gofmt -l`")
-					continue
-				}
-				cmds = append(cmds, "`"+g.Run+"`")
-			}
-			p.Notes = append(p.Notes, "no check that init knows runs in this folder, so it has no gates; gauntlet's defaults "+
-				"here would be "+joinAnd(cmds)+" (add them as gates with dir: "+p.Dir+" to check it).")
+			p.Notes = append(p.Notes, defaultsNote(*p))
 			p.Offers = nil
 		}
 	}
+}
+
+// declaresCheck reports whether the project runs a check of its own.
+func declaresCheck(p Project) bool {
+	return slices.ContainsFunc(p.Gates, func(g Gate) bool { return !g.Inferred })
+}
+
+// defaultsNote names gauntlet's defaults for a folder that runs no check init knows.
+func defaultsNote(p Project) string {
+	var cmds []string
+	for _, g := range p.Offers {
+		if g.Run == gofmtCheck || g.Run == gofmtSimplifyCheck {
+			cmds = append(cmds, "`gofmt -l`")
+			continue
+		}
+		cmds = append(cmds, "`"+g.Run+"`")
+	}
+	return "no check that init knows runs in this folder, so it has no gates; gauntlet's defaults " +
+		"here would be " + joinAnd(cmds) + " (add them as gates with dir: " + p.Dir + " to check it)."
 }
 
 func detectDir(c *dirContext) []Project {

@@ -111,29 +111,34 @@ func scaleTimeouts(root string, projects []Project) {
 	}
 	for i := range projects {
 		p := &projects[i]
-		if len(p.Gates)+len(p.Offers) == 0 || monorepo(filepath.Join(root, filepath.FromSlash(p.Dir))) {
+		abs := filepath.Join(root, filepath.FromSlash(p.Dir))
+		if len(p.Gates)+len(p.Offers) == 0 || monorepo(abs) {
 			continue
 		}
-		size := measure(filepath.Join(root, filepath.FromSlash(p.Dir)), others)
-		limit := time.Duration(0)
-		for _, c := range sizeCaps {
-			if size.files <= c.maxFiles && size.deps <= c.maxDeps {
-				limit = c.cap
-				if p.Kind == "Rust" {
-					limit = c.rustCap
-				}
-				break
+		if limit := sizeCap(measure(abs, others), p.Kind); limit > 0 {
+			capTimeouts(p.Gates, limit)
+			capTimeouts(p.Offers, limit)
+		}
+	}
+}
+
+// sizeCap is the longest timeout a project of this size and kind needs, 0 when it is too big
+// to tell.
+func sizeCap(size projectSize, kind string) time.Duration {
+	for _, c := range sizeCaps {
+		if size.files <= c.maxFiles && size.deps <= c.maxDeps {
+			if kind == "Rust" {
+				return c.rustCap
 			}
+			return c.cap
 		}
-		if limit == 0 {
-			continue
-		}
-		for _, gs := range [][]Gate{p.Gates, p.Offers} {
-			for j := range gs {
-				if gs[j].Timeout > limit {
-					gs[j].Timeout = limit
-				}
-			}
-		}
+	}
+	return 0
+}
+
+// capTimeouts lowers the gates' timeouts above limit to it.
+func capTimeouts(gs []Gate, limit time.Duration) {
+	for j := range gs {
+		gs[j].Timeout = min(gs[j].Timeout, limit)
 	}
 }

@@ -441,13 +441,7 @@ type tsOptions struct {
 // is JSON with comments and trailing commas, following relative `extends` a few levels; a file
 // that cannot be read or parsed counts as setting nothing.
 func tsconfigOptions(dir, project string) tsOptions {
-	file := filepath.Join(dir, "tsconfig.json")
-	if project != "" {
-		file = filepath.Join(dir, filepath.FromSlash(project))
-		if !strings.HasSuffix(project, ".json") {
-			file = filepath.Join(file, "tsconfig.json")
-		}
-	}
+	file := tsconfigFile(dir, project)
 	var out tsOptions
 	for range 5 {
 		var cfg struct {
@@ -458,38 +452,64 @@ func tsconfigOptions(dir, project string) tsOptions {
 		if err != nil || json.Unmarshal(std, &cfg) != nil {
 			return out
 		}
-		o := cfg.CompilerOptions
-		if out.Incremental == nil {
-			out.Incremental = o.Incremental
-		}
-		if out.Composite == nil {
-			out.Composite = o.Composite
-		}
-		if out.TsBuildInfoFile == "" {
-			out.TsBuildInfoFile = o.TsBuildInfoFile
-		}
-		var parents []string
-		var one string
-		if json.Unmarshal(cfg.Extends, &one) == nil {
-			parents = []string{one}
-		} else {
-			_ = json.Unmarshal(cfg.Extends, &parents)
-		}
-		next := ""
-		for _, p := range parents {
-			if strings.HasPrefix(p, "./") || strings.HasPrefix(p, "../") {
-				next = p // a package's config (@tsconfig/node20) is not read
-			}
-		}
+		out = out.or(cfg.CompilerOptions)
+		next := localParent(cfg.Extends)
 		if next == "" {
 			return out
-		}
-		if !strings.HasSuffix(next, ".json") {
-			next += ".json"
 		}
 		file = filepath.Join(filepath.Dir(file), filepath.FromSlash(next))
 	}
 	return out
+}
+
+// tsconfigFile is the tsconfig tsc reads: tsconfig.json, or the -p file, or the one in the -p
+// folder.
+func tsconfigFile(dir, project string) string {
+	if project == "" {
+		return filepath.Join(dir, "tsconfig.json")
+	}
+	file := filepath.Join(dir, filepath.FromSlash(project))
+	if !strings.HasSuffix(project, ".json") {
+		file = filepath.Join(file, "tsconfig.json")
+	}
+	return file
+}
+
+// or is o with what it leaves unset taken from base, as a config's options override those it
+// extends.
+func (o tsOptions) or(base tsOptions) tsOptions {
+	if o.Incremental == nil {
+		o.Incremental = base.Incremental
+	}
+	if o.Composite == nil {
+		o.Composite = base.Composite
+	}
+	if o.TsBuildInfoFile == "" {
+		o.TsBuildInfoFile = base.TsBuildInfoFile
+	}
+	return o
+}
+
+// localParent is the last relative config an extends names (one or a list), with .json; a
+// package's config (@tsconfig/node20) is not read: "".
+func localParent(extends json.RawMessage) string {
+	var parents []string
+	var one string
+	if json.Unmarshal(extends, &one) == nil {
+		parents = []string{one}
+	} else {
+		_ = json.Unmarshal(extends, &parents)
+	}
+	next := ""
+	for _, p := range parents {
+		if strings.HasPrefix(p, "./") || strings.HasPrefix(p, "../") {
+			next = p
+		}
+	}
+	if next != "" && !strings.HasSuffix(next, ".json") {
+		next += ".json"
+	}
+	return next
 }
 
 // tscInfoName names the build info of one tsconfig, so that two tsc commands of a gate
