@@ -309,34 +309,51 @@ func classifyCargo(args []string) (check, bool) {
 	if len(args) == 0 {
 		return check{}, false
 	}
-	rest := args[1:]
-	switch args[0] {
-	case "fmt":
-		w := append([]string{"cargo", "fmt"}, rest...)
-		checking := slices.Contains(w, "--check")
-		if !checking {
-			w = append(w, "--check")
-		}
-		fix := append([]string{"cargo", "fmt"}, drop(rest, "--check")...)
-		if fix[len(fix)-1] == "--" {
-			fix = fix[:len(fix)-1] // cargo fmt --all -- --check
-		}
-		return check{key: "cargo-fmt", kind: "Rust", name: "fmt", comment: "files that rustfmt would reformat",
-			words: w, timeout: quick, fix: fix, writes: !checking}, true
-	case "clippy":
-		w := append([]string{"cargo", "clippy"}, drop(rest, "--fix", "--allow-dirty", "--allow-staged", "--allow-no-vcs")...)
-		return check{key: "cargo-clippy", kind: "Rust", name: "lint", comment: "clippy's lints",
-			words: w, timeout: rustTime, fix: clippyFix(w), writes: slices.Contains(rest, "--fix")}, true
-	case "test":
+	recipe, ok := cargoRecipes[args[0]]
+	if !ok {
+		return check{}, false
+	}
+	return recipe(args[1:])
+}
+
+// cargoRecipes are cargo's checks by subcommand, given the words after it.
+var cargoRecipes = map[string]func(rest []string) (check, bool){
+	"fmt":    cargoFmt,
+	"clippy": cargoClippy,
+	"test": func(rest []string) (check, bool) {
 		return check{key: "cargo-test", kind: "Rust", name: "test", comment: "the tests",
 			words: append([]string{"cargo", "test"}, drop(rest, "--verbose")...), timeout: rustTime}, true
-	case "nextest":
-		if len(rest) > 0 && rest[0] == "run" {
-			return check{key: "cargo-test", kind: "Rust", name: "test", comment: "the tests, with nextest",
-				words: append([]string{"cargo", "nextest"}, rest...), timeout: rustTime}, true
-		}
+	},
+	"nextest": cargoNextest,
+}
+
+func cargoFmt(rest []string) (check, bool) {
+	w := append([]string{"cargo", "fmt"}, rest...)
+	checking := slices.Contains(w, "--check")
+	if !checking {
+		w = append(w, "--check")
 	}
-	return check{}, false
+	fix := append([]string{"cargo", "fmt"}, drop(rest, "--check")...)
+	if fix[len(fix)-1] == "--" {
+		fix = fix[:len(fix)-1] // cargo fmt --all -- --check
+	}
+	return check{key: "cargo-fmt", kind: "Rust", name: "fmt", comment: "files that rustfmt would reformat",
+		words: w, timeout: quick, fix: fix, writes: !checking}, true
+}
+
+func cargoClippy(rest []string) (check, bool) {
+	w := append([]string{"cargo", "clippy"}, drop(rest, "--fix", "--allow-dirty", "--allow-staged", "--allow-no-vcs")...)
+	return check{key: "cargo-clippy", kind: "Rust", name: "lint", comment: "clippy's lints",
+		words: w, timeout: rustTime, fix: clippyFix(w), writes: slices.Contains(rest, "--fix")}, true
+}
+
+// cargoNextest is `cargo nextest run`; nextest's other commands list or archive.
+func cargoNextest(rest []string) (check, bool) {
+	if len(rest) == 0 || rest[0] != "run" {
+		return check{}, false
+	}
+	return check{key: "cargo-test", kind: "Rust", name: "test", comment: "the tests, with nextest",
+		words: append([]string{"cargo", "nextest"}, rest...), timeout: rustTime}, true
 }
 
 // dropGoTest removes what only writes coverage or machine output, or floods the log: the gate
@@ -429,24 +446,8 @@ func mergeGoTests(cmds [][]string) []string {
 	var flags, pkgs []string
 	for _, c := range cmds {
 		f, p := splitGoTest(c[2:])
-		for i := 0; i < len(f); i++ {
-			if strings.HasPrefix(f[i], "-") && i+1 < len(f) && !strings.HasPrefix(f[i+1], "-") {
-				pair := f[i] + "\x00" + f[i+1]
-				if !contains(flags, pair) {
-					flags = append(flags, pair)
-				}
-				i++
-				continue
-			}
-			if !contains(flags, f[i]) {
-				flags = append(flags, f[i])
-			}
-		}
-		for _, pk := range p {
-			if !contains(pkgs, pk) {
-				pkgs = append(pkgs, pk)
-			}
-		}
+		flags = appendNew(flags, flagUnits(f)...)
+		pkgs = appendNew(pkgs, p...)
 	}
 	if contains(pkgs, "./...") {
 		pkgs = []string{"./..."}
@@ -456,6 +457,31 @@ func mergeGoTests(cmds [][]string) []string {
 		out = append(out, strings.Split(f, "\x00")...)
 	}
 	return append(out, pkgs...)
+}
+
+// flagUnits are go test's flags, each with its value as one unit ("-run\x00TestX"): the same
+// flag with another value is another unit.
+func flagUnits(f []string) []string {
+	var out []string
+	for i := 0; i < len(f); i++ {
+		if strings.HasPrefix(f[i], "-") && i+1 < len(f) && !strings.HasPrefix(f[i+1], "-") {
+			out = append(out, f[i]+"\x00"+f[i+1])
+			i++
+			continue
+		}
+		out = append(out, f[i])
+	}
+	return out
+}
+
+// appendNew appends the items list does not hold yet.
+func appendNew(list []string, items ...string) []string {
+	for _, it := range items {
+		if !contains(list, it) {
+			list = append(list, it)
+		}
+	}
+	return list
 }
 
 // pythonFlags are the interpreter's flags before -m (-W error, -X dev, -bb, -u).

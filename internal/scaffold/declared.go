@@ -236,27 +236,30 @@ func calledTargets(decls []declared) map[string]map[string]bool {
 	out := map[string]map[string]bool{}
 	for _, d := range decls {
 		for _, cmd := range splitCommands(d.script) {
-			w := cmd.words
-			if len(w) == 0 || (w[0] != "make" && w[0] != "gmake") {
-				continue
-			}
-			dir := cleanDir(path.Join(d.dir, cmd.cd))
-			for i := 1; i < len(w); i++ {
-				switch a := w[i]; {
-				case a == "-C" && i+1 < len(w):
-					i++
-					dir = cleanDir(path.Join(dir, w[i]))
-				case strings.HasPrefix(a, "-") || strings.Contains(a, "="):
-				default:
-					if out[dir] == nil {
-						out[dir] = map[string]bool{}
-					}
-					out[dir][a] = true
-				}
+			if w := cmd.words; len(w) > 0 && (w[0] == "make" || w[0] == "gmake") {
+				addMakeTargets(out, cleanDir(path.Join(d.dir, cmd.cd)), w[1:])
 			}
 		}
 	}
 	return out
+}
+
+// addMakeTargets adds the targets a make command's arguments name, in the folder it runs in
+// (dir, or its -C folder), to out.
+func addMakeTargets(out map[string]map[string]bool, dir string, args []string) {
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case a == "-C" && i+1 < len(args):
+			i++
+			dir = cleanDir(path.Join(dir, args[i]))
+		case strings.HasPrefix(a, "-") || strings.Contains(a, "="):
+		default:
+			if out[dir] == nil {
+				out[dir] = map[string]bool{}
+			}
+			out[dir][a] = true
+		}
+	}
 }
 
 func inDir(dir, source string) string {
@@ -743,43 +746,47 @@ func (mf *makefile) value(ref string) string {
 var justRecipe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^@?([A-Za-z_][A-Za-z0-9_-]*)[^:=]*:(?:[^=]|$)`) })
 
 func justRecipes(dir string) []declared {
-	var data []byte
-	name := ""
-	for _, n := range []string{"justfile", "Justfile", ".justfile"} {
-		if data = readCapped(filepath.Join(dir, n)); data != nil {
-			name = n
-			break
-		}
-	}
+	name, data := firstFile(dir, "justfile", "Justfile", ".justfile")
 	if name == "" {
 		return nil
 	}
-	var out []declared
-	current := ""
-	var lines []string
-	flush := func() {
-		if current != "" && checkTargets[current] && len(lines) > 0 {
-			out = append(out, declared{script: strings.Join(lines, "\n"), source: name + ", recipe " + current})
-		}
-		current, lines = "", nil
-	}
+	jr := &justReader{name: name}
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
-		line := sc.Text()
-		if strings.HasPrefix(line, " ") || strings.HasPrefix(line, "\t") {
-			if current != "" {
-				lines = append(lines, strings.TrimLeft(strings.TrimSpace(line), "@-"))
-			}
-			continue
-		}
-		flush()
-		if m := justRecipe().FindStringSubmatch(line); m != nil {
-			current = m[1]
-		}
+		jr.line(sc.Text())
 	}
-	flush()
-	return out
+	jr.flush()
+	return jr.out
+}
+
+// justReader reads a justfile line by line: the recipe being read and its lines so far.
+type justReader struct {
+	name, current string
+	lines         []string
+	out           []declared
+}
+
+// line reads one line: an indented line of the current recipe, or the start of another.
+func (jr *justReader) line(line string) {
+	if strings.HasPrefix(line, " ") || strings.HasPrefix(line, "\t") {
+		if jr.current != "" {
+			jr.lines = append(jr.lines, strings.TrimLeft(strings.TrimSpace(line), "@-"))
+		}
+		return
+	}
+	jr.flush()
+	if m := justRecipe().FindStringSubmatch(line); m != nil {
+		jr.current = m[1]
+	}
+}
+
+// flush keeps the recipe read, when it is a check's and runs anything.
+func (jr *justReader) flush() {
+	if jr.current != "" && checkTargets[jr.current] && len(jr.lines) > 0 {
+		jr.out = append(jr.out, declared{script: strings.Join(jr.lines, "\n"), source: jr.name + ", recipe " + jr.current})
+	}
+	jr.current, jr.lines = "", nil
 }
 
 func taskfile(dir string) []declared {

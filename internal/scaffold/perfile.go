@@ -145,20 +145,22 @@ func (t perFileTool) rewrite(fp fileProject, tool string, args []string) ([]stri
 	if !ok || dot < 0 && !t.pathOptional || !t.isCheck(rest) || t.allowed != nil && !t.allowed(fp, rest) {
 		return nil, false
 	}
+	if dot < 0 {
+		dot = len(rest) // the files go last
+	}
+	files := append(t.missingHonour(rest), filesarg.Placeholder)
+	return slices.Concat(args[:len(t.sub)], rest[:dot], files, rest[min(dot+1, len(rest)):]), true
+}
+
+// missingHonour are the flags that keep the project's ignores which the command lacks.
+func (t perFileTool) missingHonour(args []string) []string {
 	var added []string
 	for _, spellings := range t.honour {
-		if !slices.ContainsFunc(rest, func(a string) bool { return contains(spellings, a) }) {
+		if !slices.ContainsFunc(args, func(a string) bool { return contains(spellings, a) }) {
 			added = append(added, spellings[0])
 		}
 	}
-	out := slices.Clone(args[:len(t.sub)])
-	if dot < 0 {
-		out = append(append(append(out, rest...), added...), filesarg.Placeholder)
-		return out, true
-	}
-	out = append(out, rest[:dot]...)
-	out = append(append(out, added...), filesarg.Placeholder)
-	return append(out, rest[dot+1:]...), true
+	return added
 }
 
 // onlyDot finds the one path among args, which must be "." (-1 when there is none); false when
@@ -166,15 +168,12 @@ func (t perFileTool) rewrite(fp fileProject, tool string, args []string) ([]stri
 func (t perFileTool) onlyDot(args []string) (int, bool) {
 	dot := -1
 	for i := 0; i < len(args); i++ {
-		a := args[i]
-		name, _, hasValue := strings.Cut(a, "=")
-		switch {
-		case a == "--":
-			return 0, false
-		case strings.HasPrefix(a, "-") && contains(t.choosing, name):
-			return 0, false
+		switch a := args[i]; {
 		case strings.HasPrefix(a, "-"):
-			if !hasValue && contains(t.valueFlags, a) {
+			if a == "--" || t.chooses(a) {
+				return 0, false
+			}
+			if t.takesValue(a) {
 				i++
 			}
 		case (a == "." || a == "./") && dot < 0:
@@ -184,6 +183,17 @@ func (t perFileTool) onlyDot(args []string) (int, bool) {
 		}
 	}
 	return dot, true
+}
+
+// chooses reports whether a flag picks the files the tool checks.
+func (t perFileTool) chooses(flag string) bool {
+	name, _, _ := strings.Cut(flag, "=")
+	return contains(t.choosing, name)
+}
+
+// takesValue reports whether a flag, written without "=", takes the next word as its value.
+func (t perFileTool) takesValue(flag string) bool {
+	return !strings.Contains(flag, "=") && contains(t.valueFlags, flag)
 }
 
 // isCheck reports whether the command is the tool's check form, when the tool has others.

@@ -23,33 +23,43 @@ func readPythonSettings(dir string) pythonSettings {
 	var py map[string]any
 	_, _ = toml.Decode(string(readCapped(filepath.Join(dir, "pyproject.toml"))), &py)
 	tool, _ := py["tool"].(map[string]any)
+	s.ruff, s.ruffFix = ruffSettings(dir, tool)
+	s.mypy, s.mypyFiles = mypySettings(dir, tool)
+	_, s.pyright = tool["pyright"]
+	s.pyright = s.pyright || exists(dir, "pyrightconfig.json")
+	_, s.codespl = tool["codespell"]
+	return s
+}
+
+// ruffSettings: whether ruff is configured (pyproject's [tool.ruff], ruff.toml, .ruff.toml),
+// and whether a config sets fix = true.
+func ruffSettings(dir string, tool map[string]any) (configured, fix bool) {
 	if ruff, ok := tool["ruff"].(map[string]any); ok {
-		s.ruff = true
-		s.ruffFix = ruff["fix"] == true
+		configured, fix = true, ruff["fix"] == true
 	}
 	for _, name := range []string{"ruff.toml", ".ruff.toml"} {
 		if exists(dir, name) {
 			var cfg map[string]any
 			_, _ = toml.Decode(string(readCapped(filepath.Join(dir, name))), &cfg)
-			s.ruff = true
-			s.ruffFix = s.ruffFix || cfg["fix"] == true
+			configured, fix = true, fix || cfg["fix"] == true
 		}
 	}
+	return configured, fix
+}
+
+// mypySettings: whether mypy is configured (pyproject's [tool.mypy], mypy.ini, .mypy.ini, a
+// [mypy] section of setup.cfg), and whether a config names the files to check.
+func mypySettings(dir string, tool map[string]any) (configured, files bool) {
 	if mypy, ok := tool["mypy"].(map[string]any); ok {
-		s.mypy = true
-		s.mypyFiles = mypy["files"] != nil
+		configured, files = true, mypy["files"] != nil
 	}
 	for _, name := range []string{"mypy.ini", ".mypy.ini", "setup.cfg"} {
 		keys, ok := iniSection(readCapped(filepath.Join(dir, name)), "mypy")
 		if ok || name != "setup.cfg" && exists(dir, name) {
-			s.mypy = true
-			s.mypyFiles = s.mypyFiles || keys["files"]
+			configured, files = true, files || keys["files"]
 		}
 	}
-	_, s.pyright = tool["pyright"]
-	s.pyright = s.pyright || exists(dir, "pyrightconfig.json")
-	_, s.codespl = tool["codespell"]
-	return s
+	return configured, files
 }
 
 // pythonConfigDefault is the source comment of a gate that only a tool's config asks for.

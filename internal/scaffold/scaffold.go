@@ -104,17 +104,9 @@ var languages = []detector{detectGo, detectNode, detectPython, detectRust}
 // Detect looks at root and at each directory directly under it, leaving out hidden directories,
 // node_modules and vendor. Projects come root first, then by directory name.
 func Detect(root string) ([]Project, error) {
-	entries, err := os.ReadDir(root)
+	dirs, err := projectFolders(root)
 	if err != nil {
-		return nil, fmt.Errorf("detect projects: %w", err)
-	}
-	members := workspaceMembers(root)
-	dirs := []string{""}
-	for _, e := range entries {
-		if !e.IsDir() || skipDir(e.Name()) || members[e.Name()] {
-			continue
-		}
-		dirs = append(dirs, e.Name())
+		return nil, err
 	}
 	decls := readDeclared(root, dirs)
 	checks, gofmt := recognise(decls)
@@ -122,32 +114,61 @@ func Detect(root string) ([]Project, error) {
 	for _, d := range dirs {
 		c := &dirContext{root: root, abs: filepath.Join(root, filepath.FromSlash(d)), rel: d,
 			gofmtSource: gofmt[d].source, gofmtSimplify: gofmt[d].simplify}
-		for _, f := range checks {
-			if f.dir == d {
-				c.found = append(c.found, f)
-			}
-		}
-		for _, dc := range decls {
-			if dc.dir == d {
-				c.decls = append(c.decls, dc)
-			}
-		}
+		c.found = inFolder(checks, func(f found) string { return f.dir }, d)
+		c.decls = inFolder(decls, func(dc declared) string { return dc.dir }, d)
 		projects = append(projects, detectDir(c)...)
 	}
 	noteLeftOut(projects, leftOutChecks(decls))
-	offerInferred(projects)
-	scaleTimeouts(root, projects)
-	scope(root, projects)
-	toolCaches(root, projects)
-	changedFiles(root, projects)
-	testReports(root, projects)
-	measureCoverage(projects)
+	for _, pass := range projectPasses {
+		pass(root, projects)
+	}
 	if hooks := preCommitUnmapped(root); len(hooks) > 0 && len(projects) > 0 {
 		p := &projects[0]
 		p.Notes = append(p.Notes, ".pre-commit-config.yaml also has hooks that are no gate here ("+strings.Join(hooks, ", ")+
 			"): most of them fix files rather than check them; `pre-commit run --all-files` runs them all.")
 	}
 	return projects, nil
+}
+
+// projectPasses are what Detect does to the projects found, in order: offer what the project
+// runs nowhere, fit the timeouts to the size, scope the gates to their files, let the tools'
+// caches work, give per-file tools the change's files, find the test reports, measure coverage.
+var projectPasses = []func(root string, projects []Project){
+	func(_ string, projects []Project) { offerInferred(projects) },
+	scaleTimeouts,
+	scope,
+	toolCaches,
+	changedFiles,
+	testReports,
+	func(_ string, projects []Project) { measureCoverage(projects) },
+}
+
+// projectFolders are the root ("") and each folder directly under it that may hold a project:
+// not hidden, not node_modules or vendor, not a member of a workspace whose commands cover it.
+func projectFolders(root string) ([]string, error) {
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		return nil, fmt.Errorf("detect projects: %w", err)
+	}
+	members := workspaceMembers(root)
+	dirs := []string{""}
+	for _, e := range entries {
+		if e.IsDir() && !skipDir(e.Name()) && !members[e.Name()] {
+			dirs = append(dirs, e.Name())
+		}
+	}
+	return dirs, nil
+}
+
+// inFolder are the items whose folder is dir.
+func inFolder[T any](items []T, folder func(T) string, dir string) []T {
+	var out []T
+	for _, it := range items {
+		if folder(it) == dir {
+			out = append(out, it)
+		}
+	}
+	return out
 }
 
 // noteLeftOut gives each folder's project the checks its folder runs that became no gate.
