@@ -429,15 +429,15 @@ func isFuzzOrBench(args []string) bool {
 		if value == "" && i+1 < len(args) {
 			value = args[i+1]
 		}
-		switch {
-		case name == "fuzz" || name == "bench":
-			return true
-		case name == "run" && (value == "^$" || value == "xxx" || value == "XXX" || value == "NONE"):
+		if name == "fuzz" || name == "bench" || name == "run" && contains(noTestPatterns, value) {
 			return true
 		}
 	}
 	return false
 }
+
+// noTestPatterns are -run patterns that match no test: the run is for benchmarks or fuzzing.
+var noTestPatterns = []string{"^$", "xxx", "XXX", "NONE"}
 
 // mergeGoTests makes several go test commands of one source (a CI matrix split by package
 // group) one go test: their flags together (-race when any uses it) over their packages

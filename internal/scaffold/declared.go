@@ -543,24 +543,29 @@ func preCommit(root string) []declared {
 	var out []declared
 	for _, r := range cfg.Repos {
 		for _, h := range r.Hooks {
-			cmd := preCommitHooks[h.ID]
-			if r.Repo == "local" && h.Entry != "" {
-				cmd = h.Entry
+			if cmd := hookCommand(r.Repo, h.ID, h.Entry, h.Args); cmd != "" {
+				out = append(out, declared{script: cmd, source: ".pre-commit-config.yaml, hook " + h.ID, rank: rankPreCommit})
 			}
-			if cmd == "" {
-				continue
-			}
-			// The hook's own args stay when they configure the check (--config, --ignore-words);
-			// classify drops those that would fix files.
-			if len(h.Args) > 0 && r.Repo != "local" && !strings.HasPrefix(cmd, "gofmt") {
-				for _, a := range h.Args {
-					cmd += " " + quoteWord(a)
-				}
-			}
-			out = append(out, declared{script: cmd, source: ".pre-commit-config.yaml, hook " + h.ID, rank: rankPreCommit})
 		}
 	}
 	return out
+}
+
+// hookCommand is the check a pre-commit hook runs: a known hook's command with the hook's own
+// args (they configure the check: --config, --ignore-words; classify drops those that would fix
+// files), or a local hook's entry; "" when neither.
+func hookCommand(repo, id, entry string, args []string) string {
+	if repo == "local" && entry != "" {
+		return entry
+	}
+	cmd := preCommitHooks[id]
+	if cmd == "" || repo == "local" || strings.HasPrefix(cmd, "gofmt") {
+		return cmd
+	}
+	for _, a := range args {
+		cmd += " " + quoteWord(a)
+	}
+	return cmd
 }
 
 var lefthookTemplate = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{[a-z_]+\}`) })
@@ -808,24 +813,30 @@ func taskfile(dir string) []declared {
 		if !checkTargets[t] {
 			continue
 		}
-		var lines []string
-		for _, c := range doc.Tasks[t].Cmds {
-			if c.Kind == yaml.ScalarNode {
-				lines = append(lines, c.Value)
-				continue
-			}
-			var m struct {
-				Cmd string `yaml:"cmd"`
-			}
-			if decodeNode(&c, &m) && m.Cmd != "" {
-				lines = append(lines, m.Cmd)
-			}
-		}
-		if len(lines) > 0 {
+		if lines := taskCommands(doc.Tasks[t].Cmds); len(lines) > 0 {
 			out = append(out, declared{script: strings.Join(lines, "\n"), source: name + ", task " + t})
 		}
 	}
 	return out
+}
+
+// taskCommands are a task's commands: each a string, or a {cmd: ...} entry (a {task: ...} runs
+// another task and is left out).
+func taskCommands(cmds []yaml.Node) []string {
+	var lines []string
+	for _, c := range cmds {
+		if c.Kind == yaml.ScalarNode {
+			lines = append(lines, c.Value)
+			continue
+		}
+		var m struct {
+			Cmd string `yaml:"cmd"`
+		}
+		if decodeNode(&c, &m) && m.Cmd != "" {
+			lines = append(lines, m.Cmd)
+		}
+	}
+	return lines
 }
 
 // --- tox and nox ------------------------------------------------------------------------------
@@ -972,38 +983,13 @@ func appendToxCommand(lines []string, line string) []string {
 // toxTOML reads tox 4's TOML form: tox.toml, or [tool.tox] in pyproject.toml, where env_run_base
 // is every env's base and env.NAME one env; each command is a list of words.
 func toxTOML(dir string) []declared {
-	var doc map[string]any
-	file, label := "tox.toml", "tox.toml"
-	if _, err := toml.Decode(string(readCapped(filepath.Join(dir, file))), &doc); err != nil || len(doc) == 0 {
-		var py map[string]any
-		if _, err := toml.Decode(string(readCapped(filepath.Join(dir, "pyproject.toml"))), &py); err != nil {
-			return nil
-		}
-		tool, _ := py["tool"].(map[string]any)
-		doc, _ = tool["tox"].(map[string]any)
-		label = "pyproject.toml [tool.tox]"
-	}
+	doc, label := toxTOMLDoc(dir)
 	if doc == nil {
 		return nil
 	}
 	var out []declared
 	add := func(env, unit string, table any) {
-		t, _ := table.(map[string]any)
-		cmds, _ := t["commands"].([]any)
-		var lines []string
-		for _, c := range cmds {
-			words, _ := c.([]any)
-			var ws []string
-			for _, w := range words {
-				if s, ok := w.(string); ok { // {replace = "posargs"} and the like have no value here
-					ws = append(ws, quoteWord(s))
-				}
-			}
-			if len(ws) > 0 {
-				lines = append(lines, strings.Join(ws, " "))
-			}
-		}
-		if len(lines) > 0 {
+		if lines := toxTOMLCommands(table); len(lines) > 0 {
 			out = append(out, declared{script: strings.Join(lines, "\n"), source: label + ", " + env, unit: unit})
 		}
 	}
@@ -1013,6 +999,43 @@ func toxTOML(dir string) []declared {
 		add("env "+name, name, envs[name])
 	}
 	return out
+}
+
+// toxTOMLDoc is tox's TOML config, tox.toml or else pyproject.toml's [tool.tox], with the name a
+// source comment gives it; nil when there is none.
+func toxTOMLDoc(dir string) (map[string]any, string) {
+	var doc map[string]any
+	if _, err := toml.Decode(string(readCapped(filepath.Join(dir, "tox.toml"))), &doc); err == nil && len(doc) > 0 {
+		return doc, "tox.toml"
+	}
+	var py map[string]any
+	if _, err := toml.Decode(string(readCapped(filepath.Join(dir, "pyproject.toml"))), &py); err != nil {
+		return nil, ""
+	}
+	tool, _ := py["tool"].(map[string]any)
+	doc, _ = tool["tox"].(map[string]any)
+	return doc, "pyproject.toml [tool.tox]"
+}
+
+// toxTOMLCommands are an env table's commands, each a list of words; {replace = "posargs"} and
+// the like have no value here.
+func toxTOMLCommands(table any) []string {
+	t, _ := table.(map[string]any)
+	cmds, _ := t["commands"].([]any)
+	var lines []string
+	for _, c := range cmds {
+		words, _ := c.([]any)
+		var ws []string
+		for _, w := range words {
+			if s, ok := w.(string); ok {
+				ws = append(ws, quoteWord(s))
+			}
+		}
+		if len(ws) > 0 {
+			lines = append(lines, strings.Join(ws, " "))
+		}
+	}
+	return lines
 }
 
 var (
@@ -1038,20 +1061,7 @@ func noxSessions(dir string) []declared {
 		name := data[d[2]:d[3]]
 		var lines []string
 		for _, m := range noxRun().FindAllStringSubmatch(data[d[1]:end], -1) {
-			var words []string
-			ok := true
-			for _, a := range strings.Split(m[1], ",") {
-				if strings.TrimSpace(a) == "" {
-					continue
-				}
-				s := pyString().FindStringSubmatch(a)
-				if s == nil {
-					ok = false
-					break
-				}
-				words = append(words, quoteWord(s[1]))
-			}
-			if ok && len(words) > 0 {
+			if words, ok := literalArgs(m[1]); ok && len(words) > 0 {
 				lines = append(lines, strings.Join(words, " "))
 			}
 		}
@@ -1060,6 +1070,23 @@ func noxSessions(dir string) []declared {
 		}
 	}
 	return out
+}
+
+// literalArgs are the arguments of a Python call as shell words, when every one is a string
+// literal; false when one is computed.
+func literalArgs(args string) ([]string, bool) {
+	var words []string
+	for _, a := range strings.Split(args, ",") {
+		if strings.TrimSpace(a) == "" {
+			continue
+		}
+		s := pyString().FindStringSubmatch(a)
+		if s == nil {
+			return nil, false
+		}
+		words = append(words, quoteWord(s[1]))
+	}
+	return words, true
 }
 
 // --- helpers ----------------------------------------------------------------------------------
@@ -1136,19 +1163,24 @@ var matrixExpression = sync.OnceValue(func() *regexp.Regexp {
 func firstMatrixValues(m map[string]yaml.Node) map[string]string {
 	out := map[string]string{}
 	for k, n := range m {
-		if k != "include" && n.Kind == yaml.SequenceNode && len(n.Content) > 0 && n.Content[0].Kind == yaml.ScalarNode {
+		if k != "include" && firstScalar(n) {
 			out[k] = n.Content[0].Value
 		}
 	}
 	// A matrix of `include:` entries only runs its first entry first; a key it lacks stays
 	// unknown (empty to GitHub, but then the expression usually falls back to another value).
-	if inc, ok := m["include"]; ok && inc.Kind == yaml.SequenceNode && len(out) == 0 && len(inc.Content) > 0 {
+	if inc, ok := m["include"]; ok && len(out) == 0 && inc.Kind == yaml.SequenceNode && len(inc.Content) > 0 {
 		var first map[string]string
 		if decodeNode(inc.Content[0], &first) {
 			maps.Copy(out, first)
 		}
 	}
 	return out
+}
+
+// firstScalar reports whether a node is a list whose first item is a value.
+func firstScalar(n yaml.Node) bool {
+	return n.Kind == yaml.SequenceNode && len(n.Content) > 0 && n.Content[0].Kind == yaml.ScalarNode
 }
 
 func substituteMatrix(s string, matrix map[string]string) string {

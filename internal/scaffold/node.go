@@ -231,14 +231,7 @@ func (n *nodeScan) toolsRunByCI() {
 			continue
 		}
 		tool := strings.Fields(g.Run)[0]
-		ran := gateRuns(n.p.Gates, tool) || n.keptRun(tool)
-		for _, gate := range n.p.Gates {
-			// The fmt gate of the formatting scripts runs them by name.
-			if s, ok := strings.CutPrefix(gate.Run, n.pm.run+" "); ok {
-				ran = ran || runsTool(n.scripts[s], tool)
-			}
-		}
-		if ran {
+		if n.alreadyRuns(tool) {
 			continue
 		}
 		if key == "tsc" {
@@ -253,6 +246,18 @@ func (n *nodeScan) toolsRunByCI() {
 		}
 		n.p.Gates = append(n.p.Gates, g)
 	}
+}
+
+// alreadyRuns reports whether a gate or a kept script runs the tool already; the fmt gate of
+// the formatting scripts runs them by name.
+func (n *nodeScan) alreadyRuns(tool string) bool {
+	if gateRuns(n.p.Gates, tool) || n.keptRun(tool) {
+		return true
+	}
+	return slices.ContainsFunc(n.p.Gates, func(gate Gate) bool {
+		s, ok := strings.CutPrefix(gate.Run, n.pm.run+" ")
+		return ok && runsTool(n.scripts[s], tool)
+	})
 }
 
 // configuredLinters: a linter configured in the project, among its dependencies, but run by none

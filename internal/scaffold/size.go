@@ -52,7 +52,7 @@ func measure(abs string, others map[string]bool) projectSize {
 			return filepath.SkipAll
 		}
 		if d.IsDir() {
-			if p != abs && (skipDir(d.Name()) || d.Name() == "target" || d.Name() == "dist" || d.Name() == "build" || others[p]) {
+			if p != abs && notSourceDir(d.Name(), others[p]) {
 				return filepath.SkipDir
 			}
 			return nil
@@ -64,6 +64,12 @@ func measure(abs string, others map[string]bool) projectSize {
 	})
 	s.deps = countDeps(abs)
 	return s
+}
+
+// notSourceDir reports whether a folder holds no source of the project's own: dependencies,
+// build outputs, hidden folders, or another project.
+func notSourceDir(name string, otherProject bool) bool {
+	return otherProject || skipDir(name) || contains([]string{"target", "dist", "build"}, name)
 }
 
 // countDeps counts the modules of go.sum, the packages of Cargo.lock, uv.lock and poetry.lock,
