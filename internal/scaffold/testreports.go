@@ -67,14 +67,8 @@ func nextestReport(abs, dir string, g Gate) string {
 		return ""
 	}
 	profile := nextestProfile(g)
-	report := cfg.Profile[profile].JUnit.Path
-	if report == "" {
-		report = cfg.Profile["default"].JUnit.Path
-	}
-	store := cfg.Store.Dir
-	if store == "" {
-		store = "target/nextest"
-	}
+	report := firstNonEmpty(cfg.Profile[profile].JUnit.Path, cfg.Profile["default"].JUnit.Path)
+	store := firstNonEmpty(cfg.Store.Dir, "target/nextest")
 	if report == "" || path.IsAbs(report) || path.IsAbs(store) {
 		return ""
 	}

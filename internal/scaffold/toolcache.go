@@ -316,24 +316,31 @@ func (t *cacheTuner) nodeModulesIgnored() bool {
 		}
 		data := readCapped(filepath.Join(t.root, filepath.FromSlash(base), ".gitignore"))
 		for _, line := range strings.Split(string(data), "\n") {
-			line = strings.TrimRight(line, " \t\r")
-			if line == "" || strings.HasPrefix(line, "#") {
-				continue
-			}
-			neg := strings.HasPrefix(line, "!")
-			pat := strings.TrimSuffix(strings.TrimSuffix(strings.TrimPrefix(line, "!"), "/**"), "/")
-			if strings.Contains(pat, "/") {
-				pat = strings.TrimPrefix(pat, "/") // anchored to the .gitignore's folder
-			} else {
-				pat = "**/" + pat // a name, at any depth
-			}
-			if ok, _ := doublestar.Match(pat, rel); ok {
+			if matched, neg := gitignoreMatch(line, rel); matched {
 				ignored = !neg
 			}
 		}
 	}
 	t.ignored = &ignored
 	return ignored
+}
+
+// gitignoreMatch reports whether one .gitignore line matches rel (relative to the .gitignore's
+// folder), and whether the line negates ("!").
+func gitignoreMatch(line, rel string) (matched, negated bool) {
+	line = strings.TrimRight(line, " \t\r")
+	if line == "" || strings.HasPrefix(line, "#") {
+		return false, false
+	}
+	negated = strings.HasPrefix(line, "!")
+	pat := strings.TrimSuffix(strings.TrimSuffix(strings.TrimPrefix(line, "!"), "/**"), "/")
+	if strings.Contains(pat, "/") {
+		pat = strings.TrimPrefix(pat, "/") // anchored to the .gitignore's folder
+	} else {
+		pat = "**/" + pat // a name, at any depth
+	}
+	matched, _ = doublestar.Match(pat, rel)
+	return matched, negated
 }
 
 // Whether eslint's config reads across files, going by the words of the config files.
