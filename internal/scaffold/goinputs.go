@@ -97,12 +97,9 @@ func (gi *goInputSet) add(abs string, p goPackage) bool {
 	}
 	rel, inside := within(abs, p.Dir)
 	if !inside {
-		// A fixed version from the module cache is pinned by go.sum; the main module or a local
-		// replacement elsewhere is not.
-		local := p.Module.Replace != nil && p.Module.Replace.Version == ""
-		return !p.Module.Main && !local
+		return pinned(p)
 	}
-	if len(p.CgoFiles) > 0 || len(p.SwigFiles) > 0 || len(p.SwigCXXFiles) > 0 {
+	if usesCgo(p) {
 		return false
 	}
 	for _, list := range [][]string{p.GoFiles, p.CFiles, p.CXXFiles, p.MFiles, p.HFiles, p.FFiles, p.SFiles,
@@ -115,6 +112,19 @@ func (gi *goInputSet) add(abs string, p goPackage) bool {
 		gi.embeds = append(gi.embeds, pat, pat+"/**")
 	}
 	return true
+}
+
+// pinned reports whether a package outside the module's folder is a fixed version from the
+// module cache, which go.sum pins; the main module or a local replacement elsewhere is not.
+func pinned(p goPackage) bool {
+	local := p.Module.Replace != nil && p.Module.Replace.Version == ""
+	return !p.Module.Main && !local
+}
+
+// usesCgo reports whether a package builds C or C++ through cgo or SWIG: the C compiler and the
+// system's headers decide its build too.
+func usesCgo(p goPackage) bool {
+	return len(p.CgoFiles) > 0 || len(p.SwigFiles) > 0 || len(p.SwigCXXFiles) > 0
 }
 
 // files takes a package's files: by their extension, or one by one when they have none.

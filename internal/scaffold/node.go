@@ -264,13 +264,7 @@ func (n *nodeScan) alreadyRuns(tool string) bool {
 // of its scripts, as configured and without fixing (offered when the project declares checks).
 func (n *nodeScan) configuredLinters() {
 	for _, l := range nodeLinters {
-		cfg := ""
-		for _, name := range l.configs {
-			if exists(n.c.abs, name) {
-				cfg = name
-				break
-			}
-		}
+		cfg := firstExisting(n.c.abs, l.configs)
 		if cfg == "" || !n.dependsOn(l.dep) || n.keptRun(l.tool) || gateRuns(n.p.Gates, l.tool) {
 			continue
 		}
@@ -496,32 +490,35 @@ func firstOf(names []string, ok func(string) bool) string {
 // biomeChecked reports whether a biome format script's check is already done: biome check and
 // biome ci check the formatting too, so a kept script that runs them covers it.
 func biomeChecked(scripts map[string]string, runs map[string]map[string]bool, kept []string, writer string) bool {
-	if !runsTool(writer, "biome") {
-		return false
-	}
+	return runsTool(writer, "biome") && slices.ContainsFunc(keptChecks(scripts, runs, kept), checksFormatting)
+}
+
+// checksFormatting reports whether a check is biome check or biome ci, which check the
+// formatting too.
+func checksFormatting(c check) bool {
+	return c.key == "biome" && len(c.words) > 1 && (c.words[1] == "check" || c.words[1] == "ci")
+}
+
+// keptChecks are the checks the kept scripts, and the scripts they run, run.
+func keptChecks(scripts map[string]string, runs map[string]map[string]bool, kept []string) []check {
+	var out []check
 	for _, k := range kept {
 		for s := range runs[k] {
 			for _, cmd := range splitCommands(scripts[s]) {
-				if c, ok := classify(cmd.words); ok && c.key == "biome" && len(c.words) > 1 && (c.words[1] == "check" || c.words[1] == "ci") {
-					return true
+				if c, ok := classify(cmd.words); ok {
+					out = append(out, c)
 				}
 			}
 		}
 	}
-	return false
+	return out
 }
 
 // keptTools are the checks (classify's keys) the kept scripts run.
 func keptTools(scripts map[string]string, runs map[string]map[string]bool, kept []string) map[string]bool {
 	out := map[string]bool{}
-	for _, k := range kept {
-		for s := range runs[k] {
-			for _, cmd := range splitCommands(scripts[s]) {
-				if c, ok := classify(cmd.words); ok {
-					out[c.key] = true
-				}
-			}
-		}
+	for _, c := range keptChecks(scripts, runs, kept) {
+		out[c.key] = true
 	}
 	return out
 }
@@ -676,11 +673,10 @@ func nxTargets(args []string) []string {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		for _, flag := range []string{"--targets", "--target", "-t"} {
-			if v, ok := strings.CutPrefix(a, flag+"="); ok {
-				out = append(out, strings.Split(v, ",")...)
-			} else if a == flag && i+1 < len(args) {
-				i++
-				out = append(out, strings.Split(args[i], ",")...)
+			if targets, next, ok := flagArg(args, i, flag); ok {
+				out = append(out, strings.Split(targets, ",")...)
+				i = next
+				break // one word is one flag
 			}
 		}
 		if i > 0 && args[0] == "run" && !strings.HasPrefix(a, "-") {
@@ -690,6 +686,18 @@ func nxTargets(args []string) []string {
 		}
 	}
 	return out
+}
+
+// flagArg is the value args[i] gives flag ("--flag=v", or "--flag v", whose value is the next
+// word) and the index of the last word read; false when args[i] is not that flag.
+func flagArg(args []string, i int, flag string) (string, int, bool) {
+	if v, ok := strings.CutPrefix(args[i], flag+"="); ok {
+		return v, i, true
+	}
+	if args[i] == flag && i+1 < len(args) {
+		return args[i+1], i + 1, true
+	}
+	return "", i, false
 }
 
 func nonFlags(words []string) []string {

@@ -151,27 +151,11 @@ func mypyCache(_ *cacheTuner, _ string, args []string) ([]string, string) {
 // manager, which appends them to the script (npm after a `--`; pnpm, yarn and bun take them
 // as they are, and pnpm would hand a `--` on to the tool).
 func (t *cacheTuner) script(words []string) ([]string, string) {
-	var pkg struct {
-		Scripts map[string]any `json:"scripts"`
-	}
-	if json.Unmarshal(readCapped(filepath.Join(t.abs, "package.json")), &pkg) != nil {
+	tool, args, ok := t.scriptTool(words[2])
+	if !ok {
 		return nil, ""
 	}
-	script, _ := pkg.Scripts[words[2]].(string)
-	cmds := splitCommands(script)
-	if len(cmds) != 1 || cmds[0].cd != "" {
-		return nil, "" // a chain: flags appended would reach only its last command
-	}
-	w := cmds[0].words
-	s := toolAt(w)
-	if s < 0 || slices.Contains(w[s+1:], "--") {
-		return nil, "" // flags appended after a -- would be read as file names
-	}
-	tool := path.Base(w[s])
-	if tool != "eslint" && tool != "tsc" {
-		return nil, ""
-	}
-	add, note := t.additions(tool, w[s+1:])
+	add, note := t.additions(tool, args)
 	if add == nil {
 		return nil, note
 	}
@@ -180,6 +164,30 @@ func (t *cacheTuner) script(words []string) ([]string, string) {
 		out = append(out, "--")
 	}
 	return append(out, add...), note
+}
+
+// scriptTool is the eslint or tsc a package script runs as its one command, with its
+// arguments; false when the script is a chain (flags appended would reach only its last
+// command), ends in a -- (they would be read as file names), or runs another tool.
+func (t *cacheTuner) scriptTool(name string) (string, []string, bool) {
+	var pkg struct {
+		Scripts map[string]any `json:"scripts"`
+	}
+	if json.Unmarshal(readCapped(filepath.Join(t.abs, "package.json")), &pkg) != nil {
+		return "", nil, false
+	}
+	script, _ := pkg.Scripts[name].(string)
+	cmds := splitCommands(script)
+	if len(cmds) != 1 || cmds[0].cd != "" {
+		return "", nil, false
+	}
+	w := cmds[0].words
+	s := toolAt(w)
+	if s < 0 || slices.Contains(w[s+1:], "--") {
+		return "", nil, false
+	}
+	tool := path.Base(w[s])
+	return tool, w[s+1:], tool == "eslint" || tool == "tsc"
 }
 
 // additions are the flags that turn on eslint's or tsc's cache, nil when it is on already, the
