@@ -62,10 +62,7 @@ func classify(words []string) (check, bool) {
 func withoutRunner(words []string) []string {
 	for _, r := range pythonRunners {
 		if hasPrefix(words, r...) {
-			words = words[len(r):]
-			for len(words) > 0 && strings.HasPrefix(words[0], "-") { // uv run --frozen ruff
-				words = words[1:]
-			}
+			words = skipFlags(words[len(r):], nil) // uv run --frozen ruff
 			break
 		}
 	}
@@ -283,23 +280,38 @@ func clippyFix(w []string) []string {
 }
 
 func classifyGo(args []string) (check, bool) {
-	switch {
-	case len(args) > 0 && args[0] == "vet":
-		return check{key: "go-vet", kind: "Go", name: "vet", comment: "suspicious constructs, as go vet reports them",
-			words: append([]string{"go"}, args...), timeout: lintTime}, true
-	case len(args) > 0 && args[0] == "test":
-		if isFuzzOrBench(args[1:]) {
-			return check{}, false // a fuzz or benchmark run is not the test suite
-		}
-		return check{key: "go-test", kind: "Go", name: "test", comment: "the tests",
-			words: append([]string{"go", "test"}, dropGoTest(args[1:])...), timeout: testTime,
-			hint: "Rerun one test with `go test -run NAME ./PKG`."}, true
-	case hasPrefix(args, "mod", "tidy"):
+	if hasPrefix(args, "mod", "tidy") {
 		return check{key: "go-mod-tidy", kind: "Go", name: "tidy", writes: !slices.Contains(args, "-diff")}, true // shaped by detectGo
-	case len(args) > 0 && args[0] == "fmt":
-		return check{key: "gofmt", kind: "Go", name: "fmt", writes: true}, true
+	}
+	if len(args) == 0 {
+		return check{}, false
+	}
+	if recipe, ok := goRecipes[args[0]]; ok {
+		return recipe(args)
 	}
 	return check{}, false
+}
+
+// goRecipes are the go command's checks by subcommand, given the words after go.
+var goRecipes = map[string]func(args []string) (check, bool){
+	"vet": func(args []string) (check, bool) {
+		return check{key: "go-vet", kind: "Go", name: "vet", comment: "suspicious constructs, as go vet reports them",
+			words: append([]string{"go"}, args...), timeout: lintTime}, true
+	},
+	"test": goTest,
+	"fmt": func([]string) (check, bool) {
+		return check{key: "gofmt", kind: "Go", name: "fmt", writes: true}, true
+	},
+}
+
+// goTest is go test as the suite's check; a fuzz or benchmark run is not the test suite.
+func goTest(args []string) (check, bool) {
+	if isFuzzOrBench(args[1:]) {
+		return check{}, false
+	}
+	return check{key: "go-test", kind: "Go", name: "test", comment: "the tests",
+		words: append([]string{"go", "test"}, dropGoTest(args[1:])...), timeout: testTime,
+		hint: "Rerun one test with `go test -run NAME ./PKG`."}, true
 }
 
 func classifyCargo(args []string) (check, bool) {
@@ -363,12 +375,11 @@ func dropGoTest(args []string) []string {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
-		case contains(goTestOutputFlags, a):
+		case contains(goTestOutputFlags, a) || isOutputValue(a):
 		case goTestValueFlags[a] && i+1 < len(args) && args[i+1] == "":
 			i++ // -tags "$(TAGS)" with TAGS unset: no value, no flag
 		case contains(goTestOutputValueFlags, a):
 			i++
-		case slices.ContainsFunc(goTestOutputValueFlags, func(f string) bool { return hasValueOf(a, f) }) || hasValueOf(a, "--coverprofile"):
 		default:
 			out = append(out, a)
 		}
@@ -377,6 +388,11 @@ func dropGoTest(args []string) []string {
 		out = append(out, "./...")
 	}
 	return out
+}
+
+// isOutputValue reports whether an argument is an output flag with its value (-coverprofile=c.out).
+func isOutputValue(a string) bool {
+	return hasValueOf(a, "--coverprofile") || slices.ContainsFunc(goTestOutputValueFlags, func(f string) bool { return hasValueOf(a, f) })
 }
 
 // goTestOutputFlags only print more or write machine output; goTestOutputValueFlags only write
@@ -404,20 +420,23 @@ func goTestPackages(args []string) []string {
 	return pkgs
 }
 
+// goValueFlag reports whether a flag, in any of its spellings (-tags, --tags), takes a value.
+func goValueFlag(a string) bool {
+	return goTestValueFlags[strings.TrimPrefix(a, "-")] || goTestValueFlags[a] || goTestValueFlags["-"+strings.TrimLeft(a, "-")]
+}
+
 func splitGoTest(args []string) (flags, pkgs []string) {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
-		if strings.HasPrefix(a, "-") {
-			flags = append(flags, a)
-			if goTestValueFlags[strings.TrimPrefix(a, "-")] || goTestValueFlags[a] || goTestValueFlags["-"+strings.TrimLeft(a, "-")] {
-				if !strings.Contains(a, "=") && i+1 < len(args) {
-					i++
-					flags = append(flags, args[i])
-				}
-			}
+		if !strings.HasPrefix(a, "-") {
+			pkgs = append(pkgs, a)
 			continue
 		}
-		pkgs = append(pkgs, a)
+		flags = append(flags, a)
+		if goValueFlag(a) && !strings.Contains(a, "=") && i+1 < len(args) {
+			i++
+			flags = append(flags, args[i])
+		}
 	}
 	return flags, pkgs
 }
@@ -498,14 +517,19 @@ func pythonFlags(args []string) []string {
 
 // dropPytest removes tox substitutions ({posargs}, --basetemp={envtmpdir}), report outputs and
 // the verbosity that lists every passing test, which would fill a failure's reason.
+// reportOnlyPytestArg reports whether a pytest argument only writes reports or adds output, or
+// is a runner's template ({posargs}).
+func reportOnlyPytestArg(w string) bool {
+	return strings.Contains(w, "{") || strings.HasPrefix(w, "--junit") || strings.HasPrefix(w, "--cov") ||
+		contains([]string{"-v", "-vv", "--verbose"}, w)
+}
+
 func dropPytest(words []string) []string {
 	var out []string
 	for _, w := range words {
-		if strings.Contains(w, "{") || strings.HasPrefix(w, "--junit") || strings.HasPrefix(w, "--cov") ||
-			w == "-v" || w == "-vv" || w == "--verbose" {
-			continue
+		if !reportOnlyPytestArg(w) {
+			out = append(out, w)
 		}
-		out = append(out, w)
 	}
 	return out
 }
