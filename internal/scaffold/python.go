@@ -234,16 +234,23 @@ func iniSection(data []byte, name string) (map[string]bool, bool) {
 	for sc.Scan() {
 		line := strings.TrimSpace(sc.Text())
 		if strings.HasPrefix(line, "[") {
-			header := strings.TrimSpace(strings.Trim(line, "[]"))
-			in = header == name
+			in = strings.TrimSpace(strings.Trim(line, "[]")) == name
 			found = found || in
 			continue
 		}
-		if in && line != "" && !strings.HasPrefix(line, "#") && !strings.HasPrefix(line, ";") {
-			if k, _, ok := strings.Cut(line, "="); ok {
-				keys[strings.TrimSpace(k)] = true
-			}
+		if k, ok := iniKey(line); in && ok {
+			keys[k] = true
 		}
 	}
 	return keys, found
+}
+
+// iniKey is the key of a KEY = value line; false for a comment, an empty line or a continued
+// value.
+func iniKey(line string) (string, bool) {
+	if line == "" || strings.HasPrefix(line, "#") || strings.HasPrefix(line, ";") {
+		return "", false
+	}
+	k, _, ok := strings.Cut(line, "=")
+	return strings.TrimSpace(k), ok
 }

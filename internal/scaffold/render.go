@@ -65,36 +65,47 @@ func Render(projects []Project) []byte {
 	b.WriteString("# Default per-gate timeout; a gate's own timeout wins.\n")
 	b.WriteString("timeout: " + formatDuration(config.DefaultTimeout) + "\n\n")
 	gates := Layout(projects)
-	if hook := StopHookTimeout(gates); hook.Raised {
-		fmt.Fprintf(&b, stopHookRaised, hook.Slowest.Name, formatDuration(hook.Slowest.Timeout),
-			formatDuration(config.DefaultStopHookTimeout), formatDuration(hook.Timeout))
-	} else {
-		b.WriteString(stopHookSection)
-	}
+	writeStopHook(&b, gates)
 	b.WriteString("\n")
-
 	for _, p := range projects {
 		for _, n := range p.Notes {
 			writeComment(&b, "", p.Label()+": "+n)
 		}
 	}
-	if len(gates) == 0 {
-		b.WriteString(skeleton)
-	} else {
-		b.WriteString("gates:\n")
-		i := 0
-		for _, p := range projects {
-			for range p.Gates {
-				if i > 0 {
-					b.WriteByte('\n')
-				}
-				writeGate(&b, p, gates[i])
-				i++
-			}
-		}
-	}
+	writeGates(&b, projects, gates)
 	writeOffers(&b, projects, len(gates))
 	return []byte(b.String())
+}
+
+// writeStopHook writes the stop hook's section: commented out, or its timeout raised for the
+// slowest gate.
+func writeStopHook(b *strings.Builder, gates []Gate) {
+	if hook := StopHookTimeout(gates); hook.Raised {
+		fmt.Fprintf(b, stopHookRaised, hook.Slowest.Name, formatDuration(hook.Slowest.Timeout),
+			formatDuration(config.DefaultStopHookTimeout), formatDuration(hook.Timeout))
+		return
+	}
+	b.WriteString(stopHookSection)
+}
+
+// writeGates writes the gates, laid out (gates) in the projects' order, or a skeleton when
+// there are none.
+func writeGates(b *strings.Builder, projects []Project, gates []Gate) {
+	if len(gates) == 0 {
+		b.WriteString(skeleton)
+		return
+	}
+	b.WriteString("gates:\n")
+	i := 0
+	for _, p := range projects {
+		for range p.Gates {
+			if i > 0 {
+				b.WriteByte('\n')
+			}
+			writeGate(b, p, gates[i])
+			i++
+		}
+	}
 }
 
 // offersHeader introduces the checks init would suggest but the project runs nowhere.

@@ -274,12 +274,15 @@ func toolAt(words []string) int {
 }
 
 // dropCount1 removes -count=1 (and its spellings) from go test's arguments.
+// isCountFlag reports whether a is go test's -count flag, written without its value.
+func isCountFlag(a string) bool { return a == "-count" || a == "--count" }
+
 func dropCount1(args []string) []string {
 	var out []string
 	for i := 0; i < len(args); i++ {
 		switch a := args[i]; {
 		case a == "-count=1" || a == "--count=1":
-		case (a == "-count" || a == "--count") && i+1 < len(args) && args[i+1] == "1":
+		case isCountFlag(a) && i+1 < len(args) && args[i+1] == "1":
 			i++
 		case a == "-args": // what follows is the test binary's
 			return append(out, args[i:]...)
