@@ -83,30 +83,33 @@ func readDeclared(root string, dirs []string) []declared {
 	called := calledTargets(out)
 	for _, dir := range dirs {
 		abs := filepath.Join(root, filepath.FromSlash(dir))
-		wanted := maps.Clone(checkTargets)
-		for t := range called[dir] {
-			wanted[t] = true
-		}
-		for t := range formatTargets {
-			// A formatting target names the formatter the project uses: its check form is the
-			// gate, the target itself no check.
-			wanted[t] = true
-		}
-		for _, d := range slices.Concat(makeRecipes(abs, wanted), justRecipes(abs), taskfile(abs)) {
-			d.dir, d.source, d.rank = dir, inDir(dir, d.source), rankTaskRunner
-			_, target, _ := strings.Cut(d.source, ", target ")
-			d.fixer = formatTargets[target] && !called[dir][target]
-			if called[dir][target] {
-				d.rank = rankCalledTarget
-			}
-			out = append(out, d)
-		}
+		out = append(out, taskRunnerChecks(abs, dir, called[dir])...)
 		for _, d := range slices.Concat(toxEnvs(abs), toxTOML(abs), noxSessions(abs)) {
 			d.dir, d.source, d.rank = dir, inDir(dir, d.source), rankTox
 			out = append(out, d)
 		}
 	}
 	markUnrun(out)
+	return out
+}
+
+// taskRunnerChecks are the check targets, recipes and tasks of a folder's task runners, with
+// the targets CI or a hook calls there (called) first. A formatting target names the formatter
+// the project uses: its check form is the gate, the target itself no check.
+func taskRunnerChecks(abs, dir string, called map[string]bool) []declared {
+	wanted := maps.Clone(checkTargets)
+	maps.Copy(wanted, called)
+	maps.Copy(wanted, formatTargets)
+	var out []declared
+	for _, d := range slices.Concat(makeRecipes(abs, wanted), justRecipes(abs), taskfile(abs)) {
+		d.dir, d.source, d.rank = dir, inDir(dir, d.source), rankTaskRunner
+		_, target, _ := strings.Cut(d.source, ", target ")
+		d.fixer = formatTargets[target] && !called[target]
+		if called[target] {
+			d.rank = rankCalledTarget
+		}
+		out = append(out, d)
+	}
 	return out
 }
 
@@ -411,34 +414,36 @@ func actionStep(s ghStep, dir string) declared {
 // setup-go), or one a step's script reads ($CROSS_VERSION in the step that downloads cross). A
 // check step that reads it itself keeps it.
 func workflowPlumbing(wf ghWorkflow, jobName string) map[string]bool {
-	job := wf.Jobs[jobName]
 	out := map[string]bool{}
-	mark := func(text string, names map[string]string) {
-		for _, m := range envExpression().FindAllStringSubmatch(text, -1) {
-			out[m[1]] = true
-		}
-		for k := range names {
-			if stepReads(text, k) {
-				out[k] = true
-			}
-		}
-	}
 	// The workflow's variables serve every job: setup-go's version in one job is plumbing in all.
 	for name, j := range wf.Jobs {
+		names := wf.Env
+		if name == jobName {
+			names = map[string]string{}
+			maps.Copy(names, wf.Env)
+			maps.Copy(names, wf.Jobs[jobName].Env)
+		}
 		for _, s := range j.Steps {
-			names := wf.Env
-			if name == jobName {
-				names = map[string]string{}
-				maps.Copy(names, wf.Env)
-				maps.Copy(names, job.Env)
-			}
-			mark(s.Run, names)
+			markPlumbing(out, s.Run, names)
 			for _, v := range s.With {
-				mark(v, names)
+				markPlumbing(out, v, names)
 			}
 		}
 	}
 	return out
+}
+
+// markPlumbing marks in out the variables a text fills in (${{ env.X }}) and those of names it
+// reads ($X).
+func markPlumbing(out map[string]bool, text string, names map[string]string) {
+	for _, m := range envExpression().FindAllStringSubmatch(text, -1) {
+		out[m[1]] = true
+	}
+	for k := range names {
+		if stepReads(text, k) {
+			out[k] = true
+		}
+	}
 }
 
 // stepReads reports whether a script reads $NAME or ${NAME}.
@@ -527,7 +532,7 @@ func preCommitUnmapped(root string) []string {
 	var out []string
 	for _, r := range cfg.Repos {
 		for _, h := range r.Hooks {
-			if preCommitHooks[h.ID] == "" && (r.Repo != "local" || h.Entry == "") && !contains(out, h.ID) {
+			if hookCommand(r.Repo, h.ID, h.Entry, nil) == "" && !contains(out, h.ID) {
 				out = append(out, h.ID)
 			}
 		}
@@ -584,23 +589,30 @@ func lefthook(root string) []declared {
 	}
 	var out []declared
 	for _, hook := range sortedKeys(doc) {
-		var h struct {
-			Commands map[string]struct {
-				Run  string `yaml:"run"`
-				Root string `yaml:"root"`
-			} `yaml:"commands"`
-		}
 		node := doc[hook]
-		if !decodeNode(&node, &h) {
-			continue
-		}
-		for _, c := range sortedKeys(h.Commands) {
-			cmd := h.Commands[c]
-			// {staged_files} and friends are lefthook's: the gate checks the whole project.
-			run := lefthookTemplate().ReplaceAllString(cmd.Run, "")
-			out = append(out, declared{script: run, dir: cleanDir(cmd.Root),
-				source: fmt.Sprintf("%s, %s command %s", name, hook, c), rank: rankLefthook})
-		}
+		out = append(out, lefthookCommands(name, hook, &node)...)
+	}
+	return out
+}
+
+// lefthookCommands are the commands of one hook of lefthook's config (name).
+func lefthookCommands(name, hook string, node *yaml.Node) []declared {
+	var h struct {
+		Commands map[string]struct {
+			Run  string `yaml:"run"`
+			Root string `yaml:"root"`
+		} `yaml:"commands"`
+	}
+	if !decodeNode(node, &h) {
+		return nil
+	}
+	var out []declared
+	for _, c := range sortedKeys(h.Commands) {
+		cmd := h.Commands[c]
+		// {staged_files} and friends are lefthook's: the gate checks the whole project.
+		run := lefthookTemplate().ReplaceAllString(cmd.Run, "")
+		out = append(out, declared{script: run, dir: cleanDir(cmd.Root),
+			source: fmt.Sprintf("%s, %s command %s", name, hook, c), rank: rankLefthook})
 	}
 	return out
 }
@@ -1213,12 +1225,7 @@ func stepEnv(matrix map[string]string, envs ...map[string]string) []EnvVar {
 	merged := map[string]string{}
 	for _, e := range envs {
 		for k, v := range e {
-			if m := wholeExpression().FindStringSubmatch(strings.TrimSpace(v)); m != nil {
-				if val, ok := evalExpression(m[1], matrix, merged); ok {
-					v = val
-				}
-			}
-			merged[k] = substituteMatrix(v, matrix)
+			merged[k] = substituteMatrix(expressionValue(v, matrix, merged), matrix)
 		}
 	}
 	var out []EnvVar
@@ -1230,6 +1237,17 @@ func stepEnv(matrix map[string]string, envs ...map[string]string) []EnvVar {
 		out = append(out, EnvVar{Name: k, Value: v})
 	}
 	return out
+}
+
+// expressionValue is a value that is one whole expression worked out with the matrix and the
+// env so far, when it can be; any other value as it is.
+func expressionValue(v string, matrix, env map[string]string) string {
+	if m := wholeExpression().FindStringSubmatch(strings.TrimSpace(v)); m != nil {
+		if val, ok := evalExpression(m[1], matrix, env); ok {
+			return val
+		}
+	}
+	return v
 }
 
 // wholeExpression is a value that is one expression: `${{ matrix.x == 'a' && ” || 'b' }}`.

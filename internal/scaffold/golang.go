@@ -177,17 +177,25 @@ func golangciRunsVet(dir, config string) bool {
 		return true // TOML or JSON: assume the defaults
 	}
 	var cfg struct {
-		Linters struct {
-			DisableAll bool     `yaml:"disable-all"`
-			Default    string   `yaml:"default"`
-			Enable     []string `yaml:"enable"`
-			Disable    []string `yaml:"disable"`
-		} `yaml:"linters"`
+		Linters golangciLinters `yaml:"linters"`
 	}
 	if !decodeYAML(readCapped(dir+"/"+config), &cfg) {
 		return false
 	}
-	l := cfg.Linters
+	return cfg.Linters.runsVet()
+}
+
+// golangciLinters is the linters: section of golangci-lint's config.
+type golangciLinters struct {
+	DisableAll bool     `yaml:"disable-all"`
+	Default    string   `yaml:"default"`
+	Enable     []string `yaml:"enable"`
+	Disable    []string `yaml:"disable"`
+}
+
+// runsVet reports whether govet runs: it is on by default, unless disabled, or all defaults are
+// and it is not enabled again.
+func (l golangciLinters) runsVet() bool {
 	if contains(l.Disable, "govet") {
 		return false
 	}
