@@ -111,25 +111,23 @@ func changedFiles(root string, projects []Project) {
 // several commands keeps them all: with {files}, a change without such a file would skip the
 // others too.
 func (fp fileProject) narrow(g *Gate) {
-	cmds := splitCommands(g.Run)
-	if len(cmds) != 1 || cmds[0].cd != "" || len(cmds[0].env) > 0 || cmds[0].String() != g.Run {
+	cmd, ok := exactCommand(g.Run)
+	if !ok || len(cmd.env) > 0 {
 		return
 	}
-	words := cmds[0].words
+	words := cmd.words
 	s := toolAt(words)
 	if s < 0 {
 		return
 	}
 	for _, t := range perFileTools {
-		args, ok := t.rewrite(fp, path.Base(words[s]), words[s+1:])
-		if !ok {
-			continue
+		if args, ok := t.rewrite(fp, path.Base(words[s]), words[s+1:]); ok {
+			g.Run = simpleCommand{words: append(slices.Clone(words[:s+1]), args...)}.String()
+			g.Glob = t.glob
+			g.Exclude = append(g.Exclude, t.exclude...)
+			g.FilesNote = t.note
+			return
 		}
-		g.Run = simpleCommand{words: append(slices.Clone(words[:s+1]), args...)}.String()
-		g.Glob = t.glob
-		g.Exclude = append(g.Exclude, t.exclude...)
-		g.FilesNote = t.note
-		return
 	}
 }
 

@@ -119,14 +119,12 @@ const offersHeader = `
 // named as Layout would name them beside the real gates.
 func writeOffers(b *strings.Builder, projects []Project, gated int) {
 	all := slices.Clone(projects)
-	n := 0
 	for _, p := range projects {
 		if len(p.Offers) > 0 {
 			all = append(all, Project{Dir: p.Dir, Kind: p.Kind, Tool: p.Tool, Gates: p.Offers})
-			n += len(p.Offers)
 		}
 	}
-	if n == 0 {
+	if len(all) == len(projects) {
 		return
 	}
 	laid := Layout(all)[gated:]
@@ -134,18 +132,23 @@ func writeOffers(b *strings.Builder, projects []Project, gated int) {
 	i := 0
 	for _, p := range all[len(projects):] {
 		for range p.Gates {
-			var g strings.Builder
-			g.WriteByte('\n')
-			writeGate(&g, p, laid[i])
-			for _, line := range strings.Split(strings.TrimSuffix(g.String(), "\n"), "\n") {
-				if line == "" {
-					b.WriteString("\n")
-					continue
-				}
-				b.WriteString("  #" + strings.TrimPrefix(line, " ") + "\n")
-			}
+			writeCommentedGate(b, p, laid[i])
 			i++
 		}
+	}
+}
+
+// writeCommentedGate writes a gate commented out, ready to be uncommented under gates:.
+func writeCommentedGate(b *strings.Builder, p Project, g Gate) {
+	var out strings.Builder
+	out.WriteByte('\n')
+	writeGate(&out, p, g)
+	for _, line := range strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n") {
+		if line == "" {
+			b.WriteString("\n")
+			continue
+		}
+		b.WriteString("  #" + strings.TrimPrefix(line, " ") + "\n")
 	}
 }
 

@@ -234,36 +234,41 @@ func defaultsNote(p Project) string {
 }
 
 func detectDir(c *dirContext) []Project {
-	abs, rel := c.abs, c.rel
 	var found []Project
 	for _, detect := range languages {
 		if p := detect(c); p != nil {
-			p.Dir = rel
+			p.Dir = c.rel
 			found = append(found, *p)
 		}
 	}
-	mk := detectMake(abs)
+	mk := detectMake(c.abs)
 	switch {
 	case mk == nil:
 	case countGates(found) == 0:
-		mk.Dir = rel
+		mk.Dir = c.rel
 		found = append(found, *mk)
 	default:
 		// The checks the targets run became gates above; a target none of whose commands was
 		// recognised may check something more, so it is named rather than dropped or doubled.
-		var targets []string
-		for _, g := range mk.Gates {
-			if !c.usedTarget(strings.TrimPrefix(g.Run, "make ")) {
-				targets = append(targets, "`"+g.Run+"`")
-			}
-		}
-		if len(targets) > 0 {
+		if targets := c.unusedTargets(mk.Gates); len(targets) > 0 {
 			found[len(found)-1].Notes = append(found[len(found)-1].Notes,
 				"The Makefile here also has "+strings.Join(targets, ", ")+
 					": if that checks more than the gates below, add it as a gate.")
 		}
 	}
 	return found
+}
+
+// unusedTargets are the Makefile's check targets (as gates) none of whose commands became a
+// gate, quoted.
+func (c *dirContext) unusedTargets(targets []Gate) []string {
+	var out []string
+	for _, g := range targets {
+		if !c.usedTarget(strings.TrimPrefix(g.Run, "make ")) {
+			out = append(out, "`"+g.Run+"`")
+		}
+	}
+	return out
 }
 
 // usedTarget reports whether a check declared in a Makefile target became one of the gates.

@@ -61,11 +61,11 @@ func (t *cacheTuner) tune(run string) (string, []string) {
 	parts := strings.Split(run, " && ")
 	var notes []string
 	for i, part := range parts {
-		cmds := splitCommands(part)
-		if len(cmds) != 1 || cmds[0].cd != "" || cmds[0].String() != part {
+		cmd, ok := exactCommand(part)
+		if !ok {
 			continue
 		}
-		words, note := t.command(cmds[0].words)
+		words, note := t.command(cmd.words)
 		if words != nil {
 			parts[i] = simpleCommand{words: words}.String()
 		}
@@ -74,6 +74,16 @@ func (t *cacheTuner) tune(run string) (string, []string) {
 		}
 	}
 	return strings.Join(parts, " && "), notes
+}
+
+// exactCommand is run as one simple command, when writing it back gives run exactly (no
+// pipeline, subshell, cd or quoting init would write otherwise).
+func exactCommand(run string) (simpleCommand, bool) {
+	cmds := splitCommands(run)
+	if len(cmds) != 1 || cmds[0].cd != "" || cmds[0].String() != run {
+		return simpleCommand{}, false
+	}
+	return cmds[0], true
 }
 
 // command returns the command's new words (nil: unchanged) and the comment that says why.
@@ -250,18 +260,8 @@ func (t *cacheTuner) tscCacheFlags(args []string) ([]string, string) {
 // toolAt is the index of the tool in a command, past the runners that start it in the project's
 // environment (npx, pnpm exec, uv run, python -m ...); -1 when they leave nothing.
 func toolAt(words []string) int {
-	s := 0
-	for _, r := range pythonRunners {
-		if hasPrefix(words, r...) {
-			s = len(r)
-			for s < len(words) && strings.HasPrefix(words[s], "-") { // uv run --frozen ruff
-				s++
-			}
-			break
-		}
-	}
-	for _, p := range [][]string{{"npx"}, {"pnpm", "exec"}, {"yarn", "exec"}, {"bunx"}, {"npm", "exec", "--"}, {"yarn"},
-		{"python", "-m"}, {"python3", "-m"}} {
+	s := len(words) - len(withoutEnvRunnerFlags(words))
+	for _, p := range toolRunners {
 		if hasPrefix(words[s:], p...) {
 			s += len(p)
 			break
@@ -271,6 +271,21 @@ func toolAt(words []string) int {
 		return -1
 	}
 	return s
+}
+
+// toolRunners start a tool of the project's: from node_modules, or a Python module.
+var toolRunners = [][]string{{"npx"}, {"pnpm", "exec"}, {"yarn", "exec"}, {"bunx"}, {"npm", "exec", "--"}, {"yarn"},
+	{"python", "-m"}, {"python3", "-m"}}
+
+// withoutEnvRunnerFlags takes off the runner of a Python environment and the flags after it
+// (uv run --frozen ruff: ruff).
+func withoutEnvRunnerFlags(words []string) []string {
+	for _, r := range pythonRunners {
+		if hasPrefix(words, r...) {
+			return skipFlags(words[len(r):], nil)
+		}
+	}
+	return words
 }
 
 // dropCount1 removes -count=1 (and its spellings) from go test's arguments.
