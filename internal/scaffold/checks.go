@@ -163,20 +163,31 @@ func classifyGolangci(_ string, words []string) (check, bool) {
 func classifyRuff(_ string, words []string) (check, bool) {
 	args := words[1:]
 	if len(args) > 0 && args[0] == "format" {
-		rest := drop(args[1:], "--diff", "--check")
-		return check{key: "ruff-format", kind: "Python", name: "fmt", comment: "files that ruff format would reformat",
-			words: ensure(append([]string{"ruff", "format"}, rest...), "--check"), timeout: quick,
-			fix: append([]string{"ruff", "format"}, rest...), writes: !slices.Contains(args, "--check") && !slices.Contains(args, "--diff")}, true
+		return ruffFormat(args), true
 	}
 	if len(args) > 0 && args[0] == "check" {
 		args = args[1:]
-	} else if !slices.ContainsFunc(args, func(a string) bool { return !strings.HasPrefix(a, "-") && strings.ContainsAny(a, "./") }) {
+	} else if !slices.ContainsFunc(args, looksLikePath) {
 		return check{}, false // not the old `ruff PATH` form: ruff --version, ruff rule, ...
 	}
 	rest := drop(args, "--fix", "--unsafe-fixes", "--show-fixes", "--exit-non-zero-on-fix", "--output-format*", "--diff")
 	return check{key: "ruff", kind: "Python", name: "lint", comment: "ruff's lint rules",
 		words: append([]string{"ruff", "check"}, rest...), timeout: 5 * time.Minute,
 		fix: append([]string{"ruff", "check", "--fix"}, rest...), writes: slices.Contains(args, "--fix")}, true
+}
+
+// looksLikePath reports whether an argument names a file or folder rather than a flag or a
+// subcommand.
+func looksLikePath(a string) bool {
+	return !strings.HasPrefix(a, "-") && strings.ContainsAny(a, "./")
+}
+
+// ruffFormat is `ruff format` (args from "format" on) as a check, --check ensured.
+func ruffFormat(args []string) check {
+	rest := drop(args[1:], "--diff", "--check")
+	return check{key: "ruff-format", kind: "Python", name: "fmt", comment: "files that ruff format would reformat",
+		words: ensure(append([]string{"ruff", "format"}, rest...), "--check"), timeout: quick,
+		fix: append([]string{"ruff", "format"}, rest...), writes: !slices.Contains(args, "--check") && !slices.Contains(args, "--diff")}
 }
 
 func classifyBlack(_ string, words []string) (check, bool) {

@@ -185,17 +185,22 @@ func runnerUnits(cmd simpleCommand) (string, []string) {
 	if len(w) == 0 || w[0] != "tox" && w[0] != "nox" {
 		return "", nil
 	}
+	return w[0], unitsNamed(w[1:])
+}
+
+// unitsNamed are the envs or sessions a tox or nox command's arguments name (-e a,b; -ea; -s x).
+func unitsNamed(args []string) []string {
 	var units []string
-	for i := 1; i < len(w); i++ {
-		switch a := w[i]; {
-		case contains(unitFlags, a) && i+1 < len(w):
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case contains(unitFlags, a) && i+1 < len(args):
 			i++
-			units = append(units, strings.Split(w[i], ",")...)
+			units = append(units, strings.Split(args[i], ",")...)
 		case strings.HasPrefix(a, "-e") && len(a) > 2:
 			units = append(units, strings.Split(a[2:], ",")...)
 		}
 	}
-	return w[0], units
+	return units
 }
 
 // unitFlags name tox's envs and nox's sessions.

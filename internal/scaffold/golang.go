@@ -145,8 +145,7 @@ func goInputs(dir string, g Gate, lintConfig string, modInputs func() ([]string,
 	switch {
 	case g.Run == gofmtCheck || g.Run == gofmtSimplifyCheck:
 		return []string{inDir(dir, "**/*.go")}
-	case onlyGoTools(g.Run, "go vet "), onlyGoTools(g.Run, "go build "), onlyGoTools(g.Run, "go mod tidy "),
-		onlyGoTools(g.Run, "go mod verify "), onlyGoTools(g.Run, "go list "):
+	case slices.ContainsFunc(goListedTools, func(prefix string) bool { return onlyGoTools(g.Run, prefix) }):
 		if in, ok := modInputs(); ok {
 			return in
 		}
@@ -160,6 +159,9 @@ func goInputs(dir string, g Gate, lintConfig string, modInputs func() ([]string,
 	}
 	return nil
 }
+
+// goListedTools are the Go commands that read only the files the Go tool lists.
+var goListedTools = []string{"go vet ", "go build ", "go mod tidy ", "go mod verify ", "go list "}
 
 // onlyGoTools reports whether run is one command starting with prefix: no shell operators that
 // would chain another program in.

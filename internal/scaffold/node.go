@@ -406,22 +406,37 @@ func checkForm(script string, pm packageManager) (string, bool) {
 	var parts []string
 	writes := false
 	for _, cmd := range splitCommands(script) {
-		if cmd.cd != "" || len(cmd.words) == 0 {
+		words, wrote, ok := commandCheckForm(cmd)
+		if !ok {
 			return "", false
 		}
-		words := cmd.words
-		if c, ok := classify(words); ok && c.writes {
-			if c.words == nil {
-				return "", false
-			}
-			words, writes = c.words, true
-		}
-		if hasPrefix(words, strings.Fields(pm.exec)...) {
-			words = words[len(strings.Fields(pm.exec)):]
-		}
+		writes = writes || wrote
+		words = trimPrefixWords(words, strings.Fields(pm.exec))
 		parts = append(parts, pm.exec+" "+strings.Join(quoteAll(words), " "))
 	}
 	return strings.Join(parts, " && "), writes
+}
+
+// commandCheckForm is one command of a script as a check: a writing command's check form, any
+// other as it is; wrote says it was a writing one; false when the command has no check form
+// or runs elsewhere.
+func commandCheckForm(cmd simpleCommand) (words []string, wrote, ok bool) {
+	if cmd.cd != "" || len(cmd.words) == 0 {
+		return nil, false, false
+	}
+	c, known := classify(cmd.words)
+	if !known || !c.writes {
+		return cmd.words, false, true
+	}
+	return c.words, true, c.words != nil
+}
+
+// trimPrefixWords is words without prefix in front, when it is there.
+func trimPrefixWords(words, prefix []string) []string {
+	if hasPrefix(words, prefix...) {
+		return words[len(prefix):]
+	}
+	return words
 }
 
 // siblingFix finds the script that fixes what script name checks, by the usual names: lint:fix,
@@ -820,19 +835,28 @@ func leftOutScripts(scripts map[string]string, runs map[string]map[string]bool, 
 		if scriptCovered(scripts, runs, kept, gs, pm, name) || strings.HasPrefix(name, "pre") || strings.HasPrefix(name, "post") {
 			continue
 		}
-		tool := scriptTool(scripts[name])
-		switch {
-		case writesFiles(scripts[name]):
-			continue // a fixer or a formatter: never a gate, and not a check left out
-		case gated[tool] || strings.Contains(name, "watch"):
-			continue // the same tool as a gate, in another mode (test:coverage, test:watch)
-		case tool != "":
-			out = append(out, fmt.Sprintf("the %s script (%s) is no gate: init makes gates of the lint, type-check, check, test and build scripts only; add it by hand as `run: %s %s` if the project treats it as a check.", name, tool, pm.run, name))
-		case checkTargets[name]:
-			out = append(out, fmt.Sprintf("the %s script is no gate: it runs no check init knows; add it by hand as `run: %s %s` if it is one.", name, pm.run, name))
+		if note := leftOutNote(name, scripts[name], gated, pm); note != "" {
+			out = append(out, note)
 		}
 	}
 	return out
+}
+
+// leftOutNote says that a script that checks is no gate, with the line to add by hand; "" for a
+// script that only writes files, or runs a gate's tool in another mode, or checks nothing known.
+func leftOutNote(name, script string, gated map[string]bool, pm packageManager) string {
+	tool := scriptTool(script)
+	switch {
+	case writesFiles(script):
+		return "" // a fixer or a formatter: never a gate, and not a check left out
+	case gated[tool] || strings.Contains(name, "watch"):
+		return "" // the same tool as a gate, in another mode (test:coverage, test:watch)
+	case tool != "":
+		return fmt.Sprintf("the %s script (%s) is no gate: init makes gates of the lint, type-check, check, test and build scripts only; add it by hand as `run: %s %s` if the project treats it as a check.", name, tool, pm.run, name)
+	case checkTargets[name]:
+		return fmt.Sprintf("the %s script is no gate: it runs no check init knows; add it by hand as `run: %s %s` if it is one.", name, pm.run, name)
+	}
+	return ""
 }
 
 // scriptCovered reports whether a script is run by a kept script or is a gate's run or fix.
