@@ -160,24 +160,29 @@ func goList(dir string) ([]goPackage, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
-	var pkgs []goPackage
-	dec := json.NewDecoder(io.LimitReader(out, maxGoListOutput))
-	var decodeErr error
-	for {
-		var p goPackage
-		if err := dec.Decode(&p); err != nil {
-			if !errors.Is(err, io.EOF) {
-				decodeErr = err
-			}
-			break
-		}
-		pkgs = append(pkgs, p)
-	}
+	pkgs, decodeErr := decodePackages(io.LimitReader(out, maxGoListOutput))
 	io.Copy(io.Discard, out) // whatever is past the bound, so that go can exit
 	if err := errors.Join(cmd.Wait(), decodeErr); err != nil {
 		return nil, err
 	}
 	return pkgs, nil
+}
+
+// decodePackages reads go list's stream of JSON packages; the error is the first that is not
+// the stream's end.
+func decodePackages(r io.Reader) ([]goPackage, error) {
+	var pkgs []goPackage
+	dec := json.NewDecoder(r)
+	for {
+		var p goPackage
+		if err := dec.Decode(&p); err != nil {
+			if errors.Is(err, io.EOF) {
+				return pkgs, nil
+			}
+			return pkgs, err
+		}
+		pkgs = append(pkgs, p)
+	}
 }
 
 // within returns target relative to base, slash-separated, and whether it is inside base.

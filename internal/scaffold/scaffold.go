@@ -196,15 +196,7 @@ func offerInferred(projects []Project) {
 	}
 	for i := range projects {
 		p := &projects[i]
-		var kept []Gate
-		for _, g := range p.Gates {
-			if g.Inferred {
-				p.Offers = append(p.Offers, g)
-			} else {
-				kept = append(kept, g)
-			}
-		}
-		p.Gates = kept
+		p.Gates, p.Offers = splitInferred(p.Gates, p.Offers)
 		if p.Dir != "" && len(p.Gates) == 0 && len(p.Offers) > 0 {
 			// A folder nothing checks (a fuzz crate, an example module) is one line, not a page
 			// of commented gates.
@@ -212,6 +204,19 @@ func offerInferred(projects []Project) {
 			p.Offers = nil
 		}
 	}
+}
+
+// splitInferred moves the inferred gates to the offers.
+func splitInferred(gates, offers []Gate) (kept, offered []Gate) {
+	offered = offers
+	for _, g := range gates {
+		if g.Inferred {
+			offered = append(offered, g)
+		} else {
+			kept = append(kept, g)
+		}
+	}
+	return kept, offered
 }
 
 // declaresCheck reports whether the project runs a check of its own.

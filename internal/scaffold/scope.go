@@ -33,21 +33,26 @@ func scope(root string, projects []Project) {
 	for i := range projects {
 		p := &projects[i]
 		workspace := p.Kind == "Rust" && p.Tool == "workspace"
-		if !multi && !workspace {
-			if p.Kind == "Go" && p.Dir == "" {
-				scopeGoModule(root, p)
-			}
-			continue
+		switch {
+		case multi || workspace:
+			scopeProject(root, p, subdirs)
+		case p.Kind == "Go" && p.Dir == "":
+			scopeGoModule(root, p)
 		}
-		paths, exclude := folderPaths(root, *p), []string(nil)
-		if p.Dir == "" {
-			paths, exclude = rootProjectPaths(root, p.Kind, subdirs)
-		}
-		for j := range p.Gates {
-			p.Gates[j].Paths = paths
-			// A gate's own exclusions (what its tool must never be given) stay.
-			p.Gates[j].Exclude = slices.Concat(exclude, p.Gates[j].Exclude)
-		}
+	}
+}
+
+// scopeProject gives a project's gates its paths, and the root project's the other projects'
+// folders as exclude.
+func scopeProject(root string, p *Project, subdirs []string) {
+	paths, exclude := folderPaths(root, *p), []string(nil)
+	if p.Dir == "" {
+		paths, exclude = rootProjectPaths(root, p.Kind, subdirs)
+	}
+	for j := range p.Gates {
+		p.Gates[j].Paths = paths
+		// A gate's own exclusions (what its tool must never be given) stay.
+		p.Gates[j].Exclude = slices.Concat(exclude, p.Gates[j].Exclude)
 	}
 }
 
