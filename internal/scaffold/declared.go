@@ -326,19 +326,24 @@ func githubWorkflows(root string) []declared {
 	var out []declared
 	for _, f := range files {
 		var wf ghWorkflow
-		if !decodeYAML(readCapped(f), &wf) {
-			continue
+		if decodeYAML(readCapped(f), &wf) {
+			out = append(out, workflowChecks(".github/workflows/"+filepath.Base(f), wf)...)
 		}
-		rel := ".github/workflows/" + filepath.Base(f)
-		for _, name := range sortedKeys(wf.Jobs) {
-			job := wf.Jobs[name]
-			plumbing := workflowPlumbing(wf, name)
-			src := fmt.Sprintf("%s, job %s", rel, name)
-			for i := range job.Steps {
-				if d, ok := workflowStep(wf, job, i, plumbing); ok {
-					d.source = src
-					out = append(out, d)
-				}
+	}
+	return out
+}
+
+// workflowChecks are what the steps of a workflow's jobs run, job by job.
+func workflowChecks(rel string, wf ghWorkflow) []declared {
+	var out []declared
+	for _, name := range sortedKeys(wf.Jobs) {
+		job := wf.Jobs[name]
+		plumbing := workflowPlumbing(wf, name)
+		src := fmt.Sprintf("%s, job %s", rel, name)
+		for i := range job.Steps {
+			if d, ok := workflowStep(wf, job, i, plumbing); ok {
+				d.source = src
+				out = append(out, d)
 			}
 		}
 	}

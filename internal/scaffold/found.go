@@ -35,28 +35,41 @@ func recognise(decls []declared) ([]found, map[string]gofmtUse) {
 	var out []found
 	gofmt := map[string]gofmtUse{}
 	for _, d := range decls {
-		for _, m := range gofmtFlags().FindAllStringSubmatch(d.script, -1) {
-			use := gofmt[d.dir]
-			use.source = firstNonEmpty(use.source, d.source)
-			if strings.Contains(m[1], "-s") {
-				use.simplify = firstNonEmpty(use.simplify, d.source)
-			}
+		if use := gofmtUsed(gofmt[d.dir], d); use != (gofmtUse{}) {
 			gofmt[d.dir] = use
 		}
-		for _, cmd := range splitCommands(d.script) {
-			c, ok := classify(cmd.words)
-			if !ok {
-				continue
-			}
-			dir := d.dir
-			if cmd.cd != "" {
-				dir = cleanDir(path.Join(dir, cmd.cd))
-			}
-			out = append(out, found{check: c, dir: dir, source: d.source, rank: d.rank, env: append(slices.Clip(d.env), cmd.env...),
-				inferred: d.inferred})
-		}
+		out = append(out, checksOf(d)...)
 	}
 	return out, gofmt
+}
+
+// gofmtUsed adds where a declared script runs gofmt (and gofmt -s) to what use says already.
+func gofmtUsed(use gofmtUse, d declared) gofmtUse {
+	for _, m := range gofmtFlags().FindAllStringSubmatch(d.script, -1) {
+		use.source = firstNonEmpty(use.source, d.source)
+		if strings.Contains(m[1], "-s") {
+			use.simplify = firstNonEmpty(use.simplify, d.source)
+		}
+	}
+	return use
+}
+
+// checksOf are the checks a declared script runs, each in the folder it runs in.
+func checksOf(d declared) []found {
+	var out []found
+	for _, cmd := range splitCommands(d.script) {
+		c, ok := classify(cmd.words)
+		if !ok {
+			continue
+		}
+		dir := d.dir
+		if cmd.cd != "" {
+			dir = cleanDir(path.Join(dir, cmd.cd))
+		}
+		out = append(out, found{check: c, dir: dir, source: d.source, rank: d.rank, env: append(slices.Clip(d.env), cmd.env...),
+			inferred: d.inferred})
+	}
+	return out
 }
 
 // pick builds the gate for one tool from the most preferred source that runs it. Several
