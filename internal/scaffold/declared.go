@@ -1191,13 +1191,22 @@ func firstMatrixValues(m map[string]yaml.Node) map[string]string {
 	}
 	// A matrix of `include:` entries only runs its first entry first; a key it lacks stays
 	// unknown (empty to GitHub, but then the expression usually falls back to another value).
-	if inc, ok := m["include"]; ok && len(out) == 0 && inc.Kind == yaml.SequenceNode && len(inc.Content) > 0 {
-		var first map[string]string
-		if decodeNode(inc.Content[0], &first) {
-			maps.Copy(out, first)
-		}
+	if inc, ok := m["include"]; ok && len(out) == 0 {
+		maps.Copy(out, firstInclude(inc))
 	}
 	return out
+}
+
+// firstInclude is the first entry of a matrix's include: list, nil when there is none.
+func firstInclude(inc yaml.Node) map[string]string {
+	if inc.Kind != yaml.SequenceNode || len(inc.Content) == 0 {
+		return nil
+	}
+	var first map[string]string
+	if !decodeNode(inc.Content[0], &first) {
+		return nil
+	}
+	return first
 }
 
 // firstScalar reports whether a node is a list whose first item is a value.

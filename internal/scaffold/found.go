@@ -134,13 +134,18 @@ func oneSuiteRun(key string, cmds []string, words [][]string) []string {
 	case key == "go-test" && len(words) > 1:
 		return []string{strings.Join(quoteAll(mergeGoTests(words)), " ")}
 	case (key == "cargo-test" || key == "pytest") && len(cmds) > 1:
-		best := cmds[0]
-		if i := slices.IndexFunc(words, wholeWorkspace); key == "cargo-test" && i >= 0 {
-			best = cmds[i]
-		}
-		return []string{best}
+		return []string{cmds[suiteRun(key, words)]}
 	}
 	return cmds
+}
+
+// suiteRun is which of a runner's commands is the suite: cargo's first over the whole workspace
+// (features included), else the first.
+func suiteRun(key string, words [][]string) int {
+	if i := slices.IndexFunc(words, wholeWorkspace); key == "cargo-test" && i >= 0 {
+		return i
+	}
+	return 0
 }
 
 // wholeWorkspace reports whether a cargo command runs over every member of the workspace.
