@@ -98,7 +98,7 @@ func slug(s string) string {
 	dash := false
 	for _, r := range strings.ToLower(s) {
 		switch {
-		case r >= 'a' && r <= 'z', r >= '0' && r <= '9', r == '_':
+		case slugRune(r):
 			b.WriteRune(r)
 			dash = false
 		case !dash && b.Len() > 0:
@@ -110,10 +110,12 @@ func slug(s string) string {
 	if len(out) > 40 {
 		out = strings.Trim(out[:40], "-_")
 	}
-	if out == "" {
-		return "project"
-	}
-	return out
+	return firstNonEmpty(out, "project")
+}
+
+// slugRune reports whether a (lower-case) rune stays in a slug: a letter, a digit or "_".
+func slugRune(r rune) bool {
+	return r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_'
 }
 
 // escapeGlob makes a folder name match itself in a doublestar pattern.
