@@ -62,10 +62,7 @@ func classify(words []string) (check, bool) {
 func withoutRunner(words []string) []string {
 	for _, r := range pythonRunners {
 		if hasPrefix(words, r...) {
-			words = words[len(r):]
-			for len(words) > 0 && strings.HasPrefix(words[0], "-") { // uv run --frozen ruff
-				words = words[1:]
-			}
+			words = skipFlags(words[len(r):], nil) // uv run --frozen ruff
 			break
 		}
 	}
@@ -166,20 +163,31 @@ func classifyGolangci(_ string, words []string) (check, bool) {
 func classifyRuff(_ string, words []string) (check, bool) {
 	args := words[1:]
 	if len(args) > 0 && args[0] == "format" {
-		rest := drop(args[1:], "--diff", "--check")
-		return check{key: "ruff-format", kind: "Python", name: "fmt", comment: "files that ruff format would reformat",
-			words: ensure(append([]string{"ruff", "format"}, rest...), "--check"), timeout: quick,
-			fix: append([]string{"ruff", "format"}, rest...), writes: !slices.Contains(args, "--check") && !slices.Contains(args, "--diff")}, true
+		return ruffFormat(args), true
 	}
 	if len(args) > 0 && args[0] == "check" {
 		args = args[1:]
-	} else if !slices.ContainsFunc(args, func(a string) bool { return !strings.HasPrefix(a, "-") && strings.ContainsAny(a, "./") }) {
+	} else if !slices.ContainsFunc(args, looksLikePath) {
 		return check{}, false // not the old `ruff PATH` form: ruff --version, ruff rule, ...
 	}
 	rest := drop(args, "--fix", "--unsafe-fixes", "--show-fixes", "--exit-non-zero-on-fix", "--output-format*", "--diff")
 	return check{key: "ruff", kind: "Python", name: "lint", comment: "ruff's lint rules",
 		words: append([]string{"ruff", "check"}, rest...), timeout: 5 * time.Minute,
 		fix: append([]string{"ruff", "check", "--fix"}, rest...), writes: slices.Contains(args, "--fix")}, true
+}
+
+// looksLikePath reports whether an argument names a file or folder rather than a flag or a
+// subcommand.
+func looksLikePath(a string) bool {
+	return !strings.HasPrefix(a, "-") && strings.ContainsAny(a, "./")
+}
+
+// ruffFormat is `ruff format` (args from "format" on) as a check, --check ensured.
+func ruffFormat(args []string) check {
+	rest := drop(args[1:], "--diff", "--check")
+	return check{key: "ruff-format", kind: "Python", name: "fmt", comment: "files that ruff format would reformat",
+		words: ensure(append([]string{"ruff", "format"}, rest...), "--check"), timeout: quick,
+		fix: append([]string{"ruff", "format"}, rest...), writes: !slices.Contains(args, "--check") && !slices.Contains(args, "--diff")}
 }
 
 func classifyBlack(_ string, words []string) (check, bool) {
@@ -283,23 +291,38 @@ func clippyFix(w []string) []string {
 }
 
 func classifyGo(args []string) (check, bool) {
-	switch {
-	case len(args) > 0 && args[0] == "vet":
-		return check{key: "go-vet", kind: "Go", name: "vet", comment: "suspicious constructs, as go vet reports them",
-			words: append([]string{"go"}, args...), timeout: lintTime}, true
-	case len(args) > 0 && args[0] == "test":
-		if isFuzzOrBench(args[1:]) {
-			return check{}, false // a fuzz or benchmark run is not the test suite
-		}
-		return check{key: "go-test", kind: "Go", name: "test", comment: "the tests",
-			words: append([]string{"go", "test"}, dropGoTest(args[1:])...), timeout: testTime,
-			hint: "Rerun one test with `go test -run NAME ./PKG`."}, true
-	case hasPrefix(args, "mod", "tidy"):
+	if hasPrefix(args, "mod", "tidy") {
 		return check{key: "go-mod-tidy", kind: "Go", name: "tidy", writes: !slices.Contains(args, "-diff")}, true // shaped by detectGo
-	case len(args) > 0 && args[0] == "fmt":
-		return check{key: "gofmt", kind: "Go", name: "fmt", writes: true}, true
+	}
+	if len(args) == 0 {
+		return check{}, false
+	}
+	if recipe, ok := goRecipes[args[0]]; ok {
+		return recipe(args)
 	}
 	return check{}, false
+}
+
+// goRecipes are the go command's checks by subcommand, given the words after go.
+var goRecipes = map[string]func(args []string) (check, bool){
+	"vet": func(args []string) (check, bool) {
+		return check{key: "go-vet", kind: "Go", name: "vet", comment: "suspicious constructs, as go vet reports them",
+			words: append([]string{"go"}, args...), timeout: lintTime}, true
+	},
+	"test": goTest,
+	"fmt": func([]string) (check, bool) {
+		return check{key: "gofmt", kind: "Go", name: "fmt", writes: true}, true
+	},
+}
+
+// goTest is go test as the suite's check; a fuzz or benchmark run is not the test suite.
+func goTest(args []string) (check, bool) {
+	if isFuzzOrBench(args[1:]) {
+		return check{}, false
+	}
+	return check{key: "go-test", kind: "Go", name: "test", comment: "the tests",
+		words: append([]string{"go", "test"}, dropGoTest(args[1:])...), timeout: testTime,
+		hint: "Rerun one test with `go test -run NAME ./PKG`."}, true
 }
 
 func classifyCargo(args []string) (check, bool) {
@@ -309,34 +332,51 @@ func classifyCargo(args []string) (check, bool) {
 	if len(args) == 0 {
 		return check{}, false
 	}
-	rest := args[1:]
-	switch args[0] {
-	case "fmt":
-		w := append([]string{"cargo", "fmt"}, rest...)
-		checking := slices.Contains(w, "--check")
-		if !checking {
-			w = append(w, "--check")
-		}
-		fix := append([]string{"cargo", "fmt"}, drop(rest, "--check")...)
-		if fix[len(fix)-1] == "--" {
-			fix = fix[:len(fix)-1] // cargo fmt --all -- --check
-		}
-		return check{key: "cargo-fmt", kind: "Rust", name: "fmt", comment: "files that rustfmt would reformat",
-			words: w, timeout: quick, fix: fix, writes: !checking}, true
-	case "clippy":
-		w := append([]string{"cargo", "clippy"}, drop(rest, "--fix", "--allow-dirty", "--allow-staged", "--allow-no-vcs")...)
-		return check{key: "cargo-clippy", kind: "Rust", name: "lint", comment: "clippy's lints",
-			words: w, timeout: rustTime, fix: clippyFix(w), writes: slices.Contains(rest, "--fix")}, true
-	case "test":
+	recipe, ok := cargoRecipes[args[0]]
+	if !ok {
+		return check{}, false
+	}
+	return recipe(args[1:])
+}
+
+// cargoRecipes are cargo's checks by subcommand, given the words after it.
+var cargoRecipes = map[string]func(rest []string) (check, bool){
+	"fmt":    cargoFmt,
+	"clippy": cargoClippy,
+	"test": func(rest []string) (check, bool) {
 		return check{key: "cargo-test", kind: "Rust", name: "test", comment: "the tests",
 			words: append([]string{"cargo", "test"}, drop(rest, "--verbose")...), timeout: rustTime}, true
-	case "nextest":
-		if len(rest) > 0 && rest[0] == "run" {
-			return check{key: "cargo-test", kind: "Rust", name: "test", comment: "the tests, with nextest",
-				words: append([]string{"cargo", "nextest"}, rest...), timeout: rustTime}, true
-		}
+	},
+	"nextest": cargoNextest,
+}
+
+func cargoFmt(rest []string) (check, bool) {
+	w := append([]string{"cargo", "fmt"}, rest...)
+	checking := slices.Contains(w, "--check")
+	if !checking {
+		w = append(w, "--check")
 	}
-	return check{}, false
+	fix := append([]string{"cargo", "fmt"}, drop(rest, "--check")...)
+	if fix[len(fix)-1] == "--" {
+		fix = fix[:len(fix)-1] // cargo fmt --all -- --check
+	}
+	return check{key: "cargo-fmt", kind: "Rust", name: "fmt", comment: "files that rustfmt would reformat",
+		words: w, timeout: quick, fix: fix, writes: !checking}, true
+}
+
+func cargoClippy(rest []string) (check, bool) {
+	w := append([]string{"cargo", "clippy"}, drop(rest, "--fix", "--allow-dirty", "--allow-staged", "--allow-no-vcs")...)
+	return check{key: "cargo-clippy", kind: "Rust", name: "lint", comment: "clippy's lints",
+		words: w, timeout: rustTime, fix: clippyFix(w), writes: slices.Contains(rest, "--fix")}, true
+}
+
+// cargoNextest is `cargo nextest run`; nextest's other commands list or archive.
+func cargoNextest(rest []string) (check, bool) {
+	if len(rest) == 0 || rest[0] != "run" {
+		return check{}, false
+	}
+	return check{key: "cargo-test", kind: "Rust", name: "test", comment: "the tests, with nextest",
+		words: append([]string{"cargo", "nextest"}, rest...), timeout: rustTime}, true
 }
 
 // dropGoTest removes what only writes coverage or machine output, or floods the log: the gate
@@ -346,13 +386,11 @@ func dropGoTest(args []string) []string {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
-		case a == "-v" || a == "-cover" || a == "-json":
+		case contains(goTestOutputFlags, a) || isOutputValue(a):
 		case goTestValueFlags[a] && i+1 < len(args) && args[i+1] == "":
 			i++ // -tags "$(TAGS)" with TAGS unset: no value, no flag
-		case a == "-coverprofile" || a == "-covermode" || a == "-coverpkg" || a == "-o":
+		case contains(goTestOutputValueFlags, a):
 			i++
-		case strings.HasPrefix(a, "-coverprofile=") || strings.HasPrefix(a, "-covermode=") || strings.HasPrefix(a, "-coverpkg=") ||
-			strings.HasPrefix(a, "--coverprofile=") || strings.HasPrefix(a, "-o="):
 		default:
 			out = append(out, a)
 		}
@@ -361,6 +399,23 @@ func dropGoTest(args []string) []string {
 		out = append(out, "./...")
 	}
 	return out
+}
+
+// isOutputValue reports whether an argument is an output flag with its value (-coverprofile=c.out).
+func isOutputValue(a string) bool {
+	return hasValueOf(a, "--coverprofile") || slices.ContainsFunc(goTestOutputValueFlags, func(f string) bool { return hasValueOf(a, f) })
+}
+
+// goTestOutputFlags only print more or write machine output; goTestOutputValueFlags only write
+// coverage or the test binary, with a value.
+var (
+	goTestOutputFlags      = []string{"-v", "-cover", "-json"}
+	goTestOutputValueFlags = []string{"-coverprofile", "-covermode", "-coverpkg", "-o"}
+)
+
+// hasValueOf reports whether arg is flag with its value: -flag=value.
+func hasValueOf(arg, flag string) bool {
+	return strings.HasPrefix(arg, flag+"=")
 }
 
 // goTestValueFlags are go test's (and go build's) flags that take the next word as their value
@@ -376,20 +431,23 @@ func goTestPackages(args []string) []string {
 	return pkgs
 }
 
+// goValueFlag reports whether a flag, in any of its spellings (-tags, --tags), takes a value.
+func goValueFlag(a string) bool {
+	return goTestValueFlags[strings.TrimPrefix(a, "-")] || goTestValueFlags[a] || goTestValueFlags["-"+strings.TrimLeft(a, "-")]
+}
+
 func splitGoTest(args []string) (flags, pkgs []string) {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
-		if strings.HasPrefix(a, "-") {
-			flags = append(flags, a)
-			if goTestValueFlags[strings.TrimPrefix(a, "-")] || goTestValueFlags[a] || goTestValueFlags["-"+strings.TrimLeft(a, "-")] {
-				if !strings.Contains(a, "=") && i+1 < len(args) {
-					i++
-					flags = append(flags, args[i])
-				}
-			}
+		if !strings.HasPrefix(a, "-") {
+			pkgs = append(pkgs, a)
 			continue
 		}
-		pkgs = append(pkgs, a)
+		flags = append(flags, a)
+		if goValueFlag(a) && !strings.Contains(a, "=") && i+1 < len(args) {
+			i++
+			flags = append(flags, args[i])
+		}
 	}
 	return flags, pkgs
 }
@@ -401,15 +459,15 @@ func isFuzzOrBench(args []string) bool {
 		if value == "" && i+1 < len(args) {
 			value = args[i+1]
 		}
-		switch {
-		case name == "fuzz" || name == "bench":
-			return true
-		case name == "run" && (value == "^$" || value == "xxx" || value == "XXX" || value == "NONE"):
+		if name == "fuzz" || name == "bench" || name == "run" && contains(noTestPatterns, value) {
 			return true
 		}
 	}
 	return false
 }
+
+// noTestPatterns are -run patterns that match no test: the run is for benchmarks or fuzzing.
+var noTestPatterns = []string{"^$", "xxx", "XXX", "NONE"}
 
 // mergeGoTests makes several go test commands of one source (a CI matrix split by package
 // group) one go test: their flags together (-race when any uses it) over their packages
@@ -418,24 +476,8 @@ func mergeGoTests(cmds [][]string) []string {
 	var flags, pkgs []string
 	for _, c := range cmds {
 		f, p := splitGoTest(c[2:])
-		for i := 0; i < len(f); i++ {
-			if strings.HasPrefix(f[i], "-") && i+1 < len(f) && !strings.HasPrefix(f[i+1], "-") {
-				pair := f[i] + "\x00" + f[i+1]
-				if !contains(flags, pair) {
-					flags = append(flags, pair)
-				}
-				i++
-				continue
-			}
-			if !contains(flags, f[i]) {
-				flags = append(flags, f[i])
-			}
-		}
-		for _, pk := range p {
-			if !contains(pkgs, pk) {
-				pkgs = append(pkgs, pk)
-			}
-		}
+		flags = appendNew(flags, flagUnits(f)...)
+		pkgs = appendNew(pkgs, p...)
 	}
 	if contains(pkgs, "./...") {
 		pkgs = []string{"./..."}
@@ -445,6 +487,31 @@ func mergeGoTests(cmds [][]string) []string {
 		out = append(out, strings.Split(f, "\x00")...)
 	}
 	return append(out, pkgs...)
+}
+
+// flagUnits are go test's flags, each with its value as one unit ("-run\x00TestX"): the same
+// flag with another value is another unit.
+func flagUnits(f []string) []string {
+	var out []string
+	for i := 0; i < len(f); i++ {
+		if strings.HasPrefix(f[i], "-") && i+1 < len(f) && !strings.HasPrefix(f[i+1], "-") {
+			out = append(out, f[i]+"\x00"+f[i+1])
+			i++
+			continue
+		}
+		out = append(out, f[i])
+	}
+	return out
+}
+
+// appendNew appends the items list does not hold yet.
+func appendNew(list []string, items ...string) []string {
+	for _, it := range items {
+		if !contains(list, it) {
+			list = append(list, it)
+		}
+	}
+	return list
 }
 
 // pythonFlags are the interpreter's flags before -m (-W error, -X dev, -bb, -u).
@@ -461,14 +528,19 @@ func pythonFlags(args []string) []string {
 
 // dropPytest removes tox substitutions ({posargs}, --basetemp={envtmpdir}), report outputs and
 // the verbosity that lists every passing test, which would fill a failure's reason.
+// reportOnlyPytestArg reports whether a pytest argument only writes reports or adds output, or
+// is a runner's template ({posargs}).
+func reportOnlyPytestArg(w string) bool {
+	return strings.Contains(w, "{") || strings.HasPrefix(w, "--junit") || strings.HasPrefix(w, "--cov") ||
+		contains([]string{"-v", "-vv", "--verbose"}, w)
+}
+
 func dropPytest(words []string) []string {
 	var out []string
 	for _, w := range words {
-		if strings.Contains(w, "{") || strings.HasPrefix(w, "--junit") || strings.HasPrefix(w, "--cov") ||
-			w == "-v" || w == "-vv" || w == "--verbose" {
-			continue
+		if !reportOnlyPytestArg(w) {
+			out = append(out, w)
 		}
-		out = append(out, w)
 	}
 	return out
 }

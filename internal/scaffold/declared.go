@@ -85,24 +85,7 @@ func readDeclared(root string, dirs []string) []declared {
 	called := calledTargets(out)
 	for _, dir := range dirs {
 		abs := filepath.Join(root, filepath.FromSlash(dir))
-		wanted := maps.Clone(checkTargets)
-		for t := range called[dir] {
-			wanted[t] = true
-		}
-		for t := range formatTargets {
-			// A formatting target names the formatter the project uses: its check form is the
-			// gate, the target itself no check.
-			wanted[t] = true
-		}
-		for _, d := range slices.Concat(makeRecipes(abs, wanted), justRecipes(abs), taskfile(abs)) {
-			d.dir, d.source, d.rank = dir, inDir(dir, d.source), rankTaskRunner
-			_, target, _ := strings.Cut(d.source, ", target ")
-			d.fixer = formatTargets[target] && !called[dir][target]
-			if called[dir][target] {
-				d.rank = rankCalledTarget
-			}
-			out = append(out, d)
-		}
+		out = append(out, taskRunnerChecks(abs, dir, called[dir])...)
 		for _, d := range slices.Concat(toxEnvs(abs), toxTOML(abs), noxSessions(abs)) {
 			d.dir, d.source, d.rank = dir, inDir(dir, d.source), rankTox
 			out = append(out, d)
@@ -112,35 +95,31 @@ func readDeclared(root string, dirs []string) []declared {
 	return out
 }
 
+// taskRunnerChecks are the check targets, recipes and tasks of a folder's task runners, with
+// the targets CI or a hook calls there (called) first. A formatting target names the formatter
+// the project uses: its check form is the gate, the target itself no check.
+func taskRunnerChecks(abs, dir string, called map[string]bool) []declared {
+	wanted := maps.Clone(checkTargets)
+	maps.Copy(wanted, called)
+	maps.Copy(wanted, formatTargets)
+	var out []declared
+	for _, d := range slices.Concat(makeRecipes(abs, wanted), justRecipes(abs), taskfile(abs)) {
+		d.dir, d.source, d.rank = dir, inDir(dir, d.source), rankTaskRunner
+		_, target, _ := strings.Cut(d.source, ", target ")
+		d.fixer = formatTargets[target] && !called[target]
+		if called[target] {
+			d.rank = rankCalledTarget
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
 // markUnrun marks the tox envs and nox sessions that nothing else the project declares runs, when
 // it has CI: a check run only by a tool CI does not use (a pylint env, 1,000 messages old) is
 // offered, not gated. Without CI, tox and nox are how the project says what it checks.
 func markUnrun(decls []declared) {
-	ci := false
-	runs := map[string]map[string]bool{"tox": {}, "nox": {}}
-	for _, d := range decls {
-		if d.rank == rankTox {
-			continue
-		}
-		ci = ci || d.rank == rankCI
-		for _, cmd := range splitCommands(d.script) {
-			runner, units := runnerUnits(cmd)
-			if runner == "" {
-				continue
-			}
-			for _, e := range d.env {
-				if e.Name == "TOXENV" || e.Name == "TOX_ENV" {
-					units = append(units, strings.Split(e.Value, ",")...)
-				}
-			}
-			if len(units) == 0 {
-				units = []string{"*"}
-			}
-			for _, u := range units {
-				runs[runner][u] = true
-			}
-		}
-	}
+	runs, ci := unitsRun(decls)
 	if !ci {
 		return
 	}
@@ -159,39 +138,106 @@ func markUnrun(decls []declared) {
 	}
 }
 
+// unitsRun are the tox envs and nox sessions the declared scripts other than tox's and nox's
+// own run, by runner ("*": all of them), and whether the project has CI.
+func unitsRun(decls []declared) (map[string]map[string]bool, bool) {
+	ci := false
+	runs := map[string]map[string]bool{"tox": {}, "nox": {}}
+	for _, d := range decls {
+		if d.rank == rankTox {
+			continue
+		}
+		ci = ci || d.rank == rankCI
+		for _, cmd := range splitCommands(d.script) {
+			runner, units := runnerUnits(cmd)
+			if runner == "" {
+				continue
+			}
+			for _, u := range unitsOr(append(units, toxEnvVar(d.env)...), "*") {
+				runs[runner][u] = true
+			}
+		}
+	}
+	return runs, ci
+}
+
+// toxEnvVar are the envs TOXENV (or TOX_ENV) names.
+func toxEnvVar(env []EnvVar) []string {
+	var units []string
+	for _, e := range env {
+		if e.Name == "TOXENV" || e.Name == "TOX_ENV" {
+			units = append(units, strings.Split(e.Value, ",")...)
+		}
+	}
+	return units
+}
+
+// unitsOr is units, or all when there are none.
+func unitsOr(units []string, all string) []string {
+	if len(units) == 0 {
+		return []string{all}
+	}
+	return units
+}
+
 // runnerUnits reads a tox or nox command: which runner, and the envs or sessions it names
 // (-e a,b; -s name); none named means its defaults, taken here as all of them.
 func runnerUnits(cmd simpleCommand) (string, []string) {
-	w := cmd.words
-	for _, r := range pythonRunners {
-		if hasPrefix(w, r...) {
-			w = w[len(r):]
-			for len(w) > 0 && strings.HasPrefix(w[0], "-") {
-				if contains([]string{"--group", "--with", "--extra", "--python", "-p"}, w[0]) && len(w) > 1 {
-					w = w[1:]
-				}
-				w = w[1:]
-			}
-			break
-		}
-	}
-	if len(w) > 2 && (w[0] == "python" || w[0] == "python3") && w[1] == "-m" {
-		w = w[2:]
-	}
+	w := withoutModule(withoutEnvRunner(cmd.words))
 	if len(w) == 0 || w[0] != "tox" && w[0] != "nox" {
 		return "", nil
 	}
+	return w[0], unitsNamed(w[1:])
+}
+
+// unitsNamed are the envs or sessions a tox or nox command's arguments name (-e a,b; -ea; -s x).
+func unitsNamed(args []string) []string {
 	var units []string
-	for i := 1; i < len(w); i++ {
-		switch a := w[i]; {
-		case (a == "-e" || a == "--env" || a == "-s" || a == "--session" || a == "--sessions") && i+1 < len(w):
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case contains(unitFlags, a) && i+1 < len(args):
 			i++
-			units = append(units, strings.Split(w[i], ",")...)
+			units = append(units, strings.Split(args[i], ",")...)
 		case strings.HasPrefix(a, "-e") && len(a) > 2:
 			units = append(units, strings.Split(a[2:], ",")...)
 		}
 	}
-	return w[0], units
+	return units
+}
+
+// unitFlags name tox's envs and nox's sessions.
+var unitFlags = []string{"-e", "--env", "-s", "--session", "--sessions"}
+
+// runnerValueFlags are the flags of uv run and its like that take a value.
+var runnerValueFlags = []string{"--group", "--with", "--extra", "--python", "-p"}
+
+// withoutEnvRunner takes off the runner of a Python environment (uv run --with tox) and its flags.
+func withoutEnvRunner(w []string) []string {
+	for _, r := range pythonRunners {
+		if hasPrefix(w, r...) {
+			return skipFlags(w[len(r):], runnerValueFlags)
+		}
+	}
+	return w
+}
+
+// skipFlags takes the flags off the front of w, with the values of those in valued.
+func skipFlags(w []string, valued []string) []string {
+	for len(w) > 0 && strings.HasPrefix(w[0], "-") {
+		if contains(valued, w[0]) && len(w) > 1 {
+			w = w[1:]
+		}
+		w = w[1:]
+	}
+	return w
+}
+
+// withoutModule takes off `python -m` in front of a module run as a program.
+func withoutModule(w []string) []string {
+	if len(w) > 2 && (w[0] == "python" || w[0] == "python3") && w[1] == "-m" {
+		return w[2:]
+	}
+	return w
 }
 
 // calledTargets are the Makefile targets that CI or a hook runs (`make lint-go`, `make -C api
@@ -200,27 +246,30 @@ func calledTargets(decls []declared) map[string]map[string]bool {
 	out := map[string]map[string]bool{}
 	for _, d := range decls {
 		for _, cmd := range splitCommands(d.script) {
-			w := cmd.words
-			if len(w) == 0 || (w[0] != "make" && w[0] != "gmake") {
-				continue
-			}
-			dir := cleanDir(path.Join(d.dir, cmd.cd))
-			for i := 1; i < len(w); i++ {
-				switch a := w[i]; {
-				case a == "-C" && i+1 < len(w):
-					i++
-					dir = cleanDir(path.Join(dir, w[i]))
-				case strings.HasPrefix(a, "-") || strings.Contains(a, "="):
-				default:
-					if out[dir] == nil {
-						out[dir] = map[string]bool{}
-					}
-					out[dir][a] = true
-				}
+			if w := cmd.words; len(w) > 0 && (w[0] == "make" || w[0] == "gmake") {
+				addMakeTargets(out, cleanDir(path.Join(d.dir, cmd.cd)), w[1:])
 			}
 		}
 	}
 	return out
+}
+
+// addMakeTargets adds the targets a make command's arguments name, in the folder it runs in
+// (dir, or its -C folder), to out.
+func addMakeTargets(out map[string]map[string]bool, dir string, args []string) {
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case a == "-C" && i+1 < len(args):
+			i++
+			dir = cleanDir(path.Join(dir, args[i]))
+		case strings.HasPrefix(a, "-") || strings.Contains(a, "="):
+		default:
+			if out[dir] == nil {
+				out[dir] = map[string]bool{}
+			}
+			out[dir][a] = true
+		}
+	}
 }
 
 func inDir(dir, source string) string {
@@ -279,19 +328,24 @@ func githubWorkflows(root string) []declared {
 	var out []declared
 	for _, f := range files {
 		var wf ghWorkflow
-		if !decodeYAML(readCapped(f), &wf) {
-			continue
+		if decodeYAML(readCapped(f), &wf) {
+			out = append(out, workflowChecks(".github/workflows/"+filepath.Base(f), wf)...)
 		}
-		rel := ".github/workflows/" + filepath.Base(f)
-		for _, name := range sortedKeys(wf.Jobs) {
-			job := wf.Jobs[name]
-			plumbing := workflowPlumbing(wf, name)
-			src := fmt.Sprintf("%s, job %s", rel, name)
-			for i := range job.Steps {
-				if d, ok := workflowStep(wf, job, i, plumbing); ok {
-					d.source = src
-					out = append(out, d)
-				}
+	}
+	return out
+}
+
+// workflowChecks are what the steps of a workflow's jobs run, job by job.
+func workflowChecks(rel string, wf ghWorkflow) []declared {
+	var out []declared
+	for _, name := range sortedKeys(wf.Jobs) {
+		job := wf.Jobs[name]
+		plumbing := workflowPlumbing(wf, name)
+		src := fmt.Sprintf("%s, job %s", rel, name)
+		for i := range job.Steps {
+			if d, ok := workflowStep(wf, job, i, plumbing); ok {
+				d.source = src
+				out = append(out, d)
 			}
 		}
 	}
@@ -306,47 +360,65 @@ func workflowStep(wf ghWorkflow, job ghJob, i int, plumbing map[string]bool) (de
 	dir := cleanDir(firstNonEmpty(s.WorkingDirectory, job.Defaults.Run.WorkingDirectory))
 	switch {
 	case s.Run != "":
-		matrix := firstMatrixValues(job.Strategy.Matrix)
-		run := substituteMatrix(envExpression().ReplaceAllStringFunc(s.Run, func(e string) string {
-			k := envExpression().FindStringSubmatch(e)[1]
-			if v, ok := job.Env[k]; ok && !strings.Contains(v, "${{") {
-				return v
-			}
-			if v, ok := wf.Env[k]; ok && !strings.Contains(v, "${{") {
-				return v
-			}
-			return e
-		}), matrix)
-		// What is left that the matrix decides (`matrix.tox || 'py'`) is filled in too.
-		run = ciExpression().ReplaceAllStringFunc(run, func(e string) string {
-			if v, ok := evalExpression(strings.TrimSuffix(strings.TrimPrefix(e, "${{"), "}}"), matrix, nil); ok {
-				return v
-			}
-			return e
-		})
-		shared := map[string]string{}
-		for _, e := range []map[string]string{wf.Env, job.Env} {
-			for k, v := range e {
-				if !plumbing[k] || stepReads(s.Run, k) {
-					shared[k] = v
-				}
-			}
-		}
-		return declared{script: run, dir: dir, rank: rankCI, what: s.Name,
-			env: stepEnv(matrix, shared, s.Env)}, true
+		return runStep(wf, job, s, dir, plumbing), true
 	case strings.HasPrefix(s.Uses, "golangci/golangci-lint-action@"):
 		return declared{script: "golangci-lint run " + s.With["args"],
 			dir: cleanDir(firstNonEmpty(s.With["working-directory"], dir)), rank: rankCI}, true
 	case s.Uses != "":
-		// An action that runs a check init knows (codespell, black) is that check.
-		if c := actionCommand(s.Uses); c != "" {
-			if _, ok := classify(strings.Fields(c)); ok {
-				return declared{script: c, dir: dir, rank: rankCI, what: s.Name}, true
-			}
-		}
-		return declared{uses: s.Uses, dir: dir, rank: rankCI, what: s.Name}, true
+		return actionStep(s, dir), true
 	}
 	return declared{}, false
+}
+
+// runStep is a run: step's script, with the workflow's and the job's env and the matrix's first
+// values filled in, and the environment its check needs.
+func runStep(wf ghWorkflow, job ghJob, s ghStep, dir string, plumbing map[string]bool) declared {
+	matrix := firstMatrixValues(job.Strategy.Matrix)
+	filled := envExpression().ReplaceAllStringFunc(s.Run, func(e string) string { return workflowEnvValue(wf, job, e) })
+	run := substituteMatrix(filled, matrix)
+	// What is left that the matrix decides (`matrix.tox || 'py'`) is filled in too.
+	run = ciExpression().ReplaceAllStringFunc(run, func(e string) string { return matrixExpressionValue(e, matrix) })
+	shared := map[string]string{}
+	for _, e := range []map[string]string{wf.Env, job.Env} {
+		for k, v := range e {
+			if !plumbing[k] || stepReads(s.Run, k) {
+				shared[k] = v
+			}
+		}
+	}
+	return declared{script: run, dir: dir, rank: rankCI, what: s.Name, env: stepEnv(matrix, shared, s.Env)}
+}
+
+// workflowEnvValue is the value of ${{ env.X }} (the expression e) as the job or the workflow
+// sets it, e itself when neither does or the value is an expression too.
+func workflowEnvValue(wf ghWorkflow, job ghJob, e string) string {
+	k := envExpression().FindStringSubmatch(e)[1]
+	for _, env := range []map[string]string{job.Env, wf.Env} {
+		if v, ok := env[k]; ok && !strings.Contains(v, "${{") {
+			return v
+		}
+	}
+	return e
+}
+
+// matrixExpressionValue is the value of the expression e worked out with the matrix's values,
+// e itself when it depends on anything else.
+func matrixExpressionValue(e string, matrix map[string]string) string {
+	if v, ok := evalExpression(strings.TrimSuffix(strings.TrimPrefix(e, "${{"), "}}"), matrix, nil); ok {
+		return v
+	}
+	return e
+}
+
+// actionStep is a uses: step: the check an action runs when init knows it (codespell, black),
+// else the action, to be named if it checks.
+func actionStep(s ghStep, dir string) declared {
+	if c := actionCommand(s.Uses); c != "" {
+		if _, ok := classify(strings.Fields(c)); ok {
+			return declared{script: c, dir: dir, rank: rankCI, what: s.Name}
+		}
+	}
+	return declared{uses: s.Uses, dir: dir, rank: rankCI, what: s.Name}
 }
 
 // workflowPlumbing are the workflow's and the job's variables that serve CI itself: one a `${{
@@ -354,34 +426,36 @@ func workflowStep(wf ghWorkflow, job ghJob, i int, plumbing map[string]bool) (de
 // setup-go), or one a step's script reads ($CROSS_VERSION in the step that downloads cross). A
 // check step that reads it itself keeps it.
 func workflowPlumbing(wf ghWorkflow, jobName string) map[string]bool {
-	job := wf.Jobs[jobName]
 	out := map[string]bool{}
-	mark := func(text string, names map[string]string) {
-		for _, m := range envExpression().FindAllStringSubmatch(text, -1) {
-			out[m[1]] = true
-		}
-		for k := range names {
-			if stepReads(text, k) {
-				out[k] = true
-			}
-		}
-	}
 	// The workflow's variables serve every job: setup-go's version in one job is plumbing in all.
 	for name, j := range wf.Jobs {
+		names := wf.Env
+		if name == jobName {
+			names = map[string]string{}
+			maps.Copy(names, wf.Env)
+			maps.Copy(names, wf.Jobs[jobName].Env)
+		}
 		for _, s := range j.Steps {
-			names := wf.Env
-			if name == jobName {
-				names = map[string]string{}
-				maps.Copy(names, wf.Env)
-				maps.Copy(names, job.Env)
-			}
-			mark(s.Run, names)
+			markPlumbing(out, s.Run, names)
 			for _, v := range s.With {
-				mark(v, names)
+				markPlumbing(out, v, names)
 			}
 		}
 	}
 	return out
+}
+
+// markPlumbing marks in out the variables a text fills in (${{ env.X }}) and those of names it
+// reads ($X).
+func markPlumbing(out map[string]bool, text string, names map[string]string) {
+	for _, m := range envExpression().FindAllStringSubmatch(text, -1) {
+		out[m[1]] = true
+	}
+	for k := range names {
+		if stepReads(text, k) {
+			out[k] = true
+		}
+	}
 }
 
 // stepReads reports whether a script reads $NAME or ${NAME}.
@@ -471,7 +545,7 @@ func preCommitUnmapped(root string) []string {
 	var out []string
 	for _, r := range cfg.Repos {
 		for _, h := range r.Hooks {
-			if preCommitHooks[h.ID] == "" && (r.Repo != "local" || h.Entry == "") && !contains(out, h.ID) {
+			if hookCommand(r.Repo, h.ID, h.Entry, nil) == "" && !contains(out, h.ID) {
 				out = append(out, h.ID)
 			}
 		}
@@ -487,25 +561,30 @@ func preCommit(root string) []declared {
 	var out []declared
 	for _, r := range cfg.Repos {
 		for _, h := range r.Hooks {
-			cmd := preCommitHooks[h.ID]
-			if r.Repo == "local" && h.Entry != "" {
-				cmd = h.Entry
+			if cmd := hookCommand(r.Repo, h.ID, h.Entry, h.Args); cmd != "" {
+				cmd, paths := hookScope(cmd, h.ID, h.Files, r.Repo == "local")
+				out = append(out, declared{script: cmd, source: ".pre-commit-config.yaml, hook " + h.ID, rank: rankPreCommit, paths: paths})
 			}
-			if cmd == "" {
-				continue
-			}
-			// The hook's own args stay when they configure the check (--config, --ignore-words);
-			// classify drops those that would fix files.
-			if len(h.Args) > 0 && r.Repo != "local" && !strings.HasPrefix(cmd, "gofmt") {
-				for _, a := range h.Args {
-					cmd += " " + quoteWord(a)
-				}
-			}
-			cmd, paths := hookScope(cmd, h.ID, h.Files, r.Repo == "local")
-			out = append(out, declared{script: cmd, source: ".pre-commit-config.yaml, hook " + h.ID, rank: rankPreCommit, paths: paths})
 		}
 	}
 	return out
+}
+
+// hookCommand is the check a pre-commit hook runs: a known hook's command with the hook's own
+// args (they configure the check: --config, --ignore-words; classify drops those that would fix
+// files), or a local hook's entry; "" when neither.
+func hookCommand(repo, id, entry string, args []string) string {
+	if repo == "local" && entry != "" {
+		return entry
+	}
+	cmd := preCommitHooks[id]
+	if cmd == "" || repo == "local" || strings.HasPrefix(cmd, "gofmt") {
+		return cmd
+	}
+	for _, a := range args {
+		cmd += " " + quoteWord(a)
+	}
+	return cmd
 }
 
 var lefthookTemplate = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{[a-z_]+\}`) })
@@ -524,23 +603,30 @@ func lefthook(root string) []declared {
 	}
 	var out []declared
 	for _, hook := range sortedKeys(doc) {
-		var h struct {
-			Commands map[string]struct {
-				Run  string `yaml:"run"`
-				Root string `yaml:"root"`
-			} `yaml:"commands"`
-		}
 		node := doc[hook]
-		if !decodeNode(&node, &h) {
-			continue
-		}
-		for _, c := range sortedKeys(h.Commands) {
-			cmd := h.Commands[c]
-			// {staged_files} and friends are lefthook's: the gate checks the whole project.
-			run := lefthookTemplate().ReplaceAllString(cmd.Run, "")
-			out = append(out, declared{script: run, dir: cleanDir(cmd.Root),
-				source: fmt.Sprintf("%s, %s command %s", name, hook, c), rank: rankLefthook})
-		}
+		out = append(out, lefthookCommands(name, hook, &node)...)
+	}
+	return out
+}
+
+// lefthookCommands are the commands of one hook of lefthook's config (name).
+func lefthookCommands(name, hook string, node *yaml.Node) []declared {
+	var h struct {
+		Commands map[string]struct {
+			Run  string `yaml:"run"`
+			Root string `yaml:"root"`
+		} `yaml:"commands"`
+	}
+	if !decodeNode(node, &h) {
+		return nil
+	}
+	var out []declared
+	for _, c := range sortedKeys(h.Commands) {
+		cmd := h.Commands[c]
+		// {staged_files} and friends are lefthook's: the gate checks the whole project.
+		run := lefthookTemplate().ReplaceAllString(cmd.Run, "")
+		out = append(out, declared{script: run, dir: cleanDir(cmd.Root),
+			source: fmt.Sprintf("%s, %s command %s", name, hook, c), rank: rankLefthook})
 	}
 	return out
 }
@@ -558,88 +644,23 @@ var makeRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`
 // makeRecipes returns the recipe of each wanted target (and of the targets it depends on, one
 // level deep), with the Makefile's simple variables expanded.
 func makeRecipes(dir string, wanted map[string]bool) []declared {
-	var data []byte
-	name := ""
-	for _, n := range []string{"GNUmakefile", "makefile", "Makefile"} {
-		if data = readCapped(filepath.Join(dir, n)); data != nil {
-			name = n
-			break
-		}
-	}
+	name, data := firstFile(dir, "GNUmakefile", "makefile", "Makefile")
 	if name == "" {
 		return nil
 	}
-	vars := map[string]string{}
-	recipes := map[string][]string{}
-	deps := map[string][]string{}
-	var order, current []string
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		line := sc.Text()
-		if strings.HasPrefix(line, "\t") {
-			for _, t := range current {
-				recipes[t] = append(recipes[t], line[1:])
-			}
-			continue
-		}
-		if m := makeVar().FindStringSubmatch(line); m != nil {
-			// A value make computes ($(shell ...), $(wildcard ...)) or that goes on over several
-			// lines is not known here: empty, as an unset variable, rather than fragments of
-			// make's own syntax taken for commands.
-			v := strings.TrimSpace(m[2])
-			if strings.HasSuffix(v, "\\") || makeFunction().MatchString(v) {
-				v = ""
-			}
-			vars[m[1]] = v
-			current = nil
-			continue
-		}
-		if m := ruleLine().FindStringSubmatch(line); m != nil {
-			current = strings.Fields(m[1])
-			rest := line[len(m[0])-1:]
-			if i := strings.IndexByte(rest, ':'); i >= 0 {
-				rest = rest[i+1:]
-			}
-			for _, t := range current {
-				order = append(order, t)
-				deps[t] = append(deps[t], strings.Fields(strings.SplitN(rest, "#", 2)[0])...)
-			}
-			continue
-		}
-		if strings.TrimSpace(line) != "" && !strings.HasPrefix(strings.TrimSpace(line), "#") {
-			current = nil
-		}
-	}
-	expand := func(s string) string {
-		for range 3 {
-			s = makeRef().ReplaceAllStringFunc(s, func(ref string) string {
-				// An undefined variable is empty to make too (TAGS in `-tags "$(TAGS)"`).
-				return vars[makeRef().FindStringSubmatch(ref)[1]]
-			})
-		}
-		return strings.ReplaceAll(s, "$$", "$")
-	}
+	mf := parseMakefile(data)
 	var out []declared
 	seen := map[string]bool{}
-	for _, t := range order {
+	for _, t := range mf.order {
 		if !wanted[t] || seen[t] {
 			continue
 		}
-		for _, target := range append([]string{t}, deps[t]...) {
+		for _, target := range append([]string{t}, mf.deps[t]...) {
 			if seen[target] {
 				continue
 			}
 			seen[target] = true
-			var lines []string
-			for _, l := range recipes[target] {
-				l = strings.TrimLeft(strings.TrimSpace(l), "@-+")
-				if strings.HasPrefix(l, "$(info") || strings.HasPrefix(l, "$(warning") {
-					continue
-				}
-				lines = append(lines, expand(l))
-			}
-			if len(lines) > 0 {
+			if lines := mf.recipe(target); len(lines) > 0 {
 				out = append(out, declared{script: strings.Join(lines, "\n"), source: name + ", target " + target})
 			}
 		}
@@ -647,47 +668,156 @@ func makeRecipes(dir string, wanted map[string]bool) []declared {
 	return out
 }
 
+// firstFile is the first of names in dir that can be read, with its content; "" when none.
+func firstFile(dir string, names ...string) (string, []byte) {
+	for _, n := range names {
+		if data := readCapped(filepath.Join(dir, n)); data != nil {
+			return n, data
+		}
+	}
+	return "", nil
+}
+
+// makefile is what makeRecipes reads of a Makefile: its simple variables, each target's
+// recipe lines and prerequisites, and the targets in the order they are defined.
+type makefile struct {
+	vars    map[string]string
+	recipes map[string][]string
+	deps    map[string][]string
+	order   []string
+	current []string // the targets whose recipe the lines being read are
+}
+
+func parseMakefile(data []byte) *makefile {
+	mf := &makefile{vars: map[string]string{}, recipes: map[string][]string{}, deps: map[string][]string{}}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		mf.line(sc.Text())
+	}
+	return mf
+}
+
+// line reads one line: a recipe line of the current targets, a variable, a rule, or anything
+// else that ends the current rule (a comment or an empty line does not).
+func (mf *makefile) line(line string) {
+	if strings.HasPrefix(line, "\t") {
+		for _, t := range mf.current {
+			mf.recipes[t] = append(mf.recipes[t], line[1:])
+		}
+		return
+	}
+	if m := makeVar().FindStringSubmatch(line); m != nil {
+		mf.vars[m[1]] = knownMakeValue(m[2])
+		mf.current = nil
+		return
+	}
+	if m := ruleLine().FindStringSubmatch(line); m != nil {
+		mf.rule(line, m)
+		return
+	}
+	if trimmed := strings.TrimSpace(line); trimmed != "" && !strings.HasPrefix(trimmed, "#") {
+		mf.current = nil
+	}
+}
+
+// knownMakeValue is a variable's value as far as it is known here: a value make computes
+// ($(shell ...), $(wildcard ...)) or that goes on over several lines is empty, as an unset
+// variable, rather than fragments of make's own syntax taken for commands.
+func knownMakeValue(value string) string {
+	v := strings.TrimSpace(value)
+	if strings.HasSuffix(v, "\\") || makeFunction().MatchString(v) {
+		return ""
+	}
+	return v
+}
+
+// rule starts the targets of a rule line (m is ruleLine's match) with their prerequisites.
+func (mf *makefile) rule(line string, m []string) {
+	mf.current = strings.Fields(m[1])
+	rest := line[len(m[0])-1:]
+	if i := strings.IndexByte(rest, ':'); i >= 0 {
+		rest = rest[i+1:]
+	}
+	for _, t := range mf.current {
+		mf.order = append(mf.order, t)
+		mf.deps[t] = append(mf.deps[t], strings.Fields(strings.SplitN(rest, "#", 2)[0])...)
+	}
+}
+
+// recipe is a target's commands, without make's line prefixes (@, -, +) and messages, with the
+// variables expanded.
+func (mf *makefile) recipe(target string) []string {
+	var lines []string
+	for _, l := range mf.recipes[target] {
+		l = strings.TrimLeft(strings.TrimSpace(l), "@-+")
+		if strings.HasPrefix(l, "$(info") || strings.HasPrefix(l, "$(warning") {
+			continue
+		}
+		lines = append(lines, mf.expand(l))
+	}
+	return lines
+}
+
+// expand fills in the variables, three levels deep; an undefined variable is empty to make too
+// (TAGS in `-tags "$(TAGS)"`).
+func (mf *makefile) expand(s string) string {
+	for range 3 {
+		s = makeRef().ReplaceAllStringFunc(s, mf.value)
+	}
+	return strings.ReplaceAll(s, "$$", "$")
+}
+
+// value is the value of one variable reference, $(NAME) or ${NAME}.
+func (mf *makefile) value(ref string) string {
+	return mf.vars[makeRef().FindStringSubmatch(ref)[1]]
+}
+
 // justRecipe is a justfile recipe line: name, optional parameters, a colon, dependencies.
 var justRecipe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^@?([A-Za-z_][A-Za-z0-9_-]*)[^:=]*:(?:[^=]|$)`) })
 
 func justRecipes(dir string) []declared {
-	var data []byte
-	name := ""
-	for _, n := range []string{"justfile", "Justfile", ".justfile"} {
-		if data = readCapped(filepath.Join(dir, n)); data != nil {
-			name = n
-			break
-		}
-	}
+	name, data := firstFile(dir, "justfile", "Justfile", ".justfile")
 	if name == "" {
 		return nil
 	}
-	var out []declared
-	current := ""
-	var lines []string
-	flush := func() {
-		if current != "" && checkTargets[current] && len(lines) > 0 {
-			out = append(out, declared{script: strings.Join(lines, "\n"), source: name + ", recipe " + current})
-		}
-		current, lines = "", nil
-	}
+	jr := &justReader{name: name}
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
-		line := sc.Text()
-		if strings.HasPrefix(line, " ") || strings.HasPrefix(line, "\t") {
-			if current != "" {
-				lines = append(lines, strings.TrimLeft(strings.TrimSpace(line), "@-"))
-			}
-			continue
-		}
-		flush()
-		if m := justRecipe().FindStringSubmatch(line); m != nil {
-			current = m[1]
-		}
+		jr.line(sc.Text())
 	}
-	flush()
-	return out
+	jr.flush()
+	return jr.out
+}
+
+// justReader reads a justfile line by line: the recipe being read and its lines so far.
+type justReader struct {
+	name, current string
+	lines         []string
+	out           []declared
+}
+
+// line reads one line: an indented line of the current recipe, or the start of another.
+func (jr *justReader) line(line string) {
+	if strings.HasPrefix(line, " ") || strings.HasPrefix(line, "\t") {
+		if jr.current != "" {
+			jr.lines = append(jr.lines, strings.TrimLeft(strings.TrimSpace(line), "@-"))
+		}
+		return
+	}
+	jr.flush()
+	if m := justRecipe().FindStringSubmatch(line); m != nil {
+		jr.current = m[1]
+	}
+}
+
+// flush keeps the recipe read, when it is a check's and runs anything.
+func (jr *justReader) flush() {
+	if jr.current != "" && checkTargets[jr.current] && len(jr.lines) > 0 {
+		jr.out = append(jr.out, declared{script: strings.Join(jr.lines, "\n"), source: jr.name + ", recipe " + jr.current})
+	}
+	jr.current, jr.lines = "", nil
 }
 
 func taskfile(dir string) []declared {
@@ -709,24 +839,30 @@ func taskfile(dir string) []declared {
 		if !checkTargets[t] {
 			continue
 		}
-		var lines []string
-		for _, c := range doc.Tasks[t].Cmds {
-			if c.Kind == yaml.ScalarNode {
-				lines = append(lines, c.Value)
-				continue
-			}
-			var m struct {
-				Cmd string `yaml:"cmd"`
-			}
-			if decodeNode(&c, &m) && m.Cmd != "" {
-				lines = append(lines, m.Cmd)
-			}
-		}
-		if len(lines) > 0 {
+		if lines := taskCommands(doc.Tasks[t].Cmds); len(lines) > 0 {
 			out = append(out, declared{script: strings.Join(lines, "\n"), source: name + ", task " + t})
 		}
 	}
 	return out
+}
+
+// taskCommands are a task's commands: each a string, or a {cmd: ...} entry (a {task: ...} runs
+// another task and is left out).
+func taskCommands(cmds []yaml.Node) []string {
+	var lines []string
+	for _, c := range cmds {
+		if c.Kind == yaml.ScalarNode {
+			lines = append(lines, c.Value)
+			continue
+		}
+		var m struct {
+			Cmd string `yaml:"cmd"`
+		}
+		if decodeNode(&c, &m) && m.Cmd != "" {
+			lines = append(lines, m.Cmd)
+		}
+	}
+	return lines
 }
 
 // --- tox and nox ------------------------------------------------------------------------------
@@ -739,62 +875,87 @@ func toxEnvs(dir string) []declared {
 	if data == nil {
 		return nil
 	}
-	// Each env's commands and setenv, by section, in the order the sections come.
-	var sections []string
-	values := map[string]map[string][]string{}
-	section, key := "", ""
+	ini := parseToxIni(data)
+	var out []declared
+	for _, s := range ini.sections {
+		if d, ok := ini.env(s); ok {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// toxIni is what toxEnvs reads of tox.ini: each env's keys' values (a key continued over
+// indented lines has one value per line), by section, in the order the sections come.
+type toxIni struct {
+	sections     []string
+	values       map[string]map[string][]string
+	section, key string // where the reading is
+}
+
+func parseToxIni(data []byte) *toxIni {
+	ini := &toxIni{values: map[string]map[string][]string{}}
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
-		raw := sc.Text()
-		line := strings.TrimSpace(raw)
-		switch {
-		case line == "" || strings.HasPrefix(line, "#") || strings.HasPrefix(line, ";"):
-			continue
-		case strings.HasPrefix(line, "["):
-			section, key = strings.TrimSpace(strings.Trim(line, "[]")), ""
-		case raw[0] == ' ' || raw[0] == '\t':
-			if key != "" {
-				values[section][key] = append(values[section][key], line)
-			}
-		default:
-			key = ""
-			k, v, ok := strings.Cut(line, "=")
-			if !ok || (section != "testenv" && !strings.HasPrefix(section, "testenv:")) {
-				continue
-			}
-			if values[section] == nil {
-				values[section] = map[string][]string{}
-				sections = append(sections, section)
-			}
-			key = strings.TrimSpace(k)
-			if v = strings.TrimSpace(v); v != "" {
-				values[section][key] = append(values[section][key], v)
-			}
-		}
+		ini.line(sc.Text())
 	}
-	var out []declared
-	for _, s := range sections {
-		var lines []string
-		for _, l := range values[s]["commands"] {
-			lines = appendToxCommand(lines, l)
+	return ini
+}
+
+// line reads one line: a section header, a key's continuation, or a key of an env's section.
+func (ini *toxIni) line(raw string) {
+	line := strings.TrimSpace(raw)
+	switch {
+	case line == "" || strings.HasPrefix(line, "#") || strings.HasPrefix(line, ";"):
+	case strings.HasPrefix(line, "["):
+		ini.section, ini.key = strings.TrimSpace(strings.Trim(line, "[]")), ""
+	case raw[0] == ' ' || raw[0] == '\t':
+		if ini.key != "" {
+			ini.values[ini.section][ini.key] = append(ini.values[ini.section][ini.key], line)
 		}
-		if len(lines) == 0 {
-			continue
-		}
-		env, unit := "testenv", ""
-		if strings.HasPrefix(s, "testenv:") {
-			env = strings.TrimPrefix(s, "testenv:")
-			unit = env
-		}
-		// setenv is what the commands run with (PYTHONWARNINGS=error); an env has the base's too.
-		vars := toxSetenv(values["testenv"]["setenv"])
-		if s != "testenv" {
-			vars = mergeEnv(vars, toxSetenv(values[s]["setenv"]))
-		}
-		out = append(out, declared{script: strings.Join(lines, "\n"), source: "tox.ini, env " + env, unit: unit, env: vars})
+	default:
+		ini.keyLine(line)
 	}
-	return out
+}
+
+// keyLine starts a key (NAME = value) of the current section, when that is an env's.
+func (ini *toxIni) keyLine(line string) {
+	ini.key = ""
+	k, v, ok := strings.Cut(line, "=")
+	if !ok || (ini.section != "testenv" && !strings.HasPrefix(ini.section, "testenv:")) {
+		return
+	}
+	if ini.values[ini.section] == nil {
+		ini.values[ini.section] = map[string][]string{}
+		ini.sections = append(ini.sections, ini.section)
+	}
+	ini.key = strings.TrimSpace(k)
+	if v = strings.TrimSpace(v); v != "" {
+		ini.values[ini.section][ini.key] = append(ini.values[ini.section][ini.key], v)
+	}
+}
+
+// env is the check of one env's section; false when it runs no command.
+func (ini *toxIni) env(s string) (declared, bool) {
+	var lines []string
+	for _, l := range ini.values[s]["commands"] {
+		lines = appendToxCommand(lines, l)
+	}
+	if len(lines) == 0 {
+		return declared{}, false
+	}
+	env, unit := "testenv", ""
+	if strings.HasPrefix(s, "testenv:") {
+		env = strings.TrimPrefix(s, "testenv:")
+		unit = env
+	}
+	// setenv is what the commands run with (PYTHONWARNINGS=error); an env has the base's too.
+	vars := toxSetenv(ini.values["testenv"]["setenv"])
+	if s != "testenv" {
+		vars = mergeEnv(vars, toxSetenv(ini.values[s]["setenv"]))
+	}
+	return declared{script: strings.Join(lines, "\n"), source: "tox.ini, env " + env, unit: unit, env: vars}, true
 }
 
 // toxSetenv reads setenv's NAME=value lines, leaving out other factors' lines and values tox
@@ -848,38 +1009,13 @@ func appendToxCommand(lines []string, line string) []string {
 // toxTOML reads tox 4's TOML form: tox.toml, or [tool.tox] in pyproject.toml, where env_run_base
 // is every env's base and env.NAME one env; each command is a list of words.
 func toxTOML(dir string) []declared {
-	var doc map[string]any
-	file, label := "tox.toml", "tox.toml"
-	if _, err := toml.Decode(string(readCapped(filepath.Join(dir, file))), &doc); err != nil || len(doc) == 0 {
-		var py map[string]any
-		if _, err := toml.Decode(string(readCapped(filepath.Join(dir, "pyproject.toml"))), &py); err != nil {
-			return nil
-		}
-		tool, _ := py["tool"].(map[string]any)
-		doc, _ = tool["tox"].(map[string]any)
-		label = "pyproject.toml [tool.tox]"
-	}
+	doc, label := toxTOMLDoc(dir)
 	if doc == nil {
 		return nil
 	}
 	var out []declared
 	add := func(env, unit string, table any) {
-		t, _ := table.(map[string]any)
-		cmds, _ := t["commands"].([]any)
-		var lines []string
-		for _, c := range cmds {
-			words, _ := c.([]any)
-			var ws []string
-			for _, w := range words {
-				if s, ok := w.(string); ok { // {replace = "posargs"} and the like have no value here
-					ws = append(ws, quoteWord(s))
-				}
-			}
-			if len(ws) > 0 {
-				lines = append(lines, strings.Join(ws, " "))
-			}
-		}
-		if len(lines) > 0 {
+		if lines := toxTOMLCommands(table); len(lines) > 0 {
 			out = append(out, declared{script: strings.Join(lines, "\n"), source: label + ", " + env, unit: unit})
 		}
 	}
@@ -889,6 +1025,43 @@ func toxTOML(dir string) []declared {
 		add("env "+name, name, envs[name])
 	}
 	return out
+}
+
+// toxTOMLDoc is tox's TOML config, tox.toml or else pyproject.toml's [tool.tox], with the name a
+// source comment gives it; nil when there is none.
+func toxTOMLDoc(dir string) (map[string]any, string) {
+	var doc map[string]any
+	if _, err := toml.Decode(string(readCapped(filepath.Join(dir, "tox.toml"))), &doc); err == nil && len(doc) > 0 {
+		return doc, "tox.toml"
+	}
+	var py map[string]any
+	if _, err := toml.Decode(string(readCapped(filepath.Join(dir, "pyproject.toml"))), &py); err != nil {
+		return nil, ""
+	}
+	tool, _ := py["tool"].(map[string]any)
+	doc, _ = tool["tox"].(map[string]any)
+	return doc, "pyproject.toml [tool.tox]"
+}
+
+// toxTOMLCommands are an env table's commands, each a list of words; {replace = "posargs"} and
+// the like have no value here.
+func toxTOMLCommands(table any) []string {
+	t, _ := table.(map[string]any)
+	cmds, _ := t["commands"].([]any)
+	var lines []string
+	for _, c := range cmds {
+		words, _ := c.([]any)
+		var ws []string
+		for _, w := range words {
+			if s, ok := w.(string); ok {
+				ws = append(ws, quoteWord(s))
+			}
+		}
+		if len(ws) > 0 {
+			lines = append(lines, strings.Join(ws, " "))
+		}
+	}
+	return lines
 }
 
 var (
@@ -914,20 +1087,7 @@ func noxSessions(dir string) []declared {
 		name := data[d[2]:d[3]]
 		var lines []string
 		for _, m := range noxRun().FindAllStringSubmatch(data[d[1]:end], -1) {
-			var words []string
-			ok := true
-			for _, a := range strings.Split(m[1], ",") {
-				if strings.TrimSpace(a) == "" {
-					continue
-				}
-				s := pyString().FindStringSubmatch(a)
-				if s == nil {
-					ok = false
-					break
-				}
-				words = append(words, quoteWord(s[1]))
-			}
-			if ok && len(words) > 0 {
+			if words, ok := literalArgs(m[1]); ok && len(words) > 0 {
 				lines = append(lines, strings.Join(words, " "))
 			}
 		}
@@ -936,6 +1096,23 @@ func noxSessions(dir string) []declared {
 		}
 	}
 	return out
+}
+
+// literalArgs are the arguments of a Python call as shell words, when every one is a string
+// literal; false when one is computed.
+func literalArgs(args string) ([]string, bool) {
+	var words []string
+	for _, a := range strings.Split(args, ",") {
+		if strings.TrimSpace(a) == "" {
+			continue
+		}
+		s := pyString().FindStringSubmatch(a)
+		if s == nil {
+			return nil, false
+		}
+		words = append(words, quoteWord(s[1]))
+	}
+	return words, true
 }
 
 // --- helpers ----------------------------------------------------------------------------------
@@ -1012,19 +1189,33 @@ var matrixExpression = sync.OnceValue(func() *regexp.Regexp {
 func firstMatrixValues(m map[string]yaml.Node) map[string]string {
 	out := map[string]string{}
 	for k, n := range m {
-		if k != "include" && n.Kind == yaml.SequenceNode && len(n.Content) > 0 && n.Content[0].Kind == yaml.ScalarNode {
+		if k != "include" && firstScalar(n) {
 			out[k] = n.Content[0].Value
 		}
 	}
 	// A matrix of `include:` entries only runs its first entry first; a key it lacks stays
 	// unknown (empty to GitHub, but then the expression usually falls back to another value).
-	if inc, ok := m["include"]; ok && inc.Kind == yaml.SequenceNode && len(out) == 0 && len(inc.Content) > 0 {
-		var first map[string]string
-		if decodeNode(inc.Content[0], &first) {
-			maps.Copy(out, first)
-		}
+	if inc, ok := m["include"]; ok && len(out) == 0 {
+		maps.Copy(out, firstInclude(inc))
 	}
 	return out
+}
+
+// firstInclude is the first entry of a matrix's include: list, nil when there is none.
+func firstInclude(inc yaml.Node) map[string]string {
+	if inc.Kind != yaml.SequenceNode || len(inc.Content) == 0 {
+		return nil
+	}
+	var first map[string]string
+	if !decodeNode(inc.Content[0], &first) {
+		return nil
+	}
+	return first
+}
+
+// firstScalar reports whether a node is a list whose first item is a value.
+func firstScalar(n yaml.Node) bool {
+	return n.Kind == yaml.SequenceNode && len(n.Content) > 0 && n.Content[0].Kind == yaml.ScalarNode
 }
 
 func substituteMatrix(s string, matrix map[string]string) string {
@@ -1057,12 +1248,7 @@ func stepEnv(matrix map[string]string, envs ...map[string]string) []EnvVar {
 	merged := map[string]string{}
 	for _, e := range envs {
 		for k, v := range e {
-			if m := wholeExpression().FindStringSubmatch(strings.TrimSpace(v)); m != nil {
-				if val, ok := evalExpression(m[1], matrix, merged); ok {
-					v = val
-				}
-			}
-			merged[k] = substituteMatrix(v, matrix)
+			merged[k] = substituteMatrix(expressionValue(v, matrix, merged), matrix)
 		}
 	}
 	var out []EnvVar
@@ -1074,6 +1260,17 @@ func stepEnv(matrix map[string]string, envs ...map[string]string) []EnvVar {
 		out = append(out, EnvVar{Name: k, Value: v})
 	}
 	return out
+}
+
+// expressionValue is a value that is one whole expression worked out with the matrix and the
+// env so far, when it can be; any other value as it is.
+func expressionValue(v string, matrix, env map[string]string) string {
+	if m := wholeExpression().FindStringSubmatch(strings.TrimSpace(v)); m != nil {
+		if val, ok := evalExpression(m[1], matrix, env); ok {
+			return val
+		}
+	}
+	return v
 }
 
 // wholeExpression is a value that is one expression: `${{ matrix.x == 'a' && ” || 'b' }}`.

@@ -82,17 +82,17 @@ func TestInitWritesCheckAndFixForms(t *testing.T) {
 		{"a format script alone", map[string]string{"package.json": `{"scripts": {"format": "prettier --write src"}}`, "yarn.lock": ""},
 			map[string]string{"fmt": "yarn prettier --check src | yarn run format"}},
 		{"eslint configured, no script", map[string]string{"package.json": `{"devDependencies": {"eslint": "9"}}`, "eslint.config.js": "", "package-lock.json": "{}"},
-			map[string]string{"lint": "npx eslint . | npx eslint --fix ."}},
+			map[string]string{"lint": "npx eslint --no-warn-ignored {files} | npx eslint --fix ."}},
 		{"go", map[string]string{"go.mod": "module x\n", ".golangci.yml": "version: 2\n"},
 			map[string]string{"fmt": gofmtCheck + " | " + gofmtFix, "lint": "golangci-lint run | golangci-lint run --fix", "tidy": "go mod tidy -diff | go mod tidy",
 				"test": "go test ./... | "}},
 		{"ruff through uv", map[string]string{"pyproject.toml": "[tool.ruff]\n", "uv.lock": ""},
-			map[string]string{"lint": "uv run ruff check | uv run ruff check --fix"}},
+			map[string]string{"lint": "uv run ruff check --force-exclude {files} | uv run ruff check --fix"}},
 		{"rust", map[string]string{"Cargo.toml": "[package]\nname='x'\n"},
 			map[string]string{"fmt": "cargo fmt --check | cargo fmt", "lint": "cargo clippy --all-targets -- -D warnings | cargo clippy --all-targets --fix --allow-dirty -- -D warnings"}},
 		{"a writing script from CI", map[string]string{"package.json": `{"devDependencies": {"prettier": "3"}}`, "pnpm-lock.yaml": "",
 			".github/workflows/ci.yml": "jobs:\n  f:\n    steps:\n      - run: pnpm exec prettier --write .\n"},
-			map[string]string{"fmt": "pnpm exec prettier --check . | pnpm exec prettier --write ."}},
+			map[string]string{"fmt": "pnpm exec prettier --check --ignore-unknown {files} | pnpm exec prettier --write ."}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

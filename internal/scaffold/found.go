@@ -36,93 +36,134 @@ func recognise(decls []declared) ([]found, map[string]gofmtUse) {
 	var out []found
 	gofmt := map[string]gofmtUse{}
 	for _, d := range decls {
-		for _, m := range gofmtFlags().FindAllStringSubmatch(d.script, -1) {
-			use := gofmt[d.dir]
-			use.source = firstNonEmpty(use.source, d.source)
-			if strings.Contains(m[1], "-s") {
-				use.simplify = firstNonEmpty(use.simplify, d.source)
-			}
+		if use := gofmtUsed(gofmt[d.dir], d); use != (gofmtUse{}) {
 			gofmt[d.dir] = use
 		}
-		for _, cmd := range splitCommands(d.script) {
-			c, ok := classify(cmd.words)
-			if !ok {
-				continue
-			}
-			dir := d.dir
-			if cmd.cd != "" {
-				dir = cleanDir(path.Join(dir, cmd.cd))
-			}
-			out = append(out, found{check: c, dir: dir, source: d.source, rank: d.rank, env: append(slices.Clip(d.env), cmd.env...),
-				inferred: d.inferred, paths: d.paths})
-		}
+		out = append(out, checksOf(d)...)
 	}
 	return out, gofmt
+}
+
+// gofmtUsed adds where a declared script runs gofmt (and gofmt -s) to what use says already.
+func gofmtUsed(use gofmtUse, d declared) gofmtUse {
+	for _, m := range gofmtFlags().FindAllStringSubmatch(d.script, -1) {
+		use.source = firstNonEmpty(use.source, d.source)
+		if strings.Contains(m[1], "-s") {
+			use.simplify = firstNonEmpty(use.simplify, d.source)
+		}
+	}
+	return use
+}
+
+// checksOf are the checks a declared script runs, each in the folder it runs in.
+func checksOf(d declared) []found {
+	var out []found
+	for _, cmd := range splitCommands(d.script) {
+		c, ok := classify(cmd.words)
+		if !ok {
+			continue
+		}
+		dir := d.dir
+		if cmd.cd != "" {
+			dir = cleanDir(path.Join(dir, cmd.cd))
+		}
+		out = append(out, found{check: c, dir: dir, source: d.source, rank: d.rank, env: append(slices.Clip(d.env), cmd.env...),
+			inferred: d.inferred, paths: d.paths})
+	}
+	return out
 }
 
 // pick builds the gate for one tool from the most preferred source that runs it. Several
 // commands of that tool in the one source (a tox env running pyright twice) are run one after the
 // other; the same tool elsewhere is the same work, named in the comment but not run again.
 func (c *dirContext) pick(key string) (Gate, bool) {
-	var first *found
-	var cmds, fixes, others []string
-	var goTests [][]string
+	var pk picked
 	for i := range c.found {
-		f := &c.found[i]
-		if f.key != key {
-			continue
-		}
-		if first == nil {
-			first = f
-		}
-		cmd := strings.Join(quoteAll(f.words), " ")
-		switch {
-		case f.source == first.source:
-			if !contains(cmds, cmd) {
-				cmds = append(cmds, cmd)
-				goTests = append(goTests, f.words)
-				if fix := strings.Join(quoteAll(f.fix), " "); f.fix != nil && !contains(fixes, fix) {
-					fixes = append(fixes, fix)
-				}
-			}
-		case !contains(others, f.source):
-			others = append(others, f.source)
+		if c.found[i].key == key {
+			pk.add(&c.found[i])
 		}
 	}
+	first := pk.first
 	if first == nil {
 		return Gate{}, false
 	}
-	// A test runner several times in one source is a CI matrix or a list of special cases:
-	// one run of the suite is the gate. go test merges its package groups; cargo takes the first
-	// run over the whole workspace (features included), else the first.
-	switch {
-	case key == "go-test" && len(goTests) > 1:
-		cmds = []string{strings.Join(quoteAll(mergeGoTests(goTests)), " ")}
-	case (key == "cargo-test" || key == "pytest") && len(cmds) > 1:
-		best := cmds[0]
-		for i, w := range goTests {
-			if key == "cargo-test" && (slices.Contains(w, "--workspace") || slices.Contains(w, "--all")) {
-				best = cmds[i]
-				break
-			}
-		}
-		cmds = []string{best}
+	cmds := oneSuiteRun(key, pk.cmds, pk.words)
+	g := Gate{Name: first.name, Comment: first.comment, Run: strings.Join(cmds, " && "),
+		Timeout: first.timeout, Hint: first.hint, Source: sourceComment(first.source, pk.others), Env: first.env,
+		Inferred: first.inferred, Paths: first.paths}
+	if len(pk.fixes) == len(cmds) {
+		// Each command has its writing form; a fixer that covers only some of them would leave
+		// the gate failing after `gauntlet fix`.
+		g.Fix = strings.Join(pk.fixes, " && ")
 	}
-	src := "from " + first.source
+	return g, true
+}
+
+// picked is one tool's commands in its most preferred source (the first), their words and
+// writing forms, and the other sources that run it.
+type picked struct {
+	first               *found
+	cmds, fixes, others []string
+	words               [][]string
+}
+
+func (pk *picked) add(f *found) {
+	if pk.first == nil {
+		pk.first = f
+	}
+	cmd := strings.Join(quoteAll(f.words), " ")
+	switch {
+	case f.source == pk.first.source:
+		if contains(pk.cmds, cmd) {
+			return
+		}
+		pk.cmds = append(pk.cmds, cmd)
+		pk.words = append(pk.words, f.words)
+		if fix := strings.Join(quoteAll(f.fix), " "); f.fix != nil && !contains(pk.fixes, fix) {
+			pk.fixes = append(pk.fixes, fix)
+		}
+	case !contains(pk.others, f.source):
+		pk.others = append(pk.others, f.source)
+	}
+}
+
+// oneSuiteRun: a test runner several times in one source is a CI matrix or a list of special
+// cases: one run of the suite is the gate. go test merges its package groups; cargo takes the
+// first run over the whole workspace (features included), else the first.
+func oneSuiteRun(key string, cmds []string, words [][]string) []string {
+	switch {
+	case key == "go-test" && len(words) > 1:
+		return []string{strings.Join(quoteAll(mergeGoTests(words)), " ")}
+	case (key == "cargo-test" || key == "pytest") && len(cmds) > 1:
+		return []string{cmds[suiteRun(key, words)]}
+	}
+	return cmds
+}
+
+// suiteRun is which of a runner's commands is the suite: cargo's first over the whole workspace
+// (features included), else the first.
+func suiteRun(key string, words [][]string) int {
+	if i := slices.IndexFunc(words, wholeWorkspace); key == "cargo-test" && i >= 0 {
+		return i
+	}
+	return 0
+}
+
+// wholeWorkspace reports whether a cargo command runs over every member of the workspace.
+func wholeWorkspace(w []string) bool {
+	return slices.Contains(w, "--workspace") || slices.Contains(w, "--all")
+}
+
+// sourceComment says where the check is declared, and the first two other places that run it.
+func sourceComment(first string, others []string) string {
+	src := "from " + first
 	if len(others) > 0 {
 		if len(others) > 2 {
 			others = append(others[:2], "...")
 		}
 		src += "; also in " + strings.Join(others, ", ")
 	}
-	g := Gate{Name: first.name, Comment: first.comment, Run: strings.Join(cmds, " && "),
-		Timeout: first.timeout, Hint: first.hint, Source: src, Env: first.env, Inferred: first.inferred, Paths: first.paths}
-	if len(fixes) == len(cmds) {
-		// Each command has its writing form; a fixer that covers only some of them would leave
-		// the gate failing after `gauntlet fix`.
-		g.Fix = strings.Join(fixes, " && ")
-	}
-	return g, true
+	return src
 }
 
 // sourceOf names where a tool handled specially (gofmt, go mod tidy) is declared, or "".

@@ -1,6 +1,7 @@
 package scaffold
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -127,28 +128,45 @@ func (p *ghParser) primary() ghValue {
 	p.i++
 	switch {
 	case t == "(":
-		v := p.or()
-		if p.peek() != ")" {
-			p.bad = true
-		}
-		p.i++
-		return v
+		return p.parenthesised()
 	case strings.HasPrefix(t, "'"):
 		return ghString(strings.ReplaceAll(strings.Trim(t, "'"), "''", "'"))
 	case t == "true":
 		return ghString("true")
 	case t == "false" || t == "null":
 		return ghValue{s: "", known: true, truth: 0}
-	case strings.HasPrefix(t, "matrix."):
-		if v, ok := p.matrix[strings.TrimPrefix(t, "matrix.")]; ok {
-			return ghString(v)
-		}
-	case strings.HasPrefix(t, "env."):
-		if v, ok := p.env[strings.TrimPrefix(t, "env.")]; ok && !strings.Contains(v, "${{") {
-			return ghString(v)
-		}
-	case t == "" || t == ")" || t == "&&" || t == "||" || t == "==" || t == "!=":
+	case strings.HasPrefix(t, "matrix.") || strings.HasPrefix(t, "env."):
+		return p.context(t)
+	case contains(ghMisplaced, t):
 		p.bad = true
+	}
+	return ghUnknown
+}
+
+// ghMisplaced are tokens that cannot start an operand: the expression is not well formed.
+var ghMisplaced = []string{"", ")", "&&", "||", "==", "!="}
+
+// parenthesised is the value of ( expression ), after the opening parenthesis.
+func (p *ghParser) parenthesised() ghValue {
+	v := p.or()
+	if p.peek() != ")" {
+		p.bad = true
+	}
+	p.i++
+	return v
+}
+
+// context is the value of matrix.NAME or env.NAME, when it is known: an env value that is
+// itself an expression is not.
+func (p *ghParser) context(t string) ghValue {
+	if name, ok := strings.CutPrefix(t, "matrix."); ok {
+		if v, ok := p.matrix[name]; ok {
+			return ghString(v)
+		}
+		return ghUnknown
+	}
+	if v, ok := p.env[strings.TrimPrefix(t, "env.")]; ok && !strings.Contains(v, "${{") {
+		return ghString(v)
 	}
 	return ghUnknown
 }
@@ -157,41 +175,52 @@ func (p *ghParser) primary() ghValue {
 func ghTokens(s string) []string {
 	var out []string
 	for i := 0; i < len(s); {
-		c := s[i]
-		switch {
-		case c == ' ' || c == '\t' || c == '\n':
-			i++
-		case c == '\'':
-			j := i + 1
-			for j < len(s) {
-				if s[j] == '\'' {
-					if j+1 < len(s) && s[j+1] == '\'' {
-						j += 2
-						continue
-					}
-					break
-				}
-				j++
-			}
-			out = append(out, s[i:min(j+1, len(s))])
-			i = j + 1
-		case strings.HasPrefix(s[i:], "&&"), strings.HasPrefix(s[i:], "||"), strings.HasPrefix(s[i:], "=="), strings.HasPrefix(s[i:], "!="):
-			out = append(out, s[i:i+2])
-			i += 2
-		case c == '!' || c == '(' || c == ')':
-			out = append(out, string(c))
-			i++
-		default:
-			j := i
-			for j < len(s) && !strings.ContainsRune(" \t\n'&|=!()", rune(s[j])) {
-				j++
-			}
-			if j == i {
-				j++
-			}
-			out = append(out, s[i:j])
-			i = j
+		n := ghTokenLen(s[i:])
+		if c := s[i]; c != ' ' && c != '\t' && c != '\n' {
+			out = append(out, s[i:i+n])
 		}
+		i += n
 	}
 	return out
+}
+
+// ghTokenLen is the length of the token s starts with (a blank is a token of one, dropped).
+func ghTokenLen(s string) int {
+	c := s[0]
+	switch {
+	case c == '\'':
+		return ghStringLen(s)
+	case slices.ContainsFunc(ghOperators, func(op string) bool { return strings.HasPrefix(s, op) }):
+		return 2
+	case strings.IndexByte(" \t\n!()", c) >= 0:
+		return 1
+	}
+	j := strings.IndexAny(s, ghNameEnd)
+	if j < 0 {
+		return len(s)
+	}
+	return max(j, 1)
+}
+
+// ghOperators are the two-character operators; ghNameEnd the characters that end a name.
+var ghOperators = []string{"&&", "||", "==", "!="}
+
+const ghNameEnd = " \t\n'&|=!()"
+
+// ghStringLen is the length of the string literal s starts with, its closing quote included
+// (a doubled quote inside is one quote); an unclosed literal runs to the end.
+func ghStringLen(s string) int {
+	j := 1
+	for j < len(s) {
+		if s[j] != '\'' {
+			j++
+			continue
+		}
+		if j+1 < len(s) && s[j+1] == '\'' {
+			j += 2
+			continue
+		}
+		return j + 1
+	}
+	return len(s)
 }

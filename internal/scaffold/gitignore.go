@@ -12,15 +12,7 @@ var IgnoredEntries = []string{".gauntlet/", ".gauntlet.local.yml"}
 // added means the file is fine as it is. An entry counts as present in any spelling git treats
 // alike here: anchored or not, with or without the trailing slash of a directory.
 func Gitignore(existing []byte) (updated []byte, added []string) {
-	have := map[string]bool{}
-	for _, line := range strings.Split(string(existing), "\n") {
-		have[normalizeIgnore(line)] = true
-	}
-	for _, e := range IgnoredEntries {
-		if !have[normalizeIgnore(e)] {
-			added = append(added, e)
-		}
-	}
+	added = missingIgnores(existing)
 	if len(added) == 0 {
 		return existing, nil
 	}
@@ -34,6 +26,21 @@ func Gitignore(existing []byte) (updated []byte, added []string) {
 		b.WriteString(e + "\n")
 	}
 	return b.Bytes(), added
+}
+
+// missingIgnores are the entries of IgnoredEntries the .gitignore lacks in any spelling.
+func missingIgnores(existing []byte) []string {
+	have := map[string]bool{}
+	for _, line := range strings.Split(string(existing), "\n") {
+		have[normalizeIgnore(line)] = true
+	}
+	var missing []string
+	for _, e := range IgnoredEntries {
+		if !have[normalizeIgnore(e)] {
+			missing = append(missing, e)
+		}
+	}
+	return missing
 }
 
 func normalizeIgnore(line string) string {

@@ -45,41 +45,15 @@ func detectGo(c *dirContext) *Project {
 	}
 	p := &Project{Kind: "Go"}
 	def := strings.Replace(gauntletDefault, "%s", "a Go module", 1)
-
-	fmtGate := Gate{Name: "fmt", Comment: "files that gofmt would reformat", Run: gofmtCheck, Fix: gofmtFix,
-		Glob: gofmtGlob, Exclude: gofmtExclude,
-		Timeout: quick, Source: firstNonEmpty(c.sourceOf("gofmt"), c.gofmtSource, def)}
-	if c.gofmtSimplify != "" {
-		fmtGate.Comment = "files that gofmt -s would reformat or simplify"
-		fmtGate.Run, fmtGate.Fix = gofmtSimplifyCheck, gofmtSimplifyFix
-		fmtGate.Source = "from " + c.gofmtSimplify
-	} else if fmtGate.Source == c.gofmtSource {
-		fmtGate.Source = "from " + c.gofmtSource
-	}
-	fmtGate.Inferred = fmtGate.Source == def
-	p.Gates = append(p.Gates, fmtGate)
-
-	lint, hasLint := c.pick("golangci-lint")
-	config := ""
-	for _, name := range golangciConfigs {
-		if exists(c.abs, name) {
-			config = name
-			break
-		}
-	}
-	if !hasLint && config != "" {
-		lint = Gate{Name: "lint", Comment: "golangci-lint's linters", Run: "golangci-lint run", Fix: "golangci-lint run --fix",
-			Timeout: 15 * time.Minute, Source: "from " + inDir(c.rel, config), Inferred: true}
-		hasLint = true
-	}
-	if vet, ok := c.pick("go-vet"); ok {
+	p.Gates = append(p.Gates, goFmtGate(c, def))
+	config := firstExisting(c.abs, golangciConfigs)
+	lint, hasLint := goLintGate(c, config)
+	runsVet := hasLint && golangciRunsVet(c.abs, config)
+	if vet, ok := goVetGate(c, def, runsVet); ok {
 		p.Gates = append(p.Gates, vet)
-	} else if !hasLint || !golangciRunsVet(c.abs, config) {
-		p.Gates = append(p.Gates, Gate{Name: "vet", Comment: "suspicious constructs, as go vet reports them",
-			Run: "go vet ./...", Timeout: lintTime, Source: def, Inferred: true})
 	}
 	if hasLint {
-		if golangciRunsVet(c.abs, config) {
+		if runsVet {
 			lint.Comment += ", go vet's among them"
 		}
 		p.Gates = append(p.Gates, lint)
@@ -87,22 +61,78 @@ func detectGo(c *dirContext) *Project {
 	if g, ok := c.pick("staticcheck"); ok {
 		p.Gates = append(p.Gates, g)
 	}
-	tidy := Gate{Name: "tidy", Comment: "go.mod and go.sum as go mod tidy would write them",
-		Run: goTidyCheck, Fix: "go mod tidy", Timeout: 5 * time.Minute,
-		Source: firstNonEmpty(c.sourceOf("go-mod-tidy"), def)}
-	tidy.Inferred = tidy.Source == def
-	p.Gates = append(p.Gates, tidy)
-	if g, ok := c.pick("go-test"); ok {
-		p.Gates = append(p.Gates, g)
-	} else {
-		p.Gates = append(p.Gates, Gate{Name: "test", Comment: "the tests", Run: "go test ./...",
-			Timeout: testTime, Hint: "Rerun one test with `go test -run NAME ./PKG`.", Source: def, Inferred: true})
-	}
+	p.Gates = append(p.Gates, goTidyGate(c, def), goTestGate(c, def))
 	modInputs := sync.OnceValues(func() ([]string, bool) { return goModuleInputs(c.root, c.rel) })
 	for i := range p.Gates {
 		p.Gates[i].Inputs = goInputs(c.rel, p.Gates[i], config, modInputs)
 	}
 	return p
+}
+
+// firstExisting is the first of names that is a file in dir, "" when none is.
+func firstExisting(dir string, names []string) string {
+	for _, name := range names {
+		if exists(dir, name) {
+			return name
+		}
+	}
+	return ""
+}
+
+// goFmtGate is the gofmt gate, with -s when the project's own runs simplify, its source the
+// place that runs gofmt (def when none does).
+func goFmtGate(c *dirContext, def string) Gate {
+	g := Gate{Name: "fmt", Comment: "files that gofmt would reformat", Run: gofmtCheck, Fix: gofmtFix,
+		Glob: gofmtGlob, Exclude: gofmtExclude,
+		Timeout: quick, Source: firstNonEmpty(c.sourceOf("gofmt"), c.gofmtSource, def)}
+	if c.gofmtSimplify != "" {
+		g.Comment = "files that gofmt -s would reformat or simplify"
+		g.Run, g.Fix = gofmtSimplifyCheck, gofmtSimplifyFix
+		g.Source = "from " + c.gofmtSimplify
+	} else if g.Source == c.gofmtSource {
+		g.Source = "from " + c.gofmtSource
+	}
+	g.Inferred = g.Source == def
+	return g
+}
+
+// goLintGate is golangci-lint as the project runs it, else as its config asks (offered); false
+// when neither.
+func goLintGate(c *dirContext, config string) (Gate, bool) {
+	if lint, ok := c.pick("golangci-lint"); ok {
+		return lint, true
+	}
+	if config == "" {
+		return Gate{}, false
+	}
+	return Gate{Name: "lint", Comment: "golangci-lint's linters", Run: "golangci-lint run", Fix: "golangci-lint run --fix",
+		Timeout: 15 * time.Minute, Source: "from " + inDir(c.rel, config), Inferred: true}, true
+}
+
+// goVetGate is go vet as the project runs it, else gauntlet's default unless golangci-lint runs
+// vet already.
+func goVetGate(c *dirContext, def string, lintRunsVet bool) (Gate, bool) {
+	if vet, ok := c.pick("go-vet"); ok {
+		return vet, true
+	}
+	return Gate{Name: "vet", Comment: "suspicious constructs, as go vet reports them",
+		Run: "go vet ./...", Timeout: lintTime, Source: def, Inferred: true}, !lintRunsVet
+}
+
+func goTidyGate(c *dirContext, def string) Gate {
+	tidy := Gate{Name: "tidy", Comment: "go.mod and go.sum as go mod tidy would write them",
+		Run: goTidyCheck, Fix: "go mod tidy", Timeout: 5 * time.Minute,
+		Source: firstNonEmpty(c.sourceOf("go-mod-tidy"), def)}
+	tidy.Inferred = tidy.Source == def
+	return tidy
+}
+
+func goTestGate(c *dirContext, def string) Gate {
+	if g, ok := c.pick("go-test"); ok {
+		return g
+	}
+	return Gate{Name: "test", Comment: "the tests", Run: "go test ./...",
+		Timeout: testTime, Hint: "Rerun one test with `go test -run NAME ./PKG`.", Source: def, Inferred: true}
 }
 
 // goInputs are the files a Go tool's verdict depends on, when the gate runs nothing but Go's own
@@ -115,8 +145,7 @@ func goInputs(dir string, g Gate, lintConfig string, modInputs func() ([]string,
 	switch {
 	case g.Run == gofmtCheck || g.Run == gofmtSimplifyCheck:
 		return []string{inDir(dir, "**/*.go")}
-	case onlyGoTools(g.Run, "go vet "), onlyGoTools(g.Run, "go build "), onlyGoTools(g.Run, "go mod tidy "),
-		onlyGoTools(g.Run, "go mod verify "), onlyGoTools(g.Run, "go list "):
+	case slices.ContainsFunc(goListedTools, func(prefix string) bool { return onlyGoTools(g.Run, prefix) }):
 		if in, ok := modInputs(); ok {
 			return in
 		}
@@ -130,6 +159,9 @@ func goInputs(dir string, g Gate, lintConfig string, modInputs func() ([]string,
 	}
 	return nil
 }
+
+// goListedTools are the Go commands that read only the files the Go tool lists.
+var goListedTools = []string{"go vet ", "go build ", "go mod tidy ", "go mod verify ", "go list "}
 
 // onlyGoTools reports whether run is one command starting with prefix: no shell operators that
 // would chain another program in.
@@ -147,17 +179,25 @@ func golangciRunsVet(dir, config string) bool {
 		return true // TOML or JSON: assume the defaults
 	}
 	var cfg struct {
-		Linters struct {
-			DisableAll bool     `yaml:"disable-all"`
-			Default    string   `yaml:"default"`
-			Enable     []string `yaml:"enable"`
-			Disable    []string `yaml:"disable"`
-		} `yaml:"linters"`
+		Linters golangciLinters `yaml:"linters"`
 	}
 	if !decodeYAML(readCapped(dir+"/"+config), &cfg) {
 		return false
 	}
-	l := cfg.Linters
+	return cfg.Linters.runsVet()
+}
+
+// golangciLinters is the linters: section of golangci-lint's config.
+type golangciLinters struct {
+	DisableAll bool     `yaml:"disable-all"`
+	Default    string   `yaml:"default"`
+	Enable     []string `yaml:"enable"`
+	Disable    []string `yaml:"disable"`
+}
+
+// runsVet reports whether govet runs: it is on by default, unless disabled, or all defaults are
+// and it is not enabled again.
+func (l golangciLinters) runsVet() bool {
 	if contains(l.Disable, "govet") {
 		return false
 	}

@@ -17,34 +17,48 @@ func Layout(projects []Project) []Gate {
 	taken := map[string]bool{}
 	var out []Gate
 	for _, p := range projects {
-		prefix := ""
+		out = append(out, layoutProject(taken, p)...)
+	}
+	return out
+}
+
+// layoutProject names one project's gates uniquely among those taken, and puts a folder's
+// gates in it.
+func layoutProject(taken map[string]bool, p Project) []Gate {
+	prefix := ""
+	if p.Dir != "" {
+		prefix = slug(p.Dir) + "-"
+	}
+	// A gate's needs name gates of its own project, which are renamed with it.
+	renamed := map[string]string{}
+	names := make([]string, len(p.Gates))
+	for i, g := range p.Gates {
+		names[i] = uniqueName(taken, prefix, slug(p.Kind), g.Name)
+		if _, ok := renamed[g.Name]; !ok {
+			renamed[g.Name] = names[i]
+		}
+	}
+	out := make([]Gate, 0, len(p.Gates))
+	for i, g := range p.Gates {
+		g.Name = names[i]
+		g.Needs = renamedNeeds(g.Needs, renamed)
 		if p.Dir != "" {
-			prefix = slug(p.Dir) + "-"
-		}
-		// A gate's needs name gates of its own project, which are renamed with it.
-		renamed := map[string]string{}
-		names := make([]string, len(p.Gates))
-		for i, g := range p.Gates {
-			names[i] = uniqueName(taken, prefix, slug(p.Kind), g.Name)
-			if _, ok := renamed[g.Name]; !ok {
-				renamed[g.Name] = names[i]
+			g.Dir = p.Dir
+			if len(g.Paths) == 0 {
+				g.Paths = []string{escapeGlob(p.Dir) + "/**"}
 			}
 		}
-		for i, g := range p.Gates {
-			g.Name = names[i]
-			g.Needs = slices.Clone(g.Needs)
-			for i, n := range g.Needs {
-				if r, ok := renamed[n]; ok {
-					g.Needs[i] = r
-				}
-			}
-			if p.Dir != "" {
-				g.Dir = p.Dir
-				if len(g.Paths) == 0 {
-					g.Paths = []string{escapeGlob(p.Dir) + "/**"}
-				}
-			}
-			out = append(out, g)
+		out = append(out, g)
+	}
+	return out
+}
+
+// renamedNeeds is needs with the gates renamed by Layout under their new names.
+func renamedNeeds(needs []string, renamed map[string]string) []string {
+	out := slices.Clone(needs)
+	for i, n := range out {
+		if r, ok := renamed[n]; ok {
+			out[i] = r
 		}
 	}
 	return out
@@ -84,7 +98,7 @@ func slug(s string) string {
 	dash := false
 	for _, r := range strings.ToLower(s) {
 		switch {
-		case r >= 'a' && r <= 'z', r >= '0' && r <= '9', r == '_':
+		case slugRune(r):
 			b.WriteRune(r)
 			dash = false
 		case !dash && b.Len() > 0:
@@ -96,10 +110,12 @@ func slug(s string) string {
 	if len(out) > 40 {
 		out = strings.Trim(out[:40], "-_")
 	}
-	if out == "" {
-		return "project"
-	}
-	return out
+	return firstNonEmpty(out, "project")
+}
+
+// slugRune reports whether a (lower-case) rune stays in a slug: a letter, a digit or "_".
+func slugRune(r rune) bool {
+	return r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_'
 }
 
 // escapeGlob makes a folder name match itself in a doublestar pattern.

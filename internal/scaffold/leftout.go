@@ -104,44 +104,60 @@ var checkWords = map[string]bool{"check": true, "lint": true, "test": true, "tes
 func leftOutChecks(decls []declared) map[string][]string {
 	out := map[string][]string{}
 	seen := map[string]bool{}
-	add := func(dir, what, source string) {
-		if !seen[dir+"\x00"+what] {
-			seen[dir+"\x00"+what] = true
-			out[dir] = append(out[dir], what+" ("+source+")")
-		}
-	}
 	for _, d := range decls {
 		// A tox env CI does not run is still declared: its unknown commands are named too.
 		if d.fixer || d.rank == rankCI && releaseWorkflow(d.source) || notCheckUnit(d.unit) {
 			continue
 		}
-		if d.uses != "" {
-			if c := actionCommand(d.uses); c != "" {
-				name, _, _ := strings.Cut(d.uses, "@")
-				add(d.dir, fmt.Sprintf("%s, locally `%s`", name, c), d.source)
-			}
-			continue
-		}
-		var left []simpleCommand
-		for _, cmd := range splitCommands(d.script) {
-			if _, ok := classify(cmd.words); ok || !maybeCheck(cmd.words) {
-				continue
-			}
-			left = append(left, cmd)
-		}
-		for _, cmd := range left {
-			// In CI, where most commands set up, a command is a check when it says so, or when
-			// it is the one command of a step whose name says so ("Check documentation").
-			if d.rank != rankCI || hasCheckWord(cmd.words) || len(left) == 1 && hasCheckWord(strings.Fields(d.what)) {
-				text := cmd.String()
-				if line := strings.TrimSpace(d.script); !strings.Contains(line, "\n") {
-					text = line // one line, shown whole: `docker run -v $(pwd):/wrk ... -check .`
-				}
-				add(d.dir, "`"+clipCommand(text)+"`", d.source)
+		for _, what := range leftOutOf(d) {
+			if !seen[d.dir+"\x00"+what] {
+				seen[d.dir+"\x00"+what] = true
+				out[d.dir] = append(out[d.dir], what+" ("+d.source+")")
 			}
 		}
 	}
 	return out
+}
+
+// leftOutOf names the checks one declared script runs that init makes no gate of: the action it
+// uses, or its commands that may check.
+func leftOutOf(d declared) []string {
+	if d.uses != "" {
+		if c := actionCommand(d.uses); c != "" {
+			name, _, _ := strings.Cut(d.uses, "@")
+			return []string{fmt.Sprintf("%s, locally `%s`", name, c)}
+		}
+		return nil
+	}
+	var left []simpleCommand
+	for _, cmd := range splitCommands(d.script) {
+		if _, ok := classify(cmd.words); !ok && maybeCheck(cmd.words) {
+			left = append(left, cmd)
+		}
+	}
+	var out []string
+	for _, cmd := range left {
+		if saysItChecks(d, cmd, len(left)) {
+			out = append(out, "`"+clipCommand(shownCommand(d, cmd))+"`")
+		}
+	}
+	return out
+}
+
+// saysItChecks: in CI, where most commands set up, a command is a check when it says so, or
+// when it is the one command of a step whose name says so ("Check documentation"); elsewhere
+// (a check target, a tox env) every command may be.
+func saysItChecks(d declared, cmd simpleCommand, commands int) bool {
+	return d.rank != rankCI || hasCheckWord(cmd.words) || commands == 1 && hasCheckWord(strings.Fields(d.what))
+}
+
+// shownCommand is the command as a note shows it: a one-line script whole (`docker run -v
+// $(pwd):/wrk ... -check .`), else the command's words.
+func shownCommand(d declared, cmd simpleCommand) string {
+	if line := strings.TrimSpace(d.script); !strings.Contains(line, "\n") {
+		return line
+	}
+	return cmd.String()
 }
 
 // maybeCheck reports whether a command init does not recognise could still be a check: not
@@ -151,38 +167,60 @@ func maybeCheck(words []string) bool {
 		return false
 	}
 	tool := words[0]
-	if i := strings.LastIndexByte(tool, '/'); i >= 0 && !strings.Contains(tool, "$") {
-		if i == len(tool)-1 {
-			return false
-		}
+	if strings.HasSuffix(tool, "/") && !strings.Contains(tool, "$") {
+		return false // a folder, not a program
 	}
-	interpreter := tool == "python" || tool == "python3" || tool == "node"
-	if notChecks[tool] && tool != "cargo" && !interpreter || makeFunctions[tool] || strings.HasPrefix(tool, "$") || strings.HasPrefix(tool, "-") {
+	if notCheckProgram(tool) || hasSetupWord(words) {
 		return false
 	}
-	for _, w := range words {
-		lw := strings.ToLower(w)
-		for _, not := range []string{"install", "setup", "watch", "serve", "autobuild"} {
-			if strings.Contains(lw, not) {
-				return false
-			}
-		}
-	}
-	switch tool {
-	case "cargo":
-		// cargo's checks init knows are classified; build, run and install are no checks.
-		return len(words) > 1 && (words[1] == "doc" || words[1] == "check" || words[1] == "deny" || words[1] == "audit" ||
-			words[1] == "semver-checks" || words[1] == "hack")
-	case "bundle":
-		return len(words) > 2 && words[1] == "exec"
-	case "docker":
-		return len(words) > 1 && words[1] == "run"
-	case "python", "python3", "node", "ruby":
-		// a script of the project's own (scripts/check_license.py), not -m build or -c '...'
-		return len(words) > 1 && !strings.HasPrefix(words[1], "-")
+	if subcommands, ok := checkingSubcommands[tool]; ok {
+		return len(words) > 1 && subcommands(words[1:])
 	}
 	return true
 }
+
+// notCheckProgram reports whether a program is never a check left out: it sets up, builds,
+// prints or steers the shell (cargo and the interpreters are judged by what they run), or it
+// is no program at all (a make function, a variable, a flag).
+func notCheckProgram(tool string) bool {
+	interpreter := tool == "python" || tool == "python3" || tool == "node"
+	return notChecks[tool] && tool != "cargo" && !interpreter || makeFunctions[tool] ||
+		strings.HasPrefix(tool, "$") || strings.HasPrefix(tool, "-")
+}
+
+// setupWords, in any word of a command, say it installs, sets up or serves rather than checks.
+var setupWords = []string{"install", "setup", "watch", "serve", "autobuild"}
+
+func hasSetupWord(words []string) bool {
+	for _, w := range words {
+		lw := strings.ToLower(w)
+		for _, not := range setupWords {
+			if strings.Contains(lw, not) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// checkingSubcommands are programs that check only with some arguments, which say whether
+// they do (given the words after the program).
+var checkingSubcommands = map[string]func(args []string) bool{
+	// cargo's checks init knows are classified; build, run and install are no checks.
+	"cargo":  func(args []string) bool { return contains(cargoLeftOutChecks, args[0]) },
+	"bundle": func(args []string) bool { return len(args) > 1 && args[0] == "exec" },
+	"docker": func(args []string) bool { return args[0] == "run" },
+	// a script of the project's own (scripts/check_license.py), not -m build or -c '...'
+	"python":  projectScript,
+	"python3": projectScript,
+	"node":    projectScript,
+	"ruby":    projectScript,
+}
+
+// cargoLeftOutChecks are cargo's subcommands that check and that init makes no gate of.
+var cargoLeftOutChecks = []string{"doc", "check", "deny", "audit", "semver-checks", "hack"}
+
+func projectScript(args []string) bool { return !strings.HasPrefix(args[0], "-") }
 
 func notCheckUnit(unit string) bool {
 	for _, part := range strings.FieldsFunc(strings.ToLower(unit), func(r rune) bool { return !unicode.IsLetter(r) }) {

@@ -25,26 +25,15 @@ var makeTargets = []struct {
 var ruleLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([^\s:#=][^:#=]*?)\s*::?(?:[^:=]|$)`) })
 
 func detectMake(dir string) *Project {
-	var data []byte
-	for _, name := range []string{"GNUmakefile", "makefile", "Makefile"} {
-		if exists(dir, name) {
-			data = readCapped(filepath.Join(dir, name))
-			break
-		}
+	name := firstExisting(dir, []string{"GNUmakefile", "makefile", "Makefile"})
+	if name == "" {
+		return nil
 	}
+	data := readCapped(filepath.Join(dir, name))
 	if data == nil {
 		return nil
 	}
-	defined := map[string]bool{}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		if m := ruleLine().FindStringSubmatch(sc.Text()); m != nil {
-			for _, t := range strings.Fields(m[1]) {
-				defined[t] = true
-			}
-		}
-	}
+	defined := definedTargets(data)
 	p := &Project{Kind: "Make"}
 	for _, t := range makeTargets {
 		if defined[t.name] {
@@ -55,4 +44,19 @@ func detectMake(dir string) *Project {
 		return nil
 	}
 	return p
+}
+
+// definedTargets are the targets a Makefile's rules define.
+func definedTargets(data []byte) map[string]bool {
+	defined := map[string]bool{}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		if m := ruleLine().FindStringSubmatch(sc.Text()); m != nil {
+			for _, t := range strings.Fields(m[1]) {
+				defined[t] = true
+			}
+		}
+	}
+	return defined
 }

@@ -104,36 +104,46 @@ func checkableScripts(pkg packageJSON) map[string]string {
 // and keeps those no other one runs: ky's test runs its lint and its build, so one test gate
 // checks all three, and each error shows once.
 func (n *nodeScan) chooseScripts() {
-	if n.scripts["lint"] != "" {
-		n.wanted = append(n.wanted, "lint")
-	}
-	for _, name := range typecheckScripts {
-		if n.scripts[name] != "" {
-			n.wanted = append(n.wanted, name)
-			break
-		}
-	}
-	for _, name := range []string{"check", "test", "build"} {
-		if n.scripts[name] != "" {
-			n.wanted = append(n.wanted, name)
-		}
-	}
+	n.wanted = wantedScripts(n.scripts)
 	n.runs = map[string]map[string]bool{}
 	for _, name := range n.wanted {
 		n.runs[name] = scriptClosure(n.scripts, name)
 	}
 	for _, name := range n.wanted {
-		covered := false
-		for _, other := range n.wanted {
-			if other != name && n.runs[other][name] && !(n.runs[name][other] && other > name) {
-				covered = true
-			}
-		}
-		if !covered {
+		if !n.coveredByOther(name) {
 			n.kept = append(n.kept, name)
 		}
 	}
 	n.tscRun = n.keptRun("tsc", "vue-tsc", "tsgo")
+}
+
+// wantedScripts are the check scripts the package has: lint, the first type-check name, check,
+// test and build.
+func wantedScripts(scripts map[string]string) []string {
+	var wanted []string
+	if scripts["lint"] != "" {
+		wanted = append(wanted, "lint")
+	}
+	if i := slices.IndexFunc(typecheckScripts, func(name string) bool { return scripts[name] != "" }); i >= 0 {
+		wanted = append(wanted, typecheckScripts[i])
+	}
+	for _, name := range []string{"check", "test", "build"} {
+		if scripts[name] != "" {
+			wanted = append(wanted, name)
+		}
+	}
+	return wanted
+}
+
+// coveredByOther reports whether another wanted script runs this one; of two that run each
+// other, the first by name is kept.
+func (n *nodeScan) coveredByOther(name string) bool {
+	for _, other := range n.wanted {
+		if other != name && n.runs[other][name] && !(n.runs[name][other] && other > name) {
+			return true
+		}
+	}
+	return false
 }
 
 // keptRun reports whether a kept script, or a script it runs, runs one of tools.
@@ -151,44 +161,65 @@ func (n *nodeScan) keptRun(tools ...string) bool {
 // scriptGates makes a gate of each kept script, run through the package manager: a script that
 // writes files is the fixer of its check form, and a sibling fix script (lint:fix) its fix.
 func (n *nodeScan) scriptGates() {
-	runScript := func(name string) string { return n.pm.run + " " + name }
 	for _, name := range n.kept {
-		g := Gate{Name: nodeGateName(name), Comment: "the " + name + " script", Run: runScript(name),
-			Timeout: nodeTimeout(name), Source: "from " + n.src + ", script " + name,
+		g := Gate{Name: nodeGateName(name), Comment: "the " + name + " script", Run: n.runScript(name),
+			Timeout: nodeTimeout(name), Source: "from " + n.src + ", script " + name + n.runBy(name),
 			Format: scriptFormat(n.scripts, n.runs[name])}
-		var also []string
-		for _, w := range n.wanted {
-			if w != name && n.runs[name][w] {
-				also = append(also, w)
-			}
-		}
-		if len(also) > 0 {
+		if also := n.alsoRuns(name); len(also) > 0 {
 			g.Comment += ", which also runs " + joinAnd(also)
 		}
-		for _, d := range n.c.decls {
-			if contains(scriptRefs(n.scripts, d.script), name) {
-				g.Source += "; run by " + d.source
-				break
-			}
+		if n.checkAndFix(&g, name) {
+			n.p.Gates = append(n.p.Gates, g)
 		}
-		if check, ok := checkForm(n.scripts[name], n.pm); ok {
-			// The script rewrites files (eslint --fix, biome --write): as a gate it would rewrite
-			// the agent's code instead of judging it. It is the gate's fixer, and the gate runs
-			// the same tools without their writing flags.
-			g.Run, g.Fix = check, runScript(name)
-			g.Comment = "what the " + name + " script checks, without its writing flags (the script itself is the fix)"
-		} else if writesFiles(n.scripts[name]) {
-			n.p.Notes = append(n.p.Notes, "the "+name+" script rewrites files and gauntlet knows no check form of it: "+
-				"it is no gate here. Add the check by hand, with `fix: "+runScript(name)+"`.")
-			continue
-		} else if fixer := siblingFix(n.scripts, name); fixer != "" {
-			g.Fix = runScript(fixer)
-			g.Source += "; fix: script " + fixer
-		} else if name == "lint" {
-			g.Hint = "Run `" + runScript("lint") + "`; many linters fix what they can with --fix."
-		}
-		n.p.Gates = append(n.p.Gates, g)
 	}
+}
+
+func (n *nodeScan) runScript(name string) string { return n.pm.run + " " + name }
+
+// alsoRuns are the other wanted scripts a kept one runs.
+func (n *nodeScan) alsoRuns(name string) []string {
+	var also []string
+	for _, w := range n.wanted {
+		if w != name && n.runs[name][w] {
+			also = append(also, w)
+		}
+	}
+	return also
+}
+
+// runBy names the first declared check (CI, a hook) that runs the script, "" when none does.
+func (n *nodeScan) runBy(name string) string {
+	for _, d := range n.c.decls {
+		if contains(scriptRefs(n.scripts, d.script), name) {
+			return "; run by " + d.source
+		}
+	}
+	return ""
+}
+
+// checkAndFix gives a script's gate its check and fix forms; false when the script rewrites
+// files and no check form of it is known: it is no gate then, and a note says so.
+func (n *nodeScan) checkAndFix(g *Gate, name string) bool {
+	if check, ok := checkForm(n.scripts[name], n.pm); ok {
+		// The script rewrites files (eslint --fix, biome --write): as a gate it would rewrite
+		// the agent's code instead of judging it. It is the gate's fixer, and the gate runs
+		// the same tools without their writing flags.
+		g.Run, g.Fix = check, n.runScript(name)
+		g.Comment = "what the " + name + " script checks, without its writing flags (the script itself is the fix)"
+		return true
+	}
+	if writesFiles(n.scripts[name]) {
+		n.p.Notes = append(n.p.Notes, "the "+name+" script rewrites files and gauntlet knows no check form of it: "+
+			"it is no gate here. Add the check by hand, with `fix: "+n.runScript(name)+"`.")
+		return false
+	}
+	if fixer := siblingFix(n.scripts, name); fixer != "" {
+		g.Fix = n.runScript(fixer)
+		g.Source += "; fix: script " + fixer
+	} else if name == "lint" {
+		g.Hint = "Run `" + n.runScript("lint") + "`; many linters fix what they can with --fix."
+	}
+	return true
 }
 
 // toolsRunByCI makes a gate, through the package manager, of each Node tool CI (or a hook) runs
@@ -200,14 +231,7 @@ func (n *nodeScan) toolsRunByCI() {
 			continue
 		}
 		tool := strings.Fields(g.Run)[0]
-		ran := gateRuns(n.p.Gates, tool) || n.keptRun(tool)
-		for _, gate := range n.p.Gates {
-			// The fmt gate of the formatting scripts runs them by name.
-			if s, ok := strings.CutPrefix(gate.Run, n.pm.run+" "); ok {
-				ran = ran || runsTool(n.scripts[s], tool)
-			}
-		}
-		if ran {
+		if n.alreadyRuns(tool) {
 			continue
 		}
 		if key == "tsc" {
@@ -224,17 +248,23 @@ func (n *nodeScan) toolsRunByCI() {
 	}
 }
 
+// alreadyRuns reports whether a gate or a kept script runs the tool already; the fmt gate of
+// the formatting scripts runs them by name.
+func (n *nodeScan) alreadyRuns(tool string) bool {
+	if gateRuns(n.p.Gates, tool) || n.keptRun(tool) {
+		return true
+	}
+	return slices.ContainsFunc(n.p.Gates, func(gate Gate) bool {
+		s, ok := strings.CutPrefix(gate.Run, n.pm.run+" ")
+		return ok && runsTool(n.scripts[s], tool)
+	})
+}
+
 // configuredLinters: a linter configured in the project, among its dependencies, but run by none
 // of its scripts, as configured and without fixing (offered when the project declares checks).
 func (n *nodeScan) configuredLinters() {
 	for _, l := range nodeLinters {
-		cfg := ""
-		for _, name := range l.configs {
-			if exists(n.c.abs, name) {
-				cfg = name
-				break
-			}
-		}
+		cfg := firstExisting(n.c.abs, l.configs)
 		if cfg == "" || !n.dependsOn(l.dep) || n.keptRun(l.tool) || gateRuns(n.p.Gates, l.tool) {
 			continue
 		}
@@ -294,26 +324,38 @@ func waitForBuild(gs []Gate, scripts map[string]string, pm packageManager) {
 // buildsToo reports whether a script writes build outputs or runs tasks that may.
 func buildsToo(script string) bool {
 	for _, cmd := range splitCommands(script) {
-		w := cmd.words
-		for _, p := range [][]string{{"npx"}, {"pnpm", "exec"}, {"yarn", "exec"}, {"bunx"}, {"yarn"}, {"pnpm"}} {
-			if hasPrefix(w, p...) && len(w) > len(p) {
-				w = w[len(p):]
-				break
-			}
-		}
-		switch {
-		case len(w) == 0:
-		case contains(orchestrators, w[0]):
+		if builds(withoutNodeRunner(cmd.words)) {
 			return true
-		case w[0] == "tsc":
-			if !slices.Contains(w, "--noEmit") && !slices.Contains(w, "-noEmit") {
-				return true
-			}
-		case contains(buildTools, w[0]):
-			if w[0] != "vite" && w[0] != "next" || len(w) > 1 && w[1] == "build" {
-				return true
-			}
 		}
+	}
+	return false
+}
+
+// nodeRunners start a tool from the project's node_modules.
+var nodeRunners = [][]string{{"npx"}, {"pnpm", "exec"}, {"yarn", "exec"}, {"bunx"}, {"yarn"}, {"pnpm"}}
+
+// withoutNodeRunner takes the runner in front of a tool off (npx tsc: tsc).
+func withoutNodeRunner(w []string) []string {
+	for _, p := range nodeRunners {
+		if hasPrefix(w, p...) && len(w) > len(p) {
+			return w[len(p):]
+		}
+	}
+	return w
+}
+
+// builds reports whether a command writes build outputs: a task orchestrator, tsc without
+// --noEmit, a build tool (vite and next only as `vite build`, `next build`).
+func builds(w []string) bool {
+	switch {
+	case len(w) == 0:
+		return false
+	case contains(orchestrators, w[0]):
+		return true
+	case w[0] == "tsc":
+		return !slices.Contains(w, "--noEmit") && !slices.Contains(w, "-noEmit")
+	case contains(buildTools, w[0]):
+		return w[0] != "vite" && w[0] != "next" || len(w) > 1 && w[1] == "build"
 	}
 	return false
 }
@@ -364,22 +406,37 @@ func checkForm(script string, pm packageManager) (string, bool) {
 	var parts []string
 	writes := false
 	for _, cmd := range splitCommands(script) {
-		if cmd.cd != "" || len(cmd.words) == 0 {
+		words, wrote, ok := commandCheckForm(cmd)
+		if !ok {
 			return "", false
 		}
-		words := cmd.words
-		if c, ok := classify(words); ok && c.writes {
-			if c.words == nil {
-				return "", false
-			}
-			words, writes = c.words, true
-		}
-		if hasPrefix(words, strings.Fields(pm.exec)...) {
-			words = words[len(strings.Fields(pm.exec)):]
-		}
+		writes = writes || wrote
+		words = trimPrefixWords(words, strings.Fields(pm.exec))
 		parts = append(parts, pm.exec+" "+strings.Join(quoteAll(words), " "))
 	}
 	return strings.Join(parts, " && "), writes
+}
+
+// commandCheckForm is one command of a script as a check: a writing command's check form, any
+// other as it is; wrote says it was a writing one; false when the command has no check form
+// or runs elsewhere.
+func commandCheckForm(cmd simpleCommand) (words []string, wrote, ok bool) {
+	if cmd.cd != "" || len(cmd.words) == 0 {
+		return nil, false, false
+	}
+	c, known := classify(cmd.words)
+	if !known || !c.writes {
+		return cmd.words, false, true
+	}
+	return c.words, true, c.words != nil
+}
+
+// trimPrefixWords is words without prefix in front, when it is there.
+func trimPrefixWords(words, prefix []string) []string {
+	if hasPrefix(words, prefix...) {
+		return words[len(prefix):]
+	}
+	return words
 }
 
 // siblingFix finds the script that fixes what script name checks, by the usual names: lint:fix,
@@ -401,25 +458,9 @@ func siblingFix(scripts map[string]string, name string) string {
 // already: its check script (format:check) with the writing one (format) as the fix, or, when
 // there is only the writing one, the check form of the same tool.
 func formatGate(scripts map[string]string, runs map[string]map[string]bool, kept []string, pm packageManager, src string) []Gate {
-	covered := func(s string) bool {
-		for _, k := range kept {
-			if runs[k][s] {
-				return true
-			}
-		}
-		return false
-	}
-	writer := ""
-	for _, s := range []string{"format", "fmt", "prettier"} {
-		if scripts[s] != "" && !covered(s) {
-			writer = s
-			break
-		}
-	}
-	for _, s := range []string{"format:check", "fmt:check", "format-check", "check:format", "check-format", "prettier:check"} {
-		if scripts[s] == "" || covered(s) {
-			continue
-		}
+	free := func(s string) bool { return scripts[s] != "" && !runByKept(runs, kept, s) }
+	writer := firstOf(formatWriters, free)
+	if s := firstOf(formatChecks, free); s != "" {
 		g := Gate{Name: "fmt", Comment: "the " + s + " script", Run: pm.run + " " + s, Timeout: 5 * time.Minute,
 			Source: "from " + src + ", script " + s}
 		if writer != "" {
@@ -441,35 +482,58 @@ func formatGate(scripts map[string]string, runs map[string]map[string]bool, kept
 		Run: check, Fix: pm.run + " " + writer, Timeout: 5 * time.Minute, Source: "from " + src + ", script " + writer, Inferred: true}}
 }
 
+// formatWriters are the script names that conventionally format the code; formatChecks those
+// that check its formatting.
+var (
+	formatWriters = []string{"format", "fmt", "prettier"}
+	formatChecks  = []string{"format:check", "fmt:check", "format-check", "check:format", "check-format", "prettier:check"}
+)
+
+// runByKept reports whether a kept script runs the script s.
+func runByKept(runs map[string]map[string]bool, kept []string, s string) bool {
+	return slices.ContainsFunc(kept, func(k string) bool { return runs[k][s] })
+}
+
+// firstOf is the first of names ok takes, "" when none.
+func firstOf(names []string, ok func(string) bool) string {
+	if i := slices.IndexFunc(names, ok); i >= 0 {
+		return names[i]
+	}
+	return ""
+}
+
 // biomeChecked reports whether a biome format script's check is already done: biome check and
 // biome ci check the formatting too, so a kept script that runs them covers it.
 func biomeChecked(scripts map[string]string, runs map[string]map[string]bool, kept []string, writer string) bool {
-	if !runsTool(writer, "biome") {
-		return false
-	}
+	return runsTool(writer, "biome") && slices.ContainsFunc(keptChecks(scripts, runs, kept), checksFormatting)
+}
+
+// checksFormatting reports whether a check is biome check or biome ci, which check the
+// formatting too.
+func checksFormatting(c check) bool {
+	return c.key == "biome" && len(c.words) > 1 && (c.words[1] == "check" || c.words[1] == "ci")
+}
+
+// keptChecks are the checks the kept scripts, and the scripts they run, run.
+func keptChecks(scripts map[string]string, runs map[string]map[string]bool, kept []string) []check {
+	var out []check
 	for _, k := range kept {
 		for s := range runs[k] {
 			for _, cmd := range splitCommands(scripts[s]) {
-				if c, ok := classify(cmd.words); ok && c.key == "biome" && len(c.words) > 1 && (c.words[1] == "check" || c.words[1] == "ci") {
-					return true
+				if c, ok := classify(cmd.words); ok {
+					out = append(out, c)
 				}
 			}
 		}
 	}
-	return false
+	return out
 }
 
 // keptTools are the checks (classify's keys) the kept scripts run.
 func keptTools(scripts map[string]string, runs map[string]map[string]bool, kept []string) map[string]bool {
 	out := map[string]bool{}
-	for _, k := range kept {
-		for s := range runs[k] {
-			for _, cmd := range splitCommands(scripts[s]) {
-				if c, ok := classify(cmd.words); ok {
-					out[c.key] = true
-				}
-			}
-		}
+	for _, c := range keptChecks(scripts, runs, kept) {
+		out[c.key] = true
 	}
 	return out
 }
@@ -552,52 +616,66 @@ func scriptClosure(scripts map[string]string, name string) map[string]bool {
 // `run-s X Y`, `npm-run-all X 'lint:*'`.
 func scriptRefs(scripts map[string]string, script string) []string {
 	var out []string
-	add := func(name string) {
-		if strings.HasSuffix(name, "*") {
-			prefix := strings.TrimSuffix(name, "*")
-			for s := range scripts {
-				if strings.HasPrefix(s, prefix) {
-					out = append(out, s)
-				}
-			}
-			return
-		}
-		out = append(out, name)
-	}
 	for _, cmd := range splitCommands(script) {
-		w := cmd.words
-		if len(w) == 0 {
-			continue
+		for _, name := range scriptsNamed(scripts, cmd.words) {
+			out = append(out, expandScriptGlob(scripts, name)...)
 		}
-		args := nonFlags(w[1:])
-		switch w[0] {
-		case "npm", "pnpm", "yarn", "bun":
-			if len(args) == 0 {
-				continue
+	}
+	return out
+}
+
+// scriptsNamed are the scripts one command runs, by name or by a glob ending in * (run-s 'lint:*').
+func scriptsNamed(scripts map[string]string, w []string) []string {
+	if len(w) == 0 {
+		return nil
+	}
+	args := nonFlags(w[1:])
+	switch w[0] {
+	case "npm", "pnpm", "yarn", "bun":
+		return packageManagerRuns(scripts, w[0], args)
+	case "run-s", "run-p", "npm-run-all", "npm-run-all2":
+		return args
+	case "nx":
+		// nx runs the root package.json's scripts of a target's name as that target.
+		var out []string
+		for _, t := range nxTargets(w[1:]) {
+			if scripts[t] != "" {
+				out = append(out, t)
 			}
-			switch args[0] {
-			case "run", "run-script":
-				if len(args) > 1 {
-					add(args[1])
-				}
-			case "test", "t":
-				add("test")
-			default:
-				if w[0] != "npm" && scripts[args[0]] != "" {
-					add(args[0]) // pnpm lint, yarn lint
-				}
-			}
-		case "run-s", "run-p", "npm-run-all", "npm-run-all2":
-			for _, a := range args {
-				add(a)
-			}
-		case "nx":
-			// nx runs the root package.json's scripts of a target's name as that target.
-			for _, t := range nxTargets(w[1:]) {
-				if scripts[t] != "" {
-					add(t)
-				}
-			}
+		}
+		return out
+	}
+	return nil
+}
+
+// packageManagerRuns is the script a package manager's command runs: npm run lint, npm test,
+// pnpm lint, yarn lint.
+func packageManagerRuns(scripts map[string]string, pm string, args []string) []string {
+	if len(args) == 0 {
+		return nil
+	}
+	switch args[0] {
+	case "run", "run-script":
+		return args[1:min(len(args), 2)]
+	case "test", "t":
+		return []string{"test"}
+	}
+	if pm != "npm" && scripts[args[0]] != "" {
+		return args[:1] // pnpm lint, yarn lint
+	}
+	return nil
+}
+
+// expandScriptGlob is the scripts a name ending in * matches, or the name itself.
+func expandScriptGlob(scripts map[string]string, name string) []string {
+	prefix, ok := strings.CutSuffix(name, "*")
+	if !ok {
+		return []string{name}
+	}
+	var out []string
+	for s := range scripts {
+		if strings.HasPrefix(s, prefix) {
+			out = append(out, s)
 		}
 	}
 	return out
@@ -610,11 +688,10 @@ func nxTargets(args []string) []string {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		for _, flag := range []string{"--targets", "--target", "-t"} {
-			if v, ok := strings.CutPrefix(a, flag+"="); ok {
-				out = append(out, strings.Split(v, ",")...)
-			} else if a == flag && i+1 < len(args) {
-				i++
-				out = append(out, strings.Split(args[i], ",")...)
+			if targets, next, ok := flagArg(args, i, flag); ok {
+				out = append(out, strings.Split(targets, ",")...)
+				i = next
+				break // one word is one flag
 			}
 		}
 		if i > 0 && args[0] == "run" && !strings.HasPrefix(a, "-") {
@@ -624,6 +701,18 @@ func nxTargets(args []string) []string {
 		}
 	}
 	return out
+}
+
+// flagArg is the value args[i] gives flag ("--flag=v", or "--flag v", whose value is the next
+// word) and the index of the last word read; false when args[i] is not that flag.
+func flagArg(args []string, i int, flag string) (string, int, bool) {
+	if v, ok := strings.CutPrefix(args[i], flag+"="); ok {
+		return v, i, true
+	}
+	if args[i] == flag && i+1 < len(args) {
+		return args[i+1], i + 1, true
+	}
+	return "", i, false
 }
 
 func nonFlags(words []string) []string {
@@ -740,47 +829,57 @@ func scriptFormat(scripts map[string]string, closure map[string]bool) string {
 // leftOutScripts names the scripts that run a check (a tool init knows as one, or a check's
 // name) but that no gate runs, each with why: a declared check is never dropped without a word.
 func leftOutScripts(scripts map[string]string, runs map[string]map[string]bool, kept []string, gs []Gate, pm packageManager) []string {
-	var names []string
-	for name := range scripts {
-		names = append(names, name)
-	}
-	slices.Sort(names)
 	var out []string
 	gated := keptTools(scripts, runs, kept)
-	for _, name := range names {
-		covered := false
-		for _, k := range kept {
-			covered = covered || runs[k][name] || scriptClosure(scripts, k)[name]
-		}
-		for _, g := range gs {
-			covered = covered || g.Run == pm.run+" "+name || g.Fix == pm.run+" "+name
-		}
-		if covered || strings.HasPrefix(name, "pre") || strings.HasPrefix(name, "post") {
+	for _, name := range sortedKeys(scripts) {
+		if scriptCovered(scripts, runs, kept, gs, pm, name) || strings.HasPrefix(name, "pre") || strings.HasPrefix(name, "post") {
 			continue
 		}
-		tool := ""
-		for _, cmd := range splitCommands(scripts[name]) {
-			if c, ok := classify(cmd.words); ok {
-				tool = c.key
-				break
-			}
-			if len(cmd.words) > 0 && checkScriptTools[cmd.words[0]] {
-				tool = cmd.words[0]
-				break
-			}
-		}
-		switch {
-		case writesFiles(scripts[name]):
-			continue // a fixer or a formatter: never a gate, and not a check left out
-		case gated[tool] || strings.Contains(name, "watch"):
-			continue // the same tool as a gate, in another mode (test:coverage, test:watch)
-		case tool != "":
-			out = append(out, fmt.Sprintf("the %s script (%s) is no gate: init makes gates of the lint, type-check, check, test and build scripts only; add it by hand as `run: %s %s` if the project treats it as a check.", name, tool, pm.run, name))
-		case checkTargets[name]:
-			out = append(out, fmt.Sprintf("the %s script is no gate: it runs no check init knows; add it by hand as `run: %s %s` if it is one.", name, pm.run, name))
+		if note := leftOutNote(name, scripts[name], gated, pm); note != "" {
+			out = append(out, note)
 		}
 	}
 	return out
+}
+
+// leftOutNote says that a script that checks is no gate, with the line to add by hand; "" for a
+// script that only writes files, or runs a gate's tool in another mode, or checks nothing known.
+func leftOutNote(name, script string, gated map[string]bool, pm packageManager) string {
+	tool := scriptTool(script)
+	switch {
+	case writesFiles(script):
+		return "" // a fixer or a formatter: never a gate, and not a check left out
+	case gated[tool] || strings.Contains(name, "watch"):
+		return "" // the same tool as a gate, in another mode (test:coverage, test:watch)
+	case tool != "":
+		return fmt.Sprintf("the %s script (%s) is no gate: init makes gates of the lint, type-check, check, test and build scripts only; add it by hand as `run: %s %s` if the project treats it as a check.", name, tool, pm.run, name)
+	case checkTargets[name]:
+		return fmt.Sprintf("the %s script is no gate: it runs no check init knows; add it by hand as `run: %s %s` if it is one.", name, pm.run, name)
+	}
+	return ""
+}
+
+// scriptCovered reports whether a script is run by a kept script or is a gate's run or fix.
+func scriptCovered(scripts map[string]string, runs map[string]map[string]bool, kept []string, gs []Gate, pm packageManager, name string) bool {
+	for _, k := range kept {
+		if runs[k][name] || scriptClosure(scripts, k)[name] {
+			return true
+		}
+	}
+	return slices.ContainsFunc(gs, func(g Gate) bool { return g.Run == pm.run+" "+name || g.Fix == pm.run+" "+name })
+}
+
+// scriptTool is the first check a script runs that init knows or names, "" when none.
+func scriptTool(script string) string {
+	for _, cmd := range splitCommands(script) {
+		if c, ok := classify(cmd.words); ok {
+			return c.key
+		}
+		if len(cmd.words) > 0 && checkScriptTools[cmd.words[0]] {
+			return cmd.words[0]
+		}
+	}
+	return ""
 }
 
 // checkScriptTools are JavaScript checks classify does not shape into gates of their own.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -20,25 +21,23 @@ var prettierConfigs = []string{".prettierrc", ".prettierrc.json", ".prettierrc.j
 // UsesPrettier reports whether the folder formats with prettier: a config or ignore file of its
 // own, a prettier dependency, or a "prettier" key in its package.json.
 func UsesPrettier(dir string) bool {
-	for _, name := range prettierConfigs {
-		if exists(dir, name) {
-			return true
-		}
+	if firstExisting(dir, prettierConfigs) != "" {
+		return true
 	}
 	var pkg map[string]json.RawMessage
 	if json.Unmarshal(readCapped(filepath.Join(dir, "package.json")), &pkg) != nil {
 		return false
 	}
-	if _, ok := pkg["prettier"]; ok {
-		return true
-	}
-	for _, key := range []string{"dependencies", "devDependencies"} {
-		var deps map[string]any
-		if json.Unmarshal(pkg[key], &deps) == nil && deps["prettier"] != nil {
-			return true
-		}
-	}
-	return false
+	_, configured := pkg["prettier"]
+	return configured || slices.ContainsFunc([]string{"dependencies", "devDependencies"}, func(key string) bool {
+		return dependsOnPrettier(pkg[key])
+	})
+}
+
+// dependsOnPrettier reports whether a package.json dependency list names prettier.
+func dependsOnPrettier(list json.RawMessage) bool {
+	var deps map[string]any
+	return json.Unmarshal(list, &deps) == nil && deps["prettier"] != nil
 }
 
 // PrettierIgnore returns .prettierignore with name appended when it lacks it; false when it

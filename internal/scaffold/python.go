@@ -23,133 +23,187 @@ func readPythonSettings(dir string) pythonSettings {
 	var py map[string]any
 	_, _ = toml.Decode(string(readCapped(filepath.Join(dir, "pyproject.toml"))), &py)
 	tool, _ := py["tool"].(map[string]any)
-	if ruff, ok := tool["ruff"].(map[string]any); ok {
-		s.ruff = true
-		s.ruffFix = ruff["fix"] == true
-	}
-	for _, name := range []string{"ruff.toml", ".ruff.toml"} {
-		if exists(dir, name) {
-			var cfg map[string]any
-			_, _ = toml.Decode(string(readCapped(filepath.Join(dir, name))), &cfg)
-			s.ruff = true
-			s.ruffFix = s.ruffFix || cfg["fix"] == true
-		}
-	}
-	if mypy, ok := tool["mypy"].(map[string]any); ok {
-		s.mypy = true
-		s.mypyFiles = mypy["files"] != nil
-	}
-	for _, name := range []string{"mypy.ini", ".mypy.ini", "setup.cfg"} {
-		keys, ok := iniSection(readCapped(filepath.Join(dir, name)), "mypy")
-		if ok || name != "setup.cfg" && exists(dir, name) {
-			s.mypy = true
-			s.mypyFiles = s.mypyFiles || keys["files"]
-		}
-	}
+	s.ruff, s.ruffFix = ruffSettings(dir, tool)
+	s.mypy, s.mypyFiles = mypySettings(dir, tool)
 	_, s.pyright = tool["pyright"]
 	s.pyright = s.pyright || exists(dir, "pyrightconfig.json")
 	_, s.codespl = tool["codespell"]
 	return s
 }
 
+// ruffSettings: whether ruff is configured (pyproject's [tool.ruff], ruff.toml, .ruff.toml),
+// and whether a config sets fix = true.
+func ruffSettings(dir string, tool map[string]any) (configured, fix bool) {
+	if ruff, ok := tool["ruff"].(map[string]any); ok {
+		configured, fix = true, ruff["fix"] == true
+	}
+	for _, name := range []string{"ruff.toml", ".ruff.toml"} {
+		if exists(dir, name) {
+			var cfg map[string]any
+			_, _ = toml.Decode(string(readCapped(filepath.Join(dir, name))), &cfg)
+			configured, fix = true, fix || cfg["fix"] == true
+		}
+	}
+	return configured, fix
+}
+
+// mypySettings: whether mypy is configured (pyproject's [tool.mypy], mypy.ini, .mypy.ini, a
+// [mypy] section of setup.cfg), and whether a config names the files to check.
+func mypySettings(dir string, tool map[string]any) (configured, files bool) {
+	if mypy, ok := tool["mypy"].(map[string]any); ok {
+		configured, files = true, mypy["files"] != nil
+	}
+	for _, name := range []string{"mypy.ini", ".mypy.ini", "setup.cfg"} {
+		keys, ok := iniSection(readCapped(filepath.Join(dir, name)), "mypy")
+		if ok || name != "setup.cfg" && exists(dir, name) {
+			configured, files = true, files || keys["files"]
+		}
+	}
+	return configured, files
+}
+
+// pythonConfigDefault is the source comment of a gate that only a tool's config asks for.
+var pythonConfigDefault = strings.Replace(gauntletDefault, "%s", "this configuration", 1)
+
+// pythonChecks are a Python project's checks in the order of its gates, each by its tool's key:
+// the project's own command when it runs one, else, when the tool is configured (configured is
+// nil for a tool init never guesses), the gate gauntlet would write for it.
+var pythonChecks = []struct {
+	key        string
+	configured func(pythonSettings) bool
+	fallback   Gate
+}{
+	{"ruff", func(s pythonSettings) bool { return s.ruff }, Gate{Name: "lint", Comment: "ruff's lint rules", Run: "ruff check",
+		Fix: "ruff check --fix", Timeout: 5 * time.Minute, Source: pythonConfigDefault + " (ruff)", Inferred: true}},
+	{key: "ruff-format"},
+	{key: "black"},
+	{key: "isort"},
+	{key: "flake8"},
+	{key: "pylint"},
+	{"mypy", func(s pythonSettings) bool { return s.mypy }, Gate{Name: "typecheck", Comment: "type errors, as mypy reports them",
+		Run: "mypy", Timeout: typeTime, Source: pythonConfigDefault + " (mypy)", Inferred: true}},
+	{"pyright", func(s pythonSettings) bool { return s.pyright }, Gate{Name: "pyright", Comment: "type errors, as pyright reports them",
+		Run: "pyright", Timeout: lintTime, Source: pythonConfigDefault + " (pyright)", Inferred: true}},
+	{key: "codespell"},
+}
+
+// pythonEnvironments are the project managers that keep a project's tools in its own
+// environment, by their lock file: the tools run there.
+var pythonEnvironments = []struct {
+	lock, tool string
+	prefix     []string
+}{
+	{"uv.lock", "uv", []string{"uv", "run"}},
+	{"poetry.lock", "Poetry", []string{"poetry", "run"}},
+}
+
+// pythonScan is one Python project being read: its settings, and the runner of its environment.
+type pythonScan struct {
+	c      *dirContext
+	set    pythonSettings
+	prefix []string
+	p      *Project
+}
+
 func detectPython(c *dirContext) *Project {
-	dir := c.abs
-	requirements, _ := filepath.Glob(filepath.Join(dir, "requirements*.txt"))
-	if !exists(dir, "pyproject.toml") && len(requirements) == 0 && !exists(dir, "setup.py") && !exists(dir, "tox.ini") {
+	if !isPythonProject(c) {
 		return nil
 	}
-	if contains([]string{"docs", "doc", "documentation"}, c.rel) && !exists(dir, "pyproject.toml") && !exists(dir, "setup.py") {
-		return nil // the docs' build requirements (sphinx), not a Python project
-	}
-	set := readPythonSettings(dir)
-
-	// A project managed by uv or Poetry keeps its tools in its own environment: run them there.
-	p := &Project{Kind: "Python"}
-	var prefix []string
-	switch {
-	case exists(dir, "uv.lock"):
-		p.Tool, prefix = "uv", []string{"uv", "run"}
-	case exists(dir, "poetry.lock"):
-		p.Tool, prefix = "Poetry", []string{"poetry", "run"}
-	}
-	def := strings.Replace(gauntletDefault, "%s", "this configuration", 1)
-
-	add := func(key string, fallback *Gate) {
-		g, ok := c.pick(key)
-		if !ok {
-			if fallback == nil {
-				return
-			}
-			g = *fallback
+	ps := &pythonScan{c: c, set: readPythonSettings(c.abs), p: &Project{Kind: "Python"}}
+	for _, env := range pythonEnvironments {
+		if exists(c.abs, env.lock) {
+			ps.p.Tool, ps.prefix = env.tool, env.prefix
+			break
 		}
-		words := splitCommands(g.Run)
-		var parts []string
-		for _, cmd := range words {
-			w := cmd.words
-			switch key {
-			case "ruff":
-				if set.ruffFix && !slices.Contains(w, "--no-fix") {
-					w = append(w, "--no-fix") // the config's fix = true would rewrite files
-				}
-			case "mypy":
-				if !set.mypyFiles && !hasPositional(w) {
-					w = append(w, ".") // nothing names the files: mypy would stop at "missing target"
-				}
-			}
-			if len(prefix) > 0 {
-				w = append(slices.Clone(prefix), w...)
-			}
-			parts = append(parts, strings.Join(quoteAll(w), " "))
+	}
+	for _, check := range pythonChecks {
+		var fallback *Gate
+		if check.configured != nil && check.configured(ps.set) {
+			fallback = &check.fallback
 		}
-		g.Run = strings.Join(parts, " && ")
-		if g.Fix != "" && len(prefix) > 0 {
-			var fixes []string
-			for _, cmd := range splitCommands(g.Fix) {
-				fixes = append(fixes, strings.Join(quoteAll(append(slices.Clone(prefix), cmd.words...)), " "))
-			}
-			g.Fix = strings.Join(fixes, " && ")
-		}
-		if len(prefix) > 0 && g.Hint != "" {
-			g.Hint = strings.Replace(g.Hint, "`", "`"+strings.Join(prefix, " ")+" ", 1)
-		}
-		p.Gates = append(p.Gates, g)
+		ps.add(check.key, fallback)
 	}
-
-	ruffDefault := &Gate{Name: "lint", Comment: "ruff's lint rules", Run: "ruff check", Fix: "ruff check --fix", Timeout: 5 * time.Minute,
-		Source: def + " (ruff)", Inferred: true}
-	if !set.ruff {
-		ruffDefault = nil
-	}
-	add("ruff", ruffDefault)
-	add("ruff-format", nil)
-	add("black", nil)
-	add("isort", nil)
-	add("flake8", nil)
-	add("pylint", nil)
-	mypyDefault := &Gate{Name: "typecheck", Comment: "type errors, as mypy reports them", Run: "mypy", Timeout: typeTime,
-		Source: def + " (mypy)", Inferred: true}
-	if !set.mypy {
-		mypyDefault = nil
-	}
-	add("mypy", mypyDefault)
-	pyrightDefault := &Gate{Name: "pyright", Comment: "type errors, as pyright reports them", Run: "pyright", Timeout: lintTime,
-		Source: def + " (pyright)", Inferred: true}
-	if !set.pyright {
-		pyrightDefault = nil
-	}
-	add("pyright", pyrightDefault)
-	add("codespell", nil)
-
-	pytest := "python3 -m pytest"
-	if len(prefix) > 0 {
-		pytest = "pytest"
-	}
-	add("pytest", &Gate{Name: "test", Comment: "the tests, with pytest", Run: pytest, Timeout: testTime,
-		Source: strings.Replace(gauntletDefault, "%s", "a Python project", 1), Inferred: true})
-	if last := &p.Gates[len(p.Gates)-1]; !strings.Contains(last.Run, "&&") {
+	ps.add("pytest", ps.pytestDefault())
+	if last := &ps.p.Gates[len(ps.p.Gates)-1]; !strings.Contains(last.Run, "&&") {
 		last.Hint = "Rerun one test with `" + last.Run + " -k NAME`."
 	}
-	return p
+	return ps.p
+}
+
+// isPythonProject reports whether the folder holds a Python project: not only the docs' build
+// requirements (sphinx).
+func isPythonProject(c *dirContext) bool {
+	requirements, _ := filepath.Glob(filepath.Join(c.abs, "requirements*.txt"))
+	packaged := exists(c.abs, "pyproject.toml") || exists(c.abs, "setup.py")
+	if !packaged && len(requirements) == 0 && !exists(c.abs, "tox.ini") {
+		return false
+	}
+	return packaged || !contains([]string{"docs", "doc", "documentation"}, c.rel)
+}
+
+// pytestDefault is the test gate of a project that runs no tests of its own declaring.
+func (ps *pythonScan) pytestDefault() *Gate {
+	pytest := "python3 -m pytest"
+	if len(ps.prefix) > 0 {
+		pytest = "pytest"
+	}
+	return &Gate{Name: "test", Comment: "the tests, with pytest", Run: pytest, Timeout: testTime,
+		Source: strings.Replace(gauntletDefault, "%s", "a Python project", 1), Inferred: true}
+}
+
+// add writes the gate of one tool, as the project runs it or else as fallback (nil: none),
+// in the project's environment.
+func (ps *pythonScan) add(key string, fallback *Gate) {
+	g, ok := ps.c.pick(key)
+	if !ok {
+		if fallback == nil {
+			return
+		}
+		g = *fallback
+	}
+	var parts []string
+	for _, cmd := range splitCommands(g.Run) {
+		parts = append(parts, ps.inEnvironment(ps.set.tune(key, cmd.words)))
+	}
+	g.Run = strings.Join(parts, " && ")
+	if len(ps.prefix) > 0 {
+		g.Fix = ps.fixInEnvironment(g.Fix)
+		if g.Hint != "" {
+			g.Hint = strings.Replace(g.Hint, "`", "`"+strings.Join(ps.prefix, " ")+" ", 1)
+		}
+	}
+	ps.p.Gates = append(ps.p.Gates, g)
+}
+
+// tune adds what the tool's config makes the command need to check without writing.
+func (s pythonSettings) tune(key string, w []string) []string {
+	switch {
+	case key == "ruff" && s.ruffFix && !slices.Contains(w, "--no-fix"):
+		return append(w, "--no-fix") // the config's fix = true would rewrite files
+	case key == "mypy" && !s.mypyFiles && !hasPositional(w):
+		return append(w, ".") // nothing names the files: mypy would stop at "missing target"
+	}
+	return w
+}
+
+// inEnvironment writes a command run by the project's environment runner, when it has one.
+func (ps *pythonScan) inEnvironment(w []string) string {
+	if len(ps.prefix) > 0 {
+		w = append(slices.Clone(ps.prefix), w...)
+	}
+	return strings.Join(quoteAll(w), " ")
+}
+
+// fixInEnvironment is inEnvironment for each command of a fixer ("" stays "").
+func (ps *pythonScan) fixInEnvironment(fix string) string {
+	if fix == "" {
+		return ""
+	}
+	var fixes []string
+	for _, cmd := range splitCommands(fix) {
+		fixes = append(fixes, ps.inEnvironment(cmd.words))
+	}
+	return strings.Join(fixes, " && ")
 }
 
 // hasPositional reports whether a command names files or folders (an argument not a flag).
@@ -180,16 +234,23 @@ func iniSection(data []byte, name string) (map[string]bool, bool) {
 	for sc.Scan() {
 		line := strings.TrimSpace(sc.Text())
 		if strings.HasPrefix(line, "[") {
-			header := strings.TrimSpace(strings.Trim(line, "[]"))
-			in = header == name
+			in = strings.TrimSpace(strings.Trim(line, "[]")) == name
 			found = found || in
 			continue
 		}
-		if in && line != "" && !strings.HasPrefix(line, "#") && !strings.HasPrefix(line, ";") {
-			if k, _, ok := strings.Cut(line, "="); ok {
-				keys[strings.TrimSpace(k)] = true
-			}
+		if k, ok := iniKey(line); in && ok {
+			keys[k] = true
 		}
 	}
 	return keys, found
+}
+
+// iniKey is the key of a KEY = value line; false for a comment, an empty line or a continued
+// value.
+func iniKey(line string) (string, bool) {
+	if line == "" || strings.HasPrefix(line, "#") || strings.HasPrefix(line, ";") {
+		return "", false
+	}
+	k, _, ok := strings.Cut(line, "=")
+	return strings.TrimSpace(k), ok
 }

@@ -65,36 +65,47 @@ func Render(projects []Project) []byte {
 	b.WriteString("# Default per-gate timeout; a gate's own timeout wins.\n")
 	b.WriteString("timeout: " + formatDuration(config.DefaultTimeout) + "\n\n")
 	gates := Layout(projects)
-	if hook := StopHookTimeout(gates); hook.Raised {
-		fmt.Fprintf(&b, stopHookRaised, hook.Slowest.Name, formatDuration(hook.Slowest.Timeout),
-			formatDuration(config.DefaultStopHookTimeout), formatDuration(hook.Timeout))
-	} else {
-		b.WriteString(stopHookSection)
-	}
+	writeStopHook(&b, gates)
 	b.WriteString("\n")
-
 	for _, p := range projects {
 		for _, n := range p.Notes {
 			writeComment(&b, "", p.Label()+": "+n)
 		}
 	}
-	if len(gates) == 0 {
-		b.WriteString(skeleton)
-	} else {
-		b.WriteString("gates:\n")
-		i := 0
-		for _, p := range projects {
-			for range p.Gates {
-				if i > 0 {
-					b.WriteByte('\n')
-				}
-				writeGate(&b, p, gates[i])
-				i++
-			}
-		}
-	}
+	writeGates(&b, projects, gates)
 	writeOffers(&b, projects, len(gates))
 	return []byte(b.String())
+}
+
+// writeStopHook writes the stop hook's section: commented out, or its timeout raised for the
+// slowest gate.
+func writeStopHook(b *strings.Builder, gates []Gate) {
+	if hook := StopHookTimeout(gates); hook.Raised {
+		fmt.Fprintf(b, stopHookRaised, hook.Slowest.Name, formatDuration(hook.Slowest.Timeout),
+			formatDuration(config.DefaultStopHookTimeout), formatDuration(hook.Timeout))
+		return
+	}
+	b.WriteString(stopHookSection)
+}
+
+// writeGates writes the gates, laid out (gates) in the projects' order, or a skeleton when
+// there are none.
+func writeGates(b *strings.Builder, projects []Project, gates []Gate) {
+	if len(gates) == 0 {
+		b.WriteString(skeleton)
+		return
+	}
+	b.WriteString("gates:\n")
+	i := 0
+	for _, p := range projects {
+		for range p.Gates {
+			if i > 0 {
+				b.WriteByte('\n')
+			}
+			writeGate(b, p, gates[i])
+			i++
+		}
+	}
 }
 
 // offersHeader introduces the checks init would suggest but the project runs nowhere.
@@ -108,14 +119,12 @@ const offersHeader = `
 // named as Layout would name them beside the real gates.
 func writeOffers(b *strings.Builder, projects []Project, gated int) {
 	all := slices.Clone(projects)
-	n := 0
 	for _, p := range projects {
 		if len(p.Offers) > 0 {
 			all = append(all, Project{Dir: p.Dir, Kind: p.Kind, Tool: p.Tool, Gates: p.Offers})
-			n += len(p.Offers)
 		}
 	}
-	if n == 0 {
+	if len(all) == len(projects) {
 		return
 	}
 	laid := Layout(all)[gated:]
@@ -123,18 +132,23 @@ func writeOffers(b *strings.Builder, projects []Project, gated int) {
 	i := 0
 	for _, p := range all[len(projects):] {
 		for range p.Gates {
-			var g strings.Builder
-			g.WriteByte('\n')
-			writeGate(&g, p, laid[i])
-			for _, line := range strings.Split(strings.TrimSuffix(g.String(), "\n"), "\n") {
-				if line == "" {
-					b.WriteString("\n")
-					continue
-				}
-				b.WriteString("  #" + strings.TrimPrefix(line, " ") + "\n")
-			}
+			writeCommentedGate(b, p, laid[i])
 			i++
 		}
+	}
+}
+
+// writeCommentedGate writes a gate commented out, ready to be uncommented under gates:.
+func writeCommentedGate(b *strings.Builder, p Project, g Gate) {
+	var out strings.Builder
+	out.WriteByte('\n')
+	writeGate(&out, p, g)
+	for _, line := range strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n") {
+		if line == "" {
+			b.WriteString("\n")
+			continue
+		}
+		b.WriteString("  #" + strings.TrimPrefix(line, " ") + "\n")
 	}
 }
 
@@ -150,62 +164,89 @@ func projectLabels(projects []Project) string {
 
 func writeGate(b *strings.Builder, p Project, g Gate) {
 	writeComment(b, "  ", p.Label()+": "+g.Comment+".")
-	if g.Source != "" {
-		writeComment(b, "  ", g.Source)
-	}
-	if g.CacheNote != "" {
-		writeComment(b, "  ", g.CacheNote)
+	for _, note := range []string{g.Source, g.CacheNote, g.FilesNote} {
+		if note != "" {
+			writeComment(b, "  ", note)
+		}
 	}
 	fmt.Fprintf(b, "  %s:\n", g.Name)
 	fmt.Fprintf(b, "    run: %s\n", yamlString(g.Run))
-	if g.Format != "" {
-		fmt.Fprintf(b, "    format: %s\n", yamlString(g.Format))
+	for _, write := range gateFields {
+		write(b, g)
 	}
-	if g.Fix != "" {
-		fmt.Fprintf(b, "    fix: %s\n", yamlString(g.Fix))
+}
+
+// gateFields write a gate's keys after run:, in order, each only when it is set.
+var gateFields = []func(b *strings.Builder, g Gate){
+	func(b *strings.Builder, g Gate) { scalarField(b, "format", g.Format) },
+	func(b *strings.Builder, g Gate) { scalarField(b, "fix", g.Fix) },
+	func(b *strings.Builder, g Gate) { listField(b, "needs", g.Needs) },
+	func(b *strings.Builder, g Gate) { scalarField(b, "dir", g.Dir) },
+	writeGateEnv,
+	func(b *strings.Builder, g Gate) { listField(b, "paths", g.Paths) },
+	func(b *strings.Builder, g Gate) { listField(b, "exclude", g.Exclude) },
+	func(b *strings.Builder, g Gate) { listField(b, "glob", g.Glob) },
+	writeGateCache,
+	writeGateTimeout,
+	writeGateTests,
+	func(b *strings.Builder, g Gate) { scalarField(b, "coverage", g.Coverage) },
+	writeGateHint,
+}
+
+// scalarField writes `key: value` when value is set.
+func scalarField(b *strings.Builder, key, value string) {
+	if value != "" {
+		fmt.Fprintf(b, "    %s: %s\n", key, yamlString(value))
 	}
-	if len(g.Needs) > 0 {
-		fmt.Fprintf(b, "    needs: %s\n", yamlFlowList(g.Needs))
+}
+
+// listField writes `key: [a, b]` when the list has items.
+func listField(b *strings.Builder, key string, items []string) {
+	if len(items) > 0 {
+		fmt.Fprintf(b, "    %s: %s\n", key, yamlFlowList(items))
 	}
-	if g.Dir != "" {
-		fmt.Fprintf(b, "    dir: %s\n", yamlString(g.Dir))
+}
+
+func writeGateEnv(b *strings.Builder, g Gate) {
+	if len(g.Env) == 0 {
+		return
 	}
-	if len(g.Env) > 0 {
-		b.WriteString("    env:\n")
-		for _, e := range g.Env {
-			fmt.Fprintf(b, "      %s: %s\n", yamlString(e.Name), yamlString(e.Value))
-		}
+	b.WriteString("    env:\n")
+	for _, e := range g.Env {
+		fmt.Fprintf(b, "      %s: %s\n", yamlString(e.Name), yamlString(e.Value))
 	}
-	if len(g.Paths) > 0 {
-		fmt.Fprintf(b, "    paths: %s\n", yamlFlowList(g.Paths))
-	}
-	if len(g.Exclude) > 0 {
-		fmt.Fprintf(b, "    exclude: %s\n", yamlFlowList(g.Exclude))
-	}
-	if len(g.Glob) > 0 {
-		fmt.Fprintf(b, "    glob: %s\n", yamlFlowList(g.Glob))
-	}
+}
+
+func writeGateCache(b *strings.Builder, g Gate) {
 	if len(g.Inputs) > 0 {
 		fmt.Fprintf(b, "    cache: true\n")
 		fmt.Fprintf(b, "    inputs: %s\n", yamlFlowList(g.Inputs))
 	}
+}
+
+func writeGateTimeout(b *strings.Builder, g Gate) {
 	if g.Timeout > 0 {
 		fmt.Fprintf(b, "    timeout: %s\n", formatDuration(g.Timeout))
 	}
+}
+
+func writeGateTests(b *strings.Builder, g Gate) {
 	if g.Tests != "" {
 		writeComment(b, "    ", g.TestsNote)
 		fmt.Fprintf(b, "    tests: %s\n", yamlString(g.Tests))
 	}
-	if g.Coverage != "" {
-		fmt.Fprintf(b, "    coverage: %s\n", yamlString(g.Coverage))
+}
+
+// writeGateHint writes the hint, saying the folder it is about when the gate runs in one.
+func writeGateHint(b *strings.Builder, g Gate) {
+	if g.Hint == "" {
+		return
 	}
-	if g.Hint != "" {
-		hint := g.Hint
-		if g.Dir != "" {
-			hint = "In " + g.Dir + "/: " + strings.ToLower(hint[:1]) + hint[1:]
-		}
-		fmt.Fprintf(b, "    hint: %s\n", yamlString(hint))
+	hint := g.Hint
+	if g.Dir != "" {
+		hint = "In " + g.Dir + "/: " + strings.ToLower(hint[:1]) + hint[1:]
 	}
+	fmt.Fprintf(b, "    hint: %s\n", yamlString(hint))
 }
 
 // writeComment writes text as comment lines; a line break in text (from a folder name or an

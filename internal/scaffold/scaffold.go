@@ -41,6 +41,8 @@ type Gate struct {
 	Inputs []string
 	// CacheNote, when set, says how and why init changed the command for the tool's own cache.
 	CacheNote string
+	// FilesNote, when set, says why the command is given the change's files ({files}).
+	FilesNote string
 	// Needs are the gates (by their name in the project, before Layout) that must finish first:
 	// a gate that builds what another gate builds too must not run beside it.
 	Needs []string
@@ -102,17 +104,9 @@ var languages = []detector{detectGo, detectNode, detectPython, detectRust}
 // Detect looks at root and at each directory directly under it, leaving out hidden directories,
 // node_modules and vendor. Projects come root first, then by directory name.
 func Detect(root string) ([]Project, error) {
-	entries, err := os.ReadDir(root)
+	dirs, err := projectFolders(root)
 	if err != nil {
-		return nil, fmt.Errorf("detect projects: %w", err)
-	}
-	members := workspaceMembers(root)
-	dirs := []string{""}
-	for _, e := range entries {
-		if !e.IsDir() || skipDir(e.Name()) || members[e.Name()] {
-			continue
-		}
-		dirs = append(dirs, e.Name())
+		return nil, err
 	}
 	decls := readDeclared(root, dirs)
 	checks, gofmt := recognise(decls)
@@ -120,31 +114,61 @@ func Detect(root string) ([]Project, error) {
 	for _, d := range dirs {
 		c := &dirContext{root: root, abs: filepath.Join(root, filepath.FromSlash(d)), rel: d,
 			gofmtSource: gofmt[d].source, gofmtSimplify: gofmt[d].simplify}
-		for _, f := range checks {
-			if f.dir == d {
-				c.found = append(c.found, f)
-			}
-		}
-		for _, dc := range decls {
-			if dc.dir == d {
-				c.decls = append(c.decls, dc)
-			}
-		}
+		c.found = inFolder(checks, func(f found) string { return f.dir }, d)
+		c.decls = inFolder(decls, func(dc declared) string { return dc.dir }, d)
 		projects = append(projects, detectDir(c)...)
 	}
 	noteLeftOut(projects, leftOutChecks(decls))
-	offerInferred(projects)
-	scaleTimeouts(root, projects)
-	scope(root, projects)
-	toolCaches(root, projects)
-	testReports(root, projects)
-	measureCoverage(projects)
+	for _, pass := range projectPasses {
+		pass(root, projects)
+	}
 	if hooks := preCommitUnmapped(root); len(hooks) > 0 && len(projects) > 0 {
 		p := &projects[0]
 		p.Notes = append(p.Notes, ".pre-commit-config.yaml also has hooks that are no gate here ("+strings.Join(hooks, ", ")+
 			"): most of them fix files rather than check them; `pre-commit run --all-files` runs them all.")
 	}
 	return projects, nil
+}
+
+// projectPasses are what Detect does to the projects found, in order: offer what the project
+// runs nowhere, fit the timeouts to the size, scope the gates to their files, let the tools'
+// caches work, give per-file tools the change's files, find the test reports, measure coverage.
+var projectPasses = []func(root string, projects []Project){
+	func(_ string, projects []Project) { offerInferred(projects) },
+	scaleTimeouts,
+	scope,
+	toolCaches,
+	changedFiles,
+	testReports,
+	func(_ string, projects []Project) { measureCoverage(projects) },
+}
+
+// projectFolders are the root ("") and each folder directly under it that may hold a project:
+// not hidden, not node_modules or vendor, not a member of a workspace whose commands cover it.
+func projectFolders(root string) ([]string, error) {
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		return nil, fmt.Errorf("detect projects: %w", err)
+	}
+	members := workspaceMembers(root)
+	dirs := []string{""}
+	for _, e := range entries {
+		if e.IsDir() && !skipDir(e.Name()) && !members[e.Name()] {
+			dirs = append(dirs, e.Name())
+		}
+	}
+	return dirs, nil
+}
+
+// inFolder are the items whose folder is dir.
+func inFolder[T any](items []T, folder func(T) string, dir string) []T {
+	var out []T
+	for _, it := range items {
+		if folder(it) == dir {
+			out = append(out, it)
+		}
+	}
+	return out
 }
 
 // noteLeftOut gives each folder's project the checks its folder runs that became no gate.
@@ -167,75 +191,89 @@ func noteLeftOut(projects []Project, left map[string][]string) {
 // of its own: then those are what it means by "checked", and a gate it never runs would block
 // agents on failures its maintainers never see. A project that declares nothing keeps them.
 func offerInferred(projects []Project) {
-	declares := false
-	for _, p := range projects {
-		for _, g := range p.Gates {
-			declares = declares || !g.Inferred
-		}
-	}
-	if !declares {
+	if !slices.ContainsFunc(projects, declaresCheck) {
 		return
 	}
 	for i := range projects {
 		p := &projects[i]
-		var kept []Gate
-		for _, g := range p.Gates {
-			if g.Inferred {
-				p.Offers = append(p.Offers, g)
-			} else {
-				kept = append(kept, g)
-			}
-		}
-		p.Gates = kept
+		p.Gates, p.Offers = splitInferred(p.Gates, p.Offers)
 		if p.Dir != "" && len(p.Gates) == 0 && len(p.Offers) > 0 {
 			// A folder nothing checks (a fuzz crate, an example module) is one line, not a page
 			// of commented gates.
-			var cmds []string
-			for _, g := range p.Offers {
-				if g.Run == gofmtCheck || g.Run == gofmtSimplifyCheck {
-					cmds = append(cmds, "`gofmt -l`")
-					continue
-				}
-				cmds = append(cmds, "`"+g.Run+"`")
-			}
-			p.Notes = append(p.Notes, "no check that init knows runs in this folder, so it has no gates; gauntlet's defaults "+
-				"here would be "+joinAnd(cmds)+" (add them as gates with dir: "+p.Dir+" to check it).")
+			p.Notes = append(p.Notes, defaultsNote(*p))
 			p.Offers = nil
 		}
 	}
 }
 
+// splitInferred moves the inferred gates to the offers.
+func splitInferred(gates, offers []Gate) (kept, offered []Gate) {
+	offered = offers
+	for _, g := range gates {
+		if g.Inferred {
+			offered = append(offered, g)
+		} else {
+			kept = append(kept, g)
+		}
+	}
+	return kept, offered
+}
+
+// declaresCheck reports whether the project runs a check of its own.
+func declaresCheck(p Project) bool {
+	return slices.ContainsFunc(p.Gates, func(g Gate) bool { return !g.Inferred })
+}
+
+// defaultsNote names gauntlet's defaults for a folder that runs no check init knows.
+func defaultsNote(p Project) string {
+	var cmds []string
+	for _, g := range p.Offers {
+		if g.Run == gofmtCheck || g.Run == gofmtSimplifyCheck {
+			cmds = append(cmds, "`gofmt -l`")
+			continue
+		}
+		cmds = append(cmds, "`"+g.Run+"`")
+	}
+	return "no check that init knows runs in this folder, so it has no gates; gauntlet's defaults " +
+		"here would be " + joinAnd(cmds) + " (add them as gates with dir: " + p.Dir + " to check it)."
+}
+
 func detectDir(c *dirContext) []Project {
-	abs, rel := c.abs, c.rel
 	var found []Project
 	for _, detect := range languages {
 		if p := detect(c); p != nil {
-			p.Dir = rel
+			p.Dir = c.rel
 			found = append(found, *p)
 		}
 	}
-	mk := detectMake(abs)
+	mk := detectMake(c.abs)
 	switch {
 	case mk == nil:
 	case countGates(found) == 0:
-		mk.Dir = rel
+		mk.Dir = c.rel
 		found = append(found, *mk)
 	default:
 		// The checks the targets run became gates above; a target none of whose commands was
 		// recognised may check something more, so it is named rather than dropped or doubled.
-		var targets []string
-		for _, g := range mk.Gates {
-			if !c.usedTarget(strings.TrimPrefix(g.Run, "make ")) {
-				targets = append(targets, "`"+g.Run+"`")
-			}
-		}
-		if len(targets) > 0 {
+		if targets := c.unusedTargets(mk.Gates); len(targets) > 0 {
 			found[len(found)-1].Notes = append(found[len(found)-1].Notes,
 				"The Makefile here also has "+strings.Join(targets, ", ")+
 					": if that checks more than the gates below, add it as a gate.")
 		}
 	}
 	return found
+}
+
+// unusedTargets are the Makefile's check targets (as gates) none of whose commands became a
+// gate, quoted.
+func (c *dirContext) unusedTargets(targets []Gate) []string {
+	var out []string
+	for _, g := range targets {
+		if !c.usedTarget(strings.TrimPrefix(g.Run, "make ")) {
+			out = append(out, "`"+g.Run+"`")
+		}
+	}
+	return out
 }
 
 // usedTarget reports whether a check declared in a Makefile target became one of the gates.

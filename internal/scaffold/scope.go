@@ -29,6 +29,38 @@ var nodeShared = []string{"package.json", "pnpm-lock.yaml", "pnpm-workspace.yaml
 // shares), the root project gets the files of its kind and excludes the folders. A Cargo
 // workspace's gates get its Rust files even alone, since its members are sub-projects too.
 func scope(root string, projects []Project) {
+	subdirs, multi := gatedFolders(projects)
+	for i := range projects {
+		p := &projects[i]
+		workspace := p.Kind == "Rust" && p.Tool == "workspace"
+		switch {
+		case multi || workspace:
+			scopeProject(root, p, subdirs)
+		case p.Kind == "Go" && p.Dir == "":
+			scopeGoModule(root, p)
+		}
+	}
+}
+
+// scopeProject gives a project's gates its paths, and the root project's the other projects'
+// folders as exclude.
+func scopeProject(root string, p *Project, subdirs []string) {
+	paths, exclude := folderPaths(root, *p), []string(nil)
+	if p.Dir == "" {
+		paths, exclude = rootProjectPaths(root, p.Kind, subdirs)
+	}
+	for j := range p.Gates {
+		if len(p.Gates[j].Paths) == 0 { // a hook's own files: pattern is narrower
+			p.Gates[j].Paths = paths
+		}
+		// A gate's own exclusions (what its tool must never be given) stay.
+		p.Gates[j].Exclude = slices.Concat(exclude, p.Gates[j].Exclude)
+	}
+}
+
+// gatedFolders are the folders other than the root whose projects have gates, and whether
+// more than one place (the root counting) has them.
+func gatedFolders(projects []Project) ([]string, bool) {
 	var subdirs []string
 	dirs := map[string]bool{}
 	for _, p := range projects {
@@ -40,44 +72,36 @@ func scope(root string, projects []Project) {
 			subdirs = append(subdirs, p.Dir)
 		}
 	}
-	multi := len(dirs) > 1
-	for i := range projects {
-		p := &projects[i]
-		workspace := p.Kind == "Rust" && p.Tool == "workspace"
-		if !multi && !workspace {
-			if p.Kind == "Go" && p.Dir == "" {
-				scopeGoModule(root, p)
-			}
-			continue
-		}
-		var paths, exclude []string
-		if p.Dir != "" {
-			paths = []string{escapeGlob(p.Dir) + "/**"}
-			if p.Kind == "Node" && !hasLockFile(filepath.Join(root, filepath.FromSlash(p.Dir))) {
-				paths = append(paths, existing(root, nodeShared)...)
-			}
-			if p.Kind == "Go" {
-				paths = append(paths, existing(root, []string{"go.work", "go.work.sum"})...)
-			}
-		} else {
-			rp, ok := rootPaths[p.Kind]
-			if ok {
-				paths = append(slices.Clone(rp.globs), existing(root, rp.configs)...)
-			} else {
-				paths = []string{"**"}
-			}
-			for _, d := range subdirs {
-				exclude = append(exclude, escapeGlob(d)+"/**")
-			}
-		}
-		for j := range p.Gates {
-			if len(p.Gates[j].Paths) == 0 { // a hook's own files: pattern is narrower
-				p.Gates[j].Paths = paths
-			}
-			// A gate's own exclusions (what its tool must never be given) stay.
-			p.Gates[j].Exclude = slices.Concat(exclude, p.Gates[j].Exclude)
-		}
+	return subdirs, len(dirs) > 1
+}
+
+// folderPaths are the paths of a folder's project: the folder, and the root files it shares (a
+// Node project without a lock file of its own: the root's workspace files; a Go module: go.work).
+func folderPaths(root string, p Project) []string {
+	if p.Dir == "" {
+		return nil
 	}
+	paths := []string{escapeGlob(p.Dir) + "/**"}
+	if p.Kind == "Node" && !hasLockFile(filepath.Join(root, filepath.FromSlash(p.Dir))) {
+		paths = append(paths, existing(root, nodeShared)...)
+	}
+	if p.Kind == "Go" {
+		paths = append(paths, existing(root, []string{"go.work", "go.work.sum"})...)
+	}
+	return paths
+}
+
+// rootProjectPaths are the paths of the root project, the files of its kind (anything, for a
+// kind without its own), and the other projects' folders it excludes.
+func rootProjectPaths(root, kind string, subdirs []string) (paths, exclude []string) {
+	paths = []string{"**"}
+	if rp, ok := rootPaths[kind]; ok {
+		paths = append(slices.Clone(rp.globs), existing(root, rp.configs)...)
+	}
+	for _, d := range subdirs {
+		exclude = append(exclude, escapeGlob(d)+"/**")
+	}
+	return paths, exclude
 }
 
 // scopeGoModule gives a lone Go module's gates that run nothing but Go's tools the module's Go

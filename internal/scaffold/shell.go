@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/filesarg"
 )
 
 // simpleCommand is one command of a shell line, as words, with the folder it runs in when a
@@ -27,6 +28,9 @@ func (c simpleCommand) String() string {
 
 // quoteWord keeps shell variables readable ($GOFLAGS) and quotes only what needs it.
 func quoteWord(w string) string {
+	if w == filesarg.Placeholder {
+		return w // a word of its own, which the runner replaces by the files
+	}
 	if strings.HasPrefix(w, "$") && !strings.ContainsAny(w, " \t'\"") {
 		return w
 	}
@@ -52,84 +56,149 @@ func splitCommands(script string) []simpleCommand {
 	script = strings.ReplaceAll(script, "\\\r\n", " ")
 	script = strings.ReplaceAll(script, "\\\n", " ")
 	script = ciExpression().ReplaceAllString(script, "")
-	var (
-		out   []simpleCommand
-		words []string
-		cur   strings.Builder
-		in    bool
-		quote rune
-		cd    string
-	)
-	endWord := func() {
-		if in {
-			words = append(words, cur.String())
-			cur.Reset()
-			in = false
-		}
+	sc := &shellScanner{rs: []rune(script)}
+	for sc.i = 0; sc.i < len(sc.rs); sc.i++ {
+		sc.step(sc.rs[sc.i])
 	}
-	endCommand := func() {
-		endWord()
-		var env []EnvVar
-		env, words = splitAssignments(dropRedirections(dropTemplates(words)))
-		if len(words) > 0 {
-			if words[0] == "cd" && len(words) == 2 {
-				cd = strings.Trim(strings.TrimPrefix(words[1], "./"), "/")
-			} else {
-				out = append(out, simpleCommand{words: words, cd: cd, env: env})
-			}
-		}
-		words = nil
+	sc.endCommand()
+	return sc.out
+}
+
+// shellScanner is splitCommands' reading position and what it has read so far.
+type shellScanner struct {
+	rs    []rune
+	i     int
+	out   []simpleCommand
+	words []string
+	cur   strings.Builder
+	in    bool // a word has begun (it may still be empty: "")
+	quote rune // the quote the scanner is inside, 0 outside
+	cd    string
+}
+
+// step reads the rune at the scanner's position.
+func (sc *shellScanner) step(r rune) {
+	if sc.quote != 0 {
+		sc.quoted(r)
+		return
 	}
-	rs := []rune(script)
-	for i := 0; i < len(rs); i++ {
-		r := rs[i]
-		switch {
-		case quote != 0:
-			if r == quote {
-				quote = 0
-			} else if r == '\\' && quote == '"' && i+1 < len(rs) {
-				i++
-				cur.WriteRune(rs[i])
-			} else {
-				cur.WriteRune(r)
-			}
-		case r == '\'' || r == '"':
-			quote, in = r, true
-		case r == '\\' && i+1 < len(rs):
-			i++
-			cur.WriteRune(rs[i])
-			in = true
-		case r == '#' && !in:
-			for i < len(rs) && rs[i] != '\n' {
-				i++
-			}
-			endCommand() // the loop ends by itself when the comment ran to the end
-		case r == '(' || r == ')':
-			// A subshell, a case pattern (`a) go test`), a command substitution: what is
-			// inside or after is a command of its own.
-			if in && cur.String() == "$" {
-				cur.Reset()
-				in = false
-			}
-			endCommand()
-		case r == '\n' || r == ';' || r == '|' || r == '&':
-			if r == '&' && (i+1 >= len(rs) || rs[i+1] != '&') && cur.Len() > 0 && strings.HasSuffix(cur.String(), ">") {
-				cur.WriteRune(r) // 2>&1
-				continue
-			}
-			endCommand()
-			if r == '\n' {
-				cd = ""
-			}
-		case r == ' ' || r == '\t' || r == '\r':
-			endWord()
-		default:
-			cur.WriteRune(r)
-			in = true
-		}
+	if special, ok := shellSpecials[r]; ok {
+		special(sc, r)
+		return
 	}
-	endCommand()
-	return out
+	sc.literal(r)
+}
+
+// shellSpecials are what the runes that mean something to the shell, outside quotes, do.
+var shellSpecials = map[rune]func(sc *shellScanner, r rune){
+	'\'': (*shellScanner).openQuote, '"': (*shellScanner).openQuote,
+	'\\': (*shellScanner).escape,
+	'#':  (*shellScanner).comment,
+	'(':  (*shellScanner).parenthesis, ')': (*shellScanner).parenthesis,
+	'\n': (*shellScanner).separator, ';': (*shellScanner).separator, '|': (*shellScanner).separator,
+	'&': (*shellScanner).separator,
+	' ': (*shellScanner).blank, '\t': (*shellScanner).blank, '\r': (*shellScanner).blank,
+}
+
+// literal adds a rune to the word being read.
+func (sc *shellScanner) literal(r rune) {
+	sc.cur.WriteRune(r)
+	sc.in = true
+}
+
+func (sc *shellScanner) openQuote(r rune) {
+	sc.quote, sc.in = r, true
+}
+
+// escape takes the next rune as it is; a backslash at the very end is itself.
+func (sc *shellScanner) escape(r rune) {
+	if sc.i+1 >= len(sc.rs) {
+		sc.literal(r)
+		return
+	}
+	sc.i++
+	sc.literal(sc.rs[sc.i])
+}
+
+func (sc *shellScanner) blank(rune) {
+	sc.endWord()
+}
+
+// quoted reads a rune inside quotes: only a double quote's backslash escapes.
+func (sc *shellScanner) quoted(r rune) {
+	switch {
+	case r == sc.quote:
+		sc.quote = 0
+	case r == '\\' && sc.quote == '"' && sc.i+1 < len(sc.rs):
+		sc.i++
+		sc.cur.WriteRune(sc.rs[sc.i])
+	default:
+		sc.cur.WriteRune(r)
+	}
+}
+
+// comment skips to the end of the line, which ends the command (the loop ends by itself when the
+// comment ran to the end); a # inside a word is part of it.
+func (sc *shellScanner) comment(r rune) {
+	if sc.in {
+		sc.literal(r)
+		return
+	}
+	for sc.i < len(sc.rs) && sc.rs[sc.i] != '\n' {
+		sc.i++
+	}
+	sc.endCommand()
+}
+
+// parenthesis ends the command: a subshell, a case pattern (`a) go test`), a command
+// substitution: what is inside or after is a command of its own.
+func (sc *shellScanner) parenthesis(rune) {
+	if sc.in && sc.cur.String() == "$" {
+		sc.cur.Reset()
+		sc.in = false
+	}
+	sc.endCommand()
+}
+
+// separator ends the command at a newline, `;`, `|`, `&&` or `&`, but not in a redirection
+// (2>&1); a newline also ends what a cd before it said.
+func (sc *shellScanner) separator(r rune) {
+	if r == '&' && !sc.doubled('&') && sc.cur.Len() > 0 && strings.HasSuffix(sc.cur.String(), ">") {
+		sc.cur.WriteRune(r) // 2>&1
+		return
+	}
+	sc.endCommand()
+	if r == '\n' {
+		sc.cd = ""
+	}
+}
+
+// doubled reports whether the next rune is r too.
+func (sc *shellScanner) doubled(r rune) bool {
+	return sc.i+1 < len(sc.rs) && sc.rs[sc.i+1] == r
+}
+
+func (sc *shellScanner) endWord() {
+	if sc.in {
+		sc.words = append(sc.words, sc.cur.String())
+		sc.cur.Reset()
+		sc.in = false
+	}
+}
+
+// endCommand keeps the words read as a command, less redirections, templates and assignments;
+// `cd DIR` is remembered for the commands after it instead.
+func (sc *shellScanner) endCommand() {
+	sc.endWord()
+	env, words := splitAssignments(dropRedirections(dropTemplates(sc.words)))
+	sc.words = nil
+	switch {
+	case len(words) == 0:
+	case words[0] == "cd" && len(words) == 2:
+		sc.cd = strings.Trim(strings.TrimPrefix(words[1], "./"), "/")
+	default:
+		sc.out = append(sc.out, simpleCommand{words: words, cd: sc.cd, env: env})
+	}
 }
 
 // dropTemplates removes a task runner's parameters ({{args}} in a justfile, {{.CLI_ARGS}} in a

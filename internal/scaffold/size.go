@@ -57,7 +57,7 @@ func measure(abs string, others map[string]bool) projectSize {
 			return filepath.SkipAll
 		}
 		if d.IsDir() {
-			if p != abs && (skipDir(d.Name()) || buildOutputDirs[d.Name()] || others[p] || ignored[p]) {
+			if p != abs && notSourceDir(d.Name(), others[p] || ignored[p]) {
 				return filepath.SkipDir
 			}
 			return nil
@@ -96,6 +96,12 @@ func gitIgnored(abs string) map[string]bool {
 		ignored[filepath.Join(abs, filepath.FromSlash(strings.TrimSuffix(name, "/")))] = true
 	}
 	return ignored
+}
+
+// notSourceDir reports whether a folder holds no source of the project's own: dependencies,
+// build outputs, hidden folders, what git ignores, or another project.
+func notSourceDir(name string, otherOrIgnored bool) bool {
+	return otherOrIgnored || skipDir(name) || buildOutputDirs[name]
 }
 
 // countDeps counts the modules of go.sum, the packages of Cargo.lock, uv.lock and poetry.lock,
@@ -143,29 +149,34 @@ func scaleTimeouts(root string, projects []Project) {
 	}
 	for i := range projects {
 		p := &projects[i]
-		if len(p.Gates)+len(p.Offers) == 0 || monorepo(filepath.Join(root, filepath.FromSlash(p.Dir))) {
+		abs := filepath.Join(root, filepath.FromSlash(p.Dir))
+		if len(p.Gates)+len(p.Offers) == 0 || monorepo(abs) {
 			continue
 		}
-		size := measure(filepath.Join(root, filepath.FromSlash(p.Dir)), others)
-		limit := time.Duration(0)
-		for _, c := range sizeCaps {
-			if size.files <= c.maxFiles && size.deps <= c.maxDeps {
-				limit = c.cap
-				if p.Kind == "Rust" {
-					limit = c.rustCap
-				}
-				break
+		if limit := sizeCap(measure(abs, others), p.Kind); limit > 0 {
+			capTimeouts(p.Gates, limit)
+			capTimeouts(p.Offers, limit)
+		}
+	}
+}
+
+// sizeCap is the longest timeout a project of this size and kind needs, 0 when it is too big
+// to tell.
+func sizeCap(size projectSize, kind string) time.Duration {
+	for _, c := range sizeCaps {
+		if size.files <= c.maxFiles && size.deps <= c.maxDeps {
+			if kind == "Rust" {
+				return c.rustCap
 			}
+			return c.cap
 		}
-		if limit == 0 {
-			continue
-		}
-		for _, gs := range [][]Gate{p.Gates, p.Offers} {
-			for j := range gs {
-				if gs[j].Timeout > limit {
-					gs[j].Timeout = limit
-				}
-			}
-		}
+	}
+	return 0
+}
+
+// capTimeouts lowers the gates' timeouts above limit to it.
+func capTimeouts(gs []Gate, limit time.Duration) {
+	for j := range gs {
+		gs[j].Timeout = min(gs[j].Timeout, limit)
 	}
 }

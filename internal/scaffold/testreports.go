@@ -67,14 +67,8 @@ func nextestReport(abs, dir string, g Gate) string {
 		return ""
 	}
 	profile := nextestProfile(g)
-	report := cfg.Profile[profile].JUnit.Path
-	if report == "" {
-		report = cfg.Profile["default"].JUnit.Path
-	}
-	store := cfg.Store.Dir
-	if store == "" {
-		store = "target/nextest"
-	}
+	report := firstNonEmpty(cfg.Profile[profile].JUnit.Path, cfg.Profile["default"].JUnit.Path)
+	store := firstNonEmpty(cfg.Store.Dir, "target/nextest")
 	if report == "" || path.IsAbs(report) || path.IsAbs(store) {
 		return ""
 	}
@@ -88,14 +82,8 @@ func nextestReport(abs, dir string, g Gate) string {
 // nextestProfile is the profile a gate's nextest runs: --profile or -P, else NEXTEST_PROFILE,
 // else default.
 func nextestProfile(g Gate) string {
-	words := strings.Fields(g.Run)
-	for i, w := range words {
-		if v, ok := strings.CutPrefix(w, "--profile="); ok {
-			return v
-		}
-		if (w == "--profile" || w == "-P") && i+1 < len(words) {
-			return words[i+1]
-		}
+	if p, ok := profileFlag(strings.Fields(g.Run)); ok {
+		return p
 	}
 	for _, e := range g.Env {
 		if e.Name == "NEXTEST_PROFILE" && e.Value != "" {
@@ -103,6 +91,19 @@ func nextestProfile(g Gate) string {
 		}
 	}
 	return "default"
+}
+
+// profileFlag is the value of nextest's first --profile or -P.
+func profileFlag(words []string) (string, bool) {
+	for i, w := range words {
+		if v, ok := strings.CutPrefix(w, "--profile="); ok {
+			return v, true
+		}
+		if (w == "--profile" || w == "-P") && i+1 < len(words) {
+			return words[i+1], true
+		}
+	}
+	return "", false
 }
 
 // measureCoverage turns on coverage: auto for the test gates whose runner gives it cheaply: a go

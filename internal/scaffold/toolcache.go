@@ -61,11 +61,11 @@ func (t *cacheTuner) tune(run string) (string, []string) {
 	parts := strings.Split(run, " && ")
 	var notes []string
 	for i, part := range parts {
-		cmds := splitCommands(part)
-		if len(cmds) != 1 || cmds[0].cd != "" || cmds[0].String() != part {
+		cmd, ok := exactCommand(part)
+		if !ok {
 			continue
 		}
-		words, note := t.command(cmds[0].words)
+		words, note := t.command(cmd.words)
 		if words != nil {
 			parts[i] = simpleCommand{words: words}.String()
 		}
@@ -74,6 +74,16 @@ func (t *cacheTuner) tune(run string) (string, []string) {
 		}
 	}
 	return strings.Join(parts, " && "), notes
+}
+
+// exactCommand is run as one simple command, when writing it back gives run exactly (no
+// pipeline, subshell, cd or quoting init would write otherwise).
+func exactCommand(run string) (simpleCommand, bool) {
+	cmds := splitCommands(run)
+	if len(cmds) != 1 || cmds[0].cd != "" || cmds[0].String() != run {
+		return simpleCommand{}, false
+	}
+	return cmds[0], true
 }
 
 // command returns the command's new words (nil: unchanged) and the comment that says why.
@@ -85,33 +95,63 @@ func (t *cacheTuner) command(words []string) ([]string, string) {
 	if s < 0 {
 		return nil, ""
 	}
-	tool, args := path.Base(words[s]), words[s+1:]
-	head := slices.Clone(words[:s+1])
-	switch tool {
-	case "go":
-		if len(args) > 0 && args[0] == "test" {
-			if out := dropCount1(args); len(out) < len(args) {
-				return append(head, out...), noteGoCount
-			}
-		}
-	case "eslint", "tsc":
-		add, note := t.additions(tool, args)
-		if add != nil {
-			return append(append(head, args...), add...), note
-		}
+	tool := path.Base(words[s])
+	tune, ok := cacheTuners[tool]
+	if !ok {
+		return nil, ""
+	}
+	args, note := tune(t, tool, words[s+1:])
+	if args == nil {
 		return nil, note
-	case "ruff":
-		if out := drop(args, "--no-cache"); len(out) < len(args) {
-			return append(head, out...), noteRuffNoCache
+	}
+	return append(slices.Clone(words[:s+1]), args...), note
+}
+
+// cacheTuners change a tool's arguments (given after the tool) for its own cache: the new
+// arguments, nil when unchanged, and the comment that says why.
+var cacheTuners = map[string]func(t *cacheTuner, tool string, args []string) ([]string, string){
+	"go":     goTestCache,
+	"eslint": (*cacheTuner).withCache,
+	"tsc":    (*cacheTuner).withCache,
+	"ruff":   ruffCache,
+	"mypy":   mypyCache,
+}
+
+// goTestCache leaves go test's -count=1 out.
+func goTestCache(_ *cacheTuner, _ string, args []string) ([]string, string) {
+	if len(args) > 0 && args[0] == "test" {
+		if out := dropCount1(args); len(out) < len(args) {
+			return out, noteGoCount
 		}
-	case "mypy":
-		out := drop(args, "--no-incremental", "--cache-dir=/dev/null")
-		if i := slices.Index(out, "--cache-dir"); i >= 0 && i+1 < len(out) && out[i+1] == "/dev/null" {
-			out = slices.Delete(out, i, i+2)
-		}
-		if len(out) < len(args) {
-			return append(head, out...), noteMypyNoIncrem
-		}
+	}
+	return nil, ""
+}
+
+// withCache adds the flags that turn on eslint's or tsc's cache.
+func (t *cacheTuner) withCache(tool string, args []string) ([]string, string) {
+	add, note := t.additions(tool, args)
+	if add == nil {
+		return nil, note
+	}
+	return append(slices.Clone(args), add...), note
+}
+
+// ruffCache leaves ruff's --no-cache out.
+func ruffCache(_ *cacheTuner, _ string, args []string) ([]string, string) {
+	if out := drop(args, "--no-cache"); len(out) < len(args) {
+		return out, noteRuffNoCache
+	}
+	return nil, ""
+}
+
+// mypyCache leaves out what turns mypy's incremental cache off.
+func mypyCache(_ *cacheTuner, _ string, args []string) ([]string, string) {
+	out := drop(args, "--no-incremental", "--cache-dir=/dev/null")
+	if i := slices.Index(out, "--cache-dir"); i >= 0 && i+1 < len(out) && out[i+1] == "/dev/null" {
+		out = slices.Delete(out, i, i+2)
+	}
+	if len(out) < len(args) {
+		return out, noteMypyNoIncrem
 	}
 	return nil, ""
 }
@@ -121,27 +161,11 @@ func (t *cacheTuner) command(words []string) ([]string, string) {
 // manager, which appends them to the script (npm after a `--`; pnpm, yarn and bun take them
 // as they are, and pnpm would hand a `--` on to the tool).
 func (t *cacheTuner) script(words []string) ([]string, string) {
-	var pkg struct {
-		Scripts map[string]any `json:"scripts"`
-	}
-	if json.Unmarshal(readCapped(filepath.Join(t.abs, "package.json")), &pkg) != nil {
+	tool, args, ok := t.scriptTool(words[2])
+	if !ok {
 		return nil, ""
 	}
-	script, _ := pkg.Scripts[words[2]].(string)
-	cmds := splitCommands(script)
-	if len(cmds) != 1 || cmds[0].cd != "" {
-		return nil, "" // a chain: flags appended would reach only its last command
-	}
-	w := cmds[0].words
-	s := toolAt(w)
-	if s < 0 || slices.Contains(w[s+1:], "--") {
-		return nil, "" // flags appended after a -- would be read as file names
-	}
-	tool := path.Base(w[s])
-	if tool != "eslint" && tool != "tsc" {
-		return nil, ""
-	}
-	add, note := t.additions(tool, w[s+1:])
+	add, note := t.additions(tool, args)
 	if add == nil {
 		return nil, note
 	}
@@ -152,64 +176,92 @@ func (t *cacheTuner) script(words []string) ([]string, string) {
 	return append(out, add...), note
 }
 
+// scriptTool is the eslint or tsc a package script runs as its one command, with its
+// arguments; false when the script is a chain (flags appended would reach only its last
+// command), ends in a -- (they would be read as file names), or runs another tool.
+func (t *cacheTuner) scriptTool(name string) (string, []string, bool) {
+	var pkg struct {
+		Scripts map[string]any `json:"scripts"`
+	}
+	if json.Unmarshal(readCapped(filepath.Join(t.abs, "package.json")), &pkg) != nil {
+		return "", nil, false
+	}
+	script, _ := pkg.Scripts[name].(string)
+	cmds := splitCommands(script)
+	if len(cmds) != 1 || cmds[0].cd != "" {
+		return "", nil, false
+	}
+	w := cmds[0].words
+	s := toolAt(w)
+	if s < 0 || slices.Contains(w[s+1:], "--") {
+		return "", nil, false
+	}
+	tool := path.Base(w[s])
+	return tool, w[s+1:], tool == "eslint" || tool == "tsc"
+}
+
 // additions are the flags that turn on eslint's or tsc's cache, nil when it is on already, the
 // command is no check, or the cache cannot be trusted or kept out of git here.
 func (t *cacheTuner) additions(tool string, args []string) ([]string, string) {
 	switch tool {
 	case "eslint":
-		for _, a := range args {
-			if strings.HasPrefix(a, "--cache") || contains([]string{"--print-config", "--init", "--stdin", "-h", "--help",
-				"-v", "--version", "--env-info"}, a) {
-				return nil, ""
-			}
-		}
-		if !t.nodeModulesIgnored() {
-			return nil, ""
-		}
-		switch t.eslintCrossFile(flagValue(args, "-c", "--config")) {
-		case crossFileNo:
-			return []string{"--cache", "--cache-location", eslintCacheDir}, noteEslintCache
-		case crossFileYes:
-			return nil, noteEslintTyped
-		}
+		return t.eslintCacheFlags(args)
 	case "tsc":
-		for _, a := range args {
-			if strings.HasPrefix(a, "--tsBuildInfoFile") || contains([]string{"--incremental", "-i", "-b", "--build",
-				"-w", "--watch", "--init", "--showConfig", "-v", "--version", "-h", "--help", "--all", "--listFilesOnly"}, a) {
-				return nil, ""
-			}
-		}
-		if !t.nodeModulesIgnored() {
-			return nil, ""
-		}
-		project := flagValue(args, "-p", "--project")
-		opts := tsconfigOptions(t.abs, project)
-		switch {
-		case opts.Incremental != nil || opts.Composite != nil && *opts.Composite:
-			return nil, "" // the project decided
-		case opts.TsBuildInfoFile != "":
-			return []string{"--incremental"}, noteTscCache
-		}
-		return []string{"--incremental", "--tsBuildInfoFile", tscCacheDir + tscInfoName(project)}, noteTscCache
+		return t.tscCacheFlags(args)
 	}
 	return nil, ""
+}
+
+// eslintNoLint are eslint's flags that make a run no lint of the project.
+var eslintNoLint = []string{"--print-config", "--init", "--stdin", "-h", "--help", "-v", "--version", "--env-info"}
+
+// tscNoCheck are tsc's flags that decide its build info already, or make a run no check.
+var tscNoCheck = []string{"--incremental", "-i", "-b", "--build", "-w", "--watch", "--init", "--showConfig", "-v",
+	"--version", "-h", "--help", "--all", "--listFilesOnly"}
+
+// eslintCacheDecided: the project set eslint's cache itself, or the run lints nothing.
+func eslintCacheDecided(a string) bool {
+	return strings.HasPrefix(a, "--cache") || contains(eslintNoLint, a)
+}
+
+// tscCacheDecided: the project set tsc's build info itself, or the run checks nothing.
+func tscCacheDecided(a string) bool {
+	return strings.HasPrefix(a, "--tsBuildInfoFile") || contains(tscNoCheck, a)
+}
+
+func (t *cacheTuner) eslintCacheFlags(args []string) ([]string, string) {
+	if slices.ContainsFunc(args, eslintCacheDecided) || !t.nodeModulesIgnored() {
+		return nil, ""
+	}
+	switch t.eslintCrossFile(flagValue(args, "-c", "--config")) {
+	case crossFileNo:
+		return []string{"--cache", "--cache-location", eslintCacheDir}, noteEslintCache
+	case crossFileYes:
+		return nil, noteEslintTyped
+	}
+	return nil, ""
+}
+
+func (t *cacheTuner) tscCacheFlags(args []string) ([]string, string) {
+	if slices.ContainsFunc(args, tscCacheDecided) || !t.nodeModulesIgnored() {
+		return nil, ""
+	}
+	project := flagValue(args, "-p", "--project")
+	opts := tsconfigOptions(t.abs, project)
+	switch {
+	case opts.Incremental != nil || opts.Composite != nil && *opts.Composite:
+		return nil, "" // the project decided
+	case opts.TsBuildInfoFile != "":
+		return []string{"--incremental"}, noteTscCache
+	}
+	return []string{"--incremental", "--tsBuildInfoFile", tscCacheDir + tscInfoName(project)}, noteTscCache
 }
 
 // toolAt is the index of the tool in a command, past the runners that start it in the project's
 // environment (npx, pnpm exec, uv run, python -m ...); -1 when they leave nothing.
 func toolAt(words []string) int {
-	s := 0
-	for _, r := range pythonRunners {
-		if hasPrefix(words, r...) {
-			s = len(r)
-			for s < len(words) && strings.HasPrefix(words[s], "-") { // uv run --frozen ruff
-				s++
-			}
-			break
-		}
-	}
-	for _, p := range [][]string{{"npx"}, {"pnpm", "exec"}, {"yarn", "exec"}, {"bunx"}, {"npm", "exec", "--"}, {"yarn"},
-		{"python", "-m"}, {"python3", "-m"}} {
+	s := len(words) - len(withoutEnvRunnerFlags(words))
+	for _, p := range toolRunners {
 		if hasPrefix(words[s:], p...) {
 			s += len(p)
 			break
@@ -221,13 +273,31 @@ func toolAt(words []string) int {
 	return s
 }
 
+// toolRunners start a tool of the project's: from node_modules, or a Python module.
+var toolRunners = [][]string{{"npx"}, {"pnpm", "exec"}, {"yarn", "exec"}, {"bunx"}, {"npm", "exec", "--"}, {"yarn"},
+	{"python", "-m"}, {"python3", "-m"}}
+
+// withoutEnvRunnerFlags takes off the runner of a Python environment and the flags after it
+// (uv run --frozen ruff: ruff).
+func withoutEnvRunnerFlags(words []string) []string {
+	for _, r := range pythonRunners {
+		if hasPrefix(words, r...) {
+			return skipFlags(words[len(r):], nil)
+		}
+	}
+	return words
+}
+
 // dropCount1 removes -count=1 (and its spellings) from go test's arguments.
+// isCountFlag reports whether a is go test's -count flag, written without its value.
+func isCountFlag(a string) bool { return a == "-count" || a == "--count" }
+
 func dropCount1(args []string) []string {
 	var out []string
 	for i := 0; i < len(args); i++ {
 		switch a := args[i]; {
 		case a == "-count=1" || a == "--count=1":
-		case (a == "-count" || a == "--count") && i+1 < len(args) && args[i+1] == "1":
+		case isCountFlag(a) && i+1 < len(args) && args[i+1] == "1":
 			i++
 		case a == "-args": // what follows is the test binary's
 			return append(out, args[i:]...)
@@ -272,24 +342,31 @@ func (t *cacheTuner) nodeModulesIgnored() bool {
 		}
 		data := readCapped(filepath.Join(t.root, filepath.FromSlash(base), ".gitignore"))
 		for _, line := range strings.Split(string(data), "\n") {
-			line = strings.TrimRight(line, " \t\r")
-			if line == "" || strings.HasPrefix(line, "#") {
-				continue
-			}
-			neg := strings.HasPrefix(line, "!")
-			pat := strings.TrimSuffix(strings.TrimSuffix(strings.TrimPrefix(line, "!"), "/**"), "/")
-			if strings.Contains(pat, "/") {
-				pat = strings.TrimPrefix(pat, "/") // anchored to the .gitignore's folder
-			} else {
-				pat = "**/" + pat // a name, at any depth
-			}
-			if ok, _ := doublestar.Match(pat, rel); ok {
+			if matched, neg := gitignoreMatch(line, rel); matched {
 				ignored = !neg
 			}
 		}
 	}
 	t.ignored = &ignored
 	return ignored
+}
+
+// gitignoreMatch reports whether one .gitignore line matches rel (relative to the .gitignore's
+// folder), and whether the line negates ("!").
+func gitignoreMatch(line, rel string) (matched, negated bool) {
+	line = strings.TrimRight(line, " \t\r")
+	if line == "" || strings.HasPrefix(line, "#") {
+		return false, false
+	}
+	negated = strings.HasPrefix(line, "!")
+	pat := strings.TrimSuffix(strings.TrimSuffix(strings.TrimPrefix(line, "!"), "/**"), "/")
+	if strings.Contains(pat, "/") {
+		pat = strings.TrimPrefix(pat, "/") // anchored to the .gitignore's folder
+	} else {
+		pat = "**/" + pat // a name, at any depth
+	}
+	matched, _ = doublestar.Match(pat, rel)
+	return matched, negated
 }
 
 // Whether eslint's config reads across files, going by the words of the config files.
@@ -328,47 +405,62 @@ func (t *cacheTuner) eslintCrossFile(explicit string) int {
 		texts = append(texts, string(data))
 	}
 	found := explicit != ""
-	for rel := t.rel; ; rel = path.Dir(rel) {
-		if rel == "." {
-			rel = ""
-		}
-		dir := filepath.Join(t.root, filepath.FromSlash(rel))
-		for _, name := range eslintConfigs {
-			if data := readCapped(filepath.Join(dir, name)); data != nil {
-				texts = append(texts, string(data))
-				found = true
-			}
-		}
-		var pkg struct {
-			ESLintConfig    json.RawMessage `json:"eslintConfig"`
-			Dependencies    map[string]any  `json:"dependencies"`
-			DevDependencies map[string]any  `json:"devDependencies"`
-		}
-		if json.Unmarshal(readCapped(filepath.Join(dir, "package.json")), &pkg) == nil {
-			if len(pkg.ESLintConfig) > 0 {
-				texts = append(texts, string(pkg.ESLintConfig))
-				found = true
-			}
-			for name := range pkg.Dependencies {
-				texts = append(texts, `"`+name+`"`)
-			}
-			for name := range pkg.DevDependencies {
-				texts = append(texts, `"`+name+`"`)
-			}
-		}
-		if rel == "" {
-			break
-		}
+	for _, dir := range foldersUp(t.root, t.rel) {
+		more, configured := eslintTexts(dir)
+		texts = append(texts, more...)
+		found = found || configured
 	}
 	if !found {
 		return crossFileUnknown
 	}
-	for _, s := range texts {
-		if eslintCrossFileWords().MatchString(s) {
-			return crossFileYes
-		}
+	if slices.ContainsFunc(texts, eslintCrossFileWords().MatchString) {
+		return crossFileYes
 	}
 	return crossFileNo
+}
+
+// foldersUp are the folder rel under root and each folder above it up to root, as paths.
+func foldersUp(root, rel string) []string {
+	var out []string
+	for {
+		if rel == "." {
+			rel = ""
+		}
+		out = append(out, filepath.Join(root, filepath.FromSlash(rel)))
+		if rel == "" {
+			return out
+		}
+		rel = path.Dir(rel)
+	}
+}
+
+// eslintTexts are the words of one folder's eslint config: its config files, package.json's
+// eslintConfig and the names of its dependencies; configured says whether it has a config.
+func eslintTexts(dir string) (texts []string, configured bool) {
+	for _, name := range eslintConfigs {
+		if data := readCapped(filepath.Join(dir, name)); data != nil {
+			texts = append(texts, string(data))
+			configured = true
+		}
+	}
+	var pkg struct {
+		ESLintConfig    json.RawMessage `json:"eslintConfig"`
+		Dependencies    map[string]any  `json:"dependencies"`
+		DevDependencies map[string]any  `json:"devDependencies"`
+	}
+	if json.Unmarshal(readCapped(filepath.Join(dir, "package.json")), &pkg) != nil {
+		return texts, configured
+	}
+	if len(pkg.ESLintConfig) > 0 {
+		texts = append(texts, string(pkg.ESLintConfig))
+		configured = true
+	}
+	for _, deps := range []map[string]any{pkg.Dependencies, pkg.DevDependencies} {
+		for name := range deps {
+			texts = append(texts, `"`+name+`"`)
+		}
+	}
+	return texts, configured
 }
 
 // tsOptions are the compiler options that decide whether tsc keeps build info already.
@@ -382,13 +474,7 @@ type tsOptions struct {
 // is JSON with comments and trailing commas, following relative `extends` a few levels; a file
 // that cannot be read or parsed counts as setting nothing.
 func tsconfigOptions(dir, project string) tsOptions {
-	file := filepath.Join(dir, "tsconfig.json")
-	if project != "" {
-		file = filepath.Join(dir, filepath.FromSlash(project))
-		if !strings.HasSuffix(project, ".json") {
-			file = filepath.Join(file, "tsconfig.json")
-		}
-	}
+	file := tsconfigFile(dir, project)
 	var out tsOptions
 	for range 5 {
 		var cfg struct {
@@ -399,38 +485,64 @@ func tsconfigOptions(dir, project string) tsOptions {
 		if err != nil || json.Unmarshal(std, &cfg) != nil {
 			return out
 		}
-		o := cfg.CompilerOptions
-		if out.Incremental == nil {
-			out.Incremental = o.Incremental
-		}
-		if out.Composite == nil {
-			out.Composite = o.Composite
-		}
-		if out.TsBuildInfoFile == "" {
-			out.TsBuildInfoFile = o.TsBuildInfoFile
-		}
-		var parents []string
-		var one string
-		if json.Unmarshal(cfg.Extends, &one) == nil {
-			parents = []string{one}
-		} else {
-			_ = json.Unmarshal(cfg.Extends, &parents)
-		}
-		next := ""
-		for _, p := range parents {
-			if strings.HasPrefix(p, "./") || strings.HasPrefix(p, "../") {
-				next = p // a package's config (@tsconfig/node20) is not read
-			}
-		}
+		out = out.or(cfg.CompilerOptions)
+		next := localParent(cfg.Extends)
 		if next == "" {
 			return out
-		}
-		if !strings.HasSuffix(next, ".json") {
-			next += ".json"
 		}
 		file = filepath.Join(filepath.Dir(file), filepath.FromSlash(next))
 	}
 	return out
+}
+
+// tsconfigFile is the tsconfig tsc reads: tsconfig.json, or the -p file, or the one in the -p
+// folder.
+func tsconfigFile(dir, project string) string {
+	if project == "" {
+		return filepath.Join(dir, "tsconfig.json")
+	}
+	file := filepath.Join(dir, filepath.FromSlash(project))
+	if !strings.HasSuffix(project, ".json") {
+		file = filepath.Join(file, "tsconfig.json")
+	}
+	return file
+}
+
+// or is o with what it leaves unset taken from base, as a config's options override those it
+// extends.
+func (o tsOptions) or(base tsOptions) tsOptions {
+	if o.Incremental == nil {
+		o.Incremental = base.Incremental
+	}
+	if o.Composite == nil {
+		o.Composite = base.Composite
+	}
+	if o.TsBuildInfoFile == "" {
+		o.TsBuildInfoFile = base.TsBuildInfoFile
+	}
+	return o
+}
+
+// localParent is the last relative config an extends names (one or a list), with .json; a
+// package's config (@tsconfig/node20) is not read: "".
+func localParent(extends json.RawMessage) string {
+	var parents []string
+	var one string
+	if json.Unmarshal(extends, &one) == nil {
+		parents = []string{one}
+	} else {
+		_ = json.Unmarshal(extends, &parents)
+	}
+	next := ""
+	for _, p := range parents {
+		if strings.HasPrefix(p, "./") || strings.HasPrefix(p, "../") {
+			next = p
+		}
+	}
+	if next != "" && !strings.HasSuffix(next, ".json") {
+		next += ".json"
+	}
+	return next
 }
 
 // tscInfoName names the build info of one tsconfig, so that two tsc commands of a gate

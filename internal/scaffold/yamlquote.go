@@ -3,6 +3,7 @@ package scaffold
 import (
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -47,16 +48,19 @@ func plainSafe(s string) bool {
 	if s == "" || reserved[strings.ToLower(s)] || strings.HasSuffix(s, " ") {
 		return false
 	}
-	for i, r := range s {
-		letter := r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z'
-		if i == 0 && !letter && r != '/' {
-			return false
-		}
-		if !letter && !(r >= '0' && r <= '9') && !strings.ContainsRune("/._- ", r) {
-			return false
-		}
-	}
-	return true
+	first, _ := utf8.DecodeRuneInString(s)
+	return (asciiLetter(first) || first == '/') && !strings.ContainsFunc(s, notPlain)
+}
+
+// asciiLetter reports whether r is a letter of the English alphabet.
+func asciiLetter(r rune) bool {
+	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z'
+}
+
+// notPlain reports whether r may mean something to YAML in some context: anything but a letter,
+// a digit, a space and "/._-".
+func notPlain(r rune) bool {
+	return !asciiLetter(r) && !(r >= '0' && r <= '9') && !strings.ContainsRune("/._- ", r)
 }
 
 // yamlFlowList writes items as a one-line YAML sequence: ["a", "b"].
