@@ -218,41 +218,19 @@ func parse(out []byte, prefix string) (*Tree, error) {
 		if rec == "" {
 			continue
 		}
-		var e Entry
-		switch rec[0] {
-		case '#':
+		if rec[0] == '#' {
 			if oid, ok := strings.CutPrefix(rec, "# branch.oid "); ok && oid != "(initial)" {
 				s.Head = oid
 			}
 			continue
-		case '?':
-			e = Entry{Path: rec[2:], Meta: "?", Untracked: true, Worktree: true}
-		case '!':
-			continue
-		case '1', '2', 'u':
-			fields := map[byte]int{'1': 8, '2': 9, 'u': 10}[rec[0]]
-			parts := strings.SplitN(rec, " ", fields+1)
-			if len(parts) != fields+1 {
-				return nil, fmt.Errorf("unexpected git status line %q", rec)
-			}
-			e = Entry{Path: parts[fields], Meta: strings.Join(parts[:fields], " ")}
-			xy := parts[1]
-			e.Worktree = rec[0] == 'u' || len(xy) == 2 && xy[1] != '.'
-			if rec[0] == '2' {
-				i++ // the rename's original path follows in its own record
-				if i < len(recs) {
-					e.Meta += "\x00" + string(recs[i])
-				}
-			}
-		default:
-			return nil, fmt.Errorf("unexpected git status line %q", rec)
 		}
-		rel, ok := strings.CutPrefix(e.Path, prefix)
-		if e.Untracked && strings.HasSuffix(e.Path, "/") && strings.HasPrefix(prefix, e.Path) {
-			// The project root is inside an untracked directory: every file under it is new.
-			rel, ok = "./", true
+		e, listed, took, err := statusEntry(rec, recs[i+1:])
+		if err != nil {
+			return nil, err
 		}
-		if !ok || rel == "" || inStateDir(rel) {
+		i += took
+		rel, inProject := projectPath(e, prefix)
+		if !listed || !inProject {
 			continue
 		}
 		e.Path = rel
@@ -260,6 +238,52 @@ func parse(out []byte, prefix string) (*Tree, error) {
 	}
 	s.sortEntries()
 	return s, nil
+}
+
+// statusEntry reads one record of a path; listed is false for an ignored one. took is how many
+// of the records after it belong to it (a rename's original path).
+func statusEntry(rec string, next [][]byte) (e Entry, listed bool, took int, err error) {
+	switch rec[0] {
+	case '?':
+		return Entry{Path: rec[2:], Meta: "?", Untracked: true, Worktree: true}, true, 0, nil
+	case '!':
+		return Entry{}, false, 0, nil
+	case '1', '2', 'u':
+		return changedEntry(rec, next)
+	default:
+		return Entry{}, false, 0, fmt.Errorf("unexpected git status line %q", rec)
+	}
+}
+
+// changedEntry reads a record of a changed (1), renamed or copied (2) or unmerged (u) path.
+func changedEntry(rec string, next [][]byte) (e Entry, listed bool, took int, err error) {
+	fields := map[byte]int{'1': 8, '2': 9, 'u': 10}[rec[0]]
+	parts := strings.SplitN(rec, " ", fields+1)
+	if len(parts) != fields+1 {
+		return Entry{}, false, 0, fmt.Errorf("unexpected git status line %q", rec)
+	}
+	e = Entry{Path: parts[fields], Meta: strings.Join(parts[:fields], " ")}
+	xy := parts[1]
+	e.Worktree = rec[0] == 'u' || len(xy) == 2 && xy[1] != '.'
+	if rec[0] != '2' {
+		return e, true, 0, nil
+	}
+	// The rename's original path follows in its own record.
+	if len(next) > 0 {
+		e.Meta += "\x00" + string(next[0])
+	}
+	return e, true, 1, nil
+}
+
+// projectPath is the entry's path relative to the project root (prefix); ok is false for a path
+// outside the project or in gauntlet's state directory.
+func projectPath(e Entry, prefix string) (string, bool) {
+	rel, ok := strings.CutPrefix(e.Path, prefix)
+	if e.Untracked && strings.HasSuffix(e.Path, "/") && strings.HasPrefix(prefix, e.Path) {
+		// The project root is inside an untracked directory: every file under it is new.
+		rel, ok = "./", true
+	}
+	return rel, ok && rel != "" && !inStateDir(rel)
 }
 
 func (s *Tree) sortEntries() {
