@@ -216,21 +216,9 @@ func segments(line string) []segment {
 // that starts a program.
 func firstProgram(segs []segment) (prog, cwd string, ok bool) {
 	for _, s := range segs {
-		words := s.words
-		for len(words) > 0 && assignment().MatchString(words[0]) {
-			if strings.ContainsAny(words[0], "'\"`$") {
-				return "", "", false
-			}
-			words = words[1:]
-		}
-		if len(words) > 0 && (words[0] == "env" || words[0] == "exec") {
-			words = words[1:]
-			for len(words) > 0 && assignment().MatchString(words[0]) {
-				words = words[1:]
-			}
-			if len(words) > 0 && strings.HasPrefix(words[0], "-") {
-				return "", "", false // env -i, exec -a: options change what runs
-			}
+		words, plain := commandWords(s.words)
+		if !plain {
+			return "", "", false
 		}
 		if len(words) == 0 {
 			continue
@@ -238,11 +226,7 @@ func firstProgram(segs []segment) (prog, cwd string, ok bool) {
 		w := words[0]
 		switch {
 		case w == "cd":
-			if len(words) != 2 || s.then == "" || !plainWord(words[1]) || filepath.IsAbs(words[1]) || strings.HasPrefix(words[1], "-") {
-				return "", "", false
-			}
-			cwd = filepath.ToSlash(filepath.Join(cwd, words[1]))
-			if !filepath.IsLocal(cwd) {
+			if cwd, ok = cdInto(cwd, words, s.then); !ok {
 				return "", "", false
 			}
 			continue
@@ -257,6 +241,41 @@ func firstProgram(segs []segment) (prog, cwd string, ok bool) {
 		return w, cwd, true
 	}
 	return "", "", false
+}
+
+// commandWords are a command's words from its command name on, past leading assignments and an
+// env or exec prefix; plain is false when what runs cannot be told from the words: a quoted or
+// expanded assignment, or env's or exec's options (env -i, exec -a), which change what runs.
+func commandWords(words []string) (rest []string, plain bool) {
+	for len(words) > 0 && assignment().MatchString(words[0]) {
+		if strings.ContainsAny(words[0], "'\"`$") {
+			return nil, false
+		}
+		words = words[1:]
+	}
+	if len(words) == 0 || words[0] != "env" && words[0] != "exec" {
+		return words, true
+	}
+	words = words[1:]
+	for len(words) > 0 && assignment().MatchString(words[0]) {
+		words = words[1:]
+	}
+	return words, len(words) == 0 || !strings.HasPrefix(words[0], "-")
+}
+
+// cdInto is the folder a `cd DIR` followed by another command leads to from cwd; ok is false
+// for any other cd (an option, an absolute or unplain path, a path out of the project, the last
+// command).
+func cdInto(cwd string, words []string, then string) (string, bool) {
+	if !isPlainCd(words, then) {
+		return "", false
+	}
+	next := filepath.ToSlash(filepath.Join(cwd, words[1]))
+	return next, filepath.IsLocal(next)
+}
+
+func isPlainCd(words []string, then string) bool {
+	return len(words) == 2 && then != "" && plainWord(words[1]) && !filepath.IsAbs(words[1]) && !strings.HasPrefix(words[1], "-")
 }
 
 // plainWord is a word the shell takes as it is: no quoting, expansion, glob or redirection.
