@@ -45,21 +45,36 @@ func ProgramsEnv(root string, gs []gates.Gate, env Env) []Problem {
 // it is not there, the problem says where else it is, and is Sure only when it is nowhere.
 func lookProgram(prog, root, dir string, env Env) (Problem, bool) {
 	if strings.ContainsRune(prog, '/') || strings.ContainsRune(prog, filepath.Separator) {
-		path := prog
-		if !filepath.IsAbs(path) {
-			path = filepath.Join(dir, filepath.FromSlash(prog))
-		}
-		if env.Exists(path) {
-			return Problem{}, false
-		}
-		// Windows adds an extension from PATHEXT (gradlew: gradlew.bat), which is not looked for
-		// here: there the problem is only a warning.
-		return Problem{Tool: prog, Message: prog + " does not exist in " + relTo(root, dir), Sure: runtime.GOOS != "windows",
-			Fix: "correct the gate's command, or create " + relTo(root, path)}, true
+		return lookProgramPath(prog, root, dir, env)
 	}
 	if _, err := env.LookPath(prog); err == nil {
 		return Problem{}, false
 	}
+	if p, ok := offPathProblem(prog, root, dir, env); ok {
+		return p, true
+	}
+	return Problem{Tool: prog, Message: prog + " is not on PATH", Sure: true,
+		Fix: "install " + prog + ", or correct the gate's command"}, true
+}
+
+// lookProgramPath looks for a program named by its path, relative to dir.
+func lookProgramPath(prog, root, dir string, env Env) (Problem, bool) {
+	path := prog
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(dir, filepath.FromSlash(prog))
+	}
+	if env.Exists(path) {
+		return Problem{}, false
+	}
+	// Windows adds an extension from PATHEXT (gradlew: gradlew.bat), which is not looked for
+	// here: there the problem is only a warning.
+	return Problem{Tool: prog, Message: prog + " does not exist in " + relTo(root, dir), Sure: runtime.GOOS != "windows",
+		Fix: "correct the gate's command, or create " + relTo(root, path)}, true
+}
+
+// offPathProblem says where a program missing from PATH is, or may come from: a project's
+// node_modules/.bin or .venv, or dependencies not installed yet.
+func offPathProblem(prog, root, dir string, env Env) (Problem, bool) {
 	for _, d := range uniqueDirs(dir, root) {
 		if bin := filepath.Join(d, "node_modules", ".bin"); env.Exists(filepath.Join(bin, prog)) {
 			return Problem{Tool: prog, Message: prog + " is in " + relTo(root, bin) + " but not on PATH: the gate will not find it",
@@ -76,8 +91,7 @@ func lookProgram(prog, root, dir string, env Env) (Problem, bool) {
 				Fix: inDir(root, d, "npm install") + ", then run it through npx " + prog}, true
 		}
 	}
-	return Problem{Tool: prog, Message: prog + " is not on PATH", Sure: true,
-		Fix: "install " + prog + ", or correct the gate's command"}, true
+	return Problem{}, false
 }
 
 func uniqueDirs(dir, root string) []string {
@@ -256,10 +270,7 @@ func commandWords(words []string) (rest []string, plain bool) {
 	if len(words) == 0 || words[0] != "env" && words[0] != "exec" {
 		return words, true
 	}
-	words = words[1:]
-	for len(words) > 0 && assignment().MatchString(words[0]) {
-		words = words[1:]
-	}
+	words = skipAssignments(words[1:])
 	return words, len(words) == 0 || !strings.HasPrefix(words[0], "-")
 }
 
@@ -284,10 +295,13 @@ func plainWord(w string) bool {
 		return false
 	}
 	for _, r := range w {
-		ok := r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("._+-/@%:,", r)
-		if !ok {
+		if !isPlainRune(r) {
 			return false
 		}
 	}
 	return true
+}
+
+func isPlainRune(r rune) bool {
+	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("._+-/@%:,", r)
 }

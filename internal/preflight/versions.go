@@ -46,27 +46,49 @@ var (
 
 // requirements lists what the gate's programs ask of their versions in dir (or the root).
 func requirements(prog, root, dir string) []requirement {
-	switch prog {
-	case "go", "gofmt":
-		if v := goModVersion(root, dir); v != "" {
-			return []requirement{{tool: "Go", want: v, where: "go.mod", argv: []string{"go", "env", "GOVERSION"}, parse: goVersionOut,
-				satisfied: atLeast, fix: "install Go " + v + " or newer (or let GOTOOLCHAIN=auto download it)"}}
-		}
-	case "node", "npm", "npx", "pnpm", "yarn":
-		if r := enginesNode(root, dir); r != "" {
-			return []requirement{{tool: "Node.js", want: r, where: "package.json engines.node", argv: []string{"node", "--version"},
-				parse: plainVersionOut, satisfied: inRange, fix: "install a Node.js that engines.node accepts (" + r + ") with nvm, fnm or volta"}}
-		}
-	case "pytest":
-		if v := pytestMinversion(root, dir); v != "" {
-			return []requirement{{tool: "pytest", want: v, where: "pytest's minversion", argv: []string{"pytest", "--version"},
-				parse: pytestVersionOut, satisfied: atLeast, fix: "install pytest " + v + " or newer in the project's environment"}}
-		}
-	case "pre-commit":
-		if v := precommitMinimum(root, dir); v != "" {
-			return []requirement{{tool: "pre-commit", want: v, where: ".pre-commit-config.yaml minimum_pre_commit_version",
-				argv: []string{"pre-commit", "--version"}, parse: precommitOut, satisfied: atLeast, fix: "pipx upgrade pre-commit (or pip install -U pre-commit)"}}
-		}
+	if of, ok := requirementsOf[prog]; ok {
+		return of(root, dir)
+	}
+	return nil
+}
+
+// requirementsOf reads, for each program whose version a project may require, where the project
+// says which.
+var requirementsOf = map[string]func(root, dir string) []requirement{
+	"go": goRequirement, "gofmt": goRequirement,
+	"node": nodeRequirement, "npm": nodeRequirement, "npx": nodeRequirement, "pnpm": nodeRequirement, "yarn": nodeRequirement,
+	"pytest":     pytestRequirement,
+	"pre-commit": precommitRequirement,
+}
+
+func goRequirement(root, dir string) []requirement {
+	if v := goModVersion(root, dir); v != "" {
+		return []requirement{{tool: "Go", want: v, where: "go.mod", argv: []string{"go", "env", "GOVERSION"}, parse: goVersionOut,
+			satisfied: atLeast, fix: "install Go " + v + " or newer (or let GOTOOLCHAIN=auto download it)"}}
+	}
+	return nil
+}
+
+func nodeRequirement(root, dir string) []requirement {
+	if r := enginesNode(root, dir); r != "" {
+		return []requirement{{tool: "Node.js", want: r, where: "package.json engines.node", argv: []string{"node", "--version"},
+			parse: plainVersionOut, satisfied: inRange, fix: "install a Node.js that engines.node accepts (" + r + ") with nvm, fnm or volta"}}
+	}
+	return nil
+}
+
+func pytestRequirement(root, dir string) []requirement {
+	if v := pytestMinversion(root, dir); v != "" {
+		return []requirement{{tool: "pytest", want: v, where: "pytest's minversion", argv: []string{"pytest", "--version"},
+			parse: pytestVersionOut, satisfied: atLeast, fix: "install pytest " + v + " or newer in the project's environment"}}
+	}
+	return nil
+}
+
+func precommitRequirement(root, dir string) []requirement {
+	if v := precommitMinimum(root, dir); v != "" {
+		return []requirement{{tool: "pre-commit", want: v, where: ".pre-commit-config.yaml minimum_pre_commit_version",
+			argv: []string{"pre-commit", "--version"}, parse: precommitOut, satisfied: atLeast, fix: "pipx upgrade pre-commit (or pip install -U pre-commit)"}}
 	}
 	return nil
 }
