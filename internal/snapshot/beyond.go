@@ -200,22 +200,39 @@ func (w *walker) follow(abs, rel string) error {
 		return nil // a dangling link: the link's own target is its content
 	}
 	if !info.IsDir() {
-		sum := sha256.New()
-		real, err := filepath.EvalSymlinks(abs)
-		if err != nil {
-			return nil
-		}
-		if err := fileDigest(w.ctx, sum, real); err != nil {
-			return err
-		}
-		w.out = append(w.out, Followed{Path: rel, Digest: sum.Sum(nil)})
-		return nil
+		return w.followFile(abs, rel)
 	}
 	real, err := filepath.EvalSymlinks(abs)
-	if err != nil || w.visited[real] || real == w.skip || filepath.Base(real) == ".git" {
+	if err != nil || w.skipsDir(real) {
 		return nil
 	}
 	w.visited[real] = true
+	return w.followDir(abs, rel)
+}
+
+// followFile hashes the file abs leads to.
+func (w *walker) followFile(abs, rel string) error {
+	sum := sha256.New()
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return nil
+	}
+	if err := fileDigest(w.ctx, sum, real); err != nil {
+		return err
+	}
+	w.out = append(w.out, Followed{Path: rel, Digest: sum.Sum(nil)})
+	return nil
+}
+
+// skipsDir reports a directory not to walk: one walked already (a link loop), gauntlet's state
+// directory, or a repository's .git.
+func (w *walker) skipsDir(real string) bool {
+	return w.visited[real] || real == w.skip || filepath.Base(real) == ".git"
+}
+
+// followDir follows each entry of the directory abs but .git; an unreadable directory is hashed
+// by its error.
+func (w *walker) followDir(abs, rel string) error {
 	entries, err := os.ReadDir(abs)
 	if err != nil {
 		sum := sha256.New()

@@ -345,22 +345,9 @@ func fileDigest(ctx context.Context, sum hash.Hash, path string) error {
 	Field(sum, "mode", []byte(info.Mode().String()))
 	switch {
 	case info.Mode()&fs.ModeSymlink != 0:
-		target, err := os.Readlink(path)
-		if err != nil {
-			Field(sum, "unreadable", []byte(unreadable(err)))
-			return nil
-		}
-		Field(sum, "symlink", []byte(target))
+		symlinkDigest(sum, path)
 	case info.Mode().IsRegular():
-		digest, err := contentDigest(ctx, path)
-		if ctxErr := ctx.Err(); ctxErr != nil {
-			return ctxErr
-		}
-		if err != nil {
-			Field(sum, "unreadable", []byte(unreadable(err)))
-			return nil
-		}
-		Field(sum, "content", digest)
+		return regularDigest(ctx, sum, path)
 	case info.IsDir():
 		// A submodule (or a nested repository) is a directory to git status, which prints the
 		// same line for it whichever commit it has checked out and however many edits it holds:
@@ -371,6 +358,30 @@ func fileDigest(ctx context.Context, sum hash.Hash, path string) error {
 	}
 	// Other directories and special files count by name and mode alone: reading a FIFO would
 	// block.
+	return nil
+}
+
+// symlinkDigest hashes a symlink's target.
+func symlinkDigest(sum hash.Hash, path string) {
+	target, err := os.Readlink(path)
+	if err != nil {
+		Field(sum, "unreadable", []byte(unreadable(err)))
+		return
+	}
+	Field(sum, "symlink", []byte(target))
+}
+
+// regularDigest hashes a regular file's content; only the context's end is an error.
+func regularDigest(ctx context.Context, sum hash.Hash, path string) error {
+	digest, err := contentDigest(ctx, path)
+	if ctxErr := ctx.Err(); ctxErr != nil {
+		return ctxErr
+	}
+	if err != nil {
+		Field(sum, "unreadable", []byte(unreadable(err)))
+		return nil
+	}
+	Field(sum, "content", digest)
 	return nil
 }
 
@@ -475,43 +486,56 @@ func blobID(ctx context.Context, path string, sha256Repo bool) (string, string, 
 	if sha256Repo {
 		newHash = sha256.New
 	}
-	h := newHash()
 	switch {
 	case info.Mode()&fs.ModeSymlink != 0:
-		target, err := os.Readlink(path)
-		if err != nil {
-			return "", "", false, nil
-		}
-		fmt.Fprintf(h, "blob %d\x00%s", len(target), target)
-		return "120000", fmt.Sprintf("%x", h.Sum(nil)), true, nil
+		return symlinkBlobID(newHash(), path)
 	case info.Mode().IsRegular():
-		f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-		if err != nil {
-			return "", "", false, nil
-		}
-		defer f.Close()
-		st, err := f.Stat()
-		if err != nil || !st.Mode().IsRegular() {
-			return "", "", false, nil
-		}
-		fmt.Fprintf(h, "blob %d\x00", st.Size())
-		buf := bufPool.Get().(*[]byte)
-		defer bufPool.Put(buf)
-		n, err := io.CopyBuffer(h, ctxReader{ctx: ctx, r: io.LimitReader(f, st.Size())}, *buf)
-		if ctxErr := ctx.Err(); ctxErr != nil {
-			return "", "", false, ctxErr
-		}
-		if err != nil || n != st.Size() {
-			// Changed while read: no stable name, the caller hashes it its own way.
-			return "", "", false, nil
-		}
-		mode := "100644"
-		if st.Mode()&0o100 != 0 {
-			mode = "100755"
-		}
-		return mode, fmt.Sprintf("%x", h.Sum(nil)), true, nil
+		return fileBlobID(ctx, newHash(), path)
 	}
 	return "", "", false, nil
+}
+
+// symlinkBlobID names a symlink's blob: its target.
+func symlinkBlobID(h hash.Hash, path string) (string, string, bool, error) {
+	target, err := os.Readlink(path)
+	if err != nil {
+		return "", "", false, nil
+	}
+	fmt.Fprintf(h, "blob %d\x00%s", len(target), target)
+	return "120000", fmt.Sprintf("%x", h.Sum(nil)), true, nil
+}
+
+// fileBlobID names a regular file's blob; ok is false when it is no longer a regular file or
+// changed while read: it has no stable name, and the caller hashes it its own way.
+func fileBlobID(ctx context.Context, h hash.Hash, path string) (string, string, bool, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return "", "", false, nil
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() {
+		return "", "", false, nil
+	}
+	fmt.Fprintf(h, "blob %d\x00", st.Size())
+	buf := bufPool.Get().(*[]byte)
+	defer bufPool.Put(buf)
+	n, err := io.CopyBuffer(h, ctxReader{ctx: ctx, r: io.LimitReader(f, st.Size())}, *buf)
+	if ctxErr := ctx.Err(); ctxErr != nil {
+		return "", "", false, ctxErr
+	}
+	if err != nil || n != st.Size() {
+		return "", "", false, nil
+	}
+	return gitFileMode(st.Mode()), fmt.Sprintf("%x", h.Sum(nil)), true, nil
+}
+
+// gitFileMode is the mode git gives a regular file: executable by its owner or not.
+func gitFileMode(mode fs.FileMode) string {
+	if mode&0o100 != 0 {
+		return "100755"
+	}
+	return "100644"
 }
 
 // trackedChanges says whether git status saw a tracked file differ from HEAD (staged, unstaged or
