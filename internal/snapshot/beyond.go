@@ -109,26 +109,12 @@ func (s *Tree) Ignored(ctx context.Context, patterns []string) ([]string, error)
 	if ok {
 		return list, nil
 	}
-	// git's glob pathspecs match as doublestar does, and let git skip what cannot match; braces
-	// are doublestar's alone, so with one of them git lists everything and the filter decides.
-	specs := []string{"ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--"}
-	for _, p := range patterns {
-		if strings.ContainsAny(p, "{}") {
-			specs = append(specs[:6], ".")
-			break
-		}
-		specs = append(specs, ":(glob)"+p)
-	}
-	specs = append(specs, ":(exclude)"+StateDirName)
-	out, err := git.Output(ctx, s.Root, maxIndexOutput, specs...)
+	out, err := git.Output(ctx, s.Root, maxIndexOutput, ignoredArgs(patterns)...)
 	if err != nil {
 		return nil, fmt.Errorf("list ignored files: %w", classify(err))
 	}
 	for _, p := range git.SplitNUL(out) {
-		if p == "" || strings.HasSuffix(p, "/") {
-			continue
-		}
-		if slices.ContainsFunc(patterns, func(pat string) bool { ok, _ := doublestar.Match(pat, p); return ok }) {
+		if isIgnoredMatch(p, patterns) {
 			list = append(list, p)
 		}
 	}
@@ -137,6 +123,30 @@ func (s *Tree) Ignored(ctx context.Context, patterns []string) ([]string, error)
 	s.ignored[memo] = list
 	s.mu.Unlock()
 	return list, nil
+}
+
+// ignoredArgs is the ls-files command that lists the ignored files patterns may match. git's
+// glob pathspecs match as doublestar does, and let git skip what cannot match; braces are
+// doublestar's alone, so with one of them git lists everything and the filter decides.
+func ignoredArgs(patterns []string) []string {
+	specs := []string{"ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--"}
+	for _, p := range patterns {
+		if strings.ContainsAny(p, "{}") {
+			specs = append(specs[:6], ".")
+			break
+		}
+		specs = append(specs, ":(glob)"+p)
+	}
+	return append(specs, ":(exclude)"+StateDirName)
+}
+
+// isIgnoredMatch reports whether a listed path is a file (not a directory) one of patterns
+// matches.
+func isIgnoredMatch(p string, patterns []string) bool {
+	if p == "" || strings.HasSuffix(p, "/") {
+		return false
+	}
+	return slices.ContainsFunc(patterns, func(pat string) bool { ok, _ := doublestar.Match(pat, p); return ok })
 }
 
 // Followed is a file reached through a symlink: its path as seen through the link

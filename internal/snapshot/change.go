@@ -298,7 +298,7 @@ func applyFileHeader(f *File, line string) {
 func pairRenames(c *Change) {
 	deleted := map[string]*File{}
 	for _, f := range c.Files {
-		if f.Status == Deleted && !f.Binary && len(f.Hunks) > 0 {
+		if isWholeTextFile(f, Deleted) {
 			deleted[content(f, Remove)] = f
 		}
 	}
@@ -306,13 +306,19 @@ func pairRenames(c *Change) {
 		return
 	}
 	for _, f := range c.Files {
-		if f.Status != Added || f.Binary || len(f.Hunks) == 0 {
+		if !isWholeTextFile(f, Added) {
 			continue
 		}
 		if d := deleted[content(f, Add)]; d != nil && d.RenamedTo == "" && (d.OldMode == f.NewMode) {
 			f.RenamedFrom, d.RenamedTo = d.Path, f.Path
 		}
 	}
+}
+
+// isWholeTextFile reports a file of the status whose lines the patch holds: not binary, not
+// empty.
+func isWholeTextFile(f *File, status FileStatus) bool {
+	return f.Status == status && !f.Binary && len(f.Hunks) > 0
 }
 
 // content joins the lines of one kind of a whole-file hunk, with whether the file ends in a

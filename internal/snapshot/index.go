@@ -82,8 +82,7 @@ func (s *Tree) Special(ctx context.Context) ([]IndexEntry, error) {
 // replaces the file whole: a new inode, size and times), so that what was read of it can be
 // remembered; ok is false when it cannot be told (the index is asked of git, or missing).
 func (s *Tree) IndexID() (string, bool) {
-	if os.Getenv("GIT_DIR") != "" || os.Getenv("GIT_WORK_TREE") != "" || os.Getenv("GIT_INDEX_FILE") != "" ||
-		os.Getenv("GIT_COMMON_DIR") != "" {
+	if gitRedirected() {
 		return "", false
 	}
 	path, ok := indexPath(s.Root, s.prefix)
@@ -123,15 +122,17 @@ func parseLsFiles(out []byte) []IndexEntry {
 		if len(f) != 4 || len(f[0]) != 1 {
 			continue
 		}
-		if n := len(index); n > 0 && index[n-1].Path == string(path) {
-			continue // an unmerged path has several stages; status marks it as changed anyway
+		if isLaterStage(index, string(path)) {
+			continue
 		}
-		tag := f[0][0]
-		hidden := tag == 'S' || tag >= 'a' && tag <= 'z'
-		index = append(index, IndexEntry{Path: string(path), Mode: f[1], OID: f[2], Hidden: hidden})
+		index = append(index, IndexEntry{Path: string(path), Mode: f[1], OID: f[2], Hidden: isHiddenTag(f[0][0])})
 	}
 	return index
 }
+
+// isHiddenTag reports ls-files -v's tag of a file whose changes git does not look for: S for
+// skip-worktree, lower case for assume-unchanged.
+func isHiddenTag(tag byte) bool { return tag == 'S' || tag >= 'a' && tag <= 'z' }
 
 // indexReadDeadline bounds the read of the index file (a local file, but it could be on a stuck
 // network mount).

@@ -33,18 +33,24 @@ func addUntracked(dir string, names []string, w *patchWriter) error {
 			// Listed even once the patch is full: the reader is told what was kept out.
 			w.leftOut = append(w.leftOut, name)
 		case !w.cut:
-			section, err := newFileSection(root, name, w.room())
-			switch {
-			case errors.Is(err, errTooBig):
-				w.cut = true
-			case err != nil:
-				// Gone or unreadable since it was listed: the agent may be editing; show the rest.
-			default:
-				w.consume(bytes.NewReader(section))
-			}
+			w.addNewFile(root, name)
 		}
 	}
 	return nil
+}
+
+// addNewFile appends one untracked file's section when it fits; when it does not, the patch is
+// cut there.
+func (w *patchWriter) addNewFile(root *os.Root, name string) {
+	section, err := newFileSection(root, name, w.room())
+	switch {
+	case errors.Is(err, errTooBig):
+		w.cut = true
+	case err != nil:
+		// Gone or unreadable since it was listed: the agent may be editing; show the rest.
+	default:
+		w.consume(bytes.NewReader(section))
+	}
 }
 
 // newFileSection renders an untracked file as git would show it once added: a regular file's

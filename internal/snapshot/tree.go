@@ -150,7 +150,7 @@ func ReadStatus(ctx context.Context, root string) (*Tree, error) {
 func (s *Tree) expandUntrackedDirs(ctx context.Context) error {
 	var dirs []string
 	for _, e := range s.Entries {
-		if e.Untracked && strings.HasSuffix(e.Path, "/") {
+		if isUntrackedDir(e) {
 			dirs = append(dirs, e.Path)
 		}
 	}
@@ -163,7 +163,7 @@ func (s *Tree) expandUntrackedDirs(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("list untracked directories: %w", classify(err))
 	}
-	kept := slices.DeleteFunc(s.Entries, func(e Entry) bool { return e.Untracked && strings.HasSuffix(e.Path, "/") })
+	kept := slices.DeleteFunc(s.Entries, isUntrackedDir)
 	for _, name := range git.SplitNUL(out) {
 		if !inStateDir(name) {
 			kept = append(kept, Entry{Path: name, Meta: "?", Untracked: true, Worktree: true})
@@ -173,6 +173,9 @@ func (s *Tree) expandUntrackedDirs(ctx context.Context) error {
 	s.sortEntries()
 	return nil
 }
+
+// isUntrackedDir reports an untracked directory git status named as one ("dir/").
+func isUntrackedDir(e Entry) bool { return e.Untracked && strings.HasSuffix(e.Path, "/") }
 
 func atTopLevel(root string) bool {
 	if os.Getenv("GIT_DIR") != "" || os.Getenv("GIT_WORK_TREE") != "" {
