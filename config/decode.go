@@ -192,37 +192,51 @@ func (d *decoder) decodeScalar(n *yaml.Node, v reflect.Value, tag reflect.Struct
 	}
 	switch v.Kind() {
 	case reflect.String:
-		if n.ShortTag() != "!!str" {
-			d.report(n, "%s must be a string, got %s (quote it to use it as text)", s, describe(n))
-			return false
-		}
-		v.SetString(n.Value)
-		d.checkString(n, n.Value, tag, s)
+		return d.decodeString(n, v, tag, s)
 	case reflect.Int, reflect.Int64:
-		var i int64
-		tooLarge := n.ShortTag() == "!!float" && integerLiteral().MatchString(n.Value)
-		if n.ShortTag() != "!!int" && !tooLarge {
-			d.report(n, "%s must be an integer, got %s", s, describe(n))
-			return false
-		}
-		// yaml resolves an integer too large for int64 as a float.
-		if tooLarge || n.Decode(&i) != nil || v.OverflowInt(i) {
-			d.report(n, "%s is out of range, got %s", s, describe(n))
-			return false
-		}
-		v.SetInt(i)
-		d.checkBounds(n, i, tag, s)
+		return d.decodeInt(n, v, tag, s)
 	case reflect.Bool:
-		var b bool
-		if n.ShortTag() != "!!bool" || n.Decode(&b) != nil {
-			d.report(n, "%s must be true or false, got %s", s, describe(n))
-			return false
-		}
-		v.SetBool(b)
+		return d.decodeBool(n, v, s)
 	default:
 		d.report(n, "%s has a type the config reader does not support (%s)", s, v.Type())
 		return false
 	}
+}
+
+func (d *decoder) decodeString(n *yaml.Node, v reflect.Value, tag reflect.StructTag, s subject) bool {
+	if n.ShortTag() != "!!str" {
+		d.report(n, "%s must be a string, got %s (quote it to use it as text)", s, describe(n))
+		return false
+	}
+	v.SetString(n.Value)
+	d.checkString(n, n.Value, tag, s)
+	return true
+}
+
+func (d *decoder) decodeInt(n *yaml.Node, v reflect.Value, tag reflect.StructTag, s subject) bool {
+	var i int64
+	tooLarge := n.ShortTag() == "!!float" && integerLiteral().MatchString(n.Value)
+	if n.ShortTag() != "!!int" && !tooLarge {
+		d.report(n, "%s must be an integer, got %s", s, describe(n))
+		return false
+	}
+	// yaml resolves an integer too large for int64 as a float.
+	if tooLarge || n.Decode(&i) != nil || v.OverflowInt(i) {
+		d.report(n, "%s is out of range, got %s", s, describe(n))
+		return false
+	}
+	v.SetInt(i)
+	d.checkBounds(n, i, tag, s)
+	return true
+}
+
+func (d *decoder) decodeBool(n *yaml.Node, v reflect.Value, s subject) bool {
+	var b bool
+	if n.ShortTag() != "!!bool" || n.Decode(&b) != nil {
+		d.report(n, "%s must be true or false, got %s", s, describe(n))
+		return false
+	}
+	v.SetBool(b)
 	return true
 }
 

@@ -24,18 +24,11 @@ type integrityKey struct {
 var integrityLevels = []string{string(gates.IntegrityBlock), string(gates.IntegrityWarn), string(gates.IntegrityOff)}
 
 func (k *integrityKey) decodeNode(d *decoder, n *yaml.Node, s subject) bool {
-	level := func(n *yaml.Node, s subject) (gates.IntegrityLevel, bool) {
-		if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!str" || !slices.Contains(integrityLevels, n.Value) {
-			d.report(n, "%s must be one of block, warn, off, got %s%s", s, describe(n), suggestion(n.Value, integrityLevels))
-			return "", false
-		}
-		return gates.IntegrityLevel(n.Value), true
-	}
 	switch {
 	case isNull(n):
 		return true
 	case n.Kind == yaml.ScalarNode:
-		l, ok := level(n, s)
+		l, ok := integrityLevel(d, n, s)
 		if ok {
 			*k = integrityKey{set: true, policy: gates.IntegrityPolicy{Default: l}}
 		}
@@ -44,6 +37,25 @@ func (k *integrityKey) decodeNode(d *decoder, n *yaml.Node, s subject) bool {
 		d.report(n, "%s must be a level (block, warn, off) or a mapping of default and rules, got %s", s, describe(n))
 		return false
 	}
+	p, ok := decodeIntegrityMapping(d, n)
+	if ok {
+		*k = integrityKey{set: true, policy: p}
+	}
+	return ok
+}
+
+// integrityLevel reads one level, reporting anything else.
+func integrityLevel(d *decoder, n *yaml.Node, s subject) (gates.IntegrityLevel, bool) {
+	if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!str" || !slices.Contains(integrityLevels, n.Value) {
+		d.report(n, "%s must be one of block, warn, off, got %s%s", s, describe(n), suggestion(n.Value, integrityLevels))
+		return "", false
+	}
+	return gates.IntegrityLevel(n.Value), true
+}
+
+// decodeIntegrityMapping reads the default and the rules' levels; ok is false when anything in
+// it was reported.
+func decodeIntegrityMapping(d *decoder, n *yaml.Node) (gates.IntegrityPolicy, bool) {
 	p := gates.IntegrityPolicy{Rules: map[string]gates.IntegrityLevel{}}
 	ok := true
 	seen := map[string]bool{}
@@ -62,41 +74,44 @@ func (k *integrityKey) decodeNode(d *decoder, n *yaml.Node, s subject) bool {
 		value := resolveAlias(pr.value)
 		switch name {
 		case "default":
-			l, good := level(value, subject{key: "default", section: "integrity"})
+			l, good := integrityLevel(d, value, subject{key: "default", section: "integrity"})
 			p.Default, ok = l, ok && good
 		case "rules":
-			if isNull(value) {
-				continue
-			}
-			if value.Kind != yaml.MappingNode {
-				d.report(value, "\"rules\" in integrity must be a mapping of rule to level, got %s", describe(value))
-				ok = false
-				continue
-			}
-			for _, rp := range d.pairs(value) {
-				rule, named := d.keyName(rp.key)
-				if !named {
-					ok = false
-					continue
-				}
-				if !slices.Contains(gates.IntegrityRules, rule) {
-					d.report(rp.key, "unknown integrity rule %q%s (rules: %s)", rule, suggestion(rule, gates.IntegrityRules), joinRules())
-					ok = false
-					continue
-				}
-				l, good := level(resolveAlias(rp.value), subject{key: rule, section: "integrity.rules"})
-				if good {
-					p.Rules[rule] = l
-				}
-				ok = ok && good
-			}
+			ok = decodeIntegrityRules(d, value, p.Rules) && ok
 		default:
 			d.report(pr.key, "unknown key %q in integrity%s", name, suggestion(name, []string{"default", "rules"}))
 			ok = false
 		}
 	}
-	if ok {
-		*k = integrityKey{set: true, policy: p}
+	return p, ok
+}
+
+// decodeIntegrityRules reads integrity.rules into levels; it reports whether all of it was good.
+func decodeIntegrityRules(d *decoder, value *yaml.Node, levels map[string]gates.IntegrityLevel) bool {
+	if isNull(value) {
+		return true
+	}
+	if value.Kind != yaml.MappingNode {
+		d.report(value, "\"rules\" in integrity must be a mapping of rule to level, got %s", describe(value))
+		return false
+	}
+	ok := true
+	for _, rp := range d.pairs(value) {
+		rule, named := d.keyName(rp.key)
+		if !named {
+			ok = false
+			continue
+		}
+		if !slices.Contains(gates.IntegrityRules, rule) {
+			d.report(rp.key, "unknown integrity rule %q%s (rules: %s)", rule, suggestion(rule, gates.IntegrityRules), joinRules())
+			ok = false
+			continue
+		}
+		l, good := integrityLevel(d, resolveAlias(rp.value), subject{key: rule, section: "integrity.rules"})
+		if good {
+			levels[rule] = l
+		}
+		ok = ok && good
 	}
 	return ok
 }

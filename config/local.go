@@ -109,28 +109,50 @@ func localEntries(local *rawFile) []localEntry {
 func keyEffects(keys []string, before, after gates.Gate, known bool) []string {
 	var what, other []string
 	for _, key := range keys {
-		switch key {
-		case "hint":
-		case "enabled":
-			if !after.Enabled && (!known || before.Enabled) {
-				what = append(what, "disabled")
-			}
-		case "severity":
-			if after.Severity == gates.SeverityWarn && (!known || before.Severity != gates.SeverityWarn) {
-				what = append(what, "severity warn")
-			}
-		case "run", "argv":
-			if (!known || after.Command() != before.Command()) && !slices.Contains(what, "command replaced") {
-				what = append(what, "command replaced")
-			}
-		default:
+		effect, own := keyEffectOf[key]
+		if !own {
 			other = append(other, key)
+			continue
+		}
+		if e := effect(before, after, known); e != "" && !slices.Contains(what, e) {
+			what = append(what, e)
 		}
 	}
 	if len(other) > 0 {
 		what = append(what, strings.Join(other, ", ")+" changed")
 	}
 	return what
+}
+
+// keyEffectOf says, for the keys whose effect has words of its own, what setting the key did
+// ("" when it left the gate as it was); known is keyEffects'. Any other key "changed".
+var keyEffectOf = map[string]func(before, after gates.Gate, known bool) string{
+	"hint":     func(gates.Gate, gates.Gate, bool) string { return "" },
+	"enabled":  disabledEffect,
+	"severity": severityEffect,
+	"run":      commandEffect,
+	"argv":     commandEffect,
+}
+
+func disabledEffect(before, after gates.Gate, known bool) string {
+	if !after.Enabled && (!known || before.Enabled) {
+		return "disabled"
+	}
+	return ""
+}
+
+func severityEffect(before, after gates.Gate, known bool) string {
+	if after.Severity == gates.SeverityWarn && (!known || before.Severity != gates.SeverityWarn) {
+		return "severity warn"
+	}
+	return ""
+}
+
+func commandEffect(before, after gates.Gate, known bool) string {
+	if !known || after.Command() != before.Command() {
+		return "command replaced"
+	}
+	return ""
 }
 
 // topOverrides are the top-level keys the local file sets that are not personal, stop_hook's

@@ -173,76 +173,96 @@ var (
 // valueSchema maps one raw field type and its tags. A type it does not know is an error rather
 // than a guess, so that a new kind of key cannot reach the schema undescribed.
 func valueSchema(t reflect.Type, tag reflect.StructTag, key string) (schema, error) {
-	switch t {
-	case durationType:
-		return ref("duration"), nil
-	case envMapType:
-		return ref("env"), nil
-	case firstFailureType:
-		return schema{"type": "string", "pattern": `^(wait|` + durationPattern[1:len(durationPattern)-1] + `)$`}, nil
-	case formatKeyType:
-		// minLength applies to the string form only, minItems and items to the list form only.
-		return schema{"type": []string{"string", "array"}, "minLength": 1, "minItems": 1, "items": schema{"type": "string"}}, nil
-	case needListType:
-		return schema{
-			"type":  []string{"array", "null"},
-			"items": schema{"type": "string", "pattern": gateNamePattern().String()},
-		}, nil
-	case integrityKeyType:
-		return integritySchema(), nil
-	case gateMapType:
-		return schema{
-			"type":                 []string{"object", "null"},
-			"propertyNames":        schema{"pattern": gateNamePattern().String()},
-			"additionalProperties": ref("gate"),
-		}, nil
-	case setupMapType:
-		return schema{
-			"type":                 []string{"object", "null"},
-			"propertyNames":        schema{"pattern": gateNamePattern().String()},
-			"additionalProperties": ref("setup"),
-		}, nil
+	if known, ok := typeSchemas[t]; ok {
+		return known(), nil
 	}
 	switch t.Kind() {
 	case reflect.Pointer:
-		if t.Elem().Kind() == reflect.Struct {
-			obj, err := objectSchema(t.Elem(), strings.TrimSuffix(key, ".")+".")
-			if err != nil {
-				return nil, err
-			}
-			obj["type"] = []string{"object", "null"} // `stop_hook:` with nothing under it is fine
-			if t.Elem() == rawCacheType {
-				obj["type"] = []string{"object", "boolean", "null"} // `cache: true` is short for enabled
-			}
-			return obj, nil
-		}
-		return valueSchema(t.Elem(), tag, key)
+		return pointerSchema(t, tag, key)
 	case reflect.Slice:
-		items, err := scalarSchema(t.Elem(), tag, key)
-		if err != nil {
-			return nil, err
-		}
-		s := schema{"type": []string{"array", "null"}, "items": items}
-		// A nonempty list may not be null either: the loader reads null as the empty list.
-		if tag.Get("nonempty") == "true" {
-			s["type"] = "array"
-			s["minItems"] = 1
-		}
-		return s, nil
+		return sliceSchema(t, tag, key)
 	default:
-		s, err := scalarSchema(t, tag, key)
-		if err != nil {
-			return nil, err
-		}
-		// nonempty is about the value as a whole; list items may be blank (an empty argv word).
-		if tag.Get("nonempty") == "true" {
-			if _, taken := s["pattern"]; taken {
-				return nil, fmt.Errorf("config schema: key %q is nonempty and has a format pattern; combine them with allOf", key)
-			}
-			s["pattern"] = `\S`
-		}
-		return s, nil
+		return nonemptyScalarSchema(t, tag, key)
 	}
+}
+
+// typeSchemas describe the raw types that decode themselves: their schema is theirs, not their
+// Go kind's.
+var typeSchemas = map[reflect.Type]func() schema{
+	durationType: func() schema { return ref("duration") },
+	envMapType:   func() schema { return ref("env") },
+	firstFailureType: func() schema {
+		return schema{"type": "string", "pattern": `^(wait|` + durationPattern[1:len(durationPattern)-1] + `)$`}
+	},
+	formatKeyType: func() schema {
+		// minLength applies to the string form only, minItems and items to the list form only.
+		return schema{"type": []string{"string", "array"}, "minLength": 1, "minItems": 1, "items": schema{"type": "string"}}
+	},
+	needListType: func() schema {
+		return schema{
+			"type":  []string{"array", "null"},
+			"items": schema{"type": "string", "pattern": gateNamePattern().String()},
+		}
+	},
+	integrityKeyType: integritySchema,
+	gateMapType:      func() schema { return namedMapSchema("gate") },
+	setupMapType:     func() schema { return namedMapSchema("setup") },
+}
+
+// namedMapSchema is a mapping of gate names to the definition named def.
+func namedMapSchema(def string) schema {
+	return schema{
+		"type":                 []string{"object", "null"},
+		"propertyNames":        schema{"pattern": gateNamePattern().String()},
+		"additionalProperties": ref(def),
+	}
+}
+
+// pointerSchema describes an optional value: a section (a pointer to a struct) may be left
+// empty, any other pointer is its value's.
+func pointerSchema(t reflect.Type, tag reflect.StructTag, key string) (schema, error) {
+	if t.Elem().Kind() != reflect.Struct {
+		return valueSchema(t.Elem(), tag, key)
+	}
+	obj, err := objectSchema(t.Elem(), strings.TrimSuffix(key, ".")+".")
+	if err != nil {
+		return nil, err
+	}
+	obj["type"] = []string{"object", "null"} // `stop_hook:` with nothing under it is fine
+	if t.Elem() == rawCacheType {
+		obj["type"] = []string{"object", "boolean", "null"} // `cache: true` is short for enabled
+	}
+	return obj, nil
+}
+
+func sliceSchema(t reflect.Type, tag reflect.StructTag, key string) (schema, error) {
+	items, err := scalarSchema(t.Elem(), tag, key)
+	if err != nil {
+		return nil, err
+	}
+	s := schema{"type": []string{"array", "null"}, "items": items}
+	// A nonempty list may not be null either: the loader reads null as the empty list.
+	if tag.Get("nonempty") == "true" {
+		s["type"] = "array"
+		s["minItems"] = 1
+	}
+	return s, nil
+}
+
+// nonemptyScalarSchema is scalarSchema with the nonempty tag: it is about the value as a whole,
+// so list items may be blank (an empty argv word).
+func nonemptyScalarSchema(t reflect.Type, tag reflect.StructTag, key string) (schema, error) {
+	s, err := scalarSchema(t, tag, key)
+	if err != nil {
+		return nil, err
+	}
+	if tag.Get("nonempty") == "true" {
+		if _, taken := s["pattern"]; taken {
+			return nil, fmt.Errorf("config schema: key %q is nonempty and has a format pattern; combine them with allOf", key)
+		}
+		s["pattern"] = `\S`
+	}
+	return s, nil
 }
 
 func scalarSchema(t reflect.Type, tag reflect.StructTag, key string) (schema, error) {

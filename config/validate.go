@@ -53,41 +53,58 @@ func validateGate(ng namedGate) []Problem {
 	if !slices.Contains(gateKinds, kind) {
 		return nil // already reported; the checks below would only guess
 	}
-	var problems []Problem
-	add := func(p pos, format string, args ...any) {
-		problems = append(problems, p.problem(fmt.Sprintf(format, args...)))
-	}
+	var problems gateProblems
 	for _, f := range fieldsOf(reflect.TypeFor[rawGate]()) {
 		if only := f.tag.Get("only"); only != "" && only != kind && g.has(f.name) {
-			add(g.keyPos(f.name), "%q is only for %s gates; gate %q is a %s gate", f.name, only, ng.Name, kind)
+			problems.add(g.keyPos(f.name), "%q is only for %s gates; gate %q is a %s gate", f.name, only, ng.Name, kind)
 		}
 	}
 	switch gates.Kind(kind) {
 	case gates.KindCheck:
-		switch {
-		case g.has("run") && g.has("argv"):
-			add(later(g.keyPos("run"), g.keyPos("argv")), `"run" and "argv" are both set in gate %q; keep one`, ng.Name)
-		case !g.has("run") && !g.has("argv"):
-			add(ng.at, `gate %q needs "run" (a shell command) or "argv" (a command as a list)`, ng.Name)
-		}
-		if g.has("shell") && g.has("argv") {
-			add(g.keyPos("shell"), `"shell" is for "run" commands; gate %q has "argv", which runs without a shell`, ng.Name)
-		}
-		if g.has("glob") && !usesFiles(g.Run, g.Argv) {
-			add(g.keyPos("glob"), `"glob" narrows the files {files} gives; gate %q's command does not name {files}`, ng.Name)
-		}
-		if why := filesProblem(g.Run, g.Argv); why != "" {
-			add(g.keyPos(commandKey(g.Argv)), "gate %q: %s", ng.Name, why)
-		}
+		validateCheckGate(ng, &problems)
 	case gates.KindReview:
-		if !g.has("cli") {
-			add(ng.at, `review gate %q needs "cli" (claude, codex, gemini or a command that reads the prompt on stdin)`, ng.Name)
-		}
-		if g.has("prompt") && g.has("prompt_file") {
-			add(later(g.keyPos("prompt"), g.keyPos("prompt_file")), `"prompt" and "prompt_file" are both set in gate %q; keep one`, ng.Name)
-		}
+		validateReviewGate(ng, &problems)
 	}
 	return problems
+}
+
+// gateProblems collects what validateGate finds.
+type gateProblems []Problem
+
+func (ps *gateProblems) add(p pos, format string, args ...any) {
+	*ps = append(*ps, p.problem(fmt.Sprintf(format, args...)))
+}
+
+// validateCheckGate checks what a check gate runs: a command, one way, and {files} where the
+// keys that shape it are set.
+func validateCheckGate(ng namedGate, problems *gateProblems) {
+	g := ng.Gate
+	switch {
+	case g.has("run") && g.has("argv"):
+		problems.add(later(g.keyPos("run"), g.keyPos("argv")), `"run" and "argv" are both set in gate %q; keep one`, ng.Name)
+	case !g.has("run") && !g.has("argv"):
+		problems.add(ng.at, `gate %q needs "run" (a shell command) or "argv" (a command as a list)`, ng.Name)
+	}
+	if g.has("shell") && g.has("argv") {
+		problems.add(g.keyPos("shell"), `"shell" is for "run" commands; gate %q has "argv", which runs without a shell`, ng.Name)
+	}
+	if g.has("glob") && !usesFiles(g.Run, g.Argv) {
+		problems.add(g.keyPos("glob"), `"glob" narrows the files {files} gives; gate %q's command does not name {files}`, ng.Name)
+	}
+	if why := filesProblem(g.Run, g.Argv); why != "" {
+		problems.add(g.keyPos(commandKey(g.Argv)), "gate %q: %s", ng.Name, why)
+	}
+}
+
+// validateReviewGate checks that a review gate names its reviewer and one prompt.
+func validateReviewGate(ng namedGate, problems *gateProblems) {
+	g := ng.Gate
+	if !g.has("cli") {
+		problems.add(ng.at, `review gate %q needs "cli" (claude, codex, gemini or a command that reads the prompt on stdin)`, ng.Name)
+	}
+	if g.has("prompt") && g.has("prompt_file") {
+		problems.add(later(g.keyPos("prompt"), g.keyPos("prompt_file")), `"prompt" and "prompt_file" are both set in gate %q; keep one`, ng.Name)
+	}
 }
 
 // later picks the key a user most likely added second, which is the one to point at.

@@ -28,26 +28,42 @@ func Classify(g Gate, o Outcome) (Status, string) {
 }
 
 func classify(g Gate, o Outcome) (Status, string) {
+	if status, reason, ok := classifyUnexited(g, o); ok {
+		return status, reason
+	}
+	return classifyExit(g, o)
+}
+
+// classifyUnexited judges what decides before the exit code does: gauntlet's own error, a stop,
+// a start that failed, a timeout, or the gate's own judgement; ok is false when none did.
+func classifyUnexited(g Gate, o Outcome) (status Status, reason string, ok bool) {
 	switch {
 	case o.Internal != nil:
-		return StatusError, "gauntlet error: " + o.Internal.Error()
+		return StatusError, "gauntlet error: " + o.Internal.Error(), true
 	case o.Cancelled && o.StopSignal != "":
-		return StatusCancelled, "cancelled: ended by " + o.StopSignal + " as gauntlet itself was being stopped"
+		return StatusCancelled, "cancelled: ended by " + o.StopSignal + " as gauntlet itself was being stopped", true
 	case o.Cancelled:
-		return StatusCancelled, "cancelled"
+		return StatusCancelled, "cancelled", true
 	case o.StartErr != nil:
-		return StatusError, "could not start: " + o.StartErr.Error()
+		return StatusError, "could not start: " + o.StartErr.Error(), true
 	case o.TimedOut:
 		reason := timeoutReason(g, o)
 		if g.OnTimeout == StatusError {
-			return StatusError, reason
+			return StatusError, reason, true
 		}
-		return failing(g), reason
+		return failing(g), reason, true
 	case o.Judged != nil:
 		if o.Judged.Status == StatusFail {
-			return failing(g), o.Judged.Reason
+			return failing(g), o.Judged.Reason, true
 		}
-		return o.Judged.Status, o.Judged.Reason
+		return o.Judged.Status, o.Judged.Reason, true
+	}
+	return "", "", false
+}
+
+// classifyExit judges a gate by how its command exited.
+func classifyExit(g Gate, o Outcome) (Status, string) {
+	switch {
 	case o.ExitCode == 0:
 		return StatusPass, "exit status 0" + ignoredNote(g, o)
 	case o.Cause != nil:
@@ -60,13 +76,18 @@ func classify(g Gate, o Outcome) (Status, string) {
 		return StatusError, fmt.Sprintf("exit status %d: infrastructure problem: %s", o.ExitCode, strings.TrimSpace(o.InfraMatch))
 	case o.ExitCode < 0:
 		return failing(g), "killed by a signal" + rejectedNote(o)
-	case g.NewOnly && len(o.Findings) == 0 && o.IgnoredFindings > 0:
+	case onlyPreexisting(g, o):
 		// Everything the tool reported was there before the change: not this change's failure.
-		// A failure with nothing to attribute (no finding at all) falls through and fails.
 		return StatusPass, fmt.Sprintf("exit status %d, but only pre-existing findings%s", o.ExitCode, ignoredNote(g, o)) + rejectedNote(o)
 	default:
 		return failing(g), fmt.Sprintf("exit status %d", o.ExitCode) + ignoredNote(g, o) + rejectedNote(o)
 	}
+}
+
+// onlyPreexisting reports a new_only gate whose findings were all there before the change. A
+// failure with nothing to attribute (no finding at all) is not one: it fails.
+func onlyPreexisting(g Gate, o Outcome) bool {
+	return g.NewOnly && len(o.Findings) == 0 && o.IgnoredFindings > 0
 }
 
 // rejectedNote says why an environment cause the output named did not excuse the failure, so

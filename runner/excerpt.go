@@ -86,15 +86,8 @@ func classifyLine(line []byte) (failure, err bool) {
 	for len(trimmed) > 0 && (trimmed[0] == ' ' || trimmed[0] == '\t') {
 		trimmed = trimmed[1:]
 	}
-	if len(trimmed) > 0 {
-		for _, r := range rulesByFirstByte[trimmed[0]] {
-			if bytes.HasPrefix(trimmed, []byte(r.prefix)) && (r.re == nil || r.re.Match(line)) {
-				return true, false
-			}
-		}
-		if n := digits(trimmed[:min(len(trimmed), 6)]); n > 0 && bytes.HasPrefix(trimmed[n:], []byte(") [")) && playwrightFailure.Match(line) {
-			return true, false
-		}
+	if startsLikeFailure(line, trimmed) {
+		return true, false
 	}
 	// Every other sign names a place or a kind followed by a colon; most lines have none, and one
 	// byte search tells.
@@ -104,8 +97,29 @@ func classifyLine(line []byte) (failure, err bool) {
 	if bytes.Contains(line, panickedAt) {
 		return true, false
 	}
+	return false, looksLikeError(line, trimmed)
+}
+
+// startsLikeFailure reports whether the line, trimmed of its indent, begins as a test runner's
+// failure does: a rule's prefix (and pattern), or Playwright's numbered failure.
+func startsLikeFailure(line, trimmed []byte) bool {
+	if len(trimmed) == 0 {
+		return false
+	}
+	for _, r := range rulesByFirstByte[trimmed[0]] {
+		if bytes.HasPrefix(trimmed, []byte(r.prefix)) && (r.re == nil || r.re.Match(line)) {
+			return true
+		}
+	}
+	n := digits(trimmed[:min(len(trimmed), 6)])
+	return n > 0 && bytes.HasPrefix(trimmed[n:], []byte(") [")) && playwrightFailure.Match(line)
+}
+
+// looksLikeError reports an error's signs: a first word such as "Error:", a compiler's
+// FILE:LINE: error, or a Go location.
+func looksLikeError(line, trimmed []byte) bool {
 	word, _, _ := bytes.Cut(trimmed, []byte(" "))
-	return false, bytes.HasSuffix(word, []byte(":")) && errorWord.Match(word) ||
+	return bytes.HasSuffix(word, []byte(":")) && errorWord.Match(word) ||
 		bytes.Contains(line, errorBytes) && errorLocation.Match(line) ||
 		goLocation(line)
 }

@@ -54,24 +54,7 @@ func (e *groupExecutor) Execute(ctx context.Context, p Process, out io.Writer) (
 	defer r.Close()
 
 	var termAt atomic.Int64 // unix nanos of the first stop signal; 0 while not interrupted
-	cmd := exec.CommandContext(ctx, path)
-	cmd.Args = p.Argv
-	cmd.Dir = p.Dir
-	cmd.Env = p.Env
-	cmd.Stdout = w
-	cmd.Stderr = w
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error {
-		// A leader that was already reaped ran to completion: that is no interruption, and its
-		// pid may belong to someone else by now.
-		if err := cmd.Process.Signal(syscall.Signal(0)); err != nil {
-			return err
-		}
-		termAt.CompareAndSwap(0, time.Now().UnixNano())
-		return signalGroup(cmd.Process.Pid, syscall.SIGTERM)
-	}
-	// Backstop: kills the leader if it outlives the grace period; the group follows below.
-	cmd.WaitDelay = e.grace
+	cmd := e.command(ctx, path, p, w, &termAt)
 
 	stdin, err := newStdinFeed(p.Stdin)
 	if err != nil {
@@ -101,16 +84,7 @@ func (e *groupExecutor) Execute(ctx context.Context, p Process, out io.Writer) (
 	}()
 
 	waited := make(chan struct{})
-	watched := make(chan struct{})
-	go func() {
-		defer close(watched)
-		select {
-		case <-e.abort:
-			termAt.CompareAndSwap(0, time.Now().UnixNano())
-			signalGroup(pgid, syscall.SIGKILL)
-		case <-waited:
-		}
-	}()
+	watched := e.killOnAbort(pgid, &termAt, waited)
 
 	waitErr := cmd.Wait()
 	disown()
@@ -137,9 +111,54 @@ func (e *groupExecutor) Execute(ctx context.Context, p Process, out io.Writer) (
 	}
 	<-copied
 
+	return exitOf(cmd, waitErr, interrupted, p.Argv[0])
+}
+
+// command is the gate's process, the leader of a group of its own, writing to w. Cancelling
+// ctx sends SIGTERM to the group and notes when in termAt.
+func (e *groupExecutor) command(ctx context.Context, path string, p Process, w *os.File, termAt *atomic.Int64) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, path)
+	cmd.Args = p.Argv
+	cmd.Dir = p.Dir
+	cmd.Env = p.Env
+	cmd.Stdout = w
+	cmd.Stderr = w
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error {
+		// A leader that was already reaped ran to completion: that is no interruption, and its
+		// pid may belong to someone else by now.
+		if err := cmd.Process.Signal(syscall.Signal(0)); err != nil {
+			return err
+		}
+		termAt.CompareAndSwap(0, time.Now().UnixNano())
+		return signalGroup(cmd.Process.Pid, syscall.SIGTERM)
+	}
+	// Backstop: kills the leader if it outlives the grace period; the group follows below.
+	cmd.WaitDelay = e.grace
+	return cmd
+}
+
+// killOnAbort kills the group at once when the run is aborted before waited closes, noting when
+// in termAt; the channel it returns closes when it is done watching.
+func (e *groupExecutor) killOnAbort(pgid int, termAt *atomic.Int64, waited <-chan struct{}) <-chan struct{} {
+	watched := make(chan struct{})
+	go func() {
+		defer close(watched)
+		select {
+		case <-e.abort:
+			termAt.CompareAndSwap(0, time.Now().UnixNano())
+			signalGroup(pgid, syscall.SIGKILL)
+		case <-waited:
+		}
+	}()
+	return watched
+}
+
+// exitOf is how the process ended: its code and the signal that ended it.
+func exitOf(cmd *exec.Cmd, waitErr error, interrupted bool, name string) (Exit, error) {
 	exit := Exit{Code: -1, Interrupted: interrupted}
 	if cmd.ProcessState == nil {
-		return exit, fmt.Errorf("waiting for %s: %w", p.Argv[0], waitErr)
+		return exit, fmt.Errorf("waiting for %s: %w", name, waitErr)
 	}
 	exit.Code = cmd.ProcessState.ExitCode()
 	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {

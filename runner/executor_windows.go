@@ -71,17 +71,7 @@ func (e *jobExecutor) Execute(ctx context.Context, p Process, out io.Writer) (Ex
 	}
 	defer r.Close()
 
-	cmd := exec.Command(line.Program)
-	cmd.Args = p.Argv // for the record only: CmdLine is what the process receives
-	cmd.Dir = p.Dir
-	cmd.Env = p.Env
-	cmd.Stdout = w
-	cmd.Stderr = w
-	flags := uint32(windows.CREATE_SUSPENDED | windows.CREATE_NEW_PROCESS_GROUP)
-	if !e.console {
-		flags |= windows.CREATE_NO_WINDOW
-	}
-	cmd.SysProcAttr = &syscall.SysProcAttr{CmdLine: line.CmdLine, CreationFlags: flags}
+	cmd := e.command(line, p, w)
 
 	stdin, err := newStdinFeed(p.Stdin)
 	if err != nil {
@@ -98,19 +88,9 @@ func (e *jobExecutor) Execute(ctx context.Context, p Process, out io.Writer) (Ex
 		stdin.abandon()
 		return noExit, &StartError{Err: startErr}
 	}
-	// The process is suspended: it joins the job before its first instruction, so that nothing
-	// it starts can be born outside the job.
-	if err := job.adopt(cmd.Process.Pid); err != nil {
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
+	if err := runInJob(cmd, job, p.Argv[0]); err != nil {
 		stdin.abandon()
-		return noExit, &StartError{Err: fmt.Errorf("placing %s in a job object: %w", p.Argv[0], err)}
-	}
-	if err := resumeProcess(uint32(cmd.Process.Pid)); err != nil {
-		job.terminate()
-		_ = cmd.Wait()
-		stdin.abandon()
-		return noExit, &StartError{Err: fmt.Errorf("starting %s: %w", p.Argv[0], err)}
+		return noExit, &StartError{Err: err}
 	}
 	stdin.start(p.Stdin)
 
@@ -122,33 +102,7 @@ func (e *jobExecutor) Execute(ctx context.Context, p Process, out io.Writer) (Ex
 
 	var termAt atomic.Int64 // unix nanos of the first stop; 0 while not interrupted
 	waited := make(chan struct{})
-	watched := make(chan struct{})
-	go func() {
-		defer close(watched)
-		select {
-		case <-ctx.Done():
-			termAt.CompareAndSwap(0, time.Now().UnixNano())
-			// CTRL_BREAK is the nearest thing to SIGTERM: console programs end on it, and those
-			// that handle it get the grace period to clean up.
-			if !e.console || windows.GenerateConsoleCtrlEvent(windows.CTRL_BREAK_EVENT, uint32(cmd.Process.Pid)) != nil {
-				job.terminate()
-				return
-			}
-			grace := time.NewTimer(e.grace)
-			defer grace.Stop()
-			select {
-			case <-grace.C:
-				job.terminate()
-			case <-e.abort:
-				job.terminate()
-			case <-waited:
-			}
-		case <-e.abort:
-			termAt.CompareAndSwap(0, time.Now().UnixNano())
-			job.terminate()
-		case <-waited:
-		}
-	}()
+	watched := e.stopOnCancel(ctx, cmd, job, &termAt, waited)
 
 	waitErr := cmd.Wait()
 	close(waited)
@@ -175,6 +129,79 @@ func (e *jobExecutor) Execute(ctx context.Context, p Process, out io.Writer) (Ex
 	}
 	exit.Code = cmd.ProcessState.ExitCode()
 	return exit, nil
+}
+
+// command is the gate's process, started suspended in a process group of its own (and without a
+// console window when gauntlet has no console), writing to w.
+func (e *jobExecutor) command(line oscmd.Command, p Process, w *os.File) *exec.Cmd {
+	cmd := exec.Command(line.Program)
+	cmd.Args = p.Argv // for the record only: CmdLine is what the process receives
+	cmd.Dir = p.Dir
+	cmd.Env = p.Env
+	cmd.Stdout = w
+	cmd.Stderr = w
+	flags := uint32(windows.CREATE_SUSPENDED | windows.CREATE_NEW_PROCESS_GROUP)
+	if !e.console {
+		flags |= windows.CREATE_NO_WINDOW
+	}
+	cmd.SysProcAttr = &syscall.SysProcAttr{CmdLine: line.CmdLine, CreationFlags: flags}
+	return cmd
+}
+
+// runInJob places the suspended process in the job before its first instruction, so that
+// nothing it starts can be born outside the job, then lets it run. On failure the process is
+// ended and waited for.
+func runInJob(cmd *exec.Cmd, job *job, name string) error {
+	if err := job.adopt(cmd.Process.Pid); err != nil {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		return fmt.Errorf("placing %s in a job object: %w", name, err)
+	}
+	if err := resumeProcess(uint32(cmd.Process.Pid)); err != nil {
+		job.terminate()
+		_ = cmd.Wait()
+		return fmt.Errorf("starting %s: %w", name, err)
+	}
+	return nil
+}
+
+// stopOnCancel stops the job's processes when ctx ends (gently where a console allows) or the
+// run is aborted, before waited closes, noting when in termAt; the channel it returns closes
+// when it is done watching.
+func (e *jobExecutor) stopOnCancel(ctx context.Context, cmd *exec.Cmd, job *job, termAt *atomic.Int64, waited <-chan struct{}) <-chan struct{} {
+	watched := make(chan struct{})
+	go func() {
+		defer close(watched)
+		select {
+		case <-ctx.Done():
+			termAt.CompareAndSwap(0, time.Now().UnixNano())
+			e.breakThenTerminate(cmd, job, waited)
+		case <-e.abort:
+			termAt.CompareAndSwap(0, time.Now().UnixNano())
+			job.terminate()
+		case <-waited:
+		}
+	}()
+	return watched
+}
+
+// breakThenTerminate sends CTRL_BREAK, the nearest thing to SIGTERM: console programs end on it,
+// and those that handle it get the grace period to clean up before the job is terminated.
+// Without a console, the job is terminated at once.
+func (e *jobExecutor) breakThenTerminate(cmd *exec.Cmd, job *job, waited <-chan struct{}) {
+	if !e.console || windows.GenerateConsoleCtrlEvent(windows.CTRL_BREAK_EVENT, uint32(cmd.Process.Pid)) != nil {
+		job.terminate()
+		return
+	}
+	grace := time.NewTimer(e.grace)
+	defer grace.Stop()
+	select {
+	case <-grace.C:
+		job.terminate()
+	case <-e.abort:
+		job.terminate()
+	case <-waited:
+	}
 }
 
 // awaitJobEmpty returns once no process is left in the job, at deadline, or on abort.

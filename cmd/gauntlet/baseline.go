@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/signal"
@@ -78,19 +79,9 @@ func writeBaseline(ctx context.Context, opts *baselineOptions) error {
 		return err
 	}
 	path := filepath.Join(cfg.Root, baseline.FileName)
-	file := &baseline.File{SchemaVersion: baseline.SchemaVersion, Gates: map[string]baseline.GateEntry{}}
-	if len(names) > 0 {
-		// Named gates update their entries; the others stay as they are.
-		data, err := safefile.ReadFile(path, baseline.MaxFileBytes, time.Now().Add(10*time.Second))
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-		case err != nil:
-			return usagef("%s: %v", baseline.FileName, err)
-		default:
-			if file, err = baseline.ParseFile(data); err != nil {
-				return usagef("%v (remove it, or run gauntlet baseline without gate names to write it anew)", err)
-			}
-		}
+	file, err := baselineToUpdate(path, len(names) > 0)
+	if err != nil {
+		return err
 	}
 
 	recorded, err := engine.RecordBaseline(ctx, engine.BaselineRequest{Config: cfg, Gates: chosen, LockWait: opts.wait, Env: io.Environ()})
@@ -100,50 +91,14 @@ func writeBaseline(ctx context.Context, opts *baselineOptions) error {
 	if ctx.Err() != nil {
 		return errInterrupted
 	}
-	var failed []string
-	for _, r := range recorded {
-		switch r.Result.Status {
-		case gates.StatusPass, gates.StatusFail, gates.StatusWarn:
-		default:
-			msg := fmt.Sprintf("%s could not be judged: %s", r.Result.Name, r.Result.Reason)
-			if r.Result.Log != "" {
-				msg += " (log: " + r.Result.Log + ")"
-			}
-			failed = append(failed, msg)
-		}
-	}
-	if len(failed) > 0 {
+	if failed := unjudgedGates(recorded); len(failed) > 0 {
 		for _, msg := range failed {
 			fmt.Fprintf(io.ErrOut, "gauntlet: %s\n", msg)
 		}
 		fmt.Fprintf(io.ErrOut, "gauntlet: nothing written to %s\n", baseline.FileName)
 		return &verdictExit{gates.VerdictError}
 	}
-	byName := map[string]gates.Gate{}
-	for _, g := range chosen {
-		byName[g.Name] = g
-	}
-	for _, r := range recorded {
-		e := baseline.GateEntry{
-			Commit:     commit,
-			Definition: baseline.Definition(byName[r.Result.Name]),
-			Failed:     r.Result.Status != gates.StatusPass,
-			Findings:   []baseline.Entry{},
-		}
-		for _, f := range r.Findings {
-			e.Findings = append(e.Findings, baseline.EntryOf(f, cfg.Root))
-		}
-		file.Gates[r.Result.Name] = e
-		verdict := "passes"
-		if e.Failed {
-			verdict = "fails"
-		}
-		more := ""
-		if !r.Complete {
-			more = fmt.Sprintf(" (more than %d: only those kept)", baseline.MaxFindings)
-		}
-		fmt.Fprintf(io.Out, "%s: %s%s, %s\n", r.Result.Name, termtext.Count(len(e.Findings), "finding"), more, verdict)
-	}
+	addToBaseline(io.Out, file, recorded, chosen, commit, cfg.Root)
 	data, err := file.Encode()
 	if err != nil {
 		return err
@@ -154,6 +109,83 @@ func writeBaseline(ctx context.Context, opts *baselineOptions) error {
 	fmt.Fprintf(io.Out, "wrote %s for commit %s (%s): commit it, and new_only compares with it\n",
 		config.DisplayPath(path), commit[:12], termtext.Count(len(recorded), "gate"))
 	return nil
+}
+
+// baselineToUpdate is the baseline file the recorded gates go into: when gates are named, the
+// one at path (they update their entries; the others stay as they are), else a new one.
+func baselineToUpdate(path string, named bool) (*baseline.File, error) {
+	file := &baseline.File{SchemaVersion: baseline.SchemaVersion, Gates: map[string]baseline.GateEntry{}}
+	if !named {
+		return file, nil
+	}
+	data, err := safefile.ReadFile(path, baseline.MaxFileBytes, time.Now().Add(10*time.Second))
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return file, nil
+	case err != nil:
+		return nil, usagef("%s: %v", baseline.FileName, err)
+	}
+	if file, err = baseline.ParseFile(data); err != nil {
+		return nil, usagef("%v (remove it, or run gauntlet baseline without gate names to write it anew)", err)
+	}
+	return file, nil
+}
+
+// unjudgedGates says which recorded gates could not be judged: their findings are no baseline.
+func unjudgedGates(recorded []engine.BaselineGate) []string {
+	var failed []string
+	for _, r := range recorded {
+		switch r.Result.Status {
+		case gates.StatusPass, gates.StatusFail, gates.StatusWarn:
+			continue
+		}
+		msg := fmt.Sprintf("%s could not be judged: %s", r.Result.Name, r.Result.Reason)
+		if r.Result.Log != "" {
+			msg += " (log: " + r.Result.Log + ")"
+		}
+		failed = append(failed, msg)
+	}
+	return failed
+}
+
+// addToBaseline puts each recorded gate's entry into file, saying what it holds.
+func addToBaseline(out io.Writer, file *baseline.File, recorded []engine.BaselineGate, chosen []gates.Gate, commit, root string) {
+	byName := map[string]gates.Gate{}
+	for _, g := range chosen {
+		byName[g.Name] = g
+	}
+	for _, r := range recorded {
+		e := baselineEntry(r, byName[r.Result.Name], commit, root)
+		file.Gates[r.Result.Name] = e
+		fmt.Fprintln(out, baselineLine(r, e))
+	}
+}
+
+// baselineEntry is the baseline's entry for a recorded gate.
+func baselineEntry(r engine.BaselineGate, g gates.Gate, commit, root string) baseline.GateEntry {
+	e := baseline.GateEntry{
+		Commit:     commit,
+		Definition: baseline.Definition(g),
+		Failed:     r.Result.Status != gates.StatusPass,
+		Findings:   []baseline.Entry{},
+	}
+	for _, f := range r.Findings {
+		e.Findings = append(e.Findings, baseline.EntryOf(f, root))
+	}
+	return e
+}
+
+// baselineLine is the line baseline prints for a recorded gate.
+func baselineLine(r engine.BaselineGate, e baseline.GateEntry) string {
+	verdict := "passes"
+	if e.Failed {
+		verdict = "fails"
+	}
+	more := ""
+	if !r.Complete {
+		more = fmt.Sprintf(" (more than %d: only those kept)", baseline.MaxFindings)
+	}
+	return fmt.Sprintf("%s: %s%s, %s", r.Result.Name, termtext.Count(len(e.Findings), "finding"), more, verdict)
 }
 
 // baselineGates are the named gates, or every enabled check gate with new_only.

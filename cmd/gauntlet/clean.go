@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -81,19 +82,9 @@ func clean(ctx context.Context, opts *cleanOptions) error {
 	}
 	defer held.Release()
 
-	removed := 0
-	if deadRun, n, err := engine.KillLeftovers(sd); err != nil {
+	removed, err := cleanStrays(ios.Out, sd)
+	if err != nil {
 		return err
-	} else if n > 0 {
-		fmt.Fprintf(ios.Out, "killed %s left running by run %s\n", termtext.Count(n, "process"), deadRun)
-		removed++
-	}
-	// Before the state directories go, so that the count names the strays outside them too.
-	if n, err := sd.RemoveTemps(); err != nil {
-		return err
-	} else if n > 0 {
-		fmt.Fprintf(ios.Out, "removed %s left by interrupted writes\n", termtext.Count(n, "temp file"))
-		removed++
 	}
 	// Before the history goes: the record of its decisions learns that they were removed on
 	// purpose, not lost.
@@ -103,6 +94,48 @@ func clean(ctx context.Context, opts *cleanOptions) error {
 		// keep the user from it, only make status count the removed decisions as missing.
 		fmt.Fprintf(ios.ErrOut, "gauntlet: warning: %v; status will count the removed decisions as missing\n", err)
 	}
+	n, err := removeCleanable(ios.Out, sd)
+	if err != nil {
+		return err
+	}
+	removed += n
+	if cut.Releases > 0 {
+		fmt.Fprintf(ios.Out, "kept: the record of %s let go with gates failing, in %s (on purpose: cleaning the project does not erase it; a pass of the same session resolves it)\n",
+			termtext.Count(cut.Releases, "agent"), displayHome(ios, cut.Record))
+	}
+	if n, err = cleanSharedCache(root, ios); err != nil {
+		return err
+	}
+	if removed+n == 0 {
+		_, err := fmt.Fprintf(ios.Out, "nothing to clean in %s\n", config.DisplayPath(stateDir))
+		return err
+	}
+	return nil
+}
+
+// cleanStrays kills the processes a killed run left running and removes the temp files of
+// interrupted writes, and says how many of the two it found.
+func cleanStrays(out io.Writer, sd *state.Dir) (int, error) {
+	removed := 0
+	if deadRun, n, err := engine.KillLeftovers(sd); err != nil {
+		return 0, err
+	} else if n > 0 {
+		fmt.Fprintf(out, "killed %s left running by run %s\n", termtext.Count(n, "process"), deadRun)
+		removed++
+	}
+	// Before the state directories go, so that the count names the strays outside them too.
+	if n, err := sd.RemoveTemps(); err != nil {
+		return 0, err
+	} else if n > 0 {
+		fmt.Fprintf(out, "removed %s left by interrupted writes\n", termtext.Count(n, "temp file"))
+		removed++
+	}
+	return removed, nil
+}
+
+// removeCleanable removes what clean removes from .gauntlet/, and says how many it found.
+func removeCleanable(out io.Writer, sd *state.Dir) (int, error) {
+	removed := 0
 	for _, name := range cleanable {
 		path := filepath.Join(sd.Path(), name)
 		what, found := describeCleanable(path, name == "logs")
@@ -110,25 +143,12 @@ func clean(ctx context.Context, opts *cleanOptions) error {
 			continue
 		}
 		if err := sd.RemoveAll(name); err != nil {
-			return err
+			return 0, err
 		}
-		fmt.Fprintf(ios.Out, "removed %s%s\n", config.DisplayPath(path), what)
+		fmt.Fprintf(out, "removed %s%s\n", config.DisplayPath(path), what)
 		removed++
 	}
-	if cut.Releases > 0 {
-		fmt.Fprintf(ios.Out, "kept: the record of %s let go with gates failing, in %s (on purpose: cleaning the project does not erase it; a pass of the same session resolves it)\n",
-			termtext.Count(cut.Releases, "agent"), displayHome(ios, cut.Record))
-	}
-	if n, err := cleanSharedCache(root, ios); err != nil {
-		return err
-	} else {
-		removed += n
-	}
-	if removed == 0 {
-		_, err := fmt.Fprintf(ios.Out, "nothing to clean in %s\n", config.DisplayPath(stateDir))
-		return err
-	}
-	return nil
+	return removed, nil
 }
 
 // cleanSharedCache removes this project's part of the cache its repository's worktrees share.

@@ -81,31 +81,47 @@ func handleError(stderr io.Writer, cmd *cobra.Command, err error) int {
 	if err == nil {
 		return exitOK
 	}
+	if code, ok := outcomeCode(stderr, err); ok {
+		return code
+	}
+	return failureCode(stderr, cmd, err)
+}
+
+// outcomeCode is the exit code of an error that carries an outcome rather than a failure: a
+// reader that went, the hook's or the run's verdict, an interrupt.
+func outcomeCode(stderr io.Writer, err error) (int, bool) {
 	var (
 		hookCode *hookExit
 		verdict  *verdictExit
-		cfgErrs  *config.Errors
-		busy     *lock.BusyError
-		usage    *usageError
-		unknown  *engine.UnknownGateError
-		fromBody *commandError
-		planted  *config.UntrustedError
-		merge    *report.MergeError
 	)
 	switch {
 	case closedStdout(err):
 		// The reader took what it wanted and went (`gauntlet --version | head -1`): nothing
 		// failed, and stderr may be read by someone who did not ask for an explanation.
-		return exitOK
+		return exitOK, true
 	case errors.As(err, &hookCode):
-		return hookCode.code
+		return hookCode.code, true
 	case errors.As(err, &verdict):
-		return verdictCode(verdict.verdict)
+		return verdictCode(verdict.verdict), true
 	case errors.Is(err, errInterrupted):
 		if !errors.Is(err, errInterruptedShown) {
 			fmt.Fprintln(stderr, "gauntlet: interrupted")
 		}
-		return exitInterrupted
+		return exitInterrupted, true
+	}
+	return 0, false
+}
+
+// failureCode prints a failure the way its kind deserves and returns its exit code.
+func failureCode(stderr io.Writer, cmd *cobra.Command, err error) int {
+	var (
+		cfgErrs  *config.Errors
+		busy     *lock.BusyError
+		usage    *usageError
+		fromBody *commandError
+		merge    *report.MergeError
+	)
+	switch {
 	case errors.As(err, &cfgErrs):
 		// Config problems are printed bare, FILE:LINE:COL: message, so editors can jump to them.
 		fmt.Fprintln(stderr, strings.TrimRight(cfgErrs.Error(), "\n"))
@@ -120,9 +136,7 @@ func handleError(stderr io.Writer, cmd *cobra.Command, err error) int {
 		// A first run in a new project lands here: say what makes the config, not only its absence.
 		fmt.Fprintf(stderr, "gauntlet: %s\ngauntlet init writes one for this project (gauntlet init --help)\n", err)
 		return exitUsage
-	case errors.As(err, &unknown), errors.Is(err, snapshot.ErrBaseNotFound),
-		errors.As(err, &planted), errors.Is(err, errNoLastRun),
-		errors.Is(err, errNotInLastRun):
+	case isUsageWithoutSynopsis(err):
 		fmt.Fprintf(stderr, "gauntlet: %s\n", err)
 		return exitUsage
 	case errors.As(err, &usage) || !errors.As(err, &fromBody):
@@ -135,6 +149,18 @@ func handleError(stderr io.Writer, cmd *cobra.Command, err error) int {
 		fmt.Fprintf(stderr, "gauntlet: %s\n", err)
 		return exitError
 	}
+}
+
+// isUsageWithoutSynopsis reports whether err is the user's mistake in what a command names (a
+// gate, a base, a last run, a planted config): the command line's synopsis would not help.
+func isUsageWithoutSynopsis(err error) bool {
+	var (
+		unknown *engine.UnknownGateError
+		planted *config.UntrustedError
+	)
+	return errors.As(err, &unknown) || errors.Is(err, snapshot.ErrBaseNotFound) ||
+		errors.As(err, &planted) || errors.Is(err, errNoLastRun) ||
+		errors.Is(err, errNotInLastRun)
 }
 
 // closedStdout reports whether err is a write to gauntlet's stdout whose reader has gone.

@@ -101,63 +101,19 @@ func explain(opts *explainOptions) error {
 	if err != nil {
 		return err
 	}
-	where := config.DisplayPath(filepath.Join(root, state.Name, engine.LastRunFile))
-	data, err := readLastRun(root, ios.ErrOut)
-	if errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("%w in %s (gauntlet run records one)", errNoLastRun, config.DisplayPath(filepath.Join(root, state.Name)))
-	}
+	r, data, err := readExplainedRun(root, ios.ErrOut)
 	if err != nil {
 		return err
 	}
-	r, err := report.ReadJSON(bytes.NewReader(data))
-	if err != nil {
-		return fmt.Errorf("last run %s: %w", where, err)
-	}
-	causes := storedCauses(data)
-
 	ex := explanation{RunID: r.RunID, Verdict: r.Verdict, Gates: []explained{}}
 	if opts.gate == "" {
 		ex.Integrity = r.Integrity
 	}
-	var names []string
-	byName := map[string]report.GateReport{}
 	// Setup steps first: a failed step explains the gates it kept from running.
 	all := slices.Concat(r.Setup, r.Gates)
-	setup := map[string]bool{}
-	for _, s := range r.Setup {
-		setup[s.Name] = true
-	}
-	for _, g := range all {
-		names = append(names, g.Name)
-		byName[g.Name] = g
-	}
-	for _, g := range all {
-		wanted := g.Name == opts.gate || opts.gate == "" && slices.Contains([]gates.Status{gates.StatusFail, gates.StatusError, gates.StatusWarn}, g.Status)
-		if !wanted {
-			continue
-		}
-		if slices.ContainsFunc(ex.Gates, func(e explained) bool { return e.Name == g.Name }) {
-			continue // already explained as the cause of a skip
-		}
-		ex.Gates = append(ex.Gates, explainGate(g, causes, setup))
-		// A gate skipped for its need is explained by that need: follow the chain to the gate
-		// that failed. Each step is a gate that finished earlier, so the chain ends.
-		for seen := map[string]bool{g.Name: true}; g.SkippedBecause != "" && !seen[g.SkippedBecause]; {
-			need, ok := byName[g.SkippedBecause]
-			if !ok {
-				break
-			}
-			seen[need.Name] = true
-			ex.Gates = append(ex.Gates, explainGate(need, causes, setup))
-			g = need
-		}
-	}
+	ex.Gates = explainGates(all, opts.gate, storedCauses(data), setupNames(r.Setup))
 	if opts.gate != "" && len(ex.Gates) == 0 {
-		known := "none"
-		if len(names) > 0 {
-			known = strings.Join(names, ", ")
-		}
-		return fmt.Errorf("gate %q is %w %s (its gates: %s)", opts.gate, errNotInLastRun, r.RunID, known)
+		return fmt.Errorf("gate %q is %w %s (its gates: %s)", opts.gate, errNotInLastRun, r.RunID, gateNameList(all))
 	}
 	if opts.json {
 		enc := json.NewEncoder(ios.Out)
@@ -166,6 +122,85 @@ func explain(opts *explainOptions) error {
 		return enc.Encode(ex)
 	}
 	return writeExplanation(ios.Out, ex)
+}
+
+// readExplainedRun reads the last run's report, and the stored bytes it came from.
+func readExplainedRun(root string, stderr io.Writer) (report.Report, []byte, error) {
+	data, err := readLastRun(root, stderr)
+	if errors.Is(err, fs.ErrNotExist) {
+		return report.Report{}, nil, fmt.Errorf("%w in %s (gauntlet run records one)", errNoLastRun, config.DisplayPath(filepath.Join(root, state.Name)))
+	}
+	if err != nil {
+		return report.Report{}, nil, err
+	}
+	r, err := report.ReadJSON(bytes.NewReader(data))
+	if err != nil {
+		where := config.DisplayPath(filepath.Join(root, state.Name, engine.LastRunFile))
+		return report.Report{}, nil, fmt.Errorf("last run %s: %w", where, err)
+	}
+	return r, data, nil
+}
+
+func setupNames(steps []report.GateReport) map[string]bool {
+	setup := map[string]bool{}
+	for _, s := range steps {
+		setup[s.Name] = true
+	}
+	return setup
+}
+
+// gateNameList names the run's gates for an error, "none" when it had none.
+func gateNameList(all []report.GateReport) string {
+	if len(all) == 0 {
+		return "none"
+	}
+	names := make([]string, 0, len(all))
+	for _, g := range all {
+		names = append(names, g.Name)
+	}
+	return strings.Join(names, ", ")
+}
+
+// explainGates explains the gate asked for, or every gate that did not pass, each followed by
+// the chain of needs that made it skip.
+func explainGates(all []report.GateReport, asked string, causes map[string]*gates.Cause, setup map[string]bool) []explained {
+	byName := map[string]report.GateReport{}
+	for _, g := range all {
+		byName[g.Name] = g
+	}
+	out := []explained{}
+	for _, g := range all {
+		if !isExplained(g, asked) || slices.ContainsFunc(out, func(e explained) bool { return e.Name == g.Name }) {
+			continue // not asked for, or already explained as the cause of a skip
+		}
+		out = append(out, explainGate(g, causes, setup))
+		for _, need := range skipChain(g, byName) {
+			out = append(out, explainGate(need, causes, setup))
+		}
+	}
+	return out
+}
+
+// isExplained reports whether explain shows g: the gate asked for, or with none asked, each
+// gate that failed, errored or warned.
+func isExplained(g report.GateReport, asked string) bool {
+	return g.Name == asked || asked == "" && slices.Contains([]gates.Status{gates.StatusFail, gates.StatusError, gates.StatusWarn}, g.Status)
+}
+
+// skipChain follows a gate skipped for its need to that need, and on to the gate that failed.
+// Each step is a gate that finished earlier, so the chain ends.
+func skipChain(g report.GateReport, byName map[string]report.GateReport) []report.GateReport {
+	var chain []report.GateReport
+	for seen := map[string]bool{g.Name: true}; g.SkippedBecause != "" && !seen[g.SkippedBecause]; {
+		need, ok := byName[g.SkippedBecause]
+		if !ok {
+			break
+		}
+		seen[need.Name] = true
+		chain = append(chain, need)
+		g = need
+	}
+	return chain
 }
 
 func explainGate(g report.GateReport, causes map[string]*gates.Cause, setup map[string]bool) explained {

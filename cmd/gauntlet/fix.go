@@ -122,13 +122,9 @@ func fixGates(parent context.Context, opts *fixOptions) error {
 		return errInterrupted
 	}
 
-	names := make([]string, len(fixed))
-	for i, f := range fixed {
-		names[i] = f.Gate
-	}
 	run, err := engine.Execute(ctx, engine.Request{
 		Config:   cfg,
-		Scope:    engine.Scope{Names: names, CI: ios.IsCI()},
+		Scope:    engine.Scope{Names: fixedGateNames(fixed), CI: ios.IsCI()},
 		Locked:   true,
 		Env:      env,
 		Observer: progress,
@@ -137,6 +133,21 @@ func fixGates(parent context.Context, opts *fixOptions) error {
 		Starting: func(_ string, toRun []gates.Gate) { progress.Start(toRun) },
 	})
 	progress.Stop()
+	return fixedRunExit(ctx, view, colored, run, err)
+}
+
+// fixedGateNames are the gates the fixers ran for: they run again.
+func fixedGateNames(fixed []fix.Result) []string {
+	names := make([]string, len(fixed))
+	for i, f := range fixed {
+		names[i] = f.Gate
+	}
+	return names
+}
+
+// fixedRunExit writes the summary of the gates run again after their fixers, and returns fix's
+// outcome: what could not be written or recorded is an error only when no gate failed.
+func fixedRunExit(ctx context.Context, view io.Writer, colored bool, run *engine.Run, err error) error {
 	if errors.Is(context.Cause(ctx), errInterrupted) && run == nil {
 		return errInterrupted
 	}
@@ -159,32 +170,52 @@ func fixGates(parent context.Context, opts *fixOptions) error {
 // ones that failed in the last run and have a fix now.
 func fixTargets(cfg *config.Config, names []string) ([]gates.Gate, error) {
 	if len(names) > 0 {
-		var known []string
-		var picked []gates.Gate
-		var unknown []string
-		for _, g := range cfg.Gates {
-			known = append(known, g.Name)
-		}
-		for _, n := range names {
-			i := slices.IndexFunc(cfg.Gates, func(g gates.Gate) bool { return g.Name == n })
-			if i < 0 {
-				unknown = append(unknown, n)
-				continue
-			}
-			picked = append(picked, cfg.Gates[i])
-		}
-		if len(unknown) > 0 {
-			return nil, &engine.UnknownGateError{Unknown: unknown, Known: known}
-		}
-		gs, err := fix.Fixable(picked)
-		if err != nil {
-			return nil, &usageError{err}
-		}
-		return gs, nil
+		return namedFixTargets(cfg.Gates, names)
 	}
-	data, err := readLastRun(cfg.Root, io.Discard)
+	failed, err := lastRunFailures(cfg.Root)
+	if err != nil {
+		return nil, err
+	}
+	var out []gates.Gate
+	for _, g := range cfg.Gates {
+		if failed[g.Name] && g.Fix != "" && g.Enabled {
+			out = append(out, g)
+		}
+	}
+	return out, nil
+}
+
+// namedFixTargets are the named gates, each of which must exist and have a fix.
+func namedFixTargets(all []gates.Gate, names []string) ([]gates.Gate, error) {
+	var known []string
+	var picked []gates.Gate
+	var unknown []string
+	for _, g := range all {
+		known = append(known, g.Name)
+	}
+	for _, n := range names {
+		i := slices.IndexFunc(all, func(g gates.Gate) bool { return g.Name == n })
+		if i < 0 {
+			unknown = append(unknown, n)
+			continue
+		}
+		picked = append(picked, all[i])
+	}
+	if len(unknown) > 0 {
+		return nil, &engine.UnknownGateError{Unknown: unknown, Known: known}
+	}
+	gs, err := fix.Fixable(picked)
+	if err != nil {
+		return nil, &usageError{err}
+	}
+	return gs, nil
+}
+
+// lastRunFailures says, for each gate of the last run, whether it failed.
+func lastRunFailures(root string) (map[string]bool, error) {
+	data, err := readLastRun(root, io.Discard)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("%w in %s (gauntlet run records one; or name the gates to fix)", errNoLastRun, config.DisplayPath(filepath.Join(cfg.Root, state.Name)))
+		return nil, fmt.Errorf("%w in %s (gauntlet run records one; or name the gates to fix)", errNoLastRun, config.DisplayPath(filepath.Join(root, state.Name)))
 	}
 	if err != nil {
 		return nil, err
@@ -197,13 +228,7 @@ func fixTargets(cfg *config.Config, names []string) ([]gates.Gate, error) {
 	for _, g := range last.Gates {
 		failed[g.Name] = g.Status == gates.StatusFail
 	}
-	var out []gates.Gate
-	for _, g := range cfg.Gates {
-		if failed[g.Name] && g.Fix != "" && g.Enabled {
-			out = append(out, g)
-		}
-	}
-	return out, nil
+	return failed, nil
 }
 
 // writeFixed says what each fixer did: its command, how it ended when not with exit 0, and the

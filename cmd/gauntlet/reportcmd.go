@@ -79,17 +79,9 @@ before it is shown.`,
 
 func mergeReports(opts *mergeOptions) error {
 	ios := opts.IO
-	inputs := make([]report.MergeInput, 0, len(opts.files))
-	for _, file := range opts.files {
-		data, err := shard.ReadFile(file, maxMergeInputBytes)
-		if err != nil {
-			return usagef("report %s: %v", file, err)
-		}
-		r, err := report.ReadJSON(bytes.NewReader(data))
-		if err != nil {
-			return usagef("report %s: %v", file, err)
-		}
-		inputs = append(inputs, report.MergeInput{Source: file, Report: r})
+	inputs, err := readMergeInputs(opts.files)
+	if err != nil {
+		return err
 	}
 	order, err := configOrder(ios, opts.configFile, inputs[0].Report.ConfigDigest)
 	if err != nil {
@@ -126,6 +118,23 @@ func mergeReports(opts *mergeOptions) error {
 		return err
 	}
 	return &verdictExit{merged.Verdict}
+}
+
+// readMergeInputs reads the shards' JSON reports.
+func readMergeInputs(files []string) ([]report.MergeInput, error) {
+	inputs := make([]report.MergeInput, 0, len(files))
+	for _, file := range files {
+		data, err := shard.ReadFile(file, maxMergeInputBytes)
+		if err != nil {
+			return nil, usagef("report %s: %v", file, err)
+		}
+		r, err := report.ReadJSON(bytes.NewReader(data))
+		if err != nil {
+			return nil, usagef("report %s: %v", file, err)
+		}
+		inputs = append(inputs, report.MergeInput{Source: file, Report: r})
+	}
+	return inputs, nil
 }
 
 // configOrder is the gate order of the config, when one can be loaded and the reports ran it;

@@ -129,26 +129,9 @@ func runGates(parent context.Context, opts *runOptions) error {
 			return err
 		}
 	}
-
-	// The terminal view goes to stdout unless stdout carries a machine report.
-	view, tty := ios.Out, ios.StdoutTTY
-	stdoutFormat, anyToStdout := report.StdoutFormat(opts.outputs)
-	reportToStdout := anyToStdout && !stdoutFormat.OnTerminal()
-	if reportToStdout {
-		view, tty = ios.ErrOut, ios.StderrTTY
-	}
-	colored := ios.ColorEnabled(opts.color, tty)
-	// Once nobody reads the view, printing stops but the run goes on to its end and its record.
-	view = &stopOnBrokenPipe{w: view}
-	stdout := ios.Out
-	if !reportToStdout {
-		stdout = view
-	} else {
-		stdout = &stopOnBrokenPipe{w: stdout}
-	}
-
+	out := runOutputsFor(ios, opts)
 	env := ios.Environ()
-	progress := report.NewProgress(view, report.ProgressOptions{TTY: tty, Color: colored, Verbose: opts.verbose, Secrets: cfg.Redactor(env)})
+	progress := report.NewProgress(out.view, report.ProgressOptions{TTY: out.tty, Color: out.colored, Verbose: opts.verbose, Secrets: cfg.Redactor(env)})
 	defer progress.Stop()
 
 	ctx, cancel := context.WithCancelCause(parent)
@@ -176,45 +159,77 @@ func runGates(parent context.Context, opts *runOptions) error {
 		NoCache:  opts.noCache,
 	})
 	progress.Stop()
-	if run != nil && run.Leftovers > 0 {
-		fmt.Fprintf(ios.ErrOut, "gauntlet: killed %s left running by run %s, which was killed before it could stop its gates\n",
-			termtext.Count(run.Leftovers, "process"), run.LeftoversOf)
-	}
+	reportLeftovers(ios.ErrOut, run)
 	if errors.Is(context.Cause(ctx), errInterrupted) && run == nil {
 		return errInterrupted
 	}
 	if err != nil && run == nil {
 		return err
 	}
+	reportRunErrors(ios.ErrOut, run)
+	interrupted := errors.Is(context.Cause(ctx), errInterrupted)
+	// The run happened but could not be recorded when err is set.
+	ioErr := errors.Join(writeRunResults(ios, opts, cfg, out, run, interrupted), err)
+	return runExit(ios.ErrOut, run.Verdict, ioErr, interrupted)
+}
+
+// runOutputs are where run writes: the terminal view goes to stdout unless stdout carries a
+// machine report.
+type runOutputs struct {
+	view, stdout                io.Writer
+	tty, colored                bool
+	stdoutFormat                report.Format
+	anyToStdout, reportToStdout bool
+}
+
+func runOutputsFor(ios *IOStreams, opts *runOptions) runOutputs {
+	out := runOutputs{view: ios.Out, tty: ios.StdoutTTY}
+	out.stdoutFormat, out.anyToStdout = report.StdoutFormat(opts.outputs)
+	out.reportToStdout = out.anyToStdout && !out.stdoutFormat.OnTerminal()
+	if out.reportToStdout {
+		out.view, out.tty = ios.ErrOut, ios.StderrTTY
+	}
+	out.colored = ios.ColorEnabled(opts.color, out.tty)
+	// Once nobody reads the view, printing stops but the run goes on to its end and its record.
+	out.view = &stopOnBrokenPipe{w: out.view}
+	out.stdout = out.view
+	if out.reportToStdout {
+		out.stdout = &stopOnBrokenPipe{w: ios.Out}
+	}
+	return out
+}
+
+// reportLeftovers names the processes of an earlier, killed run that this run had to kill.
+func reportLeftovers(stderr io.Writer, run *engine.Run) {
+	if run != nil && run.Leftovers > 0 {
+		fmt.Fprintf(stderr, "gauntlet: killed %s left running by run %s, which was killed before it could stop its gates\n",
+			termtext.Count(run.Leftovers, "process"), run.LeftoversOf)
+	}
+}
+
+// reportRunErrors says what the run could not check or keep but went on without.
+func reportRunErrors(stderr io.Writer, run *engine.Run) {
 	if run.IntegrityErr != nil {
-		fmt.Fprintf(ios.ErrOut, "gauntlet: %v\n", run.IntegrityErr)
+		fmt.Fprintf(stderr, "gauntlet: %v\n", run.IntegrityErr)
 	}
 	if run.CacheErr != nil {
-		fmt.Fprintf(ios.ErrOut, "gauntlet: %v\n", run.CacheErr)
+		fmt.Fprintf(stderr, "gauntlet: %v\n", run.CacheErr)
 	}
+}
 
+// writeRunResults writes the summary, the annotations, the step summary and the reports, and
+// returns what could not be written: gauntlet's own problem.
+func writeRunResults(ios *IOStreams, opts *runOptions, cfg *config.Config, out runOutputs, run *engine.Run, interrupted bool) error {
 	// Annotations belong on the terminal under GitHub Actions (its log reads them), whatever
 	// the report formats and wherever they go; elsewhere only when the github format goes to stdout.
 	onActions := ios.OnGitHubActions()
-	annotate := onActions || anyToStdout && stdoutFormat == report.FormatGitHub
-	interrupted := errors.Is(context.Cause(ctx), errInterrupted)
-	text := report.TextOptions{Color: colored, Interrupted: interrupted}
-	if cfg.FailFast {
-		text.FirstFailure = run.FirstFailure
-	}
-	if annotate {
-		// The annotations fold each gate's output into a group; printed here too, every output
-		// would appear twice in the log.
-		text.TailLines = -1
-	}
-	// What could not be written (the summary, the report, the run's record) is gauntlet's own
-	// problem; it makes the exit code an error only when no gate failed: fail wins over error.
+	annotate := onActions || out.anyToStdout && out.stdoutFormat == report.FormatGitHub
 	var ioErr error
-	if werr := report.WriteText(view, run.Report, text); werr != nil {
+	if werr := report.WriteText(out.view, run.Report, summaryOptions(cfg, out, run, interrupted, annotate)); werr != nil {
 		ioErr = errors.Join(ioErr, fmt.Errorf("write summary: %w", werr))
 	}
 	if annotate {
-		if werr := report.WriteGitHub(view, run.Report); werr != nil {
+		if werr := report.WriteGitHub(out.view, run.Report); werr != nil {
 			ioErr = errors.Join(ioErr, fmt.Errorf("write GitHub annotations: %w", werr))
 		}
 	}
@@ -223,20 +238,39 @@ func runGates(parent context.Context, opts *runOptions) error {
 			fmt.Fprintf(ios.ErrOut, "gauntlet: %s\n", werr)
 		}
 	}
-	if werr := report.WriteOutputs(stdout, opts.outputs, run.Report); werr != nil {
+	if werr := report.WriteOutputs(out.stdout, opts.outputs, run.Report); werr != nil {
 		ioErr = errors.Join(ioErr, werr)
 	}
-	ioErr = errors.Join(ioErr, err) // the run happened but could not be recorded
-	if ioErr != nil && run.Verdict != gates.VerdictFail {
+	return ioErr
+}
+
+// summaryOptions are how the terminal summary is written.
+func summaryOptions(cfg *config.Config, out runOutputs, run *engine.Run, interrupted, annotate bool) report.TextOptions {
+	text := report.TextOptions{Color: out.colored, Interrupted: interrupted}
+	if cfg.FailFast {
+		text.FirstFailure = run.FirstFailure
+	}
+	if annotate {
+		// The annotations fold each gate's output into a group; printed here too, every output
+		// would appear twice in the log.
+		text.TailLines = -1
+	}
+	return text
+}
+
+// runExit is run's outcome. What could not be written (the summary, the report, the run's
+// record) makes the exit code an error only when no gate failed: fail wins over error.
+func runExit(stderr io.Writer, verdict gates.Verdict, ioErr error, interrupted bool) error {
+	if ioErr != nil && verdict != gates.VerdictFail {
 		return ioErr
 	}
 	if ioErr != nil {
-		fmt.Fprintf(ios.ErrOut, "gauntlet: %v\n", ioErr)
+		fmt.Fprintf(stderr, "gauntlet: %v\n", ioErr)
 	}
 	if interrupted {
 		return errInterruptedShown
 	}
-	return &verdictExit{run.Verdict}
+	return &verdictExit{verdict}
 }
 
 // noteAboveProgress writes a line of gauntlet's own above the live view's block while one is

@@ -79,19 +79,7 @@ func showStatus(opts *statusOptions) error {
 	}
 	data, err := readLastRun(root, ios.ErrOut)
 	if errors.Is(err, fs.ErrNotExist) {
-		if shown(history) {
-			if opts.json {
-				err = writeHistoryJSON(ios.Out, []byte("{}"), history)
-			} else {
-				err = writeHistory(ios.Out, history, now, ios.ColorEnabled("auto", ios.StdoutTTY))
-			}
-			if err != nil {
-				return err
-			}
-		}
-		_, err := fmt.Fprintf(ios.ErrOut, "gauntlet: no run recorded yet in %s (gauntlet run records one)\n",
-			config.DisplayPath(filepath.Join(root, state.Name)))
-		return err
+		return showHistoryWithoutRun(ios, opts.json, root, history, now)
 	}
 	if err != nil {
 		return err
@@ -117,6 +105,25 @@ func showStatus(opts *statusOptions) error {
 		return err
 	}
 	return report.WriteText(ios.Out, r, report.TextOptions{Color: ios.ColorEnabled("auto", ios.StdoutTTY)})
+}
+
+// showHistoryWithoutRun shows the stop hook's history, when it has one to show, in a project
+// with no run recorded, and says that none is.
+func showHistoryWithoutRun(ios *IOStreams, asJSON bool, root string, history stophook.History, now time.Time) error {
+	if shown(history) {
+		var err error
+		if asJSON {
+			err = writeHistoryJSON(ios.Out, []byte("{}"), history)
+		} else {
+			err = writeHistory(ios.Out, history, now, ios.ColorEnabled("auto", ios.StdoutTTY))
+		}
+		if err != nil {
+			return err
+		}
+	}
+	_, err := fmt.Fprintf(ios.ErrOut, "gauntlet: no run recorded yet in %s (gauntlet run records one)\n",
+		config.DisplayPath(filepath.Join(root, state.Name)))
+	return err
 }
 
 // statusRoot is the project status is about: the config's, else (in a git repository without one)

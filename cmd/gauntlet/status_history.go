@@ -160,16 +160,7 @@ func describeDecision(e stophook.HistoryEntry) string {
 }
 
 func decisionWords(e stophook.HistoryEntry) string {
-	gates := strings.Join(e.Failed, ", ")
-	if e.Integrity > 0 {
-		// The loudest part first: the gates are green, or failing, on a change that weakened them.
-		weakened := "THE CHANGE WEAKENS THE GATES (" + termtext.Count(e.Integrity, "integrity finding") + ", gauntlet explain)"
-		if gates == "" {
-			gates = weakened
-		} else {
-			gates = weakened + "; " + gates
-		}
-	}
+	gates := failedWords(e)
 	switch e.Why {
 	case stophook.WhyFail:
 		return fmt.Sprintf("blocked, attempt %d of %d: %s", e.Attempt, e.MaxAttempts, gates)
@@ -178,19 +169,7 @@ func decisionWords(e stophook.HistoryEntry) string {
 	case stophook.WhyRetryLimit:
 		return fmt.Sprintf("retry limit after %s, still failing: %s", termtext.Count(e.Attempt, "attempt"), gates)
 	case stophook.WhyInfra, stophook.WhyLock:
-		what := "gates not run"
-		if e.Why == stophook.WhyLock {
-			what = "gates not run (lock held)"
-		}
-		if e.Message != "" {
-			cause := strings.TrimPrefix(e.Message, "gauntlet: ")
-			if rest, ok := strings.CutPrefix(cause, "gates not judged, their environment broke: "); ok {
-				what, cause = "gates not judged", rest
-			}
-			cause = strings.TrimSuffix(strings.TrimPrefix(cause, "gates not run: "), "; stop allowed")
-			return what + ": " + cause
-		}
-		return what
+		return notRunWords(e)
 	case stophook.WhyHostRelease:
 		return fmt.Sprintf("let go by the host after block %d (its own cap, or the user stopped the agent), still failing: %s", e.Attempt, gates)
 	case stophook.WhyWarn:
@@ -204,6 +183,37 @@ func decisionWords(e stophook.HistoryEntry) string {
 	default:
 		return e.Why
 	}
+}
+
+// failedWords names the failing gates, after the integrity findings when the change weakened
+// the gates: the loudest part first, whether the gates are green or failing.
+func failedWords(e stophook.HistoryEntry) string {
+	gates := strings.Join(e.Failed, ", ")
+	if e.Integrity == 0 {
+		return gates
+	}
+	weakened := "THE CHANGE WEAKENS THE GATES (" + termtext.Count(e.Integrity, "integrity finding") + ", gauntlet explain)"
+	if gates == "" {
+		return weakened
+	}
+	return weakened + "; " + gates
+}
+
+// notRunWords says why the gates were not run, or not judged, and what kept them.
+func notRunWords(e stophook.HistoryEntry) string {
+	what := "gates not run"
+	if e.Why == stophook.WhyLock {
+		what = "gates not run (lock held)"
+	}
+	if e.Message == "" {
+		return what
+	}
+	cause := strings.TrimPrefix(e.Message, "gauntlet: ")
+	if rest, ok := strings.CutPrefix(cause, "gates not judged, their environment broke: "); ok {
+		what, cause = "gates not judged", rest
+	}
+	cause = strings.TrimSuffix(strings.TrimPrefix(cause, "gates not run: "), "; stop allowed")
+	return what + ": " + cause
 }
 
 func stamp(t, now time.Time) string {

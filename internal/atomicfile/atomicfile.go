@@ -30,24 +30,8 @@ func Write(path string, data []byte, perm fs.FileMode) error {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	committed := false
-	defer func() {
-		if !committed {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if _, err := tmp.Write(data); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	// CreateTemp makes the file 0600 whatever the umask; the final file must look like its
-	// predecessor (or like any new file the user would have made).
-	if err := tmp.Chmod(mode); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Sync(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
+	defer discardUnless(&committed, tmp)
+	if err := fill(tmp, data, mode); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	if err := rename(tmp.Name(), target); err != nil {
@@ -55,6 +39,30 @@ func Write(path string, data []byte, perm fs.FileMode) error {
 	}
 	committed = true
 	return nil
+}
+
+// fill writes data to the temporary file, gives it mode, syncs and closes it.
+func fill(tmp *os.File, data []byte, mode fs.FileMode) error {
+	if _, err := tmp.Write(data); err != nil {
+		return err
+	}
+	// CreateTemp makes the file 0600 whatever the umask; the final file must look like its
+	// predecessor (or like any new file the user would have made).
+	if err := tmp.Chmod(mode); err != nil {
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		return err
+	}
+	return tmp.Close()
+}
+
+// discardUnless removes the temporary file unless it was renamed into place.
+func discardUnless(committed *bool, tmp *os.File) {
+	if !*committed {
+		tmp.Close()
+		os.Remove(tmp.Name())
+	}
 }
 
 // resolve follows a symlink at path and returns the file to replace and the mode it must get.
@@ -68,15 +76,25 @@ func resolve(path string, perm fs.FileMode) (string, fs.FileMode, error) {
 	}
 	target := path
 	if info.Mode()&fs.ModeSymlink != 0 {
-		if target, err = filepath.EvalSymlinks(path); err != nil {
-			return "", 0, fmt.Errorf("write %s: follow symlink: %w", path, err)
-		}
-		if info, err = os.Stat(target); err != nil {
-			return "", 0, fmt.Errorf("write %s: %w", path, err)
+		if target, info, err = followLink(path); err != nil {
+			return "", 0, err
 		}
 	}
 	if !info.Mode().IsRegular() {
 		return "", 0, fmt.Errorf("write %s: not a regular file", path)
 	}
 	return target, info.Mode().Perm(), nil
+}
+
+// followLink is the file the symlink at path points to.
+func followLink(path string) (string, fs.FileInfo, error) {
+	target, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return "", nil, fmt.Errorf("write %s: follow symlink: %w", path, err)
+	}
+	info, err := os.Stat(target)
+	if err != nil {
+		return "", nil, fmt.Errorf("write %s: %w", path, err)
+	}
+	return target, info, nil
 }

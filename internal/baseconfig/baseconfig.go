@@ -67,14 +67,32 @@ type judging struct {
 // override stop_hook.local_overrides honours then applies), else as the base has it; then adds
 // the gates only the change has.
 func (j *judging) gates(base, head, main []gates.Gate, what string) []gates.Gate {
-	byName := func(gs []gates.Gate) map[string]gates.Gate {
-		m := make(map[string]gates.Gate, len(gs))
-		for _, g := range gs {
-			m[g.Name] = g
+	headBy, mainBy, baseBy := gatesByName(head), gatesByName(main), gatesByName(base)
+	renamedTo := renames(base, main, baseBy, mainBy)
+	var out []gates.Gate
+	for _, b := range base {
+		m, kept := mainBy[b.Name]
+		if kept && definition(m) == definition(b) {
+			out = append(out, headBy[b.Name])
+			continue
 		}
-		return m
+		j.addChanged(what, b, m, kept, renamedTo[b.Name])
+		out = append(out, b)
 	}
-	headBy, mainBy, baseBy := byName(head), byName(main), byName(base)
+	return append(out, onlyInChange(head, baseBy, renamedTo)...)
+}
+
+func gatesByName(gs []gates.Gate) map[string]gates.Gate {
+	m := make(map[string]gates.Gate, len(gs))
+	for _, g := range gs {
+		m[g.Name] = g
+	}
+	return m
+}
+
+// renames pairs each base gate the change no longer has with a new gate of the change that has
+// its definition: base name to new name.
+func renames(base, main []gates.Gate, baseBy, mainBy map[string]gates.Gate) map[string]string {
 	renamedTo := map[string]string{}
 	for _, g := range main {
 		if _, inBase := baseBy[g.Name]; inBase {
@@ -87,27 +105,30 @@ func (j *judging) gates(base, head, main []gates.Gate, what string) []gates.Gate
 			}
 		}
 	}
-	var out []gates.Gate
-	for _, b := range base {
-		m, kept := mainBy[b.Name]
-		switch {
-		case kept && definition(m) == definition(b):
-			out = append(out, headBy[b.Name])
-			continue
-		case kept:
-			keys, stricter := altered(b, m)
-			j.add(fmt.Sprintf("%s %q altered (%s): it runs as the session's base defines it", what, b.Name, strings.Join(keys, ", ")), stricter)
-		case renamedTo[b.Name] != "":
-			j.add(fmt.Sprintf("%s %q renamed to %q: it runs as %q, as the session's base defines it", what, b.Name, renamedTo[b.Name], b.Name), false)
-		default:
-			j.add(fmt.Sprintf("%s %q removed: it runs as the session's base defines it", what, b.Name), false)
-		}
-		out = append(out, b)
+	return renamedTo
+}
+
+// addChanged notes how the change altered, renamed or removed the base gate b (m is the
+// change's gate of that name, when kept).
+func (j *judging) addChanged(what string, b, m gates.Gate, kept bool, renamedTo string) {
+	switch {
+	case kept:
+		keys, stricter := altered(b, m)
+		j.add(fmt.Sprintf("%s %q altered (%s): it runs as the session's base defines it", what, b.Name, strings.Join(keys, ", ")), stricter)
+	case renamedTo != "":
+		j.add(fmt.Sprintf("%s %q renamed to %q: it runs as %q, as the session's base defines it", what, b.Name, renamedTo, b.Name), false)
+	default:
+		j.add(fmt.Sprintf("%s %q removed: it runs as the session's base defines it", what, b.Name), false)
 	}
+}
+
+// onlyInChange are the change's gates the base does not have, besides the renamed ones.
+func onlyInChange(head []gates.Gate, baseBy map[string]gates.Gate, renamedTo map[string]string) []gates.Gate {
 	renamed := map[string]bool{}
 	for _, to := range renamedTo {
 		renamed[to] = true
 	}
+	var out []gates.Gate
 	for _, g := range head {
 		if _, inBase := baseBy[g.Name]; !inBase && !renamed[g.Name] {
 			out = append(out, g)

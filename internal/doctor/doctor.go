@@ -109,48 +109,15 @@ type Options struct {
 func Diagnose(ctx context.Context, opts Options, env Env) (*Report, *config.Config) {
 	r := &Report{}
 	cfg, err := config.Load(config.Options{Dir: env.Dir, File: opts.ConfigFile})
-	switch {
-	case err == nil:
-		r.Root = cfg.Root
-		r.add(Check{Name: "config", Level: OK, Message: fmt.Sprintf("%s loads: %s", config.DisplayPath(cfg.Path), termtext.Count(len(cfg.Gates), "gate"))})
-	case errors.Is(err, config.ErrNotFound):
-		r.Root = scaffold.RepoRoot(ctx, env.Dir)
-		r.add(Check{Name: "config", Level: Problem, Message: "no .gauntlet.yml found: the stop hook lets every agent stop unchecked",
-			Fix: "gauntlet init writes one for this project"})
-	default:
-		r.Root = rootOfBrokenConfig(opts.ConfigFile, env.Dir)
-		r.add(Check{Name: "config", Level: Problem, Message: "the config does not load: " + oneLine(err.Error()),
-			Fix: "gauntlet validate lists every problem with its line"})
-	}
+	r.Root = diagnoseRoot(ctx, cfg, err, opts.ConfigFile, env.Dir)
+	r.add(configCheck(cfg, err))
 	r.add(gitignoreCheck(ctx, r.Root))
 	if cfg != nil {
-		// The same preflight as init, and every gate's program: a gate whose program is missing
-		// here would only ever error, so one that nothing could bring is a problem.
-		all := slices.Concat(cfg.Setup, cfg.Gates)
-		for _, p := range slices.Concat(preflight.Check(cfg.Root, all), preflight.Programs(cfg.Root, all)) {
-			level, message := Warn, p.Gate+": "+p.Message
-			switch {
-			case p.Sure:
-				level, message = Problem, message+": the gate cannot start"
-			case p.Doubt != "":
-				message += " (" + p.Doubt + ")"
-			}
-			r.add(Check{Name: "tool", Level: level, Message: message, Fix: p.Fix})
-		}
-		for _, c := range censusChecks(cfg) {
+		for _, c := range slices.Concat(toolChecks(cfg), censusChecks(cfg)) {
 			r.add(c)
 		}
 	}
-
-	names := opts.Hosts
-	explicit := len(names) > 0
-	if !explicit {
-		for _, h := range hosts.Names() {
-			if len(hookfile.Inspect(r.Root, h)) > 0 {
-				names = append(names, h)
-			}
-		}
-	}
+	names, explicit := hostsToCheck(r.Root, opts.Hosts)
 	if len(names) == 0 {
 		r.add(Check{Name: "hook", Level: Warn, Message: "no agent host's hook file is in this project: no agent is gated",
 			Fix: "gauntlet init --host " + hosts.NameList("|") + " installs the stop hook"})
@@ -163,65 +130,79 @@ func Diagnose(ctx context.Context, opts Options, env Env) (*Report, *config.Conf
 	return r, cfg
 }
 
+// diagnoseRoot is the project's root: the loaded config's, else the repository's, else the
+// folder of the config that does not load.
+func diagnoseRoot(ctx context.Context, cfg *config.Config, err error, configFile, dir string) string {
+	switch {
+	case err == nil:
+		return cfg.Root
+	case errors.Is(err, config.ErrNotFound):
+		return scaffold.RepoRoot(ctx, dir)
+	default:
+		return rootOfBrokenConfig(configFile, dir)
+	}
+}
+
+// configCheck reports whether the config loads.
+func configCheck(cfg *config.Config, err error) Check {
+	switch {
+	case err == nil:
+		return Check{Name: "config", Level: OK, Message: fmt.Sprintf("%s loads: %s", config.DisplayPath(cfg.Path), termtext.Count(len(cfg.Gates), "gate"))}
+	case errors.Is(err, config.ErrNotFound):
+		return Check{Name: "config", Level: Problem, Message: "no .gauntlet.yml found: the stop hook lets every agent stop unchecked",
+			Fix: "gauntlet init writes one for this project"}
+	default:
+		return Check{Name: "config", Level: Problem, Message: "the config does not load: " + oneLine(err.Error()),
+			Fix: "gauntlet validate lists every problem with its line"}
+	}
+}
+
+// toolChecks run the same preflight as init, and look for every gate's program: a gate whose
+// program is missing here would only ever error, so one that nothing could bring is a problem.
+func toolChecks(cfg *config.Config) []Check {
+	all := slices.Concat(cfg.Setup, cfg.Gates)
+	var out []Check
+	for _, p := range slices.Concat(preflight.Check(cfg.Root, all), preflight.Programs(cfg.Root, all)) {
+		level, message := Warn, p.Gate+": "+p.Message
+		switch {
+		case p.Sure:
+			level, message = Problem, message+": the gate cannot start"
+		case p.Doubt != "":
+			message += " (" + p.Doubt + ")"
+		}
+		out = append(out, Check{Name: "tool", Level: level, Message: message, Fix: p.Fix})
+	}
+	return out
+}
+
+// hostsToCheck are the hosts asked for, or else every host with a hook file in the project;
+// explicit says they were asked for.
+func hostsToCheck(root string, asked []hosts.Name) (names []hosts.Name, explicit bool) {
+	if len(asked) > 0 {
+		return asked, true
+	}
+	for _, h := range hosts.Names() {
+		if len(hookfile.Inspect(root, h)) > 0 {
+			names = append(names, h)
+		}
+	}
+	return names, false
+}
+
 // checkHost checks one host's hook; it reports whether the hook is installed.
 func checkHost(ctx context.Context, r *Report, env Env, cfg *config.Config, host hosts.Name, explicit bool) bool {
 	spec := hosts.MustGet(host)
-	files := hookfile.Inspect(r.Root, host)
-	var hooks []hookfile.Hook
-	var names []string
-	for _, f := range files {
-		names = append(names, f.File)
-		if f.Err != nil {
-			r.add(Check{Host: host, Name: "hook", Level: Problem, Message: fmt.Sprintf("%s cannot be read: %v", f.File, f.Err),
-				Fix: "fix the file, then run gauntlet init --host " + string(host)})
-			continue
-		}
-		hooks = append(hooks, f.Hooks...)
-	}
+	hooks, names := readHostHooks(r, host)
 	if len(hooks) == 0 {
-		level, where := Warn, strings.Join(names, ", ")
-		if explicit {
-			level = Problem
-		}
-		if where == "" {
-			where = "no " + spec.Hook.Files[0]
-		}
-		r.add(Check{Host: host, Name: "hook", Level: level,
-			Message: fmt.Sprintf("%s: no gauntlet stop hook under hooks.%s, so %s is not gated", where, spec.StopEvent, spec.Display),
-			Fix:     "gauntlet init --host " + string(host)})
+		r.add(noHookCheck(spec, names, explicit))
 		return false
 	}
 	for _, h := range hooks {
-		r.add(Check{Host: host, Name: "hook", Level: OK, Message: fmt.Sprintf("%s runs %q on hooks.%s", h.File, h.Command, spec.StopEvent)})
-		if c, ok := typeCheck(h); ok {
-			r.add(c)
-		} else {
-			r.add(commandCheck(ctx, env, h))
-		}
-		if cfg != nil {
-			r.add(timeoutCheck(spec, h, cfg.StopHook.Timeout))
-			override, overridden := capOverride(env, spec)
-			if overridden {
-				h.Cap = max(override, 0)
-			}
-			if c, ok := capCheck(spec, h, cfg.StopHook.MaxAttempts); ok {
-				if overridden {
-					c.Message += fmt.Sprintf(" (%s=%d in this environment)", spec.Cap.Env, override)
-				}
-				r.add(c)
-			} else if overridden {
-				r.add(Check{Host: host, Name: "cap", Level: OK, Message: fmt.Sprintf("%s=%d in this environment: %s does not cap consecutive blocks", spec.Cap.Env, override, spec.Display)})
-			}
-		}
+		checkHook(ctx, r, env, cfg, spec, h)
 	}
 	if cfg != nil && cfg.StopHook.Speculative {
-		if missing := hookfile.MissingAfterEdit(r.Root, host); len(missing) > 0 {
-			r.add(Check{Host: host, Name: "after-edit", Level: Warn,
-				Message: fmt.Sprintf("no gauntlet after-edit hook under %s: the gates run only when the agent stops, not while it works", strings.Join(missing, ", ")),
-				Fix:     "gauntlet init --host " + string(host) + " (or add `gauntlet after-edit` there)"})
-		} else if len(spec.AfterEdit) > 0 {
-			r.add(Check{Host: host, Name: "after-edit", Level: OK,
-				Message: "gauntlet after-edit runs after the agent's edits: verdicts are judged in the background before it stops"})
+		if c, ok := afterEditCheck(r.Root, spec); ok {
+			r.add(c)
 		}
 	}
 	if c, ok := disabledCheck(env, spec, r.Root); ok {
@@ -231,6 +212,88 @@ func checkHost(ctx context.Context, r *Report, env Env, cfg *config.Config, host
 	r.add(Check{Host: host, Name: "messages", Level: OK,
 		Message: spec.Messages + "; gauntlet status names every agent let go with gates failing"})
 	return true
+}
+
+// readHostHooks returns the gauntlet stop hooks in host's hook files and the files' names,
+// reporting each file that cannot be read.
+func readHostHooks(r *Report, host hosts.Name) ([]hookfile.Hook, []string) {
+	var hooks []hookfile.Hook
+	var names []string
+	for _, f := range hookfile.Inspect(r.Root, host) {
+		names = append(names, f.File)
+		if f.Err != nil {
+			r.add(Check{Host: host, Name: "hook", Level: Problem, Message: fmt.Sprintf("%s cannot be read: %v", f.File, f.Err),
+				Fix: "fix the file, then run gauntlet init --host " + string(host)})
+			continue
+		}
+		hooks = append(hooks, f.Hooks...)
+	}
+	return hooks, names
+}
+
+// noHookCheck reports a host without a gauntlet stop hook: a problem when the host was asked
+// for by name.
+func noHookCheck(spec hosts.Host, files []string, explicit bool) Check {
+	level, where := Warn, strings.Join(files, ", ")
+	if explicit {
+		level = Problem
+	}
+	if where == "" {
+		where = "no " + spec.Hook.Files[0]
+	}
+	return Check{Host: spec.Name, Name: "hook", Level: level,
+		Message: fmt.Sprintf("%s: no gauntlet stop hook under hooks.%s, so %s is not gated", where, spec.StopEvent, spec.Display),
+		Fix:     "gauntlet init --host " + string(spec.Name)}
+}
+
+// checkHook checks one stop hook entry: what it runs, and, with a config, its timeout and cap.
+func checkHook(ctx context.Context, r *Report, env Env, cfg *config.Config, spec hosts.Host, h hookfile.Hook) {
+	r.add(Check{Host: spec.Name, Name: "hook", Level: OK, Message: fmt.Sprintf("%s runs %q on hooks.%s", h.File, h.Command, spec.StopEvent)})
+	if c, ok := typeCheck(h); ok {
+		r.add(c)
+	} else {
+		r.add(commandCheck(ctx, env, h))
+	}
+	if cfg == nil {
+		return
+	}
+	r.add(timeoutCheck(spec, h, cfg.StopHook.Timeout))
+	if c, ok := capCheckWithOverride(env, spec, h, cfg.StopHook.MaxAttempts); ok {
+		r.add(c)
+	}
+}
+
+// capCheckWithOverride is capCheck with the host's cap as the environment where doctor runs
+// overrides it, saying so.
+func capCheckWithOverride(env Env, spec hosts.Host, h hookfile.Hook, maxAttempts int) (Check, bool) {
+	override, overridden := capOverride(env, spec)
+	if overridden {
+		h.Cap = max(override, 0)
+	}
+	c, ok := capCheck(spec, h, maxAttempts)
+	switch {
+	case !overridden:
+		return c, ok
+	case ok:
+		c.Message += fmt.Sprintf(" (%s=%d in this environment)", spec.Cap.Env, override)
+		return c, true
+	}
+	return Check{Host: spec.Name, Name: "cap", Level: OK, Message: fmt.Sprintf("%s=%d in this environment: %s does not cap consecutive blocks", spec.Cap.Env, override, spec.Display)}, true
+}
+
+// afterEditCheck reports whether the host's after-edit hooks are installed, which speculative
+// judging needs; ok is false for a host without after-edit hooks.
+func afterEditCheck(root string, spec hosts.Host) (Check, bool) {
+	if missing := hookfile.MissingAfterEdit(root, spec.Name); len(missing) > 0 {
+		return Check{Host: spec.Name, Name: "after-edit", Level: Warn,
+			Message: fmt.Sprintf("no gauntlet after-edit hook under %s: the gates run only when the agent stops, not while it works", strings.Join(missing, ", ")),
+			Fix:     "gauntlet init --host " + string(spec.Name) + " (or add `gauntlet after-edit` there)"}, true
+	}
+	if len(spec.AfterEdit) > 0 {
+		return Check{Host: spec.Name, Name: "after-edit", Level: OK,
+			Message: "gauntlet after-edit runs after the agent's edits: verdicts are judged in the background before it stops"}, true
+	}
+	return Check{}, false
 }
 
 // versionWord is the version in a `gauntlet version` line: "gauntlet v1.2.0 (commit ...)".

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/gauntlet-dev/gauntlet/internal/git"
 	"github.com/gauntlet-dev/gauntlet/internal/hookfile"
@@ -40,85 +41,132 @@ func typeCheck(h hookfile.Hook) (Check, bool) {
 func commandCheck(ctx context.Context, env Env, h hookfile.Hook) Check {
 	c := Check{Host: h.Host, Name: "command", Level: Problem}
 	host := string(h.Host)
-	fix := "write the hook command as `gauntlet stop-hook` (gauntlet init --host " + host + " does)"
-	argv, err := commandArgv(h.Command, func(name string) string {
-		if name == "CLAUDE_PROJECT_DIR" || name == "GEMINI_PROJECT_DIR" {
-			return env.Dir
-		}
-		return env.getenv(name)
-	})
-	if err != nil {
-		c.Message, c.Fix = fmt.Sprintf("%q is not a simple command (%v): what it runs cannot be checked, and it may hide what stop-hook says", h.Command, err), fix
+	call, problem := stopHookInvocation(env, h)
+	if problem != "" {
+		c.Message, c.Fix = problem, "write the hook command as `gauntlet stop-hook` (gauntlet init --host "+host+" does)"
 		return c
 	}
-	prog, args, err := programOf(argv)
-	if err != nil {
-		c.Message, c.Fix = fmt.Sprintf("%q: %v", h.Command, err), fix
+	prog, args := call.prog, call.args
+	if isForeignDialect(call.dialect, host) {
+		c.Message = fmt.Sprintf("%q answers in %s's dialect, not %s's: its replies do not block this host's agent", h.Command, call.dialect, host)
+		c.Fix = "use --host " + host + " (or leave --host out)"
 		return c
 	}
-	base := strings.TrimSuffix(filepath.Base(prog), ".exe")
-	switch {
-	case base != "gauntlet" && (len(args) == 0 || args[0] != "stop-hook"):
-		c.Message, c.Fix = fmt.Sprintf("%q runs %s, not gauntlet", h.Command, prog), fix
-		return c
-	case len(args) == 0:
-		c.Message, c.Fix = fmt.Sprintf("%q runs gauntlet without a command, not `gauntlet stop-hook`", h.Command), fix
-		return c
-	case args[0] != "stop-hook":
-		c.Message, c.Fix = fmt.Sprintf("%q runs `gauntlet %s`, not `gauntlet stop-hook`", h.Command, args[0]), fix
-		return c
-	}
-	args = args[1:]
-	if env.StopHookArgs != nil {
-		dialect, err := env.StopHookArgs(args)
-		if err != nil {
-			c.Message, c.Fix = fmt.Sprintf("%q: stop-hook refuses its arguments: %v", h.Command, err), fix
-			return c
-		}
-		if dialect != "" && dialect != "auto" && dialect != host {
-			c.Message = fmt.Sprintf("%q answers in %s's dialect, not %s's: its replies do not block this host's agent", h.Command, dialect, host)
-			c.Fix = "use --host " + host + " (or leave --host out)"
-			return c
-		}
-	}
-
 	path, err := resolveProgram(env, prog)
 	if err != nil {
 		c.Message = fmt.Sprintf("%q does not resolve: %s (%v); the host cannot run the hook", h.Command, prog, conciseErr(err))
 		c.Fix = "put gauntlet on the PATH the host runs with, or run gauntlet init --host " + host + " again (it writes this program's full path when it is not on PATH)"
 		return c
 	}
-	onPath := "put this gauntlet first on the PATH the host runs with, or run gauntlet init --host " + host + " again"
-	helpOf := env.HelpOf
-	if helpOf == nil {
-		helpOf = runHelp
-	}
-	if err := helpOf(ctx, path, append(append([]string{"stop-hook"}, args...), "--help")); err != nil {
+	if err := helpOrDefault(env.HelpOf)(ctx, path, append(append([]string{"stop-hook"}, args...), "--help")); err != nil {
 		c.Message = fmt.Sprintf("%s (%s) fails `stop-hook --help`: %v; the host runs it and gets no reply", prog, path, conciseErr(err))
-		c.Fix = onPath
+		c.Fix = onPathFix(host)
 		return c
 	}
-	self, selfErr := env.Resolver.Executable()
-	if selfErr == nil && hookfile.SameProgram(env.Resolver, path, self) {
+	return programIdentity(ctx, env, c, prog, path)
+}
+
+// hookLookup expands a variable in a hook command as the host would: the project-directory
+// variables Claude Code and Gemini CLI set name the project.
+func hookLookup(env Env) func(string) string {
+	return func(name string) string {
+		if name == "CLAUDE_PROJECT_DIR" || name == "GEMINI_PROJECT_DIR" {
+			return env.Dir
+		}
+		return env.getenv(name)
+	}
+}
+
+// stopHookCall is what a hook command runs: the program, the arguments after `stop-hook`, and
+// the --host they name (empty when they go unchecked).
+type stopHookCall struct {
+	prog    string
+	args    []string
+	dialect string
+}
+
+// stopHookInvocation reads the hook command into argv and returns what it runs; problem says why
+// the command is not a gauntlet stop-hook whose arguments stop-hook takes.
+func stopHookInvocation(env Env, h hookfile.Hook) (call stopHookCall, problem string) {
+	argv, err := commandArgv(h.Command, hookLookup(env))
+	if err != nil {
+		return call, fmt.Sprintf("%q is not a simple command (%v): what it runs cannot be checked, and it may hide what stop-hook says", h.Command, err)
+	}
+	prog, args, err := programOf(argv)
+	if err != nil {
+		return call, fmt.Sprintf("%q: %v", h.Command, err)
+	}
+	if problem := notStopHook(h.Command, prog, args); problem != "" {
+		return call, problem
+	}
+	call = stopHookCall{prog: prog, args: args[1:]}
+	if env.StopHookArgs != nil {
+		if call.dialect, err = env.StopHookArgs(call.args); err != nil {
+			return stopHookCall{}, fmt.Sprintf("%q: stop-hook refuses its arguments: %v", h.Command, err)
+		}
+	}
+	return call, ""
+}
+
+// notStopHook says why prog with args is not `gauntlet stop-hook`; empty when it is. Another
+// program name passes when its first argument is stop-hook: it is asked later whether it is
+// gauntlet.
+func notStopHook(command, prog string, args []string) string {
+	base := strings.TrimSuffix(filepath.Base(prog), ".exe")
+	switch {
+	case base != "gauntlet" && (len(args) == 0 || args[0] != "stop-hook"):
+		return fmt.Sprintf("%q runs %s, not gauntlet", command, prog)
+	case len(args) == 0:
+		return fmt.Sprintf("%q runs gauntlet without a command, not `gauntlet stop-hook`", command)
+	case args[0] != "stop-hook":
+		return fmt.Sprintf("%q runs `gauntlet %s`, not `gauntlet stop-hook`", command, args[0])
+	}
+	return ""
+}
+
+// isForeignDialect reports whether the --host of stop-hook's arguments is another host's: its
+// replies would not block this host's agent.
+func isForeignDialect(dialect, host string) bool {
+	return dialect != "" && dialect != "auto" && dialect != host
+}
+
+func onPathFix(host string) string {
+	return "put this gauntlet first on the PATH the host runs with, or run gauntlet init --host " + host + " again"
+}
+
+func helpOrDefault(helpOf func(context.Context, string, []string) error) func(context.Context, string, []string) error {
+	if helpOf == nil {
+		return runHelp
+	}
+	return helpOf
+}
+
+func versionOrDefault(versionOf func(context.Context, string) (string, error)) func(context.Context, string) (string, error) {
+	if versionOf == nil {
+		return runVersion
+	}
+	return versionOf
+}
+
+// programIdentity finishes c for the hook's program at path: this gauntlet is trusted as it is;
+// another program must say it is gauntlet, of this version.
+func programIdentity(ctx context.Context, env Env, c Check, prog, path string) Check {
+	if self, err := env.Resolver.Executable(); err == nil && hookfile.SameProgram(env.Resolver, path, self) {
 		c.Level, c.Message = OK, fmt.Sprintf("%s is this gauntlet (%s)", prog, path)
 		return c
 	}
-	versionOf := env.VersionOf
-	if versionOf == nil {
-		versionOf = runVersion
-	}
-	got, err := versionOf(ctx, path)
+	got, err := versionOrDefault(env.VersionOf)(ctx, path)
 	switch {
 	case err != nil:
 		c.Message = fmt.Sprintf("%s (%s) does not answer `version`: %v", prog, path, conciseErr(err))
-		c.Fix = onPath
+		c.Fix = onPathFix(string(c.Host))
 	case !strings.HasPrefix(strings.TrimSpace(got), "gauntlet "):
 		c.Message = fmt.Sprintf("%s (%s) is not gauntlet: `version` prints %q", prog, path, strings.TrimSpace(got))
-		c.Fix = onPath
+		c.Fix = onPathFix(string(c.Host))
 	case versionWord(got) != versionWord(env.Version):
 		c.Level = Warn
 		c.Message = fmt.Sprintf("%s (%s) is %s; this is %s", prog, path, strings.TrimSpace(got), strings.TrimSpace(env.Version))
-		c.Fix = "install the same gauntlet on PATH, or run gauntlet init --host " + host + " again"
+		c.Fix = "install the same gauntlet on PATH, or run gauntlet init --host " + string(c.Host) + " again"
 	default:
 		c.Level, c.Message = OK, fmt.Sprintf("%s (%s) is the same version as this one", prog, path)
 	}
@@ -128,24 +176,26 @@ func commandCheck(ctx context.Context, env Env, h hookfile.Hook) Check {
 // programOf skips what a shell or env puts before the program (NAME=value assignments) and
 // returns the program and its arguments.
 func programOf(argv []string) (string, []string, error) {
-	i := 0
-	skipAssignments := func() {
-		for i < len(argv) && isAssignment(argv[i]) {
-			i++
-		}
-	}
-	skipAssignments()
+	i := skipAssignments(argv, 0)
 	if i < len(argv) && filepath.Base(argv[i]) == "env" {
 		i++
 		if i < len(argv) && strings.HasPrefix(argv[i], "-") {
 			return "", nil, fmt.Errorf("env %s: doctor cannot follow env's options", argv[i])
 		}
-		skipAssignments()
+		i = skipAssignments(argv, i)
 	}
 	if i >= len(argv) {
 		return "", nil, errors.New("runs no program")
 	}
 	return argv[i], argv[i+1:], nil
+}
+
+// skipAssignments returns the index of the first word from i on that is not NAME=value.
+func skipAssignments(argv []string, i int) int {
+	for i < len(argv) && isAssignment(argv[i]) {
+		i++
+	}
+	return i
 }
 
 func isAssignment(word string) bool {
@@ -154,7 +204,7 @@ func isAssignment(word string) bool {
 		return false
 	}
 	for i, r := range name {
-		if !(r == '_' || r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || i > 0 && r >= '0' && r <= '9') {
+		if r >= utf8.RuneSelf || !isNameByte(byte(r), i == 0) {
 			return false
 		}
 	}
@@ -184,87 +234,126 @@ func resolveProgram(env Env, prog string) (string, error) {
 // on Windows before a quoted program path (hookfile.HookCommand): the words after it are read as
 // they would be without it.
 func commandArgv(s string, lookup func(string) string) ([]string, error) {
-	s = strings.TrimPrefix(strings.TrimLeft(s, " \t"), "& ")
-	var (
-		words  []string
-		cur    strings.Builder
-		inWord bool
-		quote  byte
-	)
-	flush := func() {
-		if inWord {
-			words = append(words, cur.String())
-			cur.Reset()
-			inWord = false
+	w := &shellWords{line: strings.TrimPrefix(strings.TrimLeft(s, " \t"), "& "), lookup: lookup}
+	for i := 0; i < len(w.line); {
+		took, err := w.read(i)
+		if err != nil {
+			return nil, err
 		}
+		i += took
 	}
-	for i := 0; i < len(s); i++ {
-		b := s[i]
-		switch {
-		case quote == '\'':
-			if b == '\'' {
-				quote = 0
-			} else {
-				cur.WriteByte(b)
-			}
-			continue
-		case b == '\\':
-			if i+1 < len(s) {
-				i++
-				if quote == '"' && !strings.ContainsRune("$`\"\\\n", rune(s[i])) {
-					cur.WriteByte('\\')
-				}
-				cur.WriteByte(s[i])
-			}
-			inWord = true
-			continue
-		case b == '$':
-			if i+1 < len(s) && s[i+1] == '(' {
-				return nil, errors.New("command substitution")
-			}
-			name, n := varName(s[i+1:])
-			if n == 0 {
-				cur.WriteByte(b)
-			} else {
-				cur.WriteString(lookup(name))
-				i += n
-			}
-			inWord = true
-			continue
-		case b == '`':
-			return nil, errors.New("command substitution")
-		case quote == '"':
-			if b == '"' {
-				quote = 0
-			} else {
-				cur.WriteByte(b)
-			}
-			continue
-		}
-		switch b {
-		case '\'', '"':
-			quote, inWord = b, true
-		case ' ', '\t':
-			flush()
-		case ';', '&', '|', '<', '>', '(', ')', '\n':
-			op := string(b)
-			if i+1 < len(s) && (s[i+1] == b || b == '>' && s[i+1] == '&') {
-				op += string(s[i+1])
-			}
-			return nil, fmt.Errorf("%s", op)
-		default:
-			cur.WriteByte(b)
-			inWord = true
-		}
-	}
-	if quote != 0 {
+	if w.quote != 0 {
 		return nil, errors.New("an unclosed quote")
 	}
-	flush()
-	if len(words) == 0 {
+	w.flush()
+	if len(w.words) == 0 {
 		return nil, errors.New("an empty command")
 	}
-	return words, nil
+	return w.words, nil
+}
+
+// shellWords is commandArgv's state while it reads a line byte by byte.
+type shellWords struct {
+	line   string
+	lookup func(string) string
+	words  []string
+	cur    strings.Builder
+	inWord bool
+	quote  byte // the open quote, or 0
+}
+
+func (w *shellWords) flush() {
+	if w.inWord {
+		w.words = append(w.words, w.cur.String())
+		w.cur.Reset()
+		w.inWord = false
+	}
+}
+
+// read takes the byte at i and what belongs with it, and returns how many bytes it took. Single
+// quotes keep everything to the closing quote; a backslash or a $ act inside double quotes too.
+func (w *shellWords) read(i int) (int, error) {
+	b := w.line[i]
+	switch {
+	case w.quote == '\'':
+		w.closeOrKeep(b)
+		return 1, nil
+	case b == '\\':
+		return w.escape(i), nil
+	case b == '$':
+		return w.expand(i)
+	case b == '`':
+		return 0, errors.New("command substitution")
+	case w.quote == '"':
+		w.closeOrKeep(b)
+		return 1, nil
+	}
+	return 1, w.unquoted(i)
+}
+
+// closeOrKeep ends the open quote at its closing byte and keeps any other byte.
+func (w *shellWords) closeOrKeep(b byte) {
+	if b == w.quote {
+		w.quote = 0
+	} else {
+		w.cur.WriteByte(b)
+	}
+}
+
+// escape keeps the byte after a backslash; inside double quotes the backslash stays unless it
+// escapes one of the bytes that are special there.
+func (w *shellWords) escape(i int) int {
+	w.inWord = true
+	if i+1 >= len(w.line) {
+		return 1
+	}
+	next := w.line[i+1]
+	if w.quote == '"' && !strings.ContainsRune("$`\"\\\n", rune(next)) {
+		w.cur.WriteByte('\\')
+	}
+	w.cur.WriteByte(next)
+	return 2
+}
+
+// expand writes the value of $NAME or ${NAME}; a $ not followed by a name stays as it is.
+func (w *shellWords) expand(i int) (int, error) {
+	if i+1 < len(w.line) && w.line[i+1] == '(' {
+		return 0, errors.New("command substitution")
+	}
+	w.inWord = true
+	name, n := varName(w.line[i+1:])
+	if n == 0 {
+		w.cur.WriteByte('$')
+		return 1, nil
+	}
+	w.cur.WriteString(w.lookup(name))
+	return 1 + n, nil
+}
+
+// unquoted reads a byte outside quotes: a quote opens, a blank ends the word, and an operator
+// makes the line more than one simple command.
+func (w *shellWords) unquoted(i int) error {
+	switch b := w.line[i]; b {
+	case '\'', '"':
+		w.quote, w.inWord = b, true
+	case ' ', '\t':
+		w.flush()
+	case ';', '&', '|', '<', '>', '(', ')', '\n':
+		return errors.New(operatorAt(w.line, i))
+	default:
+		w.cur.WriteByte(b)
+		w.inWord = true
+	}
+	return nil
+}
+
+// operatorAt is the shell operator starting at i, one byte or two (&&, ||, >>, >&, ;;).
+func operatorAt(s string, i int) string {
+	b := s[i]
+	if i+1 < len(s) && (s[i+1] == b || b == '>' && s[i+1] == '&') {
+		return s[i : i+2]
+	}
+	return string(b)
 }
 
 // varName reads NAME or {NAME} after a $, returning the name and the bytes it took.
@@ -277,11 +366,21 @@ func varName(s string) (string, int) {
 		return s[1:end], end + 1
 	}
 	n := 0
-	for n < len(s) && (s[n] == '_' || s[n] >= 'A' && s[n] <= 'Z' || s[n] >= 'a' && s[n] <= 'z' || n > 0 && s[n] >= '0' && s[n] <= '9') {
+	for n < len(s) && isNameByte(s[n], n == 0) {
 		n++
 	}
 	return s[:n], n
 }
+
+// isNameByte reports whether b may stand in a shell variable's name: a letter or _, or a digit
+// after the first byte.
+func isNameByte(b byte, first bool) bool {
+	return b == '_' || isASCIILetter(b) || !first && isDigit(b)
+}
+
+func isASCIILetter(b byte) bool { return b >= 'A' && b <= 'Z' || b >= 'a' && b <= 'z' }
+
+func isDigit(b byte) bool { return b >= '0' && b <= '9' }
 
 // helpTimeout bounds `stop-hook --help` of the hook's program: it answers at once or not at all.
 const helpTimeout = 5 * time.Second

@@ -79,76 +79,108 @@ func codexTrust(ctx context.Context, e Env, root string) Check {
 	t := hosts.MustGet(hosts.Codex).Trust
 	path := filepath.Join(hostDir(e, t), t.File)
 	shown := e.display(path)
+	cfg, failed, ok := readCodexConfig(path, shown, root)
+	if !ok {
+		return failed
+	}
+	levels := make(map[string]string, len(cfg.Projects))
+	for dir, p := range cfg.Projects {
+		levels[filepath.Clean(dir)] = p.TrustLevel
+	}
+	if level := projectTrustLevel(levels, codexProjectRoots(ctx, root)); level != "trusted" {
+		return codexUntrustedProject(levels, level, root, shown)
+	}
+	if hc, ok := codexHookStatus(ctx, e, root); ok {
+		return hc
+	}
+	return codexRecordedHookTrust(cfg, root)
+}
+
+// readCodexConfig reads Codex's config.toml; when it cannot, ok is false and failed is the
+// check to report.
+func readCodexConfig(path, shown, root string) (cfg codexConfig, failed Check, ok bool) {
 	c := Check{Host: hosts.Codex, Name: "trust"}
 	data, err := readBounded(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		c.Level = Problem
 		c.Message = fmt.Sprintf("%s does not exist: Codex has not trusted this project, and skips its hooks without a word", shown)
 		c.Fix = fmt.Sprintf(`run "codex exec --trust" once in %s (or trust it when codex asks), then trust the hook in codex's /hooks screen`, root)
-		return c
+		return cfg, c, false
 	}
 	if err != nil {
 		c.Level, c.Message = Warn, fmt.Sprintf("cannot read %s: %v", shown, err)
-		return c
+		return cfg, c, false
 	}
-	var cfg codexConfig
 	if _, err := toml.Decode(string(data), &cfg); err != nil {
 		c.Level, c.Message = Warn, fmt.Sprintf("%s is not valid TOML: %v", shown, oneLine(err.Error()))
-		return c
+		return cfg, c, false
 	}
-	levels := make(map[string]string, len(cfg.Projects))
-	for dir, p := range cfg.Projects {
-		levels[filepath.Clean(dir)] = p.TrustLevel
-	}
-	// Codex looks the project up by the folder it starts in and by its repository's root.
+	return cfg, c, true
+}
+
+// codexProjectRoots are the folders Codex looks the project up by: the folder it starts in and
+// its repository's root.
+func codexProjectRoots(ctx context.Context, root string) []string {
 	roots := []string{root}
 	if out, err := git.Output(ctx, root, 4<<10, "rev-parse", "--show-toplevel"); err == nil {
 		if top := filepath.Clean(strings.TrimSpace(string(out))); top != root {
 			roots = append(roots, top)
 		}
 	}
-	level := ""
+	return roots
+}
+
+// projectTrustLevel is the trust_level recorded for the first of roots that has one.
+func projectTrustLevel(levels map[string]string, roots []string) string {
 	for _, r := range roots {
 		if l, ok := levels[r]; ok {
-			level = l
-			break
+			return l
 		}
 	}
-	if level != "trusted" {
-		c.Level = Problem
-		c.Message = fmt.Sprintf("Codex has not trusted %s (%s): it skips the project's hooks without a word", root, orNone(level, "not listed in "+shown))
-		for dir := filepath.Dir(root); level == "" && dir != filepath.Dir(dir); dir = filepath.Dir(dir) {
-			if levels[dir] == "trusted" {
-				c.Message = fmt.Sprintf("Codex has not trusted %s: %s trusts the parent folder %s, which Codex does not accept for a project below it; it skips the project's hooks without a word", root, shown, dir)
-				break
-			}
+	return ""
+}
+
+// codexUntrustedProject reports a project Codex has not trusted, naming a trusted parent
+// folder when that is what the user took for trust.
+func codexUntrustedProject(levels map[string]string, level, root, shown string) Check {
+	c := Check{Host: hosts.Codex, Name: "trust", Level: Problem}
+	c.Message = fmt.Sprintf("Codex has not trusted %s (%s): it skips the project's hooks without a word", root, orNone(level, "not listed in "+shown))
+	if parent := trustedParent(levels, level, root); parent != "" {
+		c.Message = fmt.Sprintf("Codex has not trusted %s: %s trusts the parent folder %s, which Codex does not accept for a project below it; it skips the project's hooks without a word", root, shown, parent)
+	}
+	c.Fix = fmt.Sprintf(`run "codex exec --trust" once in %s, or add [projects."%s"] trust_level = "trusted" to %s`, root, root, shown)
+	return c
+}
+
+// trustedParent is the nearest folder above root that levels trust, when root itself has no
+// level recorded; empty otherwise.
+func trustedParent(levels map[string]string, level, root string) string {
+	for dir := filepath.Dir(root); level == "" && dir != filepath.Dir(dir); dir = filepath.Dir(dir) {
+		if levels[dir] == "trusted" {
+			return dir
 		}
-		c.Fix = fmt.Sprintf(`run "codex exec --trust" once in %s, or add [projects."%s"] trust_level = "trusted" to %s`, root, root, shown)
-		return c
 	}
-	if hc, ok := codexHookStatus(ctx, e, root); ok {
-		return hc
-	}
+	return ""
+}
+
+// codexRecordedHookTrust judges the stop hook by what config.toml records of it, when Codex
+// itself cannot be asked.
+func codexRecordedHookTrust(cfg codexConfig, root string) Check {
+	c := Check{Host: hosts.Codex, Name: "trust", Level: Problem}
 	prefix := filepath.Join(root, ".codex", "hooks.json") + ":stop:"
 	trusted, disabled := false, false
 	for key, st := range cfg.Hooks.State {
 		if !strings.HasPrefix(key, prefix) {
 			continue
 		}
-		if st.Enabled != nil && !*st.Enabled {
-			disabled = true
-		}
-		if st.TrustedHash != "" {
-			trusted = true
-		}
+		disabled = disabled || st.Enabled != nil && !*st.Enabled
+		trusted = trusted || st.TrustedHash != ""
 	}
 	switch {
 	case disabled:
-		c.Level = Problem
 		c.Message = "the project is trusted, but the stop hook is disabled in codex's /hooks screen"
 		c.Fix = "enable it in codex's /hooks screen"
 	case !trusted:
-		c.Level = Problem
 		c.Message = "the project is trusted, but Codex has not trusted the stop hook: it skips it without a word"
 		c.Fix = "review and trust the hook in codex's /hooks screen (again after every change to it)"
 	default:
@@ -176,12 +208,7 @@ func codexHookStatus(ctx context.Context, e Env, root string) (Check, bool) {
 		c.Fix = "open codex's /hooks screen and check that the stop hook is trusted"
 		return c, true
 	}
-	var mine []codexHook
-	for _, h := range listed {
-		if h.EventName == "stop" && (hookfile.IsStopHookCommand(h.Command) || hookfile.GauntletWord(h.Command) != "") {
-			mine = append(mine, h)
-		}
-	}
+	mine := gauntletStopHooks(listed)
 	if len(mine) == 0 {
 		c.Level = Problem
 		c.Message = "the project is trusted, but codex app-server lists no gauntlet stop hook for " + root + ": Codex does not see the hook file"
@@ -189,41 +216,67 @@ func codexHookStatus(ctx context.Context, e Env, root string) (Check, bool) {
 		return c, true
 	}
 	for _, h := range mine {
-		switch {
-		case !h.Enabled:
-			c.Level, c.Message = Problem, "Codex lists the stop hook as disabled (codex app-server hooks/list)"
-			c.Fix = "enable it in codex's /hooks screen"
-		case h.TrustStatus == "modified":
-			c.Level, c.Message = Problem, `the stop hook changed since Codex trusted it (codex app-server hooks/list: trustStatus "modified"): Codex skips it until it is trusted again`
-			c.Fix = "review and trust the hook again in codex's /hooks screen"
-		case h.TrustStatus == "untrusted":
-			c.Level, c.Message = Problem, `Codex has not trusted the stop hook (codex app-server hooks/list: trustStatus "untrusted"): it skips it without a word`
-			c.Fix = "review and trust the hook in codex's /hooks screen (again after every change to it)"
-		case h.TrustStatus == "trusted" || h.TrustStatus == "managed":
-			continue
-		default:
-			c.Level, c.Message = Warn, fmt.Sprintf("codex app-server hooks/list reports the stop hook's trust as %q, which gauntlet does not know", h.TrustStatus)
+		if !isTrustedCodexHook(h) {
+			return codexStopHookVerdict(c, h), true
 		}
-		return c, true
 	}
 	// The after-edit hooks need trust of their own; without it Codex skips them, and the gates
 	// run only at the stop: a warning, since the stop hook still gates.
 	for _, h := range listed {
-		if !hookfile.IsAfterEditCommand(h.Command) || h.Enabled && (h.TrustStatus == "trusted" || h.TrustStatus == "managed") {
-			continue
+		if hookfile.IsAfterEditCommand(h.Command) && !isTrustedCodexHook(h) {
+			return codexAfterEditUntrusted(c, h), true
 		}
-		status := h.TrustStatus
-		if !h.Enabled {
-			status = "disabled"
-		}
-		c.Level = Warn
-		c.Message = fmt.Sprintf("the stop hook is trusted, but Codex has not trusted the after-edit hook (hooks.%s, codex app-server hooks/list: trustStatus %q): the gates run only when the agent stops",
-			codexEventKey(h.EventName), status)
-		c.Fix = "review and trust it in codex's /hooks screen (again after every change to it)"
-		return c, true
 	}
 	c.Level, c.Message = OK, "the project and the stop hook are trusted (codex app-server hooks/list: trustStatus \"trusted\")"
 	return c, true
+}
+
+// gauntletStopHooks are the stop hooks of listed that run gauntlet.
+func gauntletStopHooks(listed []codexHook) []codexHook {
+	var mine []codexHook
+	for _, h := range listed {
+		if h.EventName == "stop" && (hookfile.IsStopHookCommand(h.Command) || hookfile.GauntletWord(h.Command) != "") {
+			mine = append(mine, h)
+		}
+	}
+	return mine
+}
+
+// isTrustedCodexHook reports whether Codex runs h: enabled, and trusted by the user or by a
+// managed policy.
+func isTrustedCodexHook(h codexHook) bool {
+	return h.Enabled && (h.TrustStatus == "trusted" || h.TrustStatus == "managed")
+}
+
+// codexStopHookVerdict finishes c for a gauntlet stop hook Codex does not run as it is.
+func codexStopHookVerdict(c Check, h codexHook) Check {
+	switch {
+	case !h.Enabled:
+		c.Level, c.Message = Problem, "Codex lists the stop hook as disabled (codex app-server hooks/list)"
+		c.Fix = "enable it in codex's /hooks screen"
+	case h.TrustStatus == "modified":
+		c.Level, c.Message = Problem, `the stop hook changed since Codex trusted it (codex app-server hooks/list: trustStatus "modified"): Codex skips it until it is trusted again`
+		c.Fix = "review and trust the hook again in codex's /hooks screen"
+	case h.TrustStatus == "untrusted":
+		c.Level, c.Message = Problem, `Codex has not trusted the stop hook (codex app-server hooks/list: trustStatus "untrusted"): it skips it without a word`
+		c.Fix = "review and trust the hook in codex's /hooks screen (again after every change to it)"
+	default:
+		c.Level, c.Message = Warn, fmt.Sprintf("codex app-server hooks/list reports the stop hook's trust as %q, which gauntlet does not know", h.TrustStatus)
+	}
+	return c
+}
+
+// codexAfterEditUntrusted finishes c for an after-edit hook Codex skips.
+func codexAfterEditUntrusted(c Check, h codexHook) Check {
+	status := h.TrustStatus
+	if !h.Enabled {
+		status = "disabled"
+	}
+	c.Level = Warn
+	c.Message = fmt.Sprintf("the stop hook is trusted, but Codex has not trusted the after-edit hook (hooks.%s, codex app-server hooks/list: trustStatus %q): the gates run only when the agent stops",
+		codexEventKey(h.EventName), status)
+	c.Fix = "review and trust it in codex's /hooks screen (again after every change to it)"
+	return c
 }
 
 // codexEventKey is the hook file's key of an event hooks/list names in camel case
@@ -258,57 +311,24 @@ func realPath(p string) string {
 func geminiTrust(e Env, root string) Check {
 	t := hosts.MustGet(hosts.Gemini).Trust
 	c := Check{Host: hosts.Gemini, Name: "trust"}
-	fix := "start gemini in " + root + " and choose \"Trust folder\" (or \"Trust parent folder\")"
-	switch e.getenv(t.Env) {
-	case "true":
-		c.Level, c.Message = OK, t.Env+"=true in this environment: Gemini CLI trusts every folder where it runs with it"
-		return c
-	case "false":
-		c.Level, c.Message = Problem, t.Env+"=false in this environment: Gemini CLI runs no project hook where it runs with it"
-		c.Fix = "unset " + t.Env
-		return c
+	if decided, ok := geminiEnvTrust(c, t, e.getenv(t.Env)); ok {
+		return decided
 	}
-	settings := filepath.Join(hostDir(e, t), t.SettingFile)
-	if on, known, err := jsoncBool(settings, t.Setting); err != nil {
-		c.Level, c.Message = Warn, fmt.Sprintf("cannot read %s: %v", e.display(settings), err)
-		return c
-	} else if known && !on {
-		c.Level, c.Message = OK, fmt.Sprintf("folder trust is off (%s in %s): Gemini CLI runs project hooks without a trust step", t.Setting, e.display(settings))
-		return c
+	if decided, ok := geminiFolderTrustOff(c, e, t); ok {
+		return decided
 	}
 	path := filepath.Join(hostDir(e, t), t.File)
 	if t.FileEnv != "" && e.getenv(t.FileEnv) != "" {
 		path = e.getenv(t.FileEnv)
 	}
 	shown := e.display(path)
-	data, err := readBounded(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		c.Level = Problem
-		c.Message = fmt.Sprintf("no %s: folder trust is on (Gemini CLI's default) and no folder is trusted, so Gemini CLI runs no project hook in %s (headless, it refuses to start there)", shown, root)
-		c.Fix = fix
-		return c
-	}
-	if err != nil {
-		c.Level, c.Message = Warn, fmt.Sprintf("cannot read %s: %v", shown, err)
-		return c
-	}
-	var rules map[string]string
-	std, err := hookfile.Standardize(data)
-	if err == nil {
-		err = json.Unmarshal(std, &rules)
-	}
-	if err != nil {
-		c.Level, c.Message = Warn, fmt.Sprintf("%s is not a JSON object of folders: %v", shown, err)
-		return c
+	fix := "start gemini in " + root + " and choose \"Trust folder\" (or \"Trust parent folder\")"
+	rules, failed, ok := readGeminiRules(c, path, shown, root, fix)
+	if !ok {
+		return failed
 	}
 	real := realPath(root)
-	best, verdict, longest := "", "", -1
-	for folder, rule := range rules {
-		target := realPath(trustRuleTarget(filepath.Clean(folder), rule))
-		if within(real, target) && len(folder) > longest {
-			best, verdict, longest = target, rule, len(folder)
-		}
-	}
+	best, verdict := longestGeminiRule(rules, real)
 	switch verdict {
 	case "TRUST_FOLDER", "TRUST_PARENT":
 		c.Level, c.Message = OK, fmt.Sprintf("%s trusts %s", shown, best)
@@ -322,6 +342,74 @@ func geminiTrust(e Env, root string) Check {
 		c.Fix = fix
 	}
 	return c
+}
+
+// geminiEnvTrust decides by the variable that overrides Gemini CLI's folder trust, when it is
+// set to true or false.
+func geminiEnvTrust(c Check, t hosts.Trust, value string) (Check, bool) {
+	switch value {
+	case "true":
+		c.Level, c.Message = OK, t.Env+"=true in this environment: Gemini CLI trusts every folder where it runs with it"
+		return c, true
+	case "false":
+		c.Level, c.Message = Problem, t.Env+"=false in this environment: Gemini CLI runs no project hook where it runs with it"
+		c.Fix = "unset " + t.Env
+		return c, true
+	}
+	return c, false
+}
+
+// geminiFolderTrustOff decides when the user settings turn folder trust off, or cannot be read.
+func geminiFolderTrustOff(c Check, e Env, t hosts.Trust) (Check, bool) {
+	settings := filepath.Join(hostDir(e, t), t.SettingFile)
+	on, known, err := jsoncBool(settings, t.Setting)
+	switch {
+	case err != nil:
+		c.Level, c.Message = Warn, fmt.Sprintf("cannot read %s: %v", e.display(settings), err)
+		return c, true
+	case known && !on:
+		c.Level, c.Message = OK, fmt.Sprintf("folder trust is off (%s in %s): Gemini CLI runs project hooks without a trust step", t.Setting, e.display(settings))
+		return c, true
+	}
+	return c, false
+}
+
+// readGeminiRules reads trustedFolders.json; when it cannot, ok is false and failed is the check
+// to report.
+func readGeminiRules(c Check, path, shown, root, fix string) (rules map[string]string, failed Check, ok bool) {
+	data, err := readBounded(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		c.Level = Problem
+		c.Message = fmt.Sprintf("no %s: folder trust is on (Gemini CLI's default) and no folder is trusted, so Gemini CLI runs no project hook in %s (headless, it refuses to start there)", shown, root)
+		c.Fix = fix
+		return nil, c, false
+	}
+	if err != nil {
+		c.Level, c.Message = Warn, fmt.Sprintf("cannot read %s: %v", shown, err)
+		return nil, c, false
+	}
+	std, err := hookfile.Standardize(data)
+	if err == nil {
+		err = json.Unmarshal(std, &rules)
+	}
+	if err != nil {
+		c.Level, c.Message = Warn, fmt.Sprintf("%s is not a JSON object of folders: %v", shown, err)
+		return nil, c, false
+	}
+	return rules, c, true
+}
+
+// longestGeminiRule is the rule covering real whose folder is written longest, as Gemini CLI
+// picks it: the folder it covers and the rule.
+func longestGeminiRule(rules map[string]string, real string) (best, verdict string) {
+	longest := -1
+	for folder, rule := range rules {
+		target := realPath(trustRuleTarget(filepath.Clean(folder), rule))
+		if within(real, target) && len(folder) > longest {
+			best, verdict, longest = target, rule, len(folder)
+		}
+	}
+	return best, verdict
 }
 
 // copilotTrust reads the trusted folders in Copilot CLI's config.json ($COPILOT_HOME, else

@@ -83,52 +83,41 @@ func addAfterEdit(doc *object, spec hosts.Host, stopCommand string) ([]addedEntr
 	}
 	var added []addedEntry
 	for _, ev := range spec.AfterEdit {
-		command := AfterEditCommand(stopCommand, ev.Args)
-		hooks := newObject()
-		switch v, _ := doc.get("hooks"); v := v.(type) {
-		case nil:
-		case *object:
-			hooks = v
-		default:
-			return nil, fmt.Errorf(`"hooks" is %s, not an object`, kindOf(v))
-		}
-		var list []any
-		switch v, _ := hooks.get(ev.Event); v := v.(type) {
-		case nil:
-		case []any:
-			list = v
-		default:
-			return nil, fmt.Errorf(`"hooks.%s" is %s, not a list`, ev.Event, kindOf(v))
+		hooks, list, err := eventList(doc, ev.Event)
+		if err != nil {
+			return nil, err
 		}
 		if runsCommand(list, func(s string) bool {
 			return IsAfterEditCommand(s) && afterEditRole(s) == afterEditRole(ev.Args)
 		}) {
 			continue
 		}
-		timeout := afterEditTimeout
-		if ev.Timeout > 0 {
-			timeout = min(timeout, ev.Timeout)
-		}
-		if spec.Hook.Entry == hosts.BashCommand {
-			// Copilot's entries stand alone in the event's list, with no matcher: every tool.
-			e := entry(spec, command, int(timeout/time.Second))
-			hooks.set(ev.Event, append(list, e))
-			doc.set("hooks", hooks)
-			added = append(added, addedEntry{ev.Event, marshalLine(e)})
-			continue
-		}
-		c := newObject().set("type", "command").set(spec.Hook.CommandKey, command).
-			set(spec.TimeoutKey, int(timeout/spec.TimeoutUnit))
-		group := newObject()
-		if ev.Matcher != "" {
-			group.set("matcher", ev.Matcher)
-		}
-		group.set("hooks", []any{c})
-		hooks.set(ev.Event, append(list, group))
+		e := afterEditEntry(spec, ev, AfterEditCommand(stopCommand, ev.Args))
+		hooks.set(ev.Event, append(list, e))
 		doc.set("hooks", hooks)
-		added = append(added, addedEntry{ev.Event, marshalLine(group)})
+		added = append(added, addedEntry{ev.Event, marshalLine(e)})
 	}
 	return added, nil
+}
+
+// afterEditEntry is the entry that runs command on the event: Copilot's stands alone in the
+// event's list, with no matcher (every tool); the others' is a group with the event's matcher.
+func afterEditEntry(spec hosts.Host, ev hosts.EventHook, command string) *object {
+	timeout := afterEditTimeout
+	if ev.Timeout > 0 {
+		timeout = min(timeout, ev.Timeout)
+	}
+	if spec.Hook.Entry == hosts.BashCommand {
+		return entry(spec, command, int(timeout/time.Second))
+	}
+	c := newObject().set("type", "command").set(spec.Hook.CommandKey, command).
+		set(spec.TimeoutKey, int(timeout/spec.TimeoutUnit))
+	group := newObject()
+	if ev.Matcher != "" {
+		group.set("matcher", ev.Matcher)
+	}
+	group.set("hooks", []any{c})
+	return group
 }
 
 // IsAfterEditCommand reports whether a hook command runs gauntlet's after-edit hook.
@@ -147,15 +136,19 @@ func runsCommand(v any, match func(string) bool) bool {
 		}
 	case *object:
 		for _, k := range v.keys {
-			if s, ok := v.vals[k].(string); ok && (k == "command" || k == "bash") && match(s) {
-				return true
-			}
-			if runsCommand(v.vals[k], match) {
+			if isMatchingCommand(k, v.vals[k], match) || runsCommand(v.vals[k], match) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// isMatchingCommand reports whether an entry's member key: value is a command (Copilot: bash)
+// that matches.
+func isMatchingCommand(key string, value any, match func(string) bool) bool {
+	s, ok := value.(string)
+	return ok && (key == "command" || key == "bash") && match(s)
 }
 
 // MissingAfterEdit lists the host's after-edit events that none of its hook files under root

@@ -126,40 +126,51 @@ func decodeValue(dec *json.Decoder) (any, error) {
 	}
 	switch tok {
 	case json.Delim('{'):
-		o := newObject()
-		for dec.More() {
-			keyTok, err := dec.Token()
-			if err != nil {
-				return nil, err
-			}
-			key, ok := keyTok.(string)
-			if !ok {
-				return nil, fmt.Errorf("object key %v is not a string", keyTok)
-			}
-			v, err := decodeValue(dec)
-			if err != nil {
-				return nil, err
-			}
-			o.set(key, v)
-		}
-		if _, err := dec.Token(); err != nil { // the closing brace
-			return nil, err
-		}
-		return o, nil
+		return decodeObject(dec)
 	case json.Delim('['):
-		list := []any{}
-		for dec.More() {
-			v, err := decodeValue(dec)
-			if err != nil {
-				return nil, err
-			}
-			list = append(list, v)
-		}
-		if _, err := dec.Token(); err != nil { // the closing bracket
-			return nil, err
-		}
-		return list, nil
+		return decodeList(dec)
 	default:
 		return tok, nil
 	}
+}
+
+// decodeObject reads an object's members after its opening brace, keeping their order, and its
+// closing brace.
+func decodeObject(dec *json.Decoder) (any, error) {
+	o := newObject()
+	for dec.More() {
+		keyTok, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		key, ok := keyTok.(string)
+		if !ok {
+			return nil, fmt.Errorf("object key %v is not a string", keyTok)
+		}
+		v, err := decodeValue(dec)
+		if err != nil {
+			return nil, err
+		}
+		o.set(key, v)
+	}
+	if _, err := dec.Token(); err != nil { // the closing brace
+		return nil, err
+	}
+	return o, nil
+}
+
+// decodeList reads a list's items after its opening bracket, and its closing bracket.
+func decodeList(dec *json.Decoder) (any, error) {
+	list := []any{}
+	for dec.More() {
+		v, err := decodeValue(dec)
+		if err != nil {
+			return nil, err
+		}
+		list = append(list, v)
+	}
+	if _, err := dec.Token(); err != nil { // the closing bracket
+		return nil, err
+	}
+	return list, nil
 }

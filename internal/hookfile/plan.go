@@ -58,14 +58,9 @@ func PlanTimeout(root string, host hosts.Name, shared bool, command string, seco
 	c := &Change{Host: host, Rel: rel, Path: filepath.Join(root, filepath.FromSlash(rel)),
 		Where: "hooks." + spec.StopEvent}
 
-	data, err := safefile.ReadFile(c.Path, maxHookFileBytes, time.Now().Add(10*time.Second))
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		data = nil
-	case err != nil:
-		return nil, fmt.Errorf("read hook file: %w", err)
-	default:
-		c.Exists = true
+	data, err := readPlannedFile(c)
+	if err != nil {
+		return nil, err
 	}
 
 	entry := entry(spec, command, seconds)
@@ -80,23 +75,9 @@ func PlanTimeout(root string, host hosts.Name, shared bool, command string, seco
 		return planJSONC(c, data, spec, entry, command)
 	}
 
-	doc := newObject()
-	if spec.Hook.Version {
-		doc.set("version", 1) // first in a new file, where the host's documentation puts it
-	}
-	if len(bytes.TrimSpace(data)) > 0 {
-		v, err := decodeJSON(data)
-		if err != nil {
-			return nil, &InvalidFileError{Path: rel, Reason: "not valid JSON (" + err.Error() + ")"}
-		}
-		existing, ok := v.(*object)
-		if !ok {
-			return nil, &InvalidFileError{Path: rel, Reason: "not a JSON object"}
-		}
-		doc = existing
-		if _, ok := doc.get("version"); spec.Hook.Version && !ok {
-			doc.set("version", 1)
-		}
+	doc, err := hookDocument(data, rel, spec.Hook.Version)
+	if err != nil {
+		return nil, err
 	}
 
 	added, err := addEntry(doc, spec.StopEvent, entry, command)
@@ -114,6 +95,43 @@ func PlanTimeout(root string, host hosts.Name, shared bool, command string, seco
 	return c, nil
 }
 
+// readPlannedFile reads the hook file c plans for, noting whether it exists; nil when it does not.
+func readPlannedFile(c *Change) ([]byte, error) {
+	data, err := safefile.ReadFile(c.Path, maxHookFileBytes, time.Now().Add(10*time.Second))
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, nil
+	case err != nil:
+		return nil, fmt.Errorf("read hook file: %w", err)
+	}
+	c.Exists = true
+	return data, nil
+}
+
+// hookDocument is the hook file's JSON object (a new one for an empty file), with the version
+// key the host wants added when it is missing.
+func hookDocument(data []byte, rel string, versioned bool) (*object, error) {
+	if len(bytes.TrimSpace(data)) == 0 {
+		doc := newObject()
+		if versioned {
+			doc.set("version", 1) // first in a new file, where the host's documentation puts it
+		}
+		return doc, nil
+	}
+	v, err := decodeJSON(data)
+	if err != nil {
+		return nil, &InvalidFileError{Path: rel, Reason: "not valid JSON (" + err.Error() + ")"}
+	}
+	doc, ok := v.(*object)
+	if !ok {
+		return nil, &InvalidFileError{Path: rel, Reason: "not a JSON object"}
+	}
+	if _, ok := doc.get("version"); versioned && !ok {
+		doc.set("version", 1)
+	}
+	return doc, nil
+}
+
 // Apply writes the file atomically, keeping its mode; an installed hook writes nothing.
 func (c *Change) Apply() error {
 	if c.Installed {
@@ -124,21 +142,9 @@ func (c *Change) Apply() error {
 
 // addEntry appends entry to hooks.<event> unless a stop hook running gauntlet is there already.
 func addEntry(doc *object, event string, entry *object, command string) (bool, error) {
-	hooks := newObject()
-	switch v, _ := doc.get("hooks"); v := v.(type) {
-	case nil:
-	case *object:
-		hooks = v
-	default:
-		return false, fmt.Errorf(`"hooks" is %s, not an object`, kindOf(v))
-	}
-	var list []any
-	switch v, _ := hooks.get(event); v := v.(type) {
-	case nil:
-	case []any:
-		list = v
-	default:
-		return false, fmt.Errorf(`"hooks.%s" is %s, not a list`, event, kindOf(v))
+	hooks, list, err := eventList(doc, event)
+	if err != nil {
+		return false, err
 	}
 	if runsStopHook(list, command) {
 		return false, nil
@@ -148,29 +154,33 @@ func addEntry(doc *object, event string, entry *object, command string) (bool, e
 	return true, nil
 }
 
+// eventList finds hooks.<event> in doc: the hooks object (a new one when there is none) and the
+// event's list (nil when there is none). Either of another type is an error.
+func eventList(doc *object, event string) (*object, []any, error) {
+	hooks := newObject()
+	switch v, _ := doc.get("hooks"); v := v.(type) {
+	case nil:
+	case *object:
+		hooks = v
+	default:
+		return nil, nil, fmt.Errorf(`"hooks" is %s, not an object`, kindOf(v))
+	}
+	var list []any
+	switch v, _ := hooks.get(event); v := v.(type) {
+	case nil:
+	case []any:
+		list = v
+	default:
+		return nil, nil, fmt.Errorf(`"hooks.%s" is %s, not a list`, event, kindOf(v))
+	}
+	return hooks, list, nil
+}
+
 // runsStopHook looks for a command (Copilot: bash) anywhere in an event's entries that runs
 // gauntlet stop-hook, whatever shape the entry has. Besides any gauntlet, that is the command
 // being installed, which names this program by its path (and file name) when it is not on PATH.
 func runsStopHook(v any, command string) bool {
-	switch v := v.(type) {
-	case []any:
-		for _, item := range v {
-			if runsStopHook(item, command) {
-				return true
-			}
-		}
-	case *object:
-		for _, k := range v.keys {
-			if s, ok := v.vals[k].(string); ok && (k == "command" || k == "bash") &&
-				(IsStopHookCommand(s) || strings.TrimSpace(s) == command) {
-				return true
-			}
-			if runsStopHook(v.vals[k], command) {
-				return true
-			}
-		}
-	}
-	return false
+	return runsCommand(v, func(s string) bool { return IsStopHookCommand(s) || strings.TrimSpace(s) == command })
 }
 
 func kindOf(v any) string {

@@ -226,13 +226,19 @@ func projectDirs(root, dir string) []string {
 	out := []string{dir}
 	for d := dir; root != "" && filepath.Clean(d) != filepath.Clean(root); {
 		parent := filepath.Dir(d)
-		if rel, err := filepath.Rel(root, parent); err != nil || !filepath.IsLocal(rel) && rel != "." || parent == d {
+		if parent == d || !isInsideRoot(root, parent) {
 			break
 		}
 		out = append(out, parent)
 		d = parent
 	}
 	return out
+}
+
+// isInsideRoot reports whether dir is root or below it.
+func isInsideRoot(root, dir string) bool {
+	rel, err := filepath.Rel(root, dir)
+	return err == nil && (filepath.IsLocal(rel) || rel == ".")
 }
 
 // inRoot is path relative to root, with slashes, when it is inside it.
@@ -293,17 +299,32 @@ func checkCommand(words []string, root, dir string, env Env, add func(Problem)) 
 		return
 	}
 	checkVersions(prog, root, dir, env, add)
-	args := words[1:]
+	checkArgs(prog, words[1:], root, dir, env, add)
+}
+
+// checkArgs checks what a program's arguments need besides the program: cargo's subcommands
+// their own binaries, a script or a package's binary node_modules.
+func checkArgs(prog string, args []string, root, dir string, env Env, add func(Problem)) {
 	switch {
 	case prog == "cargo" && len(args) > 0:
-		if sub, ok := cargoSubcommands[args[0]]; ok && !cargoHas(env, "cargo-"+args[0]) {
-			add(Problem{Tool: "cargo-" + args[0], Message: "cargo " + args[0] + " is not installed", Fix: sub.fix})
-		}
-	case (prog == "uv" || prog == "poetry") && len(args) > 1 && args[0] == "run":
+		checkCargoSubcommand(args[0], env, add)
+	case runsInProjectEnv(prog, args):
 		return // the tool comes from the project's environment, which the runner builds
 	case nodeRunners[prog] != "" && runsNodeCode(prog, args):
 		checkNode(prog, root, dir, env, add)
 	}
+}
+
+// checkCargoSubcommand: a cargo subcommand that is a binary of its own must be installed.
+func checkCargoSubcommand(name string, env Env, add func(Problem)) {
+	if sub, ok := cargoSubcommands[name]; ok && !cargoHas(env, "cargo-"+name) {
+		add(Problem{Tool: "cargo-" + name, Message: "cargo " + name + " is not installed", Fix: sub.fix})
+	}
+}
+
+// runsInProjectEnv reports `uv run TOOL` or `poetry run TOOL`.
+func runsInProjectEnv(prog string, args []string) bool {
+	return (prog == "uv" || prog == "poetry") && len(args) > 1 && args[0] == "run"
 }
 
 // runsNodeCode tells a script or a dependency's binary (which need node_modules) from the
@@ -409,24 +430,32 @@ func commands(g gates.Gate) [][]string {
 	}
 	var out [][]string
 	for _, part := range separators().Split(g.Run, -1) {
-		words := strings.Fields(part)
-		for len(words) > 0 && assignment().MatchString(words[0]) {
-			words = words[1:]
-		}
-		for i, w := range words {
-			words[i] = strings.Trim(w, `'"`)
-		}
-		if len(words) > 0 && words[0] == "env" {
-			words = words[1:]
-			for len(words) > 0 && assignment().MatchString(words[0]) {
-				words = words[1:]
-			}
-		}
-		if len(words) > 0 {
+		if words := simpleCommand(part); len(words) > 0 {
 			out = append(out, words)
 		}
 	}
 	return out
+}
+
+// simpleCommand is the words of one simple command, unquoted, from its program on: past
+// leading assignments and an env prefix.
+func simpleCommand(part string) []string {
+	words := skipAssignments(strings.Fields(part))
+	for i, w := range words {
+		words[i] = strings.Trim(w, `'"`)
+	}
+	if len(words) > 0 && words[0] == "env" {
+		words = skipAssignments(words[1:])
+	}
+	return words
+}
+
+// skipAssignments drops the leading NAME=value words.
+func skipAssignments(words []string) []string {
+	for len(words) > 0 && assignment().MatchString(words[0]) {
+		words = words[1:]
+	}
+	return words
 }
 
 // Grouped merges the problems that are the same missing thing for several gates into one whose

@@ -45,21 +45,36 @@ func ProgramsEnv(root string, gs []gates.Gate, env Env) []Problem {
 // it is not there, the problem says where else it is, and is Sure only when it is nowhere.
 func lookProgram(prog, root, dir string, env Env) (Problem, bool) {
 	if strings.ContainsRune(prog, '/') || strings.ContainsRune(prog, filepath.Separator) {
-		path := prog
-		if !filepath.IsAbs(path) {
-			path = filepath.Join(dir, filepath.FromSlash(prog))
-		}
-		if env.Exists(path) {
-			return Problem{}, false
-		}
-		// Windows adds an extension from PATHEXT (gradlew: gradlew.bat), which is not looked for
-		// here: there the problem is only a warning.
-		return Problem{Tool: prog, Message: prog + " does not exist in " + relTo(root, dir), Sure: runtime.GOOS != "windows",
-			Fix: "correct the gate's command, or create " + relTo(root, path)}, true
+		return lookProgramPath(prog, root, dir, env)
 	}
 	if _, err := env.LookPath(prog); err == nil {
 		return Problem{}, false
 	}
+	if p, ok := offPathProblem(prog, root, dir, env); ok {
+		return p, true
+	}
+	return Problem{Tool: prog, Message: prog + " is not on PATH", Sure: true,
+		Fix: "install " + prog + ", or correct the gate's command"}, true
+}
+
+// lookProgramPath looks for a program named by its path, relative to dir.
+func lookProgramPath(prog, root, dir string, env Env) (Problem, bool) {
+	path := prog
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(dir, filepath.FromSlash(prog))
+	}
+	if env.Exists(path) {
+		return Problem{}, false
+	}
+	// Windows adds an extension from PATHEXT (gradlew: gradlew.bat), which is not looked for
+	// here: there the problem is only a warning.
+	return Problem{Tool: prog, Message: prog + " does not exist in " + relTo(root, dir), Sure: runtime.GOOS != "windows",
+		Fix: "correct the gate's command, or create " + relTo(root, path)}, true
+}
+
+// offPathProblem says where a program missing from PATH is, or may come from: a project's
+// node_modules/.bin or .venv, or dependencies not installed yet.
+func offPathProblem(prog, root, dir string, env Env) (Problem, bool) {
 	for _, d := range uniqueDirs(dir, root) {
 		if bin := filepath.Join(d, "node_modules", ".bin"); env.Exists(filepath.Join(bin, prog)) {
 			return Problem{Tool: prog, Message: prog + " is in " + relTo(root, bin) + " but not on PATH: the gate will not find it",
@@ -76,8 +91,7 @@ func lookProgram(prog, root, dir string, env Env) (Problem, bool) {
 				Fix: inDir(root, d, "npm install") + ", then run it through npx " + prog}, true
 		}
 	}
-	return Problem{Tool: prog, Message: prog + " is not on PATH", Sure: true,
-		Fix: "install " + prog + ", or correct the gate's command"}, true
+	return Problem{}, false
 }
 
 func uniqueDirs(dir, root string) []string {
@@ -216,21 +230,9 @@ func segments(line string) []segment {
 // that starts a program.
 func firstProgram(segs []segment) (prog, cwd string, ok bool) {
 	for _, s := range segs {
-		words := s.words
-		for len(words) > 0 && assignment().MatchString(words[0]) {
-			if strings.ContainsAny(words[0], "'\"`$") {
-				return "", "", false
-			}
-			words = words[1:]
-		}
-		if len(words) > 0 && (words[0] == "env" || words[0] == "exec") {
-			words = words[1:]
-			for len(words) > 0 && assignment().MatchString(words[0]) {
-				words = words[1:]
-			}
-			if len(words) > 0 && strings.HasPrefix(words[0], "-") {
-				return "", "", false // env -i, exec -a: options change what runs
-			}
+		words, plain := commandWords(s.words)
+		if !plain {
+			return "", "", false
 		}
 		if len(words) == 0 {
 			continue
@@ -238,11 +240,7 @@ func firstProgram(segs []segment) (prog, cwd string, ok bool) {
 		w := words[0]
 		switch {
 		case w == "cd":
-			if len(words) != 2 || s.then == "" || !plainWord(words[1]) || filepath.IsAbs(words[1]) || strings.HasPrefix(words[1], "-") {
-				return "", "", false
-			}
-			cwd = filepath.ToSlash(filepath.Join(cwd, words[1]))
-			if !filepath.IsLocal(cwd) {
+			if cwd, ok = cdInto(cwd, words, s.then); !ok {
 				return "", "", false
 			}
 			continue
@@ -259,16 +257,51 @@ func firstProgram(segs []segment) (prog, cwd string, ok bool) {
 	return "", "", false
 }
 
+// commandWords are a command's words from its command name on, past leading assignments and an
+// env or exec prefix; plain is false when what runs cannot be told from the words: a quoted or
+// expanded assignment, or env's or exec's options (env -i, exec -a), which change what runs.
+func commandWords(words []string) (rest []string, plain bool) {
+	for len(words) > 0 && assignment().MatchString(words[0]) {
+		if strings.ContainsAny(words[0], "'\"`$") {
+			return nil, false
+		}
+		words = words[1:]
+	}
+	if len(words) == 0 || words[0] != "env" && words[0] != "exec" {
+		return words, true
+	}
+	words = skipAssignments(words[1:])
+	return words, len(words) == 0 || !strings.HasPrefix(words[0], "-")
+}
+
+// cdInto is the folder a `cd DIR` followed by another command leads to from cwd; ok is false
+// for any other cd (an option, an absolute or unplain path, a path out of the project, the last
+// command).
+func cdInto(cwd string, words []string, then string) (string, bool) {
+	if !isPlainCd(words, then) {
+		return "", false
+	}
+	next := filepath.ToSlash(filepath.Join(cwd, words[1]))
+	return next, filepath.IsLocal(next)
+}
+
+func isPlainCd(words []string, then string) bool {
+	return len(words) == 2 && then != "" && plainWord(words[1]) && !filepath.IsAbs(words[1]) && !strings.HasPrefix(words[1], "-")
+}
+
 // plainWord is a word the shell takes as it is: no quoting, expansion, glob or redirection.
 func plainWord(w string) bool {
 	if w == "" {
 		return false
 	}
 	for _, r := range w {
-		ok := r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("._+-/@%:,", r)
-		if !ok {
+		if !isPlainRune(r) {
 			return false
 		}
 	}
 	return true
+}
+
+func isPlainRune(r rune) bool {
+	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("._+-/@%:,", r)
 }

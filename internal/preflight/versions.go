@@ -48,27 +48,49 @@ var (
 
 // requirements lists what the gate's programs ask of their versions in dir (or the root).
 func requirements(prog, root, dir string) []requirement {
-	switch prog {
-	case "go", "gofmt":
-		if v := goModVersion(root, dir); v != "" {
-			return []requirement{{tool: "Go", want: v, where: "go.mod", argv: []string{"go", "env", "GOVERSION"}, parse: goVersionOut,
-				satisfied: atLeast, fix: "install Go " + v + " or newer (or let GOTOOLCHAIN=auto download it)"}}
-		}
-	case "node", "npm", "npx", "pnpm", "yarn":
-		if r := enginesNode(root, dir); r != "" {
-			return []requirement{{tool: "Node.js", want: r, where: "package.json engines.node", argv: []string{"node", "--version"},
-				parse: plainVersionOut, satisfied: inRange, fix: "install a Node.js that engines.node accepts (" + r + ") with nvm, fnm or volta"}}
-		}
-	case "pytest":
-		if v := pytestMinversion(root, dir); v != "" {
-			return []requirement{{tool: "pytest", want: v, where: "pytest's minversion", argv: []string{"pytest", "--version"},
-				parse: pytestVersionOut, satisfied: atLeast, fix: "install pytest " + v + " or newer in the project's environment"}}
-		}
-	case "pre-commit":
-		if v := precommitMinimum(root, dir); v != "" {
-			return []requirement{{tool: "pre-commit", want: v, where: ".pre-commit-config.yaml minimum_pre_commit_version",
-				argv: []string{"pre-commit", "--version"}, parse: precommitOut, satisfied: atLeast, fix: "pipx upgrade pre-commit (or pip install -U pre-commit)"}}
-		}
+	if of, ok := requirementsOf[prog]; ok {
+		return of(root, dir)
+	}
+	return nil
+}
+
+// requirementsOf reads, for each program whose version a project may require, where the project
+// says which.
+var requirementsOf = map[string]func(root, dir string) []requirement{
+	"go": goRequirement, "gofmt": goRequirement,
+	"node": nodeRequirement, "npm": nodeRequirement, "npx": nodeRequirement, "pnpm": nodeRequirement, "yarn": nodeRequirement,
+	"pytest":     pytestRequirement,
+	"pre-commit": precommitRequirement,
+}
+
+func goRequirement(root, dir string) []requirement {
+	if v := goModVersion(root, dir); v != "" {
+		return []requirement{{tool: "Go", want: v, where: "go.mod", argv: []string{"go", "env", "GOVERSION"}, parse: goVersionOut,
+			satisfied: atLeast, fix: "install Go " + v + " or newer (or let GOTOOLCHAIN=auto download it)"}}
+	}
+	return nil
+}
+
+func nodeRequirement(root, dir string) []requirement {
+	if r := enginesNode(root, dir); r != "" {
+		return []requirement{{tool: "Node.js", want: r, where: "package.json engines.node", argv: []string{"node", "--version"},
+			parse: plainVersionOut, satisfied: inRange, fix: "install a Node.js that engines.node accepts (" + r + ") with nvm, fnm or volta"}}
+	}
+	return nil
+}
+
+func pytestRequirement(root, dir string) []requirement {
+	if v := pytestMinversion(root, dir); v != "" {
+		return []requirement{{tool: "pytest", want: v, where: "pytest's minversion", argv: []string{"pytest", "--version"},
+			parse: pytestVersionOut, satisfied: atLeast, fix: "install pytest " + v + " or newer in the project's environment"}}
+	}
+	return nil
+}
+
+func precommitRequirement(root, dir string) []requirement {
+	if v := precommitMinimum(root, dir); v != "" {
+		return []requirement{{tool: "pre-commit", want: v, where: ".pre-commit-config.yaml minimum_pre_commit_version",
+			argv: []string{"pre-commit", "--version"}, parse: precommitOut, satisfied: atLeast, fix: "pipx upgrade pre-commit (or pip install -U pre-commit)"}}
 	}
 	return nil
 }
@@ -247,45 +269,77 @@ func atLeast(have, want string) bool { return numbers(want) == nil || compare(ha
 // ">=18 <21", "20.x", "~20.1"); a form it does not know counts as satisfied.
 func inRange(have, rng string) bool {
 	for alt := range strings.SplitSeq(rng, "||") {
-		ok, known := true, false
-		for _, c := range strings.Fields(alt) {
-			op := strings.TrimRightFunc(c, func(r rune) bool {
-				return r >= '0' && r <= '9' || r == '.' || r == 'x' || r == 'X' || r == '*' || r == 'v'
-			})
-			v := strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(c[len(op):], ".x"), ".X"), ".*")
-			if numbers(v) == nil {
-				if v == "*" || v == "x" || v == "" && op == "" {
-					known = true
-				}
-				continue
-			}
-			known = true
-			cmp := compare(have, v)
-			switch op {
-			case ">=":
-				ok = ok && cmp >= 0
-			case ">":
-				ok = ok && cmp > 0
-			case "<":
-				ok = ok && cmp < 0
-			case "<=":
-				ok = ok && cmp <= 0
-			case "^", "~", "", "=":
-				// Same major (and for ~ or a bare minor, same minor), at least the version.
-				n, h := numbers(v), numbers(have)
-				ok = ok && cmp >= 0 && len(h) > 0 && h[0] == n[0]
-				if (op == "~" || op == "" || op == "=") && len(n) > 1 && len(h) > 1 {
-					ok = ok && h[1] == n[1]
-				}
-			default:
-				known = false
-			}
-		}
-		if !known || ok {
+		if ok, known := inAlternative(have, alt); !known || ok {
 			return true
 		}
 	}
 	return false
+}
+
+// inAlternative reads one alternative of a range, comparators separated by blanks: ok is
+// whether have satisfies every comparator read, known whether the last comparator with a
+// version (or a wildcard) was read.
+func inAlternative(have, alt string) (ok, known bool) {
+	ok = true
+	for _, c := range strings.Fields(alt) {
+		op, v := splitComparator(c)
+		if numbers(v) == nil {
+			if isWildcard(op, v) {
+				known = true
+			}
+			continue
+		}
+		holds, opKnown := comparatorHolds(have, op, v)
+		ok, known = ok && holds, opKnown
+	}
+	return ok, known
+}
+
+// splitComparator splits ">=20.x" into its operator and its version, a trailing .x or .* left
+// off.
+func splitComparator(c string) (op, version string) {
+	op = strings.TrimRightFunc(c, isVersionRune)
+	version = strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(c[len(op):], ".x"), ".X"), ".*")
+	return op, version
+}
+
+func isVersionRune(r rune) bool {
+	return r >= '0' && r <= '9' || r == '.' || r == 'x' || r == 'X' || r == '*' || r == 'v'
+}
+
+// isWildcard reports a comparator that any version satisfies: *, x, or nothing at all.
+func isWildcard(op, v string) bool { return v == "*" || v == "x" || v == "" && op == "" }
+
+// orderOps are the comparators that only order versions, by what they require of compare.
+var orderOps = map[string]func(cmp int) bool{
+	">=": func(cmp int) bool { return cmp >= 0 },
+	">":  func(cmp int) bool { return cmp > 0 },
+	"<":  func(cmp int) bool { return cmp < 0 },
+	"<=": func(cmp int) bool { return cmp <= 0 },
+}
+
+// comparatorHolds reports whether have satisfies op v; known is false for an operator it does
+// not read, which then holds.
+func comparatorHolds(have, op, v string) (holds, known bool) {
+	cmp := compare(have, v)
+	if order, ok := orderOps[op]; ok {
+		return order(cmp), true
+	}
+	switch op {
+	case "^", "~", "", "=":
+		return sameSeriesAtLeast(have, op, v, cmp), true
+	}
+	return true, false
+}
+
+// sameSeriesAtLeast: same major (and for ~ or a bare minor, same minor), at least the version.
+func sameSeriesAtLeast(have, op, v string, cmp int) bool {
+	n, h := numbers(v), numbers(have)
+	holds := cmp >= 0 && len(h) > 0 && h[0] == n[0]
+	if (op == "~" || op == "" || op == "=") && len(n) > 1 && len(h) > 1 {
+		holds = holds && h[1] == n[1]
+	}
+	return holds
 }
 
 // versionTimeout bounds one `TOOL --version`.

@@ -71,6 +71,24 @@ func Prepare(ctx context.Context, req Request) (*Job, error) {
 	if maxBytes <= 0 {
 		maxBytes = gates.DefaultMaxDiffBytes
 	}
+	patch, err := reviewPatch(ctx, req, maxBytes)
+	if err != nil {
+		return nil, err
+	}
+	j := &Job{root: req.Root, added: snapshot.ParseAdded(patch.Text), redact: req.Redact}
+	if len(patch.Text) == 0 && !patch.Cut {
+		j.NothingToReview = nothingToReview(patch)
+		return j, nil
+	}
+	if err := j.startReviewer(req); err != nil {
+		return nil, err
+	}
+	j.Stdin = buildPrompt(instructions, patch, maxBytes)
+	return j, nil
+}
+
+// reviewPatch is the diff the review reads: the run's snapshot's, or one read for the review.
+func reviewPatch(ctx context.Context, req Request, maxBytes int64) (*snapshot.Patch, error) {
 	snap := req.Snapshot
 	if snap == nil {
 		snap = snapshot.New(req.Root, snapshot.Options{Base: req.Base, PatchBytes: maxBytes})
@@ -79,37 +97,46 @@ func Prepare(ctx context.Context, req Request) (*Job, error) {
 	if err != nil {
 		return nil, fmt.Errorf("no diff to review: %w", err)
 	}
+	return patch, nil
+}
 
-	j := &Job{root: req.Root, added: snapshot.ParseAdded(patch.Text), redact: req.Redact}
-	if len(patch.Text) == 0 && !patch.Cut {
-		j.NothingToReview = "nothing to review: no change against " + patch.Against
-		if len(patch.LeftOut) > 0 {
-			j.NothingToReview += " but files that are never sent (" + strings.Join(patch.LeftOut, ", ") + ")"
-		}
-		return j, nil
+// nothingToReview says why an empty diff is no review, naming the files never sent.
+func nothingToReview(patch *snapshot.Patch) string {
+	why := "nothing to review: no change against " + patch.Against
+	if len(patch.LeftOut) > 0 {
+		why += " but files that are never sent (" + strings.Join(patch.LeftOut, ", ") + ")"
 	}
+	return why
+}
+
+// startReviewer readies the reviewer's command line and environment, with a temporary
+// directory of its own for the CLIs that need one.
+func (j *Job) startReviewer(req Request) error {
+	r := req.Review
 	if r.CLI == CLICodex || r.CLI == CLIGemini {
+		var err error
 		if j.tempDir, err = os.MkdirTemp("", "gauntlet-review-"); err != nil {
-			return nil, fmt.Errorf("temporary directory for %s: %w", r.CLI, err)
+			return fmt.Errorf("temporary directory for %s: %w", r.CLI, err)
 		}
 	}
 	dir := req.Dir
 	if dir == "" {
 		dir = req.Root
 	}
-	if j.rev, err = newReviewer(r.CLI, r.Model, j.tempDir, dir, req.Env); err != nil {
+	rev, err := newReviewer(r.CLI, r.Model, j.tempDir, dir, req.Env)
+	if err != nil {
 		j.Close()
-		return nil, err
+		return err
 	}
+	j.rev = rev
 	j.Argv = j.rev.argv()
 	if g, ok := j.rev.(geminiCLI); ok {
 		j.Env = append(j.Env, g.setup.env...)
 	}
-	j.Stdin = buildPrompt(instructions, patch, maxBytes)
 	if _, custom := j.rev.(customCLI); custom && r.Model != "" {
 		j.Env = append(j.Env, "GAUNTLET_REVIEW_MODEL="+r.Model)
 	}
-	return j, nil
+	return nil
 }
 
 // Close removes the job's temporary files.

@@ -47,19 +47,28 @@ func FromEnv(getenv func(string) string) (Spec, string, error) {
 		if idx == "" && tot == "" {
 			continue
 		}
-		k, errK := strconv.Atoi(idx)
-		n, errN := strconv.Atoi(tot)
-		if errK != nil || errN != nil {
-			return Spec{}, "", fmt.Errorf("%s: %s=%q and %s=%q are not both numbers", c.system, c.index, idx, c.total, tot)
-		}
-		if c.zeroBased {
-			k++
-		}
-		s, err := Parse(fmt.Sprintf("%d/%d", k, n))
+		s, err := c.spec(idx, tot)
 		if err != nil {
-			return Spec{}, "", fmt.Errorf("%s: %s=%q, %s=%q: %w", c.system, c.index, idx, c.total, tot, err)
+			return Spec{}, "", err
 		}
 		return s, c.system + " (" + c.index + ", " + c.total + ")", nil
 	}
 	return Spec{}, "", fmt.Errorf("--shard auto: no CI shard variables set (looked for %s)", strings.Join(EnvVariables(), ", "))
+}
+
+// spec reads the CI's index and total variables' values as a shard.
+func (c ciVars) spec(idx, tot string) (Spec, error) {
+	k, errK := strconv.Atoi(idx)
+	n, errN := strconv.Atoi(tot)
+	if errK != nil || errN != nil {
+		return Spec{}, fmt.Errorf("%s: %s=%q and %s=%q are not both numbers", c.system, c.index, idx, c.total, tot)
+	}
+	if c.zeroBased {
+		k++
+	}
+	s, err := Parse(fmt.Sprintf("%d/%d", k, n))
+	if err != nil {
+		return Spec{}, fmt.Errorf("%s: %s=%q, %s=%q: %w", c.system, c.index, idx, c.total, tot, err)
+	}
+	return s, nil
 }

@@ -89,14 +89,38 @@ func Split(gs []Gate, t Timings, n int) Plan {
 		Loads:    make([]time.Duration, n),
 		Estimate: make(map[string]time.Duration, len(gs)),
 	}
-	weights := make([]time.Duration, len(gs))
-	var known []time.Duration
-	for _, g := range gs {
-		if d, ok := t[g.Name]; ok && !g.Idle {
-			known = append(known, max(d, minWeight))
+	weights := p.estimate(gs, t)
+	units := placementUnits(gs)
+	unitWeight := make([]time.Duration, len(units))
+	for u, members := range units {
+		for _, i := range members {
+			unitWeight[u] += weights[i]
 		}
 	}
-	fallback := median(known)
+	order := make([]int, len(units))
+	for u := range order {
+		order[u] = u
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(unitWeight[b], unitWeight[a]) })
+	assigned := make([]int, len(gs))
+	for _, u := range order {
+		best := leastLoaded(p.Loads)
+		for _, i := range units[u] {
+			assigned[i] = best
+		}
+		p.Loads[best] += unitWeight[u]
+	}
+	for i, g := range gs {
+		p.Shards[assigned[i]] = append(p.Shards[assigned[i]], g.Name)
+	}
+	return p
+}
+
+// estimate weighs each gate by its recorded duration, the median of the known ones when it has
+// none (noting it in Unknown), and nothing when it is idle; the weights are in gs's order.
+func (p *Plan) estimate(gs []Gate, t Timings) []time.Duration {
+	weights := make([]time.Duration, len(gs))
+	fallback := median(knownDurations(gs, t))
 	for i, g := range gs {
 		d, ok := t[g.Name]
 		switch {
@@ -111,9 +135,24 @@ func Split(gs []Gate, t Timings, n int) Plan {
 		weights[i] = d
 		p.Estimate[g.Name] = d
 	}
+	return weights
+}
 
-	// A group is placed as one item weighing what its gates weigh together, at its first gate's
-	// place in config order.
+// knownDurations are the recorded durations of the gates that are not idle.
+func knownDurations(gs []Gate, t Timings) []time.Duration {
+	var known []time.Duration
+	for _, g := range gs {
+		if d, ok := t[g.Name]; ok && !g.Idle {
+			known = append(known, max(d, minWeight))
+		}
+	}
+	return known
+}
+
+// placementUnits are what is placed on a shard as one: a group is one item weighing what its
+// gates weigh together, at its first gate's place in config order; every other gate is its own.
+// Each unit lists its gates' indexes in gs.
+func placementUnits(gs []Gate) [][]int {
 	units := make([][]int, 0, len(gs))
 	unitOf := map[string]int{}
 	for i, g := range gs {
@@ -126,34 +165,18 @@ func Split(gs []Gate, t Timings, n int) Plan {
 		}
 		units = append(units, []int{i})
 	}
-	unitWeight := make([]time.Duration, len(units))
-	for u, members := range units {
-		for _, i := range members {
-			unitWeight[u] += weights[i]
+	return units
+}
+
+// leastLoaded is the shard with the least work so far, the lower one on a tie.
+func leastLoaded(loads []time.Duration) int {
+	best := 0
+	for s := 1; s < len(loads); s++ {
+		if loads[s] < loads[best] {
+			best = s
 		}
 	}
-	order := make([]int, len(units))
-	for u := range order {
-		order[u] = u
-	}
-	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(unitWeight[b], unitWeight[a]) })
-	assigned := make([]int, len(gs))
-	for _, u := range order {
-		best := 0
-		for s := 1; s < n; s++ {
-			if p.Loads[s] < p.Loads[best] {
-				best = s
-			}
-		}
-		for _, i := range units[u] {
-			assigned[i] = best
-		}
-		p.Loads[best] += unitWeight[u]
-	}
-	for i, g := range gs {
-		p.Shards[assigned[i]] = append(p.Shards[assigned[i]], g.Name)
-	}
-	return p
+	return best
 }
 
 // median of the known durations; minWeight when nothing is known, so that every gate weighs

@@ -58,25 +58,7 @@ func ParseTimings(data []byte) (Timings, error) {
 		return nil, fmt.Errorf("not a JSON object: %w", err)
 	}
 	if raw, ok := top["gates"]; ok && bytes.HasPrefix(bytes.TrimSpace(raw), []byte("[")) {
-		var gs []reportGate
-		if err := json.Unmarshal(raw, &gs); err != nil {
-			return nil, fmt.Errorf("gates of the report: %w", err)
-		}
-		t := Timings{}
-		for _, g := range gs {
-			// Only a gate that really ran tells how long it takes: a skipped or cancelled one
-			// did not, and a cache hit took no time at all.
-			switch g.Status {
-			case "pass", "fail", "warn", "error":
-			default:
-				continue
-			}
-			if g.Cached || g.DurationMS == nil || *g.DurationMS < 0 || g.Name == "" {
-				continue
-			}
-			t[g.Name] = time.Duration(*g.DurationMS) * time.Millisecond
-		}
-		return t, nil
+		return reportTimings(raw)
 	}
 	t := make(Timings, len(top))
 	for name, raw := range top {
@@ -87,4 +69,30 @@ func ParseTimings(data []byte) (Timings, error) {
 		t[name] = time.Duration(ms * float64(time.Millisecond))
 	}
 	return t, nil
+}
+
+// reportTimings reads the durations of a JSON report's gates.
+func reportTimings(raw json.RawMessage) (Timings, error) {
+	var gs []reportGate
+	if err := json.Unmarshal(raw, &gs); err != nil {
+		return nil, fmt.Errorf("gates of the report: %w", err)
+	}
+	t := Timings{}
+	for _, g := range gs {
+		if g.timed() {
+			t[g.Name] = time.Duration(*g.DurationMS) * time.Millisecond
+		}
+	}
+	return t, nil
+}
+
+// timed reports whether the gate's duration tells how long it takes: only a gate that really
+// ran does; a skipped or cancelled one did not, and a cache hit took no time at all.
+func (g reportGate) timed() bool {
+	switch g.Status {
+	case "pass", "fail", "warn", "error":
+	default:
+		return false
+	}
+	return !g.Cached && g.DurationMS != nil && *g.DurationMS >= 0 && g.Name != ""
 }

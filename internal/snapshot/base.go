@@ -138,41 +138,66 @@ func autoBase(ctx context.Context, dir string) (ref, commit string, err error) {
 		// No refs to read (an odd repository): no base, as when none of them exists.
 		return "", "", nil
 	}
-	type refInfo struct{ symref, commit string }
+	ref, commit = firstAutoBase(readRefs(ctx, dir, out))
+	return ref, commit, nil
+}
+
+// refInfo is what for-each-ref says of a ref: the ref it points to, and the commit it names
+// ("" for none).
+type refInfo struct{ symref, commit string }
+
+// readRefs reads autoBase's for-each-ref lines, by full ref name.
+func readRefs(ctx context.Context, dir string, out []byte) map[string]refInfo {
 	refs := map[string]refInfo{}
 	for line := range bytes.Lines(out) {
 		f := strings.Split(strings.TrimSuffix(string(line), "\n"), "\x00")
 		if len(f) != 6 {
 			continue
 		}
-		info := refInfo{symref: f[1]}
-		switch {
-		case f[3] == "commit":
-			info.commit = f[2]
-		case f[3] == "tag" && f[5] == "commit":
-			info.commit = f[4]
-		case f[3] == "tag" && f[5] == "tag":
-			// A tag of a tag: let git peel it.
-			if out, err := git.Output(ctx, dir, maxRefOutput, "rev-parse", "--verify", "--quiet", f[0]+"^{commit}"); err == nil {
-				info.commit = strings.TrimSpace(string(out))
-			}
-		}
-		refs[f[0]] = info
+		refs[f[0]] = refInfo{symref: f[1], commit: refCommit(ctx, dir, f)}
 	}
+	return refs
+}
+
+// refCommit is the commit a ref's fields name: its object when a commit, a tag's target when
+// that is a commit, and what git peels a tag of a tag to.
+func refCommit(ctx context.Context, dir string, f []string) string {
+	switch {
+	case f[3] == "commit":
+		return f[2]
+	case f[3] == "tag" && f[5] == "commit":
+		return f[4]
+	case f[3] == "tag" && f[5] == "tag":
+		if out, err := git.Output(ctx, dir, maxRefOutput, "rev-parse", "--verify", "--quiet", f[0]+"^{commit}"); err == nil {
+			return strings.TrimSpace(string(out))
+		}
+	}
+	return ""
+}
+
+// firstAutoBase is the branch origin/HEAD names, else the first automatic base whose name
+// resolves to a commit; "" for none.
+func firstAutoBase(refs map[string]refInfo) (ref, commit string) {
 	if head, ok := refs["refs/remotes/origin/HEAD"]; ok && head.symref != "" && head.commit != "" {
-		return head.symref, head.commit, nil
+		return head.symref, head.commit
 	}
 	for _, name := range autoBases {
-		for _, full := range dwimRefs(name) {
-			if info, ok := refs[full]; ok {
-				if info.commit == "" {
-					break // the name resolves to something that is not a commit
-				}
-				return name, info.commit, nil
-			}
+		if commit := resolveShortName(refs, name); commit != "" {
+			return name, commit
 		}
 	}
-	return "", "", nil
+	return "", ""
+}
+
+// resolveShortName is the commit name names, taking the first full ref it may mean that exists;
+// "" when that one is not a commit, or none exists.
+func resolveShortName(refs map[string]refInfo, name string) string {
+	for _, full := range dwimRefs(name) {
+		if info, ok := refs[full]; ok {
+			return info.commit
+		}
+	}
+	return ""
 }
 
 // dwimRefs are the full ref names a short name may mean, in the order git tries them.

@@ -109,26 +109,12 @@ func (s *Tree) Ignored(ctx context.Context, patterns []string) ([]string, error)
 	if ok {
 		return list, nil
 	}
-	// git's glob pathspecs match as doublestar does, and let git skip what cannot match; braces
-	// are doublestar's alone, so with one of them git lists everything and the filter decides.
-	specs := []string{"ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--"}
-	for _, p := range patterns {
-		if strings.ContainsAny(p, "{}") {
-			specs = append(specs[:6], ".")
-			break
-		}
-		specs = append(specs, ":(glob)"+p)
-	}
-	specs = append(specs, ":(exclude)"+StateDirName)
-	out, err := git.Output(ctx, s.Root, maxIndexOutput, specs...)
+	out, err := git.Output(ctx, s.Root, maxIndexOutput, ignoredArgs(patterns)...)
 	if err != nil {
 		return nil, fmt.Errorf("list ignored files: %w", classify(err))
 	}
 	for _, p := range git.SplitNUL(out) {
-		if p == "" || strings.HasSuffix(p, "/") {
-			continue
-		}
-		if slices.ContainsFunc(patterns, func(pat string) bool { ok, _ := doublestar.Match(pat, p); return ok }) {
+		if isIgnoredMatch(p, patterns) {
 			list = append(list, p)
 		}
 	}
@@ -137,6 +123,30 @@ func (s *Tree) Ignored(ctx context.Context, patterns []string) ([]string, error)
 	s.ignored[memo] = list
 	s.mu.Unlock()
 	return list, nil
+}
+
+// ignoredArgs is the ls-files command that lists the ignored files patterns may match. git's
+// glob pathspecs match as doublestar does, and let git skip what cannot match; braces are
+// doublestar's alone, so with one of them git lists everything and the filter decides.
+func ignoredArgs(patterns []string) []string {
+	specs := []string{"ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--"}
+	for _, p := range patterns {
+		if strings.ContainsAny(p, "{}") {
+			specs = append(specs[:6], ".")
+			break
+		}
+		specs = append(specs, ":(glob)"+p)
+	}
+	return append(specs, ":(exclude)"+StateDirName)
+}
+
+// isIgnoredMatch reports whether a listed path is a file (not a directory) one of patterns
+// matches.
+func isIgnoredMatch(p string, patterns []string) bool {
+	if p == "" || strings.HasSuffix(p, "/") {
+		return false
+	}
+	return slices.ContainsFunc(patterns, func(pat string) bool { ok, _ := doublestar.Match(pat, p); return ok })
 }
 
 // Followed is a file reached through a symlink: its path as seen through the link
@@ -200,22 +210,39 @@ func (w *walker) follow(abs, rel string) error {
 		return nil // a dangling link: the link's own target is its content
 	}
 	if !info.IsDir() {
-		sum := sha256.New()
-		real, err := filepath.EvalSymlinks(abs)
-		if err != nil {
-			return nil
-		}
-		if err := fileDigest(w.ctx, sum, real); err != nil {
-			return err
-		}
-		w.out = append(w.out, Followed{Path: rel, Digest: sum.Sum(nil)})
-		return nil
+		return w.followFile(abs, rel)
 	}
 	real, err := filepath.EvalSymlinks(abs)
-	if err != nil || w.visited[real] || real == w.skip || filepath.Base(real) == ".git" {
+	if err != nil || w.skipsDir(real) {
 		return nil
 	}
 	w.visited[real] = true
+	return w.followDir(abs, rel)
+}
+
+// followFile hashes the file abs leads to.
+func (w *walker) followFile(abs, rel string) error {
+	sum := sha256.New()
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return nil
+	}
+	if err := fileDigest(w.ctx, sum, real); err != nil {
+		return err
+	}
+	w.out = append(w.out, Followed{Path: rel, Digest: sum.Sum(nil)})
+	return nil
+}
+
+// skipsDir reports a directory not to walk: one walked already (a link loop), gauntlet's state
+// directory, or a repository's .git.
+func (w *walker) skipsDir(real string) bool {
+	return w.visited[real] || real == w.skip || filepath.Base(real) == ".git"
+}
+
+// followDir follows each entry of the directory abs but .git; an unreadable directory is hashed
+// by its error.
+func (w *walker) followDir(abs, rel string) error {
 	entries, err := os.ReadDir(abs)
 	if err != nil {
 		sum := sha256.New()

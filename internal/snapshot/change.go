@@ -166,14 +166,8 @@ func ParseAdded(patch []byte) AddedLines { return ParsePatch(patch).Added() }
 // into a Change. Hunk line counts are followed, so an added line that happens to start with
 // "+++" or "diff --git" is not mistaken for a header.
 func ParsePatch(patch []byte) *Change {
-	c := &Change{}
+	r := &patchReader{c: &Change{}}
 	text := string(patch)
-	var (
-		f                *File
-		h                *Hunk
-		oldLeft, newLeft int
-		oldLine, newLine int
-	)
 	for len(text) > 0 {
 		line := text
 		if i := strings.IndexByte(text, '\n'); i >= 0 {
@@ -181,76 +175,122 @@ func ParsePatch(patch []byte) *Change {
 		} else {
 			text = ""
 		}
-		if h != nil && (oldLeft > 0 || newLeft > 0 || strings.HasPrefix(line, `\`)) {
-			kind := byte(' ') // an empty line is a context line whose space an editor trimmed
-			if line != "" {
-				kind = line[0]
-			}
-			body := ""
-			if line != "" {
-				body = line[1:]
-			}
-			switch kind {
-			case '+':
-				h.Lines = append(h.Lines, Line{Kind: Add, New: newLine, Text: body})
-				newLine++
-				newLeft--
-				continue
-			case '-':
-				h.Lines = append(h.Lines, Line{Kind: Remove, Old: oldLine, Text: body})
-				oldLine++
-				oldLeft--
-				continue
-			case ' ':
-				h.Lines = append(h.Lines, Line{Kind: Context, Old: oldLine, New: newLine, Text: body})
-				oldLine++
-				newLine++
-				oldLeft--
-				newLeft--
-				continue
-			case '\\':
-				if n := len(h.Lines); n > 0 {
-					h.Lines[n-1].NoNewline = true
-				}
-				continue
-			}
-			oldLeft, newLeft = 0, 0 // not a hunk line after all: read it as a header
+		r.read(line)
+	}
+	pairRenames(r.c)
+	return r.c
+}
+
+// patchReader is ParsePatch's place in the diff: the file and hunk being read, and how many of
+// the hunk's old and new lines are still to come.
+type patchReader struct {
+	c                *Change
+	f                *File
+	h                *Hunk
+	oldLeft, newLeft int
+	oldLine, newLine int
+}
+
+func (r *patchReader) read(line string) {
+	if r.inHunk(line) && r.hunkLine(line) {
+		return
+	}
+	r.h = nil
+	r.header(line)
+}
+
+// inHunk reports whether line may belong to the hunk being read: lines of it are still to come,
+// or it is the "\ No newline at end of file" after its last.
+func (r *patchReader) inHunk(line string) bool {
+	return r.h != nil && (r.oldLeft > 0 || r.newLeft > 0 || strings.HasPrefix(line, `\`))
+}
+
+// hunkLine reads line as a line of the hunk; false when it is not one after all, and is to be
+// read as a header.
+func (r *patchReader) hunkLine(line string) bool {
+	kind, body := byte(' '), "" // an empty line is a context line whose space an editor trimmed
+	if line != "" {
+		kind, body = line[0], line[1:]
+	}
+	h := r.h
+	switch kind {
+	case '+':
+		h.Lines = append(h.Lines, Line{Kind: Add, New: r.newLine, Text: body})
+		r.newLine++
+		r.newLeft--
+	case '-':
+		h.Lines = append(h.Lines, Line{Kind: Remove, Old: r.oldLine, Text: body})
+		r.oldLine++
+		r.oldLeft--
+	case ' ':
+		h.Lines = append(h.Lines, Line{Kind: Context, Old: r.oldLine, New: r.newLine, Text: body})
+		r.oldLine++
+		r.newLine++
+		r.oldLeft--
+		r.newLeft--
+	case '\\':
+		if n := len(h.Lines); n > 0 {
+			h.Lines[n-1].NoNewline = true
 		}
-		h = nil
-		switch {
-		case strings.HasPrefix(line, "diff --git "):
-			path, _ := headerPath(line)
-			f = &File{Path: path, Status: Modified}
-			c.Files = append(c.Files, f)
-		case f == nil:
-			// Text before the first file header: nothing to attach it to.
-		case strings.HasPrefix(line, "new file mode "):
-			f.Status, f.NewMode = Added, strings.TrimPrefix(line, "new file mode ")
-		case strings.HasPrefix(line, "deleted file mode "):
-			f.Status, f.OldMode = Deleted, strings.TrimPrefix(line, "deleted file mode ")
-		case strings.HasPrefix(line, "old mode "):
-			f.OldMode = strings.TrimPrefix(line, "old mode ")
-		case strings.HasPrefix(line, "new mode "):
-			f.NewMode = strings.TrimPrefix(line, "new mode ")
-		case strings.HasPrefix(line, "Binary files ") || line == "GIT binary patch":
-			f.Binary = true
-		case strings.HasPrefix(line, "--- "):
-			if p := patchLinePath(line[4:]); p != "" && f.Path == "" {
-				f.Path = p
-			}
-		case strings.HasPrefix(line, "+++ "):
-			if p := patchLinePath(line[4:]); p != "" {
-				f.Path = p
-			}
-		case strings.HasPrefix(line, "@@ "):
-			f.Hunks = append(f.Hunks, hunkHeader(line))
-			h = &f.Hunks[len(f.Hunks)-1]
-			oldLeft, newLeft = h.OldLines, h.NewLines
-			oldLine, newLine = h.OldStart, h.NewStart
+	default:
+		r.oldLeft, r.newLeft = 0, 0
+		return false
+	}
+	return true
+}
+
+// header reads a line outside hunks: a file's header, a hunk's, or text to pass over.
+func (r *patchReader) header(line string) {
+	switch {
+	case strings.HasPrefix(line, "diff --git "):
+		path, _ := headerPath(line)
+		r.f = &File{Path: path, Status: Modified}
+		r.c.Files = append(r.c.Files, r.f)
+	case r.f == nil:
+		// Text before the first file header: nothing to attach it to.
+	case strings.HasPrefix(line, "@@ "):
+		r.f.Hunks = append(r.f.Hunks, hunkHeader(line))
+		r.h = &r.f.Hunks[len(r.f.Hunks)-1]
+		r.oldLeft, r.newLeft = r.h.OldLines, r.h.NewLines
+		r.oldLine, r.newLine = r.h.OldStart, r.h.NewStart
+	case line == "GIT binary patch":
+		r.f.Binary = true
+	default:
+		applyFileHeader(r.f, line)
+	}
+}
+
+// fileHeaders are the lines of a file's extended header and what each says of the file, given
+// the rest of the line after its prefix.
+var fileHeaders = []struct {
+	prefix string
+	apply  func(f *File, rest string)
+}{
+	{"new file mode ", func(f *File, rest string) { f.Status, f.NewMode = Added, rest }},
+	{"deleted file mode ", func(f *File, rest string) { f.Status, f.OldMode = Deleted, rest }},
+	{"old mode ", func(f *File, rest string) { f.OldMode = rest }},
+	{"new mode ", func(f *File, rest string) { f.NewMode = rest }},
+	{"Binary files ", func(f *File, _ string) { f.Binary = true }},
+	{"--- ", func(f *File, rest string) {
+		if p := patchLinePath(rest); p != "" && f.Path == "" {
+			f.Path = p
+		}
+	}},
+	{"+++ ", func(f *File, rest string) {
+		if p := patchLinePath(rest); p != "" {
+			f.Path = p
+		}
+	}},
+}
+
+// applyFileHeader notes what a header line says of f; any other line says nothing.
+func applyFileHeader(f *File, line string) {
+	for _, fh := range fileHeaders {
+		if rest, ok := strings.CutPrefix(line, fh.prefix); ok {
+			fh.apply(f, rest)
+			return
 		}
 	}
-	pairRenames(c)
-	return c
 }
 
 // pairRenames links a deleted and an added file whose lines are the same: a file moved as it
@@ -258,7 +298,7 @@ func ParsePatch(patch []byte) *Change {
 func pairRenames(c *Change) {
 	deleted := map[string]*File{}
 	for _, f := range c.Files {
-		if f.Status == Deleted && !f.Binary && len(f.Hunks) > 0 {
+		if isWholeTextFile(f, Deleted) {
 			deleted[content(f, Remove)] = f
 		}
 	}
@@ -266,13 +306,19 @@ func pairRenames(c *Change) {
 		return
 	}
 	for _, f := range c.Files {
-		if f.Status != Added || f.Binary || len(f.Hunks) == 0 {
+		if !isWholeTextFile(f, Added) {
 			continue
 		}
 		if d := deleted[content(f, Add)]; d != nil && d.RenamedTo == "" && (d.OldMode == f.NewMode) {
 			f.RenamedFrom, d.RenamedTo = d.Path, f.Path
 		}
 	}
+}
+
+// isWholeTextFile reports a file of the status whose lines the patch holds: not binary, not
+// empty.
+func isWholeTextFile(f *File, status FileStatus) bool {
+	return f.Status == status && !f.Binary && len(f.Hunks) > 0
 }
 
 // content joins the lines of one kind of a whole-file hunk, with whether the file ends in a

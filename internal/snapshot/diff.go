@@ -88,47 +88,66 @@ func (s *Snapshot) readDiff(ctx context.Context, textCap int64) (*diff, error) {
 	if err != nil {
 		return nil, err
 	}
-	if hasBase && from == tree.Head && !tree.trackedChanges() {
+	if hasBase && isCleanAgainstHead(from, tree) {
 		// The work tree against HEAD, and git status saw no tracked file differ: the diff is
 		// empty, and no git process needs to say so (untracked files are no part of it).
 		return d, nil
 	}
 	if !hasBase {
-		out, err := git.Output(ctx, s.root, maxRefOutput, "hash-object", "-t", "tree", os.DevNull)
-		if err != nil {
-			return nil, fmt.Errorf("find the empty tree: %w", err)
+		if from, err = s.emptyTree(ctx); err != nil {
+			return nil, err
 		}
-		from = strings.TrimSpace(string(out))
 	}
-
-	// The patch reads the same whatever the user's git configuration says: no colour, no
-	// external or text-converted diffs, no renames (each file under its own name), the standard
-	// a/ and b/ prefixes, paths relative to the project root. The names come first (--raw -z),
-	// then, after an empty record, the patch.
-	args := []string{"diff", "--raw", "-z", "--no-color", "--no-ext-diff", "--no-textconv", "--no-renames", "--relative"}
-	if d.textCap > 0 {
-		args = append(args, "--patch", "--src-prefix=a/", "--dst-prefix=b/")
-	}
-	args = append(append(args, from), pathspec...)
+	args := diffArgs(from, d.textCap > 0)
 	w := newPatchWriter(d.textCap, nil)
-	err = git.Stream(ctx, s.root, args, func(r io.Reader) error {
-		br := bufio.NewReaderSize(r, 64<<10)
-		names, err := readRawNames(br)
-		if err != nil {
-			return err
-		}
-		d.names = names
-		if d.textCap == 0 {
-			return nil
-		}
-		return w.consume(br)
-	})
+	err = git.Stream(ctx, s.root, args, func(r io.Reader) error { return d.read(r, w) })
 	if err != nil {
 		return nil, fmt.Errorf("diff against %s: %w", d.against, err)
 	}
 	d.text, d.cut = w.text, w.cut
 	slices.Sort(d.names)
 	return d, nil
+}
+
+// isCleanAgainstHead reports a diff of the work tree against HEAD when git status saw no
+// tracked file differ: the diff is empty (untracked files are no part of it).
+func isCleanAgainstHead(from string, tree *Tree) bool {
+	return from == tree.Head && !tree.trackedChanges()
+}
+
+// read reads git diff's output: the changed names, then the patch into w when one was asked for.
+func (d *diff) read(r io.Reader, w *patchWriter) error {
+	br := bufio.NewReaderSize(r, 64<<10)
+	names, err := readRawNames(br)
+	if err != nil {
+		return err
+	}
+	d.names = names
+	if d.textCap == 0 {
+		return nil
+	}
+	return w.consume(br)
+}
+
+// emptyTree is the id of the empty tree, which a diff without a base starts from.
+func (s *Snapshot) emptyTree(ctx context.Context) (string, error) {
+	out, err := git.Output(ctx, s.root, maxRefOutput, "hash-object", "-t", "tree", os.DevNull)
+	if err != nil {
+		return "", fmt.Errorf("find the empty tree: %w", err)
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+// diffArgs is the diff from from to the work tree. The patch reads the same whatever the user's
+// git configuration says: no colour, no external or text-converted diffs, no renames (each file
+// under its own name), the standard a/ and b/ prefixes, paths relative to the project root. The
+// names come first (--raw -z), then, after an empty record, the patch when one is asked for.
+func diffArgs(from string, withPatch bool) []string {
+	args := []string{"diff", "--raw", "-z", "--no-color", "--no-ext-diff", "--no-textconv", "--no-renames", "--relative"}
+	if withPatch {
+		args = append(args, "--patch", "--src-prefix=a/", "--dst-prefix=b/")
+	}
+	return append(append(args, from), pathspec...)
 }
 
 // errRawTooLarge means the list of changed names is beyond what gauntlet reads.

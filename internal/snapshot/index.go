@@ -82,8 +82,7 @@ func (s *Tree) Special(ctx context.Context) ([]IndexEntry, error) {
 // replaces the file whole: a new inode, size and times), so that what was read of it can be
 // remembered; ok is false when it cannot be told (the index is asked of git, or missing).
 func (s *Tree) IndexID() (string, bool) {
-	if os.Getenv("GIT_DIR") != "" || os.Getenv("GIT_WORK_TREE") != "" || os.Getenv("GIT_INDEX_FILE") != "" ||
-		os.Getenv("GIT_COMMON_DIR") != "" {
+	if gitRedirected() {
 		return "", false
 	}
 	path, ok := indexPath(s.Root, s.prefix)
@@ -123,15 +122,17 @@ func parseLsFiles(out []byte) []IndexEntry {
 		if len(f) != 4 || len(f[0]) != 1 {
 			continue
 		}
-		if n := len(index); n > 0 && index[n-1].Path == string(path) {
-			continue // an unmerged path has several stages; status marks it as changed anyway
+		if isLaterStage(index, string(path)) {
+			continue
 		}
-		tag := f[0][0]
-		hidden := tag == 'S' || tag >= 'a' && tag <= 'z'
-		index = append(index, IndexEntry{Path: string(path), Mode: f[1], OID: f[2], Hidden: hidden})
+		index = append(index, IndexEntry{Path: string(path), Mode: f[1], OID: f[2], Hidden: isHiddenTag(f[0][0])})
 	}
 	return index
 }
+
+// isHiddenTag reports ls-files -v's tag of a file whose changes git does not look for: S for
+// skip-worktree, lower case for assume-unchanged.
+func isHiddenTag(tag byte) bool { return tag == 'S' || tag >= 'a' && tag <= 'z' }
 
 // indexReadDeadline bounds the read of the index file (a local file, but it could be on a stuck
 // network mount).
@@ -140,8 +141,7 @@ const indexReadDeadline = 10 * time.Second
 // readIndexFile reads the index file of the work tree the root is in, keeping the entries keep
 // says (all when nil); ok is false when it must be asked of git.
 func (s *Tree) readIndexFile(keep func(mode uint32, hidden bool) bool) ([]IndexEntry, bool) {
-	if os.Getenv("GIT_DIR") != "" || os.Getenv("GIT_WORK_TREE") != "" || os.Getenv("GIT_INDEX_FILE") != "" ||
-		os.Getenv("GIT_COMMON_DIR") != "" {
+	if gitRedirected() {
 		return nil, false
 	}
 	// The object ids' length: HEAD's says which hash the repository uses.
@@ -162,6 +162,17 @@ func (s *Tree) readIndexFile(keep func(mode uint32, hidden bool) bool) ([]IndexE
 		return nil, false
 	}
 	return entries, true
+}
+
+// gitRedirected reports variables that move git's directory, work tree or index elsewhere than
+// the work tree's .git says: only git knows then which index is meant.
+func gitRedirected() bool {
+	for _, name := range []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR"} {
+		if os.Getenv(name) != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // modeString is git's six-digit octal mode; the few modes files have are spelt without
@@ -187,14 +198,9 @@ const maxIndexFile = 64 << 20
 // directory there, or a file naming the work tree's own git directory (a linked worktree, a
 // submodule).
 func indexPath(root, prefix string) (string, bool) {
-	top := filepath.Clean(root)
-	if prefix != "" {
-		rel := filepath.FromSlash(strings.TrimSuffix(prefix, "/"))
-		cut, ok := strings.CutSuffix(top, string(filepath.Separator)+rel)
-		if !ok {
-			return "", false
-		}
-		top = cut
+	top, ok := worktreeTop(root, prefix)
+	if !ok {
+		return "", false
 	}
 	dotGit := filepath.Join(top, ".git")
 	info, err := os.Lstat(dotGit)
@@ -206,6 +212,25 @@ func indexPath(root, prefix string) (string, bool) {
 	case !info.Mode().IsRegular():
 		return "", false
 	}
+	gitDir, ok := linkedGitDir(dotGit, top)
+	if !ok {
+		return "", false
+	}
+	return filepath.Join(gitDir, "index"), true
+}
+
+// worktreeTop is the work tree's top: root without prefix, the path below the top it stands at.
+func worktreeTop(root, prefix string) (string, bool) {
+	top := filepath.Clean(root)
+	if prefix == "" {
+		return top, true
+	}
+	rel := filepath.FromSlash(strings.TrimSuffix(prefix, "/"))
+	return strings.CutSuffix(top, string(filepath.Separator)+rel)
+}
+
+// linkedGitDir reads the git directory a .git file names ("gitdir: PATH"), relative to top.
+func linkedGitDir(dotGit, top string) (string, bool) {
 	data, err := safefile.ReadFile(dotGit, 4<<10, time.Now().Add(indexReadDeadline))
 	if err != nil {
 		return "", false
@@ -217,7 +242,7 @@ func indexPath(root, prefix string) (string, bool) {
 	if !filepath.IsAbs(gitDir) {
 		gitDir = filepath.Join(top, gitDir)
 	}
-	return filepath.Join(gitDir, "index"), true
+	return gitDir, true
 }
 
 var errIndexForm = errors.New("an index this reader does not take")
@@ -244,15 +269,9 @@ func parseIndexFile(data []byte, oidLen int, prefix string, keep func(mode uint3
 		if e.mode&0o170000 == 0o040000 {
 			return nil, errIndexForm // a sparse directory entry
 		}
-		if keep != nil && !keep(e.mode, e.hidden) {
+		path, ok := r.keptPath(e, prefix, keep)
+		if !ok || isLaterStage(index, path) {
 			continue
-		}
-		path, ok := strings.CutPrefix(string(r.name), prefix)
-		if !ok || path == "" || inStateDir(path) {
-			continue
-		}
-		if n := len(index); n > 0 && index[n-1].Path == path {
-			continue // an unmerged path has several stages; status marks it as changed anyway
 		}
 		index = append(index, IndexEntry{Path: path, Mode: modeString(e.mode), OID: hex.EncodeToString(e.oid), Hidden: e.hidden})
 	}
@@ -260,6 +279,23 @@ func parseIndexFile(data []byte, oidLen int, prefix string, keep func(mode uint3
 		return nil, errIndexForm
 	}
 	return index, nil
+}
+
+// keptPath is the current entry's root-relative path; ok is false for an entry keep leaves out,
+// or one outside the project or in gauntlet's state directory.
+func (r *indexReader) keptPath(e indexEntry, prefix string, keep func(mode uint32, hidden bool) bool) (string, bool) {
+	if keep != nil && !keep(e.mode, e.hidden) {
+		return "", false
+	}
+	path, ok := strings.CutPrefix(string(r.name), prefix)
+	return path, ok && path != "" && !inStateDir(path)
+}
+
+// isLaterStage reports a path the index listed just before: an unmerged path has several
+// stages, and status marks it as changed anyway.
+func isLaterStage(index []IndexEntry, path string) bool {
+	n := len(index)
+	return n > 0 && index[n-1].Path == path
 }
 
 // indexReader walks the entries of an index file (versions 2 to 4) within its body, the

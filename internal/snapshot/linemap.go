@@ -61,12 +61,7 @@ func spanFirst(start, count int) int {
 // A file the change does not touch is unchanged; line 0 (the whole file) maps to itself unless
 // the file is new.
 func (m LineMap) Old(file string, line int) (int, bool) {
-	var f *fileLines
-	for _, c := range pathCandidates(file, "") {
-		if f = m[c]; f != nil {
-			break
-		}
-	}
+	f := m.lookup(file)
 	switch {
 	case f == nil:
 		return line, true
@@ -75,6 +70,22 @@ func (m LineMap) Old(file string, line int) (int, bool) {
 	case line <= 0:
 		return line, true
 	}
+	return f.old(line)
+}
+
+// lookup finds file's lines under any name a tool may give it (with an a/ or b/ prefix).
+func (m LineMap) lookup(file string) *fileLines {
+	for _, c := range pathCandidates(file, "") {
+		if f := m[c]; f != nil {
+			return f
+		}
+	}
+	return nil
+}
+
+// old maps a line of the changed version of a file the change edited to the version the change
+// is measured from.
+func (f *fileLines) old(line int) (int, bool) {
 	delta := 0
 	for _, h := range f.hunks {
 		if line < h.newStart {

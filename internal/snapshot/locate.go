@@ -40,9 +40,7 @@ func pathCandidates(file, root string) []string {
 		return nil
 	}
 	if path.IsAbs(file) && root != "" {
-		if rel, err := filepath.Rel(root, filepath.FromSlash(file)); err == nil && !strings.HasPrefix(rel, "..") {
-			file = filepath.ToSlash(rel)
-		}
+		file = relativeIfInside(root, file)
 	}
 	file = path.Clean(file)
 	candidates := []string{file}
@@ -50,4 +48,12 @@ func pathCandidates(file, root string) []string {
 		candidates = append(candidates, file[2:])
 	}
 	return candidates
+}
+
+// relativeIfInside is file relative to root when it is inside it, else file as it is.
+func relativeIfInside(root, file string) string {
+	if rel, err := filepath.Rel(root, filepath.FromSlash(file)); err == nil && !strings.HasPrefix(rel, "..") {
+		return filepath.ToSlash(rel)
+	}
+	return file
 }

@@ -33,64 +33,86 @@ func addUntracked(dir string, names []string, w *patchWriter) error {
 			// Listed even once the patch is full: the reader is told what was kept out.
 			w.leftOut = append(w.leftOut, name)
 		case !w.cut:
-			section, err := newFileSection(root, name, w.room())
-			switch {
-			case errors.Is(err, errTooBig):
-				w.cut = true
-			case err != nil:
-				// Gone or unreadable since it was listed: the agent may be editing; show the rest.
-			default:
-				w.consume(bytes.NewReader(section))
-			}
+			w.addNewFile(root, name)
 		}
 	}
 	return nil
 }
 
+// addNewFile appends one untracked file's section when it fits; when it does not, the patch is
+// cut there.
+func (w *patchWriter) addNewFile(root *os.Root, name string) {
+	section, err := newFileSection(root, name, w.room())
+	switch {
+	case errors.Is(err, errTooBig):
+		w.cut = true
+	case err != nil:
+		// Gone or unreadable since it was listed: the agent may be editing; show the rest.
+	default:
+		w.consume(bytes.NewReader(section))
+	}
+}
+
 // newFileSection renders an untracked file as git would show it once added: a regular file's
 // lines, a symlink's target, nothing for anything else (a nested repository, a socket).
 func newFileSection(root *os.Root, name string, room int64) ([]byte, error) {
-	info, err := root.Lstat(name)
+	mode, content, err := newFileContent(root, name, room)
 	if err != nil {
 		return nil, err
 	}
-	var mode string
-	var content []byte
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "diff --git %s %s\nnew file mode %s\n", quotePath("a/"+name), quotePath("b/"+name), mode)
+	writeNewFileBody(&b, quotePath("b/"+name), content)
+	if int64(b.Len()) > room {
+		return nil, errTooBig
+	}
+	return b.Bytes(), nil
+}
+
+// newFileContent is the git mode and content of an untracked file: a symlink's target or a
+// regular file's bytes; anything else is fs.ErrInvalid.
+func newFileContent(root *os.Root, name string, room int64) (mode string, content []byte, err error) {
+	info, err := root.Lstat(name)
+	if err != nil {
+		return "", nil, err
+	}
 	switch {
 	case info.Mode()&fs.ModeSymlink != 0:
 		target, err := root.Readlink(name)
 		if err != nil {
-			return nil, err
+			return "", nil, err
 		}
-		mode, content = "120000", []byte(target)
+		return "120000", []byte(target), nil
 	case info.Mode().IsRegular():
 		if info.Size() > room {
-			return nil, errTooBig
+			return "", nil, errTooBig
 		}
 		mode = "100644"
 		if info.Mode().Perm()&0o111 != 0 {
 			mode = "100755"
 		}
 		if content, err = readAtMost(root, name, room); err != nil {
-			return nil, err
+			return "", nil, err
 		}
+		return mode, content, nil
 	default:
-		return nil, fs.ErrInvalid
+		return "", nil, fs.ErrInvalid
 	}
+}
 
-	var b bytes.Buffer
-	q := func(prefix string) string { return quotePath(prefix + name) }
-	fmt.Fprintf(&b, "diff --git %s %s\nnew file mode %s\n", q("a/"), q("b/"), mode)
+// writeNewFileBody writes what follows a new file's header: nothing for an empty file, a note
+// for a binary one, else one hunk adding every line.
+func writeNewFileBody(b *bytes.Buffer, newName string, content []byte) {
 	switch {
 	case len(content) == 0:
 	case bytes.IndexByte(content[:min(len(content), binarySniffBytes)], 0) >= 0:
-		fmt.Fprintf(&b, "Binary files /dev/null and %s differ\n", q("b/"))
+		fmt.Fprintf(b, "Binary files /dev/null and %s differ\n", newName)
 	default:
 		lines := bytes.SplitAfter(content, []byte("\n"))
 		if len(lines[len(lines)-1]) == 0 {
 			lines = lines[:len(lines)-1]
 		}
-		fmt.Fprintf(&b, "--- /dev/null\n+++ %s\n@@ -0,0 +%s @@\n", q("b/"), hunkRange(len(lines)))
+		fmt.Fprintf(b, "--- /dev/null\n+++ %s\n@@ -0,0 +%s @@\n", newName, hunkRange(len(lines)))
 		for _, l := range lines {
 			b.WriteByte('+')
 			b.Write(l)
@@ -99,10 +121,6 @@ func newFileSection(root *os.Root, name string, room int64) ([]byte, error) {
 			b.WriteString("\n\\ No newline at end of file\n")
 		}
 	}
-	if int64(b.Len()) > room {
-		return nil, errTooBig
-	}
-	return b.Bytes(), nil
 }
 
 // readAtMost reads a file, failing with errTooBig when it has grown past limit since its Lstat.

@@ -20,7 +20,12 @@ func headerPath(line string) (string, bool) {
 		}
 		return strings.CutPrefix(name, "a/")
 	}
-	// "a/X b/X": the two halves have the same length, which finds the split even when X has spaces.
+	return splitSameNames(rest)
+}
+
+// splitSameNames reads "a/X b/X": the two halves have the same length, which finds the split
+// even when X has spaces.
+func splitSameNames(rest string) (string, bool) {
 	if len(rest) < 7 || (len(rest)-5)%2 != 0 {
 		return "", false
 	}
@@ -69,28 +74,36 @@ func cutQuoted(s string) (unquoted, rest string, ok bool) {
 
 // quotePath quotes a path the way git does when it has characters a patch line cannot carry.
 func quotePath(p string) string {
-	if !strings.ContainsFunc(p, func(r rune) bool { return r < 0x20 || r == '"' || r == '\\' || r == 0x7f }) {
+	if !strings.ContainsFunc(p, needsQuoting) {
 		return p
 	}
 	var b strings.Builder
 	b.WriteByte('"')
 	for i := 0; i < len(p); i++ {
-		switch c := p[i]; {
-		case c == '"' || c == '\\':
-			b.WriteByte('\\')
-			b.WriteByte(c)
-		case c == '\t':
-			b.WriteString(`\t`)
-		case c == '\n':
-			b.WriteString(`\n`)
-		case c < 0x20 || c == 0x7f:
-			fmt.Fprintf(&b, `\%03o`, c)
-		default:
-			b.WriteByte(c)
-		}
+		writeQuotedByte(&b, p[i])
 	}
 	b.WriteByte('"')
 	return b.String()
+}
+
+// needsQuoting reports a character git quotes in a path: a control character, " or \.
+func needsQuoting(r rune) bool { return r < 0x20 || r == '"' || r == '\\' || r == 0x7f }
+
+// writeQuotedByte writes one byte of a quoted path as git does: escaped, in octal, or as it is.
+func writeQuotedByte(b *strings.Builder, c byte) {
+	switch {
+	case c == '"' || c == '\\':
+		b.WriteByte('\\')
+		b.WriteByte(c)
+	case c == '\t':
+		b.WriteString(`\t`)
+	case c == '\n':
+		b.WriteString(`\n`)
+	case c < 0x20 || c == 0x7f:
+		fmt.Fprintf(b, `\%03o`, c)
+	default:
+		b.WriteByte(c)
+	}
 }
 
 // PatchPath is the path named by a patch's "--- a/X", "+++ b/X", "rename from X" or "rename to

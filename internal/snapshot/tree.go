@@ -150,7 +150,7 @@ func ReadStatus(ctx context.Context, root string) (*Tree, error) {
 func (s *Tree) expandUntrackedDirs(ctx context.Context) error {
 	var dirs []string
 	for _, e := range s.Entries {
-		if e.Untracked && strings.HasSuffix(e.Path, "/") {
+		if isUntrackedDir(e) {
 			dirs = append(dirs, e.Path)
 		}
 	}
@@ -163,7 +163,7 @@ func (s *Tree) expandUntrackedDirs(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("list untracked directories: %w", classify(err))
 	}
-	kept := slices.DeleteFunc(s.Entries, func(e Entry) bool { return e.Untracked && strings.HasSuffix(e.Path, "/") })
+	kept := slices.DeleteFunc(s.Entries, isUntrackedDir)
 	for _, name := range git.SplitNUL(out) {
 		if !inStateDir(name) {
 			kept = append(kept, Entry{Path: name, Meta: "?", Untracked: true, Worktree: true})
@@ -173,6 +173,9 @@ func (s *Tree) expandUntrackedDirs(ctx context.Context) error {
 	s.sortEntries()
 	return nil
 }
+
+// isUntrackedDir reports an untracked directory git status named as one ("dir/").
+func isUntrackedDir(e Entry) bool { return e.Untracked && strings.HasSuffix(e.Path, "/") }
 
 func atTopLevel(root string) bool {
 	if os.Getenv("GIT_DIR") != "" || os.Getenv("GIT_WORK_TREE") != "" {
@@ -218,41 +221,19 @@ func parse(out []byte, prefix string) (*Tree, error) {
 		if rec == "" {
 			continue
 		}
-		var e Entry
-		switch rec[0] {
-		case '#':
+		if rec[0] == '#' {
 			if oid, ok := strings.CutPrefix(rec, "# branch.oid "); ok && oid != "(initial)" {
 				s.Head = oid
 			}
 			continue
-		case '?':
-			e = Entry{Path: rec[2:], Meta: "?", Untracked: true, Worktree: true}
-		case '!':
-			continue
-		case '1', '2', 'u':
-			fields := map[byte]int{'1': 8, '2': 9, 'u': 10}[rec[0]]
-			parts := strings.SplitN(rec, " ", fields+1)
-			if len(parts) != fields+1 {
-				return nil, fmt.Errorf("unexpected git status line %q", rec)
-			}
-			e = Entry{Path: parts[fields], Meta: strings.Join(parts[:fields], " ")}
-			xy := parts[1]
-			e.Worktree = rec[0] == 'u' || len(xy) == 2 && xy[1] != '.'
-			if rec[0] == '2' {
-				i++ // the rename's original path follows in its own record
-				if i < len(recs) {
-					e.Meta += "\x00" + string(recs[i])
-				}
-			}
-		default:
-			return nil, fmt.Errorf("unexpected git status line %q", rec)
 		}
-		rel, ok := strings.CutPrefix(e.Path, prefix)
-		if e.Untracked && strings.HasSuffix(e.Path, "/") && strings.HasPrefix(prefix, e.Path) {
-			// The project root is inside an untracked directory: every file under it is new.
-			rel, ok = "./", true
+		e, listed, took, err := statusEntry(rec, recs[i+1:])
+		if err != nil {
+			return nil, err
 		}
-		if !ok || rel == "" || inStateDir(rel) {
+		i += took
+		rel, inProject := projectPath(e, prefix)
+		if !listed || !inProject {
 			continue
 		}
 		e.Path = rel
@@ -260,6 +241,52 @@ func parse(out []byte, prefix string) (*Tree, error) {
 	}
 	s.sortEntries()
 	return s, nil
+}
+
+// statusEntry reads one record of a path; listed is false for an ignored one. took is how many
+// of the records after it belong to it (a rename's original path).
+func statusEntry(rec string, next [][]byte) (e Entry, listed bool, took int, err error) {
+	switch rec[0] {
+	case '?':
+		return Entry{Path: rec[2:], Meta: "?", Untracked: true, Worktree: true}, true, 0, nil
+	case '!':
+		return Entry{}, false, 0, nil
+	case '1', '2', 'u':
+		return changedEntry(rec, next)
+	default:
+		return Entry{}, false, 0, fmt.Errorf("unexpected git status line %q", rec)
+	}
+}
+
+// changedEntry reads a record of a changed (1), renamed or copied (2) or unmerged (u) path.
+func changedEntry(rec string, next [][]byte) (e Entry, listed bool, took int, err error) {
+	fields := map[byte]int{'1': 8, '2': 9, 'u': 10}[rec[0]]
+	parts := strings.SplitN(rec, " ", fields+1)
+	if len(parts) != fields+1 {
+		return Entry{}, false, 0, fmt.Errorf("unexpected git status line %q", rec)
+	}
+	e = Entry{Path: parts[fields], Meta: strings.Join(parts[:fields], " ")}
+	xy := parts[1]
+	e.Worktree = rec[0] == 'u' || len(xy) == 2 && xy[1] != '.'
+	if rec[0] != '2' {
+		return e, true, 0, nil
+	}
+	// The rename's original path follows in its own record.
+	if len(next) > 0 {
+		e.Meta += "\x00" + string(next[0])
+	}
+	return e, true, 1, nil
+}
+
+// projectPath is the entry's path relative to the project root (prefix); ok is false for a path
+// outside the project or in gauntlet's state directory.
+func projectPath(e Entry, prefix string) (string, bool) {
+	rel, ok := strings.CutPrefix(e.Path, prefix)
+	if e.Untracked && strings.HasSuffix(e.Path, "/") && strings.HasPrefix(prefix, e.Path) {
+		// The project root is inside an untracked directory: every file under it is new.
+		rel, ok = "./", true
+	}
+	return rel, ok && rel != "" && !inStateDir(rel)
 }
 
 func (s *Tree) sortEntries() {
@@ -321,22 +348,9 @@ func fileDigest(ctx context.Context, sum hash.Hash, path string) error {
 	Field(sum, "mode", []byte(info.Mode().String()))
 	switch {
 	case info.Mode()&fs.ModeSymlink != 0:
-		target, err := os.Readlink(path)
-		if err != nil {
-			Field(sum, "unreadable", []byte(unreadable(err)))
-			return nil
-		}
-		Field(sum, "symlink", []byte(target))
+		symlinkDigest(sum, path)
 	case info.Mode().IsRegular():
-		digest, err := contentDigest(ctx, path)
-		if ctxErr := ctx.Err(); ctxErr != nil {
-			return ctxErr
-		}
-		if err != nil {
-			Field(sum, "unreadable", []byte(unreadable(err)))
-			return nil
-		}
-		Field(sum, "content", digest)
+		return regularDigest(ctx, sum, path)
 	case info.IsDir():
 		// A submodule (or a nested repository) is a directory to git status, which prints the
 		// same line for it whichever commit it has checked out and however many edits it holds:
@@ -347,6 +361,30 @@ func fileDigest(ctx context.Context, sum hash.Hash, path string) error {
 	}
 	// Other directories and special files count by name and mode alone: reading a FIFO would
 	// block.
+	return nil
+}
+
+// symlinkDigest hashes a symlink's target.
+func symlinkDigest(sum hash.Hash, path string) {
+	target, err := os.Readlink(path)
+	if err != nil {
+		Field(sum, "unreadable", []byte(unreadable(err)))
+		return
+	}
+	Field(sum, "symlink", []byte(target))
+}
+
+// regularDigest hashes a regular file's content; only the context's end is an error.
+func regularDigest(ctx context.Context, sum hash.Hash, path string) error {
+	digest, err := contentDigest(ctx, path)
+	if ctxErr := ctx.Err(); ctxErr != nil {
+		return ctxErr
+	}
+	if err != nil {
+		Field(sum, "unreadable", []byte(unreadable(err)))
+		return nil
+	}
+	Field(sum, "content", digest)
 	return nil
 }
 
@@ -451,43 +489,56 @@ func blobID(ctx context.Context, path string, sha256Repo bool) (string, string, 
 	if sha256Repo {
 		newHash = sha256.New
 	}
-	h := newHash()
 	switch {
 	case info.Mode()&fs.ModeSymlink != 0:
-		target, err := os.Readlink(path)
-		if err != nil {
-			return "", "", false, nil
-		}
-		fmt.Fprintf(h, "blob %d\x00%s", len(target), target)
-		return "120000", fmt.Sprintf("%x", h.Sum(nil)), true, nil
+		return symlinkBlobID(newHash(), path)
 	case info.Mode().IsRegular():
-		f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-		if err != nil {
-			return "", "", false, nil
-		}
-		defer f.Close()
-		st, err := f.Stat()
-		if err != nil || !st.Mode().IsRegular() {
-			return "", "", false, nil
-		}
-		fmt.Fprintf(h, "blob %d\x00", st.Size())
-		buf := bufPool.Get().(*[]byte)
-		defer bufPool.Put(buf)
-		n, err := io.CopyBuffer(h, ctxReader{ctx: ctx, r: io.LimitReader(f, st.Size())}, *buf)
-		if ctxErr := ctx.Err(); ctxErr != nil {
-			return "", "", false, ctxErr
-		}
-		if err != nil || n != st.Size() {
-			// Changed while read: no stable name, the caller hashes it its own way.
-			return "", "", false, nil
-		}
-		mode := "100644"
-		if st.Mode()&0o100 != 0 {
-			mode = "100755"
-		}
-		return mode, fmt.Sprintf("%x", h.Sum(nil)), true, nil
+		return fileBlobID(ctx, newHash(), path)
 	}
 	return "", "", false, nil
+}
+
+// symlinkBlobID names a symlink's blob: its target.
+func symlinkBlobID(h hash.Hash, path string) (string, string, bool, error) {
+	target, err := os.Readlink(path)
+	if err != nil {
+		return "", "", false, nil
+	}
+	fmt.Fprintf(h, "blob %d\x00%s", len(target), target)
+	return "120000", fmt.Sprintf("%x", h.Sum(nil)), true, nil
+}
+
+// fileBlobID names a regular file's blob; ok is false when it is no longer a regular file or
+// changed while read: it has no stable name, and the caller hashes it its own way.
+func fileBlobID(ctx context.Context, h hash.Hash, path string) (string, string, bool, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return "", "", false, nil
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() {
+		return "", "", false, nil
+	}
+	fmt.Fprintf(h, "blob %d\x00", st.Size())
+	buf := bufPool.Get().(*[]byte)
+	defer bufPool.Put(buf)
+	n, err := io.CopyBuffer(h, ctxReader{ctx: ctx, r: io.LimitReader(f, st.Size())}, *buf)
+	if ctxErr := ctx.Err(); ctxErr != nil {
+		return "", "", false, ctxErr
+	}
+	if err != nil || n != st.Size() {
+		return "", "", false, nil
+	}
+	return gitFileMode(st.Mode()), fmt.Sprintf("%x", h.Sum(nil)), true, nil
+}
+
+// gitFileMode is the mode git gives a regular file: executable by its owner or not.
+func gitFileMode(mode fs.FileMode) string {
+	if mode&0o100 != 0 {
+		return "100755"
+	}
+	return "100644"
 }
 
 // trackedChanges says whether git status saw a tracked file differ from HEAD (staged, unstaged or

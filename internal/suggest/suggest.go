@@ -7,14 +7,11 @@ import "strings"
 // Closest returns the candidate that got looks like a typo of (a small edit distance) or a
 // shortened or lengthened form of ("warning" for "warn"), the closest first; "" when none does.
 func Closest(got string, candidates []string) string {
-	limit := 2
-	if len([]rune(got)) <= 4 {
-		limit = 1
-	}
+	limit := typoLimit(got)
 	best, bestDist := "", -1
 	for _, c := range candidates {
 		d := EditDistance(got, c)
-		if d == 0 || (d > limit && !sharesPrefix(got, c)) {
+		if !isSuggestion(got, c, d, limit) {
 			continue
 		}
 		if bestDist < 0 || d < bestDist {
@@ -22,6 +19,20 @@ func Closest(got string, candidates []string) string {
 		}
 	}
 	return best
+}
+
+// typoLimit is the most edits a typo of got may have: one in a short word, two otherwise.
+func typoLimit(got string) int {
+	if len([]rune(got)) <= 4 {
+		return 1
+	}
+	return 2
+}
+
+// isSuggestion reports whether c, d edits from got, is worth suggesting: not got itself, and
+// within the typo limit or a shortened or lengthened form of it.
+func isSuggestion(got, c string, d, limit int) bool {
+	return d != 0 && (d <= limit || sharesPrefix(got, c))
 }
 
 func sharesPrefix(a, b string) bool {
@@ -47,16 +58,23 @@ func EditDistance(a, b string) int {
 	for i := 1; i <= len(ra); i++ {
 		cur[0] = i
 		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
-				cur[j] = min(cur[j], before[j-2]+1)
-			}
+			cur[j] = editCell(ra, rb, i, j, before, prev, cur)
 		}
 		before, prev, cur = prev, cur, before
 	}
 	return prev[len(rb)]
+}
+
+// editCell is the distance between ra[:i] and rb[:j], given the rows for i-2 (before) and i-1
+// (prev) and row i up to j-1 (cur).
+func editCell(ra, rb []rune, i, j int, before, prev, cur []int) int {
+	cost := 1
+	if ra[i-1] == rb[j-1] {
+		cost = 0
+	}
+	d := min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+	if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
+		d = min(d, before[j-2]+1)
+	}
+	return d
 }
