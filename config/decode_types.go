@@ -10,6 +10,8 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
+// The names' expressions, as the schema states them; loading checks names with validGateName and
+// validEnvName, which a test holds to the same answers.
 var (
 	gateNamePattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,63}$`) })
 	envNamePattern  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
@@ -56,7 +58,7 @@ func (m *envMap) decodeNode(d *decoder, n *yaml.Node, s subject) bool {
 			}
 			seen[name] = p.key
 		}
-		if !envNamePattern().MatchString(name) {
+		if !validEnvName(name) {
 			d.report(p.key, "invalid env variable name %q%s: use letters, digits and _, not starting with a digit", name, s.in())
 			continue
 		}
@@ -112,7 +114,7 @@ func (d *decoder) decodeNamed(n *yaml.Node, s subject, noun, plural string, add 
 				seen[name] = p.key
 			}
 		}
-		if !gateNamePattern().MatchString(name) {
+		if !validGateName(name) {
 			d.report(p.key, "invalid %s name %q: use 1 to 64 lowercase letters, digits, - and _, starting with a letter or digit", noun, name)
 		}
 		body := resolveAlias(p.value)

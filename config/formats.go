@@ -48,7 +48,7 @@ func checkHTTPURL(raw string) string {
 }
 
 func checkEnvName(name string) string {
-	if !envNamePattern().MatchString(name) {
+	if !validEnvName(name) {
 		return fmt.Sprintf("must be an environment variable name (letters, digits and _, not starting with a digit), got %q", name)
 	}
 	return ""

@@ -45,7 +45,7 @@ func (l *needList) decodeNode(d *decoder, n *yaml.Node, s subject) bool {
 			d.report(item, "%s must be a gate or setup step name, got %s", is, describe(item))
 			continue
 		}
-		if !gateNamePattern().MatchString(item.Value) {
+		if !validGateName(item.Value) {
 			d.report(item, "%s must be a gate or setup step name (1 to 64 lowercase letters, digits, - and _), got %s", is, describe(item))
 			continue
 		}

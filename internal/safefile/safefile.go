@@ -91,6 +91,13 @@ func ReadAll(r io.Reader, limit int64, deadline time.Time) ([]byte, error) {
 	return readAll(r, limit, deadline, 0)
 }
 
+// ReadAllSized is ReadAll into a buffer made for size bytes, the file's size from its stat: a
+// small file is read in one call, rather than one byte first and then into a buffer of tens of
+// KiB cleared for it. A file that grew since is read whole all the same, up to limit.
+func ReadAllSized(r io.Reader, limit int64, deadline time.Time, size int64) ([]byte, error) {
+	return readAll(r, limit, deadline, size)
+}
+
 // readAll is ReadAll into a buffer made for size bytes (the file's size when known), read into
 // directly: a large file (a repository's index) is then neither copied again at every growth of
 // the buffer nor through a second one. The buffer never holds more than limit+1 bytes.

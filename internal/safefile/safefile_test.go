@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -66,3 +67,23 @@ func TestBlockingReadEndsAtDeadline(t *testing.T) {
 		t.Fatalf("err = %v, want deadline exceeded", err)
 	}
 }
+
+// A size hint, the file's size from its stat, is only where the buffer starts: a file that grew
+// since is read whole, one that shrank is read as it is, and the limit holds either way.
+func TestReadAllSizedReadsWhatIsThere(t *testing.T) {
+	data := make([]byte, 70<<10)
+	for i := range data {
+		data[i] = byte(i)
+	}
+	for _, hint := range []int64{0, 1, 100, 70 << 10, 1 << 20} {
+		got, err := ReadAllSized(bytesReader(data), 80<<10, time.Time{}, hint)
+		if err != nil || string(got) != string(data) {
+			t.Errorf("hint %d: %d bytes, %v; want all %d", hint, len(got), err, len(data))
+		}
+		if _, err := ReadAllSized(bytesReader(data), 60<<10, time.Time{}, hint); !errors.Is(err, ErrTooLarge) {
+			t.Errorf("hint %d over the limit: %v, want ErrTooLarge", hint, err)
+		}
+	}
+}
+
+func bytesReader(b []byte) *strings.Reader { return strings.NewReader(string(b)) }

@@ -1,6 +1,7 @@
 package state
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -72,9 +73,11 @@ func (d *Dir) ReadFileTail(name string, max int64) (data []byte, size int64, err
 			return nil, 0, opErr(target, "seek", err)
 		}
 	}
-	data, err = io.ReadAll(io.LimitReader(f, max))
-	if err != nil {
+	// Sized from the stat, so the tail is read in one call rather than in growing pieces; what
+	// was appended since is read too, up to max.
+	buf := bytes.NewBuffer(make([]byte, 0, min(size, max)+bytes.MinRead))
+	if _, err := buf.ReadFrom(io.LimitReader(f, max)); err != nil {
 		return nil, 0, opErr(target, "read", err)
 	}
-	return data, size, nil
+	return buf.Bytes(), size, nil
 }

@@ -142,12 +142,12 @@ func (d *Dir) ReadFileLimit(name string, max int64) ([]byte, error) {
 		return nil, err
 	}
 	deadline := time.Now().Add(readDeadline)
-	f, _, err := safefile.OpenInRoot(d.root, rel, deadline)
+	f, info, err := safefile.OpenInRoot(d.root, rel, deadline)
 	if err != nil {
 		return nil, opErr(d.display(rel), "read", err)
 	}
 	defer f.Close()
-	data, err := safefile.ReadAll(f, max, deadline)
+	data, err := safefile.ReadAllSized(f, max, deadline, info.Size())
 	if err != nil {
 		return nil, opErr(d.display(rel), "read", err)
 	}

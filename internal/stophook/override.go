@@ -20,6 +20,9 @@ const WhyHostRelease = "host_release"
 // decision: the latest few hundred decisions. Older ones would only lose a note.
 const overrideTailBytes = 64 << 10
 
+// lastDecisionFirstRead is the tail read first, some fifteen entries.
+const lastDecisionFirstRead = 4 << 10
+
 // noteHostRelease records the release a host made on its own: the session's last decision was a
 // block, and this stop starts a new turn, so the agent was let go between the two with gates
 // failing. A new turn is a new prompt id where the host sends one (Codex's turn_id, the prompt
@@ -64,21 +67,46 @@ func typedAfter(ctx context.Context, transcript string, t time.Time) bool {
 	return !msg.At.IsZero() && msg.At.After(t)
 }
 
-// lastDecision is the newest decision recorded for a host's session.
+// lastDecision is the newest decision recorded for a host's session. The history's last few
+// entries are read first: a session's stop usually follows its own last decision closely, and
+// reading and splitting the whole searched tail cost every stop a share of its fixed cost. When
+// they hold none of the session's, the whole tail is searched.
 func lastDecision(sd *state.Dir, host, session string) (HistoryEntry, bool) {
-	data, size, err := sd.ReadFileTail(HistoryFile, overrideTailBytes)
-	if err != nil || len(data) == 0 {
-		return HistoryEntry{}, false
-	}
-	if size > int64(len(data)) {
-		if i := bytes.IndexByte(data, '\n'); i >= 0 {
-			data = data[i+1:]
+	for _, window := range [...]int64{lastDecisionFirstRead, overrideTailBytes} {
+		data, size, err := sd.ReadFileTail(HistoryFile, window)
+		if err != nil || len(data) == 0 {
+			return HistoryEntry{}, false
+		}
+		if e, ok := newestDecision(data, size > int64(len(data)), host, session); ok {
+			return e, true
+		}
+		if size <= int64(len(data)) {
+			break // the whole file was searched
 		}
 	}
-	lines := bytes.Split(bytes.TrimRight(data, "\n"), []byte("\n"))
-	for i := len(lines) - 1; i >= 0; i-- {
+	return HistoryEntry{}, false
+}
+
+// newestDecision is the last of the complete lines of data that records a decision for the
+// host's session; cut says data starts inside a line, which is skipped.
+func newestDecision(data []byte, cut bool, host, session string) (HistoryEntry, bool) {
+	if cut {
+		i := bytes.IndexByte(data, '\n')
+		if i < 0 {
+			return HistoryEntry{}, false
+		}
+		data = data[i+1:]
+	}
+	data = bytes.TrimRight(data, "\n")
+	for len(data) > 0 {
+		line := data
+		if i := bytes.LastIndexByte(data, '\n'); i >= 0 {
+			line, data = data[i+1:], data[:i]
+		} else {
+			data = nil
+		}
 		var e HistoryEntry
-		if json.Unmarshal(lines[i], &e) != nil || e.Host != host || e.Session != session {
+		if json.Unmarshal(line, &e) != nil || e.Host != host || e.Session != session {
 			continue
 		}
 		return e, true
