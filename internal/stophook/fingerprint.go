@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
+	"hash"
 	"slices"
 
 	"github.com/gauntlet-dev/gauntlet/config"
@@ -45,7 +46,39 @@ func fingerprintTree(ctx context.Context, tree *snapshot.Tree, config []byte, ig
 	snapshot.Field(sum, "version", []byte(fingerprintVersion))
 	snapshot.Field(sum, "head", []byte(tree.Head))
 	snapshot.Field(sum, "count", binary.BigEndian.AppendUint64(nil, uint64(len(tree.Entries))))
-	fail := func(err error) (string, error) { return "", fmt.Errorf("fingerprint %s: %w", tree.Root, err) }
+	if err := hashState(ctx, sum, tree, ignored); err != nil {
+		return "", fmt.Errorf("fingerprint %s: %w", tree.Root, err)
+	}
+	snapshot.Field(sum, "config", config)
+	return fmt.Sprintf("%x", sum.Sum(nil)), nil
+}
+
+// hashState hashes, in this order, the entries git status lists, the files git does not look
+// at, the ignored files the gates' inputs name, and what symlinks among them lead to.
+func hashState(ctx context.Context, sum hash.Hash, tree *snapshot.Tree, ignored []string) error {
+	if err := hashEntries(ctx, sum, tree); err != nil {
+		return err
+	}
+	if err := tree.HiddenDigest(ctx, sum); err != nil {
+		return err
+	}
+	// What symlinks lead to: git stores a link, never the files behind it. Links are among the
+	// index's special entries, or among what git status lists (changed into a link, untracked).
+	special, err := tree.Special(ctx)
+	if err != nil {
+		return err
+	}
+	links := linksOf(special, tree.Entries)
+	paths, err := hashIgnored(ctx, sum, tree, ignored)
+	if err != nil {
+		return err
+	}
+	return hashBehind(ctx, sum, tree, append(links, paths...))
+}
+
+// hashEntries hashes each path git status lists with its metadata, and the work-tree content of
+// those changed there.
+func hashEntries(ctx context.Context, sum hash.Hash, tree *snapshot.Tree) error {
 	for _, e := range tree.Entries {
 		snapshot.Field(sum, "path", []byte(e.Path))
 		snapshot.Field(sum, "meta", []byte(e.Meta))
@@ -54,55 +87,61 @@ func fingerprintTree(ctx context.Context, tree *snapshot.Tree, config []byte, ig
 		}
 		digest, err := tree.FileDigest(ctx, e.Path)
 		if err != nil {
-			return fail(err)
+			return err
 		}
 		snapshot.Field(sum, "worktree", digest)
 	}
-	if err := tree.HiddenDigest(ctx, sum); err != nil {
-		return fail(err)
-	}
-	// What symlinks lead to: git stores a link, never the files behind it. Links are among the
-	// index's special entries, or among what git status lists (changed into a link, untracked).
-	special, err := tree.Special(ctx)
-	if err != nil {
-		return fail(err)
-	}
+	return nil
+}
+
+// linksOf are the paths that may be symlinks: the index's links, and every path changed in the
+// work tree.
+func linksOf(special []snapshot.IndexEntry, entries []snapshot.Entry) []string {
 	var links []string
 	for _, ie := range special {
 		if ie.Mode == "120000" {
 			links = append(links, ie.Path)
 		}
 	}
-	for _, e := range tree.Entries {
+	for _, e := range entries {
 		if e.Worktree {
 			links = append(links, e.Path)
 		}
 	}
+	return links
+}
+
+// hashIgnored hashes the ignored files the globs name, and returns their paths (any may be a
+// link).
+func hashIgnored(ctx context.Context, sum hash.Hash, tree *snapshot.Tree, ignored []string) ([]string, error) {
 	paths, err := tree.Ignored(ctx, ignored)
 	if err != nil {
-		return fail(err)
+		return nil, err
 	}
 	for _, p := range paths {
 		digest, err := tree.FileDigest(ctx, p)
 		if err != nil {
-			return fail(err)
+			return nil, err
 		}
 		snapshot.Field(sum, "ignored", []byte(p))
 		snapshot.Field(sum, "content", digest)
-		links = append(links, p)
 	}
+	return paths, nil
+}
+
+// hashBehind hashes the files the links lead to.
+func hashBehind(ctx context.Context, sum hash.Hash, tree *snapshot.Tree, links []string) error {
 	for _, p := range links {
 		files, err := tree.Behind(ctx, p)
 		if err != nil {
-			return fail(err)
+			return err
 		}
 		for _, f := range files {
 			snapshot.Field(sum, "behind", []byte(f.Path))
 			snapshot.Field(sum, "content", f.Digest)
 		}
 	}
-	snapshot.Field(sum, "config", config)
-	return fmt.Sprintf("%x", sum.Sum(nil)), nil
+	return nil
 }
 
 // fingerprinter fingerprints the states one config's gates would judge (what is read of the
