@@ -39,6 +39,9 @@ type Gate struct {
 	// Inputs, when set, are every file the gate's result depends on (root-relative globs): the
 	// gate is written with `cache: true`, so that a pass is reused until one of them changes.
 	Inputs []string
+	// EnvNote, when set, says why the command runs its tool from PATH rather than through the
+	// project's environment runner (uv run) the other gates use.
+	EnvNote string
 	// CacheNote, when set, says how and why init changed the command for the tool's own cache.
 	CacheNote string
 	// FilesNote, when set, says why the command is given the change's files ({files}).
