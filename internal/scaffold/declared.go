@@ -650,11 +650,14 @@ func makeRecipes(dir string, wanted map[string]bool) []declared {
 	}
 	mf := parseMakefile(data)
 	var out []declared
-	seen := map[string]bool{}
+	// A target's recipe is read once, but a wanted target's prerequisites are read even when it
+	// was met first as another's (check: test lint, then lint: lint-go lint-yaml).
+	seen, expanded := map[string]bool{}, map[string]bool{}
 	for _, t := range mf.order {
-		if !wanted[t] || seen[t] {
+		if !wanted[t] || expanded[t] {
 			continue
 		}
+		expanded[t] = true
 		for _, target := range append([]string{t}, mf.deps[t]...) {
 			if seen[target] {
 				continue
@@ -765,7 +768,25 @@ func (mf *makefile) expand(s string) string {
 	for range 3 {
 		s = makeRef().ReplaceAllStringFunc(s, mf.value)
 	}
+	s = makeIf().ReplaceAllStringFunc(s, makeIfValue)
 	return strings.ReplaceAll(s, "$$", "$")
+}
+
+// makeIf is make's $(if CONDITION,THEN[,ELSE]) without nested calls, once variables are filled
+// in: `golangci-lint run $(if ${CI},--out-format github-actions,)` outside CI is `golangci-lint
+// run`.
+var makeIf = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\$(?:\(if[ \t]([^(){},]*),([^(){},]*)(?:,([^(){},]*))?\)|\{if[ \t]([^(){},]*),([^(){},]*)(?:,([^(){},]*))?\})`)
+})
+
+// makeIfValue is the value of one makeIf call: THEN when the condition is not blank, else ELSE.
+func makeIfValue(call string) string {
+	m := makeIf().FindStringSubmatch(call)
+	cond, then, otherwise := m[1]+m[4], m[2]+m[5], m[3]+m[6]
+	if strings.TrimSpace(cond) != "" {
+		return strings.TrimSpace(then)
+	}
+	return strings.TrimSpace(otherwise)
 }
 
 // value is the value of one variable reference, $(NAME) or ${NAME}.
