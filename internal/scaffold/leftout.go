@@ -180,11 +180,11 @@ func maybeCheck(words []string) bool {
 }
 
 // notCheckProgram reports whether a program is never a check left out: it sets up, builds,
-// prints or steers the shell (cargo and the interpreters are judged by what they run), or it
+// prints or steers the shell (cargo, go and the interpreters are judged by what they run), or it
 // is no program at all (a make function, a variable, a flag).
 func notCheckProgram(tool string) bool {
 	interpreter := tool == "python" || tool == "python3" || tool == "node"
-	return notChecks[tool] && tool != "cargo" && !interpreter || makeFunctions[tool] ||
+	return notChecks[tool] && tool != "cargo" && tool != "go" && !interpreter || makeFunctions[tool] ||
 		strings.HasPrefix(tool, "$") || strings.HasPrefix(tool, "-")
 }
 
@@ -207,7 +207,10 @@ func hasSetupWord(words []string) bool {
 // they do (given the words after the program).
 var checkingSubcommands = map[string]func(args []string) bool{
 	// cargo's checks init knows are classified; build, run and install are no checks.
-	"cargo":  func(args []string) bool { return contains(cargoLeftOutChecks, args[0]) },
+	"cargo": func(args []string) bool { return contains(cargoLeftOutChecks, args[0]) },
+	// go test that reaches here fuzzes or benchmarks (the suite is classified); build, run,
+	// install and generate are no checks.
+	"go":     func(args []string) bool { return args[0] == "test" },
 	"bundle": func(args []string) bool { return len(args) > 1 && args[0] == "exec" },
 	"docker": func(args []string) bool { return args[0] == "run" },
 	// a script of the project's own (scripts/check_license.py), not -m build or -c '...'
