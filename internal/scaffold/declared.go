@@ -1018,14 +1018,36 @@ var toxFactor = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile
 var toxEnvDefault = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{env:[A-Za-z_][A-Za-z0-9_]*:([^{}]*)\}`) })
 
 // appendToxCommand adds one line of a tox env's commands as the gate would run it: without the
-// lines of other factors, and with {env:X:default} read as its default.
+// lines of other factors, with {env:X:default} read as its default, {toxinidir} as the root and
+// {posargs:DEFAULT} as its default.
 func appendToxCommand(lines []string, line string) []string {
 	line = strings.TrimLeft(line, "-!")
 	if toxFactor().MatchString(line) {
 		return lines
 	}
-	return append(lines, toxEnvDefault().ReplaceAllString(line, "$1"))
+	line = toxEnvDefault().ReplaceAllString(line, "$1")
+	line = toxRoot().ReplaceAllStringFunc(line, func(root string) string {
+		if strings.HasSuffix(root, "/") {
+			return ""
+		}
+		return "."
+	})
+	line = toxPosargs().ReplaceAllString(line, "$1")
+	if strings.TrimSpace(line) == "" {
+		return lines
+	}
+	return append(lines, strings.Join(strings.Fields(line), " "))
 }
+
+// toxRoot is tox's {toxinidir} (tox 4: {tox_root}), the folder the commands are read from as
+// they run from the project's root: {toxinidir}/docs is docs, {toxinidir} alone ".".
+var toxRoot = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\{(?:toxinidir|tox_root)\}/?`)
+})
+
+// toxPosargs is tox's {posargs} or {posargs:DEFAULT}: tox passes no arguments here, so it is
+// the default, or nothing.
+var toxPosargs = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{posargs(?::([^{}]*))?\}`) })
 
 // toxTOML reads tox 4's TOML form: tox.toml, or [tool.tox] in pyproject.toml, where env_run_base
 // is every env's base and env.NAME one env; each command is a list of words.
