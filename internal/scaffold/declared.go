@@ -768,25 +768,39 @@ func (mf *makefile) expand(s string) string {
 	for range 3 {
 		s = makeRef().ReplaceAllStringFunc(s, mf.value)
 	}
-	s = makeIf().ReplaceAllStringFunc(s, makeIfValue)
+	s = makeCall().ReplaceAllStringFunc(s, makeCallValue)
 	return strings.ReplaceAll(s, "$$", "$")
 }
 
-// makeIf is make's $(if CONDITION,THEN[,ELSE]) without nested calls, once variables are filled
-// in: `golangci-lint run $(if ${CI},--out-format github-actions,)` outside CI is `golangci-lint
-// run`.
-var makeIf = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`\$(?:\(if[ \t]([^(){},]*),([^(){},]*)(?:,([^(){},]*))?\)|\{if[ \t]([^(){},]*),([^(){},]*)(?:,([^(){},]*))?\})`)
+// makeCall is a call of one of make's functions init can work out, without nested calls, once
+// variables are filled in: $(if CONDITION,THEN[,ELSE]), $(filter-out PATTERNS,TEXT), $(strip
+// TEXT). `golangci-lint run $(if ${CI},--out-format github-actions,)` outside CI is
+// `golangci-lint run`.
+var makeCall = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\$(?:\((if|filter-out|strip)[ \t]([^(){}]*)\)|\{(if|filter-out|strip)[ \t]([^(){}]*)\})`)
 })
 
-// makeIfValue is the value of one makeIf call: THEN when the condition is not blank, else ELSE.
-func makeIfValue(call string) string {
-	m := makeIf().FindStringSubmatch(call)
-	cond, then, otherwise := m[1]+m[4], m[2]+m[5], m[3]+m[6]
-	if strings.TrimSpace(cond) != "" {
-		return strings.TrimSpace(then)
+// makeCallValue is the value of one makeCall.
+func makeCallValue(call string) string {
+	m := makeCall().FindStringSubmatch(call)
+	args := strings.Split(m[2]+m[4], ",")
+	switch fn := m[1] + m[3]; {
+	case fn == "strip" && len(args) == 1:
+		return strings.Join(strings.Fields(args[0]), " ")
+	case fn == "filter-out" && len(args) == 2:
+		return strings.Join(slices.DeleteFunc(strings.Fields(args[1]), func(w string) bool {
+			return slices.Contains(strings.Fields(args[0]), w)
+		}), " ")
+	case fn == "if" && (len(args) == 2 || len(args) == 3):
+		if strings.TrimSpace(args[0]) != "" {
+			return strings.TrimSpace(args[1])
+		}
+		if len(args) == 3 {
+			return strings.TrimSpace(args[2])
+		}
+		return ""
 	}
-	return strings.TrimSpace(otherwise)
+	return call // not a form read here: left for the command reader to pass over
 }
 
 // value is the value of one variable reference, $(NAME) or ${NAME}.

@@ -157,13 +157,39 @@ func wholeWorkspace(w []string) bool {
 // sourceComment says where the check is declared, and the first two other places that run it.
 func sourceComment(first string, others []string) string {
 	src := "from " + first
-	if len(others) > 0 {
+	if others = byFile(others); len(others) > 0 {
 		if len(others) > 2 {
 			others = append(others[:2], "...")
 		}
 		src += "; also in " + strings.Join(others, ", ")
 	}
 	return src
+}
+
+// byFile names the targets of one file together: "Makefile, target lint-go" and "Makefile,
+// target fmt" are "Makefile, targets lint-go and fmt".
+func byFile(sources []string) []string {
+	var out []string
+	at, names := map[string]int{}, map[string][]string{}
+	for _, s := range sources {
+		file, target, ok := strings.Cut(s, ", target ")
+		if !ok {
+			out = append(out, s)
+			continue
+		}
+		i, seen := at[file]
+		if !seen {
+			i, at[file] = len(out), len(out)
+			out = append(out, "")
+		}
+		names[file] = append(names[file], target)
+		if len(names[file]) == 1 {
+			out[i] = s
+		} else {
+			out[i] = file + ", targets " + joinAnd(names[file])
+		}
+	}
+	return out
 }
 
 // sourceOf names where a tool handled specially (gofmt, go mod tidy) is declared, or "".
