@@ -107,9 +107,14 @@ func (gi *goInputSet) add(abs string, p goPackage) bool {
 		gi.files(rel, list)
 	}
 	for _, pat := range slices.Concat(p.EmbedPatterns, p.TestEmbedPatterns, p.XTestEmbedPatterns) {
-		// An embed pattern names files or whole directories, relative to its package.
-		pat = path.Join(escapeGlob(rel), strings.TrimPrefix(pat, "all:"))
-		gi.embeds = append(gi.embeds, pat, pat+"/**")
+		// An embed pattern names files or whole directories, relative to its package; one that
+		// names a file is that file.
+		raw := strings.TrimPrefix(pat, "all:")
+		pat = path.Join(escapeGlob(rel), raw)
+		gi.embeds = append(gi.embeds, pat)
+		if info, err := os.Stat(filepath.Join(p.Dir, filepath.FromSlash(raw))); err != nil || !info.Mode().IsRegular() {
+			gi.embeds = append(gi.embeds, pat+"/**")
+		}
 	}
 	return true
 }
