@@ -792,15 +792,20 @@ func makeCallValue(call string) string {
 			return slices.Contains(strings.Fields(args[0]), w)
 		}), " ")
 	case fn == "if" && (len(args) == 2 || len(args) == 3):
-		if strings.TrimSpace(args[0]) != "" {
-			return strings.TrimSpace(args[1])
-		}
-		if len(args) == 3 {
-			return strings.TrimSpace(args[2])
-		}
-		return ""
+		return makeIfValue(args)
 	}
 	return call // not a form read here: left for the command reader to pass over
+}
+
+// makeIfValue is $(if CONDITION,THEN[,ELSE]): THEN when the condition is not blank, else ELSE.
+func makeIfValue(args []string) string {
+	if strings.TrimSpace(args[0]) != "" {
+		return strings.TrimSpace(args[1])
+	}
+	if len(args) == 3 {
+		return strings.TrimSpace(args[2])
+	}
+	return ""
 }
 
 // value is the value of one variable reference, $(NAME) or ${NAME}.

@@ -317,31 +317,17 @@ func (n *nodeScan) orchestrates(tool string) bool {
 	return false
 }
 
-// orchestratorTargets are the targets a script's orchestrator commands run: nx's --target,
-// --targets and -t, turbo run's names.
+// orchestratorTargets are the targets a script's orchestrator commands run: nx's (see
+// nxTargets), turbo run's names.
 func orchestratorTargets(script string) []string {
 	var targets []string
 	for _, cmd := range splitCommands(script) {
-		if w := withoutNodeRunner(cmd.words); len(w) > 0 && contains(orchestrators, w[0]) {
-			targets = append(targets, commandTargets(w)...)
-		}
-	}
-	return targets
-}
-
-// commandTargets are the targets one orchestrator command names.
-func commandTargets(w []string) []string {
-	var targets []string
-	for i := 1; i < len(w); i++ {
-		flag, value, hasValue := strings.Cut(w[i], "=")
-		if flag == "--target" || flag == "--targets" || flag == "-t" {
-			if !hasValue && i+1 < len(w) {
-				i++
-				value = w[i]
-			}
-			targets = append(targets, strings.Split(value, ",")...)
-		} else if w[0] == "turbo" && !strings.HasPrefix(w[i], "-") && w[i] != "run" {
-			targets = append(targets, w[i])
+		w := withoutNodeRunner(cmd.words)
+		switch {
+		case len(w) > 1 && w[0] == "nx":
+			targets = append(targets, nxTargets(w[1:])...)
+		case len(w) > 2 && w[0] == "turbo" && w[1] == "run":
+			targets = append(targets, nonFlags(w[2:])...)
 		}
 	}
 	return targets
