@@ -9,6 +9,7 @@ import (
 	"maps"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"regexp"
 	"runtime"
@@ -48,6 +49,9 @@ type Env struct {
 	// Version runs a tool's version command in dir and returns what it printed; nil checks no
 	// version.
 	Version func(dir string, argv ...string) (string, error)
+	// ReadFile reads a project's lock file, to see which tools its environment holds; nil does
+	// not look.
+	ReadFile func(path string) ([]byte, error)
 }
 
 // System looks at the real PATH and file system.
@@ -59,6 +63,7 @@ func System() Env {
 		Getenv:   os.Getenv,
 		Home:     home,
 		Version:  SystemVersion,
+		ReadFile: os.ReadFile,
 	}
 }
 
@@ -169,6 +174,10 @@ func Missing(prog, root, dir string, env Env) (p Problem, ok bool) {
 	v, ok := ProjectVirtualenv(root, dir, env)
 	switch {
 	case !ok:
+	case v.Sync != "" && lockLacks(filepath.Join(root, filepath.FromSlash(v.Evidence)), prog, env):
+		// Syncing the environment would not bring it: the tool's own install is the fix.
+		p.Message = prog + " is not on PATH, and the project's " + path.Base(v.Evidence) +
+			" does not hold it (a pre-commit hook's tool, say)"
 	case v.Sync != "":
 		p.Message = prog + " is not on PATH, and the project's virtualenv (" + v.Evidence + ") is not created or lacks it"
 		p.Fix = v.Sync + ", then activate the virtualenv before running gauntlet (or run the tool through " + v.Run + "); or install " + prog + " alone: " + t.fix
@@ -177,6 +186,32 @@ func Missing(prog, root, dir string, env Env) (p Problem, ok bool) {
 		p.Fix = "install it there (" + filepath.ToSlash(filepath.Join(v.Evidence, "bin", "pip")) + " install " + prog + ") and activate it before running gauntlet; or install " + prog + " alone: " + t.fix
 	}
 	return p, true
+}
+
+// lockedName is a package's name in a uv, poetry or pdm lock file: each [[package]] table's.
+var lockedName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^name = "([^"]+)"`) })
+
+// lockLacks reports whether a lock file that lists its packages by name lists none named prog:
+// the project's environment, once synced, will not have it either. A file that cannot be read,
+// or lists no names (Pipfile.lock is JSON), is not judged.
+func lockLacks(lock, prog string, env Env) bool {
+	if env.ReadFile == nil {
+		return false
+	}
+	data, err := env.ReadFile(lock)
+	if err != nil {
+		return false
+	}
+	names := lockedName().FindAllSubmatch(data, -1)
+	if len(names) == 0 {
+		return false
+	}
+	for _, m := range names {
+		if strings.EqualFold(strings.ReplaceAll(string(m[1]), "_", "-"), prog) {
+			return false
+		}
+	}
+	return true
 }
 
 // Virtualenv is how a project keeps its Python virtualenv.

@@ -26,6 +26,17 @@ func fakeEnv(onPath []string, files ...string) Env {
 	}
 }
 
+// withLock gives env a lock file with its content.
+func withLock(env Env, path, content string) Env {
+	env.ReadFile = func(p string) ([]byte, error) {
+		if p == path {
+			return []byte(content), nil
+		}
+		return nil, errors.New("no such file")
+	}
+	return env
+}
+
 func check(name, run string) gates.Gate {
 	return gates.Gate{Name: name, Kind: gates.KindCheck, Run: run, Enabled: true}
 }
@@ -274,6 +285,14 @@ func TestMissing(t *testing.T) {
 		{"ruff, poetry sub-project", "ruff", "/repo/api", fakeEnv(nil, "/repo/api/poetry.lock"),
 			"ruff is not on PATH, and the project's virtualenv (api/poetry.lock) is not created or lacks it",
 			"poetry install, then activate the virtualenv before running gauntlet (or run the tool through poetry run); or install ruff alone: uv tool install ruff (or: pipx install ruff)"},
+		{"ruff, a uv.lock that does not hold it", "ruff", "/repo", withLock(fakeEnv(nil, "/repo/uv.lock"), "/repo/uv.lock",
+			"version = 1\n\n[[package]]\nname = \"pytest\"\nversion = \"8.3.0\"\n"),
+			"ruff is not on PATH, and the project's uv.lock does not hold it (a pre-commit hook's tool, say)",
+			"uv tool install ruff (or: pipx install ruff)"},
+		{"ruff, a uv.lock that holds it", "ruff", "/repo", withLock(fakeEnv(nil, "/repo/uv.lock"), "/repo/uv.lock",
+			"version = 1\n\n[[package]]\nname = \"ruff\"\nversion = \"0.6.0\"\n"),
+			"ruff is not on PATH, and the project's virtualenv (uv.lock) is not created or lacks it",
+			"uv sync, then activate the virtualenv before running gauntlet (or run the tool through uv run); or install ruff alone: uv tool install ruff (or: pipx install ruff)"},
 		{"ruff, an existing .venv without it", "ruff", "/repo", fakeEnv(nil, "/repo/.venv"),
 			"ruff is not on PATH nor in the project's virtualenv (.venv)",
 			"install it there (.venv/bin/pip install ruff) and activate it before running gauntlet; or install ruff alone: uv tool install ruff (or: pipx install ruff)"},

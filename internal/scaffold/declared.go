@@ -650,11 +650,14 @@ func makeRecipes(dir string, wanted map[string]bool) []declared {
 	}
 	mf := parseMakefile(data)
 	var out []declared
-	seen := map[string]bool{}
+	// A target's recipe is read once, but a wanted target's prerequisites are read even when it
+	// was met first as another's (check: test lint, then lint: lint-go lint-yaml).
+	seen, expanded := map[string]bool{}, map[string]bool{}
 	for _, t := range mf.order {
-		if !wanted[t] || seen[t] {
+		if !wanted[t] || expanded[t] {
 			continue
 		}
+		expanded[t] = true
 		for _, target := range append([]string{t}, mf.deps[t]...) {
 			if seen[target] {
 				continue
@@ -765,7 +768,44 @@ func (mf *makefile) expand(s string) string {
 	for range 3 {
 		s = makeRef().ReplaceAllStringFunc(s, mf.value)
 	}
+	s = makeCall().ReplaceAllStringFunc(s, makeCallValue)
 	return strings.ReplaceAll(s, "$$", "$")
+}
+
+// makeCall is a call of one of make's functions init can work out, without nested calls, once
+// variables are filled in: $(if CONDITION,THEN[,ELSE]), $(filter-out PATTERNS,TEXT), $(strip
+// TEXT). `golangci-lint run $(if ${CI},--out-format github-actions,)` outside CI is
+// `golangci-lint run`.
+var makeCall = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\$(?:\((if|filter-out|strip)[ \t]([^(){}]*)\)|\{(if|filter-out|strip)[ \t]([^(){}]*)\})`)
+})
+
+// makeCallValue is the value of one makeCall.
+func makeCallValue(call string) string {
+	m := makeCall().FindStringSubmatch(call)
+	args := strings.Split(m[2]+m[4], ",")
+	switch fn := m[1] + m[3]; {
+	case fn == "strip" && len(args) == 1:
+		return strings.Join(strings.Fields(args[0]), " ")
+	case fn == "filter-out" && len(args) == 2:
+		return strings.Join(slices.DeleteFunc(strings.Fields(args[1]), func(w string) bool {
+			return slices.Contains(strings.Fields(args[0]), w)
+		}), " ")
+	case fn == "if" && (len(args) == 2 || len(args) == 3):
+		return makeIfValue(args)
+	}
+	return call // not a form read here: left for the command reader to pass over
+}
+
+// makeIfValue is $(if CONDITION,THEN[,ELSE]): THEN when the condition is not blank, else ELSE.
+func makeIfValue(args []string) string {
+	if strings.TrimSpace(args[0]) != "" {
+		return strings.TrimSpace(args[1])
+	}
+	if len(args) == 3 {
+		return strings.TrimSpace(args[2])
+	}
+	return ""
 }
 
 // value is the value of one variable reference, $(NAME) or ${NAME}.
@@ -997,14 +1037,36 @@ var toxFactor = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile
 var toxEnvDefault = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{env:[A-Za-z_][A-Za-z0-9_]*:([^{}]*)\}`) })
 
 // appendToxCommand adds one line of a tox env's commands as the gate would run it: without the
-// lines of other factors, and with {env:X:default} read as its default.
+// lines of other factors, with {env:X:default} read as its default, {toxinidir} as the root and
+// {posargs:DEFAULT} as its default.
 func appendToxCommand(lines []string, line string) []string {
 	line = strings.TrimLeft(line, "-!")
 	if toxFactor().MatchString(line) {
 		return lines
 	}
-	return append(lines, toxEnvDefault().ReplaceAllString(line, "$1"))
+	line = toxEnvDefault().ReplaceAllString(line, "$1")
+	line = toxRoot().ReplaceAllStringFunc(line, func(root string) string {
+		if strings.HasSuffix(root, "/") {
+			return ""
+		}
+		return "."
+	})
+	line = toxPosargs().ReplaceAllString(line, "$1")
+	if strings.TrimSpace(line) == "" {
+		return lines
+	}
+	return append(lines, strings.Join(strings.Fields(line), " "))
 }
+
+// toxRoot is tox's {toxinidir} (tox 4: {tox_root}), the folder the commands are read from as
+// they run from the project's root: {toxinidir}/docs is docs, {toxinidir} alone ".".
+var toxRoot = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\{(?:toxinidir|tox_root)\}/?`)
+})
+
+// toxPosargs is tox's {posargs} or {posargs:DEFAULT}: tox passes no arguments here, so it is
+// the default, or nothing.
+var toxPosargs = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{posargs(?::([^{}]*))?\}`) })
 
 // toxTOML reads tox 4's TOML form: tox.toml, or [tool.tox] in pyproject.toml, where env_run_base
 // is every env's base and env.NAME one env; each command is a list of words.

@@ -91,6 +91,7 @@ func (c *dirContext) pick(key string) (Gate, bool) {
 	g := Gate{Name: first.name, Comment: first.comment, Run: strings.Join(cmds, " && "),
 		Timeout: first.timeout, Hint: first.hint, Source: sourceComment(first.source, pk.others), Env: first.env,
 		Inferred: first.inferred, Paths: first.paths}
+	g.Source += otherSuiteRuns(key, pk.words)
 	if len(pk.fixes) == len(cmds) {
 		// Each command has its writing form; a fixer that covers only some of them would leave
 		// the gate failing after `gauntlet fix`.
@@ -140,6 +141,30 @@ func oneSuiteRun(key string, cmds []string, words [][]string) []string {
 	return cmds
 }
 
+// otherSuiteRuns names, for a source that runs cargo's whole-workspace suite more than once,
+// the runs the gate is not: each builds the code with other features, which the gate's run does
+// not compile. Runs of a few tests (--bin rg NAME) are parts of the suite and are not named.
+func otherSuiteRuns(key string, words [][]string) string {
+	if key != "cargo-test" || len(words) < 2 {
+		return ""
+	}
+	chosen := suiteRun(key, words)
+	var others []string
+	for i, w := range words {
+		if i != chosen && wholeWorkspace(w) && !slices.Equal(w, words[chosen]) {
+			others = append(others, "`"+strings.Join(quoteAll(w), " ")+"`")
+		}
+	}
+	if len(others) == 0 {
+		return ""
+	}
+	add := "add it as a gate"
+	if len(others) > 1 {
+		add = "add them as gates"
+	}
+	return "; there the suite also runs as " + joinAnd(others) + " (other features: " + add + " to check those too)"
+}
+
 // suiteRun is which of a runner's commands is the suite: cargo's first over the whole workspace
 // (features included), else the first.
 func suiteRun(key string, words [][]string) int {
@@ -157,13 +182,39 @@ func wholeWorkspace(w []string) bool {
 // sourceComment says where the check is declared, and the first two other places that run it.
 func sourceComment(first string, others []string) string {
 	src := "from " + first
-	if len(others) > 0 {
+	if others = byFile(others); len(others) > 0 {
 		if len(others) > 2 {
 			others = append(others[:2], "...")
 		}
 		src += "; also in " + strings.Join(others, ", ")
 	}
 	return src
+}
+
+// byFile names the targets of one file together: "Makefile, target lint-go" and "Makefile,
+// target fmt" are "Makefile, targets lint-go and fmt".
+func byFile(sources []string) []string {
+	var out []string
+	at, names := map[string]int{}, map[string][]string{}
+	for _, s := range sources {
+		file, target, ok := strings.Cut(s, ", target ")
+		if !ok {
+			out = append(out, s)
+			continue
+		}
+		i, seen := at[file]
+		if !seen {
+			i, at[file] = len(out), len(out)
+			out = append(out, "")
+		}
+		names[file] = append(names[file], target)
+		if len(names[file]) == 1 {
+			out[i] = s
+		} else {
+			out[i] = file + ", targets " + joinAnd(names[file])
+		}
+	}
+	return out
 }
 
 // sourceOf names where a tool handled specially (gofmt, go mod tidy) is declared, or "".

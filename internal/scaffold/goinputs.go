@@ -107,11 +107,21 @@ func (gi *goInputSet) add(abs string, p goPackage) bool {
 		gi.files(rel, list)
 	}
 	for _, pat := range slices.Concat(p.EmbedPatterns, p.TestEmbedPatterns, p.XTestEmbedPatterns) {
-		// An embed pattern names files or whole directories, relative to its package.
-		pat = path.Join(escapeGlob(rel), strings.TrimPrefix(pat, "all:"))
-		gi.embeds = append(gi.embeds, pat, pat+"/**")
+		gi.embeds = append(gi.embeds, embedGlobs(p.Dir, rel, pat)...)
 	}
 	return true
+}
+
+// embedGlobs are the inputs of one //go:embed pattern of the package in dir (rel from the
+// root): it names files or whole directories, relative to its package; one that names a file
+// is that file.
+func embedGlobs(dir, rel, pattern string) []string {
+	raw := strings.TrimPrefix(pattern, "all:")
+	glob := path.Join(escapeGlob(rel), raw)
+	if info, err := os.Stat(filepath.Join(dir, filepath.FromSlash(raw))); err == nil && info.Mode().IsRegular() {
+		return []string{glob}
+	}
+	return []string{glob, glob + "/**"}
 }
 
 // pinned reports whether a package outside the module's folder is a fixed version from the

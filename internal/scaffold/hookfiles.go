@@ -15,11 +15,12 @@ var preCommitTakesFiles = map[string]bool{
 }
 
 // hookFilesPattern reads the usual forms of a hook's files: regexp: folders (^src/,
-// ^(src|tests)/), an extension (\.md$, \.(md|rst)$), or both (^src/.*\.py$). Anything else
-// (a lookahead, a character class) is not read.
+// ^(src|tests)/, ^(src/|tests/)), an extension (\.md$, \.(md|rst)$), or both (^src/.*\.py$).
+// Anything else (a lookahead, a character class) is not read.
 var hookFilesPattern = sync.OnceValue(func() *regexp.Regexp {
 	const dir = `[\w-]+(?:/[\w-]+)*`
-	return regexp.MustCompile(`^(?:\^(?:\((` + dir + `(?:\|` + dir + `)*)\)|(` + dir + `))/)?(?:\^?\.\*)?(?:\\\.(?:(\w+)|\((\w+(?:\|\w+)*)\))\$)?$`)
+	return regexp.MustCompile(`^(?:\^(?:\((` + dir + `(?:\|` + dir + `)*)\)/|\((` + dir + `/(?:\|` + dir + `/)*)\)|(` + dir + `)/))?` +
+		`(?:\^?\.\*)?(?:\\\.(?:(\w+)|\((\w+(?:\|\w+)*)\))\$)?$`)
 })
 
 // hookFiles turns a pre-commit hook's files: pattern into the globs of the files it matches and
@@ -29,11 +30,11 @@ func hookFiles(pattern string) (globs, dirs []string) {
 	if pattern == "" || m == nil {
 		return nil, nil
 	}
-	if d := m[1] + m[2]; d != "" {
-		dirs = strings.Split(d, "|")
+	if d := m[1] + strings.ReplaceAll(m[2], "/|", "|") + m[3]; d != "" {
+		dirs = strings.Split(strings.TrimSuffix(d, "/"), "|")
 	}
 	var exts []string
-	if e := m[3] + m[4]; e != "" {
+	if e := m[4] + m[5]; e != "" {
 		exts = strings.Split(e, "|")
 	}
 	prefixes := []string{""}

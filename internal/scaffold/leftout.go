@@ -3,6 +3,7 @@ package scaffold
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -144,6 +145,22 @@ func leftOutOf(d declared) []string {
 	return out
 }
 
+// correctingFlags are the flags that make a tool init names (rather than gates) rewrite the
+// files it checks, by tool: the line to add by hand is the check without them.
+var correctingFlags = map[string][]string{
+	"rubocop": {"-a", "-A", "--autocorrect", "--autocorrect-all", "--auto-correct", "--auto-correct-all"},
+}
+
+// uncorrecting is a command without the flags that make its tool correct files.
+func uncorrecting(cmd simpleCommand) simpleCommand {
+	for tool, flags := range correctingFlags {
+		if slices.Contains(cmd.words, tool) {
+			cmd.words = slices.DeleteFunc(slices.Clone(cmd.words), func(w string) bool { return slices.Contains(flags, w) })
+		}
+	}
+	return cmd
+}
+
 // saysItChecks: in CI, where most commands set up, a command is a check when it says so, or
 // when it is the one command of a step whose name says so ("Check documentation"); elsewhere
 // (a check target, a tox env) every command may be.
@@ -151,13 +168,14 @@ func saysItChecks(d declared, cmd simpleCommand, commands int) bool {
 	return d.rank != rankCI || hasCheckWord(cmd.words) || commands == 1 && hasCheckWord(strings.Fields(d.what))
 }
 
-// shownCommand is the command as a note shows it: a one-line script whole (`docker run -v
-// $(pwd):/wrk ... -check .`), else the command's words.
+// shownCommand is the command as a note shows it, in its check form: a one-line script whole
+// (`docker run -v $(pwd):/wrk ... -check .`), else the command's words.
 func shownCommand(d declared, cmd simpleCommand) string {
-	if line := strings.TrimSpace(d.script); !strings.Contains(line, "\n") {
+	check := uncorrecting(cmd)
+	if line := strings.TrimSpace(d.script); !strings.Contains(line, "\n") && check.String() == cmd.String() {
 		return line
 	}
-	return cmd.String()
+	return check.String()
 }
 
 // maybeCheck reports whether a command init does not recognise could still be a check: not
@@ -180,11 +198,11 @@ func maybeCheck(words []string) bool {
 }
 
 // notCheckProgram reports whether a program is never a check left out: it sets up, builds,
-// prints or steers the shell (cargo and the interpreters are judged by what they run), or it
+// prints or steers the shell (cargo, go and the interpreters are judged by what they run), or it
 // is no program at all (a make function, a variable, a flag).
 func notCheckProgram(tool string) bool {
 	interpreter := tool == "python" || tool == "python3" || tool == "node"
-	return notChecks[tool] && tool != "cargo" && !interpreter || makeFunctions[tool] ||
+	return notChecks[tool] && tool != "cargo" && tool != "go" && !interpreter || makeFunctions[tool] ||
 		strings.HasPrefix(tool, "$") || strings.HasPrefix(tool, "-")
 }
 
@@ -207,7 +225,10 @@ func hasSetupWord(words []string) bool {
 // they do (given the words after the program).
 var checkingSubcommands = map[string]func(args []string) bool{
 	// cargo's checks init knows are classified; build, run and install are no checks.
-	"cargo":  func(args []string) bool { return contains(cargoLeftOutChecks, args[0]) },
+	"cargo": func(args []string) bool { return contains(cargoLeftOutChecks, args[0]) },
+	// go test that reaches here fuzzes or benchmarks (the suite is classified); build, run,
+	// install and generate are no checks.
+	"go":     func(args []string) bool { return args[0] == "test" },
 	"bundle": func(args []string) bool { return len(args) > 1 && args[0] == "exec" },
 	"docker": func(args []string) bool { return args[0] == "run" },
 	// a script of the project's own (scripts/check_license.py), not -m build or -c '...'

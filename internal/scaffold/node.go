@@ -265,7 +265,7 @@ func (n *nodeScan) alreadyRuns(tool string) bool {
 func (n *nodeScan) configuredLinters() {
 	for _, l := range nodeLinters {
 		cfg := firstExisting(n.c.abs, l.configs)
-		if cfg == "" || !n.dependsOn(l.dep) || n.keptRun(l.tool) || gateRuns(n.p.Gates, l.tool) {
+		if cfg == "" || !n.dependsOn(l.dep) || n.keptRun(l.tool) || gateRuns(n.p.Gates, l.tool) || n.orchestrates(l.tool) {
 			continue
 		}
 		name := "lint"
@@ -280,7 +280,8 @@ func (n *nodeScan) configuredLinters() {
 // typeScriptDefault: without a script that runs tsc, a tsconfig.json and a typescript dependency
 // give tsc --noEmit (gauntlet's guess).
 func (n *nodeScan) typeScriptDefault() {
-	if n.tscRun || hasAny(n.kept, typecheckScripts) || !exists(n.c.abs, "tsconfig.json") || !n.dependsOn("typescript") {
+	if n.tscRun || hasAny(n.kept, typecheckScripts) || !exists(n.c.abs, "tsconfig.json") || !n.dependsOn("typescript") ||
+		n.orchestrates("tsc") {
 		return
 	}
 	n.p.Gates = append(n.p.Gates, Gate{Name: "typecheck", Comment: "type errors, as the TypeScript compiler reports them",
@@ -290,6 +291,46 @@ func (n *nodeScan) typeScriptDefault() {
 
 func (n *nodeScan) dependsOn(dep string) bool {
 	return n.pkg.DevDependencies[dep] != nil || n.pkg.Dependencies[dep] != nil
+}
+
+// orchestratedTools are the words of a task orchestrator's target names that say which tool
+// the packages' targets run: nx run-many --targets=test:eslint,test:types runs eslint and tsc.
+var orchestratedTools = map[string][]string{
+	"eslint": {"eslint", "lint"},
+	"biome":  {"biome", "lint"},
+	"tsc":    {"tsc", "types", "typecheck", "type-check", "typescript"},
+}
+
+// orchestrates reports whether a kept script runs, through a task orchestrator, a target whose
+// name says it runs tool in the packages: the project checks with it, under that script's gate.
+func (n *nodeScan) orchestrates(tool string) bool {
+	for _, name := range n.kept {
+		for s := range n.runs[name] {
+			for _, target := range orchestratorTargets(n.scripts[s]) {
+				parts := strings.FieldsFunc(target, func(r rune) bool { return r == ':' || r == '/' })
+				if slices.ContainsFunc(parts, func(p string) bool { return contains(orchestratedTools[tool], p) }) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// orchestratorTargets are the targets a script's orchestrator commands run: nx's (see
+// nxTargets), turbo run's names.
+func orchestratorTargets(script string) []string {
+	var targets []string
+	for _, cmd := range splitCommands(script) {
+		w := withoutNodeRunner(cmd.words)
+		switch {
+		case len(w) > 1 && w[0] == "nx":
+			targets = append(targets, nxTargets(w[1:])...)
+		case len(w) > 2 && w[0] == "turbo" && w[1] == "run":
+			targets = append(targets, nonFlags(w[2:])...)
+		}
+	}
+	return targets
 }
 
 // orchestrators run a task together with the tasks it depends on, usually the builds of the

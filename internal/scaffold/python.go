@@ -102,6 +102,8 @@ type pythonScan struct {
 	c      *dirContext
 	set    pythonSettings
 	prefix []string
+	lock   string          // the lock file of the environment runner: "uv.lock"
+	locked map[string]bool // the packages the lock file holds; nil when it cannot be read
 	p      *Project
 }
 
@@ -112,7 +114,8 @@ func detectPython(c *dirContext) *Project {
 	ps := &pythonScan{c: c, set: readPythonSettings(c.abs), p: &Project{Kind: "Python"}}
 	for _, env := range pythonEnvironments {
 		if exists(c.abs, env.lock) {
-			ps.p.Tool, ps.prefix = env.tool, env.prefix
+			ps.p.Tool, ps.prefix, ps.lock = env.tool, env.prefix, env.lock
+			ps.locked = lockedPackages(filepath.Join(c.abs, env.lock))
 			break
 		}
 	}
@@ -163,9 +166,19 @@ func (ps *pythonScan) add(key string, fallback *Gate) {
 	}
 	var parts []string
 	for _, cmd := range splitCommands(g.Run) {
-		parts = append(parts, ps.inEnvironment(ps.set.tune(key, cmd.words)))
+		w := ps.set.tune(key, cmd.words)
+		if ps.outsideEnvironment(w) {
+			parts = append(parts, strings.Join(quoteAll(w), " "))
+			g.EnvNote = ps.outsideNote(w[0], g.Source)
+			continue
+		}
+		parts = append(parts, ps.inEnvironment(w))
 	}
 	g.Run = strings.Join(parts, " && ")
+	if g.EnvNote != "" {
+		ps.p.Gates = append(ps.p.Gates, g)
+		return
+	}
 	if len(ps.prefix) > 0 {
 		g.Fix = ps.fixInEnvironment(g.Fix)
 		if g.Hint != "" {
@@ -184,6 +197,51 @@ func (s pythonSettings) tune(key string, w []string) []string {
 		return append(w, ".") // nothing names the files: mypy would stop at "missing target"
 	}
 	return w
+}
+
+// pythonToolPackages are the Python tools gates run, by command, with the package that installs
+// each: what a lock file must list for the tool to be in the project's environment.
+var pythonToolPackages = map[string]string{
+	"ruff": "ruff", "black": "black", "isort": "isort", "flake8": "flake8", "pylint": "pylint",
+	"mypy": "mypy", "pyright": "pyright", "basedpyright": "basedpyright", "codespell": "codespell",
+	"pytest": "pytest",
+}
+
+// outsideEnvironment reports whether a command runs a known Python tool that the project's lock
+// file does not hold: pre-commit installs its hooks' tools in environments of its own, and `uv
+// run mypy` where the lock has no mypy fails on every run, whatever the code. Such a command
+// runs the tool from PATH, where preflight can say it is missing.
+func (ps *pythonScan) outsideEnvironment(w []string) bool {
+	if len(ps.prefix) == 0 || ps.locked == nil || len(w) == 0 {
+		return false
+	}
+	pkg, known := pythonToolPackages[w[0]]
+	return known && !ps.locked[pkg]
+}
+
+// outsideNote says why a gate runs its tool from PATH.
+func (ps *pythonScan) outsideNote(tool, source string) string {
+	why := ""
+	if strings.Contains(source, ".pre-commit-config.yaml") {
+		why = " (pre-commit installs its own)"
+	}
+	return tool + " is not in " + ps.lock + why + ": the gate runs the " + tool + " on PATH."
+}
+
+// lockedPackages reads the package names of a uv or poetry lock file (both list them as
+// [[package]] tables with a name); nil when the file cannot be read or lists none.
+func lockedPackages(path string) map[string]bool {
+	var lock struct {
+		Package []struct{ Name string } `toml:"package"`
+	}
+	if _, err := toml.Decode(string(readCapped(path)), &lock); err != nil || len(lock.Package) == 0 {
+		return nil
+	}
+	names := map[string]bool{}
+	for _, p := range lock.Package {
+		names[strings.ToLower(strings.ReplaceAll(p.Name, "_", "-"))] = true
+	}
+	return names
 }
 
 // inEnvironment writes a command run by the project's environment runner, when it has one.

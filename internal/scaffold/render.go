@@ -164,7 +164,7 @@ func projectLabels(projects []Project) string {
 
 func writeGate(b *strings.Builder, p Project, g Gate) {
 	writeComment(b, "  ", p.Label()+": "+g.Comment+".")
-	for _, note := range []string{g.Source, g.CacheNote, g.FilesNote} {
+	for _, note := range []string{g.Source, g.EnvNote, g.CacheNote, g.FilesNote} {
 		if note != "" {
 			writeComment(b, "  ", note)
 		}

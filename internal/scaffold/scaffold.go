@@ -39,6 +39,9 @@ type Gate struct {
 	// Inputs, when set, are every file the gate's result depends on (root-relative globs): the
 	// gate is written with `cache: true`, so that a pass is reused until one of them changes.
 	Inputs []string
+	// EnvNote, when set, says why the command runs its tool from PATH rather than through the
+	// project's environment runner (uv run) the other gates use.
+	EnvNote string
 	// CacheNote, when set, says how and why init changed the command for the tool's own cache.
 	CacheNote string
 	// FilesNote, when set, says why the command is given the change's files ({files}).
@@ -267,13 +270,30 @@ func detectDir(c *dirContext) []Project {
 // unusedTargets are the Makefile's check targets (as gates) none of whose commands became a
 // gate, quoted.
 func (c *dirContext) unusedTargets(targets []Gate) []string {
+	var deps map[string][]string
+	if _, data := firstFile(c.abs, "GNUmakefile", "makefile", "Makefile"); data != nil {
+		deps = parseMakefile(data).deps
+	}
 	var out []string
 	for _, g := range targets {
-		if !c.usedTarget(strings.TrimPrefix(g.Run, "make ")) {
+		target := strings.TrimPrefix(g.Run, "make ")
+		if !slices.ContainsFunc(append([]string{target}, deps[target]...), c.readTarget) {
 			out = append(out, "`"+g.Run+"`")
 		}
 	}
 	return out
+}
+
+// readTarget reports whether a Makefile target's commands were read as the project's checks:
+// each of them is then a gate or named in a comment (a target that only lists others, lint:
+// lint-go lint-yaml, is read through them).
+func (c *dirContext) readTarget(target string) bool {
+	for _, d := range c.decls {
+		if strings.HasSuffix(d.source, "file, target "+target) {
+			return true
+		}
+	}
+	return c.usedTarget(target)
 }
 
 // usedTarget reports whether a check declared in a Makefile target became one of the gates.

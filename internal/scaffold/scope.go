@@ -51,7 +51,7 @@ func scopeProject(root string, p *Project, subdirs []string) {
 	}
 	for j := range p.Gates {
 		if len(p.Gates[j].Paths) == 0 { // a hook's own files: pattern is narrower
-			p.Gates[j].Paths = paths
+			p.Gates[j].Paths = withoutOthersConfigs(paths, p.Gates[j].Run)
 		}
 		// A gate's own exclusions (what its tool must never be given) stay.
 		p.Gates[j].Exclude = slices.Concat(exclude, p.Gates[j].Exclude)
@@ -115,13 +115,23 @@ func scopeGoModule(root string, p *Project) {
 		if !plainGo(g.Run) {
 			continue
 		}
-		g.Paths = slices.Clone(paths)
+		g.Paths = withoutOthersConfigs(paths, g.Run)
 		for _, in := range g.Inputs {
 			if !slices.Contains(g.Paths, in) && !strings.HasSuffix(in, ".go") {
 				g.Paths = append(g.Paths, in) // //go:embed patterns, vendor/modules.txt
 			}
 		}
 	}
+}
+
+// withoutOthersConfigs leaves out of a gate's paths the configs of a tool it does not run:
+// golangci-lint's config changes nothing for gofmt or go test, which would rerun for it.
+func withoutOthersConfigs(paths []string, run string) []string {
+	out := slices.Clone(paths)
+	if !strings.Contains(run, "golangci-lint") {
+		out = slices.DeleteFunc(out, func(p string) bool { return contains(golangciConfigs, p) })
+	}
+	return out
 }
 
 // plainGo reports whether a command runs only Go's own tools on the module's Go files.
