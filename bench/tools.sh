@@ -3,6 +3,7 @@
 # installed from npm into a scratch prefix (pinned below; skipped, saying so, when npm or the
 # registry cannot be reached), and bench/spawn, a minimal Go program that starts the commands at
 # once and waits. Each tool runs N trivial commands (`true`) in a committed repository:
+#   0. start-up: `--version` of each, against gauntlet's (goal: gauntlet's at or below theirs);
 #   1. 8 commands: each tool against gauntlet, alternating, CPU and wall medians and ratios
 #      (goal: gauntlet ahead of lefthook and prek, and <= 1.3x bench/spawn);
 #   2. 200 commands: the per-command overhead of each tool, (time of 200 - time of 1) / 199
@@ -96,6 +97,11 @@ header "gauntlet vs lefthook $lefthook_version and prek $prek_version (A is the 
 for tool in lefthook prek; do
 	read -r wa wb wr ca cb cr _ < <(compare "$n" "$(cmd_of "$tool" "$work/p8")" "$(cmd_of gauntlet "$work/p8")")
 	row "1. 8 commands of true: $tool vs gauntlet" ">= 1 (gauntlet ahead)" "$wa" "$wb" "$wr" "$ca" "$cb" "$cr"
+done
+# 0. Start-up: each tool printing its version, nothing else (--version: what all three take).
+for tool in lefthook prek; do
+	read -r wa wb wr ca cb cr _ < <(compare "$n" "${!tool} --version" "$g --version")
+	row "0. start-up (--version): $tool vs gauntlet" ">= 1 (gauntlet ahead)" "$wa" "$wb" "$wr" "$ca" "$cb" "$cr"
 done
 spawn8="$root/bin/spawn true true true true true true true true"
 read -r wa wb wr ca cb cr _ < <(compare "$n" "$(cmd_of gauntlet "$work/p8")" "$spawn8")
