@@ -94,14 +94,14 @@ for count in 1 8 200; do
 done
 
 header "gauntlet vs lefthook $lefthook_version and prek $prek_version (A is the other tool)"
-for tool in lefthook prek; do
-	read -r wa wb wr ca cb cr _ < <(compare "$n" "$(cmd_of "$tool" "$work/p8")" "$(cmd_of gauntlet "$work/p8")")
-	row "1. 8 commands of true: $tool vs gauntlet" ">= 1 (gauntlet ahead)" "$wa" "$wb" "$wr" "$ca" "$cb" "$cr"
-done
 # 0. Start-up: each tool printing its version, nothing else (--version: what all three take).
 for tool in lefthook prek; do
 	read -r wa wb wr ca cb cr _ < <(compare "$n" "${!tool} --version" "$g --version")
 	row "0. start-up (--version): $tool vs gauntlet" ">= 1 (gauntlet ahead)" "$wa" "$wb" "$wr" "$ca" "$cb" "$cr"
+done
+for tool in lefthook prek; do
+	read -r wa wb wr ca cb cr _ < <(compare "$n" "$(cmd_of "$tool" "$work/p8")" "$(cmd_of gauntlet "$work/p8")")
+	row "1. 8 commands of true: $tool vs gauntlet" ">= 1 (gauntlet ahead)" "$wa" "$wb" "$wr" "$ca" "$cb" "$cr"
 done
 spawn8="$root/bin/spawn true true true true true true true true"
 read -r wa wb wr ca cb cr _ < <(compare "$n" "$(cmd_of gauntlet "$work/p8")" "$spawn8")
