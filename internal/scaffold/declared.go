@@ -45,6 +45,8 @@ type declared struct {
 	unit string
 	// paths are the files it runs on, as globs: a pre-commit hook's files: pattern; nil for all.
 	paths []string
+	// exclude are files it leaves out, as globs: an action's ignored paths.
+	exclude []string
 }
 
 const (
@@ -413,6 +415,9 @@ func matrixExpressionValue(e string, matrix map[string]string) string {
 // actionStep is a uses: step: the check an action runs when init knows it (codespell, black),
 // else the action, to be named if it checks.
 func actionStep(s ghStep, dir string) declared {
+	if d, ok := fileToolAction(s); ok {
+		return d
+	}
 	if c := actionCommand(s.Uses); c != "" {
 		if _, ok := classify(strings.Fields(c)); ok {
 			return declared{script: c, dir: dir, rank: rankCI, what: s.Name}
@@ -521,6 +526,8 @@ var preCommitHooks = map[string]string{
 	"go-fmt": "gofmt -l .", "go-vet": "go vet ./...", "go-vet-mod": "go vet ./...", "go-mod-tidy": "go mod tidy",
 	"go-unit-tests": "go test ./...", "fmt": "cargo fmt --check", "cargo-check": "", "clippy": "cargo clippy -- -D warnings",
 	"prettier": "prettier --check .", "eslint": "eslint .", "biome-check": "biome check .", "biome-ci": "biome ci .",
+	// pre-commit passes these the files of their type: {files}, the change's, within their glob.
+	"shellcheck": "shellcheck {files}", "markdownlint": "markdownlint {files}", "markdownlint-cli2": "markdownlint-cli2 {files}",
 }
 
 type preCommitConfig struct {

@@ -19,6 +19,7 @@ type found struct {
 	// inferred: declared only where the project does not run it (a tox env no CI job runs).
 	inferred bool
 	paths    []string // the files it runs on (declared.paths)
+	exclude  []string // the files it leaves out (declared.exclude)
 }
 
 // gofmtFlags finds gofmt wherever it is written, even inside $(...) or quotes, which the command
@@ -68,7 +69,7 @@ func checksOf(d declared) []found {
 			dir = cleanDir(path.Join(dir, cmd.cd))
 		}
 		out = append(out, found{check: c, dir: dir, source: d.source, rank: d.rank, env: append(slices.Clip(d.env), cmd.env...),
-			inferred: d.inferred, paths: d.paths})
+			inferred: d.inferred, paths: d.paths, exclude: d.exclude})
 	}
 	return out
 }
