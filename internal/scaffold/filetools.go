@@ -233,7 +233,21 @@ func fileToolGate(checks []found, key, dir string) (Gate, string) {
 		Timeout: first.timeout, Source: sourceComment(first.source, others), Env: first.env, Glob: glob,
 		FilesNote: first.filesNote, Paths: slices.Concat(first.paths, named),
 		Exclude: slices.Concat(first.exclude, inFolderGlobs(dir, first.fileExclude))}
-	return g, "`" + g.Run + "` (" + first.source + ")"
+	return g, "`" + g.Run + "` with " + gateScope(dir, g) + " (" + first.source + ")"
+}
+
+// gateScope says, for a note, where a gate that has no project to join would run and on what.
+func gateScope(dir string, g Gate) string {
+	out := "dir: " + dir
+	for _, f := range []struct {
+		key   string
+		globs []string
+	}{{"paths", g.Paths}, {"exclude", g.Exclude}, {"glob", g.Glob}} {
+		if len(f.globs) > 0 {
+			out += ", " + f.key + ": [" + strings.Join(f.globs, ", ") + "]"
+		}
+	}
+	return out
 }
 
 // inFolderGlobs are globs relative to a folder, relative to the root.

@@ -51,3 +51,47 @@ func TestFileToolCommandsWithUnreadScopeAreNoChecks(t *testing.T) {
 		}
 	}
 }
+
+func TestPipedFileListsAreTheGlobsTheyName(t *testing.T) {
+	cases := []struct {
+		line, run      string
+		paths, exclude []string
+	}{
+		{line: `find . -type f -name '*.sh' -not -path './vendor/*' | xargs shellcheck -x`, run: "shellcheck -x {files}",
+			paths: []string{"**/*.sh"}, exclude: []string{"vendor/**"}},
+		{line: `find scripts ci -name '*.sh' ! -path '*/gen/*' -exec shellcheck -S error {} +`, run: "shellcheck -S error {files}",
+			paths: []string{"scripts/**/*.sh", "ci/**/*.sh"}, exclude: []string{"**/gen/**"}},
+		{line: `git ls-files -z -- '*.sh' 'bin/*.bash' | xargs -0 -r shellcheck`, run: "shellcheck {files}",
+			paths: []string{"**/*.sh", "bin/**/*.bash"}},
+		{line: `git ls-files '*.md' | xargs markdownlint`, run: "markdownlint {files}", paths: []string{"**/*.md"}},
+	}
+	for _, tc := range cases {
+		c, ok := pipedFileTool(splitCommands(tc.line))
+		if !ok {
+			t.Errorf("%s: not read", tc.line)
+			continue
+		}
+		if run := strings.Join(quoteAll(c.words), " "); run != tc.run || !slices.Equal(c.filePaths, tc.paths) ||
+			!slices.Equal(c.fileExclude, tc.exclude) {
+			t.Errorf("%s: run %q paths %q exclude %q, want %q %q %q", tc.line, run, c.filePaths, c.fileExclude, tc.run, tc.paths, tc.exclude)
+		}
+	}
+}
+
+// A listing init cannot read as globs would give a wider gate: none.
+func TestPipedFileListsInitCannotReadAreNoChecks(t *testing.T) {
+	for _, line := range []string{
+		`find . -maxdepth 1 -name '*.sh' | xargs shellcheck`,          // a depth glob cannot say
+		`find . -name '*.sh' -newer stamp | xargs shellcheck`,         // a test init does not know
+		`find . -type f | xargs shellcheck`,                           // every file
+		`git ls-files -- '*.sh' ':!vendor' | xargs shellcheck`,        // an exclude pathspec
+		`git ls-files --others '*.sh' | xargs shellcheck`,             // untracked files
+		`find . -name '*.sh' | xargs -I{} shellcheck {}`,              // xargs' own placeholder
+		`find . -name '*.sh' -not -path './a*b/*' | xargs shellcheck`, // a * inside a folder's name
+		`find . -name '*.sh' | xargs go vet`,                          // another tool
+	} {
+		if c, ok := pipedFileTool(splitCommands(line)); ok {
+			t.Errorf("%s: read as %q %q %q", line, c.words, c.filePaths, c.fileExclude)
+		}
+	}
+}

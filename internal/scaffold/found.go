@@ -58,7 +58,7 @@ func gofmtUsed(use gofmtUse, d declared) gofmtUse {
 
 // checksOf are the checks a declared script runs, each in the folder it runs in.
 func checksOf(d declared) []found {
-	var out []found
+	out := pipedChecks(d)
 	for _, cmd := range splitCommands(d.script) {
 		c, ok := classify(cmd.words)
 		if !ok {
@@ -70,6 +70,19 @@ func checksOf(d declared) []found {
 		}
 		out = append(out, found{check: c, dir: dir, source: d.source, rank: d.rank, env: append(slices.Clip(d.env), cmd.env...),
 			inferred: d.inferred, paths: d.paths, exclude: d.exclude})
+	}
+	return out
+}
+
+// pipedChecks are the checks of a declared script's lines that list files for a tool
+// (pipedFileTool).
+func pipedChecks(d declared) []found {
+	var out []found
+	for _, line := range strings.Split(d.script, "\n") {
+		if c, ok := pipedFileTool(splitCommands(line)); ok {
+			out = append(out, found{check: c, dir: d.dir, source: d.source, rank: d.rank, env: d.env, inferred: d.inferred,
+				paths: d.paths, exclude: d.exclude})
+		}
 	}
 	return out
 }
