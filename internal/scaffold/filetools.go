@@ -200,10 +200,13 @@ func fileToolGates(projects []Project, checks []found, left map[string][]string)
 		}
 		for _, dir := range dirs {
 			g, shown := fileToolGate(checks, key, dir)
-			if i := slices.IndexFunc(projects, func(p Project) bool { return p.Dir == dir }); i >= 0 {
-				projects[i].Gates = append(projects[i].Gates, g)
-			} else {
+			i := slices.IndexFunc(projects, func(p Project) bool { return p.Dir == dir })
+			switch {
+			case i < 0:
 				left[dir] = append(left[dir], shown)
+			case !slices.ContainsFunc(projects[i].Gates, func(o Gate) bool { return o.Name == g.Name && len(o.Glob) > 0 }):
+				// A package script's gate of the same tool (lint:md) is the same check.
+				projects[i].Gates = append(projects[i].Gates, g)
 			}
 		}
 	}
@@ -224,16 +227,23 @@ func fileToolGate(checks []found, key, dir string) (Gate, string) {
 			others = append(others, f.source)
 		}
 	}
+	g := fileToolGateOf(first, dir)
+	g.Source = sourceComment(first.source, others)
+	return g, "`" + g.Run + "` with " + gateScope(dir, g) + " (" + first.source + ")"
+}
+
+// fileToolGateOf is the gate of a file tool's check run in dir.
+func fileToolGateOf(first *found, dir string) Gate {
 	named := inFolderGlobs(dir, first.filePaths)
 	glob := first.glob
 	if fileTools[first.name].exactPaths && len(named) > 0 {
 		glob = named // shellcheck bin/deploy checks bin/deploy, whatever its name
 	}
 	g := Gate{Name: first.name, Comment: first.comment, Run: strings.Join(quoteAll(first.words), " "),
-		Timeout: first.timeout, Source: sourceComment(first.source, others), Env: first.env, Glob: glob,
+		Timeout: first.timeout, Source: "from " + first.source, Env: first.env, Glob: glob,
 		FilesNote: first.filesNote, Paths: slices.Concat(first.paths, named),
 		Exclude: slices.Concat(first.exclude, inFolderGlobs(dir, first.fileExclude))}
-	return g, "`" + g.Run + "` with " + gateScope(dir, g) + " (" + first.source + ")"
+	return g
 }
 
 // gateScope says, for a note, where a gate that has no project to join would run and on what.
@@ -342,4 +352,40 @@ func cmpOr(s, def string) string {
 		return def
 	}
 	return s
+}
+
+// fileToolScripts are the gates of the package scripts that run shellcheck or markdownlint
+// alone and say they check (lint:md, lint:sh), which no gate runs: the tool given the change's
+// files, through the package manager when the package depends on it.
+func (n *nodeScan) fileToolScripts() []Gate {
+	var out []Gate
+	for _, name := range sortedKeys(n.scripts) {
+		c, ok := fileToolScript(name, n.scripts[name])
+		if !ok || scriptCovered(n.scripts, n.runs, n.kept, n.p.Gates, n.pm, name) {
+			continue
+		}
+		if n.dependsOn(c.words[0]) || n.dependsOn(c.words[0]+"-cli") {
+			c.words = append(strings.Fields(n.pm.exec), c.words...)
+		}
+		f := found{check: c, dir: n.c.rel, source: n.src + ", script " + name}
+		out = append(out, fileToolGateOf(&f, n.c.rel))
+	}
+	return out
+}
+
+// fileToolScript is the check of a package script that says it checks and runs one file tool
+// alone, in a scope init reads.
+func fileToolScript(name, script string) (check, bool) {
+	cmds := splitCommands(script)
+	c, ok := pipedFileTool(cmds)
+	if !ok && len(cmds) == 1 {
+		c, ok = classify(cmds[0].words)
+	}
+	return c, ok && c.filesNote != "" && hasCheckWord([]string{name})
+}
+
+// fileToolScriptReads reports whether a package script is one fileToolScripts makes a gate of.
+func fileToolScriptReads(name, script string) bool {
+	_, ok := fileToolScript(name, script)
+	return ok
 }

@@ -64,6 +64,10 @@ func checksOf(d declared) []found {
 		if !ok {
 			continue
 		}
+		if c.filesNote != "" {
+			// A tool given {files} runs from where the project runs it (npx markdownlint-cli2).
+			c.words = slices.Concat(cmd.words[:len(cmd.words)-len(withoutRunner(cmd.words))], c.words)
+		}
 		dir := d.dir
 		if cmd.cd != "" {
 			dir = cleanDir(path.Join(dir, cmd.cd))
