@@ -19,6 +19,7 @@ import (
 	"github.com/BurntSushi/toml"
 	"go.yaml.in/yaml/v3"
 
+	"github.com/gauntlet-dev/gauntlet/internal/filesarg"
 	"github.com/gauntlet-dev/gauntlet/internal/safefile"
 )
 
@@ -532,14 +533,35 @@ var preCommitHooks = map[string]string{
 
 type preCommitConfig struct {
 	Repos []struct {
-		Repo  string `yaml:"repo"`
-		Hooks []struct {
-			ID    string   `yaml:"id"`
-			Entry string   `yaml:"entry"`
-			Args  []string `yaml:"args"`
-			Files string   `yaml:"files"`
-		} `yaml:"hooks"`
+		Repo  string          `yaml:"repo"`
+		Hooks []preCommitHook `yaml:"hooks"`
 	} `yaml:"repos"`
+	// Files and Exclude narrow what pre-commit passes every hook.
+	Files   string `yaml:"files"`
+	Exclude string `yaml:"exclude"`
+}
+
+type preCommitHook struct {
+	ID      string   `yaml:"id"`
+	Entry   string   `yaml:"entry"`
+	Args    []string `yaml:"args"`
+	Files   string   `yaml:"files"`
+	Exclude string   `yaml:"exclude"`
+}
+
+// command is the check a hook runs (hookCommand), "" for a hook given the change's files
+// ({files}) whose files pre-commit narrows in a way init does not read: an exclude, or a files:
+// pattern that is no globs. Its gate would check files the hook never sees.
+func (cfg preCommitConfig) command(repo string, h preCommitHook) string {
+	cmd := hookCommand(repo, h.ID, h.Entry, h.Args)
+	unread := cfg.Exclude != "" || cfg.Files != "" || h.Exclude != ""
+	if globs, _ := hookFiles(h.Files); h.Files != "" && globs == nil {
+		unread = true
+	}
+	if unread && strings.Contains(cmd, filesarg.Placeholder) {
+		return ""
+	}
+	return cmd
 }
 
 // preCommitUnmapped lists the hooks of .pre-commit-config.yaml that become no gate (most of them
@@ -552,7 +574,7 @@ func preCommitUnmapped(root string) []string {
 	var out []string
 	for _, r := range cfg.Repos {
 		for _, h := range r.Hooks {
-			if hookCommand(r.Repo, h.ID, h.Entry, nil) == "" && !contains(out, h.ID) {
+			if cfg.command(r.Repo, h) == "" && !contains(out, h.ID) {
 				out = append(out, h.ID)
 			}
 		}
@@ -568,7 +590,7 @@ func preCommit(root string) []declared {
 	var out []declared
 	for _, r := range cfg.Repos {
 		for _, h := range r.Hooks {
-			if cmd := hookCommand(r.Repo, h.ID, h.Entry, h.Args); cmd != "" {
+			if cmd := cfg.command(r.Repo, h); cmd != "" {
 				cmd, paths := hookScope(cmd, h.ID, h.Files, r.Repo == "local")
 				out = append(out, declared{script: cmd, source: ".pre-commit-config.yaml, hook " + h.ID, rank: rankPreCommit, paths: paths})
 			}

