@@ -71,8 +71,23 @@ func classifyFileTool(tool string, words []string) (check, bool) {
 	if !ok || len(c.filePaths) == 0 && !passed {
 		return check{}, false
 	}
+	if t.skipsHidden(flags, c.filePaths) {
+		c.fileExclude = append(c.fileExclude, hiddenFiles...)
+	}
 	c.words = slices.Concat([]string{words[0]}, flags, []string{filesarg.Placeholder})
 	return c, true
+}
+
+// hiddenFiles are the files and folders whose name starts with a dot.
+var hiddenFiles = []string{"**/.*", "**/.*/**"}
+
+// skipsHidden reports whether the globs a command names leave out hidden files, which
+// gauntlet's globs match: the shell's `*`, and markdownlint's globs without --dot.
+func (t fileTool) skipsHidden(flags, paths []string) bool {
+	if t.exactPaths {
+		return slices.ContainsFunc(paths, func(p string) bool { return strings.Contains(p, "*") })
+	}
+	return len(paths) > 0 && !slices.Contains(flags, "--dot") && !slices.Contains(flags, "-d")
 }
 
 // split parts a command's arguments into the flags the gate keeps and its scope (into c); false

@@ -7,17 +7,20 @@ import (
 )
 
 func TestFileToolCommandsKeepFlagsAndScope(t *testing.T) {
+	hidden := []string{"**/.*", "**/.*/**"}
 	cases := []struct {
 		cmd, run       string
 		paths, exclude []string
 	}{
+		// The shell's * skips names that start with a dot; gauntlet's globs do not.
 		{cmd: "shellcheck -x -e SC1091 scripts/*.sh install.sh", run: "shellcheck -x -e SC1091 {files}",
-			paths: []string{"scripts/*.sh", "install.sh"}},
+			paths: []string{"scripts/*.sh", "install.sh"}, exclude: hidden},
 		{cmd: "shellcheck --format=gcc -S warning ./a.sh", run: "shellcheck -S warning {files}", paths: []string{"a.sh"}},
 		{cmd: "markdownlint -i node_modules --config .mdl.json docs README.md", run: "markdownlint --config .mdl.json {files}",
-			paths: []string{"docs/**", "README.md"}, exclude: []string{"node_modules", "node_modules/**"}},
+			paths: []string{"docs/**", "README.md"}, exclude: []string{"node_modules", "node_modules/**", "**/.*", "**/.*/**"}},
+		{cmd: "markdownlint --dot docs", run: "markdownlint --dot {files}", paths: []string{"docs/**"}},
 		{cmd: `markdownlint-cli2 --fix "**/*.md" "#vendor/**"`, run: "markdownlint-cli2 {files}",
-			paths: []string{"**/*.md"}, exclude: []string{"vendor/**"}},
+			paths: []string{"**/*.md"}, exclude: []string{"vendor/**", "**/.*", "**/.*/**"}},
 	}
 	for _, tc := range cases {
 		c, ok := classify(splitCommands(tc.cmd)[0].words)
