@@ -23,8 +23,8 @@ type fileTool struct {
 	exactPaths bool
 	valueFlags []string // take the next word as their value
 	dropped    []string // write, print or fix rather than check
-	// scope reads a path argument as the gate's paths (true) or exclude; false when it is no
-	// plain scope.
+	// scope reads a path argument as a glob of the gate's paths, or of its exclude (a negated
+	// glob); false when it is no plain scope.
 	scope func(arg string) (glob string, exclude, ok bool)
 }
 
