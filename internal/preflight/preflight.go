@@ -132,6 +132,10 @@ var tools = map[string]tool{
 	"swift":         {fix: "install Swift: https://www.swift.org/install/"},
 	"zig":           {fix: "install Zig: https://ziglang.org/download/"},
 	"make":          {fix: "install make (apt-get install make)"},
+	"shellcheck":    {fix: "apt-get install shellcheck (or: brew install shellcheck)"},
+	// markdownlint-cli2 and markdownlint-cli are two programs with their own configs' names.
+	"markdownlint-cli2": {fix: "npm install -g markdownlint-cli2"},
+	"markdownlint":      {fix: "npm install -g markdownlint-cli"},
 }
 
 // ToolNames lists the programs preflight knows how to get, sorted.

@@ -76,6 +76,12 @@ func TestCheck(t *testing.T) {
 			fakeEnv([]string{"npm"}), []string{"node_modules"}, "cd web && npm install"},
 		{"node_modules of the workspace root", gates.Gate{Name: "w", Kind: gates.KindCheck, Run: "pnpm run lint", Dir: "web", Enabled: true},
 			fakeEnv([]string{"pnpm"}, "/repo/node_modules"), nil, ""},
+		{"shellcheck missing", check("sh", "shellcheck -x {files}"), fakeEnv(nil), []string{"shellcheck"},
+			"apt-get install shellcheck (or: brew install shellcheck)"},
+		{"markdownlint-cli2 missing", check("md", "markdownlint-cli2 {files}"), fakeEnv(nil), []string{"markdownlint-cli2"},
+			"npm install -g markdownlint-cli2"},
+		{"markdownlint missing", check("md", "markdownlint {files}"), fakeEnv(nil), []string{"markdownlint"},
+			"npm install -g markdownlint-cli"},
 		{"the package manager's own commands need no node_modules", check("t", "pnpm install --frozen-lockfile"), fakeEnv([]string{"pnpm"}), nil, ""},
 	}
 	for _, tt := range tests {

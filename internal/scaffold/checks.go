@@ -22,6 +22,10 @@ type check struct {
 	// gate: a gate that rewrites files would rewrite the agent's code instead of judging it.
 	fix    []string
 	writes bool
+	// For a tool given the change's files ({files}): the files it takes (glob), the scope its
+	// command names (filePaths, fileExclude: relative to where it runs) and why (filesNote).
+	glob, filePaths, fileExclude []string
+	filesNote                    string
 }
 
 // Timeouts are sized for a cold first run on a fresh clone (empty build and module caches), where

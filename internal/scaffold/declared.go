@@ -19,6 +19,7 @@ import (
 	"github.com/BurntSushi/toml"
 	"go.yaml.in/yaml/v3"
 
+	"github.com/gauntlet-dev/gauntlet/internal/filesarg"
 	"github.com/gauntlet-dev/gauntlet/internal/safefile"
 )
 
@@ -45,6 +46,8 @@ type declared struct {
 	unit string
 	// paths are the files it runs on, as globs: a pre-commit hook's files: pattern; nil for all.
 	paths []string
+	// exclude are files it leaves out, as globs: an action's ignored paths.
+	exclude []string
 }
 
 const (
@@ -413,6 +416,9 @@ func matrixExpressionValue(e string, matrix map[string]string) string {
 // actionStep is a uses: step: the check an action runs when init knows it (codespell, black),
 // else the action, to be named if it checks.
 func actionStep(s ghStep, dir string) declared {
+	if d, ok := fileToolAction(s); ok {
+		return d
+	}
 	if c := actionCommand(s.Uses); c != "" {
 		if _, ok := classify(strings.Fields(c)); ok {
 			return declared{script: c, dir: dir, rank: rankCI, what: s.Name}
@@ -521,18 +527,41 @@ var preCommitHooks = map[string]string{
 	"go-fmt": "gofmt -l .", "go-vet": "go vet ./...", "go-vet-mod": "go vet ./...", "go-mod-tidy": "go mod tidy",
 	"go-unit-tests": "go test ./...", "fmt": "cargo fmt --check", "cargo-check": "", "clippy": "cargo clippy -- -D warnings",
 	"prettier": "prettier --check .", "eslint": "eslint .", "biome-check": "biome check .", "biome-ci": "biome ci .",
+	// pre-commit passes these the files of their type: {files}, the change's, within their glob.
+	"shellcheck": "shellcheck {files}", "markdownlint": "markdownlint {files}", "markdownlint-cli2": "markdownlint-cli2 {files}",
 }
 
 type preCommitConfig struct {
 	Repos []struct {
-		Repo  string `yaml:"repo"`
-		Hooks []struct {
-			ID    string   `yaml:"id"`
-			Entry string   `yaml:"entry"`
-			Args  []string `yaml:"args"`
-			Files string   `yaml:"files"`
-		} `yaml:"hooks"`
+		Repo  string          `yaml:"repo"`
+		Hooks []preCommitHook `yaml:"hooks"`
 	} `yaml:"repos"`
+	// Files and Exclude narrow what pre-commit passes every hook.
+	Files   string `yaml:"files"`
+	Exclude string `yaml:"exclude"`
+}
+
+type preCommitHook struct {
+	ID      string   `yaml:"id"`
+	Entry   string   `yaml:"entry"`
+	Args    []string `yaml:"args"`
+	Files   string   `yaml:"files"`
+	Exclude string   `yaml:"exclude"`
+}
+
+// command is the check a hook runs (hookCommand), "" for a hook given the change's files
+// ({files}) whose files pre-commit narrows in a way init does not read: an exclude, or a files:
+// pattern that is no globs. Its gate would check files the hook never sees.
+func (cfg preCommitConfig) command(repo string, h preCommitHook) string {
+	cmd := hookCommand(repo, h.ID, h.Entry, h.Args)
+	unread := cfg.Exclude != "" || cfg.Files != "" || h.Exclude != ""
+	if globs, _ := hookFiles(h.Files); h.Files != "" && globs == nil {
+		unread = true
+	}
+	if unread && strings.Contains(cmd, filesarg.Placeholder) {
+		return ""
+	}
+	return cmd
 }
 
 // preCommitUnmapped lists the hooks of .pre-commit-config.yaml that become no gate (most of them
@@ -545,7 +574,7 @@ func preCommitUnmapped(root string) []string {
 	var out []string
 	for _, r := range cfg.Repos {
 		for _, h := range r.Hooks {
-			if hookCommand(r.Repo, h.ID, h.Entry, nil) == "" && !contains(out, h.ID) {
+			if cfg.command(r.Repo, h) == "" && !contains(out, h.ID) {
 				out = append(out, h.ID)
 			}
 		}
@@ -561,7 +590,7 @@ func preCommit(root string) []declared {
 	var out []declared
 	for _, r := range cfg.Repos {
 		for _, h := range r.Hooks {
-			if cmd := hookCommand(r.Repo, h.ID, h.Entry, h.Args); cmd != "" {
+			if cmd := cfg.command(r.Repo, h); cmd != "" {
 				cmd, paths := hookScope(cmd, h.ID, h.Files, r.Repo == "local")
 				out = append(out, declared{script: cmd, source: ".pre-commit-config.yaml, hook " + h.ID, rank: rankPreCommit, paths: paths})
 			}

@@ -19,6 +19,7 @@ type found struct {
 	// inferred: declared only where the project does not run it (a tox env no CI job runs).
 	inferred bool
 	paths    []string // the files it runs on (declared.paths)
+	exclude  []string // the files it leaves out (declared.exclude)
 }
 
 // gofmtFlags finds gofmt wherever it is written, even inside $(...) or quotes, which the command
@@ -57,18 +58,35 @@ func gofmtUsed(use gofmtUse, d declared) gofmtUse {
 
 // checksOf are the checks a declared script runs, each in the folder it runs in.
 func checksOf(d declared) []found {
-	var out []found
+	out := pipedChecks(d)
 	for _, cmd := range splitCommands(d.script) {
 		c, ok := classify(cmd.words)
 		if !ok {
 			continue
+		}
+		if c.filesNote != "" {
+			// A tool given {files} runs from where the project runs it (npx markdownlint-cli2).
+			c.words = slices.Concat(cmd.words[:len(cmd.words)-len(withoutRunner(cmd.words))], c.words)
 		}
 		dir := d.dir
 		if cmd.cd != "" {
 			dir = cleanDir(path.Join(dir, cmd.cd))
 		}
 		out = append(out, found{check: c, dir: dir, source: d.source, rank: d.rank, env: append(slices.Clip(d.env), cmd.env...),
-			inferred: d.inferred, paths: d.paths})
+			inferred: d.inferred, paths: d.paths, exclude: d.exclude})
+	}
+	return out
+}
+
+// pipedChecks are the checks of a declared script's lines that list files for a tool
+// (pipedFileTool).
+func pipedChecks(d declared) []found {
+	var out []found
+	for _, line := range strings.Split(d.script, "\n") {
+		if c, ok := pipedFileTool(splitCommands(line)); ok {
+			out = append(out, found{check: c, dir: d.dir, source: d.source, rank: d.rank, env: d.env, inferred: d.inferred,
+				paths: d.paths, exclude: d.exclude})
+		}
 	}
 	return out
 }

@@ -98,7 +98,7 @@ var makeFunctions = map[string]bool{"filter-out": true, "filter": true, "shell":
 // checkWords are words that say a command checks something: `addlicense -check`,
 // `ci/test-complete`, `buf lint`.
 var checkWords = map[string]bool{"check": true, "lint": true, "test": true, "tests": true, "verify": true, "vet": true,
-	"spec": true, "typos": true, "audit": true, "diff": false, "shellcheck": true, "rubocop": true, "spell": true,
+	"spec": true, "typos": true, "audit": true, "diff": false, "shellcheck": true, "rubocop": true, "spell": true, "markdownlint": true,
 	"spelling": true, "format": false}
 
 // leftOutChecks names, per folder, the checks the declared scripts run that became no gate.

@@ -79,6 +79,7 @@ func detectNode(c *dirContext) *Project {
 	n.scriptGates()
 	p.Gates = append(p.Gates, formatGate(n.scripts, n.runs, n.kept, pm, n.src)...)
 	p.Notes = append(p.Notes, leftOutScripts(n.scripts, n.runs, n.kept, p.Gates, pm)...)
+	p.Gates = append(p.Gates, n.fileToolScripts()...)
 	n.toolsRunByCI()
 	n.configuredLinters()
 	n.typeScriptDefault()
@@ -892,6 +893,8 @@ func leftOutNote(name, script string, gated map[string]bool, pm packageManager) 
 		return "" // a fixer or a formatter: never a gate, and not a check left out
 	case gated[tool] || strings.Contains(name, "watch"):
 		return "" // the same tool as a gate, in another mode (test:coverage, test:watch)
+	case fileToolScriptReads(name, script):
+		return "" // a gate of its own (fileToolScripts)
 	case tool != "":
 		return fmt.Sprintf("the %s script (%s) is no gate: init makes gates of the lint, type-check, check, test and build scripts only; add it by hand as `run: %s %s` if the project treats it as a check.", name, tool, pm.run, name)
 	case checkTargets[name]:

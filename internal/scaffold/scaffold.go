@@ -121,7 +121,9 @@ func Detect(root string) ([]Project, error) {
 		c.decls = inFolder(decls, func(dc declared) string { return dc.dir }, d)
 		projects = append(projects, detectDir(c)...)
 	}
-	noteLeftOut(projects, leftOutChecks(decls))
+	left := leftOutChecks(decls)
+	fileToolGates(projects, checks, left)
+	noteLeftOut(projects, left)
 	for _, pass := range projectPasses {
 		pass(root, projects)
 	}

@@ -50,7 +50,9 @@ func scopeProject(root string, p *Project, subdirs []string) {
 		paths, exclude = rootProjectPaths(root, p.Kind, subdirs)
 	}
 	for j := range p.Gates {
-		if len(p.Gates[j].Paths) == 0 { // a hook's own files: pattern is narrower
+		// A hook's own files: pattern is narrower; a gate with a glob takes its files wherever
+		// they are, as the tool does.
+		if len(p.Gates[j].Paths) == 0 && len(p.Gates[j].Glob) == 0 {
 			p.Gates[j].Paths = withoutOthersConfigs(paths, p.Gates[j].Run)
 		}
 		// A gate's own exclusions (what its tool must never be given) stay.
