@@ -63,8 +63,20 @@ func System() Env {
 		Getenv:   os.Getenv,
 		Home:     home,
 		Version:  SystemVersion,
-		ReadFile: os.ReadFile,
+		ReadFile: readLockFile,
 	}
+}
+
+// Bounds of reading a project's lock file: the largest lock files of real projects are a few MiB.
+const (
+	maxLockFile     = 16 << 20
+	lockFileTimeout = 2 * time.Second
+)
+
+// readLockFile reads a lock file boundedly: a FIFO, a device or an endless file planted there is
+// an error (the lock file is then not judged), never a wait.
+func readLockFile(path string) ([]byte, error) {
+	return safefile.ReadFile(path, maxLockFile, time.Now().Add(lockFileTimeout))
 }
 
 // Check looks at every enabled check gate's command on this machine.
