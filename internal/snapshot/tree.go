@@ -97,8 +97,11 @@ type Tree struct {
 // listed as git lists them by default (-unormal, whatever status.showUntrackedFiles says): a
 // directory that holds only untracked files is one line, which git finds without scanning it
 // (its untracked cache); -uall or any pathspec would make git scan every such directory on every
-// call. Renames are two paths, as everywhere else in gauntlet.
-var statusArgs = []string{"status", "--porcelain=v2", "-z", "--branch", "--untracked-files=normal", "--no-renames"}
+// call. Renames are two paths, as everywhere else in gauntlet. --branch is asked for HEAD's
+// commit only: counting commits ahead of and behind the upstream walks their history (about
+// 10 ms per call on a branch 3,000 commits behind) and fails outright when that history cannot
+// be walked, which would leave the session's base unpinned.
+var statusArgs = []string{"status", "--porcelain=v2", "-z", "--branch", "--no-ahead-behind", "--untracked-files=normal", "--no-renames"}
 
 // readTree asks git for the state of the tree under root: one `git status`, and a listing of
 // the untracked directories it reports, if any. Outside a work tree the error is ErrNotGit.
