@@ -52,7 +52,8 @@ func newCommandTree(ios *IOStreams, args []string) *cobra.Command {
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error { return &usageError{withFlagSuggestion(cmd, err)} })
 	if named, ok := namedSubcommand(args); ok {
 		root.AddCommand(named.build(ios))
-		// The completion command could not be the one run: cobra need not build it.
+		// Neither the completion command nor the root (--version) could be the one run: cobra
+		// need not build the one, nor gauntlet the other's version text.
 		root.CompletionOptions.DisableDefaultCmd = true
 	} else {
 		for _, sub := range subcommands {
@@ -60,8 +61,8 @@ func newCommandTree(ios *IOStreams, args []string) *cobra.Command {
 		}
 		root.AddCommand(newReleaseFilesCmd(ios, root))
 		strictCompletion(root)
+		addVersionFlag(root)
 	}
-	addVersionFlag(root)
 	registerCompletions(root, ios)
 	return root
 }
