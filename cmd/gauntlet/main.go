@@ -52,17 +52,18 @@ func newCommandTree(ios *IOStreams, args []string) *cobra.Command {
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error { return &usageError{withFlagSuggestion(cmd, err)} })
 	if named, ok := namedSubcommand(args); ok {
 		root.AddCommand(named.build(ios))
-		// Neither the completion command nor the root (--version) could be the one run: cobra
-		// need not build the one, nor gauntlet the other's version text.
+		// None of the completion command, shell completion (`gauntlet __complete ...`) or the
+		// root (--version) could be the one run: cobra need not build the first, nor gauntlet
+		// register the second's candidates or make the third's version text.
 		root.CompletionOptions.DisableDefaultCmd = true
-	} else {
-		for _, sub := range subcommands {
-			root.AddCommand(sub.build(ios))
-		}
-		root.AddCommand(newReleaseFilesCmd(ios, root))
-		strictCompletion(root)
-		addVersionFlag(root)
+		return root
 	}
+	for _, sub := range subcommands {
+		root.AddCommand(sub.build(ios))
+	}
+	root.AddCommand(newReleaseFilesCmd(ios, root))
+	strictCompletion(root)
+	addVersionFlag(root)
 	registerCompletions(root, ios)
 	return root
 }
