@@ -111,7 +111,7 @@ func (d *decoder) decodeStruct(n *yaml.Node, v reflect.Value, section string) {
 			seen[name] = p.key
 		}
 		i := slices.IndexFunc(fields, func(f field) bool { return f.name == name })
-		if why, ok := retiredKeys[section+"."+name]; ok && i < 0 {
+		if why, ok := retiredKeys()[section+"."+name]; ok && i < 0 {
 			d.report(p.key, "%s", why)
 			continue
 		}
@@ -129,10 +129,12 @@ func (d *decoder) decodeStruct(n *yaml.Node, v reflect.Value, section string) {
 
 // retiredKeys are keys an older gauntlet read, by section and name: each is still an error (a
 // config that sets one means something gauntlet no longer does), with what replaced it.
-var retiredKeys = map[string]string{
-	"remote.key_env": "cache.remote.key_env is no longer read: entries are signed with a private key only CI holds, and checked " +
-		"with the public_keys listed here; see \"Moving from a shared secret\" in docs/cache.md",
-}
+var retiredKeys = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"remote.key_env": "cache.remote.key_env is no longer read: entries are signed with a private key only CI holds, and checked " +
+			"with the public_keys listed here; see \"Moving from a shared secret\" in docs/cache.md",
+	}
+})
 
 func (d *decoder) decodeValue(n *yaml.Node, v reflect.Value, tag reflect.StructTag, s subject) bool {
 	if custom, ok := v.Addr().Interface().(nodeDecoder); ok {
@@ -252,7 +254,7 @@ func (d *decoder) checkString(n *yaml.Node, value string, tag reflect.StructTag,
 		}
 	}
 	if format := tag.Get("format"); format != "" {
-		if msg := formatRules[format](value); msg != "" {
+		if msg := formatRules()[format](value); msg != "" {
 			d.report(n, "%s %s", s, msg)
 		}
 	}

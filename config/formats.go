@@ -7,20 +7,23 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/bmatcuk/doublestar/v4"
 )
 
 // formatRules check the `format` struct tag of string fields; each returns what is wrong, or "".
-var formatRules = map[string]func(string) string{
-	"glob":       checkGlob,
-	"relglob":    checkRelGlob,
-	"regexp":     checkRegexp,
-	"reldir":     checkRelDir,
-	"envname":    checkEnvName,
-	"httpurl":    checkHTTPURL,
-	"ed25519pub": checkPublicKey,
-}
+var formatRules = sync.OnceValue(func() map[string]func(string) string {
+	return map[string]func(string) string{
+		"glob":       checkGlob,
+		"relglob":    checkRelGlob,
+		"regexp":     checkRegexp,
+		"reldir":     checkRelDir,
+		"envname":    checkEnvName,
+		"httpurl":    checkHTTPURL,
+		"ed25519pub": checkPublicKey,
+	}
+})
 
 // publicKeyPattern is the text of an Ed25519 public key as `gauntlet cache keygen` prints it: 32
 // bytes in standard base64 after "ed25519:". Any 32 bytes are a key to check a signature with.

@@ -3,6 +3,7 @@ package config
 import (
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
 )
@@ -109,7 +110,7 @@ func localEntries(local *rawFile) []localEntry {
 func keyEffects(keys []string, before, after gates.Gate, known bool) []string {
 	var what, other []string
 	for _, key := range keys {
-		effect, own := keyEffectOf[key]
+		effect, own := keyEffectOf()[key]
 		if !own {
 			other = append(other, key)
 			continue
@@ -126,13 +127,15 @@ func keyEffects(keys []string, before, after gates.Gate, known bool) []string {
 
 // keyEffectOf says, for the keys whose effect has words of its own, what setting the key did
 // ("" when it left the gate as it was); known is keyEffects'. Any other key "changed".
-var keyEffectOf = map[string]func(before, after gates.Gate, known bool) string{
-	"hint":     func(gates.Gate, gates.Gate, bool) string { return "" },
-	"enabled":  disabledEffect,
-	"severity": severityEffect,
-	"run":      commandEffect,
-	"argv":     commandEffect,
-}
+var keyEffectOf = sync.OnceValue(func() map[string]func(before, after gates.Gate, known bool) string {
+	return map[string]func(before, after gates.Gate, known bool) string{
+		"hint":     func(gates.Gate, gates.Gate, bool) string { return "" },
+		"enabled":  disabledEffect,
+		"severity": severityEffect,
+		"run":      commandEffect,
+		"argv":     commandEffect,
+	}
+})
 
 func disabledEffect(before, after gates.Gate, known bool) string {
 	if !after.Enabled && (!known || before.Enabled) {

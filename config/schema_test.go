@@ -163,15 +163,15 @@ func typesOf(node map[string]any) []string {
 
 // Every format rule of the loader has its schema counterpart, and the generator covers every kind.
 func TestSchemaCoversFormatsAndKinds(t *testing.T) {
-	for name := range formatRules {
-		if _, ok := formatSchemas[name]; !ok {
+	for name := range formatRules() {
+		if _, ok := formatSchemas()[name]; !ok {
 			t.Errorf("format %q has no entry in formatSchemas", name)
 		}
 	}
 	if got := len(kindRules()); got != len(gateKinds) {
 		t.Errorf("kindRules has %d rules, want one per kind (%d)", got, len(gateKinds))
 	}
-	for key := range schemaDocs {
+	for key := range schemaDocs() {
 		section, name := "", key
 		if i := strings.LastIndex(key, "."); i >= 0 {
 			section, name = key[:i+1], key[i+1:]

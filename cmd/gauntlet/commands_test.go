@@ -276,3 +276,30 @@ func TestVersionWritesToItsStreams(t *testing.T) {
 		t.Errorf("run --help: exit %d, %q", code, help.String())
 	}
 }
+
+// A command line that names a command gets a tree of the root and that command alone: each name
+// the shortcut goes by is the command's own, and every command of the whole tree has one.
+func TestNamedCommandTree(t *testing.T) {
+	ios, _, _ := testStreams("", nil, t.TempDir(), time.Time{})
+	var names []string
+	for _, sub := range subcommands {
+		if got := sub.build(ios).Name(); got != sub.name {
+			t.Errorf("the command listed as %q is named %q", sub.name, got)
+		}
+		tree := newCommandTree(ios, []string{sub.name, "--help"})
+		if cmds := tree.Commands(); len(cmds) != 1 || cmds[0].Name() != sub.name {
+			t.Errorf("%s: the tree has %d commands, want %s alone", sub.name, len(cmds), sub.name)
+		}
+		names = append(names, sub.name)
+	}
+	for _, cmd := range newRootCmd(ios).Commands() {
+		if name := cmd.Name(); name != "release-files" && name != "completion" && !slices.Contains(names, name) {
+			t.Errorf("%s is in the tree but not among the commands a command line can name", name)
+		}
+	}
+	for _, args := range [][]string{nil, {"help", "run"}, {"--version"}, {"rn"}, {"completion", "bash"}, {"release-files", "x"}} {
+		if n := len(newCommandTree(ios, args).Commands()); n != len(subcommands)+2 {
+			t.Errorf("%q: the tree has %d commands, want all %d", args, n, len(subcommands)+2)
+		}
+	}
+}

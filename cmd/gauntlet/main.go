@@ -21,15 +21,22 @@ func Main(args []string, ios *IOStreams) int {
 	// writes fail with EPIPE, not kill gauntlet by SIGPIPE while its gates run on unsupervised.
 	// Notify rather than Ignore: an ignored signal would stay ignored in every gate's process.
 	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
-	root := newRootCmd(ios)
+	root := newCommandTree(ios, args)
 	root.SetArgs(args)
 	cmd, err := root.ExecuteC()
 	return handleError(ios.ErrOut, cmd, err)
 }
 
-// newRootCmd builds the command tree. Each command takes the streams and a run function, nil
-// here: a test passes its own to see the options a command line parses into.
-func newRootCmd(ios *IOStreams) *cobra.Command {
+// newRootCmd builds the whole command tree. Each command takes the streams and a run function,
+// nil here: a test passes its own to see the options a command line parses into.
+func newRootCmd(ios *IOStreams) *cobra.Command { return newCommandTree(ios, nil) }
+
+// newCommandTree builds the tree a command line needs. One that starts with a command's name
+// (`gauntlet stop-hook`, what hooks call many times a session) gets the root and that command
+// alone: building every command and flag set cost a measurable part of a cached stop hook, and
+// cobra goes no further than the named command. Anything else (help, completion, a flag, an
+// unknown or misspelt command, whose suggestion needs every name) gets the whole tree.
+func newCommandTree(ios *IOStreams, args []string) *cobra.Command {
 	root := &cobra.Command{
 		Use:           "gauntlet",
 		Short:         "Run a repository's quality gates in parallel and report one verdict",
@@ -43,31 +50,64 @@ func newRootCmd(ios *IOStreams) *cobra.Command {
 	root.SetOut(ios.Out)
 	root.SetErr(ios.ErrOut)
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error { return &usageError{withFlagSuggestion(cmd, err)} })
-	root.AddCommand(
-		newRunCmd(ios, nil),
-		newStopHookCmd(ios, nil),
-		newAfterEditCmd(ios, nil),
-		newJudgeCmd(ios, nil),
-		newInitCmd(ios, nil),
-		newValidateCmd(ios, nil),
-		newListCmd(ios, nil),
-		newStatusCmd(ios, nil),
-		newCleanCmd(ios, nil),
-		newSchemaCmd(ios, nil),
-		newVersionCmd(ios, nil),
-		newDoctorCmd(ios, nil),
-		newReportCmd(ios),
-		newCICmd(ios),
-		newCacheCmd(ios),
-		newExplainCmd(ios, nil),
-		newFixCmd(ios, nil),
-		newBaselineCmd(ios, nil),
-	)
+	if named, ok := namedSubcommand(args); ok {
+		root.AddCommand(named.build(ios))
+		// None of the completion command, shell completion (`gauntlet __complete ...`) or the
+		// root (--version) could be the one run: cobra need not build the first, nor gauntlet
+		// register the second's candidates or make the third's version text.
+		root.CompletionOptions.DisableDefaultCmd = true
+		return root
+	}
+	for _, sub := range subcommands {
+		root.AddCommand(sub.build(ios))
+	}
 	root.AddCommand(newReleaseFilesCmd(ios, root))
 	strictCompletion(root)
 	addVersionFlag(root)
 	registerCompletions(root, ios)
 	return root
+}
+
+// subcommand is one of the root's commands, by the name it is called by.
+type subcommand struct {
+	name  string
+	build func(ios *IOStreams) *cobra.Command
+}
+
+// subcommands are the root's commands but release-files, which documents the whole tree and so
+// always gets it.
+var subcommands = []subcommand{
+	{"run", func(ios *IOStreams) *cobra.Command { return newRunCmd(ios, nil) }},
+	{"stop-hook", func(ios *IOStreams) *cobra.Command { return newStopHookCmd(ios, nil) }},
+	{"after-edit", func(ios *IOStreams) *cobra.Command { return newAfterEditCmd(ios, nil) }},
+	{"judge", func(ios *IOStreams) *cobra.Command { return newJudgeCmd(ios, nil) }},
+	{"init", func(ios *IOStreams) *cobra.Command { return newInitCmd(ios, nil) }},
+	{"validate", func(ios *IOStreams) *cobra.Command { return newValidateCmd(ios, nil) }},
+	{"list", func(ios *IOStreams) *cobra.Command { return newListCmd(ios, nil) }},
+	{"status", func(ios *IOStreams) *cobra.Command { return newStatusCmd(ios, nil) }},
+	{"clean", func(ios *IOStreams) *cobra.Command { return newCleanCmd(ios, nil) }},
+	{"schema", func(ios *IOStreams) *cobra.Command { return newSchemaCmd(ios, nil) }},
+	{"version", func(ios *IOStreams) *cobra.Command { return newVersionCmd(ios, nil) }},
+	{"doctor", func(ios *IOStreams) *cobra.Command { return newDoctorCmd(ios, nil) }},
+	{"report", newReportCmd},
+	{"ci", newCICmd},
+	{"cache", newCacheCmd},
+	{"explain", func(ios *IOStreams) *cobra.Command { return newExplainCmd(ios, nil) }},
+	{"fix", func(ios *IOStreams) *cobra.Command { return newFixCmd(ios, nil) }},
+	{"baseline", func(ios *IOStreams) *cobra.Command { return newBaselineCmd(ios, nil) }},
+}
+
+// namedSubcommand is the command a command line's first word names, if it names one.
+func namedSubcommand(args []string) (subcommand, bool) {
+	if len(args) == 0 {
+		return subcommand{}, false
+	}
+	for _, sub := range subcommands {
+		if sub.name == args[0] {
+			return sub, true
+		}
+	}
+	return subcommand{}, false
 }
 
 // strictCompletion makes `gauntlet completion SHELL` reject a shell it has no script for (exit 2)

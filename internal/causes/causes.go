@@ -59,7 +59,7 @@ type Pattern struct {
 }
 
 // Catalogue returns the built-in signatures in the order they are tried.
-func Catalogue() []Signature { return slices.Clone(catalogue) }
+func Catalogue() []Signature { return slices.Clone(catalogue()) }
 
 // compiledPattern is one pattern of one signature, its regexp compiled.
 type compiledPattern struct {
@@ -159,9 +159,9 @@ var (
 // commands never read gate output.
 func compiledPatterns() *compiledCatalogue {
 	compileOnce.Do(func() {
-		c := &compiledCatalogue{perSig: make([]int, len(catalogue))}
+		c := &compiledCatalogue{perSig: make([]int, len(catalogue()))}
 		byKey := map[byte]int{}
-		for i, sig := range catalogue {
+		for i, sig := range catalogue() {
 			c.perSig[i] = len(sig.Patterns)
 			for j, p := range sig.Patterns {
 				cp := compiledPattern{sig: i, index: j}
@@ -277,7 +277,7 @@ func (r *Reader) hit(p *compiledPattern, i int, line []byte) {
 // another reader already did.
 func (r *Reader) Finish(o *gates.Outcome) {
 	r.complete = r.complete[:0]
-	for i, s := range catalogue {
+	for i, s := range catalogue() {
 		if r.left[i] != 0 || len(s.ExitCodes) > 0 && !slices.Contains(s.ExitCodes, o.ExitCode) {
 			continue
 		}
@@ -291,7 +291,7 @@ func (r *Reader) Finish(o *gates.Outcome) {
 }
 
 func (r *Reader) causeOf(i int) *gates.Cause {
-	s := catalogue[i]
+	s := catalogue()[i]
 	c := &gates.Cause{ID: s.ID, Summary: s.Summary, Fix: s.Fix, Line: r.first[i]}
 	if s.explain != nil {
 		if summary, fix := s.explain(c.Line, r.opts); summary != "" {
@@ -311,7 +311,7 @@ func (r *Reader) Settle(ctx context.Context, o *gates.Outcome) {
 	}
 	var rejected string
 	for _, i := range r.complete {
-		sig := catalogue[i]
+		sig := catalogue()[i]
 		v := r.probe(ctx, sig, r.first[i])
 		if v.agree {
 			o.Cause = r.causeOf(i)

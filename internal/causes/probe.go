@@ -223,17 +223,19 @@ func probeMemory(env Environment, before MemoryState, beforeErr error) verdict {
 }
 
 // registries are the hosts a signature's tool talks to when the line names none.
-var registries = map[string]string{
-	"cargo-registry-unreachable":   "index.crates.io:443",
-	"go-toolchain-download-failed": "proxy.golang.org:443",
-	"go-proxy-unreachable":         "proxy.golang.org:443",
-	"npm-registry-unreachable":     "registry.npmjs.org:443",
-	"pnpm-registry-unreachable":    "registry.npmjs.org:443",
-	"yarn-registry-unreachable":    "registry.yarnpkg.com:443",
-	"node-registry-unreachable":    "registry.npmjs.org:443",
-	"pip-index-unreachable":        "pypi.org:443",
-	"uv-index-unreachable":         "pypi.org:443",
-}
+var registries = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"cargo-registry-unreachable":   "index.crates.io:443",
+		"go-toolchain-download-failed": "proxy.golang.org:443",
+		"go-proxy-unreachable":         "proxy.golang.org:443",
+		"npm-registry-unreachable":     "registry.npmjs.org:443",
+		"pnpm-registry-unreachable":    "registry.npmjs.org:443",
+		"yarn-registry-unreachable":    "registry.yarnpkg.com:443",
+		"node-registry-unreachable":    "registry.npmjs.org:443",
+		"pip-index-unreachable":        "pypi.org:443",
+		"uv-index-unreachable":         "pypi.org:443",
+	}
+})
 
 var (
 	urlHost    = lazyRegexp(`\bhttps?://[^\s"'` + "`" + `<>]+`)
@@ -257,7 +259,7 @@ func probeNetwork(ctx context.Context, env Environment, opts Options, sig Signat
 		add(net.JoinHostPort(m[1], "443"))
 	}
 	if len(addrs) == 0 {
-		add(registries[sig.ID])
+		add(registries()[sig.ID])
 	}
 	if proxy := proxyOf(opts); proxy != "" {
 		addrs = []string{proxy}

@@ -166,8 +166,8 @@ func TestVersionsMustBeReleased(t *testing.T) {
 			t.Errorf("%q matches no signature", tt.line)
 			continue
 		}
-		i := slices.IndexFunc(catalogue, func(s Signature) bool { return s.ID == c.ID })
-		v := probeVersion(nov2026, catalogue[i], tt.line)
+		i := slices.IndexFunc(catalogue(), func(s Signature) bool { return s.ID == c.ID })
+		v := probeVersion(nov2026, catalogue()[i], tt.line)
 		if v.agree != tt.ok {
 			t.Errorf("%q: agree %v (%s), want %v", tt.line, v.agree, v.why, tt.ok)
 		}
@@ -250,7 +250,7 @@ func TestEveryEntryIsProbedOrListed(t *testing.T) {
 		"golangci-lint-timeout",            // golangci-lint's own --timeout: the load it ran under is gone
 		"node-heap-out-of-memory",          // V8's own heap limit, which free memory says nothing about
 	}
-	for _, s := range catalogue {
+	for _, s := range catalogue() {
 		if (s.Probe == "") != slices.Contains(unprobed, s.ID) {
 			t.Errorf("%s: probe %q; every entry names a probe unless it is listed here", s.ID, s.Probe)
 		}

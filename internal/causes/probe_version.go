@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
+	"sync"
 	"time"
 )
 
@@ -21,17 +22,19 @@ type toolVersion struct {
 	released func(v version, now time.Time) bool
 }
 
-var versionProbes = map[string]toolVersion{
-	"go-toolchain-too-old": {"Go",
-		lazyRegexp(`requires go >= (?:go)?(\S+?)[;)]? |invalid go version '(?:go)?([^']+)'`), goReleased},
-	"go-toolchain-download-failed": {"Go", lazyRegexp(`download go(\S+?):? `), goReleased},
-	"golangci-lint-go-too-old":     {"Go", lazyRegexp(`targeted Go version \((?:go)?([^)\s]+)\)`), goReleased},
-	"rust-toolchain-too-old":       {"Rust", lazyRegexp(`rustc (\d\S*) is not supported|requires rustc (\d\S*) or newer`), rustReleased},
-	"python-version-unsupported":   {"Python", lazyRegexp(`not in '([^']+)'`), pythonReleased},
-	"node-engine-unsupported":      {"Node.js", lazyRegexp(`Expected version "([^"]+)"`), nodeReleased},
-	"pytest-too-old":               {"pytest", lazyRegexp(`requires pytest-(\S+?),`), majorEveryYearSince(8, 2024, 1)},
-	"pre-commit-too-old":           {"pre-commit", lazyRegexp(`pre-commit version (\S+) is required`), majorEveryYearSince(4, 2024, 9)},
-}
+var versionProbes = sync.OnceValue(func() map[string]toolVersion {
+	return map[string]toolVersion{
+		"go-toolchain-too-old": {"Go",
+			lazyRegexp(`requires go >= (?:go)?(\S+?)[;)]? |invalid go version '(?:go)?([^']+)'`), goReleased},
+		"go-toolchain-download-failed": {"Go", lazyRegexp(`download go(\S+?):? `), goReleased},
+		"golangci-lint-go-too-old":     {"Go", lazyRegexp(`targeted Go version \((?:go)?([^)\s]+)\)`), goReleased},
+		"rust-toolchain-too-old":       {"Rust", lazyRegexp(`rustc (\d\S*) is not supported|requires rustc (\d\S*) or newer`), rustReleased},
+		"python-version-unsupported":   {"Python", lazyRegexp(`not in '([^']+)'`), pythonReleased},
+		"node-engine-unsupported":      {"Node.js", lazyRegexp(`Expected version "([^"]+)"`), nodeReleased},
+		"pytest-too-old":               {"pytest", lazyRegexp(`requires pytest-(\S+?),`), majorEveryYearSince(8, 2024, 1)},
+		"pre-commit-too-old":           {"pre-commit", lazyRegexp(`pre-commit version (\S+) is required`), majorEveryYearSince(4, 2024, 9)},
+	}
+})
 
 // version is major.minor.patch with an optional pre-release ("1.23rc1": pre "rc1").
 type version struct {
@@ -76,7 +79,7 @@ func (v version) String() string {
 // probeVersion agrees when every version the line requires is a released one (or the line names
 // none it can read), and disagrees naming the first that is not.
 func probeVersion(now time.Time, sig Signature, line string) verdict {
-	tv, ok := versionProbes[sig.ID]
+	tv, ok := versionProbes()[sig.ID]
 	if !ok {
 		return agree()
 	}

@@ -3,6 +3,7 @@ package census
 import (
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // GoShow says what a go test command prints without the -json a census adds, so that a caller
@@ -25,17 +26,19 @@ type GoShow struct {
 
 // goValueFlags are go test's flags (build and test flags, without the test. prefix) that take
 // their value as the next word when it is not given with '='. Any other flag is a boolean.
-var goValueFlags = map[string]bool{
-	"C": true, "p": true, "o": true, "exec": true, "tags": true, "ldflags": true, "gcflags": true,
-	"asmflags": true, "gccgoflags": true, "mod": true, "modfile": true, "overlay": true, "pkgdir": true,
-	"toolexec": true, "buildmode": true, "compiler": true, "installsuffix": true, "pgo": true,
-	"covermode": true, "coverpkg": true, "coverprofile": true, "vet": true, "run": true, "skip": true,
-	"bench": true, "benchtime": true, "count": true, "cpu": true, "parallel": true, "timeout": true,
-	"list": true, "fuzz": true, "fuzztime": true, "fuzzminimizetime": true, "shuffle": true,
-	"blockprofile": true, "blockprofilerate": true, "cpuprofile": true, "memprofile": true,
-	"memprofilerate": true, "mutexprofile": true, "mutexprofilefraction": true, "outputdir": true,
-	"trace": true, "debug-actiongraph": true, "debug-trace": true, "debug-runtime-trace": true,
-}
+var goValueFlags = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"C": true, "p": true, "o": true, "exec": true, "tags": true, "ldflags": true, "gcflags": true,
+		"asmflags": true, "gccgoflags": true, "mod": true, "modfile": true, "overlay": true, "pkgdir": true,
+		"toolexec": true, "buildmode": true, "compiler": true, "installsuffix": true, "pgo": true,
+		"covermode": true, "coverpkg": true, "coverprofile": true, "vet": true, "run": true, "skip": true,
+		"bench": true, "benchtime": true, "count": true, "cpu": true, "parallel": true, "timeout": true,
+		"list": true, "fuzz": true, "fuzztime": true, "fuzzminimizetime": true, "shuffle": true,
+		"blockprofile": true, "blockprofilerate": true, "cpuprofile": true, "memprofile": true,
+		"memprofilerate": true, "mutexprofile": true, "mutexprofilefraction": true, "outputdir": true,
+		"trace": true, "debug-actiongraph": true, "debug-trace": true, "debug-runtime-trace": true,
+	}
+})
 
 // goTestFlags reads go test's words after "test" (or GOFLAGS' words) into the flags they set,
 // the last of a name winning, and says whether a package is named. Words after -args are the
@@ -54,7 +57,7 @@ func goTestFlags(words []string, flags map[string]string) (packages bool) {
 		name = strings.TrimPrefix(name, "test.")
 		switch {
 		case hasValue:
-		case goValueFlags[name] && k+1 < len(words):
+		case goValueFlags()[name] && k+1 < len(words):
 			k++
 			value = words[k]
 		default:

@@ -8,6 +8,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/gauntlet-dev/gauntlet/internal/boundedio"
 )
@@ -115,7 +116,9 @@ func (gr *goReader) eventLine(raw []byte) {
 }
 
 // goOutcomes are the actions that end a test, by the outcome they give it.
-var goOutcomes = map[string]Outcome{"pass": Pass, "fail": Fail, "skip": Skip}
+var goOutcomes = sync.OnceValue(func() map[string]Outcome {
+	return map[string]Outcome{"pass": Pass, "fail": Fail, "skip": Skip}
+})
 
 // testEvent reads an event of a test of package p.
 func (gr *goReader) testEvent(e goEvent, p *goPackage) {
@@ -125,7 +128,7 @@ func (gr *goReader) testEvent(e goEvent, p *goPackage) {
 		}
 		return
 	}
-	o, ends := goOutcomes[e.Action]
+	o, ends := goOutcomes()[e.Action]
 	if !ends {
 		return
 	}

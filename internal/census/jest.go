@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 
 	"github.com/gauntlet-dev/gauntlet/internal/boundedio"
 )
@@ -131,7 +132,9 @@ func jestAssertions(b *builder, dec *json.Decoder, add func(jestTest)) error {
 
 // jestOutcomes are the statuses of an assertion that are not a skip (pending, skipped, todo,
 // disabled).
-var jestOutcomes = map[string]Outcome{"passed": Pass, "focused": Pass, "failed": Fail}
+var jestOutcomes = sync.OnceValue(func() map[string]Outcome {
+	return map[string]Outcome{"passed": Pass, "focused": Pass, "failed": Fail}
+})
 
 // jestAssertion reads one of a test file's assertionResults.
 func jestAssertion(dec *json.Decoder) (jestTest, error) {
@@ -153,7 +156,7 @@ func jestAssertion(dec *json.Decoder) (jestTest, error) {
 	if err != nil {
 		return jestTest{}, err
 	}
-	o, ok := jestOutcomes[status]
+	o, ok := jestOutcomes()[status]
 	if !ok {
 		o = Skip
 	}

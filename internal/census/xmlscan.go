@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // xmlScanner reads the elements of an XML stream and nothing else: text, comments, CDATA,
@@ -375,10 +376,12 @@ func isReferenceByte(c byte) bool {
 }
 
 // xmlEntities are XML's own five entities.
-var xmlEntities = map[string]string{"lt": "<", "gt": ">", "amp": "&", "quot": `"`, "apos": "'"}
+var xmlEntities = sync.OnceValue(func() map[string]string {
+	return map[string]string{"lt": "<", "gt": ">", "amp": "&", "quot": `"`, "apos": "'"}
+})
 
 func resolve(ref string) string {
-	if r, ok := xmlEntities[ref]; ok {
+	if r, ok := xmlEntities()[ref]; ok {
 		return r
 	}
 	n, ok := strings.CutPrefix(ref, "#")

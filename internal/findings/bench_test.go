@@ -48,7 +48,7 @@ func BenchmarkDetectedAllLine(b *testing.B) {
 	// The worst case: every parser reading every line.
 	var s Spec
 	for _, name := range []string{"go", "gotest", "eslint", "tsc", "vitest", "jest", "ava", "ruff", "mypy", "pytest", "rust", "shellcheck", "gcc", "generic"} {
-		s.parsers = append(s.parsers, builtin[name])
+		s.parsers = append(s.parsers, builtin()[name])
 	}
 	benchmarkReader(b, s, benchLines(b, "vitest.txt"))
 }

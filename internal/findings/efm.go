@@ -3,6 +3,7 @@ package findings
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/reviewdog/errorformat"
 
@@ -83,21 +84,25 @@ func (p *efmParser) line(s string) {
 
 // efmPrefixes read a match by its format's prefix; a prefix not here (none, %G) is a finding of
 // its own line.
-var efmPrefixes = map[byte]func(p *efmParser, e efmLine, m *errorformat.Match){
-	'P': (*efmParser).pushFile,
-	'Q': (*efmParser).popFile,
-	'D': ignoreMatch, 'X': ignoreMatch, 'O': ignoreMatch,
-	'C': (*efmParser).continueEntry,
-	'Z': (*efmParser).endEntry,
-	'E': (*efmParser).startEntry, 'W': (*efmParser).startEntry, 'I': (*efmParser).startEntry,
-	'N': (*efmParser).startEntry, 'A': (*efmParser).startEntry,
-}
+var efmPrefixes = sync.OnceValue(func() map[byte]func(p *efmParser, e efmLine, m *errorformat.Match) {
+	return map[byte]func(p *efmParser, e efmLine, m *errorformat.Match){
+		'P': (*efmParser).pushFile,
+		'Q': (*efmParser).popFile,
+		'D': ignoreMatch, 'X': ignoreMatch, 'O': ignoreMatch,
+		'C': (*efmParser).continueEntry,
+		'Z': (*efmParser).endEntry,
+		'E': (*efmParser).startEntry, 'W': (*efmParser).startEntry, 'I': (*efmParser).startEntry,
+		'N': (*efmParser).startEntry, 'A': (*efmParser).startEntry,
+	}
+})
 
 // efmDefaultSeverity is the severity an entry's prefix gives it when the match names no type.
-var efmDefaultSeverity = map[byte]string{'W': SeverityWarning, 'I': SeverityInfo, 'N': SeverityInfo}
+var efmDefaultSeverity = sync.OnceValue(func() map[byte]string {
+	return map[byte]string{'W': SeverityWarning, 'I': SeverityInfo, 'N': SeverityInfo}
+})
 
 func (p *efmParser) apply(e efmLine, m *errorformat.Match) {
-	if read, ok := efmPrefixes[e.prefix]; ok {
+	if read, ok := efmPrefixes()[e.prefix]; ok {
 		read(p, e, m)
 		return
 	}
@@ -145,7 +150,7 @@ func (p *efmParser) startEntry(e efmLine, m *errorformat.Match) {
 	}
 	f := p.finding(m)
 	p.flush()
-	if sev, ok := efmDefaultSeverity[e.prefix]; ok && m.T == 0 {
+	if sev, ok := efmDefaultSeverity()[e.prefix]; ok && m.T == 0 {
 		f.Severity = sev
 	}
 	p.pending = &f

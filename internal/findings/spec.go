@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/reviewdog/errorformat/fmts"
 
@@ -57,39 +58,43 @@ func (m multi) flush() {
 const None = "none"
 
 // builtin are the hand-written parsers, by the name `format:` gives them.
-var builtin = map[string]makeParser{
-	"go":         newGoParser,
-	"gotest":     newGoTestParser,
-	"gofmt":      newListParser,
-	"eslint":     newESLintParser,
-	"tsc":        newTSCParser,
-	"vitest":     newVitestParser,
-	"jest":       newJestParser,
-	"ava":        newAvaParser,
-	"ruff":       newRuffParser,
-	"mypy":       newMypyParser,
-	"pytest":     newPytestParser,
-	"pylint":     newPylintParser,
-	"rust":       newRustParser,
-	"shellcheck": newShellcheckParser,
-	"gcc":        newGCCParser,
-	"generic":    newGenericParser,
-}
+var builtin = sync.OnceValue(func() map[string]makeParser {
+	return map[string]makeParser{
+		"go":         newGoParser,
+		"gotest":     newGoTestParser,
+		"gofmt":      newListParser,
+		"eslint":     newESLintParser,
+		"tsc":        newTSCParser,
+		"vitest":     newVitestParser,
+		"jest":       newJestParser,
+		"ava":        newAvaParser,
+		"ruff":       newRuffParser,
+		"mypy":       newMypyParser,
+		"pytest":     newPytestParser,
+		"pylint":     newPylintParser,
+		"rust":       newRustParser,
+		"shellcheck": newShellcheckParser,
+		"gcc":        newGCCParser,
+		"generic":    newGenericParser,
+	}
+})
 
 // aliases name the same parsers after the tools users think of.
-var aliases = map[string]string{
-	"vet": "go", "govet": "go", "staticcheck": "go", "golangci-lint": "go",
-	"typescript": "tsc", "cargo": "rust", "rustc": "rust", "clippy": "rust",
-	"goimports": "gofmt", "clang": "gcc",
-}
+var aliases = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"vet": "go", "govet": "go", "staticcheck": "go", "golangci-lint": "go",
+		"typescript": "tsc", "cargo": "rust", "rustc": "rust", "clippy": "rust",
+		"goimports": "gofmt", "clang": "gcc",
+	}
+})
 
 // Builtins lists the built-in format names, sorted, for help and errors.
 func Builtins() []string {
 	names := []string{None}
-	for n := range builtin {
+	for n := range builtin() {
 		names = append(names, n)
 	}
-	for n := range aliases {
+	for n := range aliases() {
 		names = append(names, n)
 	}
 	slices.Sort(names)
@@ -130,10 +135,10 @@ func parseName(name string) (s Spec, ok bool, err error) {
 	if name == None {
 		return Spec{names: []string{None}}, true, nil
 	}
-	if a, ok := aliases[name]; ok {
+	if a, ok := aliases()[name]; ok {
 		name = a
 	}
-	if mk, ok := builtin[name]; ok {
+	if mk, ok := builtin()[name]; ok {
 		return Spec{parsers: []makeParser{mk}, names: []string{name}}, true, nil
 	}
 	if f, ok := fmts.DefinedFmts()[name]; ok {
@@ -198,7 +203,7 @@ var formatFlags = []string{"-f", "--format", "--reporter", "--output-format"}
 func (s *Spec) add(name string) {
 	if !slices.Contains(s.names, name) {
 		s.names = append(s.names, name)
-		s.parsers = append(s.parsers, builtin[name])
+		s.parsers = append(s.parsers, builtin()[name])
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
 )
@@ -27,21 +28,25 @@ type ciStep struct {
 
 // checkWords are the words of a command that runs checks; a word ending in test or lint
 // (richtest, eslint) or starting with test (test:unit) counts too.
-var checkWords = map[string]bool{
-	"test": true, "tests": true, "lint": true, "vet": true, "check": true, "clippy": true, "mypy": true, "pytest": true,
-	"tox": true, "nox": true, "tsc": true, "ruff": true, "flake8": true, "pylint": true, "staticcheck": true,
-	"gauntlet": true, "typecheck": true, "types": true, "jest": true, "vitest": true, "mocha": true, "coverage": true,
-	"gosec": true, "govulncheck": true, "audit": true, "deny": true, "gotestsum": true, "ginkgo": true, "nextest": true,
-}
+var checkWords = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"test": true, "tests": true, "lint": true, "vet": true, "check": true, "clippy": true, "mypy": true, "pytest": true,
+		"tox": true, "nox": true, "tsc": true, "ruff": true, "flake8": true, "pylint": true, "staticcheck": true,
+		"gauntlet": true, "typecheck": true, "types": true, "jest": true, "vitest": true, "mocha": true, "coverage": true,
+		"gosec": true, "govulncheck": true, "audit": true, "deny": true, "gotestsum": true, "ginkgo": true, "nextest": true,
+	}
+})
 
-var notTests = map[string]bool{"latest": true, "greatest": true, "contest": true, "attest": true, "protest": true}
+var notTests = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"latest": true, "greatest": true, "contest": true, "attest": true, "protest": true}
+})
 
 var wordSplit = lazy(`[^A-Za-z0-9_]+`)
 
 func runsChecks(run string) bool {
 	for _, w := range wordSplit.Split(strings.ToLower(run), -1) {
-		if checkWords[w] || strings.HasSuffix(w, "lint") || strings.HasPrefix(w, "test") ||
-			strings.HasSuffix(w, "test") && !notTests[w] {
+		if checkWords()[w] || strings.HasSuffix(w, "lint") || strings.HasPrefix(w, "test") ||
+			strings.HasSuffix(w, "test") && !notTests()[w] {
 			return true
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // configPair is one configuration file before and after the change, parsed.
@@ -34,7 +35,7 @@ func formatOf(p string) (format, bool) {
 			return s.format, true
 		}
 	}
-	f, ok := formatNames[base]
+	f, ok := formatNames()[base]
 	return f, ok
 }
 
@@ -48,10 +49,12 @@ var formatSuffixes = []struct {
 }
 
 // formatNames are the config files whose whole name says how they are written.
-var formatNames = map[string]format{
-	".eslintrc": formatJSON, ".nycrc": formatJSON, ".c8rc": formatJSON,
-	".flake8": formatINI, ".pylintrc": formatINI, "pylintrc": formatINI, ".coveragerc": formatINI,
-}
+var formatNames = sync.OnceValue(func() map[string]format {
+	return map[string]format{
+		".eslintrc": formatJSON, ".nycrc": formatJSON, ".c8rc": formatJSON,
+		".flake8": formatINI, ".pylintrc": formatINI, "pylintrc": formatINI, ".coveragerc": formatINI,
+	}
+})
 
 // load reads and parses both sides of a configuration file. ok is false when a side that exists
 // does not parse: a broken file is for the gates to report, not a weakening to guess at.

@@ -3,6 +3,7 @@ package integrity
 import (
 	"path"
 	"strings"
+	"sync"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
 )
@@ -14,9 +15,11 @@ var (
 )
 
 // moduleSourceVars say where modules come from, not what the gates check: writing them is setup.
-var moduleSourceVars = map[string]bool{
-	"GOPRIVATE": true, "GONOPROXY": true, "GONOSUMDB": true, "GOPROXY": true, "GOINSECURE": true, "GOAUTH": true, "GOSUMDB": true,
-}
+var moduleSourceVars = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"GOPRIVATE": true, "GONOPROXY": true, "GONOSUMDB": true, "GOPROXY": true, "GOINSECURE": true, "GOAUTH": true, "GOSUMDB": true,
+	}
+})
 
 // runsCommands says whether a file holds commands the checks may run: a makefile, a shell script,
 // package.json's scripts, a workflow, a justfile or a Taskfile.
@@ -95,7 +98,7 @@ func goEnvWritesAdded(f File) []goEnvHit {
 func checkedGoVars(args string) []string {
 	var vars []string
 	for _, v := range goEnvVar.FindAllStringSubmatch(args, -1) {
-		if !moduleSourceVars[v[1]] {
+		if !moduleSourceVars()[v[1]] {
 			vars = append(vars, v[1])
 		}
 	}

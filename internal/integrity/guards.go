@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // A skip under a condition weakens the gates when the condition holds where they run: `if
@@ -94,7 +95,7 @@ func (j *judge) evalGuard(e ast.Expr, src string, onlyProbes *bool) truth {
 	case *ast.ParenExpr:
 		return j.evalGuard(e.X, src, onlyProbes)
 	case *ast.Ident:
-		if v, ok := goConstants[e.Name]; ok {
+		if v, ok := goConstants()[e.Name]; ok {
 			return v
 		}
 	case *ast.UnaryExpr:
@@ -117,7 +118,9 @@ func (j *judge) evalGuard(e ast.Expr, src string, onlyProbes *bool) truth {
 }
 
 // goConstants are the boolean constants a guard may be written with.
-var goConstants = map[string]truth{"true": yes, "false": no}
+var goConstants = sync.OnceValue(func() map[string]truth {
+	return map[string]truth{"true": yes, "false": no}
+})
 
 // evalBinary tells a conjunction, a disjunction or a comparison of the platform with a string;
 // false when it is none of those.

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // A JavaScript config (jest.config.js, vitest.config.ts) cannot be run here, but what selects
@@ -190,7 +191,9 @@ func (p *jsParser) value() any {
 }
 
 // jsClosing is the bracket that closes an opening one, in an expression.
-var jsClosing = map[string]string{"(": ")", "[": "]"}
+var jsClosing = sync.OnceValue(func() map[string]string {
+	return map[string]string{"(": ")", "[": "]"}
+})
 
 // expression reads up to the , } ] or ) that ends it; objects inside calls and parentheses are
 // read as values.
@@ -202,7 +205,7 @@ func (p *jsParser) expression() any {
 		t := p.toks[p.pos]
 		switch {
 		case isPunct(t, "(", "["):
-			if m := p.bracketed(jsClosing[t.text]); m != nil {
+			if m := p.bracketed(jsClosing()[t.text]); m != nil {
 				found = m
 			}
 		case isPunct(t, "{"):

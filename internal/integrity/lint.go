@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
 )
@@ -55,13 +56,15 @@ func (j *judge) golangciLinters(c configPair) {
 	if truthy(getOr(c.old, "linters", "enable-all")) && !truthy(getOr(c.new, "linters", "enable-all")) {
 		j.add(gates.RuleLintRelaxed, file, at("linters"), "enable-all turned off")
 	}
-	if o, n, lowered := modeLowered(lintDefaultRank, getOr(c.old, "linters", "default"), getOr(c.new, "linters", "default"), "standard"); lowered {
+	if o, n, lowered := modeLowered(lintDefaultRank(), getOr(c.old, "linters", "default"), getOr(c.new, "linters", "default"), "standard"); lowered {
 		j.add(gates.RuleLintRelaxed, file, at("linters", "default"), "linters.default lowered from %s to %s", o, n)
 	}
 }
 
 // lintDefaultRank orders linters.default's values by how many linters they run.
-var lintDefaultRank = map[string]int{"all": 3, "standard": 2, "fast": 1, "none": 0}
+var lintDefaultRank = sync.OnceValue(func() map[string]int {
+	return map[string]int{"all": 3, "standard": 2, "fast": 1, "none": 0}
+})
 
 // lintersLost lists the linters (and formatters) no longer enabled, but for the retired ones
 // whose successor, if any, is enabled.
@@ -69,7 +72,7 @@ func lintersLost(old, new map[string]any) []string {
 	enabled := union(new, keys("linters.enable", "formatters.enable")...)
 	var lost []string
 	for _, l := range grown(enabled, union(old, keys("linters.enable", "formatters.enable")...)) {
-		if successor, gone := retiredLinters[l]; !gone || successor != "" && !slices.Contains(items(enabled), successor) {
+		if successor, gone := retiredLinters()[l]; !gone || successor != "" && !slices.Contains(items(enabled), successor) {
 			lost = append(lost, l)
 		}
 	}
@@ -80,7 +83,7 @@ func lintersLost(old, new map[string]any) []string {
 func (j *judge) golangciExclusions(c configPair) {
 	file := c.file.Path
 	at := func(keys ...string) int { return lineOf(c.newData, keys...) }
-	if added := grown(oldExclusions(c.old), union(c.new, golangciExclusionKeys...)); len(added) > 0 {
+	if added := grown(oldExclusions(c.old), union(c.new, golangciExclusionKeys()...)); len(added) > 0 {
 		j.add(gates.RuleLintRelaxed, file, cmpOr0(at("exclusions"), at("issues")), "exclusions added: %s", list(added, 3))
 	}
 	if getOr(c.old, "issues", "exclude-use-default") == false && getOr(c.new, "issues", "exclude-use-default") != false {
@@ -93,13 +96,15 @@ func (j *judge) golangciExclusions(c configPair) {
 	}
 }
 
-var golangciExclusionKeys = keys("issues.exclude", "issues.exclude-rules", "issues.exclude-dirs", "issues.exclude-files",
-	"run.skip-dirs", "run.skip-files", "linters.exclusions.rules", "linters.exclusions.paths", "linters.exclusions.presets",
-	"issues.exclude-dirs-use-default")
+var golangciExclusionKeys = sync.OnceValue(func() [][]string {
+	return keys("issues.exclude", "issues.exclude-rules", "issues.exclude-dirs", "issues.exclude-files",
+		"run.skip-dirs", "run.skip-files", "linters.exclusions.rules", "linters.exclusions.paths", "linters.exclusions.presets",
+		"issues.exclude-dirs-use-default")
+})
 
 // oldExclusions are the old config's exclusions, with the ones v1 made by default.
 func oldExclusions(old map[string]any) []any {
-	excluded := union(old, golangciExclusionKeys...)
+	excluded := union(old, golangciExclusionKeys()...)
 	if str(old["version"]) != "2" && getOr(old, "issues", "exclude-use-default") != false {
 		// v1 excluded these by default; v2 names them as presets.
 		excluded = append(excluded, "comments", "common-false-positives", "legacy", "std-error-handling")
@@ -114,13 +119,15 @@ func unsetFlag(v any) bool {
 
 // retiredLinters are linters golangci-lint removed or merged into another (the successor, "" when
 // none): dropping one from the config is housekeeping, unless its successor is not enabled.
-var retiredLinters = map[string]string{
-	"deadcode": "unused", "structcheck": "unused", "varcheck": "unused", "gas": "gosec", "megacheck": "staticcheck",
-	"gosimple": "staticcheck", "stylecheck": "staticcheck", "golint": "", "interfacer": "", "maligned": "",
-	"scopelint": "", "exhaustivestruct": "exhaustruct", "ifshort": "", "nosnakecase": "", "exportloopref": "",
-	"execinquery": "", "gomnd": "mnd", "tenv": "usetesting", "typecheck": "", "gofmt": "", "goimports": "",
-	"gofumpt": "", "gci": "", "golines": "",
-}
+var retiredLinters = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"deadcode": "unused", "structcheck": "unused", "varcheck": "unused", "gas": "gosec", "megacheck": "staticcheck",
+		"gosimple": "staticcheck", "stylecheck": "staticcheck", "golint": "", "interfacer": "", "maligned": "",
+		"scopelint": "", "exhaustivestruct": "exhaustruct", "ifshort": "", "nosnakecase": "", "exportloopref": "",
+		"execinquery": "", "gomnd": "mnd", "tenv": "usetesting", "typecheck": "", "gofmt": "", "goimports": "",
+		"gofumpt": "", "gci": "", "golines": "",
+	}
+})
 
 func getOr(tree map[string]any, keys ...string) any {
 	v, _ := get(tree, keys...)
@@ -331,9 +338,11 @@ func (j *judge) severityConfig(c configPair) {
 	j.severities(c, gates.RuleLintRelaxed, nil, c.old, c.new)
 }
 
-var severityRank = map[string]int{
-	"error": 4, "warn": 3, "warning": 3, "info": 2, "information": 2, "hint": 1, "off": 0, "none": 0, "allow": 0,
-}
+var severityRank = sync.OnceValue(func() map[string]int {
+	return map[string]int{
+		"error": 4, "warn": 3, "warning": 3, "info": 2, "information": 2, "hint": 1, "off": 0, "none": 0, "allow": 0,
+	}
+})
 
 func (j *judge) severities(c configPair, rule string, path []string, old, new any) {
 	switch o := old.(type) {
@@ -347,23 +356,25 @@ func (j *judge) severities(c configPair, rule string, path []string, old, new an
 			j.add(rule, c.file.Path, lineOf(c.newData, path...), "%s lowered from %s to %s", strings.Join(path, "."), o, ns)
 		}
 	case bool:
-		if o && new == false && len(path) > 0 && switchKeys[path[len(path)-1]] {
+		if o && new == false && len(path) > 0 && switchKeys()[path[len(path)-1]] {
 			j.add(rule, c.file.Path, lineOf(c.newData, path...), "%s turned off", strings.Join(path, "."))
 		}
 	}
 }
 
 // switchKeys are the keys whose boolean turns a check, or a set of them, on.
-var switchKeys = map[string]bool{"enabled": true, "recommended": true, "all": true}
+var switchKeys = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"enabled": true, "recommended": true, "all": true}
+})
 
 // severityLowered says whether a severity word under a key is now a lower one, and names it.
 func severityLowered(o string, new any, path []string) (string, bool) {
-	or, ok := severityRank[o]
+	or, ok := severityRank()[o]
 	if !ok || len(path) == 0 {
 		return "", false
 	}
 	ns, _ := new.(string)
-	nr, ok := severityRank[ns]
+	nr, ok := severityRank()[ns]
 	return ns, ok && nr < or
 }
 
@@ -531,7 +542,7 @@ func (j *judge) pyright(c configPair, old, new map[string]any) {
 	if old == nil {
 		return
 	}
-	if o, n, lowered := modeLowered(pyrightModeRank, old["typeCheckingMode"], new["typeCheckingMode"], "standard"); lowered {
+	if o, n, lowered := modeLowered(pyrightModeRank(), old["typeCheckingMode"], new["typeCheckingMode"], "standard"); lowered {
 		j.add(gates.RuleTypecheckRelaxed, c.file.Path, lineOf(c.newData, "typeCheckingMode"), "pyright typeCheckingMode lowered from %s to %s", o, n)
 	}
 	for _, k := range pyrightReportsLowered(old, new) {
@@ -543,7 +554,9 @@ func (j *judge) pyright(c configPair, old, new map[string]any) {
 }
 
 // pyrightModeRank orders pyright's type checking modes by how much they check.
-var pyrightModeRank = map[string]int{"strict": 4, "standard": 3, "basic": 2, "off": 1}
+var pyrightModeRank = sync.OnceValue(func() map[string]int {
+	return map[string]int{"strict": 4, "standard": 3, "basic": 2, "off": 1}
+})
 
 // pyrightReportsLowered are the report* settings still written at a lower level.
 func pyrightReportsLowered(old, new map[string]any) []string {
@@ -609,13 +622,15 @@ func (j *judge) iniConfig(c configPair) {
 }
 
 // flake8Ignores are the settings of flake8 and its kin that leave checks or files out.
-var flake8Ignores = keys("ignore", "extend-ignore", "per-file-ignores", "extend-per-file-ignores", "exclude", "extend-exclude")
+var flake8Ignores = sync.OnceValue(func() [][]string {
+	return keys("ignore", "extend-ignore", "per-file-ignores", "extend-per-file-ignores", "exclude", "extend-exclude")
+})
 
 // flake8 compares the section of flake8 or one of its kin: what it ignores and selects, and its
 // limits.
 func (j *judge) flake8(c configPair, tool string, old, new map[string]any) {
 	file := c.file.Path
-	if added := grown(union(old, flake8Ignores...), union(new, flake8Ignores...)); len(added) > 0 {
+	if added := grown(union(old, flake8Ignores()...), union(new, flake8Ignores()...)); len(added) > 0 {
 		j.add(gates.RuleLintRelaxed, file, cmpOr0(lineOf(c.newData, "ignore"), lineOf(c.newData, tool)), "%s now ignores %s", tool, list(added, 5))
 	}
 	if lost := grown(union(new, keys("select", "extend-select")...), union(old, keys("select", "extend-select")...)); len(lost) > 0 {
@@ -637,7 +652,9 @@ func limitRaised(k string, old, new any) (float64, bool) {
 }
 
 // cargoLintRank orders Cargo's lint levels by how hard they fail.
-var cargoLintRank = map[string]int{"forbid": 4, "deny": 3, "warn": 2, "allow": 1}
+var cargoLintRank = sync.OnceValue(func() map[string]int {
+	return map[string]int{"forbid": 4, "deny": 3, "warn": 2, "allow": 1}
+})
 
 // cargoLints compares the lint levels of Cargo.toml's [lints] and [workspace.lints].
 func (j *judge) cargoLints(c configPair) {
@@ -658,7 +675,7 @@ func (j *judge) cargoLints(c configPair) {
 func (j *judge) cargoToolLints(c configPair, tool string, ot, nt map[string]any) {
 	for _, lint := range sortedKeys(ot) {
 		o, n := cargoLintLevel(ot[lint]), cargoLintLevel(nt[lint])
-		if cargoLintRank[o] >= 2 && cargoLintRank[n] < cargoLintRank[o] {
+		if cargoLintRank()[o] >= 2 && cargoLintRank()[n] < cargoLintRank()[o] {
 			j.add(gates.RuleLintRelaxed, c.file.Path, cmpOr0(lineOf(c.newData, lint), lineOf(c.newData, "lints")),
 				"%s lint %s lowered from %s to %s", tool, lint, o, cmpOr(n, "(default)"))
 		}

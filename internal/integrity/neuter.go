@@ -7,6 +7,7 @@ import (
 	"go/token"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
 )
@@ -115,17 +116,19 @@ type testOpener struct {
 	opens string
 }
 
-var testOpeners = map[lang]testOpener{
-	langGo:     {goTestDecl, 1, "{"},
-	langPython: {pyTestDecl, 1, ":"},
-	langJS:     {jsTestDecl, 2, "{"},
-}
+var testOpeners = sync.OnceValue(func() map[lang]testOpener {
+	return map[lang]testOpener{
+		langGo:     {goTestDecl, 1, "{"},
+		langPython: {pyTestDecl, 1, ":"},
+		langJS:     {jsTestDecl, 2, "{"},
+	}
+})
 
 // testOpenedAt names the test whose body lines[k] opens: a test declaration, or for Go a
 // subtest's function literal (named by its enclosing test).
 func testOpenedAt(l lang, lines []string, k int) (string, bool) {
 	line := lines[k]
-	if o, ok := testOpeners[l]; ok {
+	if o, ok := testOpeners()[l]; ok {
 		if m := o.decl.FindStringSubmatch(line); m != nil && strings.HasSuffix(strings.TrimSpace(line), o.opens) {
 			return m[o.name], true
 		}
@@ -152,7 +155,9 @@ var (
 )
 
 // falseLiterals are the operands that make a conjunction constant false.
-var falseLiterals = map[string]bool{"false": true, "False": true, "0": true, "!true": true, "not True": true, "None": true}
+var falseLiterals = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"false": true, "False": true, "0": true, "!true": true, "not True": true, "None": true}
+})
 
 // constantlyFalse reports an if line added to a test file whose condition is constant false (false
 // alone, or a conjunction with false) and whose block holds a check: the check never runs.
@@ -225,7 +230,7 @@ func enclosingDeclaration(l lang, line string) (name string, found bool) {
 
 func constantFalse(cond string) bool {
 	for _, operand := range andOperand.Split(cond, -1) {
-		if falseLiterals[strings.Trim(strings.TrimSpace(operand), "() ")] {
+		if falseLiterals()[strings.Trim(strings.TrimSpace(operand), "() ")] {
 			return true
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/BurntSushi/toml"
 	"github.com/tailscale/hujson"
@@ -32,19 +33,21 @@ func parse(f format, data []byte) (map[string]any, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return map[string]any{}, nil
 	}
-	if read, ok := parsers[f]; ok {
+	if read, ok := parsers()[f]; ok {
 		return read(data)
 	}
 	return map[string]any{}, nil
 }
 
 // parsers read a config file's text, by its format, into a tree.
-var parsers = map[format]func([]byte) (map[string]any, error){
-	formatYAML: parseYAML,
-	formatJSON: parseJSON,
-	formatTOML: parseTOML,
-	formatINI:  func(data []byte) (map[string]any, error) { return parseINI(data), nil },
-}
+var parsers = sync.OnceValue(func() map[format]func([]byte) (map[string]any, error) {
+	return map[format]func([]byte) (map[string]any, error){
+		formatYAML: parseYAML,
+		formatJSON: parseJSON,
+		formatTOML: parseTOML,
+		formatINI:  func(data []byte) (map[string]any, error) { return parseINI(data), nil },
+	}
+})
 
 func parseYAML(data []byte) (map[string]any, error) {
 	var v any

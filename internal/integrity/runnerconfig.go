@@ -5,6 +5,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/bmatcuk/doublestar/v4"
 
@@ -17,26 +18,30 @@ import (
 // file stays.
 
 // pytestSection is where each config file keeps pytest's settings.
-var pytestSection = map[string][]string{
-	"pyproject.toml": {"tool", "pytest", "ini_options"},
-	"pytest.ini":     {"pytest"},
-	".pytest.ini":    {"pytest"},
-	"tox.ini":        {"pytest"},
-	"setup.cfg":      {"tool:pytest"},
-}
+var pytestSection = sync.OnceValue(func() map[string][]string {
+	return map[string][]string{
+		"pyproject.toml": {"tool", "pytest", "ini_options"},
+		"pytest.ini":     {"pytest"},
+		".pytest.ini":    {"pytest"},
+		"tox.ini":        {"pytest"},
+		"setup.cfg":      {"tool:pytest"},
+	}
+})
 
 // pytestDefaults are the collection patterns pytest uses when none is set; the first of each is
 // the one a narrower setting must keep.
-var pytestDefaults = map[string][]string{
-	"python_files":     {"test_*.py", "*_test.py"},
-	"python_classes":   {"Test"},
-	"python_functions": {"test"},
-}
+var pytestDefaults = sync.OnceValue(func() map[string][]string {
+	return map[string][]string{
+		"python_files":     {"test_*.py", "*_test.py"},
+		"python_classes":   {"Test"},
+		"python_functions": {"test"},
+	}
+})
 
 // pytestSettings are the pytest settings of a parsed config file; ok is false when it has none.
 // pytest 9's native [tool.pytest] table counts when there is no ini_options table.
 func pytestSettings(file string, tree map[string]any) (map[string]any, bool) {
-	keys, known := pytestSection[path.Base(file)]
+	keys, known := pytestSection()[path.Base(file)]
 	if !known {
 		return nil, false
 	}
@@ -104,8 +109,8 @@ func pytestNorecursedirs(old, new map[string]any) []relaxation {
 // pytestPatterns judges the python_* collection patterns.
 func pytestPatterns(old, new map[string]any) []relaxation {
 	var found []relaxation
-	for _, k := range sortedKeys(anyMap(pytestDefaults)) {
-		if lost := lostPatterns(old[k], new[k], pytestDefaults[k]); len(lost) > 0 {
+	for _, k := range sortedKeys(anyMap(pytestDefaults())) {
+		if lost := lostPatterns(old[k], new[k], pytestDefaults()[k]); len(lost) > 0 {
 			found = append(found, relaxed(k, "pytest %s no longer matches %s", k, list(lost, 3))...)
 		}
 	}
@@ -232,15 +237,21 @@ type runnerSelection struct {
 }
 
 // jestSelectKeys select tests at any depth of a jest config (projects too).
-var jestSelectKeys = map[string]bool{ // key -> an ignore list
-	"testPathIgnorePatterns": true, "modulePathIgnorePatterns": true, "testMatch": false, "testRegex": false, "roots": false,
-}
+var jestSelectKeys = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{ // key -> an ignore list
+		"testPathIgnorePatterns": true, "modulePathIgnorePatterns": true, "testMatch": false, "testRegex": false, "roots": false,
+	}
+})
 
 // vitestSelectKeys select tests under vitest's `test` key.
-var vitestSelectKeys = map[string]bool{"exclude": true, "include": false, "dir": false}
+var vitestSelectKeys = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"exclude": true, "include": false, "dir": false}
+})
 
 // notSelecting are keys whose lists choose files for something other than running tests.
-var notSelecting = map[string]bool{"coverage": true, "coverageThreshold": true, "typecheck": true, "benchmark": true, "server": true, "optimizeDeps": true, "build": true}
+var notSelecting = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"coverage": true, "coverageThreshold": true, "typecheck": true, "benchmark": true, "server": true, "optimizeDeps": true, "build": true}
+})
 
 // runnerSelections finds the selecting lists of a jest or vitest config tree, by where they are.
 func runnerSelections(tree map[string]any) map[string]runnerSelection {
@@ -255,7 +266,7 @@ func collectSelections(v any, keys []string, out map[string]runnerSelection) {
 	switch v := v.(type) {
 	case map[string]any:
 		for _, k := range sortedKeys(v) {
-			if notSelecting[k] {
+			if notSelecting()[k] {
 				continue
 			}
 			at := append(slices.Clone(keys), k)
@@ -275,9 +286,9 @@ func collectSelections(v any, keys []string, out map[string]runnerSelection) {
 // selectingKey says whether a key, under keys, names a list that selects tests, and whether that
 // list is an ignore list: jest's keys anywhere, vitest's under `test`.
 func selectingKey(k string, keys []string) (ignore, selects bool) {
-	ignore, selects = jestSelectKeys[k]
+	ignore, selects = jestSelectKeys()[k]
 	if !selects && len(keys) > 0 && keys[len(keys)-1] == "test" {
-		ignore, selects = vitestSelectKeys[k]
+		ignore, selects = vitestSelectKeys()[k]
 	}
 	return ignore, selects
 }

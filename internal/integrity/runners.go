@@ -5,6 +5,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // A test runner's command line selects which tests run: a name filter (-run, -k, -t), a skip
@@ -77,7 +78,9 @@ var (
 )
 
 // goCommandAliases are the make variables that name the go tool in recipes.
-var goCommandAliases = map[string]bool{"go": true, "$(GO)": true, "${GO}": true, "$(GOCMD)": true, "${GOCMD}": true}
+var goCommandAliases = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"go": true, "$(GO)": true, "${GO}": true, "$(GOCMD)": true, "${GOCMD}": true}
+})
 
 // runnerWrappers are the words that run the next ones as a command: a package manager's exec, a
 // virtual environment's run, python -m.
@@ -134,7 +137,7 @@ func whichRunner(words []string) (*runnerSpec, []string) {
 	if len(words) == 0 {
 		return nil, nil
 	}
-	if goCommandAliases[words[0]] && len(words) > 1 && words[1] == "test" {
+	if goCommandAliases()[words[0]] && len(words) > 1 && words[1] == "test" {
 		return goTestRunner, words[2:]
 	}
 	first := path.Base(words[0])
@@ -432,12 +435,14 @@ func subshellTrimmed(w string) string {
 
 // outputDirs hold build output, dependencies, caches or virtual environments: never the
 // project's tests, so ignoring them selects no fewer tests.
-var outputDirs = map[string]bool{
-	"node_modules": true, "dist": true, "build": true, "out": true, "coverage": true, "htmlcov": true, "target": true,
-	"vendor": true, ".venv": true, "venv": true, ".tox": true, ".nox": true, "__pycache__": true, ".git": true,
-	"site-packages": true, ".eggs": true, ".cache": true, ".pytest_cache": true, ".mypy_cache": true, ".next": true,
-	".nuxt": true, ".svelte-kit": true, ".turbo": true,
-}
+var outputDirs = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"node_modules": true, "dist": true, "build": true, "out": true, "coverage": true, "htmlcov": true, "target": true,
+		"vendor": true, ".venv": true, "venv": true, ".tox": true, ".nox": true, "__pycache__": true, ".git": true,
+		"site-packages": true, ".eggs": true, ".cache": true, ".pytest_cache": true, ".mypy_cache": true, ".next": true,
+		".nuxt": true, ".svelte-kit": true, ".turbo": true,
+	}
+})
 
 // mayHoldTests says whether an ignore entry (a path, a glob, a path pattern) can name tests: not
 // when it lies in build output, dependencies or a virtual environment, nor when it names a source
@@ -449,7 +454,7 @@ func mayHoldTests(entry string) bool {
 		return true
 	}
 	for _, part := range parts {
-		if outputDirs[part] || strings.HasSuffix(part, ".egg-info") {
+		if outputDirs()[part] || strings.HasSuffix(part, ".egg-info") {
 			return false
 		}
 	}

@@ -139,7 +139,7 @@ func (j *judge) declsIn(f File, lines []Line, old bool) []testDecl {
 	if l == langRust {
 		return j.rustDecls(f, lines, old, at)
 	}
-	o, ok := testOpeners[l]
+	o, ok := testOpeners()[l]
 	if !ok {
 		return nil
 	}

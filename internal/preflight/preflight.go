@@ -94,70 +94,72 @@ type tool struct {
 // of how to install a tool, which the causes catalogue also reads when a gate's shell did not find
 // one. Others (a project's own scripts, sh built-ins) are not judged: a false alarm would teach
 // people to ignore the warnings.
-var tools = map[string]tool{
-	"go":            {fix: "install Go from https://go.dev/dl/"},
-	"gofmt":         {fix: "install Go from https://go.dev/dl/ (gofmt comes with it)"},
-	"golangci-lint": {fix: "go install github.com/golangci/golangci-lint/v2/cmd/golangci-lint@latest"},
-	"staticcheck":   {fix: "go install honnef.co/go/tools/cmd/staticcheck@latest"},
-	"cargo":         {fix: "install Rust with rustup: https://rustup.rs"},
-	"rustc":         {fix: "install Rust with rustup: https://rustup.rs"},
-	"rustup":        {fix: "install rustup: https://rustup.rs"},
-	"uv":            {fix: "pipx install uv"},
-	"poetry":        {fix: "pipx install poetry"},
-	"pdm":           {fix: "pipx install pdm"},
-	"hatch":         {fix: "pipx install hatch"},
-	"tox":           {fix: "pipx install tox"},
-	"nox":           {fix: "pipx install nox"},
-	"pre-commit":    {fix: "pipx install pre-commit"},
-	"pip":           {fix: "python3 -m ensurepip (or: apt-get install python3-pip)"},
-	"pip3":          {fix: "python3 -m ensurepip (or: apt-get install python3-pip)"},
-	"bandit":        {fix: "pipx install bandit", kind: "python"},
-	"ruff":          {fix: "uv tool install ruff (or: pipx install ruff)", kind: "python"},
-	"black":         {fix: "pipx install black", kind: "python"},
-	"isort":         {fix: "pipx install isort", kind: "python"},
-	"flake8":        {fix: "pipx install flake8", kind: "python"},
-	"pylint":        {fix: "pip install pylint", kind: "python"},
-	"mypy":          {fix: "pip install mypy (in the project's environment)", kind: "python"},
-	"pyright":       {fix: "npm install -g pyright (or: pip install pyright)", kind: "python"},
-	"basedpyright":  {fix: "pip install basedpyright", kind: "python"},
-	"codespell":     {fix: "pipx install codespell", kind: "python"},
-	"pytest":        {fix: "pip install pytest (in the project's environment)", kind: "python"},
-	"python3":       {fix: "install Python 3"},
-	"python":        {fix: "install Python 3"},
-	"node":          {fix: "install Node.js from https://nodejs.org"},
-	"npm":           {fix: "install Node.js from https://nodejs.org (npm comes with it)"},
-	"npx":           {fix: "install Node.js from https://nodejs.org (npx comes with it)"},
-	"pnpm":          {fix: "corepack enable pnpm (or: npm install -g pnpm)"},
-	"yarn":          {fix: "corepack enable yarn (or: npm install -g yarn)"},
-	"bun":           {fix: "npm install -g bun"},
-	"bunx":          {fix: "npm install -g bun"},
-	"deno":          {fix: "install Deno: https://docs.deno.com/runtime/getting_started/installation/"},
-	"java":          {fix: "install a JDK (apt-get install default-jdk, or https://adoptium.net)"},
-	"javac":         {fix: "install a JDK (apt-get install default-jdk, or https://adoptium.net)"},
-	"mvn":           {fix: "install Maven (apt-get install maven, or https://maven.apache.org/download.cgi)"},
-	"gradle":        {fix: "install Gradle (https://gradle.org/install/), or run the project's ./gradlew"},
-	"dotnet":        {fix: "install the .NET SDK: https://dot.net"},
-	"ruby":          {fix: "install Ruby (apt-get install ruby, or rbenv)"},
-	"bundle":        {fix: "gem install bundler"},
-	"php":           {fix: "install PHP (apt-get install php-cli)"},
-	"composer":      {fix: "install Composer: https://getcomposer.org/download/"},
-	"swift":         {fix: "install Swift: https://www.swift.org/install/"},
-	"zig":           {fix: "install Zig: https://ziglang.org/download/"},
-	"make":          {fix: "install make (apt-get install make)"},
-	"shellcheck":    {fix: "apt-get install shellcheck (or: brew install shellcheck)"},
-	// markdownlint-cli2 and markdownlint-cli are two programs with their own configs' names.
-	"markdownlint-cli2": {fix: "npm install -g markdownlint-cli2"},
-	"markdownlint":      {fix: "npm install -g markdownlint-cli"},
-}
+var tools = sync.OnceValue(func() map[string]tool {
+	return map[string]tool{
+		"go":            {fix: "install Go from https://go.dev/dl/"},
+		"gofmt":         {fix: "install Go from https://go.dev/dl/ (gofmt comes with it)"},
+		"golangci-lint": {fix: "go install github.com/golangci/golangci-lint/v2/cmd/golangci-lint@latest"},
+		"staticcheck":   {fix: "go install honnef.co/go/tools/cmd/staticcheck@latest"},
+		"cargo":         {fix: "install Rust with rustup: https://rustup.rs"},
+		"rustc":         {fix: "install Rust with rustup: https://rustup.rs"},
+		"rustup":        {fix: "install rustup: https://rustup.rs"},
+		"uv":            {fix: "pipx install uv"},
+		"poetry":        {fix: "pipx install poetry"},
+		"pdm":           {fix: "pipx install pdm"},
+		"hatch":         {fix: "pipx install hatch"},
+		"tox":           {fix: "pipx install tox"},
+		"nox":           {fix: "pipx install nox"},
+		"pre-commit":    {fix: "pipx install pre-commit"},
+		"pip":           {fix: "python3 -m ensurepip (or: apt-get install python3-pip)"},
+		"pip3":          {fix: "python3 -m ensurepip (or: apt-get install python3-pip)"},
+		"bandit":        {fix: "pipx install bandit", kind: "python"},
+		"ruff":          {fix: "uv tool install ruff (or: pipx install ruff)", kind: "python"},
+		"black":         {fix: "pipx install black", kind: "python"},
+		"isort":         {fix: "pipx install isort", kind: "python"},
+		"flake8":        {fix: "pipx install flake8", kind: "python"},
+		"pylint":        {fix: "pip install pylint", kind: "python"},
+		"mypy":          {fix: "pip install mypy (in the project's environment)", kind: "python"},
+		"pyright":       {fix: "npm install -g pyright (or: pip install pyright)", kind: "python"},
+		"basedpyright":  {fix: "pip install basedpyright", kind: "python"},
+		"codespell":     {fix: "pipx install codespell", kind: "python"},
+		"pytest":        {fix: "pip install pytest (in the project's environment)", kind: "python"},
+		"python3":       {fix: "install Python 3"},
+		"python":        {fix: "install Python 3"},
+		"node":          {fix: "install Node.js from https://nodejs.org"},
+		"npm":           {fix: "install Node.js from https://nodejs.org (npm comes with it)"},
+		"npx":           {fix: "install Node.js from https://nodejs.org (npx comes with it)"},
+		"pnpm":          {fix: "corepack enable pnpm (or: npm install -g pnpm)"},
+		"yarn":          {fix: "corepack enable yarn (or: npm install -g yarn)"},
+		"bun":           {fix: "npm install -g bun"},
+		"bunx":          {fix: "npm install -g bun"},
+		"deno":          {fix: "install Deno: https://docs.deno.com/runtime/getting_started/installation/"},
+		"java":          {fix: "install a JDK (apt-get install default-jdk, or https://adoptium.net)"},
+		"javac":         {fix: "install a JDK (apt-get install default-jdk, or https://adoptium.net)"},
+		"mvn":           {fix: "install Maven (apt-get install maven, or https://maven.apache.org/download.cgi)"},
+		"gradle":        {fix: "install Gradle (https://gradle.org/install/), or run the project's ./gradlew"},
+		"dotnet":        {fix: "install the .NET SDK: https://dot.net"},
+		"ruby":          {fix: "install Ruby (apt-get install ruby, or rbenv)"},
+		"bundle":        {fix: "gem install bundler"},
+		"php":           {fix: "install PHP (apt-get install php-cli)"},
+		"composer":      {fix: "install Composer: https://getcomposer.org/download/"},
+		"swift":         {fix: "install Swift: https://www.swift.org/install/"},
+		"zig":           {fix: "install Zig: https://ziglang.org/download/"},
+		"make":          {fix: "install make (apt-get install make)"},
+		"shellcheck":    {fix: "apt-get install shellcheck (or: brew install shellcheck)"},
+		// markdownlint-cli2 and markdownlint-cli are two programs with their own configs' names.
+		"markdownlint-cli2": {fix: "npm install -g markdownlint-cli2"},
+		"markdownlint":      {fix: "npm install -g markdownlint-cli"},
+	}
+})
 
 // ToolNames lists the programs preflight knows how to get, sorted.
-func ToolNames() []string { return slices.Sorted(maps.Keys(tools)) }
+func ToolNames() []string { return slices.Sorted(maps.Keys(tools())) }
 
 // InstallHint is the command (or step) that gets prog, as preflight names it: the one place that
 // says how to install a tool, for preflight's warnings and for the causes catalogue's fixes.
 // ok is false for a program gauntlet does not know.
 func InstallHint(prog string) (hint string, ok bool) {
-	t, ok := tools[prog]
+	t, ok := tools()[prog]
 	return t.fix, ok
 }
 
@@ -168,7 +170,7 @@ func InstallHint(prog string) (hint string, ok bool) {
 // the fix, with the tool's own install beside it. Elsewhere the virtualenv is not mentioned: uv
 // missing is uv to install. ok is false for a program gauntlet does not know.
 func Missing(prog, root, dir string, env Env) (p Problem, ok bool) {
-	t, ok := tools[prog]
+	t, ok := tools()[prog]
 	if !ok {
 		return Problem{}, false
 	}
@@ -303,15 +305,19 @@ func inRoot(root, path string) string {
 }
 
 // cargoSubcommands are cargo's tools that are installed apart from it.
-var cargoSubcommands = map[string]tool{
-	"clippy":  {fix: "rustup component add clippy"},
-	"fmt":     {fix: "rustup component add rustfmt"},
-	"nextest": {fix: "cargo install cargo-nextest --locked"},
-}
+var cargoSubcommands = sync.OnceValue(func() map[string]tool {
+	return map[string]tool{
+		"clippy":  {fix: "rustup component add clippy"},
+		"fmt":     {fix: "rustup component add rustfmt"},
+		"nextest": {fix: "cargo install cargo-nextest --locked"},
+	}
+})
 
 // nodeRunners run a package.json script or a dependency's binary: both need node_modules.
-var nodeRunners = map[string]string{"npm": "npm install", "pnpm": "pnpm install", "yarn": "yarn install", "bun": "bun install",
-	"npx": "npm install", "bunx": "bun install"}
+var nodeRunners = sync.OnceValue(func() map[string]string {
+	return map[string]string{"npm": "npm install", "pnpm": "pnpm install", "yarn": "yarn install", "bun": "bun install",
+		"npx": "npm install", "bunx": "bun install"}
+})
 
 // CheckEnv is Check on env.
 func CheckEnv(root string, gs []gates.Gate, env Env) []Problem {
@@ -341,7 +347,7 @@ func checkCommand(words []string, root, dir string, env Env, add func(Problem)) 
 		return
 	}
 	prog := words[0]
-	if _, known := tools[prog]; !known {
+	if _, known := tools()[prog]; !known {
 		return
 	}
 	if _, err := env.LookPath(prog); err != nil {
@@ -361,14 +367,14 @@ func checkArgs(prog string, args []string, root, dir string, env Env, add func(P
 		checkCargoSubcommand(args[0], env, add)
 	case runsInProjectEnv(prog, args):
 		return // the tool comes from the project's environment, which the runner builds
-	case nodeRunners[prog] != "" && runsNodeCode(prog, args):
+	case nodeRunners()[prog] != "" && runsNodeCode(prog, args):
 		checkNode(prog, root, dir, env, add)
 	}
 }
 
 // checkCargoSubcommand: a cargo subcommand that is a binary of its own must be installed.
 func checkCargoSubcommand(name string, env Env, add func(Problem)) {
-	if sub, ok := cargoSubcommands[name]; ok && !cargoHas(env, "cargo-"+name) {
+	if sub, ok := cargoSubcommands()[name]; ok && !cargoHas(env, "cargo-"+name) {
 		add(Problem{Tool: "cargo-" + name, Message: "cargo " + name + " is not installed", Fix: sub.fix})
 	}
 }
@@ -401,7 +407,7 @@ func checkNode(prog, root, dir string, env Env, add func(Problem)) {
 			where = " in " + relTo(root, dir)
 		}
 		add(Problem{Tool: "node_modules", Message: "node_modules is missing" + where + ": the dependencies are not installed",
-			Fix: inDir(root, dir, nodeRunners[prog])})
+			Fix: inDir(root, dir, nodeRunners()[prog])})
 		return
 	}
 	if usesPlaywright(dir) && !playwrightBrowsers(env) {

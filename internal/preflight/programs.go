@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
 	"github.com/gauntlet-dev/gauntlet/internal/oscmd"
@@ -29,7 +30,7 @@ func ProgramsEnv(root string, gs []gates.Gate, env Env) []Problem {
 		if !ok {
 			continue
 		}
-		if _, known := tools[prog]; known {
+		if _, known := tools()[prog]; known {
 			continue
 		}
 		dir := filepath.Join(root, filepath.FromSlash(g.Dir), filepath.FromSlash(cwd))
@@ -164,19 +165,23 @@ func neededSetup(g gates.Gate, all []gates.Gate) string {
 
 // Words at the start of a line that only prepare the command after them: skipped when they are
 // followed by && or ;, so that `cd web && eslint .` is judged on eslint, in web.
-var preparing = map[string]bool{"export": true, "set": true, "unset": true, "umask": true, "ulimit": true, ":": true, "true": true}
+var preparing = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"export": true, "set": true, "unset": true, "umask": true, "ulimit": true, ":": true, "true": true}
+})
 
 // shellWords are the builtins and keywords of sh and bash: a line that starts with one of them
 // (a test, a loop, a function) is not judged, since what it runs, and whether, is not plain.
-var shellWords = map[string]bool{
-	"!": true, ".": true, "[": true, "[[": true, "alias": true, "bg": true, "break": true, "builtin": true, "case": true,
-	"command": true, "continue": true, "declare": true, "do": true, "done": true, "echo": true, "elif": true,
-	"else": true, "esac": true, "eval": true, "exit": true, "false": true, "fc": true, "fg": true, "fi": true,
-	"for": true, "function": true, "getopts": true, "hash": true, "if": true, "jobs": true, "kill": true,
-	"let": true, "local": true, "printf": true, "pwd": true, "read": true, "readonly": true, "return": true,
-	"select": true, "shift": true, "source": true, "test": true, "then": true, "time": true, "times": true,
-	"trap": true, "type": true, "typeset": true, "ulimit": true, "until": true, "wait": true, "while": true,
-}
+var shellWords = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"!": true, ".": true, "[": true, "[[": true, "alias": true, "bg": true, "break": true, "builtin": true, "case": true,
+		"command": true, "continue": true, "declare": true, "do": true, "done": true, "echo": true, "elif": true,
+		"else": true, "esac": true, "eval": true, "exit": true, "false": true, "fc": true, "fg": true, "fi": true,
+		"for": true, "function": true, "getopts": true, "hash": true, "if": true, "jobs": true, "kill": true,
+		"let": true, "local": true, "printf": true, "pwd": true, "read": true, "readonly": true, "return": true,
+		"select": true, "shift": true, "source": true, "test": true, "then": true, "time": true, "times": true,
+		"trap": true, "type": true, "typeset": true, "ulimit": true, "until": true, "wait": true, "while": true,
+	}
+})
 
 // startedProgram is the program a gate starts and the directory (relative to the gate's) it is
 // looked up from; ok is false when that is not plain from the command alone.
@@ -244,9 +249,9 @@ func firstProgram(segs []segment) (prog, cwd string, ok bool) {
 				return "", "", false
 			}
 			continue
-		case preparing[w] && s.then != "":
+		case preparing()[w] && s.then != "":
 			continue
-		case shellWords[w] || preparing[w] || !plainWord(w):
+		case shellWords()[w] || preparing()[w] || !plainWord(w):
 			return "", "", false
 		}
 		if cwd == "" {

@@ -48,7 +48,7 @@ var (
 
 // requirements lists what the gate's programs ask of their versions in dir (or the root).
 func requirements(prog, root, dir string) []requirement {
-	if of, ok := requirementsOf[prog]; ok {
+	if of, ok := requirementsOf()[prog]; ok {
 		return of(root, dir)
 	}
 	return nil
@@ -56,12 +56,14 @@ func requirements(prog, root, dir string) []requirement {
 
 // requirementsOf reads, for each program whose version a project may require, where the project
 // says which.
-var requirementsOf = map[string]func(root, dir string) []requirement{
-	"go": goRequirement, "gofmt": goRequirement,
-	"node": nodeRequirement, "npm": nodeRequirement, "npx": nodeRequirement, "pnpm": nodeRequirement, "yarn": nodeRequirement,
-	"pytest":     pytestRequirement,
-	"pre-commit": precommitRequirement,
-}
+var requirementsOf = sync.OnceValue(func() map[string]func(root, dir string) []requirement {
+	return map[string]func(root, dir string) []requirement{
+		"go": goRequirement, "gofmt": goRequirement,
+		"node": nodeRequirement, "npm": nodeRequirement, "npx": nodeRequirement, "pnpm": nodeRequirement, "yarn": nodeRequirement,
+		"pytest":     pytestRequirement,
+		"pre-commit": precommitRequirement,
+	}
+})
 
 func goRequirement(root, dir string) []requirement {
 	if v := goModVersion(root, dir); v != "" {
@@ -311,18 +313,20 @@ func isVersionRune(r rune) bool {
 func isWildcard(op, v string) bool { return v == "*" || v == "x" || v == "" && op == "" }
 
 // orderOps are the comparators that only order versions, by what they require of compare.
-var orderOps = map[string]func(cmp int) bool{
-	">=": func(cmp int) bool { return cmp >= 0 },
-	">":  func(cmp int) bool { return cmp > 0 },
-	"<":  func(cmp int) bool { return cmp < 0 },
-	"<=": func(cmp int) bool { return cmp <= 0 },
-}
+var orderOps = sync.OnceValue(func() map[string]func(cmp int) bool {
+	return map[string]func(cmp int) bool{
+		">=": func(cmp int) bool { return cmp >= 0 },
+		">":  func(cmp int) bool { return cmp > 0 },
+		"<":  func(cmp int) bool { return cmp < 0 },
+		"<=": func(cmp int) bool { return cmp <= 0 },
+	}
+})
 
 // comparatorHolds reports whether have satisfies op v; known is false for an operator it does
 // not read, which then holds.
 func comparatorHolds(have, op, v string) (holds, known bool) {
 	cmp := compare(have, v)
-	if order, ok := orderOps[op]; ok {
+	if order, ok := orderOps()[op]; ok {
 		return order(cmp), true
 	}
 	switch op {

@@ -3,6 +3,7 @@ package scaffold
 import (
 	"slices"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -54,7 +55,7 @@ func classify(words []string) (check, bool) {
 	if i := strings.LastIndexByte(tool, '/'); i >= 0 {
 		tool = tool[i+1:] // ./bin/golangci-lint, $(go env GOPATH)/bin/golangci-lint
 	}
-	recipe, ok := checkRecipes[tool]
+	recipe, ok := checkRecipes()[tool]
 	if !ok {
 		return check{}, false
 	}
@@ -92,48 +93,64 @@ func asWritten(c check) recipe {
 
 // checkRecipes are the tools init knows, by program name. A tool whose command is its check as
 // written is data (asWritten); the others drop their writing and reporting flags, and say their
-// writing form (fix).
-var checkRecipes = map[string]recipe{
-	"go":        func(_ string, w []string) (check, bool) { return classifyGo(w[1:]) },
-	"richgo":    func(_ string, w []string) (check, bool) { return classifyGo(w[1:]) }, // colours go test's output
-	"gotestsum": classifyGotestsum,
-	"gofmt": func(_ string, w []string) (check, bool) { // shaped by detectGo
-		return check{key: "gofmt", kind: "Go", name: "fmt", writes: slices.Contains(w[1:], "-w")}, true
-	},
-	"golangci-lint": classifyGolangci,
-	"staticcheck": asWritten(check{key: "staticcheck", kind: "Go", name: "staticcheck", comment: "staticcheck's analyses",
-		timeout: lintTime}),
-	"cargo":  func(_ string, w []string) (check, bool) { return classifyCargo(w[1:]) },
-	"ruff":   classifyRuff,
-	"black":  classifyBlack,
-	"isort":  classifyIsort,
-	"flake8": asWritten(check{key: "flake8", kind: "Python", name: "flake8", comment: "flake8's lint rules", timeout: 5 * time.Minute}),
-	"pylint": asWritten(check{key: "pylint", kind: "Python", name: "pylint", comment: "pylint's lint rules", timeout: lintTime}),
-	"mypy": asWritten(check{key: "mypy", kind: "Python", name: "typecheck", comment: "type errors, as mypy reports them",
-		timeout: typeTime}),
-	"pyright": asWritten(check{key: "pyright", kind: "Python", name: "pyright", comment: "type errors, as pyright reports them",
-		timeout: lintTime}),
-	"basedpyright": asWritten(check{key: "pyright", kind: "Python", name: "pyright", comment: "type errors, as pyright reports them",
-		timeout: lintTime}),
-	"codespell": classifyCodespell,
-	"pytest":    classifyPytest,
-	"py.test":   classifyPytest,
-	"eslint":    classifyEslint,
-	"prettier":  classifyPrettier,
-	"tsc":       classifyTsc,
-	"vue-tsc":   classifyTsc,
-	"biome":     classifyBiome,
-	"vitest":    classifyVitest,
-	"jest": func(_ string, w []string) (check, bool) {
-		return check{key: "jest", kind: "Node", name: "test", comment: "the tests, with jest",
-			words: drop(w, "--watch", "--watchAll"), timeout: testTime}, true
-	},
+// writing form (fix). Built on first use: only init reads them, and every command loads the
+// package.
+func checkRecipes() map[string]recipe {
+	recipesOnce.Do(func() {
+		recipes = recipeTable()
+		// classifyPython recurses into classify, which reads checkRecipes: added here, not in
+		// the literal, to keep the table's initialisation free of a cycle.
+		recipes["python"], recipes["python3"] = classifyPython, classifyPython
+		for name := range fileTools() {
+			recipes[name] = classifyFileTool
+		}
+	})
+	return recipes
 }
 
-func init() {
-	// classifyPython recurses into classify, which reads checkRecipes: set here, not in the
-	// literal, to keep the initialisation free of a cycle.
-	checkRecipes["python"], checkRecipes["python3"] = classifyPython, classifyPython
+var (
+	recipesOnce sync.Once
+	recipes     map[string]recipe
+)
+
+// recipeTable is checkRecipes but the ones that recurse into classify.
+func recipeTable() map[string]recipe {
+	return map[string]recipe{
+		"go":        func(_ string, w []string) (check, bool) { return classifyGo(w[1:]) },
+		"richgo":    func(_ string, w []string) (check, bool) { return classifyGo(w[1:]) }, // colours go test's output
+		"gotestsum": classifyGotestsum,
+		"gofmt": func(_ string, w []string) (check, bool) { // shaped by detectGo
+			return check{key: "gofmt", kind: "Go", name: "fmt", writes: slices.Contains(w[1:], "-w")}, true
+		},
+		"golangci-lint": classifyGolangci,
+		"staticcheck": asWritten(check{key: "staticcheck", kind: "Go", name: "staticcheck", comment: "staticcheck's analyses",
+			timeout: lintTime}),
+		"cargo":  func(_ string, w []string) (check, bool) { return classifyCargo(w[1:]) },
+		"ruff":   classifyRuff,
+		"black":  classifyBlack,
+		"isort":  classifyIsort,
+		"flake8": asWritten(check{key: "flake8", kind: "Python", name: "flake8", comment: "flake8's lint rules", timeout: 5 * time.Minute}),
+		"pylint": asWritten(check{key: "pylint", kind: "Python", name: "pylint", comment: "pylint's lint rules", timeout: lintTime}),
+		"mypy": asWritten(check{key: "mypy", kind: "Python", name: "typecheck", comment: "type errors, as mypy reports them",
+			timeout: typeTime}),
+		"pyright": asWritten(check{key: "pyright", kind: "Python", name: "pyright", comment: "type errors, as pyright reports them",
+			timeout: lintTime}),
+		"basedpyright": asWritten(check{key: "pyright", kind: "Python", name: "pyright", comment: "type errors, as pyright reports them",
+			timeout: lintTime}),
+		"codespell": classifyCodespell,
+		"pytest":    classifyPytest,
+		"py.test":   classifyPytest,
+		"eslint":    classifyEslint,
+		"prettier":  classifyPrettier,
+		"tsc":       classifyTsc,
+		"vue-tsc":   classifyTsc,
+		"biome":     classifyBiome,
+		"vitest":    classifyVitest,
+		"jest": func(_ string, w []string) (check, bool) {
+			return check{key: "jest", kind: "Node", name: "test", comment: "the tests, with jest",
+				words: drop(w, "--watch", "--watchAll"), timeout: testTime}, true
+		},
+	}
 }
 
 // classifyGotestsum is the go test gotestsum runs (it only formats the output).
@@ -301,23 +318,25 @@ func classifyGo(args []string) (check, bool) {
 	if len(args) == 0 {
 		return check{}, false
 	}
-	if recipe, ok := goRecipes[args[0]]; ok {
+	if recipe, ok := goRecipes()[args[0]]; ok {
 		return recipe(args)
 	}
 	return check{}, false
 }
 
 // goRecipes are the go command's checks by subcommand, given the words after go.
-var goRecipes = map[string]func(args []string) (check, bool){
-	"vet": func(args []string) (check, bool) {
-		return check{key: "go-vet", kind: "Go", name: "vet", comment: "suspicious constructs, as go vet reports them",
-			words: append([]string{"go"}, args...), timeout: lintTime}, true
-	},
-	"test": goTest,
-	"fmt": func([]string) (check, bool) {
-		return check{key: "gofmt", kind: "Go", name: "fmt", writes: true}, true
-	},
-}
+var goRecipes = sync.OnceValue(func() map[string]func(args []string) (check, bool) {
+	return map[string]func(args []string) (check, bool){
+		"vet": func(args []string) (check, bool) {
+			return check{key: "go-vet", kind: "Go", name: "vet", comment: "suspicious constructs, as go vet reports them",
+				words: append([]string{"go"}, args...), timeout: lintTime}, true
+		},
+		"test": goTest,
+		"fmt": func([]string) (check, bool) {
+			return check{key: "gofmt", kind: "Go", name: "fmt", writes: true}, true
+		},
+	}
+})
 
 // goTest is go test as the suite's check; a fuzz or benchmark run is not the test suite.
 func goTest(args []string) (check, bool) {
@@ -336,7 +355,7 @@ func classifyCargo(args []string) (check, bool) {
 	if len(args) == 0 {
 		return check{}, false
 	}
-	recipe, ok := cargoRecipes[args[0]]
+	recipe, ok := cargoRecipes()[args[0]]
 	if !ok {
 		return check{}, false
 	}
@@ -344,15 +363,17 @@ func classifyCargo(args []string) (check, bool) {
 }
 
 // cargoRecipes are cargo's checks by subcommand, given the words after it.
-var cargoRecipes = map[string]func(rest []string) (check, bool){
-	"fmt":    cargoFmt,
-	"clippy": cargoClippy,
-	"test": func(rest []string) (check, bool) {
-		return check{key: "cargo-test", kind: "Rust", name: "test", comment: "the tests",
-			words: append([]string{"cargo", "test"}, drop(rest, "--verbose")...), timeout: rustTime}, true
-	},
-	"nextest": cargoNextest,
-}
+var cargoRecipes = sync.OnceValue(func() map[string]func(rest []string) (check, bool) {
+	return map[string]func(rest []string) (check, bool){
+		"fmt":    cargoFmt,
+		"clippy": cargoClippy,
+		"test": func(rest []string) (check, bool) {
+			return check{key: "cargo-test", kind: "Rust", name: "test", comment: "the tests",
+				words: append([]string{"cargo", "test"}, drop(rest, "--verbose")...), timeout: rustTime}, true
+		},
+		"nextest": cargoNextest,
+	}
+})
 
 func cargoFmt(rest []string) (check, bool) {
 	w := append([]string{"cargo", "fmt"}, rest...)
@@ -391,7 +412,7 @@ func dropGoTest(args []string) []string {
 		a := args[i]
 		switch {
 		case contains(goTestOutputFlags, a) || isOutputValue(a):
-		case goTestValueFlags[a] && i+1 < len(args) && args[i+1] == "":
+		case goTestValueFlags()[a] && i+1 < len(args) && args[i+1] == "":
 			i++ // -tags "$(TAGS)" with TAGS unset: no value, no flag
 		case contains(goTestOutputValueFlags, a):
 			i++
@@ -424,10 +445,12 @@ func hasValueOf(arg, flag string) bool {
 
 // goTestValueFlags are go test's (and go build's) flags that take the next word as their value
 // when written without "=".
-var goTestValueFlags = map[string]bool{"-run": true, "-skip": true, "-tags": true, "-timeout": true, "-count": true,
-	"-p": true, "-parallel": true, "-bench": true, "-benchtime": true, "-cpu": true, "-exec": true, "-ldflags": true,
-	"-gcflags": true, "-mod": true, "-shuffle": true, "-fuzz": true, "-fuzztime": true, "-list": true, "-vet": true,
-	"-C": true, "-modfile": true, "-overlay": true, "-pgo": true, "-asmflags": true, "-buildmode": true, "-toolexec": true}
+var goTestValueFlags = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"-run": true, "-skip": true, "-tags": true, "-timeout": true, "-count": true,
+		"-p": true, "-parallel": true, "-bench": true, "-benchtime": true, "-cpu": true, "-exec": true, "-ldflags": true,
+		"-gcflags": true, "-mod": true, "-shuffle": true, "-fuzz": true, "-fuzztime": true, "-list": true, "-vet": true,
+		"-C": true, "-modfile": true, "-overlay": true, "-pgo": true, "-asmflags": true, "-buildmode": true, "-toolexec": true}
+})
 
 // goTestPackages splits go test's arguments into its flags (with their values) and packages.
 func goTestPackages(args []string) []string {
@@ -437,7 +460,7 @@ func goTestPackages(args []string) []string {
 
 // goValueFlag reports whether a flag, in any of its spellings (-tags, --tags), takes a value.
 func goValueFlag(a string) bool {
-	return goTestValueFlags[strings.TrimPrefix(a, "-")] || goTestValueFlags[a] || goTestValueFlags["-"+strings.TrimLeft(a, "-")]
+	return goTestValueFlags()[strings.TrimPrefix(a, "-")] || goTestValueFlags()[a] || goTestValueFlags()["-"+strings.TrimLeft(a, "-")]
 }
 
 func splitGoTest(args []string) (flags, pkgs []string) {

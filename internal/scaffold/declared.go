@@ -102,14 +102,14 @@ func readDeclared(root string, dirs []string) []declared {
 // the targets CI or a hook calls there (called) first. A formatting target names the formatter
 // the project uses: its check form is the gate, the target itself no check.
 func taskRunnerChecks(abs, dir string, called map[string]bool) []declared {
-	wanted := maps.Clone(checkTargets)
+	wanted := maps.Clone(checkTargets())
 	maps.Copy(wanted, called)
-	maps.Copy(wanted, formatTargets)
+	maps.Copy(wanted, formatTargets())
 	var out []declared
 	for _, d := range slices.Concat(makeRecipes(abs, wanted), justRecipes(abs), taskfile(abs)) {
 		d.dir, d.source, d.rank = dir, inDir(dir, d.source), rankTaskRunner
 		_, target, _ := strings.Cut(d.source, ", target ")
-		d.fixer = formatTargets[target] && !called[target]
+		d.fixer = formatTargets()[target] && !called[target]
 		if called[target] {
 			d.rank = rankCalledTarget
 		}
@@ -283,14 +283,18 @@ func inDir(dir, source string) string {
 }
 
 // checkTargets are the task names that conventionally check a project.
-var checkTargets = map[string]bool{
-	"lint": true, "check": true, "test": true, "tests": true, "vet": true, "fmt-check": true, "fmtcheck": true,
-	"check-fmt": true, "format-check": true, "check-format": true, "typecheck": true, "type-check": true,
-	"mypy": true, "tidy-check": true, "ci": true, "verify": true, "style": true, "static": true,
-}
+var checkTargets = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"lint": true, "check": true, "test": true, "tests": true, "vet": true, "fmt-check": true, "fmtcheck": true,
+		"check-fmt": true, "format-check": true, "check-format": true, "typecheck": true, "type-check": true,
+		"mypy": true, "tidy-check": true, "ci": true, "verify": true, "style": true, "static": true,
+	}
+})
 
 // formatTargets are the Makefile targets that conventionally format the code.
-var formatTargets = map[string]bool{"fmt": true, "format": true}
+var formatTargets = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"fmt": true, "format": true}
+})
 
 // --- CI ---------------------------------------------------------------------------------------
 
@@ -488,8 +492,10 @@ func isNameByte(c byte) bool {
 var envExpression = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$\{\{\s*env\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}`) })
 
 // gitlabReserved are the top-level keys of .gitlab-ci.yml that are not jobs.
-var gitlabReserved = map[string]bool{"stages": true, "variables": true, "default": true, "include": true,
-	"workflow": true, "image": true, "services": true, "before_script": true, "after_script": true, "cache": true}
+var gitlabReserved = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"stages": true, "variables": true, "default": true, "include": true,
+		"workflow": true, "image": true, "services": true, "before_script": true, "after_script": true, "cache": true}
+})
 
 func gitlabCI(root string) []declared {
 	var doc map[string]yaml.Node
@@ -498,7 +504,7 @@ func gitlabCI(root string) []declared {
 	}
 	var out []declared
 	for _, name := range sortedKeys(doc) {
-		if gitlabReserved[name] || strings.HasPrefix(name, ".") {
+		if gitlabReserved()[name] || strings.HasPrefix(name, ".") {
 			continue
 		}
 		var job struct {
@@ -519,17 +525,19 @@ func gitlabCI(root string) []declared {
 
 // preCommitHooks maps well-known hook ids to the command that checks what the hook checks, on the
 // whole project (pre-commit passes only the staged files) and without fixing anything.
-var preCommitHooks = map[string]string{
-	"ruff": "ruff check", "ruff-check": "ruff check", "ruff-format": "ruff format --check",
-	"black": "black --check .", "isort": "isort --check-only .", "flake8": "flake8", "pylint": "pylint",
-	"mypy": "mypy", "pyright": "pyright", "basedpyright": "basedpyright", "codespell": "codespell",
-	"golangci-lint": "golangci-lint run", "golangci-lint-full": "golangci-lint run",
-	"go-fmt": "gofmt -l .", "go-vet": "go vet ./...", "go-vet-mod": "go vet ./...", "go-mod-tidy": "go mod tidy",
-	"go-unit-tests": "go test ./...", "fmt": "cargo fmt --check", "cargo-check": "", "clippy": "cargo clippy -- -D warnings",
-	"prettier": "prettier --check .", "eslint": "eslint .", "biome-check": "biome check .", "biome-ci": "biome ci .",
-	// pre-commit passes these the files of their type: {files}, the change's, within their glob.
-	"shellcheck": "shellcheck {files}", "markdownlint": "markdownlint {files}", "markdownlint-cli2": "markdownlint-cli2 {files}",
-}
+var preCommitHooks = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"ruff": "ruff check", "ruff-check": "ruff check", "ruff-format": "ruff format --check",
+		"black": "black --check .", "isort": "isort --check-only .", "flake8": "flake8", "pylint": "pylint",
+		"mypy": "mypy", "pyright": "pyright", "basedpyright": "basedpyright", "codespell": "codespell",
+		"golangci-lint": "golangci-lint run", "golangci-lint-full": "golangci-lint run",
+		"go-fmt": "gofmt -l .", "go-vet": "go vet ./...", "go-vet-mod": "go vet ./...", "go-mod-tidy": "go mod tidy",
+		"go-unit-tests": "go test ./...", "fmt": "cargo fmt --check", "cargo-check": "", "clippy": "cargo clippy -- -D warnings",
+		"prettier": "prettier --check .", "eslint": "eslint .", "biome-check": "biome check .", "biome-ci": "biome ci .",
+		// pre-commit passes these the files of their type: {files}, the change's, within their glob.
+		"shellcheck": "shellcheck {files}", "markdownlint": "markdownlint {files}", "markdownlint-cli2": "markdownlint-cli2 {files}",
+	}
+})
 
 type preCommitConfig struct {
 	Repos []struct {
@@ -606,7 +614,7 @@ func hookCommand(repo, id, entry string, args []string) string {
 	if repo == "local" && entry != "" {
 		return entry
 	}
-	cmd := preCommitHooks[id]
+	cmd := preCommitHooks()[id]
 	if cmd == "" || repo == "local" || strings.HasPrefix(cmd, "gofmt") {
 		return cmd
 	}
@@ -883,7 +891,7 @@ func (jr *justReader) line(line string) {
 
 // flush keeps the recipe read, when it is a check's and runs anything.
 func (jr *justReader) flush() {
-	if jr.current != "" && checkTargets[jr.current] && len(jr.lines) > 0 {
+	if jr.current != "" && checkTargets()[jr.current] && len(jr.lines) > 0 {
 		jr.out = append(jr.out, declared{script: strings.Join(jr.lines, "\n"), source: jr.name + ", recipe " + jr.current})
 	}
 	jr.current, jr.lines = "", nil
@@ -905,7 +913,7 @@ func taskfile(dir string) []declared {
 	}
 	var out []declared
 	for _, t := range sortedKeys(doc.Tasks) {
-		if !checkTargets[t] {
+		if !checkTargets()[t] {
 			continue
 		}
 		if lines := taskCommands(doc.Tasks[t].Cmds); len(lines) > 0 {
@@ -1320,14 +1328,16 @@ func substituteMatrix(s string, matrix map[string]string) string {
 
 // ciOnlyEnv are variables that only shape CI's own output or are set by every runner anyway, and
 // PATH, which is the machine's.
-var ciOnlyEnv = map[string]bool{"CI": true, "FORCE_COLOR": true, "TERM": true, "NO_COLOR": true, "GITHUB_TOKEN": true,
-	"GH_TOKEN": true, "CARGO_TERM_COLOR": true, "PY_COLORS": true, "RUST_BACKTRACE": true, "PATH": true, "HOME": true,
-	"GOBIN": true, "GOPATH": true}
+var ciOnlyEnv = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"CI": true, "FORCE_COLOR": true, "TERM": true, "NO_COLOR": true, "GITHUB_TOKEN": true,
+		"GH_TOKEN": true, "CARGO_TERM_COLOR": true, "PY_COLORS": true, "RUST_BACKTRACE": true, "PATH": true, "HOME": true,
+		"GOBIN": true, "GOPATH": true}
+})
 
 // keepEnv reports whether a variable CI or a recipe sets is one a gate should set too: not one
 // that only shapes output (colours, backtraces), not a secret, not a value still to be expanded.
 func keepEnv(name, value string) bool {
-	return !ciOnlyEnv[name] && !strings.Contains(name, "COLOR") && !strings.Contains(name, "TOKEN") &&
+	return !ciOnlyEnv()[name] && !strings.Contains(name, "COLOR") && !strings.Contains(name, "TOKEN") &&
 		!strings.Contains(name, "SECRET") && !strings.ContainsAny(value, "$`")
 }
 

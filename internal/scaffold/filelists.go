@@ -27,7 +27,7 @@ func pipedFileTool(cmds []simpleCommand) (check, bool) {
 	if len(tool) == 0 || len(lister) == 0 {
 		return check{}, false
 	}
-	if _, ok := fileTools[path.Base(tool[0])]; !ok {
+	if _, ok := fileTools()[path.Base(tool[0])]; !ok {
 		return check{}, false
 	}
 	globs, exclude, ok := listedFiles(lister)

@@ -4,6 +4,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/gauntlet-dev/gauntlet/internal/filesarg"
 )
@@ -38,31 +39,27 @@ const (
 	noteFilesMarkdownlint = "{files}: markdownlint is given the change's Markdown files; its config files still hold."
 )
 
-var fileTools = map[string]fileTool{
-	"shellcheck": {key: "shellcheck", comment: "shell scripts, as shellcheck judges them", note: noteFilesShellcheck,
-		glob: shellGlob, exactPaths: true, scope: shellScope, dropped: []string{"-f", "--format", "-C", "--color"},
-		valueFlags: []string{"-e", "--exclude", "-i", "--include", "-f", "--format", "-s", "--shell", "-S", "--severity",
-			"-o", "--enable", "-P", "--source-path", "-W", "--wiki-link-count", "--rcfile", "-C", "--color"}},
-	"markdownlint-cli2": {key: "markdownlint-cli2", comment: "Markdown files, as markdownlint judges them",
-		note: noteFilesMarkdownlint, glob: markdownGlob, scope: markdownScope, dropped: []string{"--fix"},
-		valueFlags: []string{"--config"}},
-	"markdownlint": {key: "markdownlint", comment: "Markdown files, as markdownlint judges them",
-		note: noteFilesMarkdownlint, glob: markdownGlob, scope: markdownScope,
-		dropped: []string{"-f", "--fix", "-o", "--output", "-j", "--json"},
-		valueFlags: []string{"-c", "--config", "-i", "--ignore", "-p", "--ignore-path", "-r", "--rules", "-o",
-			"--output", "--disable", "--enable", "--configPointer"}},
-}
-
-func init() {
-	for name := range fileTools {
-		checkRecipes[name] = classifyFileTool
+var fileTools = sync.OnceValue(func() map[string]fileTool {
+	return map[string]fileTool{
+		"shellcheck": {key: "shellcheck", comment: "shell scripts, as shellcheck judges them", note: noteFilesShellcheck,
+			glob: shellGlob, exactPaths: true, scope: shellScope, dropped: []string{"-f", "--format", "-C", "--color"},
+			valueFlags: []string{"-e", "--exclude", "-i", "--include", "-f", "--format", "-s", "--shell", "-S", "--severity",
+				"-o", "--enable", "-P", "--source-path", "-W", "--wiki-link-count", "--rcfile", "-C", "--color"}},
+		"markdownlint-cli2": {key: "markdownlint-cli2", comment: "Markdown files, as markdownlint judges them",
+			note: noteFilesMarkdownlint, glob: markdownGlob, scope: markdownScope, dropped: []string{"--fix"},
+			valueFlags: []string{"--config"}},
+		"markdownlint": {key: "markdownlint", comment: "Markdown files, as markdownlint judges them",
+			note: noteFilesMarkdownlint, glob: markdownGlob, scope: markdownScope,
+			dropped: []string{"-f", "--fix", "-o", "--output", "-j", "--json"},
+			valueFlags: []string{"-c", "--config", "-i", "--ignore", "-p", "--ignore-path", "-r", "--rules", "-o",
+				"--output", "--disable", "--enable", "--configPointer"}},
 	}
-}
+})
 
 // classifyFileTool is a shellcheck or markdownlint command as a gate given the change's files:
 // its flags kept (less those that change its output), its paths as the gate's scope.
 func classifyFileTool(tool string, words []string) (check, bool) {
-	t := fileTools[tool]
+	t := fileTools()[tool]
 	c := check{key: t.key, name: tool, comment: t.comment, timeout: quick, glob: t.glob, filesNote: t.note}
 	flags, ok := t.split(words[1:], &c)
 	// Without a path the command checks nothing init can see (its files come from a command's
@@ -251,7 +248,7 @@ func fileToolGate(checks []found, key, dir string) (Gate, string) {
 func fileToolGateOf(first *found, dir string) Gate {
 	named := inFolderGlobs(dir, first.filePaths)
 	glob := first.glob
-	if fileTools[first.name].exactPaths && len(named) > 0 {
+	if fileTools()[first.name].exactPaths && len(named) > 0 {
 		glob = named // shellcheck bin/deploy checks bin/deploy, whatever its name
 	}
 	g := Gate{Name: first.name, Comment: first.comment, Run: strings.Join(quoteAll(first.words), " "),

@@ -8,11 +8,13 @@ import (
 
 // preCommitTakesFiles are the mapped hooks whose tool checks the files pre-commit passes it, so
 // that the folders of a files: pattern are the files the gate's command checks too.
-var preCommitTakesFiles = map[string]bool{
-	"ruff": true, "ruff-check": true, "ruff-format": true, "black": true, "isort": true, "flake8": true, "pylint": true,
-	"mypy": true, "pyright": true, "basedpyright": true, "codespell": true, "go-fmt": true,
-	"prettier": true, "eslint": true, "biome-check": true, "biome-ci": true,
-}
+var preCommitTakesFiles = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"ruff": true, "ruff-check": true, "ruff-format": true, "black": true, "isort": true, "flake8": true, "pylint": true,
+		"mypy": true, "pyright": true, "basedpyright": true, "codespell": true, "go-fmt": true,
+		"prettier": true, "eslint": true, "biome-check": true, "biome-ci": true,
+	}
+})
 
 // hookFilesPattern reads the usual forms of a hook's files: regexp: folders (^src/,
 // ^(src|tests)/, ^(src/|tests/)), an extension (\.md$, \.(md|rst)$), or both (^src/.*\.py$).
@@ -61,7 +63,7 @@ func hookFiles(pattern string) (globs, dirs []string) {
 // written.
 func hookScope(cmd, id, files string, local bool) (string, []string) {
 	paths, dirs := hookFiles(files)
-	if len(dirs) > 0 && !local && preCommitTakesFiles[id] {
+	if len(dirs) > 0 && !local && preCommitTakesFiles()[id] {
 		cmd = withTargets(cmd, dirs)
 	}
 	return cmd, paths

@@ -5,6 +5,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -15,35 +16,37 @@ import (
 
 // checkActions are GitHub actions that run a check, with the command that runs it locally.
 // Those whose command init knows become gates through classify; the others are named.
-var checkActions = map[string]string{
-	"crate-ci/typos":                      "typos",
-	"bufbuild/buf-lint-action":            "buf lint",
-	"bufbuild/buf-breaking-action":        "buf breaking --against <ref>",
-	"bufbuild/buf-action":                 "buf lint && buf format --diff --exit-code",
-	"ludeeus/action-shellcheck":           "shellcheck",
-	"rhysd/actionlint":                    "actionlint",
-	"raven-actions/actionlint":            "actionlint",
-	"davidanson/markdownlint-cli2-action": "markdownlint-cli2",
-	"codespell-project/actions-codespell": "codespell",
-	"embarkstudios/cargo-deny-action":     "cargo deny check",
-	"rustsec/audit-check":                 "cargo audit",
-	"actions-rs/clippy-check":             "cargo clippy",
-	"hadolint/hadolint-action":            "hadolint Dockerfile",
-	"ibiqlik/action-yamllint":             "yamllint .",
-	"errata-ai/vale-action":               "vale",
-	"psf/black":                           "black --check .",
-	"astral-sh/ruff-action":               "ruff check",
-	"chartboost/ruff-action":              "ruff check",
-	"dprint/check":                        "dprint check",
-	"super-linter/super-linter":           "super-linter",
-	"github/super-linter":                 "super-linter",
-}
+var checkActions = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"crate-ci/typos":                      "typos",
+		"bufbuild/buf-lint-action":            "buf lint",
+		"bufbuild/buf-breaking-action":        "buf breaking --against <ref>",
+		"bufbuild/buf-action":                 "buf lint && buf format --diff --exit-code",
+		"ludeeus/action-shellcheck":           "shellcheck",
+		"rhysd/actionlint":                    "actionlint",
+		"raven-actions/actionlint":            "actionlint",
+		"davidanson/markdownlint-cli2-action": "markdownlint-cli2",
+		"codespell-project/actions-codespell": "codespell",
+		"embarkstudios/cargo-deny-action":     "cargo deny check",
+		"rustsec/audit-check":                 "cargo audit",
+		"actions-rs/clippy-check":             "cargo clippy",
+		"hadolint/hadolint-action":            "hadolint Dockerfile",
+		"ibiqlik/action-yamllint":             "yamllint .",
+		"errata-ai/vale-action":               "vale",
+		"psf/black":                           "black --check .",
+		"astral-sh/ruff-action":               "ruff check",
+		"chartboost/ruff-action":              "ruff check",
+		"dprint/check":                        "dprint check",
+		"super-linter/super-linter":           "super-linter",
+		"github/super-linter":                 "super-linter",
+	}
+})
 
 // actionCommand is the local command of a check action, "" when the action checks nothing init
 // knows of.
 func actionCommand(uses string) string {
 	name, _, _ := strings.Cut(strings.ToLower(uses), "@")
-	if c, ok := checkActions[name]; ok {
+	if c, ok := checkActions()[name]; ok {
 		return c
 	}
 	if strings.HasPrefix(name, "reviewdog/action-") {
@@ -54,21 +57,23 @@ func actionCommand(uses string) string {
 
 // notChecks are programs that set up, build, print or steer the shell: never a check left out.
 // A command of make, tox, nox or pre-commit is followed into what it runs instead.
-var notChecks = map[string]bool{
-	"apt": true, "apt-get": true, "sudo": true, "brew": true, "choco": true, "pip": true, "pip3": true, "pipx": true,
-	"uv": true, "poetry": true, "gem": true, "curl": true, "wget": true, "echo": true, "printf": true, "export": true,
-	"set": true, "mkdir": true, "cd": true, "cp": true, "mv": true, "rm": true, "ln": true, "chmod": true, "tar": true,
-	"unzip": true, "git": true, "make": true, "gmake": true, "rustup": true, "go": true, "cargo": true, "[": true,
-	"[[": true, "]]": true, "]": true, "test": true, "if": true, "then": true, "else": true, "elif": true, "fi": true,
-	"exit": true, "true": true, "false": true, "case": true, "esac": true, "for": true, "do": true, "done": true,
-	"while": true, "source": true, ".": true, "tee": true, "cat": true, "ls": true, "find": true, "xargs": true,
-	"sleep": true, "env": true, "eval": true, "which": true, "command": true, "dirname": true, "basename": true,
-	"grep": true, "tox": true, "nox": true, "pre-commit": true, "npm": true, "pnpm": true, "yarn": true, "bun": true,
-	"corepack": true, "nvm": true, "tmux": true, "sed": true, "awk": true, "touch": true, "pwd": true, "shift": true,
-	"return": true, "local": true, "wait": true, "kill": true, "ulimit": true, "python": true, "python3": true,
-	"node": true, "ruby": false, "docker": false, "bundle": false, "gh": true, "aws": true, "gcloud": true,
-	"az": true, "twine": true, "gsutil": true,
-}
+var notChecks = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"apt": true, "apt-get": true, "sudo": true, "brew": true, "choco": true, "pip": true, "pip3": true, "pipx": true,
+		"uv": true, "poetry": true, "gem": true, "curl": true, "wget": true, "echo": true, "printf": true, "export": true,
+		"set": true, "mkdir": true, "cd": true, "cp": true, "mv": true, "rm": true, "ln": true, "chmod": true, "tar": true,
+		"unzip": true, "git": true, "make": true, "gmake": true, "rustup": true, "go": true, "cargo": true, "[": true,
+		"[[": true, "]]": true, "]": true, "test": true, "if": true, "then": true, "else": true, "elif": true, "fi": true,
+		"exit": true, "true": true, "false": true, "case": true, "esac": true, "for": true, "do": true, "done": true,
+		"while": true, "source": true, ".": true, "tee": true, "cat": true, "ls": true, "find": true, "xargs": true,
+		"sleep": true, "env": true, "eval": true, "which": true, "command": true, "dirname": true, "basename": true,
+		"grep": true, "tox": true, "nox": true, "pre-commit": true, "npm": true, "pnpm": true, "yarn": true, "bun": true,
+		"corepack": true, "nvm": true, "tmux": true, "sed": true, "awk": true, "touch": true, "pwd": true, "shift": true,
+		"return": true, "local": true, "wait": true, "kill": true, "ulimit": true, "python": true, "python3": true,
+		"node": true, "ruby": false, "docker": false, "bundle": false, "gh": true, "aws": true, "gcloud": true,
+		"az": true, "twine": true, "gsutil": true,
+	}
+})
 
 // notCheckUnits are tox envs and nox sessions that serve, release or update rather than check.
 var notCheckUnits = []string{"update", "release", "publish", "upload", "build", "dev", "clean", "serve", "watch",
@@ -89,17 +94,21 @@ func releaseWorkflow(source string) bool {
 
 // makeFunctions are make's functions: $(filter-out -v,$(FLAGS)) in a recipe is cut at its
 // parentheses into words that are no command.
-var makeFunctions = map[string]bool{"filter-out": true, "filter": true, "shell": true, "wildcard": true, "patsubst": true,
-	"subst": true, "foreach": true, "if": true, "or": true, "and": true, "call": true, "eval": true, "info": true,
-	"warning": true, "error": true, "realpath": true, "abspath": true, "dir": true, "notdir": true, "addprefix": true,
-	"addsuffix": true, "lastword": true, "firstword": true, "word": true, "words": true, "sort": true, "strip": true,
-	"findstring": true, "origin": true, "value": true, "join": true, "suffix": true, "basename": true}
+var makeFunctions = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"filter-out": true, "filter": true, "shell": true, "wildcard": true, "patsubst": true,
+		"subst": true, "foreach": true, "if": true, "or": true, "and": true, "call": true, "eval": true, "info": true,
+		"warning": true, "error": true, "realpath": true, "abspath": true, "dir": true, "notdir": true, "addprefix": true,
+		"addsuffix": true, "lastword": true, "firstword": true, "word": true, "words": true, "sort": true, "strip": true,
+		"findstring": true, "origin": true, "value": true, "join": true, "suffix": true, "basename": true}
+})
 
 // checkWords are words that say a command checks something: `addlicense -check`,
 // `ci/test-complete`, `buf lint`.
-var checkWords = map[string]bool{"check": true, "lint": true, "test": true, "tests": true, "verify": true, "vet": true,
-	"spec": true, "typos": true, "audit": true, "diff": false, "shellcheck": true, "rubocop": true, "spell": true, "markdownlint": true,
-	"spelling": true, "format": false}
+var checkWords = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"check": true, "lint": true, "test": true, "tests": true, "verify": true, "vet": true,
+		"spec": true, "typos": true, "audit": true, "diff": false, "shellcheck": true, "rubocop": true, "spell": true, "markdownlint": true,
+		"spelling": true, "format": false}
+})
 
 // leftOutChecks names, per folder, the checks the declared scripts run that became no gate.
 func leftOutChecks(decls []declared) map[string][]string {
@@ -147,13 +156,15 @@ func leftOutOf(d declared) []string {
 
 // correctingFlags are the flags that make a tool init names (rather than gates) rewrite the
 // files it checks, by tool: the line to add by hand is the check without them.
-var correctingFlags = map[string][]string{
-	"rubocop": {"-a", "-A", "--autocorrect", "--autocorrect-all", "--auto-correct", "--auto-correct-all"},
-}
+var correctingFlags = sync.OnceValue(func() map[string][]string {
+	return map[string][]string{
+		"rubocop": {"-a", "-A", "--autocorrect", "--autocorrect-all", "--auto-correct", "--auto-correct-all"},
+	}
+})
 
 // uncorrecting is a command without the flags that make its tool correct files.
 func uncorrecting(cmd simpleCommand) simpleCommand {
-	for tool, flags := range correctingFlags {
+	for tool, flags := range correctingFlags() {
 		if slices.Contains(cmd.words, tool) {
 			cmd.words = slices.DeleteFunc(slices.Clone(cmd.words), func(w string) bool { return slices.Contains(flags, w) })
 		}
@@ -191,7 +202,7 @@ func maybeCheck(words []string) bool {
 	if notCheckProgram(tool) || hasSetupWord(words) {
 		return false
 	}
-	if subcommands, ok := checkingSubcommands[tool]; ok {
+	if subcommands, ok := checkingSubcommands()[tool]; ok {
 		return len(words) > 1 && subcommands(words[1:])
 	}
 	return true
@@ -202,7 +213,7 @@ func maybeCheck(words []string) bool {
 // is no program at all (a make function, a variable, a flag).
 func notCheckProgram(tool string) bool {
 	interpreter := tool == "python" || tool == "python3" || tool == "node"
-	return notChecks[tool] && tool != "cargo" && tool != "go" && !interpreter || makeFunctions[tool] ||
+	return notChecks()[tool] && tool != "cargo" && tool != "go" && !interpreter || makeFunctions()[tool] ||
 		strings.HasPrefix(tool, "$") || strings.HasPrefix(tool, "-")
 }
 
@@ -223,20 +234,22 @@ func hasSetupWord(words []string) bool {
 
 // checkingSubcommands are programs that check only with some arguments, which say whether
 // they do (given the words after the program).
-var checkingSubcommands = map[string]func(args []string) bool{
-	// cargo's checks init knows are classified; build, run and install are no checks.
-	"cargo": func(args []string) bool { return contains(cargoLeftOutChecks, args[0]) },
-	// go test that reaches here fuzzes or benchmarks (the suite is classified); build, run,
-	// install and generate are no checks.
-	"go":     func(args []string) bool { return args[0] == "test" },
-	"bundle": func(args []string) bool { return len(args) > 1 && args[0] == "exec" },
-	"docker": func(args []string) bool { return args[0] == "run" },
-	// a script of the project's own (scripts/check_license.py), not -m build or -c '...'
-	"python":  projectScript,
-	"python3": projectScript,
-	"node":    projectScript,
-	"ruby":    projectScript,
-}
+var checkingSubcommands = sync.OnceValue(func() map[string]func(args []string) bool {
+	return map[string]func(args []string) bool{
+		// cargo's checks init knows are classified; build, run and install are no checks.
+		"cargo": func(args []string) bool { return contains(cargoLeftOutChecks, args[0]) },
+		// go test that reaches here fuzzes or benchmarks (the suite is classified); build, run,
+		// install and generate are no checks.
+		"go":     func(args []string) bool { return args[0] == "test" },
+		"bundle": func(args []string) bool { return len(args) > 1 && args[0] == "exec" },
+		"docker": func(args []string) bool { return args[0] == "run" },
+		// a script of the project's own (scripts/check_license.py), not -m build or -c '...'
+		"python":  projectScript,
+		"python3": projectScript,
+		"node":    projectScript,
+		"ruby":    projectScript,
+	}
+})
 
 // cargoLeftOutChecks are cargo's subcommands that check and that init makes no gate of.
 var cargoLeftOutChecks = []string{"doc", "check", "deny", "audit", "semver-checks", "hack"}
@@ -256,7 +269,7 @@ func notCheckUnit(unit string) bool {
 func hasCheckWord(words []string) bool {
 	for _, w := range words {
 		for _, part := range strings.FieldsFunc(strings.ToLower(w), func(r rune) bool { return !unicode.IsLetter(r) }) {
-			if checkWords[part] {
+			if checkWords()[part] {
 				return true
 			}
 		}

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gauntlet-dev/gauntlet/internal/findings"
@@ -296,11 +297,13 @@ func (n *nodeScan) dependsOn(dep string) bool {
 
 // orchestratedTools are the words of a task orchestrator's target names that say which tool
 // the packages' targets run: nx run-many --targets=test:eslint,test:types runs eslint and tsc.
-var orchestratedTools = map[string][]string{
-	"eslint": {"eslint", "lint"},
-	"biome":  {"biome", "lint"},
-	"tsc":    {"tsc", "types", "typecheck", "type-check", "typescript"},
-}
+var orchestratedTools = sync.OnceValue(func() map[string][]string {
+	return map[string][]string{
+		"eslint": {"eslint", "lint"},
+		"biome":  {"biome", "lint"},
+		"tsc":    {"tsc", "types", "typecheck", "type-check", "typescript"},
+	}
+})
 
 // orchestrates reports whether a kept script runs, through a task orchestrator, a target whose
 // name says it runs tool in the packages: the project checks with it, under that script's gate.
@@ -309,7 +312,7 @@ func (n *nodeScan) orchestrates(tool string) bool {
 		for s := range n.runs[name] {
 			for _, target := range orchestratorTargets(n.scripts[s]) {
 				parts := strings.FieldsFunc(target, func(r rune) bool { return r == ':' || r == '/' })
-				if slices.ContainsFunc(parts, func(p string) bool { return contains(orchestratedTools[tool], p) }) {
+				if slices.ContainsFunc(parts, func(p string) bool { return contains(orchestratedTools()[tool], p) }) {
 					return true
 				}
 			}
@@ -897,7 +900,7 @@ func leftOutNote(name, script string, gated map[string]bool, pm packageManager) 
 		return "" // a gate of its own (fileToolScripts)
 	case tool != "":
 		return fmt.Sprintf("the %s script (%s) is no gate: init makes gates of the lint, type-check, check, test and build scripts only; add it by hand as `run: %s %s` if the project treats it as a check.", name, tool, pm.run, name)
-	case checkTargets[name]:
+	case checkTargets()[name]:
 		return fmt.Sprintf("the %s script is no gate: it runs no check init knows; add it by hand as `run: %s %s` if it is one.", name, pm.run, name)
 	}
 	return ""
@@ -919,7 +922,7 @@ func scriptTool(script string) string {
 		if c, ok := classify(cmd.words); ok {
 			return c.key
 		}
-		if len(cmd.words) > 0 && checkScriptTools[cmd.words[0]] {
+		if len(cmd.words) > 0 && checkScriptTools()[cmd.words[0]] {
 			return cmd.words[0]
 		}
 	}
@@ -927,6 +930,8 @@ func scriptTool(script string) string {
 }
 
 // checkScriptTools are JavaScript checks classify does not shape into gates of their own.
-var checkScriptTools = map[string]bool{"knip": true, "publint": true, "attw": true, "syncpack": true, "madge": true,
-	"depcheck": true, "stylelint": true, "markdownlint": true, "cspell": true, "oxlint": true, "xo": true, "standard": true,
-	"size-limit": true, "lint-staged": false}
+var checkScriptTools = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"knip": true, "publint": true, "attw": true, "syncpack": true, "madge": true,
+		"depcheck": true, "stylelint": true, "markdownlint": true, "cspell": true, "oxlint": true, "xo": true, "standard": true,
+		"size-limit": true, "lint-staged": false}
+})

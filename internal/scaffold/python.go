@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/BurntSushi/toml"
@@ -201,11 +202,13 @@ func (s pythonSettings) tune(key string, w []string) []string {
 
 // pythonToolPackages are the Python tools gates run, by command, with the package that installs
 // each: what a lock file must list for the tool to be in the project's environment.
-var pythonToolPackages = map[string]string{
-	"ruff": "ruff", "black": "black", "isort": "isort", "flake8": "flake8", "pylint": "pylint",
-	"mypy": "mypy", "pyright": "pyright", "basedpyright": "basedpyright", "codespell": "codespell",
-	"pytest": "pytest",
-}
+var pythonToolPackages = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"ruff": "ruff", "black": "black", "isort": "isort", "flake8": "flake8", "pylint": "pylint",
+		"mypy": "mypy", "pyright": "pyright", "basedpyright": "basedpyright", "codespell": "codespell",
+		"pytest": "pytest",
+	}
+})
 
 // outsideEnvironment reports whether a command runs a known Python tool that the project's lock
 // file does not hold: pre-commit installs its hooks' tools in environments of its own, and `uv
@@ -215,7 +218,7 @@ func (ps *pythonScan) outsideEnvironment(w []string) bool {
 	if len(ps.prefix) == 0 || ps.locked == nil || len(w) == 0 {
 		return false
 	}
-	pkg, known := pythonToolPackages[w[0]]
+	pkg, known := pythonToolPackages()[w[0]]
 	return known && !ps.locked[pkg]
 }
 

@@ -4,20 +4,23 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // rootPaths are the files a root project's gates depend on, by kind, when the repository also
 // holds other projects: a change elsewhere must not rerun them. Config files count only when
 // they exist, so that the written paths name nothing imaginary.
-var rootPaths = map[string]struct{ globs, configs []string }{
-	"Go": {globs: []string{"**/*.go", "go.mod", "go.sum", "**/testdata/**"},
-		configs: append([]string{"go.work", "go.work.sum"}, golangciConfigs...)},
-	"Rust": {globs: []string{"**/*.rs", "**/Cargo.toml", "Cargo.lock"},
-		configs: []string{"clippy.toml", ".clippy.toml", "rustfmt.toml", ".rustfmt.toml", "rust-toolchain.toml", ".cargo/config.toml"}},
-	"Python": {globs: []string{"**/*.py", "**/*.pyi", "pyproject.toml"},
-		configs: []string{"setup.cfg", "setup.py", "tox.ini", "noxfile.py", "mypy.ini", ".mypy.ini", "ruff.toml", ".ruff.toml",
-			"pyrightconfig.json", "uv.lock", "poetry.lock", ".pre-commit-config.yaml"}},
-}
+var rootPaths = sync.OnceValue(func() map[string]struct{ globs, configs []string } {
+	return map[string]struct{ globs, configs []string }{
+		"Go": {globs: []string{"**/*.go", "go.mod", "go.sum", "**/testdata/**"},
+			configs: append([]string{"go.work", "go.work.sum"}, golangciConfigs...)},
+		"Rust": {globs: []string{"**/*.rs", "**/Cargo.toml", "Cargo.lock"},
+			configs: []string{"clippy.toml", ".clippy.toml", "rustfmt.toml", ".rustfmt.toml", "rust-toolchain.toml", ".cargo/config.toml"}},
+		"Python": {globs: []string{"**/*.py", "**/*.pyi", "pyproject.toml"},
+			configs: []string{"setup.cfg", "setup.py", "tox.ini", "noxfile.py", "mypy.ini", ".mypy.ini", "ruff.toml", ".ruff.toml",
+				"pyrightconfig.json", "uv.lock", "poetry.lock", ".pre-commit-config.yaml"}},
+	}
+})
 
 // nodeShared are a Node workspace's root files that its folders' gates depend on when the folder
 // has no lock file of its own: the lock file and the workspace's own manifest and configs.
@@ -97,7 +100,7 @@ func folderPaths(root string, p Project) []string {
 // kind without its own), and the other projects' folders it excludes.
 func rootProjectPaths(root, kind string, subdirs []string) (paths, exclude []string) {
 	paths = []string{"**"}
-	if rp, ok := rootPaths[kind]; ok {
+	if rp, ok := rootPaths()[kind]; ok {
 		paths = append(slices.Clone(rp.globs), existing(root, rp.configs)...)
 	}
 	for _, d := range subdirs {
@@ -110,7 +113,7 @@ func rootProjectPaths(root, kind string, subdirs []string) (paths, exclude []str
 // files as paths (and what they embed): a change to the README or the CI file then runs none of
 // them. A gate that runs anything else has inputs init cannot know, and runs on every change.
 func scopeGoModule(root string, p *Project) {
-	rp := rootPaths["Go"]
+	rp := rootPaths()["Go"]
 	paths := append(slices.Clone(rp.globs), existing(root, rp.configs)...)
 	for i := range p.Gates {
 		g := &p.Gates[i]

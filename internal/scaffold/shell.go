@@ -82,7 +82,7 @@ func (sc *shellScanner) step(r rune) {
 		sc.quoted(r)
 		return
 	}
-	if special, ok := shellSpecials[r]; ok {
+	if special, ok := shellSpecials()[r]; ok {
 		special(sc, r)
 		return
 	}
@@ -90,15 +90,17 @@ func (sc *shellScanner) step(r rune) {
 }
 
 // shellSpecials are what the runes that mean something to the shell, outside quotes, do.
-var shellSpecials = map[rune]func(sc *shellScanner, r rune){
-	'\'': (*shellScanner).openQuote, '"': (*shellScanner).openQuote,
-	'\\': (*shellScanner).escape,
-	'#':  (*shellScanner).comment,
-	'(':  (*shellScanner).parenthesis, ')': (*shellScanner).parenthesis,
-	'\n': (*shellScanner).separator, ';': (*shellScanner).separator, '|': (*shellScanner).separator,
-	'&': (*shellScanner).separator,
-	' ': (*shellScanner).blank, '\t': (*shellScanner).blank, '\r': (*shellScanner).blank,
-}
+var shellSpecials = sync.OnceValue(func() map[rune]func(sc *shellScanner, r rune) {
+	return map[rune]func(sc *shellScanner, r rune){
+		'\'': (*shellScanner).openQuote, '"': (*shellScanner).openQuote,
+		'\\': (*shellScanner).escape,
+		'#':  (*shellScanner).comment,
+		'(':  (*shellScanner).parenthesis, ')': (*shellScanner).parenthesis,
+		'\n': (*shellScanner).separator, ';': (*shellScanner).separator, '|': (*shellScanner).separator,
+		'&': (*shellScanner).separator,
+		' ': (*shellScanner).blank, '\t': (*shellScanner).blank, '\r': (*shellScanner).blank,
+	}
+})
 
 // literal adds a rune to the word being read.
 func (sc *shellScanner) literal(r rune) {

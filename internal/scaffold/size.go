@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gauntlet-dev/gauntlet/internal/git"
@@ -36,9 +37,11 @@ var sizeCaps = []struct {
 const maxSizeWalk = 20000
 
 // sourceExts are the files a build compiles or a test runner loads.
-var sourceExts = map[string]bool{".go": true, ".rs": true, ".py": true, ".ts": true, ".tsx": true, ".js": true,
-	".jsx": true, ".mjs": true, ".cjs": true, ".mts": true, ".vue": true, ".svelte": true, ".c": true, ".cc": true,
-	".cpp": true, ".h": true, ".java": true, ".kt": true, ".rb": true}
+var sourceExts = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{".go": true, ".rs": true, ".py": true, ".ts": true, ".tsx": true, ".js": true,
+		".jsx": true, ".mjs": true, ".cjs": true, ".mts": true, ".vue": true, ".svelte": true, ".c": true, ".cc": true,
+		".cpp": true, ".h": true, ".java": true, ".kt": true, ".rb": true}
+})
 
 // measure counts a project's source files (dependency, build and hidden folders, what git
 // ignores, and the folders of other projects, left out) and its dependencies as its lock files
@@ -62,7 +65,7 @@ func measure(abs string, others map[string]bool) projectSize {
 			}
 			return nil
 		}
-		if sourceExts[filepath.Ext(p)] && !ignored[p] {
+		if sourceExts()[filepath.Ext(p)] && !ignored[p] {
 			s.files++
 		}
 		return nil
@@ -73,7 +76,9 @@ func measure(abs string, others map[string]bool) projectSize {
 
 // buildOutputDirs are folders of build outputs and installed packages whatever git says (outside
 // git it says nothing): site-packages is any virtualenv's, by whatever name it goes.
-var buildOutputDirs = map[string]bool{"target": true, "dist": true, "build": true, "site-packages": true}
+var buildOutputDirs = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"target": true, "dist": true, "build": true, "site-packages": true}
+})
 
 // ignoredListTimeout bounds asking git what it ignores: without an answer, the walk counts all.
 const (
@@ -101,7 +106,7 @@ func gitIgnored(abs string) map[string]bool {
 // notSourceDir reports whether a folder holds no source of the project's own: dependencies,
 // build outputs, hidden folders, what git ignores, or another project.
 func notSourceDir(name string, otherOrIgnored bool) bool {
-	return otherOrIgnored || skipDir(name) || buildOutputDirs[name]
+	return otherOrIgnored || skipDir(name) || buildOutputDirs()[name]
 }
 
 // countDeps counts the modules of go.sum, the packages of Cargo.lock, uv.lock and poetry.lock,

@@ -96,7 +96,7 @@ func (t *cacheTuner) command(words []string) ([]string, string) {
 		return nil, ""
 	}
 	tool := path.Base(words[s])
-	tune, ok := cacheTuners[tool]
+	tune, ok := cacheTuners()[tool]
 	if !ok {
 		return nil, ""
 	}
@@ -109,13 +109,15 @@ func (t *cacheTuner) command(words []string) ([]string, string) {
 
 // cacheTuners change a tool's arguments (given after the tool) for its own cache: the new
 // arguments, nil when unchanged, and the comment that says why.
-var cacheTuners = map[string]func(t *cacheTuner, tool string, args []string) ([]string, string){
-	"go":     goTestCache,
-	"eslint": (*cacheTuner).withCache,
-	"tsc":    (*cacheTuner).withCache,
-	"ruff":   ruffCache,
-	"mypy":   mypyCache,
-}
+var cacheTuners = sync.OnceValue(func() map[string]func(t *cacheTuner, tool string, args []string) ([]string, string) {
+	return map[string]func(t *cacheTuner, tool string, args []string) ([]string, string){
+		"go":     goTestCache,
+		"eslint": (*cacheTuner).withCache,
+		"tsc":    (*cacheTuner).withCache,
+		"ruff":   ruffCache,
+		"mypy":   mypyCache,
+	}
+})
 
 // goTestCache leaves go test's -count=1 out.
 func goTestCache(_ *cacheTuner, _ string, args []string) ([]string, string) {

@@ -3,6 +3,7 @@ package scaffold
 import (
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
@@ -37,15 +38,17 @@ func yamlScalar(s string, style yaml.Style) string {
 }
 
 // reserved are plain words that YAML 1.1 or 1.2 readers may take for a boolean or null.
-var reserved = map[string]bool{
-	"true": true, "false": true, "yes": true, "no": true, "on": true, "off": true,
-	"y": true, "n": true, "null": true,
-}
+var reserved = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"true": true, "false": true, "yes": true, "no": true, "on": true, "off": true,
+		"y": true, "n": true, "null": true,
+	}
+})
 
 // plainSafe is deliberately narrow: a letter or '/' first (so never a number, an indicator or a
 // directive), then only characters that mean nothing to YAML in any context, spaces inside.
 func plainSafe(s string) bool {
-	if s == "" || reserved[strings.ToLower(s)] || strings.HasSuffix(s, " ") {
+	if s == "" || reserved()[strings.ToLower(s)] || strings.HasSuffix(s, " ") {
 		return false
 	}
 	first, _ := utf8.DecodeRuneInString(s)
