@@ -78,11 +78,26 @@ type promptState struct {
 	Since time.Time `json:"since,omitzero"`
 	// BlockFingerprint is the state the last block judged; the same state gets the same block
 	// without rerunning the gates.
-	BlockFingerprint string         `json:"block_fingerprint,omitempty"`
-	Failed           []gates.Result `json:"failed,omitempty"`
-	Total            int            `json:"total,omitempty"`
+	BlockFingerprint string            `json:"block_fingerprint,omitempty"`
+	Failed           rememberedResults `json:"failed,omitempty"`
+	Total            int               `json:"total,omitempty"`
 	// Integrity are the integrity findings the last block named.
 	Integrity []gates.IntegrityFinding `json:"integrity,omitempty"`
+}
+
+// rememberedResults are the failed gates a block remembers. They are encoded and decoded on their
+// own, and only when there are any: encoding/json builds its tables for a type the first time it
+// meets it, and gates.Result's are the largest of the ledger's; a stop reading a ledger without a
+// remembered block (every stop on a state that passed) would pay more for them than for reading
+// the file. The encoding is a plain []gates.Result's, so seals made before still verify.
+type rememberedResults []gates.Result
+
+func (r rememberedResults) MarshalJSON() ([]byte, error) {
+	return json.Marshal([]gates.Result(r))
+}
+
+func (r *rememberedResults) UnmarshalJSON(data []byte) error {
+	return json.Unmarshal(data, (*[]gates.Result)(r))
 }
 
 func sessionKey(h Host, session string) string { return string(h) + "/" + session }
