@@ -74,7 +74,8 @@ func readAnchor(key *seal.Key, project string) (*anchor, error) {
 		return a, err
 	}
 	var got anchor
-	if json.Unmarshal(data, &got) != nil || got.Project != project || !key.VerifyJSON(sealAnchor, project, &got) {
+	if json.Unmarshal(data, &got) != nil || got.Project != project ||
+		!key.VerifyEncoded(sealAnchor, project, data) && !key.VerifyJSON(sealAnchor, project, &got) {
 		return a, fmt.Errorf("%s fails its check", path)
 	}
 	return &got, nil
