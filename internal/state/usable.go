@@ -72,76 +72,110 @@ func because(err error) string {
 func (d *Dir) usable(names []string) error {
 	folders := []string{"."}
 	for _, n := range names {
-		if dir := path.Dir(strings.TrimSuffix(n, "/")); dir != "." && !slices.Contains(folders, dir) {
+		if dir := folderOf(n); dir != "." && !slices.Contains(folders, dir) {
 			folders = append(folders, dir)
 		}
 	}
+	// Each folder is opened once for its checks: through the state directory's Root, every
+	// check of a name in a folder would open and close the folder again.
+	roots := map[string]*os.Root{".": d.root}
+	defer func() {
+		for dir, r := range roots {
+			if dir != "." {
+				r.Close()
+			}
+		}
+	}()
 	for _, dir := range folders {
-		if err := d.probe(dir, names); err != nil {
+		r, err := d.probe(dir, names)
+		if err != nil {
 			return err
 		}
+		roots[dir] = r
 	}
 	for _, n := range names {
-		if err := d.writable(n); err != nil {
+		if err := writable(roots[folderOf(n)], n); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// probe creates and removes a file in dir (relative, created when missing). Its name is a temp
-// file's: one a killed process leaves behind is removed like theirs. Where one of names (the
-// caller's files) is already a regular file in dir, the new name is a second link to it: the
-// folder takes a new entry all the same, as its file system judges it, without a new file (which
-// cost a stop a quarter of a millisecond on a busy ext4). A link that fails proves nothing; a
-// file is created then.
-func (d *Dir) probe(dir string, names []string) error {
-	shown := path.Join(Name, dir)
-	if dir != "." {
-		if err := d.root.MkdirAll(filepath.FromSlash(dir), 0o755); err != nil {
-			return &BrokenError{Path: shown, What: "cannot be written" + because(err), Err: err}
-		}
-	}
-	name := filepath.Join(filepath.FromSlash(dir), ".probe.tmp-"+randomHex(4))
-	if d.linkProbe(dir, names, name) {
-		if err := d.root.Remove(name); err != nil {
-			return &BrokenError{Path: shown, What: "cannot be written" + because(err), Err: err}
-		}
-		return nil
-	}
-	f, err := d.root.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
-		return &BrokenError{Path: shown, What: "cannot be written" + because(err), Err: err}
-	}
-	f.Close()
-	if err := d.root.Remove(name); err != nil {
-		return &BrokenError{Path: shown, What: "cannot be written" + because(err), Err: err}
-	}
-	return nil
+// folderOf is the folder of one of the caller's names ("state/ledger.json", "logs/"), "." for
+// the state directory itself.
+func folderOf(name string) string {
+	return path.Dir(strings.TrimSuffix(name, "/"))
 }
 
-// linkProbe links probe to the first of names that is a regular file directly in dir, and
-// reports whether it could.
-func (d *Dir) linkProbe(dir string, names []string, probe string) bool {
+// probe creates and removes a file in dir (relative, created when missing), and returns the
+// folder opened (the state directory's own Root for "."; the caller closes any other). Its name
+// is a temp file's: one a killed process leaves behind is removed like theirs. Where one of
+// names (the caller's files) is already a regular file in dir, the new name is a second link to
+// it: the folder takes a new entry all the same, as its file system judges it, without a new
+// file (which cost a stop a quarter of a millisecond on a busy ext4). A link that fails proves
+// nothing; a file is created then.
+func (d *Dir) probe(dir string, names []string) (*os.Root, error) {
+	shown := path.Join(Name, dir)
+	cannot := func(err error) error {
+		return &BrokenError{Path: shown, What: "cannot be written" + because(err), Err: err}
+	}
+	r := d.root
+	if dir != "." {
+		if err := d.root.MkdirAll(filepath.FromSlash(dir), 0o755); err != nil {
+			return nil, cannot(err)
+		}
+		var err error
+		if r, err = d.root.OpenRoot(filepath.FromSlash(dir)); err != nil {
+			return nil, cannot(err)
+		}
+	}
+	fail := func(err error) (*os.Root, error) {
+		if r != d.root {
+			r.Close()
+		}
+		return nil, cannot(err)
+	}
+	name := ".probe.tmp-" + randomHex(4)
+	if linkProbe(r, dir, names, name) {
+		if err := r.Remove(name); err != nil {
+			return fail(err)
+		}
+		return r, nil
+	}
+	f, err := r.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return fail(err)
+	}
+	f.Close()
+	if err := r.Remove(name); err != nil {
+		return fail(err)
+	}
+	return r, nil
+}
+
+// linkProbe links probe to the first of names that is a regular file directly in dir (which r
+// is), and reports whether it could.
+func linkProbe(r *os.Root, dir string, names []string, probe string) bool {
 	for _, n := range names {
 		if strings.HasSuffix(n, "/") || path.Dir(n) != dir {
 			continue
 		}
-		existing := filepath.FromSlash(n)
-		if info, err := d.root.Lstat(existing); err != nil || !info.Mode().IsRegular() {
+		existing := path.Base(n)
+		if info, err := r.Lstat(existing); err != nil || !info.Mode().IsRegular() {
 			continue
 		}
-		return d.root.Link(existing, probe) == nil
+		return r.Link(existing, probe) == nil
 	}
 	return false
 }
 
-// writable checks one name: absent, or what it must be and open for writing.
-func (d *Dir) writable(name string) error {
+// writable checks one name, through r, its folder: absent, or what it must be and open for
+// writing.
+func writable(r *os.Root, name string) error {
 	folder := strings.HasSuffix(name, "/")
-	rel := filepath.FromSlash(strings.TrimSuffix(name, "/"))
+	base := path.Base(strings.TrimSuffix(name, "/"))
 	shown := path.Join(Name, strings.TrimSuffix(name, "/"))
-	info, err := d.root.Lstat(rel)
+	info, err := r.Lstat(base)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil
@@ -155,7 +189,7 @@ func (d *Dir) writable(name string) error {
 		return &BrokenError{Path: shown, What: "is not a regular file"}
 	}
 	// O_NONBLOCK: nothing at the name may hold the caller up (it was a regular file a moment ago).
-	f, err := d.root.OpenFile(rel, os.O_RDWR|syscall.O_NONBLOCK, 0)
+	f, err := r.OpenFile(base, os.O_RDWR|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return &BrokenError{Path: shown, What: "cannot be written" + because(err), Err: err}
 	}
