@@ -82,7 +82,7 @@ type promptState struct {
 	Failed           rememberedResults `json:"failed,omitempty"`
 	Total            int               `json:"total,omitempty"`
 	// Integrity are the integrity findings the last block named.
-	Integrity []gates.IntegrityFinding `json:"integrity,omitempty"`
+	Integrity rememberedFindings `json:"integrity,omitempty"`
 }
 
 // rememberedResults are the failed gates a block remembers. They are encoded and decoded on their
@@ -98,6 +98,18 @@ func (r rememberedResults) MarshalJSON() ([]byte, error) {
 
 func (r *rememberedResults) UnmarshalJSON(data []byte) error {
 	return json.Unmarshal(data, (*[]gates.Result)(r))
+}
+
+// rememberedFindings are the integrity findings a block remembers, encoded on their own for the
+// same reason as rememberedResults.
+type rememberedFindings []gates.IntegrityFinding
+
+func (r rememberedFindings) MarshalJSON() ([]byte, error) {
+	return json.Marshal([]gates.IntegrityFinding(r))
+}
+
+func (r *rememberedFindings) UnmarshalJSON(data []byte) error {
+	return json.Unmarshal(data, (*[]gates.IntegrityFinding)(r))
 }
 
 func sessionKey(h Host, session string) string { return string(h) + "/" + session }

@@ -179,3 +179,20 @@ func TestRememberedResultsEncodeAsAPlainList(t *testing.T) {
 		t.Errorf("no remembered gates are written as %s", got)
 	}
 }
+
+// So are the integrity findings a block remembers.
+func TestRememberedFindingsEncodeAsAPlainList(t *testing.T) {
+	findings := []gates.IntegrityFinding{{Rule: "skip-added", File: "a_test.go", Line: 3, Message: "t.Skip <added>", Level: "block"}}
+	want, _ := json.Marshal(struct {
+		Blocks    int                      `json:"blocks"`
+		Integrity []gates.IntegrityFinding `json:"integrity,omitempty"`
+	}{0, findings})
+	got, err := json.Marshal(promptState{Integrity: findings})
+	if err != nil || string(got) != string(want) {
+		t.Fatalf("remembered findings encode as %s (%v), want %s", got, err, want)
+	}
+	var back promptState
+	if err := json.Unmarshal(got, &back); err != nil || len(back.Integrity) != 1 || back.Integrity[0] != findings[0] {
+		t.Errorf("decoded %+v, %v", back.Integrity, err)
+	}
+}
