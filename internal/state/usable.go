@@ -70,35 +70,49 @@ func because(err error) string {
 }
 
 func (d *Dir) usable(names []string) error {
-	folders := []string{"."}
-	for _, n := range names {
-		if dir := folderOf(n); dir != "." && !slices.Contains(folders, dir) {
-			folders = append(folders, dir)
-		}
-	}
 	// Each folder is opened once for its checks: through the state directory's Root, every
 	// check of a name in a folder would open and close the folder again.
-	roots := map[string]*os.Root{".": d.root}
-	defer func() {
-		for dir, r := range roots {
-			if dir != "." {
-				r.Close()
-			}
-		}
-	}()
-	for _, dir := range folders {
-		r, err := d.probe(dir, names)
+	folders := openFolders{".": d.root}
+	defer folders.close()
+	for _, dir := range foldersOf(names) {
+		r, err := d.folder(dir)
 		if err != nil {
 			return err
 		}
-		roots[dir] = r
+		folders[dir] = r
+		if err := probe(r, dir, names); err != nil {
+			return err
+		}
 	}
 	for _, n := range names {
-		if err := writable(roots[folderOf(n)], n); err != nil {
+		if err := writable(folders[folderOf(n)], n); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// openFolders are folders of the state directory opened for checks, by their relative names.
+type openFolders map[string]*os.Root
+
+// close closes them, all but the state directory's own Root (".").
+func (f openFolders) close() {
+	for dir, r := range f {
+		if dir != "." {
+			r.Close()
+		}
+	}
+}
+
+// foldersOf are the folders of names, the state directory itself (".") first.
+func foldersOf(names []string) []string {
+	folders := []string{"."}
+	for _, n := range names {
+		if dir := folderOf(n); !slices.Contains(folders, dir) {
+			folders = append(folders, dir)
+		}
+	}
+	return folders
 }
 
 // folderOf is the folder of one of the caller's names ("state/ledger.json", "logs/"), "." for
@@ -107,50 +121,44 @@ func folderOf(name string) string {
 	return path.Dir(strings.TrimSuffix(name, "/"))
 }
 
-// probe creates and removes a file in dir (relative, created when missing), and returns the
-// folder opened (the state directory's own Root for "."; the caller closes any other). Its name
-// is a temp file's: one a killed process leaves behind is removed like theirs. Where one of
-// names (the caller's files) is already a regular file in dir, the new name is a second link to
-// it: the folder takes a new entry all the same, as its file system judges it, without a new
-// file (which cost a stop a quarter of a millisecond on a busy ext4). A link that fails proves
-// nothing; a file is created then.
-func (d *Dir) probe(dir string, names []string) (*os.Root, error) {
-	shown := path.Join(Name, dir)
-	cannot := func(err error) error {
-		return &BrokenError{Path: shown, What: "cannot be written" + because(err), Err: err}
+// folder opens dir (relative), created when missing; the state directory's own Root for ".".
+func (d *Dir) folder(dir string) (*os.Root, error) {
+	if dir == "." {
+		return d.root, nil
 	}
-	r := d.root
-	if dir != "." {
-		if err := d.root.MkdirAll(filepath.FromSlash(dir), 0o755); err != nil {
-			return nil, cannot(err)
-		}
-		var err error
-		if r, err = d.root.OpenRoot(filepath.FromSlash(dir)); err != nil {
-			return nil, cannot(err)
-		}
+	if err := d.root.MkdirAll(filepath.FromSlash(dir), 0o755); err != nil {
+		return nil, cannotWrite(dir, err)
 	}
-	fail := func(err error) (*os.Root, error) {
-		if r != d.root {
-			r.Close()
-		}
-		return nil, cannot(err)
-	}
-	name := ".probe.tmp-" + randomHex(4)
-	if linkProbe(r, dir, names, name) {
-		if err := r.Remove(name); err != nil {
-			return fail(err)
-		}
-		return r, nil
-	}
-	f, err := r.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	r, err := d.root.OpenRoot(filepath.FromSlash(dir))
 	if err != nil {
-		return fail(err)
-	}
-	f.Close()
-	if err := r.Remove(name); err != nil {
-		return fail(err)
+		return nil, cannotWrite(dir, err)
 	}
 	return r, nil
+}
+
+func cannotWrite(dir string, err error) error {
+	return &BrokenError{Path: path.Join(Name, dir), What: "cannot be written" + because(err), Err: err}
+}
+
+// probe creates and removes a file in dir, which r is. Its name is a temp file's: one a killed
+// process leaves behind is removed like theirs. Where one of names (the caller's files) is
+// already a regular file in dir, the new name is a second link to it: the folder takes a new
+// entry all the same, as its file system judges it, without a new file (which cost a stop a
+// quarter of a millisecond on a busy ext4). A link that fails proves nothing; a file is created
+// then.
+func probe(r *os.Root, dir string, names []string) error {
+	name := ".probe.tmp-" + randomHex(4)
+	if !linkProbe(r, dir, names, name) {
+		f, err := r.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+		if err != nil {
+			return cannotWrite(dir, err)
+		}
+		f.Close()
+	}
+	if err := r.Remove(name); err != nil {
+		return cannotWrite(dir, err)
+	}
+	return nil
 }
 
 // linkProbe links probe to the first of names that is a regular file directly in dir (which r
