@@ -3,6 +3,7 @@ package seal
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"os"
 	"path/filepath"
 )
@@ -31,13 +32,14 @@ func WriteProjectFile(path string, data []byte) error {
 	if err != nil {
 		return err
 	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
+	_, err = tmp.Write(data)
+	err = errors.Join(err, tmp.Close())
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
 	}
-	if err := tmp.Close(); err != nil {
-		return err
+	if err != nil {
+		// Once renamed, the temp name is gone: removing it would only cost a failing call.
+		_ = os.Remove(tmp.Name())
 	}
-	return os.Rename(tmp.Name(), path)
+	return err
 }

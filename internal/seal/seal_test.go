@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 )
 
@@ -162,5 +163,63 @@ func TestProjectDirHoldsTheProjectsFiles(t *testing.T) {
 	}
 	if k.ProjectDir("/q/.gauntlet") == dir {
 		t.Error("two projects share a folder")
+	}
+}
+
+// VerifyEncoded reads a sealed file's bytes without decoding them: it accepts the file as SealJSON's
+// value was written, compact or indented, and nothing VerifyJSON would refuse.
+func TestVerifyEncodedAcceptsTheFileAsWrittenAndNoEdit(t *testing.T) {
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	k, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &record{Pass: "fp <&>", Count: 2, Map: map[string]string{"b": "2", "a": "1 \u2028 é", "mac": "x"}}
+	if err := k.SealJSON("rec", "/p", r); err != nil {
+		t.Fatal(err)
+	}
+	compact, _ := json.Marshal(r)
+	indented, _ := json.MarshalIndent(r, "", "  ")
+	for _, file := range [][]byte{compact, append(indented, '\n')} {
+		if !k.VerifyEncoded("rec", "/p", file) {
+			t.Errorf("the file as written does not verify:\n%s", file)
+		}
+		var back record
+		if err := json.Unmarshal(file, &back); err != nil || !k.VerifyJSON("rec", "/p", &back) {
+			t.Errorf("VerifyJSON refuses what VerifyEncoded accepts: %s", file)
+		}
+	}
+	if k.VerifyEncoded("rec", "/other", compact) || k.VerifyEncoded("other", "/p", compact) {
+		t.Error("a file of another project or purpose verifies")
+	}
+	var nilKey *Key
+	if nilKey.VerifyEncoded("rec", "/p", compact) {
+		t.Error("a nil key verifies")
+	}
+	c := string(compact)
+	for _, forged := range []string{
+		strings.Replace(c, `"count":2`, `"count":3`, 1),
+		strings.Replace(c, `"pass":"fp`, `"pass":"FP`, 1),
+		strings.Replace(c, `{"pass"`, `{"count":9,"pass"`, 1),
+		strings.Replace(c, `,"mac":"`, `,"pass":"other","mac":"`, 1),
+		strings.Replace(c, `"}`, `","x":1}`, 1),
+		c + `{}`,
+		c[:len(c)-2] + `0"}`,
+		`{"mac":"` + r.MAC + `"}`,
+		`[` + c + `]`,
+		"",
+	} {
+		if k.VerifyEncoded("rec", "/p", []byte(forged)) {
+			t.Errorf("a forged file verifies: %s", forged)
+		}
+	}
+	// Another spelling of the same values is VerifyJSON's to accept.
+	reordered := `{"count":2,"pass":"fp \u003c\u0026\u003e","map":{"a":"1 \u2028 é","b":"2","mac":"x"},"mac":"` + r.MAC + `"}`
+	var back record
+	if err := json.Unmarshal([]byte(reordered), &back); err != nil || !k.VerifyJSON("rec", "/p", &back) {
+		t.Fatalf("the same values in another order do not verify: %v", err)
+	}
+	if k.VerifyEncoded("rec", "/p", []byte(reordered)) {
+		t.Error("VerifyEncoded accepts bytes other than the sealed ones")
 	}
 }

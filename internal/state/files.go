@@ -1,10 +1,10 @@
 package state
 
 import (
-	"crypto/rand"
 	"encoding/hex"
 	"fmt"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -193,9 +193,14 @@ func (d *Dir) display(rel string) string {
 	return filepath.Join(d.path, rel)
 }
 
-// randomHex returns 2n hex digits. crypto/rand.Read never fails on supported platforms.
+// randomHex returns 2n random hex digits, for names no other process picks at the same time.
+// The runtime's generator, seeded from the system at every start, does that as well as
+// crypto/rand, without the set-up of the system's generator on first use, which a stop that only
+// probes its state directory would pay for.
 func randomHex(n int) string {
 	b := make([]byte, n)
-	_, _ = rand.Read(b)
+	for i := range b {
+		b[i] = byte(rand.Uint32())
+	}
 	return hex.EncodeToString(b)
 }

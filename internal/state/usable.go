@@ -70,78 +70,120 @@ func because(err error) string {
 }
 
 func (d *Dir) usable(names []string) error {
+	// Each folder is opened once for its checks: through the state directory's Root, every
+	// check of a name in a folder would open and close the folder again.
+	folders := openFolders{".": d.root}
+	defer folders.close()
+	for _, dir := range foldersOf(names) {
+		r, err := d.folder(dir)
+		if err != nil {
+			return err
+		}
+		folders[dir] = r
+		if err := probe(r, dir, names); err != nil {
+			return err
+		}
+	}
+	for _, n := range names {
+		if err := writable(folders[folderOf(n)], n); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// openFolders are folders of the state directory opened for checks, by their relative names.
+type openFolders map[string]*os.Root
+
+// close closes them, all but the state directory's own Root (".").
+func (f openFolders) close() {
+	for dir, r := range f {
+		if dir != "." {
+			r.Close()
+		}
+	}
+}
+
+// foldersOf are the folders of names, the state directory itself (".") first.
+func foldersOf(names []string) []string {
 	folders := []string{"."}
 	for _, n := range names {
-		if dir := path.Dir(strings.TrimSuffix(n, "/")); dir != "." && !slices.Contains(folders, dir) {
+		if dir := folderOf(n); !slices.Contains(folders, dir) {
 			folders = append(folders, dir)
 		}
 	}
-	for _, dir := range folders {
-		if err := d.probe(dir, names); err != nil {
-			return err
-		}
-	}
-	for _, n := range names {
-		if err := d.writable(n); err != nil {
-			return err
-		}
-	}
-	return nil
+	return folders
 }
 
-// probe creates and removes a file in dir (relative, created when missing). Its name is a temp
-// file's: one a killed process leaves behind is removed like theirs. Where one of names (the
-// caller's files) is already a regular file in dir, the new name is a second link to it: the
-// folder takes a new entry all the same, as its file system judges it, without a new file (which
-// cost a stop a quarter of a millisecond on a busy ext4). A link that fails proves nothing; a
-// file is created then.
-func (d *Dir) probe(dir string, names []string) error {
-	shown := path.Join(Name, dir)
-	if dir != "." {
-		if err := d.root.MkdirAll(filepath.FromSlash(dir), 0o755); err != nil {
-			return &BrokenError{Path: shown, What: "cannot be written" + because(err), Err: err}
-		}
+// folderOf is the folder of one of the caller's names ("state/ledger.json", "logs/"), "." for
+// the state directory itself.
+func folderOf(name string) string {
+	return path.Dir(strings.TrimSuffix(name, "/"))
+}
+
+// folder opens dir (relative), created when missing; the state directory's own Root for ".".
+func (d *Dir) folder(dir string) (*os.Root, error) {
+	if dir == "." {
+		return d.root, nil
 	}
-	name := filepath.Join(filepath.FromSlash(dir), ".probe.tmp-"+randomHex(4))
-	if d.linkProbe(dir, names, name) {
-		if err := d.root.Remove(name); err != nil {
-			return &BrokenError{Path: shown, What: "cannot be written" + because(err), Err: err}
-		}
-		return nil
+	if err := d.root.MkdirAll(filepath.FromSlash(dir), 0o755); err != nil {
+		return nil, cannotWrite(dir, err)
 	}
-	f, err := d.root.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	r, err := d.root.OpenRoot(filepath.FromSlash(dir))
 	if err != nil {
-		return &BrokenError{Path: shown, What: "cannot be written" + because(err), Err: err}
+		return nil, cannotWrite(dir, err)
 	}
-	f.Close()
-	if err := d.root.Remove(name); err != nil {
-		return &BrokenError{Path: shown, What: "cannot be written" + because(err), Err: err}
+	return r, nil
+}
+
+func cannotWrite(dir string, err error) error {
+	return &BrokenError{Path: path.Join(Name, dir), What: "cannot be written" + because(err), Err: err}
+}
+
+// probe creates and removes a file in dir, which r is. Its name is a temp file's: one a killed
+// process leaves behind is removed like theirs. Where one of names (the caller's files) is
+// already a regular file in dir, the new name is a second link to it: the folder takes a new
+// entry all the same, as its file system judges it, without a new file (which cost a stop a
+// quarter of a millisecond on a busy ext4). A link that fails proves nothing; a file is created
+// then.
+func probe(r *os.Root, dir string, names []string) error {
+	name := ".probe.tmp-" + randomHex(4)
+	if !linkProbe(r, dir, names, name) {
+		f, err := r.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+		if err != nil {
+			return cannotWrite(dir, err)
+		}
+		f.Close()
+	}
+	if err := r.Remove(name); err != nil {
+		return cannotWrite(dir, err)
 	}
 	return nil
 }
 
-// linkProbe links probe to the first of names that is a regular file directly in dir, and
-// reports whether it could.
-func (d *Dir) linkProbe(dir string, names []string, probe string) bool {
+// linkProbe links probe to the first of names that is a regular file directly in dir (which r
+// is), and reports whether it could.
+func linkProbe(r *os.Root, dir string, names []string, probe string) bool {
 	for _, n := range names {
 		if strings.HasSuffix(n, "/") || path.Dir(n) != dir {
 			continue
 		}
-		existing := filepath.FromSlash(n)
-		if info, err := d.root.Lstat(existing); err != nil || !info.Mode().IsRegular() {
+		existing := path.Base(n)
+		if info, err := r.Lstat(existing); err != nil || !info.Mode().IsRegular() {
 			continue
 		}
-		return d.root.Link(existing, probe) == nil
+		return r.Link(existing, probe) == nil
 	}
 	return false
 }
 
-// writable checks one name: absent, or what it must be and open for writing.
-func (d *Dir) writable(name string) error {
+// writable checks one name, through r, its folder: absent, or what it must be and open for
+// writing.
+func writable(r *os.Root, name string) error {
 	folder := strings.HasSuffix(name, "/")
-	rel := filepath.FromSlash(strings.TrimSuffix(name, "/"))
+	base := path.Base(strings.TrimSuffix(name, "/"))
 	shown := path.Join(Name, strings.TrimSuffix(name, "/"))
-	info, err := d.root.Lstat(rel)
+	info, err := r.Lstat(base)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil
@@ -155,7 +197,7 @@ func (d *Dir) writable(name string) error {
 		return &BrokenError{Path: shown, What: "is not a regular file"}
 	}
 	// O_NONBLOCK: nothing at the name may hold the caller up (it was a regular file a moment ago).
-	f, err := d.root.OpenFile(rel, os.O_RDWR|syscall.O_NONBLOCK, 0)
+	f, err := r.OpenFile(base, os.O_RDWR|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return &BrokenError{Path: shown, What: "cannot be written" + because(err), Err: err}
 	}

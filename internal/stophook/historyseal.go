@@ -74,7 +74,8 @@ func readAnchor(key *seal.Key, project string) (*anchor, error) {
 		return a, err
 	}
 	var got anchor
-	if json.Unmarshal(data, &got) != nil || got.Project != project || !key.VerifyJSON(sealAnchor, project, &got) {
+	if json.Unmarshal(data, &got) != nil || got.Project != project ||
+		!key.VerifyEncoded(sealAnchor, project, data) && !key.VerifyJSON(sealAnchor, project, &got) {
 		return a, fmt.Errorf("%s fails its check", path)
 	}
 	return &got, nil
@@ -120,11 +121,9 @@ func sealEntry(sd *state.Dir, e *HistoryEntry) (commit func(rotatedFrom uint64) 
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nothing, fmt.Errorf("history anchor: %w", err)
 	}
-	lk := flock.New(path + ".lock")
-	ctx, cancel := context.WithTimeout(context.Background(), anchorLockWait)
-	defer cancel()
-	if ok, err := lk.TryLockContext(ctx, 10*time.Millisecond); !ok {
-		return nothing, fmt.Errorf("history anchor: lock: %w", errors.Join(err, errors.New("held by another hook")))
+	lk, err := lockAnchor(path)
+	if err != nil {
+		return nothing, fmt.Errorf("history anchor: lock: %w", err)
 	}
 	a, aerr := readAnchor(key, sd.Path())
 	e.Seq, e.Prev = a.Seq+1, a.Last
@@ -140,6 +139,22 @@ func sealEntry(sd *state.Dir, e *HistoryEntry) (commit func(rotatedFrom uint64) 
 		}
 		return errors.Join(aerr, a.write(key))
 	}, nil
+}
+
+// lockAnchor takes the lock of the anchor at path, waiting up to anchorLockWait while another
+// hook holds it; the deadline's timer is set only then.
+func lockAnchor(path string) (*flock.Flock, error) {
+	lk := flock.New(path + ".lock")
+	ok, err := lk.TryLock()
+	if !ok && err == nil {
+		ctx, cancel := context.WithTimeout(context.Background(), anchorLockWait)
+		defer cancel()
+		ok, err = lk.TryLockContext(ctx, 10*time.Millisecond)
+	}
+	if !ok {
+		return nil, errors.Join(err, errors.New("held by another hook"))
+	}
+	return lk, nil
 }
 
 // HistoryCheck is what the seals say of the history file.
@@ -241,11 +256,9 @@ func CutHistory(sd *state.Dir) (HistoryCut, error) {
 	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
 		return HistoryCut{}, nil
 	}
-	lk := flock.New(path + ".lock")
-	ctx, cancel := context.WithTimeout(context.Background(), anchorLockWait)
-	defer cancel()
-	if ok, err := lk.TryLockContext(ctx, 10*time.Millisecond); !ok {
-		return HistoryCut{}, fmt.Errorf("history record: lock: %w", errors.Join(err, errors.New("held by another hook")))
+	lk, err := lockAnchor(path)
+	if err != nil {
+		return HistoryCut{}, fmt.Errorf("history record: lock: %w", err)
 	}
 	defer lk.Unlock()
 	a, err := readAnchor(key, sd.Path())

@@ -78,11 +78,38 @@ type promptState struct {
 	Since time.Time `json:"since,omitzero"`
 	// BlockFingerprint is the state the last block judged; the same state gets the same block
 	// without rerunning the gates.
-	BlockFingerprint string         `json:"block_fingerprint,omitempty"`
-	Failed           []gates.Result `json:"failed,omitempty"`
-	Total            int            `json:"total,omitempty"`
+	BlockFingerprint string            `json:"block_fingerprint,omitempty"`
+	Failed           rememberedResults `json:"failed,omitempty"`
+	Total            int               `json:"total,omitempty"`
 	// Integrity are the integrity findings the last block named.
-	Integrity []gates.IntegrityFinding `json:"integrity,omitempty"`
+	Integrity rememberedFindings `json:"integrity,omitempty"`
+}
+
+// rememberedResults are the failed gates a block remembers. They are encoded and decoded on their
+// own, and only when there are any: encoding/json builds its tables for a type the first time it
+// meets it, and gates.Result's are the largest of the ledger's; a stop reading a ledger without a
+// remembered block (every stop on a state that passed) would pay more for them than for reading
+// the file. The encoding is a plain []gates.Result's, so seals made before still verify.
+type rememberedResults []gates.Result
+
+func (r rememberedResults) MarshalJSON() ([]byte, error) {
+	return json.Marshal([]gates.Result(r))
+}
+
+func (r *rememberedResults) UnmarshalJSON(data []byte) error {
+	return json.Unmarshal(data, (*[]gates.Result)(r))
+}
+
+// rememberedFindings are the integrity findings a block remembers, encoded on their own for the
+// same reason as rememberedResults.
+type rememberedFindings []gates.IntegrityFinding
+
+func (r rememberedFindings) MarshalJSON() ([]byte, error) {
+	return json.Marshal([]gates.IntegrityFinding(r))
+}
+
+func (r *rememberedFindings) UnmarshalJSON(data []byte) error {
+	return json.Unmarshal(data, (*[]gates.IntegrityFinding)(r))
 }
 
 func sessionKey(h Host, session string) string { return string(h) + "/" + session }
@@ -94,7 +121,7 @@ func sessionKey(h Host, session string) string { return string(h) + "/" + sessio
 // a key to verify with, the ledger still counts attempts (an agent must never be trapped), but
 // none of the passes it records is believed.
 func loadLedger(sd *state.Dir) (*ledger, error) {
-	l, err := readLedger(sd)
+	l, data, err := readLedger(sd)
 	key, kerr := seal.Load()
 	if kerr != nil {
 		l.LastPass = ""
@@ -103,7 +130,8 @@ func loadLedger(sd *state.Dir) (*ledger, error) {
 		}
 		return l, err
 	}
-	if (l.MAC != "" || l.LastPass != "" || len(l.Sessions) > 0) && !key.VerifyJSON(sealLedger, sd.Path(), l) {
+	if (l.MAC != "" || l.LastPass != "" || len(l.Sessions) > 0) && !key.VerifyEncoded(sealLedger, sd.Path(), data) &&
+		!key.VerifyJSON(sealLedger, sd.Path(), l) {
 		l = &ledger{Version: 1, Sessions: map[string]*sessionState{}}
 	}
 	// A ledger put back from an older copy verifies too; the anchor has the latest word. An
@@ -151,7 +179,8 @@ func readSticky(key *seal.Key, project string) (*stickyAnchor, error) {
 		return a, fmt.Errorf("gates kept in scope: %w", err)
 	}
 	var got stickyAnchor
-	if json.Unmarshal(data, &got) != nil || got.Project != project || !key.VerifyJSON(sealSticky, project, &got) {
+	if json.Unmarshal(data, &got) != nil || got.Project != project ||
+		!key.VerifyEncoded(sealSticky, project, data) && !key.VerifyJSON(sealSticky, project, &got) {
 		return a, fmt.Errorf("gates kept in scope: %s fails its check", path)
 	}
 	return &got, nil
@@ -185,25 +214,27 @@ func (l *ledger) keepSticky(project string) error {
 	return nil
 }
 
-func readLedger(sd *state.Dir) (*ledger, error) {
+// readLedger reads the ledger, and the bytes it was decoded from (none for a ledger started
+// afresh), for their seal to be checked.
+func readLedger(sd *state.Dir) (*ledger, []byte, error) {
 	l := &ledger{Version: 1, Sessions: map[string]*sessionState{}}
 	data, err := sd.ReadFileLimit(ledgerFile, maxLedgerBytes)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return l, nil
+		return l, nil, nil
 	case errors.Is(err, safefile.ErrTooLarge):
 		// Like a corrupt ledger: starting afresh only forgets attempts, never traps the agent.
-		return l, nil
+		return l, nil, nil
 	case err != nil:
-		return l, fmt.Errorf("read stop-hook ledger: %w", err)
+		return l, nil, fmt.Errorf("read stop-hook ledger: %w", err)
 	}
 	if err := json.Unmarshal(data, l); err != nil || l.Version != 1 {
-		return &ledger{Version: 1, Sessions: map[string]*sessionState{}}, nil
+		return &ledger{Version: 1, Sessions: map[string]*sessionState{}}, nil, nil
 	}
 	if l.Sessions == nil {
 		l.Sessions = map[string]*sessionState{}
 	}
-	return l, nil
+	return l, data, nil
 }
 
 func (l *ledger) save(sd *state.Dir, now time.Time) error {

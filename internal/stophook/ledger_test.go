@@ -1,6 +1,7 @@
 package stophook
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -142,5 +143,56 @@ func TestTamperedLedgerKeepsTheStickyGates(t *testing.T) {
 	}
 	if back, _ := loadLedger(sd); back.Sessions["claude/s1"] == nil || !slices.Equal(back.Sessions["claude/s1"].Sticky, []string{"test"}) {
 		t.Fatal("a deleted ledger lost the gates kept in scope")
+	}
+}
+
+// A block's remembered gates are encoded on their own; the bytes must stay a plain list's, or
+// every ledger sealed before would stop verifying.
+func TestRememberedResultsEncodeAsAPlainList(t *testing.T) {
+	failed := []gates.Result{{Name: "lint", Status: gates.StatusFail, ExitCode: 1, Tail: "a < b & \xff",
+		Started: time.Date(2026, 1, 2, 3, 4, 5, 6, time.UTC), Cause: &gates.Cause{}}}
+	plain := struct {
+		Failed []gates.Result `json:"failed,omitempty"`
+	}{failed}
+	for _, indent := range []bool{false, true} {
+		marshal := json.Marshal
+		if indent {
+			marshal = func(v any) ([]byte, error) { return json.MarshalIndent(v, "", "  ") }
+		}
+		want, err := marshal(plain)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := marshal(promptState{Failed: failed})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(got), strings.TrimSuffix(strings.TrimPrefix(string(want), "{"), "}")) {
+			t.Errorf("remembered gates encode as\n%s\nwant what a plain list gives:\n%s", got, want)
+		}
+		var back promptState
+		if err := json.Unmarshal(got, &back); err != nil || len(back.Failed) != 1 || back.Failed[0].Tail != "a < b & \uFFFD" {
+			t.Errorf("decoded %+v, %v", back.Failed, err)
+		}
+	}
+	if got, _ := json.Marshal(promptState{}); strings.Contains(string(got), "failed") {
+		t.Errorf("no remembered gates are written as %s", got)
+	}
+}
+
+// So are the integrity findings a block remembers.
+func TestRememberedFindingsEncodeAsAPlainList(t *testing.T) {
+	findings := []gates.IntegrityFinding{{Rule: "skip-added", File: "a_test.go", Line: 3, Message: "t.Skip <added>", Level: "block"}}
+	want, _ := json.Marshal(struct {
+		Blocks    int                      `json:"blocks"`
+		Integrity []gates.IntegrityFinding `json:"integrity,omitempty"`
+	}{0, findings})
+	got, err := json.Marshal(promptState{Integrity: findings})
+	if err != nil || string(got) != string(want) {
+		t.Fatalf("remembered findings encode as %s (%v), want %s", got, err, want)
+	}
+	var back promptState
+	if err := json.Unmarshal(got, &back); err != nil || len(back.Integrity) != 1 || back.Integrity[0] != findings[0] {
+		t.Errorf("decoded %+v, %v", back.Integrity, err)
 	}
 }
