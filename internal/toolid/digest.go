@@ -1,14 +1,19 @@
 package toolid
 
 import (
+	"bytes"
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -18,8 +23,9 @@ import (
 )
 
 const (
-	// memoFile keeps the tools' digests in the user's state directory.
-	memoFile = "tools.json"
+	// memoFile keeps the tools' digests in the user's state directory. Its form is text, one
+	// line per program file, read without a JSON decoder: the stop hook reads it on every call.
+	memoFile = "tool-digests"
 	// maxMemoEntries bounds the memo; past it the oldest half is forgotten.
 	maxMemoEntries = 2000
 	maxMemoBytes   = 1 << 20
@@ -28,25 +34,25 @@ const (
 
 // digestMemo remembers the digest of each program file under its identity, read from the
 // user's state directory once per run and written back when it learned something.
+//
+// The file is the seal of the rest on its first line, then one line per file: its identity
+// quoted as a Go string, its SHA-256 in hex, and when it was learned (Unix seconds). A quoted
+// identity holds no newline, so a line of the memo is found by searching for it, without
+// reading the others; they are read only to write the memo back.
 type digestMemo struct {
 	once sync.Once
 	mu   sync.Mutex
 	key  *seal.Key
 	path string
-	m    memo
-}
-
-type memo struct {
-	Digests map[string]memoEntry `json:"digests"`
-	MAC     string               `json:"mac,omitempty"`
+	// body is the memo as read, verified; learned are the digests this run added to it.
+	body    []byte
+	learned map[string]memoEntry
 }
 
 type memoEntry struct {
-	SHA256 string    `json:"sha256"`
-	At     time.Time `json:"at"`
+	SHA256 string
+	At     int64
 }
-
-func (m *memo) SealField() *string { return &m.MAC }
 
 // of names the file at path by its content: "sha256=<hex>", or why it cannot be read.
 func (d *digestMemo) of(ctx context.Context, path string) string {
@@ -59,28 +65,46 @@ func (d *digestMemo) of(ctx context.Context, path string) string {
 	if err != nil || !info.Mode().IsRegular() {
 		return "unreadable"
 	}
-	id := fmt.Sprintf("%s\x00%d\x00%s\x00%d%s", real, info.Size(), info.Mode(), info.ModTime().UnixNano(), sysID(real))
+	id := fmt.Sprintf("%s\x00%d\x00%s\x00%d%s", real, info.Size(), info.Mode(), info.ModTime().UnixNano(), sysID(real, info))
 	d.mu.Lock()
-	e, ok := d.m.Digests[id]
+	sum, ok := d.lookup(id)
 	d.mu.Unlock()
 	if ok {
-		return "sha256=" + e.SHA256
+		return "sha256=" + sum
 	}
-	sum, err := contentSHA256(ctx, real)
+	sum, err = contentSHA256(ctx, real)
 	if err != nil {
 		return "unreadable"
 	}
 	d.mu.Lock()
-	d.m.Digests[id] = memoEntry{SHA256: sum, At: time.Now().UTC().Truncate(time.Second)}
+	d.learned[id] = memoEntry{SHA256: sum, At: time.Now().Unix()}
 	d.mu.Unlock()
 	d.save()
 	return "sha256=" + sum
 }
 
+// lookup finds id's digest among those learned in this run, then in the memo as read.
+func (d *digestMemo) lookup(id string) (string, bool) {
+	if e, ok := d.learned[id]; ok {
+		return e.SHA256, true
+	}
+	line := append(append([]byte{'\n'}, strconv.Quote(id)...), ' ')
+	i := bytes.Index(d.body, line)
+	if i < 0 {
+		return "", false
+	}
+	rest := d.body[i+len(line):]
+	if end := bytes.IndexByte(rest, '\n'); end >= 0 {
+		rest = rest[:end]
+	}
+	sum, _, ok := strings.Cut(string(rest), " ")
+	return sum, ok && len(sum) == sha256.Size*2
+}
+
 // load reads the memo; one that is missing, unreadable or fails its seal is empty (a digest
 // someone else wrote there would name a tool by another's content).
 func (d *digestMemo) load() {
-	d.m = memo{Digests: map[string]memoEntry{}}
+	d.learned = map[string]memoEntry{}
 	key, err := seal.Load()
 	if err != nil {
 		return
@@ -90,10 +114,30 @@ func (d *digestMemo) load() {
 	if err != nil {
 		return
 	}
-	var m memo
-	if json.Unmarshal(data, &m) == nil && m.Digests != nil && key.VerifyJSON(sealMemo, d.path, &m) {
-		d.m = m
+	mac, body, ok := bytes.Cut(data, []byte{'\n'})
+	// The body keeps the newline before its first line, so that every line is found alike.
+	if ok && key.Verify(string(mac), sealMemo, d.path, body) {
+		d.body = data[len(mac):]
 	}
+}
+
+// entries are every digest the memo holds: those read and those learned.
+func (d *digestMemo) entries() map[string]memoEntry {
+	all := map[string]memoEntry{}
+	for line := range bytes.SplitSeq(d.body, []byte{'\n'}) {
+		quoted, err := strconv.QuotedPrefix(string(line))
+		if err != nil {
+			continue
+		}
+		id, err := strconv.Unquote(quoted)
+		sum, at, ok := strings.Cut(strings.TrimPrefix(string(line[len(quoted):]), " "), " ")
+		secs, atErr := strconv.ParseInt(at, 10, 64)
+		if err == nil && ok && atErr == nil {
+			all[id] = memoEntry{SHA256: sum, At: secs}
+		}
+	}
+	maps.Copy(all, d.learned)
+	return all
 }
 
 // save writes the memo back, sealed; without a key it is kept for the run only.
@@ -103,17 +147,18 @@ func (d *digestMemo) save() {
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if len(d.m.Digests) > maxMemoEntries {
-		d.forgetOldest(len(d.m.Digests) - maxMemoEntries/2)
+	all := d.entries()
+	if len(all) > maxMemoEntries {
+		forgetOldest(all, len(all)-maxMemoEntries/2)
 	}
-	if d.key.SealJSON(sealMemo, d.path, &d.m) != nil {
-		return
+	var body bytes.Buffer
+	for _, id := range slices.Sorted(maps.Keys(all)) {
+		fmt.Fprintf(&body, "\n%s %s %d", strconv.Quote(id), all[id].SHA256, all[id].At)
 	}
-	data, err := json.Marshal(d.m)
-	if err != nil {
-		return
-	}
-	replaceFile(d.path, data)
+	body.WriteByte('\n')
+	// The seal covers the body without its leading newline, as load reads it.
+	mac := d.key.Sum(sealMemo, d.path, body.Bytes()[1:])
+	replaceFile(d.path, append([]byte(mac), body.Bytes()...))
 }
 
 // replaceFile replaces the file at path with data whole, through a temporary file beside it; a
@@ -130,24 +175,11 @@ func replaceFile(path string, data []byte) {
 	}
 }
 
-func (d *digestMemo) forgetOldest(n int) {
-	type aged struct {
-		id string
-		at time.Time
-	}
-	all := make([]aged, 0, len(d.m.Digests))
-	for id, e := range d.m.Digests {
-		all = append(all, aged{id, e.At})
-	}
-	for range n {
-		oldest := 0
-		for i := range all {
-			if all[i].at.Before(all[oldest].at) {
-				oldest = i
-			}
-		}
-		delete(d.m.Digests, all[oldest].id)
-		all = append(all[:oldest], all[oldest+1:]...)
+// forgetOldest drops the n entries learned longest ago.
+func forgetOldest(all map[string]memoEntry, n int) {
+	ids := slices.SortedFunc(maps.Keys(all), func(a, b string) int { return cmp.Compare(all[a].At, all[b].At) })
+	for _, id := range ids[:n] {
+		delete(all, id)
 	}
 }
 

@@ -2,6 +2,8 @@ package toolid
 
 import (
 	"context"
+	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -157,5 +159,41 @@ func TestDigestMemo(t *testing.T) {
 	}
 	if got := (&digestMemo{}).of(context.Background(), tool); got != first {
 		t.Fatalf("a forged memo was believed: %q, want %q", got, first)
+	}
+}
+
+// The memo written back holds every digest it read and learned, each found again by a new run,
+// and past its bound it forgets the oldest.
+func TestDigestMemoKeepsAndForgets(t *testing.T) {
+	dir := t.TempDir()
+	var tools []string
+	for i := range 3 {
+		tool := filepath.Join(dir, fmt.Sprintf("tool\n%d", i)) // a newline in a name stays one line
+		writeExe(t, tool, fmt.Sprintf("binary %d", i))
+		tools = append(tools, tool)
+	}
+	want := map[string]string{}
+	for _, tool := range tools {
+		want[tool] = (&digestMemo{}).of(context.Background(), tool)
+	}
+	d := &digestMemo{}
+	d.once.Do(d.load)
+	found := 0
+	for id, e := range d.entries() {
+		if sum, ok := d.lookup(id); !ok || sum != e.SHA256 {
+			t.Errorf("lookup(%q) = %q, %v; want %q", id, sum, ok, e.SHA256)
+		}
+		if slices.Contains(slices.Collect(maps.Values(want)), "sha256="+e.SHA256) {
+			found++
+		}
+	}
+	if found != len(tools) {
+		t.Errorf("the memo holds %d of the %d tools", found, len(tools))
+	}
+
+	all := map[string]memoEntry{"a": {At: 3}, "b": {At: 1}, "c": {At: 2}}
+	forgetOldest(all, 2)
+	if _, ok := all["a"]; len(all) != 1 || !ok {
+		t.Errorf("after forgetting the two oldest: %v, want only a", all)
 	}
 }
