@@ -54,60 +54,75 @@ func (w *linkWalker) eval(path string) (string, error) {
 	if runtime.GOOS == "windows" || runtime.GOOS == "plan9" {
 		return filepath.EvalSymlinks(path)
 	}
-	volLen := 0
+	s := &walk{path: path}
 	if len(path) > 0 && path[0] == '/' {
-		volLen = 1
+		s.vol, s.volLen = "/", 1
 	}
-	vol := path[:volLen]
-	dest := vol
-	linksWalked := 0
-	for start, end := volLen, volLen; start < len(path); start = end {
-		for start < len(path) && path[start] == '/' {
+	s.dest = s.vol
+	for start, end := s.volLen, s.volLen; start < len(s.path); start = end {
+		for start < len(s.path) && s.path[start] == '/' {
 			start++
 		}
 		end = start
-		for end < len(path) && path[end] != '/' {
+		for end < len(s.path) && s.path[end] != '/' {
 			end++
 		}
-		switch {
-		case end == start:
-			return filepath.Clean(dest), nil
-		case path[start:end] == ".":
-			continue
-		case path[start:end] == "..":
-			dest = up(dest, volLen)
-			continue
+		if end == start {
+			break
 		}
-		if len(dest) > 0 && dest[len(dest)-1] != '/' {
-			dest += "/"
-		}
-		dest += path[start:end]
-		mode, err := w.lstat(dest)
-		if err != nil {
+		var err error
+		if end, err = w.step(s, start, end); err != nil {
 			return "", err
-		}
-		if mode&fs.ModeSymlink == 0 {
-			if !mode.IsDir() && end < len(path) {
-				return "", syscall.ENOTDIR
-			}
-			continue
-		}
-		linksWalked++
-		if linksWalked > 255 {
-			return "", errors.New("EvalSymlinks: too many links")
-		}
-		link, err := w.readlink(dest)
-		if err != nil {
-			return "", err
-		}
-		path = link + path[end:]
-		if len(link) > 0 && link[0] == '/' {
-			dest, end, vol, volLen = "/", 1, "/", 1
-		} else {
-			dest, end = parentOf(dest, vol, volLen), 0
 		}
 	}
-	return filepath.Clean(dest), nil
+	return filepath.Clean(s.dest), nil
+}
+
+// walk is where eval stands: what is left of the path (links replace what they stand for),
+// and the resolved path so far.
+type walk struct {
+	path, dest, vol string
+	volLen, links   int
+}
+
+// step takes the element path[start:end] into dest, and returns where the next one starts.
+func (w *linkWalker) step(s *walk, start, end int) (int, error) {
+	switch s.path[start:end] {
+	case ".":
+		return end, nil
+	case "..":
+		s.dest = up(s.dest, s.volLen)
+		return end, nil
+	}
+	if len(s.dest) > 0 && s.dest[len(s.dest)-1] != '/' {
+		s.dest += "/"
+	}
+	s.dest += s.path[start:end]
+	mode, err := w.lstat(s.dest)
+	if err != nil {
+		return 0, err
+	}
+	if mode&fs.ModeSymlink == 0 {
+		if !mode.IsDir() && end < len(s.path) {
+			return 0, syscall.ENOTDIR
+		}
+		return end, nil
+	}
+	s.links++
+	if s.links > 255 {
+		return 0, errors.New("EvalSymlinks: too many links")
+	}
+	link, err := w.readlink(s.dest)
+	if err != nil {
+		return 0, err
+	}
+	s.path = link + s.path[end:]
+	if len(link) > 0 && link[0] == '/' {
+		s.dest, s.vol, s.volLen = "/", "/", 1
+		return 1, nil
+	}
+	s.dest = parentOf(s.dest, s.vol, s.volLen)
+	return 0, nil
 }
 
 // up is dest with its last element dropped for a "..", or with ".." added when there is none to
