@@ -83,6 +83,17 @@ func Parse(path string, data []byte, root string) (*Config, error) {
 	return assemble(root, source{path: abs, data: data}, nil)
 }
 
+// ParsedFrom says whether c is what Parse(path, data, c.Root) gives: the config of that one file,
+// with those bytes and no local override. A caller holding a file's bytes (the stop hook, the
+// config at a session's base) need not parse it again when it is the one loaded.
+func (c *Config) ParsedFrom(path string, data []byte) bool {
+	if c.LocalPath != "" || c.MainOnly != nil || c.Root != filepath.Dir(c.Path) {
+		return false
+	}
+	abs, err := filepath.Abs(path)
+	return err == nil && abs == c.Path && digest(source{path: abs, data: data}, nil) == c.Digest
+}
+
 type source struct {
 	path string // absolute
 	data []byte
