@@ -1,6 +1,7 @@
 package session
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"os"
@@ -96,4 +97,46 @@ func TestPruneKeepsTheNewest(t *testing.T) {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
+}
+
+// A record is believed for what it decodes to, as written or re-encoded (indented, its keys in
+// another order); an edit of a value that the seal covers is not, wherever it is made.
+func TestARecordIsBelievedForWhatItSays(t *testing.T) {
+	project := t.TempDir()
+	pinned, err := Pin(&Record{Project: project, Session: "s", Base: "aaaa", Config: []byte("version: 1\n"),
+		Env: map[string]string{"PATH": "/usr/bin"}, Pinned: time.Now().UTC()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, err := seal.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := path(key, project, "s")
+	written, _ := os.ReadFile(p)
+	var indented bytes.Buffer
+	json.Indent(&indented, written, "", "  ")
+	reordered := bytes.Replace(written, []byte(`{"project":`+quote(project)+`,`), []byte(`{`), 1)
+	reordered = append(bytes.TrimSuffix(reordered, []byte(`}`)), []byte(`,"project":`+quote(project)+`}`)...)
+	for name, data := range map[string][]byte{"as written": written, "indented": indented.Bytes(), "reordered": reordered} {
+		os.WriteFile(p, data, 0o600)
+		if got, err := Load(project, "s"); err != nil || got.Base != pinned.Base || !got.Pinned.Equal(pinned.Pinned) {
+			t.Errorf("%s: Load = %+v, %v; want the pinned record", name, got, err)
+		}
+	}
+	for name, data := range map[string][]byte{
+		"base moved":        bytes.Replace(written, []byte(`"base":"aaaa"`), []byte(`"base":"bbbb"`), 1),
+		"a key added first": bytes.Replace(written, []byte(`{`), []byte(`{"late":true,`), 1),
+		"seal cut":          bytes.Replace(written, []byte(`,"mac":"`), []byte(`,"mac":"1`), 1),
+	} {
+		os.WriteFile(p, data, 0o600)
+		if _, err := Load(project, "s"); !errors.Is(err, ErrTampered) {
+			t.Errorf("%s: %v, want ErrTampered", name, err)
+		}
+	}
+}
+
+func quote(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
 }
