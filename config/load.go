@@ -97,15 +97,20 @@ func (c *Config) ParsedFrom(path string, data []byte) bool {
 type source struct {
 	path string // absolute
 	data []byte
+	// shown is path as problems and positions name it (DisplayPath), worked out once: it asks
+	// for the working directory.
+	shown string
 }
 
 // assemble parses both files before giving up on either, so that one run reports every problem.
 func assemble(root string, main source, local *source) (*Config, error) {
-	raw, problems := parseFile(DisplayPath(main.path), main.data, false)
+	main.shown = DisplayPath(main.path)
+	raw, problems := parseFile(main.shown, main.data, false)
 	var localRaw *rawFile
 	if local != nil {
+		local.shown = DisplayPath(local.path)
 		var localProblems []Problem
-		localRaw, localProblems = parseFile(DisplayPath(local.path), local.data, true)
+		localRaw, localProblems = parseFile(local.shown, local.data, true)
 		problems = append(problems, localProblems...)
 	}
 	if localRaw != nil {
@@ -116,7 +121,7 @@ func assemble(root string, main source, local *source) (*Config, error) {
 	// against.
 	var alone *rawFile
 	if raw != nil && localRaw != nil {
-		alone, _ = parseFile(DisplayPath(main.path), main.data, false)
+		alone, _ = parseFile(main.shown, main.data, false)
 	}
 	// Cross-key checks on a file that could not be read would only add noise.
 	if raw != nil && (local == nil || localRaw != nil) {
