@@ -36,8 +36,9 @@ const (
 // user's state directory once per run and written back when it learned something.
 //
 // The file is the seal of the rest on its first line, then one line per file: its identity
-// quoted as a Go string, its SHA-256 in hex, and when it was learned (Unix seconds). A quoted
-// identity holds no newline, so a line of the memo is found by searching for it, without
+// quoted as a Go string, its SHA-256 in hex, when it was learned (Unix seconds), and its #! line
+// quoted ("" for none: a binary), which its identity vouches for as it does for the digest. A
+// quoted identity holds no newline, so a line of the memo is found by searching for it, without
 // reading the others; they are read only to write the memo back.
 type digestMemo struct {
 	once sync.Once
@@ -52,53 +53,74 @@ type digestMemo struct {
 type memoEntry struct {
 	SHA256 string
 	At     int64
+	// Shebang is the file's #! line ("" for none).
+	Shebang string
 }
 
 // of names the file at path by its content: "sha256=<hex>", or why it cannot be read.
 func (d *digestMemo) of(ctx context.Context, path string) string {
+	id, _, _ := d.file(ctx, path)
+	return id
+}
+
+// file is of, also giving the file's #! line; known is false when the file could not be read,
+// and nothing is known of its line then.
+func (d *digestMemo) file(ctx context.Context, path string) (id, shebang string, known bool) {
 	d.once.Do(d.load)
 	real, err := filepath.EvalSymlinks(path)
 	if err != nil {
-		return "unreadable"
+		return "unreadable", "", false
 	}
 	info, err := os.Stat(real)
 	if err != nil || !info.Mode().IsRegular() {
-		return "unreadable"
+		return "unreadable", "", false
 	}
-	id := fmt.Sprintf("%s\x00%d\x00%s\x00%d%s", real, info.Size(), info.Mode(), info.ModTime().UnixNano(), sysID(real, info))
+	key := fmt.Sprintf("%s\x00%d\x00%s\x00%d%s", real, info.Size(), info.Mode(), info.ModTime().UnixNano(), sysID(real, info))
 	d.mu.Lock()
-	sum, ok := d.lookup(id)
+	e, ok := d.lookup(key)
 	d.mu.Unlock()
 	if ok {
-		return "sha256=" + sum
+		return "sha256=" + e.SHA256, e.Shebang, true
 	}
-	sum, err = contentSHA256(ctx, real)
+	sum, line, err := contentSHA256(ctx, real)
 	if err != nil {
-		return "unreadable"
+		return "unreadable", "", false
 	}
 	d.mu.Lock()
-	d.learned[id] = memoEntry{SHA256: sum, At: time.Now().Unix()}
+	d.learned[key] = memoEntry{SHA256: sum, At: time.Now().Unix(), Shebang: line}
 	d.mu.Unlock()
 	d.save()
-	return "sha256=" + sum
+	return "sha256=" + sum, line, true
 }
 
-// lookup finds id's digest among those learned in this run, then in the memo as read.
-func (d *digestMemo) lookup(id string) (string, bool) {
+// lookup finds id's entry among those learned in this run, then in the memo as read.
+func (d *digestMemo) lookup(id string) (memoEntry, bool) {
 	if e, ok := d.learned[id]; ok {
-		return e.SHA256, true
+		return e, true
 	}
 	line := append(append([]byte{'\n'}, strconv.Quote(id)...), ' ')
 	i := bytes.Index(d.body, line)
 	if i < 0 {
-		return "", false
+		return memoEntry{}, false
 	}
 	rest := d.body[i+len(line):]
 	if end := bytes.IndexByte(rest, '\n'); end >= 0 {
 		rest = rest[:end]
 	}
-	sum, _, ok := strings.Cut(string(rest), " ")
-	return sum, ok && len(sum) == sha256.Size*2
+	e, ok := parseEntry(string(rest))
+	return e, ok && len(e.SHA256) == sha256.Size*2
+}
+
+// parseEntry reads what follows an identity on its line: the digest, when, and the #! line.
+func parseEntry(rest string) (memoEntry, bool) {
+	sum, rest, ok := strings.Cut(rest, " ")
+	at, quoted, ok2 := strings.Cut(rest, " ")
+	secs, atErr := strconv.ParseInt(at, 10, 64)
+	shebang, quoteErr := strconv.Unquote(quoted)
+	if !ok || !ok2 || atErr != nil || quoteErr != nil {
+		return memoEntry{}, false
+	}
+	return memoEntry{SHA256: sum, At: secs, Shebang: shebang}, true
 }
 
 // load reads the memo; one that is missing, unreadable or fails its seal is empty (a digest
@@ -130,10 +152,9 @@ func (d *digestMemo) entries() map[string]memoEntry {
 			continue
 		}
 		id, err := strconv.Unquote(quoted)
-		sum, at, ok := strings.Cut(strings.TrimPrefix(string(line[len(quoted):]), " "), " ")
-		secs, atErr := strconv.ParseInt(at, 10, 64)
-		if err == nil && ok && atErr == nil {
-			all[id] = memoEntry{SHA256: sum, At: secs}
+		e, ok := parseEntry(strings.TrimPrefix(string(line[len(quoted):]), " "))
+		if err == nil && ok {
+			all[id] = e
 		}
 	}
 	maps.Copy(all, d.learned)
@@ -153,7 +174,7 @@ func (d *digestMemo) save() {
 	}
 	var body bytes.Buffer
 	for _, id := range slices.Sorted(maps.Keys(all)) {
-		fmt.Fprintf(&body, "\n%s %s %d", strconv.Quote(id), all[id].SHA256, all[id].At)
+		fmt.Fprintf(&body, "\n%s %s %d %s", strconv.Quote(id), all[id].SHA256, all[id].At, strconv.Quote(all[id].Shebang))
 	}
 	body.WriteByte('\n')
 	// The seal covers the body without its leading newline, as load reads it.
@@ -183,21 +204,36 @@ func forgetOldest(all map[string]memoEntry, n int) {
 	}
 }
 
-// contentSHA256 hashes a regular file; O_NONBLOCK keeps open from blocking on a FIFO swapped in.
-func contentSHA256(ctx context.Context, path string) (string, error) {
+// contentSHA256 hashes a regular file, and gives its #! line ("" for none) from what it read;
+// O_NONBLOCK keeps open from blocking on a FIFO swapped in.
+func contentSHA256(ctx context.Context, path string) (sum, shebang string, err error) {
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	defer f.Close()
 	if info, err := f.Stat(); err != nil || !info.Mode().IsRegular() {
-		return "", fmt.Errorf("%s is not a regular file", path)
+		return "", "", fmt.Errorf("%s is not a regular file", path)
 	}
 	h := sha256.New()
-	if _, err := io.Copy(h, ctxReader{ctx, f}); err != nil {
-		return "", err
+	head := &headWriter{n: shebangBytes}
+	if _, err := io.Copy(io.MultiWriter(h, head), ctxReader{ctx, f}); err != nil {
+		return "", "", err
 	}
-	return hex.EncodeToString(h.Sum(nil)), nil
+	return hex.EncodeToString(h.Sum(nil)), shebangLine(head.b), nil
+}
+
+// headWriter keeps the first n bytes written.
+type headWriter struct {
+	b []byte
+	n int
+}
+
+func (w *headWriter) Write(p []byte) (int, error) {
+	if room := w.n - len(w.b); room > 0 {
+		w.b = append(w.b, p[:min(room, len(p))]...)
+	}
+	return len(p), nil
 }
 
 type ctxReader struct {

@@ -180,8 +180,8 @@ func TestDigestMemoKeepsAndForgets(t *testing.T) {
 	d.once.Do(d.load)
 	found := 0
 	for id, e := range d.entries() {
-		if sum, ok := d.lookup(id); !ok || sum != e.SHA256 {
-			t.Errorf("lookup(%q) = %q, %v; want %q", id, sum, ok, e.SHA256)
+		if got, ok := d.lookup(id); !ok || got != e {
+			t.Errorf("lookup(%q) = %+v, %v; want %+v", id, got, ok, e)
 		}
 		if slices.Contains(slices.Collect(maps.Values(want)), "sha256="+e.SHA256) {
 			found++
@@ -195,5 +195,21 @@ func TestDigestMemoKeepsAndForgets(t *testing.T) {
 	forgetOldest(all, 2)
 	if _, ok := all["a"]; len(all) != 1 || !ok {
 		t.Errorf("after forgetting the two oldest: %v, want only a", all)
+	}
+}
+
+// The #! line learned while hashing a file, and kept in the memo, is the one read from the file.
+func TestShebangLearnedWithTheDigest(t *testing.T) {
+	dir := t.TempDir()
+	for i, content := range []string{"#!/bin/sh\nexit 0\n", "#!  /usr/bin/env  python3 -u\nprint()\n", "binary\x00#!/bin/sh\n",
+		"#!" + strings.Repeat("x", 300), "", "#!\n", "#!/bin/sh", "#!/bin/" + strings.Repeat("y", 260) + "\n"} {
+		tool := filepath.Join(dir, fmt.Sprintf("tool%d", i))
+		writeExe(t, tool, content)
+		want := shebang(tool)
+		_, line, known := (&digestMemo{}).file(context.Background(), tool)
+		fromMemo, memoLine, memoKnown := (&digestMemo{}).file(context.Background(), tool)
+		if !known || !memoKnown || !slices.Equal(shebangFields(line), want) || memoLine != line || !strings.HasPrefix(fromMemo, "sha256=") {
+			t.Errorf("%q: learned %q (%v), from the memo %q (%v); the file's #! words are %q", content, line, known, memoLine, memoKnown, want)
+		}
 	}
 }
