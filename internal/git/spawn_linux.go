@@ -40,13 +40,15 @@ type process struct {
 	stderrDone chan struct{}
 	stderrErr  error
 	// exited is closed once git is reaped: status and waitErr are set then.
-	exited   chan struct{}
+	exited chan struct{}
+	// mu guards reaped (kill must not signal a pid handed back), and ioExpiry and waited (no
+	// deadline is set on pipes after wait is done with them).
 	mu       sync.Mutex
 	reaped   bool
 	status   syscall.WaitStatus
 	waitErr  error
-	gaveUp   sync.Once
 	ioExpiry *time.Timer
+	waited   bool
 	stopKill func() bool
 }
 
@@ -189,8 +191,8 @@ func (p *process) reap() {
 	}
 	p.reaped, p.waitErr = true, err
 	p.mu.Unlock()
-	close(p.exited)
 	p.expireIOAfter(waitDelay)
+	close(p.exited)
 }
 
 // kill ends git when the call's context is done, as CommandContext does.
@@ -206,14 +208,17 @@ func (p *process) kill() {
 // expireIOAfter gives up reading the pipes after d: a process git started may keep them open
 // long after git is gone.
 func (p *process) expireIOAfter(d time.Duration) {
-	p.gaveUp.Do(func() {
-		p.ioExpiry = time.AfterFunc(d, func() {
-			past := time.Unix(1, 0)
-			if p.out != nil {
-				p.out.SetReadDeadline(past)
-			}
-			p.errOut.SetReadDeadline(past)
-		})
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.ioExpiry != nil || p.waited {
+		return
+	}
+	p.ioExpiry = time.AfterFunc(d, func() {
+		past := time.Unix(1, 0)
+		if p.out != nil {
+			p.out.SetReadDeadline(past)
+		}
+		p.errOut.SetReadDeadline(past)
 	})
 }
 
@@ -233,9 +238,12 @@ func (p *process) wait() error {
 	p.errOut.Close()
 	<-p.exited
 	p.stopKill()
+	p.mu.Lock()
+	p.waited = true
 	if p.ioExpiry != nil {
 		p.ioExpiry.Stop()
 	}
+	p.mu.Unlock()
 	p.release()
 	late := errors.Is(copyErr, os.ErrDeadlineExceeded) || errors.Is(p.stderrErr, os.ErrDeadlineExceeded)
 	switch {
