@@ -29,6 +29,12 @@ func TestDecodeRecordAsEncodingJSON(t *testing.T) {
 		"line separator": {Project: "/tmp/p\u2028", Session: "s"},
 		"env value":      {Project: "/p", Session: "s", Env: map[string]string{"NODE_OPTIONS": `--require "x"`}},
 	}
+	// A field added to Record must be set here, and so be read by decodeRecord too.
+	for i := range reflect.TypeFor[Record]().NumField() {
+		if f := reflect.TypeFor[Record]().Field(i); f.Name != "MAC" && reflect.ValueOf(plain).Field(i).IsZero() {
+			t.Fatalf("the plain record leaves %s unset", f.Name)
+		}
+	}
 	check := func(name string, r Record, plainWanted bool) {
 		t.Helper()
 		data, err := json.Marshal(r)
