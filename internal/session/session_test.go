@@ -140,3 +140,29 @@ func quote(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
 }
+
+// An advance kept for a HEAD is found again for that HEAD only, and not once edited.
+func TestAdvanceKeptPerHead(t *testing.T) {
+	project := t.TempDir()
+	a := &Advance{Project: project, Session: "s", Head: "h1", Base: "b1", Via: "origin/main", ConfigPath: ".gauntlet.yml", Config: []byte("version: 1\n")}
+	if err := SaveAdvance(a); err != nil {
+		t.Fatal(err)
+	}
+	got := LoadAdvance(project, "s", "h1")
+	if got == nil || got.Base != "b1" || got.Via != "origin/main" || string(got.Config) != "version: 1\n" || got.MAC == "" {
+		t.Fatalf("LoadAdvance = %+v", got)
+	}
+	if LoadAdvance(project, "s", "h2") != nil {
+		t.Error("an advance kept for another HEAD was found")
+	}
+	key, err := seal.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := advancePath(key, project, "s")
+	data, _ := os.ReadFile(p)
+	os.WriteFile(p, bytes.Replace(data, []byte(`"base":"b1"`), []byte(`"base":"b0"`), 1), 0o600)
+	if got := LoadAdvance(project, "s", "h1"); got != nil {
+		t.Errorf("an edited advance was believed: %+v", got)
+	}
+}
