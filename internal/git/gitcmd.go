@@ -12,19 +12,19 @@ import (
 	"os/exec"
 	"strings"
 	"time"
+
+	"github.com/gauntlet-dev/gauntlet/internal/proc"
 )
 
 const (
 	// Timeout bounds every call on top of the caller's context; even on a large repository the
 	// queries gauntlet makes take seconds.
 	Timeout = 30 * time.Second
+	// waitDelay bounds the wait for git's output pipes after git itself is gone.
+	waitDelay = 5 * time.Second
 	// maxStderr keeps the start of git's complaint, which is where the cause is.
 	maxStderr = 4 << 10
 )
-
-// waitDelay bounds the wait for git's output pipes after git itself is gone (or was killed): a
-// process git started may hold them open. A variable for the tests.
-var waitDelay = 5 * time.Second
 
 // ErrEnough is what a Stream consumer returns when it has read all it wants; the rest of git's
 // output is not needed and git is stopped.
@@ -56,12 +56,15 @@ func Run(ctx context.Context, dir string, stdout io.Writer, args ...string) erro
 	ctx, cancel := withTimeout(ctx)
 	defer cancel()
 
-	p, err := start(ctx, dir, args, stdout, false)
-	if err != nil {
-		return failure(ctx, args, "", -1, err)
+	cmd, stderr := command(ctx, dir, args)
+	cmd.Stdout = stdout
+	release, err := proc.Start(cmd)
+	if err == nil {
+		err = cmd.Wait()
+		release()
 	}
-	if err := p.wait(); err != nil {
-		return failure(ctx, args, p.stderr.String(), p.exitCode(), err)
+	if err != nil {
+		return failure(ctx, cmd, args, stderr, err)
 	}
 	return nil
 }
@@ -89,11 +92,17 @@ func Stream(ctx context.Context, dir string, args []string, consume func(io.Read
 	ctx, cancel := withTimeout(ctx)
 	defer cancel()
 
-	p, err := start(ctx, dir, args, nil, true)
+	cmd, stderr := command(ctx, dir, args)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return fmt.Errorf("git %s: %w", strings.Join(args, " "), err)
+	}
+	release, err := proc.Start(cmd)
 	if err != nil {
 		return &Error{Args: args, ExitCode: -1, Err: err}
 	}
-	stdout := p.output()
+	defer release()
+
 	consumeErr := consume(stdout)
 	enough := errors.Is(consumeErr, ErrEnough)
 	if consumeErr != nil {
@@ -102,25 +111,30 @@ func Stream(ctx context.Context, dir string, args []string, consume func(io.Read
 		// Whatever consume left unread must not block git on a full pipe.
 		io.Copy(io.Discard, stdout)
 	}
-	waitErr := p.wait()
+	waitErr := cmd.Wait()
 	switch {
 	case consumeErr != nil && !enough:
 		return consumeErr
 	case enough:
 		return nil
 	case waitErr != nil:
-		return failure(ctx, args, p.stderr.String(), p.exitCode(), waitErr)
+		return failure(ctx, cmd, args, stderr, waitErr)
 	}
 	return nil
 }
 
-// environ is every git call's environment: the process's own, without optional locks, prompts
-// or a locale other than C.
-func environ() []string {
-	return append(os.Environ(), "GIT_OPTIONAL_LOCKS=0", "GIT_TERMINAL_PROMPT=0", "LC_ALL=C", "LANGUAGE=C",
+// command prepares one git call; stdin is the null device, stderr goes to the returned buffer.
+func command(ctx context.Context, dir string, args []string) (*exec.Cmd, *CappedBuffer) {
+	cmd := exec.CommandContext(ctx, "git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0", "GIT_TERMINAL_PROMPT=0", "LC_ALL=C", "LANGUAGE=C",
 		// Pathspec magic such as :(exclude).gauntlet must mean what it says, whatever the user's
 		// environment asks of their own git commands.
 		"GIT_LITERAL_PATHSPECS=0", "GIT_GLOB_PATHSPECS=0", "GIT_NOGLOB_PATHSPECS=0", "GIT_ICASE_PATHSPECS=0")
+	cmd.WaitDelay = waitDelay
+	stderr := &CappedBuffer{Limit: maxStderr, Truncate: true}
+	cmd.Stderr = stderr
+	return cmd, stderr
 }
 
 // errTimeout is the cause of a call's context when its own time limit ran out.
@@ -134,12 +148,15 @@ func withTimeout(ctx context.Context) (context.Context, context.CancelFunc) {
 
 // failure describes a failed call; ctx is the call's own, so that what ended git (its own time
 // limit, or the caller giving up) is named as the cause rather than the signal that killed it.
-// exitCode is -1 when git did not exit by itself (or did not start).
-func failure(ctx context.Context, args []string, stderr string, exitCode int, err error) error {
+func failure(ctx context.Context, cmd *exec.Cmd, args []string, stderr *CappedBuffer, err error) error {
+	exitCode := -1
+	if cmd.ProcessState != nil {
+		exitCode = cmd.ProcessState.ExitCode()
+	}
 	if ctx.Err() != nil {
 		err = context.Cause(ctx)
 	}
-	return &Error{Args: args, Stderr: strings.TrimSpace(stderr), ExitCode: exitCode, Err: err}
+	return &Error{Args: args, Stderr: strings.TrimSpace(stderr.String()), ExitCode: exitCode, Err: err}
 }
 
 // ErrNotRepo means there is no git work tree to ask (or no git at all): a normal state for a

@@ -213,18 +213,6 @@ func Start(cmd *exec.Cmd) (release func(), err error) {
 	return Own(cmd.Process.Pid), nil
 }
 
-// StartWith is Start for a child started by start, which returns its pid: one started without
-// os/exec is recorded as this process's own all the same.
-func StartWith(start func() (pid int, err error)) (release func(), err error) {
-	starting.RLock()
-	defer starting.RUnlock()
-	pid, err := start()
-	if err != nil {
-		return func() {}, err
-	}
-	return Own(pid), nil
-}
-
 // ReapStrays collects the exit status of this process's zombie children that it did not start
 // itself: orphans of a gate, reparented here, that exited while the gate still runs. Without it
 // they would stay zombies until the gate ends, and a gate that orphans many short processes could

@@ -25,11 +25,5 @@ func Own(pid int) (release func()) { return func() {} }
 // Start starts cmd.
 func Start(cmd *exec.Cmd) (release func(), err error) { return func() {}, cmd.Start() }
 
-// StartWith starts a child with start.
-func StartWith(start func() (pid int, err error)) (release func(), err error) {
-	_, err = start()
-	return func() {}, err
-}
-
 // ReapStrays does nothing: without a subreaper, orphans are init's to reap.
 func ReapStrays() int { return 0 }
