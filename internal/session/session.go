@@ -120,26 +120,21 @@ func readSealed(key *seal.Key, p, purpose, project string, v seal.Sealed) (found
 	if err != nil {
 		return false, err
 	}
-	// What writeSealed writes is the seal's own input, json.Marshal of v without its seal, with
-	// the seal added as the last field: the seal is first checked over those bytes as they are,
-	// which needs no encoding of v again, and a record in that form is decoded without
-	// encoding/json (decodeRecord). Any other file is decoded, and verified as decoded
-	// (seal.VerifyJSON).
-	if sealed, mac, ok := unsealedJSON(data); ok && key.Verify(mac, purpose, project, sealed) {
-		var fresh Record
-		if r, isRecord := v.(*Record); isRecord && decodeRecord(sealed, &fresh) {
-			fresh.MAC = mac
-			*r = fresh
-			return true, nil
-		}
-		if json.Unmarshal(data, v) == nil {
-			return true, nil
-		}
-	}
-	if json.Unmarshal(data, v) != nil || !key.VerifyJSON(purpose, project, v) {
+	if json.Unmarshal(data, v) != nil || !verified(key, purpose, project, data, v) {
 		return true, fmt.Errorf("%s %w", p, ErrTampered)
 	}
 	return true, nil
+}
+
+// verified says whether v, decoded from data, carries its seal. What writeSealed writes is the
+// seal's own input, json.Marshal of v without its seal, with the seal added as the last field: the
+// seal is first checked over those bytes as they are, which needs no encoding of v again; any
+// other file is verified as decoded (seal.VerifyJSON).
+func verified(key *seal.Key, purpose, project string, data []byte, v seal.Sealed) bool {
+	if sealed, mac, ok := unsealedJSON(data); ok && mac == *v.SealField() && key.Verify(mac, purpose, project, sealed) {
+		return true
+	}
+	return key.VerifyJSON(purpose, project, v)
 }
 
 // unsealedJSON splits a sealed JSON object whose seal is its last field into the object without
