@@ -83,18 +83,34 @@ func Parse(path string, data []byte, root string) (*Config, error) {
 	return assemble(root, source{path: abs, data: data}, nil)
 }
 
+// ParsedFrom says whether c is what Parse(path, data, c.Root) gives: the config of that one file,
+// with those bytes and no local override. A caller holding a file's bytes (the stop hook, the
+// config at a session's base) need not parse it again when it is the one loaded.
+func (c *Config) ParsedFrom(path string, data []byte) bool {
+	if c.LocalPath != "" || c.MainOnly != nil || c.Root != filepath.Dir(c.Path) {
+		return false
+	}
+	abs, err := filepath.Abs(path)
+	return err == nil && abs == c.Path && digest(source{path: abs, data: data}, nil) == c.Digest
+}
+
 type source struct {
 	path string // absolute
 	data []byte
+	// shown is path as problems and positions name it (DisplayPath), worked out once: it asks
+	// for the working directory.
+	shown string
 }
 
 // assemble parses both files before giving up on either, so that one run reports every problem.
 func assemble(root string, main source, local *source) (*Config, error) {
-	raw, problems := parseFile(DisplayPath(main.path), main.data, false)
+	main.shown = DisplayPath(main.path)
+	raw, problems := parseFile(main.shown, main.data, false)
 	var localRaw *rawFile
 	if local != nil {
+		local.shown = DisplayPath(local.path)
 		var localProblems []Problem
-		localRaw, localProblems = parseFile(DisplayPath(local.path), local.data, true)
+		localRaw, localProblems = parseFile(local.shown, local.data, true)
 		problems = append(problems, localProblems...)
 	}
 	if localRaw != nil {
@@ -105,7 +121,7 @@ func assemble(root string, main source, local *source) (*Config, error) {
 	// against.
 	var alone *rawFile
 	if raw != nil && localRaw != nil {
-		alone, _ = parseFile(DisplayPath(main.path), main.data, false)
+		alone, _ = parseFile(main.shown, main.data, false)
 	}
 	// Cross-key checks on a file that could not be read would only add noise.
 	if raw != nil && (local == nil || localRaw != nil) {

@@ -19,9 +19,9 @@ func (c *Config) PlaceOf(name string) (Place, bool) {
 // placesOf records where each gate and setup step was first defined. Positions carry the display
 // form of their file's path; main and local map them back to the absolute paths.
 func placesOf(raw *rawFile, main source, local *source) map[string]Place {
-	files := map[string]string{DisplayPath(main.path): main.path}
+	files := map[string]string{main.shown: main.path}
 	if local != nil {
-		files[DisplayPath(local.path)] = local.path
+		files[local.shown] = local.path
 	}
 	abs := func(display string) string {
 		if f, ok := files[display]; ok {

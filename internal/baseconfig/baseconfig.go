@@ -35,7 +35,9 @@ func Judge(base, head, headMain *config.Config, configFile string) Judged {
 	if headMain == nil {
 		headMain = head
 	}
-	j := &judging{base: base, head: head, main: headMain, file: configFile}
+	// The base's config is often the change's main file itself (the stop hook hands over the one
+	// config when the file did not change): nothing of it can differ then.
+	j := &judging{base: base, head: head, main: headMain, file: configFile, same: base == headMain}
 	out := *base
 	out.Path, out.Root, out.LocalPath = head.Path, head.Root, head.LocalPath
 	out.Overrides, out.MainOnly = head.Overrides, nil
@@ -61,6 +63,8 @@ type judging struct {
 	base, head, main *config.Config
 	file             string
 	findings         []gates.IntegrityFinding
+	// same says base and main are one config: every gate and setting is the base's.
+	same bool
 }
 
 // gates keeps every base gate, as the change has it when its definition is the base's (a local
@@ -72,7 +76,7 @@ func (j *judging) gates(base, head, main []gates.Gate, what string) []gates.Gate
 	var out []gates.Gate
 	for _, b := range base {
 		m, kept := mainBy[b.Name]
-		if kept && definition(m) == definition(b) {
+		if kept && (j.same || definition(m) == definition(b)) {
 			out = append(out, headBy[b.Name])
 			continue
 		}
@@ -331,6 +335,9 @@ var settings = []setting{
 
 // settings reports each top-level setting the change altered; the base's value stays in force.
 func (j *judging) settings(base, head *config.Config) {
+	if j.same {
+		return
+	}
 	var changed []string
 	stricter := true
 	for _, s := range settings {

@@ -1,6 +1,7 @@
 package baseconfig
 
 import (
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -118,5 +119,23 @@ func TestDigestFollowsTheDefinition(t *testing.T) {
 	}
 	if keys, _ := altered(a, elsewhere); !slices.Equal(keys, []string{"tests"}) {
 		t.Errorf("altered keys = %q, want [tests]", keys)
+	}
+}
+
+// The base's config handed over as the change's main file itself judges as the same config
+// parsed again: the same gates, settings and findings (none).
+func TestJudgeWithTheMainFileItself(t *testing.T) {
+	yml := baseYML + "  vet:\n    run: go vet ./...\n    needs: [test]\n    env: {A: b}\n    paths: [\"**/*.go\"]\n" +
+		"stop_hook:\n  max_attempts: 5\nintegrity: warn\n"
+	main := parse(t, yml)
+	head := parse(t, yml)
+	head.Gates[1].Enabled = false // as a local override stop_hook.local_overrides honours would
+	same := Judge(main, head, main, ".gauntlet.yml")
+	apart := Judge(parse(t, yml), head, main, ".gauntlet.yml")
+	if !reflect.DeepEqual(same, apart) {
+		t.Errorf("judged with the main file itself:\n%+v\nwith the same file parsed again:\n%+v", same, apart)
+	}
+	if len(same.Findings) != 0 || same.Config.Gates[1].Enabled {
+		t.Errorf("findings %v, lint enabled %v; want none, and the change's lint", same.Findings, same.Config.Gates[1].Enabled)
 	}
 }

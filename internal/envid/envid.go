@@ -94,8 +94,9 @@ func hasPrefix(s string, prefixes []string) bool {
 // same name is another directory.
 func resolvedPath(path string) string {
 	dirs := filepath.SplitList(path)
+	w := newLinkWalker()
 	for i, d := range dirs {
-		if r, err := filepath.EvalSymlinks(d); err == nil {
+		if r, err := w.eval(d); err == nil {
 			dirs[i] = r
 		}
 	}

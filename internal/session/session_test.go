@@ -1,6 +1,7 @@
 package session
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"os"
@@ -95,5 +96,73 @@ func TestPruneKeepsTheNewest(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
 			t.Errorf("%s: %v", name, err)
 		}
+	}
+}
+
+// A record is believed for what it decodes to, as written or re-encoded (indented, its keys in
+// another order); an edit of a value that the seal covers is not, wherever it is made.
+func TestARecordIsBelievedForWhatItSays(t *testing.T) {
+	project := t.TempDir()
+	pinned, err := Pin(&Record{Project: project, Session: "s", Base: "aaaa", Config: []byte("version: 1\n"),
+		Env: map[string]string{"PATH": "/usr/bin"}, Pinned: time.Now().UTC()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, err := seal.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := path(key, project, "s")
+	written, _ := os.ReadFile(p)
+	var indented bytes.Buffer
+	json.Indent(&indented, written, "", "  ")
+	reordered := bytes.Replace(written, []byte(`{"project":`+quote(project)+`,`), []byte(`{`), 1)
+	reordered = append(bytes.TrimSuffix(reordered, []byte(`}`)), []byte(`,"project":`+quote(project)+`}`)...)
+	for name, data := range map[string][]byte{"as written": written, "indented": indented.Bytes(), "reordered": reordered} {
+		os.WriteFile(p, data, 0o600)
+		if got, err := Load(project, "s"); err != nil || got.Base != pinned.Base || !got.Pinned.Equal(pinned.Pinned) {
+			t.Errorf("%s: Load = %+v, %v; want the pinned record", name, got, err)
+		}
+	}
+	for name, data := range map[string][]byte{
+		"base moved":        bytes.Replace(written, []byte(`"base":"aaaa"`), []byte(`"base":"bbbb"`), 1),
+		"a key added first": bytes.Replace(written, []byte(`{`), []byte(`{"late":true,`), 1),
+		"seal cut":          bytes.Replace(written, []byte(`,"mac":"`), []byte(`,"mac":"1`), 1),
+	} {
+		os.WriteFile(p, data, 0o600)
+		if _, err := Load(project, "s"); !errors.Is(err, ErrTampered) {
+			t.Errorf("%s: %v, want ErrTampered", name, err)
+		}
+	}
+}
+
+func quote(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// An advance kept for a HEAD is found again for that HEAD only, and not once edited.
+func TestAdvanceKeptPerHead(t *testing.T) {
+	project := t.TempDir()
+	a := &Advance{Project: project, Session: "s", Head: "h1", Base: "b1", Via: "origin/main", ConfigPath: ".gauntlet.yml", Config: []byte("version: 1\n")}
+	if err := SaveAdvance(a); err != nil {
+		t.Fatal(err)
+	}
+	got := LoadAdvance(project, "s", "h1")
+	if got == nil || got.Base != "b1" || got.Via != "origin/main" || string(got.Config) != "version: 1\n" || got.MAC == "" {
+		t.Fatalf("LoadAdvance = %+v", got)
+	}
+	if LoadAdvance(project, "s", "h2") != nil {
+		t.Error("an advance kept for another HEAD was found")
+	}
+	key, err := seal.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := advancePath(key, project, "s")
+	data, _ := os.ReadFile(p)
+	os.WriteFile(p, bytes.Replace(data, []byte(`"base":"b1"`), []byte(`"base":"b0"`), 1), 0o600)
+	if got := LoadAdvance(project, "s", "h1"); got != nil {
+		t.Errorf("an edited advance was believed: %+v", got)
 	}
 }

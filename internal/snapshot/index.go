@@ -93,7 +93,7 @@ func (s *Tree) IndexID() (string, bool) {
 	if err != nil || !info.Mode().IsRegular() {
 		return "", false
 	}
-	sys, ok := fileSysID(path)
+	sys, ok := fileSysID(path, info)
 	if !ok {
 		return "", false
 	}

@@ -1,6 +1,7 @@
 package stophook
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 
@@ -40,9 +41,8 @@ func rememberSpecial(ctx context.Context, sd *state.Dir, tree *snapshot.Tree) {
 		return
 	}
 	if data, err := sd.ReadFileLimit(indexMemoFile, maxIndexMemoBytes); err == nil {
-		var m indexMemo
-		if json.Unmarshal(data, &m) == nil && m.Index == id && key.VerifyJSON(sealIndexMemo, sd.Path(), &m) {
-			tree.SetSpecial(m.Entries)
+		if entries, ok := readIndexMemo(key, sd.Path(), id, data); ok {
+			tree.SetSpecial(entries)
 			return
 		}
 	}
@@ -62,4 +62,35 @@ func rememberSpecial(ctx context.Context, sd *state.Dir, tree *snapshot.Tree) {
 	if data, err := json.Marshal(m); err == nil && len(data) < maxIndexMemoBytes {
 		_ = sd.WriteFileAtomic(indexMemoFile, data)
 	}
+}
+
+// readIndexMemo gives the entries a memo (data) remembers for the index file id, ok only when
+// it was made for id and verifies. The memo gauntlet writes is json.Marshal of its seal's own
+// input with the seal added as the last field, so the seal is first checked over those bytes as
+// they are: a memo that passes needs no JSON encoding to verify, and one without entries (no
+// file hidden from git, no symlink: most projects) no decoding either. Any other memo is
+// verified as decoded, as seal.VerifyJSON does.
+func readIndexMemo(key *seal.Key, project, id string, data []byte) ([]snapshot.IndexEntry, bool) {
+	sealed, mac, ok := unsealedJSON(data)
+	verified := ok && key.Verify(mac, sealIndexMemo, project, sealed)
+	if quoted, err := json.Marshal(id); verified && err == nil && string(sealed) == `{"index":`+string(quoted)+`}` {
+		return nil, true
+	}
+	var m indexMemo
+	if json.Unmarshal(data, &m) != nil || m.Index != id {
+		return nil, false
+	}
+	return m.Entries, verified || key.VerifyJSON(sealIndexMemo, project, &m)
+}
+
+// unsealedJSON splits a sealed JSON object whose seal is its last field into the object without
+// it and the seal.
+func unsealedJSON(data []byte) (sealed []byte, mac string, ok bool) {
+	const field = `,"mac":"`
+	i := bytes.LastIndex(data, []byte(field))
+	if i < 0 || !bytes.HasSuffix(data, []byte(`"}`)) || i+len(field) > len(data)-2 {
+		return nil, "", false
+	}
+	mac = string(data[i+len(field) : len(data)-2])
+	return append(data[:i:i], '}'), mac, true
 }

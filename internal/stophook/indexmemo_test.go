@@ -1,10 +1,14 @@
 package stophook
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/gauntlet-dev/gauntlet/internal/seal"
 	"github.com/gauntlet-dev/gauntlet/internal/snapshot"
 	"github.com/gauntlet-dev/gauntlet/internal/state"
 )
@@ -47,5 +51,49 @@ func TestIndexMemoIsSealed(t *testing.T) {
 	fpMust(t, sd.WriteFileAtomic(indexMemoFile, []byte(forged)))
 	if got := special(); len(got) != 1 || !got[0].Hidden {
 		t.Fatalf("a forged memo was believed: %+v", got)
+	}
+}
+
+// A memo is believed for the index it names when its seal verifies, whether it lists entries or
+// none; edited, or made for another index, it is not.
+func TestReadIndexMemo(t *testing.T) {
+	key, err := seal.Load()
+	fpMust(t, err)
+	project := t.TempDir()
+	memo := func(m indexMemo) []byte {
+		t.Helper()
+		fpMust(t, key.SealJSON(sealIndexMemo, project, &m))
+		data, err := json.Marshal(m)
+		fpMust(t, err)
+		return data
+	}
+	id := "/repo/.git/index\x00\x00401779\x001795716826910131289<&>"
+	entries := []snapshot.IndexEntry{{Path: "a.txt", Mode: "100644", OID: "0123", Hidden: true}, {Path: "l", Mode: "120000", OID: "4567"}}
+	none, some := memo(indexMemo{Index: id}), memo(indexMemo{Index: id, Entries: entries})
+	cases := []struct {
+		name  string
+		id    string
+		data  []byte
+		want  []snapshot.IndexEntry
+		trust bool
+	}{
+		{"no entries", id, none, nil, true},
+		{"entries", id, some, entries, true},
+		{"another index", id + "x", none, nil, false},
+		{"another index, entries", id + "x", some, nil, false},
+		{"an entry added", id, bytes.Replace(none, []byte(`}`), []byte(`,"entries":[{"Path":"x","Mode":"100644","OID":"1","Hidden":true}]}`), 1), nil, false},
+		{"an entry unhidden", id, bytes.Replace(some, []byte(`"Hidden":true`), []byte(`"Hidden":false`), 1), nil, false},
+		{"the seal changed", id, bytes.Replace(none, []byte(`"mac":"`), []byte(`"mac":"0`), 1), nil, false},
+		{"no seal", id, []byte(`{"index":"` + id + `"}`), nil, false},
+		{"not JSON", id, []byte("garbage"), nil, false},
+	}
+	for _, tc := range cases {
+		got, ok := readIndexMemo(key, project, tc.id, tc.data)
+		if ok != tc.trust || (ok && !reflect.DeepEqual(got, tc.want)) {
+			t.Errorf("%s: readIndexMemo = %+v, %v; want %+v, %v", tc.name, got, ok, tc.want, tc.trust)
+		}
+	}
+	if _, ok := readIndexMemo(key, project+"/other", id, none); ok {
+		t.Error("a memo sealed for another project was believed")
 	}
 }

@@ -101,7 +101,7 @@ func (j *judging) fromRecord(ctx context.Context, loaded, forStop *config.Config
 	if adv.Config == nil {
 		return
 	}
-	base, err := config.Parse(filepath.Join(loaded.Root, adv.ConfigPath), adv.Config, loaded.Root)
+	base, err := configOfBase(loaded, filepath.Join(loaded.Root, adv.ConfigPath), adv.Config)
 	if err != nil {
 		return // the base's own config did not load: nothing of it can judge
 	}
@@ -111,6 +111,16 @@ func (j *judging) fromRecord(ctx context.Context, loaded, forStop *config.Config
 	}
 	judged := baseconfig.Judge(base, forStop, main, engine.ConfigFile(loaded))
 	j.cfg, j.findings, j.baseJudged = judged.Config, append(j.findings, judged.Findings...), true
+}
+
+// configOfBase is the config the session's base holds (its bytes data, at path): when the work
+// tree's config is that very file, unchanged and without a local override, the one loaded is it,
+// and it is not parsed again.
+func configOfBase(loaded *config.Config, path string, data []byte) (*config.Config, error) {
+	if loaded.ParsedFrom(path, data) {
+		return loaded, nil
+	}
+	return config.Parse(path, data, loaded.Root)
 }
 
 // head is HEAD, for moving the base onto upstream work the session merged (which is not its own)

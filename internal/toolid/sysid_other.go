@@ -2,5 +2,7 @@
 
 package toolid
 
+import "io/fs"
+
 // sysID has nothing to add where the system has no inode and change time to read.
-func sysID(string) string { return "" }
+func sysID(string, fs.FileInfo) string { return "" }

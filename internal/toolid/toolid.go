@@ -93,12 +93,16 @@ func (r *Resolver) Identity(ctx context.Context, g gates.Gate, root string, env 
 // describeProgram writes the lines of a program: its identity, and its interpreter when it is a
 // script. found says the program was found.
 func (r *Resolver) describeProgram(ctx context.Context, b *strings.Builder, name, dir string, env []string) (found bool) {
-	path, id := r.resolve(ctx, name, dir, env)
+	path, id, line, known := r.resolve(ctx, name, dir, env)
 	fmt.Fprintf(b, "program %q %s\n", name, id)
 	if path == "" {
 		return false
 	}
-	if interp := r.interpreter(ctx, path, dir, env); interp != "" {
+	fields := shebangFields(line)
+	if !known {
+		fields = shebang(path)
+	}
+	if interp := r.interpreter(ctx, fields, dir, env); interp != "" {
 		fmt.Fprintf(b, "interpreter %s\n", interp)
 	}
 	return true
@@ -189,13 +193,15 @@ func skipWrapperArgs(wrapper string, args []*syntax.Word, i int) int {
 }
 
 // resolve finds name as the runner's lookup does (the gate's PATH; a name with a slash is
-// relative to dir) and names the file found by its content.
-func (r *Resolver) resolve(ctx context.Context, name, dir string, env []string) (path, id string) {
+// relative to dir) and names the file found by its content; line is its #! line, known unless
+// it could not be read.
+func (r *Resolver) resolve(ctx context.Context, name, dir string, env []string) (path, id, line string, known bool) {
 	path = lookPath(name, dir, env)
 	if path == "" {
-		return "", "not found"
+		return "", "not found", "", false
 	}
-	return path, r.digests.of(ctx, path)
+	id, line, known = r.digests.file(ctx, path)
+	return path, id, line, known
 }
 
 func lookPath(name, dir string, env []string) string {
@@ -236,10 +242,9 @@ func isExecutable(path string) bool {
 	return err == nil && info.Mode().IsRegular() && info.Mode().Perm()&0o111 != 0
 }
 
-// interpreter names the program a script's #! line starts (through /usr/bin/env, the program
-// env looks up), or "" for a binary.
-func (r *Resolver) interpreter(ctx context.Context, path, dir string, env []string) string {
-	fields := shebang(path)
+// interpreter names the program a script's #! line (its words, fields) starts (through
+// /usr/bin/env, the program env looks up), or "" for a binary.
+func (r *Resolver) interpreter(ctx context.Context, fields []string, dir string, env []string) string {
 	if len(fields) == 0 {
 		return ""
 	}
@@ -249,9 +254,12 @@ func (r *Resolver) interpreter(ctx context.Context, path, dir string, env []stri
 			prog = p
 		}
 	}
-	_, id := r.resolve(ctx, prog, dir, env)
+	_, id, _, _ := r.resolve(ctx, prog, dir, env)
 	return fmt.Sprintf("%q %s", prog, id)
 }
+
+// shebangBytes is how much of a file its #! line is looked for in.
+const shebangBytes = 256
 
 // shebang is the words of a regular file's #! line, nil when it has none (a binary).
 func shebang(path string) []string {
@@ -263,14 +271,27 @@ func shebang(path string) []string {
 	if info, err := f.Stat(); err != nil || !info.Mode().IsRegular() {
 		return nil
 	}
-	line, _ := bufio.NewReaderSize(f, 256).Peek(256)
-	if !bytes.HasPrefix(line, []byte("#!")) {
+	head, _ := bufio.NewReaderSize(f, shebangBytes).Peek(shebangBytes)
+	return shebangFields(shebangLine(head))
+}
+
+// shebangLine is the #! line at the start of head, "" when head has none.
+func shebangLine(head []byte) string {
+	if !bytes.HasPrefix(head, []byte("#!")) {
+		return ""
+	}
+	if i := bytes.IndexByte(head, '\n'); i >= 0 {
+		head = head[:i]
+	}
+	return string(head)
+}
+
+// shebangFields are the words of a #! line after the #!.
+func shebangFields(line string) []string {
+	if line == "" {
 		return nil
 	}
-	if i := bytes.IndexByte(line, '\n'); i >= 0 {
-		line = line[:i]
-	}
-	return strings.Fields(string(line[2:]))
+	return strings.Fields(line[2:])
 }
 
 // envProgram is the program env runs, given env's arguments: the first that is neither an
@@ -287,7 +308,7 @@ func envProgram(args []string) (string, bool) {
 // goToolchain asks the go the gate would run what toolchain it is, once per go, directory and
 // environment.
 func (r *Resolver) goToolchain(ctx context.Context, dir string, env []string) (string, error) {
-	goPath, goID := r.resolve(ctx, "go", dir, env)
+	goPath, goID, _, _ := r.resolve(ctx, "go", dir, env)
 	if goPath == "" {
 		return "toolchain go not found\n", nil
 	}

@@ -2,6 +2,8 @@ package toolid
 
 import (
 	"context"
+	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -157,5 +159,57 @@ func TestDigestMemo(t *testing.T) {
 	}
 	if got := (&digestMemo{}).of(context.Background(), tool); got != first {
 		t.Fatalf("a forged memo was believed: %q, want %q", got, first)
+	}
+}
+
+// The memo written back holds every digest it read and learned, each found again by a new run,
+// and past its bound it forgets the oldest.
+func TestDigestMemoKeepsAndForgets(t *testing.T) {
+	dir := t.TempDir()
+	var tools []string
+	for i := range 3 {
+		tool := filepath.Join(dir, fmt.Sprintf("tool\n%d", i)) // a newline in a name stays one line
+		writeExe(t, tool, fmt.Sprintf("binary %d", i))
+		tools = append(tools, tool)
+	}
+	want := map[string]string{}
+	for _, tool := range tools {
+		want[tool] = (&digestMemo{}).of(context.Background(), tool)
+	}
+	d := &digestMemo{}
+	d.once.Do(d.load)
+	found := 0
+	for id, e := range d.entries() {
+		if got, ok := d.lookup(id); !ok || got != e {
+			t.Errorf("lookup(%q) = %+v, %v; want %+v", id, got, ok, e)
+		}
+		if slices.Contains(slices.Collect(maps.Values(want)), "sha256="+e.SHA256) {
+			found++
+		}
+	}
+	if found != len(tools) {
+		t.Errorf("the memo holds %d of the %d tools", found, len(tools))
+	}
+
+	all := map[string]memoEntry{"a": {At: 3}, "b": {At: 1}, "c": {At: 2}}
+	forgetOldest(all, 2)
+	if _, ok := all["a"]; len(all) != 1 || !ok {
+		t.Errorf("after forgetting the two oldest: %v, want only a", all)
+	}
+}
+
+// The #! line learned while hashing a file, and kept in the memo, is the one read from the file.
+func TestShebangLearnedWithTheDigest(t *testing.T) {
+	dir := t.TempDir()
+	for i, content := range []string{"#!/bin/sh\nexit 0\n", "#!  /usr/bin/env  python3 -u\nprint()\n", "binary\x00#!/bin/sh\n",
+		"#!" + strings.Repeat("x", 300), "", "#!\n", "#!/bin/sh", "#!/bin/" + strings.Repeat("y", 260) + "\n"} {
+		tool := filepath.Join(dir, fmt.Sprintf("tool%d", i))
+		writeExe(t, tool, content)
+		want := shebang(tool)
+		_, line, known := (&digestMemo{}).file(context.Background(), tool)
+		fromMemo, memoLine, memoKnown := (&digestMemo{}).file(context.Background(), tool)
+		if !known || !memoKnown || !slices.Equal(shebangFields(line), want) || memoLine != line || !strings.HasPrefix(fromMemo, "sha256=") {
+			t.Errorf("%q: learned %q (%v), from the memo %q (%v); the file's #! words are %q", content, line, known, memoLine, memoKnown, want)
+		}
 	}
 }
