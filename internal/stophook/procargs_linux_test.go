@@ -4,6 +4,7 @@ package stophook
 
 import (
 	"os/exec"
+	"slices"
 	"testing"
 	"time"
 )
@@ -23,6 +24,17 @@ func TestStopJudgeSignalsOnlyTheJudgeOfTheRecord(t *testing.T) {
 		p := proc{pid: cmd.Process.Pid, done: make(chan struct{})}
 		go func() { cmd.Wait(); close(p.done) }()
 		t.Cleanup(func() { cmd.Process.Kill(); <-p.done })
+		// Start can return while the kernel is still replacing the forked child by sh: its
+		// command line reads empty until then, and a judge is never signalled that early (it
+		// writes its own record). Wait for sh, as a judge's record would.
+		for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(time.Millisecond) {
+			if args, ok := processArgs(p.pid); ok && slices.Contains(args, "sleep 30; :") {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("process %d never showed its command line", p.pid)
+			}
+		}
 		return p
 	}
 	exited := func(p proc) bool {
