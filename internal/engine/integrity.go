@@ -36,6 +36,9 @@ func checkIntegrity(ctx context.Context, req Request, snap *snapshot.Snapshot) (
 		Policy:   cfg.Integrity,
 		Inputs:   integrity.Inputs{ConfigFile: configFile, Commands: commands},
 	})
+	if finding, ok := unmeasured(req, res, err); ok && ctx.Err() == nil {
+		return integrity.Result{Findings: []gates.IntegrityFinding{finding}}, nil
+	}
 	if err != nil {
 		return integrity.Result{Skipped: "could not be judged: " + termtext.Line(err.Error())}, fmt.Errorf("integrity: %w", err)
 	}
@@ -43,6 +46,24 @@ func checkIntegrity(ctx context.Context, req Request, snap *snapshot.Snapshot) (
 		res.Skipped = "the change is larger than gauntlet reads: only part of it was judged"
 	}
 	return res, nil
+}
+
+// unmeasured is the finding for a stop whose change git cannot read, in a session pinned to a
+// commit: git could read the repository when the session started, so what broke it since (an
+// index overwritten, .git moved away) is within the agent's reach, and skipping the checks would
+// let a deleted test through. The stop counts as an attempt instead. `run`, with no session, only
+// mentions a git failure, as before. A stop out of time is judged by its deadline instead.
+func unmeasured(req Request, res integrity.Result, err error) (gates.IntegrityFinding, bool) {
+	if !req.StopHook || req.Scope.Pinned == "" || err == nil && !res.NotGit {
+		return gates.IntegrityFinding{}, false
+	}
+	why := res.Skipped
+	if err != nil {
+		why = termtext.Line(err.Error())
+	}
+	return gates.IntegrityFinding{Rule: gates.RuleGateAltered, File: ".git", Level: gates.IntegrityBlock,
+		Message: "git cannot read the repository, which it could when the session started (" + why +
+			"): the change cannot be measured against the session's base; restore the repository so that `git status` works, then stop again"}, true
 }
 
 // integrityBase is the base the change's integrity is judged against, and the reading of the

@@ -33,6 +33,8 @@ type Result struct {
 	Skipped string
 	// Truncated says the change was too large to read whole.
 	Truncated bool
+	// NotGit says the project is in no git work tree (Skipped says so too).
+	NotGit bool
 }
 
 // Check reads the change from git and judges it. A project outside git, or without a commit to
@@ -44,7 +46,7 @@ func Check(ctx context.Context, o Options) (Result, error) {
 	}
 	from, skipped, err := judgedBase(ctx, snap)
 	if skipped != "" || err != nil {
-		return Result{Skipped: skipped}, err
+		return Result{Skipped: skipped, NotGit: skipped == notGit}, err
 	}
 	basePolicy, err := acceptedPolicy(ctx, snap, from, cmpOr(o.Inputs.ConfigFile, ".gauntlet.yml"))
 	if err != nil {
@@ -64,13 +66,16 @@ func Check(ctx context.Context, o Options) (Result, error) {
 	return Result{Findings: Apply(found, basePolicy, o.Policy, o.Hook), Truncated: ch.Truncated}, nil
 }
 
+// notGit is why a project outside git is not judged.
+const notGit = "not in a git work tree"
+
 // judgedBase is the commit the change is judged against, or why there is none to judge it
 // against (outside git, no commit to compare with); only a git failure is an error.
 func judgedBase(ctx context.Context, snap *snapshot.Snapshot) (from, skipped string, err error) {
 	from, against, hasBase, err := snap.DiffBase(ctx)
 	switch {
 	case errors.Is(err, snapshot.ErrNotGit):
-		return "", "not in a git work tree", nil
+		return "", notGit, nil
 	case err != nil:
 		return "", "", err
 	case !hasBase:
