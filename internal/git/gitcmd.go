@@ -131,6 +131,9 @@ func command(ctx context.Context, dir string, args []string) (*exec.Cmd, *Capped
 		// Pathspec magic such as :(exclude).gauntlet must mean what it says, whatever the user's
 		// environment asks of their own git commands.
 		"GIT_LITERAL_PATHSPECS=0", "GIT_GLOB_PATHSPECS=0", "GIT_NOGLOB_PATHSPECS=0", "GIT_ICASE_PATHSPECS=0")
+	if top, ok := workTreeOf(dir); ok {
+		cmd.Env = append(cmd.Env, "GIT_WORK_TREE="+top)
+	}
 	cmd.WaitDelay = waitDelay
 	stderr := &CappedBuffer{Limit: maxStderr, Truncate: true}
 	cmd.Stderr = stderr
