@@ -22,6 +22,7 @@ const (
 	RuleGateAltered       = "gate-altered"        // a gate or setting of the config at the session's base changed (the stop runs the base's)
 	RuleEnvChanged        = "environment-changed" // what steers the tools (PATH, GOFLAGS, go env -w, ...) differs from the session's start
 	RuleTestsLost         = "tests-lost"          // measured: a test that passed at the base was skipped, did not run, or fails under a gate that passed
+	RuleChangeHidden      = "change-hidden"       // a file git is told not to look at (assume-unchanged, skip-worktree) differs in the work tree
 	RuleCoverageLost      = "coverage-lost"       // measured: lines the change did not touch, covered at the base, are not covered now
 )
 
@@ -31,7 +32,7 @@ var IntegrityRules = []string{
 	RuleTestNeutered, RuleSuppressionAdded,
 	RuleGateRelaxed, RuleIntegrityRelaxed, RuleLintRelaxed, RuleTypecheckRelaxed, RuleCoverageLowered,
 	RuleScriptNeutered, RuleTestsExcluded, RuleCICheckRemoved, RuleHookWeakened, RuleGateAltered,
-	RuleEnvChanged, RuleTestsLost, RuleCoverageLost,
+	RuleEnvChanged, RuleTestsLost, RuleCoverageLost, RuleChangeHidden,
 }
 
 // IntegrityRuleSummary is one line per rule, for SARIF rule descriptions and `gauntlet explain`.
@@ -55,6 +56,7 @@ var IntegrityRuleSummary = map[string]string{
 	RuleGateAltered:       "A gate or setting of the gauntlet config at the session's base was removed, renamed or changed; the stop runs the base's.",
 	RuleEnvChanged:        "What steers the tools (PATH, GOFLAGS, a go env -w setting, NODE_OPTIONS, ...) differs from the session's start.",
 	RuleTestsLost:         "A test that passed at the base was skipped or did not run here, fewer tests pass, or a test fails under a gate that passed (the test census).",
+	RuleChangeHidden:      "A file git is told not to look at (assume-unchanged, skip-worktree) was edited or deleted in the work tree, where no diff shows it.",
 	RuleCoverageLost:      "Lines the change did not touch were covered by the gate's tests at the base and are not now (a test that stopped testing).",
 }
 

@@ -63,6 +63,11 @@ func Check(ctx context.Context, o Options) (Result, error) {
 		return Result{}, err
 	}
 	found := Detect(ch, o.Inputs)
+	hidden, err := hiddenChanges(ctx, snap)
+	if err != nil {
+		return Result{}, err
+	}
+	found = append(found, hidden...)
 	return Result{Findings: Apply(found, basePolicy, o.Policy, o.Hook), Truncated: ch.Truncated}, nil
 }
 

@@ -25,6 +25,9 @@ type IndexEntry struct {
 	// Hidden is set for a file git is told not to look at in the work tree (skip-worktree,
 	// assume-unchanged): git status never reports its edits, so its content must be read.
 	Hidden bool
+	// AssumeUnchanged is set when assume-unchanged is among the reasons: unlike a skip-worktree
+	// file, which a sparse checkout leaves out of the work tree, such a file is meant to be there.
+	AssumeUnchanged bool
 }
 
 // Index lists the files of the index under the root (read at most once per Tree): what the cache
@@ -125,7 +128,8 @@ func parseLsFiles(out []byte) []IndexEntry {
 		if isLaterStage(index, string(path)) {
 			continue
 		}
-		index = append(index, IndexEntry{Path: string(path), Mode: f[1], OID: f[2], Hidden: isHiddenTag(f[0][0])})
+		index = append(index, IndexEntry{Path: string(path), Mode: f[1], OID: f[2], Hidden: isHiddenTag(f[0][0]),
+			AssumeUnchanged: f[0][0] >= 'a' && f[0][0] <= 'z'})
 	}
 	return index
 }
@@ -273,7 +277,7 @@ func parseIndexFile(data []byte, oidLen int, prefix string, keep func(mode uint3
 		if !ok || isLaterStage(index, path) {
 			continue
 		}
-		index = append(index, IndexEntry{Path: path, Mode: modeString(e.mode), OID: hex.EncodeToString(e.oid), Hidden: e.hidden})
+		index = append(index, IndexEntry{Path: path, Mode: modeString(e.mode), OID: hex.EncodeToString(e.oid), Hidden: e.hidden, AssumeUnchanged: e.assumed})
 	}
 	if r.splitOrSparse() {
 		return nil, errIndexForm
@@ -310,9 +314,10 @@ type indexReader struct {
 
 // indexEntry is what an entry says besides its path (in indexReader.name).
 type indexEntry struct {
-	mode   uint32
-	oid    []byte
-	hidden bool
+	mode    uint32
+	oid     []byte
+	hidden  bool
+	assumed bool // assume-unchanged
 }
 
 // statBytes is an entry's ctime, mtime, dev, ino, mode, uid, gid and size: 4 bytes each but the
@@ -350,7 +355,8 @@ func (r *indexReader) next() (indexEntry, error) {
 		r.pos += 2
 	}
 	// assume-valid (assume-unchanged) in flags, skip-worktree in the extended flags.
-	e.hidden = flags&0x8000 != 0 || extended&0x4000 != 0
+	e.assumed = flags&0x8000 != 0
+	e.hidden = e.assumed || extended&0x4000 != 0
 	if r.version == 4 {
 		return e, r.compressedName()
 	}

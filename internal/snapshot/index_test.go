@@ -189,3 +189,24 @@ func FuzzParseIndexFile(f *testing.F) {
 		parseIndexFile(data, oidLen, prefix, func(uint32, bool) bool { return true })
 	})
 }
+
+// A sparse checkout leaves skip-worktree files out of the work tree; an assume-unchanged file is
+// meant to be there. Both readers of the index tell them apart.
+func TestIndexTellsAssumeUnchangedFromSkipWorktree(t *testing.T) {
+	dir := indexRepo(t)
+	run(t, dir, "git", "update-index", "--assume-unchanged", "a.txt")
+	run(t, dir, "git", "update-index", "--skip-worktree", "dir/b.txt")
+	fromFile, ok, fromGit := indexOf(t, dir)
+	if !ok {
+		t.Fatal("the index file was not read")
+	}
+	for name, entries := range map[string][]IndexEntry{"index file": fromFile, "git ls-files": fromGit} {
+		got := map[string][2]bool{}
+		for _, e := range entries {
+			got[e.Path] = [2]bool{e.Hidden, e.AssumeUnchanged}
+		}
+		if got["a.txt"] != [2]bool{true, true} || got["dir/b.txt"] != [2]bool{true, false} {
+			t.Errorf("%s: a.txt (hidden, assume-unchanged) = %v, dir/b.txt = %v; want [true true], [true false]", name, got["a.txt"], got["dir/b.txt"])
+		}
+	}
+}
