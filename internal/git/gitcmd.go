@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"time"
 
@@ -123,14 +124,23 @@ func Stream(ctx context.Context, dir string, args []string, consume func(io.Read
 	return nil
 }
 
+// lookForItself overrides what the repository's own config, which the judged agent can write,
+// may say about what git need not look at: a core.fsmonitor program that answers "nothing
+// changed", or stat checks made minimal (core.checkStat, core.trustctime) so that an edit of the
+// same size with its time put back goes unseen. A real file system monitor only saves time.
+var lookForItself = []string{"-c", "core.fsmonitor=false", "-c", "core.checkStat=default", "-c", "core.trustctime=true"}
+
 // command prepares one git call; stdin is the null device, stderr goes to the returned buffer.
 func command(ctx context.Context, dir string, args []string) (*exec.Cmd, *CappedBuffer) {
-	cmd := exec.CommandContext(ctx, "git", args...)
+	cmd := exec.CommandContext(ctx, "git", slices.Concat(lookForItself, args)...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0", "GIT_TERMINAL_PROMPT=0", "LC_ALL=C", "LANGUAGE=C",
 		// Pathspec magic such as :(exclude).gauntlet must mean what it says, whatever the user's
 		// environment asks of their own git commands.
-		"GIT_LITERAL_PATHSPECS=0", "GIT_GLOB_PATHSPECS=0", "GIT_NOGLOB_PATHSPECS=0", "GIT_ICASE_PATHSPECS=0")
+		"GIT_LITERAL_PATHSPECS=0", "GIT_GLOB_PATHSPECS=0", "GIT_NOGLOB_PATHSPECS=0", "GIT_ICASE_PATHSPECS=0",
+		// Objects are read as they are: `git replace BASE HEAD` (refs in the agent's reach)
+		// would otherwise show HEAD wherever the session's base is asked for.
+		"GIT_NO_REPLACE_OBJECTS=1")
 	if top, ok := workTreeOf(dir); ok {
 		cmd.Env = append(cmd.Env, "GIT_WORK_TREE="+top)
 	}
