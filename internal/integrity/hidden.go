@@ -32,23 +32,9 @@ func hiddenChanges(ctx context.Context, snap *snapshot.Snapshot) ([]gates.Integr
 	if err != nil {
 		return nil, err
 	}
-	var found []gates.IntegrityFinding
-	var present []snapshot.IndexEntry
-	for _, ie := range special {
-		if !ie.Hidden || ie.Mode == "120000" || ie.Mode == "160000" {
-			continue // links and submodules: git stores no content of theirs to compare
-		}
-		_, err := os.Lstat(filepath.Join(snap.Root(), filepath.FromSlash(ie.Path)))
-		switch {
-		case errors.Is(err, fs.ErrNotExist) && ie.AssumeUnchanged:
-			found = append(found, hiddenFinding(ie, "was deleted"))
-		case err == nil:
-			present = append(present, ie)
-		}
-	}
+	found, present := hiddenFiles(snap.Root(), special)
 	for start := 0; start < len(present); start += hashBatch {
-		batch := present[start:min(start+hashBatch, len(present))]
-		edited, err := editedOf(ctx, snap.Root(), batch)
+		edited, err := editedOf(ctx, snap.Root(), present[start:min(start+hashBatch, len(present))])
 		if err != nil {
 			return nil, err
 		}
@@ -57,6 +43,25 @@ func hiddenChanges(ctx context.Context, snap *snapshot.Snapshot) ([]gates.Integr
 		}
 	}
 	return found, nil
+}
+
+// hiddenFiles sorts the hidden entries among special: the findings for assume-unchanged files
+// gone from the work tree, and the entries whose file is there, to be hashed. Links and
+// submodules are left out: git stores no content of theirs to compare.
+func hiddenFiles(root string, special []snapshot.IndexEntry) (found []gates.IntegrityFinding, present []snapshot.IndexEntry) {
+	for _, ie := range special {
+		if !ie.Hidden || ie.Mode == "120000" || ie.Mode == "160000" {
+			continue
+		}
+		_, err := os.Lstat(filepath.Join(root, filepath.FromSlash(ie.Path)))
+		switch {
+		case errors.Is(err, fs.ErrNotExist) && ie.AssumeUnchanged:
+			found = append(found, hiddenFinding(ie, "was deleted"))
+		case err == nil:
+			present = append(present, ie)
+		}
+	}
+	return found, present
 }
 
 // editedOf are the entries whose work-tree file git hashes to another object than the index's.
