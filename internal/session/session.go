@@ -7,7 +7,6 @@
 package session
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -126,27 +125,10 @@ func readSealed(key *seal.Key, p, purpose, project string, v seal.Sealed) (found
 	return true, nil
 }
 
-// verified says whether v, decoded from data, carries its seal. What writeSealed writes is the
-// seal's own input, json.Marshal of v without its seal, with the seal added as the last field: the
-// seal is first checked over those bytes as they are, which needs no encoding of v again; any
-// other file is verified as decoded (seal.VerifyJSON).
+// verified says whether v, decoded from data, carries its seal: first over the file's bytes as
+// written (seal.Key.VerifyEncoded, no encoding of v again), else as decoded (seal.VerifyJSON).
 func verified(key *seal.Key, purpose, project string, data []byte, v seal.Sealed) bool {
-	if sealed, mac, ok := unsealedJSON(data); ok && mac == *v.SealField() && key.Verify(mac, purpose, project, sealed) {
-		return true
-	}
-	return key.VerifyJSON(purpose, project, v)
-}
-
-// unsealedJSON splits a sealed JSON object whose seal is its last field into the object without
-// it and the seal.
-func unsealedJSON(data []byte) (sealed []byte, mac string, ok bool) {
-	const field = `,"mac":"`
-	i := bytes.LastIndex(data, []byte(field))
-	if i < 0 || !bytes.HasSuffix(data, []byte(`"}`)) || i+len(field) > len(data)-2 {
-		return nil, "", false
-	}
-	mac = string(data[i+len(field) : len(data)-2])
-	return append(data[:i:i], '}'), mac, true
+	return key.VerifyEncoded(purpose, project, data) || key.VerifyJSON(purpose, project, v)
 }
 
 // writeSealed seals v and replaces the file at p with it.

@@ -71,9 +71,9 @@ func rememberSpecial(ctx context.Context, sd *state.Dir, tree *snapshot.Tree) {
 // file hidden from git, no symlink: most projects) no decoding either. Any other memo is
 // verified as decoded, as seal.VerifyJSON does.
 func readIndexMemo(key *seal.Key, project, id string, data []byte) ([]snapshot.IndexEntry, bool) {
-	sealed, mac, ok := unsealedJSON(data)
-	verified := ok && key.Verify(mac, sealIndexMemo, project, sealed)
-	if quoted, err := json.Marshal(id); verified && err == nil && string(sealed) == `{"index":`+string(quoted)+`}` {
+	verified := key.VerifyEncoded(sealIndexMemo, project, data)
+	// A verified memo whose index is followed at once by its seal holds no entries.
+	if quoted, err := json.Marshal(id); verified && err == nil && bytes.HasPrefix(data, []byte(`{"index":`+string(quoted)+`,"mac":"`)) {
 		return nil, true
 	}
 	var m indexMemo
@@ -81,16 +81,4 @@ func readIndexMemo(key *seal.Key, project, id string, data []byte) ([]snapshot.I
 		return nil, false
 	}
 	return m.Entries, verified || key.VerifyJSON(sealIndexMemo, project, &m)
-}
-
-// unsealedJSON splits a sealed JSON object whose seal is its last field into the object without
-// it and the seal.
-func unsealedJSON(data []byte) (sealed []byte, mac string, ok bool) {
-	const field = `,"mac":"`
-	i := bytes.LastIndex(data, []byte(field))
-	if i < 0 || !bytes.HasSuffix(data, []byte(`"}`)) || i+len(field) > len(data)-2 {
-		return nil, "", false
-	}
-	mac = string(data[i+len(field) : len(data)-2])
-	return append(data[:i:i], '}'), mac, true
 }
