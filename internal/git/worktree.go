@@ -39,19 +39,14 @@ func workTreeOf(dir string) (string, bool) {
 	return top, ok
 }
 
-// findTop walks up from dir to the directory holding `.git` (a directory, or the file of a
-// linked worktree or a submodule).
+// findTop is the top of the work tree holding dir (FindLayout's), unless dir is inside its git
+// directory.
 func findTop(dir string) (string, bool) {
-	for d := dir; ; {
-		if info, err := os.Lstat(filepath.Join(d, ".git")); err == nil && (info.IsDir() || info.Mode().IsRegular()) {
-			rel, err := filepath.Rel(d, dir)
-			inGitDir := err == nil && (rel == ".git" || strings.HasPrefix(rel, ".git"+string(filepath.Separator)))
-			return d, !inGitDir
-		}
-		parent := filepath.Dir(d)
-		if parent == d {
-			return "", false
-		}
-		d = parent
+	layout, err := FindLayout(dir)
+	if err != nil {
+		return "", false
 	}
+	rel, err := filepath.Rel(layout.TopLevel, dir)
+	inGitDir := err == nil && (rel == ".git" || strings.HasPrefix(rel, ".git"+string(filepath.Separator)))
+	return layout.TopLevel, !inGitDir
 }
