@@ -16,6 +16,9 @@ type Finding struct {
 	Severity string `json:"severity"` // "error", "warning" or "info"
 	Message  string `json:"message"`
 	Rule     string `json:"rule"`
+	// PreExisting marks a finding the change's base produces too (same identity as new_only
+	// compares); it is reported, and blocks no agent's stop.
+	PreExisting bool `json:"pre_existing,omitempty"`
 }
 
 // Cause is an environment failure recognised in a gate's output (a registry that cannot be

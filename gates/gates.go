@@ -270,4 +270,9 @@ type Result struct {
 	// why it was not.
 	Coverage           *CoverageSummary
 	CoverageUnmeasured string
+	// Blame says whose a failure is (regression, pre-existing, flaky) when the engine measured it
+	// against the base; empty for a gate that did not fail, or was not compared (a failure with
+	// no blame is the change's). BlameDetail names the tests it rests on.
+	Blame       Blame
+	BlameDetail *BlameDetail
 }
