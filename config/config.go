@@ -97,7 +97,17 @@ type StopHook struct {
 	// LocalOverrides says what the stop hook does with what .gauntlet.local.yml changes of the
 	// gates: LocalHonour, LocalReport (the default) or LocalIgnore. Set in .gauntlet.yml only.
 	LocalOverrides string
+	// PreExisting says whether a failure the session's base already has blocks a stop:
+	// PreExistingReport (the default: it is reported after the regressions and blocks nothing) or
+	// PreExistingBlock (every failure blocks, whatever the base). Set in .gauntlet.yml only.
+	PreExisting string
 }
+
+// What stop_hook.pre_existing may say.
+const (
+	PreExistingReport = "report"
+	PreExistingBlock  = "block"
+)
 
 // Options say where to look for the config.
 type Options struct {

@@ -223,11 +223,18 @@ func setKeys(p *positions) []string {
 // to the remote cache and the keys it trusts.
 func localOnlyProblems(local *rawFile) []Problem {
 	problems := localRemoteCacheProblems(local)
-	if local.StopHook == nil || !local.StopHook.has("local_overrides") {
+	if local.StopHook == nil {
 		return problems
 	}
-	return append(problems, local.StopHook.keyPos("local_overrides").problem(
-		"stop_hook.local_overrides can only be set in "+FileName+": a local override must not decide how the stop hook treats local overrides"))
+	if local.StopHook.has("local_overrides") {
+		problems = append(problems, local.StopHook.keyPos("local_overrides").problem(
+			"stop_hook.local_overrides can only be set in "+FileName+": a local override must not decide how the stop hook treats local overrides"))
+	}
+	if local.StopHook.has("pre_existing") {
+		problems = append(problems, local.StopHook.keyPos("pre_existing").problem(
+			"stop_hook.pre_existing can only be set in "+FileName+": whether a failure the base already has blocks is the project's decision"))
+	}
+	return problems
 }
 
 // ForStopHook is the config the stop hook judges with, and the overrides it names (nil when it

@@ -151,3 +151,17 @@ func TestNoLocalLoadsTheMainFileAlone(t *testing.T) {
 		t.Fatalf("NoLocal: local %q, overrides %v, %d gates", c.LocalPath, c.Overrides, len(c.Gates))
 	}
 }
+
+// Whoever can write .gauntlet.local.yml (the gated agent) must not make failures the base already
+// has stop blocking, nor the project's `block` lenient: only .gauntlet.yml says.
+func TestLocalFileCannotSetPreExisting(t *testing.T) {
+	main := "version: 1\nstop_hook:\n  pre_existing: block\ngates:\n  t:\n    run: x\n"
+	_, err := loadWithLocal(t, main, "stop_hook:\n  pre_existing: report\n")
+	if err == nil || !strings.Contains(err.Error(), ".gauntlet.local.yml:2:3: stop_hook.pre_existing can only be set in .gauntlet.yml") {
+		t.Fatalf("err = %v", err)
+	}
+	c, err := loadWithLocal(t, main, "stop_hook:\n  max_attempts: 4\n")
+	if err != nil || c.StopHook.PreExisting != PreExistingBlock {
+		t.Fatalf("the project's pre_existing with an unrelated local key: %+v, %v", c.StopHook, err)
+	}
+}

@@ -50,6 +50,7 @@ type rawStopHook struct {
 	QuietPeriod     *duration     `yaml:"quiet_period"`
 	Autofix         *bool         `yaml:"autofix"`
 	LocalOverrides  *string       `yaml:"local_overrides" enum:"honour,report,ignore"`
+	PreExisting     *string       `yaml:"pre_existing" enum:"report,block"`
 }
 
 type rawGate struct {

@@ -322,6 +322,8 @@ var settings = []setting{
 		stricter: func(_, h *config.Config) bool { return !h.StopHook.HonorActiveFlag }},
 	{name: "stop_hook.local_overrides", value: func(c *config.Config) string { return c.StopHook.LocalOverrides },
 		stricter: func(_, h *config.Config) bool { return h.StopHook.LocalOverrides != config.LocalHonour }},
+	{name: "stop_hook.pre_existing", value: func(c *config.Config) string { return c.StopHook.PreExisting },
+		stricter: func(_, h *config.Config) bool { return h.StopHook.PreExisting == config.PreExistingBlock }},
 	{name: "stop_hook.lock_wait", value: func(c *config.Config) string { return c.StopHook.LockWait.String() }, stricter: always},
 	{name: "stop_hook.first_failure", value: func(c *config.Config) string { return canon(c.StopHook.FirstFailure) }, stricter: always},
 	{name: "stop_hook.speculative", value: func(c *config.Config) string { return fmt.Sprint(c.StopHook.Speculative) }, stricter: always},

@@ -63,6 +63,10 @@ func TestJudgeKeepsTheBasesGates(t *testing.T) {
 			head:     strings.Replace(baseYML, "gates:", "stop_hook:\n  timeout: 1ms\ngates:", 1),
 			want:     []string{"test: go test ./...", "lint: golangci-lint run"},
 			findings: []string{`block: stop_hook.timeout altered`}},
+		{name: "pre-existing failures made to block is stricter",
+			head:     strings.Replace(baseYML, "gates:", "stop_hook:\n  pre_existing: block\ngates:", 1),
+			want:     []string{"test: go test ./...", "lint: golangci-lint run"},
+			findings: []string{`warn: stop_hook.pre_existing altered`}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -137,5 +141,19 @@ func TestJudgeWithTheMainFileItself(t *testing.T) {
 	}
 	if len(same.Findings) != 0 || same.Config.Gates[1].Enabled {
 		t.Errorf("findings %v, lint enabled %v; want none, and the change's lint", same.Findings, same.Config.Gates[1].Enabled)
+	}
+}
+
+// A project whose failures all block (pre_existing: block) is not made lenient by the change: the
+// base's value stays, and the alteration blocks.
+func TestJudgeKeepsPreExistingBlock(t *testing.T) {
+	blockYML := strings.Replace(baseYML, "gates:", "stop_hook:\n  pre_existing: block\ngates:", 1)
+	base, head := parse(t, blockYML), parse(t, baseYML)
+	got := Judge(base, head, head, ".gauntlet.yml")
+	if got.Config.StopHook.PreExisting != config.PreExistingBlock {
+		t.Errorf("pre_existing %q, want the base's block", got.Config.StopHook.PreExisting)
+	}
+	if len(got.Findings) != 1 || got.Findings[0].Level != gates.IntegrityBlock || !strings.Contains(got.Findings[0].Message, "stop_hook.pre_existing altered") {
+		t.Errorf("findings %+v", got.Findings)
 	}
 }
