@@ -32,6 +32,22 @@ type BlameDetail struct {
 	Why string `json:"why,omitempty"`
 }
 
+// CountedVerdict is the verdict of results where only the failures whose blame counts fail: the
+// others weigh as warnings. counts nil counts every failure.
+func CountedVerdict(results []Result, counts func(Blame) bool) Verdict {
+	if counts == nil {
+		return VerdictOf(results)
+	}
+	weighed := make([]Result, len(results))
+	for i, r := range results {
+		if r.Status == StatusFail && !counts(r.Blame) {
+			r.Status = StatusWarn
+		}
+		weighed[i] = r
+	}
+	return VerdictOf(weighed)
+}
+
 // Blocks says whether a failure of this blame blocks an agent's stop, given whether the config
 // makes pre-existing failures block too (stop_hook.pre_existing: block). A flaky failure never
 // blocks: it passed when run alone.

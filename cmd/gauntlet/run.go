@@ -45,6 +45,7 @@ type runOptions struct {
 	shard       engine.Shard
 	names       []string
 	noCache     bool
+	newOnly     bool
 	timings     string
 }
 
@@ -111,6 +112,7 @@ Exit codes: 0 pass or warn, 1 fail, 2 usage or config error, 3 error (a gate cou
 	f.BoolVarP(&opts.verbose, "verbose", "v", false, "stream every gate's output live, each line prefixed with the gate name")
 	f.StringVar(&opts.color, "color", "auto", "colour the output: auto, always or never (NO_COLOR is honoured by auto)")
 	f.BoolVar(&opts.noCache, "no-cache", false, "run every gate, even those whose pass the cache holds")
+	f.BoolVar(&opts.newOnly, "new-only", false, "fail only on what the change broke: failures the base has too (measured there) are reported, not failed")
 	f.StringVar(&shard, "shard", "", "run only shard K of N of the selected gates, balanced by known durations, e.g. 2/4; auto: from the CI's variables")
 	f.StringVar(&opts.timings, "timings", "", "gate durations that balance --shard: a JSON report or a {\"gate\": ms} object (default: the last unsharded run's)")
 	return cmd
@@ -157,6 +159,9 @@ func runGates(parent context.Context, opts *runOptions) error {
 		Grace:    killGrace,
 		Starting: func(_ string, toRun []gates.Gate) { progress.Start(toRun) },
 		NoCache:  opts.noCache,
+		Blame:    true,
+		NewOnly:  opts.newOnly,
+		Counts:   newOnlyCounts(opts.newOnly),
 	})
 	progress.Stop()
 	reportLeftovers(ios.ErrOut, run)
@@ -364,4 +369,13 @@ func (s *stopOnBrokenPipe) Write(p []byte) (int, error) {
 		return len(p), nil
 	}
 	return n, err
+}
+
+// newOnlyCounts is which failures fail a run: with --new-only, only regressions (a failure the
+// base has too, or a flaky test, is reported and does not fail it); else every one.
+func newOnlyCounts(newOnly bool) func(gates.Blame) bool {
+	if !newOnly {
+		return nil
+	}
+	return func(b gates.Blame) bool { return b.Blocks(false) }
 }

@@ -2,11 +2,14 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -117,6 +120,7 @@ func writeHistory(w io.Writer, h stophook.History, now time.Time, color bool) er
 	if len(entries) == 0 {
 		return nil
 	}
+	writeFlaky(w, h.FlakyCounts())
 	latest := entries[max(0, len(entries)-statusDecisions):]
 	fmt.Fprintf(w, "stop hook, last %s:\n", termtext.Count(len(latest), "decision"))
 	for _, e := range latest {
@@ -270,4 +274,30 @@ func writeHistoryJSON(w io.Writer, report []byte, h stophook.History) error {
 	out.WriteByte('\n')
 	_, err = w.Write(out.Bytes())
 	return err
+}
+
+// maxFlakyShown bounds the flaky tests status lists, the most often flaky first.
+const maxFlakyShown = 10
+
+// writeFlaky lists the tests the stop hook found flaky (failed, then passed alone), with how
+// often: a test that flakes again and again is worth fixing.
+func writeFlaky(w io.Writer, counts map[string]int) {
+	if len(counts) == 0 {
+		return
+	}
+	tests := slices.Collect(maps.Keys(counts))
+	slices.SortFunc(tests, func(a, b string) int {
+		if c := cmp.Compare(counts[b], counts[a]); c != 0 {
+			return c
+		}
+		return strings.Compare(a, b)
+	})
+	fmt.Fprintf(w, "flaky tests (failed, then passed when run again alone):\n")
+	for _, t := range tests[:min(len(tests), maxFlakyShown)] {
+		fmt.Fprintf(w, "  %s  %s\n", termtext.Count(counts[t], "time"), t)
+	}
+	if len(tests) > maxFlakyShown {
+		fmt.Fprintf(w, "  and %d more\n", len(tests)-maxFlakyShown)
+	}
+	fmt.Fprintln(w)
 }

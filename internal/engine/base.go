@@ -17,6 +17,7 @@ import (
 	"github.com/gauntlet-dev/gauntlet/internal/baseline"
 	"github.com/gauntlet-dev/gauntlet/internal/cache"
 	"github.com/gauntlet-dev/gauntlet/internal/git"
+	"github.com/gauntlet-dev/gauntlet/internal/integrity"
 	"github.com/gauntlet-dev/gauntlet/internal/remotecache"
 	"github.com/gauntlet-dev/gauntlet/internal/session"
 	"github.com/gauntlet-dev/gauntlet/internal/snapshot"
@@ -301,18 +302,50 @@ func (j *baseJudge) prepare(ctx context.Context) (baseRoot string, opts runner.O
 		Grace:    j.grace,
 		Abort:    j.abort,
 	}
-	if j.openLogs == nil {
-		return baseRoot, opts, done, nil
-	}
-	if runLogs, err := j.openLogs(); err == nil {
-		if err := runLogs.Mkdir("base", 0o755); err == nil || errors.Is(err, os.ErrExist) {
-			if baseLogs, err := runLogs.OpenRoot("base"); err == nil {
-				opts.Logs, opts.LogPrefix = baseLogs, j.prefix+"/base"
-				done = func() { baseLogs.Close() }
-			}
-		}
+	if baseLogs, prefix, ok := subLogs(j.openLogs, j.prefix, "base"); ok {
+		opts.Logs, opts.LogPrefix = baseLogs, prefix
+		done = func() { baseLogs.Close() }
 	}
 	return baseRoot, opts, done, nil
+}
+
+// subLogs opens the folder name of the run's log dir (made when missing), for the logs of
+// gates run besides the run's own (the base's, a rerun's); false without one. The caller closes
+// it.
+func subLogs(openLogs func() (*os.Root, error), prefix, name string) (*os.Root, string, bool) {
+	if openLogs == nil {
+		return nil, "", false
+	}
+	runLogs, err := openLogs()
+	if err != nil {
+		return nil, "", false
+	}
+	if err := runLogs.Mkdir(name, 0o755); err != nil && !errors.Is(err, os.ErrExist) {
+		return nil, "", false
+	}
+	sub, err := runLogs.OpenRoot(name)
+	if err != nil {
+		return nil, "", false
+	}
+	return sub, prefix + "/" + name, true
+}
+
+// touched says whether the change touched file (root-relative); a test whose file is not known
+// counts as touched when the change touches any test file, since it may be one of them.
+func (j *baseJudge) touched(ctx context.Context, file string) bool {
+	if j.snap == nil {
+		return true
+	}
+	ch, err := j.snap.Change(ctx)
+	if err != nil {
+		return true
+	}
+	for _, f := range ch.Files {
+		if f.Path == file || f.RenamedTo == file && file != "" || file == "" && integrity.IsTestFile(f.Path) {
+			return true
+		}
+	}
+	return false
 }
 
 // source names the base for reasons: "the merge-base 1a2b3c4d5e6f", or the session's.

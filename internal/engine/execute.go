@@ -88,6 +88,14 @@ type Request struct {
 	// Unlocked (with Locked) says the caller judges without the run lock, which something else
 	// held past the wait: nothing of the run in progress (its record, its processes) is touched.
 	Unlocked bool
+	// Blame decides whose each failure is (gates.Blame): against the base's stored measures, and
+	// by running the base and failing tests again alone where StopHook or NewOnly allow it.
+	Blame bool
+	// NewOnly (`run --new-only`) runs the base to blame failures as the stop hook does.
+	NewOnly bool
+	// Counts says which failures count in the verdict, by their blame; nil counts every one (a
+	// plain `run`: a red main stays red). A failure that does not count is a warning.
+	Counts func(gates.Blame) bool
 }
 
 // Run is what one pipeline run produced.

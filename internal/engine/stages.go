@@ -204,8 +204,10 @@ func (e *execution) judgeResults(ctx context.Context, ran []gates.Result) (final
 		ran = blameWrites(e.cfg.Root, e.before.changedSince(ctx, afterRun), ran, gatesByName(e.cfg))
 	}
 	// The base's checkout is made again if new_only's was removed above.
+	ran = e.unexcused(ran)
 	ran = e.live.settle(earnErrors(ctx, e.req, e.judge, e.cold.all(ran), gatesAndSetupByName(e.cfg)))
 	lost = passToPass(ctx, e.req, e.judge, e.snap, e.tests, ran, gatesByName(e.cfg))
+	ran = e.blame(ctx, ran)
 	e.judge.close()
 	ran = e.tests.attach(ran)
 	e.cacheErr = errors.Join(e.cacheErr, e.hits.remember(ctx, e.runID, ran, afterRun))
@@ -227,11 +229,12 @@ func (e *execution) assemble(ran []gates.Result, lost []gates.IntegrityFinding) 
 	}
 	run.Integrity = sanitizeIntegrity(withSessionFindings(slices.Concat(e.integrity.Findings, lost), req), e.secrets)
 	run.IntegrityErr = e.integrityErr
-	run.Verdict = gates.VerdictWithIntegrity(gates.VerdictOf(slices.Concat(run.Setup, run.Results)), run.Integrity)
+	run.Verdict = gates.VerdictWithIntegrity(gates.CountedVerdict(slices.Concat(run.Setup, run.Results), req.Counts), run.Integrity)
 	run.FirstFailure = firstFailure(ran)
 	run.Report = report.New(e.runID, e.started, run.Duration, run.Results).WithSetup(e.started, run.Setup)
 	run.Report.Verdict = run.Verdict
 	run.Report.Integrity = run.Integrity
+	run.Report.NotCounted = notCounted(req.Counts)
 	run.Report.IntegritySkipped = e.integrity.Skipped
 	run.Report.ConfigDigest = cfg.ContentDigest
 	run.Report.LocalOverrides = config.OverrideNames(cfg.Overrides)

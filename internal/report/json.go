@@ -60,7 +60,7 @@ func ReadJSON(rd io.Reader) (Report, error) {
 				return Report{}, fmt.Errorf("read json report: %w", err)
 			}
 			list[i] = g
-			results = append(results, gates.Result{Status: g.Status})
+			results = append(results, gates.Result{Status: g.Status, Blame: g.Blame})
 		}
 	}
 	// A report is one verdict of its gates, setup steps and integrity findings; one that says
@@ -69,7 +69,7 @@ func ReadJSON(rd io.Reader) (Report, error) {
 	if err := cleanIntegrity(r.Integrity); err != nil {
 		return Report{}, fmt.Errorf("read json report: %w", err)
 	}
-	if want := gates.VerdictWithIntegrity(gates.VerdictOf(results), r.Integrity); r.Verdict != want {
+	if want := gates.VerdictWithIntegrity(gates.CountedVerdict(results, r.Counts()), r.Integrity); r.Verdict != want {
 		return Report{}, fmt.Errorf("read json report: verdict %q, but its gates make it %q", r.Verdict, want)
 	}
 	return r, nil
@@ -157,6 +157,15 @@ func cleanGate(g GateReport) GateReport {
 	}
 	g.TestsUncounted = termtext.Line(g.TestsUncounted)
 	g.CoverageUnmeasured = termtext.Line(g.CoverageUnmeasured)
+	g.Blame = gates.Blame(termtext.Line(string(g.Blame)))
+	if d := g.BlameDetail; d != nil {
+		c := *d
+		for _, list := range []*[]string{&c.Regressions, &c.PreExisting, &c.Flaky} {
+			*list = cleanLines(*list)
+		}
+		c.Why = termtext.Line(c.Why)
+		g.BlameDetail = &c
+	}
 	if g.Coverage != nil {
 		c := *g.Coverage
 		c.Format, c.Notes = termtext.Line(c.Format), cleanLines(c.Notes)

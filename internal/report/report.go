@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -40,6 +41,18 @@ type Report struct {
 	// LocalOverrides names what .gauntlet.local.yml changed of the gates this run judged ("test:
 	// disabled by .gauntlet.local.yml"): a personal file, not in git, that nobody else sees.
 	LocalOverrides []string `json:"local_overrides,omitempty"`
+	// NotCounted are the blames whose failures did not fail the verdict (a stop lets pre-existing
+	// and flaky failures go; so does `run --new-only`): they weigh as warnings. Omitted when every
+	// failure counts.
+	NotCounted []gates.Blame `json:"not_counted,omitempty"`
+}
+
+// Counts says which failures count in r's verdict, by their blame (nil: every one).
+func (r Report) Counts() func(gates.Blame) bool {
+	if len(r.NotCounted) == 0 {
+		return nil
+	}
+	return func(b gates.Blame) bool { return b == "" || !slices.Contains(r.NotCounted, b) }
 }
 
 // GateReport is one gate's line in the report.
@@ -95,6 +108,11 @@ type GateReport struct {
 	// Config is where the gate is defined, so that a failure without a finding of its own can
 	// still be shown on a line (SARIF); omitted when not known.
 	Config *ConfigPlace `json:"config,omitempty"`
+	// Blame says whose a failure is, measured against the change's base: regression,
+	// pre-existing or flaky (SPEC §12); BlameDetail names the tests it rests on. Omitted for a
+	// gate that did not fail, or whose failure was not compared with the base.
+	Blame       gates.Blame        `json:"blame,omitempty"`
+	BlameDetail *gates.BlameDetail `json:"blame_detail,omitempty"`
 
 	// setup marks a setup step's line among the gates' in the renderings (see shown).
 	setup bool
@@ -194,6 +212,8 @@ func gateReport(res gates.Result) GateReport {
 		TestsUncounted:     res.TestsUncounted,
 		Coverage:           res.Coverage,
 		CoverageUnmeasured: res.CoverageUnmeasured,
+		Blame:              res.Blame,
+		BlameDetail:        res.BlameDetail,
 	}
 	if g.Findings == nil {
 		g.Findings = []gates.Finding{}

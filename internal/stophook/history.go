@@ -101,6 +101,27 @@ type GateOutcome struct {
 	Status     string `json:"status"`
 	DurationMS int64  `json:"duration_ms"`
 	Cached     bool   `json:"cached,omitempty"`
+	// Blame is a failure's blame (regression, pre-existing, flaky) when it was measured; Flaky
+	// names the tests that failed and passed when run again alone (at most maxHistoryFlaky).
+	Blame string   `json:"blame,omitempty"`
+	Flaky []string `json:"flaky,omitempty"`
+}
+
+// maxHistoryFlaky bounds the flaky tests one gate's outcome names in the history.
+const maxHistoryFlaky = 5
+
+// FlakyCounts counts, over the decisions of h, how often each test was found flaky, by
+// "gate: test".
+func (h History) FlakyCounts() map[string]int {
+	out := map[string]int{}
+	for _, e := range h.Entries {
+		for _, g := range e.Gates {
+			for _, t := range g.Flaky {
+				out[g.Name+": "+t]++
+			}
+		}
+	}
+	return out
 }
 
 // outcomesOf keeps what the history needs of the results: a gate that did not run (skipped)
@@ -114,7 +135,13 @@ func outcomesOf(results []gates.Result) []GateOutcome {
 		if len(out) == maxHistoryOutcomes {
 			break
 		}
-		out = append(out, GateOutcome{Name: historyID(r.Name), Status: string(r.Status), DurationMS: r.Duration.Milliseconds(), Cached: r.Cached})
+		o := GateOutcome{Name: historyID(r.Name), Status: string(r.Status), DurationMS: r.Duration.Milliseconds(), Cached: r.Cached, Blame: string(r.Blame)}
+		if r.BlameDetail != nil {
+			for _, t := range r.BlameDetail.Flaky[:min(len(r.BlameDetail.Flaky), maxHistoryFlaky)] {
+				o.Flaky = append(o.Flaky, termtext.Line(t))
+			}
+		}
+		out = append(out, o)
 	}
 	return out
 }

@@ -311,7 +311,9 @@ func (c *call) speculate(ctx context.Context, cfg *config.Config, judged judging
 		Env:             c.Environ,
 		ExtraEnv:        c.gateEnv(),
 		Grace:           grace,
-		FailFast:        !cfg.StopHook.FirstFailure.Wait,
+		FailFast:        cfg.StopHook.EndsAtFirstFailure(),
+		Blame:           true,
+		Counts:          cfg.StopHook.Counts,
 		FailGrace:       cfg.StopHook.FirstFailure.Grace,
 		Recorded: func(run *engine.Run) error {
 			return c.leaveResults(ctx, cfg, st, superseded, run)

@@ -460,7 +460,9 @@ func (c *call) request(cfg *config.Config, st *stopState, progress *report.Progr
 		StopSignalWindow: c.StopSignalWindow,
 		// The agent's fix for the first failure changes the code: gates still running after a
 		// short grace would judge a state that is about to go, so they are stopped.
-		FailFast:      !cfg.StopHook.FirstFailure.Wait,
+		FailFast:      cfg.StopHook.EndsAtFirstFailure(),
+		Blame:         true,
+		Counts:        cfg.StopHook.Counts,
 		FailGrace:     cfg.StopHook.FirstFailure.Grace,
 		Starting:      func(_ string, toRun []gates.Gate) { progress.Start(toRun) },
 		Snapshot:      st.snap,
@@ -613,14 +615,67 @@ func (c *call) share(sd *state.Dir, fingerprint, key string, sticky []string, ru
 }
 
 func warnNotice(results []gates.Result, integrity []gates.IntegrityFinding) string {
-	if len(only(results, gates.StatusWarn)) == 0 && len(integrity) > 0 {
-		return "gauntlet: passed, but " + integrityNotice(integrity) + "; stop allowed"
+	warned, blamed := only(results, gates.StatusWarn), only(results, gates.StatusFail)
+	var parts []string
+	if len(blamed) > 0 {
+		parts = append(parts, "nothing this change broke is failing; "+blameNotice(blamed))
 	}
-	msg := "gauntlet: passed with warnings from " + describe(results, gates.StatusWarn)
+	if len(warned) > 0 {
+		parts = append(parts, "passed with warnings from "+describe(results, gates.StatusWarn))
+	}
 	if len(integrity) > 0 {
-		msg += "; " + integrityNotice(integrity)
+		if len(parts) == 0 {
+			parts = append(parts, "passed, but "+integrityNotice(integrity))
+		} else {
+			parts = append(parts, integrityNotice(integrity))
+		}
 	}
-	return msg + "; stop allowed"
+	if len(parts) == 0 {
+		parts = append(parts, "passed with warnings from no gate")
+	}
+	return "gauntlet: " + strings.Join(parts, "; ") + "; stop allowed"
+}
+
+// blameNotice names the failures a stop let go because the change did not cause them (the
+// verdict counted them as warnings): flaky tests first, then what failed before the change.
+func blameNotice(failed []gates.Result) string {
+	var flaky, before []string
+	for _, r := range failed {
+		switch r.Blame {
+		case gates.BlameFlaky:
+			flaky = append(flaky, blamedGate(r, r.BlameDetail.Flaky))
+		default:
+			var tests []string
+			if r.BlameDetail != nil {
+				tests = r.BlameDetail.PreExisting
+			}
+			before = append(before, blamedGate(r, tests))
+		}
+	}
+	var parts []string
+	if len(flaky) > 0 {
+		parts = append(parts, "flaky (failed, then passed when run again alone): "+strings.Join(flaky, ", "))
+	}
+	if len(before) > 0 {
+		parts = append(parts, "failing before this change: "+strings.Join(before, ", "))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// blamedGate is a gate and what of it failed: its tests, else its findings' count.
+func blamedGate(r gates.Result, tests []string) string {
+	const shown = 3
+	switch {
+	case len(tests) > shown:
+		return fmt.Sprintf("%s (%s and %d more)", r.Name, strings.Join(tests[:shown], ", "), len(tests)-shown)
+	case len(tests) > 0:
+		return r.Name + " (" + strings.Join(tests, ", ") + ")"
+	case len(r.Findings) == 1:
+		return r.Name + " (1 finding)"
+	case len(r.Findings) > 1:
+		return fmt.Sprintf("%s (%d findings)", r.Name, len(r.Findings))
+	}
+	return r.Name
 }
 
 // errorNotice tells the user why the agent was let go unverified. A gate that ran and was failed
