@@ -17,6 +17,10 @@ import (
 // binary changes it.
 var stopSignalWindow time.Duration
 
+// stopHookNow is the stop hook's clock for the records it ages (an error stop's); nil is the
+// system's. Only the test binary changes it.
+var stopHookNow func() time.Time
+
 // hookExit carries the stop hook's own exit code (0, or 1 for bad input): the host protocol
 // decides it, and the reply on stdout already said everything.
 type hookExit struct{ code int }
@@ -73,6 +77,7 @@ func runStopHook(ctx context.Context, opts *stopHookOptions) error {
 
 		StopSignalWindow: stopSignalWindow,
 		Started:          processStart,
+		Now:              stopHookNow,
 	})
 	if len(out.Stdout) > 0 {
 		if _, err := ios.Out.Write(out.Stdout); err != nil {

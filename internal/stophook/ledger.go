@@ -69,6 +69,9 @@ type sessionState struct {
 	// Turn is the user prompt the session's last judged stop belonged to, for hosts that send
 	// no prompt id: a stop whose own prompt cannot be told is counted with it.
 	Turn string `json:"turn,omitempty"`
+	// LastError is the error the session's last judged stop was let go with, which answers its
+	// next stop on the same state for a while (errorrecord.go).
+	LastError *errorRecord `json:"last_error,omitempty"`
 }
 
 type promptState struct {
@@ -126,7 +129,7 @@ func loadLedger(sd *state.Dir) (*ledger, error) {
 	if kerr != nil {
 		l.LastPass = ""
 		for _, s := range l.Sessions {
-			s.LastPass = ""
+			s.LastPass, s.LastError = "", nil
 		}
 		return l, err
 	}

@@ -55,6 +55,9 @@ type Options struct {
 	// Started is when the process started, about when the host's timeout started counting; zero
 	// means when Run is called.
 	Started time.Time
+	// Now is the clock an error stop's record is kept and aged by (errorrecord.go); nil is
+	// time.Now.
+	Now func() time.Time
 }
 
 // Outcome is what the process prints on stdout and exits with.
@@ -346,8 +349,8 @@ func (c *call) readStop(ctx context.Context, cfg *config.Config, sd *state.Dir) 
 	return st
 }
 
-// answerKnown answers a state the ledger knows: one that passed before, or one this session's
-// turn was already blocked on. ok is false when the gates must judge it.
+// answerKnown answers a state the ledger knows: one that passed before, one this session's turn
+// was already blocked on, or one this session was let go on with an error a moment ago. ok is false when the gates must judge it.
 func (c *call) answerKnown(ctx context.Context, cfg *config.Config, st *stopState) (_ Outcome, ok bool) {
 	if st.fingerprint == "" {
 		return Outcome{}, false
@@ -360,6 +363,10 @@ func (c *call) answerKnown(ctx context.Context, cfg *config.Config, st *stopStat
 	}
 	if c.blockedOn(st) {
 		return c.reblock(ctx, cfg, st.sd), true
+	}
+	if errorRecordOf(st.led, st.key).answers(st.fingerprint, stickyOf(st.led, st.key), c.now()) {
+		c.reapLeftovers(ctx, st.sd)
+		return c.fromRecord(errorRecordOf(st.led, st.key)), true
 	}
 	return Outcome{}, false
 }
@@ -487,8 +494,12 @@ func (c *call) recorded(ctx, gatesCtx context.Context, cfg *config.Config, st *s
 	same := st.fingerprint != "" && (run.Executed == 0 || c.unchanged(ctx, cfg, st.fingerprint, run.TreeAfter, st.stateOf))
 	// Fixers change the tree: after the check above, which is about the gates' state.
 	c.autofix(gatesCtx, cfg, run, grace)
+	// An error cut short by the call's end or a signal is no judgement of the state to repeat.
+	whole := same && ctx.Err() == nil && gatesCtx.Err() == nil
 	reply := c.remember(st.sd, func(led *ledger) Outcome {
-		return c.decide(led, st.key, st.fingerprint, same, st.maxAttempts, run, st.perSession)
+		out := c.decide(led, st.key, st.fingerprint, same, st.maxAttempts, run, st.perSession)
+		c.keepError(led.Sessions[st.key], st, whole, run, out)
+		return out
 	})
 	switch {
 	case held == nil:
