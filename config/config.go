@@ -28,6 +28,10 @@ const (
 	DefaultQuietPeriod  = time.Second
 	DefaultLockWait     = 30 * time.Second
 	DefaultMaxDiffBytes = gates.DefaultMaxDiffBytes
+	// DefaultReasonLimit bounds a block's reason, in characters: enough for every failing test
+	// and the first detail, short enough to leave the agent's context to the work (SPEC §5.2
+	// caps it at 8,000, the most stop_hook.reason_limit may ask).
+	DefaultReasonLimit = 4000
 )
 
 // ErrNotFound means no config file exists between the starting directory and the repository
@@ -97,6 +101,9 @@ type StopHook struct {
 	// LocalOverrides says what the stop hook does with what .gauntlet.local.yml changes of the
 	// gates: LocalHonour, LocalReport (the default) or LocalIgnore. Set in .gauntlet.yml only.
 	LocalOverrides string
+	// ReasonLimit bounds a block's reason, in characters (bytes): what does not fit is behind
+	// the log's path.
+	ReasonLimit int
 }
 
 // Options say where to look for the config.

@@ -50,6 +50,7 @@ type rawStopHook struct {
 	QuietPeriod     *duration     `yaml:"quiet_period"`
 	Autofix         *bool         `yaml:"autofix"`
 	LocalOverrides  *string       `yaml:"local_overrides" enum:"honour,report,ignore"`
+	ReasonLimit     *int          `yaml:"reason_limit" min:"1000" max:"8000"`
 }
 
 type rawGate struct {

@@ -392,6 +392,7 @@ var schemaDocs = sync.OnceValue(func() map[string]string {
 		"stop_hook.speculative":       "After each edit of the agent, start a background judge of the tree (debounced by quiet_period) whose verdict the stop hook joins. Needs the after-edit hook that init installs. Default: true.",
 		"stop_hook.quiet_period":      "How long the tree must stay unchanged after an edit before the background judge starts. Default: 1s.",
 		"stop_hook.autofix":           "Before blocking, run the fixers of the failed gates that have one and name every file they changed in the reason. Default: false (the agent sees what changes).",
+		"stop_hook.reason_limit":      "Most characters of a block's reason (1000 to 8000): every failing test is named first, one line each, then as much detail as fits; the rest is in the gate's log, whose path the reason gives. Default: 4000.",
 		"stop_hook.honor_active_flag": "Allow the stop at once whenever the host says stop_hook_active. Default: false.",
 		"stop_hook.local_overrides":   "What the stop hook does with what .gauntlet.local.yml changes of the gates: honour (apply it and name it), report (judge the gates as .gauntlet.yml defines them and name what was set aside) or ignore (judge as if there were no local file). Only .gauntlet.yml may set it. Default: report.",
 
