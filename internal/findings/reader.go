@@ -141,6 +141,15 @@ func (r *Reader) Line(line []byte) {
 	r.parser.line(strings.TrimRight(string(line), "\r"))
 }
 
+// Origin implements runner.OriginReader: the lines that follow come from origin (go test's
+// package of each line, read from its -json events), which the parsers that can use it read
+// rather than guess it from the text's order.
+func (r *Reader) Origin(origin string) {
+	if o, ok := r.parser.(originParser); ok && !r.broken {
+		o.origin(origin)
+	}
+}
+
 // Finish implements runner.OutputReader. The candidates of new_only are not findings yet: Settle
 // decides what they are.
 func (r *Reader) Finish(o *gates.Outcome) {
