@@ -28,6 +28,10 @@ const (
 	DefaultQuietPeriod  = time.Second
 	DefaultLockWait     = 30 * time.Second
 	DefaultMaxDiffBytes = gates.DefaultMaxDiffBytes
+	// DefaultReasonLimit bounds a block's reason, in characters: enough for every failing test
+	// and the first detail, short enough to leave the agent's context to the work (SPEC §5.2
+	// caps it at 8,000, the most stop_hook.reason_limit may ask).
+	DefaultReasonLimit = 4000
 )
 
 // ErrNotFound means no config file exists between the starting directory and the repository
@@ -101,6 +105,9 @@ type StopHook struct {
 	// PreExistingReport (the default: it is reported after the regressions and blocks nothing) or
 	// PreExistingBlock (every failure blocks, whatever the base). Set in .gauntlet.yml only.
 	PreExisting string
+	// ReasonLimit bounds a block's reason, in characters (bytes): what does not fit is behind
+	// the log's path.
+	ReasonLimit int
 }
 
 // EndsAtFirstFailure says whether the stop hook stops the other gates after the first required

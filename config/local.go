@@ -53,9 +53,9 @@ func OverrideNames(os []Override) []string {
 // integrity...) can turn a failure into something else, and is an override.
 var personalKeys = []string{"version", "jobs", "keep_runs", "fail_fast", "redact"}
 
-// personalStopHookKeys are the stop_hook keys of the same kind: how the hook waits, and what it
-// does besides judging.
-var personalStopHookKeys = []string{"lock_wait", "first_failure", "speculative", "quiet_period", "autofix"}
+// personalStopHookKeys are the stop_hook keys of the same kind: how the hook waits, what it
+// does besides judging, and how long its reason may be.
+var personalStopHookKeys = []string{"lock_wait", "first_failure", "speculative", "quiet_period", "autofix", "reason_limit"}
 
 // overridesOf lists what local changes: for each gate and setup step of the main file it sets keys
 // of, what those keys do (hint excepted: advice changes no verdict), and each top-level key that
@@ -255,7 +255,7 @@ func (c *Config) ForStopHook() (judged *Config, named []Override, mode string) {
 	m.StopHook.LockWait = c.StopHook.LockWait
 	m.StopHook.FirstFailure = c.StopHook.FirstFailure
 	m.StopHook.Speculative, m.StopHook.QuietPeriod = c.StopHook.Speculative, c.StopHook.QuietPeriod
-	m.StopHook.Autofix = c.StopHook.Autofix
+	m.StopHook.Autofix, m.StopHook.ReasonLimit = c.StopHook.Autofix, c.StopHook.ReasonLimit
 	m.LocalPath = c.LocalPath
 	if mode == LocalIgnore {
 		return &m, nil, mode

@@ -36,7 +36,7 @@ func TestOverridesNameWhatTheLocalFileChanges(t *testing.T) {
 	c, err := loadWithLocal(t, overriddenMain, `
 jobs: 2
 env: {CI: "1"}
-stop_hook: {max_attempts: 1, lock_wait: 1s}
+stop_hook: {max_attempts: 1, lock_wait: 1s, reason_limit: 2000}
 gates:
   docs: {hint: run make docs, enabled: true}
   types: {argv: ["true"], paths: [src/**], timeout: 1m}
@@ -64,6 +64,10 @@ gates:
 	}
 	if judged.Jobs != 2 || judged.StopHook.MaxAttempts != DefaultMaxAttempts || judged.StopHook.LockWait.Seconds() != 1 || judged.Env != nil {
 		t.Errorf("judged with jobs %d, max_attempts %d, lock_wait %s, env %q", judged.Jobs, judged.StopHook.MaxAttempts, judged.StopHook.LockWait, judged.Env)
+	}
+	// How long the reason may be changes no verdict: a personal setting.
+	if judged.StopHook.ReasonLimit != 2000 {
+		t.Errorf("judged with reason_limit %d, want the local file's 2000", judged.StopHook.ReasonLimit)
 	}
 	for _, g := range judged.Gates {
 		if g.Name == "test" && !g.Enabled || g.Name == "types" && g.Run != "tsc" {

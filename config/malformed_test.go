@@ -198,6 +198,9 @@ func TestParseReportsEveryProblemWithPosition(t *testing.T) {
 			`.gauntlet.yml:5:17: "max_attempts" in stop_hook must be at least 1, got 0`,
 			`.gauntlet.yml:10:21: "max_diff_bytes" in gate "r" must be at least 1, got 0`,
 		}},
+		{"reason_limit outside 1000..8000", "version: 1\nstop_hook:\n  reason_limit: 9000\n", []string{
+			`.gauntlet.yml:3:17: "reason_limit" in stop_hook must be between 1000 and 8000, got 9000`,
+		}},
 		{"infra exit codes outside 0..255", "version: 1\ngates:\n  t:\n    run: x\n    infra_exit_codes: [1, 256, -1]\n", []string{
 			`.gauntlet.yml:5:27: item 2 of "infra_exit_codes" in gate "t" must be between 0 and 255, got 256`,
 			`.gauntlet.yml:5:32: item 3 of "infra_exit_codes" in gate "t" must be between 0 and 255, got -1`,

@@ -51,6 +51,7 @@ type rawStopHook struct {
 	Autofix         *bool         `yaml:"autofix"`
 	LocalOverrides  *string       `yaml:"local_overrides" enum:"honour,report,ignore"`
 	PreExisting     *string       `yaml:"pre_existing" enum:"report,block"`
+	ReasonLimit     *int          `yaml:"reason_limit" min:"1000" max:"8000"`
 }
 
 type rawGate struct {

@@ -61,6 +61,7 @@ func resolveStopHook(raw *rawStopHook) StopHook {
 		Autofix:         valueOr(raw.Autofix, false),
 		LocalOverrides:  valueOr(raw.LocalOverrides, LocalReport),
 		PreExisting:     valueOr(raw.PreExisting, PreExistingReport),
+		ReasonLimit:     valueOr(raw.ReasonLimit, DefaultReasonLimit),
 	}
 }
 

@@ -108,6 +108,16 @@ func (c *capture) Close() error {
 	return errors.Join(c.logErr, c.observeErr, closeErr)
 }
 
+// SetOrigin implements OriginWriter: the readers that ask are told where the lines written next
+// come from.
+func (c *capture) SetOrigin(origin string) {
+	for _, r := range c.readers {
+		if o, ok := r.(OriginReader); ok {
+			o.Origin(origin)
+		}
+	}
+}
+
 func (c *capture) Tail() string { return c.tail.String() }
 
 // logged says whether a log file was written (the gate printed something).

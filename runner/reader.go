@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"io"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
 )
@@ -28,4 +29,19 @@ type ReadersFunc func(g gates.Gate) []OutputReader
 // own time.
 type Settler interface {
 	Settle(ctx context.Context, o *gates.Outcome)
+}
+
+// OriginReader is an OutputReader told where the lines that follow come from, when the
+// Invocation's Output filter knows (go test -json names the package of each line, which the
+// plain text's order does not tell when packages run in parallel). Origin is called on the
+// goroutine that calls Line, before the lines it applies to; "" says the origin is unknown.
+type OriginReader interface {
+	Origin(origin string)
+}
+
+// OriginWriter is the gate's output as an Invocation's Output filter gets it: SetOrigin says
+// where the lines it writes next come from, for the readers that implement OriginReader.
+type OriginWriter interface {
+	io.Writer
+	SetOrigin(origin string)
 }

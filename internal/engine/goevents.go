@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/gauntlet-dev/gauntlet/internal/census"
+	"github.com/gauntlet-dev/gauntlet/runner"
 )
 
 const (
@@ -57,6 +58,11 @@ type goEventsFilter struct {
 	tracked int  // tests followed, in all packages
 	held    int  // bytes held, in all packages and tests
 	failed  bool // a package failed: go test ends with FAIL
+
+	// origins, when the output takes them, is told the package of each line written (see
+	// runner.OriginWriter); origin is the one it was told last.
+	origins runner.OriginWriter
+	origin  string
 }
 
 // goPackage is a package whose test binary is running.
@@ -98,7 +104,25 @@ const (
 )
 
 func newGoEventsFilter(out, raw io.Writer, show census.GoShow) *goEventsFilter {
-	return &goEventsFilter{out: out, raw: raw, show: show, pkgs: map[string]*goPackage{}}
+	f := &goEventsFilter{out: out, raw: raw, show: show, pkgs: map[string]*goPackage{}}
+	f.origins, _ = out.(runner.OriginWriter)
+	return f
+}
+
+// emit writes s, output of the package named pkg ("" for a line of no package), telling the
+// output whose lines they are: the findings of a test are of its package, wherever another
+// package's lines fall between them.
+func (f *goEventsFilter) emit(pkg, s string) {
+	f.from(pkg)
+	io.WriteString(f.out, s)
+}
+
+// from says that what is written next is of the package named pkg.
+func (f *goEventsFilter) from(pkg string) {
+	if f.origins != nil && pkg != f.origin {
+		f.origin = pkg
+		f.origins.SetOrigin(pkg)
+	}
 }
 
 // Write never fails: the process's pipe must be drained whatever happens to its output.
@@ -106,6 +130,7 @@ func (f *goEventsFilter) Write(p []byte) (int, error) {
 	n := len(p)
 	f.raw.Write(p)
 	if f.show.JSON {
+		f.from("")
 		f.out.Write(p)
 		return n, nil
 	}
@@ -125,9 +150,11 @@ func (f *goEventsFilter) Write(p []byte) (int, error) {
 func (f *goEventsFilter) take(chunk []byte, ends bool) {
 	switch {
 	case f.passing:
+		f.from("")
 		f.out.Write(chunk)
 		f.passing = !ends
 	case len(f.line)+len(chunk) > maxEventLine:
+		f.from("")
 		f.out.Write(f.line)
 		f.out.Write(chunk)
 		f.line = f.line[:0]
@@ -160,13 +187,14 @@ func (f *goEventsFilter) showLine(line []byte) {
 			return
 		}
 	}
+	f.from("")
 	f.out.Write(line)
 }
 
 func (f *goEventsFilter) event(e goEventLine) {
 	if e.Package == "" { // build-output, and events of no package
 		if e.Output != nil {
-			io.WriteString(f.out, *e.Output)
+			f.emit("", *e.Output)
 		}
 		return
 	}
@@ -407,7 +435,7 @@ func (f *goEventsFilter) print(p *goPackage, s string) {
 	p.midLine = !strings.HasSuffix(s, "\n")
 	switch {
 	case !p.holding:
-		io.WriteString(f.out, s)
+		f.emit(p.name, s)
 	case start && !p.midLine && strings.HasPrefix(s, "ok  \t"):
 		p.ok = s // the go command's verdict: it is all a passing package shows
 	default:
@@ -421,7 +449,7 @@ func (f *goEventsFilter) failing(p *goPackage) {
 		return
 	}
 	p.holding = false
-	io.WriteString(f.out, f.emptied(&p.held, p.name, ""))
+	f.emit(p.name, f.emptied(&p.held, p.name, ""))
 }
 
 // packageEnd takes the end of a package's test binary. Tests still running died with it: go test
@@ -435,10 +463,10 @@ func (f *goEventsFilter) packageEnd(p *goPackage, failed bool) {
 	}
 	if p.holding {
 		if failed || p.ok == "" {
-			io.WriteString(f.out, f.emptied(&p.held, p.name, ""))
+			f.emit(p.name, f.emptied(&p.held, p.name, ""))
 		}
 		f.release(&p.held)
-		io.WriteString(f.out, p.ok)
+		f.emit(p.name, p.ok)
 	}
 	delete(f.pkgs, p.name)
 }
@@ -459,7 +487,7 @@ func (f *goEventsFilter) Close() error {
 		f.packageEnd(f.pkgs[name], false)
 	}
 	if f.failed && f.show.FinalFail {
-		io.WriteString(f.out, "FAIL\n")
+		f.emit("", "FAIL\n")
 	}
 	f.failed = false
 	return nil

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -413,5 +414,64 @@ func TestGoShowOfTheGatesCommand(t *testing.T) {
 	// GOFLAGS=-json in the command: it already asks, and is read as it is.
 	if p := PlanCensus(gates.Gate{Name: "unit", Kind: gates.KindCheck, Run: "GOFLAGS=-json go test ./..."}); len(p.Requests) != 1 || len(p.Requests[0].Args) != 0 {
 		t.Errorf("GOFLAGS=-json: %+v", p.Requests)
+	}
+}
+
+// originsWriter records, for each line written, the origin set last before it.
+type originsWriter struct {
+	origin string
+	lines  []string
+	part   string
+}
+
+func (w *originsWriter) SetOrigin(origin string) { w.origin = origin }
+
+func (w *originsWriter) Write(p []byte) (int, error) {
+	w.part += string(p)
+	for {
+		line, rest, ok := strings.Cut(w.part, "\n")
+		if !ok {
+			break
+		}
+		w.lines = append(w.lines, w.origin+" | "+line)
+		w.part = rest
+	}
+	return len(p), nil
+}
+
+// goPkgEvent is goEvent of another package.
+func goPkgEvent(pkg, action, test, output string) string {
+	return strings.Replace(goEvent(action, test, output), `"Package":"example.com/m"`, `"Package":"`+pkg+`"`, 1)
+}
+
+// The filter says whose each line is: a package that passes ends (its ok line) between the
+// lines of another's failing test and that package's FAIL line, as go test's parallel packages
+// do, and each line still carries its own package, which the text's order would not tell.
+func TestGoEventsSayTheirPackage(t *testing.T) {
+	root, sub := "example.com/m", "example.com/m/sub"
+	events := goEvent("run", "TestRoot", "") +
+		goEvent("output", "TestRoot", "=== RUN   TestRoot\n") +
+		goEvent("output", "TestRoot", "    calc_test.go:9: want 5, got 4\n") +
+		goEvent("output", "TestRoot", "--- FAIL: TestRoot (0.00s)\n") +
+		goEvent("fail", "TestRoot", "") +
+		goPkgEvent(sub, "output", "", "ok  \texample.com/m/sub\t0.01s\n") + goPkgEvent(sub, "pass", "", "") +
+		goEvent("output", "", "FAIL\n") +
+		goEvent("output", "", "FAIL\texample.com/m\t0.02s\n") + goEvent("fail", "", "") +
+		"not an event\n"
+	w := &originsWriter{}
+	f := newGoEventsFilter(w, io.Discard, census.GoShow{FinalFail: true})
+	f.Write([]byte(events))
+	f.Close()
+	want := []string{
+		root + " | --- FAIL: TestRoot (0.00s)",
+		root + " |     calc_test.go:9: want 5, got 4",
+		sub + " | ok  \texample.com/m/sub\t0.01s",
+		root + " | FAIL",
+		root + " | FAIL\texample.com/m\t0.02s",
+		" | not an event",
+		" | FAIL",
+	}
+	if !slices.Equal(w.lines, want) {
+		t.Errorf("lines and their packages:\n%s\nwant:\n%s", strings.Join(w.lines, "\n"), strings.Join(want, "\n"))
 	}
 }

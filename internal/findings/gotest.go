@@ -36,9 +36,14 @@ type goTestParser struct {
 	indent  int
 	early   []gates.Finding // -v: lines of the running test, before it is known to fail
 	pkg     []gates.Finding // findings of the package being tested
-	failed  []failedTest
-	panic   string // the panic being traced, "" when none
-	sumPkg  string // gotestsum: import path of the failures being read
+	// from is the package of the lines being read when the runner tells it (Origin); pkgOf holds
+	// it for each of pkg, "" where it was not told.
+	from     string
+	lastFrom string // from when last's line was read: its message ends at another's line
+	pkgOf    []string
+	failed   []failedTest
+	panic    string // the panic being traced, "" when none
+	sumPkg   string // gotestsum: import path of the failures being read
 }
 
 type failedTest struct {
@@ -159,7 +164,7 @@ func (p *goTestParser) locationLine(s string) bool {
 	}
 	p.endMessage()
 	f := gates.Finding{File: m[2], Line: atoi(m[3]), Severity: SeverityError, Message: m[4], Rule: p.current}
-	p.last, p.indent = &f, len(m[1])
+	p.last, p.indent, p.lastFrom = &f, len(m[1]), p.from
 	return true
 }
 
@@ -201,13 +206,17 @@ func (p *goTestParser) frameLine(s string) bool {
 	return true
 }
 
-// packageLine reads a package's last line, "FAIL example.com/m/sub 0.01s" or "ok ...".
+// packageLine reads a package's last line, "FAIL example.com/m/sub 0.01s" or "ok ...". A
+// package that passed has no failure to claim: the findings waiting are another package's,
+// whose lines go test printed around it (packages run in parallel), and wait for its FAIL line.
 func (p *goTestParser) packageLine(s string) bool {
 	m := goTestPkg().FindStringSubmatch(s)
 	if m == nil {
 		return false
 	}
-	p.endPackage(m[1])
+	if !strings.HasPrefix(s, "ok") {
+		p.endPackage(m[1])
+	}
 	return true
 }
 
@@ -268,13 +277,16 @@ func (p *goTestParser) endMessage() {
 	f := *p.last
 	p.last = nil
 	if p.failing && f.Rule == p.current {
-		p.keep(f)
+		p.keepFrom(f, p.lastFrom)
 	} else if len(p.early) < maxPending {
 		p.early = append(p.early, f)
 	}
 }
 
-func (p *goTestParser) keep(f gates.Finding) {
+func (p *goTestParser) keep(f gates.Finding) { p.keepFrom(f, p.from) }
+
+// keepFrom keeps f, read from a line of the package from ("" when the runner did not say).
+func (p *goTestParser) keepFrom(f gates.Finding, from string) {
 	for i := range p.failed {
 		if p.failed[i].name == f.Rule || strings.HasPrefix(f.Rule, p.failed[i].name+"/") {
 			p.failed[i].located = true
@@ -282,16 +294,24 @@ func (p *goTestParser) keep(f gates.Finding) {
 	}
 	if len(p.pkg) < maxPending {
 		p.pkg = append(p.pkg, f)
+		p.pkgOf = append(p.pkgOf, from)
 	}
 }
+
+// origin is told the import path of the package whose lines come next.
+func (p *goTestParser) origin(importPath string) { p.from = importPath }
 
 // endPackage puts the package's findings under its directory and emits them, then one finding
 // per failing test that printed no location (a panic, a timeout), naming the test.
 func (p *goTestParser) endPackage(importPath string) {
 	dir := p.packageDir(importPath)
-	for _, f := range p.pkg {
+	for i, f := range p.pkg {
 		if !path.IsAbs(f.File) && !strings.Contains(f.File, "/") {
-			f.File = path.Join(p.modDir, dir, f.File)
+			d := dir
+			if from := p.pkgOf[i]; from != "" {
+				d = p.packageDir(from) // the package the runner said the line was of
+			}
+			f.File = path.Join(p.modDir, d, f.File)
 		}
 		p.emit(f)
 	}
@@ -301,7 +321,7 @@ func (p *goTestParser) endPackage(importPath string) {
 		}
 		p.emit(gates.Finding{Severity: SeverityError, Message: "--- FAIL: " + t.name, Rule: t.name})
 	}
-	p.pkg, p.failed, p.early = p.pkg[:0], p.failed[:0], p.early[:0]
+	p.pkg, p.pkgOf, p.failed, p.early = p.pkg[:0], p.pkgOf[:0], p.failed[:0], p.early[:0]
 	p.current, p.failing, p.panic = "", false, ""
 }
 

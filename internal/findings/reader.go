@@ -93,6 +93,10 @@ type Reader struct {
 	broken bool // a parser panicked; it reads no more
 	// filter, when the parsers have one, tells the lines they could take from bytes alone.
 	filter prefilter
+	// tasks reads a workspace task runner's prefixes (turbo's "web:lint: ", nx's "> nx run");
+	// folder is the folder of the package the line being parsed is of, "" for none.
+	tasks  *workspaceTasks
+	folder string
 }
 
 type ranked struct {
@@ -118,6 +122,7 @@ func NewReader(spec Spec, opts Options) *Reader {
 		r.parser = ps[0]
 	}
 	r.filter, _ = r.parser.(prefilter)
+	r.tasks = newWorkspaceTasks(opts.Root, opts.Dir)
 	return r
 }
 
@@ -134,11 +139,36 @@ func (r *Reader) Line(line []byte) {
 	if len(line) > maxLineBytes {
 		line = line[:maxLineBytes]
 	}
+	if r.tasks.may(line) {
+		r.taskLine(strings.TrimRight(string(line), "\r"))
+		return
+	}
 	if r.filter != nil && !r.filter.may(line) {
 		return
 	}
 	defer r.recoverParser()
 	r.parser.line(strings.TrimRight(string(line), "\r"))
+}
+
+// taskLine parses a line that may carry a workspace task's prefix: without it, and with the
+// findings it yields put under the package's folder.
+func (r *Reader) taskLine(s string) {
+	s, r.folder = r.tasks.strip(s)
+	defer func() { r.folder = "" }()
+	if r.filter != nil && !r.filter.may([]byte(s)) {
+		return
+	}
+	defer r.recoverParser()
+	r.parser.line(s)
+}
+
+// Origin implements runner.OriginReader: the lines that follow come from origin (go test's
+// package of each line, read from its -json events), which the parsers that can use it read
+// rather than guess it from the text's order.
+func (r *Reader) Origin(origin string) {
+	if o, ok := r.parser.(originParser); ok && !r.broken {
+		o.origin(origin)
+	}
 }
 
 // Finish implements runner.OutputReader. The candidates of new_only are not findings yet: Settle
@@ -434,7 +464,11 @@ func (r *Reader) isNew(f gates.Finding) bool {
 }
 
 func (r *Reader) clean(f gates.Finding) gates.Finding {
-	f.File = r.rootRelative(termtext.Cap(strings.TrimSpace(f.File), maxFileBytes))
+	f.File = termtext.Cap(strings.TrimSpace(f.File), maxFileBytes)
+	if r.folder != "" && f.File != "" && !path.IsAbs(filepath.ToSlash(f.File)) {
+		f.File = path.Join(r.folder, filepath.ToSlash(f.File)) // a workspace package's tool
+	}
+	f.File = r.rootRelative(f.File)
 	f.Message = termtext.Cap(strings.TrimSpace(termtext.Clean(f.Message)), MaxMessageBytes)
 	f.Rule = termtext.Cap(termtext.Line(f.Rule), maxRuleBytes)
 	f.Line = max(f.Line, 0)

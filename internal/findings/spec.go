@@ -19,6 +19,12 @@ type parser interface {
 	flush()
 }
 
+// originParser is a parser that reads where the lines come from when the runner knows (go test
+// -json's package of each line): see Reader.Origin.
+type originParser interface {
+	origin(origin string)
+}
+
 type emitFunc func(gates.Finding)
 
 type makeParser func(emit emitFunc, opts Options) parser
@@ -31,6 +37,14 @@ type prefilter interface {
 
 // multi feeds every line to each of several parsers (a command that runs vet and then tests).
 type multi []parser
+
+func (m multi) origin(origin string) {
+	for _, p := range m {
+		if o, ok := p.(originParser); ok {
+			o.origin(origin)
+		}
+	}
+}
 
 // may is true when any parser may take the line; a parser without a prefilter takes any.
 func (m multi) may(line []byte) bool {

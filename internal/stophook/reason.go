@@ -47,9 +47,13 @@ func BlockReason(failed []gates.Result, total int, at Attempt, secrets *redact.R
 	return blockReason(failed, total, at, secrets, MaxReasonBytes)
 }
 
-// blockReason is BlockReason within limit bytes: the room integrity findings leave it.
+// blockReason is BlockReason within limit bytes (stop_hook.reason_limit, or the room integrity
+// findings leave it): the failures the change made first, one line each, then each failed gate's
+// detail, then what failed without blocking (flaky, pre-existing), then what to do next.
 func blockReason(failed []gates.Result, total int, at Attempt, secrets *redact.Redactor, limit int) string {
-	results := failingResults(failed)
+	limit = min(limit, MaxReasonBytes)
+	split := splitByBlame(failingResults(failed))
+	results := split.main
 	setup := setupNames(results)
 	gatesFailed := len(results) - len(setup)
 	total = max(total, gatesFailed)
@@ -71,6 +75,9 @@ func blockReason(failed []gates.Result, total int, at Attempt, secrets *redact.R
 	}
 	closing := nextLine(results, secrets)
 	left := limit - b.Len() - len(closing) - 2
+	parts := blameParts(split, left, secrets)
+	left -= parts.cost()
+	writePart(&b, parts.failing)
 
 	shown, left := fitSections(sections, left)
 	footer := ""
@@ -83,10 +90,19 @@ func blockReason(failed []gates.Result, total int, at Attempt, secrets *redact.R
 		b.WriteString("\n")
 		writeLines(&b, footer)
 	}
+	writePart(&b, parts.flaky)
+	writePart(&b, parts.pre)
 	b.WriteString("\n")
 	b.WriteString(closing)
 	// A secret could still span two parts; redacting can lengthen the text, so cap it after.
 	return capReason(secrets.Redact(strings.TrimRight(b.String(), "\n")), limit)
+}
+
+// writePart writes a part of the reason after a blank line, when there is one.
+func writePart(b *strings.Builder, part string) {
+	if part != "" {
+		b.WriteString("\n" + part + "\n")
+	}
 }
 
 // setupNames are the names of the setup steps among results, as a reason shows them.
@@ -413,6 +429,7 @@ func newReasonSection(r gates.Result, secrets *redact.Redactor) reasonSection {
 		name = "(unnamed)"
 	}
 	s := reasonSection{name: name, fixed: strings.Join(sectionHead(r, name, secrets), "\n")}
+	r.Findings = changesFindings(r)
 	s.findings, s.counts = findingLines(r.Findings, secrets)
 	if r.Cause != nil {
 		s.cause = termtext.Cap(secrets.Redact(termtext.Line(gates.CauseReason(*r.Cause))), maxCauseBytes)
@@ -723,14 +740,22 @@ func moreGatesLine(names []string, room int) string {
 // ones are shown whole and what they leave goes to the longer ones, so a single failed gate may
 // use nearly all of it. Each budget includes the newline after the section.
 func shareFairly(room int, sections []reasonSection) []int {
-	budgets := make([]int, len(sections))
 	need := make([]int, len(sections))
-	order := make([]int, 0, len(sections))
 	for i, s := range sections {
-		if need[i] = s.need(); need[i] == 0 {
-			continue
+		need[i] = s.need()
+	}
+	return fairShares(room, need)
+}
+
+// fairShares splits room among needs by max-min fairness: each gets what it needs or an equal
+// share of what the smaller ones left, whichever is less.
+func fairShares(room int, need []int) []int {
+	budgets := make([]int, len(need))
+	order := make([]int, 0, len(need))
+	for i, n := range need {
+		if n > 0 {
+			order = append(order, i)
 		}
-		order = append(order, i)
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return need[a] - need[b] })
 	for k, i := range order {

@@ -41,7 +41,8 @@ func TestBlockReasonOneLinePerFailingTest(t *testing.T) {
 	}
 	r := gates.Result{Name: "test", Status: gates.StatusFail, ExitCode: 1, Findings: fs}
 	got := BlockReason([]gates.Result{r}, 1, Attempt{N: 1, Max: 3}, nil)
-	if !strings.Contains(got, "findings (4):") || strings.Count(got, "util_test.go:12") != 4 {
+	_, detail, _ := strings.Cut(got, "## test")
+	if !strings.Contains(detail, "findings (4):") || strings.Count(detail, "util_test.go:12") != 4 || strings.Count(got, "- test: Test") != 4 {
 		t.Errorf("want four findings:\n%s", got)
 	}
 }

@@ -115,7 +115,7 @@ func TestBlockReasonFindingsThenCauseThenOutput(t *testing.T) {
 	}
 	got := BlockReason([]gates.Result{r}, 1, Attempt{}, nil)
 	got = withoutNext(got)
-	want := `## lint: timed out after 5m0s
+	want := `lint: timed out after 5m0s
 rerun: gauntlet run lint
 findings (3):
 - src/b.ts:9:5: error: 'x' is defined but never used [no-unused-vars]
@@ -123,7 +123,7 @@ findings (3):
 - src/a.ts:3:1: warning: Unexpected console statement [no-console]
 environment: npm cannot reach its registry (fix: check the network)
 last output line`
-	if _, section, _ := strings.Cut(got, "\n\n"); section != want {
+	if _, section, _ := strings.Cut(got, "\n\n## "); section != want {
 		t.Errorf("section:\n%s\nwant:\n%s", section, want)
 	}
 }

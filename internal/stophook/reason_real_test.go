@@ -151,8 +151,9 @@ func TestBlockReasonGroupsRepeatedFindings(t *testing.T) {
 	fs = append(fs, gates.Finding{File: "src/click/core.py", Line: 7, Severity: "error", Message: "Unused import os", Rule: "W0611"})
 	r := gates.Result{Name: "lint", Status: gates.StatusFail, ExitCode: 16, Reason: "exit status 16", Findings: fs}
 	got := BlockReason([]gates.Result{r}, 1, Attempt{}, nil)
-	if n := strings.Count(got, "Missing function or method docstring"); n != 1 {
-		t.Errorf("the repeated finding shows %d times, want once:\n%s", n, got)
+	// Once in the list of failures (by rule, with its count), once in the gate's findings.
+	if n := strings.Count(got, "Missing function or method docstring"); n != 2 || !strings.Contains(got, "- lint: C0116 (97 findings) src/click/mod0.py:10: Missing") {
+		t.Errorf("the repeated finding shows %d times, want once in the list and once in the detail:\n%s", n, got)
 	}
 	for _, want := range []string{"findings (98):", "- src/click/mod0.py:10: error: Missing function or method docstring [C0116] (97 times; also src/click/mod1.py:11, src/click/mod2.py:12",
 		"- src/click/core.py:7: error: Unused import os [W0611]"} {

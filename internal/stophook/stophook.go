@@ -911,17 +911,37 @@ func (c *call) retryLimitNotice(failed []gates.Result, maxAttempts int) string {
 }
 
 // blockReason is a block's reason, led as the policy says: the integrity findings alone, the
-// gates alone, or the findings first in at most half the room and the gates in the rest.
+// gates alone, or the findings first in at most half the room and the gates in the rest; all of
+// it within stop_hook.reason_limit, the notes added after the first line included.
 func (c *call) blockReason(lead policy.Lead, failed []gates.Result, total int, at Attempt) string {
-	switch lead {
-	case policy.LeadIntegrity:
-		return IntegrityReason(c.integrity, at, MaxReasonBytes, c.secrets)
-	case policy.LeadGates:
-		return withFixed(withNotJudged(BlockReason(failed, total, at, c.secrets), c.stopped), c.fixed)
+	limit := c.reasonLimit()
+	if lead == policy.LeadIntegrity {
+		return IntegrityReason(c.integrity, at, limit, c.secrets)
 	}
-	head := IntegrityReason(c.integrity, at, MaxReasonBytes/2, c.secrets)
-	rest := withFixed(withNotJudged(blockReason(failed, total, Attempt{}, c.secrets, MaxReasonBytes-len(head)-2), c.stopped), c.fixed)
-	return capReason(head+"\n\n"+rest, MaxReasonBytes)
+	head := ""
+	if lead != policy.LeadGates {
+		head = IntegrityReason(c.integrity, at, limit/2, c.secrets)
+		at = Attempt{}
+	}
+	// The notes go under the gates' first line: their room is measured on a stand-in.
+	notes := len(withFixed(withNotJudged("x\n", c.stopped), c.fixed)) - len("x\n")
+	room := limit - notes
+	if head != "" {
+		room -= len(head) + 2
+	}
+	gatesPart := withFixed(withNotJudged(blockReason(failed, total, at, c.secrets, room), c.stopped), c.fixed)
+	if head == "" {
+		return capReason(gatesPart, limit)
+	}
+	return capReason(head+"\n\n"+gatesPart, limit)
+}
+
+// reasonLimit is stop_hook.reason_limit, or its default for a call judged without a config.
+func (c *call) reasonLimit() int {
+	if c.cfg == nil || c.cfg.StopHook.ReasonLimit <= 0 {
+		return config.DefaultReasonLimit
+	}
+	return min(c.cfg.StopHook.ReasonLimit, MaxReasonBytes)
 }
 
 // withNotJudged names, under the reason's first line, the gates first_failure stopped, each
