@@ -329,6 +329,16 @@ func TestSelectNamedFilesGetsEveryFile(t *testing.T) {
 	if got := strings.Join(filesOf(sel, "fmt"), " "); got != "a.go sub/b.go" {
 		t.Errorf("named fmt got %q, want every tracked Go file", got)
 	}
+	// A new file not yet added is the project's too: named (or --all), the gate checks it.
+	if err := os.WriteFile(filepath.Join(dir, "new.go"), []byte("package a\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, scope := range []Scope{{Names: []string{"fmt"}}, {All: true}} {
+		sel = selectIn(t, dir, scope)
+		if got := strings.Join(filesOf(sel, "fmt"), " "); got != "a.go new.go sub/b.go" {
+			t.Errorf("%+v: fmt got %q, want the tracked Go files and the new one", scope, got)
+		}
+	}
 	if !strings.Contains(sel.Reasons["fmt"], "every tracked file its paths match") {
 		t.Errorf("fmt's reason %q does not say it got every file", sel.Reasons["fmt"])
 	}
