@@ -121,8 +121,8 @@ func selectGates(ctx context.Context, cfg *config.Config, scope Scope, snap *sna
 			return nil, fmt.Errorf("change scoping: %w", err)
 		}
 		sel.Changes = set
-		if scope.AllWhenUnchanged && unchanged(set) {
-			sel.AllBecause = "nothing changed against " + set.Base
+		if scope.AllWhenUnchanged {
+			sel.AllBecause = nothingToScope(set)
 		}
 	}
 	sel.All = scope.All || len(scope.Names) > 0 || sel.AllBecause != ""
@@ -204,9 +204,19 @@ func needsChanges(scope Scope, candidates []gates.Gate) bool {
 	})
 }
 
-// unchanged says whether set is a change of nothing against a base it found.
-func unchanged(set *snapshot.ChangedFiles) bool {
-	return set.InGit && set.Base != "" && len(set.Files) == 0
+// nothingToScope says why a run in git has no change to scope by: nothing changed against the
+// base, or no base to compare with and a clean tree; "" when it has one. Outside git every
+// gate's own reason says so already.
+func nothingToScope(set *snapshot.ChangedFiles) string {
+	switch {
+	case !set.InGit:
+		return ""
+	case set.Base != "" && len(set.Files) == 0:
+		return "nothing changed against " + set.Base
+	case set.All:
+		return "no change scoping: " + cmp.Or(set.BaseErr, "nothing to compare against")
+	}
+	return ""
 }
 
 // scoped says why g runs, or, when runs is false, why its paths skip it.

@@ -343,3 +343,18 @@ func TestSelectNamedFilesGetsEveryFile(t *testing.T) {
 		t.Errorf("fmt's reason %q does not say it got every file", sel.Reasons["fmt"])
 	}
 }
+
+// In git with no base to compare with and nothing changed, every gate runs (as before) and the
+// run says why in its one line; outside git the gates' own reasons say it.
+func TestSelectNoBaseSaysWhy(t *testing.T) {
+	dir := gitRepo(t, map[string]string{"a.go": "package a\n"})
+	gitIn(t, dir, "branch", "-m", "dev")
+	sel := selectIn(t, dir, Scope{AllWhenUnchanged: true})
+	if len(sel.Run) != 3 || !strings.HasPrefix(sel.AllBecause, "no change scoping: no base ref found") || !sel.All {
+		t.Errorf("no base: ran %v (%q, all %v), want every gate, saying why", ranNames(sel), sel.AllBecause, sel.All)
+	}
+	sel = selectIn(t, t.TempDir(), Scope{AllWhenUnchanged: true})
+	if sel.AllBecause != "" {
+		t.Errorf("outside git: AllBecause %q, want none", sel.AllBecause)
+	}
+}
