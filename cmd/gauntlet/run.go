@@ -142,7 +142,7 @@ func runGates(parent context.Context, opts *runOptions) error {
 	defer stopSignals()
 
 	run, err := engine.Execute(ctx, engine.Request{
-		Config: cfg,
+		Config:   cfg,
 		Scope:    runScope(ios, opts, timings),
 		LockWait: opts.wait,
 		Env:      env,
