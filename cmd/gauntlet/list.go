@@ -16,7 +16,6 @@ import (
 	"github.com/gauntlet-dev/gauntlet/gates"
 	"github.com/gauntlet-dev/gauntlet/internal/engine"
 	"github.com/gauntlet-dev/gauntlet/internal/findings"
-	"github.com/gauntlet-dev/gauntlet/internal/snapshot"
 	"github.com/gauntlet-dev/gauntlet/internal/termtext"
 )
 
@@ -82,7 +81,7 @@ func listGates(ctx context.Context, opts *listOptions) error {
 	if err != nil {
 		return err
 	}
-	sel, err := engine.Select(ctx, cfg, engine.Scope{All: opts.all, Base: opts.base, CI: ios.IsCI()})
+	sel, err := engine.Select(ctx, cfg, changeScope(ios, nil, opts.all, opts.base))
 	if err != nil {
 		return err
 	}
@@ -165,7 +164,7 @@ func writeGateTable(w io.Writer, cfg *config.Config, sel *engine.Selection, list
 	if err := writeSetupTable(w, cfg, sel); err != nil {
 		return err
 	}
-	_, err := fmt.Fprintf(w, "\n%d of %s would run%s\n%s", len(sel.Run), termtext.Count(len(listed), "gate"), changeSummary(sel.Changes), scopingNote(sel, all))
+	_, err := fmt.Fprintf(w, "\n%d of %s would run%s\n%s", len(sel.Run), termtext.Count(len(listed), "gate"), changeSummary(sel), scopingNote(sel, all))
 	return err
 }
 
@@ -173,7 +172,7 @@ func writeGateTable(w io.Writer, cfg *config.Config, sel *engine.Selection, list
 // --all, or nothing to compare against, which the count line says): a gate without paths runs on
 // every call, which "the gates the change touches" does not tell.
 func scopingNote(sel *engine.Selection, all bool) string {
-	if all || sel.Changes != nil && sel.Changes.All {
+	if all || sel.AllBecause != "" || sel.Changes != nil && sel.Changes.All {
 		return ""
 	}
 	switch {
@@ -229,8 +228,11 @@ func shownCommand(l listedGate) string {
 }
 
 // changeSummary says what the scoping looked at; nothing when no gate needed it.
-func changeSummary(set *snapshot.ChangedFiles) string {
+func changeSummary(sel *engine.Selection) string {
+	set := sel.Changes
 	switch {
+	case sel.AllBecause != "":
+		return "; " + termtext.Line(sel.AllBecause) + ": every gate runs"
 	case set == nil:
 		return ""
 	case set.All:

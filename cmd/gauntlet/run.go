@@ -15,6 +15,7 @@ import (
 
 	"github.com/gauntlet-dev/gauntlet/config"
 	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/cipush"
 	"github.com/gauntlet-dev/gauntlet/internal/engine"
 	"github.com/gauntlet-dev/gauntlet/internal/report"
 	"github.com/gauntlet-dev/gauntlet/internal/shard"
@@ -143,15 +144,8 @@ func runGates(parent context.Context, opts *runOptions) error {
 	defer stopSignals()
 
 	run, err := engine.Execute(ctx, engine.Request{
-		Config: cfg,
-		Scope: engine.Scope{
-			Names:   opts.names,
-			All:     opts.all,
-			Base:    opts.base,
-			CI:      ios.IsCI(),
-			Shard:   opts.shard,
-			Timings: timings,
-		},
+		Config:   cfg,
+		Scope:    runScope(ios, opts, timings),
 		LockWait: opts.wait,
 		Env:      env,
 		Observer: progress,
@@ -176,6 +170,25 @@ func runGates(parent context.Context, opts *runOptions) error {
 	// The run happened but could not be recorded when err is set.
 	ioErr := errors.Join(writeRunResults(ios, opts, cfg, out, run, interrupted), err)
 	return runExit(ios.ErrOut, run.Verdict, ioErr, interrupted)
+}
+
+// runScope is what the command line asks the run to be about.
+func runScope(ios *IOStreams, opts *runOptions, timings shard.Timings) engine.Scope {
+	scope := changeScope(ios, opts.names, opts.all, opts.base)
+	scope.Shard, scope.Timings = opts.shard, timings
+	return scope
+}
+
+// changeScope is how `run` and `list` scope by the change: with nothing changed against the base
+// every gate runs, and a CI push is scoped to the pushed range the CI names, unless --base, --all
+// or gate names say otherwise.
+func changeScope(ios *IOStreams, names []string, all bool, base string) engine.Scope {
+	scope := engine.Scope{Names: names, All: all, Base: base, CI: ios.IsCI(), AllWhenUnchanged: true}
+	if base == "" && !all && len(names) == 0 {
+		push := cipush.FromEnv(ios.Getenv)
+		scope.Pushed, scope.Unscoped = push.Before, push.NoRange
+	}
+	return scope
 }
 
 // runOutputs are where run writes: the terminal view goes to stdout unless stdout carries a

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -55,7 +56,8 @@ func (l *fileLister) list(ctx context.Context) ([]string, bool, error) {
 	return l.files, true, l.err
 }
 
-// everyFile is every tracked file in git; outside git, every file under the root (at most
+// everyFile is every tracked file in git, and the untracked files not ignored (a new file is
+// the project's before it is added); outside git, every file under the root (at most
 // maxListedFiles, and no longer than the run).
 func (l *fileLister) everyFile(ctx context.Context) ([]string, error) {
 	tree, err := l.snap.Tree(ctx)
@@ -69,6 +71,16 @@ func (l *fileLister) everyFile(ctx context.Context) ([]string, error) {
 	out := make([]string, 0, len(entries))
 	for _, e := range entries {
 		out = append(out, e.Path)
+	}
+	added := false
+	for _, e := range tree.Entries {
+		if e.Untracked {
+			out, added = append(out, e.Path), true
+		}
+	}
+	if added {
+		slices.Sort(out)
+		out = slices.Compact(out)
 	}
 	return out, nil
 }

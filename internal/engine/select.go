@@ -11,6 +11,7 @@ import (
 
 	"github.com/gauntlet-dev/gauntlet/config"
 	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/filesarg"
 	"github.com/gauntlet-dev/gauntlet/internal/shard"
 	"github.com/gauntlet-dev/gauntlet/internal/snapshot"
 )
@@ -30,8 +31,13 @@ type Selection struct {
 	// whether change scoping applies to them: only gates with paths are scoped, the others run
 	// on every call.
 	WithPaths, WithoutPaths int
-	// All says the run took every gate and every file (--all).
+	// All says the run took every file, not the change's, for its {files} gates: --all, gates
+	// named on the command line, or AllBecause.
 	All bool
+	// AllBecause says why the run took every gate and every file although neither --all nor a
+	// gate name asked for it: nothing changed against the base, or a CI push that has nothing to
+	// compare with. "" otherwise.
+	AllBecause string
 }
 
 // Scope is what narrows a run down from the whole config.
@@ -47,6 +53,18 @@ type Scope struct {
 	Sticky []string // gates kept in scope whatever the change says (the stop hook's unfixed failures)
 	// Timings are the gates' durations from earlier runs, which balance the shards.
 	Timings shard.Timings
+	// AllWhenUnchanged makes a run with nothing changed against its base take every gate and
+	// every file, as --all does: there is no change to scope to, and a pass of nothing would hide
+	// a failing test (`run`, `list`). The stop hook leaves it off: a session's scoping has its
+	// own rules.
+	AllWhenUnchanged bool
+	// Pushed is the commit a CI push started from (internal/cipush): without Base and Pinned, the
+	// change is the pushed range, whatever the config's base. A commit this clone does not hold
+	// leaves nothing to compare with: every gate runs, saying why.
+	Pushed string
+	// Unscoped, when set, says why the run takes every gate and every file although nothing asked
+	// for --all: a CI push with no range to compare with.
+	Unscoped string
 }
 
 // Shard is K of N; the zero value means no sharding.
@@ -86,6 +104,7 @@ func (e *UnknownGateError) Error() string {
 // change scoping (which of those are skipped, with the most fundamental reason first). It reads
 // the repository only when a gate is scoped by paths.
 func Select(ctx context.Context, cfg *config.Config, scope Scope) (*Selection, error) {
+	scope = resolvePushed(ctx, cfg.Root, scope)
 	return selectGates(ctx, cfg, scope, NewSnapshot(cfg, scope))
 }
 
@@ -94,7 +113,7 @@ func selectGates(ctx context.Context, cfg *config.Config, scope Scope, snap *sna
 	if err := checkNames(cfg, scope.Names); err != nil {
 		return nil, err
 	}
-	sel := &Selection{All: scope.All, Skipped: map[string]string{}, Reasons: map[string]string{}}
+	sel := &Selection{AllBecause: scope.Unscoped, Skipped: map[string]string{}, Reasons: map[string]string{}}
 	candidates := sel.candidates(namedGates(cfg, scope), scope.CI)
 	if needsChanges(scope, candidates) {
 		set, err := snap.ChangedFiles(ctx)
@@ -102,7 +121,11 @@ func selectGates(ctx context.Context, cfg *config.Config, scope Scope, snap *sna
 			return nil, fmt.Errorf("change scoping: %w", err)
 		}
 		sel.Changes = set
+		if scope.AllWhenUnchanged {
+			sel.AllBecause = nothingToScope(set)
+		}
 	}
+	sel.All = scope.All || len(scope.Names) > 0 || sel.AllBecause != ""
 	for _, g := range candidates {
 		why, runs := sel.scoped(g, scope)
 		if !runs {
@@ -113,7 +136,7 @@ func selectGates(ctx context.Context, cfg *config.Config, scope Scope, snap *sna
 		sel.Run = append(sel.Run, g)
 	}
 	sel.pullInNeeds(cfg.Gates, scope.CI)
-	sel.giveFiles(ctx, cfg.Root, &fileLister{snap: snap, all: scope.All, changes: sel.Changes})
+	sel.giveFiles(ctx, cfg.Root, &fileLister{snap: snap, all: sel.All, changes: sel.Changes})
 	sel.setupFor(cfg.Setup)
 	return sel, nil
 }
@@ -170,9 +193,30 @@ func (sel *Selection) candidates(named []gates.Gate, ci bool) []gates.Gate {
 	return candidates
 }
 
-// needsChanges says whether the change must be read to scope the candidates by their paths.
+// needsChanges says whether the change must be read to scope the candidates by their paths, or,
+// with AllWhenUnchanged, to find that there is none to give a {files} gate.
 func needsChanges(scope Scope, candidates []gates.Gate) bool {
-	return !scope.All && len(scope.Names) == 0 && slices.ContainsFunc(candidates, func(g gates.Gate) bool { return len(g.Paths) > 0 })
+	if scope.All || len(scope.Names) > 0 || scope.Unscoped != "" {
+		return false
+	}
+	return slices.ContainsFunc(candidates, func(g gates.Gate) bool {
+		return len(g.Paths) > 0 || scope.AllWhenUnchanged && filesarg.Uses(g) && isCheck(g)
+	})
+}
+
+// nothingToScope says why a run in git has no change to scope by: nothing changed against the
+// base, or no base to compare with and a clean tree; "" when it has one. Outside git every
+// gate's own reason says so already.
+func nothingToScope(set *snapshot.ChangedFiles) string {
+	switch {
+	case !set.InGit:
+		return ""
+	case set.Base != "" && len(set.Files) == 0:
+		return "nothing changed against " + set.Base
+	case set.All:
+		return "no change scoping: " + cmp.Or(set.BaseErr, "nothing to compare against")
+	}
+	return ""
 }
 
 // scoped says why g runs, or, when runs is false, why its paths skip it.
@@ -184,6 +228,8 @@ func (sel *Selection) scoped(g gates.Gate, scope Scope) (why string, runs bool) 
 		return "no paths: always runs", true
 	case scope.All:
 		return "--all: paths ignored", true
+	case sel.AllBecause != "":
+		return sel.AllBecause + ": paths ignored", true
 	case slices.Contains(scope.Sticky, g.Name):
 		return "failed earlier in this session", true
 	case sel.Changes.All:

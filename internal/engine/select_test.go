@@ -2,6 +2,8 @@ package engine
 
 import (
 	"context"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -166,5 +168,193 @@ func TestSkipAfterJudged(t *testing.T) {
 	}
 	if got["test"] != "skipped: needs build, which failed" || got["e2e"] != "skipped: needs test, which did not run because build failed" {
 		t.Errorf("judged: %v", got)
+	}
+}
+
+// gitRepo makes a repository on main with one commit of files, for the selection to read.
+func gitRepo(t *testing.T, files map[string]string) string {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	dir := t.TempDir()
+	for name, body := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	gitIn(t, dir, "init", "-q", "-b", "main")
+	gitIn(t, dir, "add", "-A")
+	gitIn(t, dir, "commit", "-q", "-m", "initial")
+	return dir
+}
+
+func gitIn(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"}, args...)...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+const scopedYml = `version: 1
+gates:
+  test:
+    run: "true"
+    paths: ["**/*.go"]
+  fmt:
+    run: "echo {files}"
+    paths: ["**/*.go"]
+  docs:
+    run: "true"
+    paths: ["**/*.md"]
+`
+
+func selectIn(t *testing.T, dir string, scope Scope) *Selection {
+	t.Helper()
+	cfg, err := config.Parse(filepath.Join(dir, config.FileName), []byte(scopedYml), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sel, err := Select(context.Background(), cfg, scope)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sel
+}
+
+func ranNames(sel *Selection) []string {
+	var out []string
+	for _, g := range sel.Run {
+		out = append(out, g.Name)
+	}
+	return out
+}
+
+func filesOf(sel *Selection, name string) []string {
+	for _, g := range sel.Run {
+		if g.Name == name {
+			return g.Files
+		}
+	}
+	return nil
+}
+
+// With nothing changed against the base, `run` has no change to scope to: every gate, every
+// file. The stop hook's scoping (AllWhenUnchanged off) still skips them.
+func TestSelectNothingChanged(t *testing.T) {
+	dir := gitRepo(t, map[string]string{"a.go": "package a\n", "sub/b.go": "package b\n", "README.md": "r\n"})
+	sel := selectIn(t, dir, Scope{AllWhenUnchanged: true})
+	if got := strings.Join(ranNames(sel), " "); got != "test fmt docs" {
+		t.Fatalf("ran %q, want every gate", got)
+	}
+	if sel.AllBecause != "nothing changed against main" || !sel.All {
+		t.Errorf("AllBecause %q, All %v: want nothing changed against main", sel.AllBecause, sel.All)
+	}
+	if got := strings.Join(filesOf(sel, "fmt"), " "); got != "a.go sub/b.go" {
+		t.Errorf("fmt got files %q, want every tracked Go file", got)
+	}
+	if !strings.Contains(sel.Reasons["test"], "nothing changed against main") {
+		t.Errorf("test's reason %q does not say why it runs", sel.Reasons["test"])
+	}
+
+	// The twin: without AllWhenUnchanged (the stop hook), a clean tree runs nothing scoped.
+	if sel := selectIn(t, dir, Scope{}); len(sel.Run) != 0 || sel.AllBecause != "" {
+		t.Errorf("without AllWhenUnchanged ran %v (%q), want none", ranNames(sel), sel.AllBecause)
+	}
+	// A change scopes again, and says nothing.
+	if err := os.WriteFile(filepath.Join(dir, "notes.md"), []byte("n\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sel = selectIn(t, dir, Scope{AllWhenUnchanged: true})
+	if got := strings.Join(ranNames(sel), " "); got != "docs" || sel.AllBecause != "" || sel.All {
+		t.Errorf("with a change ran %q (%q, all %v), want docs alone", got, sel.AllBecause, sel.All)
+	}
+}
+
+// A CI push is scoped to the pushed range; a range the clone does not hold, or none, runs all.
+func TestSelectPushed(t *testing.T) {
+	dir := gitRepo(t, map[string]string{"a.go": "package a\n", "README.md": "r\n"})
+	before := gitIn(t, dir, "rev-parse", "HEAD")
+	if err := os.WriteFile(filepath.Join(dir, "b.go"), []byte("package a\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gitIn(t, dir, "add", "-A")
+	gitIn(t, dir, "commit", "-q", "-m", "code")
+
+	sel := selectIn(t, dir, Scope{AllWhenUnchanged: true, Pushed: before})
+	if got := strings.Join(ranNames(sel), " "); got != "test fmt" || sel.AllBecause != "" {
+		t.Errorf("pushed range ran %q (%q), want test fmt", got, sel.AllBecause)
+	}
+	if got := strings.Join(filesOf(sel, "fmt"), " "); got != "b.go" {
+		t.Errorf("fmt got %q, want the pushed file", got)
+	}
+	// --base wins: against main (HEAD) nothing changed.
+	sel = selectIn(t, dir, Scope{AllWhenUnchanged: true, Pushed: before, Base: "main"})
+	if sel.AllBecause != "nothing changed against main" {
+		t.Errorf("--base main: AllBecause %q, want nothing changed against main", sel.AllBecause)
+	}
+
+	unknown := "1234567890abcdef1234567890abcdef12345678"
+	sel = selectIn(t, dir, Scope{AllWhenUnchanged: true, Pushed: unknown})
+	if len(sel.Run) != 3 || !strings.Contains(sel.AllBecause, "1234567890ab, which this clone does not have") {
+		t.Errorf("unknown before ran %v (%q), want every gate, saying why", ranNames(sel), sel.AllBecause)
+	}
+	sel = selectIn(t, dir, Scope{AllWhenUnchanged: true, Unscoped: "the push created the branch"})
+	if len(sel.Run) != 3 || sel.AllBecause != "the push created the branch" {
+		t.Errorf("no range ran %v (%q), want every gate, saying why", ranNames(sel), sel.AllBecause)
+	}
+}
+
+// A named gate runs whatever its paths say; a named {files} gate gets every tracked file its
+// paths match.
+func TestSelectNamedFilesGetsEveryFile(t *testing.T) {
+	dir := gitRepo(t, map[string]string{"a.go": "package a\n", "sub/b.go": "package b\n", "README.md": "r\n"})
+	gitIn(t, dir, "checkout", "-q", "-b", "feature")
+	if err := os.WriteFile(filepath.Join(dir, "notes.md"), []byte("n\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sel := selectIn(t, dir, Scope{Names: []string{"fmt", "test"}, AllWhenUnchanged: true})
+	if got := strings.Join(ranNames(sel), " "); got != "test fmt" {
+		t.Fatalf("ran %q, want the named gates", got)
+	}
+	if got := strings.Join(filesOf(sel, "fmt"), " "); got != "a.go sub/b.go" {
+		t.Errorf("named fmt got %q, want every tracked Go file", got)
+	}
+	// A new file not yet added is the project's too: named (or --all), the gate checks it.
+	if err := os.WriteFile(filepath.Join(dir, "new.go"), []byte("package a\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, scope := range []Scope{{Names: []string{"fmt"}}, {All: true}} {
+		sel = selectIn(t, dir, scope)
+		if got := strings.Join(filesOf(sel, "fmt"), " "); got != "a.go new.go sub/b.go" {
+			t.Errorf("%+v: fmt got %q, want the tracked Go files and the new one", scope, got)
+		}
+	}
+	if !strings.Contains(sel.Reasons["fmt"], "every tracked file its paths match") {
+		t.Errorf("fmt's reason %q does not say it got every file", sel.Reasons["fmt"])
+	}
+}
+
+// In git with no base to compare with and nothing changed, every gate runs (as before) and the
+// run says why in its one line; outside git the gates' own reasons say it.
+func TestSelectNoBaseSaysWhy(t *testing.T) {
+	dir := gitRepo(t, map[string]string{"a.go": "package a\n"})
+	gitIn(t, dir, "branch", "-m", "dev")
+	sel := selectIn(t, dir, Scope{AllWhenUnchanged: true})
+	if len(sel.Run) != 3 || !strings.HasPrefix(sel.AllBecause, "no change scoping: no base ref found") || !sel.All {
+		t.Errorf("no base: ran %v (%q, all %v), want every gate, saying why", ranNames(sel), sel.AllBecause, sel.All)
+	}
+	sel = selectIn(t, t.TempDir(), Scope{AllWhenUnchanged: true})
+	if sel.AllBecause != "" {
+		t.Errorf("outside git: AllBecause %q, want none", sel.AllBecause)
 	}
 }

@@ -16,7 +16,7 @@ const maxNewOnlyDiffBytes = snapshot.DefaultPatchBytes
 // which reads it first). It reads nothing yet; each part is read when first needed.
 func NewSnapshot(cfg *config.Config, scope Scope) *snapshot.Snapshot {
 	return snapshot.New(cfg.Root, snapshot.Options{
-		Base:       cmp.Or(scope.Base, cfg.Base),
+		Base:       cmp.Or(scope.Base, scope.Pushed, cfg.Base),
 		Pinned:     scope.Pinned,
 		PatchBytes: patchBytes(cfg),
 	})

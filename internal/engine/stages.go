@@ -70,6 +70,7 @@ type execution struct {
 // own), the selection of gates, the state directory and the lock, the run's id and logs, and the
 // claim on the state that reaps a killed run's leftovers. An error means the run cannot happen.
 func begin(ctx context.Context, req Request) (*execution, error) {
+	req.Scope = resolvePushed(ctx, req.Config.Root, req.Scope)
 	e := &execution{req: req, cfg: req.Config, snap: req.Snapshot}
 	if e.snap == nil {
 		e.snap = NewSnapshot(e.cfg, req.Scope)
@@ -238,6 +239,7 @@ func (e *execution) assemble(ran []gates.Result, lost []gates.IntegrityFinding) 
 	run.Report.IntegritySkipped = e.integrity.Skipped
 	run.Report.ConfigDigest = cfg.ContentDigest
 	run.Report.LocalOverrides = config.OverrideNames(cfg.Overrides)
+	run.Report.AllGatesBecause = e.sel.AllBecause
 	placeGates(&run.Report, cfg)
 	if req.Scope.Shard.N > 0 {
 		run.Report.Shard = req.Scope.Shard.String()

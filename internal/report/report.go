@@ -41,6 +41,10 @@ type Report struct {
 	// LocalOverrides names what .gauntlet.local.yml changed of the gates this run judged ("test:
 	// disabled by .gauntlet.local.yml"): a personal file, not in git, that nobody else sees.
 	LocalOverrides []string `json:"local_overrides,omitempty"`
+	// AllGatesBecause says why every gate ran, on every file, although neither --all nor a gate
+	// name asked for it ("nothing changed against main", a CI push with nothing to compare
+	// with); omitted when change scoping applied.
+	AllGatesBecause string `json:"all_gates_because,omitempty"`
 	// NotCounted are the blames whose failures did not fail the verdict (a stop lets pre-existing
 	// and flaky failures go; so does `run --new-only`): they weigh as warnings. Omitted when every
 	// failure counts.

@@ -208,3 +208,18 @@ func TestTextOffersTheFixerOnlyForWhatItMends(t *testing.T) {
 		t.Errorf("hints missing:\n%s", got)
 	}
 }
+
+// A run that took every gate without being asked says why, in one line above the verdict; a
+// scoped run says nothing of the kind.
+func TestTextSaysWhyEveryGateRan(t *testing.T) {
+	results := []gates.Result{{Name: "a", Status: gates.StatusPass}}
+	r := New("id", time.Now(), 2*time.Second, results)
+	r.AllGatesBecause = "nothing changed against\x1b[2J main"
+	out := writeText(t, r, TextOptions{})
+	if !strings.HasSuffix(out, "\ngauntlet: nothing changed against main: every gate ran\ngauntlet: pass — 1 passed (2.0s)\n") {
+		t.Errorf("text does not end with the reason and the verdict: %q", out)
+	}
+	if out := writeText(t, New("id", time.Now(), 2*time.Second, results), TextOptions{}); strings.Contains(out, "every gate ran") {
+		t.Errorf("a scoped run says every gate ran: %q", out)
+	}
+}

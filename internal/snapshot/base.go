@@ -204,3 +204,13 @@ func resolveShortName(refs map[string]refInfo, name string) string {
 func dwimRefs(name string) []string {
 	return []string{"refs/" + name, "refs/tags/" + name, "refs/heads/" + name, "refs/remotes/" + name, "refs/remotes/" + name + "/HEAD"}
 }
+
+// HasCommit says whether the repository at dir holds the commit id names: a CI names commits a
+// shallow clone may not have fetched.
+func HasCommit(ctx context.Context, dir, id string) bool {
+	if id == "" || strings.HasPrefix(id, "-") {
+		return false
+	}
+	_, err := git.Output(ctx, dir, maxRefOutput, "rev-parse", "--verify", "--quiet", id+"^{commit}")
+	return err == nil
+}
