@@ -110,17 +110,6 @@ type StopHook struct {
 	ReasonLimit int
 }
 
-// EndsAtFirstFailure says whether the stop hook stops the other gates after the first required
-// failure (first_failure's grace). Only where every failure blocks: with pre_existing: report a
-// failure is known to be the change's only once compared with the base, and the gates stopped
-// for one the base has too would leave the stop unjudged.
-func (s StopHook) EndsAtFirstFailure() bool {
-	return !s.FirstFailure.Wait && s.PreExisting == PreExistingBlock
-}
-
-// Counts says whether a failure of blame b blocks the stop.
-func (s StopHook) Counts(b gates.Blame) bool { return b.Blocks(s.PreExisting == PreExistingBlock) }
-
 // What stop_hook.pre_existing may say.
 const (
 	PreExistingReport = "report"

@@ -3,9 +3,13 @@ package engine
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
+	"sync"
 
+	"github.com/gauntlet-dev/gauntlet/config"
 	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/baseline"
 	"github.com/gauntlet-dev/gauntlet/internal/census"
 	"github.com/gauntlet-dev/gauntlet/runner"
 )
@@ -25,6 +29,9 @@ const maxRerunTests = 10
 type blamer struct {
 	e       *execution
 	runBase bool
+
+	baseOnce sync.Once
+	baseDefs map[string]string // the base config's gates' definitions, by name; nil when unread
 }
 
 // blame decides the blame of every failed check gate of the run. Where the base cannot be
@@ -34,7 +41,7 @@ func (e *execution) blame(ctx context.Context, ran []gates.Result) []gates.Resul
 	if !e.req.Blame {
 		return ran
 	}
-	b := blamer{e: e, runBase: e.req.StopHook || e.req.NewOnly}
+	b := &blamer{e: e, runBase: e.runsBaseToBlame()}
 	byName := gatesByName(e.cfg)
 	for i, r := range ran {
 		g, ok := byName[r.Name]
@@ -48,7 +55,7 @@ func (e *execution) blame(ctx context.Context, ran []gates.Result) []gates.Resul
 
 // blameGate blames one failed gate: by its tests when its census names what failed, else by its
 // findings and the gate at the base.
-func (b blamer) blameGate(ctx context.Context, g gates.Gate, r gates.Result) gates.Result {
+func (b *blamer) blameGate(ctx context.Context, g gates.Gate, r gates.Result) gates.Result {
 	j := b.e.judge
 	j.readChange(ctx)
 	if j.from == "" {
@@ -56,6 +63,10 @@ func (b blamer) blameGate(ctx context.Context, g gates.Gate, r gates.Result) gat
 	}
 	if j.unchanged {
 		return blamed(r, gates.BlamePreExisting, &gates.BlameDetail{Why: "nothing changed since " + j.source()})
+	}
+	if !b.definedAtBase(ctx, g) {
+		// A gate the change adds or alters has no failure at the base to share: it is the change's.
+		return blamed(r, gates.BlameRegression, &gates.BlameDetail{Why: "the gate is not defined so at " + j.source()})
 	}
 	if c, ok := b.e.tests.censuses()[r.Name]; ok && c.Complete && (len(c.Failing()) > 0 || len(c.Failed) > 0) {
 		if d, ok := b.byTests(ctx, g, c); ok {
@@ -89,7 +100,7 @@ func (d *testBlame) blame() gates.Blame {
 // byTests blames the failing tests and parts of census now: failing at the base too is
 // pre-existing; passing there and failing again alone is a regression, passing alone is flaky;
 // a test the base does not have is the change's. false when the base's outcomes cannot be had.
-func (b blamer) byTests(ctx context.Context, g gates.Gate, now census.Census) (testBlame, bool) {
+func (b *blamer) byTests(ctx context.Context, g gates.Gate, now census.Census) (testBlame, bool) {
 	failing := now.Failing()
 	base, ok := b.baseOutcomes(ctx, g, failing)
 	if !ok {
@@ -122,7 +133,7 @@ func (b blamer) byTests(ctx context.Context, g gates.Gate, now census.Census) (t
 // rerun runs the tests that passed at the base and fail now again, once, alone: those that pass
 // are flaky, the rest regressions. A test whose own file the change touched is not run again:
 // the change may have made it depend on the order tests run in, which a rerun alone would hide.
-func (b blamer) rerun(ctx context.Context, g gates.Gate, d *testBlame) {
+func (b *blamer) rerun(ctx context.Context, g gates.Gate, d *testBlame) {
 	var cands []census.Test
 	for _, t := range d.flakyCandidates {
 		if len(cands) < maxRerunTests && !b.e.judge.touched(ctx, t.File) {
@@ -162,7 +173,7 @@ func testsWhy(d *testBlame, source string) string {
 // baseOutcomes is how the base ended the tests that fail now: its stored census (a background
 // judge, CI on the default branch or an earlier stop kept it), else, where the base may be run,
 // those tests alone in the base's checkout, else the base's whole census.
-func (b blamer) baseOutcomes(ctx context.Context, g gates.Gate, failing []census.Test) (census.Census, bool) {
+func (b *blamer) baseOutcomes(ctx context.Context, g gates.Gate, failing []census.Test) (census.Census, bool) {
 	j := b.e.judge
 	if m, ok := j.storedMeasures(ctx, g, j.censusKey(g)); ok && m.Census != nil {
 		return *m.Census, true
@@ -189,7 +200,7 @@ func (b blamer) baseOutcomes(ctx context.Context, g gates.Gate, failing []census
 
 // alone runs only tests of gate g, in root, and reads their census; false when g's runner
 // cannot select tests by name or nothing was read.
-func (b blamer) alone(ctx context.Context, root string, g gates.Gate, tests []census.Test, tag string, opts runner.Options) (census.Census, bool) {
+func (b *blamer) alone(ctx context.Context, root string, g gates.Gate, tests []census.Test, tag string, opts runner.Options) (census.Census, bool) {
 	plan := PlanCensus(g)
 	if len(plan.Requests) != 1 || plan.Tests != "" {
 		return census.Census{}, false
@@ -212,7 +223,7 @@ func (b blamer) alone(ctx context.Context, root string, g gates.Gate, tests []ce
 
 // nowOptions are the runner's options for running a gate's tests again in the project, its log
 // under rerun/ beside the run's.
-func (b blamer) nowOptions() runner.Options {
+func (b *blamer) nowOptions() runner.Options {
 	e := b.e
 	opts := runner.Options{RunID: e.runID, Root: e.cfg.Root, Jobs: 1, Env: e.env, ExtraEnv: e.req.ExtraEnv,
 		Grace: e.req.Grace, Abort: e.req.Abort}
@@ -235,7 +246,7 @@ func commandOf(g gates.Gate) census.Command {
 // pre-existing (marked on the result); a gate whose every finding the base has, or that fails
 // at the base with none, is pre-existing; a finding the base lacks, or a gate that passes there,
 // is the change's.
-func (b blamer) byFindings(ctx context.Context, g gates.Gate, r gates.Result) gates.Result {
+func (b *blamer) byFindings(ctx context.Context, g gates.Gate, r gates.Result) gates.Result {
 	if !b.runBase {
 		return r
 	}
@@ -270,12 +281,19 @@ func (b blamer) byFindings(ctx context.Context, g gates.Gate, r gates.Result) ga
 	return blamed(r, gates.BlamePreExisting, d)
 }
 
+// runsBaseToBlame says whether the base is run to blame failures: in a stop or `run --new-only`,
+// and only where a pre-existing failure would not count (where it counts, every failure blocks
+// whatever the base says, and measuring it would only cost time).
+func (e *execution) runsBaseToBlame() bool {
+	return (e.req.StopHook || e.req.NewOnly) && e.req.Counts != nil && !e.req.Counts(gates.BlamePreExisting)
+}
+
 // unexcused turns back into a failure an error whose cause the census contradicts: an
 // environment cause excuses only what it explains, and a gate whose tests fail by name is judged
 // by its tests (blame then tells those failing at the base in this same environment, the cause's,
 // from the change's). Only where the base may be run to tell them apart.
 func (e *execution) unexcused(ran []gates.Result) []gates.Result {
-	if !e.req.Blame || !e.req.StopHook && !e.req.NewOnly {
+	if !e.req.Blame || !e.runsBaseToBlame() {
 		return ran
 	}
 	censuses := e.tests.censuses()
@@ -303,4 +321,34 @@ func notCounted(counts func(gates.Blame) bool) []gates.Blame {
 		}
 	}
 	return out
+}
+
+// definedAtBase says whether the config at the base defines g as the run does (same command,
+// directory, environment and format): only then can the base fail "the same way".
+func (b *blamer) definedAtBase(ctx context.Context, g gates.Gate) bool {
+	b.baseOnce.Do(func() { b.baseDefs = b.readBaseDefs(ctx) })
+	def, ok := b.baseDefs[g.Name]
+	return ok && def == baseline.Definition(g)
+}
+
+// readBaseDefs reads the config file at the base commit, under the name it has now or either
+// usual name; nil when there is none or it does not load.
+func (b *blamer) readBaseDefs(ctx context.Context) map[string]string {
+	j, cfg := b.e.judge, b.e.cfg
+	for _, name := range []string{ConfigFile(cfg), config.FileName, config.AltFileName} {
+		data, found, err := j.snap.FileAt(ctx, j.from, name, config.MaxFileBytes)
+		if err != nil || !found {
+			continue
+		}
+		base, err := config.Parse(filepath.Join(cfg.Root, name), data, cfg.Root)
+		if err != nil {
+			return nil
+		}
+		defs := make(map[string]string, len(base.Gates))
+		for _, bg := range base.Gates {
+			defs[bg.Name] = baseline.Definition(bg)
+		}
+		return defs
+	}
+	return nil
 }

@@ -311,9 +311,9 @@ func (c *call) speculate(ctx context.Context, cfg *config.Config, judged judging
 		Env:             c.Environ,
 		ExtraEnv:        c.gateEnv(),
 		Grace:           grace,
-		FailFast:        cfg.StopHook.EndsAtFirstFailure(),
+		FailFast:        judged.endsAtFirstFailure(cfg),
 		Blame:           true,
-		Counts:          cfg.StopHook.Counts,
+		Counts:          judged.counts(cfg),
 		FailGrace:       cfg.StopHook.FirstFailure.Grace,
 		Recorded: func(run *engine.Run) error {
 			return c.leaveResults(ctx, cfg, st, superseded, run)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -42,6 +43,25 @@ type judging struct {
 	// steered them at the session's start, from its record (nil without one).
 	steering map[string]string
 	startEnv map[string]string
+	// atStart says the base was pinned at the session's start (its session-start hook), before
+	// the agent could commit anything: only such a base may excuse a failure as pre-existing.
+	atStart bool
+}
+
+// endsAtFirstFailure says whether the stop stops the other gates after the first required
+// failure (first_failure's grace). Only where every failure blocks: where a pre-existing one does
+// not, a failure is known to be the change's only once compared with the base, and the gates
+// stopped for one the base has too would leave the stop unjudged.
+func (j judging) endsAtFirstFailure(cfg *config.Config) bool {
+	return !cfg.StopHook.FirstFailure.Wait && j.counts(cfg)(gates.BlamePreExisting)
+}
+
+// counts says which failures block this session's stop, by their blame: pre-existing ones only
+// when the project says so, or when the base was not pinned at the session's start (pinned at a
+// later stop, it may hold the agent's own commits, and "failing at the base too" proves nothing).
+func (j judging) counts(cfg *config.Config) func(gates.Blame) bool {
+	preExistingBlocks := cfg.StopHook.PreExisting == config.PreExistingBlock || !j.atStart
+	return func(b gates.Blame) bool { return b.Blocks(preExistingBlocks) }
 }
 
 // pinTimeout bounds the git calls that pin a new session: the first hook call of a session pays
@@ -91,6 +111,7 @@ func (j *judging) fromRecord(ctx context.Context, loaded, forStop *config.Config
 		j.findings = append(j.findings, gates.IntegrityFinding{Rule: gates.RuleGateAltered, File: engine.ConfigFile(loaded), Level: gates.IntegrityBlock,
 			Message: "gauntlet's record of the session's base was removed after the session's first stop: the base is measured from where the refs are now, which the session may have moved"})
 	}
+	j.atStart = rec.How == session.PinnedAtStart && !rec.Late
 	j.startEnv = startEnvironment(rec)
 	j.envChanged = envid.Changed(j.startEnv, j.steering)
 	for _, d := range rec.MissingDeps(loaded.Root) {
@@ -215,7 +236,8 @@ func configAtBase(ctx context.Context, snap *snapshot.Snapshot, base, path strin
 // inputs adds to what decides a verdict besides the tree the session's base and the environment
 // it is judged in: a verdict about another base or environment never answers this stop.
 func (j judging) inputs(b []byte, environ []string) []byte {
-	b = append(b, "session base\x00"+j.base+"\x00environment\x00"...)
+	// Whether the base may excuse a failure as pre-existing decides the verdict too.
+	b = append(b, "session base\x00"+j.base+"\x00pinned at the start\x00"+strconv.FormatBool(j.atStart)+"\x00environment\x00"...)
 	steering := j.steering
 	if steering == nil {
 		steering = envid.Steering(environ)

@@ -467,9 +467,9 @@ func (c *call) request(cfg *config.Config, st *stopState, progress *report.Progr
 		StopSignalWindow: c.StopSignalWindow,
 		// The agent's fix for the first failure changes the code: gates still running after a
 		// short grace would judge a state that is about to go, so they are stopped.
-		FailFast:      cfg.StopHook.EndsAtFirstFailure(),
+		FailFast:      c.session.endsAtFirstFailure(cfg),
 		Blame:         true,
-		Counts:        cfg.StopHook.Counts,
+		Counts:        c.session.counts(cfg),
 		FailGrace:     cfg.StopHook.FirstFailure.Grace,
 		Starting:      func(_ string, toRun []gates.Gate) { progress.Start(toRun) },
 		Snapshot:      st.snap,
