@@ -15,7 +15,22 @@ import (
 // A problem capturing the output (CaptureErr) never hides a failure: fail wins over error, so a
 // failing gate stays failing with the problem named beside it; only a pass becomes an error,
 // because nobody has seen all of what it printed.
+//
+// A severity: warn gate never makes the verdict an error: what it would not block on when it
+// fails, it does not block on when it cannot run either, so its error is a warning that says it
+// could not run and why.
 func Classify(g Gate, o Outcome) (Status, string) {
+	status, reason := classifyCaptured(g, o)
+	if status == StatusError && g.Severity == SeverityWarn {
+		return StatusWarn, couldNotRun + reason
+	}
+	return status, reason
+}
+
+// couldNotRun starts the reason of a severity: warn gate whose error became a warning.
+const couldNotRun = "could not run: "
+
+func classifyCaptured(g Gate, o Outcome) (Status, string) {
 	status, reason := classify(g, o)
 	if o.CaptureErr == nil {
 		return status, reason

@@ -13,6 +13,8 @@ func TestClassify(t *testing.T) {
 	warnGate.Severity = SeverityWarn
 	timeoutIsError := check
 	timeoutIsError.OnTimeout = StatusError
+	warnTimeoutIsError := timeoutIsError
+	warnTimeoutIsError.Severity = SeverityWarn
 	customInfra := check
 	customInfra.InfraExitCodes = []int{3}
 	noInfra := check
@@ -35,7 +37,14 @@ func TestClassify(t *testing.T) {
 		{"warn severity turns failure into warn", warnGate, Outcome{ExitCode: 2}, StatusWarn, "exit status 2"},
 		{"127 is infrastructure", check, Outcome{ExitCode: 127}, StatusError, "exit status 127: command not found"},
 		{"126 is infrastructure", check, Outcome{ExitCode: 126}, StatusError, "exit status 126: command not executable"},
-		{"127 on a warn gate is still an error", warnGate, Outcome{ExitCode: 127}, StatusError, "exit status 127: command not found"},
+		// A warn gate that cannot run only warns: it never makes the verdict an error, and the
+		// reason says it could not run and why.
+		{"127 on a warn gate warns that it could not run", warnGate, Outcome{ExitCode: 127}, StatusWarn, "could not run: exit status 127: command not found"},
+		{"a warn gate that could not start warns", warnGate, Outcome{StartErr: errors.New("exec: \"nope\": executable file not found in $PATH"), ExitCode: -1}, StatusWarn, `could not run: could not start: exec: "nope": executable file not found in $PATH`},
+		{"a warn gate's environment cause warns", warnGate, Outcome{ExitCode: 1, Cause: cause}, StatusWarn, "could not run: " + causeReason},
+		{"a warn gate's on_timeout error warns", warnTimeoutIsError, Outcome{TimedOut: true, ExitCode: -1, Excerpt: errLine}, StatusWarn, "could not run: timed out after 1m0s"},
+		{"a warn gate's internal error warns", warnGate, Outcome{Internal: errors.New("log: disk full"), ExitCode: 0}, StatusWarn, "could not run: gauntlet error: log: disk full"},
+		{"a warn gate stopped by a cancel stays cancelled", warnGate, Outcome{Cancelled: true, ExitCode: 1}, StatusCancelled, "cancelled"},
 		{"custom infra codes replace the defaults", customInfra, Outcome{ExitCode: 3}, StatusError, "exit status 3: listed in infra_exit_codes"},
 		{"custom infra codes drop 127", customInfra, Outcome{ExitCode: 127}, StatusFail, "exit status 127"},
 		{"empty infra codes list means none", noInfra, Outcome{ExitCode: 126}, StatusFail, "exit status 126"},
@@ -50,7 +59,8 @@ func TestClassify(t *testing.T) {
 		{"killed by a signal", check, Outcome{ExitCode: -1}, StatusFail, "killed by a signal"},
 		{"judged fail", check, Outcome{ExitCode: -1, Judged: &Judgement{Status: StatusFail, Reason: "2 findings"}}, StatusFail, "2 findings"},
 		{"judged fail of a warn gate warns", warnGate, Outcome{ExitCode: 0, Judged: &Judgement{Status: StatusFail, Reason: "2 findings"}}, StatusWarn, "2 findings"},
-		{"judged error stays error on a warn gate", warnGate, Outcome{Judged: &Judgement{Status: StatusError, Reason: "no verdict"}}, StatusError, "no verdict"},
+		{"judged error on a warn gate warns", warnGate, Outcome{Judged: &Judgement{Status: StatusError, Reason: "no verdict"}}, StatusWarn, "could not run: no verdict"},
+		{"judged error stays error on a required gate", check, Outcome{Judged: &Judgement{Status: StatusError, Reason: "no verdict"}}, StatusError, "no verdict"},
 		{"judged pass despite a failing exit code", check, Outcome{ExitCode: 1, Judged: &Judgement{Status: StatusPass, Reason: "no findings"}}, StatusPass, "no findings"},
 		{"judged fail is not an infra error by exit code", check, Outcome{ExitCode: 127, Judged: &Judgement{Status: StatusFail, Reason: "1 finding"}}, StatusFail, "1 finding"},
 		{"judged fail ignores infra patterns", check, Outcome{InfraMatch: "quota exceeded", Judged: &Judgement{Status: StatusFail, Reason: "1 finding"}}, StatusFail, "1 finding"},
@@ -61,7 +71,6 @@ func TestClassify(t *testing.T) {
 		{"timeout with a cause and on_timeout error", timeoutIsError, Outcome{TimedOut: true, ExitCode: -1, Excerpt: errLine, Cause: cause}, StatusError, "timed out after 1m0s; " + causeReason},
 		{"a review timing out is not a build", review, Outcome{TimedOut: true, ExitCode: -1}, StatusError, "timed out after 1m0s"},
 		{"a cause turns a failure into an error", check, Outcome{ExitCode: 101, Cause: cause}, StatusError, causeReason},
-		{"a cause on a warn gate is still an error", warnGate, Outcome{ExitCode: 1, Cause: cause}, StatusError, causeReason},
 		{"a cause explains exit 127 better than the code", check, Outcome{ExitCode: 127, Cause: cause}, StatusError, causeReason},
 		{"a cause never spoils a pass", check, Outcome{ExitCode: 0, Cause: cause}, StatusPass, "exit status 0"},
 		{"a cause outranks an infra pattern", check, Outcome{ExitCode: 1, Cause: cause, InfraMatch: "x"}, StatusError, causeReason},
