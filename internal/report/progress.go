@@ -257,7 +257,7 @@ func (p *Progress) Finished(r gates.Result) {
 		return
 	}
 	s := p.gate(r.Name)
-	s.state, s.duration, s.reason = string(r.Status), r.Duration, visibleReason(r.Status, r.Reason)
+	s.state, s.duration, s.reason = string(r.Status), r.Duration, briefReason(r.Status, r.Reason, r.Cause)
 	p.release()
 	if !p.redraw {
 		detail := durationText(r.Status, r.Duration)
