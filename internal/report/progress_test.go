@@ -473,3 +473,25 @@ func TestProgressCountsCheckedGatesDone(t *testing.T) {
 	}
 	p.Stop()
 }
+
+// The live view's width is its terminal's even through a writer that wraps the terminal (run's
+// stopOnBrokenPipe): a wrapper that names what it wraps is looked through, so lines are not cut
+// at the 80 columns assumed for a writer that is no terminal.
+func TestTerminalFileLooksThroughWrappers(t *testing.T) {
+	f, err := os.CreateTemp(t.TempDir(), "out")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if got := terminalFile(wrapping{wrapping{f}}); got != f {
+		t.Errorf("terminalFile = %v, want the wrapped file", got)
+	}
+	if got := terminalFile(&bytes.Buffer{}); got != nil {
+		t.Errorf("terminalFile(buffer) = %v, want nil", got)
+	}
+}
+
+type wrapping struct{ w io.Writer }
+
+func (w wrapping) Write(p []byte) (int, error) { return w.w.Write(p) }
+func (w wrapping) Unwrap() io.Writer           { return w.w }
