@@ -158,6 +158,7 @@ func (e *execution) runGates(ctx context.Context) []gates.Result {
 	cfg, req := e.cfg, e.req
 	e.cold = newColdJudge(gatesByName(cfg))
 	e.live = newLiveView(e.observer, e.cold, gatesByName(cfg), e.before != nil, req.StopHook)
+	e.live.answered(slices.Concat(e.hits.results, e.judged))
 	added := newOnlyChange(ctx, e.snap, e.toRun)
 	// The base's logs go beside the gates' (under base/).
 	e.judge = &baseJudge{root: cfg.Root, snap: e.snap, sd: e.sd, openLogs: e.logs.open, prefix: e.sd.RunLogsPrefix(e.runID),

@@ -56,13 +56,8 @@ func (p *Progress) blockLine(s *gateState, now time.Time, width int) string {
 		detail = "for " + strings.Join(p.waitingFor(s), ", ")
 	case stateRunning:
 		detail = FormatDuration(now.Sub(s.start))
-	case stateChecking:
-		detail = FormatDuration(s.duration)
 	default:
-		detail = durationText(gates.Status(s.state), s.duration)
-		if s.reason != "" {
-			detail += "  " + s.reason
-		}
+		detail = s.detail()
 	}
 	word := []rune(fmt.Sprintf("%-9s", s.state))
 	rest := []rune(fmt.Sprintf("  %-*s  %s", p.nameWidth, s.label, detail))
@@ -77,7 +72,7 @@ func (p *Progress) blockLine(s *gateState, now time.Time, width int) string {
 
 func stateAttrs(state string) []color.Attribute {
 	switch state {
-	case stateQueued, stateWaiting, stateChecking:
+	case stateQueued, stateWaiting:
 		return []color.Attribute{color.Faint}
 	case stateRunning:
 		return []color.Attribute{color.FgCyan}
