@@ -81,6 +81,8 @@ type Config struct {
 	places map[string]Place
 	// ownTimeout names the gates whose timeout the config set, which a new default must not touch.
 	ownTimeout map[string]bool
+	// defaultFrom says where Timeout came from (gates.TimeoutFromConfig, ...).
+	defaultFrom string
 }
 
 // StopHook holds the stop_hook section.
@@ -128,15 +130,23 @@ type Options struct {
 // SetDefaultTimeout replaces the default per-gate timeout, as --timeout does: gates that set
 // their own timeout keep it.
 func (c *Config) SetDefaultTimeout(d time.Duration) {
-	c.Timeout = d
+	c.Timeout, c.defaultFrom = d, gates.TimeoutFromFlag
 	for i := range c.Gates {
 		if !c.ownTimeout[c.Gates[i].Name] {
-			c.Gates[i].Timeout = d
+			c.Gates[i].Timeout, c.Gates[i].TimeoutFrom = d, gates.TimeoutFromFlag
 		}
 	}
 	for i := range c.Setup {
 		if !c.ownTimeout[c.Setup[i].Name] {
-			c.Setup[i].Timeout = d
+			c.Setup[i].Timeout, c.Setup[i].TimeoutFrom = d, gates.TimeoutFromFlag
 		}
 	}
+}
+
+// timeoutFrom says where a gate's timeout comes from: its own timeout: key, or the default's.
+func (c *Config) timeoutFrom(own bool) string {
+	if own {
+		return gates.TimeoutFromGate
+	}
+	return c.defaultFrom
 }

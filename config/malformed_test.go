@@ -18,16 +18,28 @@ func TestParseReportsEveryProblemWithPosition(t *testing.T) {
 			".gauntlet.yml:4:1: invalid YAML: did not find expected ',' or ']'",
 		}},
 		{"syntax error in a block mapping", "version: 1\ngates:\n  vet:\n    run: x\n   argv: [y]\n", []string{
-			".gauntlet.yml:5:1: invalid YAML: did not find expected key",
+			".gauntlet.yml:5:1: invalid YAML: did not find expected key (check the indentation: the keys of one mapping start in the same column, indented with spaces)",
 		}},
 		{"syntax error after a multi-line list", "version: 1\ngates:\n  t:\n    argv: [a,\n      b]\n   run: x\n", []string{
-			".gauntlet.yml:6:1: invalid YAML: did not find expected key",
+			".gauntlet.yml:6:1: invalid YAML: did not find expected key (check the indentation: the keys of one mapping start in the same column, indented with spaces)",
 		}},
 		{"scanner error with a line", "version: 1\njobs: 2\nbase: main: x\n", []string{
-			".gauntlet.yml:3:1: invalid YAML: mapping values are not allowed in this context",
+			`.gauntlet.yml:3:1: invalid YAML: mapping values are not allowed in this context (a value holding ": " must be quoted: run: "echo 'a: b'")`,
 		}},
 		{"syntax error without a line", "\tversion: 1\n", []string{
-			".gauntlet.yml:1:1: invalid YAML: found character that cannot start any token",
+			".gauntlet.yml:1:1: invalid YAML: found character that cannot start any token (tabs are not allowed for indentation in YAML; use spaces)",
+		}},
+		{"a tab indenting a key", "version: 1\ngates:\n  t:\n  \trun: x\n", []string{
+			".gauntlet.yml:4:3: invalid YAML: found character that cannot start any token (tabs are not allowed for indentation in YAML; use spaces)",
+		}},
+		{"an unquoted *", "version: 1\ngates:\n  t:\n    run: x\n    paths: [*.go]\n", []string{
+			`.gauntlet.yml:5:1: invalid YAML: did not find expected alphabetic or numeric character (a value starting with "*" or "&" must be quoted: "*.go")`,
+		}},
+		{"an unquoted @", "version: 1\ngates:\n  t:\n    run: @scripts/lint\n", []string{
+			".gauntlet.yml:4:1: invalid YAML: found character that cannot start any token (a value starting with \"@\" or \"`\" must be quoted: \"@scripts/lint\")",
+		}},
+		{"a list item where a key was expected", "version: 1\ngates:\n  - t\n  u: 1\n", []string{
+			".gauntlet.yml:4:1: invalid YAML: did not find expected '-' indicator (check the indentation: the keys of one mapping start in the same column, indented with spaces)",
 		}},
 		{"empty file", "", []string{
 			`.gauntlet.yml:1:1: config file is empty; it needs at least "version: 1"`,

@@ -55,7 +55,7 @@ gates:
 	if c.Root != wantRoot || c.Path != filepath.Join(wantRoot, ".gauntlet.yml") {
 		t.Errorf("Root, Path = %q, %q", c.Root, c.Path)
 	}
-	base := gates.Gate{Timeout: 10 * time.Minute, Severity: gates.SeverityError, When: gates.WhenAlways, Enabled: true, Speculative: true}
+	base := gates.Gate{Timeout: 10 * time.Minute, TimeoutFrom: gates.TimeoutFromBuiltin, Severity: gates.SeverityError, When: gates.WhenAlways, Enabled: true, Speculative: true}
 	vet, review, todos := base, base, base
 	vet.Name, vet.Kind, vet.Run, vet.OnTimeout = "vet", gates.KindCheck, "go vet ./...", gates.StatusFail
 	vet.Causes = true // review and todos gates judge themselves: no catalogue
@@ -130,7 +130,7 @@ gates:
 	test, patterns := comparable(c.Gates[0])
 	wantTest := gates.Gate{
 		Name: "test", Kind: gates.KindCheck, Argv: []string{"go", "test", "./..."}, Dir: "tools",
-		Env: []string{"A=1", "GOMAXPROCS=4", "DEBUG=true", "A=2"}, Timeout: 90 * time.Second,
+		Env: []string{"A=1", "GOMAXPROCS=4", "DEBUG=true", "A=2"}, Timeout: 90 * time.Second, TimeoutFrom: gates.TimeoutFromGate,
 		Paths: []string{"**/*.go"}, Exclude: []string{"vendor/**"}, Severity: gates.SeverityWarn,
 		OnTimeout: gates.StatusError, InfraExitCodes: []int{}, Hint: "try again", When: gates.WhenCI,
 		Causes: true, Tests: "reports/**/TEST-*.xml",
@@ -241,5 +241,22 @@ func TestProblemsOutsideWorkingDirShowAbsolutePath(t *testing.T) {
 	}
 	if want := path + `:1:1: missing required key "version" (add "version: 1")`; err.Error() != want {
 		t.Errorf("err = %q, want %q", err, want)
+	}
+}
+
+// Every gate knows where its timeout came from, so that a timeout's reason can say which limit to
+// raise: its own timeout:, the config's, --timeout (which spares the gate's own), or the built-in.
+func TestTimeoutFrom(t *testing.T) {
+	c := mustParse(t, "version: 1\ngates:\n  own: {run: x, timeout: 1m}\n  inherited: {run: x}\nsetup:\n  deps: {run: x}\n")
+	if c.Gates[0].TimeoutFrom != gates.TimeoutFromGate || c.Gates[1].TimeoutFrom != gates.TimeoutFromBuiltin || c.Setup[0].TimeoutFrom != gates.TimeoutFromBuiltin {
+		t.Errorf("from = %q, %q, %q", c.Gates[0].TimeoutFrom, c.Gates[1].TimeoutFrom, c.Setup[0].TimeoutFrom)
+	}
+	c.SetDefaultTimeout(30 * time.Second)
+	if c.Gates[0].TimeoutFrom != gates.TimeoutFromGate || c.Gates[1].TimeoutFrom != gates.TimeoutFromFlag || c.Setup[0].TimeoutFrom != gates.TimeoutFromFlag {
+		t.Errorf("after --timeout: from = %q, %q, %q", c.Gates[0].TimeoutFrom, c.Gates[1].TimeoutFrom, c.Setup[0].TimeoutFrom)
+	}
+	c = mustParse(t, "version: 1\ntimeout: 5m\ngates:\n  inherited: {run: x}\n")
+	if c.Gates[0].TimeoutFrom != gates.TimeoutFromConfig {
+		t.Errorf("from = %q, want the config's", c.Gates[0].TimeoutFrom)
 	}
 }

@@ -30,6 +30,10 @@ func resolve(raw *rawFile) *Config {
 	if c.Base == "auto" {
 		c.Base = ""
 	}
+	c.defaultFrom = gates.TimeoutFromBuiltin
+	if raw.Timeout != nil {
+		c.defaultFrom = gates.TimeoutFromConfig
+	}
 	for _, ng := range raw.Gates {
 		c.Gates = append(c.Gates, resolveGate(ng.Name, ng.Gate, c))
 		if ng.Gate.Timeout != nil {
@@ -88,6 +92,7 @@ func resolveGate(name string, g *rawGate, c *Config) gates.Gate {
 		Dir:            cleanDir(valueOr(g.Dir, "")),
 		Env:            append(append([]string(nil), c.Env...), g.Env.entries()...),
 		Timeout:        time.Duration(valueOr(g.Timeout, duration(c.Timeout))),
+		TimeoutFrom:    c.timeoutFrom(g.Timeout != nil),
 		Paths:          g.Paths,
 		Exclude:        g.Exclude,
 		Glob:           g.Glob,

@@ -116,6 +116,7 @@ func resolveSetup(name string, st *rawSetup, c *Config) gates.Gate {
 		Dir:            cleanDir(valueOr(st.Dir, "")),
 		Env:            append(append([]string(nil), c.Env...), st.Env.entries()...),
 		Timeout:        time.Duration(valueOr(st.Timeout, duration(c.Timeout))),
+		TimeoutFrom:    c.timeoutFrom(st.Timeout != nil),
 		Severity:       gates.SeverityError,
 		OnTimeout:      gates.StatusFail,
 		InfraExitCodes: st.InfraExitCodes,

@@ -53,7 +53,58 @@ func syntaxProblem(file string, data []byte, err error) Problem {
 	}
 	// Errors found at the end of input are reported on the line after the last one.
 	p.line = min(p.line, max(lineCount(data), 1))
+	hint, col := syntaxHint(msg, lineAt(data, p.line))
+	if col > 0 {
+		p.col = col
+	}
+	if hint != "" {
+		msg += " (" + hint + ")"
+	}
 	return p.problem("invalid YAML: " + msg)
+}
+
+// lineAt is the 1-based line n of data, without its newline; "" past the end.
+func lineAt(data []byte, n int) string {
+	lines := strings.Split(string(data), "\n")
+	if n < 1 || n > len(lines) {
+		return ""
+	}
+	return strings.TrimSuffix(lines[n-1], "\r")
+}
+
+// indentHint is the hint for the parser's errors that a misindented line causes.
+const indentHint = "check the indentation: the keys of one mapping start in the same column, indented with spaces"
+
+// syntaxHint says what the common mistakes behind yaml's message look like on the line at fault
+// (a tab, an unquoted ": ", "*" or "@", a key out of line), in the words a user fixes it by, and
+// the column of a tab; "" and 0 when the message is not one of them.
+func syntaxHint(msg, line string) (hint string, col int) {
+	switch msg {
+	case "found character that cannot start any token":
+		if i := strings.IndexByte(line, '\t'); i >= 0 || line == "" {
+			return "tabs are not allowed for indentation in YAML; use spaces", i + 1
+		}
+		return quoteHint(line, "@`", `"@" or "`+"`"+`"`), 0
+	case "did not find expected alphabetic or numeric character":
+		return quoteHint(line, "*&", `"*" or "&"`), 0
+	case "mapping values are not allowed in this context":
+		return `a value holding ": " must be quoted: run: "echo 'a: b'"`, 0
+	case "did not find expected key", "did not find expected '-' indicator":
+		return indentHint, 0
+	}
+	return "", 0
+}
+
+// quoteHint says that a value starting with one of starts must be quoted, quoting the value on
+// line that does.
+func quoteHint(line, starts, named string) string {
+	hint := "a value starting with " + named + " must be quoted"
+	for _, word := range strings.FieldsFunc(line, func(r rune) bool { return r == ' ' || r == '[' || r == ',' || r == ']' }) {
+		if strings.ContainsRune(starts, rune(word[0])) {
+			return hint + ": " + strconv.Quote(word)
+		}
+	}
+	return hint
 }
 
 func lineCount(data []byte) int {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 )
 
 // Classify turns a raw process outcome into a status and a one-line reason. The order of the
@@ -15,7 +16,22 @@ import (
 // A problem capturing the output (CaptureErr) never hides a failure: fail wins over error, so a
 // failing gate stays failing with the problem named beside it; only a pass becomes an error,
 // because nobody has seen all of what it printed.
+//
+// A severity: warn gate never makes the verdict an error: what it would not block on when it
+// fails, it does not block on when it cannot run either, so its error is a warning that says it
+// could not run and why.
 func Classify(g Gate, o Outcome) (Status, string) {
+	status, reason := classifyCaptured(g, o)
+	if status == StatusError && g.Severity == SeverityWarn {
+		return StatusWarn, CouldNotRun + reason
+	}
+	return status, reason
+}
+
+// CouldNotRun starts the reason of a severity: warn gate whose error became a warning.
+const CouldNotRun = "could not run: "
+
+func classifyCaptured(g Gate, o Outcome) (Status, string) {
 	status, reason := classify(g, o)
 	if o.CaptureErr == nil {
 		return status, reason
@@ -145,19 +161,53 @@ func CauseReason(c Cause) string {
 	return fmt.Sprintf("environment: %s (fix: %s)", c.Summary, c.Fix)
 }
 
-// timeoutReason says when a gate was stopped. A check killed before it reported anything was
-// most likely still building, which the agent cannot fix and a longer timeout can; one killed with an
-// environment cause in its output names it. Either way on_timeout alone decides the status.
+// timeoutReason says when a gate was stopped, where that limit came from, and what the gate
+// printed last: a timeout has many causes (a cold build, a hang, a slow test, a large folder), and
+// only what the gate was doing tells them apart. An environment cause found in the output is
+// named. on_timeout alone decides the status; the verdict policy may name a cold build after.
 func timeoutReason(g Gate, o Outcome) string {
-	reason := fmt.Sprintf("timed out after %s", g.Timeout)
-	isCheck := g.Kind == KindCheck || g.Kind == ""
-	if isCheck && len(o.Findings) == 0 && o.Excerpt == nil {
-		reason += " before reporting any result; a cold first build may need a longer timeout"
+	reason := fmt.Sprintf("timed out after %s%s", ShortDuration(g.Timeout), timeoutFromNote(g.TimeoutFrom))
+	switch {
+	case o.LastLine != "":
+		reason += fmt.Sprintf("; its last line: %q", o.LastLine)
+	case o.Lines == 0 && o.Excerpt == nil && len(o.Findings) == 0:
+		reason += "; it printed nothing"
 	}
 	if o.Cause != nil {
 		reason += "; " + CauseReason(*o.Cause)
 	}
 	return reason
+}
+
+// Where a gate's timeout came from, for the reason of a timeout.
+const (
+	TimeoutFromFlag    = "--timeout"
+	TimeoutFromGate    = "the gate's timeout:"
+	TimeoutFromConfig  = "the config's timeout:"
+	TimeoutFromBuiltin = "the built-in default"
+)
+
+func timeoutFromNote(from string) string {
+	switch from {
+	case "":
+		return ""
+	case TimeoutFromBuiltin:
+		return " (the built-in default; set timeout: in the config)"
+	default:
+		return " (the limit from " + from + ")"
+	}
+}
+
+// ShortDuration is a duration as a user types it: 10m and 1h30m, not 10m0s and 1h30m0s.
+func ShortDuration(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
 }
 
 func failing(g Gate) Status {

@@ -77,8 +77,11 @@ type Gate struct {
 	// Env holds "KEY=VALUE" entries: the config-wide env first, then the gate's own, so later wins.
 	Env     []string
 	Timeout time.Duration
-	Paths   []string
-	Exclude []string
+	// TimeoutFrom says where Timeout came from (TimeoutFromFlag, ...), for the reason of a
+	// timeout; "" says nothing.
+	TimeoutFrom string
+	Paths       []string
+	Exclude     []string
 	// Glob narrows the files {files} gives the gate to those it matches too (a formatter for Go
 	// files in a gate whose paths also hold go.mod); nil: every file paths gives.
 	Glob           []string
@@ -201,6 +204,8 @@ type Outcome struct {
 	NewOnlyBase, NewOnlyNote string
 	// Lines is how many lines the gate printed, however many were kept.
 	Lines int
+	// LastLine is the last line the gate printed, cleaned and cut short; set for a timeout.
+	LastLine string
 	// Excerpt is the output around the first line that looked like an error; nil when none did.
 	Excerpt *Excerpt
 }

@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"io"
 	"path"
+	"strings"
 	"time"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/termtext"
 )
 
 // runGate takes one gate from start to result; nothing that goes wrong inside it stops the run.
@@ -78,6 +80,9 @@ func (r *run) execute(ctx context.Context, g gates.Gate, start time.Time) (o gat
 		out.finish(&o)
 		out.settle(r.baseContext(g), &o)
 		tail = out.Tail()
+		if o.TimedOut {
+			o.LastLine = lastLine(tail)
+		}
 		if !out.logged() {
 			logPath = "" // it printed nothing: no log file to point to
 		}
@@ -168,4 +173,16 @@ func (r *run) finished(res *gates.Result) {
 		}
 	}()
 	r.observer.Finished(*res)
+}
+
+// maxLastLine bounds the last line a timeout's reason quotes.
+const maxLastLine = 200
+
+// lastLine is the last line of a tail, cut short: what a gate stopped at its timeout was doing.
+func lastLine(tail string) string {
+	tail = strings.TrimSpace(tail)
+	if i := strings.LastIndexByte(tail, '\n'); i >= 0 {
+		tail = tail[i+1:]
+	}
+	return termtext.Short(strings.TrimSpace(tail), maxLastLine)
 }

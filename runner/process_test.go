@@ -15,13 +15,13 @@ func TestTimeoutKillsGrandchildIgnoringSigterm(t *testing.T) {
 	t.Parallel()
 	opts := testOptions(t)
 	pidFile := filepath.Join(opts.Root, "pid")
-	g := shellGate("slow", `(trap '' TERM; exec sleep 1000) & echo $! > `+pidFile+`; wait`)
+	g := shellGate("slow", `echo '=== RUN   TestSlow'; (trap '' TERM; exec sleep 1000) & echo $! > `+pidFile+`; wait`)
 	g.Timeout = 500 * time.Millisecond
 	res := runWithin(t, 20*time.Second, func() []gates.Result {
 		return Run(context.Background(), []gates.Gate{g}, opts)
 	})[0]
 	assertGone(t, readPid(t, pidFile))
-	if !res.TimedOut || res.Status != gates.StatusFail || !strings.HasPrefix(res.Reason, "timed out after 500ms before reporting any result") {
+	if !res.TimedOut || res.Status != gates.StatusFail || res.Reason != `timed out after 500ms; its last line: "=== RUN TestSlow"` {
 		t.Errorf("got %s timed_out=%v reason %q, want a fail by timeout", res.Status, res.TimedOut, res.Reason)
 	}
 }

@@ -15,12 +15,14 @@ import (
 	"github.com/gauntlet-dev/gauntlet/internal/doctor"
 	"github.com/gauntlet-dev/gauntlet/internal/hookfile"
 	"github.com/gauntlet-dev/gauntlet/internal/hosts"
+	"github.com/gauntlet-dev/gauntlet/internal/report"
 	"github.com/gauntlet-dev/gauntlet/internal/stophook"
 	"github.com/gauntlet-dev/gauntlet/internal/termtext"
 )
 
 type doctorOptions struct {
 	IO         *IOStreams
+	color      string
 	configFile string
 	hosts      []string
 	json       bool
@@ -47,6 +49,9 @@ run. --no-run skips it.
 Exit 0 when no finding is a problem, 1 otherwise.`,
 		Args: cobra.NoArgs,
 		RunE: runE(func(cmd *cobra.Command, _ []string) error {
+			if err := checkColor(opts.color); err != nil {
+				return err
+			}
 			if runF != nil {
 				return runF(opts)
 			}
@@ -54,6 +59,7 @@ Exit 0 when no finding is a problem, 1 otherwise.`,
 		}),
 	}
 	f := cmd.Flags()
+	addColorFlag(f, &opts.color)
 	f.StringVarP(&opts.configFile, "config", "c", "", "use this config file instead of searching for .gauntlet.yml")
 	f.StringSliceVar(&opts.hosts, "host", nil, "check only this host (repeatable): claude, codex, cursor, gemini or copilot")
 	f.BoolVar(&opts.json, "json", false, "print the findings as JSON")
@@ -93,7 +99,7 @@ func runDoctor(ctx context.Context, opts *doctorOptions) error {
 			return err
 		}
 	} else {
-		writeDoctor(ios.Out, report)
+		writeDoctor(ios.Out, report, ios.ColorEnabled(opts.color, ios.StdoutTTY))
 	}
 	if report.Problems > 0 {
 		return &verdictExit{gates.VerdictFail}
@@ -136,9 +142,9 @@ func versionLine() string {
 	return fmt.Sprintf("gauntlet %s (commit %s, %s %s/%s)", v, c, runtime.Version(), runtime.GOOS, runtime.GOARCH)
 }
 
-func writeDoctor(w io.Writer, r *doctor.Report) {
+func writeDoctor(w io.Writer, r *doctor.Report, colored bool) {
 	fmt.Fprintf(w, "gauntlet doctor in %s\n\n", r.Root)
-	writeChecks(w, r.Checks)
+	writeChecks(w, r.Checks, colored)
 	for i, d := range r.DryRuns {
 		if i == 0 {
 			fmt.Fprintf(w, "\nDry run: what the agent is told on stopping now (no attempt counted, nothing recorded)\n")
@@ -160,7 +166,7 @@ func writeDoctor(w io.Writer, r *doctor.Report) {
 
 // writeChecks prints one line per check, its fix on the next, the messages in one column as wide
 // as the longest check's name ("claude after-edit").
-func writeChecks(w io.Writer, checks []doctor.Check) {
+func writeChecks(w io.Writer, checks []doctor.Check, colored bool) {
 	subject := func(c doctor.Check) string {
 		if c.Host != "" {
 			return string(c.Host) + " " + c.Name
@@ -172,7 +178,7 @@ func writeChecks(w io.Writer, checks []doctor.Check) {
 		width = max(width, len(subject(c)))
 	}
 	for _, c := range checks {
-		fmt.Fprintf(w, "%-8s %-*s %s\n", c.Level, width, subject(c), c.Message)
+		fmt.Fprintf(w, "%s %-*s %s\n", paintLevel(fmt.Sprintf("%-8s", c.Level), c.Level, colored), width, subject(c), c.Message)
 		if c.Fix != "" {
 			fmt.Fprintf(w, "%-8s %-*s fix: %s\n", "", width, "", c.Fix)
 		}
@@ -186,8 +192,17 @@ func printInitChecks(ctx context.Context, env initEnv, host hosts.Name) {
 	denv.Resolver = env.resolver
 	r, _ := doctor.Diagnose(ctx, doctor.Options{Hosts: []hosts.Name{host}}, denv)
 	fmt.Fprintf(env.out, "\nChecks (gauntlet doctor --host %s):\n", host)
-	writeChecks(env.out, r.Checks)
+	writeChecks(env.out, r.Checks, false)
 	if r.Problems > 0 {
 		fmt.Fprintf(env.out, "%s: fix before relying on the hook\n", termtext.Count(r.Problems, "problem"))
 	}
+}
+
+// levelStatus colours a check's level as the status it is like: ok as a pass, warn as a
+// warning, problem as a failure.
+var levelStatus = map[doctor.Level]gates.Status{doctor.OK: gates.StatusPass, doctor.Warn: gates.StatusWarn, doctor.Problem: gates.StatusFail}
+
+// paintLevel colours a check's padded level when colored.
+func paintLevel(padded string, level doctor.Level, colored bool) string {
+	return report.PaintStatus(padded, levelStatus[level], colored)
 }

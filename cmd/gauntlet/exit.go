@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -131,6 +132,7 @@ func failureCode(stderr io.Writer, cmd *cobra.Command, err error) int {
 		return exitUsage
 	case errors.As(err, &busy):
 		fmt.Fprintf(stderr, "gauntlet: %s\n", busy.Error())
+		printWaitHint(stderr, cmd)
 		return exitLocked
 	case errors.Is(err, config.ErrNotFound) && !errors.As(err, &usage):
 		// A first run in a new project lands here: say what makes the config, not only its absence.
@@ -141,7 +143,10 @@ func failureCode(stderr io.Writer, cmd *cobra.Command, err error) int {
 		return exitUsage
 	case errors.As(err, &usage) || !errors.As(err, &fromBody):
 		fmt.Fprintf(stderr, "gauntlet: %s\n", err)
-		if cmd != nil {
+		switch {
+		case cmd != nil && !cmd.HasParent():
+			fmt.Fprint(stderr, rootUsage)
+		case cmd != nil:
 			fmt.Fprintf(stderr, "Usage: %s\nRun '%s --help' for all flags.\n", cmd.UseLine(), cmd.CommandPath())
 		}
 		return exitUsage
@@ -149,6 +154,23 @@ func failureCode(stderr io.Writer, cmd *cobra.Command, err error) int {
 		fmt.Fprintf(stderr, "gauntlet: %s\n", err)
 		return exitError
 	}
+}
+
+// printWaitHint names, under a held lock's message, the flag of cmd that waits for the lock
+// instead of failing, when cmd has one.
+func printWaitHint(stderr io.Writer, cmd *cobra.Command) {
+	if cmd == nil {
+		return
+	}
+	wait := cmd.Flags().Lookup("wait")
+	if wait == nil {
+		return
+	}
+	alone := wait.NoOptDefVal
+	if d, err := time.ParseDuration(alone); err == nil {
+		alone = gates.ShortDuration(d)
+	}
+	fmt.Fprintf(stderr, "gauntlet: add --wait to wait for it (%s --wait=5m waits up to 5m; --wait alone, %s)\n", cmd.CommandPath(), alone)
 }
 
 // isUsageWithoutSynopsis reports whether err is the user's mistake in what a command names (a

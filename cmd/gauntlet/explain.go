@@ -30,6 +30,7 @@ var (
 
 type explainOptions struct {
 	IO         *IOStreams
+	color      string
 	configFile string
 	json       bool
 	gate       string
@@ -48,6 +49,9 @@ prints the same as JSON, for tools and agents.
 Exit codes: 0 when the last run could be read, 2 when there is none or GATE is not in it.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: runE(func(_ *cobra.Command, args []string) error {
+			if err := checkColor(opts.color); err != nil {
+				return err
+			}
 			if len(args) == 1 {
 				opts.gate = args[0]
 			}
@@ -58,6 +62,7 @@ Exit codes: 0 when the last run could be read, 2 when there is none or GATE is n
 		}),
 	}
 	f := cmd.Flags()
+	addColorFlag(f, &opts.color)
 	f.StringVarP(&opts.configFile, "config", "c", "", "the project of this config file instead of searching for .gauntlet.yml")
 	f.BoolVar(&opts.json, "json", false, "print the explanation as JSON")
 	return cmd
@@ -121,7 +126,7 @@ func explain(opts *explainOptions) error {
 		enc.SetEscapeHTML(false)
 		return enc.Encode(ex)
 	}
-	return writeExplanation(ios.Out, ex)
+	return writeExplanation(ios.Out, ex, ios.ColorEnabled(opts.color, ios.StdoutTTY))
 }
 
 // readExplainedRun reads the last run's report, and the stored bytes it came from.
@@ -237,7 +242,7 @@ func storedCauses(data []byte) map[string]*gates.Cause {
 	return out
 }
 
-func writeExplanation(w io.Writer, ex explanation) error {
+func writeExplanation(w io.Writer, ex explanation, colored bool) error {
 	var b strings.Builder
 	writeIntegrityFindings(&b, ex.Integrity)
 	if len(ex.Integrity) > 0 && len(ex.Gates) > 0 {
@@ -250,7 +255,7 @@ func writeExplanation(w io.Writer, ex explanation) error {
 		if i > 0 {
 			b.WriteString("\n")
 		}
-		writeExplainedGate(&b, g)
+		writeExplainedGate(&b, g, colored)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -276,11 +281,12 @@ func writeIntegrityFindings(b *strings.Builder, fs []gates.IntegrityFinding) {
 }
 
 // writeExplainedGate says what happened to one gate and what to do about it.
-func writeExplainedGate(b *strings.Builder, g explained) {
+func writeExplainedGate(b *strings.Builder, g explained, colored bool) {
+	status := report.PaintStatus(string(g.Status), g.Status, colored)
 	if g.Setup {
-		fmt.Fprintf(b, "%s (setup step of %s): %s", g.Name, strings.Join(g.NeededBy, ", "), g.Status)
+		fmt.Fprintf(b, "%s (setup step of %s): %s", g.Name, strings.Join(g.NeededBy, ", "), status)
 	} else {
-		fmt.Fprintf(b, "%s: %s", g.Name, g.Status)
+		fmt.Fprintf(b, "%s: %s", g.Name, status)
 	}
 	if reason := termtext.Line(g.Reason); reason != "" && reason != string(g.Status) {
 		fmt.Fprintf(b, " (%s)", reason)

@@ -32,6 +32,8 @@ type IOStreams struct {
 	Getwd func() (string, error)
 	// Now is the clock.
 	Now func() time.Time
+	// StdoutWidth is the width of the terminal stdout is, in columns; nil or 0 when it is none.
+	StdoutWidth func() int
 
 	// stdinFD is In's file descriptor when In is the process's stdin, else -1.
 	stdinFD int
@@ -51,7 +53,14 @@ func systemStreams() *IOStreams {
 		Environ:   os.Environ,
 		Getwd:     os.Getwd,
 		Now:       time.Now,
-		stdinFD:   int(syscall.Stdin),
+		StdoutWidth: func() int {
+			w, _, err := term.GetSize(int(os.Stdout.Fd()))
+			if err != nil {
+				return 0
+			}
+			return w
+		},
+		stdinFD: int(syscall.Stdin),
 	}
 }
 
@@ -119,4 +128,12 @@ func (s *IOStreams) PollableIn() (in io.Reader, restore func()) {
 		return s.In, func() {}
 	}
 	return pollableStdin(s.In, s.stdinFD)
+}
+
+// outWidth is the width a table on stdout is cut to: the terminal's, or 0 (not cut) off one.
+func (s *IOStreams) outWidth() int {
+	if !s.StdoutTTY || s.StdoutWidth == nil {
+		return 0
+	}
+	return s.StdoutWidth()
 }

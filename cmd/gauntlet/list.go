@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
@@ -9,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"text/tabwriter"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -16,11 +18,13 @@ import (
 	"github.com/gauntlet-dev/gauntlet/gates"
 	"github.com/gauntlet-dev/gauntlet/internal/engine"
 	"github.com/gauntlet-dev/gauntlet/internal/findings"
+	"github.com/gauntlet-dev/gauntlet/internal/report"
 	"github.com/gauntlet-dev/gauntlet/internal/termtext"
 )
 
 type listOptions struct {
 	IO         *IOStreams
+	color      string
 	configFile string
 	json       bool
 	base       string
@@ -61,6 +65,9 @@ gate without paths runs on every call, and so does every gate outside git or wit
 last lines say which gates are scoped.`,
 		Args: cobra.NoArgs,
 		RunE: runE(func(cmd *cobra.Command, _ []string) error {
+			if err := checkColor(opts.color); err != nil {
+				return err
+			}
 			if runF != nil {
 				return runF(opts)
 			}
@@ -68,6 +75,7 @@ last lines say which gates are scoped.`,
 		}),
 	}
 	f := cmd.Flags()
+	addColorFlag(f, &opts.color)
 	f.StringVarP(&opts.configFile, "config", "c", "", "use this config file instead of searching for .gauntlet.yml")
 	f.BoolVar(&opts.json, "json", false, "print a JSON array instead of a table")
 	f.StringVar(&opts.base, "base", "", "base ref for change scoping (default: the config's base, else auto)")
@@ -95,7 +103,12 @@ func listGates(ctx context.Context, opts *listOptions) error {
 		}
 		return nil
 	}
-	return writeGateTable(ios.Out, cfg, sel, listed, opts.all)
+	var table bytes.Buffer
+	if err := writeGateTable(&table, cfg, sel, listed, opts.all); err != nil {
+		return err
+	}
+	_, err = io.WriteString(ios.Out, fitTable(table.String(), ios.outWidth(), ios.ColorEnabled(opts.color, ios.StdoutTTY)))
+	return err
 }
 
 func listedGates(cfg *config.Config, sel *engine.Selection) []listedGate {
@@ -258,4 +271,42 @@ func nonNil(s []string) []string {
 		return []string{}
 	}
 	return s
+}
+
+// fitTable cuts each line of the gate table to width columns (0: not cut) and colours its RUN
+// column, yes as a pass and no as a skip. The colour goes on after tabwriter has aligned the
+// columns, which would count its escape sequences as text.
+func fitTable(table string, width int, colored bool) string {
+	lines := strings.SplitAfter(table, "\n")
+	col := -1
+	if len(lines) > 0 {
+		col = strings.Index(lines[0], "  RUN  ")
+	}
+	for i, line := range lines {
+		body := strings.TrimSuffix(line, "\n")
+		if width > 0 && utf8.RuneCountInString(body) > width {
+			body = string([]rune(body)[:width-1]) + "…"
+		}
+		if colored && i > 0 && col >= 0 && strings.TrimSpace(body) != "" {
+			body = paintRunCell(body, col+2)
+		}
+		lines[i] = body + strings.TrimPrefix(line, strings.TrimSuffix(line, "\n"))
+		if strings.TrimSpace(body) == "" {
+			col = -1 // the table ends at its first blank line
+		}
+	}
+	return strings.Join(lines, "")
+}
+
+// paintRunCell colours the yes or no that starts at byte at of a table row.
+func paintRunCell(row string, at int) string {
+	for _, cell := range []struct {
+		word   string
+		status gates.Status
+	}{{"yes", gates.StatusPass}, {"no", gates.StatusSkipped}} {
+		if strings.HasPrefix(row[min(at, len(row)):], cell.word+" ") {
+			return row[:at] + report.PaintStatus(cell.word, cell.status, true) + row[at+len(cell.word):]
+		}
+	}
+	return row
 }

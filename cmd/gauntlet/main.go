@@ -37,6 +37,9 @@ func newRootCmd(ios *IOStreams) *cobra.Command { return newCommandTree(ios, nil)
 // cobra goes no further than the named command. Anything else (help, completion, a flag, an
 // unknown or misspelt command, whose suggestion needs every name) gets the whole tree.
 func newCommandTree(ios *IOStreams, args []string) *cobra.Command {
+	// The root's help lists its commands in their groups in the order of subcommands, which puts
+	// first what a newcomer reaches for first.
+	cobra.EnableCommandSorting = false
 	root := &cobra.Command{
 		Use:           "gauntlet",
 		Short:         "Run a repository's quality gates in parallel and report one verdict",
@@ -52,6 +55,7 @@ func newCommandTree(ios *IOStreams, args []string) *cobra.Command {
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error { return &usageError{withFlagSuggestion(cmd, err)} })
 	if named, ok := namedSubcommand(args); ok {
 		root.AddCommand(named.build(ios))
+		setUpHelp(root)
 		// None of the completion command, shell completion (`gauntlet __complete ...`) or the
 		// root (--version) could be the one run: cobra need not build the first, nor gauntlet
 		// register the second's candidates or make the third's version text.
@@ -63,6 +67,7 @@ func newCommandTree(ios *IOStreams, args []string) *cobra.Command {
 	}
 	root.AddCommand(newReleaseFilesCmd(ios, root))
 	strictCompletion(root)
+	setUpHelp(root)
 	addVersionFlag(root)
 	registerCompletions(root, ios)
 	return root
@@ -78,23 +83,23 @@ type subcommand struct {
 // always gets it.
 var subcommands = []subcommand{
 	{"run", func(ios *IOStreams) *cobra.Command { return newRunCmd(ios, nil) }},
+	{"init", func(ios *IOStreams) *cobra.Command { return newInitCmd(ios, nil) }},
+	{"fix", func(ios *IOStreams) *cobra.Command { return newFixCmd(ios, nil) }},
+	{"status", func(ios *IOStreams) *cobra.Command { return newStatusCmd(ios, nil) }},
+	{"explain", func(ios *IOStreams) *cobra.Command { return newExplainCmd(ios, nil) }},
+	{"list", func(ios *IOStreams) *cobra.Command { return newListCmd(ios, nil) }},
+	{"doctor", func(ios *IOStreams) *cobra.Command { return newDoctorCmd(ios, nil) }},
 	{"stop-hook", func(ios *IOStreams) *cobra.Command { return newStopHookCmd(ios, nil) }},
 	{"after-edit", func(ios *IOStreams) *cobra.Command { return newAfterEditCmd(ios, nil) }},
 	{"judge", func(ios *IOStreams) *cobra.Command { return newJudgeCmd(ios, nil) }},
-	{"init", func(ios *IOStreams) *cobra.Command { return newInitCmd(ios, nil) }},
-	{"validate", func(ios *IOStreams) *cobra.Command { return newValidateCmd(ios, nil) }},
-	{"list", func(ios *IOStreams) *cobra.Command { return newListCmd(ios, nil) }},
-	{"status", func(ios *IOStreams) *cobra.Command { return newStatusCmd(ios, nil) }},
-	{"clean", func(ios *IOStreams) *cobra.Command { return newCleanCmd(ios, nil) }},
-	{"schema", func(ios *IOStreams) *cobra.Command { return newSchemaCmd(ios, nil) }},
-	{"version", func(ios *IOStreams) *cobra.Command { return newVersionCmd(ios, nil) }},
-	{"doctor", func(ios *IOStreams) *cobra.Command { return newDoctorCmd(ios, nil) }},
-	{"report", newReportCmd},
-	{"ci", newCICmd},
-	{"cache", newCacheCmd},
-	{"explain", func(ios *IOStreams) *cobra.Command { return newExplainCmd(ios, nil) }},
-	{"fix", func(ios *IOStreams) *cobra.Command { return newFixCmd(ios, nil) }},
 	{"baseline", func(ios *IOStreams) *cobra.Command { return newBaselineCmd(ios, nil) }},
+	{"cache", newCacheCmd},
+	{"ci", newCICmd},
+	{"clean", func(ios *IOStreams) *cobra.Command { return newCleanCmd(ios, nil) }},
+	{"report", newReportCmd},
+	{"schema", func(ios *IOStreams) *cobra.Command { return newSchemaCmd(ios, nil) }},
+	{"validate", func(ios *IOStreams) *cobra.Command { return newValidateCmd(ios, nil) }},
+	{"version", func(ios *IOStreams) *cobra.Command { return newVersionCmd(ios, nil) }},
 }
 
 // namedSubcommand is the command a command line's first word names, if it names one.

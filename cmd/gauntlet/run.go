@@ -372,6 +372,9 @@ type stopOnBrokenPipe struct {
 	broken bool
 }
 
+// Unwrap names the writer underneath, so that the live view finds its terminal's width.
+func (s *stopOnBrokenPipe) Unwrap() io.Writer { return s.w }
+
 func (s *stopOnBrokenPipe) Write(p []byte) (int, error) {
 	if s.broken {
 		return len(p), nil

@@ -22,6 +22,7 @@ import (
 
 type statusOptions struct {
 	IO         *IOStreams
+	color      string
 	configFile string
 	json       bool
 	// html is where --html writes the history page: "-" is stdout, "" means no page.
@@ -49,6 +50,9 @@ The exit code does not reflect the last verdict: it is 0 whenever the report cou
 and also when there is no run yet (a message on stderr says so).`,
 		Args: cobra.NoArgs,
 		RunE: runE(func(*cobra.Command, []string) error {
+			if err := checkColor(opts.color); err != nil {
+				return err
+			}
 			if opts.json && opts.html != "" {
 				return usagef("--json and --html each print something else; give one")
 			}
@@ -59,6 +63,7 @@ and also when there is no run yet (a message on stderr says so).`,
 		}),
 	}
 	f := cmd.Flags()
+	addColorFlag(f, &opts.color)
 	f.StringVarP(&opts.configFile, "config", "c", "", "the project of this config file instead of searching for .gauntlet.yml")
 	f.BoolVar(&opts.json, "json", false, "print the stored JSON report")
 	f.StringVar(&opts.html, "html", "", "draw the stop-hook history as an HTML page, to stdout or to `FILE` (--html=FILE)")
@@ -79,7 +84,7 @@ func showStatus(opts *statusOptions) error {
 	}
 	data, err := readLastRun(root, ios.ErrOut)
 	if errors.Is(err, fs.ErrNotExist) {
-		return showHistoryWithoutRun(ios, opts.json, root, history, now)
+		return showHistoryWithoutRun(ios, opts.json, ios.ColorEnabled(opts.color, ios.StdoutTTY), root, history, now)
 	}
 	if err != nil {
 		return err
@@ -96,7 +101,7 @@ func showStatus(opts *statusOptions) error {
 		return err
 	}
 	if shown(history) {
-		if err := writeHistory(ios.Out, history, now, ios.ColorEnabled("auto", ios.StdoutTTY)); err != nil {
+		if err := writeHistory(ios.Out, history, now, ios.ColorEnabled(opts.color, ios.StdoutTTY)); err != nil {
 			return err
 		}
 		fmt.Fprintln(ios.Out)
@@ -104,18 +109,18 @@ func showStatus(opts *statusOptions) error {
 	if err := writeRunHeader(ios.Out, r, now); err != nil {
 		return err
 	}
-	return report.WriteText(ios.Out, r, report.TextOptions{Color: ios.ColorEnabled("auto", ios.StdoutTTY)})
+	return report.WriteText(ios.Out, r, report.TextOptions{Color: ios.ColorEnabled(opts.color, ios.StdoutTTY)})
 }
 
 // showHistoryWithoutRun shows the stop hook's history, when it has one to show, in a project
 // with no run recorded, and says that none is.
-func showHistoryWithoutRun(ios *IOStreams, asJSON bool, root string, history stophook.History, now time.Time) error {
+func showHistoryWithoutRun(ios *IOStreams, asJSON, colored bool, root string, history stophook.History, now time.Time) error {
 	if shown(history) {
 		var err error
 		if asJSON {
 			err = writeHistoryJSON(ios.Out, []byte("{}"), history)
 		} else {
-			err = writeHistory(ios.Out, history, now, ios.ColorEnabled("auto", ios.StdoutTTY))
+			err = writeHistory(ios.Out, history, now, colored)
 		}
 		if err != nil {
 			return err

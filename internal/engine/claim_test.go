@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/gauntlet-dev/gauntlet/config"
-	"github.com/gauntlet-dev/gauntlet/gates"
 	"github.com/gauntlet-dev/gauntlet/internal/seal"
 	"github.com/gauntlet-dev/gauntlet/internal/state"
 )
@@ -77,33 +76,5 @@ func TestOpenStateUsesTheCallersDirectory(t *testing.T) {
 	}
 	if _, err := os.Lstat(filepath.Join(project, state.Name)); err == nil {
 		t.Error(".gauntlet was created beside the caller's directory")
-	}
-}
-
-// The gates that passed are the project's, whichever directory held the run: a .gauntlet the
-// agent replaced by a file must not turn a hanging gate back into a cold build.
-func TestPassesRecordedInAFallbackAreTheProjects(t *testing.T) {
-	t.Setenv("XDG_STATE_HOME", t.TempDir())
-	key, err := seal.Load()
-	if err != nil {
-		t.Fatal(err)
-	}
-	project := t.TempDir()
-	own, err := state.Open(project)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer own.Close()
-	fb, err := state.OpenFallback(key.ProjectDir(own.Path()), own.Path())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer fb.Close()
-	test := gates.Gate{Name: "test", Run: "go test ./..."}
-	if err := recordPasses(own, map[string]gates.Gate{"test": test}, []gates.Result{{Name: "test", Status: gates.StatusPass}}); err != nil {
-		t.Fatal(err)
-	}
-	if !readPassed(fb).has(definitionKey(test)) {
-		t.Error("a fallback does not know the gate passed in the project's own directory")
 	}
 }

@@ -58,6 +58,17 @@ func (v *liveView) observer() runner.Observer {
 func (v *liveView) Started(g gates.Gate, at time.Time) { v.view.Started(g, at) }
 func (v *liveView) Output(gate string, line []byte)    { v.view.Output(gate, line) }
 
+// answered shows the gates of the run that will not run, answered by the cache or a background
+// judge: final already, so that the live view has every gate of the run and its count is true.
+func (v *liveView) answered(results []gates.Result) {
+	if v.view == nil {
+		return
+	}
+	for _, r := range results {
+		v.finish(r) // a view that panics is gauntlet's error, and these results are final already
+	}
+}
+
 // Finished passes on a result the run's checks can no longer change, and holds back the others.
 func (v *liveView) Finished(r gates.Result) {
 	r = v.cold.judge(r)

@@ -41,21 +41,15 @@ func TestLiveViewShowsTheFinalStatus(t *testing.T) {
 	ran := func(name string, s gates.Status) gates.Result {
 		return gates.Result{Name: name, Kind: gates.KindCheck, Status: s, Started: time.Now(), ExitCode: -1}
 	}
-	// The record of passes says no gate ever passed; nothing is read from the user's state.
-	noPasses := func() *coldJudge {
-		c := newColdJudge(nil, byName)
-		c.once.Do(func() { c.ever = passed{names: map[string]bool{}} })
-		return c
-	}
 	view := &eventView{}
-	live := newLiveView(view, noPasses(), byName, true, false)
+	live := newLiveView(view, newColdJudge(byName), byName, true, false)
 	obs := live.observer()
 	obs.Finished(ran("fmt", gates.StatusPass))  // may still be blamed for writing: held
 	obs.Finished(ran("gen", gates.StatusPass))  // may write: final
 	obs.Finished(ran("lint", gates.StatusFail)) // a failure stays one: final
 	cold := ran("build", gates.StatusFail)
-	cold.TimedOut = true
-	obs.Finished(cold) // a cold first build: an error, and then held like any error
+	cold.TimedOut, cold.Tail = true, "go: downloading golang.org/x/tools v0.30.0"
+	obs.Finished(cold) // a cold first build, by its output: an error, and then held like any error
 
 	final := []gates.Result{ran("fmt", gates.StatusFail), ran("gen", gates.StatusPass), ran("lint", gates.StatusFail), ran("build", gates.StatusError)}
 	live.settle(final)
@@ -78,7 +72,7 @@ func TestLiveViewShowsTheFinalStatus(t *testing.T) {
 
 	// Without the check for writes, nothing waits.
 	view = &eventView{}
-	live = newLiveView(view, noPasses(), byName, false, false)
+	live = newLiveView(view, newColdJudge(byName), byName, false, false)
 	live.observer().Finished(ran("fmt", gates.StatusPass))
 	if len(view.events) != 1 || view.events[0] != "finished fmt pass" {
 		t.Errorf("unchecked run: events %q", view.events)
@@ -87,7 +81,7 @@ func TestLiveViewShowsTheFinalStatus(t *testing.T) {
 	// In the stop hook, an error waits for the base to be asked (earnErrors), even without the
 	// check for writes; one from a decisive cause does not.
 	view = &eventView{}
-	live = newLiveView(view, noPasses(), byName, false, true)
+	live = newLiveView(view, newColdJudge(byName), byName, false, true)
 	live.observer().Finished(ran("lint", gates.StatusError))
 	full := ran("fmt", gates.StatusError)
 	full.Cause = &gates.Cause{ID: "disk-full"}
@@ -99,7 +93,7 @@ func TestLiveViewShowsTheFinalStatus(t *testing.T) {
 
 	// A view that breaks on a held result makes it gauntlet's own error, as the runner would.
 	view = &eventView{panics: true}
-	live = newLiveView(view, noPasses(), byName, true, false)
+	live = newLiveView(view, newColdJudge(byName), byName, true, false)
 	live.observer().Finished(ran("fmt", gates.StatusPass))
 	got := live.settle([]gates.Result{ran("fmt", gates.StatusPass)})
 	if got[0].Status != gates.StatusError || got[0].Reason != "gauntlet error: observer panicked: view broke" {

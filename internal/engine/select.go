@@ -6,6 +6,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"github.com/gauntlet-dev/gauntlet/internal/suggest"
 	"slices"
 	"strings"
 
@@ -97,7 +98,24 @@ func (e *UnknownGateError) Error() string {
 	if len(steps) == len(e.Unknown) {
 		return strings.Join(steps, "; ")
 	}
+	if meant := e.meant(); meant != nil {
+		return fmt.Sprintf("unknown gate %s; did you mean %s?", quoteAll(e.Unknown), quoteAll(meant))
+	}
 	return fmt.Sprintf("unknown gate %s (gates in the config: %s)", quoteAll(e.Unknown), known)
+}
+
+// meant is the gate each unknown name looks like a typo of, or nil when one looks like none: the
+// list of every gate then says more than a guess.
+func (e *UnknownGateError) meant() []string {
+	var meant []string
+	for _, n := range e.Unknown {
+		m := suggest.Closest(n, e.Known)
+		if m == "" {
+			return nil
+		}
+		meant = append(meant, m)
+	}
+	return meant
 }
 
 // Select applies names and shard (which gates this run is about), then `enabled`, `when` and

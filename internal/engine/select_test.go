@@ -358,3 +358,21 @@ func TestSelectNoBaseSaysWhy(t *testing.T) {
 		t.Errorf("outside git: AllBecause %q, want none", sel.AllBecause)
 	}
 }
+
+// A misspelt gate name gets the gate it looks like; a name like none gets the list of gates.
+func TestUnknownGateSuggests(t *testing.T) {
+	known := []string{"lint", "test"}
+	for _, tt := range []struct {
+		unknown []string
+		want    string
+	}{
+		{[]string{"tset"}, `unknown gate "tset"; did you mean "test"?`},
+		{[]string{"tset", "lnit"}, `unknown gate "tset", "lnit"; did you mean "test", "lint"?`},
+		{[]string{"tset", "zzzzzz"}, `unknown gate "tset", "zzzzzz" (gates in the config: lint, test)`},
+		{[]string{"zzzzzz"}, `unknown gate "zzzzzz" (gates in the config: lint, test)`},
+	} {
+		if got := (&UnknownGateError{Unknown: tt.unknown, Known: known}).Error(); got != tt.want {
+			t.Errorf("%v: %q, want %q", tt.unknown, got, tt.want)
+		}
+	}
+}

@@ -157,8 +157,9 @@ func (e *execution) checkChange(ctx context.Context) {
 // judgements after the run give it.
 func (e *execution) runGates(ctx context.Context) []gates.Result {
 	cfg, req := e.cfg, e.req
-	e.cold = newColdJudge(e.sd, gatesByName(cfg))
+	e.cold = newColdJudge(gatesByName(cfg))
 	e.live = newLiveView(e.observer, e.cold, gatesByName(cfg), e.before != nil, req.StopHook)
+	e.live.answered(slices.Concat(e.hits.results, e.judged))
 	added := newOnlyChange(ctx, e.snap, e.toRun)
 	// The base's logs go beside the gates' (under base/).
 	e.judge = &baseJudge{root: cfg.Root, snap: e.snap, sd: e.sd, openLogs: e.logs.open, prefix: e.sd.RunLogsPrefix(e.runID),
@@ -248,14 +249,13 @@ func (e *execution) assemble(ran []gates.Result, lost []gates.IntegrityFinding) 
 }
 
 // record keeps the run: the last run's report, the gates' timings (not for a shard, which sees
-// only some), the passes, and the caller's own record. The caller's callback runs even when the
+// only some), and the caller's own record. The caller's callback runs even when the
 // report could not be written: what it records (the stop hook's attempt count) must not be lost.
 func (e *execution) record(run *Run) error {
 	err := errors.Join(e.logs.pruneErr, writeLastRun(e.sd, run.Report))
 	if e.req.Scope.Shard.N == 0 {
 		err = errors.Join(err, recordTimings(e.sd, e.cfg, run.Results))
 	}
-	err = errors.Join(err, recordPasses(e.sd, gatesByName(e.cfg), run.Results))
 	if e.req.Recorded != nil {
 		err = errors.Join(err, e.req.Recorded(run))
 	}

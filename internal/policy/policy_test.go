@@ -172,44 +172,60 @@ func TestJudgeError(t *testing.T) {
 }
 
 func TestJudgeTimeout(t *testing.T) {
-	timedOut := gates.Result{Name: "build", Status: gates.StatusFail, TimedOut: true}
+	timedOut := gates.Result{Name: "build", Status: gates.StatusFail, TimedOut: true, Reason: "timed out after 1m0s (the limit from --timeout); its last line: \"go: downloading golang.org/x/tools v0.30.0\""}
 	withFinding := timedOut
 	withFinding.Findings = []gates.Finding{{File: "a.go", Line: 1, Message: "x"}}
 	withCause := timedOut
 	withCause.Cause = &gates.Cause{ID: "oom-killed"}
 	exited := gates.Result{Name: "build", Status: gates.StatusFail, ExitCode: 1}
+	const building = "go: downloading golang.org/x/tools v0.30.0"
 
 	cases := []struct {
 		name string
 		ev   TimeoutEvidence
-		asks bool
 		want gates.Status
 	}{
-		{name: "a check that never passed times out before reporting: a cold build",
-			ev: TimeoutEvidence{Result: timedOut, Check: true, Timeout: time.Minute}, asks: true, want: gates.StatusError},
-		{name: "it passed here before: the change's timeout",
-			ev: TimeoutEvidence{Result: timedOut, Check: true, EverPassed: true}, asks: true, want: gates.StatusFail},
+		{name: "a check whose output shows a build in progress: a cold build",
+			ev: TimeoutEvidence{Result: timedOut, Check: true, Timeout: time.Minute, Building: building}, want: gates.StatusError},
+		{name: "the honest twin: a check that printed nothing of a build is the change's timeout",
+			ev: TimeoutEvidence{Result: timedOut, Check: true}, want: gates.StatusFail},
 		{name: "it reported a finding first",
-			ev: TimeoutEvidence{Result: withFinding, Check: true}, asks: false, want: gates.StatusFail},
+			ev: TimeoutEvidence{Result: withFinding, Check: true, Building: building}, want: gates.StatusFail},
 		{name: "it has a cause already",
-			ev: TimeoutEvidence{Result: withCause, Check: true}, asks: false, want: gates.StatusFail},
+			ev: TimeoutEvidence{Result: withCause, Check: true, Building: building}, want: gates.StatusFail},
 		{name: "not a timeout",
-			ev: TimeoutEvidence{Result: exited, Check: true}, asks: false, want: gates.StatusFail},
+			ev: TimeoutEvidence{Result: exited, Check: true, Building: building}, want: gates.StatusFail},
 		{name: "a review's timeout is its own",
-			ev: TimeoutEvidence{Result: timedOut}, asks: false, want: gates.StatusFail},
+			ev: TimeoutEvidence{Result: timedOut, Building: building}, want: gates.StatusFail},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := AsksPasses(tc.ev); got != tc.asks {
-				t.Errorf("AsksPasses = %v, want %v", got, tc.asks)
-			}
 			got := JudgeTimeout(tc.ev)
 			if got.Status != tc.want {
 				t.Fatalf("status %s, want %s", got.Status, tc.want)
 			}
-			if got.Status == gates.StatusError && (got.Cause == nil || got.Cause.ID != ColdBuildID || !strings.Contains(got.Reason, "1m0s")) {
-				t.Errorf("cold build: cause %v, reason %q", got.Cause, got.Reason)
+			if got.Status != gates.StatusError {
+				if got.Reason != tc.ev.Result.Reason {
+					t.Errorf("reason %q changed", got.Reason)
+				}
+				return
+			}
+			// The cause says what shows the build, once, after what the timeout said.
+			want := tc.ev.Result.Reason + "; environment: most likely a cold first build: its output shows dependencies still being fetched or compiled (fix: run it once with a longer limit so that the caches fill: gauntlet run --timeout 10m build)"
+			if got.Cause == nil || got.Cause.ID != ColdBuildID || got.Reason != want {
+				t.Errorf("cold build: cause %v, reason\n%q\nwant\n%q", got.Cause, got.Reason, want)
 			}
 		})
+	}
+}
+
+// The cold build's evidence is quoted unless the timeout's reason already shows it, and its fix
+// raises the limit where the limit came from: --timeout does not override a gate's own timeout:.
+func TestColdBuildCauseWords(t *testing.T) {
+	r := gates.Result{Name: "test", Status: gates.StatusFail, TimedOut: true, Reason: `timed out after 5m (the limit from the gate's timeout:); its last line: "ok  	pkg/a	0.1s"`}
+	got := JudgeTimeout(TimeoutEvidence{Result: r, Check: true, Timeout: 5 * time.Minute, OwnTimeout: true, Building: "   Compiling serde v1.0.200"})
+	want := r.Reason + `; environment: most likely a cold first build: its output shows dependencies still being fetched or compiled ("Compiling serde v1.0.200") (fix: run it once with a longer limit so that the caches fill: raise the gate's timeout: to 15m, then gauntlet run test)`
+	if got.Reason != want {
+		t.Errorf("reason\n%q\nwant\n%q", got.Reason, want)
 	}
 }

@@ -3,6 +3,7 @@ package policy
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
@@ -81,32 +82,61 @@ type TimeoutEvidence struct {
 	Result gates.Result
 	// Check: the gate is a check (a review's or a todos gate's timeout is its own).
 	Check bool
-	// Timeout is the gate's.
-	Timeout time.Duration
-	// EverPassed: the gate, by its definition or its name, passed in this checkout before (a
-	// record that fails its seal says every gate did).
-	EverPassed bool
+	// Timeout is the gate's; OwnTimeout says it is the gate's own timeout:, which --timeout does
+	// not override.
+	Timeout    time.Duration
+	OwnTimeout bool
+	// Building is the line of the gate's output that shows a build fetching or compiling its
+	// dependencies ("go: downloading ...", cargo's "Compiling serde v1.0.200"); "" when none does.
+	Building string
 }
 
-// AsksPasses says whether the record of passes can turn the failure into an error: a check that
+// coldCandidate says whether a timeout says nothing about the agent's work yet: a check that
 // timed out before reporting any result (no finding, no error line, no cause).
-func AsksPasses(e TimeoutEvidence) bool {
+func coldCandidate(e TimeoutEvidence) bool {
 	r := e.Result
 	return e.Check && r.Status == gates.StatusFail && r.TimedOut && len(r.Findings) == 0 && r.Excerpt == nil && r.Cause == nil
 }
 
-// JudgeTimeout turns into an error, with the cold-build cause, a timeout that says nothing about
-// the agent's work yet: the gate never passed here, and is most likely building from cold caches
-// (an empty Go build cache, a first cargo build), which the agent cannot fix and a longer first
-// run can. A gate that passed once is judged as usual: a timeout then is the change's.
+// JudgeTimeout turns into an error, with the cold-build cause, a timeout that said nothing about
+// the agent's work yet while its own output shows a build still fetching or compiling
+// dependencies, which the agent cannot fix and a longer first run can. Without that evidence a
+// timeout is judged as on_timeout says, whatever the gate did before: a timeout has many causes
+// (a hang, a slow test, a large folder) and "cold build" is true only of one. At a stop the
+// error is still only earned when the gate does not pass at the base (JudgeError).
 func JudgeTimeout(e TimeoutEvidence) gates.Result {
 	r := e.Result
-	if !AsksPasses(e) || e.EverPassed {
+	if !coldCandidate(e) || e.Building == "" {
 		return r
 	}
-	cause := gates.Cause{ID: ColdBuildID,
-		Summary: fmt.Sprintf("%s timed out after %s before reporting any result and has never passed in this checkout: most likely a cold first build (empty build or module caches)", r.Name, e.Timeout),
-		Fix:     fmt.Sprintf("run it once with more time (gauntlet run %s, after raising its timeout if needed) so that the caches fill; later runs are judged as usual", r.Name)}
-	r.Status, r.Cause, r.Reason = gates.StatusError, &cause, gates.CauseReason(cause)
+	summary := "most likely a cold first build: its output shows dependencies still being fetched or compiled"
+	if line := strings.TrimSpace(e.Building); !strings.Contains(r.Reason, line) {
+		summary += fmt.Sprintf(" (%q)", line)
+	}
+	cause := gates.Cause{ID: ColdBuildID, Summary: summary, Fix: coldFix(e)}
+	r.Status, r.Cause = gates.StatusError, &cause
+	if r.Reason == "" {
+		r.Reason = gates.CauseReason(cause)
+	} else {
+		r.Reason += "; " + gates.CauseReason(cause)
+	}
 	return r
+}
+
+// coldFix raises the limit where it came from: --timeout does not override a gate's own timeout:.
+func coldFix(e TimeoutEvidence) string {
+	longer := max(3*e.Timeout, 10*time.Minute).Round(time.Minute)
+	if e.OwnTimeout {
+		return fmt.Sprintf("run it once with a longer limit so that the caches fill: raise the gate's timeout: to %s, then gauntlet run %s", shortDuration(longer), e.Result.Name)
+	}
+	return fmt.Sprintf("run it once with a longer limit so that the caches fill: gauntlet run --timeout %s %s", shortDuration(longer), e.Result.Name)
+}
+
+// shortDuration is a whole number of minutes as a user types it: 10m, not 10m0s.
+func shortDuration(d time.Duration) string {
+	s := strings.TrimSuffix(d.String(), "0s")
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
 }

@@ -149,6 +149,10 @@ var tools = sync.OnceValue(func() map[string]tool {
 		// markdownlint-cli2 and markdownlint-cli are two programs with their own configs' names.
 		"markdownlint-cli2": {fix: "npm install -g markdownlint-cli2"},
 		"markdownlint":      {fix: "npm install -g markdownlint-cli"},
+		// The reviewers of review gates, named when one is missing.
+		"claude": {fix: "npm install -g @anthropic-ai/claude-code"},
+		"codex":  {fix: "npm install -g @openai/codex"},
+		"gemini": {fix: "npm install -g @google/gemini-cli"},
 	}
 })
 

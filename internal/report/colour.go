@@ -33,3 +33,9 @@ func paint(s string, on bool, attrs ...color.Attribute) string {
 	c.EnableColor()
 	return c.Sprint(s)
 }
+
+// PaintStatus colours s as status is coloured everywhere (pass green, fail red, ...) when on:
+// for the commands that print a status outside the run's own views.
+func PaintStatus(s string, status gates.Status, on bool) string {
+	return paint(s, on, statusAttrs[status]...)
+}

@@ -80,9 +80,6 @@ const (
 	stateWaiting = "waiting"
 	stateQueued  = "queued"
 	stateRunning = "running"
-	// stateChecking: the gate's process ended, and the run checks what it changed before its
-	// status is final (see Settling).
-	stateChecking = "checking"
 )
 
 // NewProgress returns a live view writing to w. Nothing is written before Start or an event.
@@ -257,21 +254,40 @@ func (p *Progress) Finished(r gates.Result) {
 		return
 	}
 	s := p.gate(r.Name)
-	s.state, s.duration, s.reason = string(r.Status), r.Duration, visibleReason(r.Status, r.Reason)
+	p.ended(s, r)
 	p.release()
 	if !p.redraw {
-		detail := durationText(r.Status, r.Duration)
-		if s.reason != "" {
-			detail += "  " + s.reason
-		}
-		p.writeLocked(p.plainLine(string(r.Status), statusAttrs[r.Status], s.label, detail))
+		p.writeLocked(p.plainLine(string(r.Status), statusAttrs[r.Status], s.label, s.detail()))
 	}
 }
 
+// ended records what a gate ended with. Callers hold p.mu.
+func (p *Progress) ended(s *gateState, r gates.Result) {
+	s.state, s.duration, s.reason = string(r.Status), r.Duration, briefReason(r.Status, r.Reason, r.Cause)
+	if r.Cached {
+		s.reason = "cached"
+	}
+}
+
+// detail is what an ended gate's line says after its name: its time and its reason, or that
+// the cache answered it.
+func (s *gateState) detail() string {
+	if s.reason == "cached" {
+		return s.reason
+	}
+	detail := durationText(gates.Status(s.state), s.duration)
+	if s.reason != "" {
+		detail += "  " + s.reason
+	}
+	return detail
+}
+
 // Settling says that a gate's process ended with r, but that r may not be its final result: the
-// run still checks what the gates changed in the worktree. The gate is shown as being checked,
-// with its duration, and no longer as running; its one final line waits for Finished, so that
-// the line never says pass for a gate the summary says failed.
+// run still checks what the gates changed in the worktree once every gate has ended. The block
+// shows r at once, with its time, and counts the gate done: a gate that ended does not look
+// stuck while the slowest runs; Finished redraws it should the check make it a failure. A plain
+// view's one final line waits for Finished, so that it never says pass for a gate the summary
+// says failed.
 func (p *Progress) Settling(r gates.Result) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -279,7 +295,7 @@ func (p *Progress) Settling(r gates.Result) {
 		return
 	}
 	s := p.gate(r.Name)
-	s.state, s.duration = stateChecking, r.Duration
+	p.ended(s, r)
 	p.release()
 }
 

@@ -56,13 +56,8 @@ func (p *Progress) blockLine(s *gateState, now time.Time, width int) string {
 		detail = "for " + strings.Join(p.waitingFor(s), ", ")
 	case stateRunning:
 		detail = FormatDuration(now.Sub(s.start))
-	case stateChecking:
-		detail = FormatDuration(s.duration)
 	default:
-		detail = durationText(gates.Status(s.state), s.duration)
-		if s.reason != "" {
-			detail += "  " + s.reason
-		}
+		detail = s.detail()
 	}
 	word := []rune(fmt.Sprintf("%-9s", s.state))
 	rest := []rune(fmt.Sprintf("  %-*s  %s", p.nameWidth, s.label, detail))
@@ -77,7 +72,7 @@ func (p *Progress) blockLine(s *gateState, now time.Time, width int) string {
 
 func stateAttrs(state string) []color.Attribute {
 	switch state {
-	case stateQueued, stateWaiting, stateChecking:
+	case stateQueued, stateWaiting:
 		return []color.Attribute{color.Faint}
 	case stateRunning:
 		return []color.Attribute{color.FgCyan}
@@ -86,11 +81,27 @@ func stateAttrs(state string) []color.Attribute {
 	}
 }
 
+// terminalFile is the file w writes to, looking through writers that wrap another and say which
+// (Unwrap() io.Writer); nil when it is no file.
+func terminalFile(w io.Writer) *os.File {
+	for range 8 { // a bound: a wrapper that wraps itself must not loop forever
+		switch v := w.(type) {
+		case *os.File:
+			return v
+		case interface{ Unwrap() io.Writer }:
+			w = v.Unwrap()
+		default:
+			return nil
+		}
+	}
+	return nil
+}
+
 // terminalSize reports the size of w when it is a terminal, else zeros. It reaches the
 // descriptor through SyscallConn because File.Fd would switch it to blocking mode.
 func terminalSize(w io.Writer) (width, height int) {
-	f, ok := w.(*os.File)
-	if !ok {
+	f := terminalFile(w)
+	if f == nil {
 		return 0, 0
 	}
 	conn, err := f.SyscallConn()

@@ -340,7 +340,8 @@ func TestProgressTTYShowsSettlingGate(t *testing.T) {
 	p.draw()
 	frames := strings.Split(out.String(), "\x1b[2A")
 	last := ansi.ReplaceAllString(frames[len(frames)-1], "")
-	for _, want := range []string{"checking   fmt   200ms", "running    test  5.0s"} {
+	// Its line says what the gate ended with, at once, though the run may still find it wrote.
+	for _, want := range []string{"pass       fmt   200ms", "running    test  5.0s", "1 of 2 done"} {
 		if !strings.Contains(last, want) {
 			t.Errorf("frame lacks %q:\n%q", want, last)
 		}
@@ -470,6 +471,49 @@ func TestProgressCountsCheckedGatesDone(t *testing.T) {
 	p.heartbeat()
 	if !strings.Contains(out.String(), "still running: test (0ms); 1 of 2 done") {
 		t.Errorf("heartbeat with vet being checked:\n%s", out.String())
+	}
+	p.Stop()
+}
+
+// The live view's width is its terminal's even through a writer that wraps the terminal (run's
+// stopOnBrokenPipe): a wrapper that names what it wraps is looked through, so lines are not cut
+// at the 80 columns assumed for a writer that is no terminal.
+func TestTerminalFileLooksThroughWrappers(t *testing.T) {
+	f, err := os.CreateTemp(t.TempDir(), "out")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if got := terminalFile(wrapping{wrapping{f}}); got != f {
+		t.Errorf("terminalFile = %v, want the wrapped file", got)
+	}
+	if got := terminalFile(&bytes.Buffer{}); got != nil {
+		t.Errorf("terminalFile(buffer) = %v, want nil", got)
+	}
+}
+
+type wrapping struct{ w io.Writer }
+
+func (w wrapping) Write(p []byte) (int, error) { return w.w.Write(p) }
+func (w wrapping) Unwrap() io.Writer           { return w.w }
+
+// A gate the cache answers is in the live block with the gates that run, said to be cached,
+// and counted done: every gate of the run is there, and the count is true.
+func TestProgressShowsCachedGates(t *testing.T) {
+	clock := &fakeClock{now: base}
+	var out syncBuffer
+	p := NewProgress(&out, ProgressOptions{TTY: true, Now: clock.Now})
+	p.Start(gateList("test"))
+	p.Finished(gates.Result{Name: "lint", Status: gates.StatusPass, Cached: true, Reason: "exit status 0"})
+	p.Started(gates.Gate{Name: "test"}, base)
+	clock.set(base.Add(2 * time.Second))
+	p.draw()
+	rows := screen(out.String())
+	joined := strings.Join(rows, "\n")
+	for _, want := range []string{"pass       lint  cached", "running    test  2.0s", "1 of 2 done"} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("screen lacks %q:\n%s", want, joined)
+		}
 	}
 	p.Stop()
 }

@@ -274,6 +274,21 @@ func shownReason(g GateReport) string {
 	return visibleReason(g.Status, g.Reason)
 }
 
+// briefReason is the reason on a gate's one line (the summary's table, the live view, a plain
+// finish line): without the environment cause, which the gate's block below says once, in full.
+func briefReason(s gates.Status, reason string, cause *gates.Cause) string {
+	reason = visibleReason(s, reason)
+	if cause == nil || reason == "" {
+		return reason
+	}
+	said := termtext.Line(gates.CauseReason(*cause))
+	reason = strings.TrimSuffix(strings.TrimSuffix(reason, said), "; ")
+	if reason == "" || reason == gates.CouldNotRun {
+		return reason + "environment problem, said below"
+	}
+	return reason
+}
+
 // visibleReason drops the reason of a pass, and one that would only repeat the status
 // ("cancelled  review  cancelled").
 func visibleReason(s gates.Status, reason string) string {

@@ -86,7 +86,7 @@ func writeGateLines(b *strings.Builder, gs []GateReport, colour bool) {
 	for _, g := range gs {
 		status := fmt.Sprintf("%-*s", statusWidth, g.Status)
 		fmt.Fprintf(b, "%s  %-*s  %*s", paint(status, colour, statusAttrs[g.Status]...), nameWidth, g.label(), durationWidth, gateDuration(g))
-		if reason := shownReason(g); reason != "" {
+		if reason := rowReason(g); reason != "" {
 			b.WriteString("  " + reason)
 		}
 		if g.Log != "" {
@@ -94,6 +94,15 @@ func writeGateLines(b *strings.Builder, gs []GateReport, colour bool) {
 		}
 		b.WriteString("\n")
 	}
+}
+
+// rowReason is a gate's reason on its row of the table: what its block says in full, the row
+// says without the environment cause.
+func rowReason(g GateReport) string {
+	if g.Cached {
+		return shownReason(g)
+	}
+	return briefReason(g.Status, g.Reason, g.Cause)
 }
 
 // attentionOrder lists the gates that get a block, the root failure first.

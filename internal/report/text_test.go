@@ -223,3 +223,25 @@ func TestTextSaysWhyEveryGateRan(t *testing.T) {
 		t.Errorf("a scoped run says every gate ran: %q", out)
 	}
 }
+
+// A gate's environment cause is said once, in its block: its row in the table, and its line in
+// the live view, keep what the timeout or the exit said and leave the cause out.
+func TestBriefReasonLeavesTheCauseToTheBlock(t *testing.T) {
+	cause := &gates.Cause{ID: "cold-build-timeout", Summary: "most likely a cold first build", Fix: "run it once with more time"}
+	for _, tt := range []struct {
+		status gates.Status
+		reason string
+		cause  *gates.Cause
+		want   string
+	}{
+		{gates.StatusError, "timed out after 1s; " + gates.CauseReason(*cause), cause, "timed out after 1s"},
+		{gates.StatusError, gates.CauseReason(*cause), cause, "environment problem, said below"},
+		{gates.StatusWarn, gates.CouldNotRun + gates.CauseReason(*cause), cause, "could not run: environment problem, said below"},
+		{gates.StatusFail, "exit status 1", nil, "exit status 1"},
+		{gates.StatusPass, "exit status 0", nil, ""},
+	} {
+		if got := briefReason(tt.status, tt.reason, tt.cause); got != tt.want {
+			t.Errorf("briefReason(%q) = %q, want %q", tt.reason, got, tt.want)
+		}
+	}
+}

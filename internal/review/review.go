@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/preflight"
 	"github.com/gauntlet-dev/gauntlet/internal/snapshot"
 	"github.com/gauntlet-dev/gauntlet/internal/termtext"
 )
@@ -164,6 +165,9 @@ func (j *Job) StartFailed(err error) Judgement {
 	cause := "could not start: " + err.Error()
 	if errors.Is(err, exec.ErrNotFound) {
 		cause = j.Argv[0] + " is not installed (not found on PATH)"
+		if hint, ok := preflight.InstallHint(j.Argv[0]); ok {
+			cause += "; install it: " + hint
+		}
 	}
 	return noVerdict(j.rev.name(), cause, nil)
 }

@@ -2,6 +2,7 @@ package review
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -94,4 +95,23 @@ func containsLine(lines []string, want string) bool {
 		}
 	}
 	return false
+}
+
+// A reviewer CLI that is not installed is named with the command that installs it; a custom
+// reviewer gauntlet does not know is only said to be missing.
+func TestMissingReviewerNamesItsInstall(t *testing.T) {
+	notFound := &exec.Error{Name: "x", Err: exec.ErrNotFound}
+	for _, tt := range []struct {
+		job  *Job
+		want string
+	}{
+		{&Job{rev: claudeCLI{}, Argv: []string{"claude"}}, "no verdict from claude: claude is not installed (not found on PATH); install it: npm install -g @anthropic-ai/claude-code"},
+		{&Job{rev: codexCLI{}, Argv: []string{"codex"}}, "no verdict from codex: codex is not installed (not found on PATH); install it: npm install -g @openai/codex"},
+		{&Job{rev: geminiCLI{}, Argv: []string{"gemini"}}, "no verdict from gemini: gemini is not installed (not found on PATH); install it: npm install -g @google/gemini-cli"},
+		{&Job{rev: customCLI{command: "my-reviewer"}, Argv: []string{"sh", "-c", "my-reviewer"}}, "no verdict from the custom reviewer: sh is not installed (not found on PATH)"},
+	} {
+		if got := tt.job.StartFailed(notFound); got.Reason != tt.want {
+			t.Errorf("reason %q, want %q", got.Reason, tt.want)
+		}
+	}
 }
