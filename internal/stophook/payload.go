@@ -189,6 +189,19 @@ type Payload struct {
 	// UserPrompt is the user's prompt of the turn (Gemini's AfterAgent sends it).
 	UserPrompt string `json:"prompt"`
 
+	// Claude Code 2.1.332's Stop: the work still running when the turn ends. A stop with either
+	// is judged now all the same (the tree as it is), and the reply says that work was running.
+	BackgroundTasks []json.RawMessage `json:"background_tasks"`
+	SessionCrons    []json.RawMessage `json:"session_crons"`
+
+	// A tool call about to run (PreToolUse, Gemini's BeforeTool), read by pre-edit: the tool's
+	// name and its arguments as the host sent them. Copilot spells them toolName and toolArgs,
+	// its arguments an object or a JSON string.
+	ToolName        string          `json:"tool_name"`
+	ToolInput       json.RawMessage `json:"tool_input"`
+	CopilotToolName string          `json:"toolName"`
+	CopilotToolArgs json.RawMessage `json:"toolArgs"`
+
 	// seen records which host-identifying keys were present, whatever their values: presence is
 	// what tells the hosts apart.
 	seen seenKeys
@@ -322,6 +335,10 @@ func (p Payload) Dir(getenv func(string) string, processCwd string) string {
 	}
 	return processCwd
 }
+
+// BackgroundWork says how much work the host reports still running as the agent stops
+// (background tasks and scheduled session crons); 0 for a host that says nothing of it.
+func (p Payload) BackgroundWork() int { return len(p.BackgroundTasks) + len(p.SessionCrons) }
 
 // IsSubagentStop reports a subagent finishing (Claude Code and Codex "SubagentStop", Copilot
 // "subagentStop") rather than the main agent.
