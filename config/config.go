@@ -97,7 +97,18 @@ type StopHook struct {
 	// LocalOverrides says what the stop hook does with what .gauntlet.local.yml changes of the
 	// gates: LocalHonour, LocalReport (the default) or LocalIgnore. Set in .gauntlet.yml only.
 	LocalOverrides string
+	// PreEdit is what the edit guard (gauntlet pre-edit) does with an edit or shell command that
+	// weakens the gates: PreEditDeny (the default) refuses it, PreEditWarn lets it run with a
+	// warning, PreEditOff lets everything through.
+	PreEdit string
 }
+
+// The values of stop_hook.pre_edit.
+const (
+	PreEditDeny = "deny"
+	PreEditWarn = "warn"
+	PreEditOff  = "off"
+)
 
 // Options say where to look for the config.
 type Options struct {

@@ -50,6 +50,7 @@ type rawStopHook struct {
 	QuietPeriod     *duration     `yaml:"quiet_period"`
 	Autofix         *bool         `yaml:"autofix"`
 	LocalOverrides  *string       `yaml:"local_overrides" enum:"honour,report,ignore"`
+	PreEdit         *string       `yaml:"pre_edit" enum:"deny,warn,off"`
 }
 
 type rawGate struct {

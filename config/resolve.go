@@ -60,6 +60,7 @@ func resolveStopHook(raw *rawStopHook) StopHook {
 		FirstFailure:    valueOr(raw.FirstFailure, firstFailure(DefaultFirstFailureGrace.String())).resolve(),
 		Autofix:         valueOr(raw.Autofix, false),
 		LocalOverrides:  valueOr(raw.LocalOverrides, LocalReport),
+		PreEdit:         valueOr(raw.PreEdit, PreEditDeny),
 	}
 }
 

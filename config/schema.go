@@ -393,6 +393,7 @@ var schemaDocs = sync.OnceValue(func() map[string]string {
 		"stop_hook.quiet_period":      "How long the tree must stay unchanged after an edit before the background judge starts. Default: 1s.",
 		"stop_hook.autofix":           "Before blocking, run the fixers of the failed gates that have one and name every file they changed in the reason. Default: false (the agent sees what changes).",
 		"stop_hook.honor_active_flag": "Allow the stop at once whenever the host says stop_hook_active. Default: false.",
+		"stop_hook.pre_edit":          "What gauntlet pre-edit (the edit guard init installs) does with an edit or shell command the integrity rules find weakening the gates, before it runs: deny (refuse it, with the reason), warn (let it run with a warning) or off. The stop judges the whole change either way. Default: deny.",
 		"stop_hook.local_overrides":   "What the stop hook does with what .gauntlet.local.yml changes of the gates: honour (apply it and name it), report (judge the gates as .gauntlet.yml defines them and name what was set aside) or ignore (judge as if there were no local file). Only .gauntlet.yml may set it. Default: report.",
 
 		"gates.*.kind":             "check (default): run a command | review: an AI reviewer judges the diff | todos: the agent's todo list must be done.",

@@ -199,7 +199,7 @@ var table = []Host{
 	{
 		Name: Claude, Display: "Claude Code",
 		StopEvent: "Stop", SubagentEvent: "SubagentStop", PromptID: "prompt_id",
-		Reply: Reply{BlockDecision: "block", SystemMessage: true},
+		Reply:   Reply{BlockDecision: "block", SystemMessage: true},
 		PreEdit: []EventHook{{Event: "PreToolUse", Matcher: "Write|Edit|MultiEdit|Bash", Args: "pre-edit"}},
 		AfterEdit: []EventHook{
 			{Event: "SessionStart", Args: "after-edit --session-start"},
@@ -356,8 +356,8 @@ var table = []Host{
 		Hook: HookFile{Files: []string{".factory/hooks.json", ".factory/settings.json", ".factory/settings.local.json"},
 			Entry: CommandGroup, CommandKey: "command"},
 		TimeoutKey: "timeout", TimeoutUnit: time.Second,
-		Trust:      Trust{Scope: NoTrust, How: "Droid runs the project's hooks without a trust step"},
-		Messages:   "systemMessage: shown to the user",
+		Trust:    Trust{Scope: NoTrust, How: "Droid runs the project's hooks without a trust step"},
+		Messages: "systemMessage: shown to the user",
 		Sources: []Source{
 			{"hooks", "Factory Droid hooks reference (docs.factory.ai/reference/hooks-reference): Claude Code's matcher groups of {type: command, command, timeout in seconds}, events Stop and SubagentStop with decision block and reason; commands may use $FACTORY_PROJECT_DIR"},
 			{"hook file", "issue 43 and agent-harness-adapter-core (src/factory/adapter.rs): project hooks in .factory/hooks.json; the hooks reference also names .factory/settings.json and .factory/settings.local.json"},

@@ -3,6 +3,8 @@ package integrity
 import (
 	"slices"
 	"strings"
+
+	"github.com/gauntlet-dev/gauntlet/gates"
 )
 
 // maxDiffCells bounds the table of the line diff between the lines two versions do not share at
@@ -146,4 +148,18 @@ func lcsDiff(a, b []string, off int) (added, removed []Line) {
 		}
 	}
 	return added, removed
+}
+
+// ReadsGateCommands says whether the rules on the file at p need the gates' commands (a script
+// or make target is judged only when a gate runs it).
+func ReadsGateCommands(p string) bool { return runsCommands(p) }
+
+// PolicyOfConfig is the integrity policy a gauntlet config's bytes set; none when they do not
+// parse.
+func PolicyOfConfig(data []byte) gates.IntegrityPolicy {
+	tree, err := parse(formatYAML, data)
+	if err != nil {
+		return gates.IntegrityPolicy{}
+	}
+	return PolicyOf(tree["integrity"])
 }
