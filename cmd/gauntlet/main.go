@@ -81,6 +81,7 @@ var subcommands = []subcommand{
 	{"stop-hook", func(ios *IOStreams) *cobra.Command { return newStopHookCmd(ios, nil) }},
 	{"after-edit", func(ios *IOStreams) *cobra.Command { return newAfterEditCmd(ios, nil) }},
 	{"judge", func(ios *IOStreams) *cobra.Command { return newJudgeCmd(ios, nil) }},
+	{"pre-edit", func(ios *IOStreams) *cobra.Command { return newPreEditCmd(ios, nil) }},
 	{"init", func(ios *IOStreams) *cobra.Command { return newInitCmd(ios, nil) }},
 	{"validate", func(ios *IOStreams) *cobra.Command { return newValidateCmd(ios, nil) }},
 	{"list", func(ios *IOStreams) *cobra.Command { return newListCmd(ios, nil) }},
