@@ -74,7 +74,7 @@ func CallOf(p stophook.Payload) Call {
 		c.Command = firstString(args, "command")
 	}
 	if c.Kind != Shell && c.Path == "" || c.Kind == Edit && len(c.Edits) == 0 {
-		c.Kind = Other // nothing the guard can apply
+		return Call{Tool: c.Tool, Dir: c.Dir, Session: c.Session} // nothing the guard can apply
 	}
 	return c
 }

@@ -12,6 +12,8 @@ import (
 	"reflect"
 	"strings"
 	"time"
+
+	"github.com/gauntlet-dev/gauntlet/internal/termtext"
 )
 
 // MaxPayloadBytes bounds what ReadPayload accepts: real payloads are a few kilobytes (Gemini's
@@ -339,6 +341,24 @@ func (p Payload) Dir(getenv func(string) string, processCwd string) string {
 // BackgroundWork says how much work the host reports still running as the agent stops
 // (background tasks and scheduled session crons); 0 for a host that says nothing of it.
 func (p Payload) BackgroundWork() int { return len(p.BackgroundTasks) + len(p.SessionCrons) }
+
+// backgroundNote says, for the reply, that the stop was judged while the host reported work still
+// running; "" when it reported none. The stop is judged now all the same: waiting could outlast
+// any hook timeout, and the next stop judges what that work changes.
+func backgroundNote(p Payload) string {
+	if p.BackgroundWork() == 0 {
+		return ""
+	}
+	var what []string
+	if n := len(p.BackgroundTasks); n > 0 {
+		what = append(what, termtext.Count(n, "background task"))
+	}
+	if n := len(p.SessionCrons); n > 0 {
+		what = append(what, termtext.Count(n, "session cron"))
+	}
+	return "work was still running in the background (" + strings.Join(what, ", ") +
+		"): the tree was judged as it is now, without what that work does later"
+}
 
 // IsSubagentStop reports a subagent finishing (Claude Code and Codex "SubagentStop", Copilot
 // "subagentStop") rather than the main agent.
