@@ -331,8 +331,11 @@ func (p Payload) Dir(getenv func(string) string, processCwd string) string {
 		}
 	}
 	if getenv != nil {
-		if dir := getenv("CLAUDE_PROJECT_DIR"); dir != "" {
-			return dir
+		// Claude Code's and Factory Droid's names for the project's directory.
+		for _, name := range []string{"CLAUDE_PROJECT_DIR", "FACTORY_PROJECT_DIR"} {
+			if dir := getenv(name); dir != "" {
+				return dir
+			}
 		}
 	}
 	return processCwd
