@@ -167,15 +167,16 @@ type project struct {
 	commands   []string
 }
 
-// loadProject loads the config above dir. One that does not load judges with the defaults (the
-// guard on, every rule at its level in the stop hook): a broken config must not turn it off.
+// loadProject loads the config above dir, .gauntlet.yml alone: a personal .gauntlet.local.yml
+// must not turn the guard down. One that does not load judges with the defaults (the guard on,
+// every rule at its level in the stop hook): a broken config must not turn it off.
 func loadProject(dir string) (*project, bool) {
 	root, _, ok := findRoot(dir)
 	if !ok {
 		return nil, false
 	}
 	p := &project{root: root, mode: config.PreEditDeny}
-	cfg, err := config.Load(config.Options{Dir: dir})
+	cfg, err := config.Load(config.Options{Dir: dir, NoLocal: true})
 	if err != nil {
 		return p, true
 	}
