@@ -73,7 +73,7 @@ func runPreEdit(ctx context.Context, opts *preEditOptions) {
 	ctx, cancel := context.WithTimeout(ctx, preEditDeadline)
 	defer cancel()
 	cwd, _ := ios.Getwd()
-	v, err := preedit.Judge(ctx, preedit.Options{Call: preedit.CallOf(p), Dir: cwd})
+	v, err := preedit.Judge(ctx, preedit.Options{Call: preedit.CallOf(p), Host: host, Dir: cwd})
 	if err != nil {
 		ios.ErrOut.Write([]byte("gauntlet pre-edit: the call is let through, not judged: " + termtext.Line(err.Error()) + "\n"))
 		v = preedit.Verdict{}

@@ -10,10 +10,12 @@ import (
 
 	"github.com/gauntlet-dev/gauntlet/config"
 	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/hosts"
 	"github.com/gauntlet-dev/gauntlet/internal/integrity"
 	"github.com/gauntlet-dev/gauntlet/internal/safefile"
 	"github.com/gauntlet-dev/gauntlet/internal/session"
 	"github.com/gauntlet-dev/gauntlet/internal/snapshot"
+	"github.com/gauntlet-dev/gauntlet/internal/stophook"
 )
 
 // maxFileBytes bounds the file an edit is applied to: past it the guard lets the edit through
@@ -33,6 +35,8 @@ type Verdict struct {
 // Options say where the call runs.
 type Options struct {
 	Call Call
+	// Host is the host that sent the call: its session's pinned base is kept under its name.
+	Host hosts.Name
 	// Dir is where the search for the config starts when the payload names no cwd.
 	Dir string
 }
@@ -51,6 +55,9 @@ func Judge(ctx context.Context, o Options) (Verdict, error) {
 	case Shell:
 		return judgeCommand(dir, c.Command)
 	case Write, Edit:
+		if c.Session != "" {
+			c.Session = stophook.SessionKey(o.Host, c.Session)
+		}
 		return judgeEdit(ctx, dir, c)
 	}
 	return Verdict{}, nil
@@ -191,10 +198,10 @@ func loadProject(dir string) (*project, bool) {
 // edit lands: the whole change from the session's base with the file as the edit leaves it. A
 // test removed that the session itself added, or moved to a file the session wrote, is then no
 // finding. Outside git, or with no commit to judge against, the edit's own findings stand.
-func (p *project) againstBase(ctx context.Context, sessionID, rel string, next []byte, in integrity.Inputs, found []gates.IntegrityFinding) ([]gates.IntegrityFinding, error) {
+func (p *project) againstBase(ctx context.Context, sessionKey, rel string, next []byte, in integrity.Inputs, found []gates.IntegrityFinding) ([]gates.IntegrityFinding, error) {
 	base := "HEAD"
-	if sessionID != "" {
-		if rec, err := session.Find(p.root, sessionID); err == nil && rec != nil && rec.Base != "" {
+	if sessionKey != "" {
+		if rec, err := session.Find(p.root, sessionKey); err == nil && rec != nil && rec.Base != "" {
 			base = rec.Base
 			if len(rec.Config) > 0 {
 				p.basePolicy = integrity.PolicyOfConfig(rec.Config)
