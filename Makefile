@@ -19,7 +19,7 @@ TEST_TIMEOUT ?= 45m
 # The race detector needs cgo; without a C compiler the tests still run, and say so.
 RACE := $(shell [ "$$($(GO) env CGO_ENABLED)" = 1 ] && command -v "$$($(GO) env CC)" >/dev/null 2>&1 && echo -race)
 
-.PHONY: all build run test browser unit cross lint complexity bench bench-all bench-hook bench-fixed bench-census bench-proportional schema fuzz release-check clean hosts-e2e
+.PHONY: all build run test browser unit cross lint complexity bench bench-all bench-hook bench-fixed bench-preedit bench-census bench-proportional schema fuzz release-check clean hosts-e2e
 
 all: build
 
@@ -111,6 +111,10 @@ bench-all:
 ## bench-hook: the agent loop's costs (stop hook, cache, shared verdicts, start-up) against their floors
 bench-hook:
 	./bench/hook.sh
+
+## bench-preedit: the edit guard's latency per call (median and p99) on 5,000 files
+bench-preedit:
+	bench/preedit.sh
 
 ## bench-fixed: gauntlet's fixed costs (cached stop hook, 8 trivial gates, 500 MB of output) against their floors
 bench-fixed:

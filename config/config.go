@@ -110,7 +110,18 @@ type StopHook struct {
 	// ReasonLimit bounds a block's reason, in characters (bytes): what does not fit is behind
 	// the log's path.
 	ReasonLimit int
+	// PreEdit is what the edit guard (gauntlet pre-edit) does with an edit or shell command that
+	// weakens the gates: PreEditDeny (the default) refuses it, PreEditWarn lets it run with a
+	// warning, PreEditOff lets everything through.
+	PreEdit string
 }
+
+// The values of stop_hook.pre_edit.
+const (
+	PreEditDeny = "deny"
+	PreEditWarn = "warn"
+	PreEditOff  = "off"
+)
 
 // What stop_hook.pre_existing may say.
 const (

@@ -133,7 +133,7 @@ func TestLoadMergesTheLocalOverride(t *testing.T) {
 		{"stop_hook merges key by key",
 			"version: 1\nstop_hook:\n  max_attempts: 5\n  timeout: 4m\n  reason_limit: 3000\n",
 			"stop_hook:\n  timeout: 2m\n  subagents: true\n", func(t *testing.T, c *Config) {
-				want := StopHook{MaxAttempts: 5, Timeout: 2 * time.Minute, LockWait: DefaultLockWait, Subagents: true, FirstFailure: FirstFailure{Grace: DefaultFirstFailureGrace}, Speculative: true, QuietPeriod: DefaultQuietPeriod, LocalOverrides: LocalReport, PreExisting: PreExistingReport, ReasonLimit: 3000}
+				want := StopHook{MaxAttempts: 5, Timeout: 2 * time.Minute, LockWait: DefaultLockWait, Subagents: true, FirstFailure: FirstFailure{Grace: DefaultFirstFailureGrace}, Speculative: true, QuietPeriod: DefaultQuietPeriod, LocalOverrides: LocalReport, PreExisting: PreExistingReport, ReasonLimit: 3000, PreEdit: PreEditDeny}
 				if c.StopHook != want {
 					t.Errorf("stop_hook = %+v, want %+v", c.StopHook, want)
 				}

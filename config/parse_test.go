@@ -47,7 +47,7 @@ gates:
 	if c.Jobs != runtime.NumCPU() || c.Timeout != 10*time.Minute || c.FailFast || c.Base != "" || c.KeepRuns != 10 || c.Env != nil || !c.Causes {
 		t.Errorf("top-level defaults: %+v", c)
 	}
-	wantHook := StopHook{MaxAttempts: 3, Timeout: 9 * time.Minute, LockWait: 30 * time.Second, FirstFailure: FirstFailure{Grace: DefaultFirstFailureGrace}, Speculative: true, QuietPeriod: DefaultQuietPeriod, LocalOverrides: LocalReport, PreExisting: PreExistingReport, ReasonLimit: DefaultReasonLimit}
+	wantHook := StopHook{MaxAttempts: 3, Timeout: 9 * time.Minute, LockWait: 30 * time.Second, FirstFailure: FirstFailure{Grace: DefaultFirstFailureGrace}, Speculative: true, QuietPeriod: DefaultQuietPeriod, LocalOverrides: LocalReport, PreExisting: PreExistingReport, ReasonLimit: DefaultReasonLimit, PreEdit: PreEditDeny}
 	if c.StopHook != wantHook {
 		t.Errorf("stop_hook = %+v, want %+v", c.StopHook, wantHook)
 	}
@@ -92,6 +92,7 @@ stop_hook:
   local_overrides: ignore
   pre_existing: block
   reason_limit: 2500
+  pre_edit: warn
 gates:
   test:
     argv: [go, test, ./...]
@@ -120,7 +121,7 @@ gates:
     max_diff_bytes: 1000
     on_timeout: fail
 `)
-	wantHook := StopHook{MaxAttempts: 5, Timeout: 4 * time.Minute, LockWait: 5 * time.Second, Subagents: true, HonorActiveFlag: true, FirstFailure: FirstFailure{Wait: true}, QuietPeriod: 3 * time.Second, LocalOverrides: LocalIgnore, PreExisting: PreExistingBlock, ReasonLimit: 2500}
+	wantHook := StopHook{MaxAttempts: 5, Timeout: 4 * time.Minute, LockWait: 5 * time.Second, Subagents: true, HonorActiveFlag: true, FirstFailure: FirstFailure{Wait: true}, QuietPeriod: 3 * time.Second, LocalOverrides: LocalIgnore, PreExisting: PreExistingBlock, ReasonLimit: 2500, PreEdit: PreEditWarn}
 	if c.Jobs != 3 || c.Timeout != 2*time.Minute || !c.FailFast || c.Base != "develop" || c.KeepRuns != 0 || c.StopHook != wantHook {
 		t.Errorf("top level: %+v", c)
 	}

@@ -52,6 +52,7 @@ type rawStopHook struct {
 	LocalOverrides  *string       `yaml:"local_overrides" enum:"honour,report,ignore"`
 	PreExisting     *string       `yaml:"pre_existing" enum:"report,block"`
 	ReasonLimit     *int          `yaml:"reason_limit" min:"1000" max:"8000"`
+	PreEdit         *string       `yaml:"pre_edit" enum:"deny,warn,off"`
 }
 
 type rawGate struct {

@@ -66,6 +66,7 @@ func resolveStopHook(raw *rawStopHook) StopHook {
 		LocalOverrides:  valueOr(raw.LocalOverrides, LocalReport),
 		PreExisting:     valueOr(raw.PreExisting, PreExistingReport),
 		ReasonLimit:     valueOr(raw.ReasonLimit, DefaultReasonLimit),
+		PreEdit:         valueOr(raw.PreEdit, PreEditDeny),
 	}
 }
 

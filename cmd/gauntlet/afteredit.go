@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/gauntlet-dev/gauntlet/internal/hosts"
 	"github.com/gauntlet-dev/gauntlet/internal/proc"
 	"github.com/gauntlet-dev/gauntlet/internal/stophook"
 )
@@ -53,7 +54,7 @@ the session measures the change from; --session-end stops the session's judge.`,
 			return nil // never fail the agent's tool call
 		},
 	}
-	cmd.Flags().StringVar(&host, "host", "auto", "the agent host's dialect: auto, claude, codex, cursor, gemini or copilot")
+	cmd.Flags().StringVar(&host, "host", "auto", "the agent host's dialect: auto, "+hosts.NameList(", "))
 	cmd.Flags().BoolVar(&opts.sessionEnd, "session-end", false, "the session ended: stop its background judge")
 	cmd.Flags().BoolVar(&opts.sessionStart, "session-start", false, "a session starts: pin the commit its stops are measured from")
 	cmd.MarkFlagsMutuallyExclusive("session-start", "session-end")

@@ -166,7 +166,7 @@ func TestStopHookFlags(t *testing.T) {
 	if opts.host != stophook.HostCodex {
 		t.Errorf("--host codex: host %q", opts.host)
 	}
-	refused(t, newStopHookCmd, `--host must be auto, claude, codex, cursor, gemini or copilot, got "vim"`, "--host", "vim")
+	refused(t, newStopHookCmd, `--host must be auto, claude, codex, cursor, gemini, copilot, qwen, droid, got "vim"`, "--host", "vim")
 	refused(t, newStopHookCmd, "unknown command", "extra")
 }
 

@@ -61,7 +61,7 @@ Exit 0 when no finding is a problem, 1 otherwise.`,
 	f := cmd.Flags()
 	addColorFlag(f, &opts.color)
 	f.StringVarP(&opts.configFile, "config", "c", "", "use this config file instead of searching for .gauntlet.yml")
-	f.StringSliceVar(&opts.hosts, "host", nil, "check only this host (repeatable): claude, codex, cursor, gemini or copilot")
+	f.StringSliceVar(&opts.hosts, "host", nil, "check only this host (repeatable): "+hosts.NameList(", "))
 	f.BoolVar(&opts.json, "json", false, "print the findings as JSON")
 	f.BoolVar(&opts.noRun, "no-run", false, "skip the dry run of the stop hook (which runs the gates)")
 	return cmd
@@ -132,7 +132,7 @@ func stopHookArgs(ios *IOStreams, args []string) (string, error) {
 		return "", err
 	}
 	if _, ok := stophook.ParseHost(host); !ok {
-		return "", fmt.Errorf("--host must be auto, claude, codex, cursor, gemini or copilot, got %q", host)
+		return "", fmt.Errorf("--host must be auto, %s, got %q", hosts.NameList(", "), host)
 	}
 	return host, nil
 }

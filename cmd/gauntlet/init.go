@@ -71,7 +71,7 @@ An existing .gauntlet.yml is kept unless --force.`,
 		}),
 	}
 	f := cmd.Flags()
-	f.StringVar(&opts.host, "host", string(hosts.Claude), "the agent host to install the stop hook for: claude, codex, cursor, gemini or copilot")
+	f.StringVar(&opts.host, "host", string(hosts.Claude), "the agent host to install the stop hook for: "+hosts.NameList(", "))
 	f.BoolVar(&opts.shared, "shared", false, "Claude Code: install in .claude/settings.json (committed) instead of settings.local.json")
 	f.BoolVar(&opts.noHook, "no-hook", false, "do not install the stop hook")
 	f.BoolVarP(&opts.yes, "yes", "y", false, "write without asking (required when not on a terminal)")

@@ -92,6 +92,7 @@ var subcommands = []subcommand{
 	{"stop-hook", func(ios *IOStreams) *cobra.Command { return newStopHookCmd(ios, nil) }},
 	{"after-edit", func(ios *IOStreams) *cobra.Command { return newAfterEditCmd(ios, nil) }},
 	{"judge", func(ios *IOStreams) *cobra.Command { return newJudgeCmd(ios, nil) }},
+	{"pre-edit", func(ios *IOStreams) *cobra.Command { return newPreEditCmd(ios, nil) }},
 	{"baseline", func(ios *IOStreams) *cobra.Command { return newBaselineCmd(ios, nil) }},
 	{"cache", newCacheCmd},
 	{"ci", newCICmd},

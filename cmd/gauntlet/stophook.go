@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/gauntlet-dev/gauntlet/internal/hosts"
 	"github.com/gauntlet-dev/gauntlet/internal/stophook"
 )
 
@@ -46,7 +47,7 @@ errors let it stop. stdout carries only the reply; diagnostics go to stderr.`,
 		RunE: runE(func(cmd *cobra.Command, _ []string) error {
 			h, ok := stophook.ParseHost(host)
 			if !ok {
-				return usagef("--host must be auto, claude, codex, cursor, gemini or copilot, got %q", host)
+				return usagef("--host must be auto, %s, got %q", hosts.NameList(", "), host)
 			}
 			opts.host = h
 			if runF != nil {
@@ -55,7 +56,7 @@ errors let it stop. stdout carries only the reply; diagnostics go to stderr.`,
 			return runStopHook(cmd.Context(), opts)
 		}),
 	}
-	cmd.Flags().StringVar(&host, "host", "auto", "the agent host's dialect: auto, claude, codex, cursor, gemini or copilot")
+	cmd.Flags().StringVar(&host, "host", "auto", "the agent host's dialect: auto, "+hosts.NameList(", "))
 	return cmd
 }
 

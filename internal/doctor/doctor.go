@@ -205,8 +205,14 @@ func checkHost(ctx context.Context, r *Report, env Env, cfg *config.Config, host
 			r.add(c)
 		}
 	}
+	if cfg == nil || cfg.StopHook.PreEdit != config.PreEditOff {
+		r.add(preEditCheck(r.Root, spec))
+	}
 	if c, ok := disabledCheck(env, spec, r.Root); ok {
 		r.add(c)
+	}
+	if spec.Verified != "" {
+		r.add(Check{Host: host, Name: "host facts", Level: OK, Message: spec.Verified})
 	}
 	r.add(trustCheck(ctx, env, host, r.Root))
 	r.add(Check{Host: host, Name: "messages", Level: OK,
@@ -294,6 +300,28 @@ func afterEditCheck(root string, spec hosts.Host) (Check, bool) {
 			Message: "gauntlet after-edit runs after the agent's edits: verdicts are judged in the background before it stops"}, true
 	}
 	return Check{}, false
+}
+
+// preEditCheck reports whether the host's edit guard (gauntlet pre-edit) is installed: without
+// it an edit that weakens the gates is caught only at the stop.
+func preEditCheck(root string, spec hosts.Host) Check {
+	c := Check{Host: spec.Name, Name: "pre-edit", Level: OK}
+	if len(spec.PreEdit) == 0 {
+		c.Message = spec.Display + "'s editing tools are not verified: its edits are judged at the stop"
+		return c
+	}
+	if missing := hookfile.MissingPreEdit(root, spec.Name); len(missing) > 0 {
+		c.Level = Warn
+		c.Message = fmt.Sprintf("no gauntlet pre-edit hook under %s: an edit that weakens the gates is caught only at the stop", strings.Join(missing, ", "))
+		c.Fix = "gauntlet init --host " + string(spec.Name) + " (or add `gauntlet pre-edit` there)"
+		return c
+	}
+	events := make([]string, 0, len(spec.PreEdit))
+	for _, ev := range spec.PreEdit {
+		events = append(events, "hooks."+ev.Event)
+	}
+	c.Message = fmt.Sprintf("gauntlet pre-edit judges each edit and shell command before it runs (%s)", strings.Join(events, ", "))
+	return c
 }
 
 // versionWord is the version in a `gauntlet version` line: "gauntlet v1.2.0 (commit ...)".

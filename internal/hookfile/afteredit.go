@@ -22,12 +22,12 @@ func AfterEditCommand(stopHook, args string) string {
 	return strings.TrimSuffix(strings.TrimSpace(stopHook), "stop-hook") + args
 }
 
-// WithAfterEdit adds to the planned file the host's after-edit entries (see hosts.EventHook) that
-// are not there yet, for the same program as the stop hook's command. A file the host reads with
-// comments is patched for the stop hook only, and left so.
+// WithAfterEdit adds to the planned file the host's after-edit and pre-edit entries (see
+// hosts.EventHook) that are not there yet, for the same program as the stop hook's command. A
+// file the host reads with comments is patched for the stop hook only, and left so.
 func (c *Change) WithAfterEdit(stopCommand string) error {
 	spec := hosts.MustGet(c.Host)
-	if len(spec.AfterEdit) == 0 {
+	if len(spec.EventHooks()) == 0 {
 		return nil
 	}
 	data := c.Content
@@ -75,21 +75,20 @@ func marshalLine(v *object) string {
 	return string(b)
 }
 
-// addAfterEdit adds the host's after-edit entries that are not there yet and returns them; none
-// when none was missing. An entry running gauntlet after-edit, by any path, counts as there.
+// addAfterEdit adds the host's after-edit and pre-edit entries that are not there yet and
+// returns them; none when none was missing. An entry running the same gauntlet command (after-edit
+// in the same role, or pre-edit), by any path, counts as there.
 func addAfterEdit(doc *object, spec hosts.Host, stopCommand string) ([]addedEntry, error) {
 	if spec.Hook.Entry != hosts.CommandGroup && spec.Hook.Entry != hosts.BashCommand {
 		return nil, nil
 	}
 	var added []addedEntry
-	for _, ev := range spec.AfterEdit {
+	for _, ev := range spec.EventHooks() {
 		hooks, list, err := eventList(doc, ev.Event)
 		if err != nil {
 			return nil, err
 		}
-		if runsCommand(list, func(s string) bool {
-			return IsAfterEditCommand(s) && afterEditRole(s) == afterEditRole(ev.Args)
-		}) {
+		if runsCommand(list, sameRole(ev.Args)) {
 			continue
 		}
 		e := afterEditEntry(spec, ev, AfterEditCommand(stopCommand, ev.Args))
@@ -118,6 +117,26 @@ func afterEditEntry(spec hosts.Host, ev hosts.EventHook, command string) *object
 	}
 	group.set("hooks", []any{c})
 	return group
+}
+
+// sameRole matches a command that runs the same gauntlet hook as args: after-edit in the same
+// role, or pre-edit.
+func sameRole(args string) func(string) bool {
+	sub, _, _ := strings.Cut(args, " ")
+	return func(s string) bool { return runsGauntlet(s, sub) && afterEditRole(s) == afterEditRole(args) }
+}
+
+// IsPreEditCommand reports whether a hook command runs gauntlet's edit guard.
+func IsPreEditCommand(command string) bool { return runsGauntlet(command, "pre-edit") }
+
+// MissingPreEdit lists the host's pre-edit events that none of its hook files under root gives a
+// gauntlet pre-edit command: edits are then judged only at the stop.
+func MissingPreEdit(root string, host hosts.Name) []string {
+	spec, ok := hosts.Get(host)
+	if !ok {
+		return nil
+	}
+	return missingEvents(root, spec, spec.PreEdit)
 }
 
 // IsAfterEditCommand reports whether a hook command runs gauntlet's after-edit hook.
@@ -155,7 +174,16 @@ func isMatchingCommand(key string, value any, match func(string) bool) bool {
 // gives a gauntlet after-edit command: the verdict is then judged only when the agent stops.
 func MissingAfterEdit(root string, host hosts.Name) []string {
 	spec, ok := hosts.Get(host)
-	if !ok || len(spec.AfterEdit) == 0 {
+	if !ok {
+		return nil
+	}
+	return missingEvents(root, spec, spec.AfterEdit)
+}
+
+// missingEvents lists the events of evs that none of the host's hook files under root gives the
+// gauntlet command of.
+func missingEvents(root string, spec hosts.Host, evs []hosts.EventHook) []string {
+	if len(evs) == 0 {
 		return nil
 	}
 	var docs []map[string]any
@@ -173,13 +201,10 @@ func MissingAfterEdit(root string, host hosts.Name) []string {
 		}
 	}
 	var missing []string
-	for _, ev := range spec.AfterEdit {
-		role := afterEditRole(ev.Args)
+	for _, ev := range evs {
 		found := slices.ContainsFunc(docs, func(doc map[string]any) bool {
 			hooks, _ := doc["hooks"].(map[string]any)
-			return anyCommand(hooks[ev.Event], func(s string) bool {
-				return IsAfterEditCommand(s) && afterEditRole(s) == role
-			})
+			return anyCommand(hooks[ev.Event], sameRole(ev.Args))
 		})
 		if !found {
 			missing = append(missing, "hooks."+ev.Event)

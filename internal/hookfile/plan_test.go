@@ -16,18 +16,20 @@ const cmd = "gauntlet stop-hook"
 
 // The documented hook of each host (README, "Gating a coding agent"), as a fresh file holds it.
 var documented = map[hosts.Name]string{
-	Claude:  `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"gauntlet stop-hook","timeout":600}]}]}}`,
-	Codex:   `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"gauntlet stop-hook","timeout":600}]}]}}`,
-	Cursor:  `{"version":1,"hooks":{"stop":[{"command":"gauntlet stop-hook","loop_limit":3}]}}`,
-	Gemini:  `{"hooks":{"AfterAgent":[{"hooks":[{"type":"command","command":"gauntlet stop-hook","timeout":600000}]}]}}`,
-	Copilot: `{"version":1,"hooks":{"agentStop":[{"type":"command","bash":"gauntlet stop-hook","powershell":"gauntlet stop-hook","timeoutSec":600}]}}`,
+	Claude:      `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"gauntlet stop-hook","timeout":600}]}]}}`,
+	Codex:       `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"gauntlet stop-hook","timeout":600}]}]}}`,
+	Cursor:      `{"version":1,"hooks":{"stop":[{"command":"gauntlet stop-hook","loop_limit":3}]}}`,
+	Gemini:      `{"hooks":{"AfterAgent":[{"hooks":[{"type":"command","command":"gauntlet stop-hook","timeout":600000}]}]}}`,
+	Copilot:     `{"version":1,"hooks":{"agentStop":[{"type":"command","bash":"gauntlet stop-hook","powershell":"gauntlet stop-hook","timeoutSec":600}]}}`,
+	hosts.Qwen:  `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"gauntlet stop-hook","timeout":600000}]}]}}`,
+	hosts.Droid: `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"gauntlet stop-hook","timeout":600}]}]}}`,
 }
 
 func TestPlanFreshFileIsTheDocumentedHook(t *testing.T) {
 	wantPath := map[hosts.Name]string{
 		Claude: ".claude/settings.local.json", Codex: ".codex/hooks.json",
 		Cursor: ".cursor/hooks.json", Gemini: ".gemini/settings.json",
-		Copilot: ".github/hooks/gauntlet.json",
+		Copilot: ".github/hooks/gauntlet.json", hosts.Qwen: ".qwen/settings.json", hosts.Droid: ".factory/hooks.json",
 	}
 	for _, host := range Hosts() {
 		t.Run(string(host), func(t *testing.T) {

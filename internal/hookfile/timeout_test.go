@@ -33,6 +33,9 @@ func TestPlanTimeoutInEachHostsUnit(t *testing.T) {
 		Cursor:  `{"version":1,"hooks":{"stop":[{"command":"gauntlet stop-hook","loop_limit":3}]}}`,
 		Gemini:  `{"hooks":{"AfterAgent":[{"hooks":[{"type":"command","command":"gauntlet stop-hook","timeout":1320000}]}]}}`,
 		Copilot: `{"version":1,"hooks":{"agentStop":[{"type":"command","bash":"gauntlet stop-hook","powershell":"gauntlet stop-hook","timeoutSec":1320}]}}`,
+		// Qwen Code's unit is not verified: milliseconds, the reading that can only be longer.
+		hosts.Qwen:  `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"gauntlet stop-hook","timeout":1320000}]}]}}`,
+		hosts.Droid: `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"gauntlet stop-hook","timeout":1320}]}]}}`,
 	}
 	for _, host := range Hosts() {
 		c, err := PlanTimeout(t.TempDir(), host, false, cmd, 1320)

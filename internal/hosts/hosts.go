@@ -19,6 +19,8 @@ const (
 	Cursor  Name = "cursor"
 	Gemini  Name = "gemini"
 	Copilot Name = "copilot"
+	Qwen    Name = "qwen"
+	Droid   Name = "droid"
 )
 
 // Host is everything gauntlet knows about one agent host.
@@ -39,6 +41,15 @@ type Host struct {
 	// (gauntlet after-edit), and stop it when the session ends; empty where the host has no such
 	// event, or where gauntlet has not verified it.
 	AfterEdit []EventHook
+
+	// PreEdit are the hook entries that judge a proposed edit or shell command before it runs
+	// (gauntlet pre-edit); empty where the host has no such event, or where gauntlet has not
+	// verified how it names its editing tools.
+	PreEdit []EventHook
+
+	// Verified says how the facts above were checked: "" when a real CLI was driven in make
+	// hosts-e2e, else what they were read from ("documentation only").
+	Verified string
 
 	// The hook entry.
 	Hook HookFile
@@ -187,8 +198,9 @@ type Source struct {
 var table = []Host{
 	{
 		Name: Claude, Display: "Claude Code",
-		StopEvent: "Stop", SubagentEvent: "SubagentStop",
-		Reply: Reply{BlockDecision: "block", SystemMessage: true},
+		StopEvent: "Stop", SubagentEvent: "SubagentStop", PromptID: "prompt_id",
+		Reply:   Reply{BlockDecision: "block", SystemMessage: true},
+		PreEdit: []EventHook{{Event: "PreToolUse", Matcher: "Write|Edit|MultiEdit|Bash", Args: "pre-edit"}},
 		AfterEdit: []EventHook{
 			{Event: "SessionStart", Args: "after-edit --session-start"},
 			{Event: "PostToolUse", Matcher: "Edit|MultiEdit|Write|NotebookEdit|Bash", Args: "after-edit"},
@@ -211,6 +223,10 @@ var table = []Host{
 			{"disableAllHooks", "Claude Code 2.1.330 settings schema: disableAllHooks (user, project and local settings)"},
 			{"timeout", "Claude Code hooks reference: timeout in seconds, 600 by default"},
 			{"after-edit", "Claude Code hooks reference: SessionStart (session_id, cwd, source startup|resume|clear|compact), PostToolUse with a matcher on tool names (Edit, MultiEdit, Write, NotebookEdit, Bash), and SessionEnd"},
+			{"pre-edit", `Claude Code hooks reference (PreToolUse): tool_name with tool_input Write {file_path, content}, Edit {file_path, old_string, new_string, replace_all}, MultiEdit {file_path, edits[]}, Bash {command}; a deny is {"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":R}}, the reason shown to the model; additionalContext in hookSpecificOutput is added to its context`},
+			{"prompt_id", "Claude Code 2.1.332 driven in make hosts-e2e (TestClaudeStopPayloadFields): Stop sends prompt_id, background_tasks and session_crons (the work still running when the turn ends), beside session_id, cwd, transcript_path, permission_mode, effort, stop_hook_active and last_assistant_message"},
+			{"version", "Claude Code 2.1.332, driven in make hosts-e2e"},
+			{"pre-edit driven", "Claude Code 2.1.332 driven in make hosts-e2e (TestClaudePreEditDeniesWeakening): a Write dropping a test and a Bash git commit --no-verify are denied by gauntlet pre-edit before they run, and the model's next request carries the reason"},
 		},
 	},
 	{
@@ -234,6 +250,8 @@ var table = []Host{
 			{"after-edit", `Codex 0.169.0, driven in make hosts-e2e: a PostToolUse hook runs after exec_command with {"hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":...},"session_id","turn_id","cwd",...}; SessionEnd runs at the end of codex exec with {"hook_event_name":"SessionEnd","reason":"other",...}, its timeout clamped to 3 s ("clamping SessionEnd hook timeout to 3s"); each hook needs its own trust, like the stop hook`},
 			{"reply", "../shared/conformance/codex/stop.command.output.schema.json"},
 			{"trust", "issue 19, observed in Codex: a trust_level recorded on a parent folder is not accepted; the hook needs [hooks.state.\"FILE:stop:GROUP:INDEX\"] trusted_hash"},
+			{"version", "Codex 0.171.0, driven in make hosts-e2e (trust states, after-edit)"},
+			{"pre-edit", "not installed: Codex's PreToolUse was driven for exec_command only (tool_name Bash); how it names its patch tool there is not verified, so its edits are judged at the stop"},
 			{"hook trust status", `Codex 0.169.0 (npm @openai/codex): "codex app-server" answers "hooks/list" with trustStatus managed|untrusted|trusted|modified per hook (app-server generate-json-schema, HooksListResponse)`},
 		},
 	},
@@ -255,6 +273,7 @@ var table = []Host{
 		Name: Gemini, Display: "Gemini CLI",
 		StopEvent: "AfterAgent",
 		Reply:     Reply{BlockDecision: "deny", EmptyAllow: "{}", SystemMessage: true},
+		PreEdit:   []EventHook{{Event: "BeforeTool", Matcher: "write_file|replace|run_shell_command", Args: "pre-edit"}},
 		AfterEdit: []EventHook{
 			{Event: "SessionStart", Args: "after-edit --session-start"},
 			{Event: "AfterTool", Matcher: "write_file|replace|run_shell_command", Args: "after-edit"},
@@ -277,6 +296,7 @@ var table = []Host{
 			{"untrusted", "issue 19, observed in Gemini CLI 0.61: with no trustedFolders.json it refuses to run headless in the project (exit 55)"},
 			{"timeout", "Gemini CLI hooks documentation: timeout in milliseconds, 60000 by default"},
 			{"after-edit", "Gemini CLI hooks reference (geminicli.com/docs/hooks/reference): SessionStart, AfterTool with a matcher regex on tool names (write_file, replace, run_shell_command), and SessionEnd"},
+			{"pre-edit", `Gemini CLI hooks reference: BeforeTool sends tool_name and tool_input (write_file {file_path, content}, replace {file_path, old_string, new_string}, run_shell_command {command}); {"decision":"deny","reason":R} blocks the tool and shows the reason to the agent`},
 		},
 	},
 	{
@@ -291,6 +311,8 @@ var table = []Host{
 		Trust: Trust{Scope: FolderAndBelow, Dir: "~/.copilot", DirEnv: "COPILOT_HOME", File: "config.json",
 			Format: "jsonc", Key: "trustedFolders", OldKeys: []string{"trusted_folders"},
 			How: "start copilot in the folder and choose to trust it (kept in ~/.copilot/config.json, trustedFolders); repository hooks load only in a trusted folder"},
+		// Copilot's hooks have no matcher: preToolUse runs before every tool.
+		PreEdit: []EventHook{{Event: "preToolUse", Args: "pre-edit"}},
 		// Copilot's hooks have no matcher: postToolUse runs after every tool.
 		AfterEdit: []EventHook{
 			{Event: "sessionStart", Args: "after-edit --session-start"},
@@ -300,12 +322,55 @@ var table = []Host{
 		Messages: "Copilot drops a stop hook's messages; gauntlet writes them to stderr",
 		Sources: []Source{
 			{"after-edit", `Copilot CLI 1.0.102, driven in make hosts-e2e: a postToolUse hook runs after each tool call with {"sessionId","timestamp","cwd","toolName":"bash","toolArgs":{...},"toolResult":{...}}, and sessionEnd at the end of copilot -p with {"sessionId","timestamp","cwd","reason":"complete"}; sessionStart (GitHub Copilot CLI hooks reference) with {"sessionId","timestamp","cwd","source"}`},
+			{"pre-edit", `GitHub Copilot CLI hooks reference: preToolUse sends {"sessionId","timestamp","cwd","toolName","toolArgs"} (tools bash, create, edit); {"permissionDecision":"deny","permissionDecisionReason":R} blocks the tool, the reason shown to the agent. The argument names of create and edit (path, file_text, old_str, new_str) are read from the tools' schema, not driven`},
 			{"cap", "Copilot CLI changelog 1.0.72: a stop hook's consecutive blocks are capped at 8; driven in make hosts-e2e (1.0.102), it ends the turn after the 9th consecutive block"},
 			{"trust", "Copilot CLI 1.0.102 driven in make hosts-e2e: in a folder not in trustedFolders, copilot -p loads no repository hook"},
 			{"trust file", "issue 19, observed in Copilot CLI 1.0.x: ~/.copilot/config.json starts with a // comment header and records trustedFolders"},
 			{"timeout alias", "issue 19, observed in Copilot CLI: a hook's \"timeout\" is read as \"timeoutSec\""},
 		},
 	},
+	{
+		Name: Qwen, Display: "Qwen Code",
+		StopEvent: "Stop", SubagentEvent: "SubagentStop",
+		Reply:    Reply{BlockDecision: "block", SystemMessage: true},
+		Verified: "documentation only: the Qwen Code CLI was not driven",
+		Hook: HookFile{Files: []string{".qwen/settings.json"}, Entry: CommandGroup, CommandKey: "command",
+			JSONC: true},
+		// The timeout's unit is not verified: milliseconds is the safe reading (a timeout read
+		// in seconds is then only longer than asked).
+		TimeoutKey: "timeout", TimeoutUnit: time.Millisecond,
+		Trust: Trust{Scope: NoTrust,
+			How: "trust the folder when Qwen Code asks (it derives from Gemini CLI, whose untrusted folders run no project hook; not verified for Qwen Code)"},
+		DisableKey:   "disableAllHooks",
+		DisableFiles: []string{"~/.qwen/settings.json", ".qwen/settings.json"},
+		Messages:     "systemMessage: shown to the user",
+		Sources: []Source{
+			{"hooks", "Qwen Code hooks documentation (docs/users/features/hooks.md, npm @qwen-code/qwen-code): hooks in .qwen/settings.json with Claude Code's events and dialect (Stop, SubagentStop, decision block with reason), disableAllHooks at the top level"},
+			{"pre-edit", "not installed: Qwen Code's names for its editing tools in PreToolUse are not verified; the stop judges the edit"},
+		},
+	},
+	{
+		Name: Droid, Display: "Factory Droid",
+		StopEvent: "Stop", SubagentEvent: "SubagentStop",
+		Reply:    Reply{BlockDecision: "block", SystemMessage: true},
+		Verified: "documentation only: the Droid CLI was not driven",
+		Hook: HookFile{Files: []string{".factory/hooks.json", ".factory/settings.json", ".factory/settings.local.json"},
+			Entry: CommandGroup, CommandKey: "command"},
+		TimeoutKey: "timeout", TimeoutUnit: time.Second,
+		Trust:    Trust{Scope: NoTrust, How: "Droid runs the project's hooks without a trust step"},
+		Messages: "systemMessage: shown to the user",
+		Sources: []Source{
+			{"hooks", "Factory Droid hooks reference (docs.factory.ai/reference/hooks-reference): Claude Code's matcher groups of {type: command, command, timeout in seconds}, events Stop and SubagentStop with decision block and reason; commands may use $FACTORY_PROJECT_DIR"},
+			{"hook file", "issue 43 and agent-harness-adapter-core (src/factory/adapter.rs): project hooks in .factory/hooks.json; the hooks reference also names .factory/settings.json and .factory/settings.local.json"},
+			{"pre-edit", "not installed: Droid's tool names (Create, Edit, Execute) and their arguments are read from documentation only; the stop judges the edit"},
+		},
+	},
+}
+
+// EventHooks are every entry init writes besides the stop hook: the after-edit ones, then the
+// pre-edit ones.
+func (h Host) EventHooks() []EventHook {
+	return append(append([]EventHook(nil), h.AfterEdit...), h.PreEdit...)
 }
 
 // All lists every host, in the order help texts show them.

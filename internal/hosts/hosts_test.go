@@ -61,3 +61,34 @@ func TestDocumentedFacts(t *testing.T) {
 		t.Errorf("Codex: trust %+v", x.Trust)
 	}
 }
+
+// The edit guard's events, the newest hosts and what Claude Code 2.1.332 sends, pinned: a host
+// with a pre-edit entry says where its shape was read, and a host known only from its
+// documentation says so.
+func TestPreEditAndNewHosts(t *testing.T) {
+	want := map[Name]string{Claude: "PreToolUse", Gemini: "BeforeTool", Copilot: "preToolUse"}
+	for _, h := range All() {
+		ev := ""
+		if len(h.PreEdit) == 1 {
+			ev = h.PreEdit[0].Event
+		}
+		if ev != want[h.Name] {
+			t.Errorf("%s: pre-edit event %q, want %q", h.Name, ev, want[h.Name])
+		}
+		if h.Source("pre-edit") == "" && h.Name != Cursor {
+			t.Errorf("%s: no source says whether it has an edit guard", h.Name)
+		}
+	}
+	if c := MustGet(Claude); c.PromptID != "prompt_id" || c.PreEdit[0].Matcher != "Write|Edit|MultiEdit|Bash" {
+		t.Errorf("Claude Code: prompt id %q, pre-edit %+v", c.PromptID, c.PreEdit)
+	}
+	for _, n := range []Name{Qwen, Droid} {
+		h := MustGet(n)
+		if h.StopEvent != "Stop" || h.SubagentEvent != "SubagentStop" || h.Reply.BlockDecision != "block" || h.Verified == "" {
+			t.Errorf("%s: %+v", n, h)
+		}
+	}
+	if MustGet(Qwen).Hook.Files[0] != ".qwen/settings.json" || MustGet(Droid).Hook.Files[0] != ".factory/hooks.json" {
+		t.Error("Qwen Code or Factory Droid: hook file")
+	}
+}

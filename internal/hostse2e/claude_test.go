@@ -5,6 +5,9 @@ package hostse2e
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -122,4 +125,81 @@ func TestClaudeDisableAllHooks(t *testing.T) {
 	if !strings.Contains(out, `sets "disableAllHooks": true`) {
 		t.Errorf("doctor misses disableAllHooks:\n%s", out)
 	}
+}
+
+// The edit guard in the real Claude Code: the model reads the test file and asks Write to replace
+// it without its second test, then asks Bash for a commit with --no-verify. gauntlet pre-edit
+// (PreToolUse, installed by init) denies both before they run: the file keeps its test, no commit
+// is made, and each next model request carries the reason as the tool's result.
+func TestClaudePreEditDeniesWeakening(t *testing.T) {
+	m := startModel(t)
+	tests := "package lib\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tif 1+2 != 3 {\n\t\tt.Fatal(\"1+2\")\n\t}\n}\n\nfunc TestZero(t *testing.T) {\n\tif 0+0 != 0 {\n\t\tt.Fatal(\"0+0\")\n\t}\n}\n"
+	p := newProjectWith(t, "claude", "version: 1\ngates:\n  ok:\n    run: \"true\"\n", map[string]string{"lib_test.go": tests})
+	p.run("git", "add", "-A")
+	p.run("git", "-c", "user.email=e2e@example.com", "-c", "user.name=e2e", "commit", "-q", "-m", "tests")
+	path := p.dir + "/lib_test.go"
+	m.ToolUses = map[int64]fakemodel.Call{
+		1: {Name: "Read", Args: map[string]any{"file_path": path}},
+		3: {Name: "Bash", Args: map[string]any{"command": "git commit --no-verify -am wip"}},
+	}
+	m.Writes = map[int64]fakemodel.Write{2: {Path: path, Content: strings.Split(tests, "\nfunc TestZero")[0]}}
+	claudePrint(t, p, m, nil, "--permission-mode", "acceptEdits", "tidy the tests")
+	if data := p.read("lib_test.go"); data != tests {
+		t.Errorf("the denied Write changed lib_test.go:\n%s", data)
+	}
+	bodies := m.Bodies()
+	if len(bodies) < 4 {
+		t.Fatalf("model requests = %d, want at least 4 (read, write, bash, end)", len(bodies))
+	}
+	for i, want := range map[int]string{2: "this edit would weaken the gates", 3: "this command would get around the checks"} {
+		if !strings.Contains(bodies[i], "gauntlet pre-edit: "+want) {
+			t.Errorf("request %d does not carry the denial %q:\n%s", i+1, want, tail(bodies[i], 2000))
+		}
+	}
+	if log := p.run("git", "log", "--oneline"); strings.Count(log, "\n") != 2 {
+		t.Errorf("a commit was made:\n%s", log)
+	}
+}
+
+// read is a project file's content ("" when it cannot be read).
+func (p *project) read(rel string) string {
+	data, _ := os.ReadFile(filepath.Join(p.dir, filepath.FromSlash(rel)))
+	return string(data)
+}
+
+// tail is the last n bytes of s.
+func tail(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[len(s)-n:]
+}
+
+// What Claude Code's Stop sends, as the hosts table says it: prompt_id (by which gauntlet counts
+// blocks per prompt), and background_tasks and session_crons (read to say that the stop was
+// judged while work still ran). A second Stop hook beside gauntlet's keeps the payload.
+func TestClaudeStopPayloadFields(t *testing.T) {
+	m := startModel(t)
+	p := newProject(t, "claude", "version: 1\ngates:\n  ok:\n    run: \"true\"\n", m)
+	p.write(".claude/settings.json", `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"cat > stop-payload.json"}]}]}}`)
+	claudePrint(t, p, m, nil, "finish the work")
+	var payload map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(p.read("stop-payload.json")), &payload); err != nil {
+		t.Fatalf("the Stop payload: %v\n%s", err, p.read("stop-payload.json"))
+	}
+	for _, key := range []string{"session_id", "prompt_id", "hook_event_name", "background_tasks", "session_crons"} {
+		if _, ok := payload[key]; !ok {
+			t.Errorf("Claude Code's Stop payload has no %s: %s", key, p.read("stop-payload.json"))
+		}
+	}
+	t.Logf("Claude Code's Stop payload keys: %v", keysOf(payload))
+}
+
+func keysOf(m map[string]json.RawMessage) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
 }

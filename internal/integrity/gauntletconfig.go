@@ -57,9 +57,24 @@ func (j *judge) stopHook(c configPair) {
 	if truthy(oldHook["subagents"]) && !truthy(newHook["subagents"]) {
 		j.add(gates.RuleGateRelaxed, file, at("stop_hook"), "stop_hook.subagents turned off: subagents stop unjudged")
 	}
+	if was, now := preEditStrength(oldHook), preEditStrength(newHook); now < was {
+		j.add(gates.RuleGateRelaxed, file, at("stop_hook", "pre_edit"), "stop_hook.pre_edit lowered to %v: edits that weaken the gates are no longer refused before they land", newHook["pre_edit"])
+	}
 	if newHook["local_overrides"] == "honour" && oldHook["local_overrides"] != "honour" {
 		j.add(gates.RuleGateRelaxed, file, at("stop_hook", "local_overrides"), "stop_hook.local_overrides set to honour: a personal override can now weaken the gates")
 	}
+}
+
+// preEditStrength ranks stop_hook.pre_edit: deny (the default) over warn over off. YAML reads a
+// bare off as false.
+func preEditStrength(hook map[string]any) int {
+	switch v := hook["pre_edit"].(type) {
+	case nil:
+		return 2
+	case string:
+		return map[string]int{"deny": 2, "warn": 1}[v]
+	}
+	return 0
 }
 
 // maxAttempts is how many stops the hook refuses before letting the agent go (3 unless set).

@@ -117,6 +117,10 @@ func (r *rememberedFindings) UnmarshalJSON(data []byte) error {
 
 func sessionKey(h Host, session string) string { return string(h) + "/" + session }
 
+// SessionKey is the key a session's records are kept under (its pinned base among them): the
+// same session id from two hosts is two sessions.
+func SessionKey(h Host, session string) string { return sessionKey(h, session) }
+
 // loadLedger reads the ledger; a missing or unreadable one starts afresh, because a corrupt
 // memory must never keep an agent from stopping. So does one whose seal does not verify: what it
 // says was not written by gauntlet. What must not be lost with it (the gates that stay in scope

@@ -12,6 +12,8 @@ import (
 	"reflect"
 	"strings"
 	"time"
+
+	"github.com/gauntlet-dev/gauntlet/internal/termtext"
 )
 
 // MaxPayloadBytes bounds what ReadPayload accepts: real payloads are a few kilobytes (Gemini's
@@ -189,6 +191,19 @@ type Payload struct {
 	// UserPrompt is the user's prompt of the turn (Gemini's AfterAgent sends it).
 	UserPrompt string `json:"prompt"`
 
+	// Claude Code 2.1.332's Stop: the work still running when the turn ends. A stop with either
+	// is judged now all the same (the tree as it is), and the reply says that work was running.
+	BackgroundTasks []json.RawMessage `json:"background_tasks"`
+	SessionCrons    []json.RawMessage `json:"session_crons"`
+
+	// A tool call about to run (PreToolUse, Gemini's BeforeTool), read by pre-edit: the tool's
+	// name and its arguments as the host sent them. Copilot spells them toolName and toolArgs,
+	// its arguments an object or a JSON string.
+	ToolName        string          `json:"tool_name"`
+	ToolInput       json.RawMessage `json:"tool_input"`
+	CopilotToolName string          `json:"toolName"`
+	CopilotToolArgs json.RawMessage `json:"toolArgs"`
+
 	// seen records which host-identifying keys were present, whatever their values: presence is
 	// what tells the hosts apart.
 	seen seenKeys
@@ -316,11 +331,36 @@ func (p Payload) Dir(getenv func(string) string, processCwd string) string {
 		}
 	}
 	if getenv != nil {
-		if dir := getenv("CLAUDE_PROJECT_DIR"); dir != "" {
-			return dir
+		// Claude Code's and Factory Droid's names for the project's directory.
+		for _, name := range []string{"CLAUDE_PROJECT_DIR", "FACTORY_PROJECT_DIR"} {
+			if dir := getenv(name); dir != "" {
+				return dir
+			}
 		}
 	}
 	return processCwd
+}
+
+// BackgroundWork says how much work the host reports still running as the agent stops
+// (background tasks and scheduled session crons); 0 for a host that says nothing of it.
+func (p Payload) BackgroundWork() int { return len(p.BackgroundTasks) + len(p.SessionCrons) }
+
+// backgroundNote says, for the reply, that the stop was judged while the host reported work still
+// running; "" when it reported none. The stop is judged now all the same: waiting could outlast
+// any hook timeout, and the next stop judges what that work changes.
+func backgroundNote(p Payload) string {
+	if p.BackgroundWork() == 0 {
+		return ""
+	}
+	var what []string
+	if n := len(p.BackgroundTasks); n > 0 {
+		what = append(what, termtext.Count(n, "background task"))
+	}
+	if n := len(p.SessionCrons); n > 0 {
+		what = append(what, termtext.Count(n, "session cron"))
+	}
+	return "work was still running in the background (" + strings.Join(what, ", ") +
+		"): the tree was judged as it is now, without what that work does later"
 }
 
 // IsSubagentStop reports a subagent finishing (Claude Code and Codex "SubagentStop", Copilot

@@ -199,6 +199,9 @@ func (c *call) run(ctx context.Context) Outcome {
 		return Outcome{ExitCode: 1}
 	}
 	c.payload = p
+	if note := backgroundNote(p); note != "" {
+		c.replyNotes = append(c.replyNotes, note)
+	}
 	if c.Host == "" {
 		c.host = DetectHost(p)
 	}
