@@ -26,7 +26,7 @@ func commandGroup(name string) string {
 		return groupCore
 	case "status", "explain", "list", "doctor":
 		return groupInspect
-	case "stop-hook", "after-edit":
+	case "stop-hook", "after-edit", "pre-edit":
 		return groupAgent
 	default:
 		return groupMore
@@ -70,6 +70,8 @@ var examples = map[string]string{
   gauntlet stop-hook --host codex`,
 	"after-edit": `  # installed by gauntlet init; the host calls it after each edit:
   echo '{"session_id":"s1","hook_event_name":"PostToolUse"}' | gauntlet after-edit`,
+	"pre-edit": `  # installed by gauntlet init; the host calls it before each edit or shell command:
+  echo '{"session_id":"s1","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git commit --no-verify"}}' | gauntlet pre-edit`,
 	"baseline": `  gauntlet baseline                     # every new_only gate, at this commit
   gauntlet baseline lint`,
 	"cache": `  gauntlet cache keygen`,

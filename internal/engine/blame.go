@@ -11,6 +11,7 @@ import (
 	"github.com/gauntlet-dev/gauntlet/gates"
 	"github.com/gauntlet-dev/gauntlet/internal/baseline"
 	"github.com/gauntlet-dev/gauntlet/internal/census"
+	"github.com/gauntlet-dev/gauntlet/internal/state"
 	"github.com/gauntlet-dev/gauntlet/runner"
 )
 
@@ -209,15 +210,25 @@ func (b *blamer) alone(ctx context.Context, root string, g gates.Gate, tests []c
 	if !ok {
 		return census.Census{}, false
 	}
-	cmd := census.Apply(commandOf(g), []census.Request{sel}, func(int) string { return "" }, gates.ShellQuote)
+	return runCensus(ctx, withArgs(g, sel), root, b.e.sd, b.e.runID+"-"+tag, b.e.env, b.e.req.ExtraEnv, opts)
+}
+
+// withArgs is g with req's arguments put in its command, measuring nothing but its census.
+func withArgs(g gates.Gate, req census.Request) gates.Gate {
+	cmd := census.Apply(commandOf(g), []census.Request{req}, func(int) string { return "" }, gates.ShellQuote)
 	bg := g
 	bg.Argv, bg.Run = cmd.Argv, cmd.Shell
 	bg.NewOnly, bg.Cache, bg.Coverage = false, false, ""
-	stage := newCensusStage(ctx, root, b.e.sd, b.e.runID+"-"+tag, b.e.env, b.e.req.ExtraEnv, []gates.Gate{bg})
+	return bg
+}
+
+// runCensus runs g in root and reads its census; false when nothing was read.
+func runCensus(ctx context.Context, g gates.Gate, root string, sd *state.Dir, runID string, env, extra []string, opts runner.Options) (census.Census, bool) {
+	stage := newCensusStage(ctx, root, sd, runID, env, extra, []gates.Gate{g})
 	defer stage.close()
 	opts.Invocations, opts.Readers = stage.invocations, stage.readers
-	runner.Run(ctx, []gates.Gate{bg}, opts)
-	c, ok := stage.censuses()[bg.Name]
+	runner.Run(ctx, []gates.Gate{g}, opts)
+	c, ok := stage.censuses()[g.Name]
 	return c, ok && ctx.Err() == nil && len(c.Tests)+len(c.Failed) > 0
 }
 

@@ -72,7 +72,7 @@ func (cmp comparison) lost(ctx context.Context, judge *baseJudge, g gates.Gate, 
 	if m.read() && judge.keptAsBase(ctx, g, m) {
 		return nil // the tree is the base: nothing to compare, and its measures are the base's
 	}
-	base, ok := judge.measuredAtBase(ctx, g, runBase)
+	base, ok := judge.measuredAtBaseFor(ctx, g, m, runBase)
 	if !ok {
 		return nil
 	}
@@ -339,6 +339,29 @@ func (j *baseJudge) measuredAtBase(ctx context.Context, g gates.Gate, run bool) 
 	}
 	if !run {
 		return measured{}, false
+	}
+	return j.measure(ctx, g, key)
+}
+
+// measuredAtBaseFor is measuredAtBase, comparing with now's measures m: a base not stored is read
+// from a listing of its tests and runs of the few it needs where that can be done
+// (listedAtBase), and is run whole only where it cannot.
+func (j *baseJudge) measuredAtBaseFor(ctx context.Context, g gates.Gate, m measured, run bool) (measured, bool) {
+	j.readChange(ctx)
+	if j.from == "" || j.unchanged || g.Name == "" {
+		return measured{}, false
+	}
+	key := j.censusKey(g)
+	if stored, ok := j.storedMeasures(ctx, g, key); ok {
+		return stored, true
+	}
+	if !run {
+		return measured{}, false
+	}
+	if m.Census != nil {
+		if c, ok := j.listedAtBase(ctx, g, *m.Census); ok {
+			return measured{Census: &c}, true
+		}
 	}
 	return j.measure(ctx, g, key)
 }

@@ -1,0 +1,156 @@
+package engine
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"path"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/census"
+	"github.com/gauntlet-dev/gauntlet/internal/integrity"
+	"github.com/gauntlet-dev/gauntlet/internal/safefile"
+	"github.com/gauntlet-dev/gauntlet/runner"
+)
+
+// The base measured at the cost of the change. A stop with no stored census of the base compared
+// every test that passed there by running the base's whole suite: minutes, where the change's
+// gates took seconds. For a go test gate that measures no coverage, the base's tests are listed
+// instead (go test -list: built, not run), and only the tests whose outcome there matters run at
+// the base: those the change no longer runs, and those of packages whose tests the change
+// touched (a subtest removed from a table shows only in a run). A test that runs now, in a
+// package whose tests the change did not touch, is the same test at the base: what it did there
+// does not matter here (a failure now is blamed on its own, blame.go).
+
+// listedAtBase is the base's census of g for comparing with now's, read from a listing and the
+// runs it needs; false when that cannot be done (not a go test gate, coverage measured, a
+// package of the base that does not build, too many tests to run alone), and the base is then
+// measured whole.
+func (j *baseJudge) listedAtBase(ctx context.Context, g gates.Gate, now census.Census) (census.Census, bool) {
+	plan := PlanCensus(g)
+	if g.Coverage != "" || plan.Tests != "" || len(plan.Requests) != 1 || plan.Requests[0].Runner != "go test" || !now.Complete {
+		return census.Census{}, false
+	}
+	baseRoot, opts, done, err := j.prepare(ctx)
+	if err != nil {
+		return census.Census{}, false
+	}
+	defer done()
+	listing, ok := j.list(ctx, g, plan.Requests[0], baseRoot, opts)
+	if !ok {
+		return census.Census{}, false
+	}
+	base, need := j.split(ctx, g, listing, now)
+	if len(need) == 0 {
+		return base, true
+	}
+	sel, ok := census.Select(plan.Requests[0], need)
+	if !ok {
+		return census.Census{}, false
+	}
+	ran, ok := runCensus(ctx, withArgs(g, sel), baseRoot, j.sd, j.runID+"-base-listed", j.env, j.extra, opts)
+	if !ok || !ran.Complete {
+		return census.Census{}, false
+	}
+	return census.Merge(base, ran), true
+}
+
+// list runs g's command at the base with go test's -list, reading each package's tests.
+func (j *baseJudge) list(ctx context.Context, g gates.Gate, req census.Request, baseRoot string, opts runner.Options) (*census.Listing, bool) {
+	listing := census.NewListing()
+	bg := withArgs(g, census.Request{Runner: req.Runner, At: req.At, Offset: req.Offset, Args: census.ListArgs})
+	bg.Name = listLogName(g.Name) // its log beside the base's runs of the gate, not over them
+	opts.Readers = func(gates.Gate) []runner.OutputReader { return []runner.OutputReader{listingReader{listing}} }
+	res := runner.Run(ctx, []gates.Gate{bg}, opts)[0]
+	ok := res.Status == gates.StatusPass && ctx.Err() == nil && !listing.Cut && len(listing.Failed) == 0
+	return listing, ok
+}
+
+// split sorts the base's listed tests: the ones that run now, in packages whose tests the change
+// did not touch, go into the base's census as they ended now; the others need a run at the base.
+func (j *baseJudge) split(ctx context.Context, g gates.Gate, listing *census.Listing, now census.Census) (census.Census, []census.Test) {
+	nowByTop := map[string][]census.Test{}
+	for _, t := range now.Tests {
+		nowByTop[census.Top(t)] = append(nowByTop[census.Top(t)], t)
+	}
+	touched := j.testPackagesTouched(ctx, g)
+	base := census.Census{Runner: now.Runner, Complete: true}
+	var need []census.Test
+	for pkg, names := range listing.Tests {
+		for _, name := range names {
+			id := pkg + "::" + name
+			if ran, ok := nowByTop[id]; ok && !touched(pkg) {
+				base.Tests = append(base.Tests, ran...)
+				continue
+			}
+			need = append(need, census.Test{ID: id, Suite: pkg, Name: name})
+		}
+	}
+	return base, need
+}
+
+// testPackagesTouched says whether the change touched a test file of a Go package (by import
+// path): the package's directory under the module g's directory holds. Every package counts as
+// touched when the module cannot be read and the change touched any test file.
+func (j *baseJudge) testPackagesTouched(ctx context.Context, g gates.Gate) func(pkg string) bool {
+	var dirs []string
+	if ch, err := j.snap.Change(ctx); err == nil {
+		for _, f := range ch.Files {
+			for _, p := range []string{f.Path, f.RenamedTo} {
+				if p != "" && integrity.IsTestFile(p) {
+					dirs = append(dirs, path.Dir(p))
+				}
+			}
+		}
+	}
+	if len(dirs) == 0 {
+		return func(string) bool { return false }
+	}
+	module, rel := modulePath(filepath.Join(j.root, g.Dir)), filepath.ToSlash(filepath.Clean(g.Dir))
+	if module == "" {
+		return func(string) bool { return true }
+	}
+	return func(pkg string) bool {
+		for _, d := range dirs {
+			if inDir, ok := strings.CutPrefix(d, rel+"/"); ok || rel == "." {
+				if !ok {
+					inDir = d
+				}
+				if pkg == path.Join(module, inDir) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+}
+
+// modulePath is the module path the go.mod in dir declares; "" when none can be read.
+func modulePath(dir string) string {
+	data, err := safefile.ReadFile(filepath.Join(dir, "go.mod"), 1<<20, time.Now().Add(2*time.Second))
+	if err != nil {
+		return ""
+	}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for sc.Scan() {
+		if rest, ok := strings.CutPrefix(strings.TrimSpace(sc.Text()), "module "); ok {
+			return strings.Trim(strings.TrimSpace(rest), `"`)
+		}
+	}
+	return ""
+}
+
+// listingReader feeds a gate's output to a listing.
+type listingReader struct{ l *census.Listing }
+
+func (r listingReader) Line(line []byte)    { r.l.Line(line) }
+func (listingReader) Finish(*gates.Outcome) {}
+
+// listLogName names the listing's log: the gate's name with "-list", cut to a gate name's length.
+func listLogName(gate string) string {
+	const suffix = "-list"
+	return gate[:min(len(gate), 64-len(suffix))] + suffix
+}
