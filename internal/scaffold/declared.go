@@ -646,24 +646,170 @@ func lefthook(root string) []declared {
 	return out
 }
 
-// lefthookCommands are the commands of one hook of lefthook's config (name).
+// lefthookCheckHooks are lefthook's hooks that check the code: commit-msg and the post-* hooks
+// check a message or set up the work tree, never the project's files.
+var lefthookCheckHooks = map[string]bool{"pre-commit": true, "pre-push": true, "pre-merge-commit": true}
+
+// lefthookJob is one entry of a hook's jobs: (lefthook 1.10): a command (run), a script run by
+// its runner, or a group of jobs, whose root, glob and exclude hold for every job nested in it.
+type lefthookJob struct {
+	Name    string    `yaml:"name"`
+	Run     string    `yaml:"run"`
+	Script  string    `yaml:"script"`
+	Runner  string    `yaml:"runner"`
+	Root    string    `yaml:"root"`
+	Glob    yaml.Node `yaml:"glob"`
+	Exclude yaml.Node `yaml:"exclude"`
+	Group   *struct {
+		Jobs []lefthookJob `yaml:"jobs"`
+	} `yaml:"group"`
+}
+
+// lefthookCommands are the commands of one hook of lefthook's config (name): its commands: map
+// and its jobs: list, groups flattened.
 func lefthookCommands(name, hook string, node *yaml.Node) []declared {
+	if !lefthookCheckHooks[hook] {
+		return nil
+	}
 	var h struct {
-		Commands map[string]struct {
-			Run  string `yaml:"run"`
-			Root string `yaml:"root"`
-		} `yaml:"commands"`
+		Commands map[string]lefthookJob `yaml:"commands"`
+		Jobs     []lefthookJob          `yaml:"jobs"`
+		Scripts  map[string]lefthookJob `yaml:"scripts"`
 	}
 	if !decodeNode(node, &h) {
 		return nil
 	}
 	var out []declared
 	for _, c := range sortedKeys(h.Commands) {
-		cmd := h.Commands[c]
-		// {staged_files} and friends are lefthook's: the gate checks the whole project.
-		run := lefthookTemplate().ReplaceAllString(cmd.Run, "")
-		out = append(out, declared{script: run, dir: cleanDir(cmd.Root),
-			source: fmt.Sprintf("%s, %s command %s", name, hook, c), rank: rankLefthook})
+		out = append(out, lefthookJobs(name, hook, "command "+c, []lefthookJob{h.Commands[c]}, lefthookScope{})...)
+	}
+	for _, s := range sortedKeys(h.Scripts) {
+		j := h.Scripts[s]
+		j.Script = s
+		out = append(out, lefthookJobs(name, hook, "script "+s, []lefthookJob{j}, lefthookScope{})...)
+	}
+	return append(out, lefthookJobs(name, hook, "job ", h.Jobs, lefthookScope{})...)
+}
+
+// lefthookScope is what a group passes its jobs: their folder and the files they run on.
+type lefthookScope struct {
+	root          string
+	glob, exclude []string
+}
+
+// lefthookJobs flattens jobs (named by prefix and their name, or their place: 2.1 is the first
+// job of the second's group) into declared commands, each with the scope of its groups.
+func lefthookJobs(file, hook, prefix string, jobs []lefthookJob, scope lefthookScope) []declared {
+	var out []declared
+	for i, j := range jobs {
+		id := prefix
+		if strings.HasSuffix(prefix, " ") || strings.HasSuffix(prefix, ".") {
+			id += firstNonEmpty(j.Name, fmt.Sprint(i+1))
+		}
+		s := scope.within(j)
+		if j.Group != nil {
+			out = append(out, lefthookJobs(file, hook, id+".", j.Group.Jobs, s)...)
+			continue
+		}
+		if d, ok := lefthookJobCommand(j, hook); ok {
+			d.dir, d.source, d.rank = cleanDir(s.root), fmt.Sprintf("%s, %s %s", file, hook, id), rankLefthook
+			d.paths, d.exclude = s.underRoot(s.glob), s.underRoot(s.exclude)
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// underRoot is globs as lefthook applies them to a job with a root: to the files under the
+// root, a glob without a folder of its own at any depth there.
+func (s lefthookScope) underRoot(globs []string) []string {
+	root := cleanDir(s.root)
+	if root == "" || globs == nil {
+		return globs
+	}
+	out := make([]string, 0, len(globs))
+	for _, g := range globs {
+		if strings.HasPrefix(g, "**/") {
+			g = root + "/" + g
+		}
+		out = append(out, g)
+	}
+	return out
+}
+
+// within is the scope of job j inside s: its own root, glob and exclude win.
+func (s lefthookScope) within(j lefthookJob) lefthookScope {
+	if j.Root != "" {
+		s.root = j.Root
+	}
+	if g := lefthookGlobs(&j.Glob); g != nil {
+		s.glob = g
+	}
+	if e := lefthookGlobs(&j.Exclude); e != nil {
+		s.exclude = e
+	}
+	return s
+}
+
+// lefthookJobCommand is the command a job runs: its run: with lefthook's file templates
+// ({staged_files}, {push_files}, ...) taken out, so that the gate checks the whole project, or
+// its script: as its runner runs it from the hook's source folder.
+func lefthookJobCommand(j lefthookJob, hook string) (declared, bool) {
+	switch {
+	case j.Run != "":
+		return declared{script: lefthookRun(j.Run)}, true
+	case j.Script != "":
+		return declared{script: strings.TrimSpace(j.Runner + " " + path.Join(".lefthook", hook, j.Script))}, true
+	}
+	return declared{}, false
+}
+
+// lefthookRun is a job's run: with lefthook's file templates ({staged_files}, {push_files},
+// {all_files}, ...) as the whole project: the tool's own walk of "." where it is given paths, its
+// default where that is the project (golangci-lint run, go vet), and the change's files for the
+// tools that judge each file alone (shellcheck, markdownlint), as pre-commit's are.
+func lefthookRun(run string) string {
+	if !lefthookTemplate().MatchString(run) {
+		return strings.TrimSpace(run)
+	}
+	words := strings.Fields(run)
+	program := ""
+	if w := withoutRunner(words); len(w) > 0 {
+		program = path.Base(w[0])
+	}
+	whole := "."
+	switch {
+	case program == "golangci-lint" || program == "go":
+		whole = ""
+	case fileTools()[program].key != "":
+		whole = filesarg.Placeholder
+	}
+	var out []string
+	for _, w := range words {
+		if lefthookTemplate().MatchString(w) {
+			w = lefthookTemplate().ReplaceAllString(w, whole)
+			if w == "" || contains(out, w) {
+				continue
+			}
+		}
+		out = append(out, w)
+	}
+	return strings.Join(out, " ")
+}
+
+// lefthookGlobs reads a glob: or exclude: value (one glob or a list) as gauntlet's globs:
+// lefthook matches a glob without a slash against the whole path, at any depth. An exclude
+// written as a regular expression (lefthook before 1.10) is not read.
+func lefthookGlobs(n *yaml.Node) []string {
+	var out []string
+	for _, g := range stringOrList(n) {
+		if strings.ContainsAny(g, "^$\\|()") {
+			return nil
+		}
+		if !strings.Contains(g, "/") {
+			g = "**/" + g
+		}
+		out = append(out, g)
 	}
 	return out
 }

@@ -108,7 +108,7 @@ func (c *dirContext) pick(key string) (Gate, bool) {
 	cmds := oneSuiteRun(key, pk.cmds, pk.words)
 	g := Gate{Name: first.name, Comment: first.comment, Run: strings.Join(cmds, " && "),
 		Timeout: first.timeout, Hint: first.hint, Source: sourceComment(first.source, pk.others), Env: first.env,
-		Inferred: first.inferred, Paths: first.paths}
+		Inferred: first.inferred, Paths: first.paths, Exclude: first.exclude}
 	g.Source += otherSuiteRuns(key, pk.words)
 	if len(pk.fixes) == len(cmds) {
 		// Each command has its writing form; a fixer that covers only some of them would leave

@@ -1,0 +1,94 @@
+package scaffold
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// The fixtures below are written from each format's own documentation (lefthook.dev's jobs and
+// group pages, pre-commit.com's top-level files/exclude, tox's multi-line commands), not from one
+// project: a project init has never seen must come out right because its format is read right.
+
+// lefthook 1.10's jobs: a list, named or not, with groups (parallel or piped) whose root, glob
+// and exclude hold for every nested job; commit-msg and other non-check hooks are no gates.
+const lefthookJobsDoc = `pre-commit:
+  parallel: true
+  jobs:
+    - name: lint
+      glob: "*.go"
+      run: golangci-lint run --fix {staged_files}
+      stage_fixed: true
+    - name: web
+      root: web/
+      glob: "*.{js,ts}"
+      exclude:
+        - "*.min.js"
+      group:
+        piped: true
+        jobs:
+          - run: npx eslint {staged_files}
+          - group:
+              jobs:
+                - run: npx prettier --check {staged_files}
+    - script: verify.sh
+      runner: bash
+
+pre-push:
+  jobs:
+    - name: test
+      run: go test -race ./...
+    - group:
+        parallel: true
+        jobs:
+          - run: go vet ./...
+
+commit-msg:
+  jobs:
+    - run: npx commitlint --edit {1}
+`
+
+func TestLefthookJobs(t *testing.T) {
+	files := map[string]string{"go.mod": "module x\n", "lefthook.yml": lefthookJobsDoc,
+		"web/package.json":      `{"name": "web", "devDependencies": {"eslint": "^9", "prettier": "^3"}}`,
+		"web/package-lock.json": "{}"}
+	got := gateSources(t, files)
+	want := map[string]string{
+		"lint":     "golangci-lint run <- from lefthook.yml, pre-commit job lint",
+		"test":     "go test -race ./... <- from lefthook.yml, pre-push job test",
+		"vet":      "go vet ./... <- from lefthook.yml, pre-push job 2.1",
+		"web-lint": "npx eslint . <- from lefthook.yml, pre-commit job web.1",
+		"web-fmt":  "npx prettier --check --ignore-unknown {files} <- from lefthook.yml, pre-commit job web.2.1",
+	}
+	for name, w := range want {
+		if got[name] != w {
+			t.Errorf("gate %s = %q, want %q\nall: %v", name, got[name], w, got)
+		}
+	}
+	for name, g := range got {
+		if strings.Contains(g, "commitlint") {
+			t.Errorf("gate %s runs commit-msg's commitlint, which checks no code: %q", name, g)
+		}
+	}
+	notes := allNotes(detectTree(t, files))
+	if !strings.Contains(notes, "bash .lefthook/pre-commit/verify.sh") {
+		t.Errorf("the script job is not named among the checks init does not know:\n%s", notes)
+	}
+	if strings.Contains(notes, "commitlint") {
+		t.Errorf("commit-msg's commitlint is named as a check:\n%s", notes)
+	}
+}
+
+func TestLefthookJobScope(t *testing.T) {
+	projects := detectTree(t, map[string]string{"go.mod": "module x\n", "lefthook.yml": lefthookJobsDoc,
+		"web/package.json":      `{"name": "web", "devDependencies": {"eslint": "^9", "prettier": "^3"}}`,
+		"web/package-lock.json": "{}"})
+	g, ok := gateByName(projects, "web-lint")
+	if !ok {
+		t.Fatal("no web-lint gate")
+	}
+	// lefthook applies a group's glob and exclude to the files under its root.
+	if !slices.Equal(g.Paths, []string{"web/**/*.{js,ts}"}) || !slices.Equal(g.Exclude, []string{"web/**/*.min.js"}) || g.Dir != "web" {
+		t.Errorf("web-lint: dir %q paths %q exclude %q, want web, web/**/*.{js,ts}, web/**/*.min.js", g.Dir, g.Paths, g.Exclude)
+	}
+}
