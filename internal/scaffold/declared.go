@@ -1161,17 +1161,17 @@ func (ini *toxIni) keyLine(line string) {
 
 // env is the check of one env's section; false when it runs no command.
 func (ini *toxIni) env(s string) (declared, bool) {
-	var lines []string
-	for _, l := range ini.values[s]["commands"] {
-		lines = appendToxCommand(lines, l)
-	}
-	if len(lines) == 0 {
-		return declared{}, false
-	}
 	env, unit := "testenv", ""
 	if strings.HasPrefix(s, "testenv:") {
 		env = strings.TrimPrefix(s, "testenv:")
 		unit = env
+	}
+	var lines []string
+	for _, l := range toxLogicalLines(ini.values[s]["commands"], toxFactors(unit)) {
+		lines = appendToxCommand(lines, l)
+	}
+	if len(lines) == 0 {
+		return declared{}, false
 	}
 	// setenv is what the commands run with (PYTHONWARNINGS=error); an env has the base's too.
 	vars := toxSetenv(ini.values["testenv"]["setenv"])
@@ -1179,6 +1179,61 @@ func (ini *toxIni) env(s string) (declared, bool) {
 		vars = mergeEnv(vars, toxSetenv(ini.values[s]["setenv"]))
 	}
 	return declared{script: strings.Join(lines, "\n"), source: "tox.ini, env " + env, unit: unit, env: vars}, true
+}
+
+// toxLogicalLines are the commands of an env with the given factors as tox reads them: each
+// physical line's factor condition first (`py310: ...`, `!ci: ...`: kept, without it, when it
+// holds), then lines ending in a backslash joined with the next.
+func toxLogicalLines(physical []string, factors map[string]bool) []string {
+	var out []string
+	continued := false
+	for _, l := range physical {
+		if m := toxFactor().FindString(l); m != "" {
+			if !toxCondition(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(m), ":")), factors) {
+				continue
+			}
+			l = strings.TrimSpace(l[len(m):])
+		}
+		if continued {
+			out[len(out)-1] += " " + l
+		} else {
+			out = append(out, l)
+		}
+		last := &out[len(out)-1]
+		continued = strings.HasSuffix(*last, "\\")
+		*last = strings.TrimSpace(strings.TrimSuffix(*last, "\\"))
+	}
+	return out
+}
+
+// toxFactors are the factors of an env's name (py310-django: py310 and django); none for the
+// base env, which stands for any.
+func toxFactors(env string) map[string]bool {
+	out := map[string]bool{}
+	for _, f := range strings.Split(env, "-") {
+		if f != "" {
+			out[f] = true
+		}
+	}
+	return out
+}
+
+// toxCondition reports whether a factor condition holds for factors: alternatives by comma,
+// each factor of one joined by dashes, ! negating one.
+func toxCondition(cond string, factors map[string]bool) bool {
+	for _, alt := range strings.Split(cond, ",") {
+		holds := true
+		for _, f := range strings.Split(alt, "-") {
+			neg := strings.HasPrefix(f, "!")
+			if factors[strings.TrimPrefix(f, "!")] == neg {
+				holds = false
+			}
+		}
+		if holds {
+			return true
+		}
+	}
+	return false
 }
 
 // toxSetenv reads setenv's NAME=value lines, leaving out other factors' lines and values tox
@@ -1223,10 +1278,8 @@ var toxEnvDefault = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCom
 // lines of other factors, with {env:X:default} read as its default, {toxinidir} as the root and
 // {posargs:DEFAULT} as its default.
 func appendToxCommand(lines []string, line string) []string {
+	// tox's own prefixes: - ignores the exit code, ! inverts it (tox 4).
 	line = strings.TrimLeft(line, "-!")
-	if toxFactor().MatchString(line) {
-		return lines
-	}
 	line = toxEnvDefault().ReplaceAllString(line, "$1")
 	line = toxRoot().ReplaceAllStringFunc(line, func(root string) string {
 		if strings.HasSuffix(root, "/") {

@@ -92,3 +92,31 @@ func TestLefthookJobScope(t *testing.T) {
 		t.Errorf("web-lint: dir %q paths %q exclude %q, want web, web/**/*.{js,ts}, web/**/*.min.js", g.Dir, g.Paths, g.Exclude)
 	}
 }
+
+// tox.ini's commands as tox reads them: a line's factor condition is read per physical line
+// (a negated factor holds outside that factor), then lines ending in a backslash are joined, and
+// {posargs} is its default; the gate runs the command tox runs.
+func TestToxContinuedCommands(t *testing.T) {
+	got := gateSources(t, map[string]string{
+		"pyproject.toml": "[project]\nname = 'x'\n",
+		"tox.ini": "[tox]\nenvlist = py, lint\n\n[testenv]\ndeps = -r{toxinidir}/test_requirements.txt\ncommands =\n" +
+			"    pip install -e .[d]\n    coverage erase\n    pytest tests --run-optional no_jupyter \\\n" +
+			"        !ci: --numprocesses auto \\\n        ci: --numprocesses 1 \\\n        --cov {posargs}\n    coverage report\n\n" +
+			"[testenv:lint]\ncommands =\n    flake8 {posargs:src tests} \\\n      --count\n    mypy -- {posargs:src}\n",
+	})
+	want := map[string]string{
+		"test":      "pytest tests --run-optional no_jupyter --numprocesses auto <- from tox.ini, env testenv",
+		"flake8":    "flake8 src tests --count <- from tox.ini, env lint",
+		"typecheck": "mypy -- src <- from tox.ini, env lint",
+	}
+	for name, w := range want {
+		if got[name] != w {
+			t.Errorf("gate %s = %q, want %q\nall: %v", name, got[name], w, got)
+		}
+	}
+	for name, g := range got {
+		if strings.Contains(g, "\\") || strings.Contains(g, "ci:") {
+			t.Errorf("gate %s keeps tox's line syntax: %q", name, g)
+		}
+	}
+}
