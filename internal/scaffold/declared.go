@@ -48,6 +48,9 @@ type declared struct {
 	paths []string
 	// exclude are files it leaves out, as globs: an action's ignored paths.
 	exclude []string
+	// viaMake is the Makefile target whose recipe takes arguments make computes ($(shell ...)):
+	// its check runs as `make TARGET`, since the command read here lost those arguments.
+	viaMake string
 }
 
 const (
@@ -847,7 +850,11 @@ func makeRecipes(dir string, wanted map[string]bool) []declared {
 			}
 			seen[target] = true
 			if lines := mf.recipe(target); len(lines) > 0 {
-				out = append(out, declared{script: strings.Join(lines, "\n"), source: name + ", target " + target})
+				d := declared{script: strings.Join(lines, "\n"), source: name + ", target " + target}
+				if mf.computes(target) {
+					d.viaMake = target
+				}
+				out = append(out, d)
 			}
 		}
 	}
@@ -867,7 +874,10 @@ func firstFile(dir string, names ...string) (string, []byte) {
 // makefile is what makeRecipes reads of a Makefile: its simple variables, each target's
 // recipe lines and prerequisites, and the targets in the order they are defined.
 type makefile struct {
-	vars    map[string]string
+	vars map[string]string
+	// computed are the variables whose value make works out ($(shell ...), a value continued
+	// over lines): read here as empty.
+	computed map[string]bool
 	recipes map[string][]string
 	deps    map[string][]string
 	order   []string
@@ -875,7 +885,7 @@ type makefile struct {
 }
 
 func parseMakefile(data []byte) *makefile {
-	mf := &makefile{vars: map[string]string{}, recipes: map[string][]string{}, deps: map[string][]string{}}
+	mf := &makefile{vars: map[string]string{}, computed: map[string]bool{}, recipes: map[string][]string{}, deps: map[string][]string{}}
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
@@ -895,6 +905,7 @@ func (mf *makefile) line(line string) {
 	}
 	if m := makeVar().FindStringSubmatch(line); m != nil {
 		mf.vars[m[1]] = knownMakeValue(m[2])
+		mf.computed[m[1]] = mf.vars[m[1]] == "" && strings.TrimSpace(m[2]) != ""
 		mf.current = nil
 		return
 	}
@@ -937,12 +948,44 @@ func (mf *makefile) recipe(target string) []string {
 	var lines []string
 	for _, l := range mf.recipes[target] {
 		l = strings.TrimLeft(strings.TrimSpace(l), "@-+")
-		if strings.HasPrefix(l, "$(info") || strings.HasPrefix(l, "$(warning") {
+		if makeMessage(l) {
 			continue
 		}
 		lines = append(lines, mf.expand(l))
 	}
 	return lines
+}
+
+// makeMessage reports whether a recipe line only prints make's message.
+func makeMessage(l string) bool {
+	return strings.HasPrefix(l, "$(info") || strings.HasPrefix(l, "$(warning")
+}
+
+// computes reports whether a target's recipe takes a value init cannot read: a variable make
+// computes (directly or through another variable), or a function call left after expanding.
+func (mf *makefile) computes(target string) bool {
+	for _, l := range mf.recipes[target] {
+		l = strings.TrimLeft(strings.TrimSpace(l), "@-+")
+		if makeMessage(l) {
+			continue
+		}
+		// $$( is the shell's command substitution, not make's.
+		l = strings.ReplaceAll(l, "$$", "")
+		if mf.refersComputed(l, 3) || makeFunction().MatchString(mf.expand(l)) {
+			return true
+		}
+	}
+	return false
+}
+
+// refersComputed reports whether text refers to a computed variable, depth levels deep.
+func (mf *makefile) refersComputed(text string, depth int) bool {
+	for _, m := range makeRef().FindAllStringSubmatch(text, -1) {
+		if mf.computed[m[1]] || depth > 0 && mf.refersComputed(mf.vars[m[1]], depth-1) {
+			return true
+		}
+	}
+	return false
 }
 
 // expand fills in the variables, three levels deep; an undefined variable is empty to make too

@@ -68,6 +68,10 @@ func checksOf(d declared) []found {
 			// A tool given {files} runs from where the project runs it (npx markdownlint-cli2).
 			c.words = slices.Concat(cmd.words[:len(cmd.words)-len(withoutRunner(cmd.words))], c.words)
 		}
+		if d.viaMake != "" && c.key != "gofmt" {
+			// The command lost what make computes for it: the target runs it whole.
+			c.words, c.fix, c.filesNote = []string{"make", d.viaMake}, nil, ""
+		}
 		dir := d.dir
 		if cmd.cd != "" {
 			dir = cleanDir(path.Join(dir, cmd.cd))

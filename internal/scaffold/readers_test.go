@@ -120,3 +120,27 @@ func TestToxContinuedCommands(t *testing.T) {
 		}
 	}
 }
+
+// A Makefile recipe whose command takes its arguments from what make computes ($(shell ...),
+// $(wildcard ...)) is the target itself: `go vet` with the package list lost would check only
+// the root package.
+func TestMakeComputedArgumentsRunTheTarget(t *testing.T) {
+	files := map[string]string{"go.mod": "module x\n",
+		"Makefile": "PKGS := $(shell go list ./... | grep -v /vendor/)\nGOFILES = $(wildcard *.go cmd/*.go)\nVETFLAGS = -tags integration $(PKGS)\n\n" +
+			".PHONY: vet test fmt-check\nvet:\n\t@go vet $(VETFLAGS)\n\ntest:\n\tgo test -race ./...\n\nfmt-check:\n\t@test -z \"$$(gofmt -l $(GOFILES))\"\n\nlint:\n\tgolangci-lint run $(shell go list -f '{{.Dir}}' ./...)\n",
+		".github/workflows/ci.yml": "jobs:\n  t:\n    steps:\n      - run: make vet test lint\n"}
+	got := gateSources(t, files)
+	want := map[string]string{
+		"vet":  "make vet <- from Makefile, target vet",
+		"test": "go test -race ./... <- from Makefile, target test",
+		"lint": "make lint <- from Makefile, target lint",
+	}
+	for name, w := range want {
+		if got[name] != w {
+			t.Errorf("gate %s = %q, want %q\nall: %v", name, got[name], w, got)
+		}
+	}
+	if g, ok := gateByName(detectTree(t, files), "vet"); ok && (g.Fix != "" || len(g.Inputs) > 0) {
+		t.Errorf("make vet: fix %q inputs %q, want neither (the target's inputs are make's)", g.Fix, g.Inputs)
+	}
+}
