@@ -104,6 +104,9 @@ func checkRecipes() map[string]recipe {
 		for name := range fileTools() {
 			recipes[name] = classifyFileTool
 		}
+		for name := range anyTools() {
+			recipes[name] = classifyAnyTool
+		}
 	})
 	return recipes
 }

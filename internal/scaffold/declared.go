@@ -48,6 +48,8 @@ type declared struct {
 	paths []string
 	// exclude are files it leaves out, as globs: an action's ignored paths.
 	exclude []string
+	// root is the repository's root on disk, where a script the project runs is looked for.
+	root string
 	// viaMake is the Makefile target whose recipe takes arguments make computes ($(shell ...)):
 	// its check runs as `make TARGET`, since the command read here lost those arguments.
 	viaMake string
@@ -98,6 +100,9 @@ func readDeclared(root string, dirs []string) []declared {
 		}
 	}
 	markUnrun(out)
+	for i := range out {
+		out[i].root = root
+	}
 	return out
 }
 
@@ -538,6 +543,9 @@ var preCommitHooks = sync.OnceValue(func() map[string]string {
 		"go-unit-tests": "go test ./...", "fmt": "cargo fmt --check", "cargo-check": "", "clippy": "cargo clippy -- -D warnings",
 		"prettier": "prettier --check .", "eslint": "eslint .", "biome-check": "biome check .", "biome-ci": "biome ci .",
 		// pre-commit passes these the files of their type: {files}, the change's, within their glob.
+		// Checks of no language (anytools.go), over the whole project.
+		"yamllint": "yamllint .", "ansible-lint": "ansible-lint", "typos": "typos", "actionlint": "actionlint",
+		"misspell":   "misspell -error .",
 		"shellcheck": "shellcheck {files}", "markdownlint": "markdownlint {files}", "markdownlint-cli2": "markdownlint-cli2 {files}",
 	}
 })
@@ -618,6 +626,9 @@ func hookCommand(repo, id, entry string, args []string) string {
 		return entry
 	}
 	cmd := preCommitHooks()[id]
+	if id == "markdownlint" && strings.Contains(repo, "markdownlint/markdownlint") {
+		cmd = "mdl ." // the Ruby markdownlint's hook runs mdl, not the Node markdownlint
+	}
 	if cmd == "" || repo == "local" || strings.HasPrefix(cmd, "gofmt") {
 		return cmd
 	}
@@ -878,10 +889,10 @@ type makefile struct {
 	// computed are the variables whose value make works out ($(shell ...), a value continued
 	// over lines): read here as empty.
 	computed map[string]bool
-	recipes map[string][]string
-	deps    map[string][]string
-	order   []string
-	current []string // the targets whose recipe the lines being read are
+	recipes  map[string][]string
+	deps     map[string][]string
+	order    []string
+	current  []string // the targets whose recipe the lines being read are
 }
 
 func parseMakefile(data []byte) *makefile {

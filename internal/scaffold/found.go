@@ -62,6 +62,9 @@ func checksOf(d declared) []found {
 	for _, cmd := range splitCommands(d.script) {
 		c, ok := classify(cmd.words)
 		if !ok {
+			c, ok = projectScriptCheck(d, cmd.words)
+		}
+		if !ok {
 			continue
 		}
 		if c.filesNote != "" {

@@ -144,3 +144,91 @@ func TestMakeComputedArgumentsRunTheTarget(t *testing.T) {
 		t.Errorf("make vet: fix %q inputs %q, want neither (the target's inputs are make's)", g.Fix, g.Inputs)
 	}
 }
+
+// A repository with no manifest at all (shell scripts and docs, checked only in CI) gets the
+// checks its CI runs as gates: typos's action, yamllint, the project's own check script;
+// setup in the same steps (curl | sh installers, mkdir, unset) is neither a gate nor named.
+func TestCIOnlyRepositoryGetsItsGates(t *testing.T) {
+	files := map[string]string{
+		"shell/update.sh": "#!/bin/sh\necho ok\n",
+		"README.md":       "# x\n",
+		".github/workflows/check.yml": "name: check\non: [push, pull_request]\njobs:\n  check:\n    runs-on: ubuntu-latest\n    steps:\n" +
+			"      - uses: actions/checkout@v4\n      - uses: crate-ci/typos@v1.29.0\n" +
+			"      - name: Install tools\n        run: |\n          unset GOFLAGS\n          mkdir -p ~/.local/bin\n          curl -sSfL https://example.com/install.sh | sh -s -- -b ~/.local/bin\n" +
+			"      - run: yamllint -s .\n      - name: Scripts are current\n        run: shell/update.sh --check\n" +
+			"      - run: govulncheck ./...\n",
+	}
+	got := gateSources(t, files)
+	want := map[string]string{
+		"typos":    "typos <- from .github/workflows/check.yml, job check",
+		"yamllint": "yamllint -s . <- from .github/workflows/check.yml, job check",
+		"update":   "shell/update.sh --check <- from .github/workflows/check.yml, job check",
+	}
+	for name, w := range want {
+		if got[name] != w {
+			t.Errorf("gate %s = %q, want %q\nall: %v", name, got[name], w, got)
+		}
+	}
+	notes := allNotes(detectTree(t, files))
+	for _, setup := range []string{"unset", "mkdir", "curl", "install.sh"} {
+		if strings.Contains(notes, setup) {
+			t.Errorf("setup %q is named as a check:\n%s", setup, notes)
+		}
+	}
+	if strings.Contains(notes, "shell/update.sh --check") {
+		t.Errorf("the CI's check script is a gate and named as no gate:\n%s", notes)
+	}
+}
+
+// A Go module whose CI runs govulncheck has it as a gate.
+func TestGovulncheckFromCI(t *testing.T) {
+	got := gateSources(t, map[string]string{"go.mod": "module x\n",
+		".github/workflows/ci.yml": "jobs:\n  v:\n    steps:\n      - run: go install golang.org/x/vuln/cmd/govulncheck@latest\n      - run: govulncheck ./...\n      - run: go test ./...\n"})
+	if got["vulncheck"] != "govulncheck ./... <- from .github/workflows/ci.yml, job v" {
+		t.Errorf("vulncheck = %q (all: %v)", got["vulncheck"], got)
+	}
+}
+
+// An Ansible repository's pre-commit hooks that check: each a gate, or named with why.
+func TestPreCommitCheckingHooks(t *testing.T) {
+	files := map[string]string{
+		"playbook.yml": "- hosts: all\n",
+		".pre-commit-config.yaml": "repos:\n" +
+			"  - repo: https://github.com/adrienverge/yamllint\n    rev: v1.35.1\n    hooks:\n      - id: yamllint\n        args: [--strict]\n" +
+			"  - repo: https://github.com/ansible/ansible-lint\n    rev: v24.2.0\n    hooks:\n      - id: ansible-lint\n" +
+			"  - repo: https://github.com/crate-ci/typos\n    rev: v1.29.0\n    hooks:\n      - id: typos\n" +
+			"  - repo: https://github.com/markdownlint/markdownlint\n    rev: v0.12.0\n    hooks:\n      - id: markdownlint\n" +
+			"  - repo: https://github.com/pre-commit/pre-commit-hooks\n    rev: v4.5.0\n    hooks:\n      - id: trailing-whitespace\n",
+	}
+	got := gateSources(t, files)
+	want := map[string]string{
+		"yamllint":     "yamllint . --strict <- from .pre-commit-config.yaml, hook yamllint",
+		"ansible-lint": "ansible-lint <- from .pre-commit-config.yaml, hook ansible-lint",
+		"typos":        "typos <- from .pre-commit-config.yaml, hook typos",
+		// markdownlint/markdownlint's hook is the Ruby mdl, not the Node markdownlint.
+		"mdl": "mdl . <- from .pre-commit-config.yaml, hook markdownlint",
+	}
+	for name, w := range want {
+		if got[name] != w {
+			t.Errorf("gate %s = %q, want %q\nall: %v", name, got[name], w, got)
+		}
+	}
+}
+
+// What sets up, reports or generates in a check target is no check left out: init names only
+// what may check.
+func TestSetupInCheckTargetsIsNotNamed(t *testing.T) {
+	files := map[string]string{"go.mod": "module x\n",
+		"Makefile": "test:\n\tunset GOFLAGS\n\tmkdir -p out\n\tcurl -sSfL https://example.com/install.sh | sh -s -- -b bin\n" +
+			"\tcoverage erase\n\tgo test ./...\n\tcoverage report\n\tcoverage html\n\t./bin/tool completion bash > out/tool.bash\n" +
+			"\tsh scripts/check-links.sh\n"}
+	notes := allNotes(detectTree(t, files))
+	for _, setup := range []string{"unset", "mkdir", "install.sh", "sh -s", "coverage", "completion"} {
+		if strings.Contains(notes, setup) {
+			t.Errorf("setup %q is named as a check:\n%s", setup, notes)
+		}
+	}
+	if !strings.Contains(notes, "sh scripts/check-links.sh") {
+		t.Errorf("the target's own check script is not named:\n%s", notes)
+	}
+}

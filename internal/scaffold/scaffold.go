@@ -122,7 +122,8 @@ func Detect(root string) ([]Project, error) {
 		projects = append(projects, detectDir(c)...)
 	}
 	left := leftOutChecks(decls)
-	fileToolGates(projects, checks, left)
+	anyToolGates(&projects, checks)
+	fileToolGates(&projects, checks, left)
 	noteLeftOut(projects, left)
 	for _, pass := range projectPasses {
 		pass(root, projects)
