@@ -610,8 +610,11 @@ func preCommit(root string) []declared {
 	for _, r := range cfg.Repos {
 		for _, h := range r.Hooks {
 			if cmd := cfg.command(r.Repo, h); cmd != "" {
-				cmd, paths := hookScope(cmd, h.ID, h.Files, r.Repo == "local")
-				out = append(out, declared{script: cmd, source: ".pre-commit-config.yaml, hook " + h.ID, rank: rankPreCommit, paths: paths})
+				local := r.Repo == "local"
+				cmd, paths := hookScope(cmd, h.ID, h.Files, local)
+				cmd, exclude := hookExclude(cmd, h.ID, []string{cfg.Exclude, h.Exclude}, local)
+				out = append(out, declared{script: cmd, source: ".pre-commit-config.yaml, hook " + h.ID, rank: rankPreCommit,
+					paths: paths, exclude: exclude})
 			}
 		}
 	}

@@ -232,3 +232,35 @@ func TestSetupInCheckTargetsIsNotNamed(t *testing.T) {
 		t.Errorf("the target's own check script is not named:\n%s", notes)
 	}
 }
+
+// pre-commit's top-level exclude (and a hook's own) keeps files from every hook: the gates made
+// of whole-project commands leave them out too, as the gate's exclude and, where the tool walks
+// the tree itself, its own exclude flag (mypy's regex, flake8's and ruff's --extend-exclude,
+// isort's --extend-skip-glob), so that `mypy .` does not type-check tests/data.
+func TestPreCommitTopLevelExclude(t *testing.T) {
+	files := map[string]string{
+		"pyproject.toml": "[project]\nname = 'x'\n",
+		".pre-commit-config.yaml": "exclude: ^(profiling/|tests/data/)\nrepos:\n" +
+			"  - repo: https://github.com/pycqa/isort\n    rev: 5.13.2\n    hooks:\n      - id: isort\n" +
+			"  - repo: https://github.com/pycqa/flake8\n    rev: 7.0.0\n    hooks:\n      - id: flake8\n" +
+			"  - repo: https://github.com/astral-sh/ruff-pre-commit\n    rev: v0.4.0\n    hooks:\n      - id: ruff\n" +
+			"  - repo: https://github.com/pre-commit/mirrors-mypy\n    rev: v1.9.0\n    hooks:\n      - id: mypy\n        args: [--strict]\n",
+	}
+	projects := detectTree(t, files)
+	want := map[string]string{
+		"isort":     "isort --extend-skip-glob 'profiling/*' --extend-skip-glob 'tests/data/*' --check-only .",
+		"flake8":    "flake8 --extend-exclude profiling,tests/data",
+		"lint":      "ruff check --extend-exclude profiling,tests/data --force-exclude {files}",
+		"typecheck": "mypy '--exclude=^(profiling/|tests/data/)' --strict .",
+	}
+	for name, run := range want {
+		g, ok := gateByName(projects, name)
+		if !ok || g.Run != run {
+			t.Errorf("gate %s = %q, want %q (all: %v)", name, g.Run, run, gateCommands(projects))
+			continue
+		}
+		if !slices.Equal(g.Exclude, []string{"profiling/**", "tests/data/**"}) {
+			t.Errorf("gate %s exclude = %q, want pre-commit's", name, g.Exclude)
+		}
+	}
+}
