@@ -117,7 +117,9 @@ func hookExclude(cmd, id string, patterns []string, local bool) (string, []strin
 // out files, given the exclude as globs (profiling/**) and as pre-commit's regexps. Each adds to
 // what the tool's own config excludes; mypy's --exclude takes the same regular expressions.
 var preCommitExcludeFlags = sync.OnceValue(func() map[string]func(globs, regexps []string) []string {
-	extend := func(globs, _ []string) []string { return []string{"--extend-exclude", strings.Join(excludeNames(globs), ",")} }
+	extend := func(globs, _ []string) []string {
+		return []string{"--extend-exclude", strings.Join(excludeNames(globs), ",")}
+	}
 	return map[string]func(globs, regexps []string) []string{
 		"flake8": extend, "ruff": extend, "ruff-check": extend, "ruff-format": extend,
 		"isort": func(globs, _ []string) []string {
