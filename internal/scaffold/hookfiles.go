@@ -114,8 +114,10 @@ func hookExclude(cmd, id string, patterns []string, local bool) (string, []strin
 }
 
 // preCommitExcludeFlags are, by hook id, the flags that make a tool that walks the tree leave
-// out files, given the exclude as globs (profiling/**) and as pre-commit's regexps. Each adds to
-// what the tool's own config excludes; mypy's --exclude takes the same regular expressions.
+// out files, given the exclude as globs (profiling/**) and as pre-commit's regexps. flake8's,
+// ruff's and isort's add to what the tool's config excludes; mypy's --exclude takes the same
+// regular expressions and replaces its config's, which holds only for mypy's own walk, one
+// pre-commit never made (it passes mypy the files).
 var preCommitExcludeFlags = sync.OnceValue(func() map[string]func(globs, regexps []string) []string {
 	extend := func(globs, _ []string) []string {
 		return []string{"--extend-exclude", strings.Join(excludeNames(globs), ",")}
