@@ -84,10 +84,12 @@ func detectNode(c *dirContext) *Project {
 	n.toolsRunByCI()
 	n.configuredLinters()
 	n.typeScriptDefault()
+	turbo := turboDeps(c.abs)
+	n.filteredTaskGates(turbo)
 	if len(p.Gates) == 0 {
 		p.Notes = append(p.Notes, "package.json has none of the scripts lint, typecheck, tsc, check, test, build: add its checks by hand.")
 	}
-	waitForBuild(p.Gates, n.scripts, pm)
+	waitForBuild(p.Gates, n.scripts, pm, turbo)
 	return p
 }
 
@@ -347,7 +349,7 @@ var buildTools = []string{"vite", "tsup", "rollup", "webpack", "esbuild", "babel
 // waitForBuild makes each script gate that builds too (through an orchestrator, or a build tool of
 // its own) need the build gate: two gates writing the same outputs side by side would each read
 // the other's half-written files.
-func waitForBuild(gs []Gate, scripts map[string]string, pm packageManager) {
+func waitForBuild(gs []Gate, scripts map[string]string, pm packageManager, turbo map[string][]string) {
 	if !hasGate(gs, "build") {
 		return
 	}
@@ -358,7 +360,7 @@ func waitForBuild(gs []Gate, scripts map[string]string, pm packageManager) {
 			continue
 		}
 		for s := range scriptClosure(scripts, name) {
-			if buildsToo(scripts[s]) {
+			if buildsToo(scripts[s], turbo) {
 				g.Needs = []string{"build"}
 				break
 			}
@@ -366,10 +368,18 @@ func waitForBuild(gs []Gate, scripts map[string]string, pm packageManager) {
 	}
 }
 
-// buildsToo reports whether a script writes build outputs or runs tasks that may.
-func buildsToo(script string) bool {
+// buildsToo reports whether a script writes build outputs or runs tasks that may (turbo's, as
+// its turbo.json orders them).
+func buildsToo(script string, turbo map[string][]string) bool {
 	for _, cmd := range splitCommands(script) {
-		if builds(withoutNodeRunner(cmd.words)) {
+		w := withoutNodeRunner(cmd.words)
+		if len(w) > 1 && w[0] == "turbo" && w[1] == "run" {
+			if tasks, _ := turboRun(w[2:]); turboBuilds(turbo, tasks) {
+				return true
+			}
+			continue
+		}
+		if builds(w) {
 			return true
 		}
 	}

@@ -264,3 +264,49 @@ func TestPreCommitTopLevelExclude(t *testing.T) {
 		}
 	}
 }
+
+// A pnpm/turbo monorepo as turbo's docs lay it out: a gate waits for the build only where
+// turbo.json's dependsOn says the task builds first, and CI's `turbo run --filter=www check` is
+// the www package's check, a gate scoped to that package.
+func turboMonorepo() map[string]string {
+	return map[string]string{
+		"package.json": `{"name": "mono", "private": true, "packageManager": "pnpm@9.0.0",
+ "scripts": {"build": "turbo run build", "lint": "turbo run lint", "test": "turbo run test", "dev": "turbo run dev"},
+ "devDependencies": {"turbo": "^2"}}`,
+		"pnpm-workspace.yaml": "packages:\n  - \"apps/*\"\n  - \"packages/*\"\n",
+		"pnpm-lock.yaml":      "",
+		"turbo.json": `{"$schema": "https://turbo.build/schema.json",
+ "tasks": {"build": {"dependsOn": ["^build"], "outputs": ["dist/**"]},
+           "lint": {}, "typecheck": {"dependsOn": ["^build"]},
+           "check": {}, "test": {"dependsOn": ["build"]}, "dev": {"cache": false, "persistent": true}}}`,
+		"apps/www/package.json": `{"name": "www", "private": true,
+ "scripts": {"dev": "next dev", "build": "next build", "lint": "eslint .", "typecheck": "tsc --noEmit",
+  "format:check": "prettier --check .", "check": "pnpm lint && pnpm typecheck && pnpm format:check"}}`,
+		"packages/ui/package.json": `{"name": "@repo/ui", "scripts": {"build": "tsc", "lint": "eslint .", "test": "vitest run"}}`,
+		".github/workflows/ci.yml": "jobs:\n  check:\n    steps:\n      - run: pnpm install --frozen-lockfile\n" +
+			"      - run: pnpm turbo run --filter=www check\n      - run: pnpm lint\n      - run: pnpm test\n",
+	}
+}
+
+func TestTurboDependsOnDecidesNeeds(t *testing.T) {
+	projects := detectTree(t, turboMonorepo())
+	lint, ok := gateByName(projects, "lint")
+	if !ok || len(lint.Needs) != 0 {
+		t.Errorf("lint = %+v: turbo's lint task depends on no build, so it needs none", lint)
+	}
+	test, ok := gateByName(projects, "test")
+	if !ok || !slices.Equal(test.Needs, []string{"build"}) {
+		t.Errorf("test = %+v: turbo's test task depends on build", test)
+	}
+}
+
+func TestTurboFilteredTaskIsThePackagesGate(t *testing.T) {
+	projects := detectTree(t, turboMonorepo())
+	g, ok := gateByName(projects, "www-check")
+	if !ok {
+		t.Fatalf("no www-check gate: %v", gateCommands(projects))
+	}
+	if g.Run != "pnpm turbo run --filter=www check" || !slices.Equal(g.Paths, []string{"apps/www/**"}) || len(g.Needs) != 0 {
+		t.Errorf("www-check = run %q paths %q needs %q, want CI's command, apps/www/**, no needs", g.Run, g.Paths, g.Needs)
+	}
+}
