@@ -1593,9 +1593,29 @@ var ciOnlyEnv = sync.OnceValue(func() map[string]bool {
 // keepEnv reports whether a variable CI or a recipe sets is one a gate should set too: not one
 // that only shapes output (colours, backtraces), not a secret, not a value still to be expanded.
 func keepEnv(name, value string) bool {
-	return !ciOnlyEnv()[name] && !strings.Contains(name, "COLOR") && !strings.Contains(name, "TOKEN") &&
-		!strings.Contains(name, "SECRET") && !strings.ContainsAny(value, "$`")
+	return !ciOnlyEnv()[name] && !plumbingEnv(name, value) && !strings.ContainsAny(value, "$`")
 }
+
+// plumbingEnv reports a variable that serves CI rather than the check: colours, secrets and
+// credentials, an action kept in a variable for YAML anchors (CHECKOUT_ACTION:
+// actions/checkout@v4), and the package installers' settings (PIP_*, UV_*, npm's config), which
+// only the install steps read.
+func plumbingEnv(name, value string) bool {
+	for _, part := range []string{"COLOR", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "API_KEY", "PRIVATE_KEY", "CREDENTIAL"} {
+		if strings.Contains(name, part) {
+			return true
+		}
+	}
+	for _, prefix := range []string{"PIP_", "UV_", "NPM_CONFIG_", "npm_config_", "YARN_", "PNPM_", "POETRY_", "CARGO_REGISTR", "ACTIONS_"} {
+		if strings.HasPrefix(name, prefix) {
+			return true
+		}
+	}
+	return strings.HasSuffix(name, "_ACTION") || actionRef().MatchString(value)
+}
+
+// actionRef is a GitHub action's reference: owner/repo@ref, owner/repo/path@ref.
+var actionRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[\w.-]+/[\w./-]+@[\w.-]+$`) })
 
 // stepEnv is the environment a step sees, the later maps winning, with matrix values in place:
 // what the check needs to mean in the gate what it means in CI. Values still holding an

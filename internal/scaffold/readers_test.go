@@ -310,3 +310,24 @@ func TestTurboFilteredTaskIsThePackagesGate(t *testing.T) {
 		t.Errorf("www-check = run %q paths %q needs %q, want CI's command, apps/www/**, no needs", g.Run, g.Paths, g.Needs)
 	}
 }
+
+// CI's plumbing is no gate env: action names kept in variables for YAML anchors, the
+// installer's settings (PIP_*, UV_*, npm's config), passwords and keys. A variable a check reads
+// (DRIVER) stays.
+func TestCIPlumbingIsNoGateEnv(t *testing.T) {
+	projects := detectTree(t, map[string]string{"go.mod": "module x\n",
+		".github/workflows/ci.yml": "env:\n  CHECKOUT_ACTION: actions/checkout@v4.2.2\n  PIP_UPLOADED_PRIOR_TO: '2025-01-01'\n" +
+			"  UV_FROZEN: '1'\n  NPM_CONFIG_FUND: 'false'\n  DB_PASSWORD: hunter2\n  DRIVER: sqlite\n" +
+			"jobs:\n  t:\n    steps:\n      - run: go test ./...\n"})
+	g, ok := gateByName(projects, "test")
+	if !ok {
+		t.Fatal("no test gate")
+	}
+	var names []string
+	for _, e := range g.Env {
+		names = append(names, e.Name)
+	}
+	if !slices.Equal(names, []string{"DRIVER"}) {
+		t.Errorf("test env = %v, want DRIVER alone", names)
+	}
+}
