@@ -573,32 +573,90 @@ type preCommitHook struct {
 // pattern that is no globs. Its gate would check files the hook never sees.
 func (cfg preCommitConfig) command(repo string, h preCommitHook) string {
 	cmd := hookCommand(repo, h.ID, h.Entry, h.Args)
-	unread := cfg.Exclude != "" || cfg.Files != "" || h.Exclude != ""
-	if globs, _ := hookFiles(h.Files); h.Files != "" && globs == nil {
-		unread = true
-	}
+	// An exclude read as globs is the gate's exclude (hookExclude); anything else narrows the
+	// files in a way the gate cannot follow.
+	unread := cfg.Files != "" || !globsOrNone(cfg.Exclude) || !globsOrNone(h.Exclude) || !globsOrNone(h.Files)
 	if unread && strings.Contains(cmd, filesarg.Placeholder) {
 		return ""
 	}
 	return cmd
 }
 
-// preCommitUnmapped lists the hooks of .pre-commit-config.yaml that become no gate (most of them
-// fix files: trailing-whitespace, end-of-file-fixer), so that init can name them.
-func preCommitUnmapped(root string) []string {
+// globsOrNone reports whether a pre-commit pattern is empty or reads as globs.
+func globsOrNone(pattern string) bool {
+	globs, _ := hookFiles(pattern)
+	return pattern == "" || globs != nil
+}
+
+// preCommitUnmapped sorts the hooks of .pre-commit-config.yaml that become no gate by why, so that
+// init can name each with its reason.
+func preCommitUnmapped(root string) unmappedHooks {
 	var cfg preCommitConfig
+	var out unmappedHooks
 	if !decodeYAML(readCapped(filepath.Join(root, ".pre-commit-config.yaml")), &cfg) {
-		return nil
+		return out
 	}
-	var out []string
+	seen := map[string]bool{}
 	for _, r := range cfg.Repos {
 		for _, h := range r.Hooks {
-			if cfg.command(r.Repo, h) == "" && !contains(out, h.ID) {
-				out = append(out, h.ID)
+			if cfg.command(r.Repo, h) != "" || seen[h.ID] {
+				continue
 			}
+			seen[h.ID] = true
+			out.add(r.Repo, h, hookCommand(r.Repo, h.ID, h.Entry, h.Args) != "")
 		}
 	}
 	return out
+}
+
+// unmappedHooks are pre-commit hooks that are no gate, by why: pre-commit's own checks (only
+// pre-commit runs them), fixers (they rewrite files), hooks init knows whose files pre-commit
+// narrows in a way init cannot read, and hooks init does not know.
+type unmappedHooks struct{ own, fixers, narrowed, unknown []string }
+
+// preCommitOwnChecks are pre-commit-hooks' checks that are not named check-*.
+var preCommitOwnChecks = []string{"debug-statements", "detect-private-key", "detect-aws-credentials", "no-commit-to-branch",
+	"forbid-new-submodules", "destroyed-symlinks", "name-tests-test", "forbid-submodules"}
+
+// preCommitFixers are hooks that rewrite files, besides those whose id says so (fix, format).
+var preCommitFixers = []string{"trailing-whitespace", "end-of-file-fixer", "mixed-line-ending", "requirements-txt-fixer",
+	"sort-simple-yaml", "file-contents-sorter", "double-quote-string-fixer", "pyupgrade", "autoflake", "add-trailing-comma",
+	"nbstripout", "insert-license", "remove-tabs", "remove-crlf", "pretty-format-json", "autopep8", "docformatter"}
+
+func (u *unmappedHooks) add(repo string, h preCommitHook, known bool) {
+	id := h.ID
+	switch {
+	case known:
+		u.narrowed = append(u.narrowed, id)
+	case contains(preCommitFixers, id) || strings.Contains(id, "fix") || strings.Contains(id, "format"):
+		u.fixers = append(u.fixers, id)
+	case strings.HasPrefix(id, "check-") || contains(preCommitOwnChecks, id) || strings.Contains(repo, "pre-commit/pre-commit-hooks"):
+		u.own = append(u.own, id)
+	default:
+		u.unknown = append(u.unknown, id)
+	}
+}
+
+// note names the hooks with why each is no gate; "" when there are none.
+func (u unmappedHooks) note() string {
+	var parts []string
+	for _, g := range []struct {
+		ids  []string
+		what string
+	}{
+		{u.own, "pre-commit's own checks, which only pre-commit runs (`pre-commit run HOOK --all-files`)"},
+		{u.narrowed, "checks whose files pre-commit narrows in a way init cannot read as globs (its exclude or files pattern)"},
+		{u.unknown, "hooks init does not know"},
+		{u.fixers, "fixers, which rewrite files rather than check them"},
+	} {
+		if len(g.ids) > 0 {
+			parts = append(parts, strings.Join(g.ids, ", ")+": "+g.what)
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return ".pre-commit-config.yaml also has hooks that are no gate here: " + strings.Join(parts, "; ") + "."
 }
 
 func preCommit(root string) []declared {

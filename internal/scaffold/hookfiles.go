@@ -21,7 +21,7 @@ var preCommitTakesFiles = sync.OnceValue(func() map[string]bool {
 // ^(src|tests)/, ^(src/|tests/)), an extension (\.md$, \.(md|rst)$), or both (^src/.*\.py$).
 // Anything else (a lookahead, a character class) is not read.
 var hookFilesPattern = sync.OnceValue(func() *regexp.Regexp {
-	const dir = `[\w-]+(?:/[\w-]+)*`
+	const dir = `(?:[\w-]|\\\.)+(?:/(?:[\w-]|\\\.)+)*` // names of letters, digits, - and _, and escaped dots
 	return regexp.MustCompile(`^(?:\^(?:\((` + dir + `(?:\|` + dir + `)*)\)/|\((` + dir + `/(?:\|` + dir + `/)*)\)|(` + dir + `)/))?` +
 		`(?:\^?\.\*)?(?:\\\.(?:(\w+)|\((\w+(?:\|\w+)*)\))\$)?$`)
 })
@@ -33,7 +33,7 @@ func hookFiles(pattern string) (globs, dirs []string) {
 	if pattern == "" || m == nil {
 		return nil, nil
 	}
-	if d := m[1] + strings.ReplaceAll(m[2], "/|", "|") + m[3]; d != "" {
+	if d := strings.ReplaceAll(m[1]+strings.ReplaceAll(m[2], "/|", "|")+m[3], `\.`, "."); d != "" {
 		dirs = strings.Split(strings.TrimSuffix(d, "/"), "|")
 	}
 	var exts []string
@@ -124,6 +124,13 @@ var preCommitExcludeFlags = sync.OnceValue(func() map[string]func(globs, regexps
 	}
 	return map[string]func(globs, regexps []string) []string{
 		"flake8": extend, "ruff": extend, "ruff-check": extend, "ruff-format": extend,
+		"ansible-lint": func(globs, _ []string) []string {
+			var out []string
+			for _, n := range excludeNames(globs) {
+				out = append(out, "--exclude", quoteWord(n))
+			}
+			return out
+		},
 		"isort": func(globs, _ []string) []string {
 			var out []string
 			for _, n := range excludeNames(globs) {

@@ -128,10 +128,8 @@ func Detect(root string) ([]Project, error) {
 	for _, pass := range projectPasses {
 		pass(root, projects)
 	}
-	if hooks := preCommitUnmapped(root); len(hooks) > 0 && len(projects) > 0 {
-		p := &projects[0]
-		p.Notes = append(p.Notes, ".pre-commit-config.yaml also has hooks that are no gate here ("+strings.Join(hooks, ", ")+
-			"): most of them fix files rather than check them; `pre-commit run --all-files` runs them all.")
+	if note := preCommitUnmapped(root).note(); note != "" && len(projects) > 0 {
+		projects[0].Notes = append(projects[0].Notes, note)
 	}
 	return projects, nil
 }
