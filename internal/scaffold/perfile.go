@@ -65,7 +65,11 @@ const (
 	noteFilesPrettier = "{files}: prettier is given the change's files; --ignore-unknown skips those it does not format, and .prettierignore still holds."
 	noteFilesRuff     = "{files}: ruff is given the change's Python files; --force-exclude keeps its exclude for them."
 	noteFilesBlack    = "{files}: black is given the change's Python files, less the folders it leaves out itself."
+	noteFilesYamllint = "{files}: yamllint is given the change's YAML files; its config's ignore still holds for them."
 )
+
+// yamlGlob are the files yamllint lints when it walks a folder (its default yaml-files).
+var yamlGlob = []string{"**/*.yaml", "**/*.yml", "**/.yamllint"}
 
 // perFileTools are the tools whose whole-project check init turns into a check of the change's
 // files.
@@ -91,6 +95,10 @@ var perFileTools = []perFileTool{
 			"--python-cell-magics", "--enable-unstable-feature", "--force-exclude"},
 		choosing: []string{"--include", "--exclude", "--extend-exclude", "--stdin-filename", "-c", "--code"},
 		glob:     pythonGlob, exclude: blackExclude, allowed: blackPerFile, note: noteFilesBlack},
+	// yamllint lints whatever it is named as YAML, so the glob keeps to its default yaml-files.
+	{tool: "yamllint", valueFlags: []string{"-c", "--config-file", "-f", "--format"},
+		choosing: []string{"-d", "--config-data", "--list-files", "-"}, glob: yamlGlob, allowed: yamllintPerFile,
+		note: noteFilesYamllint},
 }
 
 // changedFiles gives the per-file tools of every project's gates and offers the change's files.
@@ -242,6 +250,21 @@ func blackPerFile(fp fileProject, args []string) bool {
 		return false
 	}
 	return !fp.tomlSetsAny([]string{"tool", "black"}, "pyproject.toml", "include", "exclude", "extend-exclude")
+}
+
+// yamllintPerFile: the config's yaml-files widens what yamllint's walk lints (*.yaml.j2), which
+// the glob would not follow.
+func yamllintPerFile(fp fileProject, args []string) bool {
+	names := []string{".yamllint", ".yamllint.yaml", ".yamllint.yml"}
+	if c := flagValue(args, "-c", "--config-file"); c != "" {
+		names = []string{c}
+	}
+	for _, n := range names {
+		if strings.Contains(string(readCapped(filepath.Join(fp.abs, filepath.FromSlash(n)))), "yaml-files") {
+			return false
+		}
+	}
+	return true
 }
 
 // tomlSetsAny reports whether the TOML file, in the folder or at the root, sets one of keys

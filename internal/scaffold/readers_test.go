@@ -331,3 +331,25 @@ func TestCIPlumbingIsNoGateEnv(t *testing.T) {
 		t.Errorf("test env = %v, want DRIVER alone", names)
 	}
 }
+
+// yamllint judges each YAML file by itself, and its config's ignore holds for named files too:
+// `yamllint .` is given the change's YAML files, unless the config widens what counts as YAML
+// (yaml-files), which naming files would bypass, or another config is named inline (-d).
+func TestYamllintGivenTheChangesFiles(t *testing.T) {
+	ci := func(run string) map[string]string {
+		return map[string]string{"a.yml": "a: 1\n",
+			".github/workflows/ci.yml": "jobs:\n  l:\n    steps:\n      - run: " + run + "\n"}
+	}
+	files := ci("yamllint -s .")
+	g, ok := gateByName(detectTree(t, files), "yamllint")
+	if !ok || g.Run != "yamllint -s {files}" || !slices.Equal(g.Glob, []string{"**/*.yaml", "**/*.yml", "**/.yamllint"}) || g.FilesNote == "" {
+		t.Errorf("yamllint gate = %+v, want yamllint -s {files} on the YAML files", g)
+	}
+	files[".yamllint.yml"] = "extends: default\nyaml-files:\n  - '*.yaml'\n  - '*.yml'\n  - '*.yaml.j2'\n"
+	if g, _ := gateByName(detectTree(t, files), "yamllint"); g.Run != "yamllint -s ." {
+		t.Errorf("with yaml-files in the config: %q, want the whole project", g.Run)
+	}
+	if g, _ := gateByName(detectTree(t, ci("yamllint -d relaxed .")), "yamllint"); g.Run != "yamllint -d relaxed ." {
+		t.Errorf("with -d: %q, want the whole project", g.Run)
+	}
+}
