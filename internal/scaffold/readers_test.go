@@ -161,7 +161,7 @@ func TestCIOnlyRepositoryGetsItsGates(t *testing.T) {
 	got := gateSources(t, files)
 	want := map[string]string{
 		"typos":    "typos <- from .github/workflows/check.yml, job check",
-		"yamllint": "yamllint -s . <- from .github/workflows/check.yml, job check",
+		"yamllint": "yamllint -s {files} <- from .github/workflows/check.yml, job check",
 		"update":   "shell/update.sh --check <- from .github/workflows/check.yml, job check",
 	}
 	for name, w := range want {
@@ -202,7 +202,7 @@ func TestPreCommitCheckingHooks(t *testing.T) {
 	}
 	got := gateSources(t, files)
 	want := map[string]string{
-		"yamllint":     "yamllint . --strict <- from .pre-commit-config.yaml, hook yamllint",
+		"yamllint":     "yamllint {files} --strict <- from .pre-commit-config.yaml, hook yamllint",
 		"ansible-lint": "ansible-lint <- from .pre-commit-config.yaml, hook ansible-lint",
 		"typos":        "typos <- from .pre-commit-config.yaml, hook typos",
 		// markdownlint/markdownlint's hook is the Ruby mdl, not the Node markdownlint.
