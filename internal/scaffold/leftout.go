@@ -72,6 +72,10 @@ var notChecks = sync.OnceValue(func() map[string]bool {
 		"return": true, "local": true, "wait": true, "kill": true, "ulimit": true, "python": true, "python3": true,
 		"node": true, "ruby": false, "docker": false, "bundle": false, "gh": true, "aws": true, "gcloud": true,
 		"az": true, "twine": true, "gsutil": true, "unset": true, "trap": true, "pushd": true, "popd": true,
+		// text and file utilities that feed other commands
+		"cut": true, "tr": true, "head": true, "tail": true, "sort": true, "uniq": true, "wc": true, "jq": true, "yq": true,
+		"date": true, "mktemp": true, "seq": true, "realpath": true, "readlink": true, "stat": true, "uname": true,
+		"nproc": true, "sha256sum": true, "shasum": true, "base64": true, "gzip": true, "zip": true, "install": true,
 	}
 })
 
