@@ -1023,7 +1023,8 @@ func (mf *makefile) recipe(target string) []string {
 		if makeMessage(l) {
 			continue
 		}
-		lines = append(lines, mf.expand(l))
+		// A variable may hold make's prefixes too (comp_dir=@mkdir -p autocomplete).
+		lines = append(lines, strings.TrimLeft(mf.expand(l), "@-+"))
 	}
 	return lines
 }

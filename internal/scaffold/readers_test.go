@@ -219,11 +219,11 @@ func TestPreCommitCheckingHooks(t *testing.T) {
 // what may check.
 func TestSetupInCheckTargetsIsNotNamed(t *testing.T) {
 	files := map[string]string{"go.mod": "module x\n",
-		"Makefile": "test:\n\tunset GOFLAGS\n\tmkdir -p out\n\tcurl -sSfL https://example.com/install.sh | sh -s -- -b bin\n" +
+		"Makefile": "comp_dir=@mkdir -p autocomplete\ntest:\n\t$(comp_dir)\n\tunset GOFLAGS\n\tmkdir -p out\n\tcurl -sSfL https://example.com/install.sh | sh -s -- -b bin\n" +
 			"\tcoverage erase\n\tgo test ./...\n\tcoverage report\n\tcoverage html\n\t./bin/tool completion bash > out/tool.bash\n" +
 			"\tsh scripts/check-links.sh\n\tcurl -sSfL https://example.com/install.sh | sh -s -- -b bin/ v$$(cat .tool-versions | grep lint | cut -d' ' -f2)\n"}
 	notes := allNotes(detectTree(t, files))
-	for _, setup := range []string{"unset", "mkdir", "install.sh", "sh -s", "coverage", "completion", "cut -d"} {
+	for _, setup := range []string{"unset", "mkdir", "install.sh", "sh -s", "coverage", "completion", "cut -d", "@mkdir"} {
 		if strings.Contains(notes, setup) {
 			t.Errorf("setup %q is named as a check:\n%s", setup, notes)
 		}
