@@ -599,14 +599,31 @@ func preCommitUnmapped(root string) unmappedHooks {
 	seen := map[string]bool{}
 	for _, r := range cfg.Repos {
 		for _, h := range r.Hooks {
-			if cfg.command(r.Repo, h) != "" || seen[h.ID] {
+			cmd := cfg.command(r.Repo, h)
+			unknown := cmd != "" && unknownLocalHook(r.Repo, cmd)
+			if cmd != "" && !unknown || seen[h.ID] {
 				continue
 			}
 			seen[h.ID] = true
-			out.add(r.Repo, h, hookCommand(r.Repo, h.ID, h.Entry, h.Args) != "")
+			out.add(r.Repo, h, !unknown && hookCommand(r.Repo, h.ID, h.Entry, h.Args) != "")
 		}
 	}
 	return out
+}
+
+// unknownLocalHook reports a local hook whose entry runs no check init knows and that no other
+// note names: it is named among the hooks init does not know.
+func unknownLocalHook(repo, entry string) bool {
+	if repo != "local" {
+		return false
+	}
+	d := declared{script: entry, rank: rankPreCommit}
+	for _, cmd := range splitCommands(entry) {
+		if isCheck(d, cmd.words) {
+			return false
+		}
+	}
+	return len(leftOutOf(d)) == 0
 }
 
 // unmappedHooks are pre-commit hooks that are no gate, by why: pre-commit's own checks (only

@@ -81,7 +81,7 @@ var notChecks = sync.OnceValue(func() map[string]bool {
 
 // notCheckUnits are tox envs and nox sessions that serve, release or update rather than check.
 var notCheckUnits = []string{"update", "release", "publish", "upload", "build", "dev", "clean", "serve", "watch",
-	"auto", "bump", "lock", "deploy", "format", "fmt", "fix"}
+	"auto", "bump", "lock", "deploy", "format", "fmt", "fix", "generate", "gen", "regen"}
 
 // releaseWorkflow reports whether a CI source is a workflow that releases or deploys: its
 // commands (gh release create --verify-tag) check nothing of the code.

@@ -353,3 +353,27 @@ func TestYamllintGivenTheChangesFiles(t *testing.T) {
 		t.Errorf("with -d: %q, want the whole project", g.Run)
 	}
 }
+
+// Every hook that checks is a gate or named: a local hook whose entry init does not know, and a
+// hook whose tool belongs to no project here (prettier's hook in a Python project), are named;
+// a tox env that generates files is no check.
+func TestHooksThatBecomeNoGateAreNamed(t *testing.T) {
+	files := map[string]string{
+		"pyproject.toml": "[project]\nname = 'x'\n",
+		".pre-commit-config.yaml": "repos:\n  - repo: local\n    hooks:\n      - id: check-version-in-example\n" +
+			"        name: Check version\n        language: python\n        entry: python -m scripts.check_version\n" +
+			"  - repo: https://github.com/rbubley/mirrors-prettier\n    rev: v3.3.3\n    hooks:\n      - id: prettier\n" +
+			"        types_or: [markdown, yaml, json]\n" +
+			"  - repo: https://github.com/pycqa/flake8\n    rev: 7.0.0\n    hooks:\n      - id: flake8\n",
+		"tox.ini": "[testenv:generate_schema]\ncommands = python scripts/generate_schema.py --outfile schema.json\n",
+	}
+	notes := allNotes(detectTree(t, files))
+	for _, want := range []string{"check-version-in-example", "prettier --check ."} {
+		if !strings.Contains(notes, want) {
+			t.Errorf("notes do not name %q:\n%s", want, notes)
+		}
+	}
+	if strings.Contains(notes, "generate_schema.py") {
+		t.Errorf("a generator is named as a check:\n%s", notes)
+	}
+}
