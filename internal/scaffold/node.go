@@ -524,6 +524,13 @@ func formatGate(scripts map[string]string, runs map[string]map[string]bool, kept
 		}
 		return []Gate{g}
 	}
+	if writer != "" && !writesFiles(scripts[writer]) {
+		// A fixing sibling (format and format:fix) rewrites, so this one checks.
+		if fixer := siblingFix(scripts, writer); fixer != "" {
+			return []Gate{{Name: "fmt", Comment: "the " + writer + " script", Run: pm.run + " " + writer, Fix: pm.run + " " + fixer,
+				Timeout: 5 * time.Minute, Source: "from " + src + ", script " + writer + "; fix: script " + fixer}}
+		}
+	}
 	if writer == "" || biomeChecked(scripts, runs, kept, scripts[writer]) {
 		return nil
 	}

@@ -377,3 +377,17 @@ func TestHooksThatBecomeNoGateAreNamed(t *testing.T) {
 		t.Errorf("a generator is named as a check:\n%s", notes)
 	}
 }
+
+// A format script with a fixing sibling (format and format:fix, as create-t3-turbo has them) is
+// the check: its sibling rewrites, so it does not, and CI runs it as the format check.
+func TestFormatScriptWithAFixingSiblingIsTheCheck(t *testing.T) {
+	got := gateSources(t, map[string]string{
+		"package.json": `{"packageManager": "pnpm@10.19.0", "scripts": {"lint": "eslint .",
+  "format": "prettier --check . --cache", "format:fix": "prettier --write . --cache"}}`,
+		"pnpm-lock.yaml":           "",
+		".github/workflows/ci.yml": "jobs:\n  f:\n    steps:\n      - run: pnpm format\n      - run: pnpm lint\n",
+	})
+	if got["fmt"] != "pnpm run format <- from package.json, script format; fix: script format:fix" {
+		t.Errorf("fmt = %q (all: %v)", got["fmt"], got)
+	}
+}
