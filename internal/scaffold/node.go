@@ -939,16 +939,31 @@ func scriptTool(script string) string {
 		if c, ok := classify(cmd.words); ok {
 			return c.key
 		}
-		if len(cmd.words) > 0 && checkScriptTools()[cmd.words[0]] {
-			return cmd.words[0]
+		if w := downloadedTool(cmd.words); len(w) > 0 && checkScriptTools()[w[0]] {
+			return w[0]
 		}
 	}
 	return ""
+}
+
+// downloadedTool is a command without what fetches and runs a package's binary (pnpm dlx, npx,
+// yarn dlx, bunx) and the version pinned to it: `pnpm dlx sherif@latest` runs sherif.
+func downloadedTool(words []string) []string {
+	for _, p := range [][]string{{"pnpm", "dlx"}, {"yarn", "dlx"}, {"npx"}, {"bunx"}, {"npm", "exec", "--"}} {
+		if hasPrefix(words, p...) && len(words) > len(p) {
+			words = slices.Clone(words[len(p):])
+			if i := strings.LastIndexByte(words[0], '@'); i > 0 {
+				words[0] = words[0][:i]
+			}
+			break
+		}
+	}
+	return words
 }
 
 // checkScriptTools are JavaScript checks classify does not shape into gates of their own.
 var checkScriptTools = sync.OnceValue(func() map[string]bool {
 	return map[string]bool{"knip": true, "publint": true, "attw": true, "syncpack": true, "madge": true,
 		"depcheck": true, "stylelint": true, "markdownlint": true, "cspell": true, "oxlint": true, "xo": true, "standard": true,
-		"size-limit": true, "lint-staged": false}
+		"size-limit": true, "lint-staged": false, "sherif": true, "manypkg": true}
 })

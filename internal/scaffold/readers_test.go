@@ -383,11 +383,21 @@ func TestHooksThatBecomeNoGateAreNamed(t *testing.T) {
 func TestFormatScriptWithAFixingSiblingIsTheCheck(t *testing.T) {
 	got := gateSources(t, map[string]string{
 		"package.json": `{"packageManager": "pnpm@10.19.0", "scripts": {"lint": "eslint .",
-  "format": "prettier --check . --cache", "format:fix": "prettier --write . --cache"}}`,
+  "format": "prettier --check . --cache", "format:fix": "prettier --write . --cache", "lint:ws": "pnpm dlx sherif@latest"}}`,
 		"pnpm-lock.yaml":           "",
 		".github/workflows/ci.yml": "jobs:\n  f:\n    steps:\n      - run: pnpm format\n      - run: pnpm lint\n",
 	})
 	if got["fmt"] != "pnpm run format <- from package.json, script format; fix: script format:fix" {
 		t.Errorf("fmt = %q (all: %v)", got["fmt"], got)
+	}
+}
+
+// A monorepo linter fetched and run by the package manager (pnpm dlx sherif@latest) is named.
+func TestDownloadedCheckScriptIsNamed(t *testing.T) {
+	notes := allNotes(detectTree(t, map[string]string{
+		"package.json":   `{"scripts": {"lint": "eslint .", "lint:ws": "pnpm dlx sherif@latest"}}`,
+		"pnpm-lock.yaml": ""}))
+	if !strings.Contains(notes, "lint:ws script (sherif)") {
+		t.Errorf("sherif's script is not named:\n%s", notes)
 	}
 }
