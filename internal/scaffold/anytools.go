@@ -30,6 +30,9 @@ var anyTools = sync.OnceValue(func() map[string]anyTool {
 		"yamllint": {check{key: "yamllint", name: "yamllint", comment: "YAML files, as yamllint judges them", timeout: quick}, nil},
 		"ansible-lint": {check{key: "ansible-lint", name: "ansible-lint", comment: "playbooks and roles, as ansible-lint judges them",
 			timeout: lintTime}, []string{"--fix", "--write"}},
+		// ansible-lint's module, as `python3 -m ansiblelint` runs it
+		"ansiblelint": {check{key: "ansible-lint", name: "ansible-lint", comment: "playbooks and roles, as ansible-lint judges them",
+			timeout: lintTime}, []string{"--fix", "--write"}},
 		"mdl":        {check{key: "mdl", name: "mdl", comment: "Markdown files, as mdl judges them", timeout: quick}, nil},
 		"actionlint": {check{key: "actionlint", name: "actionlint", comment: "GitHub workflows, as actionlint judges them", timeout: quick}, nil},
 		"govulncheck": {check{key: "govulncheck", name: "vulncheck",

@@ -320,7 +320,7 @@ func classifyPython(tool string, words []string) (check, bool) {
 		return check{}, false
 	}
 	c, ok := classify(rest[1:])
-	if ok && c.kind == "Python" {
+	if ok && (c.kind == "Python" || c.kind == anyKind) {
 		c.words = slices.Concat([]string{tool}, flags, []string{"-m"}, c.words)
 	}
 	return c, ok

@@ -703,6 +703,14 @@ func hookCommand(repo, id, entry string, args []string) string {
 	if repo == "local" && entry != "" {
 		return entry
 	}
+	if entry != "" && preCommitHooks()[id] != "" && !strings.Contains(preCommitHooks()[id], filesarg.Placeholder) {
+		// The config overrides the hook's entry (python3 -m ansiblelint site.yml -c ...): that is
+		// what pre-commit runs, with the hook's args after it.
+		for _, a := range args {
+			entry += " " + quoteWord(a)
+		}
+		return entry
+	}
 	cmd := preCommitHooks()[id]
 	if id == "markdownlint" && strings.Contains(repo, "markdownlint/markdownlint") {
 		cmd = "mdl ." // the Ruby markdownlint's hook runs mdl, not the Node markdownlint

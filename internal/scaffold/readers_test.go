@@ -196,6 +196,7 @@ func TestPreCommitCheckingHooks(t *testing.T) {
 		".pre-commit-config.yaml": "repos:\n" +
 			"  - repo: https://github.com/adrienverge/yamllint\n    rev: v1.35.1\n    hooks:\n      - id: yamllint\n        args: [--strict]\n" +
 			"  - repo: https://github.com/ansible/ansible-lint\n    rev: v24.2.0\n    hooks:\n      - id: ansible-lint\n" +
+			"        entry: python3 -m ansiblelint site.yml -c .ansible-lint\n        pass_filenames: false\n" +
 			"  - repo: https://github.com/crate-ci/typos\n    rev: v1.29.0\n    hooks:\n      - id: typos\n" +
 			"  - repo: https://github.com/markdownlint/markdownlint\n    rev: v0.12.0\n    hooks:\n      - id: markdownlint\n" +
 			"  - repo: https://github.com/pre-commit/pre-commit-hooks\n    rev: v4.5.0\n    hooks:\n      - id: trailing-whitespace\n",
@@ -203,7 +204,8 @@ func TestPreCommitCheckingHooks(t *testing.T) {
 	got := gateSources(t, files)
 	want := map[string]string{
 		"yamllint":     "yamllint {files} --strict <- from .pre-commit-config.yaml, hook yamllint",
-		"ansible-lint": "ansible-lint <- from .pre-commit-config.yaml, hook ansible-lint",
+		// The config's entry overrides the hook's: it is what pre-commit runs.
+		"ansible-lint": "python3 -m ansiblelint site.yml -c .ansible-lint <- from .pre-commit-config.yaml, hook ansible-lint",
 		"typos":        "typos <- from .pre-commit-config.yaml, hook typos",
 		// markdownlint/markdownlint's hook is the Ruby mdl, not the Node markdownlint.
 		"mdl": "mdl . <- from .pre-commit-config.yaml, hook markdownlint",
