@@ -643,6 +643,8 @@ var preCommitFixers = []string{"trailing-whitespace", "end-of-file-fixer", "mixe
 func (u *unmappedHooks) add(repo string, h preCommitHook, known bool) {
 	id := h.ID
 	switch {
+	case repo == "local" && h.Entry != "":
+		u.unknown = append(u.unknown, id+" (`"+clipCommand(h.Entry)+"`)")
 	case known:
 		u.narrowed = append(u.narrowed, id)
 	case contains(preCommitFixers, id) || strings.Contains(id, "fix") || strings.Contains(id, "format"):

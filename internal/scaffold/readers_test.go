@@ -370,7 +370,7 @@ func TestHooksThatBecomeNoGateAreNamed(t *testing.T) {
 		"tox.ini": "[testenv:generate_schema]\ncommands = python scripts/generate_schema.py --outfile schema.json\n",
 	}
 	notes := allNotes(detectTree(t, files))
-	for _, want := range []string{"check-version-in-example", "prettier --check ."} {
+	for _, want := range []string{"check-version-in-example (`python -m scripts.check_version`)", "hooks init does not know", "prettier --check ."} {
 		if !strings.Contains(notes, want) {
 			t.Errorf("notes do not name %q:\n%s", want, notes)
 		}
