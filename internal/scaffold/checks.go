@@ -322,6 +322,10 @@ func classifyPython(tool string, words []string) (check, bool) {
 	c, ok := classify(rest[1:])
 	if ok && (c.kind == "Python" || c.kind == anyKind) {
 		c.words = slices.Concat([]string{tool}, flags, []string{"-m"}, c.words)
+		if c.fix != nil {
+			// The fix runs the same module the same way (python -m black, not a black on PATH).
+			c.fix = slices.Concat([]string{tool, "-m"}, c.fix)
+		}
 	}
 	return c, ok
 }

@@ -403,3 +403,13 @@ func TestDownloadedCheckScriptIsNamed(t *testing.T) {
 		t.Errorf("sherif's script is not named:\n%s", notes)
 	}
 }
+
+// A check run as `python -m TOOL` is fixed the same way: the fixer runs the module the check
+// ran, not a TOOL that may not be on PATH.
+func TestPythonModuleFixRunsTheModule(t *testing.T) {
+	g, ok := gateByName(detectTree(t, map[string]string{"pyproject.toml": "[project]\nname = 'x'\n",
+		".github/workflows/ci.yml": "jobs:\n  f:\n    steps:\n      - run: python -m black --check .\n"}), "fmt")
+	if !ok || g.Run != "python -m black --check ." || g.Fix != "python -m black ." {
+		t.Errorf("fmt = run %q fix %q, want python -m black for both", g.Run, g.Fix)
+	}
+}
