@@ -409,7 +409,7 @@ func TestDownloadedCheckScriptIsNamed(t *testing.T) {
 func TestPythonModuleFixRunsTheModule(t *testing.T) {
 	g, ok := gateByName(detectTree(t, map[string]string{"pyproject.toml": "[project]\nname = 'x'\n",
 		".github/workflows/ci.yml": "jobs:\n  f:\n    steps:\n      - run: python -m black --check .\n"}), "fmt")
-	if !ok || g.Run != "python -m black --check ." || g.Fix != "python -m black ." {
+	if !ok || g.Run != "python -m black --check {files}" || g.Fix != "python -m black ." {
 		t.Errorf("fmt = run %q fix %q, want python -m black for both", g.Run, g.Fix)
 	}
 }
