@@ -413,3 +413,15 @@ func TestPythonModuleFixRunsTheModule(t *testing.T) {
 		t.Errorf("fmt = run %q fix %q, want python -m black for both", g.Run, g.Fix)
 	}
 }
+
+// mypy's config may name what it checks by packages or modules as well as files: then plain
+// `mypy` is the project's check, never `mypy .` over scripts and examples.
+func TestMypyConfigPackagesKeepPlainMypy(t *testing.T) {
+	got := gateSources(t, map[string]string{
+		"pyproject.toml": "[project]\nname = 'x'\n\n[tool.mypy]\nstrict = true\npackages = [\"isort\", \"tests\"]\n",
+		"tox.ini":        "[testenv:lint]\ncommands =\n    mypy\n",
+	})
+	if got["typecheck"] != "mypy <- from tox.ini, env lint" {
+		t.Errorf("typecheck = %q, want plain mypy", got["typecheck"])
+	}
+}
