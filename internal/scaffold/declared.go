@@ -117,13 +117,24 @@ func taskRunnerChecks(abs, dir string, called map[string]bool) []declared {
 	for _, d := range slices.Concat(makeRecipes(abs, wanted), justRecipes(abs), taskfile(abs)) {
 		d.dir, d.source, d.rank = dir, inDir(dir, d.source), rankTaskRunner
 		_, target, _ := strings.Cut(d.source, ", target ")
-		d.fixer = formatTargets()[target] && !called[target]
+		d.fixer = formatTargets()[target] && !called[target] && rewrites(d.script)
 		if called[target] {
 			d.rank = rankCalledTarget
 		}
 		out = append(out, d)
 	}
 	return out
+}
+
+// rewrites reports whether a script runs a check's writing form (gofmt -w, go fmt, black .): a
+// formatting target that checks instead (test -z "$(gofmt -l .)") is a check like any other.
+func rewrites(script string) bool {
+	for _, cmd := range splitCommands(script) {
+		if c, ok := classify(cmd.words); ok && c.writes {
+			return true
+		}
+	}
+	return false
 }
 
 // markUnrun marks the tox envs and nox sessions that nothing else the project declares runs, when

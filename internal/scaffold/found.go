@@ -20,6 +20,9 @@ type found struct {
 	inferred bool
 	paths    []string // the files it runs on (declared.paths)
 	exclude  []string // the files it leaves out (declared.exclude)
+	// fixer: found in a formatting target that only rewrites (fmt: gofmt -w), which says how
+	// the project formats, not that it checks.
+	fixer bool
 }
 
 // gofmtFlags finds gofmt wherever it is written, even inside $(...) or quotes, which the command
@@ -37,6 +40,12 @@ func recognise(decls []declared) ([]found, map[string]gofmtUse) {
 	var out []found
 	gofmt := map[string]gofmtUse{}
 	for _, d := range decls {
+		// A formatting target that only rewrites (fmt: gofmt -w) says the project formats with
+		// gofmt, not that it checks the formatting: its check is offered, not gated.
+		if d.fixer {
+			out = append(out, checksOf(d)...)
+			continue
+		}
 		if use := gofmtUsed(gofmt[d.dir], d); use != (gofmtUse{}) {
 			gofmt[d.dir] = use
 		}
@@ -80,7 +89,7 @@ func checksOf(d declared) []found {
 			dir = cleanDir(path.Join(dir, cmd.cd))
 		}
 		out = append(out, found{check: c, dir: dir, source: d.source, rank: d.rank, env: append(slices.Clip(d.env), cmd.env...),
-			inferred: d.inferred, paths: d.paths, exclude: d.exclude})
+			inferred: d.inferred || d.fixer, paths: d.paths, exclude: d.exclude, fixer: d.fixer})
 	}
 	return out
 }
@@ -246,6 +255,16 @@ func byFile(sources []string) []string {
 func (c *dirContext) sourceOf(key string) string {
 	for _, f := range c.found {
 		if f.key == key {
+			return "from " + f.source
+		}
+	}
+	return ""
+}
+
+// checkSourceOf is sourceOf among the places that check, not those that only format.
+func (c *dirContext) checkSourceOf(key string) string {
+	for _, f := range c.found {
+		if f.key == key && !f.fixer {
 			return "from " + f.source
 		}
 	}

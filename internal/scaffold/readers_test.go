@@ -425,3 +425,18 @@ func TestMypyConfigPackagesKeepPlainMypy(t *testing.T) {
 		t.Errorf("typecheck = %q, want plain mypy", got["typecheck"])
 	}
 }
+
+// A Makefile's fmt target that only rewrites (gofmt -s -w) says how the project formats, not
+// that it checks the formatting: nothing runs the check, so it is offered, not gated (gin's
+// clean tree has a file gofmt would change).
+func TestFormattingTargetAloneIsNoGate(t *testing.T) {
+	projects := detectTree(t, map[string]string{"go.mod": "module x\n",
+		"Makefile":                 "GOFILES := $(shell find . -name '*.go')\nfmt:\n\tgofmt -s -w $(GOFILES)\ntest:\n\tgo test ./...\n",
+		".github/workflows/ci.yml": "jobs:\n  t:\n    steps:\n      - run: make test\n"})
+	if g, ok := gateByName(projects, "fmt"); ok {
+		t.Errorf("fmt gated from a target that only formats: %+v", g)
+	}
+	if offers := offerNames(projects)["Go"]; !slices.Contains(offers, "fmt") {
+		t.Errorf("fmt not offered: %v", offers)
+	}
+}
