@@ -203,7 +203,7 @@ func TestPreCommitCheckingHooks(t *testing.T) {
 	}
 	got := gateSources(t, files)
 	want := map[string]string{
-		"yamllint":     "yamllint {files} --strict <- from .pre-commit-config.yaml, hook yamllint",
+		"yamllint": "yamllint {files} --strict <- from .pre-commit-config.yaml, hook yamllint",
 		// The config's entry overrides the hook's: it is what pre-commit runs.
 		"ansible-lint": "python3 -m ansiblelint site.yml -c .ansible-lint <- from .pre-commit-config.yaml, hook ansible-lint",
 		"typos":        "typos <- from .pre-commit-config.yaml, hook typos",
