@@ -26,8 +26,9 @@ type found struct {
 }
 
 // gofmtFlags finds gofmt wherever it is written, even inside $(...) or quotes, which the command
-// splitter does not look into: `[ -z "$(gofmt -s -l .)" ]` is the usual way to check.
-var gofmtFlags = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\bgofmt((?:\s+-[a-z]+)*)`) })
+// splitter does not look into: `[ -z "$(gofmt -s -l .)" ]` is the usual way to check; a flag may
+// be quoted (GOFMT ?= gofmt "-s").
+var gofmtFlags = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\bgofmt((?:\s+["']?-[a-z]+["']?)*)`) })
 
 // gofmtUse is where a folder's project runs gofmt, found even where the command splitter does
 // not look (inside $(shell ...)): "" when nowhere.

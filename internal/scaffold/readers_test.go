@@ -440,3 +440,12 @@ func TestFormattingTargetAloneIsNoGate(t *testing.T) {
 		t.Errorf("fmt not offered: %v", offers)
 	}
 }
+
+// gin's fmt-check runs $(GOFMT) -d with GOFMT ?= gofmt "-s": the quoted -s still simplifies.
+func TestGofmtQuotedSimplifyFlag(t *testing.T) {
+	g, ok := gateByName(detectTree(t, map[string]string{"go.mod": "module x\n",
+		"Makefile": "GOFMT ?= gofmt \"-s\"\nfmt-check:\n\t@diff=$$($(GOFMT) -d .); if [ -n \"$$diff\" ]; then exit 1; fi\n"}), "fmt")
+	if !ok || !strings.Contains(g.Run, "gofmt -s -l") {
+		t.Errorf("fmt = %q, want gofmt -s", g.Run)
+	}
+}
