@@ -75,7 +75,7 @@ var notChecks = sync.OnceValue(func() map[string]bool {
 		// text and file utilities that feed other commands
 		"cut": true, "tr": true, "head": true, "tail": true, "sort": true, "uniq": true, "wc": true, "jq": true, "yq": true,
 		"date": true, "mktemp": true, "seq": true, "realpath": true, "readlink": true, "stat": true, "uname": true,
-		"nproc": true, "sha256sum": true, "shasum": true, "base64": true, "gzip": true, "zip": true, "install": true,
+		"nproc": true, "hash": true, "type": true, "sha256sum": true, "shasum": true, "base64": true, "gzip": true, "zip": true, "install": true,
 	}
 })
 
