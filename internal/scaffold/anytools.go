@@ -66,9 +66,7 @@ func classifyAnyTool(tool string, words []string) (check, bool) {
 func projectScriptCheck(d declared, words []string) (check, bool) {
 	// The check is asked for by an argument (--check): a script whose name alone says so
 	// (ci/test-complete) may need what CI's earlier steps built, and is named instead.
-	if len(words) < 2 || d.root == "" || d.fixer || !strings.Contains(words[0], "/") || strings.ContainsAny(words[0], "$`") ||
-		path.IsAbs(words[0]) || strings.HasPrefix(words[0], "~") || !hasCheckWord(words[1:]) || hasSetupWord(words) ||
-		d.rank == rankCI && releaseWorkflow(d.source) || notCheckUnit(d.unit) {
+	if len(words) < 2 || !projectPath(words[0]) || !hasCheckWord(words[1:]) || hasSetupWord(words) || !checkingSource(d) {
 		return check{}, false
 	}
 	file := filepath.Join(d.root, filepath.FromSlash(d.dir), filepath.FromSlash(words[0]))
@@ -78,6 +76,19 @@ func projectScriptCheck(d declared, words []string) (check, bool) {
 	name := strings.TrimSuffix(path.Base(words[0]), path.Ext(words[0]))
 	return check{key: "script:" + words[0], kind: anyKind, name: slug(name), comment: "the project's own check script", words: words,
 		timeout: lintTime}, true
+}
+
+// projectPath reports whether a program is named by a path inside the project (shell/update.sh),
+// not by a variable, an absolute path or one under the home folder.
+func projectPath(program string) bool {
+	return strings.Contains(program, "/") && !strings.ContainsAny(program, "$`") && !path.IsAbs(program) &&
+		!strings.HasPrefix(program, "~")
+}
+
+// checkingSource reports whether a declared script may run checks: not a formatting target, a
+// release workflow or a tox env that publishes.
+func checkingSource(d declared) bool {
+	return d.root != "" && !d.fixer && !(d.rank == rankCI && releaseWorkflow(d.source)) && !notCheckUnit(d.unit)
 }
 
 // anyToolGates gives each folder the checks of no language it runs, in its project, or in a
