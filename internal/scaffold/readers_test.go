@@ -449,3 +449,16 @@ func TestGofmtQuotedSimplifyFlag(t *testing.T) {
 		t.Errorf("fmt = %q, want gofmt -s", g.Run)
 	}
 }
+
+// A per-file tool whose project config makes the verdict depend on more than the named file, or
+// on how the files are chosen, keeps its whole-project command, and its comment says why.
+func TestWholeProjectPerFileToolSaysWhy(t *testing.T) {
+	projects := detectTree(t, map[string]string{
+		"pyproject.toml":           "[project]\nname = 'x'\n\n[tool.black]\nextend-exclude = 'vendored'\n",
+		".github/workflows/ci.yml": "jobs:\n  f:\n    steps:\n      - run: black --check .\n",
+	})
+	g, ok := gateByName(projects, "fmt")
+	if !ok || g.Run != "black --check ." || !strings.Contains(g.FilesNote, "whole project") {
+		t.Errorf("fmt = run %q note %q, want the whole project with the reason", g.Run, g.FilesNote)
+	}
+}
