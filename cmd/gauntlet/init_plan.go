@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -32,6 +33,19 @@ type initPlan struct {
 	hookDone   bool // the hook is in place, from this run or an earlier one
 	// stopHookTimeout is the config's stop_hook.timeout, which the host's hook timeout must exceed.
 	stopHookTimeout time.Duration
+	// gateCommands are the config's gates' commands with their folders: only where one runs
+	// prettier does its check read the file init writes.
+	gateCommands []gateCommand
+}
+
+// gateCommand is one gate's command and the folder it runs in.
+type gateCommand struct{ dir, run string }
+
+// keepGateCommands notes cfg's gates' commands for the later steps.
+func (p *initPlan) keepGateCommands(cfg *config.Config) {
+	for _, g := range cfg.Gates {
+		p.gateCommands = append(p.gateCommands, gateCommand{dir: g.Dir, run: g.Run})
+	}
 }
 
 // initStep is one file write.
@@ -79,6 +93,7 @@ func (p *initPlan) planConfig(force bool) error {
 		if data, err := readBounded(path); err == nil {
 			if cfg, err := config.Parse(path, data, p.root); err == nil {
 				p.stopHookTimeout = cfg.StopHook.Timeout
+				p.keepGateCommands(cfg)
 				p.notePreflight(cfg)
 			}
 		}
@@ -102,6 +117,7 @@ func (p *initPlan) planConfig(force bool) error {
 		return fmt.Errorf("the generated %s does not load (please report this): %w", p.configName, err)
 	}
 	p.stopHookTimeout = cfg.StopHook.Timeout
+	p.keepGateCommands(cfg)
 	if d := scaffold.StopHookTimeout(scaffold.Layout(projects)); d.Raised {
 		p.notes = append(p.notes, fmt.Sprintf(
 			"the slowest gate, %s, may take up to %s on a first (cold) run, more than the stop hook's default %s: "+
@@ -165,10 +181,13 @@ func (p *initPlan) planGitignore() error {
 	return nil
 }
 
-// planPrettierIgnore lists the config in .prettierignore where the root formats with prettier,
-// whose check would otherwise fail on the file init writes.
+// planPrettierIgnore lists the config in .prettierignore where the root formats with prettier
+// and a gate runs it, whose check would otherwise fail on the file init writes. Where no gate
+// runs prettier, the project's files are left as they are.
 func (p *initPlan) planPrettierIgnore() error {
-	if !scaffold.UsesPrettier(p.root) {
+	if !scaffold.UsesPrettier(p.root) || !slices.ContainsFunc(p.gateCommands, func(g gateCommand) bool {
+		return scaffold.RunsPrettier(p.root, g.dir, g.run)
+	}) {
 		return nil
 	}
 	path := filepath.Join(p.root, ".prettierignore")

@@ -50,6 +50,15 @@ var catalogue = sync.OnceValue(func() []Signature {
 			Probe:    ProbeNetwork,
 		},
 		{
+			// govulncheck reads Go's vulnerability database (vuln.go.dev, or GOVULNDB) before it
+			// judges anything: without the network it judges nothing.
+			ID: "govulncheck-db-unreachable", Ecosystem: "go",
+			Patterns: []Pattern{lit("govulncheck: fetching vulnerabilities: ")},
+			Summary:  "govulncheck cannot reach the Go vulnerability database",
+			Fix:      "check the network (vuln.go.dev) or point GOVULNDB at a local copy of the database",
+			Probe:    ProbeNetwork,
+		},
+		{
 			ID: "go-module-lookup-disabled", Ecosystem: "go",
 			Patterns: []Pattern{lit("module lookup disabled by GOPROXY=off")},
 			Summary:  "go runs with GOPROXY=off and a module is not in the module cache",

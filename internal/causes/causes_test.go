@@ -30,6 +30,8 @@ var positives = []struct {
 	{"go-toolchain-download-failed.txt", 1, "go-toolchain-download-failed", `go: download go1.27.0: golang.org/toolchain@v0.0.1-go1.27.0.linux-amd64: Get "http://127.0.0.1:9/golang.org/toolchain/@v/v0.0.1-go1.27.0.linux-amd64.zip": dial tcp 127.0.0.1:9: connect: connection refused`, false},
 	{"go-proxy-unreachable.txt", 1, "go-proxy-unreachable", `main.go:3:8: github.com/google/uuid@v1.6.0: Get "http://127.0.0.1:9/github.com/google/uuid/@v/v1.6.0.zip": dial tcp 127.0.0.1:9: connect: connection refused`, false},
 	{"go-proxy-unreachable-dns.txt", 1, "go-proxy-unreachable", `main.go:3:8: github.com/google/uuid@v1.6.0: Get "https://proxy.golang.invalid/github.com/google/uuid/@v/v1.6.0.zip": dial tcp: lookup proxy.golang.invalid on 10.255.255.53:53: no such host`, false},
+	// govulncheck here, with vuln.go.dev not resolving.
+	{"govulncheck-db-unreachable.txt", 1, "govulncheck-db-unreachable", `govulncheck: fetching vulnerabilities: Get "https://vuln.go.dev/index/modules.json.gz": dial tcp: lookup vuln.go.dev on 10.255.255.53:53: no such host`, false},
 	{"go-module-lookup-disabled.txt", 1, "go-module-lookup-disabled", "main.go:3:8: module lookup disabled by GOPROXY=off", false},
 	{"npm-registry-unreachable.txt", 1, "npm-registry-unreachable", "npm error code ECONNREFUSED", false},
 	{"npm-registry-unreachable-enotfound.txt", 1, "npm-registry-unreachable", "npm error code ENOTFOUND", false},

@@ -103,6 +103,7 @@ func checkVersions(prog, root, dir string, env Env, add func(Problem)) {
 	if env.Version == nil {
 		return
 	}
+	checkPin(prog, root, dir, env, add)
 	for _, r := range requirements(prog, root, dir) {
 		out, err := env.Version(dir, r.argv...)
 		if err != nil {

@@ -101,8 +101,12 @@ func checkRecipes() map[string]recipe {
 		// classifyPython recurses into classify, which reads checkRecipes: added here, not in
 		// the literal, to keep the table's initialisation free of a cycle.
 		recipes["python"], recipes["python3"] = classifyPython, classifyPython
+		recipes["coverage"] = classifyCoverage
 		for name := range fileTools() {
 			recipes[name] = classifyFileTool
+		}
+		for name := range anyTools() {
+			recipes[name] = classifyAnyTool
 		}
 	})
 	return recipes
@@ -287,6 +291,27 @@ func classifyVitest(_ string, words []string) (check, bool) {
 
 // classifyPython is `python -m TOOL`: the tool's check, run by the same interpreter with its own
 // flags kept (-W error turns the tests' warnings into failures).
+// classifyCoverage is `coverage run [-m] TOOL ...`: the tool's check, run by the interpreter
+// without the coverage data only the report reads (coverage run -m pytest is python -m pytest).
+// coverage's other commands (erase, report, combine, html) are no checks.
+func classifyCoverage(_ string, words []string) (check, bool) {
+	if len(words) < 3 || words[1] != "run" {
+		return check{}, false
+	}
+	rest := words[2:]
+	for len(rest) > 0 && strings.HasPrefix(rest[0], "-") && rest[0] != "-m" {
+		if !strings.Contains(rest[0], "=") && contains([]string{"--rcfile", "--source", "--include", "--omit", "--context",
+			"--concurrency", "--data-file"}, rest[0]) && len(rest) > 1 {
+			rest = rest[1:]
+		}
+		rest = rest[1:]
+	}
+	if len(rest) < 2 || rest[0] != "-m" {
+		return check{}, false
+	}
+	return classifyPython("python", append([]string{"python"}, rest...))
+}
+
 func classifyPython(tool string, words []string) (check, bool) {
 	args := words[1:]
 	flags := pythonFlags(args)
@@ -295,8 +320,12 @@ func classifyPython(tool string, words []string) (check, bool) {
 		return check{}, false
 	}
 	c, ok := classify(rest[1:])
-	if ok && c.kind == "Python" {
+	if ok && (c.kind == "Python" || c.kind == anyKind) {
 		c.words = slices.Concat([]string{tool}, flags, []string{"-m"}, c.words)
+		if c.fix != nil {
+			// The fix runs the same module the same way (python -m black, not a black on PATH).
+			c.fix = slices.Concat([]string{tool, "-m"}, c.fix)
+		}
 	}
 	return c, ok
 }

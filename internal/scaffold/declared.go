@@ -48,6 +48,11 @@ type declared struct {
 	paths []string
 	// exclude are files it leaves out, as globs: an action's ignored paths.
 	exclude []string
+	// root is the repository's root on disk, where a script the project runs is looked for.
+	root string
+	// viaMake is the Makefile target whose recipe takes arguments make computes ($(shell ...)):
+	// its check runs as `make TARGET`, since the command read here lost those arguments.
+	viaMake string
 }
 
 const (
@@ -95,6 +100,9 @@ func readDeclared(root string, dirs []string) []declared {
 		}
 	}
 	markUnrun(out)
+	for i := range out {
+		out[i].root = root
+	}
 	return out
 }
 
@@ -109,13 +117,24 @@ func taskRunnerChecks(abs, dir string, called map[string]bool) []declared {
 	for _, d := range slices.Concat(makeRecipes(abs, wanted), justRecipes(abs), taskfile(abs)) {
 		d.dir, d.source, d.rank = dir, inDir(dir, d.source), rankTaskRunner
 		_, target, _ := strings.Cut(d.source, ", target ")
-		d.fixer = formatTargets()[target] && !called[target]
+		d.fixer = formatTargets()[target] && !called[target] && rewrites(d.script)
 		if called[target] {
 			d.rank = rankCalledTarget
 		}
 		out = append(out, d)
 	}
 	return out
+}
+
+// rewrites reports whether a script runs a check's writing form (gofmt -w, go fmt, black .): a
+// formatting target that checks instead (test -z "$(gofmt -l .)") is a check like any other.
+func rewrites(script string) bool {
+	for _, cmd := range splitCommands(script) {
+		if c, ok := classify(cmd.words); ok && c.writes {
+			return true
+		}
+	}
+	return false
 }
 
 // markUnrun marks the tox envs and nox sessions that nothing else the project declares runs, when
@@ -535,6 +554,9 @@ var preCommitHooks = sync.OnceValue(func() map[string]string {
 		"go-unit-tests": "go test ./...", "fmt": "cargo fmt --check", "cargo-check": "", "clippy": "cargo clippy -- -D warnings",
 		"prettier": "prettier --check .", "eslint": "eslint .", "biome-check": "biome check .", "biome-ci": "biome ci .",
 		// pre-commit passes these the files of their type: {files}, the change's, within their glob.
+		// Checks of no language (anytools.go), over the whole project.
+		"yamllint": "yamllint .", "ansible-lint": "ansible-lint", "typos": "typos", "actionlint": "actionlint",
+		"misspell":   "misspell -error .",
 		"shellcheck": "shellcheck {files}", "markdownlint": "markdownlint {files}", "markdownlint-cli2": "markdownlint-cli2 {files}",
 	}
 })
@@ -562,32 +584,109 @@ type preCommitHook struct {
 // pattern that is no globs. Its gate would check files the hook never sees.
 func (cfg preCommitConfig) command(repo string, h preCommitHook) string {
 	cmd := hookCommand(repo, h.ID, h.Entry, h.Args)
-	unread := cfg.Exclude != "" || cfg.Files != "" || h.Exclude != ""
-	if globs, _ := hookFiles(h.Files); h.Files != "" && globs == nil {
-		unread = true
-	}
+	// An exclude read as globs is the gate's exclude (hookExclude); anything else narrows the
+	// files in a way the gate cannot follow.
+	unread := cfg.Files != "" || !globsOrNone(cfg.Exclude) || !globsOrNone(h.Exclude) || !globsOrNone(h.Files)
 	if unread && strings.Contains(cmd, filesarg.Placeholder) {
 		return ""
 	}
 	return cmd
 }
 
-// preCommitUnmapped lists the hooks of .pre-commit-config.yaml that become no gate (most of them
-// fix files: trailing-whitespace, end-of-file-fixer), so that init can name them.
-func preCommitUnmapped(root string) []string {
+// globsOrNone reports whether a pre-commit pattern is empty or reads as globs.
+func globsOrNone(pattern string) bool {
+	globs, _ := hookFiles(pattern)
+	return pattern == "" || globs != nil
+}
+
+// preCommitUnmapped sorts the hooks of .pre-commit-config.yaml that become no gate by why, so that
+// init can name each with its reason.
+func preCommitUnmapped(root string) unmappedHooks {
 	var cfg preCommitConfig
+	var out unmappedHooks
 	if !decodeYAML(readCapped(filepath.Join(root, ".pre-commit-config.yaml")), &cfg) {
-		return nil
+		return out
 	}
-	var out []string
+	seen := map[string]bool{}
 	for _, r := range cfg.Repos {
 		for _, h := range r.Hooks {
-			if cfg.command(r.Repo, h) == "" && !contains(out, h.ID) {
-				out = append(out, h.ID)
+			cmd := cfg.command(r.Repo, h)
+			unknown := cmd != "" && unknownLocalHook(r.Repo, cmd)
+			if cmd != "" && !unknown || seen[h.ID] {
+				continue
 			}
+			seen[h.ID] = true
+			out.add(r.Repo, h, !unknown && hookCommand(r.Repo, h.ID, h.Entry, h.Args) != "")
 		}
 	}
 	return out
+}
+
+// unknownLocalHook reports a local hook whose entry runs no check init knows and that no other
+// note names: it is named among the hooks init does not know.
+func unknownLocalHook(repo, entry string) bool {
+	if repo != "local" {
+		return false
+	}
+	d := declared{script: entry, rank: rankPreCommit}
+	for _, cmd := range splitCommands(entry) {
+		if isCheck(d, cmd.words) {
+			return false
+		}
+	}
+	return len(leftOutOf(d)) == 0
+}
+
+// unmappedHooks are pre-commit hooks that are no gate, by why: pre-commit's own checks (only
+// pre-commit runs them), fixers (they rewrite files), hooks init knows whose files pre-commit
+// narrows in a way init cannot read, and hooks init does not know.
+type unmappedHooks struct{ own, fixers, narrowed, unknown []string }
+
+// preCommitOwnChecks are pre-commit-hooks' checks that are not named check-*.
+var preCommitOwnChecks = []string{"debug-statements", "detect-private-key", "detect-aws-credentials", "no-commit-to-branch",
+	"forbid-new-submodules", "destroyed-symlinks", "name-tests-test", "forbid-submodules"}
+
+// preCommitFixers are hooks that rewrite files, besides those whose id says so (fix, format).
+var preCommitFixers = []string{"trailing-whitespace", "end-of-file-fixer", "mixed-line-ending", "requirements-txt-fixer",
+	"sort-simple-yaml", "file-contents-sorter", "double-quote-string-fixer", "pyupgrade", "autoflake", "add-trailing-comma",
+	"nbstripout", "insert-license", "remove-tabs", "remove-crlf", "pretty-format-json", "autopep8", "docformatter"}
+
+func (u *unmappedHooks) add(repo string, h preCommitHook, known bool) {
+	id := h.ID
+	switch {
+	case repo == "local" && h.Entry != "":
+		u.unknown = append(u.unknown, id+" (`"+clipCommand(h.Entry)+"`)")
+	case known:
+		u.narrowed = append(u.narrowed, id)
+	case contains(preCommitFixers, id) || strings.Contains(id, "fix") || strings.Contains(id, "format"):
+		u.fixers = append(u.fixers, id)
+	case strings.HasPrefix(id, "check-") || contains(preCommitOwnChecks, id) || strings.Contains(repo, "pre-commit/pre-commit-hooks"):
+		u.own = append(u.own, id)
+	default:
+		u.unknown = append(u.unknown, id)
+	}
+}
+
+// note names the hooks with why each is no gate; "" when there are none.
+func (u unmappedHooks) note() string {
+	var parts []string
+	for _, g := range []struct {
+		ids  []string
+		what string
+	}{
+		{u.own, "pre-commit's own checks, which only pre-commit runs (`pre-commit run HOOK --all-files`)"},
+		{u.narrowed, "checks whose files pre-commit narrows in a way init cannot read as globs (its exclude or files pattern)"},
+		{u.unknown, "hooks init does not know"},
+		{u.fixers, "fixers, which rewrite files rather than check them"},
+	} {
+		if len(g.ids) > 0 {
+			parts = append(parts, strings.Join(g.ids, ", ")+": "+g.what)
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return ".pre-commit-config.yaml also has hooks that are no gate here: " + strings.Join(parts, "; ") + "."
 }
 
 func preCommit(root string) []declared {
@@ -599,8 +698,11 @@ func preCommit(root string) []declared {
 	for _, r := range cfg.Repos {
 		for _, h := range r.Hooks {
 			if cmd := cfg.command(r.Repo, h); cmd != "" {
-				cmd, paths := hookScope(cmd, h.ID, h.Files, r.Repo == "local")
-				out = append(out, declared{script: cmd, source: ".pre-commit-config.yaml, hook " + h.ID, rank: rankPreCommit, paths: paths})
+				local := r.Repo == "local"
+				cmd, paths := hookScope(cmd, h.ID, h.Files, local)
+				cmd, exclude := hookExclude(cmd, h.ID, []string{cfg.Exclude, h.Exclude}, local)
+				out = append(out, declared{script: cmd, source: ".pre-commit-config.yaml, hook " + h.ID, rank: rankPreCommit,
+					paths: paths, exclude: exclude})
 			}
 		}
 	}
@@ -614,7 +716,18 @@ func hookCommand(repo, id, entry string, args []string) string {
 	if repo == "local" && entry != "" {
 		return entry
 	}
+	if entry != "" && preCommitHooks()[id] != "" && !strings.Contains(preCommitHooks()[id], filesarg.Placeholder) {
+		// The config overrides the hook's entry (python3 -m ansiblelint site.yml -c ...): that is
+		// what pre-commit runs, with the hook's args after it.
+		for _, a := range args {
+			entry += " " + quoteWord(a)
+		}
+		return entry
+	}
 	cmd := preCommitHooks()[id]
+	if id == "markdownlint" && strings.Contains(repo, "markdownlint/markdownlint") {
+		cmd = "mdl ." // the Ruby markdownlint's hook runs mdl, not the Node markdownlint
+	}
 	if cmd == "" || repo == "local" || strings.HasPrefix(cmd, "gofmt") {
 		return cmd
 	}
@@ -646,24 +759,170 @@ func lefthook(root string) []declared {
 	return out
 }
 
-// lefthookCommands are the commands of one hook of lefthook's config (name).
+// lefthookCheckHooks are lefthook's hooks that check the code: commit-msg and the post-* hooks
+// check a message or set up the work tree, never the project's files.
+var lefthookCheckHooks = map[string]bool{"pre-commit": true, "pre-push": true, "pre-merge-commit": true}
+
+// lefthookJob is one entry of a hook's jobs: (lefthook 1.10): a command (run), a script run by
+// its runner, or a group of jobs, whose root, glob and exclude hold for every job nested in it.
+type lefthookJob struct {
+	Name    string    `yaml:"name"`
+	Run     string    `yaml:"run"`
+	Script  string    `yaml:"script"`
+	Runner  string    `yaml:"runner"`
+	Root    string    `yaml:"root"`
+	Glob    yaml.Node `yaml:"glob"`
+	Exclude yaml.Node `yaml:"exclude"`
+	Group   *struct {
+		Jobs []lefthookJob `yaml:"jobs"`
+	} `yaml:"group"`
+}
+
+// lefthookCommands are the commands of one hook of lefthook's config (name): its commands: map
+// and its jobs: list, groups flattened.
 func lefthookCommands(name, hook string, node *yaml.Node) []declared {
+	if !lefthookCheckHooks[hook] {
+		return nil
+	}
 	var h struct {
-		Commands map[string]struct {
-			Run  string `yaml:"run"`
-			Root string `yaml:"root"`
-		} `yaml:"commands"`
+		Commands map[string]lefthookJob `yaml:"commands"`
+		Jobs     []lefthookJob          `yaml:"jobs"`
+		Scripts  map[string]lefthookJob `yaml:"scripts"`
 	}
 	if !decodeNode(node, &h) {
 		return nil
 	}
 	var out []declared
 	for _, c := range sortedKeys(h.Commands) {
-		cmd := h.Commands[c]
-		// {staged_files} and friends are lefthook's: the gate checks the whole project.
-		run := lefthookTemplate().ReplaceAllString(cmd.Run, "")
-		out = append(out, declared{script: run, dir: cleanDir(cmd.Root),
-			source: fmt.Sprintf("%s, %s command %s", name, hook, c), rank: rankLefthook})
+		out = append(out, lefthookJobs(name, hook, "command "+c, []lefthookJob{h.Commands[c]}, lefthookScope{})...)
+	}
+	for _, s := range sortedKeys(h.Scripts) {
+		j := h.Scripts[s]
+		j.Script = s
+		out = append(out, lefthookJobs(name, hook, "script "+s, []lefthookJob{j}, lefthookScope{})...)
+	}
+	return append(out, lefthookJobs(name, hook, "job ", h.Jobs, lefthookScope{})...)
+}
+
+// lefthookScope is what a group passes its jobs: their folder and the files they run on.
+type lefthookScope struct {
+	root          string
+	glob, exclude []string
+}
+
+// lefthookJobs flattens jobs (named by prefix and their name, or their place: 2.1 is the first
+// job of the second's group) into declared commands, each with the scope of its groups.
+func lefthookJobs(file, hook, prefix string, jobs []lefthookJob, scope lefthookScope) []declared {
+	var out []declared
+	for i, j := range jobs {
+		id := prefix
+		if strings.HasSuffix(prefix, " ") || strings.HasSuffix(prefix, ".") {
+			id += firstNonEmpty(j.Name, fmt.Sprint(i+1))
+		}
+		s := scope.within(j)
+		if j.Group != nil {
+			out = append(out, lefthookJobs(file, hook, id+".", j.Group.Jobs, s)...)
+			continue
+		}
+		if d, ok := lefthookJobCommand(j, hook); ok {
+			d.dir, d.source, d.rank = cleanDir(s.root), fmt.Sprintf("%s, %s %s", file, hook, id), rankLefthook
+			d.paths, d.exclude = s.underRoot(s.glob), s.underRoot(s.exclude)
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// underRoot is globs as lefthook applies them to a job with a root: to the files under the
+// root, a glob without a folder of its own at any depth there.
+func (s lefthookScope) underRoot(globs []string) []string {
+	root := cleanDir(s.root)
+	if root == "" || globs == nil {
+		return globs
+	}
+	out := make([]string, 0, len(globs))
+	for _, g := range globs {
+		if strings.HasPrefix(g, "**/") {
+			g = root + "/" + g
+		}
+		out = append(out, g)
+	}
+	return out
+}
+
+// within is the scope of job j inside s: its own root, glob and exclude win.
+func (s lefthookScope) within(j lefthookJob) lefthookScope {
+	if j.Root != "" {
+		s.root = j.Root
+	}
+	if g := lefthookGlobs(&j.Glob); g != nil {
+		s.glob = g
+	}
+	if e := lefthookGlobs(&j.Exclude); e != nil {
+		s.exclude = e
+	}
+	return s
+}
+
+// lefthookJobCommand is the command a job runs: its run: with lefthook's file templates
+// ({staged_files}, {push_files}, ...) taken out, so that the gate checks the whole project, or
+// its script: as its runner runs it from the hook's source folder.
+func lefthookJobCommand(j lefthookJob, hook string) (declared, bool) {
+	switch {
+	case j.Run != "":
+		return declared{script: lefthookRun(j.Run)}, true
+	case j.Script != "":
+		return declared{script: strings.TrimSpace(j.Runner + " " + path.Join(".lefthook", hook, j.Script))}, true
+	}
+	return declared{}, false
+}
+
+// lefthookRun is a job's run: with lefthook's file templates ({staged_files}, {push_files},
+// {all_files}, ...) as the whole project: the tool's own walk of "." where it is given paths, its
+// default where that is the project (golangci-lint run, go vet), and the change's files for the
+// tools that judge each file alone (shellcheck, markdownlint), as pre-commit's are.
+func lefthookRun(run string) string {
+	if !lefthookTemplate().MatchString(run) {
+		return strings.TrimSpace(run)
+	}
+	words := strings.Fields(run)
+	program := ""
+	if w := withoutRunner(words); len(w) > 0 {
+		program = path.Base(w[0])
+	}
+	whole := "."
+	switch {
+	case program == "golangci-lint" || program == "go":
+		whole = ""
+	case fileTools()[program].key != "":
+		whole = filesarg.Placeholder
+	}
+	var out []string
+	for _, w := range words {
+		if lefthookTemplate().MatchString(w) {
+			w = lefthookTemplate().ReplaceAllString(w, whole)
+			if w == "" || contains(out, w) {
+				continue
+			}
+		}
+		out = append(out, w)
+	}
+	return strings.Join(out, " ")
+}
+
+// lefthookGlobs reads a glob: or exclude: value (one glob or a list) as gauntlet's globs:
+// lefthook matches a glob without a slash against the whole path, at any depth. An exclude
+// written as a regular expression (lefthook before 1.10) is not read.
+func lefthookGlobs(n *yaml.Node) []string {
+	var out []string
+	for _, g := range stringOrList(n) {
+		if strings.ContainsAny(g, "^$\\|()") {
+			return nil
+		}
+		if !strings.Contains(g, "/") {
+			g = "**/" + g
+		}
+		out = append(out, g)
 	}
 	return out
 }
@@ -701,7 +960,11 @@ func makeRecipes(dir string, wanted map[string]bool) []declared {
 			}
 			seen[target] = true
 			if lines := mf.recipe(target); len(lines) > 0 {
-				out = append(out, declared{script: strings.Join(lines, "\n"), source: name + ", target " + target})
+				d := declared{script: strings.Join(lines, "\n"), source: name + ", target " + target}
+				if mf.computes(target) {
+					d.viaMake = target
+				}
+				out = append(out, d)
 			}
 		}
 	}
@@ -721,15 +984,18 @@ func firstFile(dir string, names ...string) (string, []byte) {
 // makefile is what makeRecipes reads of a Makefile: its simple variables, each target's
 // recipe lines and prerequisites, and the targets in the order they are defined.
 type makefile struct {
-	vars    map[string]string
-	recipes map[string][]string
-	deps    map[string][]string
-	order   []string
-	current []string // the targets whose recipe the lines being read are
+	vars map[string]string
+	// computed are the variables whose value make works out ($(shell ...), a value continued
+	// over lines): read here as empty.
+	computed map[string]bool
+	recipes  map[string][]string
+	deps     map[string][]string
+	order    []string
+	current  []string // the targets whose recipe the lines being read are
 }
 
 func parseMakefile(data []byte) *makefile {
-	mf := &makefile{vars: map[string]string{}, recipes: map[string][]string{}, deps: map[string][]string{}}
+	mf := &makefile{vars: map[string]string{}, computed: map[string]bool{}, recipes: map[string][]string{}, deps: map[string][]string{}}
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
@@ -749,6 +1015,7 @@ func (mf *makefile) line(line string) {
 	}
 	if m := makeVar().FindStringSubmatch(line); m != nil {
 		mf.vars[m[1]] = knownMakeValue(m[2])
+		mf.computed[m[1]] = mf.vars[m[1]] == "" && strings.TrimSpace(m[2]) != ""
 		mf.current = nil
 		return
 	}
@@ -791,12 +1058,45 @@ func (mf *makefile) recipe(target string) []string {
 	var lines []string
 	for _, l := range mf.recipes[target] {
 		l = strings.TrimLeft(strings.TrimSpace(l), "@-+")
-		if strings.HasPrefix(l, "$(info") || strings.HasPrefix(l, "$(warning") {
+		if makeMessage(l) {
 			continue
 		}
-		lines = append(lines, mf.expand(l))
+		// A variable may hold make's prefixes too (comp_dir=@mkdir -p autocomplete).
+		lines = append(lines, strings.TrimLeft(mf.expand(l), "@-+"))
 	}
 	return lines
+}
+
+// makeMessage reports whether a recipe line only prints make's message.
+func makeMessage(l string) bool {
+	return strings.HasPrefix(l, "$(info") || strings.HasPrefix(l, "$(warning")
+}
+
+// computes reports whether a target's recipe takes a value init cannot read: a variable make
+// computes (directly or through another variable), or a function call left after expanding.
+func (mf *makefile) computes(target string) bool {
+	for _, l := range mf.recipes[target] {
+		l = strings.TrimLeft(strings.TrimSpace(l), "@-+")
+		if makeMessage(l) {
+			continue
+		}
+		// $$( is the shell's command substitution, not make's.
+		l = strings.ReplaceAll(l, "$$", "")
+		if mf.refersComputed(l, 3) || makeFunction().MatchString(mf.expand(l)) {
+			return true
+		}
+	}
+	return false
+}
+
+// refersComputed reports whether text refers to a computed variable, depth levels deep.
+func (mf *makefile) refersComputed(text string, depth int) bool {
+	for _, m := range makeRef().FindAllStringSubmatch(text, -1) {
+		if mf.computed[m[1]] || depth > 0 && mf.refersComputed(mf.vars[m[1]], depth-1) {
+			return true
+		}
+	}
+	return false
 }
 
 // expand fills in the variables, three levels deep; an undefined variable is empty to make too
@@ -1015,17 +1315,17 @@ func (ini *toxIni) keyLine(line string) {
 
 // env is the check of one env's section; false when it runs no command.
 func (ini *toxIni) env(s string) (declared, bool) {
-	var lines []string
-	for _, l := range ini.values[s]["commands"] {
-		lines = appendToxCommand(lines, l)
-	}
-	if len(lines) == 0 {
-		return declared{}, false
-	}
 	env, unit := "testenv", ""
 	if strings.HasPrefix(s, "testenv:") {
 		env = strings.TrimPrefix(s, "testenv:")
 		unit = env
+	}
+	var lines []string
+	for _, l := range toxLogicalLines(ini.values[s]["commands"], toxFactors(unit)) {
+		lines = appendToxCommand(lines, l)
+	}
+	if len(lines) == 0 {
+		return declared{}, false
 	}
 	// setenv is what the commands run with (PYTHONWARNINGS=error); an env has the base's too.
 	vars := toxSetenv(ini.values["testenv"]["setenv"])
@@ -1033,6 +1333,61 @@ func (ini *toxIni) env(s string) (declared, bool) {
 		vars = mergeEnv(vars, toxSetenv(ini.values[s]["setenv"]))
 	}
 	return declared{script: strings.Join(lines, "\n"), source: "tox.ini, env " + env, unit: unit, env: vars}, true
+}
+
+// toxLogicalLines are the commands of an env with the given factors as tox reads them: each
+// physical line's factor condition first (`py310: ...`, `!ci: ...`: kept, without it, when it
+// holds), then lines ending in a backslash joined with the next.
+func toxLogicalLines(physical []string, factors map[string]bool) []string {
+	var out []string
+	continued := false
+	for _, l := range physical {
+		if m := toxFactor().FindString(l); m != "" {
+			if !toxCondition(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(m), ":")), factors) {
+				continue
+			}
+			l = strings.TrimSpace(l[len(m):])
+		}
+		if continued {
+			out[len(out)-1] += " " + l
+		} else {
+			out = append(out, l)
+		}
+		last := &out[len(out)-1]
+		continued = strings.HasSuffix(*last, "\\")
+		*last = strings.TrimSpace(strings.TrimSuffix(*last, "\\"))
+	}
+	return out
+}
+
+// toxFactors are the factors of an env's name (py310-django: py310 and django); none for the
+// base env, which stands for any.
+func toxFactors(env string) map[string]bool {
+	out := map[string]bool{}
+	for _, f := range strings.Split(env, "-") {
+		if f != "" {
+			out[f] = true
+		}
+	}
+	return out
+}
+
+// toxCondition reports whether a factor condition holds for factors: alternatives by comma,
+// each factor of one joined by dashes, ! negating one.
+func toxCondition(cond string, factors map[string]bool) bool {
+	for _, alt := range strings.Split(cond, ",") {
+		holds := true
+		for _, f := range strings.Split(alt, "-") {
+			neg := strings.HasPrefix(f, "!")
+			if factors[strings.TrimPrefix(f, "!")] == neg {
+				holds = false
+			}
+		}
+		if holds {
+			return true
+		}
+	}
+	return false
 }
 
 // toxSetenv reads setenv's NAME=value lines, leaving out other factors' lines and values tox
@@ -1077,10 +1432,8 @@ var toxEnvDefault = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCom
 // lines of other factors, with {env:X:default} read as its default, {toxinidir} as the root and
 // {posargs:DEFAULT} as its default.
 func appendToxCommand(lines []string, line string) []string {
+	// tox's own prefixes: - ignores the exit code, ! inverts it (tox 4).
 	line = strings.TrimLeft(line, "-!")
-	if toxFactor().MatchString(line) {
-		return lines
-	}
 	line = toxEnvDefault().ReplaceAllString(line, "$1")
 	line = toxRoot().ReplaceAllStringFunc(line, func(root string) string {
 		if strings.HasSuffix(root, "/") {
@@ -1337,9 +1690,29 @@ var ciOnlyEnv = sync.OnceValue(func() map[string]bool {
 // keepEnv reports whether a variable CI or a recipe sets is one a gate should set too: not one
 // that only shapes output (colours, backtraces), not a secret, not a value still to be expanded.
 func keepEnv(name, value string) bool {
-	return !ciOnlyEnv()[name] && !strings.Contains(name, "COLOR") && !strings.Contains(name, "TOKEN") &&
-		!strings.Contains(name, "SECRET") && !strings.ContainsAny(value, "$`")
+	return !ciOnlyEnv()[name] && !plumbingEnv(name, value) && !strings.ContainsAny(value, "$`")
 }
+
+// plumbingEnv reports a variable that serves CI rather than the check: colours, secrets and
+// credentials, an action kept in a variable for YAML anchors (CHECKOUT_ACTION:
+// actions/checkout@v4), and the package installers' settings (PIP_*, UV_*, npm's config), which
+// only the install steps read.
+func plumbingEnv(name, value string) bool {
+	for _, part := range []string{"COLOR", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "API_KEY", "PRIVATE_KEY", "CREDENTIAL"} {
+		if strings.Contains(name, part) {
+			return true
+		}
+	}
+	for _, prefix := range []string{"PIP_", "UV_", "NPM_CONFIG_", "npm_config_", "YARN_", "PNPM_", "POETRY_", "CARGO_REGISTR", "ACTIONS_"} {
+		if strings.HasPrefix(name, prefix) {
+			return true
+		}
+	}
+	return strings.HasSuffix(name, "_ACTION") || actionRef().MatchString(value)
+}
+
+// actionRef is a GitHub action's reference: owner/repo@ref, owner/repo/path@ref.
+var actionRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[\w.-]+/[\w./-]+@[\w.-]+$`) })
 
 // stepEnv is the environment a step sees, the later maps winning, with matrix values in place:
 // what the check needs to mean in the gate what it means in CI. Values still holding an

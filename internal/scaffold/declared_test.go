@@ -24,6 +24,8 @@ func TestSplitCommands(t *testing.T) {
 		{"case $g in\n  a) go test ./a/... ;;\nesac", []string{"case $g in", "a", "go test ./a/...", "esac"}},
 		{`[ -z "$(gofmt -l .)" ] || (gofmt -d .; exit 1)`, []string{"[ -z $(gofmt -l .) ]", "gofmt -d .", "exit 1"}},
 		{"env GOFLAGS=-mod=mod go test ./...", []string{"go test ./..."}},
+		{"for d in $(PKGS); do if [ -n \"$T\" ]; then go test $T $d; else go test -v $d; fi; done",
+			[]string{"for d in", "PKGS", "[ -n $T ]", "go test $T $d", "go test -v $d", "fi", "done"}},
 	}
 	for _, tt := range tests {
 		var got []string
@@ -68,6 +70,10 @@ func TestClassify(t *testing.T) {
 		{"pytest -v --basetemp={envtmpdir} {posargs}", "pytest", "pytest"},
 		{"codespell -w", "codespell", "codespell"},
 		{"pip install -e .", "", ""},
+		{"coverage run -m pytest tests/unit/ -s", "pytest", "python -m pytest tests/unit/ -s"},
+		{"coverage run --parallel-mode -m pytest", "pytest", "python -m pytest"},
+		{"coverage erase", "", ""},
+		{"coverage run scripts/fuzz.py", "", ""},
 		{"npx tsc --noEmit --watch", "tsc", "tsc --noEmit"},
 		{"pnpm exec eslint --fix .", "eslint", "eslint ."},
 		{"prettier --write .", "prettier", "prettier --check ."},

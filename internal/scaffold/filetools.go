@@ -202,7 +202,7 @@ var fileToolKeys = []string{"shellcheck", "markdownlint-cli2", "markdownlint"}
 
 // fileToolGates gives each folder's project the shellcheck and markdownlint gates its folder
 // runs; a folder without a project names them in left instead.
-func fileToolGates(projects []Project, checks []found, left map[string][]string) {
+func fileToolGates(all *[]Project, checks []found, left map[string][]string) {
 	for _, key := range fileToolKeys {
 		var dirs []string
 		for _, f := range checks {
@@ -212,6 +212,12 @@ func fileToolGates(projects []Project, checks []found, left map[string][]string)
 		}
 		for _, dir := range dirs {
 			g, shown := fileToolGate(checks, key, dir)
+			if dir == "" {
+				// The root always has a project to hold its checks: a repository of scripts
+				// and docs is gated as its CI gates it.
+				addGates(all, dir, nil)
+			}
+			projects := *all
 			i := slices.IndexFunc(projects, func(p Project) bool { return p.Dir == dir })
 			switch {
 			case i < 0:

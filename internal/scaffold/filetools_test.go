@@ -101,7 +101,7 @@ func TestPipedFileListsInitCannotReadAreNoChecks(t *testing.T) {
 
 // pre-commit passes a hook only the files its files: pattern matches and its exclude (and the
 // config's) does not: a gate on all the tool's files would be wider, so such a hook is no gate
-// unless init reads the pattern.
+// unless init reads the pattern; an exclude read as globs is the gate's exclude.
 func TestFileToolHooksKeepPreCommitsScope(t *testing.T) {
 	hook := func(extra string) map[string]string {
 		return map[string]string{
@@ -113,21 +113,22 @@ func TestFileToolHooksKeepPreCommitsScope(t *testing.T) {
 	cases := []struct {
 		name, config, hookKeys string
 		gated                  bool
-		paths                  []string
+		paths, exclude         []string
 	}{
 		{name: "plain", gated: true},
 		{name: "files read as globs", hookKeys: "        files: ^scripts/\n", gated: true, paths: []string{"scripts/**"}},
 		{name: "files not read", hookKeys: "        files: ^(?!vendor/)\n"},
-		{name: "hook exclude", hookKeys: "        exclude: ^vendor/\n"},
-		{name: "config exclude", config: "exclude: ^vendor/\n"},
+		{name: "hook exclude", hookKeys: "        exclude: ^vendor/\n", gated: true, exclude: []string{"vendor/**"}},
+		{name: "config exclude", config: "exclude: ^vendor/\n", gated: true, exclude: []string{"vendor/**"}},
+		{name: "exclude not read", config: "exclude: ^vendor/(?!keep)\n"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			files := hook(tc.config)
 			files[".pre-commit-config.yaml"] += tc.hookKeys
 			g, ok := gateByName(detectTree(t, files), "shellcheck")
-			if ok != tc.gated || ok && !slices.Equal(g.Paths, tc.paths) {
-				t.Errorf("gate %v %+v, want gated %v with paths %q", ok, g, tc.gated, tc.paths)
+			if ok != tc.gated || ok && (!slices.Equal(g.Paths, tc.paths) || !slices.Equal(g.Exclude, tc.exclude)) {
+				t.Errorf("gate %v %+v, want gated %v with paths %q, exclude %q", ok, g, tc.gated, tc.paths, tc.exclude)
 			}
 		})
 	}

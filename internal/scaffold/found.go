@@ -20,11 +20,15 @@ type found struct {
 	inferred bool
 	paths    []string // the files it runs on (declared.paths)
 	exclude  []string // the files it leaves out (declared.exclude)
+	// fixer: found in a formatting target that only rewrites (fmt: gofmt -w), which says how
+	// the project formats, not that it checks.
+	fixer bool
 }
 
 // gofmtFlags finds gofmt wherever it is written, even inside $(...) or quotes, which the command
-// splitter does not look into: `[ -z "$(gofmt -s -l .)" ]` is the usual way to check.
-var gofmtFlags = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\bgofmt((?:\s+-[a-z]+)*)`) })
+// splitter does not look into: `[ -z "$(gofmt -s -l .)" ]` is the usual way to check; a flag may
+// be quoted (GOFMT ?= gofmt "-s").
+var gofmtFlags = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\bgofmt((?:\s+["']?-[a-z]+["']?)*)`) })
 
 // gofmtUse is where a folder's project runs gofmt, found even where the command splitter does
 // not look (inside $(shell ...)): "" when nowhere.
@@ -37,6 +41,12 @@ func recognise(decls []declared) ([]found, map[string]gofmtUse) {
 	var out []found
 	gofmt := map[string]gofmtUse{}
 	for _, d := range decls {
+		// A formatting target that only rewrites (fmt: gofmt -w) says the project formats with
+		// gofmt, not that it checks the formatting: its check is offered, not gated.
+		if d.fixer {
+			out = append(out, checksOf(d)...)
+			continue
+		}
 		if use := gofmtUsed(gofmt[d.dir], d); use != (gofmtUse{}) {
 			gofmt[d.dir] = use
 		}
@@ -62,18 +72,25 @@ func checksOf(d declared) []found {
 	for _, cmd := range splitCommands(d.script) {
 		c, ok := classify(cmd.words)
 		if !ok {
+			c, ok = projectScriptCheck(d, cmd.words)
+		}
+		if !ok {
 			continue
 		}
 		if c.filesNote != "" {
 			// A tool given {files} runs from where the project runs it (npx markdownlint-cli2).
 			c.words = slices.Concat(cmd.words[:len(cmd.words)-len(withoutRunner(cmd.words))], c.words)
 		}
+		if d.viaMake != "" && c.key != "gofmt" {
+			// The command lost what make computes for it: the target runs it whole.
+			c.words, c.fix, c.filesNote = []string{"make", d.viaMake}, nil, ""
+		}
 		dir := d.dir
 		if cmd.cd != "" {
 			dir = cleanDir(path.Join(dir, cmd.cd))
 		}
 		out = append(out, found{check: c, dir: dir, source: d.source, rank: d.rank, env: append(slices.Clip(d.env), cmd.env...),
-			inferred: d.inferred, paths: d.paths, exclude: d.exclude})
+			inferred: d.inferred || d.fixer, paths: d.paths, exclude: d.exclude, fixer: d.fixer})
 	}
 	return out
 }
@@ -108,7 +125,7 @@ func (c *dirContext) pick(key string) (Gate, bool) {
 	cmds := oneSuiteRun(key, pk.cmds, pk.words)
 	g := Gate{Name: first.name, Comment: first.comment, Run: strings.Join(cmds, " && "),
 		Timeout: first.timeout, Hint: first.hint, Source: sourceComment(first.source, pk.others), Env: first.env,
-		Inferred: first.inferred, Paths: first.paths}
+		Inferred: first.inferred, Paths: first.paths, Exclude: first.exclude}
 	g.Source += otherSuiteRuns(key, pk.words)
 	if len(pk.fixes) == len(cmds) {
 		// Each command has its writing form; a fixer that covers only some of them would leave
@@ -239,6 +256,16 @@ func byFile(sources []string) []string {
 func (c *dirContext) sourceOf(key string) string {
 	for _, f := range c.found {
 		if f.key == key {
+			return "from " + f.source
+		}
+	}
+	return ""
+}
+
+// checkSourceOf is sourceOf among the places that check, not those that only format.
+func (c *dirContext) checkSourceOf(key string) string {
+	for _, f := range c.found {
+		if f.key == key && !f.fixer {
 			return "from " + f.source
 		}
 	}

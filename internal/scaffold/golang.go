@@ -84,7 +84,7 @@ func firstExisting(dir string, names []string) string {
 func goFmtGate(c *dirContext, def string) Gate {
 	g := Gate{Name: "fmt", Comment: "files that gofmt would reformat", Run: gofmtCheck, Fix: gofmtFix,
 		Glob: gofmtGlob, Exclude: gofmtExclude,
-		Timeout: quick, Source: firstNonEmpty(c.sourceOf("gofmt"), c.gofmtSource, def)}
+		Timeout: quick, Source: firstNonEmpty(c.checkSourceOf("gofmt"), c.gofmtSource, def)}
 	if c.gofmtSimplify != "" {
 		g.Comment = "files that gofmt -s would reformat or simplify"
 		g.Run, g.Fix = gofmtSimplifyCheck, gofmtSimplifyFix
@@ -93,6 +93,10 @@ func goFmtGate(c *dirContext, def string) Gate {
 		g.Source = "from " + c.gofmtSource
 	}
 	g.Inferred = g.Source == def
+	if g.Inferred && c.sourceOf("gofmt") != "" {
+		// Only a formatting target runs gofmt: the project formats with it, nothing checks.
+		g.Source = c.sourceOf("gofmt") + ", which only formats: nothing the project runs checks the formatting"
+	}
 	return g
 }
 

@@ -2,6 +2,7 @@ package scaffold
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -20,7 +21,7 @@ var preCommitTakesFiles = sync.OnceValue(func() map[string]bool {
 // ^(src|tests)/, ^(src/|tests/)), an extension (\.md$, \.(md|rst)$), or both (^src/.*\.py$).
 // Anything else (a lookahead, a character class) is not read.
 var hookFilesPattern = sync.OnceValue(func() *regexp.Regexp {
-	const dir = `[\w-]+(?:/[\w-]+)*`
+	const dir = `(?:[\w-]|\\\.)+(?:/(?:[\w-]|\\\.)+)*` // names of letters, digits, - and _, and escaped dots
 	return regexp.MustCompile(`^(?:\^(?:\((` + dir + `(?:\|` + dir + `)*)\)/|\((` + dir + `/(?:\|` + dir + `/)*)\)|(` + dir + `)/))?` +
 		`(?:\^?\.\*)?(?:\\\.(?:(\w+)|\((\w+(?:\|\w+)*)\))\$)?$`)
 })
@@ -32,7 +33,7 @@ func hookFiles(pattern string) (globs, dirs []string) {
 	if pattern == "" || m == nil {
 		return nil, nil
 	}
-	if d := m[1] + strings.ReplaceAll(m[2], "/|", "|") + m[3]; d != "" {
+	if d := strings.ReplaceAll(m[1]+strings.ReplaceAll(m[2], "/|", "|")+m[3], `\.`, "."); d != "" {
 		dirs = strings.Split(strings.TrimSuffix(d, "/"), "|")
 	}
 	var exts []string
@@ -82,4 +83,81 @@ func withTargets(cmd string, dirs []string) string {
 		words = append(words, quoteWord(d))
 	}
 	return strings.Join(words, " ")
+}
+
+// hookExclude is a mapped hook's command and exclude for pre-commit's exclude: patterns (the
+// config's, which holds for every hook, and the hook's own): pre-commit never passes the hook
+// those files, so the gate leaves them out of the change it runs on and, for a tool that walks
+// the tree itself, out of its walk, with the tool's own flag. A pattern init cannot read as
+// globs is left alone, as before.
+func hookExclude(cmd, id string, patterns []string, local bool) (string, []string) {
+	var globs, regexps []string
+	for _, p := range patterns {
+		if g, _ := hookFiles(p); len(g) > 0 {
+			globs = append(globs, g...)
+			regexps = append(regexps, p)
+		}
+	}
+	if len(globs) == 0 || local || strings.Contains(cmd, "{files}") {
+		return cmd, globs
+	}
+	flag := preCommitExcludeFlags()[id]
+	if flag == nil {
+		return cmd, globs
+	}
+	words := strings.Fields(cmd)
+	at := 1
+	if len(words) > 1 && words[0] == "ruff" && !strings.HasPrefix(words[1], "-") {
+		at = 2 // after ruff's subcommand
+	}
+	return strings.Join(slices.Concat(words[:at], flag(globs, regexps), words[at:]), " "), globs
+}
+
+// preCommitExcludeFlags are, by hook id, the flags that make a tool that walks the tree leave
+// out files, given the exclude as globs (profiling/**) and as pre-commit's regexps. flake8's,
+// ruff's and isort's add to what the tool's config excludes; mypy's --exclude takes the same
+// regular expressions and replaces its config's, which holds only for mypy's own walk, one
+// pre-commit never made (it passes mypy the files).
+var preCommitExcludeFlags = sync.OnceValue(func() map[string]func(globs, regexps []string) []string {
+	extend := func(globs, _ []string) []string {
+		return []string{"--extend-exclude", strings.Join(excludeNames(globs), ",")}
+	}
+	return map[string]func(globs, regexps []string) []string{
+		"flake8": extend, "ruff": extend, "ruff-check": extend, "ruff-format": extend,
+		"ansible-lint": func(globs, _ []string) []string {
+			var out []string
+			for _, n := range excludeNames(globs) {
+				out = append(out, "--exclude", quoteWord(n))
+			}
+			return out
+		},
+		"isort": func(globs, _ []string) []string {
+			var out []string
+			for _, n := range excludeNames(globs) {
+				if !strings.Contains(n, "*") {
+					n += "/*"
+				}
+				out = append(out, "--extend-skip-glob", quoteWord(n))
+			}
+			return out
+		},
+		"mypy": func(_, regexps []string) []string {
+			var out []string
+			for _, r := range regexps {
+				// One word, so that the value is not taken for the files mypy checks.
+				out = append(out, "--exclude="+quoteWord(r))
+			}
+			return out
+		},
+	}
+})
+
+// excludeNames are exclude globs as the tools' patterns: a folder (tests/data/** is tests/data),
+// an extension (**/*.svg is *.svg).
+func excludeNames(globs []string) []string {
+	out := make([]string, 0, len(globs))
+	for _, g := range globs {
+		out = append(out, strings.TrimPrefix(strings.TrimSuffix(g, "/**"), "**/"))
+	}
+	return out
 }

@@ -25,6 +25,9 @@ func TestHookFiles(t *testing.T) {
 		{`^src/(?!generated/)`, nil, nil},
 		{`^src/[a-z]+\.py$`, nil, nil},
 		{`(?x)^(src/|tests/)`, nil, nil},
+		// A folder whose name has an escaped dot (a hidden folder, a versioned one).
+		{`^(files/vendor/|\.github/)`, []string{"files/vendor/**", ".github/**"}, []string{"files/vendor", ".github"}},
+		{`^docs/v1\.2/`, []string{"docs/v1.2/**"}, []string{"docs/v1.2"}},
 	} {
 		globs, dirs := hookFiles(tt.pattern)
 		if !slices.Equal(globs, tt.globs) || !slices.Equal(dirs, tt.dirs) {

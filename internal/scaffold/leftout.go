@@ -71,13 +71,17 @@ var notChecks = sync.OnceValue(func() map[string]bool {
 		"corepack": true, "nvm": true, "tmux": true, "sed": true, "awk": true, "touch": true, "pwd": true, "shift": true,
 		"return": true, "local": true, "wait": true, "kill": true, "ulimit": true, "python": true, "python3": true,
 		"node": true, "ruby": false, "docker": false, "bundle": false, "gh": true, "aws": true, "gcloud": true,
-		"az": true, "twine": true, "gsutil": true,
+		"az": true, "twine": true, "gsutil": true, "unset": true, "trap": true, "pushd": true, "popd": true,
+		// text and file utilities that feed other commands
+		"cut": true, "tr": true, "head": true, "tail": true, "sort": true, "uniq": true, "wc": true, "jq": true, "yq": true,
+		"date": true, "mktemp": true, "seq": true, "realpath": true, "readlink": true, "stat": true, "uname": true,
+		"nproc": true, "hash": true, "type": true, "sha256sum": true, "shasum": true, "base64": true, "gzip": true, "zip": true, "install": true,
 	}
 })
 
 // notCheckUnits are tox envs and nox sessions that serve, release or update rather than check.
 var notCheckUnits = []string{"update", "release", "publish", "upload", "build", "dev", "clean", "serve", "watch",
-	"auto", "bump", "lock", "deploy", "format", "fmt", "fix"}
+	"auto", "bump", "lock", "deploy", "format", "fmt", "fix", "generate", "gen", "regen"}
 
 // releaseWorkflow reports whether a CI source is a workflow that releases or deploys: its
 // commands (gh release create --verify-tag) check nothing of the code.
@@ -141,7 +145,10 @@ func leftOutOf(d declared) []string {
 	}
 	var left []simpleCommand
 	for _, cmd := range splitCommands(d.script) {
-		if _, ok := classify(cmd.words); !ok && maybeCheck(cmd.words) {
+		if isCheck(d, cmd.words) {
+			continue
+		}
+		if maybeCheck(cmd.words) {
 			left = append(left, cmd)
 		}
 	}
@@ -152,6 +159,16 @@ func leftOutOf(d declared) []string {
 		}
 	}
 	return out
+}
+
+// isCheck reports whether a declared command is a check that becomes a gate: a tool init knows,
+// or the project's own check script.
+func isCheck(d declared, words []string) bool {
+	if _, ok := classify(words); ok {
+		return true
+	}
+	_, ok := projectScriptCheck(d, words)
+	return ok
 }
 
 // correctingFlags are the flags that make a tool init names (rather than gates) rewrite the
@@ -218,7 +235,7 @@ func notCheckProgram(tool string) bool {
 }
 
 // setupWords, in any word of a command, say it installs, sets up or serves rather than checks.
-var setupWords = []string{"install", "setup", "watch", "serve", "autobuild"}
+var setupWords = []string{"install", "setup", "watch", "serve", "autobuild", "completion", "--generate"}
 
 func hasSetupWord(words []string) bool {
 	for _, w := range words {
@@ -243,6 +260,12 @@ var checkingSubcommands = sync.OnceValue(func() map[string]func(args []string) b
 		"go":     func(args []string) bool { return args[0] == "test" },
 		"bundle": func(args []string) bool { return len(args) > 1 && args[0] == "exec" },
 		"docker": func(args []string) bool { return args[0] == "run" },
+		// coverage run runs the tests; erase, report, html, xml and combine only handle the data.
+		"coverage": func(args []string) bool { return args[0] == "run" },
+		// a shell given a script of the project's own (sh scripts/check.sh), not one read from
+		// a pipe (curl ... | sh -s) or a command string (-c).
+		"sh":   projectScript,
+		"bash": projectScript,
 		// a script of the project's own (scripts/check_license.py), not -m build or -c '...'
 		"python":  projectScript,
 		"python3": projectScript,

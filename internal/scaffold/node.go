@@ -84,10 +84,12 @@ func detectNode(c *dirContext) *Project {
 	n.toolsRunByCI()
 	n.configuredLinters()
 	n.typeScriptDefault()
+	turbo := turboDeps(c.abs)
+	n.filteredTaskGates(turbo)
 	if len(p.Gates) == 0 {
 		p.Notes = append(p.Notes, "package.json has none of the scripts lint, typecheck, tsc, check, test, build: add its checks by hand.")
 	}
-	waitForBuild(p.Gates, n.scripts, pm)
+	waitForBuild(p.Gates, n.scripts, pm, turbo)
 	return p
 }
 
@@ -347,7 +349,7 @@ var buildTools = []string{"vite", "tsup", "rollup", "webpack", "esbuild", "babel
 // waitForBuild makes each script gate that builds too (through an orchestrator, or a build tool of
 // its own) need the build gate: two gates writing the same outputs side by side would each read
 // the other's half-written files.
-func waitForBuild(gs []Gate, scripts map[string]string, pm packageManager) {
+func waitForBuild(gs []Gate, scripts map[string]string, pm packageManager, turbo map[string][]string) {
 	if !hasGate(gs, "build") {
 		return
 	}
@@ -358,7 +360,7 @@ func waitForBuild(gs []Gate, scripts map[string]string, pm packageManager) {
 			continue
 		}
 		for s := range scriptClosure(scripts, name) {
-			if buildsToo(scripts[s]) {
+			if buildsToo(scripts[s], turbo) {
 				g.Needs = []string{"build"}
 				break
 			}
@@ -366,10 +368,18 @@ func waitForBuild(gs []Gate, scripts map[string]string, pm packageManager) {
 	}
 }
 
-// buildsToo reports whether a script writes build outputs or runs tasks that may.
-func buildsToo(script string) bool {
+// buildsToo reports whether a script writes build outputs or runs tasks that may (turbo's, as
+// its turbo.json orders them).
+func buildsToo(script string, turbo map[string][]string) bool {
 	for _, cmd := range splitCommands(script) {
-		if builds(withoutNodeRunner(cmd.words)) {
+		w := withoutNodeRunner(cmd.words)
+		if len(w) > 1 && w[0] == "turbo" && w[1] == "run" {
+			if tasks, _ := turboRun(w[2:]); turboBuilds(turbo, tasks) {
+				return true
+			}
+			continue
+		}
+		if builds(w) {
 			return true
 		}
 	}
@@ -513,6 +523,13 @@ func formatGate(scripts map[string]string, runs map[string]map[string]bool, kept
 			g.Source += "; fix: script " + writer
 		}
 		return []Gate{g}
+	}
+	if writer != "" && !writesFiles(scripts[writer]) {
+		// A fixing sibling (format and format:fix) rewrites, so this one checks.
+		if fixer := siblingFix(scripts, writer); fixer != "" {
+			return []Gate{{Name: "fmt", Comment: "the " + writer + " script", Run: pm.run + " " + writer, Fix: pm.run + " " + fixer,
+				Timeout: 5 * time.Minute, Source: "from " + src + ", script " + writer + "; fix: script " + fixer}}
+		}
 	}
 	if writer == "" || biomeChecked(scripts, runs, kept, scripts[writer]) {
 		return nil
@@ -922,16 +939,31 @@ func scriptTool(script string) string {
 		if c, ok := classify(cmd.words); ok {
 			return c.key
 		}
-		if len(cmd.words) > 0 && checkScriptTools()[cmd.words[0]] {
-			return cmd.words[0]
+		if w := downloadedTool(cmd.words); len(w) > 0 && checkScriptTools()[w[0]] {
+			return w[0]
 		}
 	}
 	return ""
+}
+
+// downloadedTool is a command without what fetches and runs a package's binary (pnpm dlx, npx,
+// yarn dlx, bunx) and the version pinned to it: `pnpm dlx sherif@latest` runs sherif.
+func downloadedTool(words []string) []string {
+	for _, p := range [][]string{{"pnpm", "dlx"}, {"yarn", "dlx"}, {"npx"}, {"bunx"}, {"npm", "exec", "--"}} {
+		if hasPrefix(words, p...) && len(words) > len(p) {
+			words = slices.Clone(words[len(p):])
+			if i := strings.LastIndexByte(words[0], '@'); i > 0 {
+				words[0] = words[0][:i]
+			}
+			break
+		}
+	}
+	return words
 }
 
 // checkScriptTools are JavaScript checks classify does not shape into gates of their own.
 var checkScriptTools = sync.OnceValue(func() map[string]bool {
 	return map[string]bool{"knip": true, "publint": true, "attw": true, "syncpack": true, "madge": true,
 		"depcheck": true, "stylelint": true, "markdownlint": true, "cspell": true, "oxlint": true, "xo": true, "standard": true,
-		"size-limit": true, "lint-staged": false}
+		"size-limit": true, "lint-staged": false, "sherif": true, "manypkg": true}
 })

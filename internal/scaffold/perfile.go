@@ -42,6 +42,8 @@ type perFileTool struct {
 	// allowed says whether the project's config lets named files be judged as the walk would.
 	allowed func(p fileProject, args []string) bool
 	note    string
+	// whole says why a command the config does not allow to be given files keeps the project.
+	whole string
 }
 
 // fileProject is the folder of the gate being rewritten.
@@ -65,7 +67,11 @@ const (
 	noteFilesPrettier = "{files}: prettier is given the change's files; --ignore-unknown skips those it does not format, and .prettierignore still holds."
 	noteFilesRuff     = "{files}: ruff is given the change's Python files; --force-exclude keeps its exclude for them."
 	noteFilesBlack    = "{files}: black is given the change's Python files, less the folders it leaves out itself."
+	noteFilesYamllint = "{files}: yamllint is given the change's YAML files; its config's ignore still holds for them."
 )
+
+// yamlGlob are the files yamllint lints when it walks a folder (its default yaml-files).
+var yamlGlob = []string{"**/*.yaml", "**/*.yml", "**/.yamllint"}
 
 // perFileTools are the tools whose whole-project check init turns into a check of the change's
 // files.
@@ -74,7 +80,8 @@ var perFileTools = []perFileTool{
 		valueFlags: []string{"-c", "--config", "--max-warnings", "-f", "--format", "-o", "--output-file", "--cache-location",
 			"--cache-strategy", "--ignore-pattern", "--rule", "--plugin", "--parser", "--parser-options", "--env", "--global",
 			"--rulesdir", "--resolve-plugins-relative-to", "--report-unused-disable-directives-severity", "--flag", "--concurrency"},
-		honour: [][]string{{"--no-warn-ignored"}}, glob: eslintGlob, allowed: eslintPerFile, note: noteFilesEslint},
+		honour: [][]string{{"--no-warn-ignored"}}, glob: eslintGlob, allowed: eslintPerFile, note: noteFilesEslint,
+		whole: "a legacy .eslintrc, or rules that read other files (typed linting, imports), judge a file by others."},
 	{tool: "prettier", checking: []string{"--check", "-c", "--list-different", "-l"},
 		valueFlags: []string{"--config", "--ignore-path", "--plugin", "--log-level", "--cache-location", "--cache-strategy",
 			"--config-precedence", "--end-of-line", "--parser", "--print-width", "--tab-width", "--trailing-comma",
@@ -82,15 +89,21 @@ var perFileTools = []perFileTool{
 			"--object-wrap", "--experimental-operator-position"},
 		choosing: []string{"--stdin-filepath"}, honour: [][]string{{"--ignore-unknown", "-u"}}, note: noteFilesPrettier},
 	{tool: "ruff", sub: []string{"check"}, pathOptional: true, valueFlags: ruffValueFlags, choosing: []string{"--stdin-filename"},
-		honour: [][]string{{"--force-exclude"}}, glob: pythonGlob, allowed: ruffPerFile, note: noteFilesRuff},
+		honour: [][]string{{"--force-exclude"}}, glob: pythonGlob, allowed: ruffPerFile, note: noteFilesRuff,
+		whole: "the config's include (or a --config init does not read) chooses the files, which naming files would bypass."},
 	{tool: "ruff", sub: []string{"format"}, checking: []string{"--check"}, pathOptional: true, valueFlags: ruffValueFlags,
 		choosing: []string{"--stdin-filename"}, honour: [][]string{{"--force-exclude"}}, glob: pythonGlob, allowed: ruffPerFile,
-		note: noteFilesRuff},
+		note: noteFilesRuff, whole: "the config's include (or a --config init does not read) chooses the files, which naming files would bypass."},
 	{tool: "black", checking: []string{"--check"},
 		valueFlags: []string{"-l", "--line-length", "-t", "--target-version", "--config", "-W", "--workers", "--required-version",
 			"--python-cell-magics", "--enable-unstable-feature", "--force-exclude"},
 		choosing: []string{"--include", "--exclude", "--extend-exclude", "--stdin-filename", "-c", "--code"},
-		glob:     pythonGlob, exclude: blackExclude, allowed: blackPerFile, note: noteFilesBlack},
+		glob:     pythonGlob, exclude: blackExclude, allowed: blackPerFile, note: noteFilesBlack,
+		whole: "black applies the config's include and excludes only to the folders it walks, never to files it is named."},
+	// yamllint lints whatever it is named as YAML, so the glob keeps to its default yaml-files.
+	{tool: "yamllint", valueFlags: []string{"-c", "--config-file", "-f", "--format"},
+		choosing: []string{"-d", "--config-data", "--list-files", "-"}, glob: yamlGlob, allowed: yamllintPerFile,
+		note: noteFilesYamllint, whole: "the config's yaml-files widens what counts as YAML, which the glob would not follow."},
 }
 
 // changedFiles gives the per-file tools of every project's gates and offers the change's files.
@@ -128,7 +141,22 @@ func (fp fileProject) narrow(g *Gate) {
 			g.FilesNote = t.note
 			return
 		}
+		if t.refusedByConfig(fp, path.Base(words[s]), words[s+1:]) {
+			g.FilesNote = "whole project, not the change's files: " + t.whole
+			return
+		}
 	}
+}
+
+// refusedByConfig reports whether the command is this tool's whole-project check that only the
+// project's config keeps from being given the change's files.
+func (t perFileTool) refusedByConfig(fp fileProject, tool string, args []string) bool {
+	if tool != t.tool || !hasPrefix(args, t.sub...) || t.allowed == nil || t.whole == "" {
+		return false
+	}
+	rest := args[len(t.sub):]
+	dot, ok := t.onlyDot(rest)
+	return ok && (dot >= 0 || t.pathOptional) && t.isCheck(rest) && !t.allowed(fp, rest)
 }
 
 // rewrite returns the tool's arguments with its one path "." (or none, where that means ".")
@@ -242,6 +270,21 @@ func blackPerFile(fp fileProject, args []string) bool {
 		return false
 	}
 	return !fp.tomlSetsAny([]string{"tool", "black"}, "pyproject.toml", "include", "exclude", "extend-exclude")
+}
+
+// yamllintPerFile: the config's yaml-files widens what yamllint's walk lints (*.yaml.j2), which
+// the glob would not follow.
+func yamllintPerFile(fp fileProject, args []string) bool {
+	names := []string{".yamllint", ".yamllint.yaml", ".yamllint.yml"}
+	if c := flagValue(args, "-c", "--config-file"); c != "" {
+		names = []string{c}
+	}
+	for _, n := range names {
+		if strings.Contains(string(readCapped(filepath.Join(fp.abs, filepath.FromSlash(n)))), "yaml-files") {
+			return false
+		}
+	}
+	return true
 }
 
 // tomlSetsAny reports whether the TOML file, in the folder or at the root, sets one of keys

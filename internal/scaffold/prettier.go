@@ -56,3 +56,32 @@ func PrettierIgnore(existing []byte, name string) ([]byte, bool) {
 	b.WriteString("# gauntlet's config, written by gauntlet init\n" + name + "\n")
 	return b.Bytes(), true
 }
+
+// RunsPrettier reports whether a gate's command (run in dir, relative to root) runs prettier:
+// itself, through the package scripts it names (and those they run), or through a task
+// runner's file that mentions it. Only then can prettier's check fail on the file init writes.
+func RunsPrettier(root, dir, run string) bool {
+	if runsTool(run, "prettier") || strings.Contains(run, "prettier") {
+		return true
+	}
+	abs := filepath.Join(root, filepath.FromSlash(dir))
+	var pkg packageJSON
+	if json.Unmarshal(readCapped(filepath.Join(abs, "package.json")), &pkg) == nil {
+		scripts := checkableScripts(pkg)
+		for _, ref := range scriptRefs(scripts, run) {
+			for s := range scriptClosure(scripts, ref) {
+				if strings.Contains(scripts[s], "prettier") {
+					return true
+				}
+			}
+		}
+	}
+	// make, just and task recipes are not followed target by target: one that mentions
+	// prettier anywhere may run it.
+	for _, runner := range []struct{ word, file string }{{"make", "Makefile"}, {"just", "justfile"}, {"task", "Taskfile.yml"}} {
+		if slices.Contains(strings.Fields(run), runner.word) && bytes.Contains(readCapped(filepath.Join(abs, runner.file)), []byte("prettier")) {
+			return true
+		}
+	}
+	return false
+}

@@ -52,16 +52,23 @@ func ruffSettings(dir string, tool map[string]any) (configured, fix bool) {
 // [mypy] section of setup.cfg), and whether a config names the files to check.
 func mypySettings(dir string, tool map[string]any) (configured, files bool) {
 	if mypy, ok := tool["mypy"].(map[string]any); ok {
-		configured, files = true, mypy["files"] != nil
+		configured = true
+		for _, k := range mypyTargets {
+			files = files || mypy[k] != nil
+		}
 	}
 	for _, name := range []string{"mypy.ini", ".mypy.ini", "setup.cfg"} {
 		keys, ok := iniSection(readCapped(filepath.Join(dir, name)), "mypy")
 		if ok || name != "setup.cfg" && exists(dir, name) {
-			configured, files = true, files || keys["files"]
+			configured, files = true, files || keys["files"] || keys["packages"] || keys["modules"]
 		}
 	}
 	return configured, files
 }
+
+// mypyTargets are the config keys that name what a plain `mypy` checks (isort's packages =
+// ["isort", "tests"]): then `mypy .` would check more than the project does.
+var mypyTargets = []string{"files", "packages", "modules"}
 
 // pythonConfigDefault is the source comment of a gate that only a tool's config asks for.
 var pythonConfigDefault = strings.Replace(gauntletDefault, "%s", "this configuration", 1)

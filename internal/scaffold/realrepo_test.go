@@ -152,10 +152,14 @@ jobs:
 	}
 	notes := allNotes(projects)
 	// The fuzz run is no test suite and no gate, but CI runs it as a check: it is named.
-	for _, want := range []string{"rubocop", "shell/update.sh --check", "typos", "ruby test/runner.rb", "-fuzz=FuzzIndexByteTwo"} {
+	for _, want := range []string{"rubocop", "shell/update.sh --check", "ruby test/runner.rb", "-fuzz=FuzzIndexByteTwo"} {
 		if !strings.Contains(notes, want) {
 			t.Errorf("notes do not name %q:\n%s", want, notes)
 		}
+	}
+	// typos's action is a check init knows: a gate, run as typos runs locally.
+	if g, ok := gateByName(projects, "typos"); !ok || g.Run != "typos" {
+		t.Errorf("typos gate = %+v, want `typos` from its action", g)
 	}
 	// Make's functions ($(shell ...), $(realpath ...)) are not commands of the recipe.
 	for _, noise := range []string{"apt-get", "bundle install", "lastword", "MAKEFILE_LIST", "dirname", "filter-out"} {

@@ -122,15 +122,15 @@ func Detect(root string) ([]Project, error) {
 		projects = append(projects, detectDir(c)...)
 	}
 	left := leftOutChecks(decls)
-	fileToolGates(projects, checks, left)
+	anyToolGates(&projects, checks)
+	fileToolGates(&projects, checks, left)
+	noteOrphanChecks(projects, checks, left)
 	noteLeftOut(projects, left)
 	for _, pass := range projectPasses {
 		pass(root, projects)
 	}
-	if hooks := preCommitUnmapped(root); len(hooks) > 0 && len(projects) > 0 {
-		p := &projects[0]
-		p.Notes = append(p.Notes, ".pre-commit-config.yaml also has hooks that are no gate here ("+strings.Join(hooks, ", ")+
-			"): most of them fix files rather than check them; `pre-commit run --all-files` runs them all.")
+	if note := preCommitUnmapped(root).note(); note != "" && len(projects) > 0 {
+		projects[0].Notes = append(projects[0].Notes, note)
 	}
 	return projects, nil
 }
@@ -174,6 +174,24 @@ func inFolder[T any](items []T, folder func(T) string, dir string) []T {
 		}
 	}
 	return out
+}
+
+// noteOrphanChecks names the checks a folder runs whose tool belongs to no project there (a
+// pre-commit prettier hook in a Python project, a Go linter in a folder without go.mod): no
+// detector takes them, and a gate would run them without the project that installs them.
+func noteOrphanChecks(projects []Project, checks []found, left map[string][]string) {
+	for _, f := range checks {
+		if f.kind == "" || f.kind == anyKind {
+			continue
+		}
+		if slices.ContainsFunc(projects, func(p Project) bool { return p.Dir == f.dir && p.Kind == f.kind }) {
+			continue
+		}
+		shown := "`" + strings.Join(quoteAll(f.words), " ") + "` (" + f.source + "; no " + f.kind + " project here to run it in)"
+		if !contains(left[f.dir], shown) {
+			left[f.dir] = append(left[f.dir], shown)
+		}
+	}
 }
 
 // noteLeftOut gives each folder's project the checks its folder runs that became no gate.

@@ -192,7 +192,7 @@ func (sc *shellScanner) endWord() {
 // `cd DIR` is remembered for the commands after it instead.
 func (sc *shellScanner) endCommand() {
 	sc.endWord()
-	env, words := splitAssignments(dropRedirections(dropTemplates(sc.words)))
+	env, words := splitAssignments(dropRedirections(dropTemplates(withoutKeywords(sc.words))))
 	sc.words = nil
 	switch {
 	case len(words) == 0:
@@ -201,6 +201,15 @@ func (sc *shellScanner) endCommand() {
 	default:
 		sc.out = append(sc.out, simpleCommand{words: words, cd: sc.cd, env: env})
 	}
+}
+
+// withoutKeywords takes off the shell's keywords that start the command after them (then go test
+// ...; else go test ...; do go test ...): the command is what follows.
+func withoutKeywords(words []string) []string {
+	for len(words) > 1 && contains([]string{"then", "else", "do", "if", "elif", "while", "until", "!"}, words[0]) {
+		words = words[1:]
+	}
+	return words
 }
 
 // dropTemplates removes a task runner's parameters ({{args}} in a justfile, {{.CLI_ARGS}} in a
