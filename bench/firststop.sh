@@ -5,7 +5,8 @@
 # there. A module of 300 tests in 10 packages (each sleeps 10 ms), an honest one-line edit, then
 # one stop. Three sides, alternating, medians: the gates alone (go test -count=1 ./..., what the
 # stop's gate runs), the stop with gauntlet built from BASE_REF (default: the last commit before
-# this round's blame work), and the stop with this tree's gauntlet. Prints each stop's ratio to the
+# this round's blame work), and the stop with this tree's gauntlet (the base's tests listed from
+# its commit, none run: the edit touches no test). Prints each stop's ratio to the
 # gates alone; goal for this tree: <= 1.5.
 # Usage: bench/firststop.sh   (N=7 for more runs; BASE_REF=commit; needs go and git)
 set -euo pipefail

@@ -1,36 +1,32 @@
 package census
 
 import (
+	"path"
 	"regexp"
 	"strings"
 	"sync"
 )
 
-// The base's tests named without running them: go test -list prints each package's top-level
-// tests, then the package's result line. A stop that has no stored census of the base reads
-// this, and runs at the base only the tests it needs an outcome of (those the change no longer
-// runs), rather than the base's whole suite.
+// The base's tests named without building or running them: the top-level test functions of its
+// Go test files, read from the base commit's blobs (git grep). A stop that has no stored census of
+// the base reads this, and runs at the base only the tests it needs an outcome of (those the
+// change no longer runs), rather than the base's whole suite. The listing may name more than go
+// test runs (a file excluded by a build constraint): each such test is run at the base, where it
+// does not run either, and is then not compared; it never names fewer, since go test runs only
+// functions of this form.
 
-// ListArgs are the arguments that make go test list its tests instead of running them.
-var ListArgs = []string{"-list", "."}
-
-var (
-	listedName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(Test|Example|Fuzz|Benchmark)[\p{L}\p{N}_]*$`) })
-	// listedEnd is a package's result line: ok, FAIL or "?" (no test files), its import path.
-	listedEnd = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(ok|FAIL|\?)\s+(\S+)`) })
-)
+// goTestFunc is a Go test file's line declaring a test, fuzz test or example function.
+var goTestFunc = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^func ((?:Test|Fuzz|Example)[\p{L}\p{N}_]*)\(`)
+})
 
 // maxListed bounds the tests a listing keeps.
 const maxListed = DefaultMaxTests
 
-// Listing collects go test -list's output line by line: each package's top-level tests.
+// Listing is the base's tests, by package import path.
 type Listing struct {
-	pending []string
-	// Tests are the listed tests, by package import path; Failed the packages whose listing
-	// failed (they did not build at the base).
-	Tests  map[string][]string
-	Failed []string
-	n      int
+	Tests map[string][]string
+	n     int
 	// Cut says the listing held more tests than are kept.
 	Cut bool
 }
@@ -38,29 +34,40 @@ type Listing struct {
 // NewListing returns an empty listing.
 func NewListing() *Listing { return &Listing{Tests: map[string][]string{}} }
 
-// Line reads one line of the output.
-func (l *Listing) Line(line []byte) {
-	s := strings.TrimSpace(string(line))
-	if listedName().MatchString(s) {
-		if l.n >= maxListed {
-			l.Cut = true
-			return
+// GoGrepLine reads one line of `git grep` over a module's Go test files at a commit
+// ("COMMIT:dir/x_test.go:func TestX(t *testing.T) {"), module being the module's path and the
+// file's path relative to the module's root: a test function is listed under its package.
+// Folders go test's ./... does not enter (testdata, vendor, _ and . folders) are skipped.
+func (l *Listing) GoGrepLine(line, module string) {
+	_, rest, ok := strings.Cut(line, ":")
+	if !ok {
+		return
+	}
+	file, decl, ok := strings.Cut(rest, ":")
+	m := goTestFunc().FindStringSubmatch(decl)
+	if !ok || m == nil || !strings.HasSuffix(file, "_test.go") || skippedByGoTest(file) {
+		return
+	}
+	if l.n >= maxListed {
+		l.Cut = true
+		return
+	}
+	pkg := module
+	if dir := path.Dir(file); dir != "." {
+		pkg = module + "/" + dir
+	}
+	l.Tests[pkg] = append(l.Tests[pkg], m[1])
+	l.n++
+}
+
+// skippedByGoTest says whether go test's ./... pattern leaves file's folder out.
+func skippedByGoTest(file string) bool {
+	for _, part := range strings.Split(path.Dir(file), "/") {
+		if part == "testdata" || part == "vendor" || strings.HasPrefix(part, "_") || strings.HasPrefix(part, ".") && part != "." {
+			return true
 		}
-		l.pending = append(l.pending, s)
-		l.n++
-		return
 	}
-	m := listedEnd().FindStringSubmatch(s)
-	if m == nil {
-		return
-	}
-	if m[1] == "FAIL" {
-		l.Failed = append(l.Failed, m[2])
-	}
-	if len(l.pending) > 0 {
-		l.Tests[m[2]] = append(l.Tests[m[2]], l.pending...)
-		l.pending = nil
-	}
+	return false
 }
 
 // Top is a test ID's top-level test: its suite and its name up to the first subtest.

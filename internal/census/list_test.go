@@ -2,25 +2,30 @@ package census
 
 import (
 	"slices"
-	"strings"
 	"testing"
 )
 
 func TestListingReadsEachPackagesTests(t *testing.T) {
-	out := "TestAdd\nTestSub\nExampleAdd\nok  \texample.com/m\t0.002s\n" +
-		"?   \texample.com/m/empty\t[no test files]\n" +
-		"TestX\nok  \texample.com/m/sub\t(cached)\n" +
-		"# example.com/m/broken\nbroken/b.go:3:1: syntax error\nFAIL\texample.com/m/broken [build failed]\n" +
-		"TestNotATest is printed by a test\n"
 	l := NewListing()
-	for _, line := range strings.Split(out, "\n") {
-		l.Line([]byte(line))
+	for _, line := range []string{
+		"abc123:calc_test.go:func TestAdd(t *testing.T) {",
+		"abc123:calc_test.go:func ExampleAdd() {",
+		"abc123:sub/x_test.go:func TestX(t *testing.T) {",
+		"abc123:sub/x_test.go:func FuzzX(f *testing.F) {",
+		"abc123:sub/x_test.go:func helper(t *testing.T) {",
+		"abc123:sub/x.go:func TestLooksLikeOne() {",
+		"abc123:testdata/y_test.go:func TestInTestdata(t *testing.T) {",
+		"abc123:vendor/v/v_test.go:func TestVendored(t *testing.T) {",
+		"abc123:_old/o_test.go:func TestUnderscored(t *testing.T) {",
+		"not a grep line",
+	} {
+		l.GoGrepLine(line, "example.com/m")
 	}
-	if !slices.Equal(l.Tests["example.com/m"], []string{"TestAdd", "TestSub", "ExampleAdd"}) || !slices.Equal(l.Tests["example.com/m/sub"], []string{"TestX"}) {
+	if !slices.Equal(l.Tests["example.com/m"], []string{"TestAdd", "ExampleAdd"}) || !slices.Equal(l.Tests["example.com/m/sub"], []string{"TestX", "FuzzX"}) {
 		t.Errorf("tests %v", l.Tests)
 	}
-	if len(l.Tests) != 2 || !slices.Equal(l.Failed, []string{"example.com/m/broken"}) {
-		t.Errorf("packages %v, failed %v", l.Tests, l.Failed)
+	if len(l.Tests) != 2 {
+		t.Errorf("packages %v", l.Tests)
 	}
 	if Top(Test{Suite: "p", Name: "TestT/case_1/x"}) != "p::TestT" || Top(Test{Suite: "p", Name: "TestT"}) != "p::TestT" {
 		t.Error("Top")

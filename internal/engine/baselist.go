@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"path"
 	"path/filepath"
 	"strings"
@@ -11,35 +12,33 @@ import (
 
 	"github.com/gauntlet-dev/gauntlet/gates"
 	"github.com/gauntlet-dev/gauntlet/internal/census"
+	"github.com/gauntlet-dev/gauntlet/internal/git"
 	"github.com/gauntlet-dev/gauntlet/internal/integrity"
 	"github.com/gauntlet-dev/gauntlet/internal/safefile"
-	"github.com/gauntlet-dev/gauntlet/runner"
 )
 
 // The base measured at the cost of the change. A stop with no stored census of the base compared
 // every test that passed there by running the base's whole suite: minutes, where the change's
 // gates took seconds. For a go test gate that measures no coverage, the base's tests are listed
-// instead (go test -list: built, not run), and only the tests whose outcome there matters run at
-// the base: those the change no longer runs, and those of packages whose tests the change
-// touched (a subtest removed from a table shows only in a run). A test that runs now, in a
-// package whose tests the change did not touch, is the same test at the base: what it did there
-// does not matter here (a failure now is blamed on its own, blame.go).
+// instead (their functions in the base commit's test files: nothing built, nothing checked out),
+// and only the tests whose outcome there matters run at the base: those the change no longer
+// runs, and those of packages whose tests the change touched (a subtest removed from a table
+// shows only in a run). A test that runs now, in a package whose tests the change did not touch,
+// is the same test at the base: what it did there does not matter here (a failure now is blamed
+// on its own, blame.go).
+
+// maxListingBytes bounds what the listing of the base's test functions reads.
+const maxListingBytes = 32 << 20
 
 // listedAtBase is the base's census of g for comparing with now's, read from a listing and the
-// runs it needs; false when that cannot be done (not a go test gate, coverage measured, a
-// package of the base that does not build, too many tests to run alone), and the base is then
-// measured whole.
+// runs it needs; false when that cannot be done (not a go test gate, coverage measured, no module
+// to name packages by, too many tests to run alone), and the base is then measured whole.
 func (j *baseJudge) listedAtBase(ctx context.Context, g gates.Gate, now census.Census) (census.Census, bool) {
 	plan := PlanCensus(g)
 	if g.Coverage != "" || plan.Tests != "" || len(plan.Requests) != 1 || plan.Requests[0].Runner != "go test" || !now.Complete {
 		return census.Census{}, false
 	}
-	baseRoot, opts, done, err := j.prepare(ctx)
-	if err != nil {
-		return census.Census{}, false
-	}
-	defer done()
-	listing, ok := j.list(ctx, g, plan.Requests[0], baseRoot, opts)
+	listing, ok := j.list(ctx, g)
 	if !ok {
 		return census.Census{}, false
 	}
@@ -51,6 +50,11 @@ func (j *baseJudge) listedAtBase(ctx context.Context, g gates.Gate, now census.C
 	if !ok {
 		return census.Census{}, false
 	}
+	baseRoot, opts, done, err := j.prepare(ctx)
+	if err != nil {
+		return census.Census{}, false
+	}
+	defer done()
 	ran, ok := runCensus(ctx, withArgs(g, sel), baseRoot, j.sd, j.runID+"-base-listed", j.env, j.extra, opts)
 	if !ok || !ran.Complete {
 		return census.Census{}, false
@@ -58,15 +62,25 @@ func (j *baseJudge) listedAtBase(ctx context.Context, g gates.Gate, now census.C
 	return census.Merge(base, ran), true
 }
 
-// list runs g's command at the base with go test's -list, reading each package's tests.
-func (j *baseJudge) list(ctx context.Context, g gates.Gate, req census.Request, baseRoot string, opts runner.Options) (*census.Listing, bool) {
+// list names the base's tests: the test functions of the Go test files of g's module at the base
+// commit, by package.
+func (j *baseJudge) list(ctx context.Context, g gates.Gate) (*census.Listing, bool) {
+	dir := filepath.Join(j.root, g.Dir)
+	module := modulePath(dir)
+	if module == "" {
+		return nil, false
+	}
+	out, err := git.Output(ctx, dir, maxListingBytes, "grep", "-I", "--no-color", "-E", `^func (Test|Fuzz|Example)[[:alnum:]_]*\(`,
+		j.from, "--", "*_test.go")
+	var exit *git.Error
+	if err != nil && !(errors.As(err, &exit) && exit.ExitCode == 1) { // 1: no test at all
+		return nil, false
+	}
 	listing := census.NewListing()
-	bg := withArgs(g, census.Request{Runner: req.Runner, At: req.At, Offset: req.Offset, Args: census.ListArgs})
-	bg.Name = listLogName(g.Name) // its log beside the base's runs of the gate, not over them
-	opts.Readers = func(gates.Gate) []runner.OutputReader { return []runner.OutputReader{listingReader{listing}} }
-	res := runner.Run(ctx, []gates.Gate{bg}, opts)[0]
-	ok := res.Status == gates.StatusPass && ctx.Err() == nil && !listing.Cut && len(listing.Failed) == 0
-	return listing, ok
+	for _, line := range strings.Split(string(out), "\n") {
+		listing.GoGrepLine(line, module)
+	}
+	return listing, !listing.Cut
 }
 
 // split sorts the base's listed tests: the ones that run now, in packages whose tests the change
@@ -141,16 +155,4 @@ func modulePath(dir string) string {
 		}
 	}
 	return ""
-}
-
-// listingReader feeds a gate's output to a listing.
-type listingReader struct{ l *census.Listing }
-
-func (r listingReader) Line(line []byte)    { r.l.Line(line) }
-func (listingReader) Finish(*gates.Outcome) {}
-
-// listLogName names the listing's log: the gate's name with "-list", cut to a gate name's length.
-func listLogName(gate string) string {
-	const suffix = "-list"
-	return gate[:min(len(gate), 64-len(suffix))] + suffix
 }
