@@ -63,6 +63,11 @@ func (b *blamer) blameGate(ctx context.Context, g gates.Gate, r gates.Result) ga
 		return r
 	}
 	if j.unchanged {
+		// A stop on a session that changed nothing: none of it is the agent's. A run on the base
+		// itself has nothing to blame on anything else.
+		if !b.e.req.StopHook {
+			return r
+		}
 		return blamed(r, gates.BlamePreExisting, &gates.BlameDetail{Why: "nothing changed since " + j.source()})
 	}
 	if !b.definedAtBase(ctx, g) {

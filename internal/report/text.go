@@ -102,7 +102,21 @@ func rowReason(g GateReport) string {
 	if g.Cached {
 		return shownReason(g)
 	}
-	return briefReason(g.Status, g.Reason, g.Cause)
+	return blameWords(g) + briefReason(g.Status, g.Reason, g.Cause)
+}
+
+// blameWords marks a failure that is not the change's, as measured against the base (blame.md):
+// a red main stays red in `run`, and says which of its failures were there before.
+func blameWords(g GateReport) string {
+	switch {
+	case g.Status != gates.StatusFail:
+		return ""
+	case g.Blame == gates.BlamePreExisting:
+		return "[pre-existing] "
+	case g.Blame == gates.BlameFlaky:
+		return "[flaky] "
+	}
+	return ""
 }
 
 // attentionOrder lists the gates that get a block, the root failure first.

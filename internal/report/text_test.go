@@ -245,3 +245,21 @@ func TestBriefReasonLeavesTheCauseToTheBlock(t *testing.T) {
 		}
 	}
 }
+
+// A failure measured against the base says on its row when it is not the change's.
+func TestTextMarksBlame(t *testing.T) {
+	results := []gates.Result{
+		{Name: "lint", Status: gates.StatusFail, Reason: "exit status 1", Blame: gates.BlamePreExisting},
+		{Name: "test", Status: gates.StatusFail, Reason: "exit status 1", Blame: gates.BlameFlaky},
+		{Name: "vet", Status: gates.StatusFail, Reason: "exit status 2", Blame: gates.BlameRegression},
+	}
+	out := writeText(t, New("id", time.Now(), time.Second, results), TextOptions{})
+	for _, want := range []string{"[pre-existing] exit status 1", "[flaky] exit status 1"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q in:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "[regression]") || strings.Contains(out, "] exit status 2") {
+		t.Errorf("a regression is marked:\n%s", out)
+	}
+}
