@@ -112,3 +112,10 @@ func (c Census) Outcomes() map[string]Outcome {
 func (c Census) UnitFailed(suite string) bool {
 	return slices.ContainsFunc(c.Failed, func(u Unit) bool { return u.Suite == suite })
 }
+
+// Sole says whether c is one simple command that runs one test runner Detect knows: only then does
+// its census say everything that failed it (`go test ./... && go vet ./...` can fail for vet with
+// every test passing, or failing as at the base).
+func Sole(c Command) bool {
+	return len(commandWords(c)) == 1 && len(Detect(c)) == 1
+}

@@ -65,3 +65,21 @@ func TestCensusFailingAndUnits(t *testing.T) {
 		t.Errorf("outcomes or units wrong")
 	}
 }
+
+func TestSole(t *testing.T) {
+	for cmd, want := range map[string]bool{
+		"go test ./...":                  true,
+		"go test -race ./... | tee out":  false,
+		"go test ./... && go vet ./...":  false,
+		"npm test":                       false,
+		"cd sub && go test ./...":        false,
+		"GOFLAGS=-mod=mod go test ./...": true,
+	} {
+		if got := Sole(Command{Shell: cmd}); got != want {
+			t.Errorf("%q: %v, want %v", cmd, got, want)
+		}
+	}
+	if !Sole(Command{Argv: []string{"go", "test", "./..."}}) {
+		t.Error("argv")
+	}
+}

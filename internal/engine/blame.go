@@ -74,7 +74,9 @@ func (b *blamer) blameGate(ctx context.Context, g gates.Gate, r gates.Result) ga
 		// A gate the change adds or alters has no failure at the base to share: it is the change's.
 		return blamed(r, gates.BlameRegression, &gates.BlameDetail{Why: "the gate is not defined so at " + j.source()})
 	}
-	if c, ok := b.e.tests.censuses()[r.Name]; ok && c.Complete && (len(c.Failing()) > 0 || len(c.Failed) > 0) {
+	// Only a gate that is its test runner alone is judged by its tests: another command of it could
+	// have failed it with every test as at the base.
+	if c, ok := b.e.tests.censuses()[r.Name]; ok && c.Complete && census.Sole(commandOf(g)) && (len(c.Failing()) > 0 || len(c.Failed) > 0) {
 		if d, ok := b.byTests(ctx, g, c); ok {
 			return blamed(r, d.blame(), &d.BlameDetail)
 		}
