@@ -20,6 +20,9 @@ type ChangeInfo struct {
 	// RemovedNames are functions, types or classes whose definition the change removed from
 	// files it kept (func ParseLegacy): a test named after one may go with it.
 	RemovedNames []string
+	// BaseDigests and NowDigests are the digests of the tests' bodies the caller read from the
+	// test files the change touched, at the base and now, for tests the runner gives none.
+	BaseDigests, NowDigests Digests
 }
 
 // Kind is what a finding says of the tests.
@@ -90,6 +93,7 @@ const maxNamed = 100
 // judges that), a test renamed and weakened at once, and a test replaced by a split or a
 // table whose new tests check less.
 func Compare(base, now Census, change ChangeInfo) []Finding {
+	base, now = withDigests(base, change.BaseDigests), withDigests(now, change.NowDigests)
 	m := newMatcher(base, now, change)
 	var named []Finding
 	excused := 0
@@ -535,7 +539,7 @@ func (m *matcher) sameLeaf(t *Test, name nameParts) []*Test {
 
 // split is rule 7: two or more new tests of its suite and file, at its depth, whose names
 // start with its name.
-func (m *matcher) split(t *Test, _ nameParts) []*Test {
+func (m *matcher) split(t *Test, name nameParts) []*Test {
 	suite := m.bySuite[t.Suite]
 	var split []*Test
 	start, _ := slices.BinarySearchFunc(suite, t.Name, func(n *Test, name string) int { return strings.Compare(n.Name, name) })
@@ -545,9 +549,34 @@ func (m *matcher) split(t *Test, _ nameParts) []*Test {
 		}
 	}
 	if len(split) < 2 {
+		split = m.leafSplit(t, name)
+	}
+	if len(split) < 2 {
 		return nil
 	}
 	m.found[t.ID] = split
+	return split
+}
+
+// leafSplit is rule 7 by last names: two or more new tests of its suite and file, at its depth,
+// whose last names start with its last name, whatever their describe blocks (a test split in
+// two under a describe named after another import).
+func (m *matcher) leafSplit(t *Test, name nameParts) []*Test {
+	if name.sep == "" || t.File == "" {
+		return nil
+	}
+	var split []*Test
+	for _, n := range m.bySuite[t.Suite] {
+		if m.typoChecks >= maxTypoChecks {
+			return nil
+		}
+		m.typoChecks++
+		_, leaf, sep := splitLast(n.Name)
+		if sep != "" && !m.used[n] && n.File == t.File && depth(n.Name) == depth(t.Name) &&
+			len(leaf) > len(name.leaf) && strings.HasPrefix(leaf, name.leaf) {
+			split = append(split, n)
+		}
+	}
 	return split
 }
 

@@ -1,0 +1,226 @@
+package census
+
+import (
+	"strings"
+	"testing"
+)
+
+// goDigests reads Go test files, path then source, as the caller reads a change's test files.
+func goDigests(files ...string) Digests {
+	d := Digests{}
+	for i := 0; i+1 < len(files); i += 2 {
+		d.AddGo(files[i], []byte(files[i+1]))
+	}
+	return d
+}
+
+func jsDigests(files ...string) Digests {
+	d := Digests{}
+	for i := 0; i+1 < len(files); i += 2 {
+		d.AddJS(files[i], []byte(files[i+1]))
+	}
+	return d
+}
+
+const goHeader = "package calc\n\nimport \"testing\"\n\n"
+
+// The classes of honest rewrites seen replaying real history, each with the source the runner
+// does not give: a rename by the body, a table's case by its fields, a describe renamed with its
+// test, a split under another describe. Each must stay quiet.
+func TestCompareFollowsHonestRewritesBySource(t *testing.T) {
+	tests := []struct {
+		name     string
+		base     Census
+		now      Census
+		baseSrc  Digests
+		nowSrc   Digests
+		modified []string
+	}{
+		{
+			name: "a Go test renamed with the same body (comments, layout and its own name aside)",
+			base: run(tc(pkg+"::TestSub", Pass), tc(pkg+"::TestAdd", Pass)),
+			now:  run(tc(pkg+"::TestSubtract", Pass), tc(pkg+"::TestAdd", Pass)),
+			baseSrc: goDigests("cart/calc_test.go", goHeader+`func TestSub(t *testing.T) {
+	if Sub(3, 1) != 2 { t.Fatal("TestSub: 3-1") }
+}
+func TestAdd(t *testing.T) { if Add(1, 1) != 2 { t.Fatal("add") } }
+`),
+			nowSrc: goDigests("cart/calc_test.go", goHeader+`// TestSubtract checks subtraction.
+func TestSubtract(t *testing.T) {
+	// the simplest case
+	if Sub(3, 1) != 2 {
+		t.Fatal("TestSubtract: 3-1")
+	}
+}
+func TestAdd(t *testing.T) { if Add(1, 1) != 2 { t.Fatal("add") } }
+`),
+			modified: []string{"cart/calc_test.go"},
+		},
+		{
+			name: "a Go test renamed and moved to another package's file",
+			base: run(tc(pkg+"::TestSub", Pass)),
+			now:  run(tc("example.com/shop/calc::TestSubtraction", Pass)),
+			baseSrc: goDigests("cart/calc_test.go", goHeader+`func TestSub(t *testing.T) {
+	if Sub(3, 1) != 2 { t.Fatal("3-1") }
+}`),
+			nowSrc: goDigests("calc/sub_test.go", goHeader+`func TestSubtraction(t *testing.T) {
+	if Sub(3, 1) != 2 { t.Fatal("3-1") }
+}`),
+		},
+		{
+			name: "a table case's title reworded, its inputs and expectations kept",
+			base: run(tc(pkg+"::TestEscape", Pass), tc(pkg+"::TestEscape/quotes_html", Pass), tc(pkg+"::TestEscape/plain", Pass)),
+			now:  run(tc(pkg+"::TestEscape", Pass), tc(pkg+"::TestEscape/escapes_quotes_in_attributes", Pass), tc(pkg+"::TestEscape/plain", Pass)),
+			baseSrc: goDigests("cart/esc_test.go", goHeader+`func TestEscape(t *testing.T) {
+	for _, c := range []struct{ name, in, want string }{
+		{name: "quotes html", in: "\"", want: "&quot;"},
+		{name: "plain", in: "a", want: "a"},
+	} {
+		t.Run(c.name, func(t *testing.T) { if Escape(c.in) != c.want { t.Fatal(c.in) } })
+	}
+}`),
+			nowSrc: goDigests("cart/esc_test.go", goHeader+`func TestEscape(t *testing.T) {
+	for _, c := range []struct{ name, in, want string }{
+		{name: "escapes quotes in attributes", in: "\"", want: "&quot;"},
+		{name: "plain", in: "a", want: "a"},
+	} {
+		t.Run(c.name, func(t *testing.T) { if Escape(c.in) != c.want { t.Fatal(c.in) } })
+	}
+}`),
+			modified: []string{"cart/esc_test.go"},
+		},
+		{
+			name: "untitled table cases (#00, #01) given titles, their fields kept",
+			base: run(tc(pkg+"::TestSum", Pass), tc(pkg+"::TestSum/#00", Pass), tc(pkg+"::TestSum/#01", Pass)),
+			now:  run(tc(pkg+"::TestSum", Pass), tc(pkg+"::TestSum/empty", Pass), tc(pkg+"::TestSum/two_items", Pass)),
+			baseSrc: goDigests("cart/sum_test.go", goHeader+`func TestSum(t *testing.T) {
+	cases := []struct{ name string; in []int; want int }{
+		{"", nil, 0},
+		{"", []int{1, 2}, 3},
+	}
+	for _, c := range cases { t.Run(c.name, func(t *testing.T) { _ = c }) }
+}`),
+			nowSrc: goDigests("cart/sum_test.go", goHeader+`func TestSum(t *testing.T) {
+	cases := []struct{ name string; in []int; want int }{
+		{"empty", nil, 0},
+		{"two items", []int{1, 2}, 3},
+	}
+	for _, c := range cases { t.Run(c.name, func(t *testing.T) { _ = c }) }
+}`),
+			modified: []string{"cart/sum_test.go"},
+		},
+		{
+			name: "a describe and a test title renamed together, the body and its snapshot kept",
+			base: run(tc("test/methods.test.ts::methods > normalizes the method", Pass, in("test/methods.test.ts"))),
+			now:  run(tc("test/methods.test.ts::HTTP methods > upper-cases the method", Pass, in("test/methods.test.ts"))),
+			baseSrc: jsDigests("test/methods.test.ts", `describe("methods", () => {
+  it("normalizes the method", async () => {
+    expect(normalize("get")).toMatchInlineSnapshot('"GET"');
+  });
+});`),
+			nowSrc: jsDigests("test/methods.test.ts", `describe("HTTP methods", () => {
+  // upper case is what servers expect
+  it('upper-cases the method', async () => {
+    expect(normalize("get")).toMatchInlineSnapshot('"GET"')
+  })
+})`),
+			modified: []string{"test/methods.test.ts"},
+		},
+		{
+			name: "a test split in two under a describe named after another import",
+			base: run(tc("test/url.test.ts::withQuery > keeps the hash", Pass, in("test/url.test.ts"))),
+			now: run(tc("test/url.test.ts::parseURL > keeps the hash of a path", Pass, in("test/url.test.ts")),
+				tc("test/url.test.ts::parseURL > keeps the hash of a full URL", Pass, in("test/url.test.ts"))),
+			modified: []string{"test/url.test.ts"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := Compare(tt.base, tt.now, ChangeInfo{ModifiedTests: tt.modified, BaseDigests: tt.baseSrc, NowDigests: tt.nowSrc})
+			if len(got) != 0 {
+				t.Errorf("findings on an honest rewrite:\n%s", show(got))
+			}
+		})
+	}
+}
+
+// The twins: a rename or a reworded case whose body or expectation changed too is not the same
+// test, and is reported as before.
+func TestCompareRewriteThatChangesTheBodyIsNamed(t *testing.T) {
+	tests := []struct {
+		name    string
+		base    Census
+		now     Census
+		baseSrc Digests
+		nowSrc  Digests
+		want    string
+	}{
+		{
+			name: "renamed with its check removed",
+			base: run(tc(pkg+"::TestSub", Pass)),
+			now:  run(tc(pkg+"::TestSubtract", Pass)),
+			baseSrc: goDigests("cart/calc_test.go", goHeader+`func TestSub(t *testing.T) {
+	if Sub(3, 1) != 2 { t.Fatal("3-1") }
+}`),
+			nowSrc: goDigests("cart/calc_test.go", goHeader+`func TestSubtract(t *testing.T) {
+	_ = Sub(3, 1)
+}`),
+			want: "TestSub passed at the base and did not run here",
+		},
+		{
+			name: "a case's title reworded and its expectation changed",
+			base: run(tc(pkg+"::TestEscape", Pass), tc(pkg+"::TestEscape/quotes", Pass)),
+			now:  run(tc(pkg+"::TestEscape", Pass), tc(pkg+"::TestEscape/quotes_kept", Pass)),
+			baseSrc: goDigests("cart/esc_test.go", goHeader+`func TestEscape(t *testing.T) {
+	for _, c := range []struct{ name, in, want string }{{name: "quotes", in: "\"", want: "&quot;"}} { _ = c }
+}`),
+			nowSrc: goDigests("cart/esc_test.go", goHeader+`func TestEscape(t *testing.T) {
+	for _, c := range []struct{ name, in, want string }{{name: "quotes kept", in: "\"", want: "\""}} { _ = c }
+}`),
+			want: "TestEscape/quotes passed at the base and did not run here",
+		},
+		{
+			name: "a JS test retitled with an assertion removed",
+			base: run(tc("test/a.test.ts::a > adds", Pass, in("test/a.test.ts"))),
+			now:  run(tc("test/a.test.ts::b > sums", Pass, in("test/a.test.ts"))),
+			baseSrc: jsDigests("test/a.test.ts", `describe("a", () => { it("adds", () => { expect(add(1, 1)).toBe(2) }) })`),
+			nowSrc:  jsDigests("test/a.test.ts", `describe("b", () => { it("sums", () => { add(1, 1) }) })`),
+			want:    "a > adds passed at the base and did not run here",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := show(Compare(tt.base, tt.now, ChangeInfo{BaseDigests: tt.baseSrc, NowDigests: tt.nowSrc}))
+			if !strings.Contains(got, tt.want) {
+				t.Errorf("want %q in:\n%s", tt.want, got)
+			}
+		})
+	}
+}
+
+// A title two tests of a file share has no digest: neither can be told from the other.
+func TestDigestsOfSharedTitlesAreDropped(t *testing.T) {
+	d := jsDigests("test/a.test.ts", `describe("x", () => { it("works", () => { a() }) })
+describe("y", () => { it("works", () => { b() }) })
+it('single', () => { c() })`)
+	tt := tc("test/a.test.ts::x > works", Pass, in("test/a.test.ts"))
+	if got := d.digestOf(&tt, nil); got != "" {
+		t.Errorf("a shared title has digest %q", got)
+	}
+	single := tc("test/a.test.ts::single", Pass, in("test/a.test.ts"))
+	if d.digestOf(&single, nil) == "" {
+		t.Error("a title of its own has no digest")
+	}
+}
+
+// A Go test is looked up in the directory its import path ends with, the root's otherwise.
+func TestGoDigestsFindThePackageDirectory(t *testing.T) {
+	d := goDigests("calc_test.go", goHeader+"func TestA(t *testing.T) { a() }",
+		"sub/calc_test.go", goHeader+"func TestA(t *testing.T) { b() }")
+	root := tc("example.com/m::TestA", Pass)
+	sub := tc("example.com/m/sub::TestA", Pass)
+	dirs := d.goDirs()
+	if d.digestOf(&root, dirs) == "" || d.digestOf(&sub, dirs) == "" || d.digestOf(&root, dirs) == d.digestOf(&sub, dirs) {
+		t.Errorf("root %q, sub %q", d.digestOf(&root, dirs), d.digestOf(&sub, dirs))
+	}
+}
