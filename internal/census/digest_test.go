@@ -180,9 +180,9 @@ func TestCompareRewriteThatChangesTheBodyIsNamed(t *testing.T) {
 			want: "TestEscape/quotes passed at the base and did not run here",
 		},
 		{
-			name: "a JS test retitled with an assertion removed",
-			base: run(tc("test/a.test.ts::a > adds", Pass, in("test/a.test.ts"))),
-			now:  run(tc("test/a.test.ts::b > sums", Pass, in("test/a.test.ts"))),
+			name:    "a JS test retitled with an assertion removed",
+			base:    run(tc("test/a.test.ts::a > adds", Pass, in("test/a.test.ts"))),
+			now:     run(tc("test/a.test.ts::b > sums", Pass, in("test/a.test.ts"))),
 			baseSrc: jsDigests("test/a.test.ts", `describe("a", () => { it("adds", () => { expect(add(1, 1)).toBe(2) }) })`),
 			nowSrc:  jsDigests("test/a.test.ts", `describe("b", () => { it("sums", () => { add(1, 1) }) })`),
 			want:    "a > adds passed at the base and did not run here",
