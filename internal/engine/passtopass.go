@@ -45,9 +45,13 @@ const (
 // The stop hook runs the base for its measures when they are not stored. `run` compares with
 // stored measures only (a run at the base commit stores them, as CI on the main branch does),
 // unless a rule blocks in `run`: then the base is run, as at the stop.
-func passToPass(ctx context.Context, req Request, judge *baseJudge, snap *snapshot.Snapshot, tests *censusStage, results []gates.Result, byName map[string]gates.Gate) []gates.IntegrityFinding {
+//
+// vouching are the gates whose census and coverage were both compared with the base's (the gate
+// passed), with their census here: what they found, or did not, outweighs the shape rules that
+// guess at the tests.
+func passToPass(ctx context.Context, req Request, judge *baseJudge, snap *snapshot.Snapshot, tests *censusStage, results []gates.Result, byName map[string]gates.Gate) (lost []gates.IntegrityFinding, vouching map[string]census.Census) {
 	if tests == nil {
-		return nil
+		return nil, nil
 	}
 	now := measures{tests: tests.censuses(), coverage: tests.coverages(), unwritten: tests.coverageUnwritten()}
 	cmp := comparison{
@@ -62,21 +66,37 @@ func passToPass(ctx context.Context, req Request, judge *baseJudge, snap *snapsh
 		if !ok || r.Status != gates.StatusPass && r.Status != gates.StatusFail {
 			continue
 		}
-		out = append(out, cmp.lost(ctx, judge, byName[r.Name], r, m, runBase)...)
+		found, both := cmp.lost(ctx, judge, byName[r.Name], r, m, runBase)
+		out = append(out, found...)
+		if both {
+			if vouching == nil {
+				vouching = map[string]census.Census{}
+			}
+			vouching[r.Name] = *m.Census
+		}
 	}
-	return out
+	return out, vouching
 }
 
-// lost compares a gate's measures m with the base's, measured there when runBase allows.
-func (cmp comparison) lost(ctx context.Context, judge *baseJudge, g gates.Gate, r gates.Result, m measured, runBase bool) []gates.IntegrityFinding {
+// lost compares a gate's measures m with the base's, measured there when runBase allows; both
+// says whether its census and its coverage were both compared.
+func (cmp comparison) lost(ctx context.Context, judge *baseJudge, g gates.Gate, r gates.Result, m measured, runBase bool) (found []gates.IntegrityFinding, both bool) {
 	if m.read() && judge.keptAsBase(ctx, g, m) {
-		return nil // the tree is the base: nothing to compare, and its measures are the base's
+		return nil, false // the tree is the base: nothing to compare, and its measures are the base's
 	}
 	base, ok := judge.measuredAtBase(ctx, g, runBase)
 	if !ok {
-		return nil
+		return nil, false
 	}
-	return append(cmp.tests(ctx, r, base, m), cmp.coverage(ctx, r, base, m)...)
+	both = cmp.comparesBoth(r, base, m)
+	return append(cmp.tests(ctx, r, base, m), cmp.coverage(ctx, r, base, m)...), both
+}
+
+// comparesBoth says whether a gate's census and coverage are both compared with the base's: both
+// measured on either side, neither rule off, the gate passed, and the change read whole.
+func (cmp *comparison) comparesBoth(r gates.Result, base, now measured) bool {
+	return cmp.testsLevel != gates.IntegrityOff && cmp.coverageLevel != gates.IntegrityOff && r.Status == gates.StatusPass &&
+		base.Census != nil && now.Census != nil && base.Coverage != nil && now.Coverage != nil && now.Coverage.Complete
 }
 
 // measures are what a run measured of its test gates: censuses and coverages, by gate, and why
@@ -201,6 +221,7 @@ func changeInfo(ctx context.Context, snap *snapshot.Snapshot) (*census.ChangeInf
 	}
 	info.DeletedDirs = emptiedDirs(ch)
 	info.RemovedNames = removedNames(ch)
+	info.BaseDigests, info.NowDigests = testDigests(ctx, snap, ch)
 	return info, untouchedLines(ch)
 }
 
