@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"path"
 	"slices"
+	"strings"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
 	"github.com/gauntlet-dev/gauntlet/internal/baseline"
@@ -228,19 +229,28 @@ func changeInfo(ctx context.Context, snap *snapshot.Snapshot) (*census.ChangeInf
 // untouchedLines maps a line as it is now to its line at the base, for the lines the change did
 // not add or modify; a file the change deleted or moved away has none. nil when the change was
 // cut: a file it does not show would look untouched.
+//
+// A Go file is compared only in a package (directory) the change touched: Go's coverage varies
+// from run to run (a goroutine's error branch covered in one run of six, a log line reached only
+// under load), so a line is counted as covered at the base only where the change can explain its
+// loss. Weakenings that reach other packages (a TestMain, a narrowed command, GOFLAGS) are the
+// census's and the shape rules'. Other languages' tests live apart from the code they cover (a
+// test/ beside src/): their files are compared everywhere.
 func untouchedLines(ch *snapshot.Change) coverage.Untouched {
 	if ch.Cut {
 		return nil
 	}
 	gone := map[string]bool{}
+	touchedDirs := map[string]bool{}
 	for _, f := range ch.Files {
 		if f.Status == snapshot.Deleted || f.RenamedTo != "" {
 			gone[f.Path] = true
 		}
+		touchedDirs[path.Dir(f.Path)] = true
 	}
 	lines := ch.LineMap()
 	return func(file string, line int) (int, bool) {
-		if gone[file] {
+		if gone[file] || strings.HasSuffix(file, ".go") && !touchedDirs[path.Dir(file)] {
 			return 0, false
 		}
 		return lines.Old(file, line)
