@@ -194,7 +194,9 @@ func (j *judge) eslintTree(c configPair, old, new map[string]any, prefix []strin
 	file := c.file.Path
 	at := func(k ...string) int { return lineOf(c.newData, append(append([]string{}, prefix...), k...)...) }
 	if c.file.Deleted {
-		j.add(gates.RuleLintRelaxed, file, 0, "eslint config deleted")
+		if !j.lintSuccessor(file) {
+			j.add(gates.RuleLintRelaxed, file, 0, "eslint config deleted")
+		}
 		return
 	}
 	for _, r := range eslintRulesRelaxed(eslintRules(old), eslintRules(new), len(old) > 0) {
@@ -276,9 +278,12 @@ var flatRuleOff = lazy(`(?:^|[\s{,])["']?(@?[\w/-]+)["']?\s*:\s*\[?\s*(?:["'](of
 
 func (j *judge) eslintFlat(f File) {
 	if f.Deleted {
-		j.add(gates.RuleLintRelaxed, f.Path, 0, "eslint config deleted")
+		if !j.lintSuccessor(f.Path) {
+			j.add(gates.RuleLintRelaxed, f.Path, 0, "eslint config deleted")
+		}
 		return
 	}
+	swapped := j.swappedFrom(f)
 	before := map[string]bool{}
 	for _, l := range f.Removed {
 		for _, m := range flatRuleOff.FindAllStringSubmatch(jsCode(l.Text), -1) {
@@ -287,7 +292,7 @@ func (j *judge) eslintFlat(f File) {
 	}
 	for _, l := range f.Added {
 		for _, m := range flatRuleOff.FindAllStringSubmatch(jsCode(l.Text), -1) {
-			if !before[m[1]+" "+m[2]+m[3]] {
+			if !before[m[1]+" "+m[2]+m[3]] && (swapped == "" || checkedBefore(swapped, m[1])) {
 				level := map[string]string{"0": "off", "1": "warn"}[m[3]]
 				j.add(gates.RuleLintRelaxed, f.Path, l.N, "eslint rule %s set to %s", m[1], cmpOr(m[2], level))
 			}
@@ -332,7 +337,9 @@ func (j *judge) ignoreFile(f File, tool string) {
 // pyright): a severity lowered, a check's `enabled` or `recommended` turned off.
 func (j *judge) severityConfig(c configPair) {
 	if c.file.Deleted {
-		j.add(gates.RuleLintRelaxed, c.file.Path, 0, "lint config deleted")
+		if !j.lintSuccessor(c.file.Path) {
+			j.add(gates.RuleLintRelaxed, c.file.Path, 0, "lint config deleted")
+		}
 		return
 	}
 	j.severities(c, gates.RuleLintRelaxed, nil, c.old, c.new)
