@@ -23,6 +23,9 @@ type ChangeInfo struct {
 	// BaseDigests and NowDigests are the digests of the tests' bodies the caller read from the
 	// test files the change touched, at the base and now, for tests the runner gives none.
 	BaseDigests, NowDigests Digests
+	// Digested says the digests hold every test of the test files the change touched: a test
+	// with no digest on either side is then in a file the change did not touch, unchanged.
+	Digested bool
 }
 
 // Kind is what a finding says of the tests.
@@ -346,9 +349,14 @@ type matcher struct {
 	subjects     []string        // normalized removed names and deleted files' stems
 	typoChecks   int             // names compared for a typo, up to maxTypoChecks
 
+	base     map[string]*Test   // the base's tests by ID
+	baseKids map[string][]*Test // the base's tests by their parent's ID
+	renames  map[string]int     // per parent: its base subtests gone less the new ones, once counted
+
 	// The tests new here, by what each rule looks them up by.
 	byDigest, byID, byName, byFileName, bySuiteNorm, bySuiteLeaf map[string][]*Test
 	bySuite                                                      map[string][]*Test // sorted by name
+	byParent                                                     map[string][]*Test
 }
 
 // maxTypoChecks bounds the pairs of names compared for a typo in one comparison (a rename of
@@ -361,10 +369,16 @@ func newMatcher(base, now Census, change ChangeInfo) *matcher {
 	m := &matcher{nowCensus: now, change: change, now: map[string]*Test{}, used: map[*Test]bool{},
 		found: map[string][]*Test{}, deletedTests: map[string]bool{}, touched: map[string]bool{},
 		byDigest: map[string][]*Test{}, byID: map[string][]*Test{}, byName: map[string][]*Test{}, byFileName: map[string][]*Test{},
-		bySuiteNorm: map[string][]*Test{}, bySuiteLeaf: map[string][]*Test{}, bySuite: map[string][]*Test{}}
+		bySuiteNorm: map[string][]*Test{}, bySuiteLeaf: map[string][]*Test{}, bySuite: map[string][]*Test{}, byParent: map[string][]*Test{}}
 	inBase := map[string]bool{}
-	for _, t := range base.Tests {
+	m.base, m.baseKids, m.renames = map[string]*Test{}, map[string][]*Test{}, map[string]int{}
+	for i := range base.Tests {
+		t := &base.Tests[i]
 		inBase[t.ID] = true
+		m.base[t.ID] = t
+		if parent, _, sep := splitLast(t.Name); sep != "" {
+			m.baseKids[joinID(t.Suite, parent)] = append(m.baseKids[joinID(t.Suite, parent)], t)
+		}
 	}
 	for i := range now.Tests {
 		t := &now.Tests[i]
@@ -393,6 +407,9 @@ func (m *matcher) index(t *Test) {
 		m.bySuiteLeaf[key(t.Suite, leaf)] = append(m.bySuiteLeaf[key(t.Suite, leaf)], t)
 	}
 	m.bySuite[t.Suite] = append(m.bySuite[t.Suite], t)
+	if parent, _, sep := splitLast(t.Name); sep != "" {
+		m.byParent[joinID(t.Suite, parent)] = append(m.byParent[joinID(t.Suite, parent)], t)
+	}
 }
 
 // noteChange files what the change deleted, edited and removed, for wentWithCode.
@@ -436,6 +453,7 @@ var successorRules = []successorRule{
 	(*matcher).sameLeaf,
 	(*matcher).split,
 	(*matcher).typoFixed,
+	(*matcher).dataRenamed,
 }
 
 // successors finds a base test under the rules of Compare's doc, in order.
@@ -788,4 +806,55 @@ func stem(p string) string {
 		}
 	}
 	return s
+}
+
+// dataRenamed is rule 9: a case renamed by the data it is named from (a map of the code under
+// test whose key changed): its parent still runs, its test is unchanged (the same digest at the
+// base and now, or none on either side where the caller read every file the change touched: its
+// file untouched), and the parent lost as many
+// subtests as it gained. The new sibling is then the same case.
+func (m *matcher) dataRenamed(t *Test, name nameParts) []*Test {
+	if name.sep == "" || !m.testUnchanged(t) {
+		return nil
+	}
+	parent := joinID(t.Suite, name.parent)
+	if _, ok := m.now[parent]; !ok {
+		return nil
+	}
+	if m.renameBalance(parent) != 0 {
+		return nil
+	}
+	return m.one(t, m.byParent[parent])
+}
+
+// renameBalance is how many of a parent's base subtests are not here, less how many subtests
+// it has that are new; counted once per parent.
+func (m *matcher) renameBalance(parent string) int {
+	if n, ok := m.renames[parent]; ok {
+		return n
+	}
+	n := len(m.byParent[parent])
+	if n == 0 {
+		n = -1 // nothing new: no rename to find
+	}
+	for _, k := range m.baseKids[parent] {
+		if _, ok := m.now[k.ID]; !ok {
+			n--
+		}
+	}
+	m.renames[parent] = n
+	return n
+}
+
+// testUnchanged says whether the whole test a subtest belongs to has the same source at the
+// base and now, as far as the digests tell: the same digest, or none on either side when the
+// digests hold every touched file's tests.
+func (m *matcher) testUnchanged(t *Test) bool {
+	root := t.Name
+	for p, _, sep := splitLast(root); sep != ""; p, _, sep = splitLast(p) {
+		root = p
+	}
+	id := joinID(t.Suite, root)
+	b, n := m.base[id], m.now[id]
+	return b != nil && n != nil && b.Digest == n.Digest && (b.Digest != "" || m.change.Digested)
 }

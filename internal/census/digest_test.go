@@ -224,3 +224,29 @@ func TestGoDigestsFindThePackageDirectory(t *testing.T) {
 		t.Errorf("root %q, sub %q", d.digestOf(&root, dirs), d.digestOf(&sub, dirs))
 	}
 }
+
+// A subtest named from data outside its test (a map of shells in the code under test, "ps"
+// renamed "pwsh"): its test is unchanged (its file untouched, or its digest the same), its
+// parent runs as many subtests as before, one name gone and one new: the same case renamed.
+func TestCompareFollowsCasesRenamedByTheirData(t *testing.T) {
+	base := run(tc(pkg+"::TestCompletionShell", Pass), tc(pkg+"::TestCompletionShell/bash", Pass), tc(pkg+"::TestCompletionShell/ps", Pass))
+	now := run(tc(pkg+"::TestCompletionShell", Pass), tc(pkg+"::TestCompletionShell/bash", Pass), tc(pkg+"::TestCompletionShell/pwsh", Pass))
+	src := goHeader + "func TestCompletionShell(t *testing.T) {\n\tfor k := range shells { t.Run(k, func(t *testing.T) { check(t, k) }) }\n}\n"
+	if got := Compare(base, now, ChangeInfo{Digested: true}); len(got) != 0 {
+		t.Errorf("untouched test, a case renamed:\n%s", show(got))
+	}
+	same := ChangeInfo{Digested: true, BaseDigests: goDigests("cart/c_test.go", src), NowDigests: goDigests("cart/c_test.go", src+"\nfunc TestOther(t *testing.T) {}\n")}
+	if got := Compare(base, now, same); len(got) != 0 {
+		t.Errorf("test unchanged in an edited file, a case renamed:\n%s", show(got))
+	}
+	// The twins: the test itself changed, or a case gone without another in its place.
+	changed := ChangeInfo{Digested: true, BaseDigests: goDigests("cart/c_test.go", src),
+		NowDigests: goDigests("cart/c_test.go", strings.Replace(src, "check(t, k)", "_ = k", 1))}
+	if got := show(Compare(base, now, changed)); !strings.Contains(got, "TestCompletionShell/ps passed at the base and did not run here") {
+		t.Errorf("a case renamed in a test that changed is not named:\n%s", got)
+	}
+	fewer := run(tc(pkg+"::TestCompletionShell", Pass), tc(pkg+"::TestCompletionShell/bash", Pass))
+	if got := show(Compare(base, fewer, ChangeInfo{Digested: true})); !strings.Contains(got, "TestCompletionShell/ps passed at the base and did not run here") {
+		t.Errorf("a case dropped is not named:\n%s", got)
+	}
+}

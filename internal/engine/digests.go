@@ -29,7 +29,8 @@ type digestReader func(rel string) ([]byte, bool)
 // files it added or edited, so that the census follows a test renamed or moved with its body.
 // Go test functions and their table cases, and JavaScript and TypeScript it/test calls, are read;
 // other languages give none. A file that cannot be read gives none.
-func testDigests(ctx context.Context, snap *snapshot.Snapshot, ch *snapshot.Change) (base, now census.Digests) {
+// whole says every touched test file was read (none past the bounds, none unreadable).
+func testDigests(ctx context.Context, snap *snapshot.Snapshot, ch *snapshot.Change) (base, now census.Digests, whole bool) {
 	from, _, hasBase, err := snap.DiffBase(ctx)
 	readBase := func(rel string) ([]byte, bool) {
 		if err != nil || !hasBase {
@@ -46,22 +47,25 @@ func testDigests(ctx context.Context, snap *snapshot.Snapshot, ch *snapshot.Chan
 		data, rerr := safefile.ReadFile(filepath.Join(snap.Root(), filepath.FromSlash(rel)), maxDigestFileBytes, deadline)
 		return data, rerr == nil
 	}
-	base, now = census.Digests{}, census.Digests{}
+	base, now, whole = census.Digests{}, census.Digests{}, !ch.Cut
 	nBase, nNow := 0, 0
 	for _, f := range ch.Files {
-		if !digestible(f.Path) || ctx.Err() != nil {
+		if !digestible(f.Path) {
+			// A test file whose tests are not read (Python, Rust): its tests have no digest on
+			// either side, and are not known to be unchanged.
+			whole = whole && !integrity.IsTestFile(f.Path)
 			continue
 		}
-		if f.Status != snapshot.Added && nBase < maxDigestFiles {
+		if f.Status != snapshot.Added {
 			nBase++
-			addDigests(base, f.Path, readBase)
+			whole = nBase <= maxDigestFiles && addDigests(base, f.Path, readBase) && whole
 		}
-		if f.Status != snapshot.Deleted && nNow < maxDigestFiles {
+		if f.Status != snapshot.Deleted {
 			nNow++
-			addDigests(now, f.Path, readNow)
+			whole = nNow <= maxDigestFiles && addDigests(now, f.Path, readNow) && whole
 		}
 	}
-	return base, now
+	return base, now, whole && ctx.Err() == nil
 }
 
 // digestible says whether a file is a test file whose tests' digests can be read.
@@ -76,14 +80,16 @@ func digestible(p string) bool {
 	return false
 }
 
-func addDigests(d census.Digests, rel string, read digestReader) {
+// addDigests adds the digests of a test file's tests; false when it could not be read.
+func addDigests(d census.Digests, rel string, read digestReader) bool {
 	data, ok := read(rel)
 	if !ok {
-		return
+		return false
 	}
 	if path.Ext(rel) == ".go" {
 		d.AddGo(rel, data)
 	} else {
 		d.AddJS(rel, data)
 	}
+	return true
 }

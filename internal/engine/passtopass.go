@@ -222,7 +222,7 @@ func changeInfo(ctx context.Context, snap *snapshot.Snapshot) (*census.ChangeInf
 	}
 	info.DeletedDirs = emptiedDirs(ch)
 	info.RemovedNames = removedNames(ch)
-	info.BaseDigests, info.NowDigests = testDigests(ctx, snap, ch)
+	info.BaseDigests, info.NowDigests, info.Digested = testDigests(ctx, snap, ch)
 	return info, untouchedLines(ch)
 }
 
