@@ -221,8 +221,7 @@ const maxJSTests = 10000
 // text of the call after its title up to its closing parenthesis, whitespace and comments left
 // out and the title replaced. Only titles written as one literal string are read.
 func (d Digests) AddJS(file string, src []byte) {
-	for i, m := range jsTestCall.FindAllSubmatchIndex(src, maxJSTests) {
-		_ = i
+	for _, m := range jsTestCall.FindAllSubmatchIndex(src, maxJSTests) {
 		title := ""
 		for g := 1; g <= 3; g++ {
 			if m[2*g] >= 0 {

@@ -28,25 +28,10 @@ type digestReader func(rel string) ([]byte, bool)
 // base (from its commit) for the files it deleted or edited, now (from the work tree) for the
 // files it added or edited, so that the census follows a test renamed or moved with its body.
 // Go test functions and their table cases, and JavaScript and TypeScript it/test calls, are read;
-// other languages give none. A file that cannot be read gives none.
-// whole says every touched test file was read (none past the bounds, none unreadable).
+// other languages give none. whole says every touched test file was read (none past the bounds,
+// none unreadable, none of another language).
 func testDigests(ctx context.Context, snap *snapshot.Snapshot, ch *snapshot.Change) (base, now census.Digests, whole bool) {
-	from, _, hasBase, err := snap.DiffBase(ctx)
-	readBase := func(rel string) ([]byte, bool) {
-		if err != nil || !hasBase {
-			return nil, false
-		}
-		data, found, ferr := snap.FileAt(ctx, from, rel, maxDigestFileBytes)
-		return data, found && ferr == nil
-	}
-	deadline := time.Now().Add(digestReadTime)
-	if d, ok := ctx.Deadline(); ok {
-		deadline = d
-	}
-	readNow := func(rel string) ([]byte, bool) {
-		data, rerr := safefile.ReadFile(filepath.Join(snap.Root(), filepath.FromSlash(rel)), maxDigestFileBytes, deadline)
-		return data, rerr == nil
-	}
+	readBase, readNow := digestReaders(ctx, snap)
 	base, now, whole = census.Digests{}, census.Digests{}, !ch.Cut
 	nBase, nNow := 0, 0
 	for _, f := range ch.Files {
@@ -66,6 +51,28 @@ func testDigests(ctx context.Context, snap *snapshot.Snapshot, ch *snapshot.Chan
 		}
 	}
 	return base, now, whole && ctx.Err() == nil
+}
+
+// digestReaders read a test file as the change's base commit holds it, and as the work tree
+// does, each boundedly.
+func digestReaders(ctx context.Context, snap *snapshot.Snapshot) (atBase, inTree digestReader) {
+	from, _, hasBase, err := snap.DiffBase(ctx)
+	atBase = func(rel string) ([]byte, bool) {
+		if err != nil || !hasBase {
+			return nil, false
+		}
+		data, found, ferr := snap.FileAt(ctx, from, rel, maxDigestFileBytes)
+		return data, found && ferr == nil
+	}
+	deadline := time.Now().Add(digestReadTime)
+	if d, ok := ctx.Deadline(); ok {
+		deadline = d
+	}
+	inTree = func(rel string) ([]byte, bool) {
+		data, rerr := safefile.ReadFile(filepath.Join(snap.Root(), filepath.FromSlash(rel)), maxDigestFileBytes, deadline)
+		return data, rerr == nil
+	}
+	return atBase, inTree
 }
 
 // digestible says whether a file is a test file whose tests' digests can be read.
