@@ -220,7 +220,11 @@ const maxJSTests = 10000
 // AddJS reads a JavaScript or TypeScript test file for the digests of its tests, by title: the
 // text of the call after its title up to its closing parenthesis, whitespace and comments left
 // out and the title replaced. Only titles written as one literal string are read.
+//
+// The calls' texts are read within 4 times the file's bytes in all (calls that never close would
+// each read to the end of the file): past that, the file's remaining tests have no digest.
 func (d Digests) AddJS(file string, src []byte) {
+	budget := 4*len(src) + 1<<16
 	for _, m := range jsTestCall.FindAllSubmatchIndex(src, maxJSTests) {
 		title := ""
 		for g := 1; g <= 3; g++ {
@@ -229,6 +233,9 @@ func (d Digests) AddJS(file string, src []byte) {
 			}
 		}
 		body := callRest(src[m[1]:])
+		if budget -= len(body); budget < 0 {
+			return
+		}
 		d.put(file, title, bodyDigest("js", []string{strings.ReplaceAll(jsCompact(body), jsCompact([]byte(title)), "_")}))
 	}
 }

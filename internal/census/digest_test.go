@@ -1,6 +1,7 @@
 package census
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -248,5 +249,24 @@ func TestCompareFollowsCasesRenamedByTheirData(t *testing.T) {
 	fewer := run(tc(pkg+"::TestCompletionShell", Pass), tc(pkg+"::TestCompletionShell/bash", Pass))
 	if got := show(Compare(base, fewer, ChangeInfo{Digested: true})); !strings.Contains(got, "TestCompletionShell/ps passed at the base and did not run here") {
 		t.Errorf("a case dropped is not named:\n%s", got)
+	}
+}
+
+// Calls that never close would each be read to the end of the file: the reading stops within a
+// bound of the file's size, the tests before it keeping their digests.
+func TestJSDigestsAreBoundedOnUnclosedCalls(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("it('first', () => { a() })\n")
+	for i := range 20000 {
+		fmt.Fprintf(&b, "it('x%d', (\n", i)
+	}
+	src := b.String()
+	d := jsDigests("test/a.test.ts", src)
+	first := tc("test/a.test.ts::first", Pass, in("test/a.test.ts"))
+	if d.digestOf(&first, nil) == "" {
+		t.Error("the test before the unclosed calls has no digest")
+	}
+	if len(d) > 100 {
+		t.Errorf("%d digests read past the bound", len(d))
 	}
 }
