@@ -71,11 +71,16 @@ const maxNamed = 100
 //     test_add[small]), either way;
 //  6. the same last name in its suite and file: its describe block or module renamed;
 //  7. a split: two or more new tests of its suite and file whose names start with its name
-//     (TestParse into TestParseEmpty and TestParseLong);
+//     (TestParse into TestParseEmpty and TestParseLong), or whose last names start with its
+//     last name;
 //  8. a typo fixed: the one new whole test (no subtest) of its suite and file whose name is at
-//     most two letters away, one in eight (TestHidesDeperecated and TestHidesDeprecated).
+//     most two letters away, one in eight (TestHidesDeperecated and TestHidesDeprecated);
+//  9. a case renamed by its data: a subtest of an unchanged test whose parent runs as many new
+//     subtests as it lost (a map key of the code under test renamed);
+//  10. a title shortened or lengthened at a word's end: the one new test of its suite, file and
+//     parent (not a Go subtest) whose last name starts its own or extends it.
 //
-// Rules 1 to 6 and 8 give each new test to one base test at most; a split's tests may serve several,
+// Rule 7 also finds a split by last names, its describe renamed. Rules 1 to 6 and 8 to 10 give each new test to one base test at most; a split's tests may serve several,
 // which is why the count of passing tests is compared too. The test is then judged by its
 // successors: one that fails makes it failing, one skipped makes it skipped.
 //
@@ -454,6 +459,7 @@ var successorRules = []successorRule{
 	(*matcher).split,
 	(*matcher).typoFixed,
 	(*matcher).dataRenamed,
+	(*matcher).titleResized,
 }
 
 // successors finds a base test under the rules of Compare's doc, in order.
@@ -857,4 +863,40 @@ func (m *matcher) testUnchanged(t *Test) bool {
 	id := joinID(t.Suite, root)
 	b, n := m.base[id], m.now[id]
 	return b != nil && n != nil && b.Digest == n.Digest && (b.Digest != "" || m.change.Digested)
+}
+
+// titleResized is rule 10: a title shortened or lengthened in place, the one new test of its
+// suite, file and parent whose last name starts its own, or extends it, at a word's end
+// ("delimiter should equal :" and "delimiter"). Not a Go subtest: a table case's name is data.
+func (m *matcher) titleResized(t *Test, name nameParts) []*Test {
+	if name.sep == "/" {
+		return nil
+	}
+	var c []*Test
+	for _, n := range m.bySuite[t.Suite] {
+		if m.typoChecks >= maxTypoChecks {
+			return nil
+		}
+		m.typoChecks++
+		parent, leaf, sep := splitLast(n.Name)
+		if !m.used[n] && sameFile(t, n) && parent == name.parent && sep == name.sep && resized(name.leaf, leaf) {
+			c = append(c, n)
+		}
+	}
+	if len(c) != 1 {
+		return nil
+	}
+	return m.one(t, c)
+}
+
+// resized says whether one title is the other cut at a word's end.
+func resized(a, b string) bool {
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	if len(a) < 3 || len(a) == len(b) || !strings.HasPrefix(b, a) {
+		return false
+	}
+	r := rune(b[len(a)])
+	return !unicode.IsLetter(r) && !unicode.IsDigit(r)
 }

@@ -270,3 +270,28 @@ func TestJSDigestsAreBoundedOnUnclosedCalls(t *testing.T) {
 		t.Errorf("%d digests read past the bound", len(d))
 	}
 }
+
+// A title shortened or lengthened in place, its body changed with it (pathe: "delimiter should
+// equal :" became "delimiter", its expectation made platform-aware): the one new test of its
+// describe and file whose last name starts its own, or extends it, at a word's end.
+func TestCompareFollowsATitleShortenedOrLengthened(t *testing.T) {
+	f := in("test/index.spec.ts")
+	base := run(tc("test/index.spec.ts::constants > delimiter should equal :", Pass, f), tc("test/index.spec.ts::constants > sep should equal /", Pass, f))
+	now := run(tc("test/index.spec.ts::constants > delimiter", Pass, f), tc("test/index.spec.ts::constants > sep should equal /", Pass, f))
+	if got := Compare(base, now, ChangeInfo{}); len(got) != 0 {
+		t.Errorf("a title shortened:\n%s", show(got))
+	}
+	if got := Compare(now, base, ChangeInfo{}); len(got) != 0 {
+		t.Errorf("a title lengthened:\n%s", show(got))
+	}
+	// The twins: not at a word's end, or two candidates.
+	part := run(tc("test/index.spec.ts::constants > delim", Pass, f), tc("test/index.spec.ts::constants > sep should equal /", Pass, f))
+	if got := show(Compare(base, part, ChangeInfo{})); !strings.Contains(got, "did not run here") {
+		t.Errorf("a title cut within a word is followed:\n%s", got)
+	}
+	two := run(tc("test/index.spec.ts::constants > delimiter", Pass, f), tc("test/index.spec.ts::constants > delimiter should", Pass, f),
+		tc("test/index.spec.ts::constants > sep should equal /", Pass, f))
+	if got := show(Compare(base, two, ChangeInfo{})); !strings.Contains(got, "did not run here") {
+		t.Errorf("two candidates, one picked:\n%s", got)
+	}
+}
