@@ -223,7 +223,7 @@ func changeInfo(ctx context.Context, snap *snapshot.Snapshot) (*census.ChangeInf
 	info.DeletedDirs = emptiedDirs(ch)
 	info.RemovedNames = removedNames(ch)
 	info.BaseDigests, info.NowDigests, info.Digested = testDigests(ctx, snap, ch)
-	return info, untouchedLines(ch)
+	return info, untouchedLines(ch, editedGoSources(ctx, snap, ch))
 }
 
 // untouchedLines maps a line as it is now to its line at the base, for the lines the change did
@@ -236,7 +236,11 @@ func changeInfo(ctx context.Context, snap *snapshot.Snapshot) (*census.ChangeInf
 // loss. Weakenings that reach other packages (a TestMain, a narrowed command, GOFLAGS) are the
 // census's and the shape rules'. Other languages' tests live apart from the code they cover (a
 // test/ beside src/): their files are compared everywhere.
-func untouchedLines(ch *snapshot.Change) coverage.Untouched {
+//
+// Nor are the lines of a Go function the change edited (sources holds the edited Go files as
+// they are now): a change to a function's code that stops it reaching its own later lines (a
+// branch that now returns first) is the change's doing, not a test that stopped testing.
+func untouchedLines(ch *snapshot.Change, sources map[string][]byte) coverage.Untouched {
 	if ch.Cut {
 		return nil
 	}
@@ -249,8 +253,9 @@ func untouchedLines(ch *snapshot.Change) coverage.Untouched {
 		touchedDirs[path.Dir(f.Path)] = true
 	}
 	lines := ch.LineMap()
+	edited := editedGoFuncs(ch, sources)
 	return func(file string, line int) (int, bool) {
-		if gone[file] || strings.HasSuffix(file, ".go") && !touchedDirs[path.Dir(file)] {
+		if gone[file] || strings.HasSuffix(file, ".go") && !touchedDirs[path.Dir(file)] || edited.holds(file, line) {
 			return 0, false
 		}
 		return lines.Old(file, line)

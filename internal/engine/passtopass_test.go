@@ -31,7 +31,7 @@ func TestCoverageIsComparedInGoPackagesTheChangeTouched(t *testing.T) {
 		{Path: "root_test.go", Status: snapshot.Added},
 		{Path: "test/a.test.ts", Status: snapshot.Modified},
 	}}
-	untouched := untouchedLines(ch)
+	untouched := untouchedLines(ch, nil)
 	for _, tt := range []struct {
 		file string
 		want bool
@@ -45,5 +45,38 @@ func TestCoverageIsComparedInGoPackagesTheChangeTouched(t *testing.T) {
 		if _, ok := untouched(tt.file, 3); ok != tt.want {
 			t.Errorf("%s compared: %v, want %v", tt.file, ok, tt.want)
 		}
+	}
+}
+
+// A change to a Go function's code that stops it reaching its own later lines (a branch that
+// now returns first) is the change's doing: the lines of a function the change edited are not
+// compared. The function's neighbours are.
+func TestCoverageSkipsTheGoFunctionsTheChangeEdited(t *testing.T) {
+	src := "package mux\n\nfunc Match() bool {\n\tif a {\n\t\treturn b\n\t}\n\tif c {\n\t\td()\n\t}\n\treturn true\n}\n\nfunc Other() {\n\te()\n}\n"
+	ch := &snapshot.Change{Files: []*snapshot.File{{Path: "route.go", Status: snapshot.Modified,
+		Hunks: []snapshot.Hunk{{OldStart: 4, OldLines: 0, NewStart: 5, NewLines: 1, Lines: []snapshot.Line{{Kind: snapshot.Add, New: 5, Text: "\t\treturn b"}}}}}}}
+	untouched := untouchedLines(ch, map[string][]byte{"route.go": []byte(src)})
+	if _, ok := untouched("route.go", 8); ok {
+		t.Error("a line of the edited function Match is compared")
+	}
+	if _, ok := untouched("route.go", 14); !ok {
+		t.Error("a line of the untouched function Other is not compared")
+	}
+}
+
+// A removal inside a function (its early return deleted) edits it too.
+func TestCoverageSkipsAGoFunctionALineWasRemovedFrom(t *testing.T) {
+	src := "package mux\n\nfunc Match() bool {\n\tif c {\n\t\td()\n\t}\n\treturn true\n}\n\nfunc Other() {\n\te()\n}\n"
+	ch := &snapshot.Change{Files: []*snapshot.File{{Path: "route.go", Status: snapshot.Modified,
+		Hunks: []snapshot.Hunk{{OldStart: 3, OldLines: 3, NewStart: 3, NewLines: 2, Lines: []snapshot.Line{
+			{Kind: snapshot.Context, Old: 3, New: 3, Text: "func Match() bool {"},
+			{Kind: snapshot.Remove, Old: 4, Text: "\treturn false"},
+			{Kind: snapshot.Context, Old: 5, New: 4, Text: "\tif c {"}}}}}}}
+	untouched := untouchedLines(ch, map[string][]byte{"route.go": []byte(src)})
+	if _, ok := untouched("route.go", 5); ok {
+		t.Error("a line of Match, which lost a line, is compared")
+	}
+	if _, ok := untouched("route.go", 11); !ok {
+		t.Error("a line of the untouched function Other is not compared")
 	}
 }
