@@ -101,7 +101,7 @@ const maxNamed = 100
 // judges that), a test renamed and weakened at once, and a test replaced by a split or a
 // table whose new tests check less.
 func Compare(base, now Census, change ChangeInfo) []Finding {
-	base, now = withDigests(base, change.BaseDigests), withDigests(now, change.NowDigests)
+	base, now = withGoFiles(withDigests(base, change.BaseDigests), change.BaseDigests), withDigests(now, change.NowDigests)
 	m := newMatcher(base, now, change)
 	var named []Finding
 	excused := 0

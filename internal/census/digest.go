@@ -10,6 +10,7 @@ import (
 	"go/token"
 	"path"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -28,8 +29,12 @@ type Digests map[string]string
 // ambiguous marks a key two tests share.
 const ambiguous = "?"
 
-// goDir marks the keys of Go tests, whose place is a directory matched against an import path.
-const goDir = "go\x01"
+// goDir marks the keys of Go tests, whose place is a directory matched against an import path;
+// goFile the keys of the files Go tests live in, which go test does not name.
+const (
+	goDir  = "go\x01"
+	goFile = "gofile\x01"
+)
 
 func (d Digests) put(place, name, digest string) {
 	k := key(place, name)
@@ -62,6 +67,7 @@ func (d Digests) AddGo(file string, src []byte) {
 		name := fn.Name.Name
 		body := slice(fset, src, fn.Body)
 		d.put(place, name, bodyDigest("go", goTokens(body, name, "")))
+		d.put(goFile+path.Dir(file), name, file)
 		d.addGoCases(fset, src, place, name, fn.Body)
 	}
 }
@@ -372,6 +378,18 @@ func (d Digests) goDirs() []string {
 	return out
 }
 
+// goFileOf is the file a Go test lives in as d knows it, "" when not known.
+func (d Digests) goFileOf(t *Test, goDirs []string) string {
+	dir, ok := goDirOf(t.Suite, goDirs)
+	if !ok {
+		return ""
+	}
+	if f := d[key(goFile+dir, t.Name)]; f != ambiguous {
+		return f
+	}
+	return ""
+}
+
 // withDigests is c with each test's digest filled from d where the runner gave none.
 func withDigests(c Census, d Digests) Census {
 	if len(d) == 0 {
@@ -386,5 +404,26 @@ func withDigests(c Census, d Digests) Census {
 		}
 	}
 	c.Tests = tests
+	return c
+}
+
+// withGoFiles is the base's census with each Go test's file filled from the base's source where
+// the runner named none (go test never does), subtests by their test's: so that a test file
+// deleted together with its code takes its tests with it, and a finding names the file.
+func withGoFiles(c Census, d Digests) Census {
+	if len(d) == 0 {
+		return c
+	}
+	c.Tests = slices.Clone(c.Tests)
+	dirs := d.goDirs()
+	for i := range c.Tests {
+		t := &c.Tests[i]
+		if t.File != "" {
+			continue
+		}
+		root := *t
+		root.Name, _, _ = strings.Cut(t.Name, "/")
+		t.File = d.goFileOf(&root, dirs)
+	}
 	return c
 }

@@ -295,3 +295,21 @@ func TestCompareFollowsATitleShortenedOrLengthened(t *testing.T) {
 		t.Errorf("two candidates, one picked:\n%s", got)
 	}
 }
+
+// A Go test's file, which go test does not name, is known from the base's source: a test file
+// deleted together with its code file of the same stem (context_test.go with context.go) takes
+// its tests with it.
+func TestCompareGoTestDeletedWithItsCodeByItsSource(t *testing.T) {
+	base := run(tc(pkg+"::TestNativeContextMiddleware", Pass), tc(pkg+"::TestRoute", Pass))
+	now := run(tc(pkg+"::TestRoute", Pass))
+	src := goDigests("cart/context_test.go", goHeader+"func TestNativeContextMiddleware(t *testing.T) { check(t) }\n")
+	change := ChangeInfo{DeletedTests: []string{"cart/context_test.go"}, DeletedCode: []string{"cart/context.go"}, BaseDigests: src}
+	if got := Compare(base, now, change); len(got) != 0 {
+		t.Errorf("a test deleted with its code:\n%s", show(got))
+	}
+	// The twin: its code stays.
+	change.DeletedCode = nil
+	if got := show(Compare(base, now, change)); !strings.Contains(got, "TestNativeContextMiddleware passed at the base and did not run here: cart/context_test.go (deleted)") {
+		t.Errorf("a test deleted without its code is not named with its file:\n%s", got)
+	}
+}
