@@ -78,7 +78,8 @@ const maxNamed = 100
 //  9. a case renamed by its data: a subtest of an unchanged test whose parent runs as many new
 //     subtests as it lost (a map key of the code under test renamed);
 //  10. a title shortened or lengthened at a word's end: the one new test of its suite, file and
-//     parent (not a Go subtest) whose last name starts its own or extends it.
+//     parent (not a Go subtest) whose last name starts its own or extends it;
+//  11. the one case of a table folded into its test, which runs here without subtests.
 //
 // Rule 7 also finds a split by last names, its describe renamed. Rules 1 to 6 and 8 to 10 give each new test to one base test at most; a split's tests may serve several,
 // which is why the count of passing tests is compared too. The test is then judged by its
@@ -460,6 +461,7 @@ var successorRules = []successorRule{
 	(*matcher).typoFixed,
 	(*matcher).dataRenamed,
 	(*matcher).titleResized,
+	(*matcher).foldedIntoParent,
 }
 
 // successors finds a base test under the rules of Compare's doc, in order.
@@ -899,4 +901,30 @@ func resized(a, b string) bool {
 	}
 	r := rune(b[len(a)])
 	return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+}
+
+// foldedIntoParent is rule 11: the one case of a table folded into its test, which runs here
+// without subtests: the test is its successor. A table of more cases emptied is not: its cases
+// are named.
+func (m *matcher) foldedIntoParent(t *Test, name nameParts) []*Test {
+	if name.sep == "" {
+		return nil
+	}
+	parent := joinID(t.Suite, name.parent)
+	p, ok := m.now[parent]
+	if !ok || len(m.baseKids[parent]) != 1 || len(m.byParent[parent]) > 0 || m.hasKidsNow(p) {
+		return nil
+	}
+	m.found[t.ID] = []*Test{p}
+	return m.found[t.ID]
+}
+
+// hasKidsNow says whether a test has subtests here, new or not.
+func (m *matcher) hasKidsNow(p *Test) bool {
+	for _, k := range m.baseKids[p.ID] {
+		if _, ok := m.now[k.ID]; ok {
+			return true
+		}
+	}
+	return false
 }

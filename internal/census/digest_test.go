@@ -313,3 +313,22 @@ func TestCompareGoTestDeletedWithItsCodeByItsSource(t *testing.T) {
 		t.Errorf("a test deleted without its code is not named with its file:\n%s", got)
 	}
 }
+
+// A table of one case folded into its test (mapstructure: the loop removed, the one case's
+// check written in the test itself): the test, which runs now without subtests, is the case.
+func TestCompareFollowsAOneCaseTableFoldedIntoItsTest(t *testing.T) {
+	base := run(tc(pkg+"::TestDecode", Pass), tc(pkg+"::TestDecode/input_is_array", Pass))
+	now := run(tc(pkg+"::TestDecode", Pass))
+	if got := Compare(base, now, ChangeInfo{}); len(got) != 0 {
+		t.Errorf("a one-case table folded:\n%s", show(got))
+	}
+	// The twins: a table of two cases emptied; the test failing now.
+	two := run(tc(pkg+"::TestDecode", Pass), tc(pkg+"::TestDecode/a", Pass), tc(pkg+"::TestDecode/b", Pass))
+	if got := show(Compare(two, now, ChangeInfo{})); !strings.Contains(got, "TestDecode/a passed at the base and did not run here") {
+		t.Errorf("two cases gone are not named:\n%s", got)
+	}
+	failing := run(tc(pkg+"::TestDecode", Fail))
+	if got := show(Compare(base, failing, ChangeInfo{})); !strings.Contains(got, "TestDecode/input_is_array passed at the base and fails here as TestDecode") {
+		t.Errorf("a folded case that fails is not named:\n%s", got)
+	}
+}
