@@ -79,7 +79,8 @@ const maxNamed = 100
 //     subtests as it lost (a map key of the code under test renamed);
 //  10. a title shortened or lengthened at a word's end: the one new test of its suite, file and
 //     parent (not a Go subtest) whose last name starts its own or extends it;
-//  11. the one case of a table folded into its test, which runs here without subtests.
+//  11. the one case of a table folded into its test, which runs here without subtests;
+//  12. a describe block of one test made the test's title under another describe.
 //
 // Rule 7 also finds a split by last names, its describe renamed. Rules 1 to 6 and 8 to 10 give each new test to one base test at most; a split's tests may serve several,
 // which is why the count of passing tests is compared too. The test is then judged by its
@@ -462,6 +463,7 @@ var successorRules = []successorRule{
 	(*matcher).dataRenamed,
 	(*matcher).titleResized,
 	(*matcher).foldedIntoParent,
+	(*matcher).describeMadeTitle,
 }
 
 // successors finds a base test under the rules of Compare's doc, in order.
@@ -927,4 +929,27 @@ func (m *matcher) hasKidsNow(p *Test) bool {
 		}
 	}
 	return false
+}
+
+// describeMadeTitle is rule 12: a describe block of one test made that test's title under
+// another describe ("normalizeAliases > should work" and "alias > normalizeAliases"): the one
+// new test of its suite and file, at its depth, whose last name is its describe's.
+func (m *matcher) describeMadeTitle(t *Test, name nameParts) []*Test {
+	if name.sep != " > " || len(m.baseKids[joinID(t.Suite, name.parent)]) != 1 {
+		return nil
+	}
+	_, describe, _ := splitLast(name.parent)
+	if describe == "" {
+		describe = name.parent
+	}
+	var c []*Test
+	for _, n := range m.bySuiteLeaf[key(t.Suite, describe)] {
+		if !m.used[n] && sameFile(t, n) && depth(n.Name) == depth(t.Name) {
+			c = append(c, n)
+		}
+	}
+	if len(c) != 1 {
+		return nil
+	}
+	return m.one(t, c)
 }

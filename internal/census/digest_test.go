@@ -332,3 +332,20 @@ func TestCompareFollowsAOneCaseTableFoldedIntoItsTest(t *testing.T) {
 		t.Errorf("a folded case that fails is not named:\n%s", got)
 	}
 }
+
+// A describe block of one test made the test's title under a new describe (pathe:
+// "normalizeAliases > should work" became "alias > normalizeAliases", its snapshot kept).
+func TestCompareFollowsADescribeMadeTheTitle(t *testing.T) {
+	f := in("test/utils.spec.ts")
+	base := run(tc("test/utils.spec.ts::normalizeAliases > should work", Pass, f), tc("test/utils.spec.ts::filename > works", Pass, f))
+	now := run(tc("test/utils.spec.ts::alias > normalizeAliases", Pass, f), tc("test/utils.spec.ts::alias > resolveAlias > @", Pass, f),
+		tc("test/utils.spec.ts::filename > works", Pass, f))
+	if got := Compare(base, now, ChangeInfo{}); len(got) != 0 {
+		t.Errorf("a describe made the title:\n%s", show(got))
+	}
+	// The twin: the describe held two tests; both cannot become one.
+	two := run(tc("test/utils.spec.ts::normalizeAliases > should work", Pass, f), tc("test/utils.spec.ts::normalizeAliases > keeps others", Pass, f))
+	if got := show(Compare(two, now, ChangeInfo{})); !strings.Contains(got, "did not run here") {
+		t.Errorf("a describe of two tests made one title:\n%s", got)
+	}
+}
