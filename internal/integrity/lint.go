@@ -199,14 +199,15 @@ func (j *judge) eslintTree(c configPair, old, new map[string]any, prefix []strin
 		}
 		return
 	}
-	for _, r := range eslintRulesRelaxed(eslintRules(old), eslintRules(new), len(old) > 0) {
+	swapped := presetSwapped(old["extends"], new["extends"])
+	for _, r := range eslintRulesRelaxed(eslintRules(old), eslintRules(new), len(old) > 0 && !swapped) {
 		line := at("rules")
 		if r.written {
 			line = cmpOr0(at("rules", r.rule), line)
 		}
 		j.add(gates.RuleLintRelaxed, file, line, "%s", r.message)
 	}
-	if lost := grown(new["extends"], old["extends"]); len(lost) > 0 {
+	if lost := grown(new["extends"], old["extends"]); len(lost) > 0 && !swapped {
 		j.add(gates.RuleLintRelaxed, file, at("extends"), "eslint no longer extends %s", list(lost, 3))
 	}
 	if added := grown(old["ignorePatterns"], new["ignorePatterns"]); len(added) > 0 {
@@ -326,7 +327,7 @@ func (j *judge) ignoreFile(f File, tool string) {
 	}
 	for _, l := range f.Added {
 		t := strings.TrimSpace(l.Text)
-		if t == "" || strings.HasPrefix(t, "#") || removed[t] {
+		if t == "" || strings.HasPrefix(t, "#") || removed[t] || ignoredAnyway(t) {
 			continue
 		}
 		j.add(gates.RuleLintRelaxed, f.Path, l.N, "%s now ignores %s", tool, t)
@@ -729,4 +730,11 @@ func clippyRelaxed(k string, o, n any) string {
 
 func isClippyThreshold(k string) bool {
 	return strings.HasSuffix(k, "-threshold") || strings.HasPrefix(k, "max-") || strings.HasPrefix(k, "too-many-")
+}
+
+// ignoredAnyway says whether an ignore pattern names what linters never read: node_modules and
+// .git, which eslint, biome and oxlint ignore by default.
+func ignoredAnyway(pattern string) bool {
+	p := strings.Trim(strings.TrimSuffix(strings.TrimPrefix(pattern, "**/"), "/**"), "/")
+	return p == "node_modules" || p == ".git"
 }

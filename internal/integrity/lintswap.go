@@ -74,3 +74,20 @@ func (j *judge) swappedFrom(f File) string {
 func checkedBefore(old, rule string) bool {
 	return regexp.MustCompile(`(^|[^\w/@-])` + regexp.QuoteMeta(rule) + `($|[^\w/-])`).MatchString(old)
 }
+
+// presetSwapped says whether an eslint config's presets were swapped for others: one dropped and
+// one added that checks (not one that only turns rules off, as prettier's do). Judged by what the
+// new config checks, the swap relaxes nothing by itself; the rules the new config turns off that
+// the old one did not name come with the new preset, and are not reported either. A rule the old
+// config named and the new one lowers still is.
+func presetSwapped(old, new any) bool {
+	if len(grown(new, old)) == 0 {
+		return false
+	}
+	for _, p := range grown(old, new) {
+		if !strings.Contains(strings.ToLower(p), "prettier") {
+			return true
+		}
+	}
+	return false
+}
