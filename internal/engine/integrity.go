@@ -125,9 +125,10 @@ func withSessionFindings(found []gates.IntegrityFinding, req Request) []gates.In
 }
 
 // outweighed are the shape rules the measures outweigh: those that count assertions in the diff
-// (a loop over a table holds fewer assertion calls than the tests it replaced) and a test
-// function removed (the census follows it to its new name or table): they guess.
-var outweighed = map[string]bool{gates.RuleAssertionsDropped: true, gates.RuleTestRemoved: true}
+// (a loop over a table holds fewer assertion calls than the tests it replaced), a test function
+// removed (the census follows it to its new name or table) and a Go test file removed (the
+// census excuses its tests when its code went with it): they guess.
+var outweighed = map[string]bool{gates.RuleAssertionsDropped: true, gates.RuleTestRemoved: true, gates.RuleTestFileRemoved: true}
 
 // measuredOutweighShapes lowers the blocks of the guessing shape rules on a test file to notices
 // when the measures outweigh them: a gate whose census holds that file's tests (vouching: the

@@ -13,6 +13,7 @@ import (
 func TestMeasuredOutweighGuessingShapes(t *testing.T) {
 	dropped := gates.IntegrityFinding{Rule: gates.RuleAssertionsDropped, File: "cart/calc_test.go", Level: gates.IntegrityBlock, Message: "2 fewer"}
 	removed := gates.IntegrityFinding{Rule: gates.RuleTestRemoved, File: "cart/calc_test.go", Level: gates.IntegrityBlock, Message: "test TestSub removed"}
+	fileGone := gates.IntegrityFinding{Rule: gates.RuleTestFileRemoved, File: "cart/context_test.go", Level: gates.IntegrityBlock, Message: "test file deleted"}
 	skipped := gates.IntegrityFinding{Rule: gates.RuleTestSkipped, File: "cart/calc_test.go", Level: gates.IntegrityBlock, Message: "t.Skip"}
 	jsDropped := gates.IntegrityFinding{Rule: gates.RuleAssertionsDropped, File: "test/a.test.ts", Level: gates.IntegrityBlock, Message: "1 fewer"}
 	lostTest := gates.IntegrityFinding{Rule: gates.RuleTestsLost, Level: gates.IntegrityWarn, Message: "test: TestSub passed at the base and did not run here"}
@@ -25,14 +26,14 @@ func TestMeasuredOutweighGuessingShapes(t *testing.T) {
 		vouching map[string]census.Census
 		want     []gates.IntegrityLevel
 	}{
-		{name: "measured, nothing lost: notices; a skip and another language's file still block", vouching: goCensus, want: []gates.IntegrityLevel{w, w, b, b}},
-		{name: "not measured: the rules block", want: []gates.IntegrityLevel{b, b, b, b}},
-		{name: "measured, a test lost (even as a warning): the rules block", lost: []gates.IntegrityFinding{lostTest}, vouching: goCensus, want: []gates.IntegrityLevel{b, b, b, b}},
-		{name: "the gate measured another package: the rules block", vouching: otherPkg, want: []gates.IntegrityLevel{b, b, b, b}},
+		{name: "measured, nothing lost: notices; a skip and another language's file still block", vouching: goCensus, want: []gates.IntegrityLevel{w, w, b, b, w}},
+		{name: "not measured: the rules block", want: []gates.IntegrityLevel{b, b, b, b, b}},
+		{name: "measured, a test lost (even as a warning): the rules block", lost: []gates.IntegrityFinding{lostTest}, vouching: goCensus, want: []gates.IntegrityLevel{b, b, b, b, b}},
+		{name: "the gate measured another package: the rules block", vouching: otherPkg, want: []gates.IntegrityLevel{b, b, b, b, b}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := measuredOutweighShapes([]gates.IntegrityFinding{dropped, removed, skipped, jsDropped}, tt.lost, tt.vouching)
+			got := measuredOutweighShapes([]gates.IntegrityFinding{dropped, removed, skipped, jsDropped, fileGone}, tt.lost, tt.vouching)
 			for i, f := range got {
 				if f.Level != tt.want[i] {
 					t.Errorf("%s %s: level %s, want %s (%s)", f.Rule, f.File, f.Level, tt.want[i], f.Message)

@@ -732,9 +732,10 @@ func isClippyThreshold(k string) bool {
 	return strings.HasSuffix(k, "-threshold") || strings.HasPrefix(k, "max-") || strings.HasPrefix(k, "too-many-")
 }
 
-// ignoredAnyway says whether an ignore pattern names what linters never read: node_modules and
-// .git, which eslint, biome and oxlint ignore by default.
+// ignoredAnyway says whether an ignore pattern names what is no source to lint: node_modules
+// and .git, which eslint, biome and oxlint ignore by default, and the reports a coverage run
+// writes.
 func ignoredAnyway(pattern string) bool {
 	p := strings.Trim(strings.TrimSuffix(strings.TrimPrefix(pattern, "**/"), "/**"), "/")
-	return p == "node_modules" || p == ".git"
+	return p == "node_modules" || p == ".git" || p == "coverage"
 }
