@@ -207,6 +207,16 @@ func changeInfo(ctx context.Context, snap *snapshot.Snapshot) (*census.ChangeInf
 	if err != nil {
 		return info, nil
 	}
+	classifyFiles(info, ch)
+	info.DeletedDirs = emptiedDirs(ch)
+	info.RemovedNames = removedNames(ch)
+	info.BaseDigests, info.NowDigests, info.Digested = testDigests(ctx, snap, ch)
+	return info, untouchedLines(ch, editedGoSources(ctx, snap, ch))
+}
+
+// classifyFiles files the change's test files deleted, moved and edited, and its other files
+// deleted, in info.
+func classifyFiles(info *census.ChangeInfo, ch *snapshot.Change) {
 	for _, f := range ch.Files {
 		test := integrity.IsTestFile(f.Path)
 		switch {
@@ -214,16 +224,13 @@ func changeInfo(ctx context.Context, snap *snapshot.Snapshot) (*census.ChangeInf
 			info.RenamedTests[f.Path] = f.RenamedTo
 		case f.Status == snapshot.Deleted && test:
 			info.DeletedTests = append(info.DeletedTests, f.Path)
-		case f.Status == snapshot.Deleted:
+		case f.Status == snapshot.Deleted && !strings.Contains(path.Base(f.Path), ".bench."):
+			// A benchmark is neither a test nor the code a test is named after.
 			info.DeletedCode = append(info.DeletedCode, f.Path)
 		case f.Status == snapshot.Modified && test:
 			info.ModifiedTests = append(info.ModifiedTests, f.Path)
 		}
 	}
-	info.DeletedDirs = emptiedDirs(ch)
-	info.RemovedNames = removedNames(ch)
-	info.BaseDigests, info.NowDigests, info.Digested = testDigests(ctx, snap, ch)
-	return info, untouchedLines(ch, editedGoSources(ctx, snap, ch))
 }
 
 // untouchedLines maps a line as it is now to its line at the base, for the lines the change did

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/gauntlet-dev/gauntlet/internal/census"
 	"github.com/gauntlet-dev/gauntlet/internal/snapshot"
 )
 
@@ -78,5 +79,19 @@ func TestCoverageSkipsAGoFunctionALineWasRemovedFrom(t *testing.T) {
 	}
 	if _, ok := untouched("route.go", 11); !ok {
 		t.Error("a line of the untouched function Other is not compared")
+	}
+}
+
+// A benchmark deleted is neither a test file nor code a test is named after: its stem
+// ("hookable") must not excuse the tests named after it.
+func TestClassifyFilesLeavesBenchmarksOut(t *testing.T) {
+	info := &census.ChangeInfo{RenamedTests: map[string]string{}}
+	classifyFiles(info, &snapshot.Change{Files: []*snapshot.File{
+		{Path: "test/hookable.bench.ts", Status: snapshot.Deleted},
+		{Path: "src/old.ts", Status: snapshot.Deleted},
+		{Path: "test/old.test.ts", Status: snapshot.Deleted},
+	}})
+	if !slices.Equal(info.DeletedCode, []string{"src/old.ts"}) || !slices.Equal(info.DeletedTests, []string{"test/old.test.ts"}) {
+		t.Errorf("code %q, tests %q", info.DeletedCode, info.DeletedTests)
 	}
 }
