@@ -29,7 +29,7 @@ cd "$(dirname "$0")/.."
 git_dir=$1 n=$2 gate=$3
 shift 3
 go build -o bin/gauntlet ./cmd/gauntlet
-echo "gauntlet at $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . ':!bench' || echo ' (with uncommitted changes)')"
+echo "gauntlet at $(git rev-parse --short HEAD 2>/dev/null || echo 'a copy outside git')$(git diff --quiet HEAD -- . ':!bench' 2>/dev/null || echo ' (with uncommitted changes)')"
 gauntlet=$PWD/bin/gauntlet
 
 name=$(basename "$(cd "$git_dir" && pwd)")
