@@ -19,6 +19,9 @@
 #                      dependencies installed once: 'ln -sfn /tmp/deps/node_modules node_modules'
 #   EXCLUDE=PATTERN    one more pattern for .git/info/exclude: a file SETUP writes is no change
 #   VERBOSE=1          print every finding
+#   INTEGRITY=block    the integrity level of every rule, as the stop hook has it by default
+#                      (run's default is warn): a shape rule the census and coverage outweigh
+#                      is then a notice, and the shape rules' blocks are counted apart
 # Output: a line per commit (flagged, quiet, or why it was not compared), then the totals.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,7 +29,7 @@ cd "$(dirname "$0")/.."
 git_dir=$1 n=$2 gate=$3
 shift 3
 go build -o bin/gauntlet ./cmd/gauntlet
-echo "gauntlet at $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . ':!bench' || echo ' (with uncommitted changes)')"
+echo "gauntlet at $(git rev-parse --short HEAD 2>/dev/null || echo 'a copy outside git')$(git diff --quiet HEAD -- . ':!bench' 2>/dev/null || echo ' (with uncommitted changes)')"
 gauntlet=$PWD/bin/gauntlet
 
 name=$(basename "$(cd "$git_dir" && pwd)")
@@ -43,6 +46,7 @@ cd "$work/tree"
 } >>.git/info/exclude
 {
 	echo 'version: 1'
+	[[ -z ${INTEGRITY:-} ]] || echo "integrity: $INTEGRITY"
 	echo 'gates:'
 	# cache: false: a commit's tree was its child's parent a moment ago, and a gate answered
 	# from the cache has no census. The stored census is no gate cache: it stays (--no-cache
@@ -55,7 +59,9 @@ parent=--first-parent
 [[ ${FIRST_PARENT:-1} == 0 ]] && parent=
 mapfile -t commits < <(git log $parent --no-merges --format='%H %P' -n "$n" "${REV:-HEAD}" -- "$@")
 
-replayed=0 flagged=0 failed=0
+replayed=0 flagged=0 failed=0 shaped=0
+measured='select(.rule == "tests-lost" or .rule == "coverage-lost")'
+shape='select(.rule != "tests-lost" and .rule != "coverage-lost" and .level == "block")'
 for line in "${commits[@]}"; do
 	read -r c p _ <<<"$line"
 	[[ -n ${p:-} ]] || continue # the root commit has no parent
@@ -83,16 +89,18 @@ for line in "${commits[@]}"; do
 	fi
 	replayed=$((replayed + 1))
 	status=$(jq -r '[.gates[]? | .status] | join(",")' "$work/reports/$short.json")
-	found=$(jq -r '[.integrity[]? | select(.rule == "tests-lost" or .rule == "coverage-lost")] | length' "$work/reports/$short.json")
-	if ((found > 0)); then
-		flagged=$((flagged + 1))
-		rules=$(jq -r '[.integrity[]? | select(.rule == "tests-lost" or .rule == "coverage-lost") | .rule] | group_by(.) | map("\(.[0]) \(length)") | join(", ")' "$work/reports/$short.json")
+	found=$(jq -r "[.integrity[]? | $measured] | length" "$work/reports/$short.json")
+	shapes=$(jq -r "[.integrity[]? | $shape] | length" "$work/reports/$short.json")
+	((shapes == 0)) || shaped=$((shaped + 1))
+	if ((found + shapes > 0)); then
+		((found == 0)) || flagged=$((flagged + 1))
+		rules=$(jq -r "[.integrity[]? | $measured, $shape | .rule] | group_by(.) | map(\"\\(.[0]) \\(length)\") | join(\", \")" "$work/reports/$short.json")
 		echo "$short flagged: $rules (gate $status) $(git log -1 --format=%s "$c")"
 		if [[ -n ${VERBOSE:-} ]]; then
-			jq -r '.integrity[]? | select(.rule == "tests-lost" or .rule == "coverage-lost") | "    \(.rule) \(.file):\(.line) \(.message)"' "$work/reports/$short.json"
+			jq -r ".integrity[]? | $measured, $shape | \"    \\(.rule) \\(.file):\\(.line) \\(.message)\"" "$work/reports/$short.json"
 		fi
 	else
 		echo "$short quiet (gate $status)"
 	fi
 done
-echo "$name: $replayed commits replayed, $flagged flagged, $failed not compared (reports in $work/reports)"
+echo "$name: $replayed commits replayed, $flagged flagged by the census or coverage, $shaped by blocking shape rules, $failed not compared (reports in $work/reports)"

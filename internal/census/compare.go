@@ -20,6 +20,12 @@ type ChangeInfo struct {
 	// RemovedNames are functions, types or classes whose definition the change removed from
 	// files it kept (func ParseLegacy): a test named after one may go with it.
 	RemovedNames []string
+	// BaseDigests and NowDigests are the digests of the tests' bodies the caller read from the
+	// test files the change touched, at the base and now, for tests the runner gives none.
+	BaseDigests, NowDigests Digests
+	// Digested says the digests hold every test of the test files the change touched: a test
+	// with no digest on either side is then in a file the change did not touch, unchanged.
+	Digested bool
 }
 
 // Kind is what a finding says of the tests.
@@ -65,11 +71,18 @@ const maxNamed = 100
 //     test_add[small]), either way;
 //  6. the same last name in its suite and file: its describe block or module renamed;
 //  7. a split: two or more new tests of its suite and file whose names start with its name
-//     (TestParse into TestParseEmpty and TestParseLong);
+//     (TestParse into TestParseEmpty and TestParseLong), or whose last names start with its
+//     last name;
 //  8. a typo fixed: the one new whole test (no subtest) of its suite and file whose name is at
-//     most two letters away, one in eight (TestHidesDeperecated and TestHidesDeprecated).
+//     most two letters away, one in eight (TestHidesDeperecated and TestHidesDeprecated);
+//  9. a case renamed by its data: a subtest of an unchanged test whose parent runs as many new
+//     subtests as it lost (a map key of the code under test renamed);
+//  10. a title shortened or lengthened at a word's end: the one new test of its suite, file and
+//     parent (not a Go subtest) whose last name starts its own or extends it;
+//  11. the one case of a table folded into its test, which runs here without subtests;
+//  12. a describe block of one test made the test's title under another describe.
 //
-// Rules 1 to 6 and 8 give each new test to one base test at most; a split's tests may serve several,
+// Rule 7 also finds a split by last names, its describe renamed. Rules 1 to 6 and 8 to 10 give each new test to one base test at most; a split's tests may serve several,
 // which is why the count of passing tests is compared too. The test is then judged by its
 // successors: one that fails makes it failing, one skipped makes it skipped.
 //
@@ -90,6 +103,7 @@ const maxNamed = 100
 // judges that), a test renamed and weakened at once, and a test replaced by a split or a
 // table whose new tests check less.
 func Compare(base, now Census, change ChangeInfo) []Finding {
+	base, now = withGoFiles(withDigests(base, change.BaseDigests), change.BaseDigests), withDigests(now, change.NowDigests)
 	m := newMatcher(base, now, change)
 	var named []Finding
 	excused := 0
@@ -342,9 +356,14 @@ type matcher struct {
 	subjects     []string        // normalized removed names and deleted files' stems
 	typoChecks   int             // names compared for a typo, up to maxTypoChecks
 
+	base     map[string]*Test   // the base's tests by ID
+	baseKids map[string][]*Test // the base's tests by their parent's ID
+	renames  map[string]int     // per parent: its base subtests gone less the new ones, once counted
+
 	// The tests new here, by what each rule looks them up by.
 	byDigest, byID, byName, byFileName, bySuiteNorm, bySuiteLeaf map[string][]*Test
 	bySuite                                                      map[string][]*Test // sorted by name
+	byParent                                                     map[string][]*Test
 }
 
 // maxTypoChecks bounds the pairs of names compared for a typo in one comparison (a rename of
@@ -357,10 +376,16 @@ func newMatcher(base, now Census, change ChangeInfo) *matcher {
 	m := &matcher{nowCensus: now, change: change, now: map[string]*Test{}, used: map[*Test]bool{},
 		found: map[string][]*Test{}, deletedTests: map[string]bool{}, touched: map[string]bool{},
 		byDigest: map[string][]*Test{}, byID: map[string][]*Test{}, byName: map[string][]*Test{}, byFileName: map[string][]*Test{},
-		bySuiteNorm: map[string][]*Test{}, bySuiteLeaf: map[string][]*Test{}, bySuite: map[string][]*Test{}}
+		bySuiteNorm: map[string][]*Test{}, bySuiteLeaf: map[string][]*Test{}, bySuite: map[string][]*Test{}, byParent: map[string][]*Test{}}
 	inBase := map[string]bool{}
-	for _, t := range base.Tests {
+	m.base, m.baseKids, m.renames = map[string]*Test{}, map[string][]*Test{}, map[string]int{}
+	for i := range base.Tests {
+		t := &base.Tests[i]
 		inBase[t.ID] = true
+		m.base[t.ID] = t
+		if parent, _, sep := splitLast(t.Name); sep != "" {
+			m.baseKids[joinID(t.Suite, parent)] = append(m.baseKids[joinID(t.Suite, parent)], t)
+		}
 	}
 	for i := range now.Tests {
 		t := &now.Tests[i]
@@ -389,6 +414,9 @@ func (m *matcher) index(t *Test) {
 		m.bySuiteLeaf[key(t.Suite, leaf)] = append(m.bySuiteLeaf[key(t.Suite, leaf)], t)
 	}
 	m.bySuite[t.Suite] = append(m.bySuite[t.Suite], t)
+	if parent, _, sep := splitLast(t.Name); sep != "" {
+		m.byParent[joinID(t.Suite, parent)] = append(m.byParent[joinID(t.Suite, parent)], t)
+	}
 }
 
 // noteChange files what the change deleted, edited and removed, for wentWithCode.
@@ -432,6 +460,10 @@ var successorRules = []successorRule{
 	(*matcher).sameLeaf,
 	(*matcher).split,
 	(*matcher).typoFixed,
+	(*matcher).dataRenamed,
+	(*matcher).titleResized,
+	(*matcher).foldedIntoParent,
+	(*matcher).describeMadeTitle,
 }
 
 // successors finds a base test under the rules of Compare's doc, in order.
@@ -535,7 +567,7 @@ func (m *matcher) sameLeaf(t *Test, name nameParts) []*Test {
 
 // split is rule 7: two or more new tests of its suite and file, at its depth, whose names
 // start with its name.
-func (m *matcher) split(t *Test, _ nameParts) []*Test {
+func (m *matcher) split(t *Test, name nameParts) []*Test {
 	suite := m.bySuite[t.Suite]
 	var split []*Test
 	start, _ := slices.BinarySearchFunc(suite, t.Name, func(n *Test, name string) int { return strings.Compare(n.Name, name) })
@@ -545,9 +577,34 @@ func (m *matcher) split(t *Test, _ nameParts) []*Test {
 		}
 	}
 	if len(split) < 2 {
+		split = m.leafSplit(t, name)
+	}
+	if len(split) < 2 {
 		return nil
 	}
 	m.found[t.ID] = split
+	return split
+}
+
+// leafSplit is rule 7 by last names: two or more new tests of its suite and file, at its depth,
+// whose last names start with its last name, whatever their describe blocks (a test split in
+// two under a describe named after another import).
+func (m *matcher) leafSplit(t *Test, name nameParts) []*Test {
+	if name.sep == "" || t.File == "" {
+		return nil
+	}
+	var split []*Test
+	for _, n := range m.bySuite[t.Suite] {
+		if m.typoChecks >= maxTypoChecks {
+			return nil
+		}
+		m.typoChecks++
+		_, leaf, sep := splitLast(n.Name)
+		if sep != "" && !m.used[n] && n.File == t.File && depth(n.Name) == depth(t.Name) &&
+			len(leaf) > len(name.leaf) && strings.HasPrefix(leaf, name.leaf) {
+			split = append(split, n)
+		}
+	}
 	return split
 }
 
@@ -759,4 +816,140 @@ func stem(p string) string {
 		}
 	}
 	return s
+}
+
+// dataRenamed is rule 9: a case renamed by the data it is named from (a map of the code under
+// test whose key changed): its parent still runs, its test is unchanged (the same digest at the
+// base and now, or none on either side where the caller read every file the change touched: its
+// file untouched), and the parent lost as many
+// subtests as it gained. The new sibling is then the same case.
+func (m *matcher) dataRenamed(t *Test, name nameParts) []*Test {
+	if name.sep == "" || !m.testUnchanged(t) {
+		return nil
+	}
+	parent := joinID(t.Suite, name.parent)
+	if _, ok := m.now[parent]; !ok {
+		return nil
+	}
+	if m.renameBalance(parent) != 0 {
+		return nil
+	}
+	return m.one(t, m.byParent[parent])
+}
+
+// renameBalance is how many of a parent's base subtests are not here, less how many subtests
+// it has that are new; counted once per parent.
+func (m *matcher) renameBalance(parent string) int {
+	if n, ok := m.renames[parent]; ok {
+		return n
+	}
+	n := len(m.byParent[parent])
+	if n == 0 {
+		n = -1 // nothing new: no rename to find
+	}
+	for _, k := range m.baseKids[parent] {
+		if _, ok := m.now[k.ID]; !ok {
+			n--
+		}
+	}
+	m.renames[parent] = n
+	return n
+}
+
+// testUnchanged says whether the whole test a subtest belongs to has the same source at the
+// base and now, as far as the digests tell: the same digest, or none on either side when the
+// digests hold every touched file's tests.
+func (m *matcher) testUnchanged(t *Test) bool {
+	root := t.Name
+	for p, _, sep := splitLast(root); sep != ""; p, _, sep = splitLast(p) {
+		root = p
+	}
+	id := joinID(t.Suite, root)
+	b, n := m.base[id], m.now[id]
+	return b != nil && n != nil && b.Digest == n.Digest && (b.Digest != "" || m.change.Digested)
+}
+
+// titleResized is rule 10: a title shortened or lengthened in place, the one new test of its
+// suite, file and parent whose last name starts its own, or extends it, at a word's end
+// ("delimiter should equal :" and "delimiter"). Not a Go subtest: a table case's name is data.
+func (m *matcher) titleResized(t *Test, name nameParts) []*Test {
+	if name.sep == "/" {
+		return nil
+	}
+	var c []*Test
+	for _, n := range m.bySuite[t.Suite] {
+		if m.typoChecks >= maxTypoChecks {
+			return nil
+		}
+		m.typoChecks++
+		parent, leaf, sep := splitLast(n.Name)
+		if !m.used[n] && sameFile(t, n) && parent == name.parent && sep == name.sep && resized(name.leaf, leaf) {
+			c = append(c, n)
+		}
+	}
+	if len(c) != 1 {
+		return nil
+	}
+	return m.one(t, c)
+}
+
+// resized says whether one title is the other cut at a word's end.
+func resized(a, b string) bool {
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	if len(a) < 3 || len(a) == len(b) || !strings.HasPrefix(b, a) {
+		return false
+	}
+	r := rune(b[len(a)])
+	return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+}
+
+// foldedIntoParent is rule 11: the one case of a table folded into its test, which runs here
+// without subtests: the test is its successor. A table of more cases emptied is not: its cases
+// are named.
+func (m *matcher) foldedIntoParent(t *Test, name nameParts) []*Test {
+	if name.sep == "" {
+		return nil
+	}
+	parent := joinID(t.Suite, name.parent)
+	p, ok := m.now[parent]
+	if !ok || len(m.baseKids[parent]) != 1 || len(m.byParent[parent]) > 0 || m.hasKidsNow(p) {
+		return nil
+	}
+	m.found[t.ID] = []*Test{p}
+	return m.found[t.ID]
+}
+
+// hasKidsNow says whether a test has subtests here, new or not.
+func (m *matcher) hasKidsNow(p *Test) bool {
+	for _, k := range m.baseKids[p.ID] {
+		if _, ok := m.now[k.ID]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+// describeMadeTitle is rule 12: a describe block of one test made that test's title under
+// another describe ("normalizeAliases > should work" and "alias > normalizeAliases"): the one
+// new test of its suite and file, at its depth, whose last name is its describe's.
+func (m *matcher) describeMadeTitle(t *Test, name nameParts) []*Test {
+	if name.sep != " > " || len(m.baseKids[joinID(t.Suite, name.parent)]) != 1 {
+		return nil
+	}
+	_, describe, _ := splitLast(name.parent)
+	if describe == "" {
+		describe = name.parent
+	}
+	var c []*Test
+	for _, n := range m.bySuiteLeaf[key(t.Suite, describe)] {
+		if !m.used[n] && sameFile(t, n) && depth(n.Name) == depth(t.Name) {
+			c = append(c, n)
+		}
+	}
+	if len(c) != 1 {
+		return nil
+	}
+	return m.one(t, c)
 }

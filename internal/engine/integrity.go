@@ -4,11 +4,14 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"path"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/gauntlet-dev/gauntlet/config"
 	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/census"
 	"github.com/gauntlet-dev/gauntlet/internal/integrity"
 	"github.com/gauntlet-dev/gauntlet/internal/redact"
 	"github.com/gauntlet-dev/gauntlet/internal/snapshot"
@@ -119,4 +122,55 @@ func withSessionFindings(found []gates.IntegrityFinding, req Request) []gates.In
 		})
 	}
 	return slices.Concat(req.SessionFindings, rest)
+}
+
+// outweighed are the shape rules the measures outweigh: those that count assertions in the diff
+// (a loop over a table holds fewer assertion calls than the tests it replaced), a test function
+// removed (the census follows it to its new name or table) and a Go test file removed (the
+// census excuses its tests when its code went with it): they guess.
+var outweighed = map[string]bool{gates.RuleAssertionsDropped: true, gates.RuleTestRemoved: true, gates.RuleTestFileRemoved: true}
+
+// measuredOutweighShapes lowers the blocks of the guessing shape rules on a test file to notices
+// when the measures outweigh them: a gate whose census holds that file's tests (vouching: the
+// gates whose census and coverage were both compared with the base's, and their census now)
+// measured it, and no test and no covered line was found lost, at any level. The one place where
+// shape findings and measures meet, for `run` and the stop alike.
+func measuredOutweighShapes(shapes, lost []gates.IntegrityFinding, vouching map[string]census.Census) []gates.IntegrityFinding {
+	if len(vouching) == 0 || slices.ContainsFunc(lost, func(f gates.IntegrityFinding) bool {
+		return f.Rule == gates.RuleTestsLost || f.Rule == gates.RuleCoverageLost
+	}) {
+		return shapes
+	}
+	out := slices.Clone(shapes)
+	for i, f := range out {
+		if !outweighed[f.Rule] || f.Level != gates.IntegrityBlock {
+			continue
+		}
+		if by := measuredBy(vouching, f.File); by != "" {
+			out[i].Level = gates.IntegrityWarn
+			out[i].Message += " (a notice: the test census and coverage of " + by + " found no test and no covered line lost)"
+		}
+	}
+	return out
+}
+
+// measuredBy names the gates whose census holds the tests of a test file: by their file, or for
+// Go (whose census names no file) by the package's directory the import path ends with.
+func measuredBy(vouching map[string]census.Census, file string) string {
+	var names []string
+	for name, c := range vouching {
+		if slices.ContainsFunc(c.Tests, func(t census.Test) bool { return holds(t, file) }) {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	return strings.Join(names, ", ")
+}
+
+func holds(t census.Test, file string) bool {
+	if t.File != "" || !strings.HasSuffix(file, ".go") {
+		return t.File == file || t.Suite == file
+	}
+	dir := path.Dir(file)
+	return dir == "." || t.Suite == dir || strings.HasSuffix(t.Suite, "/"+dir)
 }

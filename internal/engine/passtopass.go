@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"path"
 	"slices"
+	"strings"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
 	"github.com/gauntlet-dev/gauntlet/internal/baseline"
@@ -45,9 +46,13 @@ const (
 // The stop hook runs the base for its measures when they are not stored. `run` compares with
 // stored measures only (a run at the base commit stores them, as CI on the main branch does),
 // unless a rule blocks in `run`: then the base is run, as at the stop.
-func passToPass(ctx context.Context, req Request, judge *baseJudge, snap *snapshot.Snapshot, tests *censusStage, results []gates.Result, byName map[string]gates.Gate) []gates.IntegrityFinding {
+//
+// vouching are the gates whose census and coverage were both compared with the base's (the gate
+// passed), with their census here: what they found, or did not, outweighs the shape rules that
+// guess at the tests.
+func passToPass(ctx context.Context, req Request, judge *baseJudge, snap *snapshot.Snapshot, tests *censusStage, results []gates.Result, byName map[string]gates.Gate) (lost []gates.IntegrityFinding, vouching map[string]census.Census) {
 	if tests == nil {
-		return nil
+		return nil, nil
 	}
 	now := measures{tests: tests.censuses(), coverage: tests.coverages(), unwritten: tests.coverageUnwritten()}
 	cmp := comparison{
@@ -62,21 +67,37 @@ func passToPass(ctx context.Context, req Request, judge *baseJudge, snap *snapsh
 		if !ok || r.Status != gates.StatusPass && r.Status != gates.StatusFail {
 			continue
 		}
-		out = append(out, cmp.lost(ctx, judge, byName[r.Name], r, m, runBase)...)
+		found, both := cmp.lost(ctx, judge, byName[r.Name], r, m, runBase)
+		out = append(out, found...)
+		if both {
+			if vouching == nil {
+				vouching = map[string]census.Census{}
+			}
+			vouching[r.Name] = *m.Census
+		}
 	}
-	return out
+	return out, vouching
 }
 
-// lost compares a gate's measures m with the base's, measured there when runBase allows.
-func (cmp comparison) lost(ctx context.Context, judge *baseJudge, g gates.Gate, r gates.Result, m measured, runBase bool) []gates.IntegrityFinding {
+// lost compares a gate's measures m with the base's, measured there when runBase allows; both
+// says whether its census and its coverage were both compared.
+func (cmp comparison) lost(ctx context.Context, judge *baseJudge, g gates.Gate, r gates.Result, m measured, runBase bool) (found []gates.IntegrityFinding, both bool) {
 	if m.read() && judge.keptAsBase(ctx, g, m) {
-		return nil // the tree is the base: nothing to compare, and its measures are the base's
+		return nil, false // the tree is the base: nothing to compare, and its measures are the base's
 	}
 	base, ok := judge.measuredAtBaseFor(ctx, g, m, runBase)
 	if !ok {
-		return nil
+		return nil, false
 	}
-	return append(cmp.tests(ctx, r, base, m), cmp.coverage(ctx, r, base, m)...)
+	both = cmp.comparesBoth(r, base, m)
+	return append(cmp.tests(ctx, r, base, m), cmp.coverage(ctx, r, base, m)...), both
+}
+
+// comparesBoth says whether a gate's census and coverage are both compared with the base's: both
+// measured on either side, neither rule off, the gate passed, and the change read whole.
+func (cmp *comparison) comparesBoth(r gates.Result, base, now measured) bool {
+	return cmp.testsLevel != gates.IntegrityOff && cmp.coverageLevel != gates.IntegrityOff && r.Status == gates.StatusPass &&
+		base.Census != nil && now.Census != nil && base.Coverage != nil && now.Coverage != nil && now.Coverage.Complete
 }
 
 // measures are what a run measured of its test gates: censuses and coverages, by gate, and why
@@ -186,6 +207,16 @@ func changeInfo(ctx context.Context, snap *snapshot.Snapshot) (*census.ChangeInf
 	if err != nil {
 		return info, nil
 	}
+	classifyFiles(info, ch)
+	info.DeletedDirs = emptiedDirs(ch)
+	info.RemovedNames = removedNames(ch)
+	info.BaseDigests, info.NowDigests, info.Digested = testDigests(ctx, snap, ch)
+	return info, untouchedLines(ch, editedGoSources(ctx, snap, ch))
+}
+
+// classifyFiles files the change's test files deleted, moved and edited, and its other files
+// deleted, in info.
+func classifyFiles(info *census.ChangeInfo, ch *snapshot.Change) {
 	for _, f := range ch.Files {
 		test := integrity.IsTestFile(f.Path)
 		switch {
@@ -193,33 +224,45 @@ func changeInfo(ctx context.Context, snap *snapshot.Snapshot) (*census.ChangeInf
 			info.RenamedTests[f.Path] = f.RenamedTo
 		case f.Status == snapshot.Deleted && test:
 			info.DeletedTests = append(info.DeletedTests, f.Path)
-		case f.Status == snapshot.Deleted:
+		case f.Status == snapshot.Deleted && !strings.Contains(path.Base(f.Path), ".bench."):
+			// A benchmark is neither a test nor the code a test is named after.
 			info.DeletedCode = append(info.DeletedCode, f.Path)
 		case f.Status == snapshot.Modified && test:
 			info.ModifiedTests = append(info.ModifiedTests, f.Path)
 		}
 	}
-	info.DeletedDirs = emptiedDirs(ch)
-	info.RemovedNames = removedNames(ch)
-	return info, untouchedLines(ch)
 }
 
 // untouchedLines maps a line as it is now to its line at the base, for the lines the change did
 // not add or modify; a file the change deleted or moved away has none. nil when the change was
 // cut: a file it does not show would look untouched.
-func untouchedLines(ch *snapshot.Change) coverage.Untouched {
+//
+// A Go file is compared only in a package (directory) the change touched: Go's coverage varies
+// from run to run (a goroutine's error branch covered in one run of six, a log line reached only
+// under load), so a line is counted as covered at the base only where the change can explain its
+// loss. Weakenings that reach other packages (a TestMain, a narrowed command, GOFLAGS) are the
+// census's and the shape rules'. Other languages' tests live apart from the code they cover (a
+// test/ beside src/): their files are compared everywhere.
+//
+// Nor are the lines of a Go function the change edited (sources holds the edited Go files as
+// they are now): a change to a function's code that stops it reaching its own later lines (a
+// branch that now returns first) is the change's doing, not a test that stopped testing.
+func untouchedLines(ch *snapshot.Change, sources map[string][]byte) coverage.Untouched {
 	if ch.Cut {
 		return nil
 	}
 	gone := map[string]bool{}
+	touchedDirs := map[string]bool{}
 	for _, f := range ch.Files {
 		if f.Status == snapshot.Deleted || f.RenamedTo != "" {
 			gone[f.Path] = true
 		}
+		touchedDirs[path.Dir(f.Path)] = true
 	}
 	lines := ch.LineMap()
+	edited := editedGoFuncs(ch, sources)
 	return func(file string, line int) (int, bool) {
-		if gone[file] {
+		if gone[file] || strings.HasSuffix(file, ".go") && !touchedDirs[path.Dir(file)] || edited.holds(file, line) {
 			return 0, false
 		}
 		return lines.Old(file, line)

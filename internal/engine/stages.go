@@ -10,6 +10,7 @@ import (
 
 	"github.com/gauntlet-dev/gauntlet/config"
 	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/census"
 	"github.com/gauntlet-dev/gauntlet/internal/integrity"
 	"github.com/gauntlet-dev/gauntlet/internal/redact"
 	"github.com/gauntlet-dev/gauntlet/internal/remotecache"
@@ -60,6 +61,9 @@ type execution struct {
 	live  *liveView
 	judge *baseJudge
 	tests *censusStage
+
+	// judgeResults': the gates whose census and coverage were both compared with the base's.
+	vouching map[string]census.Census
 
 	afterOnce sync.Once
 	treeAfter *snapshot.Tree
@@ -208,7 +212,7 @@ func (e *execution) judgeResults(ctx context.Context, ran []gates.Result) (final
 	// The base's checkout is made again if new_only's was removed above.
 	ran = e.unexcused(ran)
 	ran = e.live.settle(earnErrors(ctx, e.req, e.judge, e.cold.all(ran), gatesAndSetupByName(e.cfg)))
-	lost = passToPass(ctx, e.req, e.judge, e.snap, e.tests, ran, gatesByName(e.cfg))
+	lost, e.vouching = passToPass(ctx, e.req, e.judge, e.snap, e.tests, ran, gatesByName(e.cfg))
 	ran = e.blame(ctx, ran)
 	e.judge.close()
 	ran = e.tests.attach(ran)
@@ -229,7 +233,8 @@ func (e *execution) assemble(ran []gates.Result, lost []gates.IntegrityFinding) 
 		TreeAfter: e.treeAfter, Executed: len(e.toRun), censuses: e.tests.censuses(),
 		CacheErr: e.cacheErr,
 	}
-	run.Integrity = sanitizeIntegrity(withSessionFindings(slices.Concat(e.integrity.Findings, lost), req), e.secrets)
+	shapes := measuredOutweighShapes(e.integrity.Findings, lost, e.vouching)
+	run.Integrity = sanitizeIntegrity(withSessionFindings(slices.Concat(shapes, lost), req), e.secrets)
 	run.IntegrityErr = e.integrityErr
 	run.Verdict = gates.VerdictWithIntegrity(gates.CountedVerdict(slices.Concat(run.Setup, run.Results), req.Counts), run.Integrity)
 	run.FirstFailure = firstFailure(ran)

@@ -42,9 +42,10 @@ func notOurs(p string) bool {
 }
 
 var (
-	jsTestFile = lazy(`(^|/)(__tests__|tests?|spec)/|\.(test|spec)\.[cm]?[jt]sx?$`)
-	pyTestFile = lazy(`(^|/)(test_[^/]*|[^/]*_test|conftest)\.py$|(^|/)tests?/[^/]*\.py$`)
-	rsTestFile = lazy(`(^|/)tests/.*\.rs$`)
+	jsTestFile  = lazy(`(^|/)(__tests__|tests?|spec)/|\.(test|spec)\.[cm]?[jt]sx?$`)
+	jsBenchFile = lazy(`\.bench\.[cm]?[jt]sx?$`)
+	pyTestFile  = lazy(`(^|/)(test_[^/]*|[^/]*_test|conftest)\.py$|(^|/)tests?/[^/]*\.py$`)
+	rsTestFile  = lazy(`(^|/)tests/.*\.rs$`)
 )
 
 // IsTestFile says whether the test runner of the file's language picks it up as a test file
@@ -61,7 +62,8 @@ func isTestFile(p string) bool {
 	case langGo:
 		return strings.HasSuffix(p, "_test.go") && goWalked(p)
 	case langJS:
-		return jsTestFile.MatchString(p)
+		// vitest runs *.bench.* only under `vitest bench`: a benchmark is no test, wherever it is.
+		return jsTestFile.MatchString(p) && !jsBenchFile.MatchString(p)
 	case langPython:
 		return pyTestFile.MatchString(p)
 	case langRust:

@@ -194,17 +194,20 @@ func (j *judge) eslintTree(c configPair, old, new map[string]any, prefix []strin
 	file := c.file.Path
 	at := func(k ...string) int { return lineOf(c.newData, append(append([]string{}, prefix...), k...)...) }
 	if c.file.Deleted {
-		j.add(gates.RuleLintRelaxed, file, 0, "eslint config deleted")
+		if !j.lintSuccessor(file) {
+			j.add(gates.RuleLintRelaxed, file, 0, "eslint config deleted")
+		}
 		return
 	}
-	for _, r := range eslintRulesRelaxed(eslintRules(old), eslintRules(new), len(old) > 0) {
+	swapped := presetSwapped(old["extends"], new["extends"])
+	for _, r := range eslintRulesRelaxed(eslintRules(old), eslintRules(new), len(old) > 0 && !swapped) {
 		line := at("rules")
 		if r.written {
 			line = cmpOr0(at("rules", r.rule), line)
 		}
 		j.add(gates.RuleLintRelaxed, file, line, "%s", r.message)
 	}
-	if lost := grown(new["extends"], old["extends"]); len(lost) > 0 {
+	if lost := grown(new["extends"], old["extends"]); len(lost) > 0 && !swapped {
 		j.add(gates.RuleLintRelaxed, file, at("extends"), "eslint no longer extends %s", list(lost, 3))
 	}
 	if added := grown(old["ignorePatterns"], new["ignorePatterns"]); len(added) > 0 {
@@ -276,9 +279,12 @@ var flatRuleOff = lazy(`(?:^|[\s{,])["']?(@?[\w/-]+)["']?\s*:\s*\[?\s*(?:["'](of
 
 func (j *judge) eslintFlat(f File) {
 	if f.Deleted {
-		j.add(gates.RuleLintRelaxed, f.Path, 0, "eslint config deleted")
+		if !j.lintSuccessor(f.Path) {
+			j.add(gates.RuleLintRelaxed, f.Path, 0, "eslint config deleted")
+		}
 		return
 	}
+	swapped := j.swappedFrom(f)
 	before := map[string]bool{}
 	for _, l := range f.Removed {
 		for _, m := range flatRuleOff.FindAllStringSubmatch(jsCode(l.Text), -1) {
@@ -287,7 +293,7 @@ func (j *judge) eslintFlat(f File) {
 	}
 	for _, l := range f.Added {
 		for _, m := range flatRuleOff.FindAllStringSubmatch(jsCode(l.Text), -1) {
-			if !before[m[1]+" "+m[2]+m[3]] {
+			if !before[m[1]+" "+m[2]+m[3]] && (swapped == "" || checkedBefore(swapped, m[1])) {
 				level := map[string]string{"0": "off", "1": "warn"}[m[3]]
 				j.add(gates.RuleLintRelaxed, f.Path, l.N, "eslint rule %s set to %s", m[1], cmpOr(m[2], level))
 			}
@@ -321,7 +327,7 @@ func (j *judge) ignoreFile(f File, tool string) {
 	}
 	for _, l := range f.Added {
 		t := strings.TrimSpace(l.Text)
-		if t == "" || strings.HasPrefix(t, "#") || removed[t] {
+		if t == "" || strings.HasPrefix(t, "#") || removed[t] || ignoredAnyway(t) {
 			continue
 		}
 		j.add(gates.RuleLintRelaxed, f.Path, l.N, "%s now ignores %s", tool, t)
@@ -332,7 +338,9 @@ func (j *judge) ignoreFile(f File, tool string) {
 // pyright): a severity lowered, a check's `enabled` or `recommended` turned off.
 func (j *judge) severityConfig(c configPair) {
 	if c.file.Deleted {
-		j.add(gates.RuleLintRelaxed, c.file.Path, 0, "lint config deleted")
+		if !j.lintSuccessor(c.file.Path) {
+			j.add(gates.RuleLintRelaxed, c.file.Path, 0, "lint config deleted")
+		}
 		return
 	}
 	j.severities(c, gates.RuleLintRelaxed, nil, c.old, c.new)
@@ -722,4 +730,12 @@ func clippyRelaxed(k string, o, n any) string {
 
 func isClippyThreshold(k string) bool {
 	return strings.HasSuffix(k, "-threshold") || strings.HasPrefix(k, "max-") || strings.HasPrefix(k, "too-many-")
+}
+
+// ignoredAnyway says whether an ignore pattern names what is no source to lint: node_modules
+// and .git, which eslint, biome and oxlint ignore by default, and the reports a coverage run
+// writes.
+func ignoredAnyway(pattern string) bool {
+	p := strings.Trim(strings.TrimSuffix(strings.TrimPrefix(pattern, "**/"), "/**"), "/")
+	return p == "node_modules" || p == ".git" || p == "coverage"
 }

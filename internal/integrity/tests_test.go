@@ -43,6 +43,11 @@ func TestTestRules(t *testing.T) {
 	runCases(t, []detectCase{
 		{name: "go test file deleted", old: map[string]string{"x_test.go": goTest}, new: map[string]string{},
 			want: []string{"test-file-removed x_test.go:0"}},
+		// vitest runs *.bench.ts only under `vitest bench`: a benchmark is no test, wherever it is.
+		{name: "a vitest benchmark under test/ deleted", old: map[string]string{"test/hookable.bench.ts": "bench('x', () => {})\n"}, new: map[string]string{}},
+		{name: "a test file renamed to a benchmark", old: map[string]string{"test/a.test.ts": "it('adds', () => { expect(1).toBe(1) })\n"},
+			new: map[string]string{"test/a.bench.ts": "it('adds', () => { expect(1).toBe(1) })\n"}, renames: map[string]string{"test/a.test.ts": "test/a.bench.ts"},
+			want: []string{"test-file-removed test/a.bench.ts:0"}},
 		{name: "go test file renamed, still a test", old: map[string]string{"x_test.go": goTest},
 			new: map[string]string{"y_test.go": goTest}, renames: map[string]string{"x_test.go": "y_test.go"}},
 		{name: "go test file moved by hand: deleted and created elsewhere", old: map[string]string{"x_test.go": goTest},
