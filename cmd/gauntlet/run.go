@@ -264,7 +264,9 @@ func writeRunResults(ios *IOStreams, opts *runOptions, cfg *config.Config, out r
 
 // summaryOptions are how the terminal summary is written.
 func summaryOptions(cfg *config.Config, out runOutputs, run *engine.Run, interrupted, annotate bool) report.TextOptions {
-	text := report.TextOptions{Color: out.colored, Interrupted: interrupted}
+	// A plain view printed every gate's finish line: the summary does not list them again. Under
+	// GitHub Actions the table stays, beside the annotations and the step summary that read it.
+	text := report.TextOptions{Color: out.colored, Interrupted: interrupted, ByStatus: !out.tty && !annotate}
 	if cfg.FailFast {
 		text.FirstFailure = run.FirstFailure
 	}
