@@ -243,6 +243,9 @@ func writeRunResults(ios *IOStreams, opts *runOptions, cfg *config.Config, out r
 	onActions := ios.OnGitHubActions()
 	annotate := onActions || out.anyToStdout && out.stdoutFormat == report.FormatGitHub
 	var ioErr error
+	if anyHTML(opts.outputs) {
+		run.Report.Origin = runOrigin(context.Background(), cfg)
+	}
 	if werr := report.WriteText(out.view, run.Report, summaryOptions(cfg, out, run, interrupted, annotate)); werr != nil {
 		ioErr = errors.Join(ioErr, fmt.Errorf("write summary: %w", werr))
 	}
@@ -260,6 +263,17 @@ func writeRunResults(ios *IOStreams, opts *runOptions, cfg *config.Config, out r
 		ioErr = errors.Join(ioErr, werr)
 	}
 	return ioErr
+}
+
+// anyHTML says whether a page is among the reports: only a page names the run's origin, which
+// costs three calls of git.
+func anyHTML(outs []report.Output) bool {
+	for _, o := range outs {
+		if o.Format == report.FormatHTML {
+			return true
+		}
+	}
+	return false
 }
 
 // summaryOptions are how the terminal summary is written.
