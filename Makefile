@@ -16,6 +16,11 @@ ACTIONLINT  := github.com/rhysd/actionlint/cmd/actionlint@v1.7.12
 # still running with "test timed out".
 TEST_TIMEOUT ?= 45m
 
+# The end-to-end scripts spend most of their time waiting on the processes they start (gauntlet,
+# fakegate, git, sh), not on a CPU: go test's default of one script per core leaves a 2-core
+# machine idle between them.
+TEST_PARALLEL ?= 8
+
 # The race detector needs cgo; without a C compiler the tests still run, and say so.
 RACE := $(shell [ "$$($(GO) env CGO_ENABLED)" = 1 ] && command -v "$$($(GO) env CC)" >/dev/null 2>&1 && echo -race)
 
@@ -28,9 +33,11 @@ all: build
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/gauntlet
 
-## run: build gauntlet and run it on this repository's own .gauntlet.yml
+## run: build gauntlet and run this repository's quick gates (a few minutes); the race suite is the
+## gate `race`: `./bin/gauntlet run --all` runs every gate
+QUICK_GATES := gofmt vet mod-tidy build test
 run: build
-	./$(BIN) run
+	./$(BIN) run $(QUICK_GATES)
 
 ## test: the whole test suite, with the race detector when cgo is available, then the cross check
 test: browser unit cross
@@ -53,7 +60,7 @@ unit:
 ifeq ($(RACE),)
 	@echo "make test: no C compiler for cgo, running without -race"
 endif
-	$(GO) test $(RACE) -count=1 -timeout $(TEST_TIMEOUT) ./...
+	$(GO) test $(RACE) -count=1 -parallel $(TEST_PARALLEL) -timeout $(TEST_TIMEOUT) ./...
 
 ## cross: what can be proved about the other platforms without running on them: the release
 ## binary built for each, `go vet` for windows and darwin, and every package's test binary

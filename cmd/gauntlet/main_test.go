@@ -61,6 +61,11 @@ var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []str
 }
 
 func TestScripts(t *testing.T) {
+	if testing.Short() {
+		// The quick gate of `make run` (go test -short): the scripts start real processes by the
+		// thousand and take minutes; `make test` and the race gate run every one of them.
+		t.Skip("-short: the end-to-end scripts run in make test and in the race gate")
+	}
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
 		RequireExplicitExec: true,

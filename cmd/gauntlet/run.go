@@ -243,6 +243,9 @@ func writeRunResults(ios *IOStreams, opts *runOptions, cfg *config.Config, out r
 	onActions := ios.OnGitHubActions()
 	annotate := onActions || out.anyToStdout && out.stdoutFormat == report.FormatGitHub
 	var ioErr error
+	if anyHTML(opts.outputs) {
+		run.Report.Origin = runOrigin(context.Background(), cfg)
+	}
 	if werr := report.WriteText(out.view, run.Report, summaryOptions(cfg, out, run, interrupted, annotate)); werr != nil {
 		ioErr = errors.Join(ioErr, fmt.Errorf("write summary: %w", werr))
 	}
@@ -262,9 +265,22 @@ func writeRunResults(ios *IOStreams, opts *runOptions, cfg *config.Config, out r
 	return ioErr
 }
 
+// anyHTML says whether a page is among the reports: only a page names the run's origin, which
+// costs three calls of git.
+func anyHTML(outs []report.Output) bool {
+	for _, o := range outs {
+		if o.Format == report.FormatHTML {
+			return true
+		}
+	}
+	return false
+}
+
 // summaryOptions are how the terminal summary is written.
 func summaryOptions(cfg *config.Config, out runOutputs, run *engine.Run, interrupted, annotate bool) report.TextOptions {
-	text := report.TextOptions{Color: out.colored, Interrupted: interrupted}
+	// A plain view printed every gate's finish line: the summary does not list them again. Under
+	// GitHub Actions the table stays, beside the annotations and the step summary that read it.
+	text := report.TextOptions{Color: out.colored, Interrupted: interrupted, ByStatus: !out.tty && !annotate}
 	if cfg.FailFast {
 		text.FirstFailure = run.FirstFailure
 	}

@@ -42,9 +42,10 @@ agent it let go with gates still failing (retry limit, gates not run) that has n
 then its last decisions; --json adds them to the report as stop_hook_history and
 stop_hook_released.
 
---html[=FILE] draws the stop hook's history as one self-contained HTML page instead (to stdout,
-or to FILE): decisions per day, the gates that blocked most, each gate's durations, flaky gates
-and the agents let go with gates failing.
+--html[=FILE] draws the history of runs and stops as one self-contained HTML page instead, into
+.gauntlet/history.html (its path printed), into FILE, or to stdout with --html=-: runs per day
+and the last runs with what failed, stop-hook decisions per day, the gates that blocked most,
+each gate's durations and results, flaky gates and the agents let go with gates failing.
 
 The exit code does not reflect the last verdict: it is 0 whenever the report could be read,
 and also when there is no run yet (a message on stderr says so).`,
@@ -66,8 +67,8 @@ and also when there is no run yet (a message on stderr says so).`,
 	addColorFlag(f, &opts.color)
 	f.StringVarP(&opts.configFile, "config", "c", "", "the project of this config file instead of searching for .gauntlet.yml")
 	f.BoolVar(&opts.json, "json", false, "print the stored JSON report")
-	f.StringVar(&opts.html, "html", "", "draw the stop-hook history as an HTML page, to stdout or to `FILE` (--html=FILE)")
-	f.Lookup("html").NoOptDefVal = "-"
+	f.StringVar(&opts.html, "html", "", "draw the history of runs and stops as an HTML page, into .gauntlet/, into `FILE` (--html=FILE), or to stdout (--html=-)")
+	f.Lookup("html").NoOptDefVal = historyPageDefault
 	return cmd
 }
 

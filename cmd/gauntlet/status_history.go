@@ -13,8 +13,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gauntlet-dev/gauntlet/config"
 	"github.com/gauntlet-dev/gauntlet/internal/atomicfile"
 	"github.com/gauntlet-dev/gauntlet/internal/historypage"
+	"github.com/gauntlet-dev/gauntlet/internal/runlog"
 	"github.com/gauntlet-dev/gauntlet/internal/state"
 	"github.com/gauntlet-dev/gauntlet/internal/stophook"
 	"github.com/gauntlet-dev/gauntlet/internal/termtext"
@@ -64,12 +66,14 @@ func readOwnHistory(root, stateDir string, stderr io.Writer) stophook.History {
 // writeHistoryPage draws the history as an HTML page to stdout ("-") or to a file, which is
 // replaced whole: a browser showing it never reads half a page.
 func writeHistoryPage(ios *IOStreams, dest, root string, h stophook.History, now time.Time) error {
+	runs := readRuns(root, ios.ErrOut)
 	var page bytes.Buffer
 	err := historypage.Write(&page, h, historypage.Options{
 		Project:   filepath.Base(root),
 		Now:       now,
 		Describe:  describeDecision,
 		CheckNote: checkNote(h.Check),
+		Runs:      runs,
 	})
 	if err != nil {
 		return err
@@ -78,11 +82,60 @@ func writeHistoryPage(ios *IOStreams, dest, root string, h stophook.History, now
 		_, err := ios.Out.Write(page.Bytes())
 		return err
 	}
-	if err := atomicfile.Write(dest, page.Bytes(), 0o644); err != nil {
+	shown := dest
+	if dest == historyPageDefault {
+		// No file named: the page goes beside the state it draws, and its path is printed, never
+		// the page itself onto the terminal.
+		shown, err = writeStatePage(root, page.Bytes())
+	} else {
+		err = atomicfile.Write(dest, page.Bytes(), 0o644)
+	}
+	if err != nil {
 		return fmt.Errorf("status --html: %w", err)
 	}
-	_, err = fmt.Fprintf(ios.ErrOut, "gauntlet: wrote the stop-hook history (%s) to %s\n", termtext.Count(len(h.Entries), "decision"), dest)
+	_, err = fmt.Fprintf(ios.ErrOut, "gauntlet: wrote the history (%s, %s) to %s\n",
+		termtext.Count(len(runs), "run"), termtext.Count(len(h.Entries), "stop-hook decision"), shown)
+	if err == nil {
+		_, err = fmt.Fprintln(ios.Out, shown)
+	}
 	return err
+}
+
+// historyPageDefault is what --html means without a file: history.html in the project's
+// .gauntlet folder.
+const historyPageDefault = ".gauntlet/history.html"
+
+// writeStatePage writes the history page into the project's state folder and returns its path
+// as the user should see it.
+func writeStatePage(root string, page []byte) (string, error) {
+	sd, err := state.Open(root)
+	if err != nil {
+		return "", err
+	}
+	defer sd.Close()
+	if err := sd.WriteFileAtomic("history.html", page); err != nil {
+		return "", err
+	}
+	return config.DisplayPath(filepath.Join(root, state.Name, "history.html")), nil
+}
+
+// readRuns reads the run history under .gauntlet; none, or one that cannot be read (said on
+// stderr), draws as no runs.
+func readRuns(root string, stderr io.Writer) []runlog.Record {
+	if _, err := os.Lstat(filepath.Join(root, state.Name)); err != nil {
+		return nil
+	}
+	sd, err := state.Open(root)
+	if err != nil {
+		fmt.Fprintf(stderr, "gauntlet: run history: %v\n", err)
+		return nil
+	}
+	defer sd.Close()
+	runs, err := runlog.Read(sd)
+	if err != nil {
+		fmt.Fprintf(stderr, "gauntlet: %v\n", err)
+	}
+	return runs
 }
 
 // shown says whether there is anything of the history to show.

@@ -15,6 +15,7 @@ import (
 	"github.com/gauntlet-dev/gauntlet/internal/redact"
 	"github.com/gauntlet-dev/gauntlet/internal/remotecache"
 	"github.com/gauntlet-dev/gauntlet/internal/report"
+	"github.com/gauntlet-dev/gauntlet/internal/runlog"
 	"github.com/gauntlet-dev/gauntlet/internal/snapshot"
 	"github.com/gauntlet-dev/gauntlet/internal/state"
 	"github.com/gauntlet-dev/gauntlet/lock"
@@ -253,11 +254,18 @@ func (e *execution) assemble(ran []gates.Result, lost []gates.IntegrityFinding) 
 	return run
 }
 
-// record keeps the run: the last run's report, the gates' timings (not for a shard, which sees
-// only some), and the caller's own record. The caller's callback runs even when the
+// appendRunLog adds the run to the run history, marked as a stop's when it was one.
+func appendRunLog(sd *state.Dir, r report.Report, stop bool) error {
+	rec := runlog.Of(r)
+	rec.Stop = stop
+	return runlog.Append(sd, rec)
+}
+
+// record keeps the run: the last run's report, its line in the run history (read by the history
+// page), the gates' timings (not for a shard, which sees only some), and the caller's own record. The caller's callback runs even when the
 // report could not be written: what it records (the stop hook's attempt count) must not be lost.
 func (e *execution) record(run *Run) error {
-	err := errors.Join(e.logs.pruneErr, writeLastRun(e.sd, run.Report))
+	err := errors.Join(e.logs.pruneErr, writeLastRun(e.sd, run.Report), appendRunLog(e.sd, run.Report, e.req.Session != ""))
 	if e.req.Scope.Shard.N == 0 {
 		err = errors.Join(err, recordTimings(e.sd, e.cfg, run.Results))
 	}

@@ -1,6 +1,6 @@
-// Package historypage draws the stop hook's history as one self-contained HTML page: decisions
-// per day, the gates that blocked most, each gate's durations, flaky gates and the agents let go
-// with gates failing. Bounded whatever the history holds: it reads a capped number of entries and
+// Package historypage draws the history of runs and stops as one self-contained HTML page: runs
+// and decisions per day, the last runs and what failed in them, the gates that blocked most, each
+// gate's durations, flaky gates and the agents let go with gates failing. Bounded whatever the history holds: it reads a capped number of entries and
 // shows capped lists, and says so on the page.
 package historypage
 
@@ -19,6 +19,7 @@ import (
 
 	"github.com/gauntlet-dev/gauntlet/gates"
 	"github.com/gauntlet-dev/gauntlet/internal/report"
+	"github.com/gauntlet-dev/gauntlet/internal/runlog"
 	"github.com/gauntlet-dev/gauntlet/internal/stophook"
 	"github.com/gauntlet-dev/gauntlet/internal/termtext"
 )
@@ -27,7 +28,6 @@ import (
 // readable and its size bounded if that cap grows.
 const (
 	maxEntries      = 5000 // the newest decisions the page reads
-	maxDays         = 30   // days in the per-day chart, ending today
 	maxBlockers     = 10   // gates in "blocked most"
 	maxTimedGates   = 12   // gates whose durations are drawn, the slowest first
 	maxRunsPerGate  = 30   // the latest durations each gate's picture uses
@@ -53,6 +53,8 @@ type Options struct {
 	Describe func(stophook.HistoryEntry) string
 	// CheckNote says how the history differs from what gauntlet wrote; "" when it does not.
 	CheckNote string
+	// Runs are the recorded runs (gauntlet run and the stop hook's alike), oldest first.
+	Runs []runlog.Record
 }
 
 // Write draws the history as one HTML page.
@@ -77,7 +79,8 @@ type view struct {
 	CheckNote  string
 	Released   []released
 	Days       []day
-	DayMax     int
+	DayLabels  []string
+	Runs       runsView
 	Counts     counts
 	Blockers   []blocker
 	Timed      []timed
@@ -88,7 +91,6 @@ type view struct {
 type counts struct{ Blocks, Passes, Releases, Other int }
 
 type day struct {
-	Label  string
 	counts counts
 	// Heights are percent of the busiest day's total.
 	Block, Pass, Release, Other float64
@@ -145,9 +147,10 @@ func build(h stophook.History, opts Options) view {
 		v.From = entries[0].Time.UTC().Format("2006-01-02")
 		v.To = entries[len(entries)-1].Time.UTC().Format("2006-01-02")
 	}
-	v.Days, v.Counts, v.Caps = perDay(entries, opts.Now, v.Caps)
+	v.Days, v.DayLabels, v.Counts, v.Caps = perDay(entries, opts.Now, v.Caps)
+	v.Runs, v.Caps = runsOf(opts.Runs, opts.Now, v.Caps)
 	v.Blockers = blockers(entries)
-	v.Timed, v.Caps = durations(entries, v.Caps)
+	v.Timed, v.Caps = durations(entries, opts.Runs, v.Caps)
 	v.Flaky, v.Caps = flakyGates(entries, v.Caps)
 	v.Released, v.Caps = releases(h, entries, opts, v.Caps)
 	for _, e := range entries {
@@ -189,23 +192,22 @@ func (c *counts) add(k string) {
 
 func (c counts) total() int { return c.Blocks + c.Passes + c.Releases + c.Other }
 
-// perDay counts the decisions of each of the last maxDays days (UTC), empty days included, so
-// that a quiet week shows as one.
-func perDay(entries []stophook.HistoryEntry, now time.Time, caps []string) ([]day, counts, []string) {
+// perDay counts the decisions of each day (UTC) of the chart (chartDays: two weeks to ninety days,
+// ending today), empty days included, so that a quiet week shows as one.
+func perDay(entries []stophook.HistoryEntry, now time.Time, caps []string) ([]day, []string, counts, []string) {
 	if len(entries) == 0 {
-		return nil, counts{}, caps
+		return nil, nil, counts{}, caps
 	}
-	first, last := dayRange(entries, now)
-	if oldest := last.AddDate(0, 0, -(maxDays - 1)); first.Before(oldest) {
-		caps = append(caps, fmt.Sprintf("The per-day chart shows the last %d days; %d older decisions are counted in the other pictures only.", maxDays, olderThan(entries, oldest)))
-		first = oldest
+	times := make([]time.Time, len(entries))
+	for i, e := range entries {
+		times[i] = e.Time
 	}
-	n := int(last.Sub(first)/(24*time.Hour)) + 1
+	first, n, labels := chartDays(times, now)
+	if older := olderThan(entries, first); older > 0 {
+		caps = append(caps, fmt.Sprintf("The per-day chart shows the last %d days; %d older decisions are counted in the other pictures only.", n, older))
+	}
 	days := make([]day, n)
 	var all counts
-	for i := range days {
-		days[i].Label = first.AddDate(0, 0, i).Format("01-02")
-	}
 	for _, e := range entries {
 		k := kind(e)
 		all.add(k)
@@ -215,17 +217,7 @@ func perDay(entries []stophook.HistoryEntry, now time.Time, caps []string) ([]da
 		}
 	}
 	scaleDays(days, first)
-	return days, all, caps
-}
-
-// dayRange is the first and the last day of the chart before its bound: from the oldest
-// decision to today, or to the newest decision when the clock is behind the history's.
-func dayRange(entries []stophook.HistoryEntry, now time.Time) (first, last time.Time) {
-	last = now.UTC().Truncate(24 * time.Hour)
-	if newest := entries[len(entries)-1].Time.UTC().Truncate(24 * time.Hour); newest.After(last) {
-		last = newest
-	}
-	return entries[0].Time.UTC().Truncate(24 * time.Hour), last
+	return days, labels, all, caps
 }
 
 // olderThan counts the decisions before a time.
@@ -280,8 +272,9 @@ func blockers(entries []stophook.HistoryEntry) []blocker {
 // durations draws each gate's latest runs (cached answers and cancelled runs aside: they say
 // nothing of how long the gate takes): the median, the spread from the 10th to the 90th
 // percentile on a scale shared by all gates, and each run as a bar.
-func durations(entries []stophook.HistoryEntry, caps []string) ([]timed, []string) {
+func durations(entries []stophook.HistoryEntry, records []runlog.Record, caps []string) ([]timed, []string) {
 	runs := gateRuns(entries)
+	runGates(runs, records)
 	out := make([]timed, 0, len(runs))
 	var longest int64 = 1
 	for name, rs := range runs {

@@ -7,6 +7,8 @@ import (
 	"html/template"
 	"io"
 	"math"
+	"path"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -70,6 +72,7 @@ type htmlRun struct {
 	Tally            string
 	Shard            string
 	ConfigDigest     string
+	Origin           Origin
 	LocalOverrides   []string
 	IntegrityHeading string
 	Integrity        []htmlIntegrity
@@ -103,7 +106,8 @@ type htmlGate struct {
 	Config, SkippedBecause, Tests, FindingCount                  string
 	Tail                                                         string
 	Lines                                                        string
-	Open                                                         bool
+	LogHref                                                      string
+	Open, ShortTail                                              bool
 	Changed                                                      []string
 	Findings                                                     []htmlFinding
 	MoreFindings                                                 int
@@ -123,6 +127,9 @@ func runView(r Report) htmlRun {
 		Shard:            termtext.Line(r.Shard),
 		ConfigDigest:     shortDigest(r.ConfigDigest),
 		IntegrityHeading: IntegrityHeading,
+	}
+	if r.Origin != nil {
+		v.Origin = cleanOrigin(*r.Origin)
 	}
 	for _, o := range r.LocalOverrides {
 		v.LocalOverrides = append(v.LocalOverrides, termtext.Line(o))
@@ -144,7 +151,7 @@ func runView(r Report) htmlRun {
 	v.Axis, v.Rows = timeline(r.Duration(), shown)
 	for _, g := range shown {
 		if needsAttention(g.Status) || g.Status == gates.StatusCancelled || g.Status == gates.StatusSkipped && g.SkippedBecause != "" {
-			v.Attention = append(v.Attention, gateView(g))
+			v.Attention = append(v.Attention, gateView(g, v.Origin.LogDir))
 		}
 	}
 	return v
@@ -192,18 +199,63 @@ func timeline(run time.Duration, shown []GateReport) ([]htmlTick, []htmlRow) {
 		row.MarkAt = min(row.Left+row.Width, 70)
 		rows = append(rows, row)
 	}
-	const ticks = 5
-	axis := make([]htmlTick, 0, ticks+1)
-	for i := 0; i <= ticks; i++ {
-		at := span * int64(i) / ticks
-		axis = append(axis, htmlTick{Left: pct(at), Label: FormatDuration(time.Duration(at) * time.Millisecond)})
+	step := tickStep(span)
+	var axis []htmlTick
+	for at := int64(0); at <= span; at += step {
+		// A label at the track's very end would hang off it.
+		axis = append(axis, htmlTick{Left: min(pct(at), 96), Label: tickLabel(time.Duration(at) * time.Millisecond)})
 	}
-	// The last label would hang off the track's end.
-	axis[len(axis)-1].Left = 96
 	return axis, rows
 }
 
-func gateView(g GateReport) htmlGate {
+// tickSteps are the round intervals the timeline's axis is marked at.
+var tickSteps = []time.Duration{
+	time.Millisecond, 2 * time.Millisecond, 5 * time.Millisecond, 10 * time.Millisecond, 20 * time.Millisecond,
+	50 * time.Millisecond, 100 * time.Millisecond, 200 * time.Millisecond, 500 * time.Millisecond,
+	time.Second, 2 * time.Second, 5 * time.Second, 10 * time.Second, 15 * time.Second, 20 * time.Second,
+	30 * time.Second, time.Minute, 2 * time.Minute, 5 * time.Minute, 10 * time.Minute, 15 * time.Minute,
+	20 * time.Minute, 30 * time.Minute, time.Hour, 2 * time.Hour,
+}
+
+// tickStep is the smallest round interval that marks a span of ms with at most six ticks.
+func tickStep(span int64) int64 {
+	for _, s := range tickSteps {
+		if span/s.Milliseconds() <= 5 {
+			return s.Milliseconds()
+		}
+	}
+	return max(1, span/5)
+}
+
+// tickLabel names a round duration without the zeros FormatDuration pads with: "0", "200ms",
+// "15s", "1m30s", "5m", "2h".
+func tickLabel(d time.Duration) string {
+	switch {
+	case d == 0:
+		return "0"
+	case d < time.Second:
+		return fmt.Sprintf("%dms", d.Milliseconds())
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", d/time.Second)
+	}
+	d = d.Round(time.Second)
+	var b strings.Builder
+	for _, u := range []struct {
+		unit time.Duration
+		name string
+	}{{time.Hour, "h"}, {time.Minute, "m"}, {time.Second, "s"}} {
+		if n := d / u.unit; n > 0 {
+			fmt.Fprintf(&b, "%d%s", n, u.name)
+			d -= n * u.unit
+		}
+	}
+	return b.String()
+}
+
+// shortTail is how many lines of output a page shows without folding them.
+const shortTail = 10
+
+func gateView(g GateReport, logDir string) htmlGate {
 	v := htmlGate{
 		Name:           termtext.Line(g.label()),
 		Anchor:         anchorOf(g.Name),
@@ -214,12 +266,15 @@ func gateView(g GateReport) htmlGate {
 		Rerun:          termtext.Line(g.rerun()),
 		Fix:            termtext.Line(g.Fix),
 		Log:            termtext.Line(g.Log),
+		LogHref:        logHref(logDir, g.Log),
 		SkippedBecause: termtext.Line(g.SkippedBecause),
 		Tail:           strings.TrimRight(termtext.Clean(g.Tail), "\n"),
 		Lines:          linesPrinted(g.OutputLines),
-		// What fails the run is open; warnings, errors of the environment and the rest folded.
-		Open: g.Status == gates.StatusFail,
 	}
+	// What fails the run is open, and so is a gate whose few lines of output say it all; the
+	// rest (warnings, errors of the environment with long outputs) folded.
+	v.ShortTail = v.Tail != "" && strings.Count(v.Tail, "\n") < shortTail
+	v.Open = g.Status == gates.StatusFail || v.ShortTail
 	if g.Config != nil {
 		v.Config = fmt.Sprintf("%s:%d", termtext.Line(g.Config.File), g.Config.Line)
 	}
@@ -247,6 +302,24 @@ func gateView(g GateReport) htmlGate {
 		})
 	}
 	return v
+}
+
+// logHref is a log's link from the page's folder: logs are relative to the project root, which
+// is logDir from the page ("" when the page is written there, or its folder is not known).
+func logHref(logDir, log string) string {
+	if log == "" {
+		return ""
+	}
+	return path.Join(logDir, filepath.ToSlash(log))
+}
+
+// cleanOrigin makes the origin's fields single lines of plain text.
+func cleanOrigin(o Origin) Origin {
+	return Origin{
+		Repository: termtext.Line(o.Repository), Remote: termtext.Line(o.Remote), Branch: termtext.Line(o.Branch),
+		Commit: termtext.Line(o.Commit), ConfigFile: termtext.Line(o.ConfigFile), Version: termtext.Line(o.Version),
+		LogDir: termtext.Line(o.LogDir),
+	}
 }
 
 // linesPrinted says how many lines the gate printed: "" when it is not known.

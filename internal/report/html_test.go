@@ -40,7 +40,7 @@ func TestHTMLShowsTheRun(t *testing.T) {
 		`pkg/x_test.go:12: </span><span class="sev-error">error</span>: <span class="msg">got`,
 		`x_test.go:12: got &lt;nil&gt; &amp; want &#34;a|b&#34;`,
 		`<details class="gate fail" open id="gate-test">`,
-		`<details class="gate error" id="gate-typecheck">`,
+		`<details class="gate error" open id="gate-typecheck">`, // its one line of output, unfolded
 		`t.Skip added`, `tsc is not installed`,
 		`Content-Security-Policy" content="default-src 'none'`,
 	} {
@@ -132,6 +132,75 @@ func TestHTMLEscapesEveryField(t *testing.T) {
 	for _, field := range []string{"Name", "Tail", "Reason", "Hint", "Command", "Log", "Message", "Summary", "Fix", "RunID", "FailedTests"} {
 		if !strings.Contains(page, field+"&lt;script&gt;") {
 			t.Errorf("the page does not show field %s (escaped)", field)
+		}
+	}
+}
+
+// The page says what was checked: the repository, its branch and commit, the config file and
+// the gauntlet that ran; a log is a link relative to the page's folder.
+func TestHTMLNamesTheRunsOrigin(t *testing.T) {
+	r := fixtureReport()
+	r.Origin = &Origin{Repository: "shop", Remote: "git@github.com:acme/shop.git", Branch: "main", Commit: "4f2a9c1e0b7d",
+		ConfigFile: ".gauntlet.yml", Version: "1.4.0 abc123", LogDir: "../.."}
+	page := renderHTML(t, r)
+	for _, want := range []string{
+		`<dd id="repository">shop <span class="muted">git@github.com:acme/shop.git</span></dd>`,
+		`<dd id="branch">main</dd>`, `<dd id="commit"><code>4f2a9c1e0b7d</code></dd>`,
+		`<dd id="config"><code>.gauntlet.yml</code></dd>`, `<dd id="version">gauntlet 1.4.0 abc123</dd>`,
+		`<a href="../../.gauntlet/logs/20261121T093000Z-4f2a/test.log">.gauntlet/logs/20261121T093000Z-4f2a/test.log</a>`,
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+}
+
+// A report without an origin (a merge of shards' reports) still links a log, from the project's
+// root, and names nothing it does not know.
+func TestHTMLWithoutOrigin(t *testing.T) {
+	page := renderHTML(t, fixtureReport())
+	if !strings.Contains(page, `<a href=".gauntlet/logs/20261121T093000Z-4f2a/test.log">`) || strings.Contains(page, `id="branch"`) {
+		t.Error("a report without an origin links its logs from the root and names no branch")
+	}
+}
+
+// A gate's short output (ten lines or fewer) is shown, not folded away; a long one is folded
+// under its summary line.
+func TestHTMLShortOutputUnfolded(t *testing.T) {
+	r := fixtureReport()
+	r.Gates[2].Tail = strings.Repeat("long line\n", 11)
+	page := renderHTML(t, r)
+	for _, want := range []string{
+		`<details class="gate error" open id="gate-typecheck">`,
+		"<pre class=\"tail\">sh: 1: tsc: not found</pre>",
+		`<details class="gate warn" id="gate-lint">`,
+		`<details><summary>the output's last lines`,
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+}
+
+// The timeline's ticks fall on round durations, whatever the run's length.
+func TestTimelineRoundTicks(t *testing.T) {
+	for _, tt := range []struct {
+		run  time.Duration
+		want []string
+	}{
+		{65432 * time.Millisecond, []string{"0", "15s", "30s", "45s", "1m"}},
+		{7 * time.Second, []string{"0", "2s", "4s", "6s"}},
+		{830 * time.Millisecond, []string{"0", "200ms", "400ms", "600ms", "800ms"}},
+		{21 * time.Minute, []string{"0", "5m", "10m", "15m", "20m"}},
+		{100 * time.Second, []string{"0", "20s", "40s", "1m", "1m20s", "1m40s"}},
+	} {
+		axis, _ := timeline(tt.run, []GateReport{{Name: "a", Status: gates.StatusPass, DurationMS: tt.run.Milliseconds()}})
+		var got []string
+		for _, tick := range axis {
+			got = append(got, tick.Label)
+		}
+		if !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%v: ticks %v, want %v", tt.run, got, tt.want)
 		}
 	}
 }

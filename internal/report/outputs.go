@@ -126,7 +126,7 @@ func WriteOutputs(stdout io.Writer, outs []Output, r Report) error {
 			continue
 		}
 		var buf bytes.Buffer
-		if err := Write(&buf, o.Format, r, TextOptions{}); err != nil {
+		if err := Write(&buf, o.Format, fromFolder(r, o.Path), TextOptions{}); err != nil {
 			errs = append(errs, fmt.Errorf("render %s report: %w", o.Format, err))
 			continue
 		}
@@ -141,4 +141,27 @@ func WriteOutputs(stdout io.Writer, outs []Output, r Report) error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// fromFolder is r as a page written to file sees it: its logs' links lead from the file's folder
+// to the project root. A report on stdout links from the root, where it is most often kept.
+func fromFolder(r Report, file string) Report {
+	if r.Origin == nil || r.Origin.Root == "" || file == "" {
+		return r
+	}
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		return r
+	}
+	rel, err := filepath.Rel(filepath.Dir(abs), r.Origin.Root)
+	if err != nil {
+		return r
+	}
+	o := *r.Origin
+	o.LogDir = filepath.ToSlash(rel)
+	if o.LogDir == "." {
+		o.LogDir = ""
+	}
+	r.Origin = &o
+	return r
 }

@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -107,5 +108,26 @@ func TestEveryFormatHasAPrinter(t *testing.T) {
 		if _, err := PrinterFor(f, TextOptions{}); err != nil {
 			t.Errorf("%s: %v", f, err)
 		}
+	}
+}
+
+// A page written into a folder links its logs from that folder to the project root.
+func TestOutputLinksLogsFromItsFolder(t *testing.T) {
+	root := t.TempDir()
+	r := fixtureReport()
+	r.Origin = &Origin{Root: root}
+	page := filepath.Join(root, "reports", "ci", "run.html")
+	if err := os.MkdirAll(filepath.Dir(page), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteOutputs(io.Discard, []Output{{Format: FormatHTML, Path: page}}, r); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `<a href="../../.gauntlet/logs/20261121T093000Z-4f2a/test.log">`; !strings.Contains(string(data), want) {
+		t.Errorf("page lacks %q", want)
 	}
 }

@@ -49,6 +49,25 @@ type Report struct {
 	// and flaky failures go; so does `run --new-only`): they weigh as warnings. Omitted when every
 	// failure counts.
 	NotCounted []gates.Blame `json:"not_counted,omitempty"`
+	// Origin says what the run checked and with what, for the pages a person opens later; not
+	// part of the JSON report, whose readers have it from their own context. Nil when unknown.
+	Origin *Origin `json:"-"`
+}
+
+// Origin is what a run checked (repository, branch, commit, config file) and the gauntlet
+// that checked it.
+type Origin struct {
+	Repository string // the project root's folder name
+	Remote     string // origin's URL, when there is one
+	Branch     string // "" on a detached HEAD or outside git
+	Commit     string // HEAD, abbreviated
+	ConfigFile string // relative to the project root
+	Version    string
+	// Root is the project root's absolute path: logs are relative to it.
+	Root string
+	// LogDir is the path from the page's folder to the project root, slash-separated: a log's
+	// link opens from wherever the page was written. Set per page; "" means the root itself.
+	LogDir string
 }
 
 // Counts says which failures count in r's verdict, by their blame (nil: every one).

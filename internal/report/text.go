@@ -24,6 +24,10 @@ type TextOptions struct {
 	// Interrupted: the run was stopped by Ctrl-C or a signal. The verdict line says so instead of
 	// the verdict its cancelled gates make, so that the summary gives one verdict, the true one.
 	Interrupted bool
+	// ByStatus: the view printed each gate's finish line already (a plain, not redrawn, run), so
+	// the summary names the gates on one line per status instead of a table that repeats them,
+	// and each block says where its gate's log is.
+	ByStatus bool
 }
 
 // textPrinter prints the human summary with its options.
@@ -39,7 +43,11 @@ func WriteText(w io.Writer, r Report, opts TextOptions) error {
 	}
 	var b strings.Builder
 	shown := r.shown()
-	writeGateLines(&b, shown, opts.Color)
+	if opts.ByStatus {
+		writeStatusLines(&b, shown, opts.Color)
+	} else {
+		writeGateLines(&b, shown, opts.Color)
+	}
 	writeIntegrity(&b, r.Integrity, opts.Color)
 	for _, g := range attentionOrder(shown, opts.FirstFailure) {
 		b.WriteString("\n")
@@ -96,6 +104,32 @@ func writeGateLines(b *strings.Builder, gs []GateReport, colour bool) {
 	}
 }
 
+// statusOrder is the order of the summary's lines by status: what needs attention first.
+var statusOrder = []gates.Status{gates.StatusFail, gates.StatusError, gates.StatusWarn, gates.StatusPass,
+	gates.StatusCancelled, gates.StatusSkipped}
+
+// writeStatusLines names the gates on one line per status, "fail  test, lint": the finish lines
+// above gave each gate's time and reason, except why a gate was skipped, which no line said.
+func writeStatusLines(b *strings.Builder, gs []GateReport, colour bool) {
+	names := map[gates.Status][]string{}
+	for _, g := range gs {
+		name := g.label()
+		if reason := rowReason(g); g.Status == gates.StatusSkipped && reason != "" {
+			name += " (" + reason + ")"
+		} else if g.Cached {
+			name += " (cached)"
+		}
+		names[g.Status] = append(names[g.Status], name)
+	}
+	width := len(gates.StatusCancelled)
+	for _, s := range statusOrder {
+		if len(names[s]) > 0 {
+			status := fmt.Sprintf("%-*s", width, s)
+			fmt.Fprintf(b, "%s  %s\n", paint(status, colour, statusAttrs[s]...), strings.Join(names[s], ", "))
+		}
+	}
+}
+
 // rowReason is a gate's reason on its row of the table: what its block says in full, the row
 // says without the environment cause.
 func rowReason(g GateReport) string {
@@ -149,6 +183,9 @@ func writeGateBlock(b *strings.Builder, g GateReport, root bool, opts TextOption
 	if gates.FixerMends(gates.Result{Name: g.Name, Status: g.Status, TimedOut: g.TimedOut, Command: g.Command, Fix: g.Fix,
 		Findings: g.Findings, Cause: g.Cause}) {
 		fmt.Fprintf(b, "fix: gauntlet fix %s\n", g.Name)
+	}
+	if opts.ByStatus && g.Log != "" {
+		fmt.Fprintf(b, "log: %s\n", termtext.Line(g.Log))
 	}
 	writeFindings(b, g)
 	if opts.TailLines > 0 {

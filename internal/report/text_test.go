@@ -263,3 +263,40 @@ func TestTextMarksBlame(t *testing.T) {
 		t.Errorf("a regression is marked:\n%s", out)
 	}
 }
+
+// A plain view has printed each gate's finish line already: its summary is one line per status,
+// then the details of the gates needing attention, never a table that repeats every gate.
+func TestTextByStatusRepeatsNoGate(t *testing.T) {
+	out := writeText(t, fixtureReport(), TextOptions{ByStatus: true})
+	for _, want := range []string{
+		"fail       test\n",
+		"warn       lint\n",
+		"error      typecheck\n",
+		"pass       vet\n",
+		"cancelled  review\n",
+		"skipped    docs (no changed file matches paths)\n",
+		"=== test: fail",
+		"log: .gauntlet/logs/20261121T093000Z-4f2a/test.log\n",
+		"rerun: gauntlet run test\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("summary by status lacks %q:\n%s", want, out)
+		}
+	}
+	// The passing gate is named once, on its status's line; its log and time are its finish line's.
+	if strings.Count(out, "vet") != 1 || strings.Contains(out, "vet.log") {
+		t.Errorf("a passing gate is repeated in the summary by status:\n%s", out)
+	}
+	if !strings.HasSuffix(out, "gauntlet: fail — 1 failed, 1 error, 1 warning, 1 passed, 1 skipped, 1 cancelled (1m05s)\n") {
+		t.Errorf("the verdict line is not last:\n%s", out)
+	}
+}
+
+// The honest twin: the summaries printed without finish lines before them (a terminal's, fix's,
+// status's) keep one row per gate.
+func TestTextTableByDefault(t *testing.T) {
+	out := writeText(t, fixtureReport(), TextOptions{})
+	if !strings.Contains(out, "(log: .gauntlet/logs/20261121T093000Z-4f2a/vet.log)") {
+		t.Errorf("the table lost the passing gate's row:\n%s", out)
+	}
+}

@@ -192,6 +192,11 @@ func parseOutput(t *testing.T, file string) map[string]string {
 // gauntletBin builds gauntlet once for the step tests.
 func gauntletBin(t *testing.T) string {
 	t.Helper()
+	if testing.Short() {
+		// Linking gauntlet is most of this package's time (minutes on a loaded machine): the quick
+		// gate of `make run` leaves the step tests to make test and the race gate.
+		t.Skip("-short: the action's steps run a freshly built gauntlet; make test runs them")
+	}
 	dir := t.TempDir()
 	cmd := exec.Command("go", "build", "-o", filepath.Join(dir, "gauntlet"), "-ldflags", "-X main.version=1.2.3 -X main.commit=abc1234", "../../../cmd/gauntlet")
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
