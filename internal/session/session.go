@@ -77,6 +77,11 @@ var ErrTampered = errors.New("fails its check")
 // write would be believed.
 var ErrNoKey = errors.New("no key to seal the session's base")
 
+// ErrUnusable means a record could not be read or written for another reason than its absence
+// (its folder replaced by a file, made unreadable): the agent runs as the user and reaches the
+// user's state directory, so a pin that cannot be used is never taken for no pin.
+var ErrUnusable = errors.New("cannot be used")
+
 // path is where a session's record of a project is kept.
 func path(key *seal.Key, project, session string) string {
 	sum := sha256.Sum256([]byte(session))
@@ -89,7 +94,7 @@ func path(key *seal.Key, project, session string) string {
 func Load(project, session string) (*Record, error) {
 	key, err := seal.Load()
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrNoKey, err)
+		return nil, fmt.Errorf("%w: %w", ErrNoKey, err)
 	}
 	return load(key, project, session)
 }
@@ -99,6 +104,8 @@ func load(key *seal.Key, project, session string) (*Record, error) {
 	p := path(key, project, session)
 	found, err := readSealed(key, p, sealPurpose, project, &r)
 	switch {
+	case err != nil && !errors.Is(err, ErrTampered):
+		return nil, fmt.Errorf("the session's base %w: %w", ErrUnusable, err)
 	case err != nil:
 		return nil, fmt.Errorf("the session's base: %w", err)
 	case !found:
@@ -149,7 +156,7 @@ func writeSealed(key *seal.Key, p, purpose, project string, v seal.Sealed) error
 func Find(dir, session string) (*Record, error) {
 	key, err := seal.Load()
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrNoKey, err)
+		return nil, fmt.Errorf("%w: %w", ErrNoKey, err)
 	}
 	for d := filepath.Clean(dir); ; {
 		if _, err := os.Stat(path(key, d, session)); err == nil {
@@ -168,14 +175,14 @@ func Find(dir, session string) (*Record, error) {
 func Pin(r *Record) (*Record, error) {
 	key, err := seal.Load()
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrNoKey, err)
+		return nil, fmt.Errorf("%w: %w", ErrNoKey, err)
 	}
 	if old, err := load(key, r.Project, r.Session); old != nil || err != nil {
 		return old, err
 	}
 	p := path(key, r.Project, r.Session)
 	if err := writeSealed(key, p, sealPurpose, r.Project, r); err != nil {
-		return nil, fmt.Errorf("the session's base: %w", err)
+		return nil, fmt.Errorf("the session's base %w: %w", ErrUnusable, err)
 	}
 	pruneSessions(filepath.Dir(p), maxSessionsKept)
 	return r, nil
@@ -275,7 +282,7 @@ func LoadAdvance(project, session, head string) *Advance {
 func SaveAdvance(a *Advance) error {
 	key, err := seal.Load()
 	if err != nil {
-		return fmt.Errorf("%w: %v", ErrNoKey, err)
+		return fmt.Errorf("%w: %w", ErrNoKey, err)
 	}
 	return writeSealed(key, advancePath(key, a.Project, a.Session), sealAdvance, a.Project, a)
 }

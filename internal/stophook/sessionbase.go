@@ -15,6 +15,7 @@ import (
 	"github.com/gauntlet-dev/gauntlet/internal/baseconfig"
 	"github.com/gauntlet-dev/gauntlet/internal/engine"
 	"github.com/gauntlet-dev/gauntlet/internal/envid"
+	"github.com/gauntlet-dev/gauntlet/internal/seal"
 	"github.com/gauntlet-dev/gauntlet/internal/session"
 	"github.com/gauntlet-dev/gauntlet/internal/snapshot"
 	"github.com/gauntlet-dev/gauntlet/internal/state"
@@ -83,25 +84,39 @@ func sessionJudging(ctx context.Context, dir, sessionKey, how string, loaded *co
 	}
 	rec, tree, err := pinSession(ctx, loaded, sessionKey, how, j.steering)
 	j.tree = tree
-	switch {
-	case errors.Is(err, session.ErrNoKey), errors.Is(err, snapshot.ErrNotGit):
-		// Without the key nothing stored is believed (the caller says so once); outside git there
-		// is no commit to pin.
-		return j, nil
-	case err != nil && !errors.Is(err, session.ErrTampered):
-		j.note = oneLine(err.Error()) + "; the change is measured from the configured base"
-		return j, nil
-	case err != nil:
-		// A record that fails its seal was written by somebody else than gauntlet: the stop is
-		// measured as `run` would, and the tampering blocks.
-		j.findings = []gates.IntegrityFinding{{Rule: gates.RuleGateAltered, File: engine.ConfigFile(loaded),
-			Message: "gauntlet's record of the session's base was altered (" + oneLine(err.Error()) + "): the change is measured from the configured base",
-			Level:   gates.IntegrityBlock}}
-		j.baseJudged = true
+	if err != nil {
+		j.pinFailed(loaded, err)
 		return j, nil
 	}
 	j.fromRecord(ctx, loaded, forStop, rec)
 	return j, nil
+}
+
+// pinFailed judges a session whose base could not be read or pinned. Only what the gated agent
+// cannot cause leaves the stop measured as `run` would, unremarked: a user without a state
+// directory, a project outside git. The agent runs as the user and reaches the user's state
+// directory: a key it made readable to others (refused), a record it altered, or one it made
+// unreadable or unwritable (a folder replaced by a file) would otherwise turn the pin off and let
+// the refs, which it moves, decide the base again. Each is an attempt that blocks.
+func (j *judging) pinFailed(loaded *config.Config, err error) {
+	switch {
+	case errors.Is(err, seal.ErrNoStateDir), errors.Is(err, snapshot.ErrNotGit):
+		return
+	case errors.Is(err, session.ErrTampered):
+		j.block(loaded, "gauntlet's record of the session's base was altered ("+oneLine(err.Error())+"): the change is measured from the configured base")
+	case errors.Is(err, session.ErrNoKey), errors.Is(err, session.ErrUnusable):
+		j.block(loaded, "gauntlet's record of the session's base cannot be used ("+oneLine(err.Error())+
+			"): without it the session's base is unknown; restore gauntlet's state directory (the key private, mode 0600), then stop again")
+	default:
+		j.note = oneLine(err.Error()) + "; the change is measured from the configured base"
+	}
+}
+
+// block records a finding that blocks the stop for what was done to the session's pin.
+func (j *judging) block(loaded *config.Config, message string) {
+	j.findings = append(j.findings, gates.IntegrityFinding{Rule: gates.RuleGateAltered, File: engine.ConfigFile(loaded),
+		Message: message, Level: gates.IntegrityBlock})
+	j.baseJudged = true
 }
 
 // fromRecord judges with what the session's record says: the environment it started in, its
