@@ -60,6 +60,17 @@ type Record struct {
 	Deps []string `json:"deps,omitempty"`
 	// Remotes are the repository's remotes and their URLs: only these vouch for upstream work.
 	Remotes map[string]string `json:"remotes,omitempty"`
+	// RemoteBranches are the remote-tracking branches (REMOTE/BRANCH) the repository had at the
+	// start: only a fetch of a branch that existed then brings upstream work. A branch the session
+	// pushed and fetched is its own.
+	RemoteBranches []string `json:"remote_branches,omitempty"`
+	// Identities are the e-mail addresses the session commits under (git's user.email and the
+	// GIT_AUTHOR_EMAIL and GIT_COMMITTER_EMAIL it started with): a commit of theirs made after the
+	// start is the session's own work, wherever it was pushed.
+	Identities []string `json:"identities,omitempty"`
+	// URLRules are git's url.*.insteadOf rules at the start: rules changed since may send the
+	// check of upstream work to a repository of the session's own.
+	URLRules string `json:"url_rules,omitempty"`
 	// Late says the session had stopped before it was pinned: its record was removed (or pruned)
 	// and this one pins from wherever the refs are now, which the agent may have moved.
 	Late bool   `json:"late,omitempty"`

@@ -224,6 +224,7 @@ func pinSession(ctx context.Context, cfg *config.Config, key, how string, steeri
 		return rec, tree, err
 	}
 	rec.Head, rec.Base = tree.Head, tree.Head
+	upstreamAtStart(ctx, cfg.Root, rec)
 	if how != session.PinnedAtStart {
 		if b, err := snap.Base(ctx); err == nil && b.MergeBase != "" {
 			rec.Base = b.MergeBase

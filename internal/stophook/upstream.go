@@ -42,8 +42,10 @@ func advanced(ctx context.Context, root string, rec *session.Record, head string
 	if err != nil {
 		return adv
 	}
+	now := upstreamNow{}
+	now.rules, now.email = gitIdentityAndRules(ctx, root)
 	for line := range bytes.Lines(out) {
-		if base, via, ok := vouchedBase(ctx, root, rec, head, adv.Base, line); ok {
+		if base, via, ok := vouchedBase(ctx, root, rec, now, head, adv.Base, line); ok {
 			adv.Base, adv.Via = base, via
 		}
 	}
@@ -58,19 +60,28 @@ func advanced(ctx context.Context, root string, rec *session.Record, head string
 // vouchedBase is the base a remote-tracking ref (a line of for-each-ref: name, NUL, tip) moves
 // base onto: the merge base of head and its tip, when it is newer than base and the remote the
 // session started with holds it on that branch now. ok is false when the ref vouches for nothing.
-func vouchedBase(ctx context.Context, root string, rec *session.Record, head, base string, line []byte) (newBase, via string, ok bool) {
+//
+// The commits it moves base over must be someone else's work: the branch existed at the session's
+// start (one the session pushed and fetched is its own), git's URL rules are the ones the session
+// started with (a rewritten URL sends ls-remote to a repository of the session's own), and none
+// of them was made after the start under the session's identity.
+func vouchedBase(ctx context.Context, root string, rec *session.Record, now upstreamNow, head, base string, line []byte) (newBase, via string, ok bool) {
 	ref, tip, cut := strings.Cut(strings.TrimSpace(string(line)), "\x00")
 	remote, branch, isBranch := remoteBranch(ref)
 	url := rec.Remotes[remote]
-	if !cut || !isBranch || url == "" {
+	if !cut || !isBranch || url == "" || !startedWith(rec, remote, branch, now.rules) {
 		return "", "", false
 	}
 	m := mergeBaseOf(ctx, root, head, tip)
-	if m == "" || m == base || !isAncestor(ctx, root, base, m) || !remoteHolds(ctx, root, url, branch, m) {
+	if m == "" || m == base || !isAncestor(ctx, root, base, m) || ownCommits(ctx, root, rec, now.email, base, m) ||
+		!remoteHolds(ctx, root, url, branch, m) {
 		return "", "", false
 	}
 	return m, remote + "/" + branch, true
 }
+
+// upstreamNow is what the stop reads of git's config once for every remote-tracking ref.
+type upstreamNow struct{ rules, email string }
 
 // remoteBranch splits refs/remotes/REMOTE/BRANCH; a remote's HEAD is no branch.
 func remoteBranch(ref string) (remote, branch string, ok bool) {
