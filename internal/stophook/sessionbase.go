@@ -132,8 +132,13 @@ func (j *judging) fromRecord(ctx context.Context, loaded, forStop *config.Config
 	for _, d := range rec.MissingDeps(loaded.Root) {
 		j.envChanged = append(j.envChanged, d+" removed")
 	}
-	adv := advanced(ctx, loaded.Root, rec, j.head(ctx, loaded.Root, rec))
+	adv, lost := advanced(ctx, loaded.Root, rec, j.head(ctx, loaded.Root, rec))
 	j.base, j.note = adv.Base, advanceNote(adv, rec.Base)
+	if lost {
+		j.findings = append(j.findings, gates.IntegrityFinding{Rule: gates.RuleGateAltered, File: ".git", Level: gates.IntegrityBlock,
+			Message: "the repository is not the one the session started in: its history lacks the session's base " + rec.Base[:min(12, len(rec.Base))] +
+				" (.git moved away or replaced), so the change cannot be measured from it; restore the session's repository, then stop again"})
+	}
 	if adv.Config == nil {
 		return
 	}
@@ -159,11 +164,11 @@ func configOfBase(loaded *config.Config, path string, data []byte) (*config.Conf
 	return config.Parse(path, data, loaded.Root)
 }
 
-// head is HEAD, for moving the base onto upstream work the session merged (which is not its own)
-// when a remote vouches for it: read only when there are remotes, and the tree read for it is the
-// stop's own reading, handed on. "" when it is not read.
+// head is HEAD, for checking that the repository still holds the session's base and moving the
+// base onto upstream work the session merged (which is not its own) when a remote vouches for it:
+// the tree read for it is the stop's own reading, handed on. "" when it is not read.
 func (j *judging) head(ctx context.Context, root string, rec *session.Record) string {
-	if j.tree == nil && rec.Base != "" && len(rec.Remotes) > 0 {
+	if j.tree == nil && rec.Base != "" {
 		if t, err := snapshot.New(root, snapshot.Options{}).Tree(ctx); err == nil {
 			j.tree = t
 		}

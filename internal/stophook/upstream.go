@@ -3,6 +3,7 @@ package stophook
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -26,21 +27,47 @@ const upstreamTimeout = 10 * time.Second
 // branch now, as `git ls-remote` says. A remote-tracking ref moved by hand, or a remote pointed
 // elsewhere, vouches for nothing. The answer is kept per HEAD, so a stop that does not move HEAD
 // asks nothing.
-func advanced(ctx context.Context, root string, rec *session.Record, head string) *session.Advance {
-	adv := &session.Advance{Project: rec.Project, Session: rec.Session, Head: head, Base: rec.Base,
+//
+// lost says the repository's history lacks the session's base: it is not the repository the
+// session started in (.git moved away and another made, or a .git file naming a fresh one).
+// Checked once per HEAD too: a kept advance was made in a repository that had the base.
+func advanced(ctx context.Context, root string, rec *session.Record, head string) (adv *session.Advance, lost bool) {
+	adv = &session.Advance{Project: rec.Project, Session: rec.Session, Head: head, Base: rec.Base,
 		ConfigPath: rec.ConfigPath, Config: rec.Config}
-	if head == "" || head == rec.Head || rec.Base == "" || len(rec.Remotes) == 0 {
-		return adv
+	if head == "" || head == rec.Head || rec.Base == "" {
+		return adv, false
 	}
 	if kept := session.LoadAdvance(rec.Project, rec.Session, head); kept != nil {
-		return kept
+		return kept, false
 	}
 	ctx, cancel := context.WithTimeout(ctx, upstreamTimeout)
 	defer cancel()
+	if head == snapshot.NoCommit || !hasCommit(ctx, root, rec.Base) {
+		return adv, true
+	}
+	if len(rec.Remotes) > 0 {
+		moveOntoUpstream(ctx, root, rec, head, adv)
+	}
+	// Not kept, it is only asked again at the next stop.
+	_ = session.SaveAdvance(adv)
+	return adv, false
+}
+
+// hasCommit says whether the repository at root holds commit. A failure to ask counts as
+// holding it: git that cannot read the repository is judged by the stop itself (unmeasured).
+func hasCommit(ctx context.Context, root, commit string) bool {
+	err := git.Run(ctx, root, nil, "cat-file", "-e", commit+"^{commit}")
+	var gerr *git.Error
+	return err == nil || !errors.As(err, &gerr) || gerr.ExitCode < 0 || git.IsNotRepo(err) || ctx.Err() != nil
+}
+
+// moveOntoUpstream moves adv's base onto the upstream work HEAD sits on, when a remote vouches
+// for it (vouchedBase).
+func moveOntoUpstream(ctx context.Context, root string, rec *session.Record, head string, adv *session.Advance) {
 	out, err := git.Output(ctx, root, 1<<20, "for-each-ref", "--contains", rec.Base,
 		"--format=%(refname)%00%(objectname)", "refs/remotes")
 	if err != nil {
-		return adv
+		return
 	}
 	now := upstreamNow{}
 	now.rules, now.email = gitIdentityAndRules(ctx, root)
@@ -52,9 +79,6 @@ func advanced(ctx context.Context, root string, rec *session.Record, head string
 	if adv.Base != rec.Base {
 		adv.ConfigPath, adv.Config = configAt(ctx, root, adv.Base, rec.ConfigPath)
 	}
-	// Not kept, it is only asked again at the next stop.
-	_ = session.SaveAdvance(adv)
-	return adv
 }
 
 // vouchedBase is the base a remote-tracking ref (a line of for-each-ref: name, NUL, tip) moves
