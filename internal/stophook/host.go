@@ -34,6 +34,11 @@ func ParseHost(s string) (Host, bool) {
 // marker to the least: Cursor also sends "model", so Codex is only recognised by turn_id and
 // model together once Cursor and the others are ruled out. Claude Code is the default because it
 // sends nothing the others lack. The event names are the hosts table's.
+//
+// The session events (SessionStart, SessionEnd) are named alike by Claude Code, Codex and Gemini
+// CLI: Gemini's carry its ISO timestamp (a string; Copilot's is a number, and camelCase keys),
+// Codex's a transcript it names rollout-*.jsonl, or null before the first turn is written.
+// Detection is the fallback: init writes --host on every entry it installs.
 func DetectHost(p Payload) Host {
 	gemini, cursor, copilot := hosts.MustGet(hosts.Gemini), hosts.MustGet(hosts.Cursor), hosts.MustGet(hosts.Copilot)
 	switch {
@@ -44,11 +49,24 @@ func DetectHost(p Payload) Host {
 	case p.HookEventName == copilot.StopEvent || p.HookEventName == copilot.SubagentEvent ||
 		p.seen&(seenCopilotSession|seenStopReason) != 0:
 		return HostCopilot
-	case p.seen&seenTurnID != 0 && p.seen&seenModel != 0:
+	case p.Timestamp != "" && p.SessionID != "":
+		return HostGemini
+	case p.seen&seenTurnID != 0 && p.seen&seenModel != 0 || codexTranscript(p):
 		return HostCodex
 	default:
 		return HostClaude
 	}
+}
+
+// codexTranscript says whether the payload's transcript is Codex's: a rollout file
+// (~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl), or, on a session event, null: Codex's session
+// events are the only ones that may send it before the first turn is written.
+func codexTranscript(p Payload) bool {
+	if p.seen&seenTranscriptNull != 0 && (p.HookEventName == "SessionStart" || p.HookEventName == "SessionEnd") {
+		return true
+	}
+	base := p.TranscriptPath[strings.LastIndexAny(p.TranscriptPath, `/\`)+1:]
+	return strings.HasPrefix(base, "rollout-") && strings.HasSuffix(base, ".jsonl")
 }
 
 // onlyEventOf reports whether event is one of host's after-edit events that no other host sends
