@@ -49,20 +49,27 @@ func DetectHost(p Payload) Host {
 	case p.HookEventName == copilot.StopEvent || p.HookEventName == copilot.SubagentEvent ||
 		p.seen&(seenCopilotSession|seenStopReason) != 0:
 		return HostCopilot
-	case p.Timestamp != "" && p.SessionID != "":
+	case sessionEvent(p) && p.Timestamp != "" && p.SessionID != "":
 		return HostGemini
-	case p.seen&seenTurnID != 0 && p.seen&seenModel != 0 || codexTranscript(p):
+	case p.seen&seenTurnID != 0 && p.seen&seenModel != 0 || sessionEvent(p) && codexTranscript(p):
 		return HostCodex
 	default:
 		return HostClaude
 	}
 }
 
+// sessionEvent says whether the payload is a session's start or end, the events whose name
+// several hosts share. Only there do the weaker markers below decide: a stop of Qwen Code (which
+// derives from Gemini CLI) must stay in Claude Code's dialect, which it speaks.
+func sessionEvent(p Payload) bool {
+	return p.HookEventName == "SessionStart" || p.HookEventName == "SessionEnd"
+}
+
 // codexTranscript says whether the payload's transcript is Codex's: a rollout file
-// (~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl), or, on a session event, null: Codex's session
-// events are the only ones that may send it before the first turn is written.
+// (~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl), or null, which Codex sends before the first
+// turn is written.
 func codexTranscript(p Payload) bool {
-	if p.seen&seenTranscriptNull != 0 && (p.HookEventName == "SessionStart" || p.HookEventName == "SessionEnd") {
+	if p.seen&seenTranscriptNull != 0 {
 		return true
 	}
 	base := p.TranscriptPath[strings.LastIndexAny(p.TranscriptPath, `/\`)+1:]

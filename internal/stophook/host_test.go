@@ -66,6 +66,7 @@ func TestDetectHost(t *testing.T) {
 		{"codex SessionEnd", `{"session_id":"s","transcript_path":"/home/u/.codex/sessions/2026/11/24/rollout-2026-11-24T00-00-00-s.jsonl","cwd":"/r","hook_event_name":"SessionEnd","reason":"other"}`, HostCodex},
 		{"codex SessionEnd without transcript", `{"session_id":"s","transcript_path":null,"cwd":"/r","hook_event_name":"SessionEnd","reason":"other"}`, HostCodex},
 		{"claude SessionStart", `{"session_id":"s","transcript_path":"/home/u/.claude/projects/-r/s.jsonl","cwd":"/r","hook_event_name":"SessionStart","source":"startup","model":"claude-opus-4"}`, HostClaude},
+		{"a stop with a string timestamp keeps Claude Code's dialect", `{"session_id":"s","hook_event_name":"Stop","timestamp":"2026-11-24T00:00:00Z","transcript_path":"/t"}`, HostClaude},
 		{"claude stop with a null transcript", `{"session_id":"s","hook_event_name":"Stop","transcript_path":null}`, HostClaude},
 		{"claude SessionEnd", `{"session_id":"s","transcript_path":"/home/u/.claude/projects/-r/s.jsonl","cwd":"/r","permission_mode":"default","hook_event_name":"SessionEnd","reason":"other"}`, HostClaude},
 	}

@@ -136,8 +136,8 @@ func (j *judging) fromRecord(ctx context.Context, loaded, forStop *config.Config
 	j.base, j.note = adv.Base, advanceNote(adv, rec.Base)
 	if lost {
 		j.findings = append(j.findings, gates.IntegrityFinding{Rule: gates.RuleGateAltered, File: ".git", Level: gates.IntegrityBlock,
-			Message: "the repository is not the one the session started in: its history lacks the session's base " + rec.Base[:min(12, len(rec.Base))] +
-				" (.git moved away or replaced), so the change cannot be measured from it; restore the session's repository, then stop again"})
+			Message: "the repository's history lacks the session's base " + rec.Base[:min(12, len(rec.Base))] +
+				": it is not the repository the session started in (.git moved away or replaced, or HEAD on a branch without history), so the change cannot be measured from the base; restore the session's repository, then stop again"})
 	}
 	if adv.Config == nil {
 		return
