@@ -15,6 +15,7 @@ import (
 	"github.com/gauntlet-dev/gauntlet/internal/baseconfig"
 	"github.com/gauntlet-dev/gauntlet/internal/engine"
 	"github.com/gauntlet-dev/gauntlet/internal/envid"
+	"github.com/gauntlet-dev/gauntlet/internal/git"
 	"github.com/gauntlet-dev/gauntlet/internal/seal"
 	"github.com/gauntlet-dev/gauntlet/internal/session"
 	"github.com/gauntlet-dev/gauntlet/internal/snapshot"
@@ -75,7 +76,7 @@ const pinTimeout = 10 * time.Second
 // base either): the caller answers as it does without one.
 func sessionJudging(ctx context.Context, dir, sessionKey, how string, loaded *config.Config, loadErr error, environ []string) (judging, error) {
 	if loadErr != nil {
-		return judgingWithoutConfig(dir, sessionKey, loadErr)
+		return judgingWithoutConfig(ctx, dir, sessionKey, loadErr)
 	}
 	forStop, _, _ := loaded.ForStopHook()
 	j := judging{cfg: forStop, steering: envid.Steering(environ)}
@@ -181,11 +182,14 @@ func (j *judging) head(ctx context.Context, root string, rec *session.Record) st
 
 // judgingWithoutConfig is a stop whose work tree has no config that loads: the session's base
 // config judges it, never "no config, allow".
-func judgingWithoutConfig(dir, sessionKey string, loadErr error) (judging, error) {
+func judgingWithoutConfig(ctx context.Context, dir, sessionKey string, loadErr error) (judging, error) {
 	if sessionKey == "" {
 		return judging{}, loadErr
 	}
 	rec, err := session.Find(dir, sessionKey)
+	if err != nil && !errors.Is(err, seal.ErrNoStateDir) {
+		return judgingWithoutRecord(ctx, dir, err, loadErr)
+	}
 	if err != nil || rec == nil || rec.Config == nil {
 		return judging{}, loadErr
 	}
@@ -199,6 +203,31 @@ func judgingWithoutConfig(dir, sessionKey string, loadErr error) (judging, error
 	}
 	judged := baseconfig.Missing(base, rec.ConfigPath, why)
 	return judging{cfg: judged.Config, base: rec.Base, baseJudged: true, findings: judged.Findings}, nil
+}
+
+// judgingWithoutRecord is a stop whose config is gone and whose record cannot be read (the key
+// refused, the record unreadable or altered): deleting the config must not turn such a stop into
+// "no config, allow". The config HEAD holds judges, and the record's state blocks (pinFailed).
+// Without a config at HEAD either there is nothing to judge with: loadErr, as before.
+func judgingWithoutRecord(ctx context.Context, dir string, recErr, loadErr error) (judging, error) {
+	layout, err := git.FindLayout(dir)
+	if err != nil {
+		return judging{}, loadErr
+	}
+	ctx, cancel := context.WithTimeout(ctx, pinTimeout)
+	defer cancel()
+	name, data := configAt(ctx, layout.TopLevel, "HEAD", "")
+	if data == nil {
+		return judging{}, loadErr
+	}
+	head, err := config.Parse(filepath.Join(layout.TopLevel, name), data, layout.TopLevel)
+	if err != nil {
+		return judging{}, loadErr
+	}
+	judged := baseconfig.Missing(head, name, name+" is gone from the work tree")
+	j := judging{cfg: judged.Config, baseJudged: true, findings: judged.Findings}
+	j.pinFailed(head, recErr)
+	return j, nil
 }
 
 // PinSession returns the session's base, recording it at the session's first hook call: HEAD at
