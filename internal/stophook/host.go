@@ -49,9 +49,9 @@ func DetectHost(p Payload) Host {
 	case p.HookEventName == copilot.StopEvent || p.HookEventName == copilot.SubagentEvent ||
 		p.seen&(seenCopilotSession|seenStopReason) != 0:
 		return HostCopilot
-	case sessionEvent(p) && p.Timestamp != "" && p.SessionID != "":
+	case geminiSession(p):
 		return HostGemini
-	case p.seen&seenTurnID != 0 && p.seen&seenModel != 0 || sessionEvent(p) && codexTranscript(p):
+	case p.seen&seenTurnID != 0 && p.seen&seenModel != 0 || codexSession(p):
 		return HostCodex
 	default:
 		return HostClaude
@@ -64,6 +64,15 @@ func DetectHost(p Payload) Host {
 func sessionEvent(p Payload) bool {
 	return p.HookEventName == "SessionStart" || p.HookEventName == "SessionEnd"
 }
+
+// geminiSession says whether a session event is Gemini CLI's: its ISO timestamp, a string
+// (Copilot's is a number, and Copilot is ruled out before).
+func geminiSession(p Payload) bool {
+	return sessionEvent(p) && p.Timestamp != "" && p.SessionID != ""
+}
+
+// codexSession says whether a session event is Codex's, by its transcript.
+func codexSession(p Payload) bool { return sessionEvent(p) && codexTranscript(p) }
 
 // codexTranscript says whether the payload's transcript is Codex's: a rollout file
 // (~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl), or null, which Codex sends before the first
