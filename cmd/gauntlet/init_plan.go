@@ -219,7 +219,7 @@ func (p *initPlan) planHook(host hosts.Name, shared bool, r hookfile.Resolver) e
 	// Spelt for the shell the host runs hooks with on this system (PowerShell for most hosts
 	// on Windows).
 	program, bare := hookfile.StopHookProgram(r)
-	command, byPath := hookfile.HookCommand(host, runtime.GOOS, program, bare, "stop-hook"), !bare
+	command, byPath := hookfile.HookCommand(host, runtime.GOOS, program, bare, hookfile.HostArgs(host, "stop-hook")), !bare
 	c, err := hookfile.PlanTimeout(p.root, host, shared, command, hookfile.HookTimeoutFor(p.stopHookTimeout))
 	var invalid *hookfile.InvalidFileError
 	if errors.As(err, &invalid) {

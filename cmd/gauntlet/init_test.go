@@ -66,9 +66,9 @@ func TestInitAsksBeforeEachWrite(t *testing.T) {
 		".gauntlet.yml (new):", "go vet ./...", // the config's content, before the question
 		".gitignore (new), lines to add:", "skipped: .gitignore not changed",
 		// Every entry added is shown, each under its event: the preview once showed the stop
-		// hook's alone while three events were added.
-		`.codex/hooks.json (new file), add:`, `hooks.Stop: {`, `"command":"gauntlet stop-hook"`,
-		"hooks.PostToolUse: {", "hooks.SessionEnd: {", `"command":"gauntlet after-edit`,
+		// hook's alone while three events were added. Each names its host (issue 40).
+		`.codex/hooks.json (new file), add:`, `hooks.Stop: {`, `"command":"gauntlet stop-hook --host codex"`,
+		"hooks.SessionStart: {", "hooks.PostToolUse: {", "hooks.SessionEnd: {", `"command":"gauntlet after-edit --host codex"`,
 		"Codex is now gated",
 	} {
 		if !strings.Contains(text, shown) {

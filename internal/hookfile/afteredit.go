@@ -17,9 +17,22 @@ import (
 const afterEditTimeout = 10 * time.Second
 
 // AfterEditCommand is the after-edit hook's command line for a stop hook's: the same program,
-// named the same way.
+// named the same way, with the same flags after the subcommand (the host it names: see
+// HostArgs).
 func AfterEditCommand(stopHook, args string) string {
-	return strings.TrimSuffix(strings.TrimSpace(stopHook), "stop-hook") + args
+	stopHook = strings.TrimSpace(stopHook)
+	i := strings.LastIndex(stopHook, "stop-hook")
+	if i < 0 {
+		return stopHook + " " + args
+	}
+	return stopHook[:i] + args + stopHook[i+len("stop-hook"):]
+}
+
+// HostArgs are a hook's arguments with the host named: every entry init installs says which host
+// runs it, since the payloads of some events (Gemini CLI's and Codex's SessionStart and
+// SessionEnd) carry nothing that tells their host apart from Claude Code's.
+func HostArgs(host hosts.Name, args string) string {
+	return args + " --host " + string(host)
 }
 
 // WithAfterEdit adds to the planned file the host's after-edit and pre-edit entries (see

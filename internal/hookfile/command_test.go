@@ -129,3 +129,19 @@ func TestSameFileSeesHardLinks(t *testing.T) {
 		t.Error("sameFile does not tell a hard link from a copy or a missing file")
 	}
 }
+
+func TestAfterEditCommandKeepsTheProgramAndTheHost(t *testing.T) {
+	for stop, want := range map[string]string{
+		"gauntlet stop-hook":                                 "gauntlet after-edit --session-end",
+		"gauntlet stop-hook --host gemini":                   "gauntlet after-edit --session-end --host gemini",
+		"/opt/stop-hook/bin/gauntlet stop-hook --host codex": "/opt/stop-hook/bin/gauntlet after-edit --session-end --host codex",
+		"& 'C:/a b/gauntlet.exe' stop-hook --host codex":     "& 'C:/a b/gauntlet.exe' after-edit --session-end --host codex",
+	} {
+		if got := AfterEditCommand(stop, "after-edit --session-end"); got != want {
+			t.Errorf("AfterEditCommand(%q) = %q, want %q", stop, got, want)
+		}
+	}
+	if got := HostArgs("gemini", "stop-hook"); got != "stop-hook --host gemini" {
+		t.Errorf("HostArgs = %q", got)
+	}
+}

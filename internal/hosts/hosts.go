@@ -242,12 +242,15 @@ var table = []Host{
 		// No matcher: Codex names exec_command "Bash" in PostToolUse, but how it names its other
 		// editing tools is not verified, and an after-edit call is cheap.
 		AfterEdit: []EventHook{
+			{Event: "SessionStart", Args: "after-edit --session-start"},
 			{Event: "PostToolUse", Args: "after-edit"},
 			{Event: "SessionEnd", Args: "after-edit --session-end", Timeout: 3 * time.Second},
 		},
 		Messages: `systemMessage: codex exec prints only "hook: Stop Completed"`,
 		Sources: []Source{
 			{"after-edit", `Codex 0.169.0, driven in make hosts-e2e: a PostToolUse hook runs after exec_command with {"hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":...},"session_id","turn_id","cwd",...}; SessionEnd runs at the end of codex exec with {"hook_event_name":"SessionEnd","reason":"other",...}, its timeout clamped to 3 s ("clamping SessionEnd hook timeout to 3s"); each hook needs its own trust, like the stop hook`},
+			{"session-start", `Codex's hook input schema (codex-rs/hooks/schema/generated/session-start.command.input.schema.json): SessionStart sends {"session_id","transcript_path" (null before the first turn is written),"cwd","hook_event_name","model","permission_mode","source":"startup"|"resume"|"clear"}; issue 40: codex exec fires it with source startup`},
+			{"session payloads", `Codex's SessionStart and SessionEnd carry no turn_id (session-end.command.input.schema.json: session_id, transcript_path, cwd, hook_event_name, reason "other"): --host auto tells them by the transcript, rollout-*.jsonl or null; init writes --host codex on every entry`},
 			{"reply", "../shared/conformance/codex/stop.command.output.schema.json"},
 			{"trust", "issue 19, observed in Codex: a trust_level recorded on a parent folder is not accepted; the hook needs [hooks.state.\"FILE:stop:GROUP:INDEX\"] trusted_hash"},
 			{"version", "Codex 0.171.0, driven in make hosts-e2e (trust states, after-edit)"},
@@ -296,6 +299,7 @@ var table = []Host{
 			{"untrusted", "issue 19, observed in Gemini CLI 0.61: with no trustedFolders.json it refuses to run headless in the project (exit 55)"},
 			{"timeout", "Gemini CLI hooks documentation: timeout in milliseconds, 60000 by default"},
 			{"after-edit", "Gemini CLI hooks reference (geminicli.com/docs/hooks/reference): SessionStart, AfterTool with a matcher regex on tool names (write_file, replace, run_shell_command), and SessionEnd"},
+			{"session payloads", `Gemini CLI hooks reference: every event sends session_id, transcript_path, cwd, hook_event_name and timestamp (ISO 8601); SessionStart adds source (startup|resume|clear), SessionEnd reason (exit|clear|logout|prompt_input_exit|other). SessionStart and SessionEnd are Claude Code's names too: --host auto tells Gemini's by the string timestamp, and init writes --host gemini on every entry (issue 40)`},
 			{"pre-edit", `Gemini CLI hooks reference: BeforeTool sends tool_name and tool_input (write_file {file_path, content}, replace {file_path, old_string, new_string}, run_shell_command {command}); {"decision":"deny","reason":R} blocks the tool and shows the reason to the agent`},
 		},
 	},

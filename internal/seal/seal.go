@@ -71,12 +71,16 @@ var (
 	loaded = map[string]*Key{}
 )
 
+// ErrNoStateDir means the user has no state directory at all (no home directory): nothing the
+// gated agent can cause, unlike a key it made readable or a directory it replaced.
+var ErrNoStateDir = errors.New("the user's state directory")
+
 // Load returns the user's key, creating it on first use; it is read once per process and
 // directory.
 func Load() (*Key, error) {
 	dir, err := Dir()
 	if err != nil {
-		return nil, fmt.Errorf("the user's state directory: %w", err)
+		return nil, fmt.Errorf("%w: %w", ErrNoStateDir, err)
 	}
 	loadMu.Lock()
 	defer loadMu.Unlock()

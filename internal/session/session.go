@@ -60,6 +60,17 @@ type Record struct {
 	Deps []string `json:"deps,omitempty"`
 	// Remotes are the repository's remotes and their URLs: only these vouch for upstream work.
 	Remotes map[string]string `json:"remotes,omitempty"`
+	// RemoteBranches are the remote-tracking branches (REMOTE/BRANCH) the repository had at the
+	// start: only a fetch of a branch that existed then brings upstream work. A branch the session
+	// pushed and fetched is its own.
+	RemoteBranches []string `json:"remote_branches,omitempty"`
+	// Identities are the e-mail addresses the session commits under (git's user.email and the
+	// GIT_AUTHOR_EMAIL and GIT_COMMITTER_EMAIL it started with): a commit of theirs made after the
+	// start is the session's own work, wherever it was pushed.
+	Identities []string `json:"identities,omitempty"`
+	// URLRules are git's url.*.insteadOf rules at the start: rules changed since may send the
+	// check of upstream work to a repository of the session's own.
+	URLRules string `json:"url_rules,omitempty"`
 	// Late says the session had stopped before it was pinned: its record was removed (or pruned)
 	// and this one pins from wherever the refs are now, which the agent may have moved.
 	Late bool   `json:"late,omitempty"`
@@ -77,6 +88,11 @@ var ErrTampered = errors.New("fails its check")
 // write would be believed.
 var ErrNoKey = errors.New("no key to seal the session's base")
 
+// ErrUnusable means a record could not be read or written for another reason than its absence
+// (its folder replaced by a file, made unreadable): the agent runs as the user and reaches the
+// user's state directory, so a pin that cannot be used is never taken for no pin.
+var ErrUnusable = errors.New("cannot be used")
+
 // path is where a session's record of a project is kept.
 func path(key *seal.Key, project, session string) string {
 	sum := sha256.Sum256([]byte(session))
@@ -89,7 +105,7 @@ func path(key *seal.Key, project, session string) string {
 func Load(project, session string) (*Record, error) {
 	key, err := seal.Load()
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrNoKey, err)
+		return nil, fmt.Errorf("%w: %w", ErrNoKey, err)
 	}
 	return load(key, project, session)
 }
@@ -99,6 +115,8 @@ func load(key *seal.Key, project, session string) (*Record, error) {
 	p := path(key, project, session)
 	found, err := readSealed(key, p, sealPurpose, project, &r)
 	switch {
+	case err != nil && !errors.Is(err, ErrTampered):
+		return nil, fmt.Errorf("the session's base %w: %w", ErrUnusable, err)
 	case err != nil:
 		return nil, fmt.Errorf("the session's base: %w", err)
 	case !found:
@@ -149,7 +167,7 @@ func writeSealed(key *seal.Key, p, purpose, project string, v seal.Sealed) error
 func Find(dir, session string) (*Record, error) {
 	key, err := seal.Load()
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrNoKey, err)
+		return nil, fmt.Errorf("%w: %w", ErrNoKey, err)
 	}
 	for d := filepath.Clean(dir); ; {
 		if _, err := os.Stat(path(key, d, session)); err == nil {
@@ -168,14 +186,14 @@ func Find(dir, session string) (*Record, error) {
 func Pin(r *Record) (*Record, error) {
 	key, err := seal.Load()
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrNoKey, err)
+		return nil, fmt.Errorf("%w: %w", ErrNoKey, err)
 	}
 	if old, err := load(key, r.Project, r.Session); old != nil || err != nil {
 		return old, err
 	}
 	p := path(key, r.Project, r.Session)
 	if err := writeSealed(key, p, sealPurpose, r.Project, r); err != nil {
-		return nil, fmt.Errorf("the session's base: %w", err)
+		return nil, fmt.Errorf("the session's base %w: %w", ErrUnusable, err)
 	}
 	pruneSessions(filepath.Dir(p), maxSessionsKept)
 	return r, nil
@@ -275,7 +293,7 @@ func LoadAdvance(project, session, head string) *Advance {
 func SaveAdvance(a *Advance) error {
 	key, err := seal.Load()
 	if err != nil {
-		return fmt.Errorf("%w: %v", ErrNoKey, err)
+		return fmt.Errorf("%w: %w", ErrNoKey, err)
 	}
 	return writeSealed(key, advancePath(key, a.Project, a.Session), sealAdvance, a.Project, a)
 }

@@ -34,6 +34,11 @@ func ParseHost(s string) (Host, bool) {
 // marker to the least: Cursor also sends "model", so Codex is only recognised by turn_id and
 // model together once Cursor and the others are ruled out. Claude Code is the default because it
 // sends nothing the others lack. The event names are the hosts table's.
+//
+// The session events (SessionStart, SessionEnd) are named alike by Claude Code, Codex and Gemini
+// CLI: Gemini's carry its ISO timestamp (a string; Copilot's is a number, and camelCase keys),
+// Codex's a transcript it names rollout-*.jsonl, or null before the first turn is written.
+// Detection is the fallback: init writes --host on every entry it installs.
 func DetectHost(p Payload) Host {
 	gemini, cursor, copilot := hosts.MustGet(hosts.Gemini), hosts.MustGet(hosts.Cursor), hosts.MustGet(hosts.Copilot)
 	switch {
@@ -44,11 +49,40 @@ func DetectHost(p Payload) Host {
 	case p.HookEventName == copilot.StopEvent || p.HookEventName == copilot.SubagentEvent ||
 		p.seen&(seenCopilotSession|seenStopReason) != 0:
 		return HostCopilot
-	case p.seen&seenTurnID != 0 && p.seen&seenModel != 0:
+	case geminiSession(p):
+		return HostGemini
+	case p.seen&seenTurnID != 0 && p.seen&seenModel != 0 || codexSession(p):
 		return HostCodex
 	default:
 		return HostClaude
 	}
+}
+
+// sessionEvent says whether the payload is a session's start or end, the events whose name
+// several hosts share. Only there do the weaker markers below decide: a stop of Qwen Code (which
+// derives from Gemini CLI) must stay in Claude Code's dialect, which it speaks.
+func sessionEvent(p Payload) bool {
+	return p.HookEventName == "SessionStart" || p.HookEventName == "SessionEnd"
+}
+
+// geminiSession says whether a session event is Gemini CLI's: its ISO timestamp, a string
+// (Copilot's is a number, and Copilot is ruled out before).
+func geminiSession(p Payload) bool {
+	return sessionEvent(p) && p.Timestamp != "" && p.SessionID != ""
+}
+
+// codexSession says whether a session event is Codex's, by its transcript.
+func codexSession(p Payload) bool { return sessionEvent(p) && codexTranscript(p) }
+
+// codexTranscript says whether the payload's transcript is Codex's: a rollout file
+// (~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl), or null, which Codex sends before the first
+// turn is written.
+func codexTranscript(p Payload) bool {
+	if p.seen&seenTranscriptNull != 0 {
+		return true
+	}
+	base := p.TranscriptPath[strings.LastIndexAny(p.TranscriptPath, `/\`)+1:]
+	return strings.HasPrefix(base, "rollout-") && strings.HasSuffix(base, ".jsonl")
 }
 
 // onlyEventOf reports whether event is one of host's after-edit events that no other host sends

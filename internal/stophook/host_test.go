@@ -55,6 +55,20 @@ func TestDetectHost(t *testing.T) {
 		{"copilot sessionEnd", `{"sessionId":"s","timestamp":1795479743162,"cwd":"/r","reason":"complete"}`, HostCopilot},
 		{"codex PostToolUse", `{"session_id":"s","turn_id":"t","transcript_path":"/t","cwd":"/r","hook_event_name":"PostToolUse","model":"gpt-fake","permission_mode":"bypassPermissions","tool_name":"Bash","tool_input":{"command":"echo"},"tool_response":"","tool_use_id":"c"}`, HostCodex},
 		{"gemini AfterTool", `{"session_id":"s","transcript_path":"/t","cwd":"/r","hook_event_name":"AfterTool","timestamp":"2026-11-24T00:00:00Z","tool_name":"write_file","tool_input":{},"tool_response":{}}`, HostGemini},
+		// The session events, whose names Claude Code shares: Gemini CLI's carry its ISO timestamp
+		// (hooks reference: session_id, transcript_path, cwd, hook_event_name, timestamp, then
+		// source or reason), Codex's a transcript named rollout-*.jsonl, or null before the first
+		// turn is written (codex-rs/hooks/schema/generated/session-{start,end}.command.input).
+		{"gemini SessionStart", `{"session_id":"s","transcript_path":"/home/u/.gemini/tmp/h/chats/session-1.json","cwd":"/r","hook_event_name":"SessionStart","timestamp":"2026-11-24T00:00:00.000Z","source":"startup"}`, HostGemini},
+		{"gemini SessionEnd", `{"session_id":"s","transcript_path":"/home/u/.gemini/tmp/h/chats/session-1.json","cwd":"/r","hook_event_name":"SessionEnd","timestamp":"2026-11-24T00:00:09.000Z","reason":"exit"}`, HostGemini},
+		{"codex SessionStart", `{"session_id":"s","transcript_path":"/home/u/.codex/sessions/2026/11/24/rollout-2026-11-24T00-00-00-s.jsonl","cwd":"/r","hook_event_name":"SessionStart","model":"gpt-5-codex","permission_mode":"default","source":"startup"}`, HostCodex},
+		{"codex SessionStart before the transcript", `{"session_id":"s","transcript_path":null,"cwd":"/r","hook_event_name":"SessionStart","model":"gpt-5-codex","permission_mode":"bypassPermissions","source":"startup"}`, HostCodex},
+		{"codex SessionEnd", `{"session_id":"s","transcript_path":"/home/u/.codex/sessions/2026/11/24/rollout-2026-11-24T00-00-00-s.jsonl","cwd":"/r","hook_event_name":"SessionEnd","reason":"other"}`, HostCodex},
+		{"codex SessionEnd without transcript", `{"session_id":"s","transcript_path":null,"cwd":"/r","hook_event_name":"SessionEnd","reason":"other"}`, HostCodex},
+		{"claude SessionStart", `{"session_id":"s","transcript_path":"/home/u/.claude/projects/-r/s.jsonl","cwd":"/r","hook_event_name":"SessionStart","source":"startup","model":"claude-opus-4"}`, HostClaude},
+		{"a stop with a string timestamp keeps Claude Code's dialect", `{"session_id":"s","hook_event_name":"Stop","timestamp":"2026-11-24T00:00:00Z","transcript_path":"/t"}`, HostClaude},
+		{"claude stop with a null transcript", `{"session_id":"s","hook_event_name":"Stop","transcript_path":null}`, HostClaude},
+		{"claude SessionEnd", `{"session_id":"s","transcript_path":"/home/u/.claude/projects/-r/s.jsonl","cwd":"/r","permission_mode":"default","hook_event_name":"SessionEnd","reason":"other"}`, HostClaude},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -219,6 +219,7 @@ const (
 	seenCopilotSession
 	seenStopReason
 	seenStopHookActive
+	seenTranscriptNull
 )
 
 var seenByKey = map[string]seenKeys{
@@ -256,6 +257,10 @@ func (p *Payload) UnmarshalJSON(data []byte) error {
 	v := reflect.ValueOf(p).Elem()
 	for key, value := range raw {
 		p.seen |= seenByKey[key]
+		if key == "transcript_path" && string(bytes.TrimSpace(value)) == "null" {
+			// Codex sends it null before the first turn is written (see DetectHost).
+			p.seen |= seenTranscriptNull
+		}
 		i, ok := payloadFields[key]
 		if !ok {
 			continue

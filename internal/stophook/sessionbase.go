@@ -15,6 +15,8 @@ import (
 	"github.com/gauntlet-dev/gauntlet/internal/baseconfig"
 	"github.com/gauntlet-dev/gauntlet/internal/engine"
 	"github.com/gauntlet-dev/gauntlet/internal/envid"
+	"github.com/gauntlet-dev/gauntlet/internal/git"
+	"github.com/gauntlet-dev/gauntlet/internal/seal"
 	"github.com/gauntlet-dev/gauntlet/internal/session"
 	"github.com/gauntlet-dev/gauntlet/internal/snapshot"
 	"github.com/gauntlet-dev/gauntlet/internal/state"
@@ -74,7 +76,7 @@ const pinTimeout = 10 * time.Second
 // base either): the caller answers as it does without one.
 func sessionJudging(ctx context.Context, dir, sessionKey, how string, loaded *config.Config, loadErr error, environ []string) (judging, error) {
 	if loadErr != nil {
-		return judgingWithoutConfig(dir, sessionKey, loadErr)
+		return judgingWithoutConfig(ctx, dir, sessionKey, loadErr)
 	}
 	forStop, _, _ := loaded.ForStopHook()
 	j := judging{cfg: forStop, steering: envid.Steering(environ)}
@@ -83,25 +85,39 @@ func sessionJudging(ctx context.Context, dir, sessionKey, how string, loaded *co
 	}
 	rec, tree, err := pinSession(ctx, loaded, sessionKey, how, j.steering)
 	j.tree = tree
-	switch {
-	case errors.Is(err, session.ErrNoKey), errors.Is(err, snapshot.ErrNotGit):
-		// Without the key nothing stored is believed (the caller says so once); outside git there
-		// is no commit to pin.
-		return j, nil
-	case err != nil && !errors.Is(err, session.ErrTampered):
-		j.note = oneLine(err.Error()) + "; the change is measured from the configured base"
-		return j, nil
-	case err != nil:
-		// A record that fails its seal was written by somebody else than gauntlet: the stop is
-		// measured as `run` would, and the tampering blocks.
-		j.findings = []gates.IntegrityFinding{{Rule: gates.RuleGateAltered, File: engine.ConfigFile(loaded),
-			Message: "gauntlet's record of the session's base was altered (" + oneLine(err.Error()) + "): the change is measured from the configured base",
-			Level:   gates.IntegrityBlock}}
-		j.baseJudged = true
+	if err != nil {
+		j.pinFailed(loaded, err)
 		return j, nil
 	}
 	j.fromRecord(ctx, loaded, forStop, rec)
 	return j, nil
+}
+
+// pinFailed judges a session whose base could not be read or pinned. Only what the gated agent
+// cannot cause leaves the stop measured as `run` would, unremarked: a user without a state
+// directory, a project outside git. The agent runs as the user and reaches the user's state
+// directory: a key it made readable to others (refused), a record it altered, or one it made
+// unreadable or unwritable (a folder replaced by a file) would otherwise turn the pin off and let
+// the refs, which it moves, decide the base again. Each is an attempt that blocks.
+func (j *judging) pinFailed(loaded *config.Config, err error) {
+	switch {
+	case errors.Is(err, seal.ErrNoStateDir), errors.Is(err, snapshot.ErrNotGit):
+		return
+	case errors.Is(err, session.ErrTampered):
+		j.block(loaded, "gauntlet's record of the session's base was altered ("+oneLine(err.Error())+"): the change is measured from the configured base")
+	case errors.Is(err, session.ErrNoKey), errors.Is(err, session.ErrUnusable):
+		j.block(loaded, "gauntlet's record of the session's base cannot be used ("+oneLine(err.Error())+
+			"): without it the session's base is unknown; restore gauntlet's state directory (the key private, mode 0600), then stop again")
+	default:
+		j.note = oneLine(err.Error()) + "; the change is measured from the configured base"
+	}
+}
+
+// block records a finding that blocks the stop for what was done to the session's pin.
+func (j *judging) block(loaded *config.Config, message string) {
+	j.findings = append(j.findings, gates.IntegrityFinding{Rule: gates.RuleGateAltered, File: engine.ConfigFile(loaded),
+		Message: message, Level: gates.IntegrityBlock})
+	j.baseJudged = true
 }
 
 // fromRecord judges with what the session's record says: the environment it started in, its
@@ -117,8 +133,13 @@ func (j *judging) fromRecord(ctx context.Context, loaded, forStop *config.Config
 	for _, d := range rec.MissingDeps(loaded.Root) {
 		j.envChanged = append(j.envChanged, d+" removed")
 	}
-	adv := advanced(ctx, loaded.Root, rec, j.head(ctx, loaded.Root, rec))
+	adv, lost := advanced(ctx, loaded.Root, rec, j.head(ctx, loaded.Root, rec))
 	j.base, j.note = adv.Base, advanceNote(adv, rec.Base)
+	if lost {
+		j.findings = append(j.findings, gates.IntegrityFinding{Rule: gates.RuleGateAltered, File: ".git", Level: gates.IntegrityBlock,
+			Message: "the repository's history lacks the session's base " + rec.Base[:min(12, len(rec.Base))] +
+				": it is not the repository the session started in (.git moved away or replaced, or HEAD on a branch without history), so the change cannot be measured from the base; restore the session's repository, then stop again"})
+	}
 	if adv.Config == nil {
 		return
 	}
@@ -144,11 +165,11 @@ func configOfBase(loaded *config.Config, path string, data []byte) (*config.Conf
 	return config.Parse(path, data, loaded.Root)
 }
 
-// head is HEAD, for moving the base onto upstream work the session merged (which is not its own)
-// when a remote vouches for it: read only when there are remotes, and the tree read for it is the
-// stop's own reading, handed on. "" when it is not read.
+// head is HEAD, for checking that the repository still holds the session's base and moving the
+// base onto upstream work the session merged (which is not its own) when a remote vouches for it:
+// the tree read for it is the stop's own reading, handed on. "" when it is not read.
 func (j *judging) head(ctx context.Context, root string, rec *session.Record) string {
-	if j.tree == nil && rec.Base != "" && len(rec.Remotes) > 0 {
+	if j.tree == nil && rec.Base != "" {
 		if t, err := snapshot.New(root, snapshot.Options{}).Tree(ctx); err == nil {
 			j.tree = t
 		}
@@ -161,11 +182,14 @@ func (j *judging) head(ctx context.Context, root string, rec *session.Record) st
 
 // judgingWithoutConfig is a stop whose work tree has no config that loads: the session's base
 // config judges it, never "no config, allow".
-func judgingWithoutConfig(dir, sessionKey string, loadErr error) (judging, error) {
+func judgingWithoutConfig(ctx context.Context, dir, sessionKey string, loadErr error) (judging, error) {
 	if sessionKey == "" {
 		return judging{}, loadErr
 	}
 	rec, err := session.Find(dir, sessionKey)
+	if err != nil && !errors.Is(err, seal.ErrNoStateDir) {
+		return judgingWithoutRecord(ctx, dir, err, loadErr)
+	}
 	if err != nil || rec == nil || rec.Config == nil {
 		return judging{}, loadErr
 	}
@@ -179,6 +203,31 @@ func judgingWithoutConfig(dir, sessionKey string, loadErr error) (judging, error
 	}
 	judged := baseconfig.Missing(base, rec.ConfigPath, why)
 	return judging{cfg: judged.Config, base: rec.Base, baseJudged: true, findings: judged.Findings}, nil
+}
+
+// judgingWithoutRecord is a stop whose config is gone and whose record cannot be read (the key
+// refused, the record unreadable or altered): deleting the config must not turn such a stop into
+// "no config, allow". The config HEAD holds judges, and the record's state blocks (pinFailed).
+// Without a config at HEAD either there is nothing to judge with: loadErr, as before.
+func judgingWithoutRecord(ctx context.Context, dir string, recErr, loadErr error) (judging, error) {
+	layout, err := git.FindLayout(dir)
+	if err != nil {
+		return judging{}, loadErr
+	}
+	ctx, cancel := context.WithTimeout(ctx, pinTimeout)
+	defer cancel()
+	name, data := configAt(ctx, layout.TopLevel, "HEAD", "")
+	if data == nil {
+		return judging{}, loadErr
+	}
+	head, err := config.Parse(filepath.Join(layout.TopLevel, name), data, layout.TopLevel)
+	if err != nil {
+		return judging{}, loadErr
+	}
+	judged := baseconfig.Missing(head, name, name+" is gone from the work tree")
+	j := judging{cfg: judged.Config, baseJudged: true, findings: judged.Findings}
+	j.pinFailed(head, recErr)
+	return j, nil
 }
 
 // PinSession returns the session's base, recording it at the session's first hook call: HEAD at
@@ -209,6 +258,7 @@ func pinSession(ctx context.Context, cfg *config.Config, key, how string, steeri
 		return rec, tree, err
 	}
 	rec.Head, rec.Base = tree.Head, tree.Head
+	upstreamAtStart(ctx, cfg.Root, rec)
 	if how != session.PinnedAtStart {
 		if b, err := snap.Base(ctx); err == nil && b.MergeBase != "" {
 			rec.Base = b.MergeBase

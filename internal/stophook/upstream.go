@@ -3,6 +3,7 @@ package stophook
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -26,51 +27,85 @@ const upstreamTimeout = 10 * time.Second
 // branch now, as `git ls-remote` says. A remote-tracking ref moved by hand, or a remote pointed
 // elsewhere, vouches for nothing. The answer is kept per HEAD, so a stop that does not move HEAD
 // asks nothing.
-func advanced(ctx context.Context, root string, rec *session.Record, head string) *session.Advance {
-	adv := &session.Advance{Project: rec.Project, Session: rec.Session, Head: head, Base: rec.Base,
+//
+// lost says the repository's history lacks the session's base: it is not the repository the
+// session started in (.git moved away and another made, or a .git file naming a fresh one).
+// Checked once per HEAD too: a kept advance was made in a repository that had the base.
+func advanced(ctx context.Context, root string, rec *session.Record, head string) (adv *session.Advance, lost bool) {
+	adv = &session.Advance{Project: rec.Project, Session: rec.Session, Head: head, Base: rec.Base,
 		ConfigPath: rec.ConfigPath, Config: rec.Config}
-	if head == "" || head == rec.Head || rec.Base == "" || len(rec.Remotes) == 0 {
-		return adv
+	if head == "" || head == rec.Head || rec.Base == "" {
+		return adv, false
 	}
 	if kept := session.LoadAdvance(rec.Project, rec.Session, head); kept != nil {
-		return kept
+		return kept, false
 	}
 	ctx, cancel := context.WithTimeout(ctx, upstreamTimeout)
 	defer cancel()
+	if head == snapshot.NoCommit || !hasCommit(ctx, root, rec.Base) {
+		return adv, true
+	}
+	if len(rec.Remotes) > 0 {
+		moveOntoUpstream(ctx, root, rec, head, adv)
+	}
+	// Not kept, it is only asked again at the next stop.
+	_ = session.SaveAdvance(adv)
+	return adv, false
+}
+
+// hasCommit says whether the repository at root holds commit. A failure to ask counts as
+// holding it: git that cannot read the repository is judged by the stop itself (unmeasured).
+func hasCommit(ctx context.Context, root, commit string) bool {
+	err := git.Run(ctx, root, nil, "cat-file", "-e", commit+"^{commit}")
+	var gerr *git.Error
+	return err == nil || !errors.As(err, &gerr) || gerr.ExitCode < 0 || git.IsNotRepo(err) || ctx.Err() != nil
+}
+
+// moveOntoUpstream moves adv's base onto the upstream work HEAD sits on, when a remote vouches
+// for it (vouchedBase).
+func moveOntoUpstream(ctx context.Context, root string, rec *session.Record, head string, adv *session.Advance) {
 	out, err := git.Output(ctx, root, 1<<20, "for-each-ref", "--contains", rec.Base,
 		"--format=%(refname)%00%(objectname)", "refs/remotes")
 	if err != nil {
-		return adv
+		return
 	}
+	now := upstreamNow{}
+	now.rules, now.email = gitIdentityAndRules(ctx, root)
 	for line := range bytes.Lines(out) {
-		if base, via, ok := vouchedBase(ctx, root, rec, head, adv.Base, line); ok {
+		if base, via, ok := vouchedBase(ctx, root, rec, now, head, adv.Base, line); ok {
 			adv.Base, adv.Via = base, via
 		}
 	}
 	if adv.Base != rec.Base {
 		adv.ConfigPath, adv.Config = configAt(ctx, root, adv.Base, rec.ConfigPath)
 	}
-	// Not kept, it is only asked again at the next stop.
-	_ = session.SaveAdvance(adv)
-	return adv
 }
 
 // vouchedBase is the base a remote-tracking ref (a line of for-each-ref: name, NUL, tip) moves
 // base onto: the merge base of head and its tip, when it is newer than base and the remote the
 // session started with holds it on that branch now. ok is false when the ref vouches for nothing.
-func vouchedBase(ctx context.Context, root string, rec *session.Record, head, base string, line []byte) (newBase, via string, ok bool) {
+//
+// The commits it moves base over must be someone else's work: the branch existed at the session's
+// start (one the session pushed and fetched is its own), git's URL rules are the ones the session
+// started with (a rewritten URL sends ls-remote to a repository of the session's own), and none
+// of them was made after the start under the session's identity.
+func vouchedBase(ctx context.Context, root string, rec *session.Record, now upstreamNow, head, base string, line []byte) (newBase, via string, ok bool) {
 	ref, tip, cut := strings.Cut(strings.TrimSpace(string(line)), "\x00")
 	remote, branch, isBranch := remoteBranch(ref)
 	url := rec.Remotes[remote]
-	if !cut || !isBranch || url == "" {
+	if !cut || !isBranch || url == "" || !startedWith(rec, remote, branch, now.rules) {
 		return "", "", false
 	}
 	m := mergeBaseOf(ctx, root, head, tip)
-	if m == "" || m == base || !isAncestor(ctx, root, base, m) || !remoteHolds(ctx, root, url, branch, m) {
+	if m == "" || m == base || !isAncestor(ctx, root, base, m) || ownCommits(ctx, root, rec, now.email, base, m) ||
+		!remoteHolds(ctx, root, url, branch, m) {
 		return "", "", false
 	}
 	return m, remote + "/" + branch, true
 }
+
+// upstreamNow is what the stop reads of git's config once for every remote-tracking ref.
+type upstreamNow struct{ rules, email string }
 
 // remoteBranch splits refs/remotes/REMOTE/BRANCH; a remote's HEAD is no branch.
 func remoteBranch(ref string) (remote, branch string, ok bool) {

@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/gauntlet-dev/gauntlet/internal/session"
 )
 
 func TestRemotesOfReadsTheRepositorysConfig(t *testing.T) {
@@ -45,5 +47,25 @@ func TestRemoteBranch(t *testing.T) {
 		if ok != (want[0] != "") || remote != want[0] && ok || branch != want[1] && ok {
 			t.Errorf("remoteBranch(%q) = %q, %q, %v; want %q", ref, remote, branch, ok, want)
 		}
+	}
+}
+
+func TestStartedWithOnlyBranchesAndRulesOfTheStart(t *testing.T) {
+	rec := &session.Record{RemoteBranches: []string{"origin/main"}, URLRules: "url.a.insteadof=b\n"}
+	if !startedWith(rec, "origin", "main", "url.a.insteadof=b\n") {
+		t.Error("a branch of the start, same rules: refused")
+	}
+	if startedWith(rec, "origin", "feature", "url.a.insteadof=b\n") {
+		t.Error("a branch made during the session vouches")
+	}
+	if startedWith(rec, "origin", "main", "url.a.insteadof=b\nurl.evil.insteadof=b\n") {
+		t.Error("a URL rule added during the session leaves the branch vouching")
+	}
+}
+
+func TestIdentitiesAreDistinctAndCaseless(t *testing.T) {
+	got := identities("A@x.org", "", " a@x.org ", "b@y.org")
+	if len(got) != 2 || got[0] != "a@x.org" || got[1] != "b@y.org" {
+		t.Errorf("identities = %v", got)
 	}
 }
