@@ -1,0 +1,208 @@
+package engine
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/census"
+	"github.com/gauntlet-dev/gauntlet/internal/git"
+	"github.com/gauntlet-dev/gauntlet/internal/integrity"
+	"github.com/gauntlet-dev/gauntlet/internal/safefile"
+	"github.com/gauntlet-dev/gauntlet/internal/snapshot"
+	"github.com/gauntlet-dev/gauntlet/internal/termtext"
+	"github.com/gauntlet-dev/gauntlet/runner"
+)
+
+// The base's tests judge the change's code, as SWE-bench grades with the test files reset: a
+// change that edits a test's expectation along with the code it tests passes its own tests, but
+// the base's version of the test, run against the change's code, fails. That test passed at the
+// base; failing here it is expectation-changed.
+
+const (
+	// maxOverlayFiles bounds the code files laid over the base's checkout; a larger change is
+	// not judged this way (its census comparison still is).
+	maxOverlayFiles = 2000
+	// maxOverlayFileBytes bounds each file copied.
+	maxOverlayFileBytes = 64 << 20
+)
+
+// overlay is what the change did, split for the base's tests: the harness files it touched
+// (kept at the base's version) and the code files it changed (laid over the base).
+type overlay struct {
+	harness []string // the test and harness files the change touched, in path order
+	copy    []string // code files added or modified: copied from the work tree
+	remove  []string // code files deleted (or moved away)
+}
+
+// overlayOf reads the change's overlay; false when the base's tests have nothing to judge: the
+// change touches no test or harness file, or no code (then the base's tests meet the base's
+// code, as measured at the base already), or it cannot be read whole.
+func overlayOf(ctx context.Context, snap *snapshot.Snapshot) (overlay, bool) {
+	ch, err := snap.Change(ctx)
+	if err != nil || ch.Cut {
+		return overlay{}, false
+	}
+	var o overlay
+	for _, f := range ch.Files {
+		switch {
+		case integrity.IsHarnessFile(f.Path):
+			o.harness = append(o.harness, f.Path)
+		case f.Status == snapshot.Deleted:
+			o.remove = append(o.remove, f.Path)
+		default:
+			o.copy = append(o.copy, f.Path)
+		}
+	}
+	code := len(o.copy) + len(o.remove)
+	return o, len(o.harness) > 0 && code > 0 && code <= maxOverlayFiles
+}
+
+// expectationChanged runs, for each test gate that passed, the base's test files against the
+// change's code and names every test that passed at the base and fails there. Only in the stop
+// hook, or where the rule blocks in `run`; a change that touches no test file costs nothing.
+func (e *execution) expectationChanged(ctx context.Context, ran []gates.Result) []gates.IntegrityFinding {
+	level := e.req.Config.Integrity.Level(gates.RuleExpectationChanged, e.req.StopHook)
+	if e.tests == nil || e.snap == nil || level == gates.IntegrityOff || !e.req.StopHook && level != gates.IntegrityBlock {
+		return nil
+	}
+	now := e.tests.censuses()
+	byName := gatesByName(e.cfg)
+	var out []gates.IntegrityFinding
+	var o overlay
+	read := false
+	for _, r := range ran {
+		g, ok := byName[r.Name]
+		if _, measured := now[r.Name]; !ok || !measured || r.Status != gates.StatusPass {
+			continue
+		}
+		if !read {
+			read = true
+			var judged bool
+			if o, judged = overlayOf(ctx, e.snap); !judged {
+				return nil
+			}
+		}
+		out = append(out, e.judge.expectations(ctx, g, o, level)...)
+	}
+	return out
+}
+
+// expectations compares gate g's census at the base with its census when the base's tests run
+// against the change's code.
+func (j *baseJudge) expectations(ctx context.Context, g gates.Gate, o overlay, level gates.IntegrityLevel) []gates.IntegrityFinding {
+	base, ok := j.measuredAtBase(ctx, g, true)
+	if !ok || base.Census == nil {
+		return nil
+	}
+	mixed, ok := j.underChange(ctx, g, o)
+	if !ok {
+		return nil
+	}
+	outcomes := mixed.Outcomes()
+	var out []gates.IntegrityFinding
+	for _, t := range base.Census.Tests {
+		if t.Outcome != census.Pass || outcomes[t.ID] != census.Fail {
+			continue
+		}
+		out = append(out, gates.IntegrityFinding{Rule: gates.RuleExpectationChanged, File: cmp.Or(t.File, o.harness[0]), Level: level,
+			Message: termtext.Line(fmt.Sprintf("%s: %s passed at the base and fails against the change's code under the base's %s: the change edits the tests that would show it",
+				g.Name, t.Name, names(o.harness, 3)))})
+	}
+	return out
+}
+
+// underChange lays the change's code over the base's checkout, runs g there for its census, and
+// restores the checkout, which the run's other base judgements share.
+func (j *baseJudge) underChange(ctx context.Context, g gates.Gate, o overlay) (census.Census, bool) {
+	baseRoot, opts, done, err := j.prepare(ctx)
+	if err != nil {
+		return census.Census{}, false
+	}
+	defer done()
+	defer j.restore(baseRoot, o)
+	if lay(j.root, baseRoot, o) != nil {
+		return census.Census{}, false
+	}
+	bg := g
+	bg.NewOnly, bg.Cache, bg.Coverage = false, false, ""
+	stage := newCensusStage(ctx, baseRoot, j.sd, j.runID+"-expect", j.env, j.extra, []gates.Gate{bg})
+	defer stage.close()
+	opts.Invocations, opts.Readers = stage.invocations, stage.readers
+	runner.Run(ctx, []gates.Gate{bg}, opts)
+	c, ok := stage.censuses()[bg.Name]
+	return c, ok && ctx.Err() == nil
+}
+
+// lay copies the change's code files into the base's checkout and removes those it deleted.
+func lay(root, baseRoot string, o overlay) error {
+	deadline := time.Now().Add(git.Timeout)
+	for _, p := range o.copy {
+		if err := copyFile(filepath.Join(root, filepath.FromSlash(p)), filepath.Join(baseRoot, filepath.FromSlash(p)), deadline); err != nil {
+			return fmt.Errorf("laying %s over the base: %w", p, err)
+		}
+	}
+	for _, p := range o.remove {
+		if err := os.Remove(filepath.Join(baseRoot, filepath.FromSlash(p))); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("removing %s from the base: %w", p, err)
+		}
+	}
+	return nil
+}
+
+// copyFile copies a regular file, at most maxOverlayFileBytes of it.
+func copyFile(from, to string, deadline time.Time) error {
+	in, info, err := safefile.Open(from, deadline)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	if info.Size() > maxOverlayFileBytes {
+		return fmt.Errorf("larger than %d bytes", maxOverlayFileBytes)
+	}
+	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+		return err
+	}
+	os.Remove(to) // a file of the checkout may be read-only; a new one replaces it
+	out, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, info.Mode().Perm()|0o200)
+	if err != nil {
+		return err
+	}
+	_, err = io.Copy(out, io.LimitReader(in, maxOverlayFileBytes))
+	return errors.Join(err, out.Close())
+}
+
+// restore puts the base's checkout back as the base has it: every tracked file as committed,
+// the files the change added removed. A checkout that cannot be restored is dropped, so that the
+// next judgement checks the base out again.
+func (j *baseJudge) restore(baseRoot string, o overlay) {
+	ctx, cancel := context.WithTimeout(context.Background(), git.Timeout)
+	defer cancel()
+	paths := slices.Concat(o.copy, o.remove)
+	args := append([]string{"checkout", "--force", "HEAD", "--"}, paths...)
+	// A path the base does not have makes checkout fail as a whole: those go one by one.
+	if git.Run(ctx, baseRoot, nil, args...) == nil {
+		return
+	}
+	for _, p := range paths {
+		if git.Run(ctx, baseRoot, nil, "checkout", "--force", "HEAD", "--", p) != nil {
+			os.Remove(filepath.Join(baseRoot, filepath.FromSlash(p)))
+		}
+	}
+}
+
+// names lists at most max paths: "a, b, c and 4 more".
+func names(paths []string, max int) string {
+	if len(paths) <= max {
+		return strings.Join(paths, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(paths[:max], ", "), len(paths)-max)
+}
