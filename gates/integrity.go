@@ -26,6 +26,10 @@ const (
 	RuleCoverageLost      = "coverage-lost"       // measured: lines the change did not touch, covered at the base, are not covered now
 	// measured: a test that passed at the base fails when the base's test files run against the change's code
 	RuleExpectationChanged = "expectation-changed"
+	RuleSpecialCased       = "special-cased"    // code compares inputs with a test's literals and returns its expected value
+	RuleTestsRead          = "tests-read"       // code reads a test file, the call stack, or whether tests are running
+	RuleEqualityIgnored    = "equality-ignored" // an equality method that returns true whatever it compares
+	RuleSubjectMocked      = "subject-mocked"   // the module or function under test mocked in its own test
 )
 
 // IntegrityRules lists every rule id, in the order reports and the docs present them.
@@ -35,6 +39,7 @@ var IntegrityRules = []string{
 	RuleGateRelaxed, RuleIntegrityRelaxed, RuleLintRelaxed, RuleTypecheckRelaxed, RuleCoverageLowered,
 	RuleScriptNeutered, RuleTestsExcluded, RuleCICheckRemoved, RuleHookWeakened, RuleGateAltered,
 	RuleEnvChanged, RuleTestsLost, RuleCoverageLost, RuleExpectationChanged, RuleChangeHidden,
+	RuleSpecialCased, RuleTestsRead, RuleEqualityIgnored, RuleSubjectMocked,
 }
 
 // IntegrityRuleSummary is one line per rule, for SARIF rule descriptions and `gauntlet explain`.
@@ -59,6 +64,10 @@ var IntegrityRuleSummary = map[string]string{
 	RuleEnvChanged:         "What steers the tools (PATH, GOFLAGS, a go env -w setting, NODE_OPTIONS, ...) differs from the session's start.",
 	RuleTestsLost:          "A test that passed at the base was skipped or did not run here, fewer tests pass, or a test fails under a gate that passed (the test census).",
 	RuleChangeHidden:       "A file git is told not to look at (assume-unchanged, skip-worktree) was edited or deleted in the work tree, where no diff shows it.",
+	RuleSpecialCased:       "Code compares its inputs with the literals of a test and returns the test's expected value (a special case for the test, not the problem).",
+	RuleTestsRead:          "Code other than the tests reads a test file, reads the call stack to find the test calling it, or asks whether tests are running.",
+	RuleEqualityIgnored:    "An equality method (Equal, __eq__, equals) returns true whatever it is given.",
+	RuleSubjectMocked:      "A test mocks the module it tests (vi.mock of its own subject), or patches the function its assertions call.",
 	RuleExpectationChanged: "A test that passed at the base fails when the base's version of the test files runs against the change's code: the change altered behaviour its own test edits hide.",
 	RuleCoverageLost:       "Lines the change did not touch were covered by the gate's tests at the base and are not now (a test that stopped testing).",
 }
