@@ -44,8 +44,7 @@ type overlay struct {
 }
 
 // overlayOf reads the change's overlay; false when the base's tests have nothing to judge: the
-// change touches no test or harness file, or no code (then the base's tests meet the base's
-// code, as measured at the base already), or it cannot be read whole.
+// change touches no test or harness file, or it cannot be read whole.
 func overlayOf(ctx context.Context, snap *snapshot.Snapshot) (overlay, bool) {
 	ch, err := snap.Change(ctx)
 	if err != nil || ch.Cut {
@@ -62,13 +61,19 @@ func overlayOf(ctx context.Context, snap *snapshot.Snapshot) (overlay, bool) {
 			o.copy = append(o.copy, f.Path)
 		}
 	}
-	code := len(o.copy) + len(o.remove)
-	return o, len(o.harness) > 0 && code > 0 && code <= maxOverlayFiles
+	return o, len(o.harness) > 0 && len(o.copy)+len(o.remove) <= maxOverlayFiles
 }
 
+// testsOnly says the change touches no code: the base's tests meet the base's code, whose census
+// the base's already is.
+func (o overlay) testsOnly() bool { return len(o.copy)+len(o.remove) == 0 }
+
 // expectationChanged runs, for each test gate that passed, the base's test files against the
-// change's code and names every test that passed at the base and fails there. Only in the stop
-// hook, or where the rule blocks in `run`; a change that touches no test file costs nothing.
+// change's code and names every test that passed at the base and fails there, and every test
+// that failed at the base, fails there too, and passes now: the change's edit of the test, not of
+// the code, made it pass (an expectation moved to what the code returns, an assertion loosened). Only in the stop
+// hook, or where the rule blocks in `run`; a change that touches no test file costs nothing, and
+// one that touches only tests no run beyond the base's census.
 func (e *execution) expectationChanged(ctx context.Context, ran []gates.Result) []gates.IntegrityFinding {
 	level := e.req.Config.Integrity.Level(gates.RuleExpectationChanged, e.req.StopHook)
 	if e.tests == nil || e.snap == nil || level == gates.IntegrityOff || !e.req.StopHook && level != gates.IntegrityBlock {
@@ -81,7 +86,8 @@ func (e *execution) expectationChanged(ctx context.Context, ran []gates.Result) 
 	read := false
 	for _, r := range ran {
 		g, ok := byName[r.Name]
-		if _, measured := now[r.Name]; !ok || !measured || r.Status != gates.StatusPass {
+		c, measured := now[r.Name]
+		if !ok || !measured || r.Status != gates.StatusPass {
 			continue
 		}
 		if !read {
@@ -91,31 +97,41 @@ func (e *execution) expectationChanged(ctx context.Context, ran []gates.Result) 
 				return nil
 			}
 		}
-		out = append(out, e.judge.expectations(ctx, g, o, level)...)
+		out = append(out, e.judge.expectations(ctx, g, c, o, level)...)
 	}
 	return out
 }
 
 // expectations compares gate g's census at the base with its census when the base's tests run
 // against the change's code.
-func (j *baseJudge) expectations(ctx context.Context, g gates.Gate, o overlay, level gates.IntegrityLevel) []gates.IntegrityFinding {
+func (j *baseJudge) expectations(ctx context.Context, g gates.Gate, now census.Census, o overlay, level gates.IntegrityLevel) []gates.IntegrityFinding {
 	base, ok := j.measuredAtBase(ctx, g, true)
 	if !ok || base.Census == nil {
 		return nil
 	}
-	mixed, ok := j.underChange(ctx, g, o)
-	if !ok {
-		return nil
+	mixed := *base.Census
+	if !o.testsOnly() {
+		if mixed, ok = j.underChange(ctx, g, o); !ok {
+			return nil
+		}
 	}
-	outcomes := mixed.Outcomes()
+	outcomes, nowOutcomes := mixed.Outcomes(), now.Outcomes()
 	var out []gates.IntegrityFinding
 	for _, t := range base.Census.Tests {
-		if t.Outcome != census.Pass || outcomes[t.ID] != census.Fail {
+		if outcomes[t.ID] != census.Fail {
+			continue
+		}
+		var why string
+		switch {
+		case t.Outcome == census.Pass:
+			why = "passed at the base and fails against the change's code under the base's %s: the change edits the tests that would show it"
+		case t.Outcome == census.Fail && nowOutcomes[t.ID] == census.Pass:
+			why = "fails at the base and against the change's code under the base's %s: it passes only as the change edited it"
+		default:
 			continue
 		}
 		out = append(out, gates.IntegrityFinding{Rule: gates.RuleExpectationChanged, File: cmp.Or(t.File, o.harness[0]), Level: level,
-			Message: termtext.Line(fmt.Sprintf("%s: %s passed at the base and fails against the change's code under the base's %s: the change edits the tests that would show it",
-				g.Name, t.Name, names(o.harness, 3)))})
+			Message: termtext.Line(g.Name + ": " + t.Name + " " + fmt.Sprintf(why, names(o.harness, 3)))})
 	}
 	return out
 }
