@@ -100,7 +100,7 @@ func (j *judge) equalityIgnored(f File, l lang) {
 
 // Non-test code that reads the test files, the call stack, or whether tests are running.
 var (
-	testPathLiteral = lazy(`["'` + "`" + `][^"'*{` + "`" + `]*(?:_test\.go|(?:^|/|["'` + "`" + `])test_\w+\.py|\w_test\.py|conftest\.py|\.(?:test|spec)\.[cm]?[jt]sx?)["'` + "`" + `]`)
+	testPathLiteral = lazy(`["'` + "`" + `][^"'*{` + "`" + `]*(?:\w_test\.go|(?:^|/|["'` + "`" + `])test_\w+\.py|\w_test\.py|\w\.(?:test|spec)\.[cm]?[jt]sx?)["'` + "`" + `]`)
 	stackReads      = map[lang]*lazyRegexp{
 		langGo:     lazy(`\bruntime\.(?:Caller|Callers|Stack)\s*\(|\bdebug\.(?:Stack|PrintStack)\s*\(`),
 		langPython: lazy(`\binspect\.(?:stack|currentframe|getouterframes|trace)\s*\(|\bsys\._getframe\s*\(|\btraceback\.(?:extract_stack|format_stack|print_stack)\s*\(`),
@@ -114,7 +114,8 @@ var (
 	mentionsTest = lazy(`(?i)["'` + "`" + `][^"'` + "`" + `]*test[^"'` + "`" + `]*["'` + "`" + `]`)
 )
 
-// testsRead: a path (not a glob) of a test file quoted in code; the code asking whether tests are running; the
+// testsRead: a path of one test file quoted in code (not a glob, not a bare suffix that code
+// about test files checks names against); the code asking whether tests are running; the
 // call stack read where the code also names a test (a logger reading its caller is honest).
 func (j *judge) testsRead(f File, l lang) {
 	for i, a := range f.Added {
