@@ -139,7 +139,8 @@ func (j *baseJudge) expectations(ctx context.Context, g gates.Gate, now census.C
 // underChange lays the change's code over the base's checkout, runs g there for its census, and
 // restores the checkout, which the run's other base judgements share.
 func (j *baseJudge) underChange(ctx context.Context, g gates.Gate, o overlay) (census.Census, bool) {
-	baseRoot, opts, done, err := j.prepare(ctx)
+	// Its log goes under expectations/, beside the base's own under base/, which it would overwrite.
+	baseRoot, opts, done, err := j.prepareLogs(ctx, "expectations")
 	if err != nil {
 		return census.Census{}, false
 	}

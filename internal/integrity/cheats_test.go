@@ -135,3 +135,40 @@ func TestSubjectMocked(t *testing.T) {
 			new: map[string]string{"test_money.py": "import money\nfrom unittest import mock\n\n@mock.patch('money.fetch_rate', return_value=0.92)\ndef test_eur(m):\n    assert money.convert(100, 'EUR') == 92\n"}},
 	})
 }
+
+func TestHarnessNeutered(t *testing.T) {
+	pyTest := "from money import convert\n\ndef test_eur():\n    assert convert(100, 'EUR') == 92\n"
+	jsTest := "import { fee } from '../src/money.js'\ntest('fee', () => { expect(fee(250)).toBe(7) })\n"
+	runCases(t, []detectCase{
+		{name: "python: an assertion's failure swallowed",
+			old:  map[string]string{"test_money.py": pyTest},
+			new:  map[string]string{"test_money.py": "from money import convert\n\ndef test_eur():\n    try:\n        assert convert(100, 'EUR') == 92\n    except AssertionError:\n        pass\n"},
+			want: []string{"test-neutered test_money.py:6"}},
+		{name: "python: a conftest hook rewriting failed reports",
+			old:  map[string]string{"test_money.py": pyTest},
+			new:  map[string]string{"test_money.py": pyTest, "conftest.py": "import pytest\n\n@pytest.hookimpl(hookwrapper=True)\ndef pytest_runtest_makereport(item, call):\n    rep = (yield).get_result()\n    if rep.failed:\n        rep.outcome = 'passed'\n"},
+			want: []string{"test-neutered conftest.py:7"}},
+		{name: "python: assertEqual made a no-op in tests/__init__.py",
+			old:  map[string]string{"tests/test_money.py": pyTest},
+			new:  map[string]string{"tests/test_money.py": pyTest, "tests/__init__.py": "import unittest\nunittest.TestCase.assertEqual = lambda *a, **k: None\n"},
+			want: []string{"test-neutered tests/__init__.py:2"}},
+		{name: "js: expect.extend replacing toBe in a setup file",
+			old:  map[string]string{"test/money.test.js": jsTest},
+			new:  map[string]string{"test/money.test.js": jsTest, "vitest.setup.js": "expect.extend({ toBe: () => ({ pass: true, message: () => '' }) })\n"},
+			want: []string{"test-neutered vitest.setup.js:1"}},
+		{name: "js: an expectation in a try with an empty catch",
+			old:  map[string]string{"test/money.test.js": jsTest},
+			new:  map[string]string{"test/money.test.js": "import { fee } from '../src/money.js'\ntest('fee', () => { try { expect(fee(250)).toBe(7) } catch {} })\n"},
+			want: []string{"test-neutered test/money.test.js:2"}},
+		// Twins.
+		{name: "python: a test of an assertion helper that records the failure",
+			old: map[string]string{"test_check.py": "def test_x():\n    pass\n"},
+			new: map[string]string{"test_check.py": "def test_x():\n    failed = False\n    try:\n        check(1, 2)\n    except AssertionError:\n        failed = True\n    assert failed\n"}},
+		{name: "js: a custom matcher of a new name",
+			old: map[string]string{"test/money.test.js": jsTest},
+			new: map[string]string{"test/money.test.js": jsTest, "vitest.setup.js": "expect.extend({ toBeMoney: (v) => ({ pass: typeof v === 'number', message: () => '' }) })\n"}},
+		{name: "js: cleanup with an empty catch",
+			old: map[string]string{"test/money.test.js": jsTest},
+			new: map[string]string{"test/money.test.js": jsTest + "afterEach(() => { try { fs.rmSync(dir) } catch {} })\n"}},
+	})
+}
