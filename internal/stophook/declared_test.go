@@ -30,3 +30,15 @@ func TestDeclare(t *testing.T) {
 		})
 	}
 }
+
+// A changed expectation is declared the same way: the test it names, with a request to change it.
+func TestDeclareExpectationChanged(t *testing.T) {
+	f := gates.IntegrityFinding{Rule: gates.RuleExpectationChanged, File: "price_test.go",
+		Message: "test: TestTotal passed at the base and fails against the change's code under the base's price_test.go: the change edits the tests that would show it"}
+	if _, ok := declare(f, []string{"the discount is 99 now: change Total and update TestTotal"}, ""); !ok {
+		t.Error("a request to update the test was not a declaration")
+	}
+	if _, ok := declare(f, []string{"make the tests pass"}, ""); ok {
+		t.Error("a request that names no test declared the change")
+	}
+}
