@@ -13,8 +13,12 @@ import (
 // METR's reports): the code answers the tests rather than the problem. Each is read from the
 // lines the change adds, with the test files beside the code where a rule needs them.
 
-// maxListedTests bounds the test files read beside one code file.
-const maxListedTests = 50
+const (
+	// maxListedTests bounds the test files read beside one code file.
+	maxListedTests = 50
+	// maxListedEntries bounds the entries of a directory listed for them.
+	maxListedEntries = 4096
+)
 
 // testLister is a Change that can list the test files of a directory of the new tree.
 type testLister interface {
@@ -26,10 +30,17 @@ func (c *GitChange) TestFiles(dir string) []string {
 	if c.to != "" {
 		return nil
 	}
-	entries, err := os.ReadDir(path.Join(c.root, dir))
+	full := path.Join(c.root, dir)
+	if info, err := os.Lstat(full); err != nil || !info.IsDir() {
+		return nil // only a directory is opened: a FIFO in its place would block the open
+	}
+	d, err := os.Open(full)
 	if err != nil {
 		return nil
 	}
+	defer d.Close()
+	// Bounded: a directory of a hundred thousand files is read for its first entries only.
+	entries, _ := d.ReadDir(maxListedEntries)
 	var out []string
 	for _, e := range entries {
 		p := path.Join(dir, e.Name())
