@@ -159,24 +159,30 @@ func (j *baseJudge) underChange(ctx context.Context, g gates.Gate, o overlay) (c
 	return c, ok && ctx.Err() == nil
 }
 
-// lay copies the change's code files into the base's checkout and removes those it deleted.
+// lay copies the change's code files into the base's checkout and removes those it deleted. The
+// checkout is written through an os.Root: a symbolic link in it never leads a write outside.
 func lay(root, baseRoot string, o overlay) error {
+	dst, err := os.OpenRoot(baseRoot)
+	if err != nil {
+		return err
+	}
+	defer dst.Close()
 	deadline := time.Now().Add(git.Timeout)
 	for _, p := range o.copy {
-		if err := copyFile(filepath.Join(root, filepath.FromSlash(p)), filepath.Join(baseRoot, filepath.FromSlash(p)), deadline); err != nil {
+		if err := copyFile(filepath.Join(root, filepath.FromSlash(p)), dst, filepath.FromSlash(p), deadline); err != nil {
 			return fmt.Errorf("laying %s over the base: %w", p, err)
 		}
 	}
 	for _, p := range o.remove {
-		if err := os.Remove(filepath.Join(baseRoot, filepath.FromSlash(p))); err != nil && !errors.Is(err, os.ErrNotExist) {
+		if err := dst.Remove(filepath.FromSlash(p)); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return fmt.Errorf("removing %s from the base: %w", p, err)
 		}
 	}
 	return nil
 }
 
-// copyFile copies a regular file, at most maxOverlayFileBytes of it.
-func copyFile(from, to string, deadline time.Time) error {
+// copyFile copies a regular file into dst, at most maxOverlayFileBytes of it.
+func copyFile(from string, dst *os.Root, to string, deadline time.Time) error {
 	in, info, err := safefile.Open(from, deadline)
 	if err != nil {
 		return err
@@ -185,11 +191,11 @@ func copyFile(from, to string, deadline time.Time) error {
 	if info.Size() > maxOverlayFileBytes {
 		return fmt.Errorf("larger than %d bytes", maxOverlayFileBytes)
 	}
-	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+	if err := dst.MkdirAll(filepath.Dir(to), 0o755); err != nil {
 		return err
 	}
-	os.Remove(to) // a file of the checkout may be read-only; a new one replaces it
-	out, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, info.Mode().Perm()|0o200)
+	dst.Remove(to) // a file of the checkout may be read-only; a new one replaces it
+	out, err := dst.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, info.Mode().Perm()|0o200)
 	if err != nil {
 		return err
 	}
@@ -209,9 +215,14 @@ func (j *baseJudge) restore(baseRoot string, o overlay) {
 	if git.Run(ctx, baseRoot, nil, args...) == nil {
 		return
 	}
+	dst, err := os.OpenRoot(baseRoot)
+	if err != nil {
+		return
+	}
+	defer dst.Close()
 	for _, p := range paths {
 		if git.Run(ctx, baseRoot, nil, "checkout", "--force", "HEAD", "--", p) != nil {
-			os.Remove(filepath.Join(baseRoot, filepath.FromSlash(p)))
+			dst.Remove(filepath.FromSlash(p)) // the change added it: the base has none
 		}
 	}
 }
