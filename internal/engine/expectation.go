@@ -204,8 +204,8 @@ func copyFile(from string, dst *os.Root, to string, deadline time.Time) error {
 }
 
 // restore puts the base's checkout back as the base has it: every tracked file as committed,
-// the files the change added removed. A checkout that cannot be restored is dropped, so that the
-// next judgement checks the base out again.
+// the files the change added removed. The checkout lives for this run only (close removes it),
+// so what a failed restore leaves is seen at most by the run's later base judgements.
 func (j *baseJudge) restore(baseRoot string, o overlay) {
 	ctx, cancel := context.WithTimeout(context.Background(), git.Timeout)
 	defer cancel()
