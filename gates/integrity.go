@@ -24,6 +24,12 @@ const (
 	RuleTestsLost         = "tests-lost"          // measured: a test that passed at the base was skipped, did not run, or fails under a gate that passed
 	RuleChangeHidden      = "change-hidden"       // a file git is told not to look at (assume-unchanged, skip-worktree) differs in the work tree
 	RuleCoverageLost      = "coverage-lost"       // measured: lines the change did not touch, covered at the base, are not covered now
+	// measured: a test that passed at the base fails when the base's test files run against the change's code
+	RuleExpectationChanged = "expectation-changed"
+	RuleSpecialCased       = "special-cased"    // code compares inputs with a test's literals and returns its expected value
+	RuleTestsRead          = "tests-read"       // code reads a test file, the call stack, or whether tests are running
+	RuleEqualityIgnored    = "equality-ignored" // an equality method that returns true whatever it compares
+	RuleSubjectMocked      = "subject-mocked"   // the module or function under test mocked in its own test
 )
 
 // IntegrityRules lists every rule id, in the order reports and the docs present them.
@@ -32,32 +38,38 @@ var IntegrityRules = []string{
 	RuleTestNeutered, RuleSuppressionAdded,
 	RuleGateRelaxed, RuleIntegrityRelaxed, RuleLintRelaxed, RuleTypecheckRelaxed, RuleCoverageLowered,
 	RuleScriptNeutered, RuleTestsExcluded, RuleCICheckRemoved, RuleHookWeakened, RuleGateAltered,
-	RuleEnvChanged, RuleTestsLost, RuleCoverageLost, RuleChangeHidden,
+	RuleEnvChanged, RuleTestsLost, RuleCoverageLost, RuleExpectationChanged, RuleChangeHidden,
+	RuleSpecialCased, RuleTestsRead, RuleEqualityIgnored, RuleSubjectMocked,
 }
 
 // IntegrityRuleSummary is one line per rule, for SARIF rule descriptions and `gauntlet explain`.
 var IntegrityRuleSummary = map[string]string{
-	RuleTestFileRemoved:   "A test file was deleted or renamed out of the test pattern.",
-	RuleTestRemoved:       "A test function was removed.",
-	RuleTestSkipped:       "A test was skipped or marked to be skipped.",
-	RuleTestFocused:       "A test was focused, so the other tests no longer run.",
-	RuleAssertionsDropped: "The test files have fewer assertions than before.",
-	RuleTestNeutered:      "A test was made unable to fail: it returns before its checks, a check's condition is constant false, or TestMain hides the failures.",
-	RuleSuppressionAdded:  "A lint, type-check or coverage suppression was added.",
-	RuleGateRelaxed:       "A gate was removed, disabled, narrowed or its command changed in the gauntlet config.",
-	RuleIntegrityRelaxed:  "The integrity settings were lowered.",
-	RuleLintRelaxed:       "A linter or lint rule was turned off, or exclusions were added.",
-	RuleTypecheckRelaxed:  "A type-checking option was turned off.",
-	RuleCoverageLowered:   "A coverage threshold was lowered or removed.",
-	RuleScriptNeutered:    "A script or make target the checks run was replaced by one that cannot fail, or made to change what the checks run unseen (go env -w, a makefile included).",
-	RuleTestsExcluded:     "The tests a runner selects were narrowed: in its configuration (ignores, deselections, test paths or patterns) or in the command a check runs (-run, -k, a path).",
-	RuleCICheckRemoved:    "A CI step that runs checks was removed or allowed to fail.",
-	RuleHookWeakened:      "The gauntlet hook entry was removed, disabled or changed.",
-	RuleGateAltered:       "A gate or setting of the gauntlet config at the session's base was removed, renamed or changed; the stop runs the base's.",
-	RuleEnvChanged:        "What steers the tools (PATH, GOFLAGS, a go env -w setting, NODE_OPTIONS, ...) differs from the session's start.",
-	RuleTestsLost:         "A test that passed at the base was skipped or did not run here, fewer tests pass, or a test fails under a gate that passed (the test census).",
-	RuleChangeHidden:      "A file git is told not to look at (assume-unchanged, skip-worktree) was edited or deleted in the work tree, where no diff shows it.",
-	RuleCoverageLost:      "Lines the change did not touch were covered by the gate's tests at the base and are not now (a test that stopped testing).",
+	RuleTestFileRemoved:    "A test file was deleted or renamed out of the test pattern.",
+	RuleTestRemoved:        "A test function was removed.",
+	RuleTestSkipped:        "A test was skipped or marked to be skipped.",
+	RuleTestFocused:        "A test was focused, so the other tests no longer run.",
+	RuleAssertionsDropped:  "The test files have fewer assertions than before.",
+	RuleTestNeutered:       "A test was made unable to fail: it returns before its checks, a check's condition is constant false, or TestMain hides the failures.",
+	RuleSuppressionAdded:   "A lint, type-check or coverage suppression was added.",
+	RuleGateRelaxed:        "A gate was removed, disabled, narrowed or its command changed in the gauntlet config.",
+	RuleIntegrityRelaxed:   "The integrity settings were lowered.",
+	RuleLintRelaxed:        "A linter or lint rule was turned off, or exclusions were added.",
+	RuleTypecheckRelaxed:   "A type-checking option was turned off.",
+	RuleCoverageLowered:    "A coverage threshold was lowered or removed.",
+	RuleScriptNeutered:     "A script or make target the checks run was replaced by one that cannot fail, or made to change what the checks run unseen (go env -w, a makefile included).",
+	RuleTestsExcluded:      "The tests a runner selects were narrowed: in its configuration (ignores, deselections, test paths or patterns) or in the command a check runs (-run, -k, a path).",
+	RuleCICheckRemoved:     "A CI step that runs checks was removed or allowed to fail.",
+	RuleHookWeakened:       "The gauntlet hook entry was removed, disabled or changed.",
+	RuleGateAltered:        "A gate or setting of the gauntlet config at the session's base was removed, renamed or changed; the stop runs the base's.",
+	RuleEnvChanged:         "What steers the tools (PATH, GOFLAGS, a go env -w setting, NODE_OPTIONS, ...) differs from the session's start.",
+	RuleTestsLost:          "A test that passed at the base was skipped or did not run here, fewer tests pass, or a test fails under a gate that passed (the test census).",
+	RuleChangeHidden:       "A file git is told not to look at (assume-unchanged, skip-worktree) was edited or deleted in the work tree, where no diff shows it.",
+	RuleSpecialCased:       "Code compares its inputs with the literals of a test and returns the test's expected value (a special case for the test, not the problem).",
+	RuleTestsRead:          "Code other than the tests reads a test file, reads the call stack to find the test calling it, or asks whether tests are running.",
+	RuleEqualityIgnored:    "An equality method (Equal, __eq__, equals) returns true whatever it is given.",
+	RuleSubjectMocked:      "A test mocks the module it tests (vi.mock of its own subject), or patches the function its assertions call.",
+	RuleExpectationChanged: "A test that passed at the base fails when the base's version of the test files runs against the change's code: the change altered behaviour its own test edits hide.",
+	RuleCoverageLost:       "Lines the change did not touch were covered by the gate's tests at the base and are not now (a test that stopped testing).",
 }
 
 // IntegrityLevel is what a rule's findings do: block (fail the run, block the stop), warn (shown,

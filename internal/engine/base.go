@@ -280,6 +280,11 @@ func failsAtBase(res gates.Result, cause string) bool {
 // needs: the project root in the checkout and the runner's options, its logs under base/ beside
 // the run's. done releases what it opened.
 func (j *baseJudge) prepare(ctx context.Context) (baseRoot string, opts runner.Options, done func(), err error) {
+	return j.prepareLogs(ctx, "base")
+}
+
+// prepareLogs is prepare with the gates' logs under logDir of the run's log dir.
+func (j *baseJudge) prepareLogs(ctx context.Context, logDir string) (baseRoot string, opts runner.Options, done func(), err error) {
 	done = func() {}
 	top, err := j.worktree(ctx)
 	if err != nil {
@@ -302,7 +307,7 @@ func (j *baseJudge) prepare(ctx context.Context) (baseRoot string, opts runner.O
 		Grace:    j.grace,
 		Abort:    j.abort,
 	}
-	if baseLogs, prefix, ok := subLogs(j.openLogs, j.prefix, "base"); ok {
+	if baseLogs, prefix, ok := subLogs(j.openLogs, j.prefix, logDir); ok {
 		opts.Logs, opts.LogPrefix = baseLogs, prefix
 		done = func() { baseLogs.Close() }
 	}

@@ -214,6 +214,7 @@ func (e *execution) judgeResults(ctx context.Context, ran []gates.Result) (final
 	ran = e.unexcused(ran)
 	ran = e.live.settle(earnErrors(ctx, e.req, e.judge, e.cold.all(ran), gatesAndSetupByName(e.cfg)))
 	lost, e.vouching = passToPass(ctx, e.req, e.judge, e.snap, e.tests, ran, gatesByName(e.cfg))
+	lost = append(lost, e.expectationChanged(ctx, ran)...)
 	ran = e.blame(ctx, ran)
 	e.judge.close()
 	ran = e.tests.attach(ran)

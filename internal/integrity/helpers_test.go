@@ -2,6 +2,7 @@ package integrity
 
 import (
 	"fmt"
+	"path"
 	"slices"
 	"strings"
 	"testing"
@@ -135,4 +136,16 @@ func runCases(t *testing.T, cases []detectCase) {
 			}
 		})
 	}
+}
+
+// TestFiles lists the test files of dir in the new files.
+func (m *memChange) TestFiles(dir string) []string {
+	var out []string
+	for p := range m.new {
+		if path.Dir(p) == dir && isTestFile(p) {
+			out = append(out, p)
+		}
+	}
+	slices.Sort(out)
+	return out
 }

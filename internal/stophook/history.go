@@ -149,7 +149,7 @@ func outcomesOf(results []gates.Result) []GateOutcome {
 // Released reports a stop let go while gates were failing or not run: what a user must hear
 // about even when the host showed them nothing.
 func (e HistoryEntry) Released() bool {
-	return e.Decision == "allow" && (e.Why == WhyRetryLimit || e.Why == WhyInfra || e.Why == WhyLock || e.Why == WhyHostRelease)
+	return e.Decision == "allow" && (e.Why == WhyRetryLimit || e.Why == WhyInfra || e.Why == WhyLock || e.Why == WhyHostRelease || e.Why == WhyDeclared)
 }
 
 // decision is what one call decided, filled in along the way and written once at the end.

@@ -879,6 +879,12 @@ func (c *call) attempted(ps *promptState, ev policy.Evidence, d policy.Decision,
 	c.failing(failed, gates.StatusFail)
 	c.dec.verdict, c.dec.attempt, c.dec.maxAttempts = gates.VerdictFail, d.Attempt, maxAttempts
 	c.dec.integrity = len(c.integrity)
+	if msg, ok := c.declaredNotice(ps, failed); ok && d.Action == policy.Block {
+		blocks := ps.Blocks
+		*ps = promptState{}
+		c.dec.attempt = blocks
+		return c.answer(policy.Decision{Action: policy.Notify, Why: WhyDeclared, Reset: true, Attempt: blocks}, msg)
+	}
 	if d.Action != policy.Block {
 		if d.Reset {
 			*ps = promptState{}
