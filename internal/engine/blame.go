@@ -212,7 +212,7 @@ func (b *blamer) alone(ctx context.Context, root string, g gates.Gate, tests []c
 	cmd := census.Apply(commandOf(g), []census.Request{sel}, func(int) string { return "" }, gates.ShellQuote)
 	bg := g
 	bg.Argv, bg.Run = cmd.Argv, cmd.Shell
-	bg.NewOnly, bg.Cache, bg.Coverage = false, false, ""
+	bg.NewOnly, bg.Cache, bg.Coverage = false, false, gates.Off
 	stage := newCensusStage(ctx, root, b.e.sd, b.e.runID+"-"+tag, b.e.env, b.e.req.ExtraEnv, []gates.Gate{bg})
 	defer stage.close()
 	opts.Invocations, opts.Readers = stage.invocations, stage.readers

@@ -48,10 +48,16 @@ func (p CoveragePlan) Measured() bool {
 
 // PlanCoverage decides how a gate's coverage is read, from the gate and its census plan (the
 // runners its command runs). It reads only the gate, so that doctor says what a run does.
+// A gate without coverage: is measured by default where that changes nothing its user sees (a
+// go test gauntlet can add -coverprofile to), and says nothing where it cannot.
 func PlanCoverage(g gates.Gate, cp CensusPlan) CoveragePlan {
 	switch {
-	case g.Coverage == "":
+	case g.Coverage == gates.Off:
 		return CoveragePlan{}
+	case g.Coverage == "":
+		plan := PlanCoverage(withCoverage(g, gates.CoverageAuto), cp)
+		plan.Unmeasured = ""
+		return plan
 	case g.Coverage != gates.CoverageAuto:
 		return CoveragePlan{Reports: g.Coverage}
 	case cp.Uncounted != "":
@@ -72,6 +78,11 @@ func PlanCoverage(g gates.Gate, cp CensusPlan) CoveragePlan {
 		plan.Unmeasured = "coverage: auto asks go test for its cover profile, and the command runs none: name the report the gate writes (lcov, coverage.py's JSON, a Go cover profile) in coverage: PATH"
 	}
 	return plan
+}
+
+func withCoverage(g gates.Gate, c string) gates.Gate {
+	g.Coverage = c
+	return g
 }
 
 // gateCoverage is the coverage of one gate: where its reports are, and what was read.
