@@ -24,6 +24,7 @@ const (
 	RuleTestsLost         = "tests-lost"          // measured: a test that passed at the base was skipped, did not run, or fails under a gate that passed
 	RuleChangeHidden      = "change-hidden"       // a file git is told not to look at (assume-unchanged, skip-worktree) differs in the work tree
 	RuleCoverageLost      = "coverage-lost"       // measured: lines the change did not touch, covered at the base, are not covered now
+	RuleChangeUncovered   = "change-uncovered"    // measured: lines the change added or edited that no test runs (warn unless set)
 )
 
 // IntegrityRules lists every rule id, in the order reports and the docs present them.
@@ -32,7 +33,7 @@ var IntegrityRules = []string{
 	RuleTestNeutered, RuleSuppressionAdded,
 	RuleGateRelaxed, RuleIntegrityRelaxed, RuleLintRelaxed, RuleTypecheckRelaxed, RuleCoverageLowered,
 	RuleScriptNeutered, RuleTestsExcluded, RuleCICheckRemoved, RuleHookWeakened, RuleGateAltered,
-	RuleEnvChanged, RuleTestsLost, RuleCoverageLost, RuleChangeHidden,
+	RuleEnvChanged, RuleTestsLost, RuleCoverageLost, RuleChangeUncovered, RuleChangeHidden,
 }
 
 // IntegrityRuleSummary is one line per rule, for SARIF rule descriptions and `gauntlet explain`.
@@ -58,7 +59,12 @@ var IntegrityRuleSummary = map[string]string{
 	RuleTestsLost:         "A test that passed at the base was skipped or did not run here, fewer tests pass, or a test fails under a gate that passed (the test census).",
 	RuleChangeHidden:      "A file git is told not to look at (assume-unchanged, skip-worktree) was edited or deleted in the work tree, where no diff shows it.",
 	RuleCoverageLost:      "Lines the change did not touch were covered by the gate's tests at the base and are not now (a test that stopped testing).",
+	RuleChangeUncovered:   "Lines the change added or edited, in files the gate's tests exercise, are run by no test.",
 }
+
+// warnByDefault are the rules that warn unless the policy names them: code no test runs is a
+// fact to show, and whether it blocks is the project's call (as diff-cover's --fail-under).
+var warnByDefault = map[string]bool{RuleChangeUncovered: true}
 
 // IntegrityLevel is what a rule's findings do: block (fail the run, block the stop), warn (shown,
 // the verdict at most warn) or off (not reported).
@@ -116,6 +122,9 @@ type IntegrityPolicy struct {
 func (p IntegrityPolicy) Level(rule string, hook bool) IntegrityLevel {
 	if l := p.Rules[rule]; l != "" {
 		return l
+	}
+	if warnByDefault[rule] && p.Default != IntegrityOff {
+		return IntegrityWarn
 	}
 	if p.Default != "" {
 		return p.Default
