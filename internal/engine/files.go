@@ -143,23 +143,63 @@ func withFiles(ctx context.Context, root string, run []gates.Gate, l *fileLister
 	return out, skipped
 }
 
-// gateFiles are the candidates a gate is given, relative to its dir.
+// gateFiles are the candidates a gate is given, relative to its dir, each once. A symbolic link
+// is never passed itself (some tools, prettier among them, fail on a link they are named; one
+// to a directory is no file): one the gate's paths choose gives the regular file it points to
+// inside the project, which is what the tool would read through it, whatever that file's name
+// (calc.go made a link to calc.go.txt is still compiled, and still to be formatted). A name
+// that starts with - is given as ./-x.go, so that no tool takes it for an option.
 func gateFiles(root string, g gates.Gate, candidates []string) []string {
 	dir := strings.Trim(filepath.ToSlash(g.Dir), "/")
 	var out []string
+	seen := map[string]bool{}
 	for _, f := range candidates {
 		if !selectsFile(g, f) {
 			continue
 		}
-		rel, ok := underDir(dir, f)
-		// A symbolic link is never passed: one to a file names a file that is passed itself when
-		// it is in the change (and some tools, prettier among them, fail on a link they are
-		// named), one to a directory is no file.
-		if ok && regularFile(root, f) {
-			out = append(out, rel)
+		if !regularFile(root, f) {
+			var ok bool
+			if f, ok = linkTarget(root, f); !ok {
+				continue
+			}
+		}
+		if rel, ok := underDir(dir, f); ok && !seen[rel] {
+			seen[rel] = true
+			out = append(out, notAnOption(rel))
 		}
 	}
 	return out
+}
+
+// linkTarget is the root-relative path of the regular file the link f resolves to; false when
+// f is no link, or resolves to no regular file inside root.
+func linkTarget(root, f string) (string, bool) {
+	p := filepath.Join(root, filepath.FromSlash(f))
+	if info, err := os.Lstat(p); err != nil || info.Mode()&fs.ModeSymlink == 0 {
+		return "", false
+	}
+	target, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return "", false
+	}
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return "", false
+	}
+	rel, err := filepath.Rel(realRoot, target)
+	if err != nil || !filepath.IsLocal(rel) {
+		return "", false
+	}
+	rel = filepath.ToSlash(rel)
+	return rel, regularFile(realRoot, rel)
+}
+
+// notAnOption gives a file whose name starts with - as ./-x.go.
+func notAnOption(rel string) string {
+	if strings.HasPrefix(rel, "-") {
+		return "./" + rel
+	}
+	return rel
 }
 
 // selectsFile says whether g's paths (all files without paths), exclude and glob choose f.
