@@ -9,9 +9,13 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
 	"github.com/gauntlet-dev/gauntlet/internal/filesarg"
+	"github.com/gauntlet-dev/gauntlet/internal/git"
+	"github.com/gauntlet-dev/gauntlet/internal/integrity"
+	"github.com/gauntlet-dev/gauntlet/internal/safefile"
 	"github.com/gauntlet-dev/gauntlet/internal/snapshot"
 )
 
@@ -41,7 +45,7 @@ func (l *fileLister) list(ctx context.Context) ([]string, bool, error) {
 	if !l.all {
 		changes := l.changes
 		if changes == nil {
-			changes, l.err = l.snap.ChangedFiles(ctx)
+			changes, l.err = changedFiles(ctx, l.snap)
 		}
 		if l.err != nil || !changes.All {
 			if changes != nil {
@@ -54,6 +58,94 @@ func (l *fileLister) list(ctx context.Context) ([]string, bool, error) {
 	l.whole = true
 	l.files, l.err = l.everyFile(ctx)
 	return l.files, true, l.err
+}
+
+// maxHiddenBytes bounds what git lists of the files its exclude file hides.
+const maxHiddenBytes = 8 << 20
+
+// changedFiles are the change's files, with those git is told not to show (hiddenFiles): they
+// scope gates and are given to {files} as any other.
+func changedFiles(ctx context.Context, snap *snapshot.Snapshot) (*snapshot.ChangedFiles, error) {
+	set, err := snap.ChangedFiles(ctx)
+	if err != nil || !set.InGit {
+		return set, err
+	}
+	if hidden := hiddenFiles(ctx, snap); len(hidden) > 0 {
+		out := *set
+		out.Files = mergeFiles(set.Files, hidden)
+		out.All = false
+		return &out, nil
+	}
+	return set, nil
+}
+
+// hiddenFiles are the change's files git is told not to show: edited behind assume-unchanged or
+// skip-worktree, or new and listed in .git/info/exclude (a file no one else sees ignored, unlike
+// .gitignore's). A tool reads them as it reads any other; the gate's paths still choose among
+// them. What cannot be listed adds nothing.
+func hiddenFiles(ctx context.Context, snap *snapshot.Snapshot) []string {
+	out, _ := integrity.HiddenEdited(ctx, snap)
+	return append(out, excludedFiles(ctx, snap.Root())...)
+}
+
+func mergeFiles(a, b []string) []string {
+	if len(b) == 0 {
+		return a
+	}
+	out := slices.Concat(a, b)
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// excludedFiles are the untracked files .git/info/exclude hides and no .gitignore ignores.
+func excludedFiles(ctx context.Context, root string) []string {
+	where, err := git.Output(ctx, root, 64<<10, "rev-parse", "--path-format=absolute", "--git-path", "info/exclude")
+	exclude := strings.TrimSpace(string(where))
+	if err != nil || !hasPatterns(exclude) {
+		return nil // the common case: git's template file, comments only; no walk of the tree
+	}
+	hidden, err := git.Output(ctx, root, maxHiddenBytes, "ls-files", "-z", "--others", "--ignored", "--exclude-from="+exclude)
+	if err != nil || len(hidden) == 0 {
+		return nil
+	}
+	ignored, err := git.Output(ctx, root, maxHiddenBytes, "ls-files", "-z", "--others", "--ignored", "--exclude-per-directory=.gitignore")
+	if err != nil {
+		return nil
+	}
+	gitignored := map[string]bool{}
+	for _, f := range git.SplitNUL(ignored) {
+		gitignored[f] = true
+	}
+	var out []string
+	for _, f := range git.SplitNUL(hidden) {
+		if !gitignored[f] && len(out) < maxListedFiles {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// maxExcludeBytes bounds the read of .git/info/exclude.
+const maxExcludeBytes = 1 << 20
+
+// hasPatterns says whether git's exclude file holds a pattern (a line neither blank nor a
+// comment); read as every file gauntlet reads: a regular file, bounded.
+func hasPatterns(file string) bool {
+	f, _, err := safefile.Open(file, time.Now().Add(5*time.Second))
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	data, err := safefile.ReadAll(f, maxExcludeBytes, time.Now().Add(5*time.Second))
+	if err != nil {
+		return false
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if t := strings.TrimSpace(line); t != "" && !strings.HasPrefix(t, "#") {
+			return true
+		}
+	}
+	return false
 }
 
 // everyFile is every tracked file in git, and the untracked files not ignored (a new file is
