@@ -366,6 +366,7 @@ var schemaDocs = sync.OnceValue(func() map[string]string {
 		"fail_fast":                "On the first failing gate, cancel the others; they report cancelled. Default: false.",
 		"base":                     "Base ref for change scoping (paths/exclude). Default: auto (origin/HEAD, main, master).",
 		"keep_runs":                "How many runs' logs to keep under .gauntlet/logs. Default: 10.",
+		"change_coverage_min":      "The percent (0-100) of the lines the change adds or edits, in files a covered gate's tests exercise, that the tests must run; below it, the change-uncovered integrity finding names the lines no test runs, as diff-cover's --fail-under. Default: 0, every run of such lines is named.",
 		"env":                      "Environment added to every gate; a gate's own env wins. Default: none.",
 		"stop_hook":                "How `gauntlet stop-hook` answers an agent host that asks whether the agent may stop.",
 		"gates":                    "The gates, by name (lowercase letters, digits, - and _), reported in file order.",

@@ -17,12 +17,7 @@ func Uncovered(now Coverage, untouched Untouched) []Finding {
 	if !now.Complete {
 		return nil
 	}
-	exercised := map[string]bool{}
-	for name, f := range now.Files {
-		if len(f.CoveredLines()) > 0 {
-			exercised[path.Dir(name)] = true
-		}
-	}
+	exercised := exercisedDirs(now)
 	var out []Finding
 	for _, name := range sortedNames(now.Files) {
 		if exercised[path.Dir(name)] {
@@ -59,4 +54,35 @@ func appendUncovered(out []Finding, name string, from, to int) []Finding {
 	}
 	return append(out, Finding{File: name, From: from, To: to,
 		Message: where + " added or edited by the change, run by no test"})
+}
+
+// ChangeShare counts the instrumented lines the change added or edited, in the files Uncovered
+// reads, and how many of them the tests ran.
+func ChangeShare(now Coverage, untouched Untouched) (changed, covered int) {
+	exercised := exercisedDirs(now)
+	for name, f := range now.Files {
+		if !exercised[path.Dir(name)] {
+			continue
+		}
+		for _, l := range f.Lines() {
+			if _, kept := untouched(name, l); !kept {
+				changed++
+				if f.Covered(l) {
+					covered++
+				}
+			}
+		}
+	}
+	return changed, covered
+}
+
+// exercisedDirs are the directories with a covered line: the packages the tests load.
+func exercisedDirs(now Coverage) map[string]bool {
+	out := map[string]bool{}
+	for name, f := range now.Files {
+		if len(f.CoveredLines()) > 0 {
+			out[path.Dir(name)] = true
+		}
+	}
+	return out
 }

@@ -29,3 +29,15 @@ func TestUncoveredNamesTheChangesLinesNoTestRuns(t *testing.T) {
 		t.Fatalf("an incomplete coverage was read: %+v", got)
 	}
 }
+
+func TestChangeShareCountsTheChangesLinesInExercisedFiles(t *testing.T) {
+	now := Coverage{Complete: true, Files: map[string]*File{
+		"calc/calc.go":   {lines: map[int]bool{3: true, 5: true, 6: false, 7: false}},
+		"other/other.go": {lines: map[int]bool{1: false}},
+	}}
+	changed := map[string]map[int]bool{"calc/calc.go": {5: true, 6: true}, "other/other.go": {1: true}}
+	untouched := func(file string, l int) (int, bool) { return l, !changed[file][l] }
+	if c, cov := ChangeShare(now, untouched); c != 2 || cov != 1 {
+		t.Fatalf("changed %d, covered %d; want 2 and 1", c, cov)
+	}
+}

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"path"
 	"slices"
 
@@ -54,6 +55,7 @@ func passToPass(ctx context.Context, req Request, judge *baseJudge, snap *snapsh
 		testsLevel:     req.Config.Integrity.Level(gates.RuleTestsLost, req.StopHook),
 		coverageLevel:  req.Config.Integrity.Level(gates.RuleCoverageLost, req.StopHook),
 		uncoveredLevel: req.Config.Integrity.Level(gates.RuleChangeUncovered, req.StopHook),
+		uncoveredMin:   req.Config.ChangeCoverageMin,
 		snap:           snap,
 	}
 	runBase := req.StopHook || cmp.testsLevel == gates.IntegrityBlock || cmp.coverageLevel == gates.IntegrityBlock
@@ -118,6 +120,7 @@ func (m measured) read() bool { return m.Census != nil || m.Coverage != nil }
 // comparison compares a gate's measures with the base's, reading the change once for all gates.
 type comparison struct {
 	testsLevel, coverageLevel, uncoveredLevel gates.IntegrityLevel
+	uncoveredMin                              int // change_coverage_min, percent
 	snap                                      *snapshot.Snapshot
 
 	info      *census.ChangeInfo
@@ -190,10 +193,18 @@ func (c *comparison) uncovered(ctx context.Context, r gates.Result, now measured
 	if c.untouched == nil {
 		return nil
 	}
+	share := ""
+	if c.uncoveredMin > 0 {
+		changed, covered := coverage.ChangeShare(*now.Coverage, c.untouched)
+		if changed == 0 || covered*100 >= c.uncoveredMin*changed {
+			return nil
+		}
+		share = fmt.Sprintf(" (%d%% of the change's lines run, below change_coverage_min %d)", covered*100/changed, c.uncoveredMin)
+	}
 	var out []gates.IntegrityFinding
 	for _, f := range coverage.Uncovered(*now.Coverage, c.untouched) {
 		out = append(out, gates.IntegrityFinding{Rule: gates.RuleChangeUncovered, File: f.File, Line: f.From,
-			Level: c.uncoveredLevel, Message: r.Name + ": " + f.Message})
+			Level: c.uncoveredLevel, Message: r.Name + ": " + f.Message + share})
 	}
 	return out
 }
