@@ -57,9 +57,13 @@ type Config struct {
 	FailFast bool
 	Base     string // "" means auto
 	KeepRuns int
-	Env      []string // "K=V", in file order
-	StopHook StopHook
-	Gates    []gates.Gate // in file order, disabled gates included with Enabled=false
+	// ChangeCoverageMin is the percent of the lines the change adds or edits, in files a covered
+	// gate exercises, that its tests must run for change-uncovered to stay quiet; 0 names every
+	// run of lines no test runs.
+	ChangeCoverageMin int
+	Env               []string // "K=V", in file order
+	StopHook          StopHook
+	Gates             []gates.Gate // in file order, disabled gates included with Enabled=false
 	// Setup are the setup steps, in file order: check gates with Setup set, run only for the
 	// gates that need them.
 	Setup []gates.Gate

@@ -14,20 +14,23 @@ import "time"
 // rawFile is a whole .gauntlet.yml or .gauntlet.local.yml.
 type rawFile struct {
 	positions
-	Version   *int         `yaml:"version"`
-	Jobs      *int         `yaml:"jobs" min:"1"`
-	Timeout   *duration    `yaml:"timeout"`
-	FailFast  *bool        `yaml:"fail_fast"`
-	Base      *string      `yaml:"base" nonempty:"true"`
-	KeepRuns  *int         `yaml:"keep_runs" min:"0"`
-	Env       envMap       `yaml:"env"`
-	StopHook  *rawStopHook `yaml:"stop_hook"`
-	Gates     gateMap      `yaml:"gates"`
-	Cache     *rawCache    `yaml:"cache"`
-	Redact    *rawRedact   `yaml:"redact"`
-	Causes    *bool        `yaml:"causes"`
-	Integrity integrityKey `yaml:"integrity"`
-	Setup     setupMap     `yaml:"setup"`
+	Version  *int      `yaml:"version"`
+	Jobs     *int      `yaml:"jobs" min:"1"`
+	Timeout  *duration `yaml:"timeout"`
+	FailFast *bool     `yaml:"fail_fast"`
+	Base     *string   `yaml:"base" nonempty:"true"`
+	KeepRuns *int      `yaml:"keep_runs" min:"0"`
+	// ChangeCoverageMin: the share of the change's lines (percent) its tests must run before
+	// change-uncovered names the rest.
+	ChangeCoverageMin *int         `yaml:"change_coverage_min" min:"0" max:"100"`
+	Env               envMap       `yaml:"env"`
+	StopHook          *rawStopHook `yaml:"stop_hook"`
+	Gates             gateMap      `yaml:"gates"`
+	Cache             *rawCache    `yaml:"cache"`
+	Redact            *rawRedact   `yaml:"redact"`
+	Causes            *bool        `yaml:"causes"`
+	Integrity         integrityKey `yaml:"integrity"`
+	Setup             setupMap     `yaml:"setup"`
 }
 
 // rawRedact is the redact section: variables to hide beside the built-in naming rule, and ones

@@ -13,19 +13,20 @@ import (
 // resolve turns a validated raw config into a Config with every default applied.
 func resolve(raw *rawFile) *Config {
 	c := &Config{
-		Jobs:        valueOr(raw.Jobs, runtime.NumCPU()),
-		Timeout:     time.Duration(valueOr(raw.Timeout, duration(DefaultTimeout))),
-		FailFast:    valueOr(raw.FailFast, false),
-		Base:        valueOr(raw.Base, ""),
-		KeepRuns:    valueOr(raw.KeepRuns, DefaultKeepRuns),
-		Env:         raw.Env.entries(),
-		StopHook:    resolveStopHook(raw.StopHook),
-		Redact:      resolveRedact(raw.Redact),
-		Causes:      valueOr(raw.Causes, true),
-		ownTimeout:  make(map[string]bool),
-		Cache:       cacheEnabled(raw.Cache),
-		RemoteCache: resolveRemoteCache(raw.Cache),
-		Integrity:   raw.Integrity.policy,
+		Jobs:              valueOr(raw.Jobs, runtime.NumCPU()),
+		Timeout:           time.Duration(valueOr(raw.Timeout, duration(DefaultTimeout))),
+		FailFast:          valueOr(raw.FailFast, false),
+		Base:              valueOr(raw.Base, ""),
+		KeepRuns:          valueOr(raw.KeepRuns, DefaultKeepRuns),
+		ChangeCoverageMin: valueOr(raw.ChangeCoverageMin, 0),
+		Env:               raw.Env.entries(),
+		StopHook:          resolveStopHook(raw.StopHook),
+		Redact:            resolveRedact(raw.Redact),
+		Causes:            valueOr(raw.Causes, true),
+		ownTimeout:        make(map[string]bool),
+		Cache:             cacheEnabled(raw.Cache),
+		RemoteCache:       resolveRemoteCache(raw.Cache),
+		Integrity:         raw.Integrity.policy,
 	}
 	if c.Base == "auto" {
 		c.Base = ""

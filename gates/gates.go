@@ -128,7 +128,8 @@ type Gate struct {
 	Speculative bool
 	// Tests is a root-relative path or doublestar glob of the JUnit XML reports the gate writes:
 	// its test census is read from them, and its command is run as declared. "" lets gauntlet
-	// ask a runner it recognises in the command for its census (internal/census).
+	// ask a runner it recognises in the command for its census (internal/census); Off counts
+	// none.
 	Tests string
 	// Files are the files a command that names {files} runs on (internal/filesarg), relative to
 	// the gate's Dir: set by the engine from the change (or every tracked file with --all), never
@@ -137,12 +138,18 @@ type Gate struct {
 	// Coverage turns on the coverage comparison with the base (docs/coverage.md): CoverageAuto
 	// asks the runner the command runs (go test's -coverprofile), anything else is a
 	// root-relative path or doublestar glob of the reports the gate writes (a Go cover profile,
-	// lcov, coverage.py's JSON). "" compares no coverage.
+	// lcov, coverage.py's JSON). "" measures what comes cheaply, as CoverageAuto does where the
+	// command runs a go test gauntlet can add to, and nothing elsewhere; Off compares none.
 	Coverage string
 }
 
 // CoverageAuto, as a gate's coverage:, asks the gate's test runner for its coverage.
 const CoverageAuto = "auto"
+
+// Off, as a gate's tests: or coverage:, opts the gate out of what gauntlet measures by default
+// (SPEC §12 "Measured by default"): tests: off counts none of its tests (and so covers none),
+// coverage: off reads no coverage.
+const Off = "off"
 
 // SessionDependent says whether the gate's result depends on the agent's session: it said so,
 // or it is a todos gate, which judges the session's todo list.

@@ -30,6 +30,7 @@ const (
 	RuleTestsRead          = "tests-read"       // code reads a test file, the call stack, or whether tests are running
 	RuleEqualityIgnored    = "equality-ignored" // an equality method that returns true whatever it compares
 	RuleSubjectMocked      = "subject-mocked"   // the module or function under test mocked in its own test
+	RuleChangeUncovered    = "change-uncovered" // measured: lines the change added or edited that no test runs (warn unless set)
 )
 
 // IntegrityRules lists every rule id, in the order reports and the docs present them.
@@ -38,7 +39,7 @@ var IntegrityRules = []string{
 	RuleTestNeutered, RuleSuppressionAdded,
 	RuleGateRelaxed, RuleIntegrityRelaxed, RuleLintRelaxed, RuleTypecheckRelaxed, RuleCoverageLowered,
 	RuleScriptNeutered, RuleTestsExcluded, RuleCICheckRemoved, RuleHookWeakened, RuleGateAltered,
-	RuleEnvChanged, RuleTestsLost, RuleCoverageLost, RuleExpectationChanged, RuleChangeHidden,
+	RuleEnvChanged, RuleTestsLost, RuleCoverageLost, RuleExpectationChanged, RuleChangeUncovered, RuleChangeHidden,
 	RuleSpecialCased, RuleTestsRead, RuleEqualityIgnored, RuleSubjectMocked,
 }
 
@@ -70,7 +71,12 @@ var IntegrityRuleSummary = map[string]string{
 	RuleSubjectMocked:      "A test mocks the module it tests (vi.mock of its own subject), or patches the function its assertions call.",
 	RuleExpectationChanged: "A test that passed at the base fails when the base's version of the test files runs against the change's code: the change altered behaviour its own test edits hide.",
 	RuleCoverageLost:       "Lines the change did not touch were covered by the gate's tests at the base and are not now (a test that stopped testing).",
+	RuleChangeUncovered:    "Lines the change added or edited, in files the gate's tests exercise, are run by no test.",
 }
+
+// warnByDefault are the rules that warn unless the policy names them: code no test runs is a
+// fact to show, and whether it blocks is the project's call (as diff-cover's --fail-under).
+var warnByDefault = map[string]bool{RuleChangeUncovered: true}
 
 // IntegrityLevel is what a rule's findings do: block (fail the run, block the stop), warn (shown,
 // the verdict at most warn) or off (not reported).
@@ -128,6 +134,9 @@ type IntegrityPolicy struct {
 func (p IntegrityPolicy) Level(rule string, hook bool) IntegrityLevel {
 	if l := p.Rules[rule]; l != "" {
 		return l
+	}
+	if warnByDefault[rule] && p.Default != IntegrityOff {
+		return IntegrityWarn
 	}
 	if p.Default != "" {
 		return p.Default

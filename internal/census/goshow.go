@@ -22,6 +22,12 @@ type GoShow struct {
 	FinalFail bool
 	// JSON: GOFLAGS already asks for -json, so the events are what the user sees.
 	JSON bool
+	// Cover: the command (or GOFLAGS) asks for coverage itself (-cover, -coverprofile,
+	// -covermode, -coverpkg): the coverage lines go test prints are the user's.
+	Cover bool
+	// HideCoverage: the caller added -coverprofile and the user did not ask for coverage, so the
+	// coverage lines go test prints because of it are not shown (set by the caller).
+	HideCoverage bool
 }
 
 // goValueFlags are go test's flags (build and test flags, without the test. prefix) that take
@@ -88,7 +94,13 @@ func showOf(flags map[string]string, packages bool) GoShow {
 		Verbose:   flagOn(flags["v"]) || flags["list"] != "",
 		Streams:   !packages || flags["bench"] != "" || flags["fuzz"] != "",
 		FinalFail: packages && flags["fuzz"] == "",
+		Cover:     coverAsked(flags),
 	}
+}
+
+// coverAsked says whether go test's flags ask for coverage.
+func coverAsked(flags map[string]string) bool {
+	return flagOn(flags["cover"]) || flags["coverprofile"] != "" || flags["covermode"] != "" || flags["coverpkg"] != ""
 }
 
 // WithGOFLAGS adds what GOFLAGS, from the command's environment, asks of go test: its -v,
@@ -107,6 +119,9 @@ func (s GoShow) WithGOFLAGS(goflags string) GoShow {
 	}
 	if flagOn(flags["json"]) {
 		s.JSON = true
+	}
+	if coverAsked(flags) {
+		s.Cover = true
 	}
 	return s
 }

@@ -225,7 +225,7 @@ func withArgs(g gates.Gate, req census.Request) gates.Gate {
 	cmd := census.Apply(commandOf(g), []census.Request{req}, func(int) string { return "" }, gates.ShellQuote)
 	bg := g
 	bg.Argv, bg.Run = cmd.Argv, cmd.Shell
-	bg.NewOnly, bg.Cache, bg.Coverage = false, false, ""
+	bg.NewOnly, bg.Cache, bg.Coverage = false, false, gates.Off
 	return bg
 }
 

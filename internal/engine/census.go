@@ -42,7 +42,7 @@ func newCensusStage(ctx context.Context, root string, sd *state.Dir, runID strin
 	for _, g := range toRun {
 		if plan := PlanCensus(g); plan.TestGate {
 			gc := &gateCensus{stage: s, gate: g, plan: plan, dir: filepath.Join(root, g.Dir), uncounted: plan.Uncounted}
-			if cp := PlanCoverage(g, plan); g.Coverage != "" {
+			if cp := PlanCoverage(g, plan); cp.Measured() || cp.Unmeasured != "" {
 				gc.cover = &gateCoverage{plan: cp, unmeasured: cp.Unmeasured}
 			}
 			s.gates[g.Name] = gc

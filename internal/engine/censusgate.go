@@ -64,6 +64,7 @@ func (gc *gateCensus) invocation() *runner.Invocation {
 	cmd := gc.command(all, files)
 	inv := &runner.Invocation{Run: cmd.Shell, Argv: cmd.Argv}
 	if show, ok := gc.goShow(reqs); ok {
+		show.HideCoverage = len(ask) > 0 && !show.Cover
 		gc.events = startCensusStream(census.FormatGo, gc.options())
 		inv.Output = func(out io.Writer) io.WriteCloser { return newGoEventsFilter(out, gc.events, show) }
 	}
@@ -84,6 +85,7 @@ func (gc *gateCensus) goShow(reqs []census.Request) (census.GoShow, bool) {
 		show.Verbose = show.Verbose || r.Go.Verbose
 		show.Streams = show.Streams || r.Go.Streams
 		show.FinalFail = show.FinalFail || r.Go.FinalFail
+		show.Cover = show.Cover || r.Go.Cover
 	}
 	env := slices.Concat(gc.stage.env, gc.gate.Env, gc.stage.extraEnv)
 	return show.WithGOFLAGS(lastValue(env, "GOFLAGS")), found

@@ -35,7 +35,7 @@ const UncountedFix = "name the JUnit XML report it writes in `tests: PATH`, or r
 // PlanCensus decides how a gate's tests are counted. It reads only the gate, so that doctor says
 // of a gate what a run does with it.
 func PlanCensus(g gates.Gate) CensusPlan {
-	if !isCheck(g) || g.Setup {
+	if !isCheck(g) || g.Setup || g.Tests == gates.Off {
 		return CensusPlan{}
 	}
 	if g.Tests != "" {

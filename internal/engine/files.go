@@ -9,9 +9,13 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
 	"github.com/gauntlet-dev/gauntlet/internal/filesarg"
+	"github.com/gauntlet-dev/gauntlet/internal/git"
+	"github.com/gauntlet-dev/gauntlet/internal/integrity"
+	"github.com/gauntlet-dev/gauntlet/internal/safefile"
 	"github.com/gauntlet-dev/gauntlet/internal/snapshot"
 )
 
@@ -41,7 +45,7 @@ func (l *fileLister) list(ctx context.Context) ([]string, bool, error) {
 	if !l.all {
 		changes := l.changes
 		if changes == nil {
-			changes, l.err = l.snap.ChangedFiles(ctx)
+			changes, l.err = changedFiles(ctx, l.snap)
 		}
 		if l.err != nil || !changes.All {
 			if changes != nil {
@@ -54,6 +58,94 @@ func (l *fileLister) list(ctx context.Context) ([]string, bool, error) {
 	l.whole = true
 	l.files, l.err = l.everyFile(ctx)
 	return l.files, true, l.err
+}
+
+// maxHiddenBytes bounds what git lists of the files its exclude file hides.
+const maxHiddenBytes = 8 << 20
+
+// changedFiles are the change's files, with those git is told not to show (hiddenFiles): they
+// scope gates and are given to {files} as any other.
+func changedFiles(ctx context.Context, snap *snapshot.Snapshot) (*snapshot.ChangedFiles, error) {
+	set, err := snap.ChangedFiles(ctx)
+	if err != nil || !set.InGit {
+		return set, err
+	}
+	if hidden := hiddenFiles(ctx, snap); len(hidden) > 0 {
+		out := *set
+		out.Files = mergeFiles(set.Files, hidden)
+		out.All = false
+		return &out, nil
+	}
+	return set, nil
+}
+
+// hiddenFiles are the change's files git is told not to show: edited behind assume-unchanged or
+// skip-worktree, or new and listed in .git/info/exclude (a file no one else sees ignored, unlike
+// .gitignore's). A tool reads them as it reads any other; the gate's paths still choose among
+// them. What cannot be listed adds nothing.
+func hiddenFiles(ctx context.Context, snap *snapshot.Snapshot) []string {
+	out, _ := integrity.HiddenEdited(ctx, snap)
+	return append(out, excludedFiles(ctx, snap.Root())...)
+}
+
+func mergeFiles(a, b []string) []string {
+	if len(b) == 0 {
+		return a
+	}
+	out := slices.Concat(a, b)
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// excludedFiles are the untracked files .git/info/exclude hides and no .gitignore ignores.
+func excludedFiles(ctx context.Context, root string) []string {
+	where, err := git.Output(ctx, root, 64<<10, "rev-parse", "--path-format=absolute", "--git-path", "info/exclude")
+	exclude := strings.TrimSpace(string(where))
+	if err != nil || !hasPatterns(exclude) {
+		return nil // the common case: git's template file, comments only; no walk of the tree
+	}
+	hidden, err := git.Output(ctx, root, maxHiddenBytes, "ls-files", "-z", "--others", "--ignored", "--exclude-from="+exclude)
+	if err != nil || len(hidden) == 0 {
+		return nil
+	}
+	ignored, err := git.Output(ctx, root, maxHiddenBytes, "ls-files", "-z", "--others", "--ignored", "--exclude-per-directory=.gitignore")
+	if err != nil {
+		return nil
+	}
+	gitignored := map[string]bool{}
+	for _, f := range git.SplitNUL(ignored) {
+		gitignored[f] = true
+	}
+	var out []string
+	for _, f := range git.SplitNUL(hidden) {
+		if !gitignored[f] && len(out) < maxListedFiles {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// maxExcludeBytes bounds the read of .git/info/exclude.
+const maxExcludeBytes = 1 << 20
+
+// hasPatterns says whether git's exclude file holds a pattern (a line neither blank nor a
+// comment); read as every file gauntlet reads: a regular file, bounded.
+func hasPatterns(file string) bool {
+	f, _, err := safefile.Open(file, time.Now().Add(5*time.Second))
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	data, err := safefile.ReadAll(f, maxExcludeBytes, time.Now().Add(5*time.Second))
+	if err != nil {
+		return false
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if t := strings.TrimSpace(line); t != "" && !strings.HasPrefix(t, "#") {
+			return true
+		}
+	}
+	return false
 }
 
 // everyFile is every tracked file in git, and the untracked files not ignored (a new file is
@@ -143,23 +235,63 @@ func withFiles(ctx context.Context, root string, run []gates.Gate, l *fileLister
 	return out, skipped
 }
 
-// gateFiles are the candidates a gate is given, relative to its dir.
+// gateFiles are the candidates a gate is given, relative to its dir, each once. A symbolic link
+// is never passed itself (some tools, prettier among them, fail on a link they are named; one
+// to a directory is no file): one the gate's paths choose gives the regular file it points to
+// inside the project, which is what the tool would read through it, whatever that file's name
+// (calc.go made a link to calc.go.txt is still compiled, and still to be formatted). A name
+// that starts with - is given as ./-x.go, so that no tool takes it for an option.
 func gateFiles(root string, g gates.Gate, candidates []string) []string {
 	dir := strings.Trim(filepath.ToSlash(g.Dir), "/")
 	var out []string
+	seen := map[string]bool{}
 	for _, f := range candidates {
 		if !selectsFile(g, f) {
 			continue
 		}
-		rel, ok := underDir(dir, f)
-		// A symbolic link is never passed: one to a file names a file that is passed itself when
-		// it is in the change (and some tools, prettier among them, fail on a link they are
-		// named), one to a directory is no file.
-		if ok && regularFile(root, f) {
-			out = append(out, rel)
+		if !regularFile(root, f) {
+			var ok bool
+			if f, ok = linkTarget(root, f); !ok {
+				continue
+			}
+		}
+		if rel, ok := underDir(dir, f); ok && !seen[rel] {
+			seen[rel] = true
+			out = append(out, notAnOption(rel))
 		}
 	}
 	return out
+}
+
+// linkTarget is the root-relative path of the regular file the link f resolves to; false when
+// f is no link, or resolves to no regular file inside root.
+func linkTarget(root, f string) (string, bool) {
+	p := filepath.Join(root, filepath.FromSlash(f))
+	if info, err := os.Lstat(p); err != nil || info.Mode()&fs.ModeSymlink == 0 {
+		return "", false
+	}
+	target, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return "", false
+	}
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return "", false
+	}
+	rel, err := filepath.Rel(realRoot, target)
+	if err != nil || !filepath.IsLocal(rel) {
+		return "", false
+	}
+	rel = filepath.ToSlash(rel)
+	return rel, regularFile(realRoot, rel)
+}
+
+// notAnOption gives a file whose name starts with - as ./-x.go.
+func notAnOption(rel string) string {
+	if strings.HasPrefix(rel, "-") {
+		return "./" + rel
+	}
+	return rel
 }
 
 // selectsFile says whether g's paths (all files without paths), exclude and glob choose f.

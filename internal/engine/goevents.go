@@ -230,12 +230,38 @@ func (f *goEventsFilter) pkg(name string) *goPackage {
 func (f *goEventsFilter) output(p *goPackage, t *goTest, test, s string) {
 	switch {
 	case test == "":
+		if f.show.HideCoverage && !p.midLine {
+			if s = withoutCoverage(p.name, s); s == "" {
+				return
+			}
+		}
 		f.print(p, s)
 	case t != nil:
 		f.testOutput(p, t, s)
 	default:
 		f.untrackedOutput(p, s)
 	}
+}
+
+// withoutCoverage is a line of a package's own output as go test prints it without the
+// -coverprofile gauntlet added: no "coverage: 50.0% of statements" line (""), none at the end of
+// its ok line, and a package without tests said to have none, as go test says it without the
+// flag (with it, go test reports such a package's coverage).
+func withoutCoverage(pkg, s string) string {
+	line, ok := strings.CutSuffix(s, "\n")
+	switch {
+	case !ok:
+		return s
+	case strings.HasPrefix(line, "coverage: "):
+		return ""
+	case strings.HasPrefix(line, "ok  \t"):
+		if i := strings.Index(line, "\tcoverage: "); i > 0 {
+			return line[:i] + "\n"
+		}
+	case strings.HasPrefix(line, "\t"+pkg+"\t\tcoverage: "):
+		return "?   \t" + pkg + "\t[no test files]\n"
+	}
+	return s
 }
 
 // end takes the end of the package (test "") or of its tracked test t.

@@ -25,6 +25,9 @@ var goEventsCases = []struct {
 	dir  string
 	args []string
 	env  []string
+	// cover: the -json run has -coverprofile too, which gauntlet adds to measure coverage; the
+	// filter shows none of what it adds.
+	cover bool
 }{
 	// Packages named: a passing test that logs and one that prints, subtests, skips, a failing
 	// test that logs and prints, nested failing subtests, a panic, a build failure, a vet
@@ -44,6 +47,10 @@ var goEventsCases = []struct {
 	{name: "bench", dir: ".", args: []string{"-count=1", "-run=^$", "-bench=.", "-benchtime=1x", "./bench"}},
 	// -v: everything, as go test -v prints it.
 	{name: "verbose", dir: ".", args: []string{"-count=1", "-p=1", "-v", "./pass", "./fail", "./panics"}},
+	// -coverprofile added by gauntlet: no coverage line, a package without tests said to have none.
+	{name: "cover-packages", dir: ".", args: []string{"-count=1", "-p=1", "./pass", "./fail", "./nofiles"}, cover: true},
+	{name: "cover-verbose", dir: ".", args: []string{"-count=1", "-p=1", "-v", "./pass", "./fail"}, cover: true},
+	{name: "cover-directory", dir: "pass", args: []string{"-count=1"}, cover: true},
 }
 
 // Each go test command's -json events, shown by the filter, read line for line as the same
@@ -64,6 +71,7 @@ func TestGoEventsRenderAsPlainGoTest(t *testing.T) {
 				t.Fatal(err)
 			}
 			show := goShowOf(t, tc.args)
+			show.HideCoverage = tc.cover
 			for _, size := range []int{1, 100, len(events)} {
 				var shown, raw bytes.Buffer
 				f := newGoEventsFilter(&shown, &raw, show)
@@ -110,6 +118,14 @@ func normalizeGoOutput(s string) string {
 	return goAddress.ReplaceAllString(s, "0x?")
 }
 
+// coverArgs asks for a cover profile, in a file of the test's, when cover is set.
+func coverArgs(cover bool) []string {
+	if !cover {
+		return nil
+	}
+	return []string{"-coverprofile=" + filepath.Join(os.TempDir(), "goevents-cover.out")}
+}
+
 // captureGoEventsCases runs each case with the go on PATH, as the file's note says.
 func captureGoEventsCases(t *testing.T, dir string) {
 	module, err := filepath.Abs(filepath.Join(dir, "module"))
@@ -127,7 +143,7 @@ func captureGoEventsCases(t *testing.T, dir string) {
 	for _, tc := range goEventsCases {
 		for ext, args := range map[string][]string{
 			".plain": append([]string{"test"}, tc.args...),
-			".json":  slices.Concat([]string{"test", "-json"}, tc.args),
+			".json":  slices.Concat([]string{"test", "-json"}, coverArgs(tc.cover), tc.args),
 		} {
 			cmd := exec.Command("go", args...)
 			cmd.Dir = filepath.Join(module, tc.dir)

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"path"
 	"slices"
 	"strings"
@@ -56,9 +57,11 @@ func passToPass(ctx context.Context, req Request, judge *baseJudge, snap *snapsh
 	}
 	now := measures{tests: tests.censuses(), coverage: tests.coverages(), unwritten: tests.coverageUnwritten()}
 	cmp := comparison{
-		testsLevel:    req.Config.Integrity.Level(gates.RuleTestsLost, req.StopHook),
-		coverageLevel: req.Config.Integrity.Level(gates.RuleCoverageLost, req.StopHook),
-		snap:          snap,
+		testsLevel:     req.Config.Integrity.Level(gates.RuleTestsLost, req.StopHook),
+		coverageLevel:  req.Config.Integrity.Level(gates.RuleCoverageLost, req.StopHook),
+		uncoveredLevel: req.Config.Integrity.Level(gates.RuleChangeUncovered, req.StopHook),
+		uncoveredMin:   req.Config.ChangeCoverageMin,
+		snap:           snap,
 	}
 	runBase := req.StopHook || cmp.testsLevel == gates.IntegrityBlock || cmp.coverageLevel == gates.IntegrityBlock
 	var out []gates.IntegrityFinding
@@ -67,6 +70,7 @@ func passToPass(ctx context.Context, req Request, judge *baseJudge, snap *snapsh
 		if !ok || r.Status != gates.StatusPass && r.Status != gates.StatusFail {
 			continue
 		}
+		out = append(out, cmp.uncovered(ctx, r, m)...)
 		found, both := cmp.lost(ctx, judge, byName[r.Name], r, m, runBase)
 		out = append(out, found...)
 		if both {
@@ -136,8 +140,9 @@ func (m measured) read() bool { return m.Census != nil || m.Coverage != nil }
 
 // comparison compares a gate's measures with the base's, reading the change once for all gates.
 type comparison struct {
-	testsLevel, coverageLevel gates.IntegrityLevel
-	snap                      *snapshot.Snapshot
+	testsLevel, coverageLevel, uncoveredLevel gates.IntegrityLevel
+	uncoveredMin                              int // change_coverage_min, percent
+	snap                                      *snapshot.Snapshot
 
 	info      *census.ChangeInfo
 	untouched coverage.Untouched
@@ -194,6 +199,33 @@ func (c *comparison) coverage(ctx context.Context, r gates.Result, base, now mea
 	for _, f := range coverage.Lost(*base.Coverage, *nowCov, c.untouched) {
 		out = append(out, gates.IntegrityFinding{Rule: gates.RuleCoverageLost, File: f.File, Line: f.From, Level: c.coverageLevel,
 			Message: r.Name + ": " + f.Message + why})
+	}
+	return out
+}
+
+// uncovered: lines the change added or edited, in files the gate's tests exercise, that no test
+// ran, under a gate that passed (a failing gate's tests stopped early). It needs no base: the
+// change's lines are new there. A change that cannot be read whole is not read.
+func (c *comparison) uncovered(ctx context.Context, r gates.Result, now measured) []gates.IntegrityFinding {
+	if c.uncoveredLevel == gates.IntegrityOff || now.Coverage == nil || r.Status != gates.StatusPass {
+		return nil
+	}
+	c.readChange(ctx)
+	if c.untouched == nil {
+		return nil
+	}
+	share := ""
+	if c.uncoveredMin > 0 {
+		changed, covered := coverage.ChangeShare(*now.Coverage, c.untouched)
+		if changed == 0 || covered*100 >= c.uncoveredMin*changed {
+			return nil
+		}
+		share = fmt.Sprintf(" (%d%% of the change's lines run, below change_coverage_min %d)", covered*100/changed, c.uncoveredMin)
+	}
+	var out []gates.IntegrityFinding
+	for _, f := range coverage.Uncovered(*now.Coverage, c.untouched) {
+		out = append(out, gates.IntegrityFinding{Rule: gates.RuleChangeUncovered, File: f.File, Line: f.From,
+			Level: c.uncoveredLevel, Message: r.Name + ": " + f.Message + share})
 	}
 	return out
 }

@@ -134,7 +134,7 @@ func selectGates(ctx context.Context, cfg *config.Config, scope Scope, snap *sna
 	sel := &Selection{AllBecause: scope.Unscoped, Skipped: map[string]string{}, Reasons: map[string]string{}}
 	candidates := sel.candidates(namedGates(cfg, scope), scope.CI)
 	if needsChanges(scope, candidates) {
-		set, err := snap.ChangedFiles(ctx)
+		set, err := changedFiles(ctx, snap)
 		if err != nil {
 			return nil, fmt.Errorf("change scoping: %w", err)
 		}

@@ -96,3 +96,19 @@ func hiddenFinding(ie snapshot.IndexEntry, what string) gates.IntegrityFinding {
 		Message: "git is told not to look at this file (" + flag + "), and it " + what + " in the work tree, where no diff shows it; " +
 			"clear the flag (git update-index --no-" + flag + " " + ie.Path + ") so that the change is measured"}
 }
+
+// HiddenEdited are the files git is told not to look at (assume-unchanged, skip-worktree) that
+// were edited in the work tree: the change's files all the same, for {files}.
+func HiddenEdited(ctx context.Context, snap *snapshot.Snapshot) ([]string, error) {
+	found, err := hiddenChanges(ctx, snap)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, f := range found {
+		if _, err := os.Lstat(filepath.Join(snap.Root(), filepath.FromSlash(f.File))); err == nil {
+			out = append(out, f.File)
+		}
+	}
+	return out, nil
+}

@@ -28,6 +28,8 @@ func Detect(ch Change, in Inputs) []gates.IntegrityFinding {
 	j.checkSuppressions()
 	j.checkConfigs()
 	j.checkCheats()
+	j.checkScriptFiles()
+	j.checkJudged()
 	slices.SortStableFunc(j.findings, func(a, b gates.IntegrityFinding) int {
 		return cmp.Or(strings.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line), strings.Compare(a.Rule, b.Rule))
 	})
