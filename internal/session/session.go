@@ -58,6 +58,11 @@ type Record struct {
 	EnvFormat int `json:"env_format,omitempty"`
 	// Deps are the installed dependency directories (DependencyDirs) the project root had.
 	Deps []string `json:"deps,omitempty"`
+	// Filters are the git filter drivers configured at the start (git.FilterDrivers), with their
+	// settings, when FiltersKnown: a driver added or rewritten since is the change's steering of
+	// what git shows, not the project's (a record made before this field compares nothing).
+	Filters      []string `json:"filters,omitempty"`
+	FiltersKnown bool     `json:"filters_known,omitempty"`
 	// Remotes are the repository's remotes and their URLs: only these vouch for upstream work.
 	Remotes map[string]string `json:"remotes,omitempty"`
 	// Late says the session had stopped before it was pinned: its record was removed (or pruned)
@@ -214,6 +219,22 @@ func PresentDeps(root string) []string {
 	for _, d := range DependencyDirs {
 		if info, err := os.Stat(filepath.Join(root, d)); err == nil && info.IsDir() {
 			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// AddedFilters names the filter drivers configured in root now that the session did not start with,
+// or whose settings changed since.
+func (r *Record) AddedFilters(now []string) []string {
+	if !r.FiltersKnown {
+		return nil
+	}
+	var out []string
+	for _, d := range now {
+		if !slices.Contains(r.Filters, d) {
+			name, _, _ := strings.Cut(d, "\x00")
+			out = append(out, "git filter driver "+name+" added or changed")
 		}
 	}
 	return out

@@ -15,6 +15,7 @@ import (
 	"github.com/gauntlet-dev/gauntlet/internal/baseconfig"
 	"github.com/gauntlet-dev/gauntlet/internal/engine"
 	"github.com/gauntlet-dev/gauntlet/internal/envid"
+	"github.com/gauntlet-dev/gauntlet/internal/git"
 	"github.com/gauntlet-dev/gauntlet/internal/session"
 	"github.com/gauntlet-dev/gauntlet/internal/snapshot"
 	"github.com/gauntlet-dev/gauntlet/internal/state"
@@ -117,6 +118,9 @@ func (j *judging) fromRecord(ctx context.Context, loaded, forStop *config.Config
 	for _, d := range rec.MissingDeps(loaded.Root) {
 		j.envChanged = append(j.envChanged, d+" removed")
 	}
+	// A filter driver steers what git shows of the tree (gauntlet's own calls set it aside); one
+	// the session added is named, like any other change of what steers the tools.
+	j.envChanged = append(j.envChanged, rec.AddedFilters(git.FilterDrivers(ctx, loaded.Root))...)
 	adv := advanced(ctx, loaded.Root, rec, j.head(ctx, loaded.Root, rec))
 	j.base, j.note = adv.Base, advanceNote(adv, rec.Base)
 	if adv.Config == nil {
@@ -203,7 +207,8 @@ func pinSession(ctx context.Context, cfg *config.Config, key, how string, steeri
 		return nil, nil, fmt.Errorf("pin the session's base: %w", err)
 	}
 	rec := &session.Record{Project: cfg.Root, Session: key, How: how, Pinned: time.Now().UTC(),
-		Env: steering, EnvFormat: envid.Format, Deps: session.PresentDeps(cfg.Root), Remotes: remotesOf(cfg.Root), Late: stoppedBefore(cfg.Root, key)}
+		Env: steering, EnvFormat: envid.Format, Deps: session.PresentDeps(cfg.Root),
+		Filters: git.FilterDrivers(ctx, cfg.Root), FiltersKnown: true, Remotes: remotesOf(cfg.Root), Late: stoppedBefore(cfg.Root, key)}
 	if tree.Head == snapshot.NoCommit {
 		rec, err := session.Pin(rec)
 		return rec, tree, err
