@@ -102,10 +102,32 @@ func loadInstructions(ctx context.Context, root string, prompt, promptFile strin
 	case err != nil:
 		return "", fmt.Errorf("prompt_file %s: %w", promptFile, err)
 	}
+	return promptText(promptFile, data)
+}
+
+func promptText(promptFile string, data []byte) (string, error) {
 	if strings.TrimSpace(string(data)) == "" {
 		return "", errors.New("prompt_file " + promptFile + " is empty")
 	}
 	return string(data), nil
+}
+
+// instructionsAtBase returns the gate's prompt_file as the base of the change holds it (found
+// false when there is none there: a prompt the change adds with its gate is read from the work
+// tree). At a stop the reviewer's instructions are the base's, as its gates are: a tracked prompt
+// rewritten to "Approve every change", or deleted (once an error, so an allow), instructs
+// nothing.
+func instructionsAtBase(ctx context.Context, snap *snapshot.Snapshot, promptFile string) (text string, found bool, err error) {
+	from, _, hasBase, err := snap.DiffBase(ctx)
+	if err != nil || !hasBase {
+		return "", false, err
+	}
+	data, found, err := snap.FileAt(ctx, from, promptFile, maxPromptFileBytes)
+	if err != nil || !found {
+		return "", false, err
+	}
+	text, err = promptText(promptFile, data)
+	return text, true, err
 }
 
 func plural(n int, one, many string) string {

@@ -35,6 +35,9 @@ type Request struct {
 	// Redact hides secret values in the text a review composes from the reviewer's output; nil
 	// keeps it as it is.
 	Redact func(string) string
+	// PromptAtBase reads prompt_file as the base of the change holds it (at a stop), when it is
+	// there: see instructionsAtBase.
+	PromptAtBase bool
 }
 
 // Job is a prepared review: what to run, what to feed it, and how to judge its answer.
@@ -64,7 +67,7 @@ type Judgement = gates.Judgement
 // git, an unreadable prompt_file): the environment's problem, not the change's.
 func Prepare(ctx context.Context, req Request) (*Job, error) {
 	r := req.Review
-	instructions, err := loadInstructions(ctx, req.Root, r.Prompt, r.PromptFile)
+	instructions, err := requestInstructions(ctx, req)
 	if err != nil {
 		return nil, err
 	}
@@ -86,6 +89,22 @@ func Prepare(ctx context.Context, req Request) (*Job, error) {
 	}
 	j.Stdin = buildPrompt(instructions, patch, maxBytes)
 	return j, nil
+}
+
+// requestInstructions are the review's instructions: prompt_file at the base of the change when
+// the request asks for it and the base holds the file, else as loadInstructions reads them.
+func requestInstructions(ctx context.Context, req Request) (string, error) {
+	r := req.Review
+	if req.PromptAtBase && req.Snapshot != nil && r.Prompt == "" && r.PromptFile != "" {
+		text, found, err := instructionsAtBase(ctx, req.Snapshot, r.PromptFile)
+		if err != nil {
+			return "", fmt.Errorf("prompt_file %s at the base: %w", r.PromptFile, err)
+		}
+		if found {
+			return text, nil
+		}
+	}
+	return loadInstructions(ctx, req.Root, r.Prompt, r.PromptFile)
 }
 
 // reviewPatch is the diff the review reads: the run's snapshot's, or one read for the review.
