@@ -15,7 +15,7 @@ import (
 // reviewer reads its prompt_file at the base. A new kind is one line here.
 func kinds(snap *snapshot.Snapshot, secrets *redact.Redactor, stop bool) map[gates.Kind]runner.Kind {
 	return map[gates.Kind]runner.Kind{
-		gates.KindReview: review.Kind{Snapshot: snap, Redact: secrets.Redact, PromptAtBase: stop},
+		gates.KindReview: review.Kind{Snapshot: snap, Redact: secrets.Redact, Stop: stop},
 		gates.KindTodos:  todos.Kind{},
 	}
 }

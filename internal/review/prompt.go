@@ -50,6 +50,7 @@ func buildPrompt(instructions string, patch *snapshot.Patch, maxBytes int64) []b
 		}
 		b.WriteString("\n")
 	}
+	writeFileList(&b, patch.Files)
 	fmt.Fprintf(&b, "## The change (diff against %s)\n\n", patch.Against)
 	b.WriteString("----- BEGIN DIFF -----\n")
 	b.Write(patch.Text)
@@ -58,6 +59,26 @@ func buildPrompt(instructions string, patch *snapshot.Patch, maxBytes int64) []b
 	}
 	b.WriteString("----- END DIFF -----\n")
 	return []byte(b.String())
+}
+
+// maxListedFiles bounds the list of changed files in the prompt; past it the count is given.
+const maxListedFiles = 2000
+
+// writeFileList lists every file of the change, shown in the diff or not: a reviewer of a cut
+// diff knows what the change holds beyond what it sees.
+func writeFileList(b *strings.Builder, files []string) {
+	if len(files) == 0 {
+		return
+	}
+	b.WriteString("## Changed files (all of them, whether the diff below shows them or not)\n\n")
+	for i, f := range files {
+		if i == maxListedFiles {
+			fmt.Fprintf(b, "- … and %d more\n", len(files)-i)
+			break
+		}
+		b.WriteString("- " + oneLine(f) + "\n")
+	}
+	b.WriteString("\n")
 }
 
 func promptNotes(patch *snapshot.Patch, maxBytes int64) []string {

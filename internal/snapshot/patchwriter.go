@@ -22,6 +22,8 @@ type patchWriter struct {
 	// to hold a NUL byte is put back to its header and a "Binary files" line.
 	section int
 	path    string
+	// shown are the files whose header made it into text.
+	shown map[string]bool
 }
 
 func newPatchWriter(max int64, skip func(string) bool) *patchWriter {
@@ -56,9 +58,13 @@ func (w *patchWriter) consume(r io.Reader) error {
 				if int64(len(chunk)) > w.room() {
 					w.text = w.text[:lineStart] // never half a line
 					w.cut = true
+					delete(w.shown, w.path) // its section is not whole
 					return git.ErrEnough
 				}
 				w.text = append(w.text, chunk...)
+				if atLineStart && len(w.text) > lineStart && w.path != "" && lineStart == w.section {
+					w.markShown(w.path)
+				}
 			}
 			atLineStart = chunk[len(chunk)-1] == '\n'
 		}
@@ -90,6 +96,13 @@ func (w *patchWriter) startLine(line []byte) {
 		w.dropping = false
 		w.section, w.path = len(w.text), path
 	}
+}
+
+func (w *patchWriter) markShown(path string) {
+	if w.shown == nil {
+		w.shown = map[string]bool{}
+	}
+	w.shown[path] = true
 }
 
 // binarySection replaces the current section, which holds a NUL byte, by its header and git's own
