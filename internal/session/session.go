@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -31,7 +32,7 @@ const (
 	PinnedAtJudge    = "background judge"
 	sealPurpose      = "session base"
 	sessionsDir      = "sessions"
-	maxRecordBytes   = 2 << 20 // a config of at most 1 MiB, base64, and a few ids
+	maxRecordBytes   = 4 << 20 // a config of at most 1 MiB, base64, the dependency executables (DepBins) and a few ids
 	maxSessionsKept  = 256
 	readRecordBudget = 5 * time.Second
 )
@@ -63,6 +64,11 @@ type Record struct {
 	// what git shows, not the project's (a record made before this field compares nothing).
 	Filters      []string `json:"filters,omitempty"`
 	FiltersKnown bool     `json:"filters_known,omitempty"`
+	// Bins are the executables of the dependency directories at the start (DepBins), when
+	// BinsKnown: the base's checkout borrows these directories, so one removed or replaced since
+	// breaks the base as well, and the base's failure would prove nothing.
+	Bins      map[string]string `json:"bins,omitempty"`
+	BinsKnown bool              `json:"bins_known,omitempty"`
 	// Remotes are the repository's remotes and their URLs: only these vouch for upstream work.
 	Remotes map[string]string `json:"remotes,omitempty"`
 	// Late says the session had stopped before it was pinned: its record was removed (or pruned)
@@ -212,6 +218,66 @@ func pruneSessions(dir string, keep int) {
 // ignored by git: the gates need them, the base's checkout borrows them, and one that existed when
 // the session started and is gone at its stop was removed during the session.
 var DependencyDirs = []string{"node_modules", ".venv", "venv"}
+
+// binDirs are the directories of executables inside the dependency directories.
+var binDirs = []string{"node_modules/.bin", ".venv/bin", "venv/bin"}
+
+// maxBins bounds the entries read per directory of executables: a huge one is named by its
+// first entries only.
+const maxBins = 2048
+
+// DepBins names each executable of root's dependency directories (binDirs) by what it is: a
+// link's target, or a file's size, mode and modification time. Reading it is one directory
+// listing and one lstat per entry, without opening any file.
+func DepBins(root string) map[string]string {
+	out := map[string]string{}
+	for _, dir := range binDirs {
+		f, err := os.Open(filepath.Join(root, filepath.FromSlash(dir)))
+		if err != nil {
+			continue
+		}
+		names, _ := f.Readdirnames(maxBins)
+		f.Close()
+		for _, name := range names {
+			if id, ok := binID(filepath.Join(root, filepath.FromSlash(dir), name)); ok {
+				out[dir+"/"+name] = id
+			}
+		}
+	}
+	return out
+}
+
+// binID is what one executable is, for DepBins.
+func binID(path string) (string, bool) {
+	info, err := os.Lstat(path)
+	if err != nil {
+		return "", false
+	}
+	if info.Mode()&os.ModeSymlink != 0 {
+		target, err := os.Readlink(path)
+		return "link " + target, err == nil
+	}
+	return fmt.Sprintf("file %d %s %d", info.Size(), info.Mode(), info.ModTime().UnixNano()), true
+}
+
+// ChangedBins names the executables of the record's dependency directories removed or replaced
+// since the session's start (an executable added, a package installed, is not named).
+func (r *Record) ChangedBins(root string) []string {
+	if !r.BinsKnown {
+		return nil
+	}
+	now := DepBins(root)
+	var out []string
+	for _, name := range slices.Sorted(maps.Keys(r.Bins)) {
+		switch id, ok := now[name]; {
+		case !ok:
+			out = append(out, name+" removed")
+		case id != r.Bins[name]:
+			out = append(out, name+" replaced")
+		}
+	}
+	return out
+}
 
 // PresentDeps are the dependency directories root has.
 func PresentDeps(root string) []string {
