@@ -1,8 +1,14 @@
 package git
 
 import (
+	"bytes"
+	"errors"
+	"io/fs"
+	"time"
+
 	"context"
 	"fmt"
+	"github.com/gauntlet-dev/gauntlet/internal/safefile"
 	"maps"
 	"os"
 	"os/exec"
@@ -59,11 +65,15 @@ func FilterDrivers(ctx context.Context, dir string) []string {
 	if err != nil {
 		abs = dir
 	}
-	stamp := configStamp(abs)
+	paths := configFiles(abs)
+	stamp := configStamp(paths)
 	if known, ok := filterCache.Load(abs); ok && known.(filterEntry).stamp == stamp {
 		return known.(filterEntry).drivers
 	}
-	drivers := listFilters(ctx, abs)
+	var drivers []string
+	if mayDeclareFilters(paths) {
+		drivers = listFilters(ctx, abs)
+	}
 	filterCache.Store(abs, filterEntry{stamp: stamp, drivers: drivers})
 	return drivers
 }
@@ -154,10 +164,13 @@ func isLFS(name string, settings map[string]string) bool {
 	return true
 }
 
-// configStamp names the state of the config files a filter driver can be declared in for dir:
-// the repository's own, the user's and the system's (their size and time), and the variables that name others. An include
-// elsewhere is read when one of these changes.
-func configStamp(dir string) string {
+// systemConfigs are where git's system config lives with the usual prefixes (/usr, /usr/local,
+// Homebrew); GIT_CONFIG_SYSTEM names another.
+var systemConfigs = []string{"/etc/gitconfig", "/usr/local/etc/gitconfig", "/opt/homebrew/etc/gitconfig"}
+
+// configFiles are the config files a filter driver can be declared in for dir: the repository's
+// own, the user's and the system's.
+func configFiles(dir string) []string {
 	var paths []string
 	if layout, err := FindLayout(dir); err == nil {
 		paths = append(paths, filepath.Join(layout.CommonDir, "config"), filepath.Join(layout.CommonDir, "config.worktree"))
@@ -165,17 +178,59 @@ func configStamp(dir string) string {
 	if home, err := os.UserHomeDir(); err == nil {
 		paths = append(paths, filepath.Join(home, ".gitconfig"), filepath.Join(home, ".config", "git", "config"))
 	}
-	for _, name := range []string{"XDG_CONFIG_HOME", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT"} {
-		paths = append(paths, "$"+name+"="+os.Getenv(name))
+	if xdg := os.Getenv("XDG_CONFIG_HOME"); xdg != "" {
+		paths = append(paths, filepath.Join(xdg, "git", "config"))
 	}
-	paths = append(paths, "/etc/gitconfig")
+	for _, name := range []string{"GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM"} {
+		if p := os.Getenv(name); p != "" {
+			paths = append(paths, p)
+		}
+	}
+	return append(paths, systemConfigs...)
+}
+
+// configStamp names the state of configFiles (their size and time) and of the variables that
+// add settings: an include elsewhere is read again when one of these changes.
+func configStamp(paths []string) string {
 	var b strings.Builder
+	for _, name := range []string{"GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT", "GIT_CONFIG_NOSYSTEM"} {
+		b.WriteString(name + "=" + os.Getenv(name) + "\x00")
+	}
 	for _, p := range paths {
 		b.WriteString(p)
-		if info, err := os.Stat(p); err == nil && !strings.HasPrefix(p, "$") {
+		if info, err := os.Stat(p); err == nil {
 			fmt.Fprintf(&b, " %d %d", info.ModTime().UnixNano(), info.Size())
 		}
 		b.WriteByte(0)
 	}
 	return b.String()
+}
+
+// maxScannedConfig bounds the read of one config file by mayDeclareFilters.
+const maxScannedConfig = 1 << 20
+
+// mayDeclareFilters says whether git must be asked for the filter drivers: when a config file
+// (or a variable adding settings) could declare one, or a file it does not read (a linked worktree's
+// config.worktree) could. Files that mention neither "filter" nor an
+// include declare none, and the common case then costs no git process on each call of a stop.
+func mayDeclareFilters(paths []string) bool {
+	if os.Getenv("GIT_CONFIG_PARAMETERS") != "" || os.Getenv("GIT_CONFIG_COUNT") != "" {
+		return true
+	}
+	deadline := time.Now().Add(Timeout)
+	for _, p := range paths {
+		data, err := safefile.ReadFile(p, maxScannedConfig, deadline)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			continue
+		case err != nil:
+			return true
+		}
+		lower := bytes.ToLower(data)
+		// worktreeConfig: a linked worktree's own config.worktree, in its git directory, is read.
+		if bytes.Contains(lower, []byte("filter")) || bytes.Contains(lower, []byte("include")) || bytes.Contains(lower, []byte("worktreeconfig")) {
+			return true
+		}
+	}
+	return false
 }

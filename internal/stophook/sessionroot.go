@@ -26,12 +26,12 @@ func sessionRoot(dir, sessionKey string) string {
 	if err != nil {
 		return dir
 	}
+	layout, err := git.FindLayout(start)
+	if err != nil || filepath.Dir(found) == layout.TopLevel {
+		return dir // nothing above the config found can be the session's root
+	}
 	if rec, _ := session.Load(filepath.Dir(found), sessionKey); rec != nil {
 		return dir // the config found is the session's own
-	}
-	layout, err := git.FindLayout(start)
-	if err != nil {
-		return dir
 	}
 	for d := filepath.Dir(filepath.Dir(found)); ; d = filepath.Dir(d) {
 		if !isWithin(d, layout.TopLevel) {
