@@ -123,6 +123,11 @@ type Gate struct {
 	// when one of them does not, this gate is skipped. Config guarantees the names exist and
 	// draw no cycle.
 	Needs []string
+	// AfterBase: the change added this gate to the config at the session's base (a stop judged by
+	// the base's config): it starts only once every gate the base defines has finished, whatever
+	// their results, so that nothing it does to the tree (`git stash`, a restored file) is what
+	// the base's gates read.
+	AfterBase bool
 	// Speculative lets a background judge run the gate while the agent still works; false keeps
 	// it for the stop.
 	Speculative bool

@@ -14,7 +14,8 @@ const (
 	finished
 )
 
-// schedule starts each gate once every gate it needs has finished, at most Jobs at once, in
+// schedule starts each gate once every gate it needs has finished (and a gate the change added
+// once every gate of the base has: Gate.AfterBase), at most Jobs at once, in
 // input order among those ready. A gate whose need did not pass or warn does not start: it is
 // skipped, naming the need. A need that names no gate of gs does not hold the gate back: the
 // caller decided it does not run here (answered from the cache, disabled, a setup step already
@@ -57,6 +58,7 @@ type scheduler struct {
 	results []gates.Result
 	index   map[string]int
 	needs   [][]int
+	after   [][]int // gates that must have finished first, whatever their result (AfterBase)
 	state   []int
 	done    chan int
 	wg      sync.WaitGroup
@@ -66,7 +68,7 @@ type scheduler struct {
 
 func newScheduler(r *run, gs []gates.Gate) *scheduler {
 	s := &scheduler{r: r, gs: gs, results: make([]gates.Result, len(gs)), index: make(map[string]int, len(gs)),
-		needs: make([][]int, len(gs)), state: make([]int, len(gs)), done: make(chan int), left: len(gs)}
+		needs: make([][]int, len(gs)), after: make([][]int, len(gs)), state: make([]int, len(gs)), done: make(chan int), left: len(gs)}
 	for i, g := range gs {
 		s.index[g.Name] = i
 	}
@@ -76,8 +78,23 @@ func newScheduler(r *run, gs []gates.Gate) *scheduler {
 				s.needs[i] = append(s.needs[i], j)
 			}
 		}
+		if g.AfterBase {
+			s.after[i] = baseGates(gs)
+		}
 	}
 	return s
+}
+
+// baseGates are the indexes of the gates the session's base defines, which a gate the change
+// added waits for.
+func baseGates(gs []gates.Gate) []int {
+	var out []int
+	for i, g := range gs {
+		if !g.AfterBase {
+			out = append(out, i)
+		}
+	}
+	return out
 }
 
 // advance decides every pending gate it can: cancelled once the run is, skipped as soon as one
@@ -116,6 +133,9 @@ func (s *scheduler) readiness(i int) (ready bool, blocker int) {
 		case blocker < 0 && !gates.NeedMet(s.results[j].Status):
 			blocker = j
 		}
+	}
+	for _, j := range s.after[i] {
+		ready = ready && s.state[j] == finished
 	}
 	return ready, blocker
 }

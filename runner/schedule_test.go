@@ -184,3 +184,24 @@ func TestCycleIsAnErrorNotAHang(t *testing.T) {
 		t.Errorf("c: %s, want pass", r["c"].Status)
 	}
 }
+
+// A gate the change added starts once every gate of the base has finished, failed ones included,
+// and is not skipped for their failures.
+func TestAfterBaseStartsOnceTheBaseGatesFinish(t *testing.T) {
+	t.Parallel()
+	opts := testOptions(t)
+	ev := &events{}
+	opts.Observer = ev
+	added := shellGate("added", "true")
+	added.AfterBase = true
+	gs := []gates.Gate{added, shellGate("test", "sleep 0.2; exit 1"), shellGate("lint", "true")}
+	results := runWithin(t, 30*time.Second, func() []gates.Result { return Run(context.Background(), gs, opts) })
+	if results[0].Status != gates.StatusPass {
+		t.Errorf("added: %s %q, want pass", results[0].Status, results[0].Reason)
+	}
+	for _, base := range []string{"test", "lint"} {
+		if ev.at("start added") < ev.at("finish "+base) {
+			t.Errorf("added started before %s finished: %v", base, ev.log)
+		}
+	}
+}

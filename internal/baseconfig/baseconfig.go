@@ -126,7 +126,8 @@ func (j *judging) addChanged(what string, b, m gates.Gate, kept bool, renamedTo 
 	}
 }
 
-// onlyInChange are the change's gates the base does not have, besides the renamed ones.
+// onlyInChange are the change's gates the base does not have, besides the renamed ones: each
+// runs after the base's gates (AfterBase).
 func onlyInChange(head []gates.Gate, baseBy map[string]gates.Gate, renamedTo map[string]string) []gates.Gate {
 	renamed := map[string]bool{}
 	for _, to := range renamedTo {
@@ -135,6 +136,7 @@ func onlyInChange(head []gates.Gate, baseBy map[string]gates.Gate, renamedTo map
 	var out []gates.Gate
 	for _, g := range head {
 		if _, inBase := baseBy[g.Name]; !inBase && !renamed[g.Name] {
+			g.AfterBase = true
 			out = append(out, g)
 		}
 	}

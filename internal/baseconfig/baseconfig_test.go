@@ -157,3 +157,15 @@ func TestJudgeKeepsPreExistingBlock(t *testing.T) {
 		t.Errorf("findings %+v", got.Findings)
 	}
 }
+
+// The gates the change adds run after the base's (AfterBase); the base's own never wait.
+func TestJudgeAddedGatesRunAfterTheBase(t *testing.T) {
+	base := parse(t, baseYML)
+	head := parse(t, baseYML+"  vet:\n    run: go vet ./...\n")
+	got := Judge(base, head, head, ".gauntlet.yml").Config
+	for _, g := range got.Gates {
+		if g.AfterBase != (g.Name == "vet") {
+			t.Errorf("%s: AfterBase = %v", g.Name, g.AfterBase)
+		}
+	}
+}

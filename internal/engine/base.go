@@ -298,6 +298,7 @@ func (j *baseJudge) prepareLogs(ctx context.Context, logDir string) (baseRoot st
 	// A fresh checkout has no installed dependencies: the base borrows the project's, or its
 	// gates would fail for want of them (xo: not found) and could confirm nothing.
 	borrowDependencies(j.root, baseRoot)
+	lendIgnoredFiles(ctx, j.root, baseRoot)
 	opts = runner.Options{
 		RunID:    j.runID,
 		Root:     baseRoot,

@@ -27,8 +27,12 @@ func checkIntegrity(ctx context.Context, req Request, snap *snapshot.Snapshot) (
 	}
 	configFile := ConfigFile(cfg)
 	commands := make([]string, 0, len(cfg.Gates))
+	var prompts []string
 	for _, g := range cfg.Gates {
 		commands = append(commands, g.Command())
+		if g.Review != nil && g.Review.PromptFile != "" {
+			prompts = append(prompts, filepath.ToSlash(filepath.Clean(g.Review.PromptFile)))
+		}
 	}
 	base, snap := integrityBase(ctx, req, snap, configFile)
 	res, err := integrity.Check(ctx, integrity.Options{
@@ -37,7 +41,7 @@ func checkIntegrity(ctx context.Context, req Request, snap *snapshot.Snapshot) (
 		Base:     base,
 		Hook:     req.StopHook,
 		Policy:   cfg.Integrity,
-		Inputs:   integrity.Inputs{ConfigFile: configFile, Commands: commands},
+		Inputs:   integrity.Inputs{ConfigFile: configFile, Commands: commands, PromptFiles: prompts},
 	})
 	if finding, ok := unmeasured(req, res, err); ok && ctx.Err() == nil {
 		return integrity.Result{Findings: []gates.IntegrityFinding{finding}}, nil

@@ -11,10 +11,11 @@ import (
 
 // kinds are the gate kinds this build runs besides check, which the runner runs itself. snap is
 // the run's reading of the repository, whose diff review gates share; secrets hides secret values
-// in what a review composes from its reviewer's output. A new kind is one line here.
-func kinds(snap *snapshot.Snapshot, secrets *redact.Redactor) map[gates.Kind]runner.Kind {
+// in what a review composes from its reviewer's output; stop says the run judges a stop, whose
+// reviewer reads its prompt_file at the base. A new kind is one line here.
+func kinds(snap *snapshot.Snapshot, secrets *redact.Redactor, stop bool) map[gates.Kind]runner.Kind {
 	return map[gates.Kind]runner.Kind{
-		gates.KindReview: review.Kind{Snapshot: snap, Redact: secrets.Redact},
+		gates.KindReview: review.Kind{Snapshot: snap, Redact: secrets.Redact, Stop: stop},
 		gates.KindTodos:  todos.Kind{},
 	}
 }

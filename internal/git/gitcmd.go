@@ -141,6 +141,8 @@ func command(ctx context.Context, dir string, args []string) (*exec.Cmd, *Capped
 		// Objects are read as they are: `git replace BASE HEAD` (refs in the agent's reach)
 		// would otherwise show HEAD wherever the session's base is asked for.
 		"GIT_NO_REPLACE_OBJECTS=1")
+	// The bytes as they are: no filter driver of the repository's own steers what git sees.
+	cmd.Env = append(cmd.Env, filterEnv(Filters(ctx, dir), cmd.Env)...)
 	if top, ok := workTreeOf(dir); ok {
 		cmd.Env = append(cmd.Env, "GIT_WORK_TREE="+top)
 	}

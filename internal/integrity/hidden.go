@@ -21,8 +21,9 @@ const hashBatch = 200
 // other detector sees them: one `git update-index --assume-unchanged` before an edit (a t.Skip,
 // a linter turned off in its config) would hide it. A skip-worktree file missing from the work
 // tree is what a sparse checkout leaves, not a change; an assume-unchanged file missing was
-// deleted. The work tree's content is hashed by git itself, with the file's filters (line
-// endings, LFS), so that a file is called changed exactly when git would call it so.
+// deleted. The work tree's content is hashed by git itself, with the file's line-ending
+// conversion and Git LFS (no other filter driver: internal/git sets them aside), so that a file
+// is called changed exactly when gauntlet's git calls would call it so.
 func hiddenChanges(ctx context.Context, snap *snapshot.Snapshot) ([]gates.IntegrityFinding, error) {
 	tree, err := snap.Tree(ctx)
 	if err != nil {

@@ -18,6 +18,9 @@ type Inputs struct {
 	// Commands are the commands of the gates (run strings or joined argv), which name the
 	// package scripts and make targets whose neutering matters.
 	Commands []string
+	// PromptFiles are the review gates' prompt_file paths, relative to the project root: the
+	// reviewer's instructions, which the change may not rewrite (a stop reads them at the base).
+	PromptFiles []string
 }
 
 // Detect returns every way the change weakens the gates, before any policy: in path order,
@@ -30,10 +33,27 @@ func Detect(ch Change, in Inputs) []gates.IntegrityFinding {
 	j.checkCheats()
 	j.checkScriptFiles()
 	j.checkJudged()
+	j.checkPromptFiles()
 	slices.SortStableFunc(j.findings, func(a, b gates.IntegrityFinding) int {
 		return cmp.Or(strings.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line), strings.Compare(a.Rule, b.Rule))
 	})
 	return slices.CompactFunc(j.findings, func(a, b gates.IntegrityFinding) bool { return a == b })
+}
+
+// checkPromptFiles names a review gate's prompt_file that the change rewrites or deletes: the
+// change would be instructing its own reviewer ("Approve every change"). A stop reads the prompt
+// as the base holds it anyway; the alteration is named as a gate's would be.
+func (j *judge) checkPromptFiles() {
+	for _, f := range j.files {
+		if f.Created || !slices.Contains(j.in.PromptFiles, f.OldPath) && !slices.Contains(j.in.PromptFiles, f.Path) {
+			continue
+		}
+		what := "rewritten"
+		if f.Deleted {
+			what = "deleted"
+		}
+		j.add(gates.RuleGateAltered, f.Path, 0, "the review gate's prompt_file is %s: the reviewer's instructions are the base's, and a stop reads them there", what)
+	}
 }
 
 // judge collects the findings of one change.

@@ -16,11 +16,15 @@ import (
 // judgement once it is (Judge...), so that the engine asks the base or reads the record of passes
 // only when it can change something.
 
-// decisiveCauses are environment causes whose probe reads the machine, never the tree: they
-// excuse without asking the base. Every other error is one a change can produce (a timeout taken
-// for a cold build, an infra_patterns match, a catalogue line the gate printed itself, missing
-// node_modules, a setup step that cannot start, a command not found), and is checked there.
-var decisiveCauses = []string{"disk-full", "oom-killed", "oom-killed-child", "file-watchers-exhausted"}
+// decisiveCauses are environment causes whose probe reads the machine, never the tree, and
+// confirms the cause now: they excuse without asking the base. A cause is decisive only with
+// such a probe: a line alone is printed as easily by a gate as by the machine ("System limit for
+// number of file watchers reached", whose inotify use per user is not readable cheaply, has no
+// probe and is checked at the base). Every other error is one a change can produce (a timeout
+// taken for a cold build, an infra_patterns match, a catalogue line the gate printed itself,
+// missing node_modules, a setup step that cannot start, a command not found), and is checked
+// there.
+var decisiveCauses = []string{"disk-full", "oom-killed", "oom-killed-child"}
 
 // ErrorEvidence is what a gate's error is judged on.
 type ErrorEvidence struct {

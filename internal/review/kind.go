@@ -23,6 +23,8 @@ type Kind struct {
 	// Redact hides secret values in what the review composes from the reviewer's output (the
 	// model's answer, the end of the output, the reason); nil leaves them.
 	Redact func(string) string
+	// Stop: the run judges a stop, whose reviewer's instructions are the base's.
+	Stop bool
 }
 
 var _ runner.Kind = Kind{}
@@ -33,7 +35,8 @@ func (k Kind) Run(ctx context.Context, gr *runner.GateRun) gates.Outcome {
 	if g.Review == nil {
 		return gates.Outcome{ExitCode: -1, Internal: fmt.Errorf("review gate %s has no review settings", g.Name)}
 	}
-	job, err := Prepare(ctx, Request{Root: gr.Root, Review: *g.Review, Snapshot: k.Snapshot, Dir: gr.Dir(), Env: gr.Env(), Redact: k.Redact})
+	job, err := Prepare(ctx, Request{Root: gr.Root, Review: *g.Review, Snapshot: k.Snapshot, Dir: gr.Dir(), Env: gr.Env(), Redact: k.Redact,
+		Stop: k.Stop})
 	if err != nil {
 		if ctx.Err() != nil {
 			return gr.Stopped(ctx, -1)

@@ -50,6 +50,7 @@ func buildPrompt(instructions string, patch *snapshot.Patch, maxBytes int64) []b
 		}
 		b.WriteString("\n")
 	}
+	writeFileList(&b, patch.Files)
 	fmt.Fprintf(&b, "## The change (diff against %s)\n\n", patch.Against)
 	b.WriteString("----- BEGIN DIFF -----\n")
 	b.Write(patch.Text)
@@ -58,6 +59,26 @@ func buildPrompt(instructions string, patch *snapshot.Patch, maxBytes int64) []b
 	}
 	b.WriteString("----- END DIFF -----\n")
 	return []byte(b.String())
+}
+
+// maxListedFiles bounds the list of changed files in the prompt; past it the count is given.
+const maxListedFiles = 2000
+
+// writeFileList lists every file of the change, shown in the diff or not: a reviewer of a cut
+// diff knows what the change holds beyond what it sees.
+func writeFileList(b *strings.Builder, files []string) {
+	if len(files) == 0 {
+		return
+	}
+	b.WriteString("## Changed files (all of them, whether the diff below shows them or not)\n\n")
+	for i, f := range files {
+		if i == maxListedFiles {
+			fmt.Fprintf(b, "- … and %d more\n", len(files)-i)
+			break
+		}
+		b.WriteString("- " + oneLine(f) + "\n")
+	}
+	b.WriteString("\n")
 }
 
 func promptNotes(patch *snapshot.Patch, maxBytes int64) []string {
@@ -102,10 +123,32 @@ func loadInstructions(ctx context.Context, root string, prompt, promptFile strin
 	case err != nil:
 		return "", fmt.Errorf("prompt_file %s: %w", promptFile, err)
 	}
+	return promptText(promptFile, data)
+}
+
+func promptText(promptFile string, data []byte) (string, error) {
 	if strings.TrimSpace(string(data)) == "" {
 		return "", errors.New("prompt_file " + promptFile + " is empty")
 	}
 	return string(data), nil
+}
+
+// instructionsAtBase returns the gate's prompt_file as the base of the change holds it (found
+// false when there is none there: a prompt the change adds with its gate is read from the work
+// tree). At a stop the reviewer's instructions are the base's, as its gates are: a tracked prompt
+// rewritten to "Approve every change", or deleted (once an error, so an allow), instructs
+// nothing.
+func instructionsAtBase(ctx context.Context, snap *snapshot.Snapshot, promptFile string) (text string, found bool, err error) {
+	from, _, hasBase, err := snap.DiffBase(ctx)
+	if err != nil || !hasBase {
+		return "", false, err
+	}
+	data, found, err := snap.FileAt(ctx, from, promptFile, maxPromptFileBytes)
+	if err != nil || !found {
+		return "", false, err
+	}
+	text, err = promptText(promptFile, data)
+	return text, true, err
 }
 
 func plural(n int, one, many string) string {

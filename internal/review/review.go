@@ -35,6 +35,10 @@ type Request struct {
 	// Redact hides secret values in the text a review composes from the reviewer's output; nil
 	// keeps it as it is.
 	Redact func(string) string
+	// Stop: the review judges an agent's stop. prompt_file is read as the base of the change
+	// holds it, when it is there (see instructionsAtBase), and an answer without a verdict is a
+	// failure (see answeredWithoutVerdict).
+	Stop bool
 }
 
 // Job is a prepared review: what to run, what to feed it, and how to judge its answer.
@@ -54,6 +58,10 @@ type Job struct {
 	added   snapshot.AddedLines
 	root    string
 	tempDir string
+	stop    bool
+	// cut says the diff was cut at max_diff_bytes; notShown are the files it left out.
+	cut      bool
+	notShown []string
 }
 
 // Judgement is a review gate's own verdict: pass, fail or error, why, and the lines that
@@ -64,7 +72,7 @@ type Judgement = gates.Judgement
 // git, an unreadable prompt_file): the environment's problem, not the change's.
 func Prepare(ctx context.Context, req Request) (*Job, error) {
 	r := req.Review
-	instructions, err := loadInstructions(ctx, req.Root, r.Prompt, r.PromptFile)
+	instructions, err := requestInstructions(ctx, req)
 	if err != nil {
 		return nil, err
 	}
@@ -76,7 +84,7 @@ func Prepare(ctx context.Context, req Request) (*Job, error) {
 	if err != nil {
 		return nil, err
 	}
-	j := &Job{root: req.Root, added: snapshot.ParseAdded(patch.Text), redact: req.Redact}
+	j := &Job{root: req.Root, stop: req.Stop, cut: patch.Cut, notShown: patch.NotShown, added: snapshot.ParseAdded(patch.Text), redact: req.Redact}
 	if len(patch.Text) == 0 && !patch.Cut {
 		j.NothingToReview = nothingToReview(patch)
 		return j, nil
@@ -86,6 +94,22 @@ func Prepare(ctx context.Context, req Request) (*Job, error) {
 	}
 	j.Stdin = buildPrompt(instructions, patch, maxBytes)
 	return j, nil
+}
+
+// requestInstructions are the review's instructions: prompt_file at the base of the change when
+// the request asks for it and the base holds the file, else as loadInstructions reads them.
+func requestInstructions(ctx context.Context, req Request) (string, error) {
+	r := req.Review
+	if req.Stop && req.Snapshot != nil && r.Prompt == "" && r.PromptFile != "" {
+		text, found, err := instructionsAtBase(ctx, req.Snapshot, r.PromptFile)
+		if err != nil {
+			return "", fmt.Errorf("prompt_file %s at the base: %w", r.PromptFile, err)
+		}
+		if found {
+			return text, nil
+		}
+	}
+	return loadInstructions(ctx, req.Root, r.Prompt, r.PromptFile)
 }
 
 // reviewPatch is the diff the review reads: the run's snapshot's, or one read for the review.
@@ -151,13 +175,49 @@ func (j *Job) Close() error {
 }
 
 // Judge reads the reviewer's answer (exit code and output) into the gate's judgement. No
-// verdict, for whatever reason, is an error and never a failure.
+// verdict is an error and never a failure, but at a stop when the model answered without one.
 func (j *Job) Judge(exitCode int, output []byte) Judgement {
 	v, cause := j.rev.answer(exitCode, output)
 	if v == nil {
-		return j.noVerdict(cause, output)
+		jm := j.noVerdict(cause, output)
+		if j.stop && answeredWithoutVerdict(cause) {
+			jm.Status = gates.StatusFail
+			jm.Reason += " (the reviewer ran and answered: at a stop, an answer without a verdict is the change's, as a diff can ask the model for it)"
+		}
+		return jm
 	}
-	return judgeVerdict(v, j.added, j.root)
+	return j.partial(judgeVerdict(v, j.added, j.root))
+}
+
+// maxNamedUnseen bounds the files a partial review's reason names.
+const maxNamedUnseen = 10
+
+// partial keeps a pass of a review whose diff was cut from passing: the reviewer judged only part
+// of the change (a file sorting first, padded past max_diff_bytes, pushes the rest out), so the
+// review warns, naming what it did not see.
+func (j *Job) partial(jm Judgement) Judgement {
+	if !j.cut || jm.Status != gates.StatusPass {
+		return jm
+	}
+	unseen := "the rest of the change"
+	if n := len(j.notShown); n > 0 {
+		named := j.notShown[:min(n, maxNamedUnseen)]
+		unseen = strings.Join(named, ", ")
+		if n > len(named) {
+			unseen += fmt.Sprintf(" and %d more", n-len(named))
+		}
+	}
+	reason := "the diff was cut at max_diff_bytes; not shown to the reviewer: " + unseen
+	jm.Status, jm.Reason = gates.StatusWarn, reason
+	jm.Lines = append(jm.Lines, reason)
+	return jm
+}
+
+// answeredWithoutVerdict says the cause is the model's own answer holding no verdict (or being
+// empty) while its CLI ran, logged in and under no limit: nothing of the environment explains it,
+// and the diff the model read can ask for exactly that ("do not give a verdict").
+func answeredWithoutVerdict(cause string) bool {
+	return kindOf(cause) == "" && (strings.HasPrefix(cause, "no parseable verdict in its ") || cause == "its answer was empty")
 }
 
 // StartFailed is the judgement when the reviewer could not be started at all.

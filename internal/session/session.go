@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -31,7 +32,7 @@ const (
 	PinnedAtJudge    = "background judge"
 	sealPurpose      = "session base"
 	sessionsDir      = "sessions"
-	maxRecordBytes   = 2 << 20 // a config of at most 1 MiB, base64, and a few ids
+	maxRecordBytes   = 4 << 20 // a config of at most 1 MiB, base64, the dependency executables (DepBins) and a few ids
 	maxSessionsKept  = 256
 	readRecordBudget = 5 * time.Second
 )
@@ -58,6 +59,16 @@ type Record struct {
 	EnvFormat int `json:"env_format,omitempty"`
 	// Deps are the installed dependency directories (DependencyDirs) the project root had.
 	Deps []string `json:"deps,omitempty"`
+	// Filters are the git filter drivers configured at the start (git.FilterDrivers), with their
+	// settings, when FiltersKnown: a driver added or rewritten since is the change's steering of
+	// what git shows, not the project's (a record made before this field compares nothing).
+	Filters      []string `json:"filters,omitempty"`
+	FiltersKnown bool     `json:"filters_known,omitempty"`
+	// Bins are the executables of the dependency directories at the start (DepBins), when
+	// BinsKnown: the base's checkout borrows these directories, so one removed or replaced since
+	// breaks the base as well, and the base's failure would prove nothing.
+	Bins      map[string]string `json:"bins,omitempty"`
+	BinsKnown bool              `json:"bins_known,omitempty"`
 	// Remotes are the repository's remotes and their URLs: only these vouch for upstream work.
 	Remotes map[string]string `json:"remotes,omitempty"`
 	// RemoteBranches are the remote-tracking branches (REMOTE/BRANCH) the repository had at the
@@ -226,12 +237,88 @@ func pruneSessions(dir string, keep int) {
 // the session started and is gone at its stop was removed during the session.
 var DependencyDirs = []string{"node_modules", ".venv", "venv"}
 
+// binDirs are the directories of executables inside the dependency directories.
+var binDirs = []string{"node_modules/.bin", ".venv/bin", "venv/bin"}
+
+// maxBins bounds the entries read per directory of executables: a huge one is named by its
+// first entries only.
+const maxBins = 2048
+
+// DepBins names each executable of root's dependency directories (binDirs) by what it is: a
+// link's target, or a file's size, mode and modification time. Reading it is one directory
+// listing and one lstat per entry, without opening any file.
+func DepBins(root string) map[string]string {
+	out := map[string]string{}
+	for _, dir := range binDirs {
+		f, err := os.Open(filepath.Join(root, filepath.FromSlash(dir)))
+		if err != nil {
+			continue
+		}
+		names, _ := f.Readdirnames(maxBins)
+		f.Close()
+		for _, name := range names {
+			if id, ok := binID(filepath.Join(root, filepath.FromSlash(dir), name)); ok {
+				out[dir+"/"+name] = id
+			}
+		}
+	}
+	return out
+}
+
+// binID is what one executable is, for DepBins.
+func binID(path string) (string, bool) {
+	info, err := os.Lstat(path)
+	if err != nil {
+		return "", false
+	}
+	if info.Mode()&os.ModeSymlink != 0 {
+		target, err := os.Readlink(path)
+		return "link " + target, err == nil
+	}
+	return fmt.Sprintf("file %d %s %d", info.Size(), info.Mode(), info.ModTime().UnixNano()), true
+}
+
+// ChangedBins names the executables of the record's dependency directories removed or replaced
+// since the session's start (an executable added, a package installed, is not named).
+func (r *Record) ChangedBins(root string) []string {
+	if !r.BinsKnown {
+		return nil
+	}
+	now := DepBins(root)
+	var out []string
+	for _, name := range slices.Sorted(maps.Keys(r.Bins)) {
+		switch id, ok := now[name]; {
+		case !ok:
+			out = append(out, name+" removed")
+		case id != r.Bins[name]:
+			out = append(out, name+" replaced")
+		}
+	}
+	return out
+}
+
 // PresentDeps are the dependency directories root has.
 func PresentDeps(root string) []string {
 	var out []string
 	for _, d := range DependencyDirs {
 		if info, err := os.Stat(filepath.Join(root, d)); err == nil && info.IsDir() {
 			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// AddedFilters names the filter drivers configured in root now that the session did not start with,
+// or whose settings changed since.
+func (r *Record) AddedFilters(now []string) []string {
+	if !r.FiltersKnown {
+		return nil
+	}
+	var out []string
+	for _, d := range now {
+		if !slices.Contains(r.Filters, d) {
+			name, _, _ := strings.Cut(d, "\x00")
+			out = append(out, "git filter driver "+name+" added or changed")
 		}
 	}
 	return out

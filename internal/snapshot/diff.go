@@ -145,7 +145,10 @@ func (s *Snapshot) emptyTree(ctx context.Context) (string, error) {
 func diffArgs(from string, withPatch bool) []string {
 	args := []string{"diff", "--raw", "-z", "--no-color", "--no-ext-diff", "--no-textconv", "--no-renames", "--relative"}
 	if withPatch {
-		args = append(args, "--patch", "--src-prefix=a/", "--dst-prefix=b/")
+		// --text: the repository's attributes (`-diff`, `binary`, in .gitattributes or
+		// .git/info/attributes, in the judged agent's reach) must not turn a reader's patch into
+		// "Binary files differ".
+		args = append(args, "--patch", "--text", "--src-prefix=a/", "--dst-prefix=b/")
 	}
 	return append(append(args, from), pathspec...)
 }

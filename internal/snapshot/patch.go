@@ -24,6 +24,11 @@ type Patch struct {
 	Cut bool
 	// LeftOut names the files Skip kept out, sorted.
 	LeftOut []string
+	// Files names every file of the change, sorted, whether its lines are shown or not: a reader
+	// of a cut diff is told what the change holds beyond what it sees.
+	Files []string
+	// NotShown names the files of Files with no line in Text (the cut, or kept out), sorted.
+	NotShown []string
 	// Against says what the diff is against, for the reader: "main (merge-base 1a2b3c4d)", "HEAD".
 	Against string
 }
@@ -56,10 +61,18 @@ func (s *Snapshot) Patch(ctx context.Context, opts PatchOptions) (*Patch, error)
 		// The run's diff was cut at its own cap: whatever this view holds, more of the change
 		// did not fit (with files kept out, perhaps less than the cap would have allowed).
 		w.cut = true
+		delete(w.shown, w.path) // the last section of a cut diff is not whole
 	}
 	if err := addUntracked(s.root, tree.untracked(), w); err != nil {
 		return nil, err
 	}
 	leftOut := slices.Compact(slices.Sorted(slices.Values(w.leftOut)))
-	return &Patch{Text: w.text, Cut: w.cut, LeftOut: leftOut, Against: d.against}, nil
+	files := slices.Compact(slices.Sorted(slices.Values(slices.Concat(d.names, tree.untracked()))))
+	var notShown []string
+	for _, f := range files {
+		if !w.shown[f] {
+			notShown = append(notShown, f)
+		}
+	}
+	return &Patch{Text: w.text, Cut: w.cut, LeftOut: leftOut, Against: d.against, Files: files, NotShown: notShown}, nil
 }

@@ -18,6 +18,12 @@ type patchWriter struct {
 	cut      bool
 	leftOut  []string
 	dropping bool // the current file section is kept out
+	// section is where the current file section starts in text, path its file: a section found
+	// to hold a NUL byte is put back to its header and a "Binary files" line.
+	section int
+	path    string
+	// shown are the files whose header made it into text.
+	shown map[string]bool
 }
 
 func newPatchWriter(max int64, skip func(string) bool) *patchWriter {
@@ -45,13 +51,20 @@ func (w *patchWriter) consume(r io.Reader) error {
 				lineStart = len(w.text)
 				w.startLine(chunk)
 			}
+			if !w.dropping && bytes.IndexByte(chunk, 0) >= 0 {
+				w.binarySection()
+			}
 			if !w.dropping {
 				if int64(len(chunk)) > w.room() {
 					w.text = w.text[:lineStart] // never half a line
 					w.cut = true
+					delete(w.shown, w.path) // its section is not whole
 					return git.ErrEnough
 				}
 				w.text = append(w.text, chunk...)
+				if atLineStart && len(w.text) > lineStart && w.path != "" && lineStart == w.section {
+					w.markShown(w.path)
+				}
 			}
 			atLineStart = chunk[len(chunk)-1] == '\n'
 		}
@@ -81,5 +94,24 @@ func (w *patchWriter) startLine(line []byte) {
 		w.leftOut = append(w.leftOut, path)
 	default:
 		w.dropping = false
+		w.section, w.path = len(w.text), path
 	}
+}
+
+func (w *patchWriter) markShown(path string) {
+	if w.shown == nil {
+		w.shown = map[string]bool{}
+	}
+	w.shown[path] = true
+}
+
+// binarySection replaces the current section, which holds a NUL byte, by its header and git's own
+// note. The diff is asked for with --text so that no attribute of the repository's (`-diff`,
+// `binary`) can hide a text file's lines; a file that really is binary (by git's own test, a NUL
+// byte) still reaches the reader as a note rather than as raw bytes.
+func (w *patchWriter) binarySection() {
+	header, _, _ := bytes.Cut(w.text[w.section:], []byte("\n"))
+	w.text = append(w.text[:w.section], header...)
+	w.text = append(w.text, "\nBinary files "+quotePath("a/"+w.path)+" and "+quotePath("b/"+w.path)+" differ\n"...)
+	w.dropping = true
 }

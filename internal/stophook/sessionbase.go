@@ -133,6 +133,12 @@ func (j *judging) fromRecord(ctx context.Context, loaded, forStop *config.Config
 	for _, d := range rec.MissingDeps(loaded.Root) {
 		j.envChanged = append(j.envChanged, d+" removed")
 	}
+	// A filter driver steers what git shows of the tree (gauntlet's own calls set it aside); one
+	// the session added is named, like any other change of what steers the tools.
+	j.envChanged = append(j.envChanged, rec.AddedFilters(git.FilterDrivers(ctx, loaded.Root))...)
+	// The base's checkout borrows the dependency directories: an executable removed or replaced
+	// there breaks the base too, and "the base fails the same way" would excuse the change.
+	j.envChanged = append(j.envChanged, rec.ChangedBins(loaded.Root)...)
 	adv, lost := advanced(ctx, loaded.Root, rec, j.head(ctx, loaded.Root, rec))
 	j.base, j.note = adv.Base, advanceNote(adv, rec.Base)
 	if lost {
@@ -252,7 +258,9 @@ func pinSession(ctx context.Context, cfg *config.Config, key, how string, steeri
 		return nil, nil, fmt.Errorf("pin the session's base: %w", err)
 	}
 	rec := &session.Record{Project: cfg.Root, Session: key, How: how, Pinned: time.Now().UTC(),
-		Env: steering, EnvFormat: envid.Format, Deps: session.PresentDeps(cfg.Root), Remotes: remotesOf(cfg.Root), Late: stoppedBefore(cfg.Root, key)}
+		Env: steering, EnvFormat: envid.Format, Deps: session.PresentDeps(cfg.Root),
+		Filters: git.FilterDrivers(ctx, cfg.Root), FiltersKnown: true,
+		Bins: session.DepBins(cfg.Root), BinsKnown: true, Remotes: remotesOf(cfg.Root), Late: stoppedBefore(cfg.Root, key)}
 	if tree.Head == snapshot.NoCommit {
 		rec, err := session.Pin(rec)
 		return rec, tree, err

@@ -230,6 +230,7 @@ func (c *call) run(ctx context.Context) Outcome {
 // it is judged with, or, when ok is false, the reply (no config: allow; a config error: let go
 // unjudged, saying so).
 func (c *call) sessionConfig(ctx context.Context, dir string) (_ *config.Config, _ Outcome, ok bool) {
+	dir = sessionRoot(dir, c.sessionKey())
 	loaded, err := c.loadConfig(dir)
 	if loaded != nil {
 		// Secrets of both files are hidden, whichever the stop is judged with.
