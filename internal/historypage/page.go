@@ -85,7 +85,15 @@ type view struct {
 	Blockers   []blocker
 	Timed      []timed
 	Flaky      []flaky
+	FlakyTests []flakyTest
 	HasOutcome bool
+}
+
+// flakyTest is a test the stop hook found flaky (failed, then passed when run again alone), and
+// how often.
+type flakyTest struct {
+	Test  string
+	Times int
 }
 
 type counts struct{ Blocks, Passes, Releases, Other int }
@@ -152,6 +160,7 @@ func build(h stophook.History, opts Options) view {
 	v.Blockers = blockers(entries)
 	v.Timed, v.Caps = durations(entries, opts.Runs, v.Caps)
 	v.Flaky, v.Caps = flakyGates(entries, v.Caps)
+	v.FlakyTests = flakyTests(h)
 	v.Released, v.Caps = releases(h, entries, opts, v.Caps)
 	for _, e := range entries {
 		if len(e.Gates) > 0 {
@@ -479,4 +488,19 @@ func releases(h stophook.History, entries []stophook.HistoryEntry, opts Options,
 		})
 	}
 	return out, caps
+}
+
+// flakyTests lists the tests the stop hook found flaky, the most often first, at most maxFlaky.
+func flakyTests(h stophook.History) []flakyTest {
+	var out []flakyTest
+	for test, n := range h.FlakyCounts() {
+		out = append(out, flakyTest{Test: test, Times: n})
+	}
+	slices.SortFunc(out, func(a, b flakyTest) int {
+		if c := cmp.Compare(b.Times, a.Times); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.Test, b.Test)
+	})
+	return out[:min(len(out), maxFlaky)]
 }

@@ -222,3 +222,22 @@ func TestRunsChartOnNinetyDays(t *testing.T) {
 		t.Error("today is not the last label")
 	}
 }
+
+// A test the stop hook found flaky is counted on the page, the most often first.
+func TestPageCountsFlakyTests(t *testing.T) {
+	flakyOnce := stophook.GateOutcome{Name: "test", Status: "fail", Blame: "flaky", Flaky: []string{"m::TestA", "m::TestB"}}
+	flakyAgain := stophook.GateOutcome{Name: "test", Status: "fail", Blame: "flaky", Flaky: []string{"m::TestB"}}
+	h := stophook.History{Entries: []stophook.HistoryEntry{
+		{Time: now.Add(-2 * time.Hour), Host: "claude", Decision: "allow", Why: "warn", Gates: []stophook.GateOutcome{flakyOnce}},
+		{Time: now.Add(-time.Hour), Host: "claude", Decision: "allow", Why: "warn", Gates: []stophook.GateOutcome{flakyAgain}},
+	}}
+	page := render(t, h, Options{})
+	b := strings.Index(page, `<td class="mono">test: m::TestB</td><td class="num">2</td>`)
+	a := strings.Index(page, `<td class="mono">test: m::TestA</td><td class="num">1</td>`)
+	if a < 0 || b < 0 || b > a {
+		t.Errorf("flaky tests not counted, most often first:\n%s", page)
+	}
+	if strings.Contains(render(t, stophook.History{}, Options{}), "when run again alone") {
+		t.Error("a history without flaky tests lists them")
+	}
+}
