@@ -99,8 +99,7 @@ func mergeFiles(a, b []string) []string {
 
 // excludedFiles are the untracked files .git/info/exclude hides and no .gitignore ignores.
 func excludedFiles(ctx context.Context, root string) []string {
-	where, err := git.Output(ctx, root, 64<<10, "rev-parse", "--path-format=absolute", "--git-path", "info/exclude")
-	exclude := strings.TrimSpace(string(where))
+	exclude, err := excludeFile(ctx, root)
 	if err != nil || !hasPatterns(exclude) {
 		return nil // the common case: git's template file, comments only; no walk of the tree
 	}
@@ -123,6 +122,16 @@ func excludedFiles(ctx context.Context, root string) []string {
 		}
 	}
 	return out
+}
+
+// excludeFile is the path of the repository's info/exclude: in its common git directory, found
+// from where `.git` is without starting git, else as git names it.
+func excludeFile(ctx context.Context, root string) (string, error) {
+	if layout, err := git.FindLayout(root); err == nil {
+		return filepath.Join(layout.CommonDir, "info", "exclude"), nil
+	}
+	where, err := git.Output(ctx, root, 64<<10, "rev-parse", "--path-format=absolute", "--git-path", "info/exclude")
+	return strings.TrimSpace(string(where)), err
 }
 
 // maxExcludeBytes bounds the read of .git/info/exclude.

@@ -219,6 +219,9 @@ func mayDeclareFilters(paths []string) bool {
 	}
 	deadline := time.Now().Add(Timeout)
 	for _, p := range paths {
+		if p == os.DevNull { // GIT_CONFIG_GLOBAL=/dev/null: no settings at all
+			continue
+		}
 		data, err := safefile.ReadFile(p, maxScannedConfig, deadline)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
