@@ -39,15 +39,19 @@ type baseJudge struct {
 	unchanged  bool // the tree is the commit: nothing to compare
 	// notChange are files whose change alone leaves the tree the commit's (Request.NotTheChange).
 	notChange []string
-	sd        *state.Dir
-	openLogs  func() (*os.Root, error) // the run's log dir: the base's logs go under base/
-	prefix    string                   // the log dir's repo-relative path
-	env       []string
-	extra     []string
-	grace     time.Duration
-	abort     <-chan struct{}
-	runID     string
-	noCache   bool // --no-cache: run the base again rather than read its stored findings
+	// setupParent is the base commit's parent when the base commit changed setup files alone
+	// (setupParentKey); read once.
+	parentOnce  sync.Once
+	setupParent string
+	sd          *state.Dir
+	openLogs    func() (*os.Root, error) // the run's log dir: the base's logs go under base/
+	prefix      string                   // the log dir's repo-relative path
+	env         []string
+	extra       []string
+	grace       time.Duration
+	abort       <-chan struct{}
+	runID       string
+	noCache     bool // --no-cache: run the base again rather than read its stored findings
 	// remote is the run's remote cache, where the base's measures may be stored; nil without.
 	remote  *remotecache.Client
 	baseMu  sync.Mutex
