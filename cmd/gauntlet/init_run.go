@@ -15,6 +15,7 @@ import (
 	"github.com/gauntlet-dev/gauntlet/gates"
 	"github.com/gauntlet-dev/gauntlet/internal/atomicfile"
 	"github.com/gauntlet-dev/gauntlet/internal/engine"
+	"github.com/gauntlet-dev/gauntlet/internal/termtext"
 )
 
 // runQuestion is asked on a terminal once init has written the config, unless --run said.
@@ -101,20 +102,13 @@ func markFirstRun(w io.Writer, path, name string, results []gates.Result, now ti
 	}
 	if len(failing) > 0 {
 		fmt.Fprintf(w, "gauntlet init: marked %s in %s as failing before any change: %s\n",
-			gateCount(len(failing)), name, strings.Join(failing, ", "))
+			termtext.Count(len(failing), "gate"), name, strings.Join(failing, ", "))
 	}
 	if len(broken) > 0 {
 		fmt.Fprintf(w, "gauntlet init: marked %s in %s as could not run: %s\n",
-			gateCount(len(broken)), name, strings.Join(broken, ", "))
+			termtext.Count(len(broken), "gate"), name, strings.Join(broken, ", "))
 	}
 	return nil
-}
-
-func gateCount(n int) string {
-	if n == 1 {
-		return "1 gate"
-	}
-	return fmt.Sprintf("%d gates", n)
 }
 
 // failedAtFirstRun: a gate that reported a failure, blocking or not.
@@ -127,7 +121,7 @@ func firstRunMarks(results []gates.Result, now time.Time) map[string]string {
 	day := now.UTC().Format("2006-01-02")
 	marks := map[string]string{}
 	for _, r := range results {
-		reason := commentLine(r.Reason)
+		reason := firstRunReason(r)
 		switch {
 		case failedAtFirstRun(r.Status):
 			marks[r.Name] = fmt.Sprintf("# failing before any change (init's first run, %s): %s", day, reason)
@@ -136,6 +130,27 @@ func firstRunMarks(results []gates.Result, now time.Time) map[string]string {
 		}
 	}
 	return marks
+}
+
+// maxReason bounds a mark's reason: a comment line, not the gate's output.
+const maxReason = 200
+
+// firstRunReason is why r did not pass, with its first finding where it has one, so that the
+// comment says what fails, not only that the command exited non-zero.
+func firstRunReason(r gates.Result) string {
+	reason := commentLine(r.Reason)
+	if len(r.Findings) > 0 {
+		f := r.Findings[0]
+		where := f.File
+		if f.Line > 0 {
+			where = fmt.Sprintf("%s:%d", f.File, f.Line)
+		}
+		reason = fmt.Sprintf("%s; %s, first: %s: %s", reason, termtext.Count(len(r.Findings), "finding"), where, commentLine(f.Message))
+	}
+	if len([]rune(reason)) > maxReason {
+		reason = string([]rune(reason)[:maxReason-3]) + "..."
+	}
+	return reason
 }
 
 // commentLine keeps a reason to one line of a comment, every line of it joined.

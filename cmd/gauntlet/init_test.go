@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gauntlet-dev/gauntlet/gates"
 	"github.com/gauntlet-dev/gauntlet/internal/hookfile"
 )
 
@@ -257,5 +258,31 @@ func TestMarkGates(t *testing.T) {
 	want := "version: 1\ngates:\n  # Go: the tests.\n  # failing\n  test:\n    run: go test ./...\n  # could not run\n  'odd name':\n    run: x\n  vet:\n    run: go vet\n"
 	if string(got) != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+// A mark says why the gate did not pass, with its first finding, on one bounded line; a gate that
+// passed or was skipped gets none.
+func TestFirstRunMarks(t *testing.T) {
+	now := time.Date(2026, 12, 2, 23, 30, 0, 0, time.FixedZone("x", -3600))
+	marks := firstRunMarks([]gates.Result{
+		{Name: "test", Status: gates.StatusFail, Reason: "exit status 1", Findings: []gates.Finding{
+			{File: "p_test.go", Line: 7, Message: "boom\nmore"}, {File: "q_test.go", Line: 1, Message: "bang"}}},
+		{Name: "lint", Status: gates.StatusError, Reason: "golangci-lint: not found"},
+		{Name: "long", Status: gates.StatusWarn, Reason: strings.Repeat("x", 500)},
+		{Name: "vet", Status: gates.StatusPass},
+		{Name: "fmt", Status: gates.StatusSkipped},
+	}, now)
+	want := map[string]string{
+		"test": "# failing before any change (init's first run, 2026-12-03): exit status 1; 2 findings, first: p_test.go:7: boom more",
+		"lint": "# could not run at init's first run: golangci-lint: not found",
+	}
+	for name, w := range want {
+		if marks[name] != w {
+			t.Errorf("%s: got %q, want %q", name, marks[name], w)
+		}
+	}
+	if len(marks) != 3 || len(marks["long"]) > 300 || !strings.HasSuffix(marks["long"], "...") {
+		t.Errorf("marks = %q", marks)
 	}
 }
