@@ -34,3 +34,22 @@ func TestOnlyAmong(t *testing.T) {
 		}
 	}
 }
+
+// A commit of what init wrote (config, ignore files, a hook file) leaves the tests as they were;
+// a commit that also touches anything else, or nothing at all, does not count as one.
+func TestOnlySetupFiles(t *testing.T) {
+	for _, c := range []struct {
+		files []string
+		want  bool
+	}{
+		{[]string{".gauntlet.yml", ".gitignore"}, true},
+		{[]string{".gauntlet.yml", ".claude/settings.json"}, true},
+		{[]string{".gauntlet.yml", "p.go"}, false},
+		{[]string{"sub/.gitignore"}, false},
+		{nil, false},
+	} {
+		if got := onlySetupFiles(c.files); got != c.want {
+			t.Errorf("onlySetupFiles(%q) = %v, want %v", c.files, got, c.want)
+		}
+	}
+}

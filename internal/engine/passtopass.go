@@ -7,6 +7,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/gauntlet-dev/gauntlet/config"
 	"github.com/gauntlet-dev/gauntlet/gates"
@@ -16,6 +17,7 @@ import (
 	"github.com/gauntlet-dev/gauntlet/internal/coverage"
 	"github.com/gauntlet-dev/gauntlet/internal/envid"
 	"github.com/gauntlet-dev/gauntlet/internal/git"
+	"github.com/gauntlet-dev/gauntlet/internal/hosts"
 	"github.com/gauntlet-dev/gauntlet/internal/integrity"
 	"github.com/gauntlet-dev/gauntlet/internal/seal"
 	"github.com/gauntlet-dev/gauntlet/internal/snapshot"
@@ -468,8 +470,24 @@ func (j *baseJudge) storedMeasures(ctx context.Context, g gates.Gate, key string
 	return measured{}, false
 }
 
-// setupFiles are the files `gauntlet init` writes at the repository's top that no test reads.
-var setupFiles = []string{config.FileName, config.AltFileName, ".gitignore", ".prettierignore"}
+// setupFiles are the files `gauntlet init` writes that no test reads: the config, the ignore
+// files, and each agent host's hook file (the ones init writes, not the globs doctor reads).
+var setupFiles = sync.OnceValue(func() []string {
+	files := []string{config.FileName, config.AltFileName, ".gitignore", ".prettierignore"}
+	for _, h := range hosts.All() {
+		for _, f := range h.Hook.Files {
+			if !strings.Contains(f, "*") {
+				files = append(files, f)
+			}
+		}
+	}
+	return files
+})
+
+// onlySetupFiles says whether a commit that changed files changed setup files alone (and some).
+func onlySetupFiles(files []string) bool {
+	return len(files) > 0 && !slices.ContainsFunc(files, func(f string) bool { return !slices.Contains(setupFiles(), f) })
+}
 
 // setupParentKey is g's key under the base commit's first parent when the base commit changed
 // setup files alone: committing what init wrote after its first run (which kept the measures of
@@ -480,8 +498,7 @@ func (j *baseJudge) setupParentKey(ctx context.Context, g gates.Gate) string {
 		if err != nil {
 			return
 		}
-		files := strings.Split(strings.TrimRight(string(out), "\x00"), "\x00")
-		if len(files) == 0 || files[0] == "" || slices.ContainsFunc(files, func(f string) bool { return !slices.Contains(setupFiles, f) }) {
+		if !onlySetupFiles(strings.FieldsFunc(string(out), func(r rune) bool { return r == 0 })) {
 			return
 		}
 		if parent, err := git.Output(ctx, j.root, 4096, "rev-parse", "--verify", "--quiet", j.from+"^^{commit}"); err == nil {
