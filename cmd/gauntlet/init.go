@@ -21,6 +21,10 @@ type initOptions struct {
 	noHook bool
 	yes    bool
 	force  bool
+	// run runs every gate once after the writes (--run); runSet says the flag was given, else a
+	// terminal is asked.
+	run    bool
+	runSet bool
 }
 
 // initEnv is what init takes from its surroundings, so that tests can stand in for a terminal
@@ -49,9 +53,16 @@ tools the gates need that are missing here. Add .gauntlet/ and .gauntlet.local.y
 there. Files go to the root of the git repository, or to the working directory outside git.
 
 On a terminal, init shows each change and asks before writing it; otherwise it needs --yes.
-An existing .gauntlet.yml is kept unless --force.`,
+An existing .gauntlet.yml is kept unless --force.
+
+With --run (asked on a terminal), once the config is written init runs every gate on the tree
+as it is, as gauntlet run --all does, and marks in the file each gate that fails there as
+failing before any change, or could not run; that run keeps the tests it counted as the base's,
+so that the first agent stop does not measure the base. init's exit code is 0 whatever that
+run's verdict: the run's summary says it.`,
 		Args: cobra.NoArgs,
 		RunE: runE(func(cmd *cobra.Command, _ []string) error {
+			opts.runSet = cmd.Flags().Changed("run")
 			if runF != nil {
 				return runF(opts)
 			}
@@ -76,6 +87,7 @@ An existing .gauntlet.yml is kept unless --force.`,
 	f.BoolVar(&opts.noHook, "no-hook", false, "do not install the stop hook")
 	f.BoolVarP(&opts.yes, "yes", "y", false, "write without asking (required when not on a terminal)")
 	f.BoolVar(&opts.force, "force", false, "replace an existing .gauntlet.yml")
+	f.BoolVar(&opts.run, "run", false, "once the config is written, run every gate on the tree as it is and mark the ones failing there (asked on a terminal)")
 	return cmd
 }
 
@@ -111,18 +123,25 @@ func runInit(ctx context.Context, opts initOptions, env initEnv) error {
 		if err := s.apply(); err != nil {
 			return err
 		}
+		p.wrote(s.path)
 		fmt.Fprintln(env.out, s.result)
 	}
 	printNextSteps(env.out, p, opts)
 	if p.hookDone {
 		printInitChecks(ctx, env, host)
 	}
-	return nil
+	run, err := wantsFirstRun(opts, env, p)
+	if err != nil || !run {
+		return err
+	}
+	return firstRun(ctx, env, p)
 }
 
 // prompter asks a yes-or-no question; no is the answer to anything but yes.
 type prompter interface {
 	Confirm(question string) (bool, error)
+	// ConfirmYes asks a question whose answer is yes unless the user says no.
+	ConfirmYes(question string) (bool, error)
 }
 
 type linePrompter struct {
@@ -131,14 +150,27 @@ type linePrompter struct {
 }
 
 func (p *linePrompter) Confirm(question string) (bool, error) {
-	fmt.Fprintf(p.out, "%s [y/N] ", question)
+	answer, err := p.ask(question + " [y/N] ")
+	return answer == "y" || answer == "yes", err
+}
+
+func (p *linePrompter) ConfirmYes(question string) (bool, error) {
+	answer, err := p.ask(question + " [Y/n] ")
+	if err != nil {
+		return false, err
+	}
+	return answer != "n" && answer != "no", nil
+}
+
+// ask prints prompt and reads one answer, lower-cased; end of input is the empty answer.
+func (p *linePrompter) ask(prompt string) (string, error) {
+	fmt.Fprint(p.out, prompt)
 	line, err := p.in.ReadString('\n')
 	if err != nil && !errors.Is(err, io.EOF) {
-		return false, err
+		return "", err
 	}
 	if err != nil {
 		fmt.Fprintln(p.out) // end of input: finish the prompt's line
 	}
-	answer := strings.ToLower(strings.TrimSpace(line))
-	return answer == "y" || answer == "yes", nil
+	return strings.ToLower(strings.TrimSpace(line)), nil
 }

@@ -36,6 +36,18 @@ type initPlan struct {
 	// gateCommands are the config's gates' commands with their folders: only where one runs
 	// prettier does its check read the file init writes.
 	gateCommands []gateCommand
+	// written are the root-relative files this init wrote; configWritten, whether the config is
+	// one of them (only then is there a first run to make).
+	written       []string
+	configWritten bool
+}
+
+// wrote notes that init wrote the root-relative file path.
+func (p *initPlan) wrote(path string) {
+	p.written = append(p.written, path)
+	if path == p.configName {
+		p.configWritten = true
+	}
 }
 
 // gateCommand is one gate's command and the folder it runs in.
@@ -50,6 +62,7 @@ func (p *initPlan) keepGateCommands(cfg *config.Config) {
 
 // initStep is one file write.
 type initStep struct {
+	path     string // the file written, relative to the root
 	preview  string // shown on a terminal before asking
 	question string
 	apply    func() error
@@ -131,6 +144,7 @@ func (p *initPlan) planConfig(force bool) error {
 		verb, what = "replace", "replaces the existing file"
 	}
 	p.steps = append(p.steps, initStep{
+		path:     p.configName,
 		preview:  fmt.Sprintf("%s (%s):\n\n%s", p.configName, what, content),
 		question: fmt.Sprintf("%s %s?", capitalize(verb), p.configName),
 		apply:    func() error { return atomicfile.Write(path, content, 0o644) },
@@ -172,6 +186,7 @@ func (p *initPlan) planGitignore() error {
 		state, done = "new", "created"
 	}
 	p.steps = append(p.steps, initStep{
+		path:     ".gitignore",
 		preview:  fmt.Sprintf(".gitignore (%s), lines to add:\n  %s", state, strings.Join(added, "\n  ")),
 		question: "Update .gitignore?",
 		apply:    func() error { return atomicfile.Write(path, updated, 0o644) },
@@ -205,6 +220,7 @@ func (p *initPlan) planPrettierIgnore() error {
 		state, done = "new", "created"
 	}
 	p.steps = append(p.steps, initStep{
+		path: ".prettierignore",
 		preview: fmt.Sprintf(".prettierignore (%s), line to add, so that prettier's check passes over the file init writes:\n  %s",
 			state, p.configName),
 		question: "Update .prettierignore?",
@@ -251,6 +267,7 @@ func (p *initPlan) planHook(host hosts.Name, shared bool, r hookfile.Resolver) e
 		state = "exists: every other key and hook is kept"
 	}
 	p.steps = append(p.steps, initStep{
+		path:     filepath.ToSlash(c.Rel),
 		preview:  fmt.Sprintf("%s (%s), add:\n  %s", c.Rel, state, strings.Join(c.Entries, "\n  ")),
 		question: fmt.Sprintf("Install the %s stop hook in %s?", p.hostName, c.Rel),
 		apply: func() error {

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gauntlet-dev/gauntlet/gates"
 	"github.com/gauntlet-dev/gauntlet/internal/hookfile"
 )
 
@@ -19,6 +20,14 @@ import (
 type scriptedPrompter struct {
 	answers []bool
 	asked   []string
+	// askedYes are the questions asked with yes as the default, answered runAnswer.
+	askedYes  []string
+	runAnswer bool
+}
+
+func (p *scriptedPrompter) ConfirmYes(q string) (bool, error) {
+	p.askedYes = append(p.askedYes, q)
+	return p.runAnswer, nil
 }
 
 func (p *scriptedPrompter) Confirm(q string) (bool, error) {
@@ -181,9 +190,99 @@ func TestLinePrompter(t *testing.T) {
 	}
 }
 
+// A question asked with yes as its default is yes unless the answer is no.
+func TestLinePrompterYesByDefault(t *testing.T) {
+	for input, want := range map[string]bool{
+		"\n": true, "": true, "y\n": true, "Yes\n": true,
+		"n\n": false, " NO \r\n": false,
+	} {
+		var out bytes.Buffer
+		p := &linePrompter{in: bufioReader(input), out: &out}
+		got, err := p.ConfirmYes("Run?")
+		if err != nil || got != want {
+			t.Errorf("answer %q: %v, %v; want %v", input, got, err, want)
+		}
+		if !strings.HasPrefix(out.String(), "Run? [Y/n] ") {
+			t.Errorf("prompt = %q", out.String())
+		}
+	}
+}
+
 func bufioReader(s string) *bufio.Reader { return bufio.NewReader(strings.NewReader(s)) }
 
 func fileExists(dir, rel string) bool {
 	_, err := os.Stat(filepath.Join(dir, filepath.FromSlash(rel)))
 	return err == nil
+}
+
+// On a terminal, once the config is written, init asks whether to run the gates once; a no runs
+// nothing. --yes, --run given either way, or a config not written ask nothing.
+func TestInitAsksToRunOnceTheConfigIsWritten(t *testing.T) {
+	env, p, out := newTestEnv(t, true, true, true)
+	if err := runInit(context.Background(), initOptions{host: "claude", noHook: true}, env); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(p.askedYes, []string{runQuestion}) {
+		t.Errorf("asked with yes as default %q, want %q", p.askedYes, runQuestion)
+	}
+	if strings.Contains(out.String(), "first run") {
+		t.Errorf("the user said no, yet the gates ran:\n%s", out)
+	}
+
+	for name, c := range map[string]struct {
+		opts    initOptions
+		answers []bool
+	}{
+		"--yes":            {initOptions{host: "claude", noHook: true, yes: true}, nil},
+		"--run=false":      {initOptions{host: "claude", noHook: true, runSet: true}, []bool{true, true}},
+		"config not wrote": {initOptions{host: "claude", noHook: true}, []bool{false, true}},
+	} {
+		env, p, _ := newTestEnv(t, true, c.answers...)
+		if err := runInit(context.Background(), c.opts, env); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if len(p.askedYes) > 0 {
+			t.Errorf("%s: asked %q", name, p.askedYes)
+		}
+	}
+}
+
+// The first run's marks go just above each gate that did not pass, indented as its key, and
+// leave every other line as it was.
+func TestMarkGates(t *testing.T) {
+	in := "version: 1\ngates:\n  # Go: the tests.\n  test:\n    run: go test ./...\n  'odd name':\n    run: x\n  vet:\n    run: go vet\n"
+	got, err := markGates([]byte(in), map[string]string{"test": "# failing", "odd name": "# could not run"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "version: 1\ngates:\n  # Go: the tests.\n  # failing\n  test:\n    run: go test ./...\n  # could not run\n  'odd name':\n    run: x\n  vet:\n    run: go vet\n"
+	if string(got) != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+// A mark says why the gate did not pass, with its first finding, on one bounded line; a gate that
+// passed or was skipped gets none.
+func TestFirstRunMarks(t *testing.T) {
+	now := time.Date(2026, 12, 2, 23, 30, 0, 0, time.FixedZone("x", -3600))
+	marks := firstRunMarks([]gates.Result{
+		{Name: "test", Status: gates.StatusFail, Reason: "exit status 1", Findings: []gates.Finding{
+			{File: "p_test.go", Line: 7, Message: "boom\nmore"}, {File: "q_test.go", Line: 1, Message: "bang"}}},
+		{Name: "lint", Status: gates.StatusError, Reason: "golangci-lint: not found"},
+		{Name: "long", Status: gates.StatusWarn, Reason: strings.Repeat("x", 500)},
+		{Name: "vet", Status: gates.StatusPass},
+		{Name: "fmt", Status: gates.StatusSkipped},
+	}, now)
+	want := map[string]string{
+		"test": "# failing before any change (init's first run, 2026-12-03): exit status 1; 2 findings, first: p_test.go:7: boom more",
+		"lint": "# could not run at init's first run: golangci-lint: not found",
+	}
+	for name, w := range want {
+		if marks[name] != w {
+			t.Errorf("%s: got %q, want %q", name, marks[name], w)
+		}
+	}
+	if len(marks) != 3 || len(marks["long"]) > 300 || !strings.HasSuffix(marks["long"], "...") {
+		t.Errorf("marks = %q", marks)
+	}
 }

@@ -48,6 +48,10 @@ type runOptions struct {
 	noCache     bool
 	newOnly     bool
 	timings     string
+	// notTheChange and ran are init's first run: the files init wrote are not a change, and
+	// init reads the run to mark the gates that failed in the config it wrote.
+	notTheChange []string
+	ran          func(*engine.Run)
 }
 
 // newRunCmd builds `gauntlet run`; runF, when not nil, receives the parsed options instead of
@@ -156,6 +160,8 @@ func runGates(parent context.Context, opts *runOptions) error {
 		Blame:    true,
 		NewOnly:  opts.newOnly,
 		Counts:   newOnlyCounts(opts.newOnly),
+
+		NotTheChange: opts.notTheChange,
 	})
 	progress.Stop()
 	reportLeftovers(ios.ErrOut, run)
@@ -166,6 +172,9 @@ func runGates(parent context.Context, opts *runOptions) error {
 		return err
 	}
 	reportRunErrors(ios.ErrOut, run)
+	if opts.ran != nil {
+		opts.ran(run)
+	}
 	interrupted := errors.Is(context.Cause(ctx), errInterrupted)
 	// The run happened but could not be recorded when err is set.
 	ioErr := errors.Join(writeRunResults(ios, opts, cfg, out, run, interrupted), err)

@@ -37,15 +37,21 @@ type baseJudge struct {
 	from       string // the commit the change is measured from; "" when there is none
 	lines      snapshot.LineMap
 	unchanged  bool // the tree is the commit: nothing to compare
-	sd         *state.Dir
-	openLogs   func() (*os.Root, error) // the run's log dir: the base's logs go under base/
-	prefix     string                   // the log dir's repo-relative path
-	env        []string
-	extra      []string
-	grace      time.Duration
-	abort      <-chan struct{}
-	runID      string
-	noCache    bool // --no-cache: run the base again rather than read its stored findings
+	// notChange are files whose change alone leaves the tree the commit's (Request.NotTheChange).
+	notChange []string
+	// setupParent is the base commit's parent when the base commit changed setup files alone
+	// (setupParentKey); read once.
+	parentOnce  sync.Once
+	setupParent string
+	sd          *state.Dir
+	openLogs    func() (*os.Root, error) // the run's log dir: the base's logs go under base/
+	prefix      string                   // the log dir's repo-relative path
+	env         []string
+	extra       []string
+	grace       time.Duration
+	abort       <-chan struct{}
+	runID       string
+	noCache     bool // --no-cache: run the base again rather than read its stored findings
 	// remote is the run's remote cache, where the base's measures may be stored; nil without.
 	remote  *remotecache.Client
 	baseMu  sync.Mutex
@@ -123,8 +129,18 @@ func (j *baseJudge) readChange(ctx context.Context) {
 			return
 		}
 		j.lines, j.from = change.LineMap(), diffCommit(ctx, j.snap)
-		j.unchanged = len(change.Files) == 0
+		j.unchanged = onlyAmong(change.Files, j.notChange)
 	})
+}
+
+// onlyAmong says whether every changed file is one of paths: none at all is the usual case.
+func onlyAmong(files []*snapshot.File, paths []string) bool {
+	for _, f := range files {
+		if !slices.Contains(paths, f.Path) {
+			return false
+		}
+	}
+	return true
 }
 
 // environmentKey marks the stored findings of a base run under a cause apart from new_only's.

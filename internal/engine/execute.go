@@ -96,6 +96,10 @@ type Request struct {
 	// Counts says which failures count in the verdict, by their blame; nil counts every one (a
 	// plain `run`: a red main stays red). A failure that does not count is a warning.
 	Counts func(gates.Blame) bool
+	// NotTheChange are root-relative files the caller itself has just written (init's config and
+	// .gitignore before its first run): a tree that differs from its commit by these alone is the
+	// commit's, so the run keeps its test census and coverage as the base's.
+	NotTheChange []string
 }
 
 // Run is what one pipeline run produced.

@@ -7,13 +7,17 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 
+	"github.com/gauntlet-dev/gauntlet/config"
 	"github.com/gauntlet-dev/gauntlet/gates"
 	"github.com/gauntlet-dev/gauntlet/internal/baseline"
 	"github.com/gauntlet-dev/gauntlet/internal/cache"
 	"github.com/gauntlet-dev/gauntlet/internal/census"
 	"github.com/gauntlet-dev/gauntlet/internal/coverage"
 	"github.com/gauntlet-dev/gauntlet/internal/envid"
+	"github.com/gauntlet-dev/gauntlet/internal/git"
+	"github.com/gauntlet-dev/gauntlet/internal/hosts"
 	"github.com/gauntlet-dev/gauntlet/internal/integrity"
 	"github.com/gauntlet-dev/gauntlet/internal/seal"
 	"github.com/gauntlet-dev/gauntlet/internal/snapshot"
@@ -381,8 +385,13 @@ func (j *baseJudge) censusKey(g gates.Gate) string {
 }
 
 func (j *baseJudge) censusKeyIn(g gates.Gate, portableEnv string) string {
+	return censusKeyAt(g, j.from, portableEnv)
+}
+
+// censusKeyAt names g's measures at commit in the environment portableEnv.
+func censusKeyAt(g gates.Gate, commit, portableEnv string) string {
 	measures := "+census:" + g.Tests + "+coverage:" + g.Coverage
-	return baseline.CacheKey(g, j.from, cache.ToolVersion+measures+"+"+portableEnv)
+	return baseline.CacheKey(g, commit, cache.ToolVersion+measures+"+"+portableEnv)
 }
 
 // sessionStartKey names g's base measures as the session's start environment keeps them; "" when
@@ -451,9 +460,56 @@ func (j *baseJudge) storedMeasures(ctx context.Context, g gates.Gate, key string
 		return m, true
 	}
 	if start := j.sessionStartKey(g, key); start != "" && !j.noCache {
-		return loadCensus(j.sd, start)
+		if m, ok := loadCensus(j.sd, start); ok {
+			return m, true
+		}
+	}
+	if parent := j.setupParentKey(ctx, g); parent != "" && !j.noCache {
+		return loadCensus(j.sd, parent)
 	}
 	return measured{}, false
+}
+
+// setupFiles are the files `gauntlet init` writes that no test reads: the config, the ignore
+// files, and each agent host's hook file (the ones init writes, not the globs doctor reads).
+var setupFiles = sync.OnceValue(func() []string {
+	files := []string{config.FileName, config.AltFileName, ".gitignore", ".prettierignore"}
+	for _, h := range hosts.All() {
+		for _, f := range h.Hook.Files {
+			if !strings.Contains(f, "*") {
+				files = append(files, f)
+			}
+		}
+	}
+	return files
+})
+
+// onlySetupFiles says whether a commit that changed files changed setup files alone (and some).
+func onlySetupFiles(files []string) bool {
+	return len(files) > 0 && !slices.ContainsFunc(files, func(f string) bool { return !slices.Contains(setupFiles(), f) })
+}
+
+// setupParentKey is g's key under the base commit's first parent when the base commit changed
+// setup files alone: committing what init wrote after its first run (which kept the measures of
+// that parent) leaves the tests as they were. "" otherwise, or when git cannot say.
+func (j *baseJudge) setupParentKey(ctx context.Context, g gates.Gate) string {
+	j.parentOnce.Do(func() {
+		out, err := git.Output(ctx, j.root, 64<<10, "diff-tree", "-r", "-z", "--name-only", "--no-commit-id", j.from+"^", j.from)
+		if err != nil {
+			return
+		}
+		if !onlySetupFiles(strings.FieldsFunc(string(out), func(r rune) bool { return r == 0 })) {
+			return
+		}
+		if parent, err := git.Output(ctx, j.root, 4096, "rev-parse", "--verify", "--quiet", j.from+"^^{commit}"); err == nil {
+			j.setupParent = strings.TrimSpace(string(parent))
+		}
+	})
+	if j.setupParent == "" {
+		return ""
+	}
+	j.envOnce.Do(func() { j.portableEnv = envid.Portable(envid.Steering(j.env)) })
+	return censusKeyAt(g, j.setupParent, j.portableEnv)
 }
 
 // measure runs g in the base's checkout for its census and coverage, and keeps them under key.
