@@ -110,36 +110,53 @@ func (j *baseJudge) split(ctx context.Context, g gates.Gate, listing *census.Lis
 // path): the package's directory under the module g's directory holds. Every package counts as
 // touched when the module cannot be read and the change touched any test file.
 func (j *baseJudge) testPackagesTouched(ctx context.Context, g gates.Gate) func(pkg string) bool {
-	var dirs []string
-	if ch, err := j.snap.Change(ctx); err == nil {
-		for _, f := range ch.Files {
-			for _, p := range []string{f.Path, f.RenamedTo} {
-				if p != "" && integrity.IsTestFile(p) {
-					dirs = append(dirs, path.Dir(p))
-				}
-			}
-		}
-	}
+	dirs := j.changedTestDirs(ctx)
 	if len(dirs) == 0 {
 		return func(string) bool { return false }
 	}
-	module, rel := modulePath(filepath.Join(j.root, g.Dir)), filepath.ToSlash(filepath.Clean(g.Dir))
+	module := modulePath(filepath.Join(j.root, g.Dir))
 	if module == "" {
 		return func(string) bool { return true }
 	}
-	return func(pkg string) bool {
-		for _, d := range dirs {
-			if inDir, ok := strings.CutPrefix(d, rel+"/"); ok || rel == "." {
-				if !ok {
-					inDir = d
-				}
-				if pkg == path.Join(module, inDir) {
-					return true
-				}
+	touched := map[string]bool{}
+	for _, d := range dirs {
+		if pkg, ok := packageOf(module, filepath.ToSlash(filepath.Clean(g.Dir)), d); ok {
+			touched[pkg] = true
+		}
+	}
+	return func(pkg string) bool { return touched[pkg] }
+}
+
+// changedTestDirs are the directories (root-relative) of the test files the change touched.
+func (j *baseJudge) changedTestDirs(ctx context.Context) []string {
+	ch, err := j.snap.Change(ctx)
+	if err != nil {
+		return nil
+	}
+	var dirs []string
+	for _, f := range ch.Files {
+		for _, p := range []string{f.Path, f.RenamedTo} {
+			if p != "" && integrity.IsTestFile(p) {
+				dirs = append(dirs, path.Dir(p))
 			}
 		}
-		return false
 	}
+	return dirs
+}
+
+// packageOf is the import path of the package in dir (root-relative), in the module whose root is
+// moduleDir (root-relative, "." for the root); false when dir is outside the module.
+func packageOf(module, moduleDir, dir string) (string, bool) {
+	switch {
+	case moduleDir == ".":
+		return path.Join(module, dir), true
+	case dir == moduleDir:
+		return module, true
+	}
+	if inModule, ok := strings.CutPrefix(dir, moduleDir+"/"); ok {
+		return path.Join(module, inModule), true
+	}
+	return "", false
 }
 
 // modulePath is the module path the go.mod in dir declares; "" when none can be read.

@@ -53,3 +53,18 @@ func TestOnlySetupFiles(t *testing.T) {
 		}
 	}
 }
+
+func TestPackageOf(t *testing.T) {
+	for _, tc := range []struct{ moduleDir, dir, want string }{
+		{".", ".", "example.com/m"},
+		{".", "sub/x", "example.com/m/sub/x"},
+		{"go", "go", "example.com/m"},
+		{"go", "go/sub", "example.com/m/sub"},
+		{"go", "web", ""},
+	} {
+		got, ok := packageOf("example.com/m", tc.moduleDir, tc.dir)
+		if got != tc.want || ok != (tc.want != "") {
+			t.Errorf("packageOf(%q, %q) = %q, %v; want %q", tc.moduleDir, tc.dir, got, ok, tc.want)
+		}
+	}
+}
