@@ -67,7 +67,7 @@ func classify(words []string) (check, bool) {
 func withoutRunner(words []string) []string {
 	for _, r := range pythonRunners {
 		if hasPrefix(words, r...) {
-			words = skipFlags(words[len(r):], nil) // uv run --frozen ruff
+			words = skipFlags(words[len(r):], runnerValueFlags) // uv run --frozen --python 3.12 ruff
 			break
 		}
 	}

@@ -205,7 +205,7 @@ func unitsOr(units []string, all string) []string {
 // runnerUnits reads a tox or nox command: which runner, and the envs or sessions it names
 // (-e a,b; -s name); none named means its defaults, taken here as all of them.
 func runnerUnits(cmd simpleCommand) (string, []string) {
-	w := withoutModule(withoutEnvRunner(cmd.words))
+	w := withoutModule(withoutToolRunner(withoutEnvRunner(cmd.words)))
 	if len(w) == 0 || w[0] != "tox" && w[0] != "nox" {
 		return "", nil
 	}
@@ -238,6 +238,23 @@ func withoutEnvRunner(w []string) []string {
 	for _, r := range pythonRunners {
 		if hasPrefix(w, r...) {
 			return skipFlags(w[len(r):], runnerValueFlags)
+		}
+	}
+	return w
+}
+
+// isolatedRunners run a tool from the package index in an environment of its own (pipx run nox,
+// uvx tox): the tool is still the project's runner of its sessions.
+var isolatedRunners = [][]string{{"pipx", "run"}, {"uvx"}}
+
+// isolatedRunnerValueFlags are the flags of pipx run and uvx that take a value.
+var isolatedRunnerValueFlags = []string{"--spec", "--from", "--python", "--with", "-p"}
+
+// withoutToolRunner takes off pipx run or uvx and their flags.
+func withoutToolRunner(w []string) []string {
+	for _, r := range isolatedRunners {
+		if hasPrefix(w, r...) {
+			return skipFlags(w[len(r):], isolatedRunnerValueFlags)
 		}
 	}
 	return w
@@ -1551,11 +1568,12 @@ func noxSessions(dir string) []declared {
 }
 
 // literalArgs are the arguments of a Python call as shell words, when every one is a string
-// literal; false when one is computed.
+// literal; false when one is computed. A trailing *posargs (the user's extra arguments to the
+// session) is no part of the command the session runs.
 func literalArgs(args string) ([]string, bool) {
 	var words []string
 	for _, a := range strings.Split(args, ",") {
-		if strings.TrimSpace(a) == "" {
+		if a = strings.TrimSpace(a); a == "" || a == "*posargs" || a == "*session.posargs" {
 			continue
 		}
 		s := pyString().FindStringSubmatch(a)

@@ -462,3 +462,25 @@ func TestWholeProjectPerFileToolSaysWhy(t *testing.T) {
 		t.Errorf("fmt = run %q note %q, want the whole project with the reason", g.Run, g.FilesNote)
 	}
 }
+
+// Found on pypa/packaging: uv run's flags take values (--python python3), and a nox or tox behind
+// pipx run or uvx is the project's session all the same; a session.run ending in *posargs is the
+// command the session runs (the user's extra arguments aside).
+func TestRunnerFlagsValuesAndSplats(t *testing.T) {
+	if got := withoutRunner([]string{"uv", "run", "--python", "python3", "python", "-m", "pytest"}); !slices.Equal(got, []string{"python", "-m", "pytest"}) {
+		t.Errorf("uv run --python: %v", got)
+	}
+	for _, cmd := range []string{"pipx run nox -s tests", "uvx nox -s tests", "pipx run --spec nox==2024.4.15 nox -s tests"} {
+		runner, units := runnerUnits(simpleCommand{words: strings.Fields(cmd)})
+		if runner != "nox" || !slices.Equal(units, []string{"tests"}) {
+			t.Errorf("%q: %q %v, want nox [tests]", cmd, runner, units)
+		}
+	}
+	words, ok := literalArgs(`"pytest", "--capture=no", *session.posargs`)
+	if !ok || !slices.Equal(words, []string{"pytest", "--capture=no"}) {
+		t.Errorf("posargs: %v %v", words, ok)
+	}
+	if _, ok := literalArgs(`"pytest", *coverage`); ok {
+		t.Error("a computed splat other than posargs is read as literal")
+	}
+}

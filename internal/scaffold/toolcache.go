@@ -262,7 +262,7 @@ func (t *cacheTuner) tscCacheFlags(args []string) ([]string, string) {
 // toolAt is the index of the tool in a command, past the runners that start it in the project's
 // environment (npx, pnpm exec, uv run, python -m ...); -1 when they leave nothing.
 func toolAt(words []string) int {
-	s := len(words) - len(withoutEnvRunnerFlags(words))
+	s := len(words) - len(withoutEnvRunner(words))
 	for _, p := range toolRunners {
 		if hasPrefix(words[s:], p...) {
 			s += len(p)
@@ -278,17 +278,6 @@ func toolAt(words []string) int {
 // toolRunners start a tool of the project's: from node_modules, or a Python module.
 var toolRunners = [][]string{{"npx"}, {"pnpm", "exec"}, {"yarn", "exec"}, {"bunx"}, {"npm", "exec", "--"}, {"yarn"},
 	{"python", "-m"}, {"python3", "-m"}}
-
-// withoutEnvRunnerFlags takes off the runner of a Python environment and the flags after it
-// (uv run --frozen ruff: ruff).
-func withoutEnvRunnerFlags(words []string) []string {
-	for _, r := range pythonRunners {
-		if hasPrefix(words, r...) {
-			return skipFlags(words[len(r):], nil)
-		}
-	}
-	return words
-}
 
 // dropCount1 removes -count=1 (and its spellings) from go test's arguments.
 // isCountFlag reports whether a is go test's -count flag, written without its value.
