@@ -38,9 +38,9 @@ else prints nothing. It runs no gate, never fails the tool call on its own troub
 still judges the whole change.`,
 		Args: cobra.NoArgs,
 		RunE: runE(func(cmd *cobra.Command, _ []string) error {
-			h, ok := stophook.ParseHost(host)
-			if !ok {
-				return usagef("--host must be auto, %s, got %q", hosts.NameList(", "), host)
+			h, err := hostFlag(host)
+			if err != nil {
+				return err
 			}
 			opts.host = h
 			if runF != nil {

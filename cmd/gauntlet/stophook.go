@@ -45,9 +45,9 @@ stop with a reason the agent can act on; a pass, warnings, the retry limit and i
 errors let it stop. stdout carries only the reply; diagnostics go to stderr.`,
 		Args: cobra.NoArgs,
 		RunE: runE(func(cmd *cobra.Command, _ []string) error {
-			h, ok := stophook.ParseHost(host)
-			if !ok {
-				return usagef("--host must be auto, %s, got %q", hosts.NameList(", "), host)
+			h, err := hostFlag(host)
+			if err != nil {
+				return err
 			}
 			opts.host = h
 			if runF != nil {
@@ -111,4 +111,13 @@ func notifyTermination(parent context.Context) (_ context.Context, stop func()) 
 		cancel(nil)
 		<-done
 	}
+}
+
+// hostFlag is the host a hook command's --host names (auto included): a usage error otherwise.
+func hostFlag(host string) (stophook.Host, error) {
+	h, ok := stophook.ParseHost(host)
+	if !ok {
+		return h, usagef("--host must be auto, %s, got %q", hosts.NameList(", "), host)
+	}
+	return h, nil
 }

@@ -62,43 +62,12 @@ func changeOf(old, new map[string]string, renames map[string]string) *memChange 
 		case o == n && oldPath == p:
 			continue
 		}
-		f.Added, f.Removed = lineDiff(splitLines([]byte(o)), splitLines([]byte(n)))
+		f.Added, f.Removed = DiffLines(splitLines([]byte(o)), splitLines([]byte(n)))
 		m.files = append(m.files, f)
 	}
 	return m
 }
 
-// lineDiff is a longest-common-subsequence diff, good enough for test inputs.
-func lineDiff(a, b []string) (added, removed []Line) {
-	lcs := make([][]int, len(a)+1)
-	for i := range lcs {
-		lcs[i] = make([]int, len(b)+1)
-	}
-	for i := len(a) - 1; i >= 0; i-- {
-		for j := len(b) - 1; j >= 0; j-- {
-			if a[i] == b[j] {
-				lcs[i][j] = lcs[i+1][j+1] + 1
-			} else {
-				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
-			}
-		}
-	}
-	i, j := 0, 0
-	for i < len(a) || j < len(b) {
-		switch {
-		case i < len(a) && j < len(b) && a[i] == b[j]:
-			i++
-			j++
-		case j < len(b) && (i == len(a) || lcs[i][j+1] >= lcs[i+1][j]):
-			added = append(added, Line{N: j + 1, Text: b[j]})
-			j++
-		default:
-			removed = append(removed, Line{N: i + 1, At: j + 1, Text: a[i]})
-			i++
-		}
-	}
-	return added, removed
-}
 
 // detect runs every detector on the change and renders findings as "rule file:line".
 func render(found []gates.IntegrityFinding) []string {
