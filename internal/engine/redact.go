@@ -51,6 +51,14 @@ func sanitizeResult(r gates.Result, s *redact.Redactor) gates.Result {
 	if r.Tests != nil {
 		r.Tests = sanitizeCensus(*r.Tests, s)
 	}
+	if r.BlameDetail != nil {
+		d := *r.BlameDetail
+		for _, list := range []*[]string{&d.Regressions, &d.PreExisting, &d.Flaky} {
+			*list = sanitizeLines(*list, s)
+		}
+		d.Why = s.Line(d.Why)
+		r.BlameDetail = &d
+	}
 	if r.Excerpt != nil {
 		ex := *r.Excerpt
 		ex.Lines = slices.Clone(ex.Lines)
@@ -66,14 +74,7 @@ func sanitizeResult(r gates.Result, s *redact.Redactor) gates.Result {
 // gate's output or reports.
 func sanitizeCensus(c gates.TestCensus, s *redact.Redactor) *gates.TestCensus {
 	for _, list := range []*[]string{&c.Notes, &c.FailedTests, &c.SkippedTests, &c.FailedUnits} {
-		if *list == nil {
-			continue
-		}
-		clean := make([]string, len(*list))
-		for i, v := range *list {
-			clean[i] = s.Line(v)
-		}
-		*list = clean
+		*list = sanitizeLines(*list, s)
 	}
 	return &c
 }
@@ -95,4 +96,16 @@ func (o sanitizingObserver) Settling(r gates.Result) {
 	if s, ok := o.Observer.(settlingView); ok {
 		s.Settling(sanitizeResult(r, o.secrets))
 	}
+}
+
+// sanitizeLines is each of list made one line with its secrets hidden, in a new slice.
+func sanitizeLines(list []string, s *redact.Redactor) []string {
+	if list == nil {
+		return nil
+	}
+	out := make([]string, len(list))
+	for i, l := range list {
+		out[i] = s.Line(l)
+	}
+	return out
 }

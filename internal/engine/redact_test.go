@@ -21,11 +21,13 @@ func TestSanitizeResult(t *testing.T) {
 		Tests: &gates.TestCensus{Runner: "junit", Notes: []string{dirty}, FailedTests: []string{dirty}, SkippedTests: []string{dirty},
 			FailedUnits: []string{dirty}},
 		TestsUncounted: dirty,
+		BlameDetail:    &gates.BlameDetail{Regressions: []string{dirty}, PreExisting: []string{dirty}, Flaky: []string{dirty}, Why: dirty},
 	}
 	got := sanitize([]gates.Result{in}, secrets)[0]
 	texts := []string{got.Reason, got.Tail, got.Hint, got.Command, got.Log, got.Findings[0].Message, got.Findings[0].Rule,
 		got.Cause.Summary, got.Cause.Fix, got.Cause.Line, got.Tests.Notes[0], got.Tests.FailedTests[0], got.Tests.SkippedTests[0],
-		got.Tests.FailedUnits[0], got.TestsUncounted}
+		got.Tests.FailedUnits[0], got.TestsUncounted, got.BlameDetail.Regressions[0], got.BlameDetail.PreExisting[0],
+		got.BlameDetail.Flaky[0], got.BlameDetail.Why}
 	for _, s := range texts {
 		if strings.Contains(s, secret) || strings.ContainsAny(s, "\x1b\a\u009b") {
 			t.Errorf("not clean or not redacted: %q", s)
@@ -37,7 +39,7 @@ func TestSanitizeResult(t *testing.T) {
 	if got.Tail != "x [REDACTED] red\nnext" || got.Command != "psql -c 'select 1'\nx [REDACTED] red" {
 		t.Errorf("multi-line texts lost their lines: tail %q, command %q", got.Tail, got.Command)
 	}
-	if in.Findings[0].Message != dirty || in.Cause.Summary != dirty || in.Tests.FailedTests[0] != dirty {
+	if in.Findings[0].Message != dirty || in.Cause.Summary != dirty || in.Tests.FailedTests[0] != dirty || in.BlameDetail.Flaky[0] != dirty {
 		t.Error("sanitize changed the caller's findings or cause")
 	}
 }
