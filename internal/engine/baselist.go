@@ -38,11 +38,15 @@ func (j *baseJudge) listedAtBase(ctx context.Context, g gates.Gate, now census.C
 	if g.Coverage != "" || plan.Tests != "" || len(plan.Requests) != 1 || plan.Requests[0].Runner != "go test" || !now.Complete {
 		return census.Census{}, false
 	}
-	listing, ok := j.list(ctx, g)
+	module := modulePath(filepath.Join(j.root, g.Dir))
+	if module == "" {
+		return census.Census{}, false
+	}
+	listing, ok := j.list(ctx, g, module)
 	if !ok {
 		return census.Census{}, false
 	}
-	base, need := j.split(ctx, g, listing, now)
+	base, need := j.split(ctx, g, module, listing, now)
 	if len(need) == 0 {
 		return base, true
 	}
@@ -64,12 +68,8 @@ func (j *baseJudge) listedAtBase(ctx context.Context, g gates.Gate, now census.C
 
 // list names the base's tests: the test functions of the Go test files of g's module at the base
 // commit, by package.
-func (j *baseJudge) list(ctx context.Context, g gates.Gate) (*census.Listing, bool) {
+func (j *baseJudge) list(ctx context.Context, g gates.Gate, module string) (*census.Listing, bool) {
 	dir := filepath.Join(j.root, g.Dir)
-	module := modulePath(dir)
-	if module == "" {
-		return nil, false
-	}
 	out, err := git.Output(ctx, dir, maxListingBytes, "grep", "-I", "--no-color", "-E", `^func (Test|Fuzz|Example)[[:alnum:]_]*\(`,
 		j.from, "--", "*_test.go")
 	var exit *git.Error
@@ -85,12 +85,12 @@ func (j *baseJudge) list(ctx context.Context, g gates.Gate) (*census.Listing, bo
 
 // split sorts the base's listed tests: the ones that run now, in packages whose tests the change
 // did not touch, go into the base's census as they ended now; the others need a run at the base.
-func (j *baseJudge) split(ctx context.Context, g gates.Gate, listing *census.Listing, now census.Census) (census.Census, []census.Test) {
+func (j *baseJudge) split(ctx context.Context, g gates.Gate, module string, listing *census.Listing, now census.Census) (census.Census, []census.Test) {
 	nowByTop := map[string][]census.Test{}
 	for _, t := range now.Tests {
 		nowByTop[census.Top(t)] = append(nowByTop[census.Top(t)], t)
 	}
-	touched := j.testPackagesTouched(ctx, g)
+	touched := j.testPackagesTouched(ctx, g, module)
 	base := census.Census{Runner: now.Runner, Complete: true}
 	var need []census.Test
 	for pkg, names := range listing.Tests {
@@ -107,19 +107,10 @@ func (j *baseJudge) split(ctx context.Context, g gates.Gate, listing *census.Lis
 }
 
 // testPackagesTouched says whether the change touched a test file of a Go package (by import
-// path): the package's directory under the module g's directory holds. Every package counts as
-// touched when the module cannot be read and the change touched any test file.
-func (j *baseJudge) testPackagesTouched(ctx context.Context, g gates.Gate) func(pkg string) bool {
-	dirs := j.changedTestDirs(ctx)
-	if len(dirs) == 0 {
-		return func(string) bool { return false }
-	}
-	module := modulePath(filepath.Join(j.root, g.Dir))
-	if module == "" {
-		return func(string) bool { return true }
-	}
+// path): the package's directory under the module (its path module) g's directory holds.
+func (j *baseJudge) testPackagesTouched(ctx context.Context, g gates.Gate, module string) func(pkg string) bool {
 	touched := map[string]bool{}
-	for _, d := range dirs {
+	for _, d := range j.changedTestDirs(ctx) {
 		if pkg, ok := packageOf(module, filepath.ToSlash(filepath.Clean(g.Dir)), d); ok {
 			touched[pkg] = true
 		}
