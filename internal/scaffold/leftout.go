@@ -136,6 +136,9 @@ func leftOutChecks(decls []declared) map[string][]string {
 // leftOutOf names the checks one declared script runs that init makes no gate of: the action it
 // uses, or its commands that may check.
 func leftOutOf(d declared) []string {
+	if d.unread != "" {
+		return []string{d.unread}
+	}
 	if d.uses != "" {
 		if c := actionCommand(d.uses); c != "" {
 			name, _, _ := strings.Cut(d.uses, "@")
@@ -280,13 +283,18 @@ var cargoLeftOutChecks = []string{"doc", "check", "deny", "audit", "semver-check
 func projectScript(args []string) bool { return !strings.HasPrefix(args[0], "-") }
 
 func notCheckUnit(unit string) bool {
-	for _, part := range strings.FieldsFunc(strings.ToLower(unit), func(r rune) bool { return !unicode.IsLetter(r) }) {
-		if contains(notCheckUnits, part) {
+	parts := strings.FieldsFunc(strings.ToLower(unit), func(r rune) bool { return !unicode.IsLetter(r) })
+	for _, part := range parts {
+		if contains(notCheckUnits, part) || contains(docUnits, part) && !hasCheckWord(parts) {
 			return true
 		}
 	}
 	return false
 }
+
+// docUnits are tox envs and nox sessions that build the documentation: plumbing, unless the
+// name also says it checks (docs-lint, linkcheck-docs).
+var docUnits = []string{"docs", "doc", "documentation", "sphinx", "mkdocs"}
 
 // hasCheckWord reports whether a word, split at anything not a letter, says "check".
 func hasCheckWord(words []string) bool {
