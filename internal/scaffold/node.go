@@ -56,6 +56,7 @@ type nodeScan struct {
 	wanted  []string                   // the check scripts, by name
 	kept    []string                   // those no other wanted script runs already
 	tscRun  bool                       // a kept script (or a gate) runs the TypeScript compiler
+	ordered map[string]bool            // gates whose needs the orchestrator's declared order decided
 	p       *Project
 }
 
@@ -79,6 +80,7 @@ func detectNode(c *dirContext) *Project {
 	n.chooseScripts()
 	n.scriptGates()
 	p.Gates = append(p.Gates, formatGate(n.scripts, n.runs, n.kept, pm, n.src)...)
+	n.nxTaskGates()
 	p.Notes = append(p.Notes, leftOutScripts(n.scripts, n.runs, n.kept, p.Gates, pm)...)
 	p.Gates = append(p.Gates, n.fileToolScripts()...)
 	n.toolsRunByCI()
@@ -89,7 +91,7 @@ func detectNode(c *dirContext) *Project {
 	if len(p.Gates) == 0 {
 		p.Notes = append(p.Notes, "package.json has none of the scripts lint, typecheck, tsc, check, test, build: add its checks by hand.")
 	}
-	waitForBuild(p.Gates, n.scripts, pm, turbo)
+	waitForBuild(p.Gates, n.scripts, pm, turbo, n.ordered)
 	return p
 }
 
@@ -349,14 +351,16 @@ var buildTools = []string{"vite", "tsup", "rollup", "webpack", "esbuild", "babel
 // waitForBuild makes each script gate that builds too (through an orchestrator, or a build tool of
 // its own) need the build gate: two gates writing the same outputs side by side would each read
 // the other's half-written files.
-func waitForBuild(gs []Gate, scripts map[string]string, pm packageManager, turbo map[string][]string) {
+// A gate in ordered has its needs from the orchestrator's own declared order (nx's dependsOn)
+// already.
+func waitForBuild(gs []Gate, scripts map[string]string, pm packageManager, turbo map[string][]string, ordered map[string]bool) {
 	if !hasGate(gs, "build") {
 		return
 	}
 	for i := range gs {
 		g := &gs[i]
 		name, ok := strings.CutPrefix(g.Run, pm.run+" ")
-		if !ok || g.Name == "build" {
+		if !ok || g.Name == "build" || ordered[g.Name] {
 			continue
 		}
 		for s := range scriptClosure(scripts, name) {
