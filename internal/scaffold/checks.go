@@ -150,6 +150,10 @@ func recipeTable() map[string]recipe {
 		"vue-tsc":   classifyTsc,
 		"biome":     classifyBiome,
 		"vitest":    classifyVitest,
+		"mvn":       classifyMaven,
+		"mvnw":      classifyMaven,
+		"gradle":    classifyGradle,
+		"gradlew":   classifyGradle,
 		"jest": func(_ string, w []string) (check, bool) {
 			return check{key: "jest", kind: "Node", name: "test", comment: "the tests, with jest",
 				words: drop(w, "--watch", "--watchAll"), timeout: testTime}, true

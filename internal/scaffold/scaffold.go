@@ -102,7 +102,7 @@ type dirContext struct {
 
 // languages are tried in every directory; Make comes after them because a Makefile usually wraps
 // the same tools.
-var languages = []detector{detectGo, detectNode, detectPython, detectRust}
+var languages = []detector{detectGo, detectNode, detectPython, detectRust, detectJava}
 
 // Detect looks at root and at each directory directly under it, leaving out hidden directories,
 // node_modules and vendor. Projects come root first, then by directory name.
