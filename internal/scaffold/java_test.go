@@ -174,9 +174,9 @@ func TestMavenNotChecks(t *testing.T) {
 // that it fails once), both through the wrapper when the project keeps one.
 func TestGradleDeclaredChecks(t *testing.T) {
 	projects := detectTree(t, map[string]string{
-		"settings.gradle.kts": "rootProject.name = \"app\"\ninclude(\"lib\")\n",
-		"build.gradle.kts":    "plugins {\n    java\n    id(\"com.diffplug.spotless\") version \"6.25.0\"\n    checkstyle\n}\nspotless {\n    java { googleJavaFormat() }\n}\n",
-		"gradlew":             "#!/bin/sh\n",
+		"settings.gradle.kts":  "rootProject.name = \"app\"\ninclude(\"lib\")\n",
+		"build.gradle.kts":     "plugins {\n    java\n    id(\"com.diffplug.spotless\") version \"6.25.0\"\n    checkstyle\n}\nspotless {\n    java { googleJavaFormat() }\n}\n",
+		"gradlew":              "#!/bin/sh\n",
 		"lib/build.gradle.kts": "plugins { `java-library` }\n",
 	})
 	got := gateCommands(projects)
