@@ -120,7 +120,7 @@ func leftOutChecks(decls []declared) map[string][]string {
 	seen := map[string]bool{}
 	for _, d := range decls {
 		// A tox env CI does not run is still declared: its unknown commands are named too.
-		if d.fixer || d.rank == rankCI && releaseWorkflow(d.source) || notCheckUnit(d.unit) {
+		if d.fixer || d.rank == rankCI && releaseWorkflow(d.source) || notCheckUnit(d.unit) || docsBuild(d) {
 			continue
 		}
 		for _, what := range leftOutOf(d) {
@@ -283,18 +283,39 @@ var cargoLeftOutChecks = []string{"doc", "check", "deny", "audit", "semver-check
 func projectScript(args []string) bool { return !strings.HasPrefix(args[0], "-") }
 
 func notCheckUnit(unit string) bool {
-	parts := strings.FieldsFunc(strings.ToLower(unit), func(r rune) bool { return !unicode.IsLetter(r) })
-	for _, part := range parts {
-		if contains(notCheckUnits, part) || contains(docUnits, part) && !hasCheckWord(parts) {
+	for _, part := range unitParts(unit) {
+		if contains(notCheckUnits, part) {
 			return true
 		}
 	}
 	return false
 }
 
-// docUnits are tox envs and nox sessions that build the documentation: plumbing, unless the
-// name also says it checks (docs-lint, linkcheck-docs).
+func unitParts(unit string) []string {
+	return strings.FieldsFunc(strings.ToLower(unit), func(r rune) bool { return !unicode.IsLetter(r) })
+}
+
+// docUnits are tox envs and nox sessions that build the documentation.
 var docUnits = []string{"docs", "doc", "documentation", "sphinx", "mkdocs"}
+
+// strictDocFlags make a documentation build fail on a warning: then it checks the docs.
+var strictDocFlags = []string{"-W", "--fail-on-warning", "--strict", "-s"}
+
+// docsBuild reports a tox env or nox session that only builds the documentation: plumbing, not a
+// check left out, unless its name says it checks (docs-lint, linkcheck-docs) or its build fails
+// on a warning (sphinx-build -W, mkdocs build --strict).
+func docsBuild(d declared) bool {
+	parts := unitParts(d.unit)
+	if !slices.ContainsFunc(parts, func(p string) bool { return contains(docUnits, p) }) || hasCheckWord(parts) {
+		return false
+	}
+	for _, cmd := range splitCommands(d.script) {
+		if slices.ContainsFunc(cmd.words, func(w string) bool { return contains(strictDocFlags, w) }) {
+			return false
+		}
+	}
+	return true
+}
 
 // hasCheckWord reports whether a word, split at anything not a letter, says "check".
 func hasCheckWord(words []string) bool {

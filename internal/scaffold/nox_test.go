@@ -146,3 +146,16 @@ func TestNoxSessionNeedsNoxsDecorator(t *testing.T) {
 		t.Errorf("the nox session tests is no gate: %v", gates)
 	}
 }
+
+// The honest twin of a docs build as plumbing: one that fails on a warning checks the docs, and
+// is named like any check init does not know.
+func TestStrictDocsBuildIsNamed(t *testing.T) {
+	notes := allNotes(detectTree(t, map[string]string{
+		"pyproject.toml": "[project]\nname = 'x'\n",
+		"noxfile.py": "import nox\n\n@nox.session\ndef docs(session):\n    session.install('sphinx')\n" +
+			"    session.run('sphinx-build', '-W', '-b', 'html', 'docs', 'build')\n",
+	}))
+	if !strings.Contains(notes, "sphinx-build -W -b html docs build") {
+		t.Errorf("a docs build that fails on warnings is not named:\n%s", notes)
+	}
+}
