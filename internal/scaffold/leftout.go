@@ -126,7 +126,10 @@ func leftOutChecks(decls []declared) map[string][]string {
 		for _, what := range leftOutOf(d) {
 			if !seen[d.dir+"\x00"+what] {
 				seen[d.dir+"\x00"+what] = true
-				out[d.dir] = append(out[d.dir], what+" ("+d.source+")")
+				if d.unread == "" { // an unread unit's reason names it already
+					what += " (" + d.source + ")"
+				}
+				out[d.dir] = append(out[d.dir], what)
 			}
 		}
 	}
