@@ -185,6 +185,15 @@ type nxTask struct {
 	affected          bool
 }
 
+// checks reports whether every target of the task checks (lint, test, typecheck, e2e,
+// format:check): serving, building, deploying or releasing through nx is no gate.
+func (t nxTask) checks() bool {
+	return !slices.ContainsFunc(t.targets, func(target string) bool {
+		return !hasCheckWord(strings.FieldsFunc(target, func(r rune) bool { return r == ':' || r == '-' || r == '_' })) &&
+			!contains(typecheckScripts, target) && !strings.Contains(target, "e2e")
+	})
+}
+
 // nxCommands are nx's own commands, which are no target: `nx format:check` is not the target
 // check of a project format.
 var nxCommands = []string{"run", "run-many", "affected", "graph", "dep-graph", "format", "format:check", "format:write",
@@ -296,7 +305,7 @@ func (n *nodeScan) nxTaskGates() {
 			return
 		}
 		task, ok := parseNx(w[1:])
-		if !ok {
+		if !ok || !task.checks() || slices.ContainsFunc(w, func(a string) bool { return a == "--fix" || a == "--write" }) {
 			return
 		}
 		if ws == nil {

@@ -129,3 +129,22 @@ func TestNxUnknownProjectNoGate(t *testing.T) {
 		}
 	}
 }
+
+// Only nx tasks that check are gates: serving, deploying, building or fixing through nx is not.
+func TestNxTasksThatDoNotCheckAreNoGates(t *testing.T) {
+	files := nxWorkspaceDoc()
+	files["package.json"] = `{"name": "acme", "private": true, "workspaces": ["apps/*", "libs/*"],
+ "scripts": {"lint:fix": "nx run-many -t lint --fix", "start": "nx serve www", "deploy:www": "nx run www:deploy"},
+ "devDependencies": {"nx": "20.1.0"}}`
+	files[".github/workflows/ci.yml"] = "jobs:\n  m:\n    steps:\n      - run: npx nx affected -t build\n" +
+		"      - run: npx nx run-many -t lint --fix --projects=www\n      - run: npx nx run www:typecheck\n"
+	got := gateCommands(detectTree(t, files))
+	for name, run := range got {
+		if strings.Contains(run, "nx") && name != "www-typecheck" || strings.Contains(run, "lint:fix") || strings.Contains(run, "start") {
+			t.Errorf("gate %s: %q checks nothing", name, run)
+		}
+	}
+	if got["www-typecheck"] != "npx nx run www:typecheck" {
+		t.Errorf("www-typecheck = %q, want CI's nx run www:typecheck (gates: %v)", got["www-typecheck"], got)
+	}
+}
