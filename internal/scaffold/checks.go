@@ -12,7 +12,7 @@ import (
 // should run it: without the flags that rewrite files, write reports or only add noise.
 type check struct {
 	key     string
-	kind    string // Go, Rust, Python or Node
+	kind    string // Go, Rust, Python, Node or Java
 	name    string // the gate name it prefers
 	comment string // what it checks, for the gate's comment
 	words   []string

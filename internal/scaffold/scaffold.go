@@ -65,7 +65,7 @@ type EnvVar struct{ Name, Value string }
 // Project is one detected project: a directory and the tool chain found in it.
 type Project struct {
 	Dir   string // slash-separated, relative to the root; "" is the root itself
-	Kind  string // Go, Node, Python, Rust or Make
+	Kind  string // Go, Node, Python, Rust, Java or Make
 	Tool  string // the package manager or runner in use, when it matters (pnpm, uv, ...)
 	Gates []Gate // names without the directory prefix; Layout adds it
 	// Offers are checks gauntlet would suggest but the project does not run (its own defaults,
