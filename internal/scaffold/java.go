@@ -23,8 +23,10 @@ const javaTime = 30 * time.Minute
 // mavenPOM is what init reads of pom.xml: its modules and the plugins its build runs (not
 // pluginManagement's, which only configure).
 type mavenPOM struct {
-	Modules []string      `xml:"modules>module"`
-	Plugins []mavenPlugin `xml:"build>plugins>plugin"`
+	Modules []string `xml:"modules>module"`
+	// DefaultGoal is what a bare `mvn` runs: the project's own "check everything".
+	DefaultGoal string        `xml:"build>defaultGoal"`
+	Plugins     []mavenPlugin `xml:"build>plugins>plugin"`
 }
 
 // mavenPlugin is a plugin of pom.xml's build and the goals its executions bind to the lifecycle.
@@ -85,8 +87,9 @@ func anyExists(dir string, names ...string) bool {
 	return slices.ContainsFunc(names, func(n string) bool { return exists(dir, n) })
 }
 
-// detectMaven makes the gates of pom.xml: each check plugin declared without an execution runs by
-// its goal; one bound to the lifecycle runs within verify, which is the test gate.
+// detectMaven makes the gates of pom.xml: the test gate (CI's mvn command, else the default goal
+// pom.xml declares, else verify), then each check plugin the test gate does not run already: one
+// declared without an execution runs by its goal; one bound to the lifecycle runs within verify.
 func detectMaven(c *dirContext) *Project {
 	p := &Project{Kind: "Java", Tool: "Maven"}
 	pom, ok := readPOM(c.abs)
@@ -98,17 +101,20 @@ func detectMaven(c *dirContext) *Project {
 	if exists(c.abs, "mvnw") {
 		mvn = "./mvnw"
 	}
-	m := mavenScan{c: c, mvn: mvn}
+	test, declared := c.pick("maven-test")
+	if !declared {
+		test = mavenTest(mvn, pom)
+		test.Inferred = !dirExists(c.abs, "src/test") && len(pom.Modules) == 0
+	}
+	m := mavenScan{c: c, mvn: mvn, runs: testGoals(test.Run, pom)}
 	for _, mc := range mavenChecks {
 		m.plugin(pom, mc)
 	}
-	test, declared := c.pick("maven-test")
-	switch {
-	case !declared:
-		test = mavenTest(mvn, m.skips, m.bound)
-		test.Inferred = !dirExists(c.abs, "src/test") && len(pom.Modules) == 0
-	case len(m.bound) > 0:
-		test.Comment += ", with the checks pom.xml binds to it: " + strings.Join(m.bound, ", ")
+	if len(m.within) > 0 {
+		test.Comment += ", with the checks it runs: " + strings.Join(m.within, ", ")
+	}
+	if !declared && len(m.skips) > 0 {
+		test.Run += " " + strings.Join(m.skips, " ")
 	}
 	if test.Inferred {
 		for i := range m.checks {
@@ -119,26 +125,44 @@ func detectMaven(c *dirContext) *Project {
 	return p
 }
 
-// mavenScan is a pom.xml being read: the check gates so far, the goals bound to verify, and the
-// properties that keep verify from running a check a gate of its own runs.
+// testGoals are the goals the test gate's mvn command runs: those it names, else pom.xml's
+// default goal.
+func testGoals(run string, pom mavenPOM) []string {
+	var goals []string
+	for _, cmd := range splitCommands(run) {
+		goals = append(goals, mavenGoals(cmd.words[1:])...)
+	}
+	if len(goals) == 0 {
+		goals = strings.Fields(pom.DefaultGoal)
+	}
+	return goals
+}
+
+// mavenScan is a pom.xml being read: the goals the test gate runs, the check gates so far, the
+// checks the test gate runs (its goals, or bound to its phases), and the properties that keep it
+// from running a check a gate of its own runs.
 type mavenScan struct {
-	c            *dirContext
-	mvn          string
-	checks       []Gate
-	bound, skips []string
+	c             *dirContext
+	mvn           string
+	runs          []string
+	checks        []Gate
+	within, skips []string
 }
 
 // plugin adds the gate of one check plugin: CI's command for it, else its goal when pom.xml
-// declares it without an execution; one bound to the lifecycle is verify's.
+// declares it and the test gate does not run it already.
 func (m *mavenScan) plugin(pom mavenPOM, mc mavenCheck) {
 	pl, inPOM := pom.plugin(mc.artifact)
 	g, declared := m.c.pick(mc.key)
 	switch {
 	case declared:
+	case slices.Contains(m.runs, mc.goal):
+		m.within = append(m.within, mc.goal) // the test gate's command names it
+		return
 	case !inPOM:
 		return
 	case len(pl.Executions) > 0 && mc.fix == "":
-		m.bound = append(m.bound, mc.goal) // runs within verify, where pom.xml binds it
+		m.within = append(m.within, mc.goal) // runs within verify, where pom.xml binds it
 		return
 	default:
 		g = mc.gate(m.mvn)
@@ -172,14 +196,17 @@ func (mc mavenCheck) gate(mvn string) Gate {
 	return g
 }
 
-// mavenTest is the verify gate: the build, its tests and the checks pom.xml binds to it.
-func mavenTest(mvn string, skips, bound []string) Gate {
-	comment := "the build and its tests (mvn verify)"
-	if len(bound) > 0 {
-		comment += ", with the checks pom.xml binds to it: " + strings.Join(bound, ", ")
+// mavenTest is the test gate pom.xml declares: its default goal when that runs the tests (what
+// the project runs with a bare mvn), else verify: the build, its tests and the checks bound to it.
+func mavenTest(mvn string, pom mavenPOM) Gate {
+	g := Gate{Name: "test", Comment: "the build and its tests (mvn verify)", Run: mvn + " -B verify", Timeout: javaTime,
+		Source: "from pom.xml"}
+	if goals := strings.Fields(pom.DefaultGoal); slices.ContainsFunc(goals, func(w string) bool { return contains(mavenPhases, w) }) {
+		g.Run = mvn + " -B"
+		g.Comment = "the build and its tests, as pom.xml's default goal runs them (" + pom.DefaultGoal + ")"
+		g.Source = "from pom.xml, defaultGoal"
 	}
-	return Gate{Name: "test", Comment: comment, Run: strings.Join(append([]string{mvn, "-B", "verify"}, skips...), " "),
-		Timeout: javaTime, Source: "from pom.xml"}
+	return g
 }
 
 // gradleSpotless finds the spotless plugin in a Gradle build file.
@@ -246,10 +273,31 @@ func classifyMaven(_ string, words []string) (check, bool) {
 	skips := slices.ContainsFunc(args, func(w string) bool {
 		return w == "-DskipTests" || strings.HasPrefix(w, "-DskipTests=true") || strings.HasPrefix(w, "-Dmaven.test.skip")
 	})
-	if skips || !slices.ContainsFunc(args, func(w string) bool { return contains(mavenPhases, w) }) {
+	goals := mavenGoals(args)
+	// No goal at all runs pom.xml's default goal: the project's own choice, read by detectMaven.
+	if skips || len(goals) > 0 && !slices.ContainsFunc(goals, func(w string) bool { return contains(mavenPhases, w) }) {
 		return check{}, false
 	}
 	return check{key: "maven-test", kind: "Java", name: "test", comment: "the build and its tests", words: cmd, timeout: javaTime}, true
+}
+
+// mavenValueFlags are mvn's flags that take the next word as their value.
+var mavenValueFlags = []string{"-P", "--activate-profiles", "-pl", "--projects", "-T", "--threads", "-f", "--file", "-s",
+	"--settings", "-gs", "--global-settings", "-t", "--toolchains", "-rf", "--resume-from", "-l", "--log-file", "-D", "--define",
+	"-b", "--builder", "-gt", "--global-toolchains"}
+
+// mavenGoals are the goals and phases among mvn's arguments.
+func mavenGoals(args []string) []string {
+	var goals []string
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case contains(mavenValueFlags, a):
+			i++
+		case !strings.HasPrefix(a, "-"):
+			goals = append(goals, a)
+		}
+	}
+	return goals
 }
 
 // classifyGradle recognises gradle (and ./gradlew) running check, test or build (the tests and

@@ -187,3 +187,37 @@ func TestGradleDeclaredChecks(t *testing.T) {
 		t.Errorf("projects %v, want one Java with Gradle: lib is included", projects)
 	}
 }
+
+// pom.xml's <defaultGoal> is what a bare `mvn` runs, as CI runs it: the goals it names (and the
+// checks they run) are that gate's, no gates beside it.
+func TestMavenDefaultGoal(t *testing.T) {
+	pom := strings.Replace(pomDoc, "<build>\n", "<build>\n    <defaultGoal>clean verify checkstyle:check spotbugs:check</defaultGoal>\n", 1)
+	ci := "jobs:\n  build:\n    steps:\n      - run: mvn --errors --show-version --batch-mode --no-transfer-progress -Ddoclint=all\n"
+	for name, files := range map[string]map[string]string{
+		"from CI":      {"pom.xml": pom, ".github/workflows/ci.yml": ci},
+		"from pom.xml": {"pom.xml": pom},
+	} {
+		got := gateCommands(detectTree(t, mavenProject(files)))
+		want := "mvn -B"
+		if name == "from CI" {
+			want = "mvn --errors --show-version --batch-mode --no-transfer-progress -Ddoclint=all"
+		}
+		if got["test"] != want || got["spotbugs"] != "" || got["fmt"] != "mvn -B spotless:check" {
+			t.Errorf("%s: gates %v, want test %q running the default goal, spotbugs within it, fmt beside", name, got, want)
+		}
+	}
+}
+
+// Maven's goals among its flags: a flag's value is no goal.
+func TestMavenGoals(t *testing.T) {
+	for line, want := range map[string][]string{
+		"-B -ntp clean verify -Pci":                   {"clean", "verify"},
+		"-P ci -pl core -am -T 4 install":             {"install"},
+		"--batch-mode -D skipTests=true -f x/pom.xml": nil,
+		"spotless:check -s settings.xml":              {"spotless:check"},
+	} {
+		if got := mavenGoals(strings.Fields(line)); !slices.Equal(got, want) {
+			t.Errorf("mavenGoals(%s) = %q, want %q", line, got, want)
+		}
+	}
+}
