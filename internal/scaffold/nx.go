@@ -101,15 +101,17 @@ func dependsOnNames(deps []json.RawMessage) []string {
 }
 
 // nxTargetDefaults are nx.json's targetDefaults' dependsOn by target; empty (not nil) when nx.json
-// declares none: then no target depends on a build.
+// declares none: then no target depends on a build. nil without an nx.json to read: nothing says
+// a target does not build first.
 func nxTargetDefaults(root string) map[string][]string {
 	var cfg struct {
 		TargetDefaults map[string]nxTargetConfig `json:"targetDefaults"`
 	}
-	out := map[string][]string{}
-	if json.Unmarshal(withoutLineComments(readCapped(filepath.Join(root, "nx.json"))), &cfg) != nil {
-		return out
+	data := readCapped(filepath.Join(root, "nx.json"))
+	if data == nil || json.Unmarshal(withoutLineComments(data), &cfg) != nil {
+		return nil
 	}
+	out := map[string][]string{}
 	for name, t := range cfg.TargetDefaults {
 		out[name] = dependsOnNames(t.DependsOn)
 	}
@@ -183,6 +185,9 @@ func (ws *nxWorkspace) addProjectJSON(root, dir string) {
 type nxTask struct {
 	targets, projects []string
 	affected          bool
+	// defaultProject: `nx test` runs the target in the workspace's default project, which init
+	// does not read.
+	defaultProject bool
 }
 
 // checks reports whether every target of the task checks (lint, test, typecheck, e2e,
@@ -198,14 +203,16 @@ func (t nxTask) checks() bool {
 // check of a project format.
 var nxCommands = []string{"run", "run-many", "affected", "graph", "dep-graph", "format", "format:check", "format:write",
 	"release", "migrate", "reset", "show", "daemon", "init", "add", "generate", "g", "list", "report", "repair", "sync",
-	"sync:check", "watch", "exec", "connect", "view-logs", "import", "login", "logout", "print-affected", "affected:graph"}
+	"sync:check", "watch", "exec", "connect", "view-logs", "import", "login", "logout", "print-affected", "affected:graph",
+	"workspace-lint"}
 
 // parseNx reads the words after `nx`; false when they run no target nx can be asked for.
 func parseNx(args []string) (nxTask, bool) {
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
 		return nxTask{}, false
 	}
-	switch cmd := args[0]; {
+	cmd := args[0]
+	switch {
 	case cmd == "run" && len(args) > 1:
 		return projectTarget(args[1])
 	case cmd == "run-many" || cmd == "affected":
@@ -219,7 +226,7 @@ func parseNx(args []string) (nxTask, bool) {
 	case len(args) > 1 && !strings.HasPrefix(args[1], "-"):
 		return nxTask{targets: []string{cmd}, projects: []string{args[1]}}, true // nx lint www
 	}
-	return nxTask{}, false
+	return nxTask{targets: []string{cmd}, defaultProject: true}, true // nx test
 }
 
 // projectTarget reads project:target[:configuration].
@@ -280,13 +287,19 @@ func (ws *nxWorkspace) runsIn(t nxTask) (names, dirs []string, ok bool) {
 }
 
 // builds reports whether the task's targets depend on a build, as the projects' own targets or
-// nx.json's targetDefaults declare it.
+// nx.json's targetDefaults declare it; without an nx.json, they may.
 func (ws *nxWorkspace) builds(t nxTask, projects []string) bool {
+	if ws.defaults == nil {
+		return true
+	}
 	deps := map[string][]string{}
 	for target, d := range ws.defaults {
 		deps[turboTaskName(target)] = append(deps[turboTaskName(target)], d...)
 	}
 	for _, name := range projects {
+		if ws.projects[name] == nil {
+			continue
+		}
 		for target, d := range ws.projects[name].dependsOn {
 			deps[target] = append(deps[target], d...)
 		}
@@ -298,20 +311,16 @@ func (ws *nxWorkspace) builds(t nxTask, projects []string) bool {
 // runners) and in its package scripts that are no gate yet: each a gate of the projects it runs
 // in.
 func (n *nodeScan) nxTaskGates() {
-	var ws *nxWorkspace
 	add := func(run, source string, words []string) {
 		w := withoutNodeRunner(words)
 		if len(w) < 2 || w[0] != "nx" {
 			return
 		}
 		task, ok := parseNx(w[1:])
-		if !ok || !task.checks() || slices.ContainsFunc(w, func(a string) bool { return a == "--fix" || a == "--write" }) {
+		if !ok || task.defaultProject || !task.checks() || slices.ContainsFunc(w, func(a string) bool { return a == "--fix" || a == "--write" }) {
 			return
 		}
-		if ws == nil {
-			ws = readNxWorkspace(n.c.abs)
-		}
-		n.addNxGate(ws, task, run, source)
+		n.addNxGate(n.nxWorkspace(), task, run, source)
 	}
 	for _, d := range n.c.decls {
 		for _, cmd := range splitCommands(d.script) {
@@ -368,4 +377,26 @@ func nxGateName(t nxTask, projects []string) (name, comment string) {
 		slugs[i] = slug(p)
 	}
 	return strings.Join(slugs, "-") + "-" + targets, "the " + what + " of " + strings.Join(projects, ", ")
+}
+
+// nxWorkspace is the nx workspace of the folder, read once when first needed.
+func (n *nodeScan) nxWorkspace() *nxWorkspace {
+	if n.nx == nil {
+		n.nx = readNxWorkspace(n.c.abs)
+	}
+	return n.nx
+}
+
+// nxBuilds reports whether an nx command runs a target that builds first, as nx.json and the
+// projects declare it; nx's own commands (format:check, graph) build nothing. ok is false for a
+// command that is not nx's.
+func (n *nodeScan) nxBuilds(w []string) (builds, ok bool) {
+	if len(w) == 0 || w[0] != "nx" {
+		return false, false
+	}
+	task, isTask := parseNx(w[1:])
+	if !isTask {
+		return false, true
+	}
+	return n.nxWorkspace().builds(task, task.projects), true
 }

@@ -88,8 +88,8 @@ func TestNxNoDependsOnNoNeeds(t *testing.T) {
 	}
 }
 
-// nx's command forms, as its docs give them; nx's own commands (format:check, graph) are no
-// project's target.
+// nx's command forms, as its docs give them (a bare target runs in the default project); nx's
+// own commands (format:check, graph) are no project's target.
 func TestParseNx(t *testing.T) {
 	for line, want := range map[string]*nxTask{
 		"run www:lint":                       {targets: []string{"lint"}, projects: []string{"www"}},
@@ -102,7 +102,7 @@ func TestParseNx(t *testing.T) {
 		"affected -t e2e --parallel 3":       {targets: []string{"e2e"}, affected: true},
 		"format:check":                       nil,
 		"graph":                              nil,
-		"lint":                               nil,
+		"lint":                               {targets: []string{"lint"}, defaultProject: true},
 		"run-many --projects=www":            nil,
 		"--version":                          nil,
 	} {
@@ -113,7 +113,7 @@ func TestParseNx(t *testing.T) {
 			}
 			continue
 		}
-		if !ok || !slices.Equal(got.targets, want.targets) || !slices.Equal(got.projects, want.projects) || got.affected != want.affected {
+		if !ok || !slices.Equal(got.targets, want.targets) || !slices.Equal(got.projects, want.projects) || got.affected != want.affected || got.defaultProject != want.defaultProject {
 			t.Errorf("nx %s = %+v (%v), want %+v", line, got, ok, *want)
 		}
 	}
@@ -146,5 +146,30 @@ func TestNxTasksThatDoNotCheckAreNoGates(t *testing.T) {
 	}
 	if got["www-typecheck"] != "npx nx run www:typecheck" {
 		t.Errorf("www-typecheck = %q, want CI's nx run www:typecheck (gates: %v)", got["www-typecheck"], got)
+	}
+}
+
+// A package script gate that runs nx waits for the build only where nx.json declares that its
+// targets depend on one (as nx-examples' `"lint": "nx workspace-lint && nx lint"` beside
+// `"build": "nx build"`, with empty targetDefaults); nx's own format:check builds nothing.
+// Without an nx.json to say, nx is taken to build, as turbo is without a turbo.json.
+func TestNxScriptGatesNeedTheBuildOnlyWhereDeclared(t *testing.T) {
+	files := map[string]string{
+		"package.json": `{"name": "x", "private": true, "scripts": {"build": "nx build", "test": "nx test",
+ "lint": "nx workspace-lint && nx lint", "format:check": "nx format:check", "format": "nx format:write"},
+ "devDependencies": {"nx": "20.1.0"}}`,
+		"yarn.lock": "",
+		"nx.json":   `{"targetDefaults": {"test": {"dependsOn": ["^build"]}}}`,
+	}
+	projects := detectTree(t, files)
+	for name, want := range map[string][]string{"lint": nil, "fmt": nil, "test": {"build"}} {
+		g, ok := gateByName(projects, name)
+		if !ok || !slices.Equal(g.Needs, want) {
+			t.Errorf("%s = %+v (found %v), want needs %q", name, g, ok, want)
+		}
+	}
+	delete(files, "nx.json")
+	if g, _ := gateByName(detectTree(t, files), "lint"); !slices.Equal(g.Needs, []string{"build"}) {
+		t.Errorf("without nx.json lint needs %q, want build: nothing says nx does not build first", g.Needs)
 	}
 }
