@@ -148,6 +148,12 @@ func markUnrun(decls []declared) {
 	if !ci {
 		return
 	}
+	sessions := map[string]bool{}
+	for _, d := range decls {
+		if d.rank == rankTox && strings.Contains(d.source, "noxfile.py") {
+			sessions[d.unit] = true
+		}
+	}
 	for i := range decls {
 		d := &decls[i]
 		if d.rank != rankTox {
@@ -159,8 +165,20 @@ func markUnrun(decls []declared) {
 		}
 		r := runs[runner]
 		// tox's base env holds the commands of every env without its own (py, py312, ...).
-		d.inferred = !(r["*"] || r[d.unit] || d.unit == "" && len(r) > 0)
+		d.inferred = !(r["*"] || r[d.unit] || d.unit == "" && len(r) > 0 || runner == "nox" && runsParametrized(r, d.unit, sessions))
 	}
+}
+
+// runsParametrized reports whether a nox session is run by the id of one of its parametrizations:
+// `nox -s tests-3.12` (over Pythons), `nox -s "tests(django='5.0')"` (@nox.parametrize).
+// A session of that name (lint-docs beside lint) is its own.
+func runsParametrized(runs map[string]bool, session string, sessions map[string]bool) bool {
+	for id := range runs {
+		if !sessions[id] && (strings.HasPrefix(id, session+"-") || strings.HasPrefix(id, session+"(")) {
+			return true
+		}
+	}
+	return false
 }
 
 // unitsRun are the tox envs and nox sessions the declared scripts other than tox's and nox's

@@ -159,3 +159,18 @@ func TestStrictDocsBuildIsNamed(t *testing.T) {
 		t.Errorf("a docs build that fails on warnings is not named:\n%s", notes)
 	}
 }
+
+// CI that runs a parametrized session by its id (`nox -s tests-3.12`, `nox -s "tests(django='5.0')"`)
+// runs that session: it is gated, not offered as one nothing runs.
+func TestNoxParametrizedSessionRunByCI(t *testing.T) {
+	projects := detectTree(t, map[string]string{
+		"pyproject.toml": "[project]\nname = 'x'\n",
+		"noxfile.py": "import nox\n\n@nox.session(python=['3.11', '3.12'])\ndef tests(session):\n    session.run('pytest')\n\n" +
+			"@nox.session\n@nox.parametrize('django', ['4.2', '5.0'])\ndef compat(session, django):\n    session.run('mypy', 'src')\n",
+		".github/workflows/ci.yml": "jobs:\n  t:\n    steps:\n      - run: nox -s tests-3.12\n      - run: nox -s \"compat(django='5.0')\"\n      - run: ruff check\n",
+	})
+	gates := gateCommands(projects)
+	if gates["test"] != "pytest" || gates["typecheck"] != "mypy src" || len(offerNames(projects)) > 0 {
+		t.Errorf("gates %v (offers %v), want the sessions CI runs by their ids gated: pytest and mypy src", gates, offerNames(projects))
+	}
+}
