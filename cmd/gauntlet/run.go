@@ -189,13 +189,13 @@ func runScope(ios *IOStreams, opts *runOptions, timings shard.Timings) engine.Sc
 }
 
 // changeScope is how `run` and `list` scope by the change: with nothing changed against the base
-// every gate runs, and a CI push is scoped to the pushed range the CI names, unless --base, --all
-// or gate names say otherwise.
+// every gate runs, and a CI push is scoped to the pushed range the CI names (a pull request to its
+// base), unless --base, --all or gate names say otherwise.
 func changeScope(ios *IOStreams, names []string, all bool, base string) engine.Scope {
 	scope := engine.Scope{Names: names, All: all, Base: base, CI: ios.IsCI(), AllWhenUnchanged: true}
 	if base == "" && !all && len(names) == 0 {
 		push := cipush.FromEnv(ios.Getenv)
-		scope.Pushed, scope.Unscoped = push.Before, push.NoRange
+		scope.Pushed, scope.PullRequest, scope.Unscoped = push.Before, push.PullRequest, push.NoRange
 	}
 	return scope
 }

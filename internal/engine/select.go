@@ -39,6 +39,9 @@ type Selection struct {
 	// gate name asked for it: nothing changed against the base, or a CI push that has nothing to
 	// compare with. "" otherwise.
 	AllBecause string
+	// ScopedTo says what a CI build's change was measured from when the CI named it and the run
+	// scoped to it ("the pushed range since 1a2b3c4d5e6f"); "" otherwise.
+	ScopedTo string
 }
 
 // Scope is what narrows a run down from the whole config.
@@ -63,6 +66,9 @@ type Scope struct {
 	// change is the pushed range, whatever the config's base. A commit this clone does not hold
 	// leaves nothing to compare with: every gate runs, saying why.
 	Pushed string
+	// PullRequest is the base branch when Pushed is a pull request's base ("main"): the change
+	// is measured from its merge-base with HEAD.
+	PullRequest string
 	// Unscoped, when set, says why the run takes every gate and every file although nothing asked
 	// for --all: a CI push with no range to compare with.
 	Unscoped string
@@ -144,6 +150,9 @@ func selectGates(ctx context.Context, cfg *config.Config, scope Scope, snap *sna
 		}
 	}
 	sel.All = scope.All || len(scope.Names) > 0 || sel.AllBecause != ""
+	if !sel.All && sel.Changes != nil && !sel.Changes.All {
+		sel.ScopedTo = scopedTo(scope)
+	}
 	for _, g := range candidates {
 		why, runs := sel.scoped(g, scope)
 		if !runs {

@@ -294,6 +294,9 @@ func TestSelectPushed(t *testing.T) {
 	if got := strings.Join(ranNames(sel), " "); got != "test fmt" || sel.AllBecause != "" {
 		t.Errorf("pushed range ran %q (%q), want test fmt", got, sel.AllBecause)
 	}
+	if want := "the pushed range since " + before[:12]; sel.ScopedTo != want {
+		t.Errorf("ScopedTo = %q, want %q", sel.ScopedTo, want)
+	}
 	if got := strings.Join(filesOf(sel, "fmt"), " "); got != "b.go" {
 		t.Errorf("fmt got %q, want the pushed file", got)
 	}
@@ -311,6 +314,34 @@ func TestSelectPushed(t *testing.T) {
 	sel = selectIn(t, dir, Scope{AllWhenUnchanged: true, Unscoped: "the push created the branch"})
 	if len(sel.Run) != 3 || sel.AllBecause != "the push created the branch" {
 		t.Errorf("no range ran %v (%q), want every gate, saying why", ranNames(sel), sel.AllBecause)
+	}
+}
+
+// A pull request is scoped against the merge-base with its base, and says so; a base the clone
+// does not hold (a shallow checkout) runs every gate, saying why.
+func TestSelectPullRequest(t *testing.T) {
+	dir := gitRepo(t, map[string]string{"a.go": "package a\n", "README.md": "r\n"})
+	base := gitIn(t, dir, "rev-parse", "HEAD")
+	gitIn(t, dir, "checkout", "-q", "-b", "feature")
+	if err := os.WriteFile(filepath.Join(dir, "b.go"), []byte("package a\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gitIn(t, dir, "add", "-A")
+	gitIn(t, dir, "commit", "-q", "-m", "code")
+
+	sel := selectIn(t, dir, Scope{AllWhenUnchanged: true, Pushed: base, PullRequest: "main"})
+	if got := strings.Join(ranNames(sel), " "); got != "test fmt" || sel.AllBecause != "" {
+		t.Errorf("pull request ran %q (%q), want test fmt", got, sel.AllBecause)
+	}
+	if want := "the pull request against main: the change since its merge-base with " + base[:12]; sel.ScopedTo != want {
+		t.Errorf("ScopedTo = %q, want %q", sel.ScopedTo, want)
+	}
+	sel = selectIn(t, dir, Scope{AllWhenUnchanged: true, Pushed: "origin/main", PullRequest: "main"})
+	if len(sel.Run) != 3 || sel.AllBecause != "the pull request's base origin/main is not in this clone (check out with fetch-depth: 0)" {
+		t.Errorf("missing base ran %v (%q), want every gate, saying why", ranNames(sel), sel.AllBecause)
+	}
+	if sel.ScopedTo != "" {
+		t.Errorf("ScopedTo = %q with every gate run, want none", sel.ScopedTo)
 	}
 }
 

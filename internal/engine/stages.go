@@ -248,6 +248,7 @@ func (e *execution) assemble(ran []gates.Result, lost []gates.IntegrityFinding) 
 	run.Report.ConfigDigest = cfg.ContentDigest
 	run.Report.LocalOverrides = config.OverrideNames(cfg.Overrides)
 	run.Report.AllGatesBecause = e.sel.AllBecause
+	run.Report.ScopedTo = e.sel.ScopedTo
 	placeGates(&run.Report, cfg)
 	if req.Scope.Shard.N > 0 {
 		run.Report.Shard = req.Scope.Shard.String()

@@ -358,6 +358,10 @@ func checkCommand(words []string, root, dir string, env Env, add func(Problem)) 
 		return
 	}
 	prog := words[0]
+	if jvmWrappers[path.Base(prog)] {
+		checkJDK(root, dir, env, add)
+		return
+	}
 	if _, known := tools()[prog]; !known {
 		return
 	}
@@ -368,6 +372,22 @@ func checkCommand(words []string, root, dir string, env Env, add func(Problem)) 
 	}
 	checkVersions(prog, root, dir, env, add)
 	checkArgs(prog, words[1:], root, dir, env, add)
+}
+
+// jvmWrappers are the build wrappers a project keeps (./mvnw, ./gradlew): they download their
+// build tool, but run it on a JDK they do not bring.
+var jvmWrappers = map[string]bool{"mvnw": true, "gradlew": true}
+
+// checkJDK: a JVM build wrapper runs on $JAVA_HOME/bin/java, else java on PATH.
+func checkJDK(root, dir string, env Env, add func(Problem)) {
+	if home := getenv(env, "JAVA_HOME"); home != "" && env.Exists != nil && env.Exists(filepath.Join(home, "bin", "java")) {
+		return
+	}
+	if _, err := env.LookPath("java"); err != nil {
+		p, _ := Missing("java", root, dir, env)
+		p.Message = "java is not on PATH (nor in $JAVA_HOME): the build wrapper needs a JDK"
+		add(p)
+	}
 }
 
 // checkArgs checks what a program's arguments need besides the program: cargo's subcommands
@@ -541,4 +561,12 @@ func Grouped(ps []Problem) []Problem {
 		out = append(out, p)
 	}
 	return out
+}
+
+// getenv is env's variable, "" when env reads none.
+func getenv(env Env, name string) string {
+	if env.Getenv == nil {
+		return ""
+	}
+	return env.Getenv(name)
 }

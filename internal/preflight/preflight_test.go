@@ -82,6 +82,13 @@ func TestCheck(t *testing.T) {
 			"npm install -g markdownlint-cli2"},
 		{"markdownlint missing", check("md", "markdownlint {files}"), fakeEnv(nil), []string{"markdownlint"},
 			"npm install -g markdownlint-cli"},
+		{"maven missing", check("test", "mvn -B verify"), fakeEnv(nil), []string{"mvn"},
+			"install Maven (apt-get install maven, or https://maven.apache.org/download.cgi)"},
+		{"the Maven wrapper needs a JDK", check("test", "./mvnw -B verify"), fakeEnv(nil, "/repo/mvnw"), []string{"java"},
+			"install a JDK (apt-get install default-jdk, or https://adoptium.net)"},
+		{"the Gradle wrapper needs a JDK", check("check", "./gradlew check"), fakeEnv(nil, "/repo/gradlew"), []string{"java"},
+			"install a JDK (apt-get install default-jdk, or https://adoptium.net)"},
+		{"the wrapper with a JDK", check("test", "./mvnw -B verify"), fakeEnv([]string{"java"}, "/repo/mvnw"), nil, ""},
 		{"the package manager's own commands need no node_modules", check("t", "pnpm install --frozen-lockfile"), fakeEnv([]string{"pnpm"}), nil, ""},
 	}
 	for _, tt := range tests {

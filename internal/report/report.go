@@ -45,6 +45,10 @@ type Report struct {
 	// name asked for it ("nothing changed against main", a CI push with nothing to compare
 	// with); omitted when change scoping applied.
 	AllGatesBecause string `json:"all_gates_because,omitempty"`
+	// ScopedTo says what a CI build's change was measured from when the CI named it ("the pushed
+	// range since 1a2b3c4d5e6f", "the pull request against main: the change since its merge-base
+	// with 1a2b3c4d5e6f"); omitted otherwise.
+	ScopedTo string `json:"scoped_to,omitempty"`
 	// NotCounted are the blames whose failures did not fail the verdict (a stop lets pre-existing
 	// and flaky failures go; so does `run --new-only`): they weigh as warnings. Omitted when every
 	// failure counts.

@@ -68,6 +68,10 @@ func WriteText(w io.Writer, r Report, opts TextOptions) error {
 		// One line: the run did not scope, and a reader of "pass" must know it checked everything.
 		b.WriteString("gauntlet: " + termtext.Line(r.AllGatesBecause) + ": every gate ran\n")
 	}
+	if r.ScopedTo != "" {
+		// One line: a CI log must say what the skipped gates were skipped against.
+		b.WriteString("gauntlet: scoped to " + termtext.Line(r.ScopedTo) + "\n")
+	}
 	if noneRan(r.Gates) {
 		// A pass of nothing must not read as "all is well": on a clean tree change scoping skips
 		// every gate, which is what a first run after init meets.

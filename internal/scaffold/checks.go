@@ -12,7 +12,7 @@ import (
 // should run it: without the flags that rewrite files, write reports or only add noise.
 type check struct {
 	key     string
-	kind    string // Go, Rust, Python or Node
+	kind    string // Go, Rust, Python, Node or Java
 	name    string // the gate name it prefers
 	comment string // what it checks, for the gate's comment
 	words   []string
@@ -150,6 +150,10 @@ func recipeTable() map[string]recipe {
 		"vue-tsc":   classifyTsc,
 		"biome":     classifyBiome,
 		"vitest":    classifyVitest,
+		"mvn":       classifyMaven,
+		"mvnw":      classifyMaven,
+		"gradle":    classifyGradle,
+		"gradlew":   classifyGradle,
 		"jest": func(_ string, w []string) (check, bool) {
 			return check{key: "jest", kind: "Node", name: "test", comment: "the tests, with jest",
 				words: drop(w, "--watch", "--watchAll"), timeout: testTime}, true

@@ -50,6 +50,9 @@ type declared struct {
 	exclude []string
 	// root is the repository's root on disk, where a script the project runs is looked for.
 	root string
+	// unread says why a declared check could not be read into a command (a nox session whose
+	// command is computed): it is named with that reason, never gated.
+	unread string
 	// viaMake is the Makefile target whose recipe takes arguments make computes ($(shell ...)):
 	// its check runs as `make TARGET`, since the command read here lost those arguments.
 	viaMake string
@@ -145,6 +148,12 @@ func markUnrun(decls []declared) {
 	if !ci {
 		return
 	}
+	sessions := map[string]bool{}
+	for _, d := range decls {
+		if d.rank == rankTox && strings.Contains(d.source, "noxfile.py") {
+			sessions[d.unit] = true
+		}
+	}
 	for i := range decls {
 		d := &decls[i]
 		if d.rank != rankTox {
@@ -156,8 +165,20 @@ func markUnrun(decls []declared) {
 		}
 		r := runs[runner]
 		// tox's base env holds the commands of every env without its own (py, py312, ...).
-		d.inferred = !(r["*"] || r[d.unit] || d.unit == "" && len(r) > 0)
+		d.inferred = !(r["*"] || r[d.unit] || d.unit == "" && len(r) > 0 || runner == "nox" && runsParametrized(r, d.unit, sessions))
 	}
+}
+
+// runsParametrized reports whether a nox session is run by the id of one of its parametrizations:
+// `nox -s tests-3.12` (over Pythons), `nox -s "tests(django='5.0')"` (@nox.parametrize).
+// A session of that name (lint-docs beside lint) is its own.
+func runsParametrized(runs map[string]bool, session string, sessions map[string]bool) bool {
+	for id := range runs {
+		if !sessions[id] && (strings.HasPrefix(id, session+"-") || strings.HasPrefix(id, session+"(")) {
+			return true
+		}
+	}
+	return false
 }
 
 // unitsRun are the tox envs and nox sessions the declared scripts other than tox's and nox's
@@ -1534,37 +1555,95 @@ func toxTOMLCommands(table any) []string {
 }
 
 var (
-	noxSession = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^def\s+([A-Za-z_][A-Za-z0-9_]*)\s*\(\s*session`) })
-	noxRun     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`session\.run\(([^)]*)\)`) })
-	pyString   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*["']([^"']*)["']\s*$`) })
+	// noxDecorated is a session: @nox.session (or @session, imported from nox), with or without
+	// arguments, other decorators (@nox.parametrize) after it, then the function.
+	noxDecorated = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?m)^@(nox\.)?session\b(?:\(([^)]*)\))?[ \t]*\n(?:[ \t]*@[^\n]*\n)*[ \t]*(?:async\s+)?def\s+([A-Za-z_][A-Za-z0-9_]*)\s*\(`)
+	})
+	noxImportsSession = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^from\s+nox\s+import\s+[^\n]*\bsession\b`) })
+	noxName           = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\bname\s*=\s*["']([^"']+)["']`) })
+	noxRun            = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`session\.run\(([^)]*)\)`) })
+	// pyKeywordArgs starts the keyword arguments of a call (external=True, env={...}): no words of
+	// the command it runs.
+	pyKeywordArgs = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`,\s*[A-Za-z_][A-Za-z0-9_]*\s*=[^=]`) })
+	pyString      = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*["']([^"']*)["']\s*$`) })
 )
 
-// noxSessions reads session.run("tool", "arg", ...) calls whose arguments are all string
-// literals; anything computed is left out.
+// noxSessions reads the sessions of a noxfile: each session.run("tool", "arg", ...) whose
+// arguments are all string literals is a command; a session whose commands are computed is
+// declared with why, to be named rather than dropped.
 func noxSessions(dir string) []declared {
 	data := string(readCapped(filepath.Join(dir, "noxfile.py")))
 	if data == "" {
 		return nil
 	}
+	bareSession := noxImportsSession().MatchString(data)
 	var out []declared
-	defs := noxSession().FindAllStringSubmatchIndex(data, -1)
+	defs := noxDecorated().FindAllStringSubmatchIndex(data, -1)
 	for i, d := range defs {
+		if d[2] < 0 && !bareSession {
+			continue // @session of something other than nox
+		}
 		end := len(data)
 		if i+1 < len(defs) {
 			end = defs[i+1][0]
 		}
-		name := data[d[2]:d[3]]
-		var lines []string
-		for _, m := range noxRun().FindAllStringSubmatch(data[d[1]:end], -1) {
-			if words, ok := literalArgs(m[1]); ok && len(words) > 0 {
-				lines = append(lines, strings.Join(words, " "))
+		name := data[d[6]:d[7]]
+		if d[4] >= 0 {
+			if m := noxName().FindStringSubmatch(data[d[4]:d[5]]); m != nil {
+				name = m[1]
 			}
 		}
-		if len(lines) > 0 {
-			out = append(out, declared{script: strings.Join(lines, "\n"), source: "noxfile.py, session " + name, unit: name})
+		if s, ok := noxSession(name, data[d[1]:end]); ok {
+			out = append(out, s)
 		}
 	}
 	return out
+}
+
+// noxSession is the session name's commands read from its body; false when it runs nothing
+// (a session that only installs).
+func noxSession(name, body string) (declared, bool) {
+	d := declared{source: "noxfile.py, session " + name, unit: name}
+	var lines []string
+	for _, m := range noxRun().FindAllStringSubmatch(body, -1) {
+		args := withoutKeywordArgs(m[1])
+		words, ok := literalArgs(args)
+		switch {
+		case ok && len(words) > 0:
+			lines = append(lines, strings.Join(words, " "))
+		case !ok && d.unread == "" && maybeCheck(computedPrefix(args)):
+			d.unread = fmt.Sprintf("nox session %s (`nox -s %s`): its command is computed in Python (`%s ...`), init cannot tell what it runs",
+				name, name, strings.Join(computedPrefix(args), " "))
+		}
+	}
+	d.script = strings.Join(lines, "\n")
+	return d, d.script != "" || d.unread != ""
+}
+
+// withoutKeywordArgs is a call's arguments without its keyword arguments.
+func withoutKeywordArgs(args string) string {
+	if loc := pyKeywordArgs().FindStringIndex(args); loc != nil {
+		return args[:loc[0]]
+	}
+	return args
+}
+
+// computedPrefix is the leading string-literal words of a computed session.run (the program and
+// its fixed subcommand); "?" when even the program is computed.
+func computedPrefix(args string) []string {
+	var words []string
+	for _, a := range strings.Split(args, ",") {
+		s := pyString().FindStringSubmatch(a)
+		if s == nil || s[1] == "" {
+			break
+		}
+		words = append(words, s[1])
+	}
+	if len(words) == 0 {
+		return []string{"?"}
+	}
+	return words
 }
 
 // literalArgs are the arguments of a Python call as shell words, when every one is a string

@@ -120,13 +120,16 @@ func leftOutChecks(decls []declared) map[string][]string {
 	seen := map[string]bool{}
 	for _, d := range decls {
 		// A tox env CI does not run is still declared: its unknown commands are named too.
-		if d.fixer || d.rank == rankCI && releaseWorkflow(d.source) || notCheckUnit(d.unit) {
+		if d.fixer || d.rank == rankCI && releaseWorkflow(d.source) || notCheckUnit(d.unit) || docsBuild(d) {
 			continue
 		}
 		for _, what := range leftOutOf(d) {
 			if !seen[d.dir+"\x00"+what] {
 				seen[d.dir+"\x00"+what] = true
-				out[d.dir] = append(out[d.dir], what+" ("+d.source+")")
+				if d.unread == "" { // an unread unit's reason names it already
+					what += " (" + d.source + ")"
+				}
+				out[d.dir] = append(out[d.dir], what)
 			}
 		}
 	}
@@ -136,6 +139,9 @@ func leftOutChecks(decls []declared) map[string][]string {
 // leftOutOf names the checks one declared script runs that init makes no gate of: the action it
 // uses, or its commands that may check.
 func leftOutOf(d declared) []string {
+	if d.unread != "" {
+		return []string{d.unread}
+	}
 	if d.uses != "" {
 		if c := actionCommand(d.uses); c != "" {
 			name, _, _ := strings.Cut(d.uses, "@")
@@ -280,12 +286,38 @@ var cargoLeftOutChecks = []string{"doc", "check", "deny", "audit", "semver-check
 func projectScript(args []string) bool { return !strings.HasPrefix(args[0], "-") }
 
 func notCheckUnit(unit string) bool {
-	for _, part := range strings.FieldsFunc(strings.ToLower(unit), func(r rune) bool { return !unicode.IsLetter(r) }) {
+	for _, part := range unitParts(unit) {
 		if contains(notCheckUnits, part) {
 			return true
 		}
 	}
 	return false
+}
+
+func unitParts(unit string) []string {
+	return strings.FieldsFunc(strings.ToLower(unit), func(r rune) bool { return !unicode.IsLetter(r) })
+}
+
+// docUnits are tox envs and nox sessions that build the documentation.
+var docUnits = []string{"docs", "doc", "documentation", "sphinx", "mkdocs"}
+
+// strictDocFlags make a documentation build fail on a warning: then it checks the docs.
+var strictDocFlags = []string{"-W", "--fail-on-warning", "--strict", "-s"}
+
+// docsBuild reports a tox env or nox session that only builds the documentation: plumbing, not a
+// check left out, unless its name says it checks (docs-lint, linkcheck-docs) or its build fails
+// on a warning (sphinx-build -W, mkdocs build --strict).
+func docsBuild(d declared) bool {
+	parts := unitParts(d.unit)
+	if !slices.ContainsFunc(parts, func(p string) bool { return contains(docUnits, p) }) || hasCheckWord(parts) {
+		return false
+	}
+	for _, cmd := range splitCommands(d.script) {
+		if slices.ContainsFunc(cmd.words, func(w string) bool { return contains(strictDocFlags, w) }) {
+			return false
+		}
+	}
+	return true
 }
 
 // hasCheckWord reports whether a word, split at anything not a letter, says "check".

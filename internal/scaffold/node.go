@@ -56,6 +56,8 @@ type nodeScan struct {
 	wanted  []string                   // the check scripts, by name
 	kept    []string                   // those no other wanted script runs already
 	tscRun  bool                       // a kept script (or a gate) runs the TypeScript compiler
+	ordered map[string]bool            // gates whose needs the orchestrator's declared order decided
+	nx      *nxWorkspace               // the folder's nx workspace, once read (nxWorkspace)
 	p       *Project
 }
 
@@ -79,6 +81,7 @@ func detectNode(c *dirContext) *Project {
 	n.chooseScripts()
 	n.scriptGates()
 	p.Gates = append(p.Gates, formatGate(n.scripts, n.runs, n.kept, pm, n.src)...)
+	n.nxTaskGates()
 	p.Notes = append(p.Notes, leftOutScripts(n.scripts, n.runs, n.kept, p.Gates, pm)...)
 	p.Gates = append(p.Gates, n.fileToolScripts()...)
 	n.toolsRunByCI()
@@ -89,7 +92,7 @@ func detectNode(c *dirContext) *Project {
 	if len(p.Gates) == 0 {
 		p.Notes = append(p.Notes, "package.json has none of the scripts lint, typecheck, tsc, check, test, build: add its checks by hand.")
 	}
-	waitForBuild(p.Gates, n.scripts, pm, turbo)
+	n.waitForBuild(turbo)
 	return p
 }
 
@@ -348,19 +351,21 @@ var buildTools = []string{"vite", "tsup", "rollup", "webpack", "esbuild", "babel
 
 // waitForBuild makes each script gate that builds too (through an orchestrator, or a build tool of
 // its own) need the build gate: two gates writing the same outputs side by side would each read
-// the other's half-written files.
-func waitForBuild(gs []Gate, scripts map[string]string, pm packageManager, turbo map[string][]string) {
+// the other's half-written files. A gate in ordered has its needs from the orchestrator's own
+// declared order (nx's dependsOn) already.
+func (n *nodeScan) waitForBuild(turbo map[string][]string) {
+	gs := n.p.Gates
 	if !hasGate(gs, "build") {
 		return
 	}
 	for i := range gs {
 		g := &gs[i]
-		name, ok := strings.CutPrefix(g.Run, pm.run+" ")
-		if !ok || g.Name == "build" {
+		name, ok := strings.CutPrefix(g.Run, n.pm.run+" ")
+		if !ok || g.Name == "build" || n.ordered[g.Name] {
 			continue
 		}
-		for s := range scriptClosure(scripts, name) {
-			if buildsToo(scripts[s], turbo) {
+		for s := range scriptClosure(n.scripts, name) {
+			if n.buildsToo(n.scripts[s], turbo) {
 				g.Needs = []string{"build"}
 				break
 			}
@@ -369,12 +374,18 @@ func waitForBuild(gs []Gate, scripts map[string]string, pm packageManager, turbo
 }
 
 // buildsToo reports whether a script writes build outputs or runs tasks that may (turbo's, as
-// its turbo.json orders them).
-func buildsToo(script string, turbo map[string][]string) bool {
+// its turbo.json orders them; nx's, as nx.json and the projects do).
+func (n *nodeScan) buildsToo(script string, turbo map[string][]string) bool {
 	for _, cmd := range splitCommands(script) {
 		w := withoutNodeRunner(cmd.words)
 		if len(w) > 1 && w[0] == "turbo" && w[1] == "run" {
 			if tasks, _ := turboRun(w[2:]); turboBuilds(turbo, tasks) {
+				return true
+			}
+			continue
+		}
+		if builds, ok := n.nxBuilds(w); ok {
+			if builds {
 				return true
 			}
 			continue

@@ -43,7 +43,8 @@ stop_hook:
 
 // skeleton is the gates section when nothing was detected: valid as it is, with an example.
 const skeleton = `# No project was detected (go.mod, package.json, pyproject.toml, requirements*.txt,
-# Cargo.toml or a Makefile with test, lint or check targets). Add a gate per check, e.g.:
+# Cargo.toml, pom.xml, build.gradle or a Makefile with test, lint or check targets). Add a gate
+# per check, e.g.:
 #
 #   test:
 #     run: make test          # or argv: [make, test] to run without a shell

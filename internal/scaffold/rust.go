@@ -60,8 +60,8 @@ func detectRust(c *dirContext) *Project {
 	return p
 }
 
-// workspaceMembers are the folders directly under root that a root Cargo or Node workspace
-// covers: its own commands check them, so they are no projects of their own.
+// workspaceMembers are the folders directly under root that a root Cargo, Node, Maven or Gradle
+// build covers: its own commands check them, so they are no projects of their own.
 func workspaceMembers(root string) map[string]bool {
 	var patterns []string
 	if m, ok := readCargo(root); ok && m.Workspace != nil {
@@ -72,6 +72,7 @@ func workspaceMembers(root string) map[string]bool {
 		// member's own scripts are the checks.
 		patterns = append(patterns, nodeWorkspaces(root)...)
 	}
+	patterns = append(patterns, javaModules(root)...)
 	out := map[string]bool{}
 	for _, pat := range patterns {
 		pat = strings.TrimPrefix(path.Clean(pat), "./")

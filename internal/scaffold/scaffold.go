@@ -65,7 +65,7 @@ type EnvVar struct{ Name, Value string }
 // Project is one detected project: a directory and the tool chain found in it.
 type Project struct {
 	Dir   string // slash-separated, relative to the root; "" is the root itself
-	Kind  string // Go, Node, Python, Rust or Make
+	Kind  string // Go, Node, Python, Rust, Java or Make
 	Tool  string // the package manager or runner in use, when it matters (pnpm, uv, ...)
 	Gates []Gate // names without the directory prefix; Layout adds it
 	// Offers are checks gauntlet would suggest but the project does not run (its own defaults,
@@ -102,7 +102,7 @@ type dirContext struct {
 
 // languages are tried in every directory; Make comes after them because a Makefile usually wraps
 // the same tools.
-var languages = []detector{detectGo, detectNode, detectPython, detectRust}
+var languages = []detector{detectGo, detectNode, detectPython, detectRust, detectJava}
 
 // Detect looks at root and at each directory directly under it, leaving out hidden directories,
 // node_modules and vendor. Projects come root first, then by directory name.

@@ -24,7 +24,8 @@ type projectSize struct {
 }
 
 // sizeCaps are the longest a compile-bound gate gets in a project of a size; 0 keeps the cold
-// guess. Rust compiles slowest, hence its own column.
+// guess. Rust compiles slowest, and a first Maven or Gradle build downloads its plugins and
+// dependencies before it compiles anything, hence their own column.
 var sizeCaps = []struct {
 	maxFiles, maxDeps int
 	cap, rustCap      time.Duration
@@ -170,7 +171,7 @@ func scaleTimeouts(root string, projects []Project) {
 func sizeCap(size projectSize, kind string) time.Duration {
 	for _, c := range sizeCaps {
 		if size.files <= c.maxFiles && size.deps <= c.maxDeps {
-			if kind == "Rust" {
+			if kind == "Rust" || kind == "Java" {
 				return c.rustCap
 			}
 			return c.cap
