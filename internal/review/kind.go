@@ -73,8 +73,28 @@ func (k Kind) Run(ctx context.Context, gr *runner.GateRun) gates.Outcome {
 		return o
 	default:
 		j = job.Judge(exit.Code, answer.Bytes())
+		if job.Unanswered() {
+			return k.control(ctx, gr, job, env, exit.Code, j)
+		}
 	}
 	return gr.Judged(exit.Code, j)
+}
+
+// control runs the control review of a stop's review answered without a verdict (see Control):
+// its verdict, or its lack of one, decides whether first fails or stays an error. A control that
+// cannot run or is stopped leaves first an error: the environment's, as any reviewer that
+// cannot run.
+func (k Kind) control(ctx context.Context, gr *runner.GateRun, job *Job, env []string, exitCode int, first Judgement) gates.Outcome {
+	ctl := job.Control()
+	var answer Output
+	exit, err := gr.Execute(ctx, runner.Process{Argv: ctl.Argv, Dir: gr.Dir(), Env: env, Stdin: bytes.NewReader(ctl.Stdin)}, &answer)
+	if err != nil || exit.Interrupted {
+		if ctx.Err() != nil {
+			return gr.Stopped(ctx, -1)
+		}
+		return gr.Judged(exitCode, Controlled(first, Judgement{Status: gates.StatusError, Reason: fmt.Sprintf("the control review did not run: %v", err)}))
+	}
+	return gr.Judged(exitCode, Controlled(first, ctl.Judge(exit.Code, answer.Bytes())))
 }
 
 // withoutEnv drops every entry of key.

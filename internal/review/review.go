@@ -59,6 +59,10 @@ type Job struct {
 	root    string
 	tempDir string
 	stop    bool
+	// instructions are the review's instructions, for its control review (Control).
+	instructions string
+	// unanswered: at a stop, the model answered without a verdict (Unanswered).
+	unanswered bool
 	// cut says the diff was cut at max_diff_bytes; notShown are the files it left out.
 	cut      bool
 	notShown []string
@@ -92,7 +96,7 @@ func Prepare(ctx context.Context, req Request) (*Job, error) {
 	if err := j.startReviewer(req); err != nil {
 		return nil, err
 	}
-	j.Stdin = buildPrompt(instructions, patch, maxBytes)
+	j.Stdin, j.instructions = buildPrompt(instructions, patch, maxBytes), instructions
 	return j, nil
 }
 
@@ -175,16 +179,13 @@ func (j *Job) Close() error {
 }
 
 // Judge reads the reviewer's answer (exit code and output) into the gate's judgement. No
-// verdict is an error and never a failure, but at a stop when the model answered without one.
+// verdict is an error; at a stop, one the model answered without is Unanswered, and the control
+// review decides (Controlled).
 func (j *Job) Judge(exitCode int, output []byte) Judgement {
 	v, cause := j.rev.answer(exitCode, output)
 	if v == nil {
-		jm := j.noVerdict(cause, output)
-		if j.stop && answeredWithoutVerdict(cause) {
-			jm.Status = gates.StatusFail
-			jm.Reason += " (the reviewer ran and answered: at a stop, an answer without a verdict is the change's, as a diff can ask the model for it)"
-		}
-		return jm
+		j.unanswered = j.stop && answeredWithoutVerdict(cause)
+		return j.noVerdict(cause, output)
 	}
 	return j.partial(judgeVerdict(v, j.added, j.root))
 }
