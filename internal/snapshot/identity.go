@@ -49,13 +49,23 @@ func (s *Tree) Identities(ctx context.Context) (Identities, error) {
 
 // identity is one file's: "missing" when it cannot be read.
 func (s *Tree) identity(rel string) string {
-	path := filepath.Join(s.Root, filepath.FromSlash(rel))
-	info, err := os.Lstat(path)
-	if err != nil {
+	id, ok := FileID(filepath.Join(s.Root, filepath.FromSlash(rel)))
+	if !ok {
 		return "missing"
 	}
+	return id
+}
+
+// FileID is what any rewrite of the file at path (not followed if a link) changes: its type,
+// permissions, size, modification time and, where the system tells them, its device, inode and
+// change time. ok is false when it cannot be read.
+func FileID(path string) (id string, ok bool) {
+	info, err := os.Lstat(path)
+	if err != nil {
+		return "", false
+	}
 	sys, _ := fileSysID(path, info)
-	return fmt.Sprintf("%s\x00%d\x00%d%s", info.Mode().Type()|info.Mode().Perm(), info.Size(), info.ModTime().UnixNano(), sys)
+	return fmt.Sprintf("%s\x00%d\x00%d%s", info.Mode().Type()|info.Mode().Perm(), info.Size(), info.ModTime().UnixNano(), sys), true
 }
 
 // Changed names, in path order, the files whose identity differs in after (created, deleted,
