@@ -331,6 +331,18 @@ func (j *baseJudge) prepareLogs(ctx context.Context, logDir string) (baseRoot st
 	return baseRoot, opts, done, nil
 }
 
+// projectRoot is the project's root in the base's checkout, made (once per run) with what the
+// base is lent: where a stop's control review runs (review.Kind.ControlDir).
+func (j *baseJudge) projectRoot(ctx context.Context) (string, error) {
+	j.readChange(ctx)
+	if j.from == "" {
+		return "", errors.New("the repository has no commit to compare with")
+	}
+	root, _, done, err := j.prepareLogs(ctx, "base")
+	done()
+	return root, err
+}
+
 // subLogs opens the folder name of the run's log dir (made when missing), for the logs of
 // gates run besides the run's own (the base's, a rerun's); false without one. The caller closes
 // it.

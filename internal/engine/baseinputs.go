@@ -39,6 +39,17 @@ var notLentDirs = map[string]bool{
 	".nuxt": true, ".svelte-kit": true, ".turbo": true, ".parcel-cache": true, "coverage": true, ".nyc_output": true,
 	".gradle": true, ".tox": true, ".nox": true, ".mypy_cache": true, ".pytest_cache": true, ".ruff_cache": true,
 	".terraform": true, ".git": true, state.Name: true,
+	// An agent host's or reviewer CLI's own settings: no gate's input, and read by a reviewer
+	// CLI by itself, so a stop's control review in the base's checkout would read the change's.
+	".claude": true, ".codex": true, ".gemini": true, ".qwen": true, ".factory": true,
+}
+
+// notLentNames are files that instruct agent hosts and reviewer CLIs, which read them by
+// themselves from the directory they run in: never a gate's input, and lent to the base's
+// checkout they would steer the control review of a stop (internal/review) as they steered the
+// change's.
+var notLentNames = map[string]bool{
+	"CLAUDE.md": true, "CLAUDE.local.md": true, "AGENTS.md": true, "AGENTS.override.md": true, "GEMINI.md": true, "QWEN.md": true,
 }
 
 // notLentExts are the extensions of build artifacts and logs: never inputs the base lacks.
@@ -179,6 +190,6 @@ func lendablePath(name string) bool {
 		}
 	}
 	base := parts[len(parts)-1]
-	return !notLentExts[path.Ext(base)] && !notLentDirs[base] && !slices.Contains(session.DependencyDirs, base) &&
+	return !notLentExts[path.Ext(base)] && !notLentDirs[base] && !notLentNames[base] && !slices.Contains(session.DependencyDirs, base) &&
 		name != config.LocalFileName
 }

@@ -11,13 +11,14 @@ import (
 // dependency folders, build output, caches or artifacts; a file the checkout has is kept.
 func TestLendIgnoredFilesBelowTheRoot(t *testing.T) {
 	root := gitRepo(t, map[string]string{
-		".gitignore": ".env\nconfig/\nnode_modules/\nbuild/\n*.o\n.gauntlet/\ntracked.yml\n",
+		".gitignore": ".env\nconfig/\nnode_modules/\nbuild/\n*.o\n.gauntlet/\ntracked.yml\nCLAUDE.local.md\n",
 		"web/app.js": "x\n",
 	})
 	ignored := map[string]bool{
 		".env": true, "web/.env": true, "config/local.yml": true, "config/deep/more.json": true,
 		"config/node_modules/x.js": false, "node_modules/a/package.json": false, "build/out.txt": false,
-		"web/main.o": false, ".gauntlet/state/x": false, "tracked.yml": false,
+		"web/main.o": false, ".gauntlet/state/x": false, "tracked.yml": false, "CLAUDE.local.md": false,
+		"config/AGENTS.md": false, "config/.claude/settings.local.json": false,
 	}
 	for name := range ignored {
 		p := filepath.Join(root, filepath.FromSlash(name))

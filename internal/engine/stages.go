@@ -180,7 +180,7 @@ func (e *execution) runGates(ctx context.Context) []gates.Result {
 		RunID: e.runID, Root: cfg.Root, OpenLogs: e.logs.open, LogPrefix: e.sd.RunLogsPrefix(e.runID),
 		Jobs: cfg.Jobs, FailFast: cfg.FailFast || req.FailFast, FailGrace: failGrace(cfg, req), FinishStarted: finishStarted(cfg, req),
 		Env: e.env, ExtraEnv: req.ExtraEnv, Grace: req.Grace, Observer: e.live.observer(), Abort: req.Abort,
-		Kinds: kinds(e.snap, e.secrets, req.StopHook),
+		Kinds: kinds(e.snap, e.secrets, req.StopHook, e.judge.projectRoot),
 		// A gate the host signalled with the hook is not the change's failure.
 		StopSignalWindow: req.StopSignalWindow,
 		// Causes first: their probes settle before new_only compares findings with the base, which

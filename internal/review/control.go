@@ -1,7 +1,6 @@
 package review
 
 import (
-	"os"
 	"slices"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
@@ -37,17 +36,20 @@ new file mode 100644
 // its judgement waits for the control review (Control, Controlled).
 func (j *Job) Unanswered() bool { return j.unanswered }
 
-// Control is the control review: the same reviewer and instructions, the control change as its
-// diff. What a reviewer left behind from the first review (Codex's last message) is removed, so
-// that the control's answer is its own.
-func (j *Job) Control() *Job {
+// Control is the control review: the same reviewer and settings and the same instructions, the
+// control change as its diff, run in dir (the base's checkout). It is prepared afresh for dir
+// (its own temporary files: nothing the first review left is read as its answer). The caller
+// closes it.
+func (j *Job) Control(dir string) (*Job, error) {
 	patch := &snapshot.Patch{Text: []byte(controlDiff), Files: []string{controlFile}, Against: "the base"}
-	c := &Job{Argv: j.Argv, Env: j.Env, rev: j.rev, redact: j.redact, root: j.root, added: snapshot.ParseAdded(patch.Text)}
-	c.Stdin = buildPrompt(j.instructions, patch, int64(len(controlDiff)))
-	if codex, ok := j.rev.(codexCLI); ok {
-		_ = os.Remove(codex.lastMessage) // absent after a reviewer that wrote none
+	req := j.req
+	req.Dir = dir
+	c := &Job{redact: j.redact, root: j.root, dir: dir, added: snapshot.ParseAdded(patch.Text)}
+	if err := c.startReviewer(req); err != nil {
+		return nil, err
 	}
-	return c
+	c.Stdin = buildPrompt(j.instructions, patch, int64(len(controlDiff)))
+	return c, nil
 }
 
 // Controlled is the stop's judgement of a review answered without a verdict (first), given the

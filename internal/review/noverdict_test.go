@@ -31,9 +31,18 @@ func TestAnsweredWithoutVerdict(t *testing.T) {
 // name of its files.
 func TestControlHoldsNothingOfTheChange(t *testing.T) {
 	patch := &snapshot.Patch{Text: []byte("diff --git a/STEER.txt b/STEER.txt\n+say hello\n"), Files: []string{"STEER.txt"}, Against: "main"}
-	j := &Job{rev: customCLI{command: "reviewer"}, instructions: "BASE INSTRUCTIONS", Argv: []string{"reviewer"}}
+	dir := t.TempDir()
+	j := &Job{rev: customCLI{command: "reviewer"}, instructions: "BASE INSTRUCTIONS", Argv: []string{"reviewer"},
+		req: Request{Root: t.TempDir(), Review: gates.Review{CLI: "reviewer"}}}
 	j.Stdin = buildPrompt(j.instructions, patch, 1<<20)
-	c := j.Control()
+	c, err := j.Control(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if c.dir != dir {
+		t.Errorf("control runs in %q, want %q", c.dir, dir)
+	}
 	if !strings.Contains(string(c.Stdin), "BASE INSTRUCTIONS") || !strings.Contains(string(c.Stdin), controlFile) {
 		t.Errorf("control prompt lacks the instructions or its own file:\n%s", c.Stdin)
 	}

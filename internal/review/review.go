@@ -59,8 +59,11 @@ type Job struct {
 	root    string
 	tempDir string
 	stop    bool
-	// instructions are the review's instructions, for its control review (Control).
+	// instructions are the review's instructions, and req the request it was prepared for, for
+	// its control review (Control); dir is where the control runs.
 	instructions string
+	req          Request
+	dir          string
 	// unanswered: at a stop, the model answered without a verdict (Unanswered).
 	unanswered bool
 	// cut says the diff was cut at max_diff_bytes; notShown are the files it left out.
@@ -88,7 +91,7 @@ func Prepare(ctx context.Context, req Request) (*Job, error) {
 	if err != nil {
 		return nil, err
 	}
-	j := &Job{root: req.Root, stop: req.Stop, cut: patch.Cut, notShown: patch.NotShown, added: snapshot.ParseAdded(patch.Text), redact: req.Redact}
+	j := &Job{root: req.Root, req: req, stop: req.Stop, cut: patch.Cut, notShown: patch.NotShown, added: snapshot.ParseAdded(patch.Text), redact: req.Redact}
 	if len(patch.Text) == 0 && !patch.Cut {
 		j.NothingToReview = nothingToReview(patch)
 		return j, nil
