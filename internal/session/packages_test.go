@@ -1,6 +1,7 @@
 package session
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -22,14 +23,15 @@ func TestChangedPackages(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	write("package-lock.json", `{"lockfileVersion":3,"packages":{"":{},"node_modules/a":{"version":"1.0.0"},"node_modules/b":{"version":"1.0.0"},
-		"node_modules/c":{"version":"1.0.0"},"node_modules/d":{"version":"1.0.0"},"node_modules/w":{"link":true}}}`)
-	for _, p := range []string{"a", "b", "c", "d"} {
+	write("package-lock.json", `{"lockfileVersion":3,"packages":{"":{"dependencies":{"a":"^1"},"devDependencies":{"b":"^1","c":"^1","d":"^1","w":"*"}},
+		"node_modules/a":{"version":"1.0.0"},"node_modules/b":{"version":"1.0.0"},"node_modules/c":{"version":"1.0.0"},
+		"node_modules/d":{"version":"1.0.0"},"node_modules/w":{"link":true},"node_modules/t":{"version":"1.0.0"}}}`)
+	for _, p := range []string{"a", "b", "c", "d", "t"} {
 		write("node_modules/"+p+"/package.json", `{"version":"1.0.0"}`)
 	}
 	rec := &Record{Packages: DepPackages(root), PackagesKnown: true}
 	if len(rec.Packages) != 4 {
-		t.Fatalf("recorded %q, want the four versioned packages", rec.Packages)
+		t.Fatalf("recorded %q, want the four direct dependencies with a version (not t, a dependency's)", rec.Packages)
 	}
 	if got := rec.ChangedPackages(root); len(got) != 0 {
 		t.Fatalf("nothing changed, got %q", got)
@@ -47,5 +49,28 @@ func TestChangedPackages(t *testing.T) {
 	}
 	if got := (&Record{}).ChangedPackages(root); got != nil {
 		t.Errorf("a record made before the field: %q", got)
+	}
+}
+
+// A lockfile without a root entry (lockfileVersion 1) has the direct dependencies read from the
+// root's package.json.
+func TestDepPackagesOfAnOldLockfile(t *testing.T) {
+	root := t.TempDir()
+	for name, data := range map[string]string{
+		"package-lock.json":           `{"lockfileVersion":1,"dependencies":{"a":{"version":"1.0.0"},"t":{"version":"1.0.0"}}}`,
+		"package.json":                `{"devDependencies":{"a":"^1"}}`,
+		"node_modules/a/package.json": `{"version":"1.0.0"}`,
+		"node_modules/t/package.json": `{"version":"1.0.0"}`,
+	} {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := slices.Sorted(maps.Keys(DepPackages(root))); !slices.Equal(got, []string{"node_modules/a"}) {
+		t.Errorf("recorded %q, want node_modules/a", got)
 	}
 }
