@@ -73,6 +73,9 @@ type Record struct {
 	// when PackagesKnown: a version swapped in the borrowed node_modules breaks the base as well.
 	Packages      map[string]string `json:"packages,omitempty"`
 	PackagesKnown bool              `json:"packages_known,omitempty"`
+	// Dists are the distributions of the virtualenvs at the start (DepDists), when DistsKnown.
+	Dists      []string `json:"dists,omitempty"`
+	DistsKnown bool     `json:"dists_known,omitempty"`
 	// Remotes are the repository's remotes and their URLs: only these vouch for upstream work.
 	Remotes map[string]string `json:"remotes,omitempty"`
 	// RemoteBranches are the remote-tracking branches (REMOTE/BRANCH) the repository had at the

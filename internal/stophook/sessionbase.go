@@ -140,6 +140,7 @@ func (j *judging) fromRecord(ctx context.Context, loaded, forStop *config.Config
 	// there breaks the base too, and "the base fails the same way" would excuse the change.
 	j.envChanged = append(j.envChanged, rec.ChangedBins(loaded.Root)...)
 	j.envChanged = append(j.envChanged, rec.ChangedPackages(loaded.Root)...)
+	j.envChanged = append(j.envChanged, rec.ChangedDists(loaded.Root)...)
 	adv, lost := advanced(ctx, loaded.Root, rec, j.head(ctx, loaded.Root, rec))
 	j.base, j.note = adv.Base, advanceNote(adv, rec.Base)
 	if lost {
@@ -261,7 +262,8 @@ func pinSession(ctx context.Context, cfg *config.Config, key, how string, steeri
 	rec := &session.Record{Project: cfg.Root, Session: key, How: how, Pinned: time.Now().UTC(),
 		Env: steering, EnvFormat: envid.Format, Deps: session.PresentDeps(cfg.Root),
 		Filters: git.FilterDrivers(ctx, cfg.Root), FiltersKnown: true,
-		Bins: session.DepBins(cfg.Root), BinsKnown: true, Packages: session.DepPackages(cfg.Root), PackagesKnown: true, Remotes: remotesOf(cfg.Root), Late: stoppedBefore(cfg.Root, key)}
+		Bins: session.DepBins(cfg.Root), BinsKnown: true, Packages: session.DepPackages(cfg.Root), PackagesKnown: true,
+		Dists: session.DepDists(cfg.Root), DistsKnown: true, Remotes: remotesOf(cfg.Root), Late: stoppedBefore(cfg.Root, key)}
 	if tree.Head == snapshot.NoCommit {
 		rec, err := session.Pin(rec)
 		return rec, tree, err
