@@ -64,6 +64,8 @@ type baseJudge struct {
 	envOnce     sync.Once
 	portableEnv string
 	sessionEnv  map[string]string
+	// startInputs are the ignored inputs the session kept at its start (Request.StartInputs).
+	startInputs map[string][]byte
 
 	mu        sync.Mutex
 	sets      map[string]*baseOnce
@@ -314,7 +316,7 @@ func (j *baseJudge) prepareLogs(ctx context.Context, logDir string) (baseRoot st
 	// A fresh checkout has no installed dependencies: the base borrows the project's, or its
 	// gates would fail for want of them (xo: not found) and could confirm nothing.
 	borrowDependencies(j.root, baseRoot)
-	lendIgnoredFiles(ctx, j.root, baseRoot)
+	lendIgnoredFiles(ctx, j.root, baseRoot, j.startInputs)
 	opts = runner.Options{
 		RunID:    j.runID,
 		Root:     baseRoot,

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -61,23 +62,62 @@ var notLentExts = map[string]bool{
 // lendIgnoredFiles copies the project's gitignored files (a `.env`, `web/.env`, a
 // `config/local.yml`) into the base's checkout, read-only, where it has none: a fresh checkout
 // lacks them, and a gate that reads one would fail at the base for want of it, so that an error
-// the change caused looked like the environment's. Dependency folders are borrowed instead
-// (borrowDependencies); build output, caches, artifacts and gauntlet's own files are not lent.
-// The directories git lists as wholly ignored are walked, boundedly; what is lent is bounded in
-// files and bytes. A file is read inside the project (no link leads out) and written inside the
-// base's checkout.
-func lendIgnoredFiles(ctx context.Context, root, baseRoot string) {
+// the change caused looked like the environment's. Those the session kept at its start (atStart,
+// IgnoredInputs) are lent as they were then: one the agent broke during the session, which no
+// diff shows, breaks the base no more; the others as they are now. Dependency folders are
+// borrowed instead (borrowDependencies); build output, caches, artifacts and gauntlet's own
+// files are not lent. A file is read inside the project (no link leads out) and written inside
+// the base's checkout.
+func lendIgnoredFiles(ctx context.Context, root, baseRoot string, atStart map[string][]byte) {
+	to, err := os.OpenRoot(baseRoot)
+	if err != nil {
+		return
+	}
+	defer to.Close()
+	lent := 0
+	for _, name := range slices.Sorted(maps.Keys(atStart)) {
+		if lent < maxLentFiles && lendablePath(name) && writeLent(to, name, atStart[name]) {
+			lent++
+		}
+	}
+	budget := sink{files: maxLentFiles - lent, bytes: maxLentBytes, fileBytes: maxLentFileBytes,
+		put: func(name string, data []byte) bool { return writeLent(to, name, data) }}
+	walkIgnored(ctx, root, &budget)
+}
+
+// What a session keeps of its ignored inputs at its start, in its sealed record: small files.
+const (
+	maxKeptFiles     = 100
+	maxKeptFileBytes = 64 << 10
+	maxKeptBytes     = 512 << 10
+)
+
+// IgnoredInputs reads the project's ignored inputs as lendIgnoredFiles would lend them, within
+// the smaller bounds of what a session's record keeps: the stop lends these to the base's
+// checkout as they were at the session's start.
+func IgnoredInputs(ctx context.Context, root string) map[string][]byte {
+	out := map[string][]byte{}
+	budget := sink{files: maxKeptFiles, bytes: maxKeptBytes, fileBytes: maxKeptFileBytes,
+		put: func(name string, data []byte) bool { out[name] = data; return true }}
+	walkIgnored(ctx, root, &budget)
+	return out
+}
+
+// walkIgnored gives the sink the project's ignored input files: those git lists, and the files
+// of the directories it lists as wholly ignored, walked boundedly.
+func walkIgnored(ctx context.Context, root string, to *sink) {
 	ctx, cancel := context.WithTimeout(ctx, lendTimeout)
 	defer cancel()
 	out, err := git.Output(ctx, root, maxIgnoredList, "ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory", "--", ".")
 	if err != nil {
 		return
 	}
-	l, err := newLender(root, baseRoot)
+	from, err := os.OpenRoot(root)
 	if err != nil {
 		return
 	}
-	defer l.close()
+	defer from.Close()
+	l := &lender{from: from, fromDir: root, to: to}
 	l.deadline, _ = ctx.Deadline()
 	for _, name := range git.SplitNUL(out) {
 		if l.full() || ctx.Err() != nil {
@@ -91,33 +131,24 @@ func lendIgnoredFiles(ctx context.Context, root, baseRoot string) {
 	}
 }
 
-// lender copies files from the project into the base's checkout, within its bounds.
+// sink takes the files read, within its bounds: put says whether it took one.
+type sink struct {
+	files            int
+	bytes, fileBytes int64
+	put              func(name string, data []byte) bool
+}
+
+// lender reads the project's ignored files for a sink.
 type lender struct {
-	from, to *os.Root
+	from     *os.Root
 	fromDir  string
+	to       *sink
 	deadline time.Time
-	files    int
-	bytes    int64
 	walked   int
 }
 
-func newLender(root, baseRoot string) (*lender, error) {
-	from, err := os.OpenRoot(root)
-	if err != nil {
-		return nil, err
-	}
-	to, err := os.OpenRoot(baseRoot)
-	if err != nil {
-		from.Close()
-		return nil, err
-	}
-	return &lender{from: from, to: to, fromDir: root}, nil
-}
-
-func (l *lender) close() { l.from.Close(); l.to.Close() }
-
 func (l *lender) full() bool {
-	return l.files >= maxLentFiles || l.bytes >= maxLentBytes || l.walked >= maxLendWalk || time.Now().After(l.deadline)
+	return l.to.files <= 0 || l.to.bytes <= 0 || l.walked >= maxLendWalk || time.Now().After(l.deadline)
 }
 
 // walk lends the files of a directory git lists as wholly ignored, skipping the directories that
@@ -146,8 +177,7 @@ func (l *lender) walk(dir string) {
 	})
 }
 
-// lend copies one regular file, read boundedly, to a path of the base's checkout that does not
-// exist yet, read-only.
+// lend reads one regular file, boundedly, for the sink.
 func (l *lender) lend(name string) {
 	if !lendablePath(name) {
 		return
@@ -157,27 +187,33 @@ func (l *lender) lend(name string) {
 		return
 	}
 	defer f.Close()
-	if info.Size() > maxLentFileBytes || l.bytes+info.Size() > maxLentBytes {
+	if info.Size() > l.to.fileBytes || info.Size() > l.to.bytes {
 		return
 	}
-	data, err := safefile.ReadAllSized(f, maxLentFileBytes, l.deadline, info.Size())
+	data, err := safefile.ReadAllSized(f, l.to.fileBytes, l.deadline, info.Size())
 	if err != nil {
 		return
 	}
+	if l.to.put(name, data) {
+		l.to.files--
+		l.to.bytes -= int64(len(data))
+	}
+}
+
+// writeLent writes one lent file to a path of the base's checkout that does not exist yet,
+// read-only.
+func writeLent(to *os.Root, name string, data []byte) bool {
 	if dir := path.Dir(name); dir != "." {
-		if err := l.to.MkdirAll(dir, 0o755); err != nil {
-			return
+		if err := to.MkdirAll(dir, 0o755); err != nil {
+			return false
 		}
 	}
-	w, err := l.to.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o444)
+	w, err := to.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o444)
 	if err != nil {
-		return
+		return false
 	}
 	_, err = w.Write(data)
-	if w.Close() == nil && err == nil {
-		l.files++
-		l.bytes += int64(len(data))
-	}
+	return w.Close() == nil && err == nil
 }
 
 // lendablePath says whether an ignored file may be lent: none of its directories is one never

@@ -76,6 +76,9 @@ type Record struct {
 	// Dists are the distributions of the virtualenvs at the start (DepDists), when DistsKnown.
 	Dists      []string `json:"dists,omitempty"`
 	DistsKnown bool     `json:"dists_known,omitempty"`
+	// Inputs are the project's small ignored inputs (a .env) at the start, by path: the base's
+	// checkout is lent these rather than what the agent may have made of them since.
+	Inputs map[string][]byte `json:"inputs,omitempty"`
 	// Remotes are the repository's remotes and their URLs: only these vouch for upstream work.
 	Remotes map[string]string `json:"remotes,omitempty"`
 	// RemoteBranches are the remote-tracking branches (REMOTE/BRANCH) the repository had at the
