@@ -225,4 +225,9 @@ func TestBaseDoneCalledOnceBeforeTheAddedGates(t *testing.T) {
 	if ev.at("base done") < ev.at("finish test") || ev.at("start a") < ev.at("base done") {
 		t.Errorf("BaseDone not between the base's gates and the added ones: %v", ev.log)
 	}
+	calls = 0
+	runWithin(t, 30*time.Second, func() []gates.Result { return Run(context.Background(), gs[1:2], opts) })
+	if calls != 0 {
+		t.Errorf("BaseDone called %d times without a gate the change added, want 0", calls)
+	}
 }
