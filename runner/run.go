@@ -94,6 +94,10 @@ type Options struct {
 	// Invocations may run a check gate's command in another form that checks the same (see
 	// Invocation).
 	Invocations InvocationsFunc
+	// BaseDone, when set, is called once, from the scheduling goroutine, after every gate of the
+	// base has finished and before the first gate the change added (Gate.AfterBase) starts: the
+	// caller reads there the tree the base's gates judged, which no gate is changing then.
+	BaseDone func()
 }
 
 // Run executes gs and returns their results in the same order. Gates start in input order, each

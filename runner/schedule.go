@@ -64,6 +64,8 @@ type scheduler struct {
 	wg      sync.WaitGroup
 	running int
 	left    int
+	// baseDone says whether Options.BaseDone was called.
+	baseDone bool
 }
 
 func newScheduler(r *run, gs []gates.Gate) *scheduler {
@@ -145,6 +147,12 @@ func (s *scheduler) finish(i int, res gates.Result) {
 }
 
 func (s *scheduler) start(i int, g gates.Gate) {
+	if g.AfterBase && !s.baseDone {
+		s.baseDone = true
+		if s.r.opts.BaseDone != nil {
+			s.r.opts.BaseDone()
+		}
+	}
 	s.state[i], s.running = started, s.running+1
 	s.wg.Go(func() {
 		s.results[i] = s.r.runGate(g)

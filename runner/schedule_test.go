@@ -205,3 +205,29 @@ func TestAfterBaseStartsOnceTheBaseGatesFinish(t *testing.T) {
 		}
 	}
 }
+
+// The caller is told once, between the base's gates and the first gate the change added, so that
+// it can read the tree the base's gates judged before any added gate can touch it.
+func TestBaseDoneCalledOnceBeforeTheAddedGates(t *testing.T) {
+	t.Parallel()
+	opts := testOptions(t)
+	ev := &events{}
+	opts.Observer = ev
+	calls := 0
+	opts.BaseDone = func() { calls++; ev.add("base done") }
+	a, b := shellGate("a", "true"), shellGate("b", "true")
+	a.AfterBase, b.AfterBase = true, true
+	gs := []gates.Gate{a, shellGate("test", "sleep 0.2"), b}
+	runWithin(t, 30*time.Second, func() []gates.Result { return Run(context.Background(), gs, opts) })
+	if calls != 1 {
+		t.Fatalf("BaseDone called %d times, want 1", calls)
+	}
+	if ev.at("base done") < ev.at("finish test") || ev.at("start a") < ev.at("base done") {
+		t.Errorf("BaseDone not between the base's gates and the added ones: %v", ev.log)
+	}
+	calls = 0
+	runWithin(t, 30*time.Second, func() []gates.Result { return Run(context.Background(), gs[1:2], opts) })
+	if calls != 0 {
+		t.Errorf("BaseDone called %d times without a gate the change added, want 0", calls)
+	}
+}

@@ -64,6 +64,8 @@ type baseJudge struct {
 	envOnce     sync.Once
 	portableEnv string
 	sessionEnv  map[string]string
+	// startInputs are the ignored inputs the session kept at its start (Request.StartInputs).
+	startInputs map[string][]byte
 
 	mu        sync.Mutex
 	sets      map[string]*baseOnce
@@ -314,7 +316,7 @@ func (j *baseJudge) prepareLogs(ctx context.Context, logDir string) (baseRoot st
 	// A fresh checkout has no installed dependencies: the base borrows the project's, or its
 	// gates would fail for want of them (xo: not found) and could confirm nothing.
 	borrowDependencies(j.root, baseRoot)
-	lendIgnoredFiles(ctx, j.root, baseRoot)
+	lendIgnoredFiles(ctx, j.root, baseRoot, j.startInputs)
 	opts = runner.Options{
 		RunID:    j.runID,
 		Root:     baseRoot,
@@ -329,6 +331,18 @@ func (j *baseJudge) prepareLogs(ctx context.Context, logDir string) (baseRoot st
 		done = func() { baseLogs.Close() }
 	}
 	return baseRoot, opts, done, nil
+}
+
+// projectRoot is the project's root in the base's checkout, made (once per run) with what the
+// base is lent: where a stop's control review runs (review.Kind.ControlDir).
+func (j *baseJudge) projectRoot(ctx context.Context) (string, error) {
+	j.readChange(ctx)
+	if j.from == "" {
+		return "", errors.New("the repository has no commit to compare with")
+	}
+	root, _, done, err := j.prepareLogs(ctx, "base")
+	done()
+	return root, err
 }
 
 // subLogs opens the folder name of the run's log dir (made when missing), for the logs of

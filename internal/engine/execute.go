@@ -82,6 +82,10 @@ type Request struct {
 	// environment that runs fewer tests (go env -w GOFLAGS=-run=^$) would run fewer at the base
 	// too.
 	SessionEnv map[string]string
+	// StartInputs are the project's ignored inputs (a .env) as the agent session's start had
+	// them (IgnoredInputs), from its record: the base's checkout is lent these, so that one broken
+	// during the session breaks the base no more. nil lends them as they are.
+	StartInputs map[string][]byte
 	// State is the state directory to run in, already open (the stop hook's, which may stand in
 	// for a .gauntlet the agent made unusable); nil opens the project's own. The caller closes it.
 	State *state.Dir

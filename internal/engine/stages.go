@@ -62,6 +62,9 @@ type execution struct {
 	live  *liveView
 	judge *baseJudge
 	tests *censusStage
+	added *addedWatch
+	// addedWrote is the attempt the gates the change added made on the tree, if any.
+	addedWrote []gates.IntegrityFinding
 
 	// judgeResults': the gates whose census and coverage were both compared with the base's.
 	vouching map[string]census.Census
@@ -169,14 +172,15 @@ func (e *execution) runGates(ctx context.Context) []gates.Result {
 	// The base's logs go beside the gates' (under base/).
 	e.judge = &baseJudge{root: cfg.Root, snap: e.snap, sd: e.sd, openLogs: e.logs.open, prefix: e.sd.RunLogsPrefix(e.runID),
 		env: e.env, extra: req.ExtraEnv, grace: req.Grace, abort: req.Abort, runID: e.runID, noCache: req.NoCache, remote: e.hits.remote,
-		sessionEnv: req.SessionEnv, notChange: req.NotTheChange}
+		sessionEnv: req.SessionEnv, startInputs: req.StartInputs, notChange: req.NotTheChange}
 	e.tests = newCensusStage(ctx, cfg.Root, e.sd, e.runID, e.env, req.ExtraEnv, e.toRun)
 	e.cleanup = append(e.cleanup, e.judge.close, e.tests.close)
+	e.added = newAddedWatch(ctx, e)
 	ran := runner.Run(ctx, e.toRun, runner.Options{
 		RunID: e.runID, Root: cfg.Root, OpenLogs: e.logs.open, LogPrefix: e.sd.RunLogsPrefix(e.runID),
 		Jobs: cfg.Jobs, FailFast: cfg.FailFast || req.FailFast, FailGrace: failGrace(cfg, req), FinishStarted: finishStarted(cfg, req),
 		Env: e.env, ExtraEnv: req.ExtraEnv, Grace: req.Grace, Observer: e.live.observer(), Abort: req.Abort,
-		Kinds: kinds(e.snap, e.secrets, req.StopHook),
+		Kinds: kinds(e.snap, e.secrets, req.StopHook, e.judge.projectRoot),
 		// A gate the host signalled with the hook is not the change's failure.
 		StopSignalWindow: req.StopSignalWindow,
 		// Causes first: their probes settle before new_only compares findings with the base, which
@@ -184,7 +188,11 @@ func (e *execution) runGates(ctx context.Context) []gates.Result {
 		Readers: joinReaders(causeReaders(cfg.Root, slices.Concat(e.env, req.ExtraEnv)),
 			findingReaders(cfg.Root, e.judge, added), e.tests.readers),
 		Invocations: e.tests.invocations,
+		BaseDone:    e.added.baseDoneFunc(),
 	})
+	if f, ok := e.added.finding(ran, gatesByName(cfg), ConfigFile(cfg)); ok {
+		e.addedWrote = append(e.addedWrote, f)
+	}
 	// The base's checkout goes before the worktree is read again for gates that wrote.
 	e.judge.close()
 	return ran
@@ -236,7 +244,7 @@ func (e *execution) assemble(ran []gates.Result, lost []gates.IntegrityFinding) 
 		CacheErr: e.cacheErr,
 	}
 	shapes := measuredOutweighShapes(e.integrity.Findings, lost, e.vouching)
-	run.Integrity = sanitizeIntegrity(withSessionFindings(slices.Concat(shapes, lost), req), e.secrets)
+	run.Integrity = sanitizeIntegrity(withSessionFindings(slices.Concat(e.addedWrote, shapes, lost), req), e.secrets)
 	run.IntegrityErr = e.integrityErr
 	run.Verdict = gates.VerdictWithIntegrity(gates.CountedVerdict(slices.Concat(run.Setup, run.Results), req.Counts), run.Integrity)
 	run.FirstFailure = firstFailure(ran)

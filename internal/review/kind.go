@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -25,6 +27,10 @@ type Kind struct {
 	Redact func(string) string
 	// Stop: the run judges a stop, whose reviewer's instructions are the base's.
 	Stop bool
+	// ControlDir, at a stop, makes the project's root in the base's checkout, where the control
+	// review of an answer without a verdict runs (see Control); nil, or its error, runs it in the
+	// gate's own directory.
+	ControlDir func(context.Context) (string, error)
 }
 
 var _ runner.Kind = Kind{}
@@ -73,8 +79,52 @@ func (k Kind) Run(ctx context.Context, gr *runner.GateRun) gates.Outcome {
 		return o
 	default:
 		j = job.Judge(exit.Code, answer.Bytes())
+		if job.Unanswered() {
+			return k.control(ctx, gr, job, exit.Code, j)
+		}
 	}
 	return gr.Judged(exit.Code, j)
+}
+
+// control runs the control review of a stop's review answered without a verdict (see Control),
+// in the base's checkout: its verdict, or its lack of one, decides whether first fails or stays
+// an error. A control that cannot run leaves first an error: the environment's, as any reviewer
+// that cannot run.
+func (k Kind) control(ctx context.Context, gr *runner.GateRun, job *Job, exitCode int, first Judgement) gates.Outcome {
+	g := gr.Gate
+	ctl, err := job.Control(k.controlDir(ctx, gr))
+	if err != nil {
+		return gr.Judged(exitCode, Controlled(first, Judgement{Status: gates.StatusError, Reason: "the control review did not run: " + err.Error()}))
+	}
+	defer ctl.Close()
+	env := reviewerEnv(g.Review.CLI, withoutEnv(gr.Env(ctl.Env...), "CLAUDECODE"), slices.Concat(g.Env, ctl.Env))
+	var answer Output
+	exit, err := gr.Execute(ctx, runner.Process{Argv: ctl.Argv, Dir: ctl.dir, Env: env, Stdin: bytes.NewReader(ctl.Stdin)}, &answer)
+	if err != nil || exit.Interrupted {
+		if ctx.Err() != nil {
+			return gr.Stopped(ctx, -1)
+		}
+		return gr.Judged(exitCode, Controlled(first, Judgement{Status: gates.StatusError, Reason: fmt.Sprintf("the control review did not run: %v", err)}))
+	}
+	return gr.Judged(exitCode, Controlled(first, ctl.Judge(exit.Code, answer.Bytes())))
+}
+
+// controlDir is where the control review runs: the gate's directory in the base's checkout, so
+// that nothing the change wrote in the work tree (an AGENTS.md or CLAUDE.md a reviewer CLI reads
+// by itself) reaches it; the gate's own directory when the base cannot be checked out.
+func (k Kind) controlDir(ctx context.Context, gr *runner.GateRun) string {
+	if k.ControlDir == nil {
+		return gr.Dir()
+	}
+	base, err := k.ControlDir(ctx)
+	if err != nil {
+		return gr.Dir()
+	}
+	dir := filepath.Join(base, filepath.FromSlash(gr.Gate.Dir))
+	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
+		return base
+	}
+	return dir
 }
 
 // withoutEnv drops every entry of key.

@@ -59,6 +59,13 @@ type Job struct {
 	root    string
 	tempDir string
 	stop    bool
+	// instructions are the review's instructions, and req the request it was prepared for, for
+	// its control review (Control); dir is where the control runs.
+	instructions string
+	req          Request
+	dir          string
+	// unanswered: at a stop, the model answered without a verdict (Unanswered).
+	unanswered bool
 	// cut says the diff was cut at max_diff_bytes; notShown are the files it left out.
 	cut      bool
 	notShown []string
@@ -84,7 +91,7 @@ func Prepare(ctx context.Context, req Request) (*Job, error) {
 	if err != nil {
 		return nil, err
 	}
-	j := &Job{root: req.Root, stop: req.Stop, cut: patch.Cut, notShown: patch.NotShown, added: snapshot.ParseAdded(patch.Text), redact: req.Redact}
+	j := &Job{root: req.Root, req: req, stop: req.Stop, cut: patch.Cut, notShown: patch.NotShown, added: snapshot.ParseAdded(patch.Text), redact: req.Redact}
 	if len(patch.Text) == 0 && !patch.Cut {
 		j.NothingToReview = nothingToReview(patch)
 		return j, nil
@@ -92,7 +99,7 @@ func Prepare(ctx context.Context, req Request) (*Job, error) {
 	if err := j.startReviewer(req); err != nil {
 		return nil, err
 	}
-	j.Stdin = buildPrompt(instructions, patch, maxBytes)
+	j.Stdin, j.instructions = buildPrompt(instructions, patch, maxBytes), instructions
 	return j, nil
 }
 
@@ -175,16 +182,13 @@ func (j *Job) Close() error {
 }
 
 // Judge reads the reviewer's answer (exit code and output) into the gate's judgement. No
-// verdict is an error and never a failure, but at a stop when the model answered without one.
+// verdict is an error; at a stop, one the model answered without is Unanswered, and the control
+// review decides (Controlled).
 func (j *Job) Judge(exitCode int, output []byte) Judgement {
 	v, cause := j.rev.answer(exitCode, output)
 	if v == nil {
-		jm := j.noVerdict(cause, output)
-		if j.stop && answeredWithoutVerdict(cause) {
-			jm.Status = gates.StatusFail
-			jm.Reason += " (the reviewer ran and answered: at a stop, an answer without a verdict is the change's, as a diff can ask the model for it)"
-		}
-		return jm
+		j.unanswered = j.stop && answeredWithoutVerdict(cause)
+		return j.noVerdict(cause, output)
 	}
 	return j.partial(judgeVerdict(v, j.added, j.root))
 }

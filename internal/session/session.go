@@ -32,7 +32,7 @@ const (
 	PinnedAtJudge    = "background judge"
 	sealPurpose      = "session base"
 	sessionsDir      = "sessions"
-	maxRecordBytes   = 4 << 20 // a config of at most 1 MiB, base64, the dependency executables (DepBins) and a few ids
+	maxRecordBytes   = 6 << 20 // a config of at most 1 MiB, base64, the dependency executables (DepBins) and packages (DepPackages), and a few ids
 	maxSessionsKept  = 256
 	readRecordBudget = 5 * time.Second
 )
@@ -69,6 +69,16 @@ type Record struct {
 	// breaks the base as well, and the base's failure would prove nothing.
 	Bins      map[string]string `json:"bins,omitempty"`
 	BinsKnown bool              `json:"bins_known,omitempty"`
+	// Packages are the packages the npm lockfile lists, as installed at the start (DepPackages),
+	// when PackagesKnown: a version swapped in the borrowed node_modules breaks the base as well.
+	Packages      map[string]string `json:"packages,omitempty"`
+	PackagesKnown bool              `json:"packages_known,omitempty"`
+	// Dists are the distributions of the virtualenvs at the start (DepDists), when DistsKnown.
+	Dists      []string `json:"dists,omitempty"`
+	DistsKnown bool     `json:"dists_known,omitempty"`
+	// Inputs are the project's small ignored inputs (a .env) at the start, by path: the base's
+	// checkout is lent these rather than what the agent may have made of them since.
+	Inputs map[string][]byte `json:"inputs,omitempty"`
 	// Remotes are the repository's remotes and their URLs: only these vouch for upstream work.
 	Remotes map[string]string `json:"remotes,omitempty"`
 	// RemoteBranches are the remote-tracking branches (REMOTE/BRANCH) the repository had at the

@@ -308,6 +308,7 @@ func (c *call) speculate(ctx context.Context, cfg *config.Config, judged judging
 		BaseJudged:      judged.baseJudged,
 		SessionFindings: judged.allFindings(),
 		SessionEnv:      judged.startEnv,
+		StartInputs:     judged.startInputs,
 		Env:             c.Environ,
 		ExtraEnv:        c.gateEnv(),
 		Grace:           grace,

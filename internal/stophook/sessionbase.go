@@ -45,6 +45,8 @@ type judging struct {
 	// steered them at the session's start, from its record (nil without one).
 	steering map[string]string
 	startEnv map[string]string
+	// startInputs are the ignored inputs the session's record kept (engine.IgnoredInputs).
+	startInputs map[string][]byte
 	// atStart says the base was pinned at the session's start (its session-start hook), before
 	// the agent could commit anything: only such a base may excuse a failure as pre-existing.
 	atStart bool
@@ -129,6 +131,7 @@ func (j *judging) fromRecord(ctx context.Context, loaded, forStop *config.Config
 	}
 	j.atStart = rec.How == session.PinnedAtStart && !rec.Late
 	j.startEnv = startEnvironment(rec)
+	j.startInputs = rec.Inputs
 	j.envChanged = envid.Changed(j.startEnv, j.steering)
 	for _, d := range rec.MissingDeps(loaded.Root) {
 		j.envChanged = append(j.envChanged, d+" removed")
@@ -139,6 +142,8 @@ func (j *judging) fromRecord(ctx context.Context, loaded, forStop *config.Config
 	// The base's checkout borrows the dependency directories: an executable removed or replaced
 	// there breaks the base too, and "the base fails the same way" would excuse the change.
 	j.envChanged = append(j.envChanged, rec.ChangedBins(loaded.Root)...)
+	j.envChanged = append(j.envChanged, rec.ChangedPackages(loaded.Root)...)
+	j.envChanged = append(j.envChanged, rec.ChangedDists(loaded.Root)...)
 	adv, lost := advanced(ctx, loaded.Root, rec, j.head(ctx, loaded.Root, rec))
 	j.base, j.note = adv.Base, advanceNote(adv, rec.Base)
 	if lost {
@@ -246,6 +251,25 @@ func PinSession(ctx context.Context, cfg *config.Config, key, how string, enviro
 }
 
 // pinSession is PinSession, also returning the work tree it read to pin a new session.
+// inputsAtStart are what the base's checkout borrows or is lent, as the session starts with
+// them: the installed packages' versions and the small ignored inputs.
+type inputsAtStart struct {
+	packages map[string]string
+	dists    []string
+	ignored  map[string][]byte
+}
+
+// readInputsAtStart reads the inputs at the start beside the caller's own reading of the tree
+// (git status): the ignored files are another walk of the tree by git. The function it returns
+// waits for them.
+func readInputsAtStart(ctx context.Context, root string) func() inputsAtStart {
+	done := make(chan inputsAtStart, 1)
+	go func() {
+		done <- inputsAtStart{packages: session.DepPackages(root), dists: session.DepDists(root), ignored: engine.IgnoredInputs(ctx, root)}
+	}()
+	return func() inputsAtStart { return <-done }
+}
+
 func pinSession(ctx context.Context, cfg *config.Config, key, how string, steering map[string]string) (*session.Record, *snapshot.Tree, error) {
 	if rec, err := session.Load(cfg.Root, key); rec != nil || err != nil {
 		return rec, nil, err
@@ -253,14 +277,17 @@ func pinSession(ctx context.Context, cfg *config.Config, key, how string, steeri
 	ctx, cancel := context.WithTimeout(ctx, pinTimeout)
 	defer cancel()
 	snap := snapshot.New(cfg.Root, snapshot.Options{Base: cfg.Base})
+	inputs := readInputsAtStart(ctx, cfg.Root)
 	tree, err := snap.Tree(ctx)
+	in := inputs()
 	if err != nil {
 		return nil, nil, fmt.Errorf("pin the session's base: %w", err)
 	}
 	rec := &session.Record{Project: cfg.Root, Session: key, How: how, Pinned: time.Now().UTC(),
 		Env: steering, EnvFormat: envid.Format, Deps: session.PresentDeps(cfg.Root),
 		Filters: git.FilterDrivers(ctx, cfg.Root), FiltersKnown: true,
-		Bins: session.DepBins(cfg.Root), BinsKnown: true, Remotes: remotesOf(cfg.Root), Late: stoppedBefore(cfg.Root, key)}
+		Bins: session.DepBins(cfg.Root), BinsKnown: true, Packages: in.packages, PackagesKnown: true,
+		Dists: in.dists, DistsKnown: true, Inputs: in.ignored, Remotes: remotesOf(cfg.Root), Late: stoppedBefore(cfg.Root, key)}
 	if tree.Head == snapshot.NoCommit {
 		rec, err := session.Pin(rec)
 		return rec, tree, err

@@ -463,6 +463,7 @@ func (c *call) request(cfg *config.Config, st *stopState, progress *report.Progr
 		BaseJudged:      c.session.baseJudged,
 		SessionFindings: c.session.allFindings(),
 		SessionEnv:      c.session.startEnv,
+		StartInputs:     c.session.startInputs,
 		Env:             c.Environ,
 		ExtraEnv:        c.gateEnv(),
 		Observer:        progress,
