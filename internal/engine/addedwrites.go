@@ -17,13 +17,18 @@ import (
 // it all back before it ends still leaves each file it touched another identity (inode, change
 // time), which no one can set back. The change's gates are the change's: `writes: true` on one
 // is the change's word, so it excuses nothing here. Ignored files (build output, caches) are the
-// tools' own.
+// tools' own. A file outside the change that an added gate rewrites with the bytes it had (a
+// generator run again before `git diff --exit-code`, `npm install` writing the same lockfile)
+// changed nothing the base's gates judged, and git says so: it is not named.
 
 // addedWatch reads the tree's identities once the base's gates are done, and again once the
 // added gates are; it is nil when no added gate runs.
 type addedWatch struct {
-	read   func() (snapshot.Identities, error)
+	read   func() (*snapshot.Tree, snapshot.Identities, error)
 	before snapshot.Identities
+	// judged is the tree the base's gates found, when the run read it before its gates (nil:
+	// every changed identity is named).
+	judged *snapshot.Tree
 	ok     bool
 }
 
@@ -31,13 +36,18 @@ func newAddedWatch(ctx context.Context, e *execution) *addedWatch {
 	if !slices.ContainsFunc(e.toRun, func(g gates.Gate) bool { return g.AfterBase }) {
 		return nil
 	}
-	return &addedWatch{read: func() (snapshot.Identities, error) {
+	w := &addedWatch{read: func() (*snapshot.Tree, snapshot.Identities, error) {
 		t, err := NewSnapshot(e.cfg, e.req.Scope).Tree(ctx)
 		if err != nil {
-			return snapshot.Identities{}, err
+			return nil, snapshot.Identities{}, err
 		}
-		return t.Identities(ctx)
+		ids, err := t.Identities(ctx)
+		return t, ids, err
 	}}
+	if e.before != nil {
+		w.judged = e.before.tree
+	}
+	return w
 }
 
 // baseDoneFunc is the runner's BaseDone: it reads the tree the base's gates judged (nil when no
@@ -50,21 +60,21 @@ func (w *addedWatch) baseDoneFunc() func() {
 }
 
 func (w *addedWatch) readOK() (snapshot.Identities, bool) {
-	ids, err := w.read()
+	_, ids, err := w.read()
 	return ids, err == nil
 }
 
 // finding is the attempt the added gates made on the tree (ok false: none was seen), naming the
 // added gates that ran and the files whose identity changed while they did.
-func (w *addedWatch) finding(ran []gates.Result, byName map[string]gates.Gate, configFile string) (gates.IntegrityFinding, bool) {
+func (w *addedWatch) finding(ctx context.Context, ran []gates.Result, byName map[string]gates.Gate, configFile string) (gates.IntegrityFinding, bool) {
 	if w == nil || !w.ok {
 		return gates.IntegrityFinding{}, false
 	}
-	after, ok := w.readOK()
-	if !ok {
+	tree, after, err := w.read()
+	if err != nil {
 		return gates.IntegrityFinding{}, false
 	}
-	changed := w.before.Changed(after)
+	changed := slices.DeleteFunc(w.before.Changed(after), func(p string) bool { return w.rewrittenAlike(ctx, tree, p) })
 	if len(changed) == 0 {
 		return gates.IntegrityFinding{}, false
 	}
@@ -78,4 +88,27 @@ func (w *addedWatch) finding(ran []gates.Result, byName map[string]gates.Gate, c
 		Message: fmt.Sprintf("the gate %s the change added changed the files the base's gates judged while it ran (%s), even if it put them back: "+
 			"a gate the change adds must leave the tracked and untracked files as it found them (it may write ignored build output)",
 			strings.Join(names, ", "), termtext.Short(strings.Join(changed, ", "), 300))}, true
+}
+
+// rewrittenAlike says whether path, whose identity changed, is a file outside the change that
+// holds what it held: git found it no different from the index and HEAD both before the gates ran
+// and now (HEAD unchanged is checked apart), and git is not told to look away from it. The
+// change's own files are named however they were put back: stashing them and popping them back
+// is how a gate hides the change, and nothing honest needs it.
+func (w *addedWatch) rewrittenAlike(ctx context.Context, after *snapshot.Tree, path string) bool {
+	if w.judged == nil || path == "HEAD" {
+		return false
+	}
+	if _, inChange := w.judged.Lookup(path); inChange {
+		return false
+	}
+	if _, changedNow := after.Lookup(path); changedNow {
+		return false
+	}
+	index, err := after.Index(ctx)
+	if err != nil {
+		return false
+	}
+	i := slices.IndexFunc(index, func(e snapshot.IndexEntry) bool { return e.Path == path })
+	return i >= 0 && !index[i].Hidden
 }

@@ -190,7 +190,7 @@ func (e *execution) runGates(ctx context.Context) []gates.Result {
 		Invocations: e.tests.invocations,
 		BaseDone:    e.added.baseDoneFunc(),
 	})
-	if f, ok := e.added.finding(ran, gatesByName(cfg), ConfigFile(cfg)); ok {
+	if f, ok := e.added.finding(ctx, ran, gatesByName(cfg), ConfigFile(cfg)); ok {
 		e.addedWrote = append(e.addedWrote, f)
 	}
 	// The base's checkout goes before the worktree is read again for gates that wrote.
