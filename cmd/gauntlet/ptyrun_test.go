@@ -22,7 +22,7 @@ func init() {
 }
 
 // ptyEnv is what a program run under ptyrun sees of the script's environment.
-var ptyEnv = []string{"PATH", "HOME", "WORK", "TMPDIR", "XDG_STATE_HOME", "GOCACHE", "GOMODCACHE",
+var ptyEnv = []string{"PATH", "HOME", "WORK", "TMPDIR", "HANG_GUARD", "XDG_STATE_HOME", "GOCACHE", "GOMODCACHE",
 	"GIT_CONFIG_GLOBAL", "GIT_CONFIG_NOSYSTEM", "GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL"}
 
 // ptyRun is one ptyrun: a program on a pseudo-terminal, its stream read into a virtual screen.
@@ -95,6 +95,15 @@ func (r *ptyRun) run(ts *testscript.TestScript, argv []string) {
 		select {
 		case <-r.matched:
 			r.snapshot(ts)
+		case <-read:
+			// The program ended: the screen may still have shown until on its way.
+			select {
+			case <-r.matched:
+				r.snapshot(ts)
+			default:
+				_ = cmd.Wait()
+				ts.Fatalf("ptyrun: %s ended before the screen showed %q; it showed:\n%s", argv[0], r.until, r.text())
+			}
 		case <-deadline:
 			_ = cmd.Process.Kill()
 			_ = cmd.Wait()
