@@ -92,25 +92,30 @@ func (r *ptyRun) run(ts *testscript.TestScript, argv []string) {
 	}()
 	deadline := time.After(hangGuard(60 * time.Second))
 	if until != nil {
-		select {
-		case <-r.matched:
-			r.snapshot(ts)
-		case <-read:
-			// The program ended: the screen may still have shown until on its way.
-			select {
-			case <-r.matched:
-				r.snapshot(ts)
-			default:
-				_ = cmd.Wait()
-				ts.Fatalf("ptyrun: %s ended before the screen showed %q; it showed:\n%s", argv[0], r.until, r.text())
-			}
-		case <-deadline:
-			_ = cmd.Process.Kill()
-			_ = cmd.Wait()
-			ts.Fatalf("ptyrun: the screen never showed %q; it showed:\n%s", r.until, r.text())
-		}
+		r.await(ts, cmd, read, deadline)
 	}
 	r.wait(ts, cmd, read, deadline)
+}
+
+// await waits for the screen to show until and snapshots it; it fails, with what the screen
+// showed, when the program ends first or the deadline passes.
+func (r *ptyRun) await(ts *testscript.TestScript, cmd *exec.Cmd, read <-chan struct{}, deadline <-chan time.Time) {
+	select {
+	case <-r.matched:
+	case <-read:
+		// The program ended: the screen may still have shown until on its way.
+		select {
+		case <-r.matched:
+		default:
+			_ = cmd.Wait()
+			ts.Fatalf("ptyrun: %s ended before the screen showed %q; it showed:\n%s", cmd.Path, r.until, r.text())
+		}
+	case <-deadline:
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		ts.Fatalf("ptyrun: the screen never showed %q; it showed:\n%s", r.until, r.text())
+	}
+	r.snapshot(ts)
 }
 
 // copy reads the pty into the screen until the program's side closes. Reads end with EIO on
