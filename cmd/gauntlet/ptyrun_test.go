@@ -33,8 +33,9 @@ type ptyRun struct {
 
 	mu     sync.Mutex
 	screen *vtScreen
-	// shown is the screen when it first showed until; matched is closed then.
+	// shown is the screen when it first showed until; matched is closed then, once.
 	shown   string
+	seen    bool
 	matched chan struct{}
 }
 
@@ -144,11 +145,11 @@ func (r *ptyRun) feed(b []byte, until *regexp.Regexp) {
 		}
 		b = b[len(line):]
 		_, _ = r.screen.Write(line)
-		if until == nil || r.shown != "" || line[len(line)-1] != '\n' {
+		if until == nil || r.seen || line[len(line)-1] != '\n' {
 			continue
 		}
 		if text := r.screen.String(); until.MatchString(text) {
-			r.shown = text
+			r.shown, r.seen = text, true
 			close(r.matched)
 		}
 	}
