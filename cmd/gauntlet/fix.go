@@ -156,7 +156,9 @@ func fixedRunExit(ctx context.Context, view io.Writer, colored bool, run *engine
 	}
 	fmt.Fprintln(view)
 	interrupted := errors.Is(context.Cause(ctx), errInterrupted)
-	werr := report.WriteText(view, run.Report, report.TextOptions{Color: colored, Interrupted: interrupted})
+	// The live view showed each gate's end, on a terminal or off it: the summary does not list
+	// them again.
+	werr := report.WriteText(view, run.Report, report.TextOptions{Color: colored, Interrupted: interrupted, ByStatus: true})
 	if err = errors.Join(werr, err); err != nil && run.Verdict != gates.VerdictFail {
 		return err
 	}

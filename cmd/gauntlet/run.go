@@ -287,9 +287,10 @@ func anyHTML(outs []report.Output) bool {
 
 // summaryOptions are how the terminal summary is written.
 func summaryOptions(cfg *config.Config, out runOutputs, run *engine.Run, interrupted, annotate bool) report.TextOptions {
-	// A plain view printed every gate's finish line: the summary does not list them again. Under
-	// GitHub Actions the table stays, beside the annotations and the step summary that read it.
-	text := report.TextOptions{Color: out.colored, Interrupted: interrupted, ByStatus: !out.tty && !annotate}
+	// The view showed every gate's end already, as a finish line or in the live block left on
+	// screen: the summary does not list them again. Under GitHub Actions the table stays, beside
+	// the annotations and the step summary that read it.
+	text := report.TextOptions{Color: out.colored, Interrupted: interrupted, ByStatus: !annotate}
 	if cfg.FailFast {
 		text.FirstFailure = run.FirstFailure
 	}

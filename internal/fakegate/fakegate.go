@@ -38,6 +38,7 @@ func init() {
 		"spawn":      {"spawn PIDFILE     start a child that ignores SIGTERM and sleeps; write its pid to PIDFILE", spawnStep},
 		"pid":        {"pid FILE          write this process's pid to FILE", pidStep},
 		"touch":      {"touch FILE        create FILE (a marker that the gate started)", touchStep},
+		"waitfor":    {"waitfor FILE D    wait until FILE exists; exit 3 if it does not within D", waitForStep},
 		"env":        {"env NAME...       print NAME=value for each variable (NAME= when unset)", envStep},
 	}
 }
@@ -166,6 +167,28 @@ func touchStep(args []string) (int, error) {
 		return 0, err
 	}
 	return 1, os.WriteFile(args[0], nil, 0o644)
+}
+
+// waitForStep blocks until a test says so by creating a file: a slow gate whose end is an event
+// of the test, not a guess at how long the rest of the run takes. The deadline only turns a
+// broken test into a failure instead of a hang.
+func waitForStep(args []string) (int, error) {
+	if err := need(args, 2); err != nil {
+		return 0, err
+	}
+	d, err := time.ParseDuration(args[1])
+	if err != nil {
+		return 0, err
+	}
+	for deadline := time.Now().Add(d); ; time.Sleep(20 * time.Millisecond) {
+		if _, err := os.Stat(args[0]); err == nil {
+			return 2, nil
+		}
+		if time.Now().After(deadline) {
+			fmt.Fprintf(os.Stderr, "fakegate: %s did not appear within %s\n", args[0], d)
+			return 2, errExit(3)
+		}
+	}
 }
 
 func envStep(args []string) (int, error) {

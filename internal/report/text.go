@@ -24,9 +24,9 @@ type TextOptions struct {
 	// Interrupted: the run was stopped by Ctrl-C or a signal. The verdict line says so instead of
 	// the verdict its cancelled gates make, so that the summary gives one verdict, the true one.
 	Interrupted bool
-	// ByStatus: the view printed each gate's finish line already (a plain, not redrawn, run), so
-	// the summary names the gates on one line per status instead of a table that repeats them,
-	// and each block says where its gate's log is.
+	// ByStatus: the view showed each gate's end already (a plain run's finish lines, or the live
+	// block a terminal keeps on screen), so the summary names the gates on one line per status
+	// instead of a table that repeats them, and each block says where its gate's log is.
 	ByStatus bool
 }
 
