@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -79,13 +81,20 @@ func geminiProject(t *testing.T, config string, files map[string]string) (p *pro
 	p.write("../home/.gemini/settings.json", `{"security": {"auth": {"selectedType": "gemini-api-key"}}, "general": {"disableAutoUpdate": true, "disableUpdateNag": true}, "privacy": {"usageStatisticsEnabled": false}, "telemetry": {"enabled": false}}`)
 	p.write("../home/.gemini/trustedFolders.json", fmt.Sprintf(`{%q: "TRUST_FOLDER"}`, p.dir))
 	// The repository's own identity: Gemini CLI's shell does not pass HOME's git settings on.
+	commitProject(p)
+	return p, bin, func(m *fakemodel.Server) []string {
+		return []string{"GEMINI_API_KEY=fake", "GOOGLE_GEMINI_BASE_URL=" + m.URL}
+	}
+}
+
+// commitProject commits the project as init left it, under an identity of the repository's own
+// (the hosts' shells do not all pass HOME's git settings on), which the agent's commits use too.
+func commitProject(p *project) {
+	p.t.Helper()
 	p.run("git", "config", "user.email", "agent@example.com")
 	p.run("git", "config", "user.name", "agent")
 	p.run("git", "add", "-A")
 	p.run("git", "commit", "-q", "-m", "the project")
-	return p, bin, func(m *fakemodel.Server) []string {
-		return []string{"GEMINI_API_KEY=fake", "GOOGLE_GEMINI_BASE_URL=" + m.URL}
-	}
 }
 
 // outside writes a shell script outside the project, for the model to run: what it does is not
@@ -166,8 +175,23 @@ func checkPinnedStop(t *testing.T, p *project, before int, host, want, hostOut s
 	if st := p.gauntlet(0, "status"); strings.HasPrefix(want, "block") && !strings.Contains(st, "[test-file-removed]") {
 		t.Errorf("the block does not name the dropped test:\n%s", st)
 	}
-	if left := settled(p.dir); len(left) != 0 {
-		t.Errorf("still running in the project after the session ended:\n%s", strings.Join(left, "\n"))
+	checkNothingRuns(t, p)
+}
+
+// checkNothingRuns fails the test when a process still runs in the project once the deadline
+// passed, and ends those (the test's own) so that they do not outlive it.
+func checkNothingRuns(t *testing.T, p *project) {
+	t.Helper()
+	left := settled(p.dir)
+	if len(left) == 0 {
+		return
+	}
+	t.Errorf("still running in the project after the session ended:\n%s", strings.Join(left, "\n"))
+	for _, l := range left {
+		pid, _, _ := strings.Cut(l, ":")
+		if n, err := strconv.Atoi(pid); err == nil {
+			_ = syscall.Kill(n, syscall.SIGKILL)
+		}
 	}
 }
 
@@ -209,11 +233,9 @@ func checkJudgeEnded(t *testing.T, p *project, calls, started string) {
 	if !strings.Contains(calls, "--session-end") {
 		t.Fatalf("the host ran no session-end hook")
 	}
+	checkNothingRuns(t, p)
 	if data, _ := os.ReadFile(started); !strings.Contains(string(data), "AfterEdit") {
-		t.Fatalf("no judge started the gate during the session (started: %q)", data)
-	}
-	if left := settled(p.dir); len(left) != 0 {
-		t.Errorf("still running in the project after the session ended:\n%s", strings.Join(left, "\n"))
+		t.Errorf("no judge started the gate during the session (started: %q)", data)
 	}
 }
 
@@ -278,5 +300,65 @@ func settled(dir string) []string {
 			return left
 		}
 		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+// The example of issue 40 with Codex's own payloads (codex exec fires SessionStart, source
+// startup): the session start pins the base under codex, a test dropped and committed before the
+// first stop is blocked, an honest commit allowed; with init's entries and an older init's
+// (--host auto). Nothing of gauntlet's runs in the project once codex exec exits.
+func TestCodexSessionPin(t *testing.T) {
+	for _, tc := range []struct {
+		name, script, want string
+		auto               bool
+	}{
+		{"weakened", weakenScript, "block/fail", false},
+		{"weakened, entries without --host", weakenScript, "block/fail", true},
+		{"honest", honestScript, "allow/pass", false},
+		{"honest, entries without --host", honestScript, "allow/pass", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := startModel(t)
+			p, codexHome := codexProjectWith(t, pinConfig, map[string]string{"calc_test.go": calcTest})
+			if tc.auto {
+				p.write(".codex/hooks.json", strings.ReplaceAll(p.read(".codex/hooks.json"), " --host codex", ""))
+			}
+			commitProject(p)
+			writeCodexConfig(t, codexHome, m, p.dir, "")
+			writeCodexConfig(t, codexHome, m, p.dir, codexTrustAll(t, p))
+			log, before := captureHooks(t, p), p.commits()
+			m.Calls = map[int64]fakemodel.Call{
+				1: {Name: "exec_command", Args: map[string]any{"cmd": "sh " + outside(t, "work.sh", tc.script)}},
+			}
+			stderr := codexExec(t, p)
+			t.Logf("Codex's hook calls:\n%s", hookCalls(t, log))
+			checkPinnedStop(t, p, before, "codex", tc.want, stderr)
+		})
+	}
+}
+
+// The session ends while its judge runs a gate, with no stop to wait for it: codex exec's
+// SessionEnd stops the judge and its gate.
+func TestCodexSessionEndStopsTheJudge(t *testing.T) {
+	for _, auto := range []bool{false, true} {
+		t.Run(fmt.Sprintf("entries without --host %v", auto), func(t *testing.T) {
+			m := startModel(t)
+			started := filepath.Join(t.TempDir(), "started")
+			p, codexHome := codexProjectWith(t, fmt.Sprintf(slowGateConfig, started), nil)
+			hooks := withoutEvent(t, p.read(".codex/hooks.json"), "Stop")
+			if auto {
+				hooks = strings.ReplaceAll(hooks, " --host codex", "")
+			}
+			p.write(".codex/hooks.json", hooks)
+			commitProject(p)
+			writeCodexConfig(t, codexHome, m, p.dir, "")
+			writeCodexConfig(t, codexHome, m, p.dir, codexTrustAll(t, p))
+			log := captureHooks(t, p)
+			m.Calls = map[int64]fakemodel.Call{1: {Name: "exec_command", Args: map[string]any{"cmd": "sleep 4"}}}
+			codexExec(t, p)
+			calls := hookCalls(t, log)
+			t.Logf("Codex's hook calls:\n%s", calls)
+			checkJudgeEnded(t, p, calls, started)
+		})
 	}
 }
