@@ -362,3 +362,113 @@ func TestCodexSessionEndStopsTheJudge(t *testing.T) {
 		})
 	}
 }
+
+// claudeBypass lets Claude Code run the model's commands without asking (bypassPermissions),
+// which it refuses as root outside a sandbox: the test's HOME and project are the sandbox. Its
+// hooks run all the same.
+var claudeBypass = []string{"IS_SANDBOX=1"}
+
+// The example of issue 40 with Claude Code's own payloads, as for Gemini CLI and Codex.
+func TestClaudeSessionPin(t *testing.T) {
+	for _, tc := range []struct {
+		name, script, want string
+		auto               bool
+	}{
+		{"weakened", weakenScript, "block/fail", false},
+		{"weakened, entries without --host", weakenScript, "block/fail", true},
+		{"honest", honestScript, "allow/pass", false},
+		{"honest, entries without --host", honestScript, "allow/pass", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := startModel(t)
+			script := outside(t, "work.sh", tc.script)
+			p := newProjectWith(t, "claude", pinConfig, map[string]string{"calc_test.go": calcTest})
+			if tc.auto {
+				p.write(".claude/settings.local.json", strings.ReplaceAll(p.read(".claude/settings.local.json"), " --host claude", ""))
+			}
+			commitProject(p)
+			log, before := captureHooks(t, p), p.commits()
+			m.ToolUses = map[int64]fakemodel.Call{1: {Name: "Bash", Args: map[string]any{"command": "sh " + script}}}
+			claudePrint(t, p, m, claudeBypass, "--permission-mode", "bypassPermissions", "finish the work")
+			t.Logf("Claude Code's hook calls:\n%s", hookCalls(t, log))
+			bodies := m.Bodies()
+			_, result, _ := strings.Cut(strings.Join(bodies, "\n"), `"tool_result"`)
+			checkPinnedStop(t, p, before, "claude", tc.want, "the Bash call's result: "+result[:min(len(result), 800)])
+		})
+	}
+}
+
+// Claude Code's SessionEnd stops a judge still running its gate when the session ends.
+func TestClaudeSessionEndStopsTheJudge(t *testing.T) {
+	for _, auto := range []bool{false, true} {
+		t.Run(fmt.Sprintf("entries without --host %v", auto), func(t *testing.T) {
+			m := startModel(t)
+			started := filepath.Join(t.TempDir(), "started")
+			p := newProjectWith(t, "claude", fmt.Sprintf(slowGateConfig, started), nil)
+			settings := withoutEvent(t, p.read(".claude/settings.local.json"), "Stop")
+			if auto {
+				settings = strings.ReplaceAll(settings, " --host claude", "")
+			}
+			p.write(".claude/settings.local.json", settings)
+			commitProject(p)
+			log := captureHooks(t, p)
+			m.ToolUses = map[int64]fakemodel.Call{1: {Name: "Bash", Args: map[string]any{"command": "sleep 4"}}}
+			claudePrint(t, p, m, claudeBypass, "--permission-mode", "bypassPermissions", "finish the work")
+			calls := hookCalls(t, log)
+			t.Logf("Claude Code's hook calls:\n%s", calls)
+			checkJudgeEnded(t, p, calls, started)
+		})
+	}
+}
+
+// The example of issue 40 with Copilot CLI's own payloads (sessionStart), as for the others.
+func TestCopilotSessionPin(t *testing.T) {
+	for _, tc := range []struct {
+		name, script, want string
+		auto               bool
+	}{
+		{"weakened", weakenScript, "block/fail", false},
+		{"weakened, entries without --host", weakenScript, "block/fail", true},
+		{"honest", honestScript, "allow/pass", false},
+		{"honest, entries without --host", honestScript, "allow/pass", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := startModel(t)
+			p := newProjectWith(t, "copilot", pinConfig, map[string]string{"calc_test.go": calcTest})
+			if tc.auto {
+				p.write(".github/hooks/gauntlet.json", strings.ReplaceAll(p.read(".github/hooks/gauntlet.json"), " --host copilot", ""))
+			}
+			commitProject(p)
+			copilotTrust(t, p, p.dir)
+			log, before := captureHooks(t, p), p.commits()
+			m.Calls = map[int64]fakemodel.Call{1: {Name: "bash", Args: map[string]any{"command": "sh " + outside(t, "work.sh", tc.script), "description": "work", "initial_wait": 30}}}
+			out := copilotRun(t, p, m)
+			t.Logf("Copilot CLI's hook calls:\n%s", hookCalls(t, log))
+			checkPinnedStop(t, p, before, "copilot", tc.want, out)
+		})
+	}
+}
+
+// Copilot CLI's sessionEnd stops a judge still running its gate when the session ends.
+func TestCopilotSessionEndStopsTheJudge(t *testing.T) {
+	for _, auto := range []bool{false, true} {
+		t.Run(fmt.Sprintf("entries without --host %v", auto), func(t *testing.T) {
+			m := startModel(t)
+			started := filepath.Join(t.TempDir(), "started")
+			p := newProjectWith(t, "copilot", fmt.Sprintf(slowGateConfig, started), nil)
+			hooks := withoutEvent(t, p.read(".github/hooks/gauntlet.json"), "agentStop")
+			if auto {
+				hooks = strings.ReplaceAll(hooks, " --host copilot", "")
+			}
+			p.write(".github/hooks/gauntlet.json", hooks)
+			commitProject(p)
+			copilotTrust(t, p, p.dir)
+			log := captureHooks(t, p)
+			m.Calls = map[int64]fakemodel.Call{1: {Name: "bash", Args: map[string]any{"command": "sleep 4", "description": "wait", "initial_wait": 30}}}
+			copilotRun(t, p, m)
+			calls := hookCalls(t, log)
+			t.Logf("Copilot CLI's hook calls:\n%s", calls)
+			checkJudgeEnded(t, p, calls, started)
+		})
+	}
+}
