@@ -200,13 +200,13 @@ func checkNothingRuns(t *testing.T, p *project) {
 // judge and its gate. The gate sleeps five minutes, longer than the wait below: still running
 // means nothing stopped it.
 func TestGeminiSessionEndStopsTheJudge(t *testing.T) {
-	for _, auto := range []bool{false, true} {
-		t.Run(fmt.Sprintf("entries without --host %v", auto), func(t *testing.T) {
+	for _, tc := range endCases {
+		t.Run(tc.name, func(t *testing.T) {
 			m := startModel(t)
 			started := filepath.Join(t.TempDir(), "started")
-			p, bin, env := geminiProject(t, fmt.Sprintf(slowGateConfig, started), nil)
+			p, bin, env := geminiProject(t, endConfig(started, tc.quiet), nil)
 			settings := withoutEvent(t, p.read(".gemini/settings.json"), "AfterAgent")
-			if auto {
+			if tc.auto {
 				settings = strings.ReplaceAll(settings, " --host gemini", "")
 			}
 			p.write(".gemini/settings.json", settings)
@@ -221,22 +221,47 @@ func TestGeminiSessionEndStopsTheJudge(t *testing.T) {
 			if code != 0 {
 				t.Fatalf("gemini exited %d\nstdout: %s\nstderr: %s", code, out, errOut)
 			}
-			checkJudgeEnded(t, p, calls, started)
+			checkJudgeEnded(t, p, calls, started, tc.quiet)
 		})
 	}
 }
 
-// checkJudgeEnded checks that a judge ran the slow gate during the session, and that nothing
-// runs in the project once the session ended.
-func checkJudgeEnded(t *testing.T, p *project, calls, started string) {
+// checkJudgeEnded checks that a judge ran the slow gate during the session (or, with quiet, that
+// the judges were still waiting out their quiet period), and that nothing runs in the project
+// once the session ended.
+func checkJudgeEnded(t *testing.T, p *project, calls, started string, quiet bool) {
 	t.Helper()
 	if !strings.Contains(calls, "--session-end") {
 		t.Fatalf("the host ran no session-end hook")
 	}
 	checkNothingRuns(t, p)
-	if data, _ := os.ReadFile(started); !strings.Contains(string(data), "AfterEdit") {
+	data, _ := os.ReadFile(started)
+	switch {
+	case quiet && len(data) != 0:
+		t.Errorf("a judge started the gate after a quiet period longer than the session (started: %q)", data)
+	case !quiet && !strings.Contains(string(data), "AfterEdit"):
 		t.Errorf("no judge started the gate during the session (started: %q)", data)
 	}
+}
+
+// endCases are the SessionEnd tests' variants: init's entries or an older init's (no --host),
+// and a judge running its gate or still in a quiet period (ten minutes) when the session ends.
+var endCases = []struct {
+	name        string
+	auto, quiet bool
+}{
+	{"running", false, false},
+	{"running, entries without --host", true, false},
+	{"in its quiet period", false, true},
+}
+
+// endConfig is slowGateConfig, with a quiet period of ten minutes when quiet.
+func endConfig(started string, quiet bool) string {
+	config := fmt.Sprintf(slowGateConfig, started)
+	if quiet {
+		config = strings.Replace(config, "gates:", "stop_hook:\n  quiet_period: 10m\ngates:", 1)
+	}
+	return config
 }
 
 // slowGateConfig's gate marks that it started (in the file named, outside the project), then
@@ -340,13 +365,13 @@ func TestCodexSessionPin(t *testing.T) {
 // The session ends while its judge runs a gate, with no stop to wait for it: codex exec's
 // SessionEnd stops the judge and its gate.
 func TestCodexSessionEndStopsTheJudge(t *testing.T) {
-	for _, auto := range []bool{false, true} {
-		t.Run(fmt.Sprintf("entries without --host %v", auto), func(t *testing.T) {
+	for _, tc := range endCases {
+		t.Run(tc.name, func(t *testing.T) {
 			m := startModel(t)
 			started := filepath.Join(t.TempDir(), "started")
-			p, codexHome := codexProjectWith(t, fmt.Sprintf(slowGateConfig, started), nil)
+			p, codexHome := codexProjectWith(t, endConfig(started, tc.quiet), nil)
 			hooks := withoutEvent(t, p.read(".codex/hooks.json"), "Stop")
-			if auto {
+			if tc.auto {
 				hooks = strings.ReplaceAll(hooks, " --host codex", "")
 			}
 			p.write(".codex/hooks.json", hooks)
@@ -358,7 +383,7 @@ func TestCodexSessionEndStopsTheJudge(t *testing.T) {
 			codexExec(t, p)
 			calls := hookCalls(t, log)
 			t.Logf("Codex's hook calls:\n%s", calls)
-			checkJudgeEnded(t, p, calls, started)
+			checkJudgeEnded(t, p, calls, started, tc.quiet)
 		})
 	}
 }
@@ -400,13 +425,13 @@ func TestClaudeSessionPin(t *testing.T) {
 
 // Claude Code's SessionEnd stops a judge still running its gate when the session ends.
 func TestClaudeSessionEndStopsTheJudge(t *testing.T) {
-	for _, auto := range []bool{false, true} {
-		t.Run(fmt.Sprintf("entries without --host %v", auto), func(t *testing.T) {
+	for _, tc := range endCases {
+		t.Run(tc.name, func(t *testing.T) {
 			m := startModel(t)
 			started := filepath.Join(t.TempDir(), "started")
-			p := newProjectWith(t, "claude", fmt.Sprintf(slowGateConfig, started), nil)
+			p := newProjectWith(t, "claude", endConfig(started, tc.quiet), nil)
 			settings := withoutEvent(t, p.read(".claude/settings.local.json"), "Stop")
-			if auto {
+			if tc.auto {
 				settings = strings.ReplaceAll(settings, " --host claude", "")
 			}
 			p.write(".claude/settings.local.json", settings)
@@ -416,7 +441,7 @@ func TestClaudeSessionEndStopsTheJudge(t *testing.T) {
 			claudePrint(t, p, m, claudeBypass, "--permission-mode", "bypassPermissions", "finish the work")
 			calls := hookCalls(t, log)
 			t.Logf("Claude Code's hook calls:\n%s", calls)
-			checkJudgeEnded(t, p, calls, started)
+			checkJudgeEnded(t, p, calls, started, tc.quiet)
 		})
 	}
 }
@@ -451,13 +476,13 @@ func TestCopilotSessionPin(t *testing.T) {
 
 // Copilot CLI's sessionEnd stops a judge still running its gate when the session ends.
 func TestCopilotSessionEndStopsTheJudge(t *testing.T) {
-	for _, auto := range []bool{false, true} {
-		t.Run(fmt.Sprintf("entries without --host %v", auto), func(t *testing.T) {
+	for _, tc := range endCases {
+		t.Run(tc.name, func(t *testing.T) {
 			m := startModel(t)
 			started := filepath.Join(t.TempDir(), "started")
-			p := newProjectWith(t, "copilot", fmt.Sprintf(slowGateConfig, started), nil)
+			p := newProjectWith(t, "copilot", endConfig(started, tc.quiet), nil)
 			hooks := withoutEvent(t, p.read(".github/hooks/gauntlet.json"), "agentStop")
-			if auto {
+			if tc.auto {
 				hooks = strings.ReplaceAll(hooks, " --host copilot", "")
 			}
 			p.write(".github/hooks/gauntlet.json", hooks)
@@ -468,7 +493,7 @@ func TestCopilotSessionEndStopsTheJudge(t *testing.T) {
 			copilotRun(t, p, m)
 			calls := hookCalls(t, log)
 			t.Logf("Copilot CLI's hook calls:\n%s", calls)
-			checkJudgeEnded(t, p, calls, started)
+			checkJudgeEnded(t, p, calls, started, tc.quiet)
 		})
 	}
 }
