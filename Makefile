@@ -84,9 +84,10 @@ cross:
 
 ## hosts-e2e: the real host CLIs (pinned in internal/hostse2e/versions.txt, installed from npm into
 ## a temporary prefix) against gauntlet's stop hook and doctor, with a fake model on 127.0.0.1;
-## skipped, saying so, when npm or its registry cannot be reached. Not part of make test (minutes)
+## skipped, saying so, when npm or its registry cannot be reached. Not part of make test (minutes);
+## HOSTS_E2E_RUN=PATTERN runs only the tests it matches (go test -run)
 hosts-e2e:
-	./internal/hostse2e/run.sh
+	./internal/hostse2e/run.sh $(if $(HOSTS_E2E_RUN),-run '$(HOSTS_E2E_RUN)')
 
 ## lint: gofmt, go vet, staticcheck, and actionlint on the example workflows (both fetched
 ## through the Go module proxy, or skipped with a message)

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -51,6 +52,7 @@ func TestMain(m *testing.M) {
 // commands add theirs from an init function.
 var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
 	"pidgone":    cmdPidGone,
+	"judges":     cmdJudges,
 	"waitfile":   cmdWaitFile,
 	"lines":      cmdLines,
 	"exitcode":   cmdExitCode,
@@ -155,6 +157,54 @@ func cmdPidGone(ts *testscript.TestScript, neg bool, args []string) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+}
+
+// cmdJudges waits, up to a deadline, until a background judge of the repository at DIR runs
+// (`judges running DIR`) or none does (`judges gone DIR`), found by their command lines in /proc:
+// a judge in its quiet period has recorded no pid yet. A judge left when gone fails is ended.
+func cmdJudges(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 || (args[0] != "running" && args[0] != "gone") {
+		ts.Fatalf("usage: judges running|gone DIR")
+	}
+	if _, err := os.Stat("/proc/self/cmdline"); err != nil {
+		ts.Fatalf("judges: no /proc to list processes")
+	}
+	root, want := ts.MkAbs(args[1]), args[0] == "running"
+	deadline := time.Now().Add(hangGuard(10 * time.Second))
+	for {
+		pids := judgesOf(root)
+		if (len(pids) > 0) == want {
+			return
+		}
+		if time.Now().After(deadline) {
+			for _, pid := range pids {
+				testos.Kill(pid)
+			}
+			ts.Fatalf("judges of %s: %d running, want %s", root, len(pids), args[0])
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// judgesOf lists the processes whose command line is gauntlet's judge of root.
+func judgesOf(root string) []int {
+	entries, _ := os.ReadDir("/proc")
+	var pids []int
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if err != nil {
+			continue
+		}
+		args := strings.Split(strings.TrimRight(string(data), "\x00"), "\x00")
+		if len(args) > 2 && args[1] == "judge" && slices.Contains(args, "--root") && slices.Contains(args, root) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
 }
 
 // cmdWaitFile waits until FILE exists: how a script knows a background gate has started.

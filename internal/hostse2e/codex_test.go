@@ -16,8 +16,14 @@ import (
 // CODEX_HOME/config.toml) and codex on PATH, so that doctor can ask its app-server.
 func codexProject(t *testing.T, m *fakemodel.Server, config string) (*project, string) {
 	t.Helper()
+	return codexProjectWith(t, config, nil)
+}
+
+// codexProjectWith is codexProject with files in place before init runs.
+func codexProjectWith(t *testing.T, config string, files map[string]string) (*project, string) {
+	t.Helper()
 	bin := cli(t, ".bin/codex")
-	p := newProject(t, "codex", config, m)
+	p := newProjectWith(t, "codex", config, files)
 	codexHome := filepath.Join(p.home, ".codex")
 	if err := os.MkdirAll(codexHome, 0o755); err != nil {
 		t.Fatal(err)

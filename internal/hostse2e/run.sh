@@ -3,6 +3,7 @@
 # and drives each against a fake model server on 127.0.0.1 (fakemodel), checking gauntlet's stop
 # hook and doctor beside the host's own behaviour. Skipped, saying so, when npm or its registry
 # cannot be reached. Nothing is installed outside the prefix, and HOME is a temporary folder.
+# Arguments are passed to go test (-run PATTERN), and make passes HOSTS_E2E_RUN as -run.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 here=internal/hostse2e
@@ -32,4 +33,5 @@ if ! timeout 900 npm install --prefix "$prefix" --no-audit --no-fund --ignore-sc
   tail -20 "$prefix/npm-install.log"
   exit 0
 fi
-GAUNTLET_E2E_PREFIX="$prefix" go test -tags hostse2e -count=1 -v -timeout 20m "./$here/..."
+# Arguments go to go test: `run.sh -run 'Gemini|Codex'` drives only those hosts' tests.
+GAUNTLET_E2E_PREFIX="$prefix" go test -tags hostse2e -count=1 -v -timeout 20m "$@" "./$here/..."

@@ -69,6 +69,15 @@ func TestDetectHost(t *testing.T) {
 		{"a stop with a string timestamp keeps Claude Code's dialect", `{"session_id":"s","hook_event_name":"Stop","timestamp":"2026-11-24T00:00:00Z","transcript_path":"/t"}`, HostClaude},
 		{"claude stop with a null transcript", `{"session_id":"s","hook_event_name":"Stop","transcript_path":null}`, HostClaude},
 		{"claude SessionEnd", `{"session_id":"s","transcript_path":"/home/u/.claude/projects/-r/s.jsonl","cwd":"/r","permission_mode":"default","hook_event_name":"SessionEnd","reason":"other"}`, HostClaude},
+		// As the real CLIs sent them in make hosts-e2e (lifecycle_test.go; Gemini CLI 0.61.0, Codex
+		// 0.171.0, Claude Code 2.1.332, Copilot CLI 1.0.102), ids and paths shortened.
+		{"real gemini SessionStart", `{"session_id":"68a22c9d-fbfe-497c-a8b2-b5dbea612818","transcript_path":"/h/.gemini/tmp/proj/chats/session-2026-12-02T02-41-68a22c9d.jsonl","cwd":"/p","hook_event_name":"SessionStart","timestamp":"2026-12-02T02:41:02.438Z","source":"startup"}`, HostGemini},
+		{"real gemini SessionEnd", `{"session_id":"68a22c9d-fbfe-497c-a8b2-b5dbea612818","transcript_path":"/h/.gemini/tmp/proj/chats/session-2026-12-02T02-41-68a22c9d.jsonl","cwd":"/p","hook_event_name":"SessionEnd","timestamp":"2026-12-02T02:42:53.531Z","reason":"exit"}`, HostGemini},
+		{"real codex SessionStart", `{"session_id":"01a234aa-1b05-7053-865d-070195890da1","transcript_path":"/h/.codex/sessions/2026/12/02/rollout-2026-12-02T02-51-33-01a234aa-1b05-7053-865d-070195890da1.jsonl","cwd":"/p","hook_event_name":"SessionStart","model":"gpt-fake","permission_mode":"bypassPermissions","source":"startup"}`, HostCodex},
+		{"real codex SessionEnd", `{"session_id":"01a234aa-1b05-7053-865d-070195890da1","transcript_path":"/h/.codex/sessions/2026/12/02/rollout-2026-12-02T02-51-33-01a234aa-1b05-7053-865d-070195890da1.jsonl","cwd":"/p","hook_event_name":"SessionEnd","reason":"other"}`, HostCodex},
+		{"real claude SessionStart", `{"session_id":"50723654-b65f-4469-a615-d7afa813bc00","transcript_path":"/h/.claude/projects/-p/50723654-b65f-4469-a615-d7afa813bc00.jsonl","cwd":"/p","hook_event_name":"SessionStart","source":"startup"}`, HostClaude},
+		{"real claude SessionEnd", `{"session_id":"50723654-b65f-4469-a615-d7afa813bc00","transcript_path":"/h/.claude/projects/-p/50723654-b65f-4469-a615-d7afa813bc00.jsonl","cwd":"/p","prompt_id":"ebbc10b9-6c7b-49fd-b599-28d493e3782a","hook_event_name":"SessionEnd","reason":"other"}`, HostClaude},
+		{"real copilot sessionStart", `{"sessionId":"409b4524-de16-4903-951e-9e506835fad5","timestamp":1796180092721,"cwd":"/p","source":"new","initialPrompt":"finish the work"}`, HostCopilot},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

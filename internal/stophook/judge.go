@@ -182,9 +182,6 @@ func Judge(ctx context.Context, o JudgeOptions) error {
 	// A judge lives at most its quiet period and one stop hook's time.
 	ctx, cancel := context.WithTimeout(ctx, cfg.StopHook.QuietPeriod+cfg.StopHook.Timeout)
 	defer cancel()
-	if !quiet(ctx, cfg.StopHook.QuietPeriod) {
-		return nil
-	}
 	sd, err := state.Open(cfg.Root)
 	if err != nil {
 		return err
@@ -192,7 +189,7 @@ func Judge(ctx context.Context, o JudgeOptions) error {
 	defer sd.Close()
 	key := sessionKey(req.Host, req.Session)
 	superseded := func() bool { return readJudgeRecord(sd, judgeRequestFile).Seq != req.Seq }
-	if superseded() {
+	if !quiet(ctx, cfg.StopHook.QuietPeriod, superseded) || superseded() {
 		return nil
 	}
 	me, err := takeOverJudging(sd, req.Seq, key)
@@ -234,13 +231,28 @@ func judgeJudging(ctx context.Context, req AfterEdit, environ []string) (judging
 	return sessionJudging(ctx, req.Root, key, session.PinnedAtJudge, loaded, err, environ)
 }
 
-// quiet waits the quiet period; false when ctx ended first.
-func quiet(ctx context.Context, period time.Duration) bool {
-	select {
-	case <-time.After(period):
-		return true
-	case <-ctx.Done():
-		return false
+// quietPoll is how often a judge in its quiet period looks whether its request still stands.
+const quietPoll = 100 * time.Millisecond
+
+// quiet waits the quiet period; false when ctx ended first, or when the request was superseded
+// meanwhile (a newer edit, or the session's end): a judge waiting out a long quiet period ends
+// with its session, not after it.
+func quiet(ctx context.Context, period time.Duration, superseded func() bool) bool {
+	done := time.NewTimer(period)
+	defer done.Stop()
+	tick := time.NewTicker(quietPoll)
+	defer tick.Stop()
+	for {
+		select {
+		case <-done.C:
+			return true
+		case <-ctx.Done():
+			return false
+		case <-tick.C:
+			if superseded() {
+				return false
+			}
+		}
 	}
 }
 
