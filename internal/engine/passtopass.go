@@ -380,7 +380,7 @@ func (j *baseJudge) remoteMeasures(ctx context.Context, key string) (measured, b
 // censusKey names the base's measures of g: its base commit, definition (with what it measures)
 // and environment (read once per run: it reads Go's env file).
 func (j *baseJudge) censusKey(g gates.Gate) string {
-	j.envOnce.Do(func() { j.portableEnv = envid.Portable(envid.Steering(j.env)) })
+	j.envOnce.Do(func() { j.portableEnv = envid.Portable(envid.Steering(j.env, j.root)) })
 	return j.censusKeyIn(g, j.portableEnv)
 }
 
@@ -508,7 +508,7 @@ func (j *baseJudge) setupParentKey(ctx context.Context, g gates.Gate) string {
 	if j.setupParent == "" {
 		return ""
 	}
-	j.envOnce.Do(func() { j.portableEnv = envid.Portable(envid.Steering(j.env)) })
+	j.envOnce.Do(func() { j.portableEnv = envid.Portable(envid.Steering(j.env, j.root)) })
 	return censusKeyAt(g, j.setupParent, j.portableEnv)
 }
 
