@@ -57,7 +57,7 @@ var IntegrityRuleSummary = map[string]string{
 	RuleLintRelaxed:        "A linter or lint rule was turned off, or exclusions were added.",
 	RuleTypecheckRelaxed:   "A type-checking option was turned off.",
 	RuleCoverageLowered:    "A coverage threshold was lowered or removed.",
-	RuleScriptNeutered:     "A script or make target the checks run was replaced by one that cannot fail, or made to change what the checks run unseen (go env -w, a makefile included).",
+	RuleScriptNeutered:     "A script or make target the checks run was replaced by one that cannot fail, or made to change what the checks run unseen (go env -w, a makefile included, an untracked or ignored file that shadows what a gate runs).",
 	RuleTestsExcluded:      "The tests a runner selects were narrowed: in its configuration (ignores, deselections, test paths or patterns) or in the command a check runs (-run, -k, a path).",
 	RuleCICheckRemoved:     "A CI step that runs checks was removed or allowed to fail.",
 	RuleHookWeakened:       "The gauntlet hook entry was removed, disabled or changed.",

@@ -1,0 +1,134 @@
+package integrity
+
+import (
+	"context"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/snapshot"
+)
+
+// A file git does not track, or is told to ignore (.gitignore, .git/info/exclude), can take the
+// place of what a gate runs without any tracked file changing: make reads GNUmakefile and
+// makefile before Makefile, Python imports a module of the gate's directory before the standard
+// one of that name, pytest loads every conftest.py of the tests' directories. Such a file is the
+// change's own, and is named; the same file tracked is the project's.
+
+var (
+	// makeGate is a command that runs make.
+	makeGate = lazy(`(?:^|[\s;&|(])g?make(?:\s|$)`)
+	// pythonGate is a command that runs Python or a Python test runner (directly, through make, or
+	// through a Python project tool).
+	pythonGate = lazy(`(?:^|[\s;&|(/])(?:python[0-9.]*|pytest|py\.test|tox|nox|uv|poetry|hatch|pdm|g?make)(?:\s|$)`)
+)
+
+// makefileNames are the files make reads before Makefile, in its order.
+var makefileNames = []string{"GNUmakefile", "makefile"}
+
+// shadowedModules are standard modules (and the test runner) whose stand-in beside the tests
+// changes what the tests check: the test framework itself, and what assertions and fixtures lean
+// on. Names a project often keeps untracked for another reason (secrets.py, test.py, code.py) are
+// left out.
+var shadowedModules = []string{
+	"unittest", "doctest", "pytest", "_pytest", "pluggy", "os", "sys", "builtins", "site",
+	"sitecustomize", "usercustomize", "io", "re", "json", "subprocess", "importlib", "inspect",
+	"functools", "collections", "typing", "pathlib", "math", "random", "time", "datetime",
+	"decimal", "fractions", "operator", "copy", "string", "logging", "warnings", "traceback",
+	"contextlib", "tempfile", "shutil", "asyncio", "threading",
+}
+
+// moduleDirs are the directories whose modules come first on a test's import path: the project's
+// root (the gate's working directory) and the usual test directories pytest inserts.
+var moduleDirs = []string{"", "tests/", "test/"}
+
+// shadowingFiles names the untracked and ignored files that take the place of what the gates
+// run: a makefile make reads before Makefile for a gate that runs make, a module named like a
+// standard one or a conftest.py for a gate that runs Python.
+func shadowingFiles(ctx context.Context, snap *snapshot.Snapshot, commands []string) ([]gates.IntegrityFinding, error) {
+	runsMake := slices.ContainsFunc(commands, makeGate.MatchString)
+	runsPython := slices.ContainsFunc(commands, pythonGate.MatchString)
+	if !runsMake && !runsPython {
+		return nil, nil
+	}
+	tree, err := snap.Tree(ctx)
+	if err != nil {
+		return nil, err
+	}
+	patterns := shadowPatterns(runsMake, runsPython)
+	// git walks only the folders the patterns name for the ignored ones: not node_modules or a
+	// virtual environment, where a deeper conftest.py is a package's own.
+	ignored, err := tree.Ignored(ctx, patterns)
+	if err != nil {
+		return nil, err
+	}
+	var out []gates.IntegrityFinding
+	for _, e := range tree.Entries {
+		if e.Untracked && !installed(e.Path) && (matchesAny(e.Path, patterns) || runsPython && path.Base(e.Path) == "conftest.py") {
+			out = append(out, shadowFinding(e.Path, "is not tracked"))
+		}
+	}
+	for _, p := range ignored {
+		if !installed(p) {
+			out = append(out, shadowFinding(p, "is ignored by git (.gitignore or .git/info/exclude)"))
+		}
+	}
+	return out, nil
+}
+
+// shadowPatterns are the root-relative globs of the files that shadow what such gates run.
+func shadowPatterns(runsMake, runsPython bool) []string {
+	var out []string
+	if runsMake {
+		out = append(out, makefileNames...)
+	}
+	if runsPython {
+		out = append(out, "conftest.py", "tests/**/conftest.py", "test/**/conftest.py")
+		for _, dir := range moduleDirs {
+			for _, m := range shadowedModules {
+				out = append(out, dir+m+".py", dir+m+"/__init__.py")
+			}
+		}
+	}
+	return out
+}
+
+// matchesAny says whether p is one of the shadowing files patterns name.
+func matchesAny(p string, patterns []string) bool {
+	return slices.ContainsFunc(patterns, func(pat string) bool {
+		ok, _ := doublestar.Match(pat, p)
+		return ok
+	})
+}
+
+// installed says whether p lies in a folder of installed packages or environments (a package's
+// own conftest.py in a virtual environment is no test's).
+func installed(p string) bool {
+	for _, dir := range []string{"node_modules/", "site-packages/", ".venv/", "venv/", ".tox/", ".nox/", "vendor/"} {
+		if strings.HasPrefix(p, dir) || strings.Contains(p, "/"+dir) {
+			return true
+		}
+	}
+	return false
+}
+
+// shadowFinding names one shadowing file and what it stands in for.
+func shadowFinding(p, how string) gates.IntegrityFinding {
+	name := path.Base(p)
+	var what string
+	switch {
+	case slices.Contains(makefileNames, name):
+		what = "make reads it before Makefile: a gate that runs make runs its targets, not the project's"
+	case name == "conftest.py":
+		what = "pytest loads it with the tests: its fixtures and hooks change what they check"
+	case name == "__init__.py":
+		what = "Python imports it in place of the module " + path.Base(path.Dir(p))
+	default:
+		what = "Python imports it in place of the module " + strings.TrimSuffix(name, ".py")
+	}
+	return gates.IntegrityFinding{Rule: gates.RuleScriptNeutered, File: p,
+		Message: p + " " + how + " and " + what + "; it is part of the change: track it to show it, or remove it"}
+}
