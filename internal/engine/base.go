@@ -64,6 +64,11 @@ type baseJudge struct {
 	envOnce     sync.Once
 	portableEnv string
 	sessionEnv  map[string]string
+	// sessionPinned is when the agent session's base was pinned (zero outside a session), and
+	// stateAt when the state this run judges was asked for (a judge's request; zero: now).
+	sessionPinned, stateAt time.Time
+	hiddenOnce             sync.Once
+	hidden                 []string // hiddenTests
 
 	mu        sync.Mutex
 	sets      map[string]*baseOnce

@@ -262,6 +262,7 @@ func judgeCall(o JudgeOptions, cfg *config.Config) *call {
 		payload: Payload{HookEventName: "AfterEdit", SessionID: req.Session, TranscriptPath: req.Transcript},
 		secrets: cfg.Redactor(o.Environ),
 		started: time.Now(),
+		stateAt: time.Unix(0, req.Seq).UTC(),
 	}
 }
 
@@ -308,6 +309,8 @@ func (c *call) speculate(ctx context.Context, cfg *config.Config, judged judging
 		BaseJudged:      judged.baseJudged,
 		SessionFindings: judged.allFindings(),
 		SessionEnv:      judged.startEnv,
+		SessionPinned:   judged.pinned,
+		StateAt:         c.stateAt,
 		Env:             c.Environ,
 		ExtraEnv:        c.gateEnv(),
 		Grace:           grace,

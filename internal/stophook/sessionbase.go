@@ -48,6 +48,9 @@ type judging struct {
 	// atStart says the base was pinned at the session's start (its session-start hook), before
 	// the agent could commit anything: only such a base may excuse a failure as pre-existing.
 	atStart bool
+	// pinned is when the session's base was pinned (zero without a record): measures of the
+	// base a run in the work tree took after it are not believed.
+	pinned time.Time
 }
 
 // endsAtFirstFailure says whether the stop stops the other gates after the first required
@@ -128,6 +131,7 @@ func (j *judging) fromRecord(ctx context.Context, loaded, forStop *config.Config
 			Message: "gauntlet's record of the session's base was removed after the session's first stop: the base is measured from where the refs are now, which the session may have moved"})
 	}
 	j.atStart = rec.How == session.PinnedAtStart && !rec.Late
+	j.pinned = rec.Pinned
 	j.startEnv = startEnvironment(rec)
 	j.envChanged = envid.Changed(j.startEnv, j.steering)
 	for _, d := range rec.MissingDeps(loaded.Root) {
