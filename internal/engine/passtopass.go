@@ -98,6 +98,9 @@ func (cmp comparison) lost(ctx context.Context, judge *baseJudge, g gates.Gate, 
 	if !ok {
 		return nil, false
 	}
+	if script := reportWriter(ctx, cmp.snap, g); script != "" && base.Census != nil {
+		return append(reportNotBelieved(r, g, script, *base.Census, cmp.testsLevel), cmp.coverage(ctx, r, base, m)...), false
+	}
 	both = cmp.comparesBoth(r, base, m)
 	return append(cmp.tests(ctx, r, base, m), cmp.coverage(ctx, r, base, m)...), both
 }
