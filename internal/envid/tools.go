@@ -1,6 +1,8 @@
 package envid
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -32,8 +34,10 @@ const (
 const (
 	// maxToolFileBytes bounds the read of one config or startup file: a few settings or lines.
 	maxToolFileBytes = 1 << 20
-	// maxStartupFiles bounds the Python startup files named per site directory.
+	// maxStartupFiles bounds the .pth files named per user site, and maxSiteEntries the entries
+	// of its directory read to find them.
 	maxStartupFiles = 64
+	maxSiteEntries  = 4096
 )
 
 // toolFiles are the digests of what steers the tools in their own files, by name: npm's steering
@@ -158,31 +162,43 @@ func sitesUnder(base string, globs []string) []siteDir {
 // startupFiles are the digests of the files of a site-packages directory Python runs at its
 // start, by name: sitecustomize.py and usercustomize.py, and with pth its .pth files (a line of
 // one that starts with import runs). A virtual environment's .pth files are what installing a
-// package writes, and are left to the install.
+// package writes, and are left to the install; its directory, thousands of packages, is not
+// listed.
 func startupFiles(dir string, pth bool, deadline time.Time) map[string]string {
+	names := []string{"sitecustomize.py", "usercustomize.py"}
+	if pth {
+		names = append(names, pthFiles(dir)...)
+	}
+	out := map[string]string{}
+	for _, name := range names {
+		data, err := safefile.ReadFile(filepath.Join(dir, name), maxToolFileBytes, deadline)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+		case err != nil:
+			out[name] = "unreadable"
+		default:
+			out[name] = sum(string(data))
+		}
+	}
+	return out
+}
+
+// pthFiles are the .pth files of a user site, at most maxStartupFiles of them, sorted.
+func pthFiles(dir string) []string {
 	f, err := os.Open(dir)
 	if err != nil {
 		return nil
 	}
-	names, _ := f.Readdirnames(4096)
+	names, _ := f.Readdirnames(maxSiteEntries)
 	f.Close()
-	slices.Sort(names)
-	out := map[string]string{}
+	var out []string
 	for _, name := range names {
-		if len(out) == maxStartupFiles {
-			break
+		if strings.HasSuffix(name, ".pth") {
+			out = append(out, name)
 		}
-		if name != "sitecustomize.py" && name != "usercustomize.py" && !(pth && strings.HasSuffix(name, ".pth")) {
-			continue
-		}
-		data, err := safefile.ReadFile(filepath.Join(dir, name), maxToolFileBytes, deadline)
-		if err != nil {
-			out[name] = "unreadable"
-			continue
-		}
-		out[name] = sum(string(data))
 	}
-	return out
+	slices.Sort(out)
+	return out[:min(len(out), maxStartupFiles)]
 }
 
 // homeOf is the home directory the tools read their user config from: the environment's HOME

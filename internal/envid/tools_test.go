@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -28,6 +29,11 @@ func TestToolFiles(t *testing.T) {
 	write(filepath.Join(venvSite, "editable.pth"), "/src\n")
 	env := []string{"PATH=/usr/bin", "HOME=" + home, "PYTHONUSERBASE=" + userBase}
 	then := Steering(env, root)
+	for k := range then {
+		if strings.HasPrefix(k, PythonPrefix) || strings.HasPrefix(k, NpmPrefix) {
+			t.Errorf("named with no steering file present: %s", k)
+		}
+	}
 
 	// Honest: the registry moved, a token rotated, a package installed.
 	write(filepath.Join(home, ".npmrc"), "registry=https://npm.example.org/\n//npm.example.org/:_authToken=def\n")

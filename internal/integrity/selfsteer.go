@@ -18,7 +18,7 @@ var (
 	// argsTestFlag is a write to os.Args holding such a flag.
 	argsTestFlag = lazy(`\bos\.Args\s*(?:\[[^\]]*\]\s*)?=[^=].*"-{1,2}test\.(run|skip|short|list|count|bench)\b`)
 	// framingPrint is a print to the standard output of a line go test writes itself.
-	framingPrint = lazy(`(?:\bfmt\.Print(?:f|ln)?\(|\bos\.Stdout\.Write(?:String)?\(|\bfmt\.Fprint(?:f|ln)?\(\s*os\.Stdout\b|\bprint(?:ln)?\()` +
+	framingPrint = lazy(`(?:\bfmt\.Print(?:f|ln)?\(|\bos\.Stdout\.Write(?:String)?\(|\bfmt\.Fprint(?:f|ln)?\(\s*os\.Stdout\b|(?:^|[^.\w])print(?:ln)?\()` +
 		`.*(?:\\x16|\\026|\x16|--- (?:PASS|FAIL|SKIP)\b|=== (?:RUN|PAUSE|CONT|NAME)\b|"ok  \\t)`)
 )
 
