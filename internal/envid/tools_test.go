@@ -67,3 +67,20 @@ func TestToolFiles(t *testing.T) {
 		t.Errorf("usercustomize rewritten: %q", got)
 	}
 }
+
+// BenchmarkSteering is what naming the environment costs a call, with this machine's own home
+// (its .npmrc, its Python user sites) and a project root holding an .npmrc and a virtual
+// environment: `go test ./internal/envid -bench Steering -run '^$'`.
+func BenchmarkSteering(b *testing.B) {
+	root := b.TempDir()
+	if err := os.WriteFile(filepath.Join(root, ".npmrc"), []byte("registry=https://registry.example.com/\n"), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(root, ".venv", "lib", "python3.12", "site-packages"), 0o755); err != nil {
+		b.Fatal(err)
+	}
+	env := os.Environ()
+	for b.Loop() {
+		Steering(env, root)
+	}
+}
