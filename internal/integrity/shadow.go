@@ -65,18 +65,25 @@ func shadowingFiles(ctx context.Context, snap *snapshot.Snapshot, commands []str
 	if err != nil {
 		return nil, err
 	}
-	var out []gates.IntegrityFinding
-	for _, e := range tree.Entries {
-		if e.Untracked && !installed(e.Path) && (matchesAny(e.Path, patterns) || runsPython && path.Base(e.Path) == "conftest.py") {
-			out = append(out, shadowFinding(e.Path, "is not tracked"))
-		}
-	}
+	out := untrackedShadows(tree, patterns, runsPython)
 	for _, p := range ignored {
 		if !installed(p) {
 			out = append(out, shadowFinding(p, "is ignored by git (.gitignore or .git/info/exclude)"))
 		}
 	}
 	return out, nil
+}
+
+// untrackedShadows names the untracked files among patterns, and with python every untracked
+// conftest.py, wherever it is (git status lists them all already).
+func untrackedShadows(tree *snapshot.Tree, patterns []string, python bool) []gates.IntegrityFinding {
+	var out []gates.IntegrityFinding
+	for _, e := range tree.Entries {
+		if e.Untracked && !installed(e.Path) && (matchesAny(e.Path, patterns) || python && path.Base(e.Path) == "conftest.py") {
+			out = append(out, shadowFinding(e.Path, "is not tracked"))
+		}
+	}
+	return out
 }
 
 // shadowPatterns are the root-relative globs of the files that shadow what such gates run.
