@@ -24,6 +24,8 @@ var (
 	// pythonGate is a command that runs Python or a Python test runner (directly, through make, or
 	// through a Python project tool).
 	pythonGate = lazy(`(?:^|[\s;&|(/])(?:python[0-9.]*|pytest|py\.test|tox|nox|uv|poetry|hatch|pdm|g?make)(?:\s|$)`)
+	// goTestGate is a command that runs go test (as the go tool's argv joins it too).
+	goTestGate = lazy(`(?:^|[\s;&|(/])(?:go\s+test|gotestsum)(?:\s|$)`)
 )
 
 // makefileNames are the files make reads before Makefile, in its order.
@@ -47,16 +49,33 @@ var moduleDirs = []string{"", "tests/", "test/"}
 
 // shadowingFiles names the untracked and ignored files that take the place of what the gates
 // run: a makefile make reads before Makefile for a gate that runs make, a module named like a
-// standard one or a conftest.py for a gate that runs Python.
+// standard one or a conftest.py for a gate that runs Python, an ignored Go test file for a gate
+// that runs go test.
 func shadowingFiles(ctx context.Context, snap *snapshot.Snapshot, commands []string) ([]gates.IntegrityFinding, error) {
 	runsMake := slices.ContainsFunc(commands, makeGate.MatchString)
 	runsPython := slices.ContainsFunc(commands, pythonGate.MatchString)
-	if !runsMake && !runsPython {
+	runsGoTest := slices.ContainsFunc(commands, goTestGate.MatchString)
+	if !runsMake && !runsPython && !runsGoTest {
 		return nil, nil
 	}
 	tree, err := snap.Tree(ctx)
 	if err != nil {
 		return nil, err
+	}
+	out, err := toolShadows(ctx, tree, runsMake, runsPython)
+	if err != nil || !runsGoTest {
+		return out, err
+	}
+	// Only the ignored ones: an untracked test file is in the diff, judged as a test file.
+	hidden, err := ignoredGoTests(ctx, tree)
+	return append(out, hidden...), err
+}
+
+// toolShadows names the makefiles, modules and conftest.py files that shadow what make and
+// Python run, untracked or ignored.
+func toolShadows(ctx context.Context, tree *snapshot.Tree, runsMake, runsPython bool) ([]gates.IntegrityFinding, error) {
+	if !runsMake && !runsPython {
+		return nil, nil
 	}
 	patterns := shadowPatterns(runsMake, runsPython)
 	// git walks only the folders the patterns name for the ignored ones: not node_modules or a
@@ -72,6 +91,34 @@ func shadowingFiles(ctx context.Context, snap *snapshot.Snapshot, commands []str
 		}
 	}
 	return out, nil
+}
+
+// ignoredGoTests names the Go test files git ignores that go test compiles: every one outside
+// testdata, vendor and the folders no package path enters (a leading _ or .).
+func ignoredGoTests(ctx context.Context, tree *snapshot.Tree) ([]gates.IntegrityFinding, error) {
+	list, err := tree.Ignored(ctx, []string{"**/*_test.go"})
+	if err != nil {
+		return nil, err
+	}
+	var out []gates.IntegrityFinding
+	for _, p := range list {
+		if installed(p) || notOurs(p) || outsidePackages(p) {
+			continue
+		}
+		out = append(out, gates.IntegrityFinding{Rule: gates.RuleChangeHidden, File: p,
+			Message: p + " is ignored by git (.gitignore or .git/info/exclude) and go test compiles it into its package's test binary, where its code runs with the tests; it is part of the change: track it to show it, or remove it"})
+	}
+	return out, nil
+}
+
+// outsidePackages says whether a path lies in a directory ./... does not enter (_x, .x).
+func outsidePackages(p string) bool {
+	for _, part := range strings.Split(path.Dir(p), "/") {
+		if strings.HasPrefix(part, "_") || strings.HasPrefix(part, ".") && part != "." {
+			return true
+		}
+	}
+	return false
 }
 
 // untrackedShadows names the untracked files among patterns, and with python every untracked

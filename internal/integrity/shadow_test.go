@@ -44,3 +44,18 @@ func TestShadowPatterns(t *testing.T) {
 		t.Errorf("message: %s", f.Message)
 	}
 }
+
+// An ignored Go test file is named for gates that run go test, in the folders go test enters.
+func TestIgnoredGoTestScope(t *testing.T) {
+	for cmd, want := range map[string]bool{"go test ./...": true, "go test -race ./pkg": true, "gotestsum -- ./...": true,
+		"go vet ./...": false, "go build ./...": false, "make test": false} {
+		if got := goTestGate.MatchString(cmd); got != want {
+			t.Errorf("%q runs go test: %v, want %v", cmd, got, want)
+		}
+	}
+	for p, want := range map[string]bool{"zz_test.go": false, "pkg/a/zz_test.go": false, "_attic/x_test.go": true, "pkg/.cache/x_test.go": true} {
+		if got := outsidePackages(p); got != want {
+			t.Errorf("outsidePackages(%s) = %v, want %v", p, got, want)
+		}
+	}
+}
