@@ -66,6 +66,11 @@ type baseJudge struct {
 	sessionEnv  map[string]string
 	// startInputs are the ignored inputs the session kept at its start (Request.StartInputs).
 	startInputs map[string][]byte
+	// sessionPinned is when the agent session's base was pinned (zero outside a session), and
+	// stateAt when the state this run judges was asked for (a judge's request; zero: now).
+	sessionPinned, stateAt time.Time
+	hiddenOnce             sync.Once
+	hidden                 []string // hiddenTests
 
 	mu        sync.Mutex
 	sets      map[string]*baseOnce

@@ -100,7 +100,7 @@ func keyContext(ctx context.Context, req Request, snap *snapshot.Snapshot, tree 
 	if kc.Env == nil {
 		kc.Env = os.Environ()
 	}
-	steering := envid.Steering(kc.Env)
+	steering := envid.Steering(kc.Env, req.Config.Root)
 	kc.Environment = envid.Portable(steering)
 	return kc, envid.Local(steering)
 }

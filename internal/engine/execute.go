@@ -86,6 +86,11 @@ type Request struct {
 	// them (IgnoredInputs), from its record: the base's checkout is lent these, so that one broken
 	// during the session breaks the base no more. nil lends them as they are.
 	StartInputs map[string][]byte
+	// SessionPinned is when the agent session's base was pinned, from its record; zero outside a
+	// session. Measures of the base taken from a run in the work tree after it are not the base's
+	// (worktreebase.go). StateAt is when the state the run judges was asked for (a background
+	// judge's request); zero means the run's own time.
+	SessionPinned, StateAt time.Time
 	// State is the state directory to run in, already open (the stop hook's, which may stand in
 	// for a .gauntlet the agent made unusable); nil opens the project's own. The caller closes it.
 	State *state.Dir

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/gauntlet-dev/gauntlet/config"
 	"github.com/gauntlet-dev/gauntlet/gates"
@@ -96,6 +97,9 @@ func (cmp comparison) lost(ctx context.Context, judge *baseJudge, g gates.Gate, 
 	base, ok := judge.measuredAtBaseFor(ctx, g, m, runBase)
 	if !ok {
 		return nil, false
+	}
+	if script := reportWriter(ctx, cmp.snap, g); script != "" && base.Census != nil {
+		return append(reportNotBelieved(r, g, script, *base.Census, cmp.testsLevel), cmp.coverage(ctx, r, base, m)...), false
 	}
 	both = cmp.comparesBoth(r, base, m)
 	return append(cmp.tests(ctx, r, base, m), cmp.coverage(ctx, r, base, m)...), both
@@ -334,7 +338,12 @@ func emptiedDirs(ch *snapshot.Change) []string {
 type storedCensus struct {
 	Key string `json:"key"`
 	measured
-	MAC string `json:"mac,omitempty"`
+	// WorkTree says the measures come from a run in the work tree when it looked like the base
+	// commit (keptAsBase), and At when the state that run judged was read: such measures are the
+	// base's for a session only when taken before the session started (see believed).
+	WorkTree bool      `json:"work_tree,omitempty"`
+	At       time.Time `json:"at,omitzero"`
+	MAC      string    `json:"mac,omitempty"`
 }
 
 func (s *storedCensus) SealField() *string { return &s.MAC }
@@ -342,12 +351,11 @@ func (s *storedCensus) SealField() *string { return &s.MAC }
 // keptAsBase stores m as the base's measures of g when the tree is the base itself (a background
 // judge at the session's start runs on it), so that no stop of the session runs the base for it.
 func (j *baseJudge) keptAsBase(ctx context.Context, g gates.Gate, m measured) bool {
-	j.readChange(ctx)
-	if j.from == "" || !j.unchanged {
+	if !j.isBase(ctx) {
 		return false
 	}
 	key := j.censusKey(g)
-	_ = saveCensus(j.sd, key, m) // not kept: the first stop runs the base for it
+	_ = saveCensus(j.sd, key, m, j.stateTime()) // not kept: the first stop runs the base for it
 	j.shareMeasures(ctx, key, m)
 	return true
 }
@@ -373,14 +381,14 @@ func (j *baseJudge) remoteMeasures(ctx context.Context, key string) (measured, b
 	if err != nil || !ok || json.Unmarshal(data, &m) != nil || m.Census == nil && m.Coverage == nil {
 		return measured{}, false
 	}
-	_ = saveCensus(j.sd, key, m)
+	_ = saveCensus(j.sd, key, m, time.Time{})
 	return m, true
 }
 
 // censusKey names the base's measures of g: its base commit, definition (with what it measures)
 // and environment (read once per run: it reads Go's env file).
 func (j *baseJudge) censusKey(g gates.Gate) string {
-	j.envOnce.Do(func() { j.portableEnv = envid.Portable(envid.Steering(j.env)) })
+	j.envOnce.Do(func() { j.portableEnv = envid.Portable(envid.Steering(j.env, j.root)) })
 	return j.censusKeyIn(g, j.portableEnv)
 }
 
@@ -414,7 +422,7 @@ func (j *baseJudge) sessionStartKey(g gates.Gate, key string) string {
 // tree is the base (nothing to compare), or the base measured nothing.
 func (j *baseJudge) measuredAtBase(ctx context.Context, g gates.Gate, run bool) (measured, bool) {
 	j.readChange(ctx)
-	if j.from == "" || j.unchanged || g.Name == "" {
+	if j.from == "" || j.isBase(ctx) || g.Name == "" {
 		return measured{}, false
 	}
 	key := j.censusKey(g)
@@ -432,7 +440,7 @@ func (j *baseJudge) measuredAtBase(ctx context.Context, g gates.Gate, run bool) 
 // (listedAtBase), and is run whole only where it cannot.
 func (j *baseJudge) measuredAtBaseFor(ctx context.Context, g gates.Gate, m measured, run bool) (measured, bool) {
 	j.readChange(ctx)
-	if j.from == "" || j.unchanged || g.Name == "" {
+	if j.from == "" || j.isBase(ctx) || g.Name == "" {
 		return measured{}, false
 	}
 	key := j.censusKey(g)
@@ -453,19 +461,19 @@ func (j *baseJudge) measuredAtBaseFor(ctx context.Context, g gates.Gate, m measu
 // storedMeasures are the base's measures kept under key (unless --no-cache), shared by the remote
 // cache, or kept for the session's start.
 func (j *baseJudge) storedMeasures(ctx context.Context, g gates.Gate, key string) (measured, bool) {
-	if m, ok := loadCensus(j.sd, key); ok && !j.noCache {
+	if m, ok := j.loadBelieved(key); ok && !j.noCache {
 		return m, true
 	}
 	if m, ok := j.remoteMeasures(ctx, key); ok {
 		return m, true
 	}
 	if start := j.sessionStartKey(g, key); start != "" && !j.noCache {
-		if m, ok := loadCensus(j.sd, start); ok {
+		if m, ok := j.loadBelieved(start); ok {
 			return m, true
 		}
 	}
 	if parent := j.setupParentKey(ctx, g); parent != "" && !j.noCache {
-		return loadCensus(j.sd, parent)
+		return j.loadBelieved(parent)
 	}
 	return measured{}, false
 }
@@ -508,7 +516,7 @@ func (j *baseJudge) setupParentKey(ctx context.Context, g gates.Gate) string {
 	if j.setupParent == "" {
 		return ""
 	}
-	j.envOnce.Do(func() { j.portableEnv = envid.Portable(envid.Steering(j.env)) })
+	j.envOnce.Do(func() { j.portableEnv = envid.Portable(envid.Steering(j.env, j.root)) })
 	return censusKeyAt(g, j.setupParent, j.portableEnv)
 }
 
@@ -529,26 +537,37 @@ func (j *baseJudge) measure(ctx context.Context, g gates.Gate, key string) (meas
 	if !ok || ctx.Err() != nil {
 		return measured{}, false
 	}
-	_ = saveCensus(j.sd, key, m) // not kept: it is run again next time
+	_ = saveCensus(j.sd, key, m, time.Time{}) // not kept: it is run again next time
 	j.shareMeasures(ctx, key, m)
 	return m, true
 }
 
-func loadCensus(sd *state.Dir, key string) (measured, bool) {
-	data, err := sd.ReadFileLimit(censusCacheDir+"/"+key+".json", maxStoredCensusBytes)
-	if err != nil {
-		return measured{}, false
-	}
-	var st storedCensus
-	sk, _ := seal.Load()
-	if json.Unmarshal(data, &st) != nil || st.Key != key || !sk.VerifyJSON(sealCensus, sd.Path(), &st) {
+// loadBelieved is the base's measures kept under key, when they are believed (believed).
+func (j *baseJudge) loadBelieved(key string) (measured, bool) {
+	st, ok := loadCensus(j.sd, key)
+	if !ok || !j.believed(st) {
 		return measured{}, false
 	}
 	return st.measured, true
 }
 
-func saveCensus(sd *state.Dir, key string, m measured) error {
-	st := storedCensus{Key: key, measured: m}
+func loadCensus(sd *state.Dir, key string) (storedCensus, bool) {
+	data, err := sd.ReadFileLimit(censusCacheDir+"/"+key+".json", maxStoredCensusBytes)
+	if err != nil {
+		return storedCensus{}, false
+	}
+	var st storedCensus
+	sk, _ := seal.Load()
+	if json.Unmarshal(data, &st) != nil || st.Key != key || !sk.VerifyJSON(sealCensus, sd.Path(), &st) {
+		return storedCensus{}, false
+	}
+	return st, true
+}
+
+// saveCensus keeps m as the base's measures under key: from a checkout of the base commit when
+// workTreeAt is zero, else from a run in the work tree of the state read then.
+func saveCensus(sd *state.Dir, key string, m measured, workTreeAt time.Time) error {
+	st := storedCensus{Key: key, measured: m, WorkTree: !workTreeAt.IsZero(), At: workTreeAt}
 	sk, _ := seal.Load()
 	if err := sk.SealJSON(sealCensus, sd.Path(), &st); err != nil {
 		return err

@@ -172,7 +172,7 @@ func (e *execution) runGates(ctx context.Context) []gates.Result {
 	// The base's logs go beside the gates' (under base/).
 	e.judge = &baseJudge{root: cfg.Root, snap: e.snap, sd: e.sd, openLogs: e.logs.open, prefix: e.sd.RunLogsPrefix(e.runID),
 		env: e.env, extra: req.ExtraEnv, grace: req.Grace, abort: req.Abort, runID: e.runID, noCache: req.NoCache, remote: e.hits.remote,
-		sessionEnv: req.SessionEnv, startInputs: req.StartInputs, notChange: req.NotTheChange}
+		sessionEnv: req.SessionEnv, startInputs: req.StartInputs, notChange: req.NotTheChange, sessionPinned: req.SessionPinned, stateAt: req.StateAt}
 	e.tests = newCensusStage(ctx, cfg.Root, e.sd, e.runID, e.env, req.ExtraEnv, e.toRun)
 	e.cleanup = append(e.cleanup, e.judge.close, e.tests.close)
 	e.added = newAddedWatch(ctx, e)

@@ -25,7 +25,7 @@ var steeringVars = []string{
 	// Node
 	"NODE_OPTIONS", "NODE_PATH", "NODE_ENV",
 	// Python
-	"PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP", "PYTEST_ADDOPTS", "PYTEST_PLUGINS", "VIRTUAL_ENV",
+	"PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP", "PYTHONUSERBASE", "PYTHONNOUSERSITE", "PYTHONSAFEPATH", "PYTEST_ADDOPTS", "PYTEST_PLUGINS", "VIRTUAL_ENV",
 	// Rust
 	"RUSTFLAGS", "RUSTDOCFLAGS", "CARGO_BUILD_RUSTFLAGS", "CARGO_ENCODED_RUSTFLAGS", "RUSTC_WRAPPER", "RUSTUP_TOOLCHAIN",
 	// JVM
@@ -38,9 +38,9 @@ var steeringVars = []string{
 var steeringPrefixes = []string{"npm_config_", "NPM_CONFIG_", "CARGO_TARGET_", "PYTEST_"}
 
 // Format is the form of what Steering returns: a record made in another form (an older gauntlet's,
-// before Go's env file was read setting by setting) names its keys otherwise, and comparing it with
-// this one would see every Go setting changed.
-const Format = 2
+// before Go's env file was read setting by setting, or before npm's and Python's files were read)
+// names its keys otherwise, and comparing it with this one would see every such setting changed.
+const Format = 3
 
 // Keys of what Steering returns beyond the variables: GoEnvPrefix and a setting's name for each
 // setting of Go's env file, GoEnvKey for its lines that are no setting.
@@ -58,10 +58,11 @@ var goModuleSources = []string{"GOPRIVATE", "GONOPROXY", "GONOSUMDB", "GOPROXY",
 // maxGoEnvBytes bounds the read of Go's env file: a few settings.
 const maxGoEnvBytes = 64 << 10
 
-// Steering is the environment that steers the tools, by name: PATH as its directories resolved,
-// each steering variable that is set, and the digest of each setting of Go's env file but where
-// modules come from.
-func Steering(environ []string) map[string]string {
+// Steering is the environment that steers the tools of the project at root, by name: PATH as
+// its directories resolved, each steering variable that is set, the digest of each setting of
+// Go's env file but where modules come from, and of what steers npm and Python in their own
+// files (toolFiles). root "" reads no project file.
+func Steering(environ []string, root string) map[string]string {
 	env := map[string]string{}
 	for _, kv := range environ {
 		k, v, ok := strings.Cut(kv, "=")
@@ -76,6 +77,9 @@ func Steering(environ []string) map[string]string {
 		}
 	}
 	for k, d := range goEnvDigests(env) {
+		out[k] = d
+	}
+	for k, d := range toolFiles(env, root) {
 		out[k] = d
 	}
 	return out

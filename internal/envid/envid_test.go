@@ -10,7 +10,7 @@ func TestSteeringNamesWhatChanged(t *testing.T) {
 	dir := t.TempDir()
 	goenv := filepath.Join(dir, "goenv")
 	base := []string{"PATH=/usr/bin:/bin", "HOME=/h", "GOENV=" + goenv, "TERM=xterm"}
-	then := Steering(base)
+	then := Steering(base, "")
 
 	cases := []struct {
 		name string
@@ -35,12 +35,12 @@ func TestSteeringNamesWhatChanged(t *testing.T) {
 			if tc.edit != nil {
 				tc.edit()
 			}
-			got := Changed(then, Steering(tc.env))
+			got := Changed(then, Steering(tc.env, ""))
 			if len(got) != len(tc.want) || (len(got) > 0 && got[0] != tc.want[0]) {
 				t.Errorf("Changed = %q, want %q", got, tc.want)
 			}
 			same := len(tc.want) == 0
-			if (Local(then) == Local(Steering(tc.env))) != same {
+			if (Local(then) == Local(Steering(tc.env, ""))) != same {
 				t.Errorf("Local identity equal = %v, want %v", !same, same)
 			}
 		})
@@ -48,15 +48,15 @@ func TestSteeringNamesWhatChanged(t *testing.T) {
 }
 
 func TestPortableLeavesPathOut(t *testing.T) {
-	a := Steering([]string{"PATH=/usr/bin", "GOFLAGS=-mod=mod"})
-	b := Steering([]string{"PATH=/opt/ci/bin:/usr/bin", "GOFLAGS=-mod=mod"})
+	a := Steering([]string{"PATH=/usr/bin", "GOFLAGS=-mod=mod"}, "")
+	b := Steering([]string{"PATH=/opt/ci/bin:/usr/bin", "GOFLAGS=-mod=mod"}, "")
 	if Portable(a) != Portable(b) {
 		t.Error("PATH, which differs between machines, changed the portable identity")
 	}
 	if Local(a) == Local(b) {
 		t.Error("PATH did not change the local identity")
 	}
-	c := Steering([]string{"PATH=/usr/bin", "GOFLAGS=-run=^$"})
+	c := Steering([]string{"PATH=/usr/bin", "GOFLAGS=-run=^$"}, "")
 	if Portable(a) == Portable(c) {
 		t.Error("GOFLAGS did not change the portable identity")
 	}

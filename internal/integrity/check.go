@@ -68,6 +68,11 @@ func Check(ctx context.Context, o Options) (Result, error) {
 		return Result{}, err
 	}
 	found = append(found, hidden...)
+	shadows, err := shadowingFiles(ctx, snap, o.Inputs.Commands)
+	if err != nil {
+		return Result{}, err
+	}
+	found = append(found, shadows...)
 	return Result{Findings: Apply(found, basePolicy, o.Policy, o.Hook), Truncated: ch.Truncated}, nil
 }
 

@@ -23,6 +23,9 @@ func (j *judge) checkNeutered() {
 		if !f.Deleted && testScope(f.Path) {
 			j.neuteredIn(f)
 		}
+		if !f.Deleted && langOf(f.Path) == langGo && !notOurs(f.Path) {
+			j.selfSteered(f)
+		}
 	}
 }
 

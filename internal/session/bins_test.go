@@ -44,3 +44,36 @@ func TestChangedBins(t *testing.T) {
 		t.Errorf("unknown bins: %q", got)
 	}
 }
+
+// What a link of node_modules/.bin runs is the file it resolves to: that file rewritten (the link
+// unchanged) is the executable replaced. A record made before links were resolved names the link
+// alone, and an unchanged link is no change to it.
+func TestChangedBinsBehindLink(t *testing.T) {
+	root := t.TempDir()
+	bin := filepath.Join(root, "node_modules", ".bin")
+	pkg := filepath.Join(root, "node_modules", "vitest")
+	for _, d := range []string{bin, pkg} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cli := filepath.Join(pkg, "vitest.mjs")
+	if err := os.WriteFile(cli, []byte("import './dist/cli.js'\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("../vitest/vitest.mjs", filepath.Join(bin, "vitest")); err != nil {
+		t.Fatal(err)
+	}
+	rec := &Record{Bins: DepBins(root), BinsKnown: true}
+	old := &Record{Bins: map[string]string{"node_modules/.bin/vitest": "link ../vitest/vitest.mjs"}, BinsKnown: true}
+	if got := old.ChangedBins(root); len(got) != 0 {
+		t.Fatalf("a record of the link alone, nothing changed: got %q", got)
+	}
+	if err := os.WriteFile(cli, []byte("process.exit(0)\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"node_modules/.bin/vitest replaced"}
+	if got := rec.ChangedBins(root); !slices.Equal(got, want) {
+		t.Errorf("changed = %q, want %q", got, want)
+	}
+}

@@ -255,8 +255,9 @@ var binDirs = []string{"node_modules/.bin", ".venv/bin", "venv/bin"}
 const maxBins = 2048
 
 // DepBins names each executable of root's dependency directories (binDirs) by what it is: a
-// link's target, or a file's size, mode and modification time. Reading it is one directory
-// listing and one lstat per entry, without opening any file.
+// link's target and the file it resolves to, or a file's size, mode and modification time.
+// Reading it is one directory listing and an lstat (and a stat for a link) per entry, without
+// opening any file.
 func DepBins(root string) map[string]string {
 	out := map[string]string{}
 	for _, dir := range binDirs {
@@ -283,9 +284,22 @@ func binID(path string) (string, bool) {
 	}
 	if info.Mode()&os.ModeSymlink != 0 {
 		target, err := os.Readlink(path)
-		return "link " + target, err == nil
+		if err != nil {
+			return "", false
+		}
+		// What runs is the file the link resolves to: node_modules/.bin/vitest stays the same
+		// link while ../vitest/vitest.mjs is rewritten to exit 0.
+		if resolved, err := os.Stat(path); err == nil {
+			return "link " + target + " to " + fileID(resolved), true
+		}
+		return "link " + target, true
 	}
-	return fmt.Sprintf("file %d %s %d", info.Size(), info.Mode(), info.ModTime().UnixNano()), true
+	return fileID(info), true
+}
+
+// fileID is what a file is without opening it: its size, mode and modification time.
+func fileID(info os.FileInfo) string {
+	return fmt.Sprintf("file %d %s %d", info.Size(), info.Mode(), info.ModTime().UnixNano())
 }
 
 // ChangedBins names the executables of the record's dependency directories removed or replaced
@@ -300,7 +314,8 @@ func (r *Record) ChangedBins(root string) []string {
 		switch id, ok := now[name]; {
 		case !ok:
 			out = append(out, name+" removed")
-		case id != r.Bins[name]:
+		case id != r.Bins[name] && !strings.HasPrefix(id, r.Bins[name]+" to "):
+			// A record made before links were resolved names the link alone.
 			out = append(out, name+" replaced")
 		}
 	}

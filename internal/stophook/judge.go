@@ -274,6 +274,7 @@ func judgeCall(o JudgeOptions, cfg *config.Config) *call {
 		payload: Payload{HookEventName: "AfterEdit", SessionID: req.Session, TranscriptPath: req.Transcript},
 		secrets: cfg.Redactor(o.Environ),
 		started: time.Now(),
+		stateAt: time.Unix(0, req.Seq).UTC(),
 	}
 }
 
@@ -321,6 +322,8 @@ func (c *call) speculate(ctx context.Context, cfg *config.Config, judged judging
 		SessionFindings: judged.allFindings(),
 		SessionEnv:      judged.startEnv,
 		StartInputs:     judged.startInputs,
+		SessionPinned:   judged.pinned,
+		StateAt:         c.stateAt,
 		Env:             c.Environ,
 		ExtraEnv:        c.gateEnv(),
 		Grace:           grace,

@@ -50,6 +50,9 @@ type judging struct {
 	// atStart says the base was pinned at the session's start (its session-start hook), before
 	// the agent could commit anything: only such a base may excuse a failure as pre-existing.
 	atStart bool
+	// pinned is when the session's base was pinned (zero without a record): measures of the
+	// base a run in the work tree took after it are not believed.
+	pinned time.Time
 }
 
 // endsAtFirstFailure says whether the stop stops the other gates after the first required
@@ -81,7 +84,7 @@ func sessionJudging(ctx context.Context, dir, sessionKey, how string, loaded *co
 		return judgingWithoutConfig(ctx, dir, sessionKey, loadErr)
 	}
 	forStop, _, _ := loaded.ForStopHook()
-	j := judging{cfg: forStop, steering: envid.Steering(environ)}
+	j := judging{cfg: forStop, steering: envid.Steering(environ, loaded.Root)}
 	if sessionKey == "" {
 		return j, nil
 	}
@@ -130,6 +133,7 @@ func (j *judging) fromRecord(ctx context.Context, loaded, forStop *config.Config
 			Message: "gauntlet's record of the session's base was removed after the session's first stop: the base is measured from where the refs are now, which the session may have moved"})
 	}
 	j.atStart = rec.How == session.PinnedAtStart && !rec.Late
+	j.pinned = rec.Pinned
 	j.startEnv = startEnvironment(rec)
 	j.startInputs = rec.Inputs
 	j.envChanged = envid.Changed(j.startEnv, j.steering)
@@ -246,7 +250,7 @@ func judgingWithoutRecord(ctx context.Context, dir string, recErr, loadErr error
 // mid-session) the base `run` would measure from now, which is never later than HEAD. Once
 // pinned, it is one sealed read.
 func PinSession(ctx context.Context, cfg *config.Config, key, how string, environ []string) (*session.Record, error) {
-	rec, _, err := pinSession(ctx, cfg, key, how, envid.Steering(environ))
+	rec, _, err := pinSession(ctx, cfg, key, how, envid.Steering(environ, cfg.Root))
 	return rec, err
 }
 
@@ -325,7 +329,7 @@ func (j judging) inputs(b []byte, environ []string) []byte {
 	b = append(b, "session base\x00"+j.base+"\x00pinned at the start\x00"+strconv.FormatBool(j.atStart)+"\x00environment\x00"...)
 	steering := j.steering
 	if steering == nil {
-		steering = envid.Steering(environ)
+		steering = envid.Steering(environ, j.root())
 	}
 	b = append(b, envid.Local(steering)+"\x00changed since the start\x00"...)
 	return append(b, strings.Join(j.envChanged, "\x00")+"\x00"...)
@@ -371,4 +375,13 @@ func startEnvironment(rec *session.Record) map[string]string {
 		return nil
 	}
 	return rec.Env
+}
+
+// root is the project root of the config that judges, whose files steer its tools too; "" when
+// there is none.
+func (j judging) root() string {
+	if j.cfg == nil {
+		return ""
+	}
+	return j.cfg.Root
 }

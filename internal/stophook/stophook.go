@@ -98,6 +98,9 @@ type call struct {
 	host    Host
 	payload Payload
 	started time.Time // when stop_hook.timeout started counting
+	// stateAt is when a background judge was asked for the state it judges (its request's
+	// time); zero for a stop, which judges the state of its own time.
+	stateAt time.Time
 	dec     decision
 	// turn is how this stop's prompt was told when the host sends no prompt id (turn.go).
 	turn toldTurn
@@ -464,6 +467,7 @@ func (c *call) request(cfg *config.Config, st *stopState, progress *report.Progr
 		SessionFindings: c.session.allFindings(),
 		SessionEnv:      c.session.startEnv,
 		StartInputs:     c.session.startInputs,
+		SessionPinned:   c.session.pinned,
 		Env:             c.Environ,
 		ExtraEnv:        c.gateEnv(),
 		Observer:        progress,
