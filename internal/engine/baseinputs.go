@@ -13,6 +13,7 @@ import (
 
 	"github.com/gauntlet-dev/gauntlet/config"
 	"github.com/gauntlet-dev/gauntlet/internal/git"
+	"github.com/gauntlet-dev/gauntlet/internal/integrity"
 	"github.com/gauntlet-dev/gauntlet/internal/safefile"
 	"github.com/gauntlet-dev/gauntlet/internal/session"
 	"github.com/gauntlet-dev/gauntlet/internal/state"
@@ -217,8 +218,13 @@ func writeLent(to *os.Root, name string, data []byte) bool {
 }
 
 // lendablePath says whether an ignored file may be lent: none of its directories is one never
-// lent from, it is no build artifact, and it is not gauntlet's own.
+// lent from, it is no build artifact, no test file (an ignored test is the change's, named
+// change-hidden: lent, it would run in the base as well and hide what it does), and it is not
+// gauntlet's own.
 func lendablePath(name string) bool {
+	if integrity.IsTestFile(name) {
+		return false
+	}
 	parts := strings.Split(name, "/")
 	for _, dir := range parts[:len(parts)-1] {
 		if notLentDirs[dir] {

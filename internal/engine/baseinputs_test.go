@@ -19,6 +19,9 @@ func TestLendIgnoredFilesBelowTheRoot(t *testing.T) {
 		"config/node_modules/x.js": false, "node_modules/a/package.json": false, "build/out.txt": false,
 		"web/main.o": false, ".gauntlet/state/x": false, "tracked.yml": false, "CLAUDE.local.md": false,
 		"config/AGENTS.md": false, "config/.claude/settings.local.json": false,
+		// An ignored test file is the change's (change-hidden), never an input: lent, it would run
+		// in the base too and hide what it does.
+		"config/zz_test.go": false, "config/test_x.py": false, "config/a.test.js": false, "config/gen.go": true,
 	}
 	for name := range ignored {
 		p := filepath.Join(root, filepath.FromSlash(name))
