@@ -103,7 +103,8 @@ func firstString(args map[string]json.RawMessage, keys ...string) string {
 	return ""
 }
 
-// editsOf reads the replacements of an Edit (old_string/new_string, Copilot's old_str/new_str)
+// editsOf reads the replacements of an Edit (old_string/new_string; Copilot's and Droid's
+// old_str/new_str)
 // or of a MultiEdit (edits[]).
 func editsOf(args map[string]json.RawMessage) []Replace {
 	var list []map[string]json.RawMessage
@@ -124,11 +125,22 @@ func editsOf(args map[string]json.RawMessage) []Replace {
 
 func replaceOf(args map[string]json.RawMessage) Replace {
 	r := Replace{Old: rawString(args, "old_string", "old_str"), New: rawString(args, "new_string", "new_str")}
-	var all bool
 	var n int
-	r.All = json.Unmarshal(args["replace_all"], &all) == nil && all ||
+	r.All = rawBool(args, "replace_all", "change_all") ||
 		json.Unmarshal(args["expected_replacements"], &n) == nil && n > 1
 	return r
+}
+
+// rawBool says whether any of keys holds true (Claude Code's and Qwen Code's replace_all,
+// Droid's change_all).
+func rawBool(args map[string]json.RawMessage, keys ...string) bool {
+	for _, k := range keys {
+		var b bool
+		if json.Unmarshal(args[k], &b) == nil && b {
+			return true
+		}
+	}
+	return false
 }
 
 // rawString is firstString that keeps an empty string (an edit that deletes).

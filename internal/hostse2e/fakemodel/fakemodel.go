@@ -2,7 +2,8 @@
 // 127.0.0.1 only: every request is answered at once with a short final text, so that the agent
 // ends its turn and the host runs its stop hook. It speaks as much of Anthropic's Messages API
 // (Claude Code), OpenAI's Responses API (Codex, and Copilot CLI as a bring-your-own-key provider)
-// and Gemini's generateContent (Gemini CLI) as those CLIs need to run a turn.
+// Gemini's generateContent (Gemini CLI) and OpenAI's chat completions (Qwen Code) as those CLIs
+// need to run a turn.
 package fakemodel
 
 import (
@@ -34,6 +35,9 @@ type Server struct {
 	// (Gemini CLI's turns; its routing and checks are not streamed) with a function call
 	// (read_file, grep_search, run_shell_command, ...).
 	GeminiCalls map[int64]Call
+	// ChatCalls, when set, makes the model answer request N of OpenAI's chat completions (Qwen
+	// Code) by calling one of the host's tools (write_file, edit, run_shell_command, ...).
+	ChatCalls map[int64]Call
 	// GeminiStatus, when set, answers every generateContent request with this HTTP status and
 	// Google's error body (429: a quota exceeded).
 	GeminiStatus int
@@ -124,6 +128,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		s.anthropic(w, req.Model, req.Stream, s.text(n))
+	case strings.HasSuffix(r.URL.Path, "/chat/completions"):
+		s.chatCompletions(w, req.Model, req.Stream)
 	case strings.HasSuffix(r.URL.Path, "/responses"):
 		n := s.requests.Add(1)
 		if call, ok := s.Calls[n]; ok {
