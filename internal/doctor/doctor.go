@@ -371,7 +371,7 @@ func timeoutCheck(spec hosts.Host, h hookfile.Hook, stopTimeout time.Duration) C
 	}
 	c.Level = Problem
 	c.Message = fmt.Sprintf("stop_hook.timeout %s is not below the hook's %s (%s): %s kills gauntlet before it answers", stopTimeout, h.Timeout, whose, spec.Display)
-	want := hookfile.HookTimeoutFor(stopTimeout) * int(time.Second/spec.TimeoutUnit)
+	want := spec.TimeoutValue(time.Duration(hookfile.HookTimeoutFor(stopTimeout)) * time.Second)
 	c.Fix = fmt.Sprintf("set %q: %d in %s, or lower stop_hook.timeout", orDefault(h.TimeoutKey, spec.TimeoutKey), want, h.File)
 	return c
 }

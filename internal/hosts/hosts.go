@@ -59,6 +59,9 @@ type Host struct {
 	// TimeoutAliases are other keys the host reads for the same timeout.
 	TimeoutAliases []string
 	TimeoutUnit    time.Duration
+	// TimeoutMillisFrom, when set, is the value from which the host reads the timeout in
+	// milliseconds rather than TimeoutUnit (Qwen Code keeps an older millisecond form so).
+	TimeoutMillisFrom int
 	// DefaultTimeout is what the host gives a hook whose entry sets none; 0 when unknown.
 	DefaultTimeout time.Duration
 	Cap            Cap
@@ -239,6 +242,9 @@ var table = []Host{
 			Key: `projects."ROOT".trust_level`, Grants: []string{"trusted"}, Refuses: []string{"untrusted"},
 			HookTrust: true,
 			How:       `trust the project (answer yes when codex asks, run "codex exec --trust" once in it, or add [projects."ROOT"] trust_level = "trusted" to ~/.codex/config.toml), then review and trust the hook in codex's /hooks screen (again after every change to it)`},
+		// No matcher: every tool's call is cheap to judge (a tool that edits nothing is let
+		// through unread), and Codex names its tools apply_patch and Bash.
+		PreEdit: []EventHook{{Event: "PreToolUse", Args: "pre-edit"}},
 		// No matcher: Codex names exec_command "Bash" in PostToolUse, but how it names its other
 		// editing tools is not verified, and an after-edit call is cheap.
 		AfterEdit: []EventHook{
@@ -254,7 +260,7 @@ var table = []Host{
 			{"reply", "../shared/conformance/codex/stop.command.output.schema.json"},
 			{"trust", "issue 19, observed in Codex: a trust_level recorded on a parent folder is not accepted; the hook needs [hooks.state.\"FILE:stop:GROUP:INDEX\"] trusted_hash"},
 			{"version", "Codex 0.171.0, driven in make hosts-e2e (trust states, after-edit)"},
-			{"pre-edit", "not installed: Codex's PreToolUse was driven for exec_command only (tool_name Bash); how it names its patch tool there is not verified, so its edits are judged at the stop"},
+			{"pre-edit", `Codex 0.171.0 driven in make hosts-e2e (TestCodexPreEditDeniesWeakening, model gpt-5.5, whose apply_patch is a freeform tool): PreToolUse fires before apply_patch with {"tool_name":"apply_patch","tool_input":{"command":PATCH}} and before exec_command with tool_name Bash {command}, beside session_id, turn_id, model, cwd, transcript_path, permission_mode, tool_use_id; {"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":R}} refuses the tool (a deny without a reason is an error), and the model's next request carries R. With a model Codex has no metadata for, it offers no apply_patch tool at all`},
 			{"hook trust status", `Codex 0.169.0 (npm @openai/codex): "codex app-server" answers "hooks/list" with trustStatus managed|untrusted|trusted|modified per hook (app-server generate-json-schema, HooksListResponse)`},
 		},
 	},
@@ -347,7 +353,7 @@ var table = []Host{
 		},
 		Hook: HookFile{Files: []string{".qwen/settings.json"}, Entry: CommandGroup, CommandKey: "command",
 			JSONC: true},
-		TimeoutKey: "timeout", TimeoutUnit: time.Second, DefaultTimeout: 60 * time.Second,
+		TimeoutKey: "timeout", TimeoutUnit: time.Second, TimeoutMillisFrom: 1000, DefaultTimeout: 60 * time.Second,
 		Cap: Cap{Blocks: 8, Env: "QWEN_CODE_STOP_HOOK_BLOCK_CAP", Resets: "the user sends the next prompt"},
 		Trust: Trust{Scope: NoTrust,
 			How: "Qwen Code runs project hooks without a trust step unless security.folderTrust.enabled is set in its settings (off by default); then trust the folder when it asks (kept in ~/.qwen/trustedFolders.json)"},
@@ -473,6 +479,24 @@ func (h Host) Source(fact string) string {
 		}
 	}
 	return ""
+}
+
+// TimeoutValue is the number to write in a hook entry for a timeout of d, in the host's unit
+// (in milliseconds where the unit's number would be read as milliseconds).
+func (h Host) TimeoutValue(d time.Duration) int {
+	n := int(d / h.TimeoutUnit)
+	if h.TimeoutMillisFrom > 0 && n >= h.TimeoutMillisFrom {
+		return int(d / time.Millisecond)
+	}
+	return n
+}
+
+// TimeoutOf is the timeout the host reads from n in a hook entry.
+func (h Host) TimeoutOf(n float64) time.Duration {
+	if h.TimeoutMillisFrom > 0 && n >= float64(h.TimeoutMillisFrom) {
+		return time.Duration(n * float64(time.Millisecond))
+	}
+	return time.Duration(n * float64(h.TimeoutUnit))
 }
 
 // TimeoutKeys are every key the host reads for the hook's timeout, the canonical one first.

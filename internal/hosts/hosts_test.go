@@ -65,9 +65,10 @@ func TestDocumentedFacts(t *testing.T) {
 // The edit guard's events, the newest hosts and what Claude Code 2.1.332 sends, pinned: a host
 // with a pre-edit entry says where its shape was read, and a host known only from its
 // documentation says so. Qwen Code and Factory Droid, driven with their real CLIs, name their
-// editing tools in PreToolUse, and Droid runs a project's hooks only from .factory/settings.json.
+// editing tools in PreToolUse, and Droid runs a project's hooks only from .factory/settings.json;
+// Codex 0.171.0 sends its apply_patch and its shell to PreToolUse.
 func TestPreEditAndNewHosts(t *testing.T) {
-	want := map[Name]string{Claude: "PreToolUse", Gemini: "BeforeTool", Copilot: "preToolUse", Qwen: "PreToolUse", Droid: "PreToolUse"}
+	want := map[Name]string{Claude: "PreToolUse", Gemini: "BeforeTool", Copilot: "preToolUse", Qwen: "PreToolUse", Droid: "PreToolUse", Codex: "PreToolUse"}
 	for _, h := range All() {
 		ev := ""
 		if len(h.PreEdit) == 1 {
@@ -99,5 +100,28 @@ func TestPreEditAndNewHosts(t *testing.T) {
 	}
 	if q.PromptID != "prompt_id" || q.Cap.Blocks != 8 || q.Cap.Env != "QWEN_CODE_STOP_HOOK_BLOCK_CAP" || d.Cap.Blocks != 0 {
 		t.Errorf("Qwen Code: prompt id %q, cap %+v; Factory Droid cap %+v", q.PromptID, q.Cap, d.Cap)
+	}
+}
+
+// Qwen Code reads a hook timeout in seconds below 1000 and in milliseconds from 1000 on: what
+// init writes and what doctor reads follow it; the other hosts' units are plain.
+func TestTimeoutValues(t *testing.T) {
+	q, c := MustGet(Qwen), MustGet(Claude)
+	for _, tc := range []struct {
+		h    Host
+		d    time.Duration
+		want int
+	}{{q, 600 * time.Second, 600}, {q, 999 * time.Second, 999}, {q, 1320 * time.Second, 1320000}, {c, 1320 * time.Second, 1320}} {
+		if got := tc.h.TimeoutValue(tc.d); got != tc.want {
+			t.Errorf("%s: TimeoutValue(%s) = %d, want %d", tc.h.Name, tc.d, got, tc.want)
+		}
+	}
+	for n, want := range map[float64]time.Duration{600: 600 * time.Second, 5000: 5 * time.Second, 1320000: 1320 * time.Second} {
+		if got := q.TimeoutOf(n); got != want {
+			t.Errorf("Qwen Code: TimeoutOf(%v) = %s, want %s", n, got, want)
+		}
+	}
+	if got := MustGet(Gemini).TimeoutOf(5000); got != 5*time.Second {
+		t.Errorf("Gemini CLI: TimeoutOf(5000) = %s", got)
 	}
 }

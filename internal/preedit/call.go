@@ -24,14 +24,18 @@ const (
 	Edit
 	// Shell runs a command line.
 	Shell
+	// Patch applies a patch to any number of files (Codex's apply_patch): the patch is in
+	// Command, and PatchCalls reads it as one Write or Edit per file.
+	Patch
 )
 
 // toolKinds maps the hosts' tool names to what they do: Claude Code (and the hosts that copy
-// its dialect), Gemini CLI and Copilot CLI.
+// its dialect), Gemini CLI, Copilot CLI, Droid and Codex (Bash, apply_patch).
 var toolKinds = map[string]Kind{
 	"Write": Write, "write_file": Write, "create": Write, "Create": Write,
 	"Edit": Edit, "MultiEdit": Edit, "replace": Edit, "edit": Edit,
 	"Bash": Shell, "run_shell_command": Shell, "bash": Shell, "Execute": Shell,
+	"apply_patch": Patch,
 }
 
 // Call is one tool call, read from the host's payload.
@@ -70,8 +74,11 @@ func CallOf(p stophook.Payload) Call {
 		c.Content = firstString(args, "content", "file_text")
 	case Edit:
 		c.Edits = editsOf(args)
-	case Shell:
+	case Shell, Patch:
 		c.Command = firstString(args, "command")
+	}
+	if c.Kind == Patch {
+		return c
 	}
 	if c.Kind != Shell && c.Path == "" || c.Kind == Edit && len(c.Edits) == 0 {
 		return Call{Tool: c.Tool, Dir: c.Dir, Session: c.Session} // nothing the guard can apply

@@ -236,6 +236,10 @@ func (s *Server) openAIResponses(w http.ResponseWriter, model, text string) {
 type Call struct {
 	Name string
 	Args map[string]any
+	// Input, when set, makes a Responses API call a custom (freeform) tool call with this input
+	// instead of a function call: Codex's apply_patch for the models whose apply_patch is
+	// freeform.
+	Input string
 }
 
 // openAICall answers a Responses request with one function call.
@@ -248,6 +252,10 @@ func (s *Server) openAICall(w http.ResponseWriter, model string, call Call) {
 	args, _ := json.Marshal(call.Args)
 	item := map[string]any{"type": "function_call", "id": fmt.Sprintf("fc_fake_%d", n), "call_id": fmt.Sprintf("call_fake_%d", n),
 		"name": call.Name, "arguments": string(args), "status": "completed"}
+	if call.Input != "" {
+		item = map[string]any{"type": "custom_tool_call", "id": fmt.Sprintf("ctc_fake_%d", n), "call_id": fmt.Sprintf("call_fake_%d", n),
+			"name": call.Name, "input": call.Input, "status": "completed"}
+	}
 	resp := func(status string, output []any) map[string]any {
 		return map[string]any{"id": respID, "object": "response", "status": status, "model": model, "output": output,
 			"usage": map[string]any{"input_tokens": 100, "output_tokens": 5, "total_tokens": 105,
