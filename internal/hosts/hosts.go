@@ -276,6 +276,7 @@ var table = []Host{
 		Messages: "Cursor shows no message from a stop hook that allows; gauntlet writes it to stderr",
 		Sources: []Source{
 			{"reply", "Cursor hooks documentation: stop returns {\"followup_message\"}, loop_limit caps follow-ups (5 by default)"},
+			{"pre-edit", `not installed: Cursor's beforeShellExecution (the command at the payload's top level) answers {"permission":"allow"|"deny"|"ask"}; write-ups disagree on whether an answer without permission allows, and "allow" would skip the user's own approval of each command. Cursor is not on npm, so nothing was driven; the stop judges its edits`},
 		},
 	},
 	{
