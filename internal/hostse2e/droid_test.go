@@ -93,3 +93,24 @@ func TestDroidPreEditDeniesWeakening(t *testing.T) {
 		t.Errorf("a commit was made:\n%s", log)
 	}
 }
+
+// The after-edit hook init installs on PostToolUse: the model's Execute edits a file, and a
+// background judge runs the gate (GAUNTLET_HOOK_EVENT AfterEdit) before the stop, which passes.
+func TestDroidAfterEdit(t *testing.T) {
+	m := startModel(t)
+	events := filepath.Join(t.TempDir(), "events.log")
+	p := newProject(t, "droid", fmt.Sprintf("version: 1\ngates:\n  work:\n    run: echo \"$GAUNTLET_HOOK_EVENT\" >> %s\n", events), m)
+	execute := func(command string) fakemodel.Call {
+		return fakemodel.Call{Name: "Execute", Args: map[string]any{"command": command, "summary": "Run the next step",
+			"riskLevelReason": "It only touches the project.", "riskLevel": "low"}}
+	}
+	// Turn 2 runs long enough for the judge's quiet period to pass.
+	m.ChatCalls = map[int64]fakemodel.Call{1: execute("echo more >> main.txt"), 2: execute("sleep 4")}
+	droidRun(t, p, m, "finish the work")
+	if data, _ := os.ReadFile(events); !strings.Contains(string(data), "AfterEdit") {
+		t.Errorf("no background judge ran the gate (events: %q)", data)
+	}
+	if got := whys(p.history()); !strings.HasSuffix(got, "allow/pass") {
+		t.Errorf("history = %s, want the stop allowed on a pass", got)
+	}
+}

@@ -5,6 +5,8 @@ package hostse2e
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -142,3 +144,23 @@ func lastMessage(t *testing.T, body string) string {
 
 // libTests is a Go test file with two tests, for the edit guard's cases.
 const libTests = "package lib\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tif 1+2 != 3 {\n\t\tt.Fatal(\"1+2\")\n\t}\n}\n\nfunc TestZero(t *testing.T) {\n\tif 0+0 != 0 {\n\t\tt.Fatal(\"0+0\")\n\t}\n}\n"
+
+// The after-edit hook init installs on PostToolUse: the model's shell command edits a file, and
+// a background judge runs the gate (GAUNTLET_HOOK_EVENT AfterEdit) before the stop, which passes.
+func TestQwenAfterEdit(t *testing.T) {
+	m := startModel(t)
+	events := filepath.Join(t.TempDir(), "events.log")
+	p := newProject(t, "qwen", fmt.Sprintf("version: 1\ngates:\n  work:\n    run: echo \"$GAUNTLET_HOOK_EVENT\" >> %s\n", events), m)
+	// Turn 2 runs long enough for the judge's quiet period to pass.
+	m.ChatCalls = map[int64]fakemodel.Call{
+		1: {Name: "run_shell_command", Args: map[string]any{"command": "echo more >> main.txt"}},
+		2: {Name: "run_shell_command", Args: map[string]any{"command": "sleep 4"}},
+	}
+	qwenRun(t, p, m, nil, "finish the work")
+	if data, _ := os.ReadFile(events); !strings.Contains(string(data), "AfterEdit") {
+		t.Errorf("no background judge ran the gate (events: %q)", data)
+	}
+	if got := whys(p.history()); !strings.HasSuffix(got, "allow/pass") {
+		t.Errorf("history = %s, want the stop allowed on a pass", got)
+	}
+}
