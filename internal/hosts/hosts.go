@@ -145,6 +145,17 @@ type Cap struct {
 	Env    string // an environment variable that overrides it (CLAUDE_CODE_STOP_HOOK_BLOCK_CAP)
 	// Resets says what starts the count again.
 	Resets string
+	// OnBlock: the host ends the turn on its Blocks-th consecutive block itself rather than
+	// after it (Qwen Code), so gauntlet may block one time fewer.
+	OnBlock bool
+}
+
+// Allowed is how many consecutive blocks the host lets through when its cap is blocks.
+func (c Cap) Allowed(blocks int) int {
+	if c.OnBlock {
+		return blocks - 1
+	}
+	return blocks
 }
 
 // TrustScope is which folders a trust record covers.
@@ -355,7 +366,7 @@ var table = []Host{
 		Hook: HookFile{Files: []string{".qwen/settings.json"}, Entry: CommandGroup, CommandKey: "command",
 			JSONC: true},
 		TimeoutKey: "timeout", TimeoutUnit: time.Second, TimeoutMillisFrom: 1000, DefaultTimeout: 60 * time.Second,
-		Cap: Cap{Blocks: 8, Env: "QWEN_CODE_STOP_HOOK_BLOCK_CAP", Resets: "the user sends the next prompt"},
+		Cap: Cap{Blocks: 8, Env: "QWEN_CODE_STOP_HOOK_BLOCK_CAP", Resets: "the user sends the next prompt", OnBlock: true},
 		Trust: Trust{Scope: NoTrust,
 			How: "Qwen Code runs project hooks without a trust step unless security.folderTrust.enabled is set in its settings (off by default); then trust the folder when it asks (kept in ~/.qwen/trustedFolders.json)"},
 		DisableKey:   "disableAllHooks",

@@ -43,7 +43,7 @@ func TestQwenBlockContinueRelease(t *testing.T) {
 		t.Errorf("the model's second request does not carry the block's reason")
 	}
 	out := p.gauntlet(0, "doctor", "--no-run", "--host", "qwen")
-	if !strings.Contains(out, "Qwen Code ends the turn after 8 consecutive blocks") {
+	if !strings.Contains(out, "Qwen Code ends the turn on the 8th consecutive block") {
 		t.Errorf("doctor does not state Qwen Code's cap:\n%s", out)
 	}
 }
@@ -85,7 +85,7 @@ func TestQwenOwnCap(t *testing.T) {
 	}
 	p.env = append(p.env, capEnv...)
 	out := p.gauntlet(0, "doctor", "--no-run", "--host", "qwen")
-	if !strings.Contains(out, "stop_hook.max_attempts 6 is above the host's cap (Qwen Code ends the turn after 2 consecutive blocks") {
+	if !strings.Contains(out, "stop_hook.max_attempts 6 is above the host's cap (Qwen Code ends the turn on the 2nd consecutive block") {
 		t.Errorf("doctor does not warn about the cap:\n%s", out)
 	}
 }
