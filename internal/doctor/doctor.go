@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -371,9 +372,24 @@ func timeoutCheck(spec hosts.Host, h hookfile.Hook, stopTimeout time.Duration) C
 	}
 	c.Level = Problem
 	c.Message = fmt.Sprintf("stop_hook.timeout %s is not below the hook's %s (%s): %s kills gauntlet before it answers", stopTimeout, h.Timeout, whose, spec.Display)
-	want := hookfile.HookTimeoutFor(stopTimeout) * int(time.Second/spec.TimeoutUnit)
+	want := spec.TimeoutValue(time.Duration(hookfile.HookTimeoutFor(stopTimeout)) * time.Second)
 	c.Fix = fmt.Sprintf("set %q: %d in %s, or lower stop_hook.timeout", orDefault(h.TimeoutKey, spec.TimeoutKey), want, h.File)
 	return c
+}
+
+// ordinal is n as "1st", "2nd", "3rd", "8th", "11th", "22nd".
+func ordinal(n int) string {
+	suffix := "th"
+	switch {
+	case n%100 >= 11 && n%100 <= 13:
+	case n%10 == 1:
+		suffix = "st"
+	case n%10 == 2:
+		suffix = "nd"
+	case n%10 == 3:
+		suffix = "rd"
+	}
+	return strconv.Itoa(n) + suffix
 }
 
 // capCheck compares max_attempts with the host's own cap on consecutive blocks: past it the
@@ -384,19 +400,23 @@ func capCheck(spec hosts.Host, h hookfile.Hook, maxAttempts int) (Check, bool) {
 	}
 	c := Check{Host: h.Host, Name: "cap"}
 	what := fmt.Sprintf("%s ends the turn after %d consecutive blocks", spec.Display, h.Cap)
+	if spec.Cap.OnBlock {
+		what = fmt.Sprintf("%s ends the turn on the %s consecutive block", spec.Display, ordinal(h.Cap))
+	}
+	allowed := spec.Cap.Allowed(h.Cap)
 	if spec.Cap.Key != "" {
 		what = fmt.Sprintf("%s's %s is %d", spec.Display, spec.Cap.Key, h.Cap)
 	}
 	if spec.Cap.Resets != "" {
 		what += "; the count starts again when " + spec.Cap.Resets
 	}
-	if maxAttempts <= h.Cap {
+	if maxAttempts <= allowed {
 		c.Level, c.Message = OK, fmt.Sprintf("stop_hook.max_attempts %d is within the host's cap (%s)", maxAttempts, what)
 		return c, true
 	}
 	c.Level = Warn
 	c.Message = fmt.Sprintf("stop_hook.max_attempts %d is above the host's cap (%s): the host ends the loop first, without gauntlet's retry-limit message", maxAttempts, what)
-	c.Fix = fmt.Sprintf("set stop_hook.max_attempts to %d or less", h.Cap)
+	c.Fix = fmt.Sprintf("set stop_hook.max_attempts to %d or less", allowed)
 	if spec.Cap.Env != "" {
 		c.Fix += fmt.Sprintf(", or raise %s in the environment %s starts with", spec.Cap.Env, spec.Display)
 	}

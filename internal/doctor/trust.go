@@ -220,10 +220,11 @@ func codexHookStatus(ctx context.Context, e Env, root string) (Check, bool) {
 			return codexStopHookVerdict(c, h), true
 		}
 	}
-	// The after-edit hooks need trust of their own; without it Codex skips them, and the gates
-	// run only at the stop: a warning, since the stop hook still gates.
+	// The after-edit and pre-edit hooks need trust of their own; without it Codex skips them,
+	// and the gates run (and weakening edits are caught) only at the stop: a warning, since the
+	// stop hook still gates.
 	for _, h := range listed {
-		if hookfile.IsAfterEditCommand(h.Command) && !isTrustedCodexHook(h) {
+		if (hookfile.IsAfterEditCommand(h.Command) || hookfile.IsPreEditCommand(h.Command)) && !isTrustedCodexHook(h) {
 			return codexAfterEditUntrusted(c, h), true
 		}
 	}
@@ -266,15 +267,19 @@ func codexStopHookVerdict(c Check, h codexHook) Check {
 	return c
 }
 
-// codexAfterEditUntrusted finishes c for an after-edit hook Codex skips.
+// codexAfterEditUntrusted finishes c for an after-edit or pre-edit hook Codex skips.
 func codexAfterEditUntrusted(c Check, h codexHook) Check {
 	status := h.TrustStatus
 	if !h.Enabled {
 		status = "disabled"
 	}
+	which, then := "after-edit", "the gates run only when the agent stops"
+	if hookfile.IsPreEditCommand(h.Command) {
+		which, then = "pre-edit", "a weakening edit is caught only when the agent stops"
+	}
 	c.Level = Warn
-	c.Message = fmt.Sprintf("the stop hook is trusted, but Codex has not trusted the after-edit hook (hooks.%s, codex app-server hooks/list: trustStatus %q): the gates run only when the agent stops",
-		codexEventKey(h.EventName), status)
+	c.Message = fmt.Sprintf("the stop hook is trusted, but Codex has not trusted the %s hook (hooks.%s, codex app-server hooks/list: trustStatus %q): %s",
+		which, codexEventKey(h.EventName), status, then)
 	c.Fix = "review and trust it in codex's /hooks screen (again after every change to it)"
 	return c
 }

@@ -123,7 +123,7 @@ func afterEditEntry(spec hosts.Host, ev hosts.EventHook, command string) *object
 		return entry(spec, command, int(timeout/time.Second))
 	}
 	c := newObject().set("type", "command").set(spec.Hook.CommandKey, command).
-		set(spec.TimeoutKey, int(timeout/spec.TimeoutUnit))
+		set(spec.TimeoutKey, spec.TimeoutValue(timeout))
 	group := newObject()
 	if ev.Matcher != "" {
 		group.set("matcher", ev.Matcher)

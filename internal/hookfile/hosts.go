@@ -39,10 +39,10 @@ func entry(h hosts.Host, command string, seconds int) *object {
 		// Windows: both, so that the committed file gates every teammate's agent.
 		return newObject().set("type", "command").set(h.Hook.CommandKey, command).
 			set("powershell", powerShellCommand(command)).
-			set(h.TimeoutKey, seconds*int(time.Second/h.TimeoutUnit))
+			set(h.TimeoutKey, h.TimeoutValue(time.Duration(seconds)*time.Second))
 	default:
 		c := newObject().set("type", "command").set(h.Hook.CommandKey, command).
-			set(h.TimeoutKey, seconds*int(time.Second/h.TimeoutUnit))
+			set(h.TimeoutKey, h.TimeoutValue(time.Duration(seconds)*time.Second))
 		return newObject().set("hooks", []any{c})
 	}
 }

@@ -158,7 +158,7 @@ func entryHook(spec hosts.Host, rel, command string, entry map[string]any) Hook 
 	// The canonical key wins over an alias, as in the host.
 	for _, k := range spec.TimeoutKeys() {
 		if n, ok := entry[k].(float64); ok && n > 0 {
-			h.Timeout = time.Duration(n * float64(spec.TimeoutUnit))
+			h.Timeout = spec.TimeoutOf(n)
 			h.TimeoutSet, h.TimeoutKey = true, k
 			break
 		}

@@ -21,7 +21,7 @@ var documented = map[hosts.Name]string{
 	Cursor:      `{"version":1,"hooks":{"stop":[{"command":"gauntlet stop-hook","loop_limit":3}]}}`,
 	Gemini:      `{"hooks":{"AfterAgent":[{"hooks":[{"type":"command","command":"gauntlet stop-hook","timeout":600000}]}]}}`,
 	Copilot:     `{"version":1,"hooks":{"agentStop":[{"type":"command","bash":"gauntlet stop-hook","powershell":"gauntlet stop-hook","timeoutSec":600}]}}`,
-	hosts.Qwen:  `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"gauntlet stop-hook","timeout":600000}]}]}}`,
+	hosts.Qwen:  `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"gauntlet stop-hook","timeout":600}]}]}}`,
 	hosts.Droid: `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"gauntlet stop-hook","timeout":600}]}]}}`,
 }
 
@@ -29,7 +29,7 @@ func TestPlanFreshFileIsTheDocumentedHook(t *testing.T) {
 	wantPath := map[hosts.Name]string{
 		Claude: ".claude/settings.local.json", Codex: ".codex/hooks.json",
 		Cursor: ".cursor/hooks.json", Gemini: ".gemini/settings.json",
-		Copilot: ".github/hooks/gauntlet.json", hosts.Qwen: ".qwen/settings.json", hosts.Droid: ".factory/hooks.json",
+		Copilot: ".github/hooks/gauntlet.json", hosts.Qwen: ".qwen/settings.json", hosts.Droid: ".factory/settings.json",
 	}
 	for _, host := range Hosts() {
 		t.Run(string(host), func(t *testing.T) {

@@ -33,7 +33,8 @@ func TestPlanTimeoutInEachHostsUnit(t *testing.T) {
 		Cursor:  `{"version":1,"hooks":{"stop":[{"command":"gauntlet stop-hook","loop_limit":3}]}}`,
 		Gemini:  `{"hooks":{"AfterAgent":[{"hooks":[{"type":"command","command":"gauntlet stop-hook","timeout":1320000}]}]}}`,
 		Copilot: `{"version":1,"hooks":{"agentStop":[{"type":"command","bash":"gauntlet stop-hook","powershell":"gauntlet stop-hook","timeoutSec":1320}]}}`,
-		// Qwen Code's unit is not verified: milliseconds, the reading that can only be longer.
+		// Qwen Code 0.24.4 reads seconds, but 1000 or more as milliseconds (an older form): 1320
+		// seconds are written in milliseconds, lest Qwen Code read 1.32 s.
 		hosts.Qwen:  `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"gauntlet stop-hook","timeout":1320000}]}]}}`,
 		hosts.Droid: `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"gauntlet stop-hook","timeout":1320}]}]}}`,
 	}

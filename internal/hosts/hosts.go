@@ -59,6 +59,9 @@ type Host struct {
 	// TimeoutAliases are other keys the host reads for the same timeout.
 	TimeoutAliases []string
 	TimeoutUnit    time.Duration
+	// TimeoutMillisFrom, when set, is the value from which the host reads the timeout in
+	// milliseconds rather than TimeoutUnit (Qwen Code keeps an older millisecond form so).
+	TimeoutMillisFrom int
 	// DefaultTimeout is what the host gives a hook whose entry sets none; 0 when unknown.
 	DefaultTimeout time.Duration
 	Cap            Cap
@@ -142,6 +145,17 @@ type Cap struct {
 	Env    string // an environment variable that overrides it (CLAUDE_CODE_STOP_HOOK_BLOCK_CAP)
 	// Resets says what starts the count again.
 	Resets string
+	// OnBlock: the host ends the turn on its Blocks-th consecutive block itself rather than
+	// after it (Qwen Code), so gauntlet may block one time fewer.
+	OnBlock bool
+}
+
+// Allowed is how many consecutive blocks the host lets through when its cap is blocks.
+func (c Cap) Allowed(blocks int) int {
+	if c.OnBlock {
+		return blocks - 1
+	}
+	return blocks
 }
 
 // TrustScope is which folders a trust record covers.
@@ -240,6 +254,9 @@ var table = []Host{
 			Key: `projects."ROOT".trust_level`, Grants: []string{"trusted"}, Refuses: []string{"untrusted"},
 			HookTrust: true,
 			How:       `trust the project (answer yes when codex asks, run "codex exec --trust" once in it, or add [projects."ROOT"] trust_level = "trusted" to ~/.codex/config.toml), then review and trust the hook in codex's /hooks screen (again after every change to it)`},
+		// No matcher: every tool's call is cheap to judge (a tool that edits nothing is let
+		// through unread), and Codex names its tools apply_patch and Bash.
+		PreEdit: []EventHook{{Event: "PreToolUse", Args: "pre-edit"}},
 		// No matcher: Codex names exec_command "Bash" in PostToolUse, but how it names its other
 		// editing tools is not verified, and an after-edit call is cheap.
 		AfterEdit: []EventHook{
@@ -256,7 +273,7 @@ var table = []Host{
 			{"reply", "../shared/conformance/codex/stop.command.output.schema.json"},
 			{"trust", "issue 19, observed in Codex: a trust_level recorded on a parent folder is not accepted; the hook needs [hooks.state.\"FILE:stop:GROUP:INDEX\"] trusted_hash"},
 			{"version", "Codex 0.171.0, driven in make hosts-e2e (trust states, after-edit)"},
-			{"pre-edit", "not installed: Codex's PreToolUse was driven for exec_command only (tool_name Bash); how it names its patch tool there is not verified, so its edits are judged at the stop"},
+			{"pre-edit", `Codex 0.171.0 driven in make hosts-e2e (TestCodexPreEditDeniesWeakening, model gpt-5.5, whose apply_patch is a freeform tool): PreToolUse fires before apply_patch with {"tool_name":"apply_patch","tool_input":{"command":PATCH}} and before exec_command with tool_name Bash {command}, beside session_id, turn_id, model, cwd, transcript_path, permission_mode, tool_use_id; {"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":R}} refuses the tool (a deny without a reason is an error), and the model's next request carries R. With a model Codex has no metadata for, it offers no apply_patch tool at all`},
 			{"hook trust status", `Codex 0.169.0 (npm @openai/codex): "codex app-server" answers "hooks/list" with trustStatus managed|untrusted|trusted|modified per hook (app-server generate-json-schema, HooksListResponse)`},
 		},
 	},
@@ -272,6 +289,7 @@ var table = []Host{
 		Messages: "Cursor shows no message from a stop hook that allows; gauntlet writes it to stderr",
 		Sources: []Source{
 			{"reply", "Cursor hooks documentation: stop returns {\"followup_message\"}, loop_limit caps follow-ups (5 by default)"},
+			{"pre-edit", `not installed: Cursor's beforeShellExecution (the command at the payload's top level) answers {"permission":"allow"|"deny"|"ask"}; write-ups disagree on whether an answer without permission allows, and "allow" would skip the user's own approval of each command. Cursor is not on npm, so nothing was driven; the stop judges its edits`},
 		},
 	},
 	{
@@ -338,38 +356,59 @@ var table = []Host{
 	},
 	{
 		Name: Qwen, Display: "Qwen Code",
-		StopEvent: "Stop", SubagentEvent: "SubagentStop",
-		Reply:    Reply{BlockDecision: "block", SystemMessage: true},
-		Verified: "documentation only: the Qwen Code CLI was not driven",
+		StopEvent: "Stop", SubagentEvent: "SubagentStop", PromptID: "prompt_id",
+		Reply:   Reply{BlockDecision: "block", SystemMessage: true},
+		PreEdit: []EventHook{{Event: "PreToolUse", Matcher: "write_file|edit|run_shell_command", Args: "pre-edit"}},
+		// SessionEnd fires when an interactive session ends; qwen -p ends without it, and the
+		// background judge then stops on its own.
+		AfterEdit: []EventHook{
+			{Event: "SessionStart", Args: "after-edit --session-start"},
+			{Event: "PostToolUse", Matcher: "write_file|edit|run_shell_command", Args: "after-edit"},
+			{Event: "SessionEnd", Args: "after-edit --session-end"},
+		},
 		Hook: HookFile{Files: []string{".qwen/settings.json"}, Entry: CommandGroup, CommandKey: "command",
 			JSONC: true},
-		// The timeout's unit is not verified: milliseconds is the safe reading (a timeout read
-		// in seconds is then only longer than asked).
-		TimeoutKey: "timeout", TimeoutUnit: time.Millisecond,
+		TimeoutKey: "timeout", TimeoutUnit: time.Second, TimeoutMillisFrom: 1000, DefaultTimeout: 60 * time.Second,
+		Cap: Cap{Blocks: 8, Env: "QWEN_CODE_STOP_HOOK_BLOCK_CAP", Resets: "the user sends the next prompt", OnBlock: true},
 		Trust: Trust{Scope: NoTrust,
-			How: "trust the folder when Qwen Code asks (it derives from Gemini CLI, whose untrusted folders run no project hook; not verified for Qwen Code)"},
+			How: "Qwen Code runs project hooks without a trust step unless security.folderTrust.enabled is set in its settings (off by default); then trust the folder when it asks (kept in ~/.qwen/trustedFolders.json)"},
 		DisableKey:   "disableAllHooks",
 		DisableFiles: []string{"~/.qwen/settings.json", ".qwen/settings.json"},
 		Messages:     "systemMessage: shown to the user",
 		Sources: []Source{
 			{"hooks", "Qwen Code hooks documentation (docs/users/features/hooks.md, npm @qwen-code/qwen-code): hooks in .qwen/settings.json with Claude Code's events and dialect (Stop, SubagentStop, decision block with reason), disableAllHooks at the top level"},
-			{"pre-edit", "not installed: Qwen Code's names for its editing tools in PreToolUse are not verified; the stop judges the edit"},
+			{"version", "Qwen Code 0.24.4, driven in make hosts-e2e against an OpenAI-compatible fake model (stop loop, own cap, pre-edit, session start)"},
+			{"stop", `Qwen Code 0.24.4 driven in make hosts-e2e (TestQwenBlockContinueRelease): Stop sends {"session_id","transcript_path" (~/.qwen/projects/.../chats/ID.jsonl),"cwd","hook_event_name","timestamp" (ISO 8601),"permission_mode","prompt_id","stop_hook_active","last_assistant_message","background_tasks","crons","context_usage","context_limit","input_tokens"}; a block's reason is the next request's prompt`},
+			{"cap", `Qwen Code 0.24.4 (packages/core, DEFAULT_STOP_HOOK_BLOCK_CAP = 8, QWEN_CODE_STOP_HOOK_BLOCK_CAP or the stopHookBlockingCap setting, 1 to 100): the Nth consecutive block of one prompt_id ends the turn ("Stop hook blocked continuation N consecutive times; overriding and ending the turn"); driven in make hosts-e2e (TestQwenOwnCap)`},
+			{"timeout", "Qwen Code 0.24.4 packages/core/src/hooks/hook-timeout.ts: a command hook's timeout is in seconds, 60 by default; values of 1000 or more keep an older millisecond meaning"},
+			{"trust", "Qwen Code 0.24.4 trustedFolders: isFolderTrustEnabled = settings.security.folderTrust.enabled ?? false; rules in ~/.qwen/trustedFolders.json (QWEN_CODE_TRUSTED_FOLDERS_PATH); driven in make hosts-e2e, hooks run in an unrecorded folder"},
+			{"pre-edit", `Qwen Code 0.24.4 driven in make hosts-e2e (TestQwenPreEditDeniesWeakening): PreToolUse sends tool_name write_file {file_path, content}, edit {file_path, old_string, new_string, replace_all}, run_shell_command {command}, with session_id, cwd, prompt_id, tool_use_id; Claude Code's hookSpecificOutput deny refuses the tool and the model's next request carries the reason. Before writing an existing file, write_file wants it read in the session`},
+			{"after-edit", `Qwen Code 0.24.4 driven in make hosts-e2e: SessionStart {"source":"startup","model",...} and PostToolUse (tool_input, tool_response) fire in qwen -p; SessionEnd only when an interactive session ends (and on /clear)`},
 		},
 	},
 	{
 		Name: Droid, Display: "Factory Droid",
 		StopEvent: "Stop", SubagentEvent: "SubagentStop",
-		Reply:    Reply{BlockDecision: "block", SystemMessage: true},
-		Verified: "documentation only: the Droid CLI was not driven",
-		Hook: HookFile{Files: []string{".factory/hooks.json", ".factory/settings.json", ".factory/settings.local.json"},
-			Entry: CommandGroup, CommandKey: "command"},
-		TimeoutKey: "timeout", TimeoutUnit: time.Second,
+		Reply:   Reply{BlockDecision: "block", SystemMessage: true},
+		PreEdit: []EventHook{{Event: "PreToolUse", Matcher: "Create|Edit|Execute", Args: "pre-edit"}},
+		AfterEdit: []EventHook{
+			{Event: "SessionStart", Args: "after-edit --session-start"},
+			{Event: "PostToolUse", Matcher: "Create|Edit|Execute", Args: "after-edit"},
+			{Event: "SessionEnd", Args: "after-edit --session-end"},
+		},
+		// Only .factory/settings.json: Droid reads .factory/hooks.json with the events at its top
+		// level (no "hooks" object), and no hook from .factory/settings.local.json.
+		Hook:       HookFile{Files: []string{".factory/settings.json"}, Entry: CommandGroup, CommandKey: "command"},
+		TimeoutKey: "timeout", TimeoutUnit: time.Second, DefaultTimeout: 60 * time.Second,
 		Trust:    Trust{Scope: NoTrust, How: "Droid runs the project's hooks without a trust step"},
 		Messages: "systemMessage: shown to the user",
 		Sources: []Source{
 			{"hooks", "Factory Droid hooks reference (docs.factory.ai/reference/hooks-reference): Claude Code's matcher groups of {type: command, command, timeout in seconds}, events Stop and SubagentStop with decision block and reason; commands may use $FACTORY_PROJECT_DIR"},
-			{"hook file", "issue 43 and agent-harness-adapter-core (src/factory/adapter.rs): project hooks in .factory/hooks.json; the hooks reference also names .factory/settings.json and .factory/settings.local.json"},
-			{"pre-edit", "not installed: Droid's tool names (Create, Edit, Execute) and their arguments are read from documentation only; the stop judges the edit"},
+			{"hook file", `Droid 0.225.2 driven in make hosts-e2e (TestDroidHookFiles): a project's hooks run from .factory/settings.json under "hooks"; .factory/hooks.json holds the events at its top level (the plugin layout); .factory/settings.local.json runs none`},
+			{"version", "Droid 0.225.2 (npm @factory/cli 0.225.1 and its binary @factory/cli-linux-x64 0.225.2), driven in make hosts-e2e with a custom model (customModels in ~/.factory/settings.json, provider generic-chat-completion-api) and no Factory account"},
+			{"stop", `Droid 0.225.2 driven in make hosts-e2e: Stop sends {"session_id","transcript_path" (~/.factory/sessions/...),"cwd","permission_mode","hook_event_name","message_id","stop_hook_active","tool_execution_count","elapsed_time"}, no prompt id; a block with a reason sends the reason to the model as the next message, with no cap of its own`},
+			{"pre-edit", `Droid 0.225.2 driven in make hosts-e2e (TestDroidPreEditDeniesWeakening): PreToolUse sends tool_name Create {file_path, content}, Edit {file_path, old_str, new_str, change_all}, Execute {command, ...}; Claude Code's hookSpecificOutput deny refuses the tool`},
+			{"after-edit", `Droid 0.225.2 driven in make hosts-e2e: droid exec fires SessionStart {"source":"startup"}, PostToolUse and SessionEnd {"reason":"other"}`},
 		},
 	},
 }
@@ -455,6 +494,24 @@ func (h Host) Source(fact string) string {
 		}
 	}
 	return ""
+}
+
+// TimeoutValue is the number to write in a hook entry for a timeout of d, in the host's unit
+// (in milliseconds where the unit's number would be read as milliseconds).
+func (h Host) TimeoutValue(d time.Duration) int {
+	n := int(d / h.TimeoutUnit)
+	if h.TimeoutMillisFrom > 0 && n >= h.TimeoutMillisFrom {
+		return int(d / time.Millisecond)
+	}
+	return n
+}
+
+// TimeoutOf is the timeout the host reads from n in a hook entry.
+func (h Host) TimeoutOf(n float64) time.Duration {
+	if h.TimeoutMillisFrom > 0 && n >= float64(h.TimeoutMillisFrom) {
+		return time.Duration(n * float64(time.Millisecond))
+	}
+	return time.Duration(n * float64(h.TimeoutUnit))
 }
 
 // TimeoutKeys are every key the host reads for the hook's timeout, the canonical one first.

@@ -64,9 +64,11 @@ func TestDocumentedFacts(t *testing.T) {
 
 // The edit guard's events, the newest hosts and what Claude Code 2.1.332 sends, pinned: a host
 // with a pre-edit entry says where its shape was read, and a host known only from its
-// documentation says so.
+// documentation says so. Qwen Code and Factory Droid, driven with their real CLIs, name their
+// editing tools in PreToolUse, and Droid runs a project's hooks only from .factory/settings.json;
+// Codex 0.171.0 sends its apply_patch and its shell to PreToolUse.
 func TestPreEditAndNewHosts(t *testing.T) {
-	want := map[Name]string{Claude: "PreToolUse", Gemini: "BeforeTool", Copilot: "preToolUse"}
+	want := map[Name]string{Claude: "PreToolUse", Gemini: "BeforeTool", Copilot: "preToolUse", Qwen: "PreToolUse", Droid: "PreToolUse", Codex: "PreToolUse"}
 	for _, h := range All() {
 		ev := ""
 		if len(h.PreEdit) == 1 {
@@ -84,11 +86,42 @@ func TestPreEditAndNewHosts(t *testing.T) {
 	}
 	for _, n := range []Name{Qwen, Droid} {
 		h := MustGet(n)
-		if h.StopEvent != "Stop" || h.SubagentEvent != "SubagentStop" || h.Reply.BlockDecision != "block" || h.Verified == "" {
+		if h.StopEvent != "Stop" || h.SubagentEvent != "SubagentStop" || h.Reply.BlockDecision != "block" || h.Verified != "" ||
+			h.TimeoutUnit != time.Second || len(h.AfterEdit) != 3 {
 			t.Errorf("%s: %+v", n, h)
 		}
 	}
-	if MustGet(Qwen).Hook.Files[0] != ".qwen/settings.json" || MustGet(Droid).Hook.Files[0] != ".factory/hooks.json" {
-		t.Error("Qwen Code or Factory Droid: hook file")
+	q, d := MustGet(Qwen), MustGet(Droid)
+	if q.Hook.Files[0] != ".qwen/settings.json" || len(d.Hook.Files) != 1 || d.Hook.Files[0] != ".factory/settings.json" {
+		t.Errorf("hook files: Qwen Code %v, Factory Droid %v", q.Hook.Files, d.Hook.Files)
+	}
+	if q.PreEdit[0].Matcher != "write_file|edit|run_shell_command" || d.PreEdit[0].Matcher != "Create|Edit|Execute" {
+		t.Errorf("pre-edit matchers: Qwen Code %q, Factory Droid %q", q.PreEdit[0].Matcher, d.PreEdit[0].Matcher)
+	}
+	if q.PromptID != "prompt_id" || q.Cap.Blocks != 8 || q.Cap.Env != "QWEN_CODE_STOP_HOOK_BLOCK_CAP" || d.Cap.Blocks != 0 {
+		t.Errorf("Qwen Code: prompt id %q, cap %+v; Factory Droid cap %+v", q.PromptID, q.Cap, d.Cap)
+	}
+}
+
+// Qwen Code reads a hook timeout in seconds below 1000 and in milliseconds from 1000 on: what
+// init writes and what doctor reads follow it; the other hosts' units are plain.
+func TestTimeoutValues(t *testing.T) {
+	q, c := MustGet(Qwen), MustGet(Claude)
+	for _, tc := range []struct {
+		h    Host
+		d    time.Duration
+		want int
+	}{{q, 600 * time.Second, 600}, {q, 999 * time.Second, 999}, {q, 1320 * time.Second, 1320000}, {c, 1320 * time.Second, 1320}} {
+		if got := tc.h.TimeoutValue(tc.d); got != tc.want {
+			t.Errorf("%s: TimeoutValue(%s) = %d, want %d", tc.h.Name, tc.d, got, tc.want)
+		}
+	}
+	for n, want := range map[float64]time.Duration{600: 600 * time.Second, 5000: 5 * time.Second, 1320000: 1320 * time.Second} {
+		if got := q.TimeoutOf(n); got != want {
+			t.Errorf("Qwen Code: TimeoutOf(%v) = %s, want %s", n, got, want)
+		}
+	}
+	if got := MustGet(Gemini).TimeoutOf(5000); got != 5*time.Second {
+		t.Errorf("Gemini CLI: TimeoutOf(5000) = %s", got)
 	}
 }

@@ -24,14 +24,18 @@ const (
 	Edit
 	// Shell runs a command line.
 	Shell
+	// Patch applies a patch to any number of files (Codex's apply_patch): the patch is in
+	// Command, and PatchCalls reads it as one Write or Edit per file.
+	Patch
 )
 
 // toolKinds maps the hosts' tool names to what they do: Claude Code (and the hosts that copy
-// its dialect), Gemini CLI and Copilot CLI.
+// its dialect), Gemini CLI, Copilot CLI, Droid and Codex (Bash, apply_patch).
 var toolKinds = map[string]Kind{
 	"Write": Write, "write_file": Write, "create": Write, "Create": Write,
 	"Edit": Edit, "MultiEdit": Edit, "replace": Edit, "edit": Edit,
 	"Bash": Shell, "run_shell_command": Shell, "bash": Shell, "Execute": Shell,
+	"apply_patch": Patch,
 }
 
 // Call is one tool call, read from the host's payload.
@@ -70,8 +74,11 @@ func CallOf(p stophook.Payload) Call {
 		c.Content = firstString(args, "content", "file_text")
 	case Edit:
 		c.Edits = editsOf(args)
-	case Shell:
+	case Shell, Patch:
 		c.Command = firstString(args, "command")
+	}
+	if c.Kind == Patch {
+		return c
 	}
 	if c.Kind != Shell && c.Path == "" || c.Kind == Edit && len(c.Edits) == 0 {
 		return Call{Tool: c.Tool, Dir: c.Dir, Session: c.Session} // nothing the guard can apply
@@ -103,7 +110,8 @@ func firstString(args map[string]json.RawMessage, keys ...string) string {
 	return ""
 }
 
-// editsOf reads the replacements of an Edit (old_string/new_string, Copilot's old_str/new_str)
+// editsOf reads the replacements of an Edit (old_string/new_string; Copilot's and Droid's
+// old_str/new_str)
 // or of a MultiEdit (edits[]).
 func editsOf(args map[string]json.RawMessage) []Replace {
 	var list []map[string]json.RawMessage
@@ -124,11 +132,22 @@ func editsOf(args map[string]json.RawMessage) []Replace {
 
 func replaceOf(args map[string]json.RawMessage) Replace {
 	r := Replace{Old: rawString(args, "old_string", "old_str"), New: rawString(args, "new_string", "new_str")}
-	var all bool
 	var n int
-	r.All = json.Unmarshal(args["replace_all"], &all) == nil && all ||
+	r.All = rawBool(args, "replace_all", "change_all") ||
 		json.Unmarshal(args["expected_replacements"], &n) == nil && n > 1
 	return r
+}
+
+// rawBool says whether any of keys holds true (Claude Code's and Qwen Code's replace_all,
+// Droid's change_all).
+func rawBool(args map[string]json.RawMessage, keys ...string) bool {
+	for _, k := range keys {
+		var b bool
+		if json.Unmarshal(args[k], &b) == nil && b {
+			return true
+		}
+	}
+	return false
 }
 
 // rawString is firstString that keeps an empty string (an edit that deletes).

@@ -51,16 +51,34 @@ func Judge(ctx context.Context, o Options) (Verdict, error) {
 	if dir == "" {
 		dir = o.Dir
 	}
+	if c.Session != "" {
+		c.Session = stophook.SessionKey(o.Host, c.Session)
+	}
 	switch c.Kind {
 	case Shell:
 		return judgeCommand(dir, c.Command)
 	case Write, Edit:
-		if c.Session != "" {
-			c.Session = stophook.SessionKey(o.Host, c.Session)
-		}
 		return judgeEdit(ctx, dir, c)
+	case Patch:
+		return judgePatch(ctx, dir, c)
 	}
 	return Verdict{}, nil
+}
+
+// judgePatch judges each file a patch touches as its own edit; the patch is refused for any of
+// them, with every file's findings.
+func judgePatch(ctx context.Context, dir string, c Call) (Verdict, error) {
+	var all Verdict
+	for _, fc := range c.PatchCalls() {
+		v, err := judgeEdit(ctx, dir, fc)
+		if err != nil {
+			return Verdict{}, err
+		}
+		if len(v.Findings) > 0 {
+			all.Findings, all.Mode = append(all.Findings, v.Findings...), v.Mode
+		}
+	}
+	return all, nil
 }
 
 // judgeCommand judges a shell command: the rules read the command line alone, no file.

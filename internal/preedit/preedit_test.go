@@ -21,7 +21,8 @@ func payload(t *testing.T, s string) stophook.Payload {
 }
 
 // Each host's tool call is read into the same Call: Claude Code's Write, Edit and MultiEdit,
-// Gemini CLI's replace (expected_replacements), Copilot CLI's arguments as a JSON string.
+// Gemini CLI's replace (expected_replacements), Copilot CLI's arguments as a JSON string, Qwen
+// Code's edit and Droid's Create, Edit (old_str, new_str, change_all) and Execute.
 func TestCallOf(t *testing.T) {
 	cases := []struct {
 		name, in string
@@ -35,6 +36,15 @@ func TestCallOf(t *testing.T) {
 			Call{Tool: "replace", Kind: Edit, Path: "a.go", Edits: []Replace{{"a", "b", true}}}},
 		{"copilot string args", `{"sessionId":"s","toolName":"edit","toolArgs":"{\"path\":\"a.go\",\"old_str\":\"a\",\"new_str\":\"b\"}"}`,
 			Call{Tool: "edit", Kind: Edit, Path: "a.go", Edits: []Replace{{"a", "b", false}}, Session: "s"}},
+		// As Qwen Code 0.24.4 and Droid 0.225.2 sent them in make hosts-e2e.
+		{"qwen edit", `{"hook_event_name":"PreToolUse","prompt_id":"p########0","tool_name":"edit","tool_input":{"file_path":"/r/a.go","old_string":"a","new_string":"b","replace_all":true}}`,
+			Call{Tool: "edit", Kind: Edit, Path: "/r/a.go", Edits: []Replace{{"a", "b", true}}}},
+		{"droid edit", `{"hook_event_name":"PreToolUse","tool_name":"Edit","tool_input":{"file_path":"/r/a.go","old_str":"a","new_str":"b","change_all":true}}`,
+			Call{Tool: "Edit", Kind: Edit, Path: "/r/a.go", Edits: []Replace{{"a", "b", true}}}},
+		{"droid create", `{"hook_event_name":"PreToolUse","tool_name":"Create","tool_input":{"content":"x","file_path":"/r/a.go"}}`,
+			Call{Tool: "Create", Kind: Write, Path: "/r/a.go", Content: "x"}},
+		{"droid execute", `{"hook_event_name":"PreToolUse","tool_name":"Execute","tool_input":{"command":"git status","summary":"Show the status","riskLevel":"low"}}`,
+			Call{Tool: "Execute", Kind: Shell, Command: "git status"}},
 		{"shell", `{"tool_name":"Bash","tool_input":{"command":"git status"}}`,
 			Call{Tool: "Bash", Kind: Shell, Command: "git status"}},
 		{"edit without a path", `{"tool_name":"Edit","tool_input":{"old_string":"a","new_string":"b"}}`,

@@ -38,7 +38,8 @@ func ParseHost(s string) (Host, bool) {
 // The session events (SessionStart, SessionEnd) are named alike by Claude Code, Codex and Gemini
 // CLI: Gemini's carry its ISO timestamp (a string; Copilot's is a number, and camelCase keys),
 // Codex's a transcript it names rollout-*.jsonl, or null before the first turn is written.
-// Detection is the fallback: init writes --host on every entry it installs.
+// Qwen Code's and Droid's events are told by their transcript's folder. Detection is the
+// fallback: init writes --host on every entry it installs.
 func DetectHost(p Payload) Host {
 	gemini, cursor, copilot := hosts.MustGet(hosts.Gemini), hosts.MustGet(hosts.Cursor), hosts.MustGet(hosts.Copilot)
 	switch {
@@ -49,6 +50,10 @@ func DetectHost(p Payload) Host {
 	case p.HookEventName == copilot.StopEvent || p.HookEventName == copilot.SubagentEvent ||
 		p.seen&(seenCopilotSession|seenStopReason) != 0:
 		return HostCopilot
+	case transcriptUnder(p, "/.qwen/projects/"):
+		return hosts.Qwen
+	case transcriptUnder(p, "/.factory/sessions/"):
+		return hosts.Droid
 	case geminiSession(p):
 		return HostGemini
 	case p.seen&seenTurnID != 0 && p.seen&seenModel != 0 || codexSession(p):
@@ -69,6 +74,14 @@ func sessionEvent(p Payload) bool {
 // (Copilot's is a number, and Copilot is ruled out before).
 func geminiSession(p Payload) bool {
 	return sessionEvent(p) && p.Timestamp != "" && p.SessionID != ""
+}
+
+// transcriptUnder says whether the payload's transcript is kept in dir, a host's own folder of
+// sessions: Qwen Code's ~/.qwen/projects/..., Droid's ~/.factory/sessions/... (Qwen Code and
+// Droid send Claude Code's event names; Qwen's session events also carry Gemini CLI's string
+// timestamp, so the transcript is checked before it).
+func transcriptUnder(p Payload, dir string) bool {
+	return strings.Contains(strings.ReplaceAll(p.TranscriptPath, `\`, "/"), dir)
 }
 
 // codexSession says whether a session event is Codex's, by its transcript.

@@ -1,6 +1,7 @@
 package stophook
 
 import (
+	"github.com/gauntlet-dev/gauntlet/internal/hosts"
 	"strings"
 	"testing"
 )
@@ -59,6 +60,13 @@ func TestDetectHost(t *testing.T) {
 		// (hooks reference: session_id, transcript_path, cwd, hook_event_name, timestamp, then
 		// source or reason), Codex's a transcript named rollout-*.jsonl, or null before the first
 		// turn is written (codex-rs/hooks/schema/generated/session-{start,end}.command.input).
+		// Qwen Code 0.24.4 and Droid 0.225.2 as they sent them in make hosts-e2e: Claude Code's
+		// event names, told by the transcript's folder (Qwen's session events also carry Gemini
+		// CLI's string timestamp).
+		{"qwen SessionStart", `{"session_id":"s","transcript_path":"/home/u/.qwen/projects/-r/chats/s.jsonl","cwd":"/r","hook_event_name":"SessionStart","timestamp":"2026-12-02T02:35:12.942Z","permission_mode":"yolo","source":"startup","model":"gpt-fake"}`, hosts.Qwen},
+		{"qwen Stop", `{"session_id":"s","transcript_path":"/home/u/.qwen/projects/-r/chats/s.jsonl","cwd":"/r","hook_event_name":"Stop","timestamp":"2026-12-02T02:35:20.694Z","prompt_id":"s########0","stop_hook_active":false,"background_tasks":[],"crons":[]}`, hosts.Qwen},
+		{"droid SessionStart", `{"session_id":"s","transcript_path":"/home/u/.factory/sessions/-r/s.jsonl","cwd":"/r","permission_mode":"off","hook_event_name":"SessionStart","source":"startup"}`, hosts.Droid},
+		{"droid Stop", `{"session_id":"s","transcript_path":"/home/u/.factory/sessions/-r/s.jsonl","cwd":"/r","permission_mode":"auto-high","hook_event_name":"Stop","message_id":"m","stop_hook_active":false,"tool_execution_count":0,"elapsed_time":0}`, hosts.Droid},
 		{"gemini SessionStart", `{"session_id":"s","transcript_path":"/home/u/.gemini/tmp/h/chats/session-1.json","cwd":"/r","hook_event_name":"SessionStart","timestamp":"2026-11-24T00:00:00.000Z","source":"startup"}`, HostGemini},
 		{"gemini SessionEnd", `{"session_id":"s","transcript_path":"/home/u/.gemini/tmp/h/chats/session-1.json","cwd":"/r","hook_event_name":"SessionEnd","timestamp":"2026-11-24T00:00:09.000Z","reason":"exit"}`, HostGemini},
 		{"codex SessionStart", `{"session_id":"s","transcript_path":"/home/u/.codex/sessions/2026/11/24/rollout-2026-11-24T00-00-00-s.jsonl","cwd":"/r","hook_event_name":"SessionStart","model":"gpt-5-codex","permission_mode":"default","source":"startup"}`, HostCodex},

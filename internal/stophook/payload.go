@@ -195,6 +195,8 @@ type Payload struct {
 	// is judged now all the same (the tree as it is), and the reply says that work was running.
 	BackgroundTasks []json.RawMessage `json:"background_tasks"`
 	SessionCrons    []json.RawMessage `json:"session_crons"`
+	// Crons are Qwen Code 0.24.4's session crons, sent beside background_tasks in its Stop.
+	Crons []json.RawMessage `json:"crons"`
 
 	// A tool call about to run (PreToolUse, Gemini's BeforeTool), read by pre-edit: the tool's
 	// name and its arguments as the host sent them. Copilot spells them toolName and toolArgs,
@@ -348,7 +350,10 @@ func (p Payload) Dir(getenv func(string) string, processCwd string) string {
 
 // BackgroundWork says how much work the host reports still running as the agent stops
 // (background tasks and scheduled session crons); 0 for a host that says nothing of it.
-func (p Payload) BackgroundWork() int { return len(p.BackgroundTasks) + len(p.SessionCrons) }
+func (p Payload) BackgroundWork() int { return len(p.BackgroundTasks) + p.crons() }
+
+// crons counts the session crons, by Claude Code's key or Qwen Code's.
+func (p Payload) crons() int { return len(p.SessionCrons) + len(p.Crons) }
 
 // backgroundNote says, for the reply, that the stop was judged while the host reported work still
 // running; "" when it reported none. The stop is judged now all the same: waiting could outlast
@@ -361,7 +366,7 @@ func backgroundNote(p Payload) string {
 	if n := len(p.BackgroundTasks); n > 0 {
 		what = append(what, termtext.Count(n, "background task"))
 	}
-	if n := len(p.SessionCrons); n > 0 {
+	if n := p.crons(); n > 0 {
 		what = append(what, termtext.Count(n, "session cron"))
 	}
 	return "work was still running in the background (" + strings.Join(what, ", ") +

@@ -2,7 +2,8 @@
 // 127.0.0.1 only: every request is answered at once with a short final text, so that the agent
 // ends its turn and the host runs its stop hook. It speaks as much of Anthropic's Messages API
 // (Claude Code), OpenAI's Responses API (Codex, and Copilot CLI as a bring-your-own-key provider)
-// and Gemini's generateContent (Gemini CLI) as those CLIs need to run a turn.
+// Gemini's generateContent (Gemini CLI) and OpenAI's chat completions (Qwen Code) as those CLIs
+// need to run a turn.
 package fakemodel
 
 import (
@@ -34,6 +35,9 @@ type Server struct {
 	// (Gemini CLI's turns; its routing and checks are not streamed) with a function call
 	// (read_file, grep_search, run_shell_command, ...).
 	GeminiCalls map[int64]Call
+	// ChatCalls, when set, makes the model answer request N of OpenAI's chat completions (Qwen
+	// Code) by calling one of the host's tools (write_file, edit, run_shell_command, ...).
+	ChatCalls map[int64]Call
 	// GeminiStatus, when set, answers every generateContent request with this HTTP status and
 	// Google's error body (429: a quota exceeded).
 	GeminiStatus int
@@ -124,6 +128,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		s.anthropic(w, req.Model, req.Stream, s.text(n))
+	case strings.HasSuffix(r.URL.Path, "/chat/completions"):
+		s.chatCompletions(w, req.Model, req.Stream)
 	case strings.HasSuffix(r.URL.Path, "/responses"):
 		n := s.requests.Add(1)
 		if call, ok := s.Calls[n]; ok {
@@ -230,6 +236,10 @@ func (s *Server) openAIResponses(w http.ResponseWriter, model, text string) {
 type Call struct {
 	Name string
 	Args map[string]any
+	// Input, when set, makes a Responses API call a custom (freeform) tool call with this input
+	// instead of a function call: Codex's apply_patch for the models whose apply_patch is
+	// freeform.
+	Input string
 }
 
 // openAICall answers a Responses request with one function call.
@@ -242,6 +252,10 @@ func (s *Server) openAICall(w http.ResponseWriter, model string, call Call) {
 	args, _ := json.Marshal(call.Args)
 	item := map[string]any{"type": "function_call", "id": fmt.Sprintf("fc_fake_%d", n), "call_id": fmt.Sprintf("call_fake_%d", n),
 		"name": call.Name, "arguments": string(args), "status": "completed"}
+	if call.Input != "" {
+		item = map[string]any{"type": "custom_tool_call", "id": fmt.Sprintf("ctc_fake_%d", n), "call_id": fmt.Sprintf("call_fake_%d", n),
+			"name": call.Name, "input": call.Input, "status": "completed"}
+	}
 	resp := func(status string, output []any) map[string]any {
 		return map[string]any{"id": respID, "object": "response", "status": status, "model": model, "output": output,
 			"usage": map[string]any{"input_tokens": 100, "output_tokens": 5, "total_tokens": 105,
