@@ -1,6 +1,7 @@
 package scaffold
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -100,5 +101,59 @@ func TestColourForcingFlagsDropped(t *testing.T) {
 		if got[name] != want {
 			t.Errorf("%s = %q, want %q", name, got[name], want)
 		}
+	}
+}
+
+// pre-commit's docs exclude single files with an anchored path (`exclude: ^docs/conf.py$`,
+// often with its dot unescaped, which still matches the file): read as the file itself.
+func TestHookFilesSingleFiles(t *testing.T) {
+	for _, tt := range []struct {
+		pattern string
+		globs   []string
+	}{
+		{`^docs/conf.py$`, []string{"docs/conf.py"}},
+		{`^docs/conf\.py$`, []string{"docs/conf.py"}},
+		{`^(setup\.py|docs/conf\.py)$`, []string{"setup.py", "docs/conf.py"}},
+		{`^CHANGELOG.md$`, []string{"CHANGELOG.md"}},
+		{`^docs/.+\.py$`, nil}, // not a file: a pattern init does not read
+		{`docs/conf.py`, nil},  // unanchored: any path containing it
+	} {
+		globs, dirs := hookFiles(tt.pattern)
+		if !slices.Equal(globs, tt.globs) || dirs != nil {
+			t.Errorf("%q: globs %q, dirs %q; want %q and no folders", tt.pattern, globs, dirs, tt.globs)
+		}
+	}
+	got := gateSources(t, map[string]string{
+		"pyproject.toml": "[project]\nname = \"x\"\n[tool.mypy]\nstrict = true\n",
+		".pre-commit-config.yaml": "exclude: ^(profiling/|tests/data/)\nrepos:\n  - repo: https://github.com/pre-commit/mirrors-mypy\n" +
+			"    rev: v1.0.0\n    hooks:\n      - id: mypy\n        exclude: ^docs/conf.py$\n",
+	})
+	want := `mypy '--exclude=^(profiling/|tests/data/)' '--exclude=^docs/conf.py$' . <- from .pre-commit-config.yaml, hook mypy`
+	if got["typecheck"] != want {
+		t.Errorf("typecheck = %q\nwant        %q", got["typecheck"], want)
+	}
+}
+
+// A step that negates its command (`! bin/bats failing.bats`: the suite must fail on a failing
+// fixture) passes when the command fails: the command is not the check, and no gate runs it as
+// one; it is named. Under if/while the ! is the condition's, and the command is still read.
+func TestNegatedCommandIsNoGate(t *testing.T) {
+	files := map[string]string{
+		"bin/run":  "#!/bin/sh\n",
+		"go.mod":   "module x\n",
+		".github/workflows/ci.yml": "jobs:\n  failsafe:\n    steps:\n      - run: \"! bin/run --check test/fixtures/failing.bats\"\n" +
+			"  vet:\n    steps:\n      - run: |\n          if ! go vet ./...; then exit 1; fi\n",
+	}
+	got := gateSources(t, files)
+	for name, g := range got {
+		if strings.Contains(g, "failing.bats") {
+			t.Errorf("gate %s runs the negated command: %q", name, g)
+		}
+	}
+	if got["vet"] != "go vet ./... <- from .github/workflows/ci.yml, job vet" {
+		t.Errorf("vet = %q (all: %v)", got["vet"], got)
+	}
+	if notes := allNotes(detectTree(t, files)); !strings.Contains(notes, "! bin/run --check test/fixtures/failing.bats") {
+		t.Errorf("the negated check is not named:\n%s", notes)
 	}
 }
