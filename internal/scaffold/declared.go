@@ -53,6 +53,9 @@ type declared struct {
 	// viaMake is the Makefile target whose recipe takes arguments make computes ($(shell ...)):
 	// its check runs as `make TARGET`, since the command read here lost those arguments.
 	viaMake string
+	// followed marks a script of the project's read because CI, a hook or another such script
+	// runs it (followedScripts).
+	followed bool
 }
 
 const (
@@ -90,6 +93,7 @@ func readDeclared(root string, dirs []string) []declared {
 	out = append(out, gitlabCI(root)...)
 	out = append(out, preCommit(root)...)
 	out = append(out, lefthook(root)...)
+	out = append(out, followedScripts(out, root)...)
 	called := calledTargets(out)
 	for _, dir := range dirs {
 		abs := filepath.Join(root, filepath.FromSlash(dir))

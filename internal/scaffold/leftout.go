@@ -168,7 +168,7 @@ func isCheck(d declared, words []string) bool {
 		return true
 	}
 	_, ok := projectScriptCheck(d, words)
-	return ok
+	return ok || followedBy(d, words)
 }
 
 // correctingFlags are the flags that make a tool init names (rather than gates) rewrite the

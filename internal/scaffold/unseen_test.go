@@ -157,3 +157,82 @@ func TestNegatedCommandIsNoGate(t *testing.T) {
 		t.Errorf("the negated check is not named:\n%s", notes)
 	}
 }
+
+// A shell script of the project's that CI runs by its name alone (scripts/check, scripts/test,
+// as "scripts to rule them all" lays them out) is followed into its commands, its top-level
+// variables filled in, as a make target is followed into its recipe: the checks it runs are
+// the project's declared checks, not gauntlet's defaults. A setup script (scripts/install) is
+// not read, and a command of the script init does not know is named.
+func TestShellScriptCIRunsIsFollowed(t *testing.T) {
+	files := map[string]string{
+		"pyproject.toml": "[project]\nname = \"pkg\"\n[tool.ruff.lint]\nselect = [\"E\"]\n[tool.mypy]\nstrict = true\n",
+		"pkg/__init__.py": "",
+		"scripts/install": "#!/bin/sh -e\npip install -r requirements.txt\n",
+		"scripts/check": "#!/bin/sh -e\n\nexport PREFIX=\"\"\nif [ -d 'venv' ] ; then\n    export PREFIX=\"venv/bin/\"\nfi\n" +
+			"export SOURCE_FILES=\"pkg tests\"\n\nset -x\n\n./scripts/sync-version\n${PREFIX}ruff format $SOURCE_FILES --diff\n" +
+			"${PREFIX}mypy $SOURCE_FILES\n${PREFIX}ruff check $SOURCE_FILES\n",
+		"scripts/sync-version": "#!/bin/sh -e\n[ \"$(cat VERSION)\" = x ]\n",
+		"scripts/test": "#!/bin/sh\n\nexport PREFIX=\"\"\nif [ -d 'venv' ] ; then\n    export PREFIX=\"venv/bin/\"\nfi\n\nset -ex\n\nif [ -z $GITHUB_ACTIONS ]; then\n    scripts/check\nfi\n\n${PREFIX}coverage run -m pytest \"$@\"\n",
+		".github/workflows/ci.yml": "jobs:\n  tests:\n    steps:\n      - run: \"scripts/install\"\n      - run: \"scripts/check\"\n" +
+			"      - run: \"scripts/test\"\n",
+	}
+	got := gateSources(t, files)
+	for name, want := range map[string]string{
+		"lint":      "ruff check pkg tests <- from scripts/check, run by .github/workflows/ci.yml, job tests",
+		"typecheck": "mypy pkg tests <- from scripts/check, run by .github/workflows/ci.yml, job tests",
+	} {
+		if got[name] != want {
+			t.Errorf("%s = %q\nwant %q\n(all: %v)", name, got[name], want, got)
+		}
+	}
+	if !strings.Contains(got["fmt"], "ruff format") || !strings.Contains(got["fmt"], "scripts/check, run by") {
+		t.Errorf("fmt = %q, want scripts/check's ruff format", got["fmt"])
+	}
+	if !strings.Contains(got["test"], "pytest") || !strings.Contains(got["test"], "scripts/test, run by") {
+		t.Errorf("test = %q, want scripts/test's pytest", got["test"])
+	}
+	notes := allNotes(detectTree(t, files))
+	if strings.Contains(notes, "`scripts/check`") || strings.Contains(notes, "`scripts/test`") || strings.Contains(notes, "pip install") {
+		t.Errorf("a followed script or its setup is named as a check left out:\n%s", notes)
+	}
+	if !strings.Contains(notes, "./scripts/sync-version") {
+		t.Errorf("the script's unknown check is not named:\n%s", notes)
+	}
+}
+
+// A script with functions, or of a shell other than sh and bash, is no flat list of commands:
+// it is not followed (CI's zsh completion check stays named, as before).
+func TestShellScriptWithFunctionsIsNotFollowed(t *testing.T) {
+	for name, script := range map[string]string{
+		"functions": "#!/bin/bash\nmain() {\n  go vet ./...\n}\nmain \"$@\"\n",
+		"zsh":       "#!/usr/bin/env zsh\ngo vet ./...\n",
+	} {
+		got := gateSources(t, map[string]string{
+			"go.mod":                   "module x\n",
+			"ci/test-all":              script,
+			".github/workflows/ci.yml": "jobs:\n  t:\n    steps:\n      - run: ci/test-all\n",
+		})
+		if strings.Contains(got["vet"], "ci/test-all") {
+			t.Errorf("%s: the script was followed: %v", name, got)
+		}
+	}
+}
+
+// A script whose name says it runs integration or end-to-end tests (which reach services, the
+// network, a build) is not followed: its pytest would take the test gate from the unit suite CI
+// runs through tox. It stays named.
+func TestIntegrationScriptIsNamedNotFollowed(t *testing.T) {
+	files := map[string]string{
+		"pyproject.toml":               "[project]\nname = \"pkg\"\n",
+		"tox.ini":                      "[tox]\nenvlist = py\n[testenv]\ncommands = pytest tests/unit/ -s\n",
+		"scripts/test_integration.sh": "#!/usr/bin/env bash\nset -euxo pipefail\n\npytest tests/integration/ -s\n",
+		".github/workflows/ci.yml": "jobs:\n  unit:\n    steps:\n      - run: tox -e py\n  integration:\n    steps:\n" +
+			"      - run: ./scripts/test_integration.sh\n",
+	}
+	if got := gateSources(t, files)["test"]; !strings.HasPrefix(got, "pytest tests/unit/ -s <- from tox.ini") {
+		t.Errorf("test = %q, want the unit suite tox runs", got)
+	}
+	if notes := allNotes(detectTree(t, files)); !strings.Contains(notes, "./scripts/test_integration.sh") {
+		t.Errorf("the integration script is not named:\n%s", notes)
+	}
+}
