@@ -139,8 +139,8 @@ func TestHookFilesSingleFiles(t *testing.T) {
 // one; it is named. Under if/while the ! is the condition's, and the command is still read.
 func TestNegatedCommandIsNoGate(t *testing.T) {
 	files := map[string]string{
-		"bin/run":  "#!/bin/sh\n",
-		"go.mod":   "module x\n",
+		"bin/run": "#!/bin/sh\n",
+		"go.mod":  "module x\n",
 		".github/workflows/ci.yml": "jobs:\n  failsafe:\n    steps:\n      - run: \"! bin/run --check test/fixtures/failing.bats\"\n" +
 			"  vet:\n    steps:\n      - run: |\n          if ! go vet ./...; then exit 1; fi\n",
 	}
@@ -165,14 +165,14 @@ func TestNegatedCommandIsNoGate(t *testing.T) {
 // not read, and a command of the script init does not know is named.
 func TestShellScriptCIRunsIsFollowed(t *testing.T) {
 	files := map[string]string{
-		"pyproject.toml": "[project]\nname = \"pkg\"\n[tool.ruff.lint]\nselect = [\"E\"]\n[tool.mypy]\nstrict = true\n",
+		"pyproject.toml":  "[project]\nname = \"pkg\"\n[tool.ruff.lint]\nselect = [\"E\"]\n[tool.mypy]\nstrict = true\n",
 		"pkg/__init__.py": "",
 		"scripts/install": "#!/bin/sh -e\npip install -r requirements.txt\n",
 		"scripts/check": "#!/bin/sh -e\n\nexport PREFIX=\"\"\nif [ -d 'venv' ] ; then\n    export PREFIX=\"venv/bin/\"\nfi\n" +
 			"export SOURCE_FILES=\"pkg tests\"\n\nset -x\n\n./scripts/sync-version\n${PREFIX}ruff format $SOURCE_FILES --diff\n" +
 			"${PREFIX}mypy $SOURCE_FILES\n${PREFIX}ruff check $SOURCE_FILES\n",
 		"scripts/sync-version": "#!/bin/sh -e\n[ \"$(cat VERSION)\" = x ]\n",
-		"scripts/test": "#!/bin/sh\n\nexport PREFIX=\"\"\nif [ -d 'venv' ] ; then\n    export PREFIX=\"venv/bin/\"\nfi\n\nset -ex\n\nif [ -z $GITHUB_ACTIONS ]; then\n    scripts/check\nfi\n\n${PREFIX}coverage run -m pytest \"$@\"\n",
+		"scripts/test":         "#!/bin/sh\n\nexport PREFIX=\"\"\nif [ -d 'venv' ] ; then\n    export PREFIX=\"venv/bin/\"\nfi\n\nset -ex\n\nif [ -z $GITHUB_ACTIONS ]; then\n    scripts/check\nfi\n\n${PREFIX}coverage run -m pytest \"$@\"\n",
 		".github/workflows/ci.yml": "jobs:\n  tests:\n    steps:\n      - run: \"scripts/install\"\n      - run: \"scripts/check\"\n" +
 			"      - run: \"scripts/test\"\n",
 	}
@@ -223,8 +223,8 @@ func TestShellScriptWithFunctionsIsNotFollowed(t *testing.T) {
 // runs through tox. It stays named.
 func TestIntegrationScriptIsNamedNotFollowed(t *testing.T) {
 	files := map[string]string{
-		"pyproject.toml":               "[project]\nname = \"pkg\"\n",
-		"tox.ini":                      "[tox]\nenvlist = py\n[testenv]\ncommands = pytest tests/unit/ -s\n",
+		"pyproject.toml":              "[project]\nname = \"pkg\"\n",
+		"tox.ini":                     "[tox]\nenvlist = py\n[testenv]\ncommands = pytest tests/unit/ -s\n",
 		"scripts/test_integration.sh": "#!/usr/bin/env bash\nset -euxo pipefail\n\npytest tests/integration/ -s\n",
 		".github/workflows/ci.yml": "jobs:\n  unit:\n    steps:\n      - run: tox -e py\n  integration:\n    steps:\n" +
 			"      - run: ./scripts/test_integration.sh\n",
