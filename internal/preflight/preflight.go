@@ -412,7 +412,8 @@ func runsNodeCode(prog string, args []string) bool {
 }
 
 func checkNode(prog, root, dir string, env Env, add func(Problem)) {
-	if !env.Exists(filepath.Join(dir, "node_modules")) && !env.Exists(filepath.Join(root, "node_modules")) {
+	missing := !env.Exists(filepath.Join(dir, "node_modules")) && !env.Exists(filepath.Join(root, "node_modules"))
+	if missing && !installsNothing(dir) {
 		where := ""
 		if dir != root {
 			where = " in " + relTo(root, dir)
@@ -440,6 +441,26 @@ func relTo(root, dir string) string {
 		return filepath.ToSlash(rel)
 	}
 	return dir
+}
+
+// installsNothing reports whether the folder's package.json declares no dependency to install
+// and no workspace that may: its scripts run the project's own files (bin/bats test), and
+// node_modules is never made. An unreadable package.json is taken to need it.
+func installsNothing(dir string) bool {
+	data, err := safefile.ReadFile(filepath.Join(dir, "package.json"), 1<<20, time.Now().Add(5*time.Second))
+	if err != nil {
+		return false
+	}
+	var pkg struct {
+		Dependencies         map[string]any `json:"dependencies"`
+		DevDependencies      map[string]any `json:"devDependencies"`
+		OptionalDependencies map[string]any `json:"optionalDependencies"`
+		Workspaces           any            `json:"workspaces"`
+	}
+	if json.Unmarshal(data, &pkg) != nil {
+		return false
+	}
+	return len(pkg.Dependencies)+len(pkg.DevDependencies)+len(pkg.OptionalDependencies) == 0 && pkg.Workspaces == nil
 }
 
 func usesPlaywright(dir string) bool {

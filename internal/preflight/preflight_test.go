@@ -316,3 +316,28 @@ func TestMissing(t *testing.T) {
 		}
 	}
 }
+
+// A package.json that declares no dependency (a shell project published on npm, whose test
+// script runs its own bin/bats) installs nothing: node_modules is never there, and its absence
+// is no problem. One that declares dependencies still needs them.
+func TestNodeModulesOnlyWhereThereAreDependencies(t *testing.T) {
+	g := []gates.Gate{check("test", "npm run test")}
+	for _, tt := range []struct {
+		pkg  string
+		want int
+	}{
+		{`{"name": "bats", "scripts": {"test": "bin/bats test"}}`, 0},
+		{`{"name": "x", "scripts": {"test": "bin/bats test"}, "dependencies": {}, "devDependencies": {}}`, 0},
+		{`{"name": "x", "scripts": {"test": "vitest run"}, "devDependencies": {"vitest": "^3"}}`, 1},
+		{`{"name": "x", "scripts": {"test": "node t.js"}, "optionalDependencies": {"fsevents": "^2"}}`, 1},
+		{`not json`, 1},
+	} {
+		root := t.TempDir()
+		if err := os.WriteFile(filepath.Join(root, "package.json"), []byte(tt.pkg), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if got := CheckEnv(root, g, fakeEnv([]string{"npm"})); len(got) != tt.want {
+			t.Errorf("%s: problems = %+v, want %d", tt.pkg, got, tt.want)
+		}
+	}
+}
