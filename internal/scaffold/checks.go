@@ -258,7 +258,8 @@ func classifyIsort(_ string, words []string) (check, bool) {
 func classifyCodespell(_ string, words []string) (check, bool) {
 	args := words[1:]
 	checkForm := drop(words, "-w", "--write-changes", "-i*", "--interactive*")
-	return check{key: "codespell", kind: "Python", name: "spelling", comment: "misspelt words, as codespell finds them",
+	// Spelling is of no one language: codespell checks any project's text, as typos does.
+	return check{key: "codespell", kind: anyKind, name: "spelling", comment: "misspelt words, as codespell finds them",
 		words: checkForm, timeout: quick, hint: "If a flagged word is right, add it to codespell's ignore list.",
 		fix: append([]string{checkForm[0], "-w"}, checkForm[1:]...), writes: slices.Contains(args, "-w") || slices.Contains(args, "--write-changes")}, true
 }

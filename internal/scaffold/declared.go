@@ -56,6 +56,9 @@ type declared struct {
 	// followed marks a script of the project's read because CI, a hook or another such script
 	// runs it (followedScripts).
 	followed bool
+	// via is the command that runs a followed script (./shellcheck.sh): a check of the script
+	// whose arguments the script computes runs as the script itself.
+	via []string
 }
 
 const (

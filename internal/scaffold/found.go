@@ -74,6 +74,9 @@ func checksOf(d declared) []found {
 		if !ok {
 			c, ok = projectScriptCheck(d, cmd.words)
 		}
+		if whole, byScript := scriptItself(d, cmd.words); byScript {
+			c, ok = whole, true
+		}
 		if !ok {
 			continue
 		}

@@ -71,7 +71,7 @@ var notChecks = sync.OnceValue(func() map[string]bool {
 		"corepack": true, "nvm": true, "tmux": true, "sed": true, "awk": true, "touch": true, "pwd": true, "shift": true,
 		"return": true, "local": true, "wait": true, "kill": true, "ulimit": true, "python": true, "python3": true,
 		"node": true, "ruby": false, "docker": false, "bundle": false, "gh": true, "aws": true, "gcloud": true,
-		"az": true, "twine": true, "gsutil": true, "unset": true, "trap": true, "pushd": true, "popd": true,
+		"az": true, "twine": true, "gsutil": true, "unset": true, "trap": true, "read": true, "pushd": true, "popd": true,
 		// text and file utilities that feed other commands
 		"cut": true, "tr": true, "head": true, "tail": true, "sort": true, "uniq": true, "wc": true, "jq": true, "yq": true,
 		"date": true, "mktemp": true, "seq": true, "realpath": true, "readlink": true, "stat": true, "uname": true,
@@ -168,6 +168,9 @@ func isCheck(d declared, words []string) bool {
 		return true
 	}
 	_, ok := projectScriptCheck(d, words)
+	if _, whole := scriptItself(d, words); whole {
+		return true
+	}
 	return ok || followedBy(d, words)
 }
 

@@ -5,6 +5,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -40,7 +41,7 @@ func followedScripts(decls []declared, root string) []declared {
 				continue
 			}
 			seen[dir+"\x00"+cmd.words[0]] = true
-			f := declared{script: text, dir: dir, rank: rankCalledTarget, followed: true,
+			f := declared{script: text, dir: dir, rank: rankCalledTarget, followed: true, via: cmd.words,
 				source: strings.TrimPrefix(cmd.words[0], "./") + ", run by " + d.source, env: d.env}
 			out = append(out, f)
 			queue = append(queue, f)
@@ -162,4 +163,37 @@ func followedBy(d declared, words []string) bool {
 	}
 	_, ok := followableScript(d.root, d.dir, words)
 	return ok
+}
+
+// scriptItself is the check a followed script's command makes when the script computes its
+// arguments (shellcheck -x "${targets[@]}", the files a loop gathered): the tool's check, run as
+// the script itself, since the command read here lost what it checks. false for any other
+// command.
+func scriptItself(d declared, words []string) (check, bool) {
+	if d.via == nil || !computesArgs(words) {
+		return check{}, false
+	}
+	bare := slices.DeleteFunc(slices.Clone(words), func(w string) bool { return strings.Contains(w, "$") })
+	c, ok := classify(bare)
+	if !ok {
+		w := withoutRunner(bare)
+		if len(w) == 0 {
+			return check{}, false
+		}
+		tool := path.Base(w[0])
+		t, isFileTool := fileTools()[tool]
+		if !isFileTool {
+			return check{}, false
+		}
+		c = check{key: t.key, name: tool, comment: t.comment, timeout: quick}
+	}
+	c.words, c.fix, c.writes = d.via, nil, false
+	c.glob, c.filePaths, c.fileExclude, c.filesNote = nil, nil, nil, ""
+	return c, true
+}
+
+// computesArgs reports whether a command's arguments hold what the shell computes: a variable
+// the script did not give a value, a command's output.
+func computesArgs(words []string) bool {
+	return len(words) > 1 && slices.ContainsFunc(words[1:], func(w string) bool { return strings.Contains(w, "$") })
 }

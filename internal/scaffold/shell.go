@@ -249,7 +249,7 @@ func dropRedirections(words []string) []string {
 	return out
 }
 
-var assignment = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*=`) })
+var assignment = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*\+?=`) })
 
 // splitAssignments takes the leading VAR=value words (also after `env`) off a command. The
 // command needs those that set what it runs with (SHELL=/bin/sh, GOFLAGS=-mod=mod); values the
@@ -260,7 +260,8 @@ func splitAssignments(words []string) ([]EnvVar, []string) {
 		switch {
 		case assignment().MatchString(words[0]):
 			name, value, _ := strings.Cut(words[0], "=")
-			if keepEnv(name, value) {
+			// VAR+=value appends to what the shell holds: no value of its own to give a gate.
+			if !strings.HasSuffix(name, "+") && keepEnv(name, value) {
 				env = append(env, EnvVar{Name: name, Value: value})
 			}
 		case words[0] == "env" && len(words) > 1 && assignment().MatchString(words[1]):

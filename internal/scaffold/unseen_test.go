@@ -236,3 +236,43 @@ func TestIntegrationScriptIsNamedNotFollowed(t *testing.T) {
 		t.Errorf("the integration script is not named:\n%s", notes)
 	}
 }
+
+// A followed script whose check takes what the script computes (shellcheck -x "${targets[@]}",
+// the files a loop gathered) runs as the script itself: the command read here lost its
+// arguments. The loop's own words (read, targets+=) are the shell's, never checks left out.
+func TestFollowedScriptWithComputedArgumentsRunsWhole(t *testing.T) {
+	files := map[string]string{
+		"lib/x.sh": "#!/bin/sh\n",
+		"shellcheck.sh": "#!/usr/bin/env bash\n\nset -e\n\ntargets=()\nwhile IFS= read -r -d $'\\0'; do\n  targets+=(\"$REPLY\")\n" +
+			"done < <(\n  find . -type f \\( -name \\*.bash -o -name \\*.sh \\) -print0\n  find bin -type f -print0\n)\n\n" +
+			"LC_ALL=C.UTF-8 shellcheck -x \"${targets[@]}\"\n\nexit $?\n",
+		".github/workflows/ci.yml": "jobs:\n  shellcheck:\n    steps:\n      - run: |\n          sudo apt-get install shellcheck\n          ./shellcheck.sh\n",
+	}
+	got := gateSources(t, files)
+	if got["shellcheck"] != "./shellcheck.sh <- from shellcheck.sh, run by .github/workflows/ci.yml, job shellcheck" {
+		t.Errorf("shellcheck = %q (all: %v)", got["shellcheck"], got)
+	}
+	notes := allNotes(detectTree(t, files))
+	for _, shell := range []string{"read -r", "targets+=", "${targets"} {
+		if strings.Contains(notes, shell) {
+			t.Errorf("the script's shell words %q are named as a check:\n%s", shell, notes)
+		}
+	}
+}
+
+// codespell checks the spelling of any text, like typos: a project with no Python (a shell
+// project published on npm) whose CI runs it gets it as a gate, not a note that there is no
+// Python project to run it in.
+func TestCodespellIsOfNoLanguage(t *testing.T) {
+	files := map[string]string{
+		"package.json": `{"name": "x", "scripts": {"test": "bin/bats test"}}`,
+		".github/workflows/codespell.yml": "jobs:\n  codespell:\n    steps:\n      - run: pip install codespell\n" +
+			"      - run: codespell\n",
+	}
+	if got := gateSources(t, files)["spelling"]; got != "codespell <- from .github/workflows/codespell.yml, job codespell" {
+		t.Errorf("spelling = %q", got)
+	}
+	if notes := allNotes(detectTree(t, files)); strings.Contains(notes, "codespell") {
+		t.Errorf("codespell is named as no gate:\n%s", notes)
+	}
+}
