@@ -63,7 +63,7 @@ var notChecks = sync.OnceValue(func() map[string]bool {
 		"uv": true, "poetry": true, "gem": true, "curl": true, "wget": true, "echo": true, "printf": true, "export": true,
 		"set": true, "mkdir": true, "cd": true, "cp": true, "mv": true, "rm": true, "ln": true, "chmod": true, "tar": true,
 		"unzip": true, "git": true, "make": true, "gmake": true, "rustup": true, "go": true, "cargo": true, "[": true,
-		"[[": true, "]]": true, "]": true, "test": true, "if": true, "then": true, "else": true, "elif": true, "fi": true,
+		"[[": true, "]]": true, "]": true, "{": true, "}": true, "test": true, "if": true, "then": true, "else": true, "elif": true, "fi": true,
 		"exit": true, "true": true, "false": true, "case": true, "esac": true, "for": true, "do": true, "done": true,
 		"while": true, "source": true, ".": true, "tee": true, "cat": true, "ls": true, "find": true, "xargs": true,
 		"sleep": true, "env": true, "eval": true, "which": true, "command": true, "dirname": true, "basename": true,
@@ -219,13 +219,19 @@ func maybeCheck(words []string) bool {
 	if strings.HasSuffix(tool, "/") && !strings.Contains(tool, "$") {
 		return false // a folder, not a program
 	}
-	if notCheckProgram(tool) || hasSetupWord(words) {
+	if notCheckProgram(tool) || hasSetupWord(words) || versionProbe(words) {
 		return false
 	}
 	if subcommands, ok := checkingSubcommands()[tool]; ok {
 		return len(words) > 1 && subcommands(words[1:])
 	}
 	return true
+}
+
+// versionProbe reports whether a command only asks a tool its version (golangci-lint --version,
+// before installing it when missing): it checks nothing of the code.
+func versionProbe(words []string) bool {
+	return len(words) == 2 && contains([]string{"--version", "-version", "-V", "version"}, words[1])
 }
 
 // notCheckProgram reports whether a program is never a check left out: it sets up, builds,

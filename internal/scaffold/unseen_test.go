@@ -276,3 +276,25 @@ func TestCodespellIsOfNoLanguage(t *testing.T) {
 		t.Errorf("codespell is named as no gate:\n%s", notes)
 	}
 }
+
+// A target that installs a tool when it is missing (`tool --version >/dev/null 2>&1 || { curl
+// ... | sh; }`, a check target's prerequisite) checks nothing: the version probe and the brace
+// group's words are never named as checks left out.
+func TestInstallIfMissingIsNoCheck(t *testing.T) {
+	files := map[string]string{
+		"go.mod": "module x\n",
+		"Makefile": "linters-install:\n\t@golangci-lint --version >/dev/null 2>&1 || { \\\n\t\techo \"installing linting tools...\"; \\\n" +
+			"\t\tcurl -sfL https://example.com/install.sh| sh -s v2.0.2; \\\n\t}\n\nlint: linters-install\n\tgolangci-lint run\n\n" +
+			"test:\n\tgo test -race ./...\n",
+		".github/workflows/ci.yml": "jobs:\n  t:\n    steps:\n      - run: make lint test\n",
+	}
+	if got := gateSources(t, files)["lint"]; !strings.HasPrefix(got, "golangci-lint run <- ") {
+		t.Errorf("lint = %q", got)
+	}
+	notes := allNotes(detectTree(t, files))
+	for _, noise := range []string{"--version", "}"} {
+		if strings.Contains(notes, noise) {
+			t.Errorf("%q is named as a check:\n%s", noise, notes)
+		}
+	}
+}
