@@ -168,7 +168,7 @@ func isCheck(d declared, words []string) bool {
 		return true
 	}
 	_, ok := projectScriptCheck(d, words)
-	if _, whole := scriptItself(d, words); whole {
+	if _, whole := scriptItself(d, words); whole || len(words) > 1 && projectPath(words[0]) && packageScriptRun(d, words) {
 		return true
 	}
 	return ok || followedBy(d, words)

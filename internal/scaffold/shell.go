@@ -204,13 +204,13 @@ func (sc *shellScanner) endCommand() {
 }
 
 // withoutKeywords takes off the shell's keywords that start the command after them (then go test
-// ...; else go test ...; do go test ...): the command is what follows. A ! that negates a
-// condition (if ! go vet ./...) goes too: the command is still what the step checks. A ! that
-// negates the command itself stays: the step passes when the command fails, so the words are
-// no check as written.
+// ...; else go test ...; do go test ...; time, which only reports how long the command took): the
+// command is what follows. A ! that negates a condition (if ! go vet ./...) goes too: the command
+// is still what the step checks. A ! that negates the command itself stays: the step passes when
+// the command fails, so the words are no check as written.
 func withoutKeywords(words []string) []string {
 	condition := false
-	for len(words) > 1 && contains([]string{"then", "else", "do", "if", "elif", "while", "until", "!"}, words[0]) {
+	for len(words) > 1 && contains([]string{"then", "else", "do", "if", "elif", "while", "until", "!", "time"}, words[0]) {
 		if words[0] == "!" && !condition {
 			break
 		}

@@ -298,3 +298,24 @@ func TestInstallIfMissingIsNoCheck(t *testing.T) {
 		}
 	}
 }
+
+// A CI step that runs what a package script runs (bin/bats test --print-output-on-failure, where
+// the test script is `bin/bats test`) is that script's check with a flag more: the script's gate
+// covers it, and no second gate runs the same suite.
+func TestCIRunOfAPackageScriptsCommandIsThatScript(t *testing.T) {
+	files := map[string]string{
+		"bin/bats":     "#!/usr/bin/env bash\n",
+		"bin/style":    "#!/usr/bin/env bash\n",
+		"package.json": `{"name": "bats", "scripts": {"test": "bin/bats test"}}`,
+		".github/workflows/ci.yml": "jobs:\n  nounset:\n    steps:\n      - run: bin/bats test --print-output-on-failure\n" +
+			"  alpine:\n    steps:\n      - run: time ./bin/bats --print-output-on-failure test/\n" +
+			"  other:\n    steps:\n      - run: bin/style --check\n",
+	}
+	got := gateSources(t, files)
+	if len(got) != 2 || got["test"] != "npm run test <- from package.json, script test" || got["style"] == "" {
+		t.Errorf("gates = %v, want the test script's and the other check script's", got)
+	}
+	if notes := allNotes(detectTree(t, files)); strings.Contains(notes, "bin/bats") {
+		t.Errorf("the test script's run is named as no gate:\n%s", notes)
+	}
+}
