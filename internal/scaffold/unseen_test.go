@@ -319,3 +319,19 @@ func TestCIRunOfAPackageScriptsCommandIsThatScript(t *testing.T) {
 		t.Errorf("the test script's run is named as no gate:\n%s", notes)
 	}
 }
+
+// A tox env that runs pytest twice (the suite, then its jupyter-marked tests with another extra
+// installed) has one test gate, the first run; the other is named beside it, not dropped.
+func TestSecondPytestRunIsNamed(t *testing.T) {
+	got := gateSources(t, map[string]string{
+		"pyproject.toml": "[project]\nname = \"x\"\n",
+		"tox.ini": "[tox]\nenvlist = py\n[testenv]\ncommands =\n    pip install -e .[d]\n    pytest tests --run-optional no_jupyter \\\n" +
+			"        --cov {posargs}\n    pip install -e .[jupyter]\n    pytest tests --run-optional jupyter \\\n        -m jupyter \\\n" +
+			"        --cov-append {posargs}\n",
+	})
+	want := "pytest tests --run-optional no_jupyter <- from tox.ini, env testenv; there the suite also runs as " +
+		"`pytest tests --run-optional jupyter -m jupyter` (other options: add it as a gate to check those too)"
+	if got["test"] != want {
+		t.Errorf("test = %q\nwant   %q", got["test"], want)
+	}
+}
