@@ -335,3 +335,32 @@ func TestSecondPytestRunIsNamed(t *testing.T) {
 		t.Errorf("test = %q\nwant   %q", got["test"], want)
 	}
 }
+
+// Several folders that nothing checks and that would get the same defaults (isort's three
+// example plugins) are one line that names them all, on the root's project of their kind, not a
+// line each.
+func TestUncheckedFoldersAreOneNote(t *testing.T) {
+	files := map[string]string{
+		"pyproject.toml": "[project]\nname = \"x\"\n",
+		"tox.ini":        "[tox]\nenvlist = py\n[testenv]\ncommands = pytest tests/unit\n",
+	}
+	for _, ex := range []string{"example_a", "example_b", "example_c"} {
+		files[ex+"/pyproject.toml"] = "[project]\nname = \"" + ex + "\"\n"
+	}
+	notes := allNotes(detectTree(t, files))
+	if n := strings.Count(notes, "no check that init knows runs in"); n != 1 {
+		t.Fatalf("%d notes of folders nothing checks, want one:\n%s", n, notes)
+	}
+	want := "no check that init knows runs in the folders example_a, example_b and example_c, so they have no gates; " +
+		"gauntlet's defaults there would be `python3 -m pytest` (add them as gates with dir: FOLDER to check one)."
+	if !strings.Contains(notes, want) {
+		t.Errorf("notes:\n%s\nwant:\n%s", notes, want)
+	}
+	var onRoot bool
+	for _, p := range detectTree(t, files) {
+		onRoot = onRoot || p.Dir == "" && strings.Contains(strings.Join(p.Notes, "\n"), want)
+	}
+	if !onRoot {
+		t.Errorf("the note is not on the root's project")
+	}
+}
