@@ -150,16 +150,17 @@ var tools = sync.OnceValue(func() map[string]tool {
 		"markdownlint-cli2": {fix: "npm install -g markdownlint-cli2"},
 		"markdownlint":      {fix: "npm install -g markdownlint-cli"},
 		// The reviewers of review gates, named when one is missing.
-		"claude":       {fix: "npm install -g @anthropic-ai/claude-code"},
-		"codex":        {fix: "npm install -g @openai/codex"},
-		"gemini":       {fix: "npm install -g @google/gemini-cli"},
-		"typos":        {fix: "cargo install typos-cli (or: brew install typos-cli)"},
-		"yamllint":     {fix: "pipx install yamllint"},
-		"ansible-lint": {fix: "pipx install ansible-lint"},
-		"mdl":          {fix: "gem install mdl"},
-		"misspell":     {fix: "go install github.com/golangci/misspell/cmd/misspell@latest"},
-		"actionlint":   {fix: "go install github.com/rhysd/actionlint/cmd/actionlint@latest"},
-		"govulncheck":  {fix: "go install golang.org/x/vuln/cmd/govulncheck@latest"},
+		"claude":              {fix: "npm install -g @anthropic-ai/claude-code"},
+		"codex":               {fix: "npm install -g @openai/codex"},
+		"gemini":              {fix: "npm install -g @google/gemini-cli"},
+		"typos":               {fix: "cargo install typos-cli (or: brew install typos-cli)"},
+		"yamllint":            {fix: "pipx install yamllint"},
+		"detect-secrets-hook": {fix: "pipx install detect-secrets"},
+		"ansible-lint":        {fix: "pipx install ansible-lint"},
+		"mdl":                 {fix: "gem install mdl"},
+		"misspell":            {fix: "go install github.com/golangci/misspell/cmd/misspell@latest"},
+		"actionlint":          {fix: "go install github.com/rhysd/actionlint/cmd/actionlint@latest"},
+		"govulncheck":         {fix: "go install golang.org/x/vuln/cmd/govulncheck@latest"},
 	}
 })
 

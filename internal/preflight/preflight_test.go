@@ -82,6 +82,8 @@ func TestCheck(t *testing.T) {
 			"npm install -g markdownlint-cli2"},
 		{"markdownlint missing", check("md", "markdownlint {files}"), fakeEnv(nil), []string{"markdownlint"},
 			"npm install -g markdownlint-cli"},
+		{"detect-secrets missing", check("secrets", "detect-secrets-hook --baseline .secrets.baseline {files}"), fakeEnv(nil),
+			[]string{"detect-secrets-hook"}, "pipx install detect-secrets"},
 		{"the package manager's own commands need no node_modules", check("t", "pnpm install --frozen-lockfile"), fakeEnv([]string{"pnpm"}), nil, ""},
 	}
 	for _, tt := range tests {

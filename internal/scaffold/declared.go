@@ -582,6 +582,7 @@ var preCommitHooks = sync.OnceValue(func() map[string]string {
 		"yamllint": "yamllint .", "ansible-lint": "ansible-lint", "typos": "typos", "actionlint": "actionlint",
 		"misspell":   "misspell -error .",
 		"shellcheck": "shellcheck {files}", "markdownlint": "markdownlint {files}", "markdownlint-cli2": "markdownlint-cli2 {files}",
+		"detect-secrets": "detect-secrets-hook {files}",
 	}
 })
 

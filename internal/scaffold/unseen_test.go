@@ -364,3 +364,22 @@ func TestUncheckedFoldersAreOneNote(t *testing.T) {
 		t.Errorf("the note is not on the root's project")
 	}
 }
+
+// Yelp's detect-secrets hook (its README's shape: `id: detect-secrets`, args with the baseline)
+// runs detect-secrets-hook on the files pre-commit passes it: a gate given the change's files,
+// with the hook's args.
+func TestDetectSecretsHookIsAGate(t *testing.T) {
+	files := map[string]string{
+		"site.yml":          "- hosts: all\n",
+		".secrets.baseline": "{}\n",
+		".pre-commit-config.yaml": "repos:\n-   repo: https://github.com/Yelp/detect-secrets\n    rev: v1.5.0\n    hooks:\n" +
+			"    -   id: detect-secrets\n        args: ['--baseline', '.secrets.baseline']\n",
+	}
+	got := gateSources(t, files)
+	if got["detect-secrets"] != "detect-secrets-hook --baseline .secrets.baseline {files} <- from .pre-commit-config.yaml, hook detect-secrets" {
+		t.Errorf("detect-secrets = %q (all: %v)", got["detect-secrets"], got)
+	}
+	if notes := allNotes(detectTree(t, files)); strings.Contains(notes, "detect-secrets") {
+		t.Errorf("the gated hook is named as no gate:\n%s", notes)
+	}
+}
