@@ -209,7 +209,7 @@ var catalogue = sync.OnceValue(func() []Signature {
 			ID: "python-env-missing", Ecosystem: "python",
 			// The interpreter's own "-m" message (no quotes, unlike an import error in a test) or the
 			// shell not finding a virtualenv's binary.
-			Patterns: []Pattern{re(`^\S*python[\d.]*: No module named (pytest|mypy|ruff|black|flake8|pylint|isort|coverage|tox|nox|pyright|bandit|pip)$|^(\S*/)?sh: \d+: \S*/\.?venv/bin/\S+: not found$`, ": No module named ", ": not found")},
+			Patterns: []Pattern{re(`^\S*python[\d.]*: No module named (pytest|mypy|ruff|black|flake8|pylint|isort|coverage|tox|nox|pyright|bandit|pip|ansiblelint|yamllint|codespell)$|^(\S*/)?sh: \d+: \S*/\.?venv/bin/\S+: not found$`, ": No module named ", ": not found")},
 			Summary:  "the Python environment lacks a tool the gate runs (a virtualenv not created, not active or not synced)",
 			Fix:      "install the tool into the Python the gate runs; in a project with a virtualenv, create it with the dev dependencies (uv sync, poetry install, …) and activate it",
 			Probe:    ProbeCommand,
