@@ -173,6 +173,17 @@ var catalogue = sync.OnceValue(func() []Signature {
 			Probe:    ProbeVersion,
 		},
 		{
+			ID: "pytest-plugin-missing", Ecosystem: "python",
+			// pytest's usage error (exit 4) for an option of a well-known plugin (pytest-xdist's
+			// -n/--numprocesses, pytest-cov's --cov, pytest-timeout's, pytest-rerunfailures'):
+			// the plugin is not installed where the gate's pytest runs. An option of the project's
+			// own conftest that pytest does not know is the code's, and not matched.
+			Patterns: []Pattern{re(`^(pytest|py\.test|__main__\.py): error: unrecognized arguments: (.* )?(-n|--numprocesses|--maxprocesses|--dist|--cov|--cov=\S*|--cov-\S+|--no-cov|--timeout(=\S*)?|--reruns(=\S*)?|--benchmark-\S+|-p xdist)( |$)`,
+				"error: unrecognized arguments: ")},
+			Summary: "the gate's pytest lacks a plugin the options need (pytest-xdist, pytest-cov, ...): the project's test dependencies are not installed where it runs",
+			Fix:     "install the project's test dependencies into the Python the gate runs (its dev extra, or the tox env's deps), then rerun",
+		},
+		{
 			ID: "pre-commit-too-old", Ecosystem: "python",
 			Patterns: []Pattern{re(`pre-commit version \S+ is required but version \S+ is installed`, "is required but version")},
 			Summary:  "the installed pre-commit is older than the config's minimum_pre_commit_version",
