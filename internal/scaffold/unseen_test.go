@@ -1,9 +1,11 @@
 package scaffold
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // Classes of file shapes that repositories init had not been tried on exposed. Each fixture
@@ -381,5 +383,19 @@ func TestDetectSecretsHookIsAGate(t *testing.T) {
 	}
 	if notes := allNotes(detectTree(t, files)); strings.Contains(notes, "detect-secrets") {
 		t.Errorf("the gated hook is named as no gate:\n%s", notes)
+	}
+}
+
+// A shell project's test suite loads its .bats and shell files as a compiler loads sources: they
+// count toward the project's size, so that bats-core (some 280 of them, no compiled file) does not
+// get the 5-minute cap of a two-file module for a suite of nearly 500 tests.
+func TestShellTestFilesCountTowardTheSize(t *testing.T) {
+	files := map[string]string{"package.json": `{"name": "x", "scripts": {"test": "bin/bats test"}}`, "bin/bats": "#!/bin/bash\n"}
+	for i := range 150 {
+		files[fmt.Sprintf("test/t%d.bats", i)] = "@test x { true; }\n"
+		files[fmt.Sprintf("lib/l%d.bash", i)] = "x() { :; }\n"
+	}
+	if test, _ := gateByName(detectTree(t, files), "test"); test.Timeout <= 5*time.Minute {
+		t.Errorf("300 shell files: test timeout %s, want above the small project's 5m", test.Timeout)
 	}
 }
