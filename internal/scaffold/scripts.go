@@ -37,12 +37,13 @@ func followedScripts(decls []declared, root string) []declared {
 				dir = ""
 			}
 			text, ok := followableScript(root, dir, cmd.words)
-			if !ok || seen[dir+"\x00"+cmd.words[0]] {
+			script := path.Clean(scriptPath(cmd.words))
+			if !ok || seen[dir+"\x00"+script] {
 				continue
 			}
-			seen[dir+"\x00"+cmd.words[0]] = true
+			seen[dir+"\x00"+script] = true
 			f := declared{script: text, dir: dir, rank: rankCalledTarget, followed: true, via: cmd.words,
-				source: strings.TrimPrefix(cmd.words[0], "./") + ", run by " + d.source, env: d.env}
+				source: script + ", run by " + d.source, env: d.env}
 			out = append(out, f)
 			queue = append(queue, f)
 		}
@@ -53,11 +54,12 @@ func followedScripts(decls []declared, root string) []declared {
 // followableScript is the text of the script a command runs, its variables filled in, when it
 // is a flat shell script of the project's whose name says it checks; false otherwise.
 func followableScript(root, dir string, words []string) (string, bool) {
-	if len(words) == 0 || !projectPath(words[0]) || hasSetupWord(words[:1]) || !hasCheckWord([]string{path.Base(words[0])}) ||
-		wholeSystemTest(path.Base(words[0])) {
+	script := scriptPath(words)
+	if script == "" || !projectPath(script) || hasSetupWord([]string{script}) || !hasCheckWord([]string{path.Base(script)}) ||
+		wholeSystemTest(path.Base(script)) {
 		return "", false
 	}
-	name := filepath.Join(root, filepath.FromSlash(dir), filepath.FromSlash(words[0]))
+	name := filepath.Join(root, filepath.FromSlash(dir), filepath.FromSlash(script))
 	if info, err := os.Stat(name); err != nil || !info.Mode().IsRegular() {
 		return "", false
 	}
@@ -66,6 +68,26 @@ func followableScript(root, dir string, words []string) (string, bool) {
 		return "", false
 	}
 	return flatScript(data), true
+}
+
+// scriptPath is the script a command runs: its program, or the script its shell is given (bash
+// scripts/lint.sh, sh -e ./scripts/test); "" for none (bash -c '...').
+func scriptPath(words []string) string {
+	if len(words) > 1 && contains([]string{"sh", "bash", "dash"}, words[0]) {
+		if contains(words[1:], "-c") {
+			return "" // a command line, not a script
+		}
+		for _, w := range words[1:] {
+			if !strings.HasPrefix(w, "-") {
+				return w
+			}
+		}
+		return ""
+	}
+	if len(words) == 0 {
+		return ""
+	}
+	return words[0]
 }
 
 // wholeSystemTest reports whether a script's name says it tests the whole system (integration,

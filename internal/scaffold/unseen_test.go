@@ -399,3 +399,16 @@ func TestShellTestFilesCountTowardTheSize(t *testing.T) {
 		t.Errorf("300 shell files: test timeout %s, want above the small project's 5m", test.Timeout)
 	}
 }
+
+// A check script CI runs through its shell (`bash scripts/lint.sh`, `sh ./scripts/test`) is read
+// the same way; the interpreter named decides nothing, the script's own #! line still does.
+func TestShellScriptRunThroughItsShellIsFollowed(t *testing.T) {
+	got := gateSources(t, map[string]string{
+		"go.mod":                   "module x\n",
+		"scripts/lint.sh":          "#!/usr/bin/env bash\nset -euo pipefail\ngo vet ./...\n",
+		".github/workflows/ci.yml": "jobs:\n  lint:\n    steps:\n      - run: bash scripts/lint.sh\n",
+	})
+	if got["vet"] != "go vet ./... <- from scripts/lint.sh, run by .github/workflows/ci.yml, job lint" {
+		t.Errorf("vet = %q (all: %v)", got["vet"], got)
+	}
+}
