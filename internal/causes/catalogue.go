@@ -173,6 +173,17 @@ var catalogue = sync.OnceValue(func() []Signature {
 			Probe:    ProbeVersion,
 		},
 		{
+			ID: "pytest-plugin-missing", Ecosystem: "python",
+			// pytest's usage error (exit 4) for an option of a well-known plugin (pytest-xdist's
+			// -n/--numprocesses, pytest-cov's --cov, pytest-timeout's, pytest-rerunfailures'):
+			// the plugin is not installed where the gate's pytest runs. An option of the project's
+			// own conftest that pytest does not know is the code's, and not matched.
+			Patterns: []Pattern{re(`^(pytest|py\.test|__main__\.py): error: unrecognized arguments: (.* )?(-n|--numprocesses|--maxprocesses|--dist|--cov|--cov=\S*|--cov-\S+|--no-cov|--timeout(=\S*)?|--reruns(=\S*)?|--benchmark-\S+|-p xdist)( |$)`,
+				"error: unrecognized arguments: ")},
+			Summary: "the gate's pytest lacks a plugin the options need (pytest-xdist, pytest-cov, ...): the project's test dependencies are not installed where it runs",
+			Fix:     "install the project's test dependencies into the Python the gate runs (its dev extra, or the tox env's deps), then rerun",
+		},
+		{
 			ID: "pre-commit-too-old", Ecosystem: "python",
 			Patterns: []Pattern{re(`pre-commit version \S+ is required but version \S+ is installed`, "is required but version")},
 			Summary:  "the installed pre-commit is older than the config's minimum_pre_commit_version",
@@ -209,7 +220,7 @@ var catalogue = sync.OnceValue(func() []Signature {
 			ID: "python-env-missing", Ecosystem: "python",
 			// The interpreter's own "-m" message (no quotes, unlike an import error in a test) or the
 			// shell not finding a virtualenv's binary.
-			Patterns: []Pattern{re(`^\S*python[\d.]*: No module named (pytest|mypy|ruff|black|flake8|pylint|isort|coverage|tox|nox|pyright|bandit|pip)$|^(\S*/)?sh: \d+: \S*/\.?venv/bin/\S+: not found$`, ": No module named ", ": not found")},
+			Patterns: []Pattern{re(`^\S*python[\d.]*: No module named (pytest|mypy|ruff|black|flake8|pylint|isort|coverage|tox|nox|pyright|bandit|pip|ansiblelint|yamllint|codespell)$|^(\S*/)?sh: \d+: \S*/\.?venv/bin/\S+: not found$`, ": No module named ", ": not found")},
 			Summary:  "the Python environment lacks a tool the gate runs (a virtualenv not created, not active or not synced)",
 			Fix:      "install the tool into the Python the gate runs; in a project with a virtualenv, create it with the dev dependencies (uv sync, poetry install, …) and activate it",
 			Probe:    ProbeCommand,

@@ -61,6 +61,9 @@ var positives = []struct {
 	{"node-modules-missing-pnpm-test.txt", 1, "node-modules-missing", "sh: 1: vitest: not found", false},
 	{"node-modules-missing-yarn.txt", 127, "node-modules-missing", "/bin/sh: 1: jest: not found", false},
 	{"python-env-missing.txt", 1, "python-env-missing", "/tmp/cap/venv/bin/python: No module named pytest", false},
+	// The tox env's pytest flags from a plugin (pytest-xdist's --numprocesses), run by a pytest
+	// without it (black's test gate on a machine with the system's pytest alone).
+	{"pytest-plugin-missing.txt", 4, "pytest-plugin-missing", "pytest: error: unrecognized arguments: --numprocesses auto", false},
 	{"go-toolchain-too-old-go120.txt", 1, "go-toolchain-too-old", "/work/app/go.mod:3: invalid go version '1.22.0': must match format 1.23", true},
 	// golangci-lint built by an older Go than go.mod targets, and its own --timeout running out
 	// on a loaded machine (exit 3 and 4, golangci-lint's own codes), as printed on a real

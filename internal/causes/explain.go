@@ -85,10 +85,19 @@ func explainPythonEnv(line string, opts Options) (summary, fix string) {
 		return summary, "activate it before running gauntlet, and install " + module + " there (" + v.Evidence + "/bin/pip install " + module + ")"
 	}
 	fix = python + " -m pip install " + module
-	if hint, ok := preflight.InstallHint(module); ok {
+	if hint, ok := preflight.InstallHint(toolOfModule(module)); ok {
 		fix = hint
 	}
 	return python + " has no module " + module, fix
+}
+
+// toolOfModule is the tool a Python module is installed as, where the two names differ
+// (python3 -m ansiblelint runs ansible-lint).
+func toolOfModule(module string) string {
+	if module == "ansiblelint" {
+		return "ansible-lint"
+	}
+	return module
 }
 
 // virtualenvOf is the virtualenv an interpreter's path is in: ".../venv/bin/python" is in ".../venv".

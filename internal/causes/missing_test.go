@@ -81,6 +81,9 @@ func TestMissingModuleNamesTheEnvironment(t *testing.T) {
 		{"system python, no virtualenv", plain, "/usr/bin/python3: No module named pytest", "/usr/bin/python3 has no module pytest", "pip install pytest", false},
 		{"system python, uv project", uvProject, "/usr/bin/python3: No module named pytest", "the project's virtualenv (uv.lock)", "uv sync", true},
 		{"a virtualenv's python", plain, "/tmp/cap/venv/bin/python: No module named pytest", "the virtualenv /tmp/cap/venv", "install the project's dev dependencies into it", true},
+		// Tools of no language that init gates as `python3 -m MODULE` (a pre-commit hook's entry).
+		{"ansible-lint's module", plain, "/usr/bin/python3: No module named ansiblelint", "/usr/bin/python3 has no module ansiblelint", "pipx install ansible-lint", false},
+		{"yamllint's module", plain, "/usr/bin/python3: No module named yamllint", "/usr/bin/python3 has no module yamllint", "pipx install yamllint", false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			o := settle(t, ample(), Options{Root: tt.root, Dir: tt.root}, tt.line, 1)

@@ -150,16 +150,17 @@ var tools = sync.OnceValue(func() map[string]tool {
 		"markdownlint-cli2": {fix: "npm install -g markdownlint-cli2"},
 		"markdownlint":      {fix: "npm install -g markdownlint-cli"},
 		// The reviewers of review gates, named when one is missing.
-		"claude":       {fix: "npm install -g @anthropic-ai/claude-code"},
-		"codex":        {fix: "npm install -g @openai/codex"},
-		"gemini":       {fix: "npm install -g @google/gemini-cli"},
-		"typos":        {fix: "cargo install typos-cli (or: brew install typos-cli)"},
-		"yamllint":     {fix: "pipx install yamllint"},
-		"ansible-lint": {fix: "pipx install ansible-lint"},
-		"mdl":          {fix: "gem install mdl"},
-		"misspell":     {fix: "go install github.com/golangci/misspell/cmd/misspell@latest"},
-		"actionlint":   {fix: "go install github.com/rhysd/actionlint/cmd/actionlint@latest"},
-		"govulncheck":  {fix: "go install golang.org/x/vuln/cmd/govulncheck@latest"},
+		"claude":              {fix: "npm install -g @anthropic-ai/claude-code"},
+		"codex":               {fix: "npm install -g @openai/codex"},
+		"gemini":              {fix: "npm install -g @google/gemini-cli"},
+		"typos":               {fix: "cargo install typos-cli (or: brew install typos-cli)"},
+		"yamllint":            {fix: "pipx install yamllint"},
+		"detect-secrets-hook": {fix: "pipx install detect-secrets"},
+		"ansible-lint":        {fix: "pipx install ansible-lint"},
+		"mdl":                 {fix: "gem install mdl"},
+		"misspell":            {fix: "go install github.com/golangci/misspell/cmd/misspell@latest"},
+		"actionlint":          {fix: "go install github.com/rhysd/actionlint/cmd/actionlint@latest"},
+		"govulncheck":         {fix: "go install golang.org/x/vuln/cmd/govulncheck@latest"},
 	}
 })
 
@@ -432,7 +433,8 @@ func runsNodeCode(prog string, args []string) bool {
 }
 
 func checkNode(prog, root, dir string, env Env, add func(Problem)) {
-	if !env.Exists(filepath.Join(dir, "node_modules")) && !env.Exists(filepath.Join(root, "node_modules")) {
+	missing := !env.Exists(filepath.Join(dir, "node_modules")) && !env.Exists(filepath.Join(root, "node_modules"))
+	if missing && !installsNothing(dir) {
 		where := ""
 		if dir != root {
 			where = " in " + relTo(root, dir)
@@ -460,6 +462,26 @@ func relTo(root, dir string) string {
 		return filepath.ToSlash(rel)
 	}
 	return dir
+}
+
+// installsNothing reports whether the folder's package.json declares no dependency to install
+// and no workspace that may: its scripts run the project's own files (bin/bats test), and
+// node_modules is never made. An unreadable package.json is taken to need it.
+func installsNothing(dir string) bool {
+	data, err := safefile.ReadFile(filepath.Join(dir, "package.json"), 1<<20, time.Now().Add(5*time.Second))
+	if err != nil {
+		return false
+	}
+	var pkg struct {
+		Dependencies         map[string]any `json:"dependencies"`
+		DevDependencies      map[string]any `json:"devDependencies"`
+		OptionalDependencies map[string]any `json:"optionalDependencies"`
+		Workspaces           any            `json:"workspaces"`
+	}
+	if json.Unmarshal(data, &pkg) != nil {
+		return false
+	}
+	return len(pkg.Dependencies)+len(pkg.DevDependencies)+len(pkg.OptionalDependencies) == 0 && pkg.Workspaces == nil
 }
 
 func usesPlaywright(dir string) bool {

@@ -89,6 +89,8 @@ func TestCheck(t *testing.T) {
 		{"the Gradle wrapper needs a JDK", check("check", "./gradlew check"), fakeEnv(nil, "/repo/gradlew"), []string{"java"},
 			"install a JDK (apt-get install default-jdk, or https://adoptium.net)"},
 		{"the wrapper with a JDK", check("test", "./mvnw -B verify"), fakeEnv([]string{"java"}, "/repo/mvnw"), nil, ""},
+		{"detect-secrets missing", check("secrets", "detect-secrets-hook --baseline .secrets.baseline {files}"), fakeEnv(nil),
+			[]string{"detect-secrets-hook"}, "pipx install detect-secrets"},
 		{"the package manager's own commands need no node_modules", check("t", "pnpm install --frozen-lockfile"), fakeEnv([]string{"pnpm"}), nil, ""},
 	}
 	for _, tt := range tests {
@@ -320,6 +322,31 @@ func TestMissing(t *testing.T) {
 	for _, name := range ToolNames() {
 		if h, ok := InstallHint(name); !ok || h == "" {
 			t.Errorf("%s has no install hint", name)
+		}
+	}
+}
+
+// A package.json that declares no dependency (a shell project published on npm, whose test
+// script runs its own bin/bats) installs nothing: node_modules is never there, and its absence
+// is no problem. One that declares dependencies still needs them.
+func TestNodeModulesOnlyWhereThereAreDependencies(t *testing.T) {
+	g := []gates.Gate{check("test", "npm run test")}
+	for _, tt := range []struct {
+		pkg  string
+		want int
+	}{
+		{`{"name": "bats", "scripts": {"test": "bin/bats test"}}`, 0},
+		{`{"name": "x", "scripts": {"test": "bin/bats test"}, "dependencies": {}, "devDependencies": {}}`, 0},
+		{`{"name": "x", "scripts": {"test": "vitest run"}, "devDependencies": {"vitest": "^3"}}`, 1},
+		{`{"name": "x", "scripts": {"test": "node t.js"}, "optionalDependencies": {"fsevents": "^2"}}`, 1},
+		{`not json`, 1},
+	} {
+		root := t.TempDir()
+		if err := os.WriteFile(filepath.Join(root, "package.json"), []byte(tt.pkg), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if got := CheckEnv(root, g, fakeEnv([]string{"npm"})); len(got) != tt.want {
+			t.Errorf("%s: problems = %+v, want %d", tt.pkg, got, tt.want)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package scaffold
 
 import (
+	"encoding/json"
 	"os"
 	"path"
 	"path/filepath"
@@ -66,7 +67,8 @@ func classifyAnyTool(tool string, words []string) (check, bool) {
 func projectScriptCheck(d declared, words []string) (check, bool) {
 	// The check is asked for by an argument (--check): a script whose name alone says so
 	// (ci/test-complete) may need what CI's earlier steps built, and is named instead.
-	if len(words) < 2 || !projectPath(words[0]) || !hasCheckWord(words[1:]) || hasSetupWord(words) || !checkingSource(d) {
+	if len(words) < 2 || !projectPath(words[0]) || !hasCheckWord(words[1:]) || hasSetupWord(words) || !checkingSource(d) ||
+		packageScriptRun(d, words) {
 		return check{}, false
 	}
 	file := filepath.Join(d.root, filepath.FromSlash(d.dir), filepath.FromSlash(words[0]))
@@ -76,6 +78,37 @@ func projectScriptCheck(d declared, words []string) (check, bool) {
 	name := strings.TrimSuffix(path.Base(words[0]), path.Ext(words[0]))
 	return check{key: "script:" + words[0], kind: anyKind, name: slug(name), comment: "the project's own check script", words: words,
 		timeout: lintTime}, true
+}
+
+// packageScriptRun reports whether a command runs what one of the folder's package scripts runs,
+// flags aside (bin/bats test --print-output-on-failure, where the test script is bin/bats test):
+// the script's gate checks it already.
+func packageScriptRun(d declared, words []string) bool {
+	var pkg packageJSON
+	if d.root == "" || json.Unmarshal(readCapped(filepath.Join(d.root, filepath.FromSlash(d.dir), "package.json")), &pkg) != nil {
+		return false
+	}
+	want := sameRun(words)
+	for _, script := range checkableScripts(pkg) {
+		for _, cmd := range splitCommands(script) {
+			if len(cmd.words) > 1 && slices.Equal(sameRun(cmd.words), want) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// sameRun is a command as compared with another: its program without ./ and its arguments that
+// are not flags.
+func sameRun(words []string) []string {
+	out := []string{strings.TrimPrefix(words[0], "./")}
+	for _, w := range words[1:] {
+		if !strings.HasPrefix(w, "-") {
+			out = append(out, strings.TrimSuffix(w, "/"))
+		}
+	}
+	return out
 }
 
 // projectPath reports whether a program is named by a path inside the project (shell/update.sh),

@@ -47,7 +47,7 @@ var pythonRunners = [][]string{{"uv", "run"}, {"poetry", "run"}, {"pipenv", "run
 // and anything unknown, are not checks. The runner in front (uv run, npx, pnpm exec) is taken off;
 // the program's recipe in checkRecipes shapes the rest.
 func classify(words []string) (check, bool) {
-	words = withoutRunner(words)
+	words = withoutColourForcing(withoutRunner(words))
 	if len(words) == 0 {
 		return check{}, false
 	}
@@ -60,6 +60,31 @@ func classify(words []string) (check, bool) {
 		return check{}, false
 	}
 	return recipe(tool, words)
+}
+
+// withoutColourForcing takes off the flags that force colours on output that is not a terminal
+// (--force-color, --color=always): a gate's output is captured, and escape codes in it would split
+// the file:line its findings are read from. Without them each tool colours only a terminal.
+func withoutColourForcing(words []string) []string {
+	out := make([]string, 0, len(words))
+	for i := 0; i < len(words); i++ {
+		w := words[i]
+		name, value, valued := strings.Cut(w, "=")
+		switch {
+		case w == "--force-color" || w == "--force-colour":
+		case (name == "--color" || name == "--colour") && valued && forcedColour(value):
+		case (w == "--color" || w == "--colour") && i+1 < len(words) && forcedColour(words[i+1]):
+			i++
+		default:
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// forcedColour reports whether a --color value asks for colours whatever the output is.
+func forcedColour(value string) bool {
+	return value == "always" || value == "yes" || value == "force"
 }
 
 // withoutRunner takes off what runs a tool in the project's environment (uv run --frozen, npx,
@@ -237,7 +262,8 @@ func classifyIsort(_ string, words []string) (check, bool) {
 func classifyCodespell(_ string, words []string) (check, bool) {
 	args := words[1:]
 	checkForm := drop(words, "-w", "--write-changes", "-i*", "--interactive*")
-	return check{key: "codespell", kind: "Python", name: "spelling", comment: "misspelt words, as codespell finds them",
+	// Spelling is of no one language: codespell checks any project's text, as typos does.
+	return check{key: "codespell", kind: anyKind, name: "spelling", comment: "misspelt words, as codespell finds them",
 		words: checkForm, timeout: quick, hint: "If a flagged word is right, add it to codespell's ignore list.",
 		fix: append([]string{checkForm[0], "-w"}, checkForm[1:]...), writes: slices.Contains(args, "-w") || slices.Contains(args, "--write-changes")}, true
 }

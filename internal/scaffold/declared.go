@@ -56,6 +56,12 @@ type declared struct {
 	// viaMake is the Makefile target whose recipe takes arguments make computes ($(shell ...)):
 	// its check runs as `make TARGET`, since the command read here lost those arguments.
 	viaMake string
+	// followed marks a script of the project's read because CI, a hook or another such script
+	// runs it (followedScripts).
+	followed bool
+	// via is the command that runs a followed script (./shellcheck.sh): a check of the script
+	// whose arguments the script computes runs as the script itself.
+	via []string
 }
 
 const (
@@ -93,6 +99,7 @@ func readDeclared(root string, dirs []string) []declared {
 	out = append(out, gitlabCI(root)...)
 	out = append(out, preCommit(root)...)
 	out = append(out, lefthook(root)...)
+	out = append(out, followedScripts(out, root)...)
 	called := calledTargets(out)
 	for _, dir := range dirs {
 		abs := filepath.Join(root, filepath.FromSlash(dir))
@@ -596,6 +603,7 @@ var preCommitHooks = sync.OnceValue(func() map[string]string {
 		"yamllint": "yamllint .", "ansible-lint": "ansible-lint", "typos": "typos", "actionlint": "actionlint",
 		"misspell":   "misspell -error .",
 		"shellcheck": "shellcheck {files}", "markdownlint": "markdownlint {files}", "markdownlint-cli2": "markdownlint-cli2 {files}",
+		"detect-secrets": "detect-secrets-hook {files}",
 	}
 })
 

@@ -133,7 +133,7 @@ func TestDetectMixedRepository(t *testing.T) {
 		!slices.Equal(root.Exclude, []string{"web/**"}) || root.Run != "make test" {
 		t.Errorf("root test gate = %+v, want make test from the root, the sub-projects excluded", root)
 	}
-	if notes := allNotes(projects); !strings.Contains(notes, "`go test ./...`") || !strings.Contains(notes, "dir: notes.txt") {
+	if notes := allNotes(projects); !strings.Contains(notes, "`go test ./...`") || !strings.Contains(notes, "api and notes.txt") {
 		t.Errorf("notes do not name notes.txt's defaults:\n%s", notes)
 	}
 }

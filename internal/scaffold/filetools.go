@@ -1,6 +1,7 @@
 package scaffold
 
 import (
+	"cmp"
 	"path"
 	"slices"
 	"strings"
@@ -18,6 +19,7 @@ import (
 // fileTool is how one such tool's command becomes a gate given the change's files.
 type fileTool struct {
 	key, comment, note string
+	name               string // the gate's name, when not the program's
 	glob               []string
 	// exactPaths: the paths the command names are the files it checks (shellcheck); otherwise a
 	// folder stands for the files of the tool's glob under it (markdownlint).
@@ -53,14 +55,22 @@ var fileTools = sync.OnceValue(func() map[string]fileTool {
 			dropped: []string{"-f", "--fix", "-o", "--output", "-j", "--json"},
 			valueFlags: []string{"-c", "--config", "-i", "--ignore", "-p", "--ignore-path", "-r", "--rules", "-o",
 				"--output", "--disable", "--enable", "--configPointer"}},
+		// Yelp's detect-secrets, as its pre-commit hook runs it: each file by itself, against the
+		// baseline of secrets the project has accepted.
+		"detect-secrets-hook": {key: "detect-secrets", name: "detect-secrets", comment: "secrets in the files, as detect-secrets finds them",
+			note: noteFilesSecrets, glob: []string{"**"}, exactPaths: true, scope: shellScope, dropped: []string{"--json"},
+			valueFlags: []string{"--baseline", "--exclude-lines", "--exclude-files", "--exclude-secrets", "--word-list",
+				"--disable-plugin", "-p", "--plugin", "-f", "--filter", "--disable-filter", "-c", "--cores"}},
 	}
 })
+
+const noteFilesSecrets = "{files}: detect-secrets is given the change's files; its baseline still holds."
 
 // classifyFileTool is a shellcheck or markdownlint command as a gate given the change's files:
 // its flags kept (less those that change its output), its paths as the gate's scope.
 func classifyFileTool(tool string, words []string) (check, bool) {
 	t := fileTools()[tool]
-	c := check{key: t.key, name: tool, comment: t.comment, timeout: quick, glob: t.glob, filesNote: t.note}
+	c := check{key: t.key, name: cmp.Or(t.name, tool), comment: t.comment, timeout: quick, glob: t.glob, filesNote: t.note}
 	flags, ok := t.split(words[1:], &c)
 	// Without a path the command checks nothing init can see (its files come from a command's
 	// output, $(git ls-files)), unless its source passes it the files ({files}: a hook, an action).
@@ -198,7 +208,7 @@ func plainGlob(g string) bool {
 }
 
 // fileToolKeys are the checks fileToolGates makes gates of.
-var fileToolKeys = []string{"shellcheck", "markdownlint-cli2", "markdownlint"}
+var fileToolKeys = []string{"shellcheck", "markdownlint-cli2", "markdownlint", "detect-secrets"}
 
 // fileToolGates gives each folder's project the shellcheck and markdownlint gates its folder
 // runs; a folder without a project names them in left instead.

@@ -74,6 +74,9 @@ func checksOf(d declared) []found {
 		if !ok {
 			c, ok = projectScriptCheck(d, cmd.words)
 		}
+		if whole, byScript := scriptItself(d, cmd.words); byScript {
+			c, ok = whole, true
+		}
 		if !ok {
 			continue
 		}
@@ -176,17 +179,18 @@ func oneSuiteRun(key string, cmds []string, words [][]string) []string {
 	return cmds
 }
 
-// otherSuiteRuns names, for a source that runs cargo's whole-workspace suite more than once,
-// the runs the gate is not: each builds the code with other features, which the gate's run does
-// not compile. Runs of a few tests (--bin rg NAME) are parts of the suite and are not named.
+// otherSuiteRuns names, for a source that runs cargo's whole-workspace suite or pytest more than
+// once, the runs the gate is not: each builds the code with other features, or runs the tests
+// with other options (pytest -m jupyter after installing that extra), which the gate's run does
+// not. Runs of a few cargo tests (--bin rg NAME) are parts of the suite and are not named.
 func otherSuiteRuns(key string, words [][]string) string {
-	if key != "cargo-test" || len(words) < 2 {
+	if key != "cargo-test" && key != "pytest" || len(words) < 2 {
 		return ""
 	}
 	chosen := suiteRun(key, words)
 	var others []string
 	for i, w := range words {
-		if i != chosen && wholeWorkspace(w) && !slices.Equal(w, words[chosen]) {
+		if i != chosen && (key == "pytest" || wholeWorkspace(w)) && !slices.Equal(w, words[chosen]) {
 			others = append(others, "`"+strings.Join(quoteAll(w), " ")+"`")
 		}
 	}
@@ -197,7 +201,11 @@ func otherSuiteRuns(key string, words [][]string) string {
 	if len(others) > 1 {
 		add = "add them as gates"
 	}
-	return "; there the suite also runs as " + joinAnd(others) + " (other features: " + add + " to check those too)"
+	what := "other features"
+	if key == "pytest" {
+		what = "other options"
+	}
+	return "; there the suite also runs as " + joinAnd(others) + " (" + what + ": " + add + " to check those too)"
 }
 
 // suiteRun is which of a runner's commands is the suite: cargo's first over the whole workspace

@@ -29,6 +29,9 @@ var hookFilesPattern = sync.OnceValue(func() *regexp.Regexp {
 // hookFiles turns a pre-commit hook's files: pattern into the globs of the files it matches and
 // the folders it names; both nil when there is no pattern or init cannot read it.
 func hookFiles(pattern string) (globs, dirs []string) {
+	if files := hookFileList(pattern); files != nil {
+		return files, nil
+	}
 	m := hookFilesPattern().FindStringSubmatch(pattern)
 	if pattern == "" || m == nil {
 		return nil, nil
@@ -56,6 +59,27 @@ func hookFiles(pattern string) (globs, dirs []string) {
 		}
 	}
 	return globs, dirs
+}
+
+// hookFileListPattern reads a pattern that names whole files, anchored at both ends: ^docs/conf\.py$,
+// ^(setup\.py|docs/conf\.py)$. A dot between two names may be unescaped (^docs/conf.py$, as
+// pre-commit's own docs write it): it matches the file's dot, and only lookalike names besides.
+var hookFileListPattern = sync.OnceValue(func() *regexp.Regexp {
+	const file = `[\w-]+(?:(?:\\\.|\.|/)[\w-]+)*`
+	return regexp.MustCompile(`^\^(?:\((` + file + `(?:\|` + file + `)*)\)|(` + file + `))\$$`)
+})
+
+// hookFileList is the files a pattern of whole files names, as globs; nil for any other pattern.
+func hookFileList(pattern string) []string {
+	m := hookFileListPattern().FindStringSubmatch(pattern)
+	if m == nil {
+		return nil
+	}
+	var out []string
+	for _, f := range strings.Split(m[1]+m[2], "|") {
+		out = append(out, escapeGlob(strings.ReplaceAll(f, `\.`, ".")))
+	}
+	return out
 }
 
 // hookScope is a mapped hook's command and paths for its files: pattern: pre-commit passes the

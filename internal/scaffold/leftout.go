@@ -63,7 +63,7 @@ var notChecks = sync.OnceValue(func() map[string]bool {
 		"uv": true, "poetry": true, "gem": true, "curl": true, "wget": true, "echo": true, "printf": true, "export": true,
 		"set": true, "mkdir": true, "cd": true, "cp": true, "mv": true, "rm": true, "ln": true, "chmod": true, "tar": true,
 		"unzip": true, "git": true, "make": true, "gmake": true, "rustup": true, "go": true, "cargo": true, "[": true,
-		"[[": true, "]]": true, "]": true, "test": true, "if": true, "then": true, "else": true, "elif": true, "fi": true,
+		"[[": true, "]]": true, "]": true, "{": true, "}": true, "test": true, "if": true, "then": true, "else": true, "elif": true, "fi": true,
 		"exit": true, "true": true, "false": true, "case": true, "esac": true, "for": true, "do": true, "done": true,
 		"while": true, "source": true, ".": true, "tee": true, "cat": true, "ls": true, "find": true, "xargs": true,
 		"sleep": true, "env": true, "eval": true, "which": true, "command": true, "dirname": true, "basename": true,
@@ -71,7 +71,7 @@ var notChecks = sync.OnceValue(func() map[string]bool {
 		"corepack": true, "nvm": true, "tmux": true, "sed": true, "awk": true, "touch": true, "pwd": true, "shift": true,
 		"return": true, "local": true, "wait": true, "kill": true, "ulimit": true, "python": true, "python3": true,
 		"node": true, "ruby": false, "docker": false, "bundle": false, "gh": true, "aws": true, "gcloud": true,
-		"az": true, "twine": true, "gsutil": true, "unset": true, "trap": true, "pushd": true, "popd": true,
+		"az": true, "twine": true, "gsutil": true, "unset": true, "trap": true, "read": true, "pushd": true, "popd": true,
 		// text and file utilities that feed other commands
 		"cut": true, "tr": true, "head": true, "tail": true, "sort": true, "uniq": true, "wc": true, "jq": true, "yq": true,
 		"date": true, "mktemp": true, "seq": true, "realpath": true, "readlink": true, "stat": true, "uname": true,
@@ -174,7 +174,10 @@ func isCheck(d declared, words []string) bool {
 		return true
 	}
 	_, ok := projectScriptCheck(d, words)
-	return ok
+	if _, whole := scriptItself(d, words); whole || len(words) > 1 && projectPath(words[0]) && packageScriptRun(d, words) {
+		return true
+	}
+	return ok || followedBy(d, words)
 }
 
 // correctingFlags are the flags that make a tool init names (rather than gates) rewrite the
@@ -222,13 +225,19 @@ func maybeCheck(words []string) bool {
 	if strings.HasSuffix(tool, "/") && !strings.Contains(tool, "$") {
 		return false // a folder, not a program
 	}
-	if notCheckProgram(tool) || hasSetupWord(words) {
+	if notCheckProgram(tool) || hasSetupWord(words) || versionProbe(words) {
 		return false
 	}
 	if subcommands, ok := checkingSubcommands()[tool]; ok {
 		return len(words) > 1 && subcommands(words[1:])
 	}
 	return true
+}
+
+// versionProbe reports whether a command only asks a tool its version (golangci-lint --version,
+// before installing it when missing): it checks nothing of the code.
+func versionProbe(words []string) bool {
+	return len(words) == 2 && contains([]string{"--version", "-version", "-V", "version"}, words[1])
 }
 
 // notCheckProgram reports whether a program is never a check left out: it sets up, builds,

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -112,6 +113,7 @@ func checkableScripts(pkg packageJSON) map[string]string {
 // checks all three, and each error shows once.
 func (n *nodeScan) chooseScripts() {
 	n.wanted = wantedScripts(n.scripts)
+	n.wanted = append(n.wanted, n.scriptsRunByCI()...)
 	n.runs = map[string]map[string]bool{}
 	for _, name := range n.wanted {
 		n.runs[name] = scriptClosure(n.scripts, name)
@@ -141,6 +143,32 @@ func wantedScripts(scripts map[string]string) []string {
 	}
 	return wanted
 }
+
+// scriptsRunByCI are the other scripts CI or a hook runs by name that check (lint:ws running
+// sherif): the project's own checks, whatever their names. Fixers, and scripts that run no check
+// init knows (deploy, release), are not.
+func (n *nodeScan) scriptsRunByCI() []string {
+	var out []string
+	for _, d := range n.c.decls {
+		if d.rank != rankCI && d.rank != rankPreCommit && d.rank != rankLefthook {
+			continue
+		}
+		for _, name := range scriptRefs(n.scripts, d.script) {
+			script := n.scripts[name]
+			// The format scripts are the fmt gate's (formatGate).
+			formats := contains(formatWriters, name) || contains(formatChecks, name)
+			if script == "" || formats || contains(out, name) || n.isWanted(name) || writesFiles(script) {
+				continue
+			}
+			if scriptTool(script) != "" || checkTargets()[name] {
+				out = append(out, name)
+			}
+		}
+	}
+	return out
+}
+
+func (n *nodeScan) isWanted(name string) bool { return contains(n.wanted, name) }
 
 // coveredByOther reports whether another wanted script runs this one; of two that run each
 // other, the first by name is kept.
@@ -636,7 +664,7 @@ func nodeGateName(script string) string {
 			return "typecheck"
 		}
 	}
-	return script
+	return slug(script) // lint:ws: a gate's name has no colon
 }
 
 func nodeTimeout(script string) time.Duration {
@@ -739,19 +767,35 @@ func packageManagerRuns(scripts map[string]string, pm string, args []string) []s
 	return nil
 }
 
-// expandScriptGlob is the scripts a name ending in * matches, or the name itself.
+// expandScriptGlob is the scripts a name ending in * matches (run-s 'lint:*'), or a regular
+// expression between slashes (pnpm run "/^test:.*/"), or the name itself.
 func expandScriptGlob(scripts map[string]string, name string) []string {
-	prefix, ok := strings.CutSuffix(name, "*")
-	if !ok {
+	var match func(string) bool
+	if prefix, ok := strings.CutSuffix(name, "*"); ok {
+		match = func(s string) bool { return strings.HasPrefix(s, prefix) }
+	} else if re, ok := scriptRegexp(name); ok {
+		match = re.MatchString
+	} else {
 		return []string{name}
 	}
 	var out []string
 	for s := range scripts {
-		if strings.HasPrefix(s, prefix) {
+		if match(s) {
 			out = append(out, s)
 		}
 	}
+	slices.Sort(out)
 	return out
+}
+
+// scriptRegexp is pnpm's selector of the scripts to run, a regular expression between slashes;
+// false for a script's name, or an expression Go's regexp does not read.
+func scriptRegexp(name string) (*regexp.Regexp, bool) {
+	if len(name) < 3 || name[0] != '/' || name[len(name)-1] != '/' {
+		return nil, false
+	}
+	re, err := regexp.Compile(name[1 : len(name)-1])
+	return re, err == nil
 }
 
 // nxTargets are the targets an nx command runs: `run-many --targets=a,b`, `affected -t a`,

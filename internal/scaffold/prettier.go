@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
 )
 
 // A project that formats with prettier at its root checks every file there, .gauntlet.yml among
@@ -61,7 +63,7 @@ func PrettierIgnore(existing []byte, name string) ([]byte, bool) {
 // itself, through the package scripts it names (and those they run), or through a task
 // runner's file that mentions it. Only then can prettier's check fail on the file init writes.
 func RunsPrettier(root, dir, run string) bool {
-	if runsTool(run, "prettier") || strings.Contains(run, "prettier") {
+	if prettierReachesRoot(run) {
 		return true
 	}
 	abs := filepath.Join(root, filepath.FromSlash(dir))
@@ -70,7 +72,7 @@ func RunsPrettier(root, dir, run string) bool {
 		scripts := checkableScripts(pkg)
 		for _, ref := range scriptRefs(scripts, run) {
 			for s := range scriptClosure(scripts, ref) {
-				if strings.Contains(scripts[s], "prettier") {
+				if prettierReachesRoot(scripts[s]) {
 					return true
 				}
 			}
@@ -85,3 +87,58 @@ func RunsPrettier(root, dir, run string) bool {
 	}
 	return false
 }
+
+// prettierReachesRoot reports whether a script may run prettier on the file init writes at the
+// root: a prettier command given the root (.), a glob that matches the file, or no path at all.
+// One scoped to folders (prettier -c src test) never reads it. A script that mentions prettier
+// in a way not read here (make prettier, a script of that name) is taken to reach it.
+func prettierReachesRoot(script string) bool {
+	if !strings.Contains(script, "prettier") {
+		return false
+	}
+	ran := false
+	for _, cmd := range splitCommands(script) {
+		w := withoutNodeRunner(downloadedTool(cmd.words))
+		if len(w) == 0 || w[0] != "prettier" {
+			continue
+		}
+		ran = true
+		if prettierPathsReachRoot(w[1:]) {
+			return true
+		}
+	}
+	return !ran
+}
+
+// prettierValueFlags are prettier's options whose value is the next word.
+var prettierValueFlags = []string{"--config", "--ignore-path", "--plugin", "--log-level", "--cache-location",
+	"--cache-strategy", "--parser", "--stdin-filepath", "--config-precedence", "--end-of-line", "--trailing-comma",
+	"--arrow-parens", "--print-width", "--tab-width", "--quote-props", "--prose-wrap", "--object-wrap",
+	"--html-whitespace-sensitivity", "--embedded-language-formatting", "--cursor-offset", "--range-start", "--range-end"}
+
+// prettierPathsReachRoot reports whether prettier's arguments name the root or a glob matching a
+// dotfile there (prettier's globs match dotfiles); true when they name no path.
+func prettierPathsReachRoot(args []string) bool {
+	paths := 0
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if strings.HasPrefix(a, "-") {
+			if slices.Contains(prettierValueFlags, a) {
+				i++
+			}
+			continue
+		}
+		paths++
+		p := strings.TrimPrefix(a, "./")
+		if p == "" || p == "." || p == rootConfigProbe {
+			return true
+		}
+		if ok, err := doublestar.Match(p, rootConfigProbe); err == nil && ok {
+			return true
+		}
+	}
+	return paths == 0
+}
+
+// rootConfigProbe stands for the config init writes at the root when a glob is tried on it.
+const rootConfigProbe = ".gauntlet.yml"

@@ -92,7 +92,6 @@ var pythonChecks = []struct {
 		Run: "mypy", Timeout: typeTime, Source: pythonConfigDefault + " (mypy)", Inferred: true}},
 	{"pyright", func(s pythonSettings) bool { return s.pyright }, Gate{Name: "pyright", Comment: "type errors, as pyright reports them",
 		Run: "pyright", Timeout: lintTime, Source: pythonConfigDefault + " (pyright)", Inferred: true}},
-	{key: "codespell"},
 }
 
 // pythonEnvironments are the project managers that keep a project's tools in its own

@@ -217,15 +217,48 @@ func offerInferred(projects []Project) {
 	if !slices.ContainsFunc(projects, declaresCheck) {
 		return
 	}
+	var unchecked [][]int // folders nothing checks, grouped by kind and defaults, in order
+	group := map[string]int{}
 	for i := range projects {
 		p := &projects[i]
 		p.Gates, p.Offers = splitInferred(p.Gates, p.Offers)
 		if p.Dir != "" && len(p.Gates) == 0 && len(p.Offers) > 0 {
-			// A folder nothing checks (a fuzz crate, an example module) is one line, not a page
-			// of commented gates.
-			p.Notes = append(p.Notes, defaultsNote(*p))
-			p.Offers = nil
+			key := p.Kind + "\x00" + p.Tool + "\x00" + defaultCommands(*p)
+			if _, ok := group[key]; !ok {
+				group[key] = len(unchecked)
+				unchecked = append(unchecked, nil)
+			}
+			unchecked[group[key]] = append(unchecked[group[key]], i)
 		}
+	}
+	for _, folders := range unchecked {
+		noteUnchecked(projects, folders)
+	}
+}
+
+// noteUnchecked names folders nothing checks (a fuzz crate, example modules) in one line, not a
+// page of commented gates: on the folder's project when it is alone, else once for all of them,
+// on the root's project of their kind when there is one.
+func noteUnchecked(projects []Project, folders []int) {
+	first := &projects[folders[0]]
+	if len(folders) == 1 {
+		first.Notes = append(first.Notes, defaultsNote(*first))
+		first.Offers = nil
+		return
+	}
+	var dirs []string
+	for _, i := range folders {
+		dirs = append(dirs, projects[i].Dir)
+	}
+	note := "no check that init knows runs in the folders " + joinAnd(dirs) + ", so they have no gates; gauntlet's defaults " +
+		"there would be " + defaultCommands(*first) + " (add them as gates with dir: FOLDER to check one)."
+	target := first
+	if root := slices.IndexFunc(projects, func(p Project) bool { return p.Dir == "" && p.Kind == first.Kind }); root >= 0 {
+		target = &projects[root]
+	}
+	target.Notes = append(target.Notes, note)
+	for _, i := range folders {
+		projects[i].Offers = nil
 	}
 }
 
@@ -249,6 +282,12 @@ func declaresCheck(p Project) bool {
 
 // defaultsNote names gauntlet's defaults for a folder that runs no check init knows.
 func defaultsNote(p Project) string {
+	return "no check that init knows runs in this folder, so it has no gates; gauntlet's defaults " +
+		"here would be " + defaultCommands(p) + " (add them as gates with dir: " + p.Dir + " to check it)."
+}
+
+// defaultCommands are a project's offered gates' commands, as a note shows them.
+func defaultCommands(p Project) string {
 	var cmds []string
 	for _, g := range p.Offers {
 		if g.Run == gofmtCheck || g.Run == gofmtSimplifyCheck {
@@ -257,8 +296,7 @@ func defaultsNote(p Project) string {
 		}
 		cmds = append(cmds, "`"+g.Run+"`")
 	}
-	return "no check that init knows runs in this folder, so it has no gates; gauntlet's defaults " +
-		"here would be " + joinAnd(cmds) + " (add them as gates with dir: " + p.Dir + " to check it)."
+	return joinAnd(cmds)
 }
 
 func detectDir(c *dirContext) []Project {

@@ -204,9 +204,17 @@ func (sc *shellScanner) endCommand() {
 }
 
 // withoutKeywords takes off the shell's keywords that start the command after them (then go test
-// ...; else go test ...; do go test ...): the command is what follows.
+// ...; else go test ...; do go test ...; time, which only reports how long the command took): the
+// command is what follows. A ! that negates a condition (if ! go vet ./...) goes too: the command
+// is still what the step checks. A ! that negates the command itself stays: the step passes when
+// the command fails, so the words are no check as written.
 func withoutKeywords(words []string) []string {
-	for len(words) > 1 && contains([]string{"then", "else", "do", "if", "elif", "while", "until", "!"}, words[0]) {
+	condition := false
+	for len(words) > 1 && contains([]string{"then", "else", "do", "if", "elif", "while", "until", "!", "time"}, words[0]) {
+		if words[0] == "!" && !condition {
+			break
+		}
+		condition = contains([]string{"if", "elif", "while", "until"}, words[0])
 		words = words[1:]
 	}
 	return words
@@ -241,7 +249,7 @@ func dropRedirections(words []string) []string {
 	return out
 }
 
-var assignment = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*=`) })
+var assignment = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*\+?=`) })
 
 // splitAssignments takes the leading VAR=value words (also after `env`) off a command. The
 // command needs those that set what it runs with (SHELL=/bin/sh, GOFLAGS=-mod=mod); values the
@@ -252,7 +260,8 @@ func splitAssignments(words []string) ([]EnvVar, []string) {
 		switch {
 		case assignment().MatchString(words[0]):
 			name, value, _ := strings.Cut(words[0], "=")
-			if keepEnv(name, value) {
+			// VAR+=value appends to what the shell holds: no value of its own to give a gate.
+			if !strings.HasSuffix(name, "+") && keepEnv(name, value) {
 				env = append(env, EnvVar{Name: name, Value: value})
 			}
 		case words[0] == "env" && len(words) > 1 && assignment().MatchString(words[1]):

@@ -37,11 +37,12 @@ var sizeCaps = []struct {
 // maxSizeWalk bounds the walk that counts files: past it the project is large anyway.
 const maxSizeWalk = 20000
 
-// sourceExts are the files a build compiles or a test runner loads.
+// sourceExts are the files a build compiles or a test runner loads (bats its .bats files and
+// the shell libraries they source).
 var sourceExts = sync.OnceValue(func() map[string]bool {
 	return map[string]bool{".go": true, ".rs": true, ".py": true, ".ts": true, ".tsx": true, ".js": true,
 		".jsx": true, ".mjs": true, ".cjs": true, ".mts": true, ".vue": true, ".svelte": true, ".c": true, ".cc": true,
-		".cpp": true, ".h": true, ".java": true, ".kt": true, ".rb": true}
+		".cpp": true, ".h": true, ".java": true, ".kt": true, ".rb": true, ".sh": true, ".bash": true, ".bats": true}
 })
 
 // measure counts a project's source files (dependency, build and hidden folders, what git
