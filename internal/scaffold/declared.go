@@ -1575,6 +1575,9 @@ var (
 	// the command it runs.
 	pyKeywordArgs = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`,\s*[A-Za-z_][A-Za-z0-9_]*\s*=[^=]`) })
 	pyString      = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*["']([^"']*)["']\s*$`) })
+	// pyTopLevel starts a statement of the module (a def, a decorator, an assignment); a
+	// signature's closing line, `) -> None:`, starts with no letter.
+	pyTopLevel = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\n[A-Za-z_@]`) })
 )
 
 // noxSessions reads the sessions of a noxfile: each session.run("tool", "arg", ...) whose
@@ -1596,6 +1599,11 @@ func noxSessions(dir string) []declared {
 		if i+1 < len(defs) {
 			end = defs[i+1][0]
 		}
+		// The body ends at the next statement of the module: a helper function between two
+		// sessions is no part of the one before it.
+		if loc := pyTopLevel().FindStringIndex(data[d[1]:end]); loc != nil {
+			end = d[1] + loc[0]
+		}
 		name := data[d[6]:d[7]]
 		if d[4] >= 0 {
 			if m := noxName().FindStringSubmatch(data[d[4]:d[5]]); m != nil {
@@ -1614,19 +1622,44 @@ func noxSessions(dir string) []declared {
 func noxSession(name, body string) (declared, bool) {
 	d := declared{source: "noxfile.py, session " + name, unit: name}
 	var lines []string
+	checks := false
 	for _, m := range noxRun().FindAllStringSubmatch(body, -1) {
 		args := withoutKeywordArgs(m[1])
 		words, ok := literalArgs(args)
 		switch {
 		case ok && len(words) > 0:
 			lines = append(lines, strings.Join(words, " "))
+			checks = checks || maybeCheck(pythonModule(words))
 		case !ok && d.unread == "" && maybeCheck(computedPrefix(args)):
-			d.unread = fmt.Sprintf("nox session %s (`nox -s %s`): its command is computed in Python (`%s ...`), init cannot tell what it runs",
-				name, name, strings.Join(computedPrefix(args), " "))
+			d.unread = unreadNoxSession(name, computedPrefix(args))
 		}
 	}
 	d.script = strings.Join(lines, "\n")
+	if checks {
+		// What was read gates the session (a computed variant beside it, `*coverage, "run", "-m",
+		// "pytest"`, is the same check run another way): naming it as unknown too would contradict it.
+		d.unread = ""
+	}
 	return d, d.script != "" || d.unread != ""
+}
+
+// pythonModule is the command a `python -m MODULE ...` runs, as the module's own (pytest ...);
+// any other command as it is.
+func pythonModule(words []string) []string {
+	if len(words) > 2 && (words[0] == "python" || words[0] == "python3") && words[1] == "-m" {
+		return words[2:]
+	}
+	return words
+}
+
+// unreadNoxSession says why a session is not gated: its command is computed, shown by its leading
+// words where they are literal.
+func unreadNoxSession(name string, prefix []string) string {
+	shown := ""
+	if prefix[0] != "?" {
+		shown = " (`" + strings.Join(prefix, " ") + " ...`)"
+	}
+	return fmt.Sprintf("nox session %s (`nox -s %s`): its command is computed in Python%s, init cannot tell what it runs", name, name, shown)
 }
 
 // withoutKeywordArgs is a call's arguments without its keyword arguments.

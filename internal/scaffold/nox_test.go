@@ -71,6 +71,27 @@ def cover(session):
 def compat(session, django):
     session.install(f"django=={django}")
     session.run("python", "-m", "pytest", "tests/compat")
+
+
+@nox.session
+def cov_tests(session):
+    coverage = ["python", "-m", "coverage"]
+    if session.posargs:
+        session.run(*coverage, "run", "-m", "pytest", env=env)
+    else:
+        session.run("python", "-m", "pytest", "--capture=no", *posargs)
+
+
+def _build_wheel(session):
+    session.run("mypy", "--strict", "helpers")
+
+
+@nox.session
+def downstream(
+    session: nox.Session, project: str
+) -> None:
+    session.run("pip", "wheel", "-w", "wheels")
+    session.run(*pip_cmd, "install", project)
 `
 
 func noxProject(t *testing.T) []Project {
@@ -99,7 +120,7 @@ func TestNoxSessionsBecomeGates(t *testing.T) {
 			t.Errorf("gate %s = %q, want %q (gates: %v)", name, got[name], want, got)
 		}
 	}
-	if want := "pytest <- from noxfile.py, session tests; also in noxfile.py, session compat"; got["test"] != want {
+	if want := "pytest <- from noxfile.py, session tests; also in noxfile.py, session compat, noxfile.py, session cov_tests"; got["test"] != want {
 		t.Errorf("gate test = %q, want %q (gates: %v)", got["test"], want, got)
 	}
 }
@@ -113,6 +134,23 @@ func TestNoxSessionsNotGatedAreNamed(t *testing.T) {
 	} {
 		if !strings.Contains(notes, want) {
 			t.Errorf("notes do not name %q:\n%s", want, notes)
+		}
+	}
+	// A session read in part is gated by what was read, and is not named besides; a program that
+	// is computed itself is said so, not shown as "?".
+	for _, not := range []string{"session cov_tests", "`? ...`", "(`? "} {
+		if strings.Contains(notes, not) {
+			t.Errorf("notes hold %q:\n%s", not, notes)
+		}
+	}
+	// Only plumbing read (pip wheel) does not gate a session: its computed run is still named.
+	if want := "nox session downstream (`nox -s downstream`): its command is computed in Python, init cannot tell what it runs"; !strings.Contains(notes, want) {
+		t.Errorf("notes do not name %q:\n%s", want, notes)
+	}
+	// A helper function between two sessions is no part of the session before it.
+	for name, run := range gateCommands(noxProject(t)) {
+		if strings.Contains(run, "helpers") {
+			t.Errorf("a helper function's run became part of gate %s: %q", name, run)
 		}
 	}
 	for _, plumbing := range []string{"session docs", "session release", "session deps", "session cover", "sphinx-build", "twine"} {
