@@ -115,25 +115,30 @@ func scriptCallOf(words []string) (scriptCall, bool) {
 	if len(words) < 2 {
 		return scriptCall{}, false
 	}
-	tool := filepath.Base(words[0])
-	args := slices.DeleteFunc(slices.Clone(words[1:]), func(w string) bool { return strings.HasPrefix(w, "-") })
-	if i := slices.Index(words, "--"); i > 0 {
-		args = slices.DeleteFunc(slices.Clone(words[1:i]), func(w string) bool { return strings.HasPrefix(w, "-") })
+	own := words[1:]
+	if i := slices.Index(own, "--"); i >= 0 {
+		own = own[:i] // the script's arguments, not the tool's
 	}
-	switch tool {
+	args := slices.DeleteFunc(slices.Clone(own), func(w string) bool { return strings.HasPrefix(w, "-") })
+	switch tool := filepath.Base(words[0]); tool {
 	case "make", "$(MAKE)", "${MAKE}", "gmake":
-		if slices.ContainsFunc(words, func(w string) bool { return w == "-f" || w == "-C" || strings.HasPrefix(w, "--file") || strings.HasPrefix(w, "--directory") }) {
-			return scriptCall{}, false
-		}
-		args = slices.DeleteFunc(args, isAssignmentWord)
-		if len(args) == 0 {
-			return scriptCall{}, false
-		}
-		return scriptCall{"make", args[0]}, true
+		return makeCall(own, args)
 	case "npm", "pnpm", "yarn":
 		return packageScriptCall(tool, args)
 	}
 	return scriptCall{}, false
+}
+
+// makeCall is the target a make command's words (options kept in own, removed in args) run.
+func makeCall(own, args []string) (scriptCall, bool) {
+	elsewhere := func(w string) bool {
+		return w == "-f" || w == "-C" || strings.HasPrefix(w, "--file") || strings.HasPrefix(w, "--directory")
+	}
+	args = slices.DeleteFunc(args, isAssignmentWord)
+	if slices.ContainsFunc(own, elsewhere) || len(args) == 0 {
+		return scriptCall{}, false
+	}
+	return scriptCall{"make", args[0]}, true
 }
 
 // packageScriptCall is the script a package manager's arguments (options removed) run.

@@ -68,7 +68,6 @@ func changeOf(old, new map[string]string, renames map[string]string) *memChange 
 	return m
 }
 
-
 // detect runs every detector on the change and renders findings as "rule file:line".
 func render(found []gates.IntegrityFinding) []string {
 	out := make([]string, 0, len(found))
