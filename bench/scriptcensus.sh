@@ -27,6 +27,9 @@ project() {
 	git clone -q "$src" "$dir"
 	(
 		cd "$dir"
+		# No upstream: the session's base is the bench's commit, not the mirror's branch (which
+		# has neither the Makefile nor the config).
+		git remote remove origin
 		printf '.PHONY: test\ntest:\n\tPYTHONPATH=src python3 -m pytest -q -p no:cacheprovider tests/test_markers.py tests/test_requirements.py tests/test_utils.py tests/test_tags.py\n' >Makefile
 		printf 'version: 1\nstop_hook:\n  max_attempts: 1000\ngates:\n  test:\n    run: make test\n%s%s' "$2" "$3" >.gauntlet.yml
 		printf '.gauntlet/\n' >>.gitignore
@@ -66,7 +69,9 @@ row "census via PYTEST_ADDOPTS vs tests: off" "<= 1.15" "$wa" "$wb" "$wr" "$ca" 
 # A stop answered from a record runs no gate, and would measure nothing: the gate takes seconds.
 [ "${wa%.*}" -gt 3000 ] && [ "${wb%.*}" -gt 3000 ] || die "a stop took under 3 s: the gate did not run"
 grep -q '"source": "report"' "$work/counted/.gauntlet/last-run.json" || die "the counted gate has no census from its report"
+ls "$work/counted/.gauntlet/cache/census/"*.json >/dev/null 2>&1 || die "no base census was stored: nothing was compared"
 grep -q '"tests_uncounted"\|"tests": {' "$work/off/.gauntlet/last-run.json" && die "the tests: off gate was counted"
 read -r wa wb wr ca cb cr _ < <(compare "$n" "$work/stop.sh $work/expect" "$work/stop.sh $work/noexpect")
 row "test file touched: expectation-changed on vs off" "-" "$wa" "$wb" "$wr" "$ca" "$cb" "$cr"
-ls -R "$work/expect/.gauntlet/" | grep -q expectations || echo "bench: note: no expectations log found under .gauntlet (the base tests against the change may not have run)" >&2
+ls -R "$work/expect/.gauntlet/" | grep -q expectations || die "the base's tests never ran against the change's code"
+ls -R "$work/noexpect/.gauntlet/" | grep -q expectations && die "expectation-changed ran where it is off"
