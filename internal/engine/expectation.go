@@ -79,14 +79,15 @@ func (o overlay) testsOnly() bool { return len(o.copy)+len(o.remove) == 0 }
 // tests only, judged by the base's census) and named nothing, with their census now: the change
 // hides nothing those tests caught, which outweighs a guess at its assertions as coverage does.
 func (e *execution) expectationChanged(ctx context.Context, ran []gates.Result) (found []gates.IntegrityFinding, clean map[string]census.Census) {
-	level := e.req.Config.Integrity.Level(gates.RuleExpectationChanged, e.req.StopHook)
-	if e.tests == nil || e.snap == nil || level != gates.IntegrityBlock && (level == gates.IntegrityOff || !e.req.StopHook) {
+	level, ok := e.expectationLevel()
+	if !ok {
 		return nil, nil
 	}
 	now := e.tests.censuses()
 	byName := gatesByName(e.cfg)
-	// Only where the census was compared with the base's too can "no test lost" be said.
-	testsCompared := e.req.Config.Integrity.Level(gates.RuleTestsLost, e.req.StopHook) != gates.IntegrityOff
+	// Only where the rule blocks and the census was compared with the base's too can "no test
+	// lost" vouch for anything.
+	vouches := level == gates.IntegrityBlock && e.req.Config.Integrity.Level(gates.RuleTestsLost, e.req.StopHook) != gates.IntegrityOff
 	var o overlay
 	read := false
 	for _, r := range ran {
@@ -104,14 +105,30 @@ func (e *execution) expectationChanged(ctx context.Context, ran []gates.Result) 
 		}
 		named, judged := e.judge.expectations(ctx, g, c, o, level)
 		found = append(found, named...)
-		if judged && len(named) == 0 && level == gates.IntegrityBlock && testsCompared {
-			if clean == nil {
-				clean = map[string]census.Census{}
-			}
-			clean[r.Name] = c
+		if judged && len(named) == 0 && vouches {
+			clean = withCensus(clean, r.Name, c)
 		}
 	}
 	return found, clean
+}
+
+// expectationLevel is the level of expectation-changed, and whether it is judged in this run:
+// in the stop hook unless off, in `run` where it blocks, and only with a census and a change.
+func (e *execution) expectationLevel() (gates.IntegrityLevel, bool) {
+	level := e.req.Config.Integrity.Level(gates.RuleExpectationChanged, e.req.StopHook)
+	if e.tests == nil || e.snap == nil || level == gates.IntegrityOff {
+		return level, false
+	}
+	return level, e.req.StopHook || level == gates.IntegrityBlock
+}
+
+// withCensus is m, made when nil, with gate's census c.
+func withCensus(m map[string]census.Census, gate string, c census.Census) map[string]census.Census {
+	if m == nil {
+		m = map[string]census.Census{}
+	}
+	m[gate] = c
+	return m
 }
 
 // expectations compares gate g's census at the base with its census when the base's tests run
