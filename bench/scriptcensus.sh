@@ -74,4 +74,4 @@ grep -q '"tests_uncounted"\|"tests": {' "$work/off/.gauntlet/last-run.json" && d
 read -r wa wb wr ca cb cr _ < <(compare "$n" "$work/stop.sh $work/expect" "$work/stop.sh $work/noexpect")
 row "test file touched: expectation-changed on vs off" "-" "$wa" "$wb" "$wr" "$ca" "$cb" "$cr"
 ls -R "$work/expect/.gauntlet/" | grep -q expectations || die "the base's tests never ran against the change's code"
-ls -R "$work/noexpect/.gauntlet/" | grep -q expectations && die "expectation-changed ran where it is off"
+if ls -R "$work/noexpect/.gauntlet/" | grep -q expectations; then die "expectation-changed ran where it is off"; fi
