@@ -18,6 +18,10 @@
 # eslint, installed once into WEAKEN_NPM (default /tmp/weaken-npm) and reused; python3 with
 # pytest for the pytest rows. What is not installed is skipped, and said.
 # VERBOSE=1 prints every stop's reason.
+# PLAIN=1 judges every project with the gate a user writes, no per-gate configuration: go test
+# ./..., make test, npm test (package.json's test script the runner alone: node --test, jest,
+# vitest run), python3 -m pytest -q. pytest is looked for as `python3 -m pytest`: put the python
+# that has it first on PATH.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 root=$PWD
@@ -71,8 +75,23 @@ link_modules() {
 
 # --- one row -----------------------------------------------------------------------------------
 
+# plain_run KIND: the command a user writes for the kind, without configuration (PLAIN=1).
+plain_run() {
+	case $1 in
+	go) echo 'go test ./...' ;; make) echo 'make test' ;; script | npm | node | jest | vitest) echo 'npm test' ;;
+	eslint) echo 'npx eslint .' ;; pytest) echo 'python3 -m pytest -q' ;;
+	esac
+}
+# plain_script KIND: package.json's test script under PLAIN=1 ("" keeps the fixture's).
+plain_script() {
+	case $1 in node | npm) echo 'node --test' ;; script) echo './test.sh' ;; jest) echo 'jest' ;; vitest) echo 'vitest run' ;; esac
+}
 # The gates each kind of project is judged with.
 gate_config() {
+	if [ -n "${PLAIN:-}" ]; then
+		printf '  %s:\n    run: %s\n' "$([ "$1" = eslint ] && echo lint || echo test)" "$(plain_run "$1")"
+		return
+	fi
 	case $1 in
 	go) printf '  test:\n    argv: [go, test, ./...]\n    coverage: auto\n' ;;
 	make) printf '  test:\n    argv: [make, test]\n    coverage: cover.out\n' ;;
@@ -87,6 +106,7 @@ gate_config() {
 }
 # The runner's own command, as a person runs it.
 raw_command() {
+	[ -n "${PLAIN:-}" ] && { plain_run "$1"; return; }
 	case $1 in
 	go) echo 'go test ./...' ;; make) echo 'make test' ;; script) echo './test.sh' ;; npm) echo 'npm test' ;;
 	node) echo 'node --test' ;; jest) echo 'npx jest' ;; vitest) echo 'npx vitest run' ;;
@@ -103,6 +123,10 @@ project() {
 	mkdir -p "$dir"
 	cp -a "$fixtures/$(fixture_of "$kind")/." "$dir/"
 	case $kind in jest | vitest | eslint) link_modules "$dir" ;; esac
+	local script
+	if [ -n "${PLAIN:-}" ] && script=$(plain_script "$kind") && [ -n "$script" ]; then
+		node -e 'const f=process.argv[1],p=JSON.parse(require("fs").readFileSync(f));p.scripts={...(p.scripts||{}),test:process.argv[2]};require("fs").writeFileSync(f,JSON.stringify(p,null,2)+"\n")' "$dir/package.json" "$script"
+	fi
 	{
 		printf 'version: 1\nstop_hook:\n  max_attempts: 20\n  quiet_period: 100ms\ngates:\n'
 		gate_config "$kind"
@@ -311,7 +335,8 @@ new_js_mul() {
 	sed -i 's/^module.exports = { add, sub };$/function mul(a, b) {\n  return a * b;\n}\n\nmodule.exports = { add, sub, mul };/' lib.js
 	printf "'use strict';\nconst test = require('node:test');\nconst assert = require('node:assert');\nconst { mul } = require('../lib.js');\n\ntest('multiplies', () => {\n  assert.strictEqual(mul(2, 3), 6);\n});\n" >test/mul.test.js
 }
-w_npm_narrow() { sed -i 's#--test-reporter-destination=junit.xml"#--test-reporter-destination=junit.xml test/sub.test.js"#' package.json; }
+w_npm_narrow() { sed -i 's#"test": "node --test[^"]*#& test/sub.test.js#' package.json; }
+w_npm_pattern() { sed -i 's#"test": "node --test#& --test-name-pattern=sub#' package.json; }
 t_npm_narrow() { # a script added beside, and a new test
 	sed -i 's#^  "scripts": {$#&\n    "bench": "node bench.js",#' package.json
 	new_js_mul
@@ -358,6 +383,7 @@ row script-exit 'exit 0 in the script a gate runs' 'node:test (./test.sh, tests:
 row make-run 'Makefile recipe narrowed to go test -run TestZero' 'go test (make, coverage:)' make go_bug w_make_run "$go_names" t_make_run
 row make-include '-include .local.mk overriding test:' 'go test (make, coverage:)' make go_bug w_make_include "$go_names" t_make_include
 row npm-narrow 'node --test narrowed to one file in package.json' 'node:test (npm test, tests:)' npm js_bug w_npm_narrow "$js_names" t_npm_narrow
+row npm-name-pattern 'node --test given --test-name-pattern in package.json' 'node:test (npm test, tests:)' npm js_bug w_npm_pattern "$js_names" t_npm_narrow
 row node-skip "test('adds', { skip: true }, ...)" 'node:test' node js_bug w_node_skip "$js_names" t_node_skip
 row pytest-rename 'pytest file renamed out of test_*.py' pytest pytest py_bug w_py_rename "$py_names" t_py_rename
 row pytest-collect-ignore 'collect_ignore in conftest.py' pytest pytest py_bug w_py_ignore "$py_names" t_py_ignore

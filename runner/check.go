@@ -13,7 +13,7 @@ import (
 
 // runCheck runs a gate of kind check: one command, judged by its exit code and output.
 func runCheck(ctx context.Context, g *GateRun) gates.Outcome {
-	gate, out, done := g.r.invoked(g.Gate, g.Out)
+	gate, out, env, done := g.r.invoked(g.Gate, g.Out)
 	defer done()
 	var exit Exit
 	var err error
@@ -24,7 +24,7 @@ func runCheck(ctx context.Context, g *GateRun) gates.Outcome {
 		if aerr != nil {
 			return gates.Outcome{ExitCode: -1, StartErr: aerr}
 		}
-		exit, err = g.Execute(ctx, Process{Argv: argv, Dir: g.Dir(), Env: g.Env()}, out)
+		exit, err = g.Execute(ctx, Process{Argv: argv, Dir: g.Dir(), Env: g.Env(env...)}, out)
 	}
 	var startErr *StartError
 	switch {

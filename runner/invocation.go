@@ -18,6 +18,9 @@ type Invocation struct {
 	// process's output and writes to out what the user is shown (the log, the tail, the output
 	// readers, the observer). It is closed once the process has ended, before the capture is.
 	Output func(out io.Writer) io.WriteCloser
+	// Env are entries added to the gate's environment after every other (a runner behind a
+	// script reads its census options there); each replaces its key's value.
+	Env []string
 }
 
 // InvocationsFunc gives the invocation of a check gate; nil runs the gate as declared.
@@ -25,13 +28,13 @@ type InvocationsFunc func(g gates.Gate) *Invocation
 
 // invoked is the gate as its process runs it and the writer its output goes to; done closes
 // what Output opened.
-func (r *run) invoked(g gates.Gate, out io.Writer) (gates.Gate, io.Writer, func()) {
+func (r *run) invoked(g gates.Gate, out io.Writer) (gates.Gate, io.Writer, []string, func()) {
 	if r.opts.Invocations == nil {
-		return g, out, func() {}
+		return g, out, nil, func() {}
 	}
 	inv := r.opts.Invocations(g)
 	if inv == nil {
-		return g, out, func() {}
+		return g, out, nil, func() {}
 	}
 	switch {
 	case g.Run != "" && inv.Run != "":
@@ -40,8 +43,8 @@ func (r *run) invoked(g gates.Gate, out io.Writer) (gates.Gate, io.Writer, func(
 		g.Argv = inv.Argv
 	}
 	if inv.Output == nil {
-		return g, out, func() {}
+		return g, out, inv.Env, func() {}
 	}
 	filtered := inv.Output(out)
-	return g, filtered, func() { filtered.Close() }
+	return g, filtered, inv.Env, func() { filtered.Close() }
 }

@@ -82,3 +82,24 @@ func TestInvocationRunsAnotherFormAndFiltersWhatTheUserSees(t *testing.T) {
 		t.Errorf("only check gates are asked for an invocation: %q", asked)
 	}
 }
+
+// An invocation's environment reaches the gate's process after every other entry: a runner
+// behind a script reads its census options there, whatever the caller's extras hold.
+func TestInvocationEnvReachesTheProcess(t *testing.T) {
+	t.Parallel()
+	opts := testOptions(t)
+	opts.ExtraEnv = []string{"CENSUS_OPT=extra"}
+	opts.Invocations = func(g gates.Gate) *Invocation {
+		if g.Name == "asked" {
+			return &Invocation{Env: []string{"CENSUS_OPT=asked"}}
+		}
+		return nil
+	}
+	Run(context.Background(), []gates.Gate{shellGate("asked", `echo "$CENSUS_OPT"`), shellGate("plain", `echo "$CENSUS_OPT"`)}, opts)
+	if got := readLog(t, opts, "asked"); got != "asked\n" {
+		t.Errorf("the invocation's environment: log %q", got)
+	}
+	if got := readLog(t, opts, "plain"); got != "extra\n" {
+		t.Errorf("without an invocation the gate's environment is as before: log %q", got)
+	}
+}

@@ -85,6 +85,12 @@ type Request struct {
 	// CoverProfile, for go test, is the -coverprofile the command already names ("" none):
 	// where its coverage is read, rather than asking for another.
 	CoverProfile string
+	// Env, for a runner a script runs (ViaScript), are KEY=VALUE entries the runner reads from
+	// its environment; the caller adds each value to the one the gate already has, after a space.
+	Env []string
+	// Trailing, for a runner a package script runs last, says Args go at the end of the gate's
+	// command, after a "--", which npm passes on to the script's last command.
+	Trailing bool
 }
 
 // cmdWord is a word of a command: its text with quotes removed, and where it ends in a shell
@@ -156,6 +162,9 @@ func Apply(c Command, reqs []Request, file func(i int) string, quote func(string
 		for k, a := range r.Args {
 			args[k] = strings.ReplaceAll(a, FilePlaceholder, file(i))
 		}
+		if r.Trailing {
+			continue
+		}
 		at := r.At
 		if c.Argv == nil {
 			at = r.Offset
@@ -177,7 +186,7 @@ func Apply(c Command, reqs []Request, file func(i int) string, quote func(string
 		at := min(e.at, len(out.Shell))
 		out.Shell = out.Shell[:at] + b.String() + out.Shell[at:]
 	}
-	return out
+	return applyTrailing(out, reqs, file, quote)
 }
 
 // shellCommands splits a shell string into its simple commands' words: quotes removed,

@@ -11,7 +11,7 @@ import (
 func censusChecks(cfg *config.Config) []Check {
 	var out []Check
 	for _, g := range cfg.Gates {
-		plan := engine.PlanCensus(g)
+		plan := engine.PlanCensusIn(g, cfg.Root)
 		if !g.Enabled || !plan.TestGate {
 			continue
 		}

@@ -40,7 +40,7 @@ func newCensusStage(ctx context.Context, root string, sd *state.Dir, runID strin
 	s := &censusStage{root: root, env: env, extraEnv: extraEnv, temp: &runTemp{sd: sd, runID: runID}, gates: map[string]*gateCensus{}}
 	s.deadline, _ = ctx.Deadline()
 	for _, g := range toRun {
-		if plan := PlanCensus(g); plan.TestGate {
+		if plan := PlanCensusIn(g, root); plan.TestGate {
 			gc := &gateCensus{stage: s, gate: g, plan: plan, dir: filepath.Join(root, g.Dir), uncounted: plan.Uncounted}
 			if cp := PlanCoverage(g, plan); cp.Measured() || cp.Unmeasured != "" {
 				gc.cover = &gateCoverage{plan: cp, unmeasured: cp.Unmeasured}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
@@ -58,17 +59,36 @@ func (gc *gateCensus) invocation() *runner.Invocation {
 		gc.cover.unmeasured = "the run's directory for coverage profiles could not be made: " + err.Error()
 	}
 	all, files := slices.Concat(reqs, ask), slices.Concat(reports, profiles)
-	if !slices.ContainsFunc(all, func(r census.Request) bool { return len(r.Args) > 0 }) {
+	if !slices.ContainsFunc(all, func(r census.Request) bool { return len(r.Args) > 0 || len(r.Env) > 0 }) {
 		return nil // every runner gives its census as the gate declares it
 	}
 	cmd := gc.command(all, files)
-	inv := &runner.Invocation{Run: cmd.Shell, Argv: cmd.Argv}
+	inv := &runner.Invocation{Run: cmd.Shell, Argv: cmd.Argv, Env: gc.environment(reqs, reports)}
 	if show, ok := gc.goShow(reqs); ok {
 		show.HideCoverage = len(ask) > 0 && !show.Cover
 		gc.events = startCensusStream(census.FormatGo, gc.options())
 		inv.Output = func(out io.Writer) io.WriteCloser { return newGoEventsFilter(out, gc.events, show) }
 	}
 	return inv
+}
+
+// environment is what the requests of runners behind a script add to the gate's environment:
+// each value after the one the gate already has (the user's own NODE_OPTIONS still hold), the
+// report's path quoted as the runner splits the variable.
+func (gc *gateCensus) environment(reqs []census.Request, reports []string) []string {
+	var out []string
+	have := slices.Concat(gc.stage.env, gc.gate.Env, gc.stage.extraEnv)
+	for i, r := range reqs {
+		for _, e := range r.Env {
+			key, value, _ := strings.Cut(e, "=")
+			value = strings.ReplaceAll(value, census.EnvWord(census.FilePlaceholder), census.EnvWord(reports[i]))
+			if old := lastValue(slices.Concat(have, out), key); old != "" {
+				value = old + " " + value
+			}
+			out = append(out, key+"="+value)
+		}
+	}
+	return out
 }
 
 // goShow says how the go test the census asks for -json prints without it, false when the

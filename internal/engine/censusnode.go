@@ -56,6 +56,11 @@ func (s *censusStage) adjustNode(gc *gateCensus, reqs []census.Request) string {
 				reqs[i].Args[k] = "--test-reporter=" + reporter
 			}
 		}
+		reqs[i].Env = slices.Clone(r.Env)
+		for k, e := range reqs[i].Env {
+			// NODE_OPTIONS, for a node --test a script runs (census.ViaScript).
+			reqs[i].Env[k] = strings.Replace(e, "--test-reporter=tap", "--test-reporter="+reporter, 1)
+		}
 	}
 	return ""
 }

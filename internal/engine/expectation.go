@@ -74,14 +74,20 @@ func (o overlay) testsOnly() bool { return len(o.copy)+len(o.remove) == 0 }
 // the code, made it pass (an expectation moved to what the code returns, an assertion loosened). Only in the stop
 // hook, or where the rule blocks in `run`; a change that touches no test file costs nothing, and
 // one that touches only tests no run beyond the base's census.
-func (e *execution) expectationChanged(ctx context.Context, ran []gates.Result) []gates.IntegrityFinding {
-	level := e.req.Config.Integrity.Level(gates.RuleExpectationChanged, e.req.StopHook)
-	if e.tests == nil || e.snap == nil || level == gates.IntegrityOff || !e.req.StopHook && level != gates.IntegrityBlock {
-		return nil
+//
+// clean are the gates whose base tests were run against the change's code (or, for a change to
+// tests only, judged by the base's census) and named nothing, with their census now: the change
+// hides nothing those tests caught, which outweighs a guess at its assertions as coverage does.
+func (e *execution) expectationChanged(ctx context.Context, ran []gates.Result) (found []gates.IntegrityFinding, clean map[string]census.Census) {
+	level, ok := e.expectationLevel()
+	if !ok {
+		return nil, nil
 	}
 	now := e.tests.censuses()
 	byName := gatesByName(e.cfg)
-	var out []gates.IntegrityFinding
+	// Only where the rule blocks and the census was compared with the base's too can "no test
+	// lost" vouch for anything.
+	vouches := level == gates.IntegrityBlock && e.req.Config.Integrity.Level(gates.RuleTestsLost, e.req.StopHook) != gates.IntegrityOff
 	var o overlay
 	read := false
 	for _, r := range ran {
@@ -94,29 +100,53 @@ func (e *execution) expectationChanged(ctx context.Context, ran []gates.Result) 
 			read = true
 			var judged bool
 			if o, judged = overlayOf(ctx, e.snap); !judged {
-				return nil
+				return nil, nil
 			}
 		}
-		out = append(out, e.judge.expectations(ctx, g, c, o, level)...)
+		named, judged := e.judge.expectations(ctx, g, c, o, level)
+		found = append(found, named...)
+		if judged && len(named) == 0 && vouches {
+			clean = withCensus(clean, r.Name, c)
+		}
 	}
-	return out
+	return found, clean
+}
+
+// expectationLevel is the level of expectation-changed, and whether it is judged in this run:
+// in the stop hook unless off, in `run` where it blocks, and only with a census and a change.
+func (e *execution) expectationLevel() (gates.IntegrityLevel, bool) {
+	level := e.req.Config.Integrity.Level(gates.RuleExpectationChanged, e.req.StopHook)
+	if e.tests == nil || e.snap == nil || level == gates.IntegrityOff {
+		return level, false
+	}
+	return level, e.req.StopHook || level == gates.IntegrityBlock
+}
+
+// withCensus is m, made when nil, with gate's census c.
+func withCensus(m map[string]census.Census, gate string, c census.Census) map[string]census.Census {
+	if m == nil {
+		m = map[string]census.Census{}
+	}
+	m[gate] = c
+	return m
 }
 
 // expectations compares gate g's census at the base with its census when the base's tests run
 // against the change's code.
-func (j *baseJudge) expectations(ctx context.Context, g gates.Gate, now census.Census, o overlay, level gates.IntegrityLevel) []gates.IntegrityFinding {
+// judged says the base's tests were judged at all (false: no base census, or the run against the
+// change's code did not end).
+func (j *baseJudge) expectations(ctx context.Context, g gates.Gate, now census.Census, o overlay, level gates.IntegrityLevel) (out []gates.IntegrityFinding, judged bool) {
 	base, ok := j.measuredAtBase(ctx, g, true)
 	if !ok || base.Census == nil {
-		return nil
+		return nil, false
 	}
 	mixed := *base.Census
 	if !o.testsOnly() {
 		if mixed, ok = j.underChange(ctx, g, o); !ok {
-			return nil
+			return nil, false
 		}
 	}
 	outcomes, nowOutcomes := mixed.Outcomes(), now.Outcomes()
-	var out []gates.IntegrityFinding
 	for _, t := range base.Census.Tests {
 		if outcomes[t.ID] != census.Fail {
 			continue
@@ -133,7 +163,22 @@ func (j *baseJudge) expectations(ctx context.Context, g gates.Gate, now census.C
 		out = append(out, gates.IntegrityFinding{Rule: gates.RuleExpectationChanged, File: cmp.Or(t.File, o.harness[0]), Level: level,
 			Message: termtext.Line(g.Name + ": " + t.Name + " " + fmt.Sprintf(why, names(o.harness, 3)))})
 	}
-	return out
+	return out, allStillPass(*base.Census, mixed)
+}
+
+// allStillPass says every test that passed at the base passed again in mixed, both read whole
+// and no part of mixed failing as a whole (a base test that no longer builds ran nothing).
+func allStillPass(base, mixed census.Census) bool {
+	if !base.Complete || !mixed.Complete || len(mixed.Failed) > 0 {
+		return false
+	}
+	outcomes := mixed.Outcomes()
+	for _, t := range base.Tests {
+		if t.Outcome == census.Pass && outcomes[t.ID] != census.Pass {
+			return false
+		}
+	}
+	return true
 }
 
 // underChange lays the change's code over the base's checkout, runs g there for its census, and

@@ -137,10 +137,14 @@ var outweighed = map[string]bool{gates.RuleAssertionsDropped: true, gates.RuleTe
 // measuredOutweighShapes lowers the blocks of the guessing shape rules on a test file to notices
 // when the measures outweigh them: a gate whose census holds that file's tests (vouching: the
 // gates whose census and coverage were both compared with the base's, and their census now)
-// measured it, and no test and no covered line was found lost, at any level. The one place where
-// shape findings and measures meet, for `run` and the stop alike.
-func measuredOutweighShapes(shapes, lost []gates.IntegrityFinding, vouching map[string]census.Census) []gates.IntegrityFinding {
-	if len(vouching) == 0 || slices.ContainsFunc(lost, func(f gates.IntegrityFinding) bool {
+// measured it, and no test and no covered line was found lost, at any level. Without coverage
+// (a plain go test gate), the base's tests run against the change's code with every one that
+// passed at the base passing again (baseTests, from expectation-changed) vouch for a gate the
+// same way for the rules that count assertions: what a dropped assertion could hide, the base's
+// version of it would have caught. The one place where shape findings and measures meet, for
+// `run` and the stop alike.
+func measuredOutweighShapes(shapes, lost []gates.IntegrityFinding, vouching, baseTests map[string]census.Census) []gates.IntegrityFinding {
+	if len(vouching)+len(baseTests) == 0 || slices.ContainsFunc(lost, func(f gates.IntegrityFinding) bool {
 		return f.Rule == gates.RuleTestsLost || f.Rule == gates.RuleCoverageLost
 	}) {
 		return shapes
@@ -153,6 +157,9 @@ func measuredOutweighShapes(shapes, lost []gates.IntegrityFinding, vouching map[
 		if by := measuredBy(vouching, f.File); by != "" {
 			out[i].Level = gates.IntegrityWarn
 			out[i].Message += " (a notice: the test census and coverage of " + by + " found no test and no covered line lost)"
+		} else if by := measuredBy(baseTests, f.File); by != "" && f.Rule == gates.RuleAssertionsDropped {
+			out[i].Level = gates.IntegrityWarn
+			out[i].Message += " (a notice: the test census of " + by + " found no test lost, and the base's tests pass against the change's code)"
 		}
 	}
 	return out

@@ -68,6 +68,9 @@ type execution struct {
 
 	// judgeResults': the gates whose census and coverage were both compared with the base's.
 	vouching map[string]census.Census
+	// vouchedByBaseTests are the gates whose base tests passed against the change's code
+	// (expectationChanged's clean): they outweigh assertions-dropped where coverage is not read.
+	vouchedByBaseTests map[string]census.Census
 
 	afterOnce sync.Once
 	treeAfter *snapshot.Tree
@@ -222,7 +225,9 @@ func (e *execution) judgeResults(ctx context.Context, ran []gates.Result) (final
 	ran = e.unexcused(ran)
 	ran = e.live.settle(earnErrors(ctx, e.req, e.judge, e.cold.all(ran), gatesAndSetupByName(e.cfg)))
 	lost, e.vouching = passToPass(ctx, e.req, e.judge, e.snap, e.tests, ran, gatesByName(e.cfg))
-	lost = append(lost, e.expectationChanged(ctx, ran)...)
+	changed, clean := e.expectationChanged(ctx, ran)
+	lost = append(lost, changed...)
+	e.vouchedByBaseTests = clean
 	ran = e.blame(ctx, ran)
 	e.judge.close()
 	ran = e.tests.attach(ran)
@@ -243,7 +248,7 @@ func (e *execution) assemble(ran []gates.Result, lost []gates.IntegrityFinding) 
 		TreeAfter: e.treeAfter, Executed: len(e.toRun), censuses: e.tests.censuses(),
 		CacheErr: e.cacheErr,
 	}
-	shapes := measuredOutweighShapes(e.integrity.Findings, lost, e.vouching)
+	shapes := measuredOutweighShapes(e.integrity.Findings, lost, e.vouching, e.vouchedByBaseTests)
 	run.Integrity = sanitizeIntegrity(withSessionFindings(slices.Concat(e.addedWrote, shapes, lost), req), e.secrets)
 	run.IntegrityErr = e.integrityErr
 	run.Verdict = gates.VerdictWithIntegrity(gates.CountedVerdict(slices.Concat(run.Setup, run.Results), req.Counts), run.Integrity)

@@ -24,16 +24,20 @@ func TestMeasuredOutweighGuessingShapes(t *testing.T) {
 		name     string
 		lost     []gates.IntegrityFinding
 		vouching map[string]census.Census
-		want     []gates.IntegrityLevel
+		// baseTests: the base's tests passed against the change's code (no coverage read).
+		baseTests map[string]census.Census
+		want      []gates.IntegrityLevel
 	}{
 		{name: "measured, nothing lost: notices; a skip and another language's file still block", vouching: goCensus, want: []gates.IntegrityLevel{w, w, b, b, w}},
 		{name: "not measured: the rules block", want: []gates.IntegrityLevel{b, b, b, b, b}},
 		{name: "measured, a test lost (even as a warning): the rules block", lost: []gates.IntegrityFinding{lostTest}, vouching: goCensus, want: []gates.IntegrityLevel{b, b, b, b, b}},
 		{name: "the gate measured another package: the rules block", vouching: otherPkg, want: []gates.IntegrityLevel{b, b, b, b, b}},
+		{name: "the base's tests pass against the change: only the assertion count is a notice", baseTests: goCensus, want: []gates.IntegrityLevel{w, b, b, b, b}},
+		{name: "the base's tests pass, a test lost: the rules block", lost: []gates.IntegrityFinding{lostTest}, baseTests: goCensus, want: []gates.IntegrityLevel{b, b, b, b, b}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := measuredOutweighShapes([]gates.IntegrityFinding{dropped, removed, skipped, jsDropped, fileGone}, tt.lost, tt.vouching)
+			got := measuredOutweighShapes([]gates.IntegrityFinding{dropped, removed, skipped, jsDropped, fileGone}, tt.lost, tt.vouching, tt.baseTests)
 			for i, f := range got {
 				if f.Level != tt.want[i] {
 					t.Errorf("%s %s: level %s, want %s (%s)", f.Rule, f.File, f.Level, tt.want[i], f.Message)

@@ -64,6 +64,7 @@ type judge struct {
 	findings []gates.IntegrityFinding
 	goCtx    *build.Context   // the platform the gates run on, made on first use
 	fresh    map[testKey]bool // the tests the change adds
+	reached  []string         // the commands the gates run, scripts followed (reachedCommands)
 }
 
 func (j *judge) add(rule, file string, line int, format string, args ...any) {

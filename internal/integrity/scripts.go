@@ -300,3 +300,17 @@ func targetLine(data []byte, target string) int {
 	}
 	return 0
 }
+
+// MakeTarget is what make runs for target, read from a Makefile's explicit rules: its
+// prerequisites and its recipe lines (the @, - and + prefixes removed); false when the Makefile
+// has no rule for it. The census reads it to find the test runner `make test` hides.
+func MakeTarget(data []byte, target string) (prereqs, recipe []string, ok bool) {
+	rule := parseMakefile(data)[target]
+	if rule == nil {
+		return nil, nil, false
+	}
+	for _, line := range rule.recipe {
+		recipe = append(recipe, strings.TrimLeft(line, "@-+ \t"))
+	}
+	return rule.prereqs, recipe, true
+}

@@ -679,3 +679,34 @@ func TestGOFLAGSCountsAsTheGatesFlags(t *testing.T) {
 			want: []string{"test-skipped x_test.go:16"}},
 	})
 }
+
+// A shell script that a gate reaches through package.json's script or a Makefile recipe is
+// judged as one the gate names: `npm test` runs "./test.sh", which an early exit ends. The twin:
+// a script no gate reaches, and a line added that checks more.
+func TestScriptReachedThroughPackageScript(t *testing.T) {
+	sh := "#!/bin/sh\nset -e\nnode --test\n"
+	early := "#!/bin/sh\nset -e\nexit 0\nnode --test\n"
+	more := "#!/bin/sh\nset -e\nnode --version\nnode --test\n"
+	pkg := map[string]string{"package.json": "{\"scripts\": {\"test\": \"./test.sh\", \"bench\": \"sh bench.sh\"}}\n"}
+	with := func(files map[string]string) map[string]string {
+		out := map[string]string{}
+		for k, v := range pkg {
+			out[k] = v
+		}
+		for k, v := range files {
+			out[k] = v
+		}
+		return out
+	}
+	mk := map[string]string{"Makefile": "test:\n\tsh scripts/t.sh\n"}
+	runCases(t, []detectCase{
+		{name: "npm test runs the script", old: with(map[string]string{"test.sh": sh}), new: with(map[string]string{"test.sh": early}),
+			commands: []string{"npm test"}, want: []string{"script-neutered test.sh:3"}},
+		{name: "make test runs the script", old: map[string]string{"Makefile": mk["Makefile"], "scripts/t.sh": sh},
+			new: map[string]string{"Makefile": mk["Makefile"], "scripts/t.sh": early}, commands: []string{"make test"}, want: []string{"script-neutered scripts/t.sh:3"}},
+		{name: "twin: a line that checks more", old: with(map[string]string{"test.sh": sh}), new: with(map[string]string{"test.sh": more}),
+			commands: []string{"npm test"}},
+		{name: "twin: a script no gate reaches", old: with(map[string]string{"bench.sh": sh}), new: with(map[string]string{"bench.sh": early}),
+			commands: []string{"npm test"}},
+	})
+}

@@ -37,7 +37,7 @@ func (j *judge) gateScript(p string) string {
 	if lang == "" {
 		return ""
 	}
-	for _, cmd := range j.in.Commands {
+	for _, cmd := range j.reachedCommands() {
 		for _, w := range strings.Fields(cmd) {
 			if path.Clean(strings.Trim(w, `'"`)) == p {
 				return lang
@@ -45,6 +45,33 @@ func (j *judge) gateScript(p string) string {
 		}
 	}
 	return ""
+}
+
+// reachedCommands are the gates' commands and what they run through the base's package.json
+// scripts and Makefile targets (the conventional ones and those the gates call): `npm test`
+// whose script is "./test.sh" runs test.sh as much as a gate naming it does. Read once.
+func (j *judge) reachedCommands() []string {
+	if j.reached != nil {
+		return j.reached
+	}
+	j.reached = slices.Clone(j.in.Commands)
+	if data, ok := j.ch.Old("package.json"); ok {
+		if m, err := parseJSON(data); err == nil {
+			scripts := getMap(m, "scripts")
+			for _, name := range j.scriptNames(scripts) {
+				j.reached = append(j.reached, str(scripts[name]))
+			}
+		}
+	}
+	for _, mf := range []string{"GNUmakefile", "makefile", "Makefile"} {
+		if data, ok := j.ch.Old(mf); ok {
+			rules := parseMakefile(data)
+			for _, name := range j.makeTargets(rules) {
+				j.reached = append(j.reached, rules[name].recipe...)
+			}
+		}
+	}
+	return j.reached
 }
 
 // checkScriptFiles judges the script files the gates run that the change edits.
