@@ -70,24 +70,37 @@ func (w *addedWatch) finding(ctx context.Context, ran []gates.Result, byName map
 	if w == nil || !w.ok {
 		return gates.IntegrityFinding{}, false
 	}
+	names := addedRan(ran, byName)
 	tree, after, err := w.read()
-	if err != nil {
-		return gates.IntegrityFinding{}, false
+	switch {
+	case err != nil && ctx.Err() != nil:
+		return gates.IntegrityFinding{}, false // the run was stopped: nothing is judged
+	case err != nil:
+		// The tree was read before the added gates ran: one that leaves it unreadable (a
+		// corrupt index) would hide whatever else it did to it.
+		return gates.IntegrityFinding{Rule: gates.RuleGateAltered, File: configFile, Level: gates.IntegrityBlock,
+			Message: fmt.Sprintf("the tree could not be read after the gate %s the change added ran (%s), though it could before: "+
+				"what it did to the files the base's gates judged cannot be checked", strings.Join(names, ", "), termtext.Short(err.Error(), 300))}, true
 	}
 	changed := slices.DeleteFunc(w.before.Changed(after), func(p string) bool { return w.rewrittenAlike(ctx, tree, p) })
 	if len(changed) == 0 {
 		return gates.IntegrityFinding{}, false
 	}
+	return gates.IntegrityFinding{Rule: gates.RuleGateAltered, File: configFile, Level: gates.IntegrityBlock,
+		Message: fmt.Sprintf("the gate %s the change added changed the files the base's gates judged while it ran (%s), even if it put them back: "+
+			"a gate the change adds must leave the tracked and untracked files as it found them (it may write ignored build output)",
+			strings.Join(names, ", "), termtext.Short(strings.Join(changed, ", "), 300))}, true
+}
+
+// addedRan names the gates the change added that started.
+func addedRan(ran []gates.Result, byName map[string]gates.Gate) []string {
 	var names []string
 	for _, r := range ran {
 		if byName[r.Name].AfterBase && !r.Started.IsZero() {
 			names = append(names, r.Name)
 		}
 	}
-	return gates.IntegrityFinding{Rule: gates.RuleGateAltered, File: configFile, Level: gates.IntegrityBlock,
-		Message: fmt.Sprintf("the gate %s the change added changed the files the base's gates judged while it ran (%s), even if it put them back: "+
-			"a gate the change adds must leave the tracked and untracked files as it found them (it may write ignored build output)",
-			strings.Join(names, ", "), termtext.Short(strings.Join(changed, ", "), 300))}, true
+	return names
 }
 
 // rewrittenAlike says whether path, whose identity changed, is a file outside the change that

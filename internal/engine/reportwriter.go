@@ -37,7 +37,8 @@ func reportWriter(ctx context.Context, snap *snapshot.Snapshot, g gates.Gate) st
 }
 
 // commandFiles are the root-relative paths g's command names: each word that is no option, as a
-// path from the gate's directory (`sh ./test.sh`, `scripts/ci.sh`, `python3 check.py`).
+// path from the gate's directory (`sh ./test.sh`, `scripts/ci.sh`, `python3 check.py`,
+// `powershell -File scripts\ci.ps1`).
 func commandFiles(g gates.Gate) map[string]bool {
 	words := g.Argv
 	if len(words) == 0 {
@@ -45,7 +46,9 @@ func commandFiles(g gates.Gate) map[string]bool {
 	}
 	out := map[string]bool{}
 	for _, w := range words {
-		w = strings.Trim(w, `'"`)
+		// A Windows gate names its script with backslashes (scripts\ci.ps1, .\run.cmd); the
+		// change's files are slash paths.
+		w = strings.ReplaceAll(strings.Trim(w, `'"`), `\`, "/")
 		if w == "" || strings.HasPrefix(w, "-") || strings.Contains(w, "$") || path.IsAbs(w) {
 			continue
 		}

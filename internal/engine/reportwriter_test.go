@@ -24,6 +24,13 @@ func TestCommandFiles(t *testing.T) {
 	if got := commandFiles(gates.Gate{Argv: []string{"bash", "test.sh"}}); !got["test.sh"] {
 		t.Errorf("argv: %v", got)
 	}
+	// A Windows gate names its script with backslashes; the change's files are slash paths.
+	got = commandFiles(gates.Gate{Run: `powershell -File scripts\ci.ps1; .\run.cmd`, Dir: "sub"})
+	for _, p := range []string{"sub/scripts/ci.ps1", "sub/run.cmd"} {
+		if !got[p] {
+			t.Errorf("%s not named: %v", p, got)
+		}
+	}
 }
 
 // The finding counts the tests that passed at the base; with none, or the rule off, there is none.

@@ -379,9 +379,11 @@ func checkCommand(words []string, root, dir string, env Env, add func(Problem)) 
 // build tool, but run it on a JDK they do not bring.
 var jvmWrappers = map[string]bool{"mvnw": true, "gradlew": true}
 
-// checkJDK: a JVM build wrapper runs on $JAVA_HOME/bin/java, else java on PATH.
+// checkJDK: a JVM build wrapper runs on $JAVA_HOME/bin/java (java.exe on Windows), else java on
+// PATH.
 func checkJDK(root, dir string, env Env, add func(Problem)) {
-	if home := getenv(env, "JAVA_HOME"); home != "" && env.Exists != nil && env.Exists(filepath.Join(home, "bin", "java")) {
+	if home := getenv(env, "JAVA_HOME"); home != "" && env.Exists != nil &&
+		(env.Exists(filepath.Join(home, "bin", "java")) || env.Exists(filepath.Join(home, "bin", "java.exe"))) {
 		return
 	}
 	if _, err := env.LookPath("java"); err != nil {

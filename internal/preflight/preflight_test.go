@@ -350,3 +350,20 @@ func TestNodeModulesOnlyWhereThereAreDependencies(t *testing.T) {
 		}
 	}
 }
+
+// The wrapper runs $JAVA_HOME/bin/java, java.exe on Windows: a JDK named there needs no java on
+// PATH.
+func TestJVMWrapperJavaHome(t *testing.T) {
+	for _, java := range []string{"java", "java.exe"} {
+		env := fakeEnv(nil, "/repo/mvnw", filepath.Join("/jdk", "bin", java))
+		env.Getenv = func(k string) string {
+			if k == "JAVA_HOME" {
+				return "/jdk"
+			}
+			return ""
+		}
+		if got := CheckEnv("/repo", []gates.Gate{check("test", "./mvnw -B verify")}, env); len(got) != 0 {
+			t.Errorf("JAVA_HOME holding bin/%s: problems %+v", java, got)
+		}
+	}
+}

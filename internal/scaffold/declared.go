@@ -1564,9 +1564,10 @@ func toxTOMLCommands(table any) []string {
 
 var (
 	// noxDecorated is a session: @nox.session (or @session, imported from nox), with or without
-	// arguments, other decorators (@nox.parametrize) after it, then the function.
+	// arguments, other decorators (@nox.parametrize) after it, then the function; lines end
+	// with \n or, saved on Windows, \r\n.
 	noxDecorated = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?m)^@(nox\.)?session\b(?:\(([^)]*)\))?[ \t]*\n(?:[ \t]*@[^\n]*\n)*[ \t]*(?:async\s+)?def\s+([A-Za-z_][A-Za-z0-9_]*)\s*\(`)
+		return regexp.MustCompile(`(?m)^@(nox\.)?session\b(?:\(([^)]*)\))?[ \t]*\r?\n(?:[ \t]*@[^\n]*\n)*[ \t]*(?:async\s+)?def\s+([A-Za-z_][A-Za-z0-9_]*)\s*\(`)
 	})
 	noxImportsSession = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^from\s+nox\s+import\s+[^\n]*\bsession\b`) })
 	noxName           = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\bname\s*=\s*["']([^"']+)["']`) })

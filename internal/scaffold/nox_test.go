@@ -212,3 +212,13 @@ func TestNoxParametrizedSessionRunByCI(t *testing.T) {
 		t.Errorf("gates %v (offers %v), want the sessions CI runs by their ids gated: pytest and mypy src", gates, offerNames(projects))
 	}
 }
+
+// A noxfile saved with Windows line endings has the same sessions.
+func TestNoxSessionsWithCRLF(t *testing.T) {
+	lf := gateCommands(detectTree(t, map[string]string{"pyproject.toml": "[project]\nname = 'x'\n", "noxfile.py": noxfileDoc}))
+	crlf := gateCommands(detectTree(t, map[string]string{"pyproject.toml": "[project]\nname = 'x'\n",
+		"noxfile.py": strings.ReplaceAll(noxfileDoc, "\n", "\r\n")}))
+	if len(lf) == 0 || len(crlf) != len(lf) {
+		t.Errorf("gates with CRLF %v, with LF %v", crlf, lf)
+	}
+}

@@ -32,6 +32,10 @@ type nxWorkspace struct {
 // maxNxDepth bounds how deep under the root project.json files are looked for (apps/web/admin).
 const maxNxDepth = 4
 
+// maxNxWalk bounds the entries that walk looks at, as maxSizeWalk does the size walk's: the depth
+// bound alone lets a wide source tree (thousands of files per folder) be walked whole.
+var maxNxWalk = 20000
+
 // readNxWorkspace reads the projects of the nx workspace at root: every project.json (bounded in
 // depth and number), and every workspace package (its scripts are targets, its package.json's
 // "nx" key may name it and add targets).
@@ -40,8 +44,13 @@ func readNxWorkspace(root string) *nxWorkspace {
 	for _, dir := range workspacePackages(root) {
 		ws.addPackage(root, dir)
 	}
+	walked := 0
 	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || len(ws.projects) >= maxMembers {
+		walked++
+		if walked > maxNxWalk || len(ws.projects) >= maxMembers {
+			return filepath.SkipAll
+		}
+		if err != nil {
 			return filepath.SkipDir
 		}
 		rel, _ := filepath.Rel(root, p)

@@ -1,6 +1,8 @@
 package scaffold
 
 import (
+	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -171,5 +173,25 @@ func TestNxScriptGatesNeedTheBuildOnlyWhereDeclared(t *testing.T) {
 	delete(files, "nx.json")
 	if g, _ := gateByName(detectTree(t, files), "lint"); !slices.Equal(g.Needs, []string{"build"}) {
 		t.Errorf("without nx.json lint needs %q, want build: nothing says nx does not build first", g.Needs)
+	}
+}
+
+// The walk for project.json files stops after maxNxWalk entries, as the size walk does: a
+// workspace with a huge source tree above the depth bound is not walked whole by `init`.
+func TestNxWalkIsBounded(t *testing.T) {
+	saved := maxNxWalk
+	maxNxWalk = 50
+	t.Cleanup(func() { maxNxWalk = saved })
+	files := map[string]string{"zzz/project.json": `{"name": "late", "targets": {"test": {}}}`}
+	for i := range 100 {
+		files[fmt.Sprintf("aaa/f%03d.ts", i)] = ""
+	}
+	root := writeTree(t, files)
+	if ws := readNxWorkspace(root); ws.projects["late"] != nil {
+		t.Errorf("the walk read past %d entries: projects %v", maxNxWalk, slices.Collect(maps.Keys(ws.projects)))
+	}
+	maxNxWalk = 1000
+	if ws := readNxWorkspace(root); ws.projects["late"] == nil {
+		t.Errorf("within the bound the project is found: projects %v", slices.Collect(maps.Keys(ws.projects)))
 	}
 }

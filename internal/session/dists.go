@@ -112,7 +112,8 @@ func (r *Record) ChangedDists(root string) []string {
 		}
 		venv, _, _ := strings.Cut(dir, "/")
 		switch current, installed := nowByName[dir+name]; {
-		case installed && declares(locks, name, current), !installed && !names(locks, name):
+		// Only a lockfile or requirements file read now declares a removal: without one, nothing does.
+		case installed && declares(locks, name, current), !installed && len(locks) > 0 && !names(locks, name):
 			continue
 		case installed:
 			out = append(out, venv+": "+name+" "+was+" is now "+current)

@@ -68,3 +68,22 @@ func TestDeclares(t *testing.T) {
 		}
 	}
 }
+
+// Only a lockfile or requirements file read at the stop can declare a removal: in a project with
+// none (its dependencies in pyproject.toml only), a distribution removed since the start is
+// named, as one whose version changed already is.
+func TestChangedDistsRemovedWithoutALockfile(t *testing.T) {
+	root := t.TempDir()
+	site := filepath.Join(root, ".venv", "lib", "python3.12", "site-packages")
+	for _, d := range []string{"pytest-8.0.0.dist-info", "pluggy-1.5.0.dist-info"} {
+		if err := os.MkdirAll(filepath.Join(site, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rec := &Record{Dists: DepDists(root), DistsKnown: true}
+	os.RemoveAll(filepath.Join(site, "pluggy-1.5.0.dist-info"))
+	want := []string{".venv: pluggy 1.5.0 removed"}
+	if got := rec.ChangedDists(root); !slices.Equal(got, want) {
+		t.Errorf("changed = %q, want %q", got, want)
+	}
+}

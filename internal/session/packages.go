@@ -160,6 +160,7 @@ func (r *Record) ChangedPackages(root string) []string {
 	}
 	deadline := time.Now().Add(packagesBudget)
 	var locked map[string]string
+	lockRead := false
 	var out []string
 	for _, key := range slices.Sorted(maps.Keys(r.Packages)) {
 		was, wasID, _ := strings.Cut(r.Packages[key], "\x00")
@@ -172,11 +173,12 @@ func (r *Record) ChangedPackages(root string) []string {
 			continue
 		}
 		if locked == nil {
-			locked, _, _ = lockedVersions(root, deadline)
+			locked, _, lockRead = lockedVersions(root, deadline)
 		}
 		declared, listed := locked[key]
 		switch {
-		case installed && listed && declared == now, !installed && !listed:
+		// Only a lockfile read now declares a removal: one deleted or unreadable lists nothing.
+		case installed && listed && declared == now, !installed && !listed && lockRead:
 			continue // the change's lockfile says so
 		case !installed:
 			out = append(out, key+" removed")

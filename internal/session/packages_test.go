@@ -74,3 +74,38 @@ func TestDepPackagesOfAnOldLockfile(t *testing.T) {
 		t.Errorf("recorded %q, want node_modules/a", got)
 	}
 }
+
+// Only a lockfile read at the stop can declare a removal: with the lockfile deleted or made
+// unreadable, a package removed since the start is named, as a swapped one already is.
+func TestChangedPackagesRemovedWithoutALockfile(t *testing.T) {
+	for name, lock := range map[string]string{"deleted": "", "not JSON": "{not json"} {
+		t.Run(name, func(t *testing.T) {
+			root := t.TempDir()
+			write := func(name, data string) {
+				t.Helper()
+				p := filepath.Join(root, filepath.FromSlash(name))
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			write("package-lock.json", `{"lockfileVersion":3,"packages":{"":{"devDependencies":{"vitest":"^1"}},"node_modules/vitest":{"version":"1.0.0"}}}`)
+			write("node_modules/vitest/package.json", `{"version":"1.0.0"}`)
+			rec := &Record{Packages: DepPackages(root), PackagesKnown: true}
+			if len(rec.Packages) != 1 {
+				t.Fatalf("recorded %q", rec.Packages)
+			}
+			os.RemoveAll(filepath.Join(root, "node_modules", "vitest"))
+			os.Remove(filepath.Join(root, "package-lock.json"))
+			if lock != "" {
+				write("package-lock.json", lock)
+			}
+			want := []string{"node_modules/vitest removed"}
+			if got := rec.ChangedPackages(root); !slices.Equal(got, want) {
+				t.Errorf("changed = %q, want %q", got, want)
+			}
+		})
+	}
+}

@@ -202,6 +202,7 @@ func Judge(ctx context.Context, o JudgeOptions) error {
 		}
 	}()
 	c := judgeCall(o, cfg)
+	c.stateAt = judgedAt(req.Seq, cfg.StopHook.QuietPeriod, time.Now().UTC())
 	st, err := readJudgedState(ctx, cfg, sd, judged, req, key, o.Environ)
 	if err != nil {
 		return fmt.Errorf("judge: %w", err)
@@ -274,8 +275,26 @@ func judgeCall(o JudgeOptions, cfg *config.Config) *call {
 		payload: Payload{HookEventName: "AfterEdit", SessionID: req.Session, TranscriptPath: req.Transcript},
 		secrets: cfg.Redactor(o.Environ),
 		started: time.Now(),
-		stateAt: time.Unix(0, req.Seq).UTC(),
 	}
+}
+
+// judgeReadSlack is how much longer than its quiet period a judge may take to read the state and
+// still have it count as read when it was asked for: its start, its config and the session's
+// record.
+const judgeReadSlack = time.Minute
+
+// judgedAt is when the state a judge reads at readAt counts as read (the engine's StateAt): its
+// request's time (seq), when the judge reads within its quiet period and judgeReadSlack of it,
+// as the judge the session's start asked for does. A judge started later with an old request's
+// number (`gauntlet judge --seq`, by hand or by the session's agent) reads the tree of its own
+// time: taken for the request's, it would pass a tree made to look like the base after the
+// session started for the base the session started from (worktreebase.go).
+func judgedAt(seq int64, quiet time.Duration, readAt time.Time) time.Time {
+	requested := time.Unix(0, seq).UTC()
+	if requested.After(readAt) || readAt.Sub(requested) > quiet+judgeReadSlack {
+		return readAt
+	}
+	return requested
 }
 
 // readJudgedState reads the state the judge judges, and fingerprints it as the stop will.
