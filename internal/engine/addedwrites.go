@@ -122,6 +122,7 @@ func (w *addedWatch) rewrittenAlike(ctx context.Context, after *snapshot.Tree, p
 	if err != nil {
 		return false
 	}
-	i := slices.IndexFunc(index, func(e snapshot.IndexEntry) bool { return e.Path == path })
-	return i >= 0 && !index[i].Hidden
+	// The index is in git's order, the paths' bytes: one search per changed file, not a scan.
+	i, found := slices.BinarySearchFunc(index, path, func(e snapshot.IndexEntry, p string) int { return strings.Compare(e.Path, p) })
+	return found && !index[i].Hidden
 }
