@@ -280,6 +280,12 @@ func writeIntegrityFindings(b *strings.Builder, fs []gates.IntegrityFinding) {
 	b.WriteString("  Restore what the change weakened, or, if it was asked for, say so; docs/integrity.md lists the rules.\n")
 }
 
+// saidByCause says whether a gate's reason is its environment cause and fix, which the lines
+// under it say: a cause is said once.
+func saidByCause(g explained) bool {
+	return g.Cause != nil && termtext.Line(g.Reason) == termtext.Line(gates.CauseReason(*g.Cause))
+}
+
 // writeExplainedGate says what happened to one gate and what to do about it.
 func writeExplainedGate(b *strings.Builder, g explained, colored bool) {
 	status := report.PaintStatus(string(g.Status), g.Status, colored)
@@ -288,7 +294,7 @@ func writeExplainedGate(b *strings.Builder, g explained, colored bool) {
 	} else {
 		fmt.Fprintf(b, "%s: %s", g.Name, status)
 	}
-	if reason := termtext.Line(g.Reason); reason != "" && reason != string(g.Status) {
+	if reason := termtext.Line(g.Reason); reason != "" && reason != string(g.Status) && !saidByCause(g) {
 		fmt.Fprintf(b, " (%s)", reason)
 	}
 	b.WriteString("\n")
@@ -393,6 +399,6 @@ func writeCoverage(b *strings.Builder, g explained) {
 		fmt.Fprintf(b, "  coverage: not read: %s\n", termtext.Line(g.CoverageUnmeasured))
 	}
 	if c := g.Coverage; c != nil {
-		fmt.Fprintf(b, "  coverage: %d of %d lines covered in %d files (%s)\n", c.Covered, c.Lines, c.Files, termtext.Line(c.Format))
+		fmt.Fprintf(b, "  coverage: %d of %d lines covered in %s (%s)\n", c.Covered, c.Lines, termtext.Count(c.Files, "file"), termtext.Line(c.Format))
 	}
 }
