@@ -432,6 +432,9 @@ func runsNodeCode(prog string, args []string) bool {
 }
 
 func checkNode(prog, root, dir string, env Env, add func(Problem)) {
+	if declaresNoDependency(env, dir) {
+		return // nothing to install: `npm install` would make no tool appear, node --test needs none
+	}
 	if !env.Exists(filepath.Join(dir, "node_modules")) && !env.Exists(filepath.Join(root, "node_modules")) {
 		where := ""
 		if dir != root {
@@ -446,6 +449,31 @@ func checkNode(prog, root, dir string, env Env, add func(Problem)) {
 		add(Problem{Tool: "Playwright browsers", Message: "the project uses Playwright, but its browsers are not installed",
 			Fix: inDir(root, dir, exec+" playwright install --with-deps")})
 	}
+}
+
+// declaresNoDependency says whether dir's package.json declares no dependency of any kind, so
+// that node_modules is not missing but has nothing to hold. A package.json that cannot be read
+// or parsed says nothing.
+func declaresNoDependency(env Env, dir string) bool {
+	if env.ReadFile == nil {
+		return false
+	}
+	data, err := env.ReadFile(filepath.Join(dir, "package.json"))
+	if err != nil {
+		return false
+	}
+	var pkg struct {
+		Dependencies         map[string]any `json:"dependencies"`
+		DevDependencies      map[string]any `json:"devDependencies"`
+		OptionalDependencies map[string]any `json:"optionalDependencies"`
+		PeerDependencies     map[string]any `json:"peerDependencies"`
+		Workspaces           any            `json:"workspaces"`
+	}
+	if json.Unmarshal(data, &pkg) != nil {
+		return false
+	}
+	return len(pkg.Dependencies)+len(pkg.DevDependencies)+len(pkg.OptionalDependencies)+len(pkg.PeerDependencies) == 0 &&
+		pkg.Workspaces == nil
 }
 
 func inDir(root, dir, cmd string) string {

@@ -89,6 +89,12 @@ func TestCheck(t *testing.T) {
 		{"the Gradle wrapper needs a JDK", check("check", "./gradlew check"), fakeEnv(nil, "/repo/gradlew"), []string{"java"},
 			"install a JDK (apt-get install default-jdk, or https://adoptium.net)"},
 		{"the wrapper with a JDK", check("test", "./mvnw -B verify"), fakeEnv([]string{"java"}, "/repo/mvnw"), nil, ""},
+		// A project that declares no dependency has no node_modules to install: `npm install`
+		// would not make eslint appear, and node --test needs none.
+		{"no dependency declared, no node_modules needed", check("test", "npm run test"),
+			withLock(fakeEnv([]string{"npm"}), "/repo/package.json", `{"scripts": {"test": "node --test"}}`), nil, ""},
+		{"a dependency declared, node_modules needed", check("test", "npm run test"),
+			withLock(fakeEnv([]string{"npm"}), "/repo/package.json", `{"devDependencies": {"vitest": "^2"}}`), []string{"node_modules"}, "npm install"},
 		{"the package manager's own commands need no node_modules", check("t", "pnpm install --frozen-lockfile"), fakeEnv([]string{"pnpm"}), nil, ""},
 	}
 	for _, tt := range tests {
