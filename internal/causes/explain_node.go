@@ -34,7 +34,7 @@ func explainNodeModules(line string, opts Options) (summary, fix string) {
 	tool := m[1]
 	pkg := cmp.Or(jsToolPackage[tool], tool)
 	return tool + " is not installed, and package.json does not declare it",
-		"add it to the project: npm install --save-dev " + pkg + " (pnpm add -D " + pkg + ", yarn add -D " + pkg + "), then rerun"
+		"add it: npm install --save-dev " + pkg + ", pnpm add -D " + pkg + " or yarn add -D " + pkg + ", then rerun"
 }
 
 // declaresNoDependency says whether dir's package.json declares no dependency of any kind and

@@ -139,7 +139,7 @@ func TestNodeToolNotDeclared(t *testing.T) {
 	for _, tt := range []struct {
 		name, root, summary, fix string
 	}{
-		{"not in package.json", undeclared, "eslint is not installed, and package.json does not declare it", "add it to the project: npm install --save-dev eslint"},
+		{"not in package.json", undeclared, "eslint is not installed, and package.json does not declare it", "add it: npm install --save-dev eslint, pnpm add -D eslint or yarn add -D eslint"},
 		{"in package.json", declared, "the project's node_modules are not installed", "install the dependencies"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
