@@ -773,7 +773,9 @@ func (c *call) decide(led *ledger, key, fingerprint string, judged bool, maxAtte
 		return c.answer(d, "")
 	case policy.WhyWarn:
 		*ps = promptState{}
-		c.failing(run.Results, gates.StatusWarn)
+		// What was let through: the warn gates, and the failures that do not block (failing at
+		// the session's base too, or flaky), which the reply names.
+		c.failing(slices.Concat(only(run.Results, gates.StatusWarn), c.notBlocking(only(run.Results, gates.StatusFail))), gates.StatusWarn, gates.StatusFail)
 		c.dec.integrity = len(run.Integrity)
 		return c.answer(d, warnNotice(run.Results, run.Integrity))
 	case policy.WhyInfra:
@@ -911,6 +913,15 @@ func (c *call) blockers(failed []gates.Result) []gates.Result {
 	}
 	counts := c.session.counts(c.cfg)
 	return slices.DeleteFunc(slices.Clone(failed), func(r gates.Result) bool { return r.Blame != "" && !counts(r.Blame) })
+}
+
+// notBlocking are the failures that do not block this session's stop: blockers' complement.
+func (c *call) notBlocking(failed []gates.Result) []gates.Result {
+	if c.cfg == nil {
+		return nil
+	}
+	counts := c.session.counts(c.cfg)
+	return slices.DeleteFunc(slices.Clone(failed), func(r gates.Result) bool { return r.Blame == "" || counts(r.Blame) })
 }
 
 // retryLimitNotice says what is still failing when the retry limit lets the agent stop.
