@@ -266,7 +266,7 @@ func writeIntegrityFindings(b *strings.Builder, fs []gates.IntegrityFinding) {
 	if len(fs) == 0 {
 		return
 	}
-	fmt.Fprintf(b, "%s (%s):\n", report.IntegrityHeading, termtext.Count(len(fs), "finding"))
+	fmt.Fprintf(b, "%s (%s):\n", report.IntegrityHeadingOf(fs), termtext.Count(len(fs), "finding"))
 	var rules []string
 	for _, f := range fs {
 		fmt.Fprintf(b, "  %s  %s  [%s] %s\n", f.Level, report.IntegrityPlace(f), f.Rule, termtext.Line(f.Message))
@@ -276,6 +276,10 @@ func writeIntegrityFindings(b *strings.Builder, fs []gates.IntegrityFinding) {
 	}
 	for _, rule := range rules {
 		fmt.Fprintf(b, "  %s: %s\n", rule, gates.IntegrityRuleSummary[rule])
+	}
+	if gates.OnlyUncovered(fs) {
+		b.WriteString("  Add a test that runs them, or remove the code if nothing needs it; docs/coverage.md says how they are measured.\n")
+		return
 	}
 	b.WriteString("  Restore what the change weakened, or, if it was asked for, say so; docs/integrity.md lists the rules.\n")
 }

@@ -252,6 +252,9 @@ func failedWords(e stophook.HistoryEntry) string {
 		return gates
 	}
 	weakened := "THE CHANGE WEAKENS THE GATES (" + termtext.Count(e.Integrity, "integrity finding") + ", gauntlet explain)"
+	if e.Uncovered {
+		weakened = "lines the change wrote run by no test (" + termtext.Count(e.Integrity, "finding") + ", gauntlet explain)"
+	}
 	if gates == "" {
 		return weakened
 	}

@@ -776,7 +776,7 @@ func (c *call) decide(led *ledger, key, fingerprint string, judged bool, maxAtte
 		// What was let through: the warn gates, and the failures that do not block (failing at
 		// the session's base too, or flaky), which the reply names.
 		c.failing(slices.Concat(only(run.Results, gates.StatusWarn), c.notBlocking(only(run.Results, gates.StatusFail))), gates.StatusWarn, gates.StatusFail)
-		c.dec.integrity = len(run.Integrity)
+		c.dec.integrity, c.dec.uncovered = len(run.Integrity), gates.OnlyUncovered(run.Integrity)
 		return c.answer(d, warnNotice(run.Results, run.Integrity))
 	case policy.WhyInfra:
 		c.failing(slices.Concat(run.Setup, run.Results), gates.StatusError, gates.StatusCancelled)
@@ -881,7 +881,7 @@ func (c *call) attempted(ps *promptState, ev policy.Evidence, d policy.Decision,
 	failed, maxAttempts := ev.Results, ev.Attempts.Max
 	c.failing(c.blockers(failed), gates.StatusFail)
 	c.dec.verdict, c.dec.attempt, c.dec.maxAttempts = gates.VerdictFail, d.Attempt, maxAttempts
-	c.dec.integrity = len(c.integrity)
+	c.dec.integrity, c.dec.uncovered = len(c.integrity), gates.OnlyUncovered(c.integrity)
 	if msg, ok := c.declaredNotice(ps, failed); ok && d.Action == policy.Block {
 		blocks := ps.Blocks
 		*ps = promptState{}
