@@ -318,7 +318,7 @@ func writeExplainedGate(b *strings.Builder, g explained, colored bool) {
 		return
 	}
 	if len(g.Findings) == 0 && g.Cause == nil && g.Status != gates.StatusPass && g.Status != gates.StatusSkipped {
-		writeUnrecognised(b, g.Tail)
+		writeUnrecognised(b, g.Tail, g.Reason)
 	}
 	if g.Log != "" {
 		fmt.Fprintf(b, "  log: %s\n", termtext.Line(g.Log))
@@ -342,13 +342,15 @@ func writeExplainedFindings(b *strings.Builder, fs []gates.Finding) {
 }
 
 // writeUnrecognised shows the last lines of a failing gate whose output nothing was recognised in.
-func writeUnrecognised(b *strings.Builder, tail string) {
-	b.WriteString("  no findings were recognised in its output")
-	if tail == "" {
-		b.WriteString("\n")
+func writeUnrecognised(b *strings.Builder, tail, reason string) {
+	if strings.TrimSpace(tail) == "" {
+		// Nothing to recognise anything in: said once, where the reason does not say it.
+		if !strings.Contains(reason, "printed nothing") {
+			b.WriteString("  it printed nothing\n")
+		}
 		return
 	}
-	b.WriteString("; its last lines:\n")
+	b.WriteString("  no findings were recognised in its output; its last lines:\n")
 	for _, l := range strings.Split(tail, "\n") {
 		b.WriteString("    " + l + "\n")
 	}
