@@ -101,6 +101,18 @@ func (l IntegrityLevel) Strength() int {
 	return 0
 }
 
+// OnlyUncovered says whether every finding of fs is change-uncovered: lines the change wrote
+// that no test runs, a measure of the change rather than a way it weakens the gates, which is
+// then not what its wording says. false for none.
+func OnlyUncovered(fs []IntegrityFinding) bool {
+	for _, f := range fs {
+		if f.Rule != RuleChangeUncovered {
+			return false
+		}
+	}
+	return len(fs) > 0
+}
+
 // IntegrityFinding is one way the change weakens the gates. File is relative to the project
 // root; Line is 1-based in the file as it is now, 0 when the finding is about the whole file (a
 // deleted one) or about a place that no longer exists.

@@ -46,9 +46,9 @@ func (e *BusyError) Error() string {
 		return "the run lock (.gauntlet/lock) is held by " + e.Foreign + ", which is not a gauntlet run"
 	}
 	if !e.Known {
-		return "A gauntlet run is already in progress"
+		return "a gauntlet run is already in progress"
 	}
-	return fmt.Sprintf("A gauntlet run is already in progress (pid %d, started %s)",
+	return fmt.Sprintf("a gauntlet run is already in progress (pid %d, started %s)",
 		e.Holder.PID, e.Holder.Started.Local().Format(time.RFC3339))
 }
 

@@ -18,12 +18,12 @@ func TestBusyErrorMessage(t *testing.T) {
 		{
 			name: "known holder",
 			err:  BusyError{Holder: Holder{PID: 4242, Started: started}, Known: true},
-			want: "A gauntlet run is already in progress (pid 4242, started " + started.Local().Format(time.RFC3339) + ")",
+			want: "a gauntlet run is already in progress (pid 4242, started " + started.Local().Format(time.RFC3339) + ")",
 		},
 		{
 			name: "unknown holder",
 			err:  BusyError{Holder: Holder{PID: 4242, Started: started}},
-			want: "A gauntlet run is already in progress",
+			want: "a gauntlet run is already in progress",
 		},
 	}
 	for _, tt := range tests {

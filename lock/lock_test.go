@@ -112,7 +112,7 @@ func TestBusyWithoutSidecarIsUnknown(t *testing.T) {
 	if b := busy(t, err); b.Known {
 		t.Errorf("busy error = %+v, want Known=false", b)
 	}
-	if err.Error() != "A gauntlet run is already in progress" {
+	if err.Error() != "a gauntlet run is already in progress" {
 		t.Errorf("message = %q", err)
 	}
 }

@@ -157,3 +157,27 @@ func TestAnchorsFollowGitHub(t *testing.T) {
 		t.Error("a line in a code fence became an anchor")
 	}
 }
+
+// The Quick start's first run after init runs the gates: init's own files (.gauntlet.yml,
+// .gitignore, the hook file) are a change that matches no gate's paths, so a plain `gauntlet run`
+// there runs no gate (the quickstart testscript pins that), and the first command a newcomer
+// copies must be `gauntlet run --all`, as init's next steps say.
+func TestREADMEQuickStartRunsEveryGateAfterInit(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(repoRoot, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(data)
+	start := strings.Index(text, "## Quick start")
+	if start < 0 {
+		t.Fatal("README.md has no Quick start")
+	}
+	block := text[start:]
+	block = block[strings.Index(block, "```sh"):]
+	block = block[:strings.Index(block[3:], "```")+3]
+	after := block[strings.Index(block, "gauntlet init"):]
+	run := regexp.MustCompile(`(?m)^gauntlet run\b.*$`).FindString(after)
+	if !strings.HasPrefix(run, "gauntlet run --all") {
+		t.Errorf("the Quick start's first run after init is %q, want gauntlet run --all", run)
+	}
+}

@@ -139,6 +139,10 @@ func stopHookArgs(ios *IOStreams, args []string) (string, error) {
 
 func versionLine() string {
 	v, c := versionInfo()
+	if c != "" && strings.HasPrefix(v, c) {
+		// A tagless clone's build: its version is its commit, said once.
+		return fmt.Sprintf("gauntlet %s (%s %s/%s)", v, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	}
 	return fmt.Sprintf("gauntlet %s (commit %s, %s %s/%s)", v, c, runtime.Version(), runtime.GOOS, runtime.GOARCH)
 }
 

@@ -266,7 +266,7 @@ func writeIntegrityFindings(b *strings.Builder, fs []gates.IntegrityFinding) {
 	if len(fs) == 0 {
 		return
 	}
-	fmt.Fprintf(b, "%s (%s):\n", report.IntegrityHeading, termtext.Count(len(fs), "finding"))
+	fmt.Fprintf(b, "%s (%s):\n", report.IntegrityHeadingOf(fs), termtext.Count(len(fs), "finding"))
 	var rules []string
 	for _, f := range fs {
 		fmt.Fprintf(b, "  %s  %s  [%s] %s\n", f.Level, report.IntegrityPlace(f), f.Rule, termtext.Line(f.Message))
@@ -277,7 +277,17 @@ func writeIntegrityFindings(b *strings.Builder, fs []gates.IntegrityFinding) {
 	for _, rule := range rules {
 		fmt.Fprintf(b, "  %s: %s\n", rule, gates.IntegrityRuleSummary[rule])
 	}
+	if gates.OnlyUncovered(fs) {
+		b.WriteString("  Add a test that runs them, or remove the code if nothing needs it; docs/coverage.md says how they are measured.\n")
+		return
+	}
 	b.WriteString("  Restore what the change weakened, or, if it was asked for, say so; docs/integrity.md lists the rules.\n")
+}
+
+// saidByCause says whether a gate's reason is its environment cause and fix, which the lines
+// under it say: a cause is said once.
+func saidByCause(g explained) bool {
+	return g.Cause != nil && termtext.Line(g.Reason) == termtext.Line(gates.CauseReason(*g.Cause))
 }
 
 // writeExplainedGate says what happened to one gate and what to do about it.
@@ -288,7 +298,7 @@ func writeExplainedGate(b *strings.Builder, g explained, colored bool) {
 	} else {
 		fmt.Fprintf(b, "%s: %s", g.Name, status)
 	}
-	if reason := termtext.Line(g.Reason); reason != "" && reason != string(g.Status) {
+	if reason := termtext.Line(g.Reason); reason != "" && reason != string(g.Status) && !saidByCause(g) {
 		fmt.Fprintf(b, " (%s)", reason)
 	}
 	b.WriteString("\n")
@@ -308,7 +318,7 @@ func writeExplainedGate(b *strings.Builder, g explained, colored bool) {
 		return
 	}
 	if len(g.Findings) == 0 && g.Cause == nil && g.Status != gates.StatusPass && g.Status != gates.StatusSkipped {
-		writeUnrecognised(b, g.Tail)
+		writeUnrecognised(b, g.Tail, g.Reason)
 	}
 	if g.Log != "" {
 		fmt.Fprintf(b, "  log: %s\n", termtext.Line(g.Log))
@@ -332,13 +342,15 @@ func writeExplainedFindings(b *strings.Builder, fs []gates.Finding) {
 }
 
 // writeUnrecognised shows the last lines of a failing gate whose output nothing was recognised in.
-func writeUnrecognised(b *strings.Builder, tail string) {
-	b.WriteString("  no findings were recognised in its output")
-	if tail == "" {
-		b.WriteString("\n")
+func writeUnrecognised(b *strings.Builder, tail, reason string) {
+	if strings.TrimSpace(tail) == "" {
+		// Nothing to recognise anything in: said once, where the reason does not say it.
+		if !strings.Contains(reason, "printed nothing") {
+			b.WriteString("  it printed nothing\n")
+		}
 		return
 	}
-	b.WriteString("; its last lines:\n")
+	b.WriteString("  no findings were recognised in its output; its last lines:\n")
 	for _, l := range strings.Split(tail, "\n") {
 		b.WriteString("    " + l + "\n")
 	}
@@ -393,6 +405,6 @@ func writeCoverage(b *strings.Builder, g explained) {
 		fmt.Fprintf(b, "  coverage: not read: %s\n", termtext.Line(g.CoverageUnmeasured))
 	}
 	if c := g.Coverage; c != nil {
-		fmt.Fprintf(b, "  coverage: %d of %d lines covered in %d files (%s)\n", c.Covered, c.Lines, c.Files, termtext.Line(c.Format))
+		fmt.Fprintf(b, "  coverage: %d of %d lines covered in %s (%s)\n", c.Covered, c.Lines, termtext.Count(c.Files, "file"), termtext.Line(c.Format))
 	}
 }

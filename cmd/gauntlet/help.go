@@ -46,7 +46,7 @@ var examples = map[string]string{
 	"run": `  gauntlet run                          # the gates the change touches (gates without paths always)
   gauntlet run --all                    # every gate
   gauntlet run test lint
-  gauntlet run --timeout 20m test       # a longer limit for gates without their own timeout:
+  gauntlet run --timeout 20m            # the limit of each gate that sets no timeout of its own
   gauntlet run --format sarif=gauntlet.sarif --format junit=junit.xml
   gauntlet run --wait=5m                # wait for a run already in progress instead of failing`,
 	"init": `  gauntlet init                         # shows each write first and asks

@@ -269,7 +269,7 @@ func (p *initPlan) planHook(host hosts.Name, shared bool, r hookfile.Resolver) e
 	p.steps = append(p.steps, initStep{
 		path:     filepath.ToSlash(c.Rel),
 		preview:  fmt.Sprintf("%s (%s), add:\n  %s", c.Rel, state, strings.Join(c.Entries, "\n  ")),
-		question: fmt.Sprintf("Install the %s stop hook in %s?", p.hostName, c.Rel),
+		question: hookQuestion(p.hostName, c.Rel, len(c.Entries)),
 		apply: func() error {
 			if err := c.Apply(); err != nil {
 				return err
@@ -281,6 +281,15 @@ func (p *initPlan) planHook(host hosts.Name, shared bool, r hookfile.Resolver) e
 		skipped: "stop hook not installed",
 	})
 	return nil
+}
+
+// hookQuestion asks before installing the host's hooks, naming all of them: a question about
+// "the stop hook" alone once installed the edit hooks (which can refuse an edit) as well.
+func hookQuestion(host, rel string, entries int) string {
+	if entries > 1 {
+		return fmt.Sprintf("Install the %s hooks above (the stop hook and the edit hooks) in %s?", host, rel)
+	}
+	return fmt.Sprintf("Install the %s stop hook in %s?", host, rel)
 }
 
 // hookAllows reports whether the stop-hook entry already in the host's file rel gives the hook at

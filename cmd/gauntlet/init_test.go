@@ -63,7 +63,9 @@ func TestInitAsksBeforeEachWrite(t *testing.T) {
 	if err := runInit(context.Background(), initOptions{host: "codex"}, env); err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"Write .gauntlet.yml?", "Update .gitignore?", "Install the Codex stop hook in .codex/hooks.json?"}
+	// The question names what is installed: the stop hook and the edit hooks beside it, each shown
+	// above it, not "the stop hook" alone.
+	want := []string{"Write .gauntlet.yml?", "Update .gitignore?", "Install the Codex hooks above (the stop hook and the edit hooks) in .codex/hooks.json?"}
 	if !slices.Equal(p.asked, want) {
 		t.Errorf("asked %q, want %q", p.asked, want)
 	}

@@ -19,7 +19,7 @@ const originLimit = 4096
 // (no repository, no commit yet, no remote) is left out.
 func runOrigin(ctx context.Context, cfg *config.Config) *report.Origin {
 	v, c := versionInfo()
-	o := &report.Origin{Repository: filepath.Base(cfg.Root), Root: cfg.Root, Version: strings.TrimSpace(v + " " + c)}
+	o := &report.Origin{Repository: filepath.Base(cfg.Root), Root: cfg.Root, Version: versionWords(v, c)}
 	if rel, err := filepath.Rel(cfg.Root, cfg.Path); err == nil {
 		o.ConfigFile = filepath.ToSlash(rel)
 	}
@@ -33,6 +33,15 @@ func runOrigin(ctx context.Context, cfg *config.Config) *report.Origin {
 		o.Remote = withoutCredentials(strings.TrimSpace(string(out)))
 	}
 	return o
+}
+
+// versionWords says gauntlet's version once: a build from a clone without tags has its commit as
+// its version ("eab382c eab382c" otherwise), and "unknown" is no commit to name.
+func versionWords(v, c string) string {
+	if c == "" || c == "unknown" || strings.HasPrefix(v, c) {
+		return v
+	}
+	return v + " (commit " + c + ")"
 }
 
 // withoutCredentials drops the user and password of a URL ("https://x:TOKEN@host/repo"): a page

@@ -16,3 +16,18 @@ func TestWithoutCredentials(t *testing.T) {
 		}
 	}
 }
+
+// The page's "by" line names gauntlet's version once: a build from a clone without tags has the
+// commit as its version (make build's git describe), and a build with no commit known says none.
+func TestOriginVersionWords(t *testing.T) {
+	for _, tt := range []struct{ v, c, want string }{
+		{"eab382c", "eab382c", "eab382c"},
+		{"eab382c-dirty", "eab382c", "eab382c-dirty"},
+		{"dev", "unknown", "dev"},
+		{"v1.4.0", "0123456789ab", "v1.4.0 (commit 0123456789ab)"},
+	} {
+		if got := versionWords(tt.v, tt.c); got != tt.want {
+			t.Errorf("versionWords(%q, %q) = %q, want %q", tt.v, tt.c, got, tt.want)
+		}
+	}
+}

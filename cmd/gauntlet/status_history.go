@@ -190,9 +190,11 @@ func checkNote(c stophook.HistoryCheck) string {
 		parts = append(parts, termtext.Count(c.Missing, "decision")+" missing")
 	}
 	if c.Tampered > 0 {
-		parts = append(parts, termtext.Count(c.Tampered, "line")+" fails its check (edited by hand?) and is left out")
+		// The seals are bound to the project's folder: a copy or a move fails them as an edit does.
+		const why = " (edited by hand, or the project was copied or moved here from another folder?)"
+		parts = append(parts, termtext.Count(c.Tampered, "line")+" fails its check"+why+" and is left out")
 		if c.Tampered > 1 {
-			parts[len(parts)-1] = termtext.Count(c.Tampered, "line") + " fail their check (edited by hand?) and are left out"
+			parts[len(parts)-1] = termtext.Count(c.Tampered, "line") + " fail their check" + why + " and are left out"
 		}
 	}
 	if c.Unsealed > 0 {
@@ -252,6 +254,9 @@ func failedWords(e stophook.HistoryEntry) string {
 		return gates
 	}
 	weakened := "THE CHANGE WEAKENS THE GATES (" + termtext.Count(e.Integrity, "integrity finding") + ", gauntlet explain)"
+	if e.Uncovered {
+		weakened = "lines the change wrote run by no test (" + termtext.Count(e.Integrity, "finding") + ", gauntlet explain)"
+	}
 	if gates == "" {
 		return weakened
 	}

@@ -52,3 +52,18 @@ func TestCanonicalVersion(t *testing.T) {
 		}
 	}
 }
+
+// A build from a clone without tags has its commit as its version (make build's git describe):
+// the version line names it once.
+func TestVersionLineNamesATaglessCommitOnce(t *testing.T) {
+	savedVersion, savedCommit := version, commit
+	t.Cleanup(func() { version, commit = savedVersion, savedCommit })
+	version, commit = "012927c", "012927c"
+	if got := versionLine(); !strings.HasPrefix(got, "gauntlet 012927c (go") || strings.Count(got, "012927c") != 1 {
+		t.Errorf("versionLine() = %q, want the commit once, then the Go version", got)
+	}
+	version, commit = "v1.2.3", "abc1234"
+	if got := versionLine(); !strings.HasPrefix(got, "gauntlet 1.2.3 (commit abc1234, go") {
+		t.Errorf("versionLine() = %q, want the version and its commit", got)
+	}
+}

@@ -215,6 +215,7 @@ var catalogue = sync.OnceValue(func() []Signature {
 			Summary:  "the project's node_modules are not installed",
 			Fix:      "install the dependencies (npm ci, pnpm install or yarn install), then rerun",
 			Probe:    ProbeNodeModules,
+			explain:  explainNodeModules,
 		},
 		{
 			ID: "python-env-missing", Ecosystem: "python",

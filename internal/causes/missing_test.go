@@ -130,3 +130,30 @@ func TestMissingToolsArePreflights(t *testing.T) {
 		}
 	}
 }
+
+// A JavaScript tool the shell cannot find, in a project whose package.json does not declare it:
+// installing the dependencies would not bring it, so the cause says to add it. Where it is
+// declared, installing them is the fix.
+func TestNodeToolNotDeclared(t *testing.T) {
+	undeclared := t.TempDir()
+	os.WriteFile(filepath.Join(undeclared, "package.json"), []byte(`{"scripts": {"lint": "eslint ."}}`), 0o644)
+	declared := t.TempDir()
+	os.WriteFile(filepath.Join(declared, "package.json"), []byte(`{"devDependencies": {"eslint": "^9"}}`), 0o644)
+	for _, tt := range []struct {
+		name, root, summary, fix string
+	}{
+		{"not in package.json", undeclared, "eslint is not installed, and package.json does not declare it", "add it: npm install --save-dev eslint, pnpm add -D eslint or yarn add -D eslint"},
+		{"in package.json", declared, "the project's node_modules are not installed", "install the dependencies"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			o := settle(t, ample(), Options{Root: tt.root, Dir: tt.root}, "> eslint .\n\nsh: 1: eslint: not found", 127)
+			c := o.Cause
+			if c == nil || c.ID != "node-modules-missing" {
+				t.Fatalf("cause %+v, rejected %q", c, o.CauseRejected)
+			}
+			if c.Summary != tt.summary || !strings.HasPrefix(c.Fix, tt.fix) {
+				t.Errorf("summary %q, fix %q; want %q and a fix starting %q", c.Summary, c.Fix, tt.summary, tt.fix)
+			}
+		})
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/gauntlet-dev/gauntlet/internal/termtext"
 	"io"
 	"maps"
 	"slices"
@@ -167,5 +168,5 @@ func (c Coverage) Summary() string {
 		lines += len(f.lines)
 		covered += len(f.CoveredLines())
 	}
-	return strconv.Itoa(covered) + " of " + strconv.Itoa(lines) + " lines covered in " + strconv.Itoa(len(c.Files)) + " files"
+	return strconv.Itoa(covered) + " of " + strconv.Itoa(lines) + " lines covered in " + termtext.Count(len(c.Files), "file")
 }

@@ -154,13 +154,14 @@ type comparison struct {
 
 	info      *census.ChangeInfo
 	untouched coverage.Untouched
+	unchanged coverage.Untouched
 	read      bool
 }
 
 func (c *comparison) readChange(ctx context.Context) {
 	if !c.read {
 		c.read = true
-		c.info, c.untouched = changeInfo(ctx, c.snap)
+		c.info, c.untouched, c.unchanged = changeInfo(ctx, c.snap)
 	}
 }
 
@@ -219,19 +220,19 @@ func (c *comparison) uncovered(ctx context.Context, r gates.Result, now measured
 		return nil
 	}
 	c.readChange(ctx)
-	if c.untouched == nil {
+	if c.unchanged == nil {
 		return nil
 	}
 	share := ""
 	if c.uncoveredMin > 0 {
-		changed, covered := coverage.ChangeShare(*now.Coverage, c.untouched)
+		changed, covered := coverage.ChangeShare(*now.Coverage, c.unchanged)
 		if changed == 0 || covered*100 >= c.uncoveredMin*changed {
 			return nil
 		}
 		share = fmt.Sprintf(" (%d%% of the change's lines run, below change_coverage_min %d)", covered*100/changed, c.uncoveredMin)
 	}
 	var out []gates.IntegrityFinding
-	for _, f := range coverage.Uncovered(*now.Coverage, c.untouched) {
+	for _, f := range coverage.Uncovered(*now.Coverage, c.unchanged) {
 		out = append(out, gates.IntegrityFinding{Rule: gates.RuleChangeUncovered, File: f.File, Line: f.From,
 			Level: c.uncoveredLevel, Message: r.Name + ": " + f.Message + share})
 	}
@@ -239,19 +240,45 @@ func (c *comparison) uncovered(ctx context.Context, r gates.Result, now measured
 }
 
 // changeInfo is what the change did to test and code files, for the comparison's excuses (a test
-// deleted with the code it tests), and the lines it left untouched, for coverage. A change that
-// cannot be read excuses nothing, and leaves no line known to be untouched (nil).
-func changeInfo(ctx context.Context, snap *snapshot.Snapshot) (*census.ChangeInfo, coverage.Untouched) {
+// deleted with the code it tests), the lines whose coverage is compared with the base's
+// (untouched) and the lines the change did not write (unchanged), for the lines it left
+// uncovered. A change that cannot be read excuses nothing, and leaves no line known to be
+// either (nil).
+func changeInfo(ctx context.Context, snap *snapshot.Snapshot) (*census.ChangeInfo, coverage.Untouched, coverage.Untouched) {
 	info := &census.ChangeInfo{RenamedTests: map[string]string{}}
 	ch, err := snap.Change(ctx)
 	if err != nil {
-		return info, nil
+		return info, nil, nil
 	}
 	classifyFiles(info, ch)
 	info.DeletedDirs = emptiedDirs(ch)
 	info.RemovedNames = removedNames(ch)
 	info.BaseDigests, info.NowDigests, info.Digested = testDigests(ctx, snap, ch)
-	return info, untouchedLines(ch, editedGoSources(ctx, snap, ch))
+	return info, untouchedLines(ch, editedGoSources(ctx, snap, ch)), unchangedLines(ch)
+}
+
+// unchangedLines maps a line as it is now to its line at the base, for every line the change did
+// not add or modify, in any file: unlike untouchedLines it is not narrowed to the Go packages
+// and functions the change touched, since there a line left out of the comparison would read as
+// one the change wrote (every uncovered line of a package the change never touched, said to be
+// "added or edited by the change"). nil when the change was cut.
+func unchangedLines(ch *snapshot.Change) coverage.Untouched {
+	if ch.Cut {
+		return nil
+	}
+	gone := map[string]bool{}
+	for _, f := range ch.Files {
+		if f.Status == snapshot.Deleted || f.RenamedTo != "" {
+			gone[f.Path] = true
+		}
+	}
+	lines := ch.LineMap()
+	return func(file string, line int) (int, bool) {
+		if gone[file] {
+			return 0, false
+		}
+		return lines.Old(file, line)
+	}
 }
 
 // classifyFiles files the change's test files deleted, moved and edited, and its other files

@@ -95,3 +95,30 @@ func TestClassifyFilesLeavesBenchmarksOut(t *testing.T) {
 		t.Errorf("code %q, tests %q", info.DeletedCode, info.DeletedTests)
 	}
 }
+
+// Uncovered lines are those the change added or edited, nothing more: a Go package the change
+// never touched (the change is a hook file elsewhere) has none, and neither have the lines of an
+// edited function that the change left as they were. Coverage's comparison with the base is
+// narrower (above); the change's own lines are not.
+func TestLinesTheChangeAddedAreOnlyItsOwn(t *testing.T) {
+	ch := &snapshot.Change{Files: []*snapshot.File{
+		{Path: ".claude/settings.local.json", Status: snapshot.Added},
+		{Path: "route.go", Status: snapshot.Modified,
+			Hunks: []snapshot.Hunk{{OldStart: 4, OldLines: 0, NewStart: 5, NewLines: 1, Lines: []snapshot.Line{{Kind: snapshot.Add, New: 5, Text: "\t\treturn b"}}}}},
+	}}
+	unchanged := unchangedLines(ch)
+	for _, tt := range []struct {
+		file string
+		line int
+		want bool
+	}{
+		{"demo.go", 14, true},        // a package the change never touched
+		{"server/serve.go", 3, true}, // likewise
+		{"route.go", 8, true},        // in the edited function, but not a line the change wrote
+		{"route.go", 5, false},       // the line it added
+	} {
+		if _, ok := unchanged(tt.file, tt.line); ok != tt.want {
+			t.Errorf("%s:%d left as it was: %v, want %v", tt.file, tt.line, ok, tt.want)
+		}
+	}
+}

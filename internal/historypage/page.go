@@ -42,7 +42,8 @@ var files embed.FS
 // page is parsed at first use: every gauntlet call but `status --html` would pay for it at
 // start-up.
 var page = sync.OnceValue(func() *template.Template {
-	return template.Must(template.New("history.html").ParseFS(files, "history.html"))
+	// count says "1 block", "2 blocks": the page's tallies are read as sentences.
+	return template.Must(template.New("history.html").Funcs(template.FuncMap{"count": termtext.Count}).ParseFS(files, "history.html"))
 })
 
 // Options are what the page needs besides the history.
@@ -251,7 +252,8 @@ func scaleDays(days []day, first time.Time) {
 	for i := range days {
 		c := days[i].counts
 		days[i].Block, days[i].Pass, days[i].Release, days[i].Other = pct(c.Blocks), pct(c.Passes), pct(c.Releases), pct(c.Other)
-		days[i].Title = fmt.Sprintf("%s: %d blocks, %d passes, %d releases, %d not judged", first.AddDate(0, 0, i).Format("2006-01-02"), c.Blocks, c.Passes, c.Releases, c.Other)
+		days[i].Title = fmt.Sprintf("%s: %s, %s, %s, %d not judged", first.AddDate(0, 0, i).Format("2006-01-02"),
+			termtext.Count(c.Blocks, "block"), termtext.Count(c.Passes, "pass"), termtext.Count(c.Releases, "release"), c.Other)
 	}
 }
 

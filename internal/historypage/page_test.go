@@ -50,7 +50,7 @@ func TestPageDrawsTheHistory(t *testing.T) {
 	})
 	for _, want := range []string{
 		"History of proj: runs and stops",
-		"4 stop-hook decisions, 2026-11-24 to 2026-11-25: 2 blocks, 1 passes, 1 releases, 0 not judged",
+		"4 stop-hook decisions, 2026-11-24 to 2026-11-25: 2 blocks, 1 pass, 1 release, 0 not judged",
 		`<td class="mono">s1</td><td>retry limit, still failing: test</td><td><strong class="t-fail">no pass since</strong>`,
 		`<td>test</td><td class="num">2</td>`, `<td>lint</td><td class="num">1</td>`,
 		// test's runs: 4s, 6s, 5s; median 5s, spread 4s to 6s. vet's cached answer is no run.

@@ -142,8 +142,8 @@ func runDays(runs []runlog.Record, first time.Time, n int) []runDay {
 	days := make([]runDay, n)
 	for i, c := range counts {
 		days[i] = runDay{Pass: pct(c.pass), Warn: pct(c.warn), Fail: pct(c.fail), Error: pct(c.err),
-			Title: fmt.Sprintf("%s: %d runs: %d passed, %d warned, %d failed, %d could not run",
-				first.AddDate(0, 0, i).Format("2006-01-02"), c.pass+c.warn+c.fail+c.err, c.pass, c.warn, c.fail, c.err)}
+			Title: fmt.Sprintf("%s: %s: %d passed, %d warned, %d failed, %d could not run",
+				first.AddDate(0, 0, i).Format("2006-01-02"), termtext.Count(c.pass+c.warn+c.fail+c.err, "run"), c.pass, c.warn, c.fail, c.err)}
 	}
 	return days
 }

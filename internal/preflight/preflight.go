@@ -435,8 +435,10 @@ func runsNodeCode(prog string, args []string) bool {
 }
 
 func checkNode(prog, root, dir string, env Env, add func(Problem)) {
-	missing := !env.Exists(filepath.Join(dir, "node_modules")) && !env.Exists(filepath.Join(root, "node_modules"))
-	if missing && !installsNothing(dir) {
+	if declaresNoDependency(env, dir) {
+		return // nothing to install: `npm install` would make no tool appear, node --test needs none
+	}
+	if !env.Exists(filepath.Join(dir, "node_modules")) && !env.Exists(filepath.Join(root, "node_modules")) {
 		where := ""
 		if dir != root {
 			where = " in " + relTo(root, dir)
@@ -452,6 +454,31 @@ func checkNode(prog, root, dir string, env Env, add func(Problem)) {
 	}
 }
 
+// declaresNoDependency says whether dir's package.json declares no dependency of any kind, so
+// that node_modules is not missing but has nothing to hold. A package.json that cannot be read
+// or parsed says nothing.
+func declaresNoDependency(env Env, dir string) bool {
+	if env.ReadFile == nil {
+		return false
+	}
+	data, err := env.ReadFile(filepath.Join(dir, "package.json"))
+	if err != nil {
+		return false
+	}
+	var pkg struct {
+		Dependencies         map[string]any `json:"dependencies"`
+		DevDependencies      map[string]any `json:"devDependencies"`
+		OptionalDependencies map[string]any `json:"optionalDependencies"`
+		PeerDependencies     map[string]any `json:"peerDependencies"`
+		Workspaces           any            `json:"workspaces"`
+	}
+	if json.Unmarshal(data, &pkg) != nil {
+		return false
+	}
+	return len(pkg.Dependencies)+len(pkg.DevDependencies)+len(pkg.OptionalDependencies)+len(pkg.PeerDependencies) == 0 &&
+		pkg.Workspaces == nil
+}
+
 func inDir(root, dir, cmd string) string {
 	if dir == root {
 		return cmd
@@ -464,26 +491,6 @@ func relTo(root, dir string) string {
 		return filepath.ToSlash(rel)
 	}
 	return dir
-}
-
-// installsNothing reports whether the folder's package.json declares no dependency to install
-// and no workspace that may: its scripts run the project's own files (bin/bats test), and
-// node_modules is never made. An unreadable package.json is taken to need it.
-func installsNothing(dir string) bool {
-	data, err := safefile.ReadFile(filepath.Join(dir, "package.json"), 1<<20, time.Now().Add(5*time.Second))
-	if err != nil {
-		return false
-	}
-	var pkg struct {
-		Dependencies         map[string]any `json:"dependencies"`
-		DevDependencies      map[string]any `json:"devDependencies"`
-		OptionalDependencies map[string]any `json:"optionalDependencies"`
-		Workspaces           any            `json:"workspaces"`
-	}
-	if json.Unmarshal(data, &pkg) != nil {
-		return false
-	}
-	return len(pkg.Dependencies)+len(pkg.DevDependencies)+len(pkg.OptionalDependencies) == 0 && pkg.Workspaces == nil
 }
 
 func usesPlaywright(dir string) bool {

@@ -91,6 +91,12 @@ func TestCheck(t *testing.T) {
 		{"the wrapper with a JDK", check("test", "./mvnw -B verify"), fakeEnv([]string{"java"}, "/repo/mvnw"), nil, ""},
 		{"detect-secrets missing", check("secrets", "detect-secrets-hook --baseline .secrets.baseline {files}"), fakeEnv(nil),
 			[]string{"detect-secrets-hook"}, "pipx install detect-secrets"},
+		// A project that declares no dependency has no node_modules to install: `npm install`
+		// would not make eslint appear, and node --test needs none.
+		{"no dependency declared, no node_modules needed", check("test", "npm run test"),
+			withLock(fakeEnv([]string{"npm"}), "/repo/package.json", `{"scripts": {"test": "node --test"}}`), nil, ""},
+		{"a dependency declared, node_modules needed", check("test", "npm run test"),
+			withLock(fakeEnv([]string{"npm"}), "/repo/package.json", `{"devDependencies": {"vitest": "^2"}}`), []string{"node_modules"}, "npm install"},
 		{"the package manager's own commands need no node_modules", check("t", "pnpm install --frozen-lockfile"), fakeEnv([]string{"pnpm"}), nil, ""},
 	}
 	for _, tt := range tests {
@@ -345,7 +351,9 @@ func TestNodeModulesOnlyWhereThereAreDependencies(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(root, "package.json"), []byte(tt.pkg), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if got := CheckEnv(root, g, fakeEnv([]string{"npm"})); len(got) != tt.want {
+		env := fakeEnv([]string{"npm"})
+		env.ReadFile = os.ReadFile
+		if got := CheckEnv(root, g, env); len(got) != tt.want {
 			t.Errorf("%s: problems = %+v, want %d", tt.pkg, got, tt.want)
 		}
 	}

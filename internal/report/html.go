@@ -126,7 +126,7 @@ func runView(r Report) htmlRun {
 		Tally:            termtext.Line(setupTally(r.Setup) + tally(r.Gates)),
 		Shard:            termtext.Line(r.Shard),
 		ConfigDigest:     shortDigest(r.ConfigDigest),
-		IntegrityHeading: IntegrityHeading,
+		IntegrityHeading: IntegrityHeadingOf(r.Integrity),
 	}
 	if r.Origin != nil {
 		v.Origin = cleanOrigin(*r.Origin)
@@ -375,4 +375,13 @@ func shortDigest(d string) string {
 		return d[:12]
 	}
 	return d
+}
+
+// IntegrityHeadingOf is the heading of fs: IntegrityHeading, unless every finding is lines the
+// change wrote that no test runs, which measure the change and weaken nothing.
+func IntegrityHeadingOf(fs []gates.IntegrityFinding) string {
+	if gates.OnlyUncovered(fs) {
+		return "Lines the change wrote that no test runs"
+	}
+	return IntegrityHeading
 }

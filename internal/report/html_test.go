@@ -204,3 +204,16 @@ func TestTimelineRoundTicks(t *testing.T) {
 		}
 	}
 }
+
+// The integrity box of a run whose only finding is lines no test runs does not say the change
+// weakens the gates.
+func TestIntegrityHeadingOfUncoveredLines(t *testing.T) {
+	only := []gates.IntegrityFinding{{Rule: gates.RuleChangeUncovered, Level: gates.IntegrityWarn}}
+	if got := IntegrityHeadingOf(only); got != "Lines the change wrote that no test runs" {
+		t.Errorf("heading %q", got)
+	}
+	mixed := append(only, gates.IntegrityFinding{Rule: gates.RuleTestSkipped, Level: gates.IntegrityBlock})
+	if got := IntegrityHeadingOf(mixed); got != IntegrityHeading {
+		t.Errorf("heading %q, want %q", got, IntegrityHeading)
+	}
+}

@@ -75,6 +75,9 @@ type HistoryEntry struct {
 	Message     string   `json:"message,omitempty"`
 	// Integrity is how many integrity findings (ways the change weakens the gates) stood.
 	Integrity int `json:"integrity,omitempty"`
+	// Uncovered says every one of them is change-uncovered: lines the change wrote that no test
+	// runs, a measure of the change, which status words for what it is.
+	Uncovered bool `json:"uncovered,omitempty"`
 	// Overrides name what .gauntlet.local.yml changed of the gates when this stop was judged
 	// (honoured or set aside, see stop_hook.local_overrides).
 	Overrides []string `json:"overrides,omitempty"`
@@ -160,6 +163,7 @@ type decision struct {
 	maxAttempts int
 	failed      []string
 	integrity   int
+	uncovered   bool // every integrity finding is change-uncovered
 	overrides   []string
 	notes       []string
 	root        string // the project, once known
@@ -267,6 +271,7 @@ func (c *call) entry(out Outcome) HistoryEntry {
 		Failed:      c.dec.failed[:min(len(c.dec.failed), maxHistoryGates)],
 		Message:     termtext.Short(out.Reply.Message, maxHistoryMessage),
 		Integrity:   c.dec.integrity,
+		Uncovered:   c.dec.uncovered,
 		Overrides:   c.dec.overrides[:min(len(c.dec.overrides), maxHistoryGates)],
 		Notes:       c.dec.notes,
 		State:       c.dec.state,

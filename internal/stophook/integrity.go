@@ -47,6 +47,9 @@ func IntegrityReason(fs []gates.IntegrityFinding, at Attempt, limit int, secrets
 // integrityNotice names integrity findings in a one-line message: "the change weakens the gates
 // (2 integrity findings: test-skipped, suppression-added)".
 func integrityNotice(fs []gates.IntegrityFinding) string {
+	if gates.OnlyUncovered(fs) {
+		return fmt.Sprintf("lines the change wrote are run by no test (%s: change-uncovered, gauntlet explain)", termtext.Count(len(fs), "finding"))
+	}
 	return fmt.Sprintf("the change weakens the gates (%s: %s)", termtext.Count(len(fs), "integrity finding"), integrityRules(fs))
 }
 

@@ -39,3 +39,14 @@ func TestWarnNoticeNamesIntegrityFindings(t *testing.T) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// Lines the change wrote that no test runs are a measurement of the change, not a way it weakens
+// the gates: the notice says what they are.
+func TestWarnNoticeNamesUncoveredLinesForWhatTheyAre(t *testing.T) {
+	fs := []gates.IntegrityFinding{{Rule: gates.RuleChangeUncovered, Level: gates.IntegrityWarn}}
+	got := warnNotice(nil, fs)
+	want := "gauntlet: passed, but lines the change wrote are run by no test (1 finding: change-uncovered, gauntlet explain); stop allowed"
+	if got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}

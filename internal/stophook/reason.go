@@ -324,6 +324,24 @@ func placesOf(fs []gates.Finding) []string {
 	return places
 }
 
+// maxSelfEvidentLines bounds the output whose lines stand for the findings they show.
+const maxSelfEvidentLines = 10
+
+// showsEveryFinding says whether each finding has a place (file:line) that a line of the output
+// names.
+func showsEveryFinding(lines []string, fs []gates.Finding) bool {
+	places := placesOf(fs)
+	if len(places) == 0 || len(places) != len(fs) {
+		return false
+	}
+	for _, p := range places {
+		if !slices.ContainsFunc(lines, func(l string) bool { return namesPlace(l, []string{p}) }) {
+			return false
+		}
+	}
+	return true
+}
+
 // namesPlace says whether line names one of the places.
 func namesPlace(line string, places []string) bool {
 	for _, p := range places {
@@ -445,6 +463,10 @@ func newReasonSection(r gates.Result, secrets *redact.Redactor) reasonSection {
 		s.fixed += "\nnew_only: " + termtext.Cap(secrets.Redact(termtext.Line(ignoredNoteOf(r.Reason))), maxHeadlineBytes) +
 			"; the output below is only the lines of the new findings, the log has everything"
 		return s
+	}
+	if s.cause == "" && r.Lines > 0 && r.Lines == len(s.tail) && len(s.tail) <= maxSelfEvidentLines && showsEveryFinding(s.tail, r.Findings) {
+		// A short output, whole, with every finding on a line of its own: it is the findings.
+		s.findings, s.counts = nil, nil
 	}
 	if r.Lines >= len(s.tail) && r.Lines > 0 {
 		s.total = r.Lines

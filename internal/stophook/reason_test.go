@@ -294,3 +294,22 @@ func TestBlockReasonNamesGatesNotRunForANeed(t *testing.T) {
 		t.Errorf("a skipped gate got a section:\n%s", got)
 	}
 }
+
+// A short output that shows every finding on its own line is the findings: the reason does not
+// list them again above it (the failing test's line was said three times: in the list of what
+// the change broke, as a finding, and in the output).
+func TestBlockReasonShortOutputIsItsOwnFindings(t *testing.T) {
+	tail := "--- FAIL: TestSub (0.00s)\n    demo_test.go:13: Sub(3, 1) = 3, want 2\nFAIL\nFAIL\texample.com/demo\t0.023s\nFAIL\n"
+	r := gates.Result{Name: "test", Kind: gates.KindCheck, Status: gates.StatusFail, ExitCode: 1, Reason: "exit status 1",
+		Tail: tail, Lines: 5,
+		Findings: []gates.Finding{{File: "demo_test.go", Line: 13, Severity: "error", Message: "Sub(3, 1) = 3, want 2", Rule: "TestSub"}}}
+	got := BlockReason([]gates.Result{r}, 1, Attempt{N: 1, Max: 3}, nil)
+	if strings.Contains(got, "findings (1):") || strings.Count(got, "Sub(3, 1) = 3, want 2") != 2 {
+		t.Errorf("the finding is listed again above the output that shows it:\n%s", got)
+	}
+	// A finding the output does not show (cut, or never printed on a line of its own) is listed.
+	r.Findings = append(r.Findings, gates.Finding{File: "other_test.go", Line: 7, Severity: "error", Message: "boom", Rule: "TestOther"})
+	if got := BlockReason([]gates.Result{r}, 1, Attempt{N: 1, Max: 3}, nil); !strings.Contains(got, "findings (2):") {
+		t.Errorf("a finding the output does not show is not listed:\n%s", got)
+	}
+}

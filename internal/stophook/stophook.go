@@ -778,8 +778,10 @@ func (c *call) decide(led *ledger, key, fingerprint string, judged bool, maxAtte
 		return c.answer(d, "")
 	case policy.WhyWarn:
 		*ps = promptState{}
-		c.failing(run.Results, gates.StatusWarn)
-		c.dec.integrity = len(run.Integrity)
+		// What was let through: the warn gates, and the failures that do not block (failing at
+		// the session's base too, or flaky), which the reply names.
+		c.failing(slices.Concat(only(run.Results, gates.StatusWarn), c.notBlocking(only(run.Results, gates.StatusFail))), gates.StatusWarn, gates.StatusFail)
+		c.dec.integrity, c.dec.uncovered = len(run.Integrity), gates.OnlyUncovered(run.Integrity)
 		return c.answer(d, warnNotice(run.Results, run.Integrity))
 	case policy.WhyInfra:
 		c.failing(slices.Concat(run.Setup, run.Results), gates.StatusError, gates.StatusCancelled)
@@ -882,9 +884,9 @@ func (c *call) nextAttempt(ps *promptState, failed []gates.Result, total int, fi
 // max_attempts blocks, the retry-limit message, the count started again.
 func (c *call) attempted(ps *promptState, ev policy.Evidence, d policy.Decision, total int, fingerprint string) Outcome {
 	failed, maxAttempts := ev.Results, ev.Attempts.Max
-	c.failing(failed, gates.StatusFail)
+	c.failing(c.blockers(failed), gates.StatusFail)
 	c.dec.verdict, c.dec.attempt, c.dec.maxAttempts = gates.VerdictFail, d.Attempt, maxAttempts
-	c.dec.integrity = len(c.integrity)
+	c.dec.integrity, c.dec.uncovered = len(c.integrity), gates.OnlyUncovered(c.integrity)
 	if msg, ok := c.declaredNotice(ps, failed); ok && d.Action == policy.Block {
 		blocks := ps.Blocks
 		*ps = promptState{}
@@ -905,6 +907,26 @@ func (c *call) attempted(ps *promptState, ev policy.Evidence, d policy.Decision,
 	out := c.answer(d, c.blockReason(d.Lead, failed, total, Attempt{N: ps.Blocks, Max: maxAttempts}))
 	out.asked = &ev
 	return out
+}
+
+// blockers are the failures that block this session's stop, for its history: a failure the
+// session's base has too (pre-existing, unless the project makes those block) or that passed
+// alone (flaky) is named as such in the reply, and is not among the gates that blocked it.
+func (c *call) blockers(failed []gates.Result) []gates.Result {
+	if c.cfg == nil {
+		return failed
+	}
+	counts := c.session.counts(c.cfg)
+	return slices.DeleteFunc(slices.Clone(failed), func(r gates.Result) bool { return r.Blame != "" && !counts(r.Blame) })
+}
+
+// notBlocking are the failures that do not block this session's stop: blockers' complement.
+func (c *call) notBlocking(failed []gates.Result) []gates.Result {
+	if c.cfg == nil {
+		return nil
+	}
+	counts := c.session.counts(c.cfg)
+	return slices.DeleteFunc(slices.Clone(failed), func(r gates.Result) bool { return r.Blame == "" || counts(r.Blame) })
 }
 
 // retryLimitNotice says what is still failing when the retry limit lets the agent stop.
