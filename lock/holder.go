@@ -24,12 +24,24 @@ const maxInfoBytes = 4096
 type Holder struct {
 	PID     int
 	Started time.Time
+	// Kind and Gates are what the holder said it holds the lock for (Purpose); empty when it
+	// did not say. Gates may be cut short of GateCount to keep the record small.
+	Kind      string
+	Gates     []string
+	GateCount int
 }
 
 type holderJSON struct {
-	PID     int    `json:"pid"`
-	Started string `json:"started"`
+	PID       int      `json:"pid"`
+	Started   string   `json:"started"`
+	Kind      string   `json:"kind,omitempty"`
+	Gates     []string `json:"gates,omitempty"`
+	GateCount int      `json:"gate_count,omitempty"`
 }
+
+// maxRecordedGates bounds the gate names a holder records: the record must stay far below
+// maxInfoBytes, or ReadHolder (and so the busy error's pid) would lose it whole.
+const maxRecordedGates = 16
 
 // BusyError reports that another run holds the lock.
 type BusyError struct {
@@ -78,15 +90,15 @@ func ReadHolder(stateDir string) (Holder, bool) {
 	if err != nil {
 		return Holder{}, false
 	}
-	return Holder{PID: raw.PID, Started: started}, true
+	return Holder{PID: raw.PID, Started: started, Kind: raw.Kind, Gates: raw.Gates, GateCount: raw.GateCount}, true
 }
 
 // writeHolder replaces the sidecar atomically through the Root, so that a symlink planted at its
 // name is replaced rather than followed.
 func writeHolder(root *os.Root, h Holder) error {
-	data, err := json.Marshal(holderJSON{PID: h.PID, Started: h.Started.Format(time.RFC3339)})
+	data, err := encodeHolder(h)
 	if err != nil {
-		return fmt.Errorf("encode lock holder: %w", err)
+		return err
 	}
 	tmp := "." + infoName + ".tmp-" + randomHex()
 	f, err := root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
@@ -104,6 +116,22 @@ func writeHolder(root *os.Root, h Holder) error {
 		return fmt.Errorf("write %s: %w", filepath.Join(root.Name(), infoName), err)
 	}
 	return nil
+}
+
+// encodeHolder writes h's record, with at most maxRecordedGates of its gates, and none when
+// their names are so long that the record would not be read back.
+func encodeHolder(h Holder) ([]byte, error) {
+	raw := holderJSON{PID: h.PID, Started: h.Started.Format(time.RFC3339), Kind: h.Kind, GateCount: h.GateCount}
+	raw.Gates = h.Gates[:min(len(h.Gates), maxRecordedGates)]
+	data, err := json.Marshal(raw)
+	if err == nil && len(data) > maxInfoBytes/2 {
+		raw.Gates = nil
+		data, err = json.Marshal(raw)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("encode lock holder: %w", err)
+	}
+	return data, nil
 }
 
 func randomHex() string {

@@ -120,3 +120,25 @@ func describe(pid int) string {
 	}
 	return fmt.Sprintf("pid %d (%s)", pid, strings.ToValidUTF8(cmd, "?"))
 }
+
+// kernelHolds says whether the run lock (the lock file's or the project directory's flock) is
+// held, from /proc/locks, which lists every lock without taking any; known is false when it
+// cannot be read.
+func kernelHolds(stateDir string) (held, known bool) {
+	ids := lockFileIDs(stateDir)
+	if len(ids) == 0 {
+		return false, true // no lock file, no project directory: nothing can hold them
+	}
+	f, err := os.Open("/proc/locks")
+	if err != nil {
+		return false, false
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(io.LimitReader(f, maxLocksBytes))
+	for sc.Scan() {
+		if _, holds := flockHolder(sc.Text(), ids); holds {
+			return true, true
+		}
+	}
+	return false, sc.Err() == nil
+}

@@ -35,6 +35,29 @@ type Lock struct {
 // *BusyError. A ctx cancelled while waiting gives an error wrapping the context's cause, so that
 // an interrupt is not mistaken for a busy lock.
 func Acquire(ctx context.Context, stateDir string, wait time.Duration) (*Lock, error) {
+	return AcquireFor(ctx, stateDir, wait, Purpose{})
+}
+
+// The kinds of holder a Purpose names.
+const (
+	KindRun      = "run"
+	KindStopHook = "stop-hook"
+	KindJudge    = "judge"
+	KindFix      = "fix"
+	KindClean    = "clean"
+	KindBaseline = "baseline"
+	KindCache    = "cache"
+)
+
+// Purpose is what a holder takes the lock for, recorded beside it so that `gauntlet status` can
+// say what is in progress. It is information for people only: nothing decides on it.
+type Purpose struct {
+	Kind  string   // one of the Kind constants; "" when unsaid
+	Gates []string // the gates it runs, when known before it takes the lock
+}
+
+// AcquireFor is Acquire, recording purpose with the holder.
+func AcquireFor(ctx context.Context, stateDir string, wait time.Duration, purpose Purpose) (*Lock, error) {
 	p := newPair(stateDir)
 	locked, err := p.acquire(ctx, wait)
 	if err != nil {
@@ -45,7 +68,7 @@ func Acquire(ctx context.Context, stateDir string, wait time.Duration) (*Lock, e
 		return nil, &BusyError{Holder: holder, Known: known, Foreign: foreignHolder(stateDir)}
 	}
 
-	l, err := claim(p.file, stateDir)
+	l, err := claim(p.file, stateDir, purpose)
 	if err != nil {
 		p.unlock()
 		return nil, err
@@ -142,12 +165,13 @@ func lockErr(path string, err error) error {
 }
 
 // claim records this process as the holder; the lock is already held.
-func claim(fl *flock.Flock, stateDir string) (*Lock, error) {
+func claim(fl *flock.Flock, stateDir string, purpose Purpose) (*Lock, error) {
 	root, err := os.OpenRoot(stateDir)
 	if err != nil {
 		return nil, fmt.Errorf("lock %s: %w", fl.Path(), err)
 	}
-	if err := writeHolder(root, Holder{PID: os.Getpid(), Started: time.Now()}); err != nil {
+	h := Holder{PID: os.Getpid(), Started: time.Now(), Kind: purpose.Kind, Gates: purpose.Gates, GateCount: len(purpose.Gates)}
+	if err := writeHolder(root, h); err != nil {
 		root.Close()
 		return nil, fmt.Errorf("lock %s: %w", fl.Path(), err)
 	}
