@@ -76,7 +76,7 @@ func clean(ctx context.Context, opts *cleanOptions) error {
 		return err
 	}
 	defer sd.Close()
-	held, err := lock.Acquire(ctx, sd.Path(), opts.wait)
+	held, err := lock.AcquireFor(ctx, sd.Path(), opts.wait, lock.Purpose{Kind: lock.KindClean})
 	if err != nil {
 		return err
 	}

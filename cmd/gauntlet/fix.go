@@ -100,7 +100,7 @@ func fixGates(parent context.Context, opts *fixOptions) error {
 	}
 	defer sd.Close()
 	// The fixers and the gates run again under one lock: no run may judge a tree half fixed.
-	held, err := lock.Acquire(ctx, sd.Path(), opts.wait)
+	held, err := lock.AcquireFor(ctx, sd.Path(), opts.wait, lock.Purpose{Kind: lock.KindFix})
 	if err != nil {
 		return err
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/gauntlet-dev/gauntlet/internal/state"
 	"github.com/gauntlet-dev/gauntlet/internal/stophook"
 	"github.com/gauntlet-dev/gauntlet/internal/termtext"
+	"github.com/gauntlet-dev/gauntlet/lock"
 )
 
 type statusOptions struct {
@@ -83,9 +84,12 @@ func showStatus(opts *statusOptions) error {
 	if opts.html != "" {
 		return writeHistoryPage(ios, opts.html, root, history, now)
 	}
+	// Looked at without taking the lock: a run starting now must not find it busy.
+	held := lock.Probe(filepath.Join(root, state.Name))
+	colored := ios.ColorEnabled(opts.color, ios.StdoutTTY)
 	data, err := readLastRun(root, ios.ErrOut)
 	if errors.Is(err, fs.ErrNotExist) {
-		return showHistoryWithoutRun(ios, opts.json, ios.ColorEnabled(opts.color, ios.StdoutTTY), root, history, now)
+		return showStatusWithoutRun(ios, opts.json, colored, root, history, held, now)
 	}
 	if err != nil {
 		return err
@@ -95,39 +99,77 @@ func showStatus(opts *statusOptions) error {
 		return fmt.Errorf("last run %s: %w", config.DisplayPath(filepath.Join(root, state.Name, engine.LastRunFile)), err)
 	}
 	if opts.json {
-		if shown(history) {
-			return writeHistoryJSON(ios.Out, data, history)
+		if extras := statusExtras(history, held); len(extras) > 0 {
+			return writeStatusJSON(ios.Out, data, extras...)
 		}
 		_, err := ios.Out.Write(data)
 		return err
 	}
-	if shown(history) {
-		if err := writeHistory(ios.Out, history, now, ios.ColorEnabled(opts.color, ios.StdoutTTY)); err != nil {
-			return err
-		}
-		fmt.Fprintln(ios.Out)
+	if err := writeStatusTop(ios.Out, history, held, now, colored); err != nil {
+		return err
 	}
 	if err := writeRunHeader(ios.Out, r, now); err != nil {
 		return err
 	}
-	return report.WriteText(ios.Out, r, report.TextOptions{Color: ios.ColorEnabled(opts.color, ios.StdoutTTY)})
+	return report.WriteText(ios.Out, r, report.TextOptions{Color: colored})
 }
 
-// showHistoryWithoutRun shows the stop hook's history, when it has one to show, in a project
-// with no run recorded, and says that none is.
-func showHistoryWithoutRun(ios *IOStreams, asJSON, colored bool, root string, history stophook.History, now time.Time) error {
+// statusExtras are the objects whose fields status --json adds to the report: the lock's
+// holder and the stop hook's history, each when there is something to say.
+func statusExtras(history stophook.History, held lock.Activity) []any {
+	var extras []any
+	if j := lockJSON(held); j != nil {
+		extras = append(extras, struct {
+			RunLock *runLockJSON `json:"run_lock"`
+		}{j})
+	}
 	if shown(history) {
-		var err error
-		if asJSON {
-			err = writeHistoryJSON(ios.Out, []byte("{}"), history)
-		} else {
-			err = writeHistory(ios.Out, history, now, colored)
-		}
-		if err != nil {
+		extras = append(extras, historyJSON(history))
+	}
+	return extras
+}
+
+// writeStatusTop is what status shows above the last run: the lock's holder in one line, then
+// the stop hook's history, each when there is something to say, each followed by a blank line.
+func writeStatusTop(w io.Writer, history stophook.History, held lock.Activity, now time.Time, colored bool) error {
+	if line := describeLock(held, now); line != "" {
+		if _, err := fmt.Fprintf(w, "%s\n\n", line); err != nil {
 			return err
 		}
 	}
-	_, err := fmt.Fprintf(ios.ErrOut, "gauntlet: no run recorded yet in %s (gauntlet run records one)\n",
+	if !shown(history) {
+		return nil
+	}
+	if err := writeHistory(w, history, now, colored); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintln(w)
+	return err
+}
+
+// showStatusWithoutRun shows what holds the lock and the stop hook's history, when there is
+// something to show, in a project with no run recorded, and says that none is.
+func showStatusWithoutRun(ios *IOStreams, asJSON, colored bool, root string, history stophook.History, held lock.Activity, now time.Time) error {
+	var err error
+	switch extras := statusExtras(history, held); {
+	case asJSON && len(extras) > 0:
+		err = writeStatusJSON(ios.Out, []byte("{}"), extras...)
+	case !asJSON && shown(history):
+		if line := describeLock(held, now); line != "" {
+			_, err = fmt.Fprintf(ios.Out, "%s\n\n", line)
+		}
+		if err == nil {
+			err = writeHistory(ios.Out, history, now, colored)
+		}
+	case !asJSON:
+		if line := describeLock(held, now); line != "" {
+			_, err = fmt.Fprintln(ios.Out, line)
+		}
+	}
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(ios.ErrOut, "gauntlet: no run recorded yet in %s (gauntlet run records one)\n",
 		config.DisplayPath(filepath.Join(root, state.Name)))
 	return err
 }

@@ -302,9 +302,8 @@ func orDash(s string) string {
 	return s
 }
 
-// writeHistoryJSON adds the history to the stored report's object: fields are only ever added,
-// and the report's own bytes stay as they were.
-func writeHistoryJSON(w io.Writer, report []byte, h stophook.History) error {
+// historyJSON is the history's fields of status --json.
+func historyJSON(h stophook.History) any {
 	released := h.Unresolved()
 	if released == nil {
 		released = []stophook.HistoryEntry{}
@@ -313,26 +312,40 @@ func writeHistoryJSON(w io.Writer, report []byte, h stophook.History) error {
 	if entries == nil {
 		entries = []stophook.HistoryEntry{}
 	}
-	extra, err := json.Marshal(struct {
+	return struct {
 		History  []stophook.HistoryEntry `json:"stop_hook_history"`
 		Released []stophook.HistoryEntry `json:"stop_hook_released"`
 		Check    stophook.HistoryCheck   `json:"stop_hook_history_check"`
-	}{entries, released, h.Check})
-	if err != nil {
-		return fmt.Errorf("encode stop-hook history: %w", err)
-	}
+	}{entries, released, h.Check}
+}
+
+// writeStatusJSON adds the fields of each of extras (objects) to the stored report's object:
+// fields are only ever added, and the report's own bytes stay as they were.
+func writeStatusJSON(w io.Writer, report []byte, extras ...any) error {
 	body := bytes.TrimSpace(report)
 	if len(body) < 2 || body[len(body)-1] != '}' {
 		return fmt.Errorf("last run report is not a JSON object")
 	}
 	var out bytes.Buffer
 	out.Write(body[:len(body)-1])
-	if len(bytes.TrimSpace(body[1:len(body)-1])) > 0 {
-		out.WriteByte(',')
+	empty := len(bytes.TrimSpace(body[1:len(body)-1])) == 0
+	for _, extra := range extras {
+		fields, err := json.Marshal(extra)
+		if err != nil {
+			return fmt.Errorf("encode status: %w", err)
+		}
+		fields = bytes.TrimSuffix(bytes.TrimPrefix(fields, []byte("{")), []byte("}"))
+		if len(fields) == 0 {
+			continue
+		}
+		if !empty {
+			out.WriteByte(',')
+		}
+		out.Write(fields)
+		empty = false
 	}
-	out.Write(extra[1:])
-	out.WriteByte('\n')
-	_, err = w.Write(out.Bytes())
+	out.WriteString("}\n")
+	_, err := w.Write(out.Bytes())
 	return err
 }
 

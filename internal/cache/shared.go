@@ -24,7 +24,7 @@ type sharedDir struct{ sd *state.Dir }
 func (d *sharedDir) lock() (func(), error) {
 	ctx, cancel := context.WithTimeout(context.Background(), sharedLockWait+time.Second)
 	defer cancel()
-	held, err := lock.Acquire(ctx, d.sd.Path(), sharedLockWait)
+	held, err := lock.AcquireFor(ctx, d.sd.Path(), sharedLockWait, lock.Purpose{Kind: lock.KindCache})
 	if err != nil {
 		return nil, fmt.Errorf("lock the shared gate cache: %w", err)
 	}

@@ -39,7 +39,7 @@ func RecordBaseline(ctx context.Context, req BaselineRequest) ([]BaselineGate, e
 		return nil, &StateError{err}
 	}
 	defer sd.Close()
-	held, err := lock.Acquire(ctx, sd.Path(), req.LockWait)
+	held, err := lock.AcquireFor(ctx, sd.Path(), req.LockWait, lock.Purpose{Kind: lock.KindBaseline})
 	if err != nil {
 		return nil, err
 	}

@@ -98,7 +98,7 @@ func begin(ctx context.Context, req Request) (*execution, error) {
 	e.sd = sd
 	e.cleanup = append(e.cleanup, closeState)
 	if !req.Locked {
-		held, err := lock.Acquire(ctx, sd.Path(), req.LockWait)
+		held, err := lock.AcquireFor(ctx, sd.Path(), req.LockWait, lockPurpose(req, sel))
 		if err != nil {
 			e.end()
 			return nil, err
@@ -119,6 +119,18 @@ func begin(ctx context.Context, req Request) (*execution, error) {
 	e.deadRun, e.leftovers = deadRun, leftovers
 	e.cleanup = append(e.cleanup, unclaim)
 	return e, nil
+}
+
+// lockPurpose is what the run records with the lock, for `gauntlet status` to show.
+func lockPurpose(req Request, sel *Selection) lock.Purpose {
+	p := lock.Purpose{Kind: lock.KindRun}
+	if req.StopHook {
+		p.Kind = lock.KindStopHook
+	}
+	for _, g := range sel.Run {
+		p.Gates = append(p.Gates, g.Name)
+	}
+	return p
 }
 
 // end undoes what the stages set up, the last first.

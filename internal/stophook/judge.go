@@ -207,7 +207,7 @@ func Judge(ctx context.Context, o JudgeOptions) error {
 	if err != nil {
 		return fmt.Errorf("judge: %w", err)
 	}
-	held, err := lock.Acquire(ctx, sd.Path(), judgeLockWait)
+	held, err := lock.AcquireFor(ctx, sd.Path(), judgeLockWait, lock.Purpose{Kind: lock.KindJudge})
 	if err != nil {
 		return nil // a run or a stop holds the lock: it is judging already
 	}

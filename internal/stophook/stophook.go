@@ -571,7 +571,7 @@ func (c *call) lockFor(ctx context.Context, cfg *config.Config, sd *state.Dir, f
 		waited = true
 		held, err = awaitVerdict(ctx, sd.Path())
 	} else {
-		held, err = lock.Acquire(ctx, sd.Path(), min(cfg.StopHook.LockWait, cfg.StopHook.Timeout))
+		held, err = lock.AcquireFor(ctx, sd.Path(), min(cfg.StopHook.LockWait, cfg.StopHook.Timeout), hookPurpose)
 		if errors.As(err, &busy) && judgingThis() {
 			// It started judging this state while we waited.
 			waited = true
@@ -593,6 +593,10 @@ func (c *call) lockFor(ctx context.Context, cfg *config.Config, sd *state.Dir, f
 	return nil, false, Outcome{}, false
 }
 
+// hookPurpose is what the stop hook records with the run lock, for `gauntlet status` to show;
+// its gates are not known yet when it takes the lock.
+var hookPurpose = lock.Purpose{Kind: lock.KindStopHook}
+
 // verdictPoll is how often a hook waiting for another's verdict tries the lock: the verdict is
 // written just before the lock is let go, and every waiter replies as soon as it can read it.
 const verdictPoll = 10 * time.Millisecond
@@ -603,7 +607,7 @@ func awaitVerdict(ctx context.Context, stateDir string) (*lock.Lock, error) {
 	tick := time.NewTicker(verdictPoll)
 	defer tick.Stop()
 	for {
-		held, err := lock.Acquire(ctx, stateDir, 0)
+		held, err := lock.AcquireFor(ctx, stateDir, 0, hookPurpose)
 		var busy *lock.BusyError
 		if !errors.As(err, &busy) {
 			return held, err
@@ -824,7 +828,7 @@ func blocking(run *engine.Run) []gates.Result {
 // still counts as an attempt, so an agent that stops again without changing anything reaches
 // the retry limit instead of looping forever.
 func (c *call) reblock(ctx context.Context, cfg *config.Config, sd *state.Dir) Outcome {
-	held, err := lock.Acquire(ctx, sd.Path(), min(cfg.StopHook.LockWait, cfg.StopHook.Timeout))
+	held, err := lock.AcquireFor(ctx, sd.Path(), min(cfg.StopHook.LockWait, cfg.StopHook.Timeout), hookPurpose)
 	if err != nil {
 		// Said as the error, one line, whoever holds the lock.
 		l := lockEvidence(err, false, ctx.Err() != nil)
@@ -853,7 +857,7 @@ func (c *call) reapLeftovers(ctx context.Context, sd *state.Dir) {
 	if !engine.MayHaveLeftovers(sd) {
 		return // no run recorded as in progress: no lock to take, no file to write
 	}
-	held, err := lock.Acquire(ctx, sd.Path(), 0)
+	held, err := lock.AcquireFor(ctx, sd.Path(), 0, hookPurpose)
 	if err != nil {
 		return
 	}
