@@ -38,6 +38,11 @@ func newStatusCmd(ios *IOStreams, runF func(*statusOptions) error) *cobra.Comman
 		Long: `Show the last run recorded in .gauntlet/last-run.json, as the summary of gauntlet run
 showed it. --json prints the stored report as it is.
 
+While something holds the run lock (a run, the stop hook, its background judge, fix, clean,
+baseline), status says so first in one line: what, its pid, since when, its gates; or which
+holder ended without releasing it (killed, or it crashed). The lock is not taken to look:
+--json adds the same as run_lock.
+
 When the stop hook has made decisions (.gauntlet/state/history.jsonl), status first names every
 agent it let go with gates still failing (retry limit, gates not run) that has not passed since,
 then its last decisions; --json adds them to the report as stop_hook_history and
