@@ -6,10 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/gauntlet-dev/gauntlet/internal/safefile"
 )
 
 // infoName is the sidecar beside the lock file. The holder is kept out of the lock file itself
@@ -19,6 +20,9 @@ const infoName = "lock.info"
 // maxInfoBytes bounds what ReadHolder reads: the sidecar is tiny, and a planted huge file must
 // not cost memory.
 const maxInfoBytes = 4096
+
+// readWithin bounds the read of the record: it is tiny, and a file whose read blocks is no record.
+const readWithin = 2 * time.Second
 
 // Holder says who holds the lock.
 type Holder struct {
@@ -73,12 +77,15 @@ func ReadHolder(stateDir string) (Holder, bool) {
 		return Holder{}, false
 	}
 	defer root.Close()
-	f, err := root.Open(infoName)
+	// Bounded and non-blocking: a FIFO planted here must not hang status, nor a run (or a stop
+	// hook) that finds the lock busy and names its holder.
+	deadline := time.Now().Add(readWithin)
+	f, _, err := safefile.OpenInRoot(root, infoName, deadline)
 	if err != nil {
 		return Holder{}, false
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxInfoBytes))
+	data, err := safefile.ReadAll(f, maxInfoBytes, deadline)
 	if err != nil {
 		return Holder{}, false
 	}
