@@ -78,11 +78,6 @@ func PlanCoverage(g gates.Gate, cp CensusPlan) CoveragePlan {
 	return plan
 }
 
-func withCoverage(g gates.Gate, c string) gates.Gate {
-	g.Coverage = c
-	return g
-}
-
 // gateCoverage is the coverage of one gate: where its reports are, and what was read.
 type gateCoverage struct {
 	plan CoveragePlan
