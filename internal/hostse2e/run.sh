@@ -38,4 +38,4 @@ if ! timeout 900 npm install --prefix "$prefix" --no-audit --no-fund --ignore-sc
   exit 0
 fi
 # Arguments go to go test: `run.sh -run 'Gemini|Codex'` drives only those hosts' tests.
-GAUNTLET_E2E_PREFIX="$prefix" go test -tags hostse2e -count=1 -v -timeout 20m "$@" "./$here/..."
+GAUNTLET_E2E_PREFIX="$prefix" go test -tags hostse2e -count=1 -v -timeout 45m "$@" "./$here/..."
