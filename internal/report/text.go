@@ -209,9 +209,13 @@ func writeTail(b *strings.Builder, g GateReport, opts TextOptions) {
 	}
 	kept := strings.Split(tail, "\n")
 	lines := kept[max(0, len(kept)-opts.TailLines):]
+	// A note hiding one line takes the room of the line: the line is shown instead.
+	if max(g.OutputLines, len(kept))-len(lines) == 1 && len(lines) < len(kept) {
+		lines = kept[len(kept)-len(lines)-1:]
+	}
 	// Counted from everything the gate printed when the report says, not from the kept tail.
 	if hidden := max(g.OutputLines, len(kept)) - len(lines); hidden > 0 {
-		note := fmt.Sprintf("    ... %d earlier lines not shown", hidden)
+		note := fmt.Sprintf("    ... %s not shown", termtext.Count(hidden, "earlier line"))
 		if g.Log != "" {
 			note += "; full output in " + termtext.Line(g.Log)
 		}

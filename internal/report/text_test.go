@@ -102,6 +102,27 @@ func TestTextTailLines(t *testing.T) {
 	}
 }
 
+// A note that would hide one line costs as much as the line: the line is shown instead. One line
+// the tail did not keep is said in the singular.
+func TestTextNeverHidesASingleLine(t *testing.T) {
+	five := "line 1\nline 2\nline 3\nline 4\nline 5\n"
+	r := New("id", time.Now(), time.Second, []gates.Result{
+		{Name: "t", Status: gates.StatusFail, ExitCode: 1, Log: "t.log", Tail: five},
+	})
+	out := writeText(t, r, TextOptions{TailLines: 4})
+	if strings.Contains(out, "not shown") || !strings.Contains(out, "    line 1\n    line 2\n") {
+		t.Errorf("one line hidden behind a note:\n%s", out)
+	}
+	// The tail kept 5 of the 6 lines printed: the one before it is gone, said in the singular.
+	r = New("id", time.Now(), time.Second, []gates.Result{
+		{Name: "t", Status: gates.StatusFail, ExitCode: 1, Log: "t.log", Tail: five, Lines: 6},
+	})
+	out = writeText(t, r, TextOptions{TailLines: 5})
+	if !strings.Contains(out, "    ... 1 earlier line not shown; full output in t.log\n    line 1\n") {
+		t.Errorf("want 1 earlier line not shown:\n%s", out)
+	}
+}
+
 // The note counts the lines the gate printed, not the lines the tail happened to keep: a 305-line
 // log whose tail kept 40 has 285 lines not shown under a 20-line summary.
 func TestTextHiddenLinesCountFromTheLog(t *testing.T) {
