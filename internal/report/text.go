@@ -192,7 +192,7 @@ func writeGateBlock(b *strings.Builder, g GateReport, root bool, opts TextOption
 		fmt.Fprintf(b, "log: %s\n", termtext.Line(g.Log))
 	}
 	writeFindings(b, g)
-	if opts.TailLines > 0 {
+	if opts.TailLines > 0 && !outputIsFindings(g, opts.TailLines) {
 		if len(g.Findings) > 0 {
 			b.WriteString("output:\n")
 		}
