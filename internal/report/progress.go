@@ -275,7 +275,7 @@ func (p *Progress) finishLine(s *gateState) []byte {
 
 // ended records what a gate ended with. Callers hold p.mu.
 func (p *Progress) ended(s *gateState, r gates.Result) {
-	s.state, s.duration, s.reason = string(r.Status), r.Duration, briefReason(r.Status, r.Reason, r.Cause)
+	s.state, s.duration, s.reason = string(r.Status), r.Duration, briefReason(r.Status, r.Reason, r.Cause, r.TimedOut)
 	if r.Cached {
 		s.reason = "cached"
 	}

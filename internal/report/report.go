@@ -299,8 +299,16 @@ func shownReason(g GateReport) string {
 
 // briefReason is the reason on a gate's one line (the summary's table, the live view, a plain
 // finish line): without the environment cause, which the gate's block below says once, in full.
-func briefReason(s gates.Status, reason string, cause *gates.Cause) string {
+// A timeout's line says after how long; where that limit came from and what the gate printed
+// last are its block's to say.
+func briefReason(s gates.Status, reason string, cause *gates.Cause, timedOut bool) string {
 	reason = visibleReason(s, reason)
+	if timedOut && strings.HasPrefix(reason, timedOutAfter) {
+		if end := strings.IndexAny(reason[len(timedOutAfter):], " ;"); end >= 0 {
+			reason = reason[:len(timedOutAfter)+end]
+		}
+		return reason
+	}
 	if cause == nil || reason == "" {
 		return reason
 	}
@@ -311,6 +319,9 @@ func briefReason(s gates.Status, reason string, cause *gates.Cause) string {
 	}
 	return reason
 }
+
+// timedOutAfter starts the reason of every timeout (gates.timeoutReason), its limit after it.
+const timedOutAfter = "timed out after "
 
 // visibleReason drops the reason of a pass, and one that would only repeat the status
 // ("cancelled  review  cancelled").

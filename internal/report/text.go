@@ -140,7 +140,7 @@ func rowReason(g GateReport) string {
 	if g.Cached {
 		return shownReason(g)
 	}
-	return blameWords(g) + briefReason(g.Status, g.Reason, g.Cause)
+	return blameWords(g) + briefReason(g.Status, g.Reason, g.Cause, g.TimedOut)
 }
 
 // blameWords marks a failure that is not the change's, as measured against the base (blame.md):
@@ -204,7 +204,9 @@ func writeGateBlock(b *strings.Builder, g GateReport, root bool, opts TextOption
 func writeTail(b *strings.Builder, g GateReport, opts TextOptions) {
 	tail := strings.TrimRight(termtext.Clean(g.Tail), "\n")
 	if strings.TrimSpace(tail) == "" {
-		b.WriteString("    (no output)\n")
+		if !strings.Contains(shownReason(g), gates.PrintedNothing) { // the header said so
+			b.WriteString("    (no output)\n")
+		}
 		return
 	}
 	kept := strings.Split(tail, "\n")
