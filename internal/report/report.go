@@ -309,15 +309,22 @@ func briefReason(s gates.Status, reason string, cause *gates.Cause, timedOut boo
 		}
 		return reason
 	}
+	rest, only := withoutCause(reason, cause)
+	if only {
+		return rest + "environment problem, said below"
+	}
+	return rest
+}
+
+// withoutCause is a reason less its environment cause, said elsewhere once; only reports that
+// nothing but the cause was left (or gates.CouldNotRun, which rest keeps).
+func withoutCause(reason string, cause *gates.Cause) (rest string, only bool) {
 	if cause == nil || reason == "" {
-		return reason
+		return reason, false
 	}
 	said := termtext.Line(gates.CauseReason(*cause))
-	reason = strings.TrimSuffix(strings.TrimSuffix(reason, said), "; ")
-	if reason == "" || reason == gates.CouldNotRun {
-		return reason + "environment problem, said below"
-	}
-	return reason
+	rest = strings.TrimSuffix(strings.TrimSuffix(reason, said), "; ")
+	return rest, rest == "" || rest == gates.CouldNotRun
 }
 
 // timedOutAfter starts the reason of every timeout (gates.timeoutReason), its limit after it.
