@@ -299,8 +299,8 @@ func (s *gateState) detail() string {
 // shows r at once, with its time, and counts the gate done: a gate that ended does not look
 // stuck while the slowest runs; Finished redraws it should the check make it a failure. A plain
 // view prints r's finish line at once for the same reason (held until the run's end, a pass of
-// the first minute read as a hang beside "2 of 5 done"); Finished prints the gate's line again
-// only when the check changed it, with the reason it gives.
+// the first minute read as a hang beside "2 of 5 done"), saying it is not final yet; Finished
+// prints the gate's line again only when the check changed it, with the reason it gives.
 func (p *Progress) Settling(r gates.Result) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -310,11 +310,17 @@ func (p *Progress) Settling(r gates.Result) {
 	s := p.gate(r.Name)
 	p.ended(s, r)
 	p.release()
-	if !p.redraw {
+	// The last gate to end waits for nothing but the checks, which run at once: its line waits
+	// for its final status.
+	if !p.redraw && p.running() {
 		s.printed = p.finishLine(s)
-		p.writeLocked(s.printed)
+		p.writeLocked(p.plainLine(s.state, statusAttrs[gates.Status(s.state)], s.label, s.detail()+"  "+notFinal))
 	}
 }
+
+// notFinal marks a plain finish line printed before the run's checks judged it: the line that
+// follows, should they change it, is not read as a contradiction.
+const notFinal = "(final once every gate has run)"
 
 // release turns waiting gates whose needs have all finished into queued ones. Callers hold p.mu.
 func (p *Progress) release() {
@@ -335,6 +341,17 @@ func (p *Progress) waitingFor(s *gateState) []string {
 		}
 	}
 	return out
+}
+
+// running says whether a gate of the run has yet to end. Callers hold p.mu.
+func (p *Progress) running() bool {
+	for _, s := range p.gates {
+		switch s.state {
+		case stateWaiting, stateQueued, stateRunning:
+			return true
+		}
+	}
+	return false
 }
 
 // heartbeat lists the gates still running with their elapsed time.

@@ -301,8 +301,9 @@ func lastFrame(out string, n int) []string {
 }
 
 // A gate whose process ended while the run still checks what it changed in the worktree gets
-// its finish line at once, as the terminal's block shows it: held until the run's end, a pass of
-// the first minute read as a hang. Its final line follows only when the check changed it.
+// its finish line at once, as the terminal's block shows it (held until the run's end, a pass of
+// the first minute read as a hang), saying it is not final yet. Its final line follows only when
+// the check changed it.
 func TestProgressSettlingGatePrintsItsLineAtOnce(t *testing.T) {
 	clock := &fakeClock{now: base}
 	var out syncBuffer
@@ -315,6 +316,8 @@ func TestProgressSettlingGatePrintsItsLineAtOnce(t *testing.T) {
 	p.Settling(gates.Result{Name: "vet", Status: gates.StatusPass, Duration: time.Second})
 	clock.set(base.Add(time.Minute))
 	p.heartbeat() // fmt and vet are no longer running
+	// The last gate to end waits only for the checks, which run at once: its one line is final.
+	p.Settling(gates.Result{Name: "test", Status: gates.StatusPass, Duration: time.Minute})
 	p.Finished(gates.Result{Name: "test", Status: gates.StatusPass, Duration: time.Minute})
 	p.Finished(gates.Result{Name: "fmt", Status: gates.StatusFail, Duration: 200 * time.Millisecond, Reason: "changed the worktree (a.go)"})
 	p.Finished(gates.Result{Name: "vet", Status: gates.StatusPass, Duration: time.Second})
@@ -324,8 +327,8 @@ func TestProgressSettlingGatePrintsItsLineAtOnce(t *testing.T) {
 		"start      fmt\n" +
 		"start      vet\n" +
 		"start      test\n" +
-		"pass       fmt   200ms\n" +
-		"pass       vet   1.0s\n" +
+		"pass       fmt   200ms  (final once every gate has run)\n" +
+		"pass       vet   1.0s  (final once every gate has run)\n" +
 		"... still running: test (1m00s); 2 of 3 done\n" +
 		"pass       test  1m00s\n" +
 		"fail       fmt   200ms  changed the worktree (a.go)\n"
