@@ -161,6 +161,10 @@ func CauseReason(c Cause) string {
 	return fmt.Sprintf("environment: %s (fix: %s)", c.Summary, c.Fix)
 }
 
+// PrintedNothing ends the reason of a timeout whose gate printed nothing: a report that shows
+// the reason need not add that the output is empty.
+const PrintedNothing = "it printed nothing"
+
 // timeoutReason says when a gate was stopped, where that limit came from, and what the gate
 // printed last: a timeout has many causes (a cold build, a hang, a slow test, a large folder), and
 // only what the gate was doing tells them apart. An environment cause found in the output is
@@ -171,7 +175,7 @@ func timeoutReason(g Gate, o Outcome) string {
 	case o.LastLine != "":
 		reason += fmt.Sprintf("; its last line: %q", o.LastLine)
 	case o.Lines == 0 && o.Excerpt == nil && len(o.Findings) == 0:
-		reason += "; it printed nothing"
+		reason += "; " + PrintedNothing
 	}
 	if o.Cause != nil {
 		reason += "; " + CauseReason(*o.Cause)

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -54,6 +55,7 @@ var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []str
 	"pidgone":    cmdPidGone,
 	"judges":     cmdJudges,
 	"waitfile":   cmdWaitFile,
+	"waitgrep":   cmdWaitGrep,
 	"lines":      cmdLines,
 	"exitcode":   cmdExitCode,
 	"interrupt":  cmdInterrupt,
@@ -220,6 +222,30 @@ func cmdWaitFile(ts *testscript.TestScript, neg bool, args []string) {
 		}
 		if time.Now().After(deadline) {
 			ts.Fatalf("%s did not appear within %s", args[0], hangGuard(30*time.Second))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// cmdWaitGrep waits until FILE, written by a program running in the background, has a line
+// matching PATTERN ("waitgrep PATTERN FILE"): what the program printed so far, looked at while
+// it still runs, with a deadline rather than a guessed sleep.
+func cmdWaitGrep(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: waitgrep PATTERN FILE")
+	}
+	re, err := regexp.Compile("(?m)" + args[0])
+	ts.Check(err)
+	path := ts.MkAbs(args[1])
+	limit := hangGuard(60 * time.Second)
+	deadline := time.Now().Add(limit)
+	for {
+		data, err := os.ReadFile(path)
+		if err == nil && re.Match(data) {
+			return
+		}
+		if time.Now().After(deadline) {
+			ts.Fatalf("no line of %s matched %q within %s; it has:\n%s", args[1], args[0], limit, data)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}

@@ -2,6 +2,8 @@ package report
 
 import (
 	"fmt"
+	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
@@ -74,4 +76,35 @@ func writeFindings(b *strings.Builder, g GateReport) {
 	if more := len(g.Findings) - len(shown); more > 0 {
 		fmt.Fprintf(b, "    ... %d more: gauntlet explain %s\n", more, g.Name)
 	}
+}
+
+// outputIsFindings says whether a gate's output, all of it within the tail shown, is only the
+// lines its listed findings came from (go vet's one finding): shown under output: again, it
+// would say each finding twice. An output with any other line, or longer, is shown as it is.
+func outputIsFindings(g GateReport, tailLines int) bool {
+	if len(g.Findings) == 0 || len(g.Findings) > maxTextFindings {
+		return false
+	}
+	kept := strings.Split(strings.TrimRight(termtext.Clean(g.Tail), "\n"), "\n")
+	if g.OutputLines > len(kept) || len(kept) > tailLines || strings.TrimSpace(g.Tail) == "" {
+		return false
+	}
+	for _, line := range kept {
+		if strings.TrimSpace(line) != "" && !slices.ContainsFunc(g.Findings, func(f gates.Finding) bool { return findingFrom(f, line) }) {
+			return false
+		}
+	}
+	return true
+}
+
+// findingFrom says whether line is the output line f was read from: its place and its message.
+func findingFrom(f gates.Finding, line string) bool {
+	first, _, _ := strings.Cut(f.Message, "\n")
+	if first == "" || !strings.Contains(line, strings.TrimSpace(first)) {
+		return false
+	}
+	if f.File != "" && !strings.Contains(line, filepath.Base(f.File)) {
+		return false
+	}
+	return f.Line <= 0 || strings.Contains(line, fmt.Sprintf(":%d", f.Line))
 }

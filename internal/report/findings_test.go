@@ -1,8 +1,10 @@
 package report
 
 import (
+	"bytes"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
 )
@@ -33,5 +35,34 @@ func TestFindingLine(t *testing.T) {
 		if got := FindingLine(tt.f); got != tt.want {
 			t.Errorf("FindingLine(%+v) = %q, want %q", tt.f, got, tt.want)
 		}
+	}
+}
+
+// A short output whose every line is a finding already listed is said once, as the findings:
+// go vet's one line was shown under findings: and again under output:. An output with anything
+// else in it (a line no finding came from) is still shown whole.
+func TestTextOutputOfFindingsOnlyShownOnce(t *testing.T) {
+	vet := gates.Finding{File: "main.go", Line: 7, Column: 14, Severity: "error", Message: "fmt.Printf format %d has arg s of wrong type string"}
+	line := "main.go:7:14: fmt.Printf format %d has arg s of wrong type string"
+	r := New("id", time.Now(), time.Second, []gates.Result{
+		{Name: "vet", Status: gates.StatusFail, ExitCode: 1, Reason: "exit status 1", Tail: line + "\n", Findings: []gates.Finding{vet}},
+	})
+	var b bytes.Buffer
+	if err := WriteText(&b, r, TextOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Count(b.String(), "fmt.Printf format"); got != 1 || strings.Contains(b.String(), "output:") {
+		t.Errorf("the finding is said %d times, want once and no output: section:\n%s", got, b.String())
+	}
+
+	r = New("id", time.Now(), time.Second, []gates.Result{
+		{Name: "vet", Status: gates.StatusFail, ExitCode: 1, Reason: "exit status 1", Tail: line + "\nvet: 1 more thing went wrong\n", Findings: []gates.Finding{vet}},
+	})
+	b.Reset()
+	if err := WriteText(&b, r, TextOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "output:\n    "+line+"\n    vet: 1 more thing went wrong\n") {
+		t.Errorf("an output with more than the findings is not shown whole:\n%s", b.String())
 	}
 }

@@ -108,9 +108,12 @@ type htmlGate struct {
 	Lines                                                        string
 	LogHref                                                      string
 	Open, ShortTail                                              bool
-	Changed                                                      []string
-	Findings                                                     []htmlFinding
-	MoreFindings                                                 int
+	// CauseAbove: the gate's environment cause is in the box of causes, which the header
+	// points to rather than saying it again.
+	CauseAbove   bool
+	Changed      []string
+	Findings     []htmlFinding
+	MoreFindings int
 }
 
 type htmlFinding struct{ Place, Severity, Message, Rule string }
@@ -175,7 +178,7 @@ func timeline(run time.Duration, shown []GateReport) ([]htmlTick, []htmlRow) {
 		row := htmlRow{
 			Name:     termtext.Line(g.Name),
 			Status:   termtext.Line(string(g.Status)),
-			Reason:   termtext.Line(shownReason(g)),
+			Reason:   pageRowReason(g),
 			Duration: FormatDuration(g.Duration()),
 			Needs:    termtext.Line(strings.Join(g.Needs, ", ")),
 			NeededBy: termtext.Line(strings.Join(g.NeededBy, ", ")),
@@ -252,6 +255,19 @@ func tickLabel(d time.Duration) string {
 	return b.String()
 }
 
+// pageRowReason is a gate's reason on its timeline row (the track's title, a skip's mark):
+// without the environment cause, which the box of causes above says.
+func pageRowReason(g GateReport) string {
+	if g.Cached {
+		return shownReason(g)
+	}
+	rest, only := withoutCause(visibleReason(g.Status, g.Reason), g.Cause)
+	if only {
+		return rest + "environment problem"
+	}
+	return rest
+}
+
 // shortTail is how many lines of output a page shows without folding them.
 const shortTail = 10
 
@@ -260,7 +276,6 @@ func gateView(g GateReport, logDir string) htmlGate {
 		Name:           termtext.Line(g.label()),
 		Anchor:         anchorOf(g.Name),
 		Status:         termtext.Line(string(g.Status)),
-		Reason:         termtext.Line(visibleReason(g.Status, g.Reason)),
 		Hint:           termtext.Line(g.Hint),
 		Command:        termtext.Line(g.Command),
 		Rerun:          termtext.Line(g.rerun()),
@@ -271,6 +286,9 @@ func gateView(g GateReport, logDir string) htmlGate {
 		Tail:           strings.TrimRight(termtext.Clean(g.Tail), "\n"),
 		Lines:          linesPrinted(g.OutputLines),
 	}
+	// The cause is the box of causes' to say, above the gates: the header points to it.
+	rest, _ := withoutCause(visibleReason(g.Status, g.Reason), g.Cause)
+	v.Reason, v.CauseAbove = strings.TrimSuffix(rest, ": "), g.Cause != nil
 	// What fails the run is open, and so is a gate whose few lines of output say it all; the
 	// rest (warnings, errors of the environment with long outputs) folded.
 	v.ShortTail = v.Tail != "" && strings.Count(v.Tail, "\n") < shortTail

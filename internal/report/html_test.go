@@ -64,6 +64,24 @@ func TestHTMLShowsTheRun(t *testing.T) {
 	}
 }
 
+// An environment cause is said once on the page, in the box of causes above the gates: the
+// gate's header says the rest of its reason, or that its environment failed, pointing up.
+func TestHTMLSaysACauseOnce(t *testing.T) {
+	cause := gates.Cause{ID: "tool-missing", Summary: "tsc is not installed", Fix: "npm install", Line: "sh: 1: tsc: not found"}
+	for _, reason := range []string{gates.CauseReason(cause), "timed out after 1s; " + gates.CauseReason(cause)} {
+		r := New("id", fixtureStart, time.Second, []gates.Result{
+			{Name: "typecheck", Status: gates.StatusError, Started: fixtureStart, Duration: time.Second, Reason: reason, Cause: &cause},
+		})
+		page := renderHTML(t, r)
+		if got := strings.Count(page, "tsc is not installed"); got != 1 {
+			t.Errorf("reason %q: the cause is said %d times, want once (in the box of causes)", reason, got)
+		}
+		if !strings.Contains(page, `href="#causes"`) {
+			t.Errorf("reason %q: the gate does not point to the box of causes", reason)
+		}
+	}
+}
+
 // hostile is what a gate, a tool or a host can put in any field of a report.
 const hostile = "<script>alert(1)</script><img src=x onerror=alert(2)>\x1b]0;title\x07\x1b[31m\x00\x08\x7f\u0085\"'&</textarea>\r\n"
 

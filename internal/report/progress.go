@@ -74,6 +74,9 @@ type gateState struct {
 	needs []string
 	// label is the name shown: a setup step says it is one.
 	label string
+	// printed is the plain finish line already printed for the gate (by Settling), so that
+	// Finished prints another only when the run's checks changed what it says.
+	printed []byte
 }
 
 const (
@@ -256,14 +259,23 @@ func (p *Progress) Finished(r gates.Result) {
 	s := p.gate(r.Name)
 	p.ended(s, r)
 	p.release()
-	if !p.redraw {
-		p.writeLocked(p.plainLine(string(r.Status), statusAttrs[r.Status], s.label, s.detail()))
+	if p.redraw {
+		return
 	}
+	if line := p.finishLine(s); !bytes.Equal(line, s.printed) {
+		p.writeLocked(line)
+	}
+}
+
+// finishLine is an ended gate's plain line: "pass       fmt   200ms". Callers hold p.mu.
+func (p *Progress) finishLine(s *gateState) []byte {
+	st := gates.Status(s.state)
+	return p.plainLine(s.state, statusAttrs[st], s.label, s.detail())
 }
 
 // ended records what a gate ended with. Callers hold p.mu.
 func (p *Progress) ended(s *gateState, r gates.Result) {
-	s.state, s.duration, s.reason = string(r.Status), r.Duration, briefReason(r.Status, r.Reason, r.Cause)
+	s.state, s.duration, s.reason = string(r.Status), r.Duration, briefReason(r.Status, r.Reason, r.Cause, r.TimedOut)
 	if r.Cached {
 		s.reason = "cached"
 	}
@@ -286,8 +298,9 @@ func (s *gateState) detail() string {
 // run still checks what the gates changed in the worktree once every gate has ended. The block
 // shows r at once, with its time, and counts the gate done: a gate that ended does not look
 // stuck while the slowest runs; Finished redraws it should the check make it a failure. A plain
-// view's one final line waits for Finished, so that it never says pass for a gate the summary
-// says failed.
+// view prints r's finish line at once for the same reason (held until the run's end, a pass of
+// the first minute read as a hang beside "2 of 5 done"), saying it is not final yet; Finished
+// prints the gate's line again only when the check changed it, with the reason it gives.
 func (p *Progress) Settling(r gates.Result) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -297,7 +310,17 @@ func (p *Progress) Settling(r gates.Result) {
 	s := p.gate(r.Name)
 	p.ended(s, r)
 	p.release()
+	// The last gate to end waits for nothing but the checks, which run at once: its line waits
+	// for its final status.
+	if !p.redraw && p.running() {
+		s.printed = p.finishLine(s)
+		p.writeLocked(p.plainLine(s.state, statusAttrs[gates.Status(s.state)], s.label, s.detail()+"  "+notFinal))
+	}
 }
+
+// notFinal marks a plain finish line printed before the run's checks judged it: the line that
+// follows, should they change it, is not read as a contradiction.
+const notFinal = "(final once every gate has run)"
 
 // release turns waiting gates whose needs have all finished into queued ones. Callers hold p.mu.
 func (p *Progress) release() {
@@ -318,6 +341,17 @@ func (p *Progress) waitingFor(s *gateState) []string {
 		}
 	}
 	return out
+}
+
+// running says whether a gate of the run has yet to end. Callers hold p.mu.
+func (p *Progress) running() bool {
+	for _, s := range p.gates {
+		switch s.state {
+		case stateWaiting, stateQueued, stateRunning:
+			return true
+		}
+	}
+	return false
 }
 
 // heartbeat lists the gates still running with their elapsed time.

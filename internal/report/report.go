@@ -299,18 +299,36 @@ func shownReason(g GateReport) string {
 
 // briefReason is the reason on a gate's one line (the summary's table, the live view, a plain
 // finish line): without the environment cause, which the gate's block below says once, in full.
-func briefReason(s gates.Status, reason string, cause *gates.Cause) string {
+// A timeout's line says after how long; where that limit came from and what the gate printed
+// last are its block's to say.
+func briefReason(s gates.Status, reason string, cause *gates.Cause, timedOut bool) string {
 	reason = visibleReason(s, reason)
-	if cause == nil || reason == "" {
+	if timedOut && strings.HasPrefix(reason, timedOutAfter) {
+		if end := strings.IndexAny(reason[len(timedOutAfter):], " ;"); end >= 0 {
+			reason = reason[:len(timedOutAfter)+end]
+		}
 		return reason
 	}
-	said := termtext.Line(gates.CauseReason(*cause))
-	reason = strings.TrimSuffix(strings.TrimSuffix(reason, said), "; ")
-	if reason == "" || reason == gates.CouldNotRun {
-		return reason + "environment problem, said below"
+	rest, only := withoutCause(reason, cause)
+	if only {
+		return rest + "environment problem, said below"
 	}
-	return reason
+	return rest
 }
+
+// withoutCause is a reason less its environment cause, said elsewhere once; only reports that
+// nothing but the cause was left (or gates.CouldNotRun, which rest keeps).
+func withoutCause(reason string, cause *gates.Cause) (rest string, only bool) {
+	if cause == nil || reason == "" {
+		return reason, false
+	}
+	said := termtext.Line(gates.CauseReason(*cause))
+	rest = strings.TrimSuffix(strings.TrimSuffix(reason, said), "; ")
+	return rest, rest == "" || rest == gates.CouldNotRun
+}
+
+// timedOutAfter starts the reason of every timeout (gates.timeoutReason), its limit after it.
+const timedOutAfter = "timed out after "
 
 // visibleReason drops the reason of a pass, and one that would only repeat the status
 // ("cancelled  review  cancelled").

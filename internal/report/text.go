@@ -140,7 +140,7 @@ func rowReason(g GateReport) string {
 	if g.Cached {
 		return shownReason(g)
 	}
-	return blameWords(g) + briefReason(g.Status, g.Reason, g.Cause)
+	return blameWords(g) + briefReason(g.Status, g.Reason, g.Cause, g.TimedOut)
 }
 
 // blameWords marks a failure that is not the change's, as measured against the base (blame.md):
@@ -192,7 +192,7 @@ func writeGateBlock(b *strings.Builder, g GateReport, root bool, opts TextOption
 		fmt.Fprintf(b, "log: %s\n", termtext.Line(g.Log))
 	}
 	writeFindings(b, g)
-	if opts.TailLines > 0 {
+	if opts.TailLines > 0 && !outputIsFindings(g, opts.TailLines) {
 		if len(g.Findings) > 0 {
 			b.WriteString("output:\n")
 		}
@@ -204,14 +204,20 @@ func writeGateBlock(b *strings.Builder, g GateReport, root bool, opts TextOption
 func writeTail(b *strings.Builder, g GateReport, opts TextOptions) {
 	tail := strings.TrimRight(termtext.Clean(g.Tail), "\n")
 	if strings.TrimSpace(tail) == "" {
-		b.WriteString("    (no output)\n")
+		if !strings.Contains(shownReason(g), gates.PrintedNothing) { // the header said so
+			b.WriteString("    (no output)\n")
+		}
 		return
 	}
 	kept := strings.Split(tail, "\n")
 	lines := kept[max(0, len(kept)-opts.TailLines):]
+	// A note hiding one line takes the room of the line: the line is shown instead.
+	if max(g.OutputLines, len(kept))-len(lines) == 1 && len(lines) < len(kept) {
+		lines = kept[len(kept)-len(lines)-1:]
+	}
 	// Counted from everything the gate printed when the report says, not from the kept tail.
 	if hidden := max(g.OutputLines, len(kept)) - len(lines); hidden > 0 {
-		note := fmt.Sprintf("    ... %d earlier lines not shown", hidden)
+		note := fmt.Sprintf("    ... %s not shown", termtext.Count(hidden, "earlier line"))
 		if g.Log != "" {
 			note += "; full output in " + termtext.Line(g.Log)
 		}

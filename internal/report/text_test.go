@@ -102,6 +102,27 @@ func TestTextTailLines(t *testing.T) {
 	}
 }
 
+// A note that would hide one line costs as much as the line: the line is shown instead. One line
+// the tail did not keep is said in the singular.
+func TestTextNeverHidesASingleLine(t *testing.T) {
+	five := "line 1\nline 2\nline 3\nline 4\nline 5\n"
+	r := New("id", time.Now(), time.Second, []gates.Result{
+		{Name: "t", Status: gates.StatusFail, ExitCode: 1, Log: "t.log", Tail: five},
+	})
+	out := writeText(t, r, TextOptions{TailLines: 4})
+	if strings.Contains(out, "not shown") || !strings.Contains(out, "    line 1\n    line 2\n") {
+		t.Errorf("one line hidden behind a note:\n%s", out)
+	}
+	// The tail kept 5 of the 6 lines printed: the one before it is gone, said in the singular.
+	r = New("id", time.Now(), time.Second, []gates.Result{
+		{Name: "t", Status: gates.StatusFail, ExitCode: 1, Log: "t.log", Tail: five, Lines: 6},
+	})
+	out = writeText(t, r, TextOptions{TailLines: 5})
+	if !strings.Contains(out, "    ... 1 earlier line not shown; full output in t.log\n    line 1\n") {
+		t.Errorf("want 1 earlier line not shown:\n%s", out)
+	}
+}
+
 // The note counts the lines the gate printed, not the lines the tail happened to keep: a 305-line
 // log whose tail kept 40 has 285 lines not shown under a 20-line summary.
 func TestTextHiddenLinesCountFromTheLog(t *testing.T) {
@@ -240,7 +261,7 @@ func TestBriefReasonLeavesTheCauseToTheBlock(t *testing.T) {
 		{gates.StatusFail, "exit status 1", nil, "exit status 1"},
 		{gates.StatusPass, "exit status 0", nil, ""},
 	} {
-		if got := briefReason(tt.status, tt.reason, tt.cause); got != tt.want {
+		if got := briefReason(tt.status, tt.reason, tt.cause, false); got != tt.want {
 			t.Errorf("briefReason(%q) = %q, want %q", tt.reason, got, tt.want)
 		}
 	}
@@ -298,5 +319,34 @@ func TestTextTableByDefault(t *testing.T) {
 	out := writeText(t, fixtureReport(), TextOptions{})
 	if !strings.Contains(out, "(log: .gauntlet/logs/20261121T093000Z-4f2a/vet.log)") {
 		t.Errorf("the table lost the passing gate's row:\n%s", out)
+	}
+}
+
+// A timeout's cause (where its limit came from, what the gate printed) is said once, in the
+// gate's block: the gate's one line says that it timed out and after how long, and the block does
+// not add "(no output)" to a reason that says it printed nothing.
+func TestTextTimeoutCauseSaidOnce(t *testing.T) {
+	res := gates.Result{Name: "slow", Status: gates.StatusFail, TimedOut: true, Duration: 2 * time.Second,
+		Reason: "timed out after 2s (the limit from --timeout); it printed nothing"}
+	for _, byStatus := range []bool{false, true} {
+		out := writeText(t, New("id", time.Now(), time.Second, []gates.Result{res}), TextOptions{ByStatus: byStatus})
+		if got := strings.Count(out, "the limit from --timeout"); got != 1 {
+			t.Errorf("ByStatus=%v: the limit's origin is said %d times, want once:\n%s", byStatus, got, out)
+		}
+		if !strings.Contains(out, "=== slow: fail (timed out after 2s (the limit from --timeout); it printed nothing)\n") {
+			t.Errorf("ByStatus=%v: the block does not say the whole reason:\n%s", byStatus, out)
+		}
+		if strings.Contains(out, "(no output)") {
+			t.Errorf("ByStatus=%v: says it printed nothing twice:\n%s", byStatus, out)
+		}
+	}
+	// The live view's and a plain run's line for the gate.
+	var b syncBuffer
+	p := NewProgress(&b, ProgressOptions{Heartbeat: time.Hour})
+	p.Start(gateList("slow"))
+	p.Finished(res)
+	p.Stop()
+	if !strings.HasSuffix(b.String(), "fail       slow  2.0s  timed out after 2s\n") {
+		t.Errorf("finish line:\n%s", b.String())
 	}
 }
