@@ -108,11 +108,10 @@ type Options struct {
 
 // builder assembles a census: it joins IDs, bounds lengths and counts, and keeps one entry per ID.
 type builder struct {
-	c      Census
-	opts   Options
-	index  map[string]int
-	capped bool
-	noted  map[string]bool
+	c     Census
+	opts  Options
+	index map[string]int
+	noted map[string]bool
 }
 
 func newBuilder(runner string, opts Options) *builder {
@@ -152,14 +151,6 @@ func (b *builder) add(t Test) {
 	}
 	b.index[t.ID] = len(b.c.Tests)
 	b.c.Tests = append(b.c.Tests, t)
-}
-
-// lookup is the test already kept under an ID, nil when none.
-func (b *builder) lookup(suite, name string) *Test {
-	if i, ok := b.index[joinID(b.bound(suite), b.bound(name))]; ok {
-		return &b.c.Tests[i]
-	}
-	return nil
 }
 
 func (b *builder) fail(suite, reason string) {

@@ -87,9 +87,6 @@ const (
 	defaultMaxFiles      = 100_000
 	defaultMaxLines      = 2_000_000
 	defaultMaxLineNumber = 10_000_000
-	// maxLine bounds an input line the line-based readers keep; the rest of a longer one is
-	// skipped. Every line these formats need is far shorter.
-	maxLine = 64 << 10
 	// maxNotes bounds the notes a coverage keeps.
 	maxNotes = 20
 )

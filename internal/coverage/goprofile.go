@@ -64,7 +64,7 @@ func (gp *goProfileReader) line(line []byte, long bool) (stop bool, err error) {
 		gp.first = false
 	case len(bytes.TrimSpace(line)) == 0:
 	case gp.first:
-		return false, errors.New("not a Go cover profile: the first line is not mode:")
+		return false, errors.New("not a Go cover profile: the first line is not a mode line")
 	default:
 		return gp.blockLine(line), nil
 	}

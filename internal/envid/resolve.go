@@ -59,7 +59,7 @@ func (w *linkWalker) eval(path string) (string, error) {
 		s.vol, s.volLen = "/", 1
 	}
 	s.dest = s.vol
-	for start, end := s.volLen, s.volLen; start < len(s.path); start = end {
+	for start, end := s.volLen, 0; start < len(s.path); start = end {
 		for start < len(s.path) && s.path[start] == '/' {
 			start++
 		}
