@@ -313,3 +313,40 @@ func TestBlockReasonShortOutputIsItsOwnFindings(t *testing.T) {
 		t.Errorf("a finding the output does not show is not listed:\n%s", got)
 	}
 }
+
+// go vet's finding was said twice: once in the list of what the change broke, again as the
+// whole output of the gate's section. An output that is nothing but the lines its listed
+// findings came from (the run report's rule) is left out when the list names each finding on
+// a line of its own; an output with any other line is shown whole, as before.
+func TestBlockReasonFindingsOnlyOutputSaidOnce(t *testing.T) {
+	msg := "fmt.Printf format %d has arg s of wrong type string"
+	line := "main.go:7:14: " + msg
+	vet := gates.Finding{File: "main.go", Line: 7, Column: 14, Severity: "error", Message: msg}
+	r := gates.Result{Name: "vet", Kind: gates.KindCheck, Status: gates.StatusFail, ExitCode: 1, Reason: "exit status 1",
+		Blame: gates.BlameRegression, Tail: line + "\n", Lines: 1, Findings: []gates.Finding{vet}}
+	got := BlockReason([]gates.Result{r}, 2, Attempt{N: 1, Max: 3}, nil)
+	if !strings.Contains(got, "Broken by this change:\n- vet: "+line+"\n") || strings.Count(got, msg) != 1 {
+		t.Errorf("the finding is not said once, in the list of what the change broke:\n%s", got)
+	}
+
+	// Another line in the output keeps it whole.
+	r.Tail, r.Lines = line+"\nvet: 1 more thing went wrong\n", 2
+	got = BlockReason([]gates.Result{r}, 2, Attempt{N: 1, Max: 3}, nil)
+	if !strings.Contains(got, "\n"+line+"\nvet: 1 more thing went wrong\n") {
+		t.Errorf("an output with more than the findings is not shown whole:\n%s", got)
+	}
+
+	// Findings the list groups (one entry for two) are not named there one by one: the output
+	// that is only their lines stays, and stands for them in the section.
+	unreachable := []gates.Finding{
+		{File: "main.go", Line: 7, Column: 2, Severity: "error", Message: "unreachable code"},
+		{File: "util.go", Line: 3, Column: 2, Severity: "error", Message: "unreachable code"},
+	}
+	r.Tail, r.Lines = "main.go:7:2: unreachable code\nutil.go:3:2: unreachable code\n", 2
+	r.Findings = unreachable
+	got = BlockReason([]gates.Result{r}, 2, Attempt{N: 1, Max: 3}, nil)
+	if !strings.Contains(got, "(2 findings) main.go:7:2: unreachable code") || !strings.Contains(got, "\nutil.go:3:2: unreachable code\n") ||
+		strings.Count(got, "util.go:3:2") != 1 {
+		t.Errorf("findings the list groups are not each said, once, by the output:\n%s", got)
+	}
+}
