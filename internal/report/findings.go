@@ -82,15 +82,23 @@ func writeFindings(b *strings.Builder, g GateReport) {
 // lines its listed findings came from (go vet's one finding): shown under output: again, it
 // would say each finding twice. An output with any other line, or longer, is shown as it is.
 func outputIsFindings(g GateReport, tailLines int) bool {
-	if len(g.Findings) == 0 || len(g.Findings) > maxTextFindings {
+	return len(g.Findings) <= maxTextFindings && OutputIsFindings(g.Findings, g.Tail, g.OutputLines, tailLines)
+}
+
+// OutputIsFindings says whether tail, the end of an output of outputLines lines (0: not
+// counted), is the whole output, at most tailLines lines, and every line of it that is not
+// blank is a line one of fs came from. Then a place that lists fs has no need to show the output
+// too: the run report and the stop hook's block reason both leave it out by this one rule.
+func OutputIsFindings(fs []gates.Finding, tail string, outputLines, tailLines int) bool {
+	if len(fs) == 0 || strings.TrimSpace(tail) == "" {
 		return false
 	}
-	kept := strings.Split(strings.TrimRight(termtext.Clean(g.Tail), "\n"), "\n")
-	if g.OutputLines > len(kept) || len(kept) > tailLines || strings.TrimSpace(g.Tail) == "" {
+	kept := strings.Split(strings.TrimRight(termtext.Clean(tail), "\n"), "\n")
+	if outputLines > len(kept) || len(kept) > tailLines {
 		return false
 	}
 	for _, line := range kept {
-		if strings.TrimSpace(line) != "" && !slices.ContainsFunc(g.Findings, func(f gates.Finding) bool { return findingFrom(f, line) }) {
+		if strings.TrimSpace(line) != "" && !slices.ContainsFunc(fs, func(f gates.Finding) bool { return findingFrom(f, line) }) {
 			return false
 		}
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gauntlet-dev/gauntlet/gates"
 	"github.com/gauntlet-dev/gauntlet/internal/redact"
+	"github.com/gauntlet-dev/gauntlet/internal/report"
 	"github.com/gauntlet-dev/gauntlet/internal/termtext"
 )
 
@@ -327,6 +328,11 @@ func placesOf(fs []gates.Finding) []string {
 // maxSelfEvidentLines bounds the output whose lines stand for the findings they show.
 const maxSelfEvidentLines = 10
 
+// selfEvident says whether tail is the whole output of r, short, and names each finding's place.
+func selfEvident(r gates.Result, tail []string) bool {
+	return r.Lines > 0 && r.Lines == len(tail) && len(tail) <= maxSelfEvidentLines && showsEveryFinding(tail, r.Findings)
+}
+
 // showsEveryFinding says whether each finding has a place (file:line) that a line of the output
 // names.
 func showsEveryFinding(lines []string, fs []gates.Finding) bool {
@@ -464,9 +470,16 @@ func newReasonSection(r gates.Result, secrets *redact.Redactor) reasonSection {
 			"; the output below is only the lines of the new findings, the log has everything"
 		return s
 	}
-	if s.cause == "" && r.Lines > 0 && r.Lines == len(s.tail) && len(s.tail) <= maxSelfEvidentLines && showsEveryFinding(s.tail, r.Findings) {
+	if s.cause == "" && selfEvident(r, s.tail) {
 		// A short output, whole, with every finding on a line of its own: it is the findings.
 		s.findings, s.counts = nil, nil
+		if listsEachFinding(r) && report.OutputIsFindings(r.Findings, r.Tail, r.Lines, maxSelfEvidentLines) {
+			// Nothing but those lines (go vet's), each named in the list of failures already:
+			// said there, once. An output with any other line stays whole. The excerpt of its
+			// first error is one of those lines too.
+			s.tail = nil
+			return s
+		}
 	}
 	if r.Lines >= len(s.tail) && r.Lines > 0 {
 		s.total = r.Lines

@@ -323,7 +323,8 @@ func TestBlockReasonFindingsOnlyOutputSaidOnce(t *testing.T) {
 	line := "main.go:7:14: " + msg
 	vet := gates.Finding{File: "main.go", Line: 7, Column: 14, Severity: "error", Message: msg}
 	r := gates.Result{Name: "vet", Kind: gates.KindCheck, Status: gates.StatusFail, ExitCode: 1, Reason: "exit status 1",
-		Blame: gates.BlameRegression, Tail: line + "\n", Lines: 1, Findings: []gates.Finding{vet}}
+		Blame: gates.BlameRegression, Tail: line + "\n", Lines: 1, Findings: []gates.Finding{vet},
+		Excerpt: &gates.Excerpt{Start: 1, Match: 1, Lines: []string{line}}}
 	got := BlockReason([]gates.Result{r}, 2, Attempt{N: 1, Max: 3}, nil)
 	if !strings.Contains(got, "Broken by this change:\n- vet: "+line+"\n") || strings.Count(got, msg) != 1 {
 		t.Errorf("the finding is not said once, in the list of what the change broke:\n%s", got)

@@ -219,6 +219,17 @@ func entryLines(r gates.Result, entries []failEntry, secrets *redact.Redactor) [
 	return lines
 }
 
+// listsEachFinding says whether the list of failures names each of the findings of r (a
+// failed gate) on an entry of its own, with its place and message: none grouped with another,
+// none left out for the entries' cap.
+func listsEachFinding(r gates.Result) bool {
+	if r.Status != gates.StatusFail {
+		return false
+	}
+	entries := failEntries(r)
+	return len(entries) <= maxRuleEntries && !slices.ContainsFunc(entries, func(e failEntry) bool { return e.n > 1 })
+}
+
 // failingBlock writes the heading and each gate's lines within room bytes, shared fairly so that
 // one gate's hundred tests cannot keep another gate's failure from being named.
 func failingBlock(heading string, groups []gateLines, room int) string {
