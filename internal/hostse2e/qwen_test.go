@@ -151,10 +151,11 @@ func TestQwenAfterEdit(t *testing.T) {
 	m := startModel(t)
 	events := filepath.Join(t.TempDir(), "events.log")
 	p := newProject(t, "qwen", fmt.Sprintf("version: 1\ngates:\n  work:\n    run: echo \"$GAUNTLET_HOOK_EVENT\" >> %s\n", events), m)
-	// Turn 2 runs long enough for the judge's quiet period to pass.
+	// Turn 2 runs long enough for the judge's quiet period to pass (Qwen Code refuses a bare sleep
+	// unless a trailing "# intentional-sleep:" comment says why).
 	m.ChatCalls = map[int64]fakemodel.Call{
 		1: {Name: "run_shell_command", Args: map[string]any{"command": "echo more >> main.txt"}},
-		2: {Name: "run_shell_command", Args: map[string]any{"command": "sleep 4"}},
+		2: {Name: "run_shell_command", Args: map[string]any{"command": "sleep 4 # intentional-sleep: the judge's quiet period passes"}},
 	}
 	qwenRun(t, p, m, nil, "finish the work")
 	if data, _ := os.ReadFile(events); !strings.Contains(string(data), "AfterEdit") {
