@@ -52,6 +52,11 @@ func (c *call) noteHostRelease(ctx context.Context, sd *state.Dir, sess *session
 // newTurnSince says whether this stop starts another turn than the one last was decided in.
 func (c *call) newTurnSince(ctx context.Context, last HistoryEntry, sess *sessionState) bool {
 	switch prompt := historyID(c.payload.Prompt()); {
+	case prompt != "" && last.Prompt == "" && c.turn.told:
+		// The block's prompt could not be told (Copilot writes the transcript it names only after
+		// the session's first stop): this is a new turn only if the user typed this prompt after
+		// the block, as the count decides (adoptUntold).
+		return typedSince(c.turn.at, last.Time)
 	case prompt != "" || last.Prompt != "":
 		return prompt != last.Prompt
 	case c.host == HostCursor:

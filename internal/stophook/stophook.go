@@ -351,8 +351,10 @@ func (c *call) readStop(ctx context.Context, cfg *config.Config, sd *state.Dir) 
 	if _, err := seal.Load(); err != nil {
 		fmt.Fprintf(c.Stderr, "gauntlet: stop-hook: %v; no stored pass is believed, the gates run\n", err)
 	}
-	c.noteHostRelease(ctx, sd, led.Sessions[st.key])
+	// A stop whose prompt cannot be told counts with the session's last one before anything
+	// compares prompts: untold is no new turn.
 	c.resumeTurn(led, st.key)
+	c.noteHostRelease(ctx, sd, led.Sessions[st.key])
 	return st
 }
 
