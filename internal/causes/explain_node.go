@@ -2,10 +2,10 @@ package causes
 
 import (
 	"cmp"
-	"encoding/json"
 	"path/filepath"
 	"time"
 
+	"github.com/gauntlet-dev/gauntlet/internal/preflight"
 	"github.com/gauntlet-dev/gauntlet/internal/safefile"
 )
 
@@ -41,19 +41,5 @@ func explainNodeModules(line string, opts Options) (summary, fix string) {
 // no workspaces; false when it cannot be read.
 func declaresNoDependency(dir string) bool {
 	data, err := safefile.ReadFile(filepath.Join(dir, "package.json"), maxPackageJSON, time.Now().Add(2*time.Second))
-	if err != nil {
-		return false
-	}
-	var pkg struct {
-		Dependencies         map[string]any `json:"dependencies"`
-		DevDependencies      map[string]any `json:"devDependencies"`
-		OptionalDependencies map[string]any `json:"optionalDependencies"`
-		PeerDependencies     map[string]any `json:"peerDependencies"`
-		Workspaces           any            `json:"workspaces"`
-	}
-	if json.Unmarshal(data, &pkg) != nil {
-		return false
-	}
-	return len(pkg.Dependencies)+len(pkg.DevDependencies)+len(pkg.OptionalDependencies)+len(pkg.PeerDependencies) == 0 &&
-		pkg.Workspaces == nil
+	return err == nil && preflight.NoDependencies(data)
 }

@@ -462,9 +462,12 @@ func declaresNoDependency(env Env, dir string) bool {
 		return false
 	}
 	data, err := env.ReadFile(filepath.Join(dir, "package.json"))
-	if err != nil {
-		return false
-	}
+	return err == nil && NoDependencies(data)
+}
+
+// NoDependencies says whether a package.json's content declares no dependency of any kind and
+// no workspaces; false when it does not parse.
+func NoDependencies(packageJSON []byte) bool {
 	var pkg struct {
 		Dependencies         map[string]any `json:"dependencies"`
 		DevDependencies      map[string]any `json:"devDependencies"`
@@ -472,7 +475,7 @@ func declaresNoDependency(env Env, dir string) bool {
 		PeerDependencies     map[string]any `json:"peerDependencies"`
 		Workspaces           any            `json:"workspaces"`
 	}
-	if json.Unmarshal(data, &pkg) != nil {
+	if json.Unmarshal(packageJSON, &pkg) != nil {
 		return false
 	}
 	return len(pkg.Dependencies)+len(pkg.DevDependencies)+len(pkg.OptionalDependencies)+len(pkg.PeerDependencies) == 0 &&
