@@ -1,6 +1,7 @@
 package envid
 
 import (
+	"cmp"
 	"errors"
 	"io/fs"
 	"os"
@@ -66,7 +67,7 @@ func toolFiles(env map[string]string, root string) map[string]string {
 // ~/.npmrc) and the project's (its root's).
 func npmrcFiles(env map[string]string, root string) map[string]string {
 	out := map[string]string{}
-	user := cmpOr(env["npm_config_userconfig"], env["NPM_CONFIG_USERCONFIG"])
+	user := cmp.Or(env["npm_config_userconfig"], env["NPM_CONFIG_USERCONFIG"])
 	if user == "" {
 		if home := homeOf(env); home != "" {
 			user = filepath.Join(home, ".npmrc")
@@ -95,9 +96,9 @@ func npmSteering(file string, deadline time.Time) map[string]string {
 			continue
 		}
 		k, v, _ := strings.Cut(line, "=")
-		k = strings.ToLower(strings.TrimSpace(k))
-		if slices.Contains(npmSteeringKeys, strings.ReplaceAll(k, "_", "-")) {
-			out[strings.ReplaceAll(k, "_", "-")] = strings.TrimSpace(v)
+		k = strings.ReplaceAll(strings.ToLower(strings.TrimSpace(k)), "_", "-")
+		if slices.Contains(npmSteeringKeys, k) {
+			out[k] = strings.TrimSpace(v)
 		}
 	}
 	return out
@@ -204,16 +205,9 @@ func pthFiles(dir string) []string {
 // homeOf is the home directory the tools read their user config from: the environment's HOME
 // (USERPROFILE on Windows), else this process's.
 func homeOf(env map[string]string) string {
-	if h := cmpOr(env["HOME"], env["USERPROFILE"]); h != "" {
+	if h := cmp.Or(env["HOME"], env["USERPROFILE"]); h != "" {
 		return h
 	}
 	h, _ := os.UserHomeDir()
 	return h
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }

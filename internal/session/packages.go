@@ -160,7 +160,7 @@ func (r *Record) ChangedPackages(root string) []string {
 	}
 	deadline := time.Now().Add(packagesBudget)
 	var locked map[string]string
-	lockRead := false
+	lockTried, lockRead := false, false
 	var out []string
 	for _, key := range slices.Sorted(maps.Keys(r.Packages)) {
 		was, wasID, _ := strings.Cut(r.Packages[key], "\x00")
@@ -172,8 +172,10 @@ func (r *Record) ChangedPackages(root string) []string {
 		if installed && now == was {
 			continue
 		}
-		if locked == nil {
+		if !lockTried {
+			// Read once: a lockfile absent or unparsable is not read again for every package.
 			locked, _, lockRead = lockedVersions(root, deadline)
+			lockTried = true
 		}
 		declared, listed := locked[key]
 		switch {

@@ -2,6 +2,7 @@ package stophook
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"encoding/json"
 	"io"
@@ -65,7 +66,7 @@ func (c *call) declaredNotice(ps *promptState, failed []gates.Result) (string, b
 	ctx, cancel := context.WithTimeout(context.Background(), declarationBudget)
 	defer cancel()
 	users, agent := readWords(ctx, c.payload.Transcript())
-	agent = cmpOr(c.payload.LastAssistantMessage, agent)
+	agent = cmp.Or(c.payload.LastAssistantMessage, agent)
 	var ds, unnamed []declaration
 	for _, f := range c.integrity {
 		if f.Level != gates.IntegrityBlock {
@@ -217,11 +218,4 @@ func openTranscriptTail(ctx context.Context, path string) (io.Reader, func(), bo
 		return nil, nil, false
 	}
 	return r, done, true
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
