@@ -127,15 +127,7 @@ const calcTest = "package calc\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.
 // blocks it; an honest commit is allowed. The entries an older init wrote, without --host, find
 // the same pin through detection. Nothing of gauntlet's runs in the project once Gemini exits.
 func TestGeminiSessionPin(t *testing.T) {
-	for _, tc := range []struct {
-		name, script, want string
-		auto               bool
-	}{
-		{"weakened", weakenScript, "block/fail", false},
-		{"weakened, entries without --host", weakenScript, "block/fail", true},
-		{"honest", honestScript, "allow/pass", false},
-		{"honest, entries without --host", honestScript, "allow/pass", true},
-	} {
+	for _, tc := range pinCases {
 		t.Run(tc.name, func(t *testing.T) {
 			m := startModel(t)
 			p, bin, env := geminiProject(t, pinConfig, map[string]string{"calc_test.go": calcTest})
@@ -244,6 +236,18 @@ func checkJudgeEnded(t *testing.T, p *project, calls, started string, quiet bool
 	}
 }
 
+// pinCases are the session pin tests' variants: a weakening blocked and an honest change allowed,
+// each with init's entries and with an older init's (no --host).
+var pinCases = []struct {
+	name, script, want string
+	auto               bool
+}{
+	{"weakened", weakenScript, "block/fail", false},
+	{"weakened, entries without --host", weakenScript, "block/fail", true},
+	{"honest", honestScript, "allow/pass", false},
+	{"honest, entries without --host", honestScript, "allow/pass", true},
+}
+
 // endCases are the SessionEnd tests' variants: init's entries or an older init's (no --host),
 // and a judge running its gate or still in a quiet period (ten minutes) when the session ends.
 var endCases = []struct {
@@ -333,15 +337,7 @@ func settled(dir string) []string {
 // first stop is blocked, an honest commit allowed; with init's entries and an older init's
 // (--host auto). Nothing of gauntlet's runs in the project once codex exec exits.
 func TestCodexSessionPin(t *testing.T) {
-	for _, tc := range []struct {
-		name, script, want string
-		auto               bool
-	}{
-		{"weakened", weakenScript, "block/fail", false},
-		{"weakened, entries without --host", weakenScript, "block/fail", true},
-		{"honest", honestScript, "allow/pass", false},
-		{"honest, entries without --host", honestScript, "allow/pass", true},
-	} {
+	for _, tc := range pinCases {
 		t.Run(tc.name, func(t *testing.T) {
 			m := startModel(t)
 			p, codexHome := codexProjectWith(t, pinConfig, map[string]string{"calc_test.go": calcTest})
@@ -395,15 +391,7 @@ var claudeBypass = []string{"IS_SANDBOX=1"}
 
 // The example of issue 40 with Claude Code's own payloads, as for Gemini CLI and Codex.
 func TestClaudeSessionPin(t *testing.T) {
-	for _, tc := range []struct {
-		name, script, want string
-		auto               bool
-	}{
-		{"weakened", weakenScript, "block/fail", false},
-		{"weakened, entries without --host", weakenScript, "block/fail", true},
-		{"honest", honestScript, "allow/pass", false},
-		{"honest, entries without --host", honestScript, "allow/pass", true},
-	} {
+	for _, tc := range pinCases {
 		t.Run(tc.name, func(t *testing.T) {
 			m := startModel(t)
 			script := outside(t, "work.sh", tc.script)
@@ -448,15 +436,7 @@ func TestClaudeSessionEndStopsTheJudge(t *testing.T) {
 
 // The example of issue 40 with Copilot CLI's own payloads (sessionStart), as for the others.
 func TestCopilotSessionPin(t *testing.T) {
-	for _, tc := range []struct {
-		name, script, want string
-		auto               bool
-	}{
-		{"weakened", weakenScript, "block/fail", false},
-		{"weakened, entries without --host", weakenScript, "block/fail", true},
-		{"honest", honestScript, "allow/pass", false},
-		{"honest, entries without --host", honestScript, "allow/pass", true},
-	} {
+	for _, tc := range pinCases {
 		t.Run(tc.name, func(t *testing.T) {
 			m := startModel(t)
 			p := newProjectWith(t, "copilot", pinConfig, map[string]string{"calc_test.go": calcTest})
