@@ -197,11 +197,7 @@ func TestGeminiSessionEndStopsTheJudge(t *testing.T) {
 			m := startModel(t)
 			started := filepath.Join(t.TempDir(), "started")
 			p, bin, env := geminiProject(t, endConfig(started, tc.quiet), nil)
-			settings := withoutEvent(t, p.read(".gemini/settings.json"), "AfterAgent")
-			if tc.auto {
-				settings = strings.ReplaceAll(settings, " --host gemini", "")
-			}
-			p.write(".gemini/settings.json", settings)
+			withoutStop(t, p, ".gemini/settings.json", "AfterAgent", "gemini", tc.auto)
 			p.run("git", "commit", "-q", "-am", "no stop hook")
 			log := captureHooks(t, p)
 			// Turn 1 runs a command long enough for the judge to pass its quiet period and start
@@ -275,6 +271,17 @@ gates:
   slow:
     run: echo "$GAUNTLET_HOOK_EVENT" >> %s; sleep 300
 `
+
+// withoutStop removes the stop event's entries from a host's hook settings file, and with auto
+// the --host an older init did not write.
+func withoutStop(t *testing.T, p *project, file, stopEvent, host string, auto bool) {
+	t.Helper()
+	settings := withoutEvent(t, p.read(file), stopEvent)
+	if auto {
+		settings = strings.ReplaceAll(settings, " --host "+host, "")
+	}
+	p.write(file, settings)
+}
 
 // withoutEvent removes one event's entries from a host's hook settings (JSON).
 func withoutEvent(t *testing.T, settings, event string) string {
@@ -366,11 +373,7 @@ func TestCodexSessionEndStopsTheJudge(t *testing.T) {
 			m := startModel(t)
 			started := filepath.Join(t.TempDir(), "started")
 			p, codexHome := codexProjectWith(t, endConfig(started, tc.quiet), nil)
-			hooks := withoutEvent(t, p.read(".codex/hooks.json"), "Stop")
-			if tc.auto {
-				hooks = strings.ReplaceAll(hooks, " --host codex", "")
-			}
-			p.write(".codex/hooks.json", hooks)
+			withoutStop(t, p, ".codex/hooks.json", "Stop", "codex", tc.auto)
 			commitProject(p)
 			writeCodexConfig(t, codexHome, m, p.dir, "")
 			writeCodexConfig(t, codexHome, m, p.dir, codexTrustAll(t, p))
@@ -418,11 +421,7 @@ func TestClaudeSessionEndStopsTheJudge(t *testing.T) {
 			m := startModel(t)
 			started := filepath.Join(t.TempDir(), "started")
 			p := newProjectWith(t, "claude", endConfig(started, tc.quiet), nil)
-			settings := withoutEvent(t, p.read(".claude/settings.local.json"), "Stop")
-			if tc.auto {
-				settings = strings.ReplaceAll(settings, " --host claude", "")
-			}
-			p.write(".claude/settings.local.json", settings)
+			withoutStop(t, p, ".claude/settings.local.json", "Stop", "claude", tc.auto)
 			commitProject(p)
 			log := captureHooks(t, p)
 			m.ToolUses = map[int64]fakemodel.Call{1: {Name: "Bash", Args: map[string]any{"command": "sleep 4"}}}
@@ -461,11 +460,7 @@ func TestCopilotSessionEndStopsTheJudge(t *testing.T) {
 			m := startModel(t)
 			started := filepath.Join(t.TempDir(), "started")
 			p := newProjectWith(t, "copilot", endConfig(started, tc.quiet), nil)
-			hooks := withoutEvent(t, p.read(".github/hooks/gauntlet.json"), "agentStop")
-			if tc.auto {
-				hooks = strings.ReplaceAll(hooks, " --host copilot", "")
-			}
-			p.write(".github/hooks/gauntlet.json", hooks)
+			withoutStop(t, p, ".github/hooks/gauntlet.json", "agentStop", "copilot", tc.auto)
 			commitProject(p)
 			copilotTrust(t, p, p.dir)
 			log := captureHooks(t, p)
