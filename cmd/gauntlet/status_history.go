@@ -232,7 +232,8 @@ func decisionWords(e stophook.HistoryEntry) string {
 	case stophook.WhyHostRelease:
 		return fmt.Sprintf("let go by the host after block %d (its own cap, or the user stopped the agent), still failing: %s", e.Attempt, gates)
 	case stophook.WhyDeclared:
-		return "ALLOWED A WEAKENING DECLARED AS THE USER'S REQUEST: " + strings.TrimPrefix(e.Message, "gauntlet: allowed a weakening the user asked for: ")
+		// The notice quotes the user's words and the change's file names: cleaned for the terminal.
+		return "ALLOWED A WEAKENING DECLARED AS THE USER'S REQUEST: " + termtext.Line(strings.TrimPrefix(e.Message, "gauntlet: allowed a weakening the user asked for: "))
 	case stophook.WhyWarn:
 		return "passed with warnings: " + gates
 	case stophook.WhyCached:

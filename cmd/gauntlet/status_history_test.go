@@ -18,3 +18,14 @@ func TestDecisionWordsOfUncoveredLines(t *testing.T) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// A declared weakening's notice quotes the user's words and the change's file names: status
+// prints it on the terminal cleaned of escapes, as it does any text it did not write itself.
+func TestDecisionWordsOfDeclaredWeakeningCleaned(t *testing.T) {
+	e := stophook.HistoryEntry{Decision: "allow", Why: stophook.WhyDeclared,
+		Message: "gauntlet: allowed a weakening the user asked for: a\x1b[2J_test.go: test removed [test-deleted] — user: \"drop it\"\x07"}
+	got := describeDecision(e)
+	if want := "ALLOWED A WEAKENING DECLARED AS THE USER'S REQUEST: a_test.go: test removed [test-deleted] — user: \"drop it\""; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}

@@ -54,19 +54,12 @@ func runsOf(runs []runlog.Record, now time.Time, caps []string) (runsView, []str
 	}
 	v.From, v.To = runs[0].Time.UTC().Format("2006-01-02"), runs[len(runs)-1].Time.UTC().Format("2006-01-02")
 	times := make([]time.Time, len(runs))
+	var all verdicts
 	for i, r := range runs {
 		times[i] = r.Time
-		switch r.Verdict {
-		case "pass":
-			v.Pass++
-		case "warn":
-			v.Warn++
-		case "fail":
-			v.Fail++
-		default:
-			v.Error++
-		}
+		all.add(r.Verdict)
 	}
+	v.Pass, v.Warn, v.Fail, v.Error = all.pass, all.warn, all.fail, all.err
 	first, n, labels := chartDays(times, now)
 	v.Labels = labels
 	v.Days = runDays(runs, first, n)
@@ -115,35 +108,42 @@ func maxTime(a, b time.Time) time.Time {
 	return a
 }
 
+// verdicts counts runs by verdict; a verdict other than pass, warn and fail could not run.
+type verdicts struct{ pass, warn, fail, err int }
+
+func (c *verdicts) add(verdict string) {
+	switch verdict {
+	case "pass":
+		c.pass++
+	case "warn":
+		c.warn++
+	case "fail":
+		c.fail++
+	default:
+		c.err++
+	}
+}
+
+func (c verdicts) total() int { return c.pass + c.warn + c.fail + c.err }
+
 // runDays counts each day's runs by verdict and scales them to the busiest day.
 func runDays(runs []runlog.Record, first time.Time, n int) []runDay {
-	type tally struct{ pass, warn, fail, err int }
-	counts := make([]tally, n)
+	counts := make([]verdicts, n)
 	busiest := 1
 	for _, r := range runs {
 		i := int(r.Time.UTC().Truncate(24*time.Hour).Sub(first) / (24 * time.Hour))
 		if i < 0 || i >= n {
 			continue
 		}
-		c := &counts[i]
-		switch r.Verdict {
-		case "pass":
-			c.pass++
-		case "warn":
-			c.warn++
-		case "fail":
-			c.fail++
-		default:
-			c.err++
-		}
-		busiest = max(busiest, c.pass+c.warn+c.fail+c.err)
+		counts[i].add(r.Verdict)
+		busiest = max(busiest, counts[i].total())
 	}
 	pct := func(x int) float64 { return math.Round(float64(x)/float64(busiest)*1000) / 10 }
 	days := make([]runDay, n)
 	for i, c := range counts {
 		days[i] = runDay{Pass: pct(c.pass), Warn: pct(c.warn), Fail: pct(c.fail), Error: pct(c.err),
 			Title: fmt.Sprintf("%s: %s: %d passed, %d warned, %d failed, %d could not run",
-				first.AddDate(0, 0, i).Format("2006-01-02"), termtext.Count(c.pass+c.warn+c.fail+c.err, "run"), c.pass, c.warn, c.fail, c.err)}
+				first.AddDate(0, 0, i).Format("2006-01-02"), termtext.Count(c.total(), "run"), c.pass, c.warn, c.fail, c.err)}
 	}
 	return days
 }

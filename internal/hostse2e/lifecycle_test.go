@@ -127,15 +127,7 @@ const calcTest = "package calc\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.
 // blocks it; an honest commit is allowed. The entries an older init wrote, without --host, find
 // the same pin through detection. Nothing of gauntlet's runs in the project once Gemini exits.
 func TestGeminiSessionPin(t *testing.T) {
-	for _, tc := range []struct {
-		name, script, want string
-		auto               bool
-	}{
-		{"weakened", weakenScript, "block/fail", false},
-		{"weakened, entries without --host", weakenScript, "block/fail", true},
-		{"honest", honestScript, "allow/pass", false},
-		{"honest, entries without --host", honestScript, "allow/pass", true},
-	} {
+	for _, tc := range pinCases {
 		t.Run(tc.name, func(t *testing.T) {
 			m := startModel(t)
 			p, bin, env := geminiProject(t, pinConfig, map[string]string{"calc_test.go": calcTest})
@@ -205,11 +197,7 @@ func TestGeminiSessionEndStopsTheJudge(t *testing.T) {
 			m := startModel(t)
 			started := filepath.Join(t.TempDir(), "started")
 			p, bin, env := geminiProject(t, endConfig(started, tc.quiet), nil)
-			settings := withoutEvent(t, p.read(".gemini/settings.json"), "AfterAgent")
-			if tc.auto {
-				settings = strings.ReplaceAll(settings, " --host gemini", "")
-			}
-			p.write(".gemini/settings.json", settings)
+			withoutStop(t, p, ".gemini/settings.json", "AfterAgent", "gemini", tc.auto)
 			p.run("git", "commit", "-q", "-am", "no stop hook")
 			log := captureHooks(t, p)
 			// Turn 1 runs a command long enough for the judge to pass its quiet period and start
@@ -244,6 +232,18 @@ func checkJudgeEnded(t *testing.T, p *project, calls, started string, quiet bool
 	}
 }
 
+// pinCases are the session pin tests' variants: a weakening blocked and an honest change allowed,
+// each with init's entries and with an older init's (no --host).
+var pinCases = []struct {
+	name, script, want string
+	auto               bool
+}{
+	{"weakened", weakenScript, "block/fail", false},
+	{"weakened, entries without --host", weakenScript, "block/fail", true},
+	{"honest", honestScript, "allow/pass", false},
+	{"honest, entries without --host", honestScript, "allow/pass", true},
+}
+
 // endCases are the SessionEnd tests' variants: init's entries or an older init's (no --host),
 // and a judge running its gate or still in a quiet period (ten minutes) when the session ends.
 var endCases = []struct {
@@ -271,6 +271,17 @@ gates:
   slow:
     run: echo "$GAUNTLET_HOOK_EVENT" >> %s; sleep 300
 `
+
+// withoutStop removes the stop event's entries from a host's hook settings file, and with auto
+// the --host an older init did not write.
+func withoutStop(t *testing.T, p *project, file, stopEvent, host string, auto bool) {
+	t.Helper()
+	settings := withoutEvent(t, p.read(file), stopEvent)
+	if auto {
+		settings = strings.ReplaceAll(settings, " --host "+host, "")
+	}
+	p.write(file, settings)
+}
 
 // withoutEvent removes one event's entries from a host's hook settings (JSON).
 func withoutEvent(t *testing.T, settings, event string) string {
@@ -333,15 +344,7 @@ func settled(dir string) []string {
 // first stop is blocked, an honest commit allowed; with init's entries and an older init's
 // (--host auto). Nothing of gauntlet's runs in the project once codex exec exits.
 func TestCodexSessionPin(t *testing.T) {
-	for _, tc := range []struct {
-		name, script, want string
-		auto               bool
-	}{
-		{"weakened", weakenScript, "block/fail", false},
-		{"weakened, entries without --host", weakenScript, "block/fail", true},
-		{"honest", honestScript, "allow/pass", false},
-		{"honest, entries without --host", honestScript, "allow/pass", true},
-	} {
+	for _, tc := range pinCases {
 		t.Run(tc.name, func(t *testing.T) {
 			m := startModel(t)
 			p, codexHome := codexProjectWith(t, pinConfig, map[string]string{"calc_test.go": calcTest})
@@ -370,11 +373,7 @@ func TestCodexSessionEndStopsTheJudge(t *testing.T) {
 			m := startModel(t)
 			started := filepath.Join(t.TempDir(), "started")
 			p, codexHome := codexProjectWith(t, endConfig(started, tc.quiet), nil)
-			hooks := withoutEvent(t, p.read(".codex/hooks.json"), "Stop")
-			if tc.auto {
-				hooks = strings.ReplaceAll(hooks, " --host codex", "")
-			}
-			p.write(".codex/hooks.json", hooks)
+			withoutStop(t, p, ".codex/hooks.json", "Stop", "codex", tc.auto)
 			commitProject(p)
 			writeCodexConfig(t, codexHome, m, p.dir, "")
 			writeCodexConfig(t, codexHome, m, p.dir, codexTrustAll(t, p))
@@ -395,15 +394,7 @@ var claudeBypass = []string{"IS_SANDBOX=1"}
 
 // The example of issue 40 with Claude Code's own payloads, as for Gemini CLI and Codex.
 func TestClaudeSessionPin(t *testing.T) {
-	for _, tc := range []struct {
-		name, script, want string
-		auto               bool
-	}{
-		{"weakened", weakenScript, "block/fail", false},
-		{"weakened, entries without --host", weakenScript, "block/fail", true},
-		{"honest", honestScript, "allow/pass", false},
-		{"honest, entries without --host", honestScript, "allow/pass", true},
-	} {
+	for _, tc := range pinCases {
 		t.Run(tc.name, func(t *testing.T) {
 			m := startModel(t)
 			script := outside(t, "work.sh", tc.script)
@@ -430,11 +421,7 @@ func TestClaudeSessionEndStopsTheJudge(t *testing.T) {
 			m := startModel(t)
 			started := filepath.Join(t.TempDir(), "started")
 			p := newProjectWith(t, "claude", endConfig(started, tc.quiet), nil)
-			settings := withoutEvent(t, p.read(".claude/settings.local.json"), "Stop")
-			if tc.auto {
-				settings = strings.ReplaceAll(settings, " --host claude", "")
-			}
-			p.write(".claude/settings.local.json", settings)
+			withoutStop(t, p, ".claude/settings.local.json", "Stop", "claude", tc.auto)
 			commitProject(p)
 			log := captureHooks(t, p)
 			m.ToolUses = map[int64]fakemodel.Call{1: {Name: "Bash", Args: map[string]any{"command": "sleep 4"}}}
@@ -448,15 +435,7 @@ func TestClaudeSessionEndStopsTheJudge(t *testing.T) {
 
 // The example of issue 40 with Copilot CLI's own payloads (sessionStart), as for the others.
 func TestCopilotSessionPin(t *testing.T) {
-	for _, tc := range []struct {
-		name, script, want string
-		auto               bool
-	}{
-		{"weakened", weakenScript, "block/fail", false},
-		{"weakened, entries without --host", weakenScript, "block/fail", true},
-		{"honest", honestScript, "allow/pass", false},
-		{"honest, entries without --host", honestScript, "allow/pass", true},
-	} {
+	for _, tc := range pinCases {
 		t.Run(tc.name, func(t *testing.T) {
 			m := startModel(t)
 			p := newProjectWith(t, "copilot", pinConfig, map[string]string{"calc_test.go": calcTest})
@@ -481,11 +460,7 @@ func TestCopilotSessionEndStopsTheJudge(t *testing.T) {
 			m := startModel(t)
 			started := filepath.Join(t.TempDir(), "started")
 			p := newProjectWith(t, "copilot", endConfig(started, tc.quiet), nil)
-			hooks := withoutEvent(t, p.read(".github/hooks/gauntlet.json"), "agentStop")
-			if tc.auto {
-				hooks = strings.ReplaceAll(hooks, " --host copilot", "")
-			}
-			p.write(".github/hooks/gauntlet.json", hooks)
+			withoutStop(t, p, ".github/hooks/gauntlet.json", "agentStop", "copilot", tc.auto)
 			commitProject(p)
 			copilotTrust(t, p, p.dir)
 			log := captureHooks(t, p)

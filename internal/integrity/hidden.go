@@ -25,25 +25,36 @@ const hashBatch = 200
 // conversion and Git LFS (no other filter driver: internal/git sets them aside), so that a file
 // is called changed exactly when gauntlet's git calls would call it so.
 func hiddenChanges(ctx context.Context, snap *snapshot.Snapshot) ([]gates.IntegrityFinding, error) {
-	tree, err := snap.Tree(ctx)
+	found, edited, err := hiddenEdits(ctx, snap)
 	if err != nil {
 		return nil, err
+	}
+	for _, ie := range edited {
+		found = append(found, hiddenFinding(ie, "was edited"))
+	}
+	return found, nil
+}
+
+// hiddenEdits are the findings for hidden files deleted from the work tree, and the hidden
+// entries whose work-tree file git hashes to another object than the index's.
+func hiddenEdits(ctx context.Context, snap *snapshot.Snapshot) (deleted []gates.IntegrityFinding, edited []snapshot.IndexEntry, err error) {
+	tree, err := snap.Tree(ctx)
+	if err != nil {
+		return nil, nil, err
 	}
 	special, err := tree.Special(ctx)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	found, present := hiddenFiles(snap.Root(), special)
+	deleted, present := hiddenFiles(snap.Root(), special)
 	for start := 0; start < len(present); start += hashBatch {
-		edited, err := editedOf(ctx, snap.Root(), present[start:min(start+hashBatch, len(present))])
+		batch, err := editedOf(ctx, snap.Root(), present[start:min(start+hashBatch, len(present))])
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		for _, ie := range edited {
-			found = append(found, hiddenFinding(ie, "was edited"))
-		}
+		edited = append(edited, batch...)
 	}
-	return found, nil
+	return deleted, edited, nil
 }
 
 // hiddenFiles sorts the hidden entries among special: the findings for assume-unchanged files
@@ -101,15 +112,13 @@ func hiddenFinding(ie snapshot.IndexEntry, what string) gates.IntegrityFinding {
 // HiddenEdited are the files git is told not to look at (assume-unchanged, skip-worktree) that
 // were edited in the work tree: the change's files all the same, for {files}.
 func HiddenEdited(ctx context.Context, snap *snapshot.Snapshot) ([]string, error) {
-	found, err := hiddenChanges(ctx, snap)
+	_, edited, err := hiddenEdits(ctx, snap)
 	if err != nil {
 		return nil, err
 	}
 	var out []string
-	for _, f := range found {
-		if _, err := os.Lstat(filepath.Join(snap.Root(), filepath.FromSlash(f.File))); err == nil {
-			out = append(out, f.File)
-		}
+	for _, ie := range edited {
+		out = append(out, ie.Path)
 	}
 	return out, nil
 }
