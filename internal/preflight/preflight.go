@@ -435,7 +435,8 @@ func runsNodeCode(prog string, args []string) bool {
 }
 
 func checkNode(prog, root, dir string, env Env, add func(Problem)) {
-	if declaresNoDependency(env, dir) {
+	pkg := readPackageJSON(env, dir)
+	if NoDependencies(pkg) {
 		return // nothing to install: `npm install` would make no tool appear, node --test needs none
 	}
 	if !env.Exists(filepath.Join(dir, "node_modules")) && !env.Exists(filepath.Join(root, "node_modules")) {
@@ -447,22 +448,26 @@ func checkNode(prog, root, dir string, env Env, add func(Problem)) {
 			Fix: inDir(root, dir, nodeRunners()[prog])})
 		return
 	}
-	if usesPlaywright(dir) && !playwrightBrowsers(env) {
+	if usesPlaywright(pkg) && !playwrightBrowsers(env) {
 		exec := map[string]string{"npm": "npx", "npx": "npx", "pnpm": "pnpm exec", "yarn": "yarn", "bun": "bunx", "bunx": "bunx"}[prog]
 		add(Problem{Tool: "Playwright browsers", Message: "the project uses Playwright, but its browsers are not installed",
 			Fix: inDir(root, dir, exec+" playwright install --with-deps")})
 	}
 }
 
-// declaresNoDependency says whether dir's package.json declares no dependency of any kind, so
-// that node_modules is not missing but has nothing to hold. A package.json that cannot be read
-// or parsed says nothing.
-func declaresNoDependency(env Env, dir string) bool {
+// readPackageJSON is dir's package.json, read once for every question checkNode asks of it
+// (whether it declares no dependency, so that node_modules is not missing but has nothing to
+// hold; whether it uses Playwright); nil when env reads no file or it cannot be read, which
+// answers no to both.
+func readPackageJSON(env Env, dir string) []byte {
 	if env.ReadFile == nil {
-		return false
+		return nil
 	}
 	data, err := env.ReadFile(filepath.Join(dir, "package.json"))
-	return err == nil && NoDependencies(data)
+	if err != nil {
+		return nil
+	}
+	return data
 }
 
 // NoDependencies says whether a package.json's content declares no dependency of any kind and
@@ -496,16 +501,13 @@ func relTo(root, dir string) string {
 	return dir
 }
 
-func usesPlaywright(dir string) bool {
-	data, err := safefile.ReadFile(filepath.Join(dir, "package.json"), 1<<20, time.Now().Add(5*time.Second))
-	if err != nil {
-		return false
-	}
+// usesPlaywright says whether a package.json's content depends on Playwright.
+func usesPlaywright(packageJSON []byte) bool {
 	var pkg struct {
 		Dependencies    map[string]any `json:"dependencies"`
 		DevDependencies map[string]any `json:"devDependencies"`
 	}
-	if json.Unmarshal(data, &pkg) != nil {
+	if json.Unmarshal(packageJSON, &pkg) != nil {
 		return false
 	}
 	for _, name := range []string{"@playwright/test", "playwright"} {

@@ -128,11 +128,15 @@ func TestPlaywrightBrowsers(t *testing.T) {
 	}
 	g := []gates.Gate{check("e2e", "pnpm exec playwright test")}
 	modules := filepath.Join(root, "node_modules")
-	got := CheckEnv(root, g, fakeEnv([]string{"pnpm"}, modules))
+	env := fakeEnv([]string{"pnpm"}, modules)
+	env.ReadFile = os.ReadFile
+	got := CheckEnv(root, g, env)
 	if len(got) != 1 || got[0].Tool != "Playwright browsers" || got[0].Fix != "pnpm exec playwright install --with-deps" {
 		t.Errorf("problems = %+v, want the browsers with pnpm exec playwright install", got)
 	}
-	if got := CheckEnv(root, g, fakeEnv([]string{"pnpm"}, modules, "/home/u/.cache/ms-playwright")); len(got) != 0 {
+	installed := fakeEnv([]string{"pnpm"}, modules, "/home/u/.cache/ms-playwright")
+	installed.ReadFile = os.ReadFile
+	if got := CheckEnv(root, g, installed); len(got) != 0 {
 		t.Errorf("browsers installed, problems = %+v", got)
 	}
 }

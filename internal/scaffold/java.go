@@ -220,12 +220,13 @@ func detectGradle(c *dirContext) *Project {
 	if exists(c.abs, "gradlew") {
 		gradle = "./gradlew"
 	}
-	_, build := firstFile(c.abs, "build.gradle.kts", "build.gradle")
+	// The build file is read once: its name is each gate's source, its text says whether spotless is applied.
+	buildFile, build := firstFile(c.abs, "build.gradle.kts", "build.gradle")
 	spotless := gradleSpotless().Match(build)
 	check, declared := c.pick("gradle-check")
 	if !declared {
 		check = Gate{Name: "check", Comment: "the tests and every verification task the build applies (gradle check)",
-			Run: gradle + " check", Timeout: javaTime, Source: "from " + firstNonEmpty(gradleFile(c.abs), "the Gradle build")}
+			Run: gradle + " check", Timeout: javaTime, Source: "from " + firstNonEmpty(buildFile, "the Gradle build")}
 		if spotless {
 			check.Run += " -x spotlessCheck" // the fmt gate's: one report, with its fix
 		}
@@ -235,15 +236,9 @@ func detectGradle(c *dirContext) *Project {
 		p.Gates = append(p.Gates, g)
 	} else if spotless {
 		p.Gates = append(p.Gates, Gate{Name: "fmt", Comment: "files spotless would reformat", Run: gradle + " spotlessCheck",
-			Fix: gradle + " spotlessApply", Timeout: lintTime, Source: "from " + gradleFile(c.abs) + ", spotless"})
+			Fix: gradle + " spotlessApply", Timeout: lintTime, Source: "from " + buildFile + ", spotless"})
 	}
 	return p
-}
-
-// gradleFile is the build file of a Gradle project, "" when it has only a settings file.
-func gradleFile(dir string) string {
-	name, _ := firstFile(dir, "build.gradle.kts", "build.gradle")
-	return name
 }
 
 // mavenPhases are the lifecycle phases that run the tests (and the checks bound before them).

@@ -111,15 +111,11 @@ func TestNoxSessionsBecomeGates(t *testing.T) {
 	for _, g := range Layout(projects) {
 		got[g.Name] = g.Run + " <- " + g.Source
 	}
-	for name, want := range map[string]string{
+	wantGates(t, got, map[string]string{
 		"flake8":    "flake8 src <- from noxfile.py, session lint",
 		"typecheck": "mypy src <- from noxfile.py, session type-check",
 		"spelling":  "codespell --check-filenames <- from noxfile.py, session spelling",
-	} {
-		if got[name] != want {
-			t.Errorf("gate %s = %q, want %q (gates: %v)", name, got[name], want, got)
-		}
-	}
+	})
 	if want := "pytest <- from noxfile.py, session tests; also in noxfile.py, session compat, noxfile.py, session cov_tests"; got["test"] != want {
 		t.Errorf("gate test = %q, want %q (gates: %v)", got["test"], want, got)
 	}

@@ -60,11 +60,7 @@ func TestLefthookJobs(t *testing.T) {
 		"web-lint": "npx eslint . <- from lefthook.yml, pre-commit job web.1",
 		"web-fmt":  "npx prettier --check --ignore-unknown {files} <- from lefthook.yml, pre-commit job web.2.1",
 	}
-	for name, w := range want {
-		if got[name] != w {
-			t.Errorf("gate %s = %q, want %q\nall: %v", name, got[name], w, got)
-		}
-	}
+	wantGates(t, got, want)
 	for name, g := range got {
 		if strings.Contains(g, "commitlint") {
 			t.Errorf("gate %s runs commit-msg's commitlint, which checks no code: %q", name, g)
@@ -109,11 +105,7 @@ func TestToxContinuedCommands(t *testing.T) {
 		"flake8":    "flake8 src tests --count <- from tox.ini, env lint",
 		"typecheck": "mypy -- src <- from tox.ini, env lint",
 	}
-	for name, w := range want {
-		if got[name] != w {
-			t.Errorf("gate %s = %q, want %q\nall: %v", name, got[name], w, got)
-		}
-	}
+	wantGates(t, got, want)
 	for name, g := range got {
 		if strings.Contains(g, "\\") || strings.Contains(g, "ci:") {
 			t.Errorf("gate %s keeps tox's line syntax: %q", name, g)
@@ -135,11 +127,7 @@ func TestMakeComputedArgumentsRunTheTarget(t *testing.T) {
 		"test": "go test -race ./... <- from Makefile, target test",
 		"lint": "make lint <- from Makefile, target lint",
 	}
-	for name, w := range want {
-		if got[name] != w {
-			t.Errorf("gate %s = %q, want %q\nall: %v", name, got[name], w, got)
-		}
-	}
+	wantGates(t, got, want)
 	if g, ok := gateByName(detectTree(t, files), "vet"); ok && (g.Fix != "" || len(g.Inputs) > 0) {
 		t.Errorf("make vet: fix %q inputs %q, want neither (the target's inputs are make's)", g.Fix, g.Inputs)
 	}
@@ -164,11 +152,7 @@ func TestCIOnlyRepositoryGetsItsGates(t *testing.T) {
 		"yamllint": "yamllint -s {files} <- from .github/workflows/check.yml, job check",
 		"update":   "shell/update.sh --check <- from .github/workflows/check.yml, job check",
 	}
-	for name, w := range want {
-		if got[name] != w {
-			t.Errorf("gate %s = %q, want %q\nall: %v", name, got[name], w, got)
-		}
-	}
+	wantGates(t, got, want)
 	notes := allNotes(detectTree(t, files))
 	for _, setup := range []string{"unset", "mkdir", "curl", "install.sh"} {
 		if strings.Contains(notes, setup) {
@@ -210,11 +194,7 @@ func TestPreCommitCheckingHooks(t *testing.T) {
 		// markdownlint/markdownlint's hook is the Ruby mdl, not the Node markdownlint.
 		"mdl": "mdl . <- from .pre-commit-config.yaml, hook markdownlint",
 	}
-	for name, w := range want {
-		if got[name] != w {
-			t.Errorf("gate %s = %q, want %q\nall: %v", name, got[name], w, got)
-		}
-	}
+	wantGates(t, got, want)
 }
 
 // What sets up, reports or generates in a check target is no check left out: init names only
@@ -482,5 +462,15 @@ func TestRunnerFlagsValuesAndSplats(t *testing.T) {
 	}
 	if _, ok := literalArgs(`"pytest", *coverage`); ok {
 		t.Error("a computed splat other than posargs is read as literal")
+	}
+}
+
+// wantGates checks that each gate named in want runs as want says (command <- source).
+func wantGates(t *testing.T, got, want map[string]string) {
+	t.Helper()
+	for name, w := range want {
+		if got[name] != w {
+			t.Errorf("gate %s = %q, want %q\nall: %v", name, got[name], w, got)
+		}
 	}
 }

@@ -96,14 +96,10 @@ func TestColourForcingFlagsDropped(t *testing.T) {
 		".github/workflows/ci.yml": "jobs:\n  lint:\n    steps:\n      - run: yamllint -s .\n      - run: typos --color=always\n",
 	}
 	got := gateSources(t, files)
-	for name, want := range map[string]string{
+	wantGates(t, got, map[string]string{
 		"ansible-lint": "python3 -m ansiblelint site.yml -c .ansible-lint <- from .pre-commit-config.yaml, hook ansible-lint",
 		"typos":        "typos <- from .github/workflows/ci.yml, job lint",
-	} {
-		if got[name] != want {
-			t.Errorf("%s = %q, want %q", name, got[name], want)
-		}
-	}
+	})
 }
 
 // pre-commit's docs exclude single files with an anchored path (`exclude: ^docs/conf.py$`,
@@ -179,14 +175,10 @@ func TestShellScriptCIRunsIsFollowed(t *testing.T) {
 			"      - run: \"scripts/test\"\n",
 	}
 	got := gateSources(t, files)
-	for name, want := range map[string]string{
+	wantGates(t, got, map[string]string{
 		"lint":      "ruff check pkg tests <- from scripts/check, run by .github/workflows/ci.yml, job tests",
 		"typecheck": "mypy pkg tests <- from scripts/check, run by .github/workflows/ci.yml, job tests",
-	} {
-		if got[name] != want {
-			t.Errorf("%s = %q\nwant %q\n(all: %v)", name, got[name], want, got)
-		}
-	}
+	})
 	if !strings.Contains(got["fmt"], "ruff format") || !strings.Contains(got["fmt"], "scripts/check, run by") {
 		t.Errorf("fmt = %q, want scripts/check's ruff format", got["fmt"])
 	}
