@@ -233,7 +233,7 @@ func decisionWords(e stophook.HistoryEntry) string {
 		return fmt.Sprintf("let go by the host after block %d (its own cap, or the user stopped the agent), still failing: %s", e.Attempt, gates)
 	case stophook.WhyDeclared:
 		// The notice quotes the user's words and the change's file names: cleaned for the terminal.
-		return "ALLOWED A WEAKENING DECLARED AS THE USER'S REQUEST: " + termtext.Line(strings.TrimPrefix(e.Message, "gauntlet: allowed a weakening the user asked for: "))
+		return "ALLOWED A WEAKENING DECLARED AS THE USER'S REQUEST: " + termtext.Line(strings.TrimPrefix(e.Message, stophook.DeclaredNoticePrefix))
 	case stophook.WhyWarn:
 		return "passed with warnings: " + gates
 	case stophook.WhyCached:

@@ -138,6 +138,10 @@ func mentionsAny(text string, names []string) bool {
 }
 
 // declaredMessage is the loud notice: each finding with the user's words or the claim.
+// DeclaredNoticePrefix opens the notice of a stop let go on a declared weakening; status reads
+// the history's message after it.
+const DeclaredNoticePrefix = "gauntlet: allowed a weakening the user asked for: "
+
 func declaredMessage(ds []declaration) string {
 	parts := make([]string, 0, len(ds))
 	for _, d := range ds {
@@ -147,7 +151,7 @@ func declaredMessage(ds []declaration) string {
 		}
 		parts = append(parts, d.finding.File+": "+termtext.Short(termtext.Line(d.finding.Message), maxFindingBytes)+" ["+d.finding.Rule+"] — "+who)
 	}
-	return "gauntlet: allowed a weakening the user asked for: " + strings.Join(parts, "; ")
+	return DeclaredNoticePrefix + strings.Join(parts, "; ")
 }
 
 // readWords reads the transcript's tail for the messages the user typed (gauntlet's own reasons
