@@ -137,11 +137,11 @@ func mentionsAny(text string, names []string) bool {
 	return false
 }
 
-// declaredMessage is the loud notice: each finding with the user's words or the claim.
 // DeclaredNoticePrefix opens the notice of a stop let go on a declared weakening; status reads
 // the history's message after it.
 const DeclaredNoticePrefix = "gauntlet: allowed a weakening the user asked for: "
 
+// declaredMessage is the loud notice: each finding with the user's words or the claim.
 func declaredMessage(ds []declaration) string {
 	parts := make([]string, 0, len(ds))
 	for _, d := range ds {
