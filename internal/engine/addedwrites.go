@@ -22,9 +22,11 @@ import (
 // changed nothing the base's gates judged, and git says so: it is not named.
 
 // addedWatch reads the tree's identities once the base's gates are done, and again once the
-// added gates are; it is nil when no added gate runs.
+// added gates are, from the run's one reading of the tree after its gates (after); it is nil when
+// no added gate runs.
 type addedWatch struct {
-	read   func() (*snapshot.Tree, snapshot.Identities, error)
+	base   func() (*snapshot.Tree, error)
+	after  func() (*snapshot.Tree, error)
 	before snapshot.Identities
 	// judged is the tree the base's gates found, when the run read it before its gates (nil:
 	// every changed identity is named).
@@ -36,13 +38,8 @@ func newAddedWatch(ctx context.Context, e *execution) *addedWatch {
 	if !slices.ContainsFunc(e.toRun, func(g gates.Gate) bool { return g.AfterBase }) {
 		return nil
 	}
-	w := &addedWatch{read: func() (*snapshot.Tree, snapshot.Identities, error) {
-		t, err := NewSnapshot(e.cfg, e.req.Scope).Tree(ctx)
-		if err != nil {
-			return nil, snapshot.Identities{}, err
-		}
-		ids, err := t.Identities(ctx)
-		return t, ids, err
+	w := &addedWatch{after: e.treeAfterRun(ctx), base: func() (*snapshot.Tree, error) {
+		return NewSnapshot(e.cfg, e.req.Scope).Tree(ctx)
 	}}
 	if e.before != nil {
 		w.judged = e.before.tree
@@ -52,16 +49,24 @@ func newAddedWatch(ctx context.Context, e *execution) *addedWatch {
 
 // baseDoneFunc is the runner's BaseDone: it reads the tree the base's gates judged (nil when no
 // added gate runs).
-func (w *addedWatch) baseDoneFunc() func() {
+func (w *addedWatch) baseDoneFunc(ctx context.Context) func() {
 	if w == nil {
 		return nil
 	}
-	return func() { w.before, w.ok = w.readOK() }
+	return func() {
+		_, ids, err := identities(ctx, w.base)
+		w.before, w.ok = ids, err == nil
+	}
 }
 
-func (w *addedWatch) readOK() (snapshot.Identities, bool) {
-	_, ids, err := w.read()
-	return ids, err == nil
+// identities reads the tree with read, and its files' identities now.
+func identities(ctx context.Context, read func() (*snapshot.Tree, error)) (*snapshot.Tree, snapshot.Identities, error) {
+	t, err := read()
+	if err != nil {
+		return nil, snapshot.Identities{}, err
+	}
+	ids, err := t.Identities(ctx)
+	return t, ids, err
 }
 
 // finding is the attempt the added gates made on the tree (ok false: none was seen), naming the
@@ -71,7 +76,7 @@ func (w *addedWatch) finding(ctx context.Context, ran []gates.Result, byName map
 		return gates.IntegrityFinding{}, false
 	}
 	names := addedRan(ran, byName)
-	tree, after, err := w.read()
+	tree, after, err := identities(ctx, w.after)
 	switch {
 	case err != nil && ctx.Err() != nil:
 		return gates.IntegrityFinding{}, false // the run was stopped: nothing is judged

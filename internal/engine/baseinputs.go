@@ -81,8 +81,10 @@ func lendIgnoredFiles(ctx context.Context, root, baseRoot string, atStart map[st
 			lent++
 		}
 	}
+	// A file kept at the start is lent as it was then: not read again.
 	budget := sink{files: maxLentFiles - lent, bytes: maxLentBytes, fileBytes: maxLentFileBytes,
-		put: func(name string, data []byte) bool { return writeLent(to, name, data) }}
+		skip: func(name string) bool { _, kept := atStart[name]; return kept },
+		put:  func(name string, data []byte) bool { return writeLent(to, name, data) }}
 	walkIgnored(ctx, root, &budget)
 }
 
@@ -132,10 +134,12 @@ func walkIgnored(ctx context.Context, root string, to *sink) {
 	}
 }
 
-// sink takes the files read, within its bounds: put says whether it took one.
+// sink takes the files read, within its bounds: put says whether it took one; a file skip
+// names (when set) is not read.
 type sink struct {
 	files            int
 	bytes, fileBytes int64
+	skip             func(name string) bool
 	put              func(name string, data []byte) bool
 }
 
@@ -180,7 +184,7 @@ func (l *lender) walk(dir string) {
 
 // lend reads one regular file, boundedly, for the sink.
 func (l *lender) lend(name string) {
-	if !lendablePath(name) {
+	if !lendablePath(name) || (l.to.skip != nil && l.to.skip(name)) {
 		return
 	}
 	f, info, err := safefile.OpenInRoot(l.from, name, l.deadline)

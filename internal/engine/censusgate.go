@@ -114,11 +114,7 @@ func (gc *gateCensus) goShow(reqs []census.Request) (census.GoShow, bool) {
 // command is the gate's command with the requests in place, quoted for sh in a run: string
 // (PlanCensus asked for a file argument only where the shell is sh's kind).
 func (gc *gateCensus) command(reqs []census.Request, reports []string) census.Command {
-	cmd := census.Command{Argv: gc.gate.Argv}
-	if gc.gate.Run != "" {
-		cmd = census.Command{Shell: gc.gate.Run}
-	}
-	return census.Apply(cmd, reqs, func(i int) string { return reports[i] }, gates.ShellQuote)
+	return census.Apply(commandOf(gc.gate), reqs, func(i int) string { return reports[i] }, gates.ShellQuote)
 }
 
 // reportPaths says where each request's report is: a file of the run for the ones gauntlet

@@ -41,11 +41,7 @@ func PlanCensus(g gates.Gate) CensusPlan {
 	if g.Tests != "" {
 		return CensusPlan{TestGate: true, Tests: g.Tests}
 	}
-	cmd := census.Command{Argv: g.Argv, Shell: g.Run}
-	if g.Run != "" {
-		cmd.Argv = nil
-	}
-	reqs := census.Detect(cmd)
+	reqs := census.Detect(commandOf(g))
 	plan := CensusPlan{TestGate: len(reqs) > 0 || testName(g.Name) || g.Coverage != ""}
 	if !plan.TestGate {
 		return plan

@@ -30,10 +30,10 @@ const (
 // no runner is counted through the runners its package script or Makefile target runs.
 func PlanCensusIn(g gates.Gate, root string) CensusPlan {
 	plan := PlanCensus(g)
-	if plan.Counted() || !isCheck(g) || g.Setup || g.Tests == gates.Off || len(census.Detect(gateCommand(g))) > 0 {
+	if plan.Counted() || !isCheck(g) || g.Setup || g.Tests == gates.Off || len(census.Detect(commandOf(g))) > 0 {
 		return plan
 	}
-	reqs, why := scriptCensus(gateCommand(g), filepath.Join(root, g.Dir))
+	reqs, why := scriptCensus(commandOf(g), filepath.Join(root, g.Dir))
 	if len(reqs) == 0 && why == "" {
 		return plan
 	}
@@ -47,14 +47,6 @@ func PlanCensusIn(g gates.Gate, root string) CensusPlan {
 	}
 	plan.Uncounted, plan.Requests = "", reqs
 	return plan
-}
-
-// gateCommand is the gate's command as census reads it.
-func gateCommand(g gates.Gate) census.Command {
-	if g.Run != "" {
-		return census.Command{Shell: g.Run}
-	}
-	return census.Command{Argv: g.Argv}
 }
 
 // scriptRunner is a runner a script runs: its request as the script's command would make it,

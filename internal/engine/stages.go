@@ -203,13 +203,13 @@ func (e *execution) runGates(ctx context.Context) []gates.Result {
 		Readers: joinReaders(causeReaders(cfg.Root, slices.Concat(e.env, req.ExtraEnv)),
 			findingReaders(cfg.Root, e.judge, added), e.tests.readers),
 		Invocations: e.tests.invocations,
-		BaseDone:    e.added.baseDoneFunc(),
+		BaseDone:    e.added.baseDoneFunc(ctx),
 	})
+	// The base's checkout goes before the worktree is read again for gates that wrote.
+	e.judge.close()
 	if f, ok := e.added.finding(ctx, ran, gatesByName(cfg), ConfigFile(cfg)); ok {
 		e.addedWrote = append(e.addedWrote, f)
 	}
-	// The base's checkout goes before the worktree is read again for gates that wrote.
-	e.judge.close()
 	return ran
 }
 
