@@ -4,9 +4,12 @@ package main
 import (
 	"os"
 	"os/signal"
+	"path/filepath"
 	"syscall"
 
 	"github.com/spf13/cobra"
+
+	"github.com/gauntlet-dev/gauntlet/internal/covshim"
 )
 
 func main() {
@@ -16,6 +19,19 @@ func main() {
 // Main runs one command line and returns the process exit code. It is the only place that turns
 // errors into exit codes, so that deferred cleanups (lock release, process kills) always run.
 func Main(args []string, ios *IOStreams) int {
+	if len(args) > 0 && args[0] == covshim.Command {
+		// go test starting a tool through the shim: nothing of the CLI, as fast as it can.
+		return covshim.Main(args[1:], ios.Out, ios.ErrOut)
+	}
+	// go starts the shim in its own directories: a relative name is read from where this started.
+	startDir, _ := os.Getwd()
+	covshim.Enable(func() string {
+		path, _ := selfPath()
+		if path != "" && !filepath.IsAbs(path) {
+			path = filepath.Join(startDir, path)
+		}
+		return path
+	})
 	setCacheVersion()
 	// A reader that went away (`gauntlet run | head -1`, a host that closed stderr) must make
 	// writes fail with EPIPE, not kill gauntlet by SIGPIPE while its gates run on unsupervised.

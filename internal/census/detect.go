@@ -85,6 +85,12 @@ type Request struct {
 	// CoverProfile, for go test, is the -coverprofile the command already names ("" none):
 	// where its coverage is read, rather than asking for another.
 	CoverProfile string
+	// Program is the command's word that names the runner's program, as written ("go",
+	// "/usr/local/go/bin/go").
+	Program string
+	// Toolexec, for go test, says the command (or a GOFLAGS assignment before it) names its own
+	// -toolexec, which a caller's must not replace.
+	Toolexec bool
 	// Env, for a runner a script runs (ViaScript), are KEY=VALUE entries the runner reads from
 	// its environment; the caller adds each value to the one the gate already has, after a space.
 	Env []string
@@ -419,9 +425,10 @@ func goTestRunner(w []string, i int) (Request, bool) {
 	if path.Base(w[i]) != "go" || i+1 >= len(w) || w[i+1] != "test" {
 		return Request{}, false
 	}
-	r := Request{Runner: "go test", Format: FormatGo, At: i + 1}
+	r := Request{Runner: "go test", Format: FormatGo, At: i + 1, Program: w[i]}
 	r.CoverProfile, _ = flagValue(w[i+2:], "-coverprofile", "--coverprofile")
 	show, goflagsJSON := goShow(w, i)
+	r.Toolexec = show.Toolexec
 	if v, ok := flagValue(w[i+2:], "-json", "--json"); (!ok || v == "false") && !goflagsJSON {
 		r.Args, r.Display, r.Go = []string{"-json"}, DisplayGoEvents, show
 	}

@@ -25,6 +25,8 @@ type GoShow struct {
 	// Cover: the command (or GOFLAGS) asks for coverage itself (-cover, -coverprofile,
 	// -covermode, -coverpkg): the coverage lines go test prints are the user's.
 	Cover bool
+	// Toolexec: the command (or GOFLAGS) names its own -toolexec.
+	Toolexec bool
 	// HideCoverage: the caller added -coverprofile and the user did not ask for coverage, so the
 	// coverage lines go test prints because of it are not shown (set by the caller).
 	HideCoverage bool
@@ -95,6 +97,7 @@ func showOf(flags map[string]string, packages bool) GoShow {
 		Streams:   !packages || flags["bench"] != "" || flags["fuzz"] != "",
 		FinalFail: packages && flags["fuzz"] == "",
 		Cover:     coverAsked(flags),
+		Toolexec:  flags["toolexec"] != "",
 	}
 }
 
@@ -122,6 +125,9 @@ func (s GoShow) WithGOFLAGS(goflags string) GoShow {
 	}
 	if coverAsked(flags) {
 		s.Cover = true
+	}
+	if flags["toolexec"] != "" {
+		s.Toolexec = true
 	}
 	return s
 }

@@ -32,6 +32,9 @@ type censusStage struct {
 	temp     *runTemp
 	gates    map[string]*gateCensus
 	nodeProbe
+	// covdata memoizes, per go and directory, the covdata executable go test's coverage runs.
+	covdataMu sync.Mutex
+	covdata   map[covdataKey]string
 }
 
 // newCensusStage plans the census of every test gate of toRun. The run's temp directory, where

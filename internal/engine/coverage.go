@@ -7,6 +7,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -39,6 +40,8 @@ type CoveragePlan struct {
 	Named []string
 	// Unmeasured says why a gate with coverage: has none read; "" when it has.
 	Unmeasured string
+	// Default: the gate has no coverage: key and is covered because its go test can be asked.
+	Default bool
 }
 
 // Measured says whether coverage is read for the gate.
@@ -48,19 +51,35 @@ func (p CoveragePlan) Measured() bool {
 
 // PlanCoverage decides how a gate's coverage is read, from the gate and its census plan (the
 // runners its command runs). It reads only the gate, so that doctor says what a run does.
-// A gate without coverage: measures none. Measured on a real Go project, go test's
-// -coverprofile cost 1.8x a stop's CPU after an edit and 5.3x on an unchanged tree (it builds
-// and reads every package without tests with coverage, uncached), against a goal of 1.15x: the
-// default waits for a cheaper way (docs/census.md).
+// A gate without coverage: is covered where its command runs go test and gauntlet can add to it
+// (Default), and silently not otherwise; coverage: off measures none. go test's -coverprofile
+// costs what instrumenting the changed packages costs, once its covdata runs through the shim
+// (internal/covshim, docs/census.md).
 func PlanCoverage(g gates.Gate, cp CensusPlan) CoveragePlan {
 	switch {
-	case g.Coverage == gates.Off || g.Coverage == "":
+	case g.Coverage == gates.Off:
 		return CoveragePlan{}
+	case g.Coverage == "":
+		if cp.Uncounted != "" {
+			return CoveragePlan{}
+		}
+		plan := askGoCoverage(cp)
+		plan.Default = plan.Measured()
+		return plan
 	case g.Coverage != gates.CoverageAuto:
 		return CoveragePlan{Reports: g.Coverage}
 	case cp.Uncounted != "":
 		return CoveragePlan{Unmeasured: "coverage: auto needs a command gauntlet can add to, and " + cp.Uncounted}
 	}
+	plan := askGoCoverage(cp)
+	if !plan.Measured() {
+		plan.Unmeasured = "coverage: auto asks go test for its cover profile, and the command runs none: name the report the gate writes (lcov, coverage.py's JSON, a Go cover profile) in coverage: PATH"
+	}
+	return plan
+}
+
+// askGoCoverage asks each go test the gate runs for its cover profile, or reads the one it names.
+func askGoCoverage(cp CensusPlan) CoveragePlan {
 	var plan CoveragePlan
 	for _, r := range cp.Requests {
 		switch {
@@ -69,11 +88,8 @@ func PlanCoverage(g gates.Gate, cp CensusPlan) CoveragePlan {
 			plan.Named = append(plan.Named, r.CoverProfile)
 		default:
 			plan.Ask = append(plan.Ask, census.Request{Runner: r.Runner, At: r.At, Offset: r.Offset,
-				Args: []string{"-coverprofile=" + census.FilePlaceholder}})
+				Program: r.Program, Toolexec: r.Toolexec, Args: []string{"-coverprofile=" + census.FilePlaceholder}})
 		}
-	}
-	if !plan.Measured() {
-		plan.Unmeasured = "coverage: auto asks go test for its cover profile, and the command runs none: name the report the gate writes (lcov, coverage.py's JSON, a Go cover profile) in coverage: PATH"
 	}
 	return plan
 }
@@ -99,12 +115,16 @@ func (gc *gateCensus) askCoverage() ([]census.Request, []string, error) {
 		return nil, nil, nil
 	}
 	var files []string
-	for i := range cv.plan.Ask {
+	ask := slices.Clone(cv.plan.Ask)
+	for i, r := range ask {
 		dir, err := gc.stage.temp.open()
 		if err != nil {
 			return nil, nil, err
 		}
 		files = append(files, filepath.Join(dir, fmt.Sprintf("%s-cover-%d.out", gc.gate.Name, i)))
+		if flag := gc.stage.toolexecFlag(gc, r); flag != "" {
+			ask[i].Args = append(slices.Clone(r.Args), flag)
+		}
 	}
 	cv.profiles = append(cv.profiles, files...)
 	for _, p := range cv.plan.Named {
@@ -114,7 +134,7 @@ func (gc *gateCensus) askCoverage() ([]census.Request, []string, error) {
 		cv.profiles = append(cv.profiles, p)
 	}
 	gc.snapshotReports(cv.profiles)
-	return cv.plan.Ask, files, nil
+	return ask, files, nil
 }
 
 // readCoverage reads the gate's coverage once it has ended: the profiles, or the reports its

@@ -1,0 +1,154 @@
+// Package covshim makes go test's coverage of packages without tests cheap enough to be on by
+// default. Since Go 1.22, `go test -coverprofile` reports a package without test files at 0%,
+// and does so on every run, test cache or not, by starting `go tool covdata` twice for each such
+// package: each start of the go command computes covdata's build (Go 1.24 and later no longer
+// ship it prebuilt), about 0.1 s of CPU, 1.4 s on a project with seven such packages against a
+// 1.5 s test run. gauntlet resolves covdata's executable once a run (`go tool -n covdata`, in
+// the gate's directory and environment) and has go test start each tool through this shim
+// (-toolexec): `go tool covdata` becomes covdata itself, every other tool runs as go started it.
+// -toolexec does not enter go's cache keys (a tool's identity is what it prints for -V=full,
+// through the shim), so cached results stay cached. A covdata that fails is never the shim's
+// word: the command go asked for runs instead, as go asked.
+package covshim
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Command is the first argument that starts gauntlet as the shim (main dispatches on it before
+// anything else): not a command of the CLI, never shown.
+const Command = "__covdata-shim"
+
+// maxOutput bounds what covdata prints that the shim holds before passing it on: a percent line,
+// or nothing for textfmt.
+const maxOutput = 1 << 20
+
+// covdataTimeout bounds one covdata run: it reads one package's meta-data file, in milliseconds;
+// past the bound the command go asked for runs instead.
+const covdataTimeout = 2 * time.Minute
+
+// self gives the program the shim is started as, once asked (finding it can search PATH, which
+// a command that runs no go test never pays).
+var self atomic.Pointer[func() string]
+
+// Enable says the shim can be started as the program path gives (gauntlet's own executable, by
+// the name it was started with). Until it is called, Flag gives nothing: a test binary that is
+// not gauntlet must never be started as the shim.
+func Enable(path func() string) {
+	once := sync.OnceValue(path)
+	self.Store(&once)
+}
+
+// Flag is the -toolexec flag that has go test start its tools through the shim, with covdata
+// the executable `go tool covdata` runs; "" when no shim is enabled or a path cannot be quoted
+// as go splits the flag (quotes of both kinds in one path).
+func Flag(covdata string) string {
+	p := self.Load()
+	if p == nil || covdata == "" {
+		return ""
+	}
+	program := (*p)()
+	if program == "" {
+		return ""
+	}
+	var fields []string
+	for _, f := range []string{program, Command, covdata} {
+		q, ok := quote(f)
+		if !ok {
+			return ""
+		}
+		fields = append(fields, q)
+	}
+	return "-toolexec=" + strings.Join(fields, " ")
+}
+
+// quote makes s one field of go's quoted split (cmd/internal/quoted): a field may be wrapped in
+// single or double quotes, with no escapes inside.
+func quote(s string) (string, bool) {
+	switch {
+	case !strings.ContainsAny(s, "'\" \t\n\r"):
+		return s, true
+	case !strings.Contains(s, "'"):
+		return "'" + s + "'", true
+	case !strings.Contains(s, `"`):
+		return `"` + s + `"`, true
+	}
+	return "", false
+}
+
+// Main runs the shim: args are covdata's path, then the tool's command line as go gives it.
+func Main(args []string, stdout, stderr io.Writer) int {
+	if len(args) < 2 {
+		fmt.Fprintln(stderr, "gauntlet: the covdata shim takes covdata's path and a command")
+		return 2
+	}
+	covdata, tool := args[0], args[1:]
+	if isGoToolCovdata(tool) {
+		if out, err := runCovdata(covdata, tool[3:]); err == nil {
+			stdout.Write(out)
+			return 0
+		}
+	}
+	return execTool(tool)
+}
+
+// isGoToolCovdata says whether a command is go's `go tool covdata ...`, the go command being
+// the one of go's own GOROOT (go names it by its full path).
+func isGoToolCovdata(tool []string) bool {
+	name := strings.TrimSuffix(filepath.Base(tool[0]), ".exe")
+	return name == "go" && filepath.IsAbs(tool[0]) && len(tool) > 3 && tool[1] == "tool" && tool[2] == "covdata"
+}
+
+// runCovdata runs covdata with args, holding what it prints: on failure (covdata gone from the
+// cache, another version's) nothing of it is shown.
+func runCovdata(covdata string, args []string) ([]byte, error) {
+	if !filepath.IsAbs(covdata) {
+		return nil, errors.New("covdata's path is not absolute")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), covdataTimeout)
+	defer cancel()
+	var out bytes.Buffer
+	cmd := exec.CommandContext(ctx, covdata, args...)
+	cmd.Stdout = &limitedBuffer{buf: &out, left: maxOutput}
+	cmd.Stderr = io.Discard
+	cmd.WaitDelay = time.Second
+	if err := cmd.Run(); err != nil {
+		return nil, err
+	}
+	return out.Bytes(), nil
+}
+
+// limitedBuffer keeps at most left bytes, and fails the write past them (the run then counts as
+// failed and go's own command runs).
+type limitedBuffer struct {
+	buf  *bytes.Buffer
+	left int
+}
+
+func (b *limitedBuffer) Write(p []byte) (int, error) {
+	if len(p) > b.left {
+		return 0, errors.New("covdata printed more than the shim holds")
+	}
+	b.left -= len(p)
+	return b.buf.Write(p)
+}
+
+// execTool runs the tool's command as go started it, as if the shim were not there.
+func execTool(tool []string) int {
+	if err := replaceProcess(tool); err != nil {
+		fmt.Fprintf(os.Stderr, "gauntlet: the covdata shim could not start %s: %v\n", tool[0], err)
+		return 1
+	}
+	return 0
+}

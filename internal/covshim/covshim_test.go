@@ -1,0 +1,112 @@
+//go:build !windows
+
+package covshim
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestMain lets the tests start this binary as the shim: a tool the shim passes on replaces its
+// process, which a test cannot do in its own.
+func TestMain(m *testing.M) {
+	if os.Getenv("COVSHIM_AS_SHIM") == "1" {
+		os.Exit(Main(os.Args[1:], os.Stdout, os.Stderr))
+	}
+	os.Exit(m.Run())
+}
+
+// script writes an executable shell script named name in dir.
+func script(t *testing.T, dir, name, body string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte("#!/bin/sh\n"+body+"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// shim runs this binary as the shim with args, and gives what it printed and its exit status.
+func shim(t *testing.T, args ...string) (string, int) {
+	t.Helper()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(self, args...)
+	cmd.Env = append(os.Environ(), "COVSHIM_AS_SHIM=1")
+	out, err := cmd.CombinedOutput()
+	code := 0
+	if exit, ok := err.(*exec.ExitError); ok {
+		code = exit.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return string(out), code
+}
+
+func TestGoToolCovdataRunsCovdataItself(t *testing.T) {
+	dir := t.TempDir()
+	covdata := script(t, dir, "covdata", `echo "covdata $*"`)
+	goCmd := script(t, dir, "go", `echo "go $*"`)
+	out, code := shim(t, covdata, goCmd, "tool", "covdata", "percent", "-i", "/w/b1")
+	if code != 0 || out != "covdata percent -i /w/b1\n" {
+		t.Fatalf("shim printed %q, exit %d; want covdata's own line", out, code)
+	}
+}
+
+func TestFailingCovdataLeavesItToGo(t *testing.T) {
+	dir := t.TempDir()
+	covdata := script(t, dir, "covdata", `echo "half a line"; exit 3`)
+	goCmd := script(t, dir, "go", `echo "go $*"`)
+	out, code := shim(t, covdata, goCmd, "tool", "covdata", "textfmt", "-i", "d", "-o", "f")
+	if code != 0 || out != "go tool covdata textfmt -i d -o f\n" {
+		t.Fatalf("shim printed %q, exit %d; want go's command alone, covdata's output dropped", out, code)
+	}
+	missing := filepath.Join(dir, "gone")
+	if out, code := shim(t, missing, goCmd, "tool", "covdata", "percent"); code != 0 || out != "go tool covdata percent\n" {
+		t.Fatalf("covdata missing: shim printed %q, exit %d", out, code)
+	}
+}
+
+func TestOtherToolsRunAsGoStartedThem(t *testing.T) {
+	dir := t.TempDir()
+	covdata := script(t, dir, "covdata", `echo covdata; exit 9`)
+	compile := script(t, dir, "compile", `echo "compile $*"; exit 4`)
+	out, code := shim(t, covdata, compile, "-V=full")
+	if code != 4 || out != "compile -V=full\n" {
+		t.Fatalf("shim printed %q, exit %d; want the tool's output and its exit status", out, code)
+	}
+	// A program named go that is not given as go's full path, or not for covdata, is a tool.
+	goCmd := script(t, dir, "go", `echo "go $*"`)
+	if out, _ := shim(t, covdata, goCmd, "tool", "cover", "-V=full"); out != "go tool cover -V=full\n" {
+		t.Fatalf("go tool cover: shim printed %q", out)
+	}
+	if out, code := shim(t, covdata); code != 2 || !strings.Contains(out, "covdata's path and a command") {
+		t.Fatalf("no command: %q, exit %d", out, code)
+	}
+}
+
+func TestFlagQuotesAsGoSplits(t *testing.T) {
+	self.Store(nil)
+	t.Cleanup(func() { self.Store(nil) })
+	if got := Flag("/c/covdata"); got != "" {
+		t.Fatalf("Flag before Enable = %q, want none", got)
+	}
+	for _, tc := range []struct{ self, covdata, want string }{
+		{"/bin/gauntlet", "/c/covdata", "-toolexec=/bin/gauntlet " + Command + " /c/covdata"},
+		{"/my bin/gauntlet", "/c/covdata", "-toolexec='/my bin/gauntlet' " + Command + " /c/covdata"},
+		{"/it's/gauntlet", "/c d/covdata", `-toolexec="/it's/gauntlet" ` + Command + " '/c d/covdata'"},
+		{`/it's "x"/gauntlet`, "/c/covdata", ""},
+		{"", "/c/covdata", ""},
+		{"/bin/gauntlet", "", ""},
+	} {
+		Enable(func() string { return tc.self })
+		if got := Flag(tc.covdata); got != tc.want {
+			t.Errorf("Flag(%q) as %q = %q, want %q", tc.covdata, tc.self, got, tc.want)
+		}
+	}
+}
