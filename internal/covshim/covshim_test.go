@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gauntlet-dev/gauntlet/internal/testos"
 )
 
 // TestMain lets the tests start this binary as the shim: a tool the shim passes on replaces its
@@ -16,7 +18,7 @@ func TestMain(m *testing.M) {
 	if os.Getenv("COVSHIM_AS_SHIM") == "1" {
 		os.Exit(Main(os.Args[1:], os.Stdout, os.Stderr))
 	}
-	os.Exit(m.Run())
+	os.Exit(testos.RunWithUserState(m))
 }
 
 // script writes an executable shell script named name in dir.
@@ -108,5 +110,63 @@ func TestFlagQuotesAsGoSplits(t *testing.T) {
 		if got := Flag(tc.covdata); got != tc.want {
 			t.Errorf("Flag(%q) as %q = %q, want %q", tc.covdata, tc.self, got, tc.want)
 		}
+	}
+}
+
+func TestCovdataIsRememberedUnderWhatDecidesIt(t *testing.T) {
+	dir := t.TempDir()
+	goCmd := script(t, dir, "go", "exit 0")
+	covdata := script(t, dir, "covdata", "exit 0")
+	os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module m\n\ngo 1.22\n"), 0o644)
+	asked := 0
+	resolve := func() string { asked++; return covdata }
+	env := []string{"PATH=/bin", "GOFLAGS=-mod=mod"}
+	for i := 0; i < 2; i++ {
+		if got := Covdata(goCmd, dir, env, resolve); got != covdata {
+			t.Fatalf("Covdata = %q, want %q", got, covdata)
+		}
+	}
+	if asked != 1 {
+		t.Fatalf("go was asked %d times for the same go, environment and go.mod, want once", asked)
+	}
+	// What decides go's toolchain changed: asked again.
+	Covdata(goCmd, dir, append(env, "GOTOOLCHAIN=go1.99.0"), resolve)
+	os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module m\n\ngo 1.22\n\ntoolchain go1.99.0\n"), 0o644)
+	Covdata(goCmd, dir, env, resolve)
+	if asked != 3 {
+		t.Fatalf("asked %d times after GOTOOLCHAIN and go.mod changed, want 3", asked)
+	}
+	// A remembered covdata that is gone is asked for again.
+	os.Remove(covdata)
+	Covdata(goCmd, dir, env, resolve)
+	if asked != 4 {
+		t.Fatalf("asked %d times after covdata was removed, want 4", asked)
+	}
+}
+
+func TestCovdataMemoEditedIsNotBelieved(t *testing.T) {
+	dir := t.TempDir()
+	goCmd := script(t, dir, "go", "exit 0")
+	covdata := script(t, dir, "covdata", "exit 0")
+	forged := script(t, dir, "forged", "exit 0")
+	resolve := func() string { return covdata }
+	Covdata(goCmd, dir, nil, resolve)
+	state, err := os.ReadDir(filepath.Join(os.Getenv("XDG_STATE_HOME"), "gauntlet"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	memo := ""
+	for _, e := range state {
+		if e.Name() == memoFile {
+			memo = filepath.Join(os.Getenv("XDG_STATE_HOME"), "gauntlet", e.Name())
+		}
+	}
+	if memo == "" {
+		t.Fatalf("no memo written in %v", state)
+	}
+	data, _ := os.ReadFile(memo)
+	os.WriteFile(memo, []byte(strings.ReplaceAll(string(data), covdata, forged)), 0o600)
+	if got := Covdata(goCmd, dir, nil, resolve); got != covdata {
+		t.Fatalf("after the memo was edited Covdata = %q, want go's answer %q", got, covdata)
 	}
 }

@@ -39,7 +39,7 @@ func (s *censusStage) toolexecFlag(gc *gateCensus, r census.Request) string {
 	key := covdataKey{goPath, gc.dir}
 	covdata, ok := s.covdata[key]
 	if !ok {
-		covdata = resolveCovdata(goPath, gc.dir, env)
+		covdata = covshim.Covdata(goPath, gc.dir, env, func() string { return resolveCovdata(goPath, gc.dir, env) })
 		if s.covdata == nil {
 			s.covdata = map[covdataKey]string{}
 		}
