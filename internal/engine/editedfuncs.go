@@ -21,20 +21,33 @@ const maxEditedGoFiles = 200
 // editedGoSources are the Go code files (not tests) the change edited, as the work tree holds
 // them now, read boundedly; a file that cannot be read is left out.
 func editedGoSources(ctx context.Context, snap *snapshot.Snapshot, ch *snapshot.Change) map[string][]byte {
-	deadline := time.Now().Add(digestReadTime)
-	if d, ok := ctx.Deadline(); ok {
-		deadline = d
-	}
+	read := goSourceReader(ctx, snap)
 	out := map[string][]byte{}
 	for _, f := range ch.Files {
 		if f.Status != snapshot.Modified || !strings.HasSuffix(f.Path, ".go") || integrity.IsTestFile(f.Path) || len(out) >= maxEditedGoFiles {
 			continue
 		}
-		if data, err := safefile.ReadFile(filepath.Join(snap.Root(), filepath.FromSlash(f.Path)), maxDigestFileBytes, deadline); err == nil {
+		if data := read(f.Path); data != nil {
 			out[f.Path] = data
 		}
 	}
 	return out
+}
+
+// goSourceReader reads a Go file of the work tree as it is now, boundedly, before the run's
+// deadline; nil when it cannot be read.
+func goSourceReader(ctx context.Context, snap *snapshot.Snapshot) func(file string) []byte {
+	deadline := time.Now().Add(digestReadTime)
+	if d, ok := ctx.Deadline(); ok {
+		deadline = d
+	}
+	return func(file string) []byte {
+		data, err := safefile.ReadFile(filepath.Join(snap.Root(), filepath.FromSlash(file)), maxDigestFileBytes, deadline)
+		if err != nil {
+			return nil
+		}
+		return data
+	}
 }
 
 // funcSpans are line ranges of functions, by file: [from, to], numbered as the files are now.

@@ -254,7 +254,8 @@ func changeInfo(ctx context.Context, snap *snapshot.Snapshot) (*census.ChangeInf
 	info.DeletedDirs = emptiedDirs(ch)
 	info.RemovedNames = removedNames(ch)
 	info.BaseDigests, info.NowDigests, info.Digested = testDigests(ctx, snap, ch)
-	return info, untouchedLines(ch, editedGoSources(ctx, snap, ch)), unchangedLines(ch)
+	untouched := skipStoppedCalls(untouchedLines(ch, editedGoSources(ctx, snap, ch)), ch, goSourceReader(ctx, snap))
+	return info, untouched, unchangedLines(ch)
 }
 
 // unchangedLines maps a line as it is now to its line at the base, for every line the change did
