@@ -36,7 +36,7 @@ copy() { # copy DIR GATE: the project at DIR with one gate, its base's measures 
 		git -c commit.gpgsign=false commit -q --no-verify -m bench
 		# A run on the clean base commit stores the base's census and coverage, as a session's
 		# start does (its background judge): each stop then compares with them.
-		"$g" run >/dev/null 2>&1 || true
+		"$g" run --base HEAD >/dev/null 2>&1 || true
 		printf '{"session_id":"bench","hook_event_name":"Stop","cwd":"%s"}' "$dir" >"$work/$(basename "$dir").json"
 		echo '// bench' >>"$file"
 		"$g" stop-hook <"$work/$(basename "$dir").json" >/dev/null 2>&1 || true

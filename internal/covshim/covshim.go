@@ -20,6 +20,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -43,35 +44,55 @@ const covdataTimeout = 2 * time.Minute
 var self atomic.Pointer[func() string]
 
 // Enable says the shim can be started as the program path gives (gauntlet's own executable, by
-// the name it was started with). Until it is called, Flag gives nothing: a test binary that is
-// not gauntlet must never be started as the shim.
+// the name it was started with), for systems without a POSIX shell (Windows). Until it is
+// called, Flag gives nothing there: a test binary that is not gauntlet must never be started as
+// the shim.
 func Enable(path func() string) {
 	once := sync.OnceValue(path)
 	self.Store(&once)
 }
 
 // Flag is the -toolexec flag that has go test start its tools through the shim, with covdata
-// the executable `go tool covdata` runs; "" when no shim is enabled or a path cannot be quoted
-// as go splits the flag (quotes of both kinds in one path).
-func Flag(covdata string) string {
-	p := self.Load()
-	if p == nil || covdata == "" {
+// the executable `go tool covdata` runs; "" when no shim can be given (none enabled where the
+// shim is gauntlet's binary, a path that cannot be quoted as go splits the flag).
+func Flag(covdata string) string { return flagFor(runtime.GOOS, covdata) }
+
+func flagFor(goos, covdata string) string {
+	if covdata == "" {
 		return ""
 	}
-	program := (*p)()
-	if program == "" {
-		return ""
+	fields := []string{"/bin/sh", "-c", shScript, "gauntlet-covdata-shim", covdata}
+	if goos == "windows" {
+		p := self.Load()
+		if p == nil {
+			return ""
+		}
+		fields = []string{(*p)(), Command, covdata}
+		if fields[0] == "" {
+			return ""
+		}
 	}
-	var fields []string
-	for _, f := range []string{program, Command, covdata} {
+	for i, f := range fields {
 		q, ok := quote(f)
 		if !ok {
 			return ""
 		}
-		fields = append(fields, q)
+		fields[i] = q
 	}
 	return "-toolexec=" + strings.Join(fields, " ")
 }
+
+// shScript is the shim where a POSIX shell is: the flag itself carries it (nothing on disk to
+// rewrite), and sh starts in a third of the time gauntlet's binary does, which every tool go
+// starts pays (20 to 30 a stop). Its arguments: covdata's path, then the tool's command line.
+// It does what Main does; it holds no single quote, so that the flag can quote it whole.
+const shScript = `c=$1; shift
+case "$2/$3/${1##*/}" in
+tool/covdata/go) t=$1; shift 3
+  if o=$("$c" "$@" 2>/dev/null); then [ -z "$o" ] || printf "%s\n" "$o"; exit 0; fi
+  exec "$t" tool covdata "$@";;
+esac
+exec "$@"`
 
 // quote makes s one field of go's quoted split (cmd/internal/quoted): a field may be wrapped in
 // single or double quotes, with no escapes inside.

@@ -31,15 +31,26 @@ func script(t *testing.T, dir, name, body string) string {
 	return p
 }
 
-// shim runs this binary as the shim with args, and gives what it printed and its exit status.
-func shim(t *testing.T, args ...string) (string, int) {
+// shims are the two shims: gauntlet's binary (this test binary as it, where there is no POSIX
+// shell) and the sh script the flag carries elsewhere. Each runs the shim with args, and gives
+// what it printed and its exit status.
+var shims = map[string]func(t *testing.T, args ...string) (string, int){
+	"binary": func(t *testing.T, args ...string) (string, int) {
+		self, err := os.Executable()
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command(self, args...)
+		cmd.Env = append(os.Environ(), "COVSHIM_AS_SHIM=1")
+		return run(t, cmd)
+	},
+	"sh": func(t *testing.T, args ...string) (string, int) {
+		return run(t, exec.Command("/bin/sh", append([]string{"-c", shScript, "gauntlet-covdata-shim"}, args...)...))
+	},
+}
+
+func run(t *testing.T, cmd *exec.Cmd) (string, int) {
 	t.Helper()
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(self, args...)
-	cmd.Env = append(os.Environ(), "COVSHIM_AS_SHIM=1")
 	out, err := cmd.CombinedOutput()
 	code := 0
 	if exit, ok := err.(*exec.ExitError); ok {
@@ -51,6 +62,12 @@ func shim(t *testing.T, args ...string) (string, int) {
 }
 
 func TestGoToolCovdataRunsCovdataItself(t *testing.T) {
+	for name, shim := range shims {
+		t.Run(name, func(t *testing.T) { goToolCovdataRunsCovdataItself(t, shim) })
+	}
+}
+
+func goToolCovdataRunsCovdataItself(t *testing.T, shim func(*testing.T, ...string) (string, int)) {
 	dir := t.TempDir()
 	covdata := script(t, dir, "covdata", `echo "covdata $*"`)
 	goCmd := script(t, dir, "go", `echo "go $*"`)
@@ -61,6 +78,12 @@ func TestGoToolCovdataRunsCovdataItself(t *testing.T) {
 }
 
 func TestFailingCovdataLeavesItToGo(t *testing.T) {
+	for name, shim := range shims {
+		t.Run(name, func(t *testing.T) { failingCovdataLeavesItToGo(t, shim) })
+	}
+}
+
+func failingCovdataLeavesItToGo(t *testing.T, shim func(*testing.T, ...string) (string, int)) {
 	dir := t.TempDir()
 	covdata := script(t, dir, "covdata", `echo "half a line"; exit 3`)
 	goCmd := script(t, dir, "go", `echo "go $*"`)
@@ -75,6 +98,12 @@ func TestFailingCovdataLeavesItToGo(t *testing.T) {
 }
 
 func TestOtherToolsRunAsGoStartedThem(t *testing.T) {
+	for name, shim := range shims {
+		t.Run(name, func(t *testing.T) { otherToolsRunAsGoStartedThem(t, shim, name) })
+	}
+}
+
+func otherToolsRunAsGoStartedThem(t *testing.T, shim func(*testing.T, ...string) (string, int), name string) {
 	dir := t.TempDir()
 	covdata := script(t, dir, "covdata", `echo covdata; exit 9`)
 	compile := script(t, dir, "compile", `echo "compile $*"; exit 4`)
@@ -87,6 +116,9 @@ func TestOtherToolsRunAsGoStartedThem(t *testing.T) {
 	if out, _ := shim(t, covdata, goCmd, "tool", "cover", "-V=full"); out != "go tool cover -V=full\n" {
 		t.Fatalf("go tool cover: shim printed %q", out)
 	}
+	if name != "binary" {
+		return
+	}
 	if out, code := shim(t, covdata); code != 2 || !strings.Contains(out, "covdata's path and a command") {
 		t.Fatalf("no command: %q, exit %d", out, code)
 	}
@@ -95,8 +127,8 @@ func TestOtherToolsRunAsGoStartedThem(t *testing.T) {
 func TestFlagQuotesAsGoSplits(t *testing.T) {
 	self.Store(nil)
 	t.Cleanup(func() { self.Store(nil) })
-	if got := Flag("/c/covdata"); got != "" {
-		t.Fatalf("Flag before Enable = %q, want none", got)
+	if got := flagFor("windows", "/c/covdata"); got != "" {
+		t.Fatalf("the binary's flag before Enable = %q, want none", got)
 	}
 	for _, tc := range []struct{ self, covdata, want string }{
 		{"/bin/gauntlet", "/c/covdata", "-toolexec=/bin/gauntlet " + Command + " /c/covdata"},
@@ -107,9 +139,18 @@ func TestFlagQuotesAsGoSplits(t *testing.T) {
 		{"/bin/gauntlet", "", ""},
 	} {
 		Enable(func() string { return tc.self })
-		if got := Flag(tc.covdata); got != tc.want {
-			t.Errorf("Flag(%q) as %q = %q, want %q", tc.covdata, tc.self, got, tc.want)
+		if got := flagFor("windows", tc.covdata); got != tc.want {
+			t.Errorf("flag(%q) as %q = %q, want %q", tc.covdata, tc.self, got, tc.want)
 		}
+	}
+	// Elsewhere the flag carries the sh script, quoted whole, and needs no Enable.
+	self.Store(nil)
+	want := "-toolexec=/bin/sh -c '" + shScript + "' gauntlet-covdata-shim '/c d/covdata'"
+	if got := flagFor("linux", "/c d/covdata"); got != want {
+		t.Errorf("sh flag = %q, want %q", got, want)
+	}
+	if strings.Contains(shScript, "'") {
+		t.Error("the sh script holds a single quote: the flag cannot quote it")
 	}
 }
 
