@@ -26,16 +26,27 @@ var (
 // is built into.
 func (j *judge) selfSteered(f File) {
 	for _, a := range f.Added {
-		code, _, _ := strings.Cut(a.Text, "//")
-		switch {
-		case testFlagSet.MatchString(code):
-			flag := testFlagSet.FindStringSubmatch(code)[1]
-			j.add(gates.RuleTestNeutered, f.Path, a.N, "the test binary sets its own flag test.%s (%s): the tests it runs are chosen by the code, not by the gate's command", flag, excerpt(a.Text))
-		case argsTestFlag.MatchString(code):
-			flag := argsTestFlag.FindStringSubmatch(code)[1]
-			j.add(gates.RuleTestNeutered, f.Path, a.N, "the test binary writes -test.%s into os.Args (%s): the tests it runs are chosen by the code, not by the gate's command", flag, excerpt(a.Text))
-		case framingPrint.MatchString(a.Text):
-			j.add(gates.RuleTestNeutered, f.Path, a.N, "the test binary prints go test's own framing (%s): a test result the runner did not report", excerpt(a.Text))
+		if why, ok := steersTestBinary(a.Text); ok {
+			j.add(gates.RuleTestNeutered, f.Path, a.N, "%s (%s): %s", why.what, excerpt(a.Text), why.so)
 		}
 	}
+}
+
+// steering says how a line steers the test binary, and what follows from it.
+type steering struct{ what, so string }
+
+// steersTestBinary says whether a line of Go sets the test binary's flags, writes them into
+// os.Args, or prints go test's framing, and how.
+func steersTestBinary(line string) (steering, bool) {
+	code, _, _ := strings.Cut(line, "//")
+	const chosen = "the tests it runs are chosen by the code, not by the gate's command"
+	switch {
+	case testFlagSet.MatchString(code):
+		return steering{"the test binary sets its own flag test." + testFlagSet.FindStringSubmatch(code)[1], chosen}, true
+	case argsTestFlag.MatchString(code):
+		return steering{"the test binary writes -test." + argsTestFlag.FindStringSubmatch(code)[1] + " into os.Args", chosen}, true
+	case framingPrint.MatchString(line):
+		return steering{"the test binary prints go test's own framing", "a test result the runner did not report"}, true
+	}
+	return steering{}, false
 }

@@ -2,6 +2,7 @@ package integrity
 
 import (
 	"context"
+	"os"
 	"path"
 	"slices"
 	"strings"
@@ -67,7 +68,7 @@ func shadowingFiles(ctx context.Context, snap *snapshot.Snapshot, commands []str
 		return out, err
 	}
 	// Only the ignored ones: an untracked test file is in the diff, judged as a test file.
-	hidden, err := ignoredGoTests(ctx, tree)
+	hidden, err := ignoredGoFiles(ctx, tree, snap.Root())
 	return append(out, hidden...), err
 }
 
@@ -93,22 +94,56 @@ func toolShadows(ctx context.Context, tree *snapshot.Tree, runsMake, runsPython 
 	return out, nil
 }
 
-// ignoredGoTests names the Go test files git ignores that go test compiles: every one outside
-// testdata, vendor and the folders no package path enters (a leading _ or .).
-func ignoredGoTests(ctx context.Context, tree *snapshot.Tree) ([]gates.IntegrityFinding, error) {
-	list, err := tree.Ignored(ctx, []string{"**/*_test.go"})
+// maxIgnoredGoFiles bounds the ignored Go code files read for what steers a test binary.
+const maxIgnoredGoFiles = 200
+
+// ignoredGoFiles names the Go files git ignores that go test compiles (every one outside
+// testdata, vendor and the folders no package path enters, a leading _ or .): each test file,
+// and each code file with a line that steers or imitates the test binary (selfsteer.go's
+// patterns: an init() writing -test.run into os.Args). Other ignored code is generated output
+// a project keeps out of git, and is quiet.
+func ignoredGoFiles(ctx context.Context, tree *snapshot.Tree, root string) ([]gates.IntegrityFinding, error) {
+	list, err := tree.Ignored(ctx, []string{"**/*.go"})
 	if err != nil {
 		return nil, err
 	}
 	var out []gates.IntegrityFinding
+	read := 0
 	for _, p := range list {
-		if installed(p) || notOurs(p) || outsidePackages(p) {
-			continue
+		switch {
+		case installed(p) || notOurs(p) || outsidePackages(p):
+		case strings.HasSuffix(p, "_test.go"):
+			out = append(out, gates.IntegrityFinding{Rule: gates.RuleChangeHidden, File: p,
+				Message: p + " is ignored by git (.gitignore or .git/info/exclude) and go test compiles it into its package's test binary, where its code runs with the tests; it is part of the change: track it to show it, or remove it"})
+		case read < maxIgnoredGoFiles:
+			read++
+			if n, line, ok := steeringLine(root, p); ok {
+				out = append(out, gates.IntegrityFinding{Rule: gates.RuleChangeHidden, File: p, Line: n,
+					Message: p + " is ignored by git (.gitignore or .git/info/exclude) and go compiles it into its package, where it steers the test binary (" + excerpt(line) + "); it is part of the change: track it to show it, or remove it"})
+			}
 		}
-		out = append(out, gates.IntegrityFinding{Rule: gates.RuleChangeHidden, File: p,
-			Message: p + " is ignored by git (.gitignore or .git/info/exclude) and go test compiles it into its package's test binary, where its code runs with the tests; it is part of the change: track it to show it, or remove it"})
 	}
 	return out, nil
+}
+
+// steeringLine is the first line of a Go file of the tree that sets the test binary's flags or
+// prints go test's framing, read boundedly.
+func steeringLine(root, p string) (int, string, bool) {
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		return 0, "", false
+	}
+	defer r.Close()
+	data, ok := readInRoot(r, p)
+	if !ok {
+		return 0, "", false
+	}
+	for i, line := range splitLines(data) {
+		if _, steers := steersTestBinary(line); steers {
+			return i + 1, line, true
+		}
+	}
+	return 0, "", false
 }
 
 // outsidePackages says whether a path lies in a directory ./... does not enter (_x, .x).
