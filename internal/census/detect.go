@@ -95,8 +95,8 @@ type Request struct {
 	// its environment; the caller adds each value to the one the gate already has, after a space.
 	Env []string
 	// Trailing, for a runner a package script runs last, says Args go at the end of the gate's
-	// command, after a "--", which npm passes on to the script's last command.
-	Trailing bool
+	// command, and how the package manager passes them on to the script's last command.
+	Trailing PassOn
 }
 
 // cmdWord is a word of a command: its text with quotes removed, and where it ends in a shell
@@ -168,7 +168,7 @@ func Apply(c Command, reqs []Request, file func(i int) string, quote func(string
 		for k, a := range r.Args {
 			args[k] = strings.ReplaceAll(a, FilePlaceholder, file(i))
 		}
-		if r.Trailing {
+		if r.Trailing != PassNone {
 			continue
 		}
 		at := r.At

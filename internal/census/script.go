@@ -12,10 +12,22 @@ import (
 // config file; npm passes the arguments after a "--" on to the end of the script, which reaches
 // them only when they are the script's last command.
 
+// PassOn says how arguments added at the end of a gate's command reach the last command of the
+// package script it runs: not at all, after a "--" (npm, which reads the words before it as its
+// own), or as they are (pnpm and yarn pass every word after the script's name on, a "--" too,
+// which vitest would read as the end of its options).
+type PassOn int
+
+const (
+	PassNone PassOn = iota
+	PassAfterSeparator
+	PassAsIs
+)
+
 // ViaScript is r, the request for a runner a script runs, made from outside the script; the
-// reason it cannot be when it cannot. trailing says the caller can pass arguments on to the
-// end of the script and the runner is its last command.
-func ViaScript(r Request, trailing bool) (Request, string) {
+// reason it cannot be when it cannot. pass says how the caller can pass arguments on to the end
+// of the script, the runner being its last command.
+func ViaScript(r Request, pass PassOn) (Request, string) {
 	if r.Problem != "" {
 		return Request{}, r.Problem
 	}
@@ -35,11 +47,11 @@ func ViaScript(r Request, trailing bool) (Request, string) {
 		if len(r.Args) == 0 {
 			return Request{}, "the script's " + r.Runner + " writes its own report (" + r.File + "), which is not gauntlet's to read"
 		}
-		if !trailing {
+		if pass == PassNone {
 			return Request{}, r.Runner + " reads its reporters only from its command line or its config file, and the script runs it " +
-				"where arguments given to npm do not reach it (not npm's script, or not the script's last command)"
+				"where arguments given to the package manager do not reach it (not a package script, or not the script's last command)"
 		}
-		out.Args, out.Trailing = r.Args, true
+		out.Args, out.Trailing = r.Args, pass
 	default:
 		return Request{}, r.Runner + " reads no environment variable that asks for its report"
 	}
@@ -65,14 +77,16 @@ func EnvWord(a string) string {
 	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(a) + `"`
 }
 
-// applyTrailing puts the trailing requests' arguments at the end of c, after a "--" unless the
-// command already passes arguments on.
+// applyTrailing puts the trailing requests' arguments at the end of c: for npm after a "--"
+// unless the command already passes arguments on, for pnpm and yarn as they are.
 func applyTrailing(c Command, reqs []Request, file func(i int) string, quote func(string) string) Command {
 	var args []string
+	separate := false
 	for i, r := range reqs {
-		if !r.Trailing {
+		if r.Trailing == PassNone {
 			continue
 		}
+		separate = separate || r.Trailing == PassAfterSeparator
 		for _, a := range r.Args {
 			args = append(args, strings.ReplaceAll(a, FilePlaceholder, file(i)))
 		}
@@ -81,14 +95,14 @@ func applyTrailing(c Command, reqs []Request, file func(i int) string, quote fun
 		return c
 	}
 	if c.Argv != nil {
-		if !slices.Contains(c.Argv, "--") {
+		if separate && !slices.Contains(c.Argv, "--") {
 			args = append([]string{"--"}, args...)
 		}
 		c.Argv = append(slices.Clone(c.Argv), args...)
 		return c
 	}
 	words := shellCommands(c.Shell)
-	if len(words) == 0 || !slices.ContainsFunc(words[len(words)-1], func(w cmdWord) bool { return w.text == "--" }) {
+	if separate && (len(words) == 0 || !slices.ContainsFunc(words[len(words)-1], func(w cmdWord) bool { return w.text == "--" })) {
 		args = append([]string{"--"}, args...)
 	}
 	var b strings.Builder

@@ -50,11 +50,11 @@ func PlanCensusIn(g gates.Gate, root string) CensusPlan {
 }
 
 // scriptRunner is a runner a script runs: its request as the script's command would make it,
-// whether it is the last command of the script npm runs (so npm's trailing arguments reach it),
-// and the calls that lead to it, for the reason shown.
+// how arguments added to the gate's command reach it (the last command of the script the gate
+// runs), and the calls that lead to it, for the reason shown.
 type scriptRunner struct {
 	req  census.Request
-	last bool
+	pass census.PassOn
 	via  string
 }
 
@@ -65,7 +65,11 @@ func scriptCensus(cmd census.Command, dir string) ([]census.Request, string) {
 	cmds := census.Commands(cmd)
 	for _, words := range cmds {
 		if call, ok := scriptCallOf(words); ok {
-			sr.follow(call, len(cmds) == 1 && call.tool == "npm", call.String(), 0)
+			pass := call.pass
+			if len(cmds) > 1 {
+				pass = census.PassNone
+			}
+			sr.follow(call, pass, call.String(), 0)
 		}
 	}
 	if len(sr.found) == 0 {
@@ -76,7 +80,7 @@ func scriptCensus(cmd census.Command, dir string) ([]census.Request, string) {
 		if slices.ContainsFunc(reqs, func(r census.Request) bool { return r.Runner == f.req.Runner }) {
 			return nil, f.via + " runs " + f.req.Runner + " twice, and one report file would hold only the last run"
 		}
-		r, why := census.ViaScript(f.req, f.last)
+		r, why := census.ViaScript(f.req, f.pass)
 		if why != "" {
 			return nil, f.via + " runs " + f.req.Runner + ": " + why
 		}
@@ -85,10 +89,12 @@ func scriptCensus(cmd census.Command, dir string) ([]census.Request, string) {
 	return reqs, ""
 }
 
-// scriptCall is a command that runs a package script or a make target.
+// scriptCall is a command that runs a package script or a make target, and how arguments
+// added at the command's end reach the script (census.PassNone for make).
 type scriptCall struct {
 	tool string // npm, pnpm, yarn, make
 	name string
+	pass census.PassOn
 }
 
 func (c scriptCall) String() string {
@@ -116,9 +122,24 @@ func scriptCallOf(words []string) (scriptCall, bool) {
 	case "make", "$(MAKE)", "${MAKE}", "gmake":
 		return makeCall(own, args)
 	case "npm", "pnpm", "yarn":
-		return packageScriptCall(tool, args)
+		call, ok := packageScriptCall(tool, args)
+		call.pass = packagePassOn(tool, own)
+		return call, ok
 	}
 	return scriptCall{}, false
+}
+
+// packagePassOn is how a package manager passes the words added after its command on to the
+// script: npm those after a "--"; pnpm and yarn every word after the script's name, when no
+// option of their own comes before it (pnpm -r, --filter: the script of other packages).
+func packagePassOn(tool string, own []string) census.PassOn {
+	switch {
+	case tool == "npm":
+		return census.PassAfterSeparator
+	case len(own) > 0 && strings.HasPrefix(own[0], "-") || len(own) > 1 && own[0] == "run" && strings.HasPrefix(own[1], "-"):
+		return census.PassNone
+	}
+	return census.PassAsIs
 }
 
 // makeCall is the target a make command's words (options kept in own, removed in args) run.
@@ -130,7 +151,7 @@ func makeCall(own, args []string) (scriptCall, bool) {
 	if slices.ContainsFunc(own, elsewhere) || len(args) == 0 {
 		return scriptCall{}, false
 	}
-	return scriptCall{"make", args[0]}, true
+	return scriptCall{tool: "make", name: args[0]}, true
 }
 
 // packageScriptCall is the script a package manager's arguments (options removed) run.
@@ -140,15 +161,15 @@ func packageScriptCall(tool string, args []string) (scriptCall, bool) {
 	}
 	switch args[0] {
 	case "test", "t", "tst":
-		return scriptCall{tool, "test"}, true
+		return scriptCall{tool: tool, name: "test"}, true
 	case "run", "run-script", "rum", "urn":
 		if len(args) > 1 {
-			return scriptCall{tool, args[1]}, true
+			return scriptCall{tool: tool, name: args[1]}, true
 		}
 		return scriptCall{}, false
 	}
 	if tool != "npm" {
-		return scriptCall{tool, args[0]}, true // pnpm lint, yarn lint
+		return scriptCall{tool: tool, name: args[0]}, true // pnpm lint, yarn lint
 	}
 	return scriptCall{}, false
 }
@@ -169,25 +190,31 @@ type scriptReader struct {
 	found    []scriptRunner
 }
 
-// follow reads what call runs; last says npm's trailing arguments reach its last command.
-func (sr *scriptReader) follow(call scriptCall, last bool, via string, depth int) {
+// follow reads what call runs; pass says how arguments added to the gate's command reach its
+// last command.
+func (sr *scriptReader) follow(call scriptCall, pass census.PassOn, via string, depth int) {
 	if depth > scriptDepth {
 		return
 	}
 	bodies := sr.bodies(call)
-	last = last && len(bodies) == 1
+	if len(bodies) != 1 {
+		pass = census.PassNone
+	}
 	for i, body := range bodies {
 		cmds := census.Commands(census.Command{Shell: body})
 		for k, words := range cmds {
-			isLast := last && i == len(bodies)-1 && k == len(cmds)-1
+			reaches := census.PassNone
+			if i == len(bodies)-1 && k == len(cmds)-1 {
+				reaches = pass
+			}
 			if inner, ok := scriptCallOf(words); ok {
-				// npm would read trailing arguments given to a script that calls another as its own
-				// options: they reach only the first script's own commands.
-				sr.follow(inner, false, via, depth+1)
+				// A package manager would read trailing arguments given to a script that calls
+				// another as its own options: they reach only the first script's own commands.
+				sr.follow(inner, census.PassNone, via, depth+1)
 				continue
 			}
 			for _, r := range census.Detect(census.Command{Argv: words}) {
-				sr.found = append(sr.found, scriptRunner{req: r, last: isLast, via: via})
+				sr.found = append(sr.found, scriptRunner{req: r, pass: reaches, via: via})
 			}
 		}
 	}

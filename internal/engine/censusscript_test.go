@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/census"
 )
 
 // A gate that runs a package script or a Makefile target is counted through the runner the
@@ -38,6 +39,7 @@ func TestPlanCensusInScripts(t *testing.T) {
 		args      string // its trailing arguments, joined
 		uncounted string // a part of the reason, "" when counted
 		notTest   bool
+		pass      census.PassOn // how its trailing arguments reach the script: npm's after "--"
 	}{
 		{gate: check("test", "npm test"), env: "NODE_OPTIONS=--test-reporter=tap"},
 		{gate: check("inner", "npm run inner"), args: "--reporter=default --reporter=junit --outputFile.junit={census}"},
@@ -45,6 +47,13 @@ func TestPlanCensusInScripts(t *testing.T) {
 		{gate: check("jest", "npm run jest"), args: "--json --outputFile={census}"},
 		{gate: check("both", "npm run both"), uncounted: "not the script's last command"},
 		{gate: check("py", "pnpm py"), env: "PYTEST_ADDOPTS=--junitxml={census}"},
+		// pnpm and yarn pass the words after the script's name on to it as they are.
+		{gate: check("inner", "pnpm inner"), args: "--reporter=default --reporter=junit --outputFile.junit={census}", pass: census.PassAsIs},
+		{gate: check("inner", "pnpm run inner"), args: "--reporter=default --reporter=junit --outputFile.junit={census}", pass: census.PassAsIs},
+		{gate: check("inner", "yarn inner"), args: "--reporter=default --reporter=junit --outputFile.junit={census}", pass: census.PassAsIs},
+		{gate: check("jest", "yarn run jest"), args: "--json --outputFile={census}", pass: census.PassAsIs},
+		// An option before the name is pnpm's own (-r runs every package's script): not followed.
+		{gate: check("inner", "pnpm -r inner"), uncounted: "not the script's last command"},
 		{gate: check("py", "yarn run py"), env: "PYTEST_ADDOPTS=--junitxml={census}"},
 		{gate: check("twice", "npm run twice"), uncounted: "runs pytest twice"},
 		{gate: check("check", "make test"), env: "PYTEST_ADDOPTS=--junitxml={census}"},
@@ -77,8 +86,12 @@ func TestPlanCensusInScripts(t *testing.T) {
 			if tt.env != "" && !slices.ContainsFunc(r.Env, func(e string) bool { return strings.HasPrefix(e, tt.env) }) {
 				t.Fatalf("env = %q, want %q", r.Env, tt.env)
 			}
-			if got := strings.Join(r.Args, " "); got != tt.args || r.Trailing != (tt.args != "") {
-				t.Fatalf("args = %q trailing %v, want %q", got, r.Trailing, tt.args)
+			want := tt.pass
+			if tt.args != "" && want == census.PassNone {
+				want = census.PassAfterSeparator
+			}
+			if got := strings.Join(r.Args, " "); got != tt.args || r.Trailing != want {
+				t.Fatalf("args = %q trailing %v, want %q %v", got, r.Trailing, tt.args, want)
 			}
 		})
 	}
