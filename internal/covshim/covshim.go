@@ -3,9 +3,10 @@
 // and does so on every run, test cache or not, by starting `go tool covdata` twice for each such
 // package: each start of the go command computes covdata's build (Go 1.24 and later no longer
 // ship it prebuilt), about 0.1 s of CPU, 1.4 s on a project with seven such packages against a
-// 1.5 s test run. gauntlet resolves covdata's executable once a run (`go tool -n covdata`, in
-// the gate's directory and environment) and has go test start each tool through this shim
-// (-toolexec): `go tool covdata` becomes covdata itself, every other tool runs as go started it.
+// 1.5 s test run. gauntlet resolves covdata's executable (`go tool -n covdata`, in the gate's
+// directory and environment; remembered, see Covdata) and has go test start each tool through
+// a shim (-toolexec): `go tool covdata` becomes covdata itself, every other tool runs as go
+// started it. The shim is a sh script the flag carries, or on Windows gauntlet's binary (Main).
 // -toolexec does not enter go's cache keys (a tool's identity is what it prints for -V=full,
 // through the shim), so cached results stay cached. A covdata that fails is never the shim's
 // word: the command go asked for runs instead, as go asked.
