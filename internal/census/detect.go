@@ -91,6 +91,8 @@ type Request struct {
 	// Toolexec, for go test, says the command (or a GOFLAGS assignment before it) names its own
 	// -toolexec, which a caller's must not replace.
 	Toolexec bool
+	// NoCover, for go test, says why it cannot be asked for a cover profile (GoShow.NoCover).
+	NoCover string
 	// Env, for a runner a script runs (ViaScript), are KEY=VALUE entries the runner reads from
 	// its environment; the caller adds each value to the one the gate already has, after a space.
 	Env []string
@@ -428,7 +430,7 @@ func goTestRunner(w []string, i int) (Request, bool) {
 	r := Request{Runner: "go test", Format: FormatGo, At: i + 1, Program: w[i]}
 	r.CoverProfile, _ = flagValue(w[i+2:], "-coverprofile", "--coverprofile")
 	show, goflagsJSON := goShow(w, i)
-	r.Toolexec = show.Toolexec
+	r.Toolexec, r.NoCover = show.Toolexec, show.NoCover
 	if v, ok := flagValue(w[i+2:], "-json", "--json"); (!ok || v == "false") && !goflagsJSON {
 		r.Args, r.Display, r.Go = []string{"-json"}, DisplayGoEvents, show
 	}

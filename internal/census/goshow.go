@@ -27,6 +27,9 @@ type GoShow struct {
 	Cover bool
 	// Toolexec: the command (or GOFLAGS) names its own -toolexec.
 	Toolexec bool
+	// NoCover says why go test, run as the command (or GOFLAGS) asks, cannot write a cover
+	// profile: it fails if asked (-fuzz, -cover=false). "" when it can.
+	NoCover string
 	// HideCoverage: the caller added -coverprofile and the user did not ask for coverage, so the
 	// coverage lines go test prints because of it are not shown (set by the caller).
 	HideCoverage bool
@@ -98,7 +101,21 @@ func showOf(flags map[string]string, packages bool) GoShow {
 		FinalFail: packages && flags["fuzz"] == "",
 		Cover:     coverAsked(flags),
 		Toolexec:  flags["toolexec"] != "",
+		NoCover:   noCover(flags),
 	}
+}
+
+// noCover says why go test run with flags cannot write a cover profile, "" when it can: asked
+// all the same, it fails ("cannot use -coverprofile flag with -fuzz flag"; with -cover=false the
+// test binary is built without coverage and refuses the profile).
+func noCover(flags map[string]string) string {
+	switch {
+	case flags["fuzz"] != "":
+		return "go test writes no cover profile while it fuzzes (-fuzz)"
+	case flags["cover"] != "" && !flagOn(flags["cover"]):
+		return "the command turns go test's coverage off (-cover=false)"
+	}
+	return ""
 }
 
 // coverAsked says whether go test's flags ask for coverage.
@@ -128,6 +145,9 @@ func (s GoShow) WithGOFLAGS(goflags string) GoShow {
 	}
 	if flags["toolexec"] != "" {
 		s.Toolexec = true
+	}
+	if why := noCover(flags); why != "" {
+		s.NoCover = why
 	}
 	return s
 }

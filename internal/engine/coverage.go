@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -40,8 +41,6 @@ type CoveragePlan struct {
 	Named []string
 	// Unmeasured says why a gate with coverage: has none read; "" when it has.
 	Unmeasured string
-	// Default: the gate has no coverage: key and is covered because its go test can be asked.
-	Default bool
 }
 
 // Measured says whether coverage is read for the gate.
@@ -63,27 +62,34 @@ func PlanCoverage(g gates.Gate, cp CensusPlan) CoveragePlan {
 		if cp.Uncounted != "" {
 			return CoveragePlan{}
 		}
-		plan := askGoCoverage(cp)
-		plan.Default = plan.Measured()
+		plan, _ := askGoCoverage(g, cp)
 		return plan
 	case g.Coverage != gates.CoverageAuto:
 		return CoveragePlan{Reports: g.Coverage}
 	case cp.Uncounted != "":
 		return CoveragePlan{Unmeasured: "coverage: auto needs a command gauntlet can add to, and " + cp.Uncounted}
 	}
-	plan := askGoCoverage(cp)
-	if !plan.Measured() {
+	plan, refused := askGoCoverage(g, cp)
+	switch {
+	case plan.Measured():
+	case len(refused) > 0:
+		plan.Unmeasured = "coverage: auto asks go test for its cover profile, and " + strings.Join(refused, "; ")
+	default:
 		plan.Unmeasured = "coverage: auto asks go test for its cover profile, and the command runs none: name the report the gate writes (lcov, coverage.py's JSON, a Go cover profile) in coverage: PATH"
 	}
 	return plan
 }
 
-// askGoCoverage asks each go test the gate runs for its cover profile, or reads the one it names.
-func askGoCoverage(cp CensusPlan) CoveragePlan {
-	var plan CoveragePlan
+// askGoCoverage asks each go test the gate runs for its cover profile, or reads the one it names;
+// refused says why a go test that cannot write one (-fuzz, -cover=false, in its words or the
+// gate's GOFLAGS) was not asked.
+func askGoCoverage(g gates.Gate, cp CensusPlan) (plan CoveragePlan, refused []string) {
+	gateFlags := (census.GoShow{}).WithGOFLAGS(lastValue(g.Env, "GOFLAGS"))
 	for _, r := range cp.Requests {
 		switch {
 		case r.Runner != "go test":
+		case r.NoCover != "" || gateFlags.NoCover != "":
+			refused = append(refused, cmp.Or(r.NoCover, gateFlags.NoCover))
 		case r.CoverProfile != "":
 			plan.Named = append(plan.Named, r.CoverProfile)
 		default:
@@ -91,7 +97,7 @@ func askGoCoverage(cp CensusPlan) CoveragePlan {
 				Program: r.Program, Toolexec: r.Toolexec, Args: []string{"-coverprofile=" + census.FilePlaceholder}})
 		}
 	}
-	return plan
+	return plan, refused
 }
 
 // gateCoverage is the coverage of one gate: where its reports are, and what was read.
