@@ -427,7 +427,7 @@ func goTestRunner(w []string, i int) (Request, bool) {
 	if path.Base(w[i]) != "go" || i+1 >= len(w) || w[i+1] != "test" {
 		return Request{}, false
 	}
-	r := Request{Runner: "go test", Format: FormatGo, At: i + 1, Program: w[i]}
+	r := Request{Runner: "go test", Format: FormatGo, At: afterDashC(w, i+1), Program: w[i]}
 	r.CoverProfile, _ = flagValue(w[i+2:], "-coverprofile", "--coverprofile")
 	show, goflagsJSON := goShow(w, i)
 	r.Toolexec, r.NoCover = show.Toolexec, show.NoCover
@@ -435,6 +435,18 @@ func goTestRunner(w []string, i int) (Request, bool) {
 		r.Args, r.Display, r.Go = []string{"-json"}, DisplayGoEvents, show
 	}
 	return r, true
+}
+
+// afterDashC is where flags go in a go command whose subcommand is at sub: after it, or after a
+// -C DIR that follows it, which go wants first ("-C flag must be first flag on command line").
+func afterDashC(w []string, sub int) int {
+	switch {
+	case sub+1 < len(w) && strings.HasPrefix(w[sub+1], "-C="):
+		return sub + 1
+	case sub+2 < len(w) && w[sub+1] == "-C":
+		return sub + 2
+	}
+	return sub
 }
 
 func gotestsumRunner(w []string, i int) (Request, bool) {

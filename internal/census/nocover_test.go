@@ -30,3 +30,22 @@ func TestNoCoverSaysWhenGoTestCannotWriteAProfile(t *testing.T) {
 		t.Errorf("GOFLAGS with -fuzz: NoCover = %q", got)
 	}
 }
+
+// go's -C must be the first flag of the command line ("-C flag must be first flag"): what the
+// census and coverage add goes after it.
+func TestGoTestDashCStaysFirst(t *testing.T) {
+	for _, tt := range []struct{ cmd, want string }{
+		{"go test -C sub ./...", "go test -C sub -json ./..."},
+		{"go test -C=sub -v ./...", "go test -C=sub -json -v ./..."},
+		{"go test ./...", "go test -json ./..."},
+	} {
+		reqs := Detect(Command{Shell: tt.cmd})
+		if got := Apply(Command{Shell: tt.cmd}, reqs, func(int) string { return "" }, posixQuote).Shell; got != tt.want {
+			t.Errorf("Apply(%q) = %q, want %q", tt.cmd, got, tt.want)
+		}
+		argv := strings.Fields(tt.cmd)
+		if got := strings.Join(Apply(Command{Argv: argv}, Detect(Command{Argv: argv}), func(int) string { return "" }, posixQuote).Argv, " "); got != tt.want {
+			t.Errorf("Apply(argv %q) = %q, want %q", tt.cmd, got, tt.want)
+		}
+	}
+}
