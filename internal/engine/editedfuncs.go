@@ -72,7 +72,7 @@ func editedGoFuncs(ch *snapshot.Change, sources map[string][]byte) funcSpans {
 			continue
 		}
 		changed := changedLines(f)
-		for _, sp := range goFuncSpans(f.Path, src) {
+		for _, sp := range goFuncSpans(f.Path, src, nil) {
 			for _, l := range changed {
 				if l >= sp[0] && l <= sp[1] {
 					out[f.Path] = append(out[f.Path], sp)
@@ -105,9 +105,9 @@ func changedLines(f *snapshot.File) []int {
 	return out
 }
 
-// goFuncSpans are the line ranges of a Go file's functions and methods; none when it does not
-// parse.
-func goFuncSpans(name string, src []byte) [][2]int {
+// goFuncSpans are the line ranges of a Go file's functions and methods that keep holds (every
+// one when it is nil); none when it does not parse.
+func goFuncSpans(name string, src []byte, keep func(*ast.FuncDecl) bool) [][2]int {
 	fset := token.NewFileSet()
 	file, err := parser.ParseFile(fset, name, src, parser.SkipObjectResolution)
 	if err != nil {
@@ -115,7 +115,7 @@ func goFuncSpans(name string, src []byte) [][2]int {
 	}
 	var out [][2]int
 	for _, d := range file.Decls {
-		if fn, ok := d.(*ast.FuncDecl); ok && fn.Body != nil {
+		if fn, ok := d.(*ast.FuncDecl); ok && fn.Body != nil && (keep == nil || keep(fn)) {
 			out = append(out, [2]int{fset.Position(fn.Pos()).Line, fset.Position(fn.End()).Line})
 		}
 	}

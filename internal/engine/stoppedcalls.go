@@ -2,7 +2,6 @@ package engine
 
 import (
 	"go/ast"
-	"go/parser"
 	"go/scanner"
 	"go/token"
 	"regexp"
@@ -122,18 +121,7 @@ func namedFuncSpans(name string, src []byte, names map[string]bool) [][2]int {
 	if src == nil {
 		return nil
 	}
-	fset := token.NewFileSet()
-	file, err := parser.ParseFile(fset, name, src, parser.SkipObjectResolution)
-	if err != nil {
-		return nil
-	}
-	var out [][2]int
-	for _, d := range file.Decls {
-		if fn, ok := d.(*ast.FuncDecl); ok && fn.Body != nil && knownBy(fn, names) {
-			out = append(out, [2]int{fset.Position(fn.Pos()).Line, fset.Position(fn.End()).Line})
-		}
-	}
-	return out
+	return goFuncSpans(name, src, func(fn *ast.FuncDecl) bool { return knownBy(fn, names) })
 }
 
 // knownBy says whether one of names names the function, or the type it is a method of.
