@@ -12,9 +12,8 @@ func removeLine(path, text string) *snapshot.File {
 		Lines: []snapshot.Line{{Kind: snapshot.Remove, Old: 4, Text: text}}}}}
 }
 
-// Code the change stopped calling is not a test that stopped reaching it (cobra 611e16c322: the
-// usage text no longer a template, `gt` no longer called; toml 52534926c5: errLexInlineTableNL
-// no longer built): the lines of a Go function (or of a method of a type) whose name the
+// Code the change stopped calling is not a test that stopped reaching it (toml 52534926c5:
+// errLexInlineTableNL no longer built; a template's `gt` as cobra's usage text had it): the lines of a Go function (or of a method of a type) whose name the
 // change's code mentions less now than at the base are not compared. Its neighbours are; and a
 // call removed from a test is the weakening coverage is there to see.
 func TestCoverageSkipsTheGoFunctionsTheChangeStoppedCalling(t *testing.T) {
