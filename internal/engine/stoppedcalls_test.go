@@ -13,9 +13,10 @@ func removeLine(path, text string) *snapshot.File {
 }
 
 // Code the change stopped calling is not a test that stopped reaching it (toml 52534926c5:
-// errLexInlineTableNL no longer built; a template's `gt` as cobra's usage text had it): the lines of a Go function (or of a method of a type) whose name the
-// change's code mentions less now than at the base are not compared. Its neighbours are; and a
-// call removed from a test is the weakening coverage is there to see.
+// errLexInlineTableNL no longer built; a template's `gt`, as cobra's usage text has it): the
+// lines of a Go function (or of a method of a type) whose name the change's code mentions less
+// now than at the base are not compared. Its neighbours are; and a call removed from a test is
+// the weakening coverage is there to see.
 func TestCoverageSkipsTheGoFunctionsTheChangeStoppedCalling(t *testing.T) {
 	src := "package cobra\n\nfunc Gt(a, b int) bool {\n\treturn a > b\n}\n\nfunc (e errNL) Error() string {\n\treturn \"nl\"\n}\n\nfunc Other() {\n\te()\n}\n"
 	read := func(file string) []byte {
