@@ -1,6 +1,10 @@
 package integrity
 
 import (
+	"maps"
+	"slices"
+	"strings"
+
 	"github.com/gauntlet-dev/gauntlet/gates"
 )
 
@@ -17,11 +21,64 @@ var suppressionMarkers = map[lang]*lazyRegexp{
 // change removes elsewhere (the same directive, moved with its code) is not new.
 func (j *judge) checkSuppressions() {
 	moved, hits := markerChanges(j.files, suppressionMarkers, ours)
+	var narrowed []markerHit
 	for _, h := range hits {
 		if !moved.take(h.key) {
+			narrowed = append(narrowed, h)
+		}
+	}
+	// Exact pairs first, so that a narrowed one cannot take the removal an unchanged one moved.
+	for _, h := range narrowed {
+		if !moved.takeWider(h.key) {
 			j.add(gates.RuleSuppressionAdded, h.file, h.line, "suppression added: %s", excerpt(h.key))
 		}
 	}
+}
+
+// suppressionList reads a directive that names what it suppresses as a list: nolint:a,b;
+// eslint-disable[-next-line|-line] a, b; noqa: A,B. Its kind, and the names (none: everything).
+var suppressionList = lazy(`^(nolint|eslint-disable(?:-next-line|-line)?|noqa)(?:(?::\s*|\s+)([\w/@.-]+(?:\s*,\s*[\w/@.-]+)*))?(?:\s*(?://|--|#|\*/).*)?\s*$`)
+
+// takeWider says whether a removed suppression of the same kind suppressed at least what key
+// does (all of its names, or everything), and uses it up: narrowing a suppression (a linter
+// dropped from its list) adds none.
+func (m tally) takeWider(key string) bool {
+	kind, names, ok := listedSuppression(key)
+	if !ok || len(names) == 0 {
+		return false // everything: no removed one was wider
+	}
+	for _, removed := range slices.Sorted(maps.Keys(m)) {
+		rkind, rnames, ok := listedSuppression(removed)
+		if m[removed] > 0 && ok && rkind == kind && (len(rnames) == 0 || isSubset(names, rnames)) {
+			m[removed]--
+			return true
+		}
+	}
+	return false
+}
+
+// listedSuppression is a suppression's kind and the names it lists; false when it is not one of
+// the list forms suppressionList reads.
+func listedSuppression(key string) (kind string, names []string, ok bool) {
+	m := suppressionList.get().FindStringSubmatch(strings.TrimLeft(key, "/#* "))
+	if m == nil {
+		return "", nil, false
+	}
+	for n := range strings.SplitSeq(m[2], ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			names = append(names, strings.ToLower(n))
+		}
+	}
+	return m[1], names, true
+}
+
+func isSubset(a, b []string) bool {
+	for _, x := range a {
+		if !slices.Contains(b, x) {
+			return false
+		}
+	}
+	return true
 }
 
 // ours says whether a path is the project's own code, not vendored or generated.

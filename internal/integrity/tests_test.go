@@ -152,5 +152,25 @@ func TestSuppressions(t *testing.T) {
 			want: []string{"suppression-added src/lib.rs:1"}},
 		{name: "a comment in a markdown file is not code", old: map[string]string{"README.md": "x\n"},
 			new: map[string]string{"README.md": "x\n\n    g() //nolint\n"}},
+		// A suppression narrowed to fewer linters suppresses less (cobra 75790e48fb dropped golint
+		// from its nolint lists when golangci-lint v2 removed it); one widened suppresses more.
+		{name: "go nolint narrowed", old: map[string]string{"a.go": "package a\n\nfunc f() {\n\tg() //nolint:golint,staticcheck // old api\n}\n"},
+			new: map[string]string{"a.go": "package a\n\nfunc f() {\n\tg() //nolint:staticcheck // old api\n}\n"}},
+		{name: "go bare nolint narrowed to one linter", old: map[string]string{"a.go": "package a\n\nvar x = y //nolint\n"},
+			new: map[string]string{"a.go": "package a\n\nvar x = y //nolint:gosec\n"}},
+		{name: "go nolint widened", old: map[string]string{"a.go": "package a\n\nvar x = y //nolint:gosec\n"},
+			new:  map[string]string{"a.go": "package a\n\nvar x = y //nolint:gosec,errcheck\n"},
+			want: []string{"suppression-added a.go:3"}},
+		{name: "go nolint made bare", old: map[string]string{"a.go": "package a\n\nvar x = y //nolint:gosec\n"},
+			new:  map[string]string{"a.go": "package a\n\nvar x = y //nolint\n"},
+			want: []string{"suppression-added a.go:3"}},
+		{name: "eslint rule list narrowed", old: map[string]string{"a.js": "// eslint-disable-next-line no-console, no-undef\nconsole.log(a)\n"},
+			new: map[string]string{"a.js": "// eslint-disable-next-line no-console\nconsole.log(a)\n"}},
+		{name: "noqa narrowed, then made bare", old: map[string]string{"a.py": "import os  # noqa: F401,E501\nimport re  # noqa: F401\n"},
+			new:  map[string]string{"a.py": "import os  # noqa: F401\nimport re  # noqa\n"},
+			want: []string{"suppression-added a.py:2"}},
+		{name: "type ignore with its code dropped is wider", old: map[string]string{"a.py": "x = f()  # type: ignore[attr]\n"},
+			new:  map[string]string{"a.py": "x = f()  # type: ignore\n"},
+			want: []string{"suppression-added a.py:1"}},
 	})
 }
