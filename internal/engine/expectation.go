@@ -194,14 +194,21 @@ func (j *baseJudge) underChange(ctx context.Context, g gates.Gate, o overlay) (c
 	if lay(j.root, baseRoot, o) != nil {
 		return census.Census{}, false
 	}
-	bg := g
-	bg.NewOnly, bg.Cache, bg.Coverage = false, false, ""
+	bg := underChangeGate(g)
 	stage := newCensusStage(ctx, baseRoot, j.sd, j.runID+"-expect", j.env, j.extra, []gates.Gate{bg})
 	defer stage.close()
 	opts.Invocations, opts.Readers = stage.invocations, stage.readers
 	runner.Run(ctx, []gates.Gate{bg}, opts)
 	c, ok := stage.censuses()[bg.Name]
 	return c, ok && ctx.Err() == nil
+}
+
+// underChangeGate is g as it runs the base's tests against the change's code: for its census
+// alone, never from the cache, measuring no coverage (which nothing there reads).
+func underChangeGate(g gates.Gate) gates.Gate {
+	bg := g
+	bg.NewOnly, bg.Cache, bg.Coverage = false, false, gates.Off
+	return bg
 }
 
 // lay copies the change's code files into the base's checkout and removes those it deleted. The
