@@ -31,11 +31,14 @@ import (
 const maxListingBytes = 32 << 20
 
 // listedAtBase is the base's census of g for comparing with now's, read from a listing and the
-// runs it needs; false when that cannot be done (not a go test gate, coverage measured, no module
-// to name packages by, too many tests to run alone), and the base is then measured whole.
+// runs it needs; false when that cannot be done (not a go test gate, coverage asked for by the
+// gate's coverage: key, no module to name packages by, too many tests to run alone), and the
+// base is then measured whole. The default coverage of a go test gate is not compared at such a
+// stop (the listing measures none) rather than making it run the base's whole suite.
 func (j *baseJudge) listedAtBase(ctx context.Context, g gates.Gate, now census.Census) (census.Census, bool) {
 	plan := PlanCensus(g)
-	if g.Coverage != "" || plan.Tests != "" || len(plan.Requests) != 1 || plan.Requests[0].Runner != "go test" || !now.Complete {
+	explicitCoverage := g.Coverage != "" && g.Coverage != gates.Off
+	if explicitCoverage || plan.Tests != "" || len(plan.Requests) != 1 || plan.Requests[0].Runner != "go test" || !now.Complete {
 		return census.Census{}, false
 	}
 	module := modulePath(filepath.Join(j.root, g.Dir))
