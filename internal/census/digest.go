@@ -407,6 +407,10 @@ func withDigests(c Census, d Digests) Census {
 	return c
 }
 
+// WithGoFiles is c with each Go test's file filled from d, the digests of the source c ran
+// (see withGoFiles).
+func WithGoFiles(c Census, d Digests) Census { return withGoFiles(c, d) }
+
 // withGoFiles is the base's census with each Go test's file filled from the base's source where
 // the runner named none (go test never does), subtests by their test's: so that a test file
 // deleted together with its code takes its tests with it, and a finding names the file.

@@ -39,8 +39,11 @@ const (
 // (kept at the base's version) and the code files it changed (laid over the base).
 type overlay struct {
 	harness []string // the test and harness files the change touched, in path order
-	copy    []string // code files added or modified: copied from the work tree
-	remove  []string // code files deleted (or moved away)
+	// baseFiles are the digests of the harness's Go test files as the base holds them: they say
+	// which file declares a Go test, which go test never names.
+	baseFiles census.Digests
+	copy      []string // code files added or modified: copied from the work tree
+	remove    []string // code files deleted (or moved away)
 }
 
 // overlayOf reads the change's overlay; false when the base's tests have nothing to judge: the
@@ -102,6 +105,7 @@ func (e *execution) expectationChanged(ctx context.Context, ran []gates.Result) 
 			if o, judged = overlayOf(ctx, e.snap); !judged {
 				return nil, nil
 			}
+			o.baseFiles = harnessDigests(ctx, e.snap, o.harness)
 		}
 		named, judged := e.judge.expectations(ctx, g, c, o, level)
 		found = append(found, named...)
@@ -147,23 +151,56 @@ func (j *baseJudge) expectations(ctx context.Context, g gates.Gate, now census.C
 		}
 	}
 	outcomes, nowOutcomes := mixed.Outcomes(), now.Outcomes()
-	for _, t := range base.Census.Tests {
-		if outcomes[t.ID] != census.Fail {
-			continue
+	var named []census.Test
+	whys := map[string]string{}
+	for _, t := range census.WithGoFiles(*base.Census, o.baseFiles).Tests {
+		if why := expectationWhy(t, outcomes, nowOutcomes); why != "" {
+			named, whys[t.ID] = append(named, t), why
 		}
-		var why string
-		switch {
-		case t.Outcome == census.Pass:
-			why = "passed at the base and fails against the change's code under the base's %s: the change edits the tests that would show it"
-		case t.Outcome == census.Fail && nowOutcomes[t.ID] == census.Pass:
-			why = "fails at the base and against the change's code under the base's %s: it passes only as the change edited it"
-		default:
-			continue
+	}
+	for _, t := range named {
+		if namedSubtest(named, t) {
+			continue // a parent fails with its subtest, which says more
 		}
 		out = append(out, gates.IntegrityFinding{Rule: gates.RuleExpectationChanged, File: cmp.Or(t.File, o.harness[0]), Level: level,
-			Message: termtext.Line(g.Name + ": " + t.Name + " " + fmt.Sprintf(why, names(o.harness, 3)))})
+			Message: termtext.Line(g.Name + ": " + t.Name + " " + fmt.Sprintf(whys[t.ID], names(o.harness, 3)))})
 	}
 	return out, allStillPass(*base.Census, mixed)
+}
+
+// expectationWhy says why a test of the base is named, "" when it is not: it fails against the
+// change's code under the base's tests, and passed at the base, or failed there and passes now.
+func expectationWhy(t census.Test, outcomes, nowOutcomes map[string]census.Outcome) string {
+	switch {
+	case outcomes[t.ID] != census.Fail:
+		return ""
+	case t.Outcome == census.Pass:
+		return "passed at the base and fails against the change's code under the base's %s: the change edits the tests that would show it"
+	case t.Outcome == census.Fail && nowOutcomes[t.ID] == census.Pass:
+		return "fails at the base and against the change's code under the base's %s: it passes only as the change edited it"
+	}
+	return ""
+}
+
+// namedSubtest says whether a subtest of t is among the tests named.
+func namedSubtest(named []census.Test, t census.Test) bool {
+	prefix := t.ID + "/"
+	return slices.ContainsFunc(named, func(s census.Test) bool { return strings.HasPrefix(s.ID, prefix) })
+}
+
+// harnessDigests are the digests of the harness's Go test files at the base, for the files
+// their tests are declared in; none past the bound digests read.
+func harnessDigests(ctx context.Context, snap *snapshot.Snapshot, harness []string) census.Digests {
+	readBase, _ := digestReaders(ctx, snap)
+	d := census.Digests{}
+	n := 0
+	for _, f := range harness {
+		if strings.HasSuffix(f, "_test.go") && n < maxDigestFiles {
+			n++
+			addDigests(d, f, readBase)
+		}
+	}
+	return d
 }
 
 // allStillPass says every test that passed at the base passed again in mixed, both read whole

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/gauntlet-dev/gauntlet/gates"
+	"github.com/gauntlet-dev/gauntlet/internal/census"
 )
 
 // The base's tests run against the change's code for their census alone: that run measures no
@@ -23,6 +24,25 @@ func TestTheRunUnderTheChangeMeasuresNoCoverage(t *testing.T) {
 		}
 		if !PlanCensus(bg).Counted() {
 			t.Errorf("the run under the change is not counted")
+		}
+	}
+}
+
+// A parent test fails with any of its subtests: where a subtest is named, its parent is not
+// (mux e44017df2b listed 47 findings, a parent beside each of its table's cases); a parent
+// whose subtests are not named is.
+func TestExpectationNamesSubtestsNotTheirParents(t *testing.T) {
+	named := []census.Test{{ID: "m::TestMatch"}, {ID: "m::TestMatch/vars"}, {ID: "m::TestOther"}, {ID: "m::TestOtherwise"}}
+	for _, tt := range []struct {
+		id   string
+		want bool
+	}{
+		{"m::TestMatch", true},
+		{"m::TestMatch/vars", false},
+		{"m::TestOther", false}, // TestOtherwise is no subtest of it
+	} {
+		if got := namedSubtest(named, census.Test{ID: tt.id}); got != tt.want {
+			t.Errorf("namedSubtest(%s) = %v, want %v", tt.id, got, tt.want)
 		}
 	}
 }
