@@ -1,7 +1,6 @@
 package integrity
 
 import (
-	"maps"
 	"slices"
 	"strings"
 
@@ -29,7 +28,7 @@ func (j *judge) checkSuppressions() {
 	}
 	// Exact pairs first, so that a narrowed one cannot take the removal an unchanged one moved.
 	for _, h := range narrowed {
-		if !moved.takeWider(h.key) {
+		if !j.narrowedInPlace(h, moved) {
 			j.add(gates.RuleSuppressionAdded, h.file, h.line, "suppression added: %s", excerpt(h.key))
 		}
 	}
@@ -39,19 +38,26 @@ func (j *judge) checkSuppressions() {
 // eslint-disable[-next-line|-line] a, b; noqa: A,B. Its kind, and the names (none: everything).
 var suppressionList = lazy(`^(nolint|eslint-disable(?:-next-line|-line)?|noqa)(?:(?::\s*|\s+)([\w/@.-]+(?:\s*,\s*[\w/@.-]+)*))?(?:\s*(?://|--|#|\*/).*)?\s*$`)
 
-// takeWider says whether a removed suppression of the same kind suppressed at least what key
-// does (all of its names, or everything), and uses it up: narrowing a suppression (a linter
-// dropped from its list) adds none.
-func (m tally) takeWider(key string) bool {
-	kind, names, ok := listedSuppression(key)
+// narrowedInPlace says whether the added suppression h narrows one its own file lost (a linter
+// dropped from a nolint list), and uses that removal up: the same kind, suppressing at least what
+// h does. A suppression removed in another file excuses only its exact copy (moved code).
+func (j *judge) narrowedInPlace(h markerHit, moved tally) bool {
+	kind, names, ok := listedSuppression(h.key)
 	if !ok || len(names) == 0 {
 		return false // everything: no removed one was wider
 	}
-	for _, removed := range slices.Sorted(maps.Keys(m)) {
-		rkind, rnames, ok := listedSuppression(removed)
-		if m[removed] > 0 && ok && rkind == kind && (len(rnames) == 0 || isSubset(names, rnames)) {
-			m[removed]--
-			return true
+	for _, f := range j.files {
+		if f.Path != h.file || suppressionMarkers[langOf(f.Path)] == nil {
+			continue
+		}
+		for _, l := range f.Removed {
+			for _, k := range markerKeys(suppressionMarkers[langOf(f.Path)].get(), l.Text, langOf(f.Path)) {
+				rkind, rnames, ok := listedSuppression(k)
+				if moved[k] > 0 && ok && rkind == kind && (len(rnames) == 0 || isSubset(names, rnames)) {
+					moved[k]--
+					return true
+				}
+			}
 		}
 	}
 	return false
