@@ -56,14 +56,25 @@ func Enable(path func() string) {
 // Flag is the -toolexec flag that has go test start its tools through the shim, with covdata
 // the executable `go tool covdata` runs; "" when no shim can be given (none enabled where the
 // shim is gauntlet's binary, a path that cannot be quoted as go splits the flag).
-func Flag(covdata string) string { return flagFor(runtime.GOOS, covdata) }
+func Flag(covdata string) string { return flagFor(shell(), covdata) }
 
-func flagFor(goos, covdata string) string {
+// shell is the POSIX shell the flag's script runs in: "" where there is none (Windows, a
+// container without /bin/sh), where gauntlet's binary is the shim instead. Without a shell every
+// tool go starts would fail.
+var shell = sync.OnceValue(func() string {
+	if runtime.GOOS != "windows" && isExecutable("/bin/sh") {
+		return "/bin/sh"
+	}
+	return ""
+})
+
+// flagFor is the flag with sh the shell of the script ("": gauntlet's binary as the shim).
+func flagFor(sh, covdata string) string {
 	if covdata == "" {
 		return ""
 	}
-	fields := []string{"/bin/sh", "-c", shScript, "gauntlet-covdata-shim", covdata}
-	if goos == "windows" {
+	fields := []string{sh, "-c", shScript, "gauntlet-covdata-shim", covdata}
+	if sh == "" {
 		p := self.Load()
 		if p == nil {
 			return ""

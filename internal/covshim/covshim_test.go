@@ -127,7 +127,7 @@ func otherToolsRunAsGoStartedThem(t *testing.T, shim func(*testing.T, ...string)
 func TestFlagQuotesAsGoSplits(t *testing.T) {
 	self.Store(nil)
 	t.Cleanup(func() { self.Store(nil) })
-	if got := flagFor("windows", "/c/covdata"); got != "" {
+	if got := flagFor("", "/c/covdata"); got != "" {
 		t.Fatalf("the binary's flag before Enable = %q, want none", got)
 	}
 	for _, tc := range []struct{ self, covdata, want string }{
@@ -139,14 +139,14 @@ func TestFlagQuotesAsGoSplits(t *testing.T) {
 		{"/bin/gauntlet", "", ""},
 	} {
 		Enable(func() string { return tc.self })
-		if got := flagFor("windows", tc.covdata); got != tc.want {
+		if got := flagFor("", tc.covdata); got != tc.want {
 			t.Errorf("flag(%q) as %q = %q, want %q", tc.covdata, tc.self, got, tc.want)
 		}
 	}
-	// Elsewhere the flag carries the sh script, quoted whole, and needs no Enable.
+	// With a shell the flag carries the sh script, quoted whole, and needs no Enable.
 	self.Store(nil)
 	want := "-toolexec=/bin/sh -c '" + shScript + "' gauntlet-covdata-shim '/c d/covdata'"
-	if got := flagFor("linux", "/c d/covdata"); got != want {
+	if got := flagFor("/bin/sh", "/c d/covdata"); got != want {
 		t.Errorf("sh flag = %q, want %q", got, want)
 	}
 	if strings.Contains(shScript, "'") {
