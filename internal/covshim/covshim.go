@@ -45,9 +45,9 @@ const covdataTimeout = 2 * time.Minute
 var self atomic.Pointer[func() string]
 
 // Enable says the shim can be started as the program path gives (gauntlet's own executable, by
-// the name it was started with), for systems without a POSIX shell (Windows). Until it is
-// called, Flag gives nothing there: a test binary that is not gauntlet must never be started as
-// the shim.
+// the name it was started with), for systems without a POSIX shell (Windows, a container
+// without /bin/sh). Until it is called, Flag gives nothing there: a test binary that is not
+// gauntlet must never be started as the shim.
 func Enable(path func() string) {
 	once := sync.OnceValue(path)
 	self.Store(&once)
