@@ -39,7 +39,7 @@ const (
 // (kept at the base's version) and the code files it changed (laid over the base).
 type overlay struct {
 	harness []string // the test and harness files the change touched, in path order
-	// baseFiles are the digests of the harness's Go test files as the base holds them: they say
+	// baseFiles are the digests of the change's test files as the base holds them: they say
 	// which file declares a Go test, which go test never names.
 	baseFiles census.Digests
 	copy      []string // code files added or modified: copied from the work tree
@@ -81,7 +81,7 @@ func (o overlay) testsOnly() bool { return len(o.copy)+len(o.remove) == 0 }
 // clean are the gates whose base tests were run against the change's code (or, for a change to
 // tests only, judged by the base's census) and named nothing, with their census now: the change
 // hides nothing those tests caught, which outweighs a guess at its assertions as coverage does.
-func (e *execution) expectationChanged(ctx context.Context, ran []gates.Result) (found []gates.IntegrityFinding, clean map[string]census.Census) {
+func (e *execution) expectationChanged(ctx context.Context, ran []gates.Result, change *changeReading) (found []gates.IntegrityFinding, clean map[string]census.Census) {
 	level, ok := e.expectationLevel()
 	if !ok {
 		return nil, nil
@@ -105,7 +105,8 @@ func (e *execution) expectationChanged(ctx context.Context, ran []gates.Result) 
 			if o, judged = overlayOf(ctx, e.snap); !judged {
 				return nil, nil
 			}
-			o.baseFiles = harnessDigests(ctx, e.snap, o.harness)
+			change.readChange(ctx)
+			o.baseFiles = change.info.BaseDigests
 		}
 		named, judged := e.judge.expectations(ctx, g, c, o, level)
 		found = append(found, named...)
@@ -186,21 +187,6 @@ func expectationWhy(t census.Test, outcomes, nowOutcomes map[string]census.Outco
 func namedSubtest(named []census.Test, t census.Test) bool {
 	prefix := t.ID + "/"
 	return slices.ContainsFunc(named, func(s census.Test) bool { return strings.HasPrefix(s.ID, prefix) })
-}
-
-// harnessDigests are the digests of the harness's Go test files at the base, for the files
-// their tests are declared in; none past the bound digests read.
-func harnessDigests(ctx context.Context, snap *snapshot.Snapshot, harness []string) census.Digests {
-	readBase, _ := digestReaders(ctx, snap)
-	d := census.Digests{}
-	n := 0
-	for _, f := range harness {
-		if strings.HasSuffix(f, "_test.go") && n < maxDigestFiles {
-			n++
-			addDigests(d, f, readBase)
-		}
-	}
-	return d
 }
 
 // allStillPass says every test that passed at the base passed again in mixed, both read whole

@@ -56,7 +56,7 @@ const (
 // vouching are the gates whose census and coverage were both compared with the base's (the gate
 // passed), with their census here: what they found, or did not, outweighs the shape rules that
 // guess at the tests.
-func passToPass(ctx context.Context, req Request, judge *baseJudge, snap *snapshot.Snapshot, tests *censusStage, results []gates.Result, byName map[string]gates.Gate) (lost []gates.IntegrityFinding, vouching map[string]census.Census) {
+func passToPass(ctx context.Context, req Request, judge *baseJudge, change *changeReading, tests *censusStage, results []gates.Result, byName map[string]gates.Gate) (lost []gates.IntegrityFinding, vouching map[string]census.Census) {
 	if tests == nil {
 		return nil, nil
 	}
@@ -66,7 +66,7 @@ func passToPass(ctx context.Context, req Request, judge *baseJudge, snap *snapsh
 		coverageLevel:  req.Config.Integrity.Level(gates.RuleCoverageLost, req.StopHook),
 		uncoveredLevel: req.Config.Integrity.Level(gates.RuleChangeUncovered, req.StopHook),
 		uncoveredMin:   req.Config.ChangeCoverageMin,
-		snap:           snap,
+		changeReading:  change,
 	}
 	runBase := req.StopHook || cmp.testsLevel == gates.IntegrityBlock || cmp.coverageLevel == gates.IntegrityBlock
 	var out []gates.IntegrityFinding
@@ -150,15 +150,21 @@ func (m measured) read() bool { return m.Census != nil || m.Coverage != nil }
 type comparison struct {
 	testsLevel, coverageLevel, uncoveredLevel gates.IntegrityLevel
 	uncoveredMin                              int // change_coverage_min, percent
-	snap                                      *snapshot.Snapshot
+	*changeReading
+}
 
+// changeReading is the change as the comparisons with the base read it: read once a run, when
+// first needed, and shared by pass-to-pass and expectation-changed (which reads the base's test
+// files' digests for the files tests are declared in).
+type changeReading struct {
+	snap      *snapshot.Snapshot
 	info      *census.ChangeInfo
 	untouched coverage.Untouched
 	unchanged coverage.Untouched
 	read      bool
 }
 
-func (c *comparison) readChange(ctx context.Context) {
+func (c *changeReading) readChange(ctx context.Context) {
 	if !c.read {
 		c.read = true
 		c.info, c.untouched, c.unchanged = changeInfo(ctx, c.snap)

@@ -236,8 +236,9 @@ func (e *execution) judgeResults(ctx context.Context, ran []gates.Result) (final
 	// The base's checkout is made again if new_only's was removed above.
 	ran = e.unexcused(ran)
 	ran = e.live.settle(earnErrors(ctx, e.req, e.judge, e.cold.all(ran), gatesAndSetupByName(e.cfg)))
-	lost, e.vouching = passToPass(ctx, e.req, e.judge, e.snap, e.tests, ran, gatesByName(e.cfg))
-	changed, clean := e.expectationChanged(ctx, ran)
+	change := &changeReading{snap: e.snap}
+	lost, e.vouching = passToPass(ctx, e.req, e.judge, change, e.tests, ran, gatesByName(e.cfg))
+	changed, clean := e.expectationChanged(ctx, ran, change)
 	lost = append(lost, changed...)
 	e.vouchedByBaseTests = clean
 	ran = e.blame(ctx, ran)
