@@ -109,6 +109,12 @@ func ignoredGoFiles(ctx context.Context, tree *snapshot.Tree, root string) ([]ga
 	}
 	var out []gates.IntegrityFinding
 	read := 0
+	var r *os.Root // opened for the first code file read
+	defer func() {
+		if r != nil {
+			r.Close()
+		}
+	}()
 	for _, p := range list {
 		switch {
 		case installed(p) || notOurs(p) || outsidePackages(p):
@@ -117,7 +123,12 @@ func ignoredGoFiles(ctx context.Context, tree *snapshot.Tree, root string) ([]ga
 				Message: p + " is ignored by git (.gitignore or .git/info/exclude) and go test compiles it into its package's test binary, where its code runs with the tests; it is part of the change: track it to show it, or remove it"})
 		case read < maxIgnoredGoFiles:
 			read++
-			if n, line, ok := steeringLine(root, p); ok {
+			if r == nil {
+				if r, err = os.OpenRoot(root); err != nil {
+					return out, nil // the test files are named; the code files cannot be read
+				}
+			}
+			if n, line, ok := steeringLine(r, p); ok {
 				out = append(out, gates.IntegrityFinding{Rule: gates.RuleChangeHidden, File: p, Line: n,
 					Message: p + " is ignored by git (.gitignore or .git/info/exclude) and go compiles it into its package, where it steers the test binary (" + excerpt(line) + "); it is part of the change: track it to show it, or remove it"})
 			}
@@ -128,12 +139,7 @@ func ignoredGoFiles(ctx context.Context, tree *snapshot.Tree, root string) ([]ga
 
 // steeringLine is the first line of a Go file of the tree that sets the test binary's flags or
 // prints go test's framing, read boundedly.
-func steeringLine(root, p string) (int, string, bool) {
-	r, err := os.OpenRoot(root)
-	if err != nil {
-		return 0, "", false
-	}
-	defer r.Close()
+func steeringLine(r *os.Root, p string) (int, string, bool) {
 	data, ok := readInRoot(r, p)
 	if !ok {
 		return 0, "", false
