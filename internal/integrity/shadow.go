@@ -125,7 +125,8 @@ func ignoredGoFiles(ctx context.Context, tree *snapshot.Tree, root string) ([]ga
 			read++
 			if r == nil {
 				if r, err = os.OpenRoot(root); err != nil {
-					return out, nil // the test files are named; the code files cannot be read
+					read = maxIgnoredGoFiles // the code files cannot be read; the test files are still named
+					continue
 				}
 			}
 			if n, line, ok := steeringLine(r, p); ok {
